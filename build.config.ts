@@ -1,0 +1,9 @@
+import { defineBuildConfig } from "unbuild";
+
+export default defineBuildConfig({
+  entries: ["src/index", { input: "src/cli/index", name: "cli" }],
+  declaration: "node16",
+  clean: true,
+  externals: ["cloudflare:workers", "node:async_hooks", "node:sqlite"],
+  rollup: { emitCJS: false },
+});

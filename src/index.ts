@@ -1,0 +1,12 @@
+/**
+ * recordflare: the Active Record data library for Cloudflare D1.
+ * @packageDocumentation
+ */
+export * from "./kernel/index.js";
+export { ActiveRecord, Model } from "./active-record.js";
+export { batch } from "./batch.js";
+export { defaultPlugins } from "./plugins/default-plugins.js";
+export { attributeFiltering } from "./plugins/attribute-filtering.js";
+export { idGeneration } from "./plugins/id-generation.js";
+export { timestamps } from "./plugins/timestamps.js";
+export { uuidV7 } from "./plugins/uuid-v7.js";

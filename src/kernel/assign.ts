@@ -1,0 +1,59 @@
+import type { Attribute } from "./attributes.js";
+import { UNCASTABLE } from "./attribute-types.js";
+import { previewValue } from "./display.js";
+import { MissingAttribute, RecordDestroyed, UnknownAttribute } from "./errors.js";
+import type { ResolvedModel } from "./resolve.js";
+import type { RecordState } from "./record-state.js";
+
+/** The attribute of that name, or `UnknownAttribute`. */
+export function attributeNamed(model: ResolvedModel, name: string): Attribute {
+  const attribute = model.byName.get(name);
+  if (!attribute) throw new UnknownAttribute(`${model.name} has no attribute ${name}`);
+  return attribute;
+}
+
+/** Casts a value for an attribute; throws `TypeError` naming the Model and attribute when it cannot. */
+export function castValue(model: ResolvedModel, attribute: Attribute, value: unknown): unknown {
+  if (value === undefined) {
+    throw new TypeError(`${model.name}.${attribute.name} cannot be set to undefined; use null for NULL`);
+  }
+  if (value === null) return null;
+  const cast = attribute.type.cast(value);
+  if (cast === UNCASTABLE) {
+    throw new TypeError(`${model.name}.${attribute.name}: ${previewValue(attribute, value)} is not a valid ${attribute.typeName}`);
+  }
+  return cast;
+}
+
+/** Throws `MissingAttribute` when a partial `select` did not load the attribute. */
+export function assertLoaded(state: RecordState, attribute: Attribute): void {
+  if (state.loaded && !state.loaded.has(attribute.name)) {
+    throw new MissingAttribute(`${state.model.name}.${attribute.name} was not loaded by select`);
+  }
+}
+
+/** Assigns one attribute: checks, casts, runs the `attribute:assign` hooks, and records the assignment. */
+export function writeAttribute(record: object, state: RecordState, name: string, value: unknown): void {
+  const model = state.model;
+  if (state.destroyed) throw new RecordDestroyed(`${model.name} is destroyed and cannot be changed`);
+  const attribute = attributeNamed(model, name);
+  assertLoaded(state, attribute);
+  let cast = castValue(model, attribute, value);
+  if (model.hooks.has("attribute:assign")) {
+    const context = { record, attribute, value: cast };
+    model.hooks.callHook("attribute:assign", context);
+    cast = context.value;
+  }
+  state.values[name] = cast;
+  if (state.isNew) state.assigned.add(name);
+}
+
+/** Assigns several attributes; all names and values are checked before any is set. */
+export function writeAttributes(record: object, state: RecordState, attributes: Readonly<Record<string, unknown>>): void {
+  if (typeof attributes !== "object" || attributes === null) {
+    throw new TypeError(`${state.model.name}: attributes must be an object`);
+  }
+  const model = state.model;
+  for (const [name, value] of Object.entries(attributes)) castValue(model, attributeNamed(model, name), value);
+  for (const [name, value] of Object.entries(attributes)) writeAttribute(record, state, name, value);
+}

@@ -1,0 +1,129 @@
+/**
+ * The six attribute types: how an assigned value is cast, how it is stored in D1, and how a stored value is read.
+ * Casting is strict on purpose: a value that is not clearly of the type is refused rather than guessed at.
+ */
+
+/** JavaScript value of each attribute type. */
+export interface AttributeTypeMap {
+  string: string;
+  integer: number;
+  real: number;
+  boolean: boolean;
+  datetime: Date;
+  json: unknown;
+}
+
+/** Name of an attribute type. */
+export type AttributeTypeName = keyof AttributeTypeMap;
+
+/** Marks a value that cannot be cast. */
+export const UNCASTABLE: unique symbol = Symbol("uncastable");
+
+/** How one attribute type converts values. */
+export interface AttributeType {
+  /** Casts an assigned value, or returns `UNCASTABLE`. Never receives null or undefined. */
+  cast(value: unknown): unknown;
+  /** Casts a condition value; differs from `cast` only where SPEC.md says so (a number on a string). */
+  castCondition(value: unknown): unknown;
+  /** The value bound to D1 for a JavaScript value. */
+  toDatabase(value: unknown): unknown;
+  /** The JavaScript value for what D1 returned. */
+  fromDatabase(value: unknown): unknown;
+}
+
+const INTEGER_TEXT = /^\s*[+-]?\d+\s*$/;
+const REAL_TEXT = /^\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?\s*$/i;
+const DATE_TEXT = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME_TEXT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-](\d{2}):(\d{2}))$/;
+// SQLite's CURRENT_TIMESTAMP, which a column default may store: UTC without an offset.
+const SQLITE_TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d+)?$/;
+const BOOLEAN_TEXT: Record<string, boolean> = { true: true, false: false, on: true, off: false, "1": true, "0": false };
+
+function castBoolean(value: unknown): unknown {
+  if (typeof value === "boolean") return value;
+  if (value === 1 || value === 0) return value === 1;
+  if (typeof value === "string") return BOOLEAN_TEXT[value.toLowerCase()] ?? UNCASTABLE;
+  return UNCASTABLE;
+}
+
+function castInteger(value: unknown): unknown {
+  if (typeof value === "number") return Number.isSafeInteger(value) ? value : UNCASTABLE;
+  if (typeof value !== "string" || !INTEGER_TEXT.test(value)) return UNCASTABLE;
+  const number = Number(value);
+  return Number.isSafeInteger(number) ? number : UNCASTABLE;
+}
+
+function castReal(value: unknown): unknown {
+  if (typeof value === "number") return Number.isFinite(value) ? value : UNCASTABLE;
+  if (typeof value !== "string" || !REAL_TEXT.test(value)) return UNCASTABLE;
+  const number = Number(value);
+  return Number.isFinite(number) ? number : UNCASTABLE;
+}
+
+function isCalendarDay(year: number, month: number, day: number): boolean {
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+function castDatetimeText(text: string): unknown {
+  const dateOnly = DATE_TEXT.exec(text);
+  if (dateOnly) {
+    const [year, month, day] = dateOnly.slice(1).map(Number) as [number, number, number];
+    return isCalendarDay(year, month, day) ? new Date(Date.UTC(year, month - 1, day)) : UNCASTABLE;
+  }
+  const dateTime = DATE_TIME_TEXT.exec(text);
+  if (!dateTime) return UNCASTABLE;
+  const [year, month, day, hour, minute, second = 0, offsetHour = 0, offsetMinute = 0] = dateTime
+    .slice(1)
+    .map((part) => (part === undefined ? undefined : Number(part))) as number[];
+  const valid =
+    isCalendarDay(year!, month!, day!) && hour! < 24 && minute! < 60 && second < 60 && offsetHour < 24 && offsetMinute < 60;
+  return valid ? new Date(text) : UNCASTABLE;
+}
+
+function castDatetime(value: unknown): unknown {
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? UNCASTABLE : new Date(value.getTime());
+  return typeof value === "string" ? castDatetimeText(value) : UNCASTABLE;
+}
+
+function readDatetime(value: unknown): unknown {
+  if (typeof value !== "string") return value;
+  return new Date(SQLITE_TIMESTAMP.test(value) ? `${value.replace(" ", "T")}Z` : value);
+}
+
+function readJson(value: unknown): unknown {
+  return typeof value === "string" ? JSON.parse(value) : value;
+}
+
+const identity = (value: unknown): unknown => value;
+
+/** The conversions of each attribute type. */
+export const attributeTypes: Record<AttributeTypeName, AttributeType> = {
+  string: {
+    cast: (value) => (typeof value === "string" ? value : UNCASTABLE),
+    castCondition: (value) =>
+      typeof value === "string" ? value : typeof value === "number" && Number.isFinite(value) ? String(value) : UNCASTABLE,
+    toDatabase: identity,
+    fromDatabase: identity,
+  },
+  integer: { cast: castInteger, castCondition: castInteger, toDatabase: identity, fromDatabase: identity },
+  real: { cast: castReal, castCondition: castReal, toDatabase: identity, fromDatabase: identity },
+  boolean: {
+    cast: castBoolean,
+    castCondition: castBoolean,
+    toDatabase: (value) => (value ? 1 : 0),
+    fromDatabase: (value) => (typeof value === "number" ? value !== 0 : value),
+  },
+  datetime: {
+    cast: castDatetime,
+    castCondition: castDatetime,
+    toDatabase: (value) => (value as Date).toISOString(),
+    fromDatabase: readDatetime,
+  },
+  json: {
+    cast: identity,
+    castCondition: identity,
+    toDatabase: (value) => JSON.stringify(value),
+    fromDatabase: readJson,
+  },
+};

@@ -1,0 +1,390 @@
+import { assertLoaded, attributeNamed, writeAttribute, writeAttributes } from "./assign.js";
+import type { Batchable } from "./batchable.js";
+import { unboundModel, boundDatabase } from "./database.js";
+import { currentDatabase } from "./context.js";
+import { ownDeclaration } from "./declaration.js";
+import { RecordDestroyed } from "./errors.js";
+import type { Errors } from "./errors-collection.js";
+import type { ModelHookName, ModelHooks } from "./hooks.js";
+import { inspectRecord } from "./inspect.js";
+import * as persistence from "./persistence.js";
+import { permit } from "./permit.js";
+import { type Plugin, registrationsOf } from "./plugin.js";
+import { inferTableName, reserveRecordMethods, resolveModel } from "./resolve.js";
+import { changedAttributes, isChanged, originalValue, RecordState, STATE, storedValue } from "./record-state.js";
+import { Relation } from "./relation.js";
+
+const DEFAULT_FILTERS: (string | RegExp)[] = ["passw", "email", "secret", "token", "_key", "crypt", "salt", "certificate", "otp", "ssn", "cvv", "cvc"];
+
+/** A UUID (version 4) from the platform; the id-generation plugin replaces it with a time-ordered one. */
+function randomId(): string {
+  return crypto.randomUUID();
+}
+
+type AnyRecord = Base & Record<string, any>;
+type ModelStatics = typeof Base;
+
+/**
+ * The kernel's record class: state, attributes, persistence and change tracking, with no feature beyond them.
+ * Apps extend a base made from it (`Model({...})`, `ApplicationRecord('<table>')`); plugins add the rest.
+ */
+export class Base {
+  /** Name of the database binding in the Worker's env that queries use outside `withDatabase`. */
+  static binding: string | undefined = undefined;
+  /** The table. Defaults to the class name, snake_case and pluralized. */
+  static tableName: string;
+  /** The primary key attribute. */
+  static primaryKey = "id";
+  /** Attributes omitted from `toJSON()`. A Model's own list replaces its base class's. */
+  static hiddenAttributes: string[] = [];
+  /** Attributes whose values show as `[FILTERED]` in query events, error messages and printing. */
+  static filterAttributes: (string | RegExp)[] = DEFAULT_FILTERS;
+  /** Page size for `paginate` when none is given. */
+  static perPage = 25;
+  /** Upper cap on a requested page size. */
+  static maxPerPage = 100;
+  /** Makes values of text primary keys and of attributes flagged `generateId`. */
+  static generateId: (attributeName: string) => string = randomId;
+
+  /** @internal */
+  declare [STATE]: RecordState;
+
+  /** Makes a record with no database; use `Model.build()` for one that keeps the current database. */
+  constructor() {
+    Object.defineProperty(this, STATE, { value: new RecordState(this.constructor), enumerable: false });
+  }
+
+  // ---- declaring -------------------------------------------------------------------------------
+
+  /** Registers plugins on this class; every Model below it gets their hooks. */
+  static use(this: ModelStatics, ...plugins: Plugin[]): void {
+    const declaration = ownDeclaration(this);
+    for (const plugin of plugins) {
+      if (declaration.plugins.some((known) => known.name === plugin.name)) continue;
+      declaration.plugins.push(plugin);
+      declaration.hooks.push(...registrationsOf(plugin));
+      plugin.setup?.(this);
+    }
+  }
+
+  /** Adds a hook function on this Model (and the Models below it). */
+  static hook<Name extends ModelHookName>(this: ModelStatics, name: Name, fn: ModelHooks[Name]): void {
+    ownDeclaration(this).hooks.push([name, fn as (...args: any[]) => unknown]);
+  }
+
+  // ---- building ---------------------------------------------------------------------------------
+
+  /** A Relation of every record, the start of any query. */
+  static all(this: ModelStatics): Relation {
+    return new Relation(this);
+  }
+
+  /** Builds a new record, nothing written: defaults and generated ids applied, then `attributes` assigned. */
+  static build(this: ModelStatics, attributes: object = {}): any {
+    const Class = unboundModel(this) as unknown as new () => AnyRecord;
+    const record = new Class();
+    const state = record[STATE];
+    state.database = boundDatabase(this) ?? currentDatabase();
+    const model = state.model;
+    for (const attribute of model.attributes) {
+      if (!attribute.hasDefault) continue;
+      const value = typeof attribute.default === "function" ? (attribute.default as () => unknown)() : attribute.default;
+      writeAttribute(record, state, attribute.name, value);
+    }
+    if (model.hooks.has("record:initialize")) model.hooks.callHook("record:initialize", { record });
+    writeAttributes(record, state, attributes as Record<string, unknown>);
+    return record;
+  }
+
+  /** Builds and saves a record; returns it, persisted or not (see `errors` and `abortReason`). */
+  static async create(this: ModelStatics, attributes: object = {}): Promise<any> {
+    const record = this.build(attributes);
+    await record.save();
+    return record;
+  }
+
+  /** Builds and saves a record; throws `RecordInvalid` or `RecordNotSaved` when refused. */
+  static async createOrThrow(this: ModelStatics, attributes: object = {}): Promise<any> {
+    const record = this.build(attributes);
+    await record.saveOrThrow();
+    return record;
+  }
+
+  /** Picks and casts the named attributes from request input, ready for build, create or update. */
+  static permit(this: ModelStatics, input: unknown, ...names: string[]): Record<string, unknown> {
+    return permit(resolveModel(unboundModel(this)), input, names);
+  }
+
+  // ---- state -------------------------------------------------------------------------------------
+
+  /** Whether the record has not been saved yet. */
+  isNewRecord(): boolean {
+    return this[STATE].isNew && !this[STATE].destroyed;
+  }
+
+  /** Whether the record is saved and not destroyed. */
+  isPersisted(): boolean {
+    return !this[STATE].isNew && !this[STATE].destroyed;
+  }
+
+  /** Whether the record was destroyed. */
+  isDestroyed(): boolean {
+    return this[STATE].destroyed;
+  }
+
+  /** Why validation failed, or an association refused a destroy. */
+  get errors(): Errors {
+    return this[STATE].errors;
+  }
+
+  /** The reason given by the callback that aborted the last save or destroy. */
+  get abortReason(): string | undefined {
+    return this[STATE].abortReason;
+  }
+
+  // ---- attributes ------------------------------------------------------------------------------
+
+  /** Reads an attribute by name. */
+  readAttribute(name: string): unknown {
+    const state = this[STATE];
+    const attribute = attributeNamed(state.model, name);
+    assertLoaded(state, attribute);
+    return state.values[name] ?? null;
+  }
+
+  /** Assigns an attribute by name, cast to its type. */
+  writeAttribute(name: string, value: unknown): void {
+    writeAttribute(this, this[STATE], name, value);
+  }
+
+  /** Sets several attributes without saving. */
+  assign(attributes: object): this {
+    writeAttributes(this, this[STATE], attributes as Record<string, unknown>);
+    return this;
+  }
+
+  /** Every loaded attribute as a plain object of JavaScript values (Dates as Date), hidden ones included. */
+  attributes(): Record<string, unknown> {
+    const state = this[STATE];
+    const result: Record<string, unknown> = {};
+    for (const attribute of state.model.attributes) {
+      if (!state.loaded || state.loaded.has(attribute.name)) result[attribute.name] = state.values[attribute.name] ?? null;
+    }
+    return result;
+  }
+
+  /** The attributes for JSON: dates as ISO strings, `hiddenAttributes` left out, associations never included. */
+  toJSON(): Record<string, unknown> {
+    const state = this[STATE];
+    const hidden = new Set((this.constructor as ModelStatics).hiddenAttributes);
+    const json: Record<string, unknown> = {};
+    for (const [name, value] of Object.entries(this.attributes())) {
+      if (!hidden.has(name)) json[name] = value instanceof Date ? value.toISOString() : value;
+    }
+    const { hooks } = state.model;
+    if (hooks.has("record:serialize")) hooks.callHook("record:serialize", { record: this, json });
+    return json;
+  }
+
+  // ---- persistence -----------------------------------------------------------------------------
+
+  /** Validates and saves; true, or false when validation failed or a callback aborted. */
+  save(): Promise<boolean> {
+    return persistence.save(this);
+  }
+
+  /** Saves, or throws `RecordInvalid` (record on `error.record`) or `RecordNotSaved` (the abort reason). */
+  async saveOrThrow(): Promise<true> {
+    if (await this.save()) return true;
+    throw persistence.saveRefusal(this);
+  }
+
+  /** Assigns and saves. */
+  update(attributes: object): Promise<boolean> {
+    this.#assertAlive("updated");
+    this.assign(attributes);
+    return this.save();
+  }
+
+  /** Assigns and saves, or throws as `saveOrThrow`. */
+  updateOrThrow(attributes: object): Promise<true> {
+    this.#assertAlive("updated");
+    this.assign(attributes);
+    return this.saveOrThrow();
+  }
+
+  /** Destroys the record: callbacks, dependents, then the DELETE. The record, or false when refused. */
+  async destroy(): Promise<this | false> {
+    return (await persistence.destroy(this)) ? this : false;
+  }
+
+  /** Destroys the record, or throws `RecordNotDestroyed`. */
+  async destroyOrThrow(): Promise<this> {
+    if (await persistence.destroy(this)) return this;
+    throw persistence.destroyRefusal(this);
+  }
+
+  /** Reloads the row, discarding unsaved changes. */
+  async reload(): Promise<this> {
+    await persistence.reload(this);
+    return this;
+  }
+
+  /** The save of this record as a batch item for `db.batch([...])`. */
+  toSave(): Batchable {
+    return persistence.toSave(this);
+  }
+
+  /** The destroy of this record as a batch item for `db.batch([...])`. */
+  toDestroy(): Batchable {
+    return persistence.toDestroy(this);
+  }
+
+  #assertAlive(action: string): void {
+    if (this[STATE].destroyed) throw new RecordDestroyed(`${this[STATE].model.name} is destroyed and cannot be ${action}`);
+  }
+
+  // ---- change tracking -------------------------------------------------------------------------
+
+  #attribute(name: string) {
+    return attributeNamed(this[STATE].model, name);
+  }
+
+  /** Whether any attribute has an unsaved change. */
+  isChanged(): boolean {
+    return changedAttributes(this[STATE]).length > 0;
+  }
+
+  /** Names of the attributes with unsaved changes. */
+  changed(): string[] {
+    return changedAttributes(this[STATE]).map((attribute) => attribute.name);
+  }
+
+  /** The old values of the attributes with unsaved changes. */
+  changedAttributes(): Record<string, unknown> {
+    const state = this[STATE];
+    return Object.fromEntries(changedAttributes(state).map((a) => [a.name, originalValue(state, a)]));
+  }
+
+  /** Each unsaved change as `[old, new]`. */
+  changes(): Record<string, [unknown, unknown]> {
+    const state = this[STATE];
+    return Object.fromEntries(changedAttributes(state).map((a) => [a.name, [originalValue(state, a), state.values[a.name] ?? null]]));
+  }
+
+  /** The attribute's value as last loaded or saved. */
+  attributeWas(name: string): unknown {
+    return originalValue(this[STATE], this.#attribute(name));
+  }
+
+  /** Whether the attribute has an unsaved change (from a given old value, when `from` is given). */
+  isAttributeChanged(name: string, options: { from?: unknown; to?: unknown } = {}): boolean {
+    const state = this[STATE];
+    const attribute = this.#attribute(name);
+    if (!isChanged(state, attribute)) return false;
+    if ("from" in options && storedValue(attribute, options.from) !== storedValue(attribute, originalValue(state, attribute))) return false;
+    if ("to" in options && storedValue(attribute, options.to) !== storedValue(attribute, state.values[name])) return false;
+    return true;
+  }
+
+  /** Whether the next save will write this attribute. */
+  willSaveChangeTo(name: string): boolean {
+    return this.isAttributeChanged(name);
+  }
+
+  /** The changes the last save wrote, as `[old, new]`. */
+  savedChanges(): Record<string, [unknown, unknown]> {
+    return { ...this[STATE].savedChanges };
+  }
+
+  /** The `[old, new]` the last save wrote to the attribute, or undefined. */
+  savedChangeTo(name: string): [unknown, unknown] | undefined {
+    this.#attribute(name);
+    return this[STATE].savedChanges[name];
+  }
+
+  /** Whether the last save changed the attribute. */
+  hasSavedChangeTo(name: string): boolean {
+    return this.savedChangeTo(name) !== undefined;
+  }
+
+  /** The attribute's value before the last save. */
+  attributeBeforeLastSave(name: string): unknown {
+    const change = this.savedChangeTo(name);
+    return change ? change[0] : this.readAttribute(name);
+  }
+
+  /** Undoes unsaved changes to the named attributes, or to all. */
+  restoreAttributes(...names: string[]): this {
+    const state = this[STATE];
+    const targets = names.length > 0 ? names.map((name) => this.#attribute(name)) : changedAttributes(state);
+    for (const attribute of targets) {
+      state.values[attribute.name] = originalValue(state, attribute);
+      if (state.isNew) state.assigned.delete(attribute.name);
+    }
+    return this;
+  }
+
+  // ---- printing ---------------------------------------------------------------------------------
+
+  /** Prints the class and attributes, filtered ones as `[FILTERED]`, unsaved changes flagged. */
+  toString(): string {
+    return inspectRecord(this, this[STATE]);
+  }
+
+  [Symbol.for("nodejs.util.inspect.custom")](): string {
+    return this.toString();
+  }
+}
+
+// Reading tableName without a database (the CLI and scripts rely on this): inferred until a class sets it.
+Object.defineProperty(Base, "tableName", {
+  get(this: Function) {
+    return inferTableName(unboundModel(this)).tableName;
+  },
+  set(this: Function, value: string) {
+    Object.defineProperty(this, "tableName", { value, writable: true, configurable: true, enumerable: true });
+  },
+  configurable: true,
+});
+
+reserveRecordMethods(Base.prototype);
+
+/** Relation methods that every Model also answers as statics, each starting from `all()`. */
+export const RELATION_STATICS = [
+  "where",
+  "whereNot",
+  "or",
+  "order",
+  "reorder",
+  "limit",
+  "offset",
+  "select",
+  "distinct",
+  "none",
+  "merge",
+  "toSql",
+  "toArray",
+  "find",
+  "findBy",
+  "findByOrThrow",
+  "first",
+  "last",
+  "take",
+  "pluck",
+  "count",
+  "exists",
+  "size",
+  "isEmpty",
+  "hasAny",
+] as const;
+
+for (const name of RELATION_STATICS) {
+  Object.defineProperty(Base, name, {
+    value: function (this: typeof Base, ...args: unknown[]) {
+      return (this.all() as unknown as Record<string, (...args: unknown[]) => unknown>)[name]!(...args);
+    },
+    writable: true,
+    configurable: true,
+  });
+}

@@ -1,0 +1,17 @@
+import type { Statement } from "./statement.js";
+
+/**
+ * A write of records that joins a batch: `rec.toSave()` and `rec.toDestroy()`. `prepare` runs the
+ * before-callbacks and returns the statements; `finish` gets their results and runs the after-callbacks.
+ */
+export interface Batchable {
+  /** @internal */
+  prepare(): Promise<Statement[]>;
+  /** @internal */
+  finish(results: unknown[]): Promise<void>;
+}
+
+/** Whether a batch item is a record write rather than a Statement. */
+export function isBatchable(item: unknown): item is Batchable {
+  return typeof item === "object" && item !== null && "prepare" in item && "finish" in item;
+}

@@ -1,0 +1,153 @@
+import type { Attribute } from "./attributes.js";
+import type { Condition } from "./conditions.js";
+import { quoteIdentifier, underscore } from "./naming.js";
+import type { ResolvedModel } from "./resolve.js";
+import { ColumnReference, SqlFragment } from "./sql.js";
+import type { ParamSource } from "./statement.js";
+
+/** One term of an ORDER BY. */
+export type OrderTerm =
+  | { readonly kind: "attribute"; readonly attribute: Attribute; readonly direction: "asc" | "desc"; readonly nulls?: "first" | "last" }
+  | { readonly kind: "sql"; readonly fragment: SqlFragment };
+
+/** The immutable description of a query that a Relation holds. */
+export interface RelationData {
+  readonly conditions: readonly Condition[];
+  readonly order: readonly OrderTerm[];
+  readonly limit: number | undefined;
+  readonly offset: number | undefined;
+  readonly select: readonly Attribute[] | undefined;
+  readonly distinct: boolean;
+  readonly none: boolean;
+  readonly includes: readonly string[];
+}
+
+/** Collects bound values with where each came from. */
+export class ParamWriter {
+  readonly params: unknown[] = [];
+  readonly sources: (ParamSource | undefined)[] = [];
+
+  /** Binds a value and returns its placeholder. */
+  bind(value: unknown, source?: ParamSource): string {
+    this.params.push(value);
+    this.sources.push(source);
+    return "?";
+  }
+}
+
+/** The parts of a SELECT while it is compiled; the `relation:*` hooks may change them. */
+export interface SelectParts {
+  distinct: boolean;
+  columns: string;
+  readonly from: string;
+  readonly where: string[];
+  readonly order: string[];
+  limit: number | undefined;
+  offset: number | undefined;
+  readonly params: ParamWriter;
+}
+
+function columnOf(attribute: Attribute): string {
+  return quoteIdentifier(attribute.column);
+}
+
+/** Splices an `sql` fragment, binding its values and naming the columns of `column()` references. */
+export function compileFragment(fragment: SqlFragment, model: ResolvedModel | undefined, params: ParamWriter): string {
+  let text = fragment.strings[0]!;
+  fragment.values.forEach((value, index) => {
+    if (value instanceof ColumnReference) {
+      const attribute = model?.byName.get(value.attribute);
+      text += quoteIdentifier(attribute?.column ?? underscore(value.attribute));
+    } else if (value instanceof SqlFragment) {
+      text += compileFragment(value, model, params);
+    } else {
+      text += params.bind(value);
+    }
+    text += fragment.strings[index + 1]!;
+  });
+  return text;
+}
+
+function compileIn(condition: Extract<Condition, { kind: "in" }>, params: ParamWriter): string {
+  const column = columnOf(condition.attribute);
+  const json = JSON.stringify(condition.values);
+  const list = `${column} IN (SELECT value FROM json_each(${params.bind(json, { kind: "list", attribute: condition.attribute })}))`;
+  return condition.orNull ? `(${list} OR ${column} IS NULL)` : list;
+}
+
+/** Compiles one condition to SQL. */
+export function compileCondition(condition: Condition, model: ResolvedModel, params: ParamWriter): string {
+  switch (condition.kind) {
+    case "equal":
+      return `${columnOf(condition.attribute)} = ${params.bind(condition.value, { kind: "value", attribute: condition.attribute })}`;
+    case "null":
+      return `${columnOf(condition.attribute)} IS NULL`;
+    case "in":
+      return compileIn(condition, params);
+    case "compare":
+      return `${columnOf(condition.attribute)} ${condition.operator} ${params.bind(condition.value, { kind: "value", attribute: condition.attribute })}`;
+    case "never":
+      return "1 = 0";
+    case "sql":
+      return `(${compileFragment(condition.fragment, model, params)})`;
+    case "not":
+      return `NOT (${compileConditions(condition.conditions, model, params)})`;
+    case "or":
+      return `(${condition.branches.map((branch) => compileConditions(branch, model, params)).join(" OR ")})`;
+  }
+}
+
+/** Compiles conditions joined with AND. */
+export function compileConditions(conditions: readonly Condition[], model: ResolvedModel, params: ParamWriter): string {
+  if (conditions.length === 0) return "1 = 1";
+  return conditions.map((condition) => compileCondition(condition, model, params)).join(" AND ");
+}
+
+function compileOrderTerm(term: OrderTerm, model: ResolvedModel, params: ParamWriter): string {
+  if (term.kind === "sql") return compileFragment(term.fragment, model, params);
+  const nulls = term.nulls ? ` NULLS ${term.nulls.toUpperCase()}` : "";
+  return `${columnOf(term.attribute)} ${term.direction.toUpperCase()}${nulls}`;
+}
+
+function selectColumns(data: RelationData, model: ResolvedModel): string {
+  if (!data.select) return model.selectList;
+  const attributes = data.distinct || data.select.includes(model.primaryKey) ? data.select : [model.primaryKey, ...data.select];
+  return attributes.map(columnOf).join(", ");
+}
+
+/** The parts of the SELECT a Relation sends, after the `relation:*` hooks. */
+export function selectParts(data: RelationData, model: ResolvedModel): SelectParts {
+  const params = new ParamWriter();
+  const hooks = model.hooks;
+  const parts: SelectParts = {
+    distinct: data.distinct,
+    columns: selectColumns(data, model),
+    from: model.quotedTable,
+    where: data.none ? ["1 = 0"] : data.conditions.map((condition) => compileCondition(condition, model, params)),
+    order: data.order.map((term) => compileOrderTerm(term, model, params)),
+    limit: data.limit,
+    offset: data.offset,
+    params,
+  };
+  if (hooks.has("relation:select")) hooks.callHook("relation:select", { data, parts });
+  if (hooks.has("relation:where")) hooks.callHook("relation:where", { data, parts });
+  if (hooks.has("relation:order")) hooks.callHook("relation:order", { data, parts });
+  if (hooks.has("relation:paging")) hooks.callHook("relation:paging", { data, parts });
+  return parts;
+}
+
+/** Joins SELECT parts into SQL text. */
+export function joinSelect(parts: SelectParts): string {
+  let text = `SELECT ${parts.distinct ? "DISTINCT " : ""}${parts.columns} FROM ${parts.from}`;
+  if (parts.where.length > 0) text += ` WHERE ${parts.where.join(" AND ")}`;
+  if (parts.order.length > 0) text += ` ORDER BY ${parts.order.join(", ")}`;
+  if (parts.limit !== undefined) text += ` LIMIT ${parts.limit}`;
+  if (parts.offset !== undefined) text += `${parts.limit === undefined ? " LIMIT -1" : ""} OFFSET ${parts.offset}`;
+  return text;
+}
+
+/** Compiles a Relation's SELECT. */
+export function compileSelect(data: RelationData, model: ResolvedModel) {
+  const parts = selectParts(data, model);
+  return { sql: joinSelect(parts), params: parts.params.params, sources: parts.params.sources };
+}

@@ -1,0 +1,73 @@
+import type { Attribute } from "./attributes.js";
+import { UNCASTABLE } from "./attribute-types.js";
+import type { SqlFragment } from "./sql.js";
+
+/** A comparison operator of the comparison helpers. */
+export type ComparisonOperator = ">" | ">=" | "<" | "<=";
+
+/** A condition value made by `gt`, `gte`, `lt`, `lte` or `between`. */
+export class Comparison {
+  /** @internal */
+  constructor(
+    readonly operator: ComparisonOperator | "between",
+    readonly values: readonly unknown[],
+    readonly excludeEnd = false,
+  ) {}
+}
+
+/** Matches values greater than `value`. */
+export const gt = <T>(value: T): Comparison => new Comparison(">", [value]);
+/** Matches values greater than or equal to `value`. */
+export const gte = <T>(value: T): Comparison => new Comparison(">=", [value]);
+/** Matches values less than `value`. */
+export const lt = <T>(value: T): Comparison => new Comparison("<", [value]);
+/** Matches values less than or equal to `value`. */
+export const lte = <T>(value: T): Comparison => new Comparison("<=", [value]);
+/** Matches values from `low` to `high`, both included unless `excludeEnd: true`. */
+export const between = <T>(low: T, high: T, options: { excludeEnd?: boolean } = {}): Comparison =>
+  new Comparison("between", [low, high], options.excludeEnd === true);
+
+/** One node of a Relation's conditions; values are already cast and in their database form. */
+export type Condition =
+  | { readonly kind: "equal"; readonly attribute: Attribute; readonly value: unknown }
+  | { readonly kind: "null"; readonly attribute: Attribute }
+  | { readonly kind: "in"; readonly attribute: Attribute; readonly values: readonly unknown[]; readonly orNull: boolean }
+  | { readonly kind: "compare"; readonly attribute: Attribute; readonly operator: ComparisonOperator; readonly value: unknown }
+  | { readonly kind: "never" }
+  | { readonly kind: "sql"; readonly fragment: SqlFragment }
+  | { readonly kind: "not"; readonly conditions: readonly Condition[] }
+  | { readonly kind: "or"; readonly branches: ReadonlyArray<readonly Condition[]> };
+
+/** Casts a condition value to its database form, or returns `UNCASTABLE`. */
+export function castConditionValue(attribute: Attribute, value: unknown): unknown {
+  const cast = attribute.type.castCondition(value);
+  return cast === UNCASTABLE ? UNCASTABLE : attribute.type.toDatabase(cast);
+}
+
+function listCondition(attribute: Attribute, values: readonly unknown[]): Condition {
+  const orNull = values.includes(null);
+  const cast = values
+    .filter((value) => value !== null)
+    .map((value) => castConditionValue(attribute, value))
+    .filter((value) => value !== UNCASTABLE);
+  return { kind: "in", attribute, values: cast, orNull };
+}
+
+function comparisonConditions(attribute: Attribute, comparison: Comparison): Condition[] {
+  const cast = comparison.values.map((value) => castConditionValue(attribute, value));
+  if (cast.includes(UNCASTABLE) || cast.includes(null)) return [{ kind: "never" }];
+  if (comparison.operator !== "between") return [{ kind: "compare", attribute, operator: comparison.operator, value: cast[0] }];
+  return [
+    { kind: "compare", attribute, operator: ">=", value: cast[0] },
+    { kind: "compare", attribute, operator: comparison.excludeEnd ? "<" : "<=", value: cast[1] },
+  ];
+}
+
+/** The conditions one attribute's value in a `where` object stands for. */
+export function conditionsFor(attribute: Attribute, value: unknown): Condition[] {
+  if (value === null) return [{ kind: "null", attribute }];
+  if (Array.isArray(value)) return [listCondition(attribute, value)];
+  if (value instanceof Comparison) return comparisonConditions(attribute, value);
+  const cast = castConditionValue(attribute, value);
+  return cast === UNCASTABLE ? [{ kind: "never" }] : [{ kind: "equal", attribute, value: cast }];
+}

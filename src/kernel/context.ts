@@ -1,0 +1,51 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import { type Database, boundDatabase, connect } from "./database.js";
+import type { D1DatabaseLike } from "./d1.js";
+import { NoDatabase } from "./errors.js";
+
+const current = new AsyncLocalStorage<Database>();
+
+/** Runs `fn` so that Models without a bound database query `database`; returns what `fn` returns. */
+export function withDatabase<T>(database: Database, fn: () => T): T {
+  return current.run(database, fn);
+}
+
+type WorkerEnv = Record<string, unknown>;
+let workerEnv: Promise<WorkerEnv | undefined> | undefined;
+
+// Imported lazily so that the package still loads in plain Node, where this module does not exist.
+function loadWorkerEnv(): Promise<WorkerEnv | undefined> {
+  const specifier = "cloudflare:workers";
+  workerEnv ??= import(/* @vite-ignore */ specifier).then(
+    (module: { env?: WorkerEnv }) => module.env,
+    () => undefined,
+  );
+  return workerEnv;
+}
+
+const bindingDatabases = new WeakMap<object, Database>();
+
+async function databaseFromBinding(modelName: string, binding: string | undefined): Promise<Database> {
+  if (!binding) {
+    throw new NoDatabase(`${modelName} has no database: use withDatabase(db, fn) or db.model(${modelName}), or set static binding on the base class`);
+  }
+  const env = await loadWorkerEnv();
+  const d1 = env?.[binding] as D1DatabaseLike | undefined;
+  if (!d1) throw new NoDatabase(`${modelName}: the binding ${JSON.stringify(binding)} is not in the Worker's env`);
+  let database = bindingDatabases.get(d1);
+  if (!database) bindingDatabases.set(d1, (database = connect(d1)));
+  return database;
+}
+
+/**
+ * The database a query on this Model (or bound view) uses: the bound one, else the one `withDatabase` opened,
+ * else the Worker's binding named by the Model's `binding`.
+ */
+export function databaseFor(model: { name: string; binding?: string | undefined }): Database | Promise<Database> {
+  return boundDatabase(model) ?? current.getStore() ?? databaseFromBinding(model.name, model.binding);
+}
+
+/** The database for a top-level `batch([...])`: the one `withDatabase` opened. */
+export function currentDatabase(): Database | undefined {
+  return current.getStore();
+}

@@ -1,0 +1,146 @@
+import { HookableCore } from "hookable";
+import { type Batchable, isBatchable } from "./batchable.js";
+import type { D1DatabaseLike, D1PreparedStatementLike } from "./d1.js";
+import { translateError } from "./database-errors.js";
+import { type QueryEvent, queryEvent } from "./query-event.js";
+import { Statement } from "./statement.js";
+
+/** Hook points of a database object. */
+export interface DatabaseHooks {
+  /** After each query D1 answered, with its event. Sync. */
+  query: (event: QueryEvent) => void;
+}
+
+/** Options of `connect`. */
+export interface ConnectOptions {
+  /** Receives an event for each query sent. */
+  onQuery?: (event: QueryEvent) => void;
+  /**
+   * Opens a D1 session (read replication): `"first-primary"`, `"first-unconstrained"`, or a bookmark from an
+   * earlier session's `db.bookmark()`.
+   */
+  session?: string;
+}
+
+/** Something `batch` runs: a Statement, or a record's `toSave()` / `toDestroy()`. */
+export type BatchItem = Statement<any> | Batchable;
+
+/** A database opened with `connect`: runs statements and batches, and binds Models with `model()`. */
+export class Database {
+  /** Hook points of this database (`query`). */
+  readonly hooks = new HookableCore<DatabaseHooks>();
+  readonly #binding: D1DatabaseLike;
+  #listened = false;
+
+  /** @internal Use `connect`. */
+  constructor(binding: D1DatabaseLike, options: ConnectOptions = {}) {
+    this.#binding = options.session !== undefined && binding.withSession ? binding.withSession(options.session) : binding;
+    if (options.onQuery) this.onQuery(options.onQuery);
+  }
+
+  /** Adds a query listener; returns a function that removes it. */
+  onQuery(listener: (event: QueryEvent) => void): () => void {
+    this.#listened = true;
+    return this.hooks.hook("query", listener);
+  }
+
+  /** The bookmark of a D1 session, to continue it in a later request; null outside a session. */
+  bookmark(): string | null {
+    return this.#binding.getBookmark?.() ?? null;
+  }
+
+  #prepare(statement: Statement): D1PreparedStatementLike {
+    const prepared = this.#binding.prepare(statement.sql);
+    return statement.params.length === 0 ? prepared : prepared.bind(...statement.params);
+  }
+
+  #emit(statement: Statement, meta: Record<string, unknown> | undefined, batched: boolean): void {
+    if (this.#listened) this.hooks.callHook("query", queryEvent(statement, meta, batched));
+  }
+
+  /** Runs one Statement and resolves to what it reads. */
+  async run<Result>(statement: Statement<Result>): Promise<Result> {
+    let result: { results?: Record<string, unknown>[]; meta: Record<string, unknown> };
+    try {
+      const prepared = this.#prepare(statement);
+      result = statement.result === "rows" ? await prepared.all() : await prepared.run();
+    } catch (error) {
+      throw translateError(error, statement);
+    }
+    this.#emit(statement, result.meta, false);
+    return statement.read(result.results ?? [], result.meta, this);
+  }
+
+  /** Runs Statements in one atomic D1 batch (one round trip) and resolves to what each reads. */
+  async runAll(statements: readonly Statement[]): Promise<unknown[]> {
+    if (statements.length === 0) return [];
+    let results: { results?: Record<string, unknown>[]; meta: Record<string, unknown> }[];
+    try {
+      results = await this.#binding.batch(statements.map((statement) => this.#prepare(statement)));
+    } catch (error) {
+      throw translateError(error, statements.find((s) => s.model) ?? statements[0]!);
+    }
+    return statements.map((statement, index) => {
+      const result = results[index]!;
+      this.#emit(statement, result.meta, true);
+      return statement.read(result.results ?? [], result.meta, this);
+    });
+  }
+
+  /**
+   * Executes Statements and record writes atomically, in one round trip: every record's before-callbacks
+   * run first, then one D1 batch, then every after-callback. Resolves to each item's result.
+   */
+  async batch(items: readonly BatchItem[]): Promise<unknown[]> {
+    const prepared: Statement[][] = [];
+    for (const item of items) prepared.push(isBatchable(item) ? await item.prepare() : [item]);
+    const results = await this.runAll(prepared.flat());
+    const perItem: unknown[] = [];
+    let offset = 0;
+    for (const [index, item] of items.entries()) {
+      const own = results.slice(offset, offset + prepared[index]!.length);
+      offset += own.length;
+      if (isBatchable(item)) await item.finish(own);
+      perItem.push(isBatchable(item) ? item : own[0]);
+    }
+    return perItem;
+  }
+
+  /** Binds a Model to this database: queries and records made through it use this database. */
+  model<M extends Function>(model: M): M {
+    return bindModel(model, this);
+  }
+}
+
+const BOUND_DATABASE = Symbol("recordflare.database");
+const boundModels = new WeakMap<Database, WeakMap<Function, Function>>();
+
+/**
+ * A view of the Model whose statics query `database`. It inherits everything from the Model, so `instanceof`
+ * and every static keep working; it is cached per database and Model.
+ */
+function bindModel<M extends Function>(model: M, database: Database): M {
+  let byModel = boundModels.get(database);
+  if (!byModel) boundModels.set(database, (byModel = new WeakMap()));
+  let bound = byModel.get(model);
+  if (!bound) {
+    bound = Object.create(model, { [BOUND_DATABASE]: { value: database } }) as Function;
+    byModel.set(model, bound);
+  }
+  return bound as M;
+}
+
+/** The database a bound Model view carries, if any. */
+export function boundDatabase(model: object): Database | undefined {
+  return (model as { [BOUND_DATABASE]?: Database })[BOUND_DATABASE];
+}
+
+/** The Model behind a bound view (or the Model itself). */
+export function unboundModel<M extends Function>(model: M): M {
+  return Object.hasOwn(model, BOUND_DATABASE) ? (Object.getPrototypeOf(model) as M) : model;
+}
+
+/** Opens a database on a D1 binding of the Worker's env, with per-request options such as `onQuery`. */
+export function connect(binding: D1DatabaseLike, options?: ConnectOptions): Database {
+  return new Database(binding, options);
+}

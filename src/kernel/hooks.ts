@@ -1,0 +1,98 @@
+import { HookableCore } from "hookable";
+import type { Attribute } from "./attributes.js";
+import type { RelationData, SelectParts } from "./compiler.js";
+
+/** What a save is doing. */
+export type SaveOperation = "create" | "update";
+
+/** Context of the save hooks. `record` is the record being saved. */
+export interface SaveContext<R = any> {
+  readonly record: R;
+  readonly operation: SaveOperation;
+}
+
+/** Context of the hooks that build an INSERT or UPDATE: `values` maps attribute names to the values to write. */
+export interface WriteContext<R = any> {
+  readonly record: R;
+  readonly operation: SaveOperation;
+  /** Attribute name to JavaScript value; a hook may add or change entries. */
+  readonly values: Map<string, unknown>;
+}
+
+/** One line of a printed record. */
+export interface InspectEntry {
+  readonly attribute: Attribute;
+  /** The value as printed. */
+  shown: string;
+  /** What follows the value: `(was <old>)`, `(changed)`, or nothing. */
+  note: string;
+}
+
+/**
+ * The catalogue of a Model's hook points. Each receives one context object, which it may change.
+ * Hooks whose type may return a promise may be async; the others must stay synchronous.
+ */
+export interface ModelHooks {
+  /** Once, at the Model's first use, after its declaration checks pass. Sync. */
+  "model:finalize": (model: any) => void;
+  /** A new record got its defaults at `build()`, before the caller's attributes are assigned. Sync. */
+  "record:initialize": (context: { readonly record: any }) => void;
+  /** A value was cast for assignment; a hook may replace `value`. Sync. */
+  "attribute:assign": (context: { readonly record: any; readonly attribute: Attribute; value: unknown }) => void;
+  /** A record was loaded from a row (column name to stored value). Sync. */
+  "record:hydrate": (context: { readonly record: any; readonly row: Readonly<Record<string, unknown>> }) => void;
+  /** Before save: add to `record.errors` to refuse it. May be async. */
+  "record:validate": (context: SaveContext) => void | Promise<void>;
+  /** After validation passed, before the write. `throw abort(reason)` stops the save. May be async. */
+  "record:beforeSave": (context: SaveContext) => void | Promise<void>;
+  /** The INSERT or UPDATE is being built. Sync. */
+  "record:write": (context: WriteContext) => void;
+  /** After the row is written and the record is clean. May be async. */
+  "record:afterSave": (context: SaveContext) => void | Promise<void>;
+  /** Before the DELETE. `throw abort(reason)` stops the destroy. May be async. */
+  "record:beforeDestroy": (context: { readonly record: any }) => void | Promise<void>;
+  /** After the DELETE. May be async. */
+  "record:afterDestroy": (context: { readonly record: any }) => void | Promise<void>;
+  /** `toJSON()` built `json`; a hook may change it. Sync. */
+  "record:serialize": (context: { readonly record: any; readonly json: Record<string, unknown> }) => void;
+  /** A record is being printed; a hook may change the entries. Sync. */
+  "record:inspect": (context: { readonly record: any; readonly entries: InspectEntry[] }) => void;
+  /** A Relation's selected columns were compiled (`parts.columns`, `parts.distinct`). Sync. */
+  "relation:select": (context: RelationCompileContext) => void;
+  /** Its conditions were compiled (`parts.where`, joined with AND; bind values with `parts.params`). Sync. */
+  "relation:where": (context: RelationCompileContext) => void;
+  /** Its ordering was compiled (`parts.order`). Sync. */
+  "relation:order": (context: RelationCompileContext) => void;
+  /** Its paging was set (`parts.limit`, `parts.offset`). Sync. */
+  "relation:paging": (context: RelationCompileContext) => void;
+}
+
+/** Context of the relation compilation hooks: the Relation's description and the SQL parts built so far. */
+export interface RelationCompileContext {
+  readonly data: RelationData;
+  readonly parts: SelectParts;
+}
+
+/** Name of a Model hook point. */
+export type ModelHookName = keyof ModelHooks;
+
+/** The hook lists of one Model, resolved once at its first use. */
+export class ResolvedHooks extends HookableCore<ModelHooks> {
+  readonly #names = new Set<string>();
+
+  constructor(registrations: ReadonlyArray<HookRegistration>) {
+    super();
+    for (const [name, fn] of registrations) {
+      this.hook(name, fn as never);
+      this.#names.add(name);
+    }
+  }
+
+  /** Whether any hook is registered under `name`; lets hot paths skip empty hook points. */
+  has(name: ModelHookName): boolean {
+    return this.#names.has(name);
+  }
+}
+
+/** A hook function registered under a hook name. */
+export type HookRegistration = readonly [ModelHookName, (...args: any[]) => unknown];

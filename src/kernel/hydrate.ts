@@ -1,0 +1,37 @@
+import type { Database } from "./database.js";
+import type { ResolvedModel } from "./resolve.js";
+import { type RecordState, STATE } from "./record-state.js";
+
+type Constructor = new () => { [STATE]: RecordState };
+
+/** Loads a row into a record's state: values cast from their stored form, the row kept for change tracking. */
+export function loadRow(state: RecordState, row: Record<string, unknown>, loaded: ReadonlySet<string> | undefined): void {
+  const model = state.model;
+  const values: Record<string, unknown> = {};
+  for (const attribute of model.attributes) {
+    if (loaded && !loaded.has(attribute.name)) continue;
+    const raw = row[attribute.column];
+    values[attribute.name] = raw === null || raw === undefined ? null : attribute.type.fromDatabase(raw);
+  }
+  state.values = values;
+  state.row = row;
+  state.loaded = loaded;
+  state.isNew = false;
+  state.assigned.clear();
+}
+
+/** Makes a persisted record of the Model from a row that D1 returned. */
+export function instantiate(
+  modelClass: Function,
+  model: ResolvedModel,
+  row: Record<string, unknown>,
+  database: Database | undefined,
+  loaded?: ReadonlySet<string>,
+): any {
+  const record = new (modelClass as Constructor)();
+  const state = record[STATE];
+  state.database = database;
+  loadRow(state, row, loaded);
+  if (model.hooks.has("record:hydrate")) model.hooks.callHook("record:hydrate", { record, row });
+  return record;
+}

@@ -1,0 +1,29 @@
+/**
+ * The kernel's public surface: what apps use, and the plugin API (everything a built-in plugin needs,
+ * so that a user's plugin can do the same).
+ */
+export { Abort, abort } from "./abort.js";
+export type { Attribute, AttributeDeclaration, AttributeDeclarations, AttributeOptions, AttributeOverride, AttributeOverrides, AttributesOf } from "./attributes.js";
+export type { AttributeTypeMap, AttributeTypeName } from "./attribute-types.js";
+export { Base } from "./base.js";
+export type { Batchable } from "./batchable.js";
+export type { RelationData, SelectParts, OrderTerm } from "./compiler.js";
+export { ParamWriter } from "./compiler.js";
+export { between, Comparison, gt, gte, lt, lte } from "./conditions.js";
+export { currentDatabase, withDatabase } from "./context.js";
+export type { D1DatabaseLike, D1PreparedStatementLike } from "./d1.js";
+export { connect, Database, type BatchItem, type ConnectOptions, type DatabaseHooks } from "./database.js";
+export { defineApplicationRecord, type ApplicationRecordFunction, type AppModel, type Schema } from "./application-record.js";
+export { Errors, humanize, type ErrorEntry } from "./errors-collection.js";
+export * from "./errors.js";
+export type { HookRegistration, InspectEntry, ModelHookName, ModelHooks, RelationCompileContext, SaveContext, SaveOperation, WriteContext } from "./hooks.js";
+export { modelState } from "./declaration.js";
+export { definePlugin, defineModelState, type ModelStateKey, type Plugin } from "./plugin.js";
+export type { QueryEvent } from "./query-event.js";
+export { Relation, type OrderDirection } from "./relation.js";
+export { column, sql, SqlFragment, ColumnReference } from "./sql.js";
+export { Statement, type SqlQuery } from "./statement.js";
+export type * from "./types.js";
+export { attributesOf, isAttributeLoaded } from "./introspection.js";
+export { tableize, underscore, camelize } from "./naming.js";
+export { pluralize } from "./inflection.js";

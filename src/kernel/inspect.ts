@@ -1,0 +1,30 @@
+import type { InspectEntry } from "./hooks.js";
+import { originalValue, isChanged, type RecordState } from "./record-state.js";
+
+function show(value: unknown): string {
+  if (value === null || value === undefined) return "null";
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? "Invalid Date" : value.toISOString();
+  if (typeof value === "string") return JSON.stringify(value);
+  if (typeof value === "object") return JSON.stringify(value);
+  return String(value);
+}
+
+/**
+ * Prints a record: class, then each attribute. Filtered attributes print as `[FILTERED]`; an unsaved change
+ * prints `(was <old>)`, or `(changed)` for a filtered attribute or an unloaded column. A new record flags nothing.
+ */
+export function inspectRecord(record: object, state: RecordState): string {
+  const model = state.model;
+  const entries: InspectEntry[] = model.attributes.map((attribute) => {
+    const loaded = !state.loaded || state.loaded.has(attribute.name);
+    if (!loaded) return { attribute, shown: "(not loaded)", note: "" };
+    const value = state.values[attribute.name] ?? null;
+    const changed = !state.isNew && isChanged(state, attribute);
+    if (attribute.filtered) return { attribute, shown: "[FILTERED]", note: changed ? "(changed)" : "" };
+    return { attribute, shown: show(value), note: changed ? `(was ${show(originalValue(state, attribute))})` : "" };
+  });
+  if (model.hooks.has("record:inspect")) model.hooks.callHook("record:inspect", { record, entries });
+  const body = entries.map(({ attribute, shown, note }) => `${attribute.name}: ${shown}${note ? ` ${note}` : ""}`).join(", ");
+  const flag = state.destroyed ? " (destroyed)" : "";
+  return `#<${record.constructor.name || model.name}${flag} ${body}>`;
+}

@@ -1,0 +1,15 @@
+import type { Attribute } from "./attributes.js";
+import { unboundModel } from "./database.js";
+import { type RecordState, STATE } from "./record-state.js";
+import { resolveModel } from "./resolve.js";
+
+/** A Model's attributes, resolved (and the Model's declaration fixed) on first call. */
+export function attributesOf(model: Function): readonly Attribute[] {
+  return resolveModel(unboundModel(model)).attributes;
+}
+
+/** Whether a record has the attribute loaded (a partial `select` loads only some). */
+export function isAttributeLoaded(record: object, name: string): boolean {
+  const state = (record as { [STATE]: RecordState })[STATE];
+  return state.model.byName.has(name) && (!state.loaded || state.loaded.has(name));
+}

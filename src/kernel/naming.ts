@@ -1,0 +1,27 @@
+import { pluralize } from "./inflection.js";
+
+/**
+ * camelCase to snake_case, where a run of capitals is one word:
+ * `createdAt` gives `created_at`, `htmlURL` gives `html_url`, `sha256Hash` gives `sha256_hash`.
+ */
+export function underscore(name: string): string {
+  return name
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1_$2")
+    .replace(/([a-z\d])([A-Z])/g, "$1_$2")
+    .toLowerCase();
+}
+
+/** snake_case to camelCase: `created_at` gives `createdAt`. */
+export function camelize(name: string): string {
+  return name.replace(/_([a-z\d])/g, (_, letter: string) => letter.toUpperCase());
+}
+
+/** The table a class name maps to: `BlogPost` gives `blog_posts`. */
+export function tableize(className: string): string {
+  return pluralize(underscore(className));
+}
+
+/** Quotes an SQL identifier. */
+export function quoteIdentifier(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}

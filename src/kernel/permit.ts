@@ -1,0 +1,44 @@
+import { attributeNamed, castValue } from "./assign.js";
+import type { ResolvedModel } from "./resolve.js";
+
+function isPlainObject(input: unknown): input is Record<string, unknown> {
+  if (typeof input !== "object" || input === null) return false;
+  const prototype = Object.getPrototypeOf(input);
+  return prototype === Object.prototype || prototype === null;
+}
+
+function isFormLike(input: unknown): input is { get(name: string): unknown; getAll(name: string): unknown[]; has(name: string): boolean } {
+  return (
+    (typeof FormData !== "undefined" && input instanceof FormData) ||
+    (typeof URLSearchParams !== "undefined" && input instanceof URLSearchParams)
+  );
+}
+
+function readInput(model: ResolvedModel, input: unknown, name: string): { present: boolean; value?: unknown } {
+  if (isFormLike(input)) {
+    if (!input.has(name)) return { present: false };
+    const values = input.getAll(name);
+    const value = values[values.length - 1];
+    if (typeof value !== "string") throw new TypeError(`${model.name}.permit: ${name} is a file, not a value`);
+    return { present: true, value };
+  }
+  const object = input as Record<string, unknown>;
+  return Object.hasOwn(object, name) ? { present: true, value: object[name] } : { present: false };
+}
+
+/**
+ * Picks the named attributes from request input (plain object, `FormData` or `URLSearchParams`), cast.
+ * Keys not named are dropped; a named key absent from the input is left out; a repeated form key takes its last value.
+ */
+export function permit(model: ResolvedModel, input: unknown, names: readonly string[]): Record<string, unknown> {
+  if (!isFormLike(input) && !isPlainObject(input)) {
+    throw new TypeError(`${model.name}.permit takes a plain object, FormData or URLSearchParams`);
+  }
+  const permitted: Record<string, unknown> = {};
+  for (const name of names) {
+    const attribute = attributeNamed(model, name);
+    const { present, value } = readInput(model, input, name);
+    if (present) permitted[name] = castValue(model, attribute, value);
+  }
+  return permitted;
+}

@@ -1,0 +1,36 @@
+import type { HookRegistration, ModelHookName, ModelHooks } from "./hooks.js";
+
+/** A feature packaged for a base class: hook functions plus an optional setup run when it is registered. */
+export interface Plugin {
+  /** A unique name; registering the same plugin twice on a class chain is a no-op. */
+  readonly name: string;
+  /** Hook functions by hook point; they run for every Model that inherits from the class the plugin is on. */
+  readonly hooks?: { readonly [K in ModelHookName]?: ModelHooks[K] };
+  /** Runs once when the plugin is registered, with the class it is registered on (add statics, settings). */
+  readonly setup?: (model: any) => void;
+}
+
+/** Defines a plugin. Register it on a base class with `static { this.use(plugin) }`. */
+export function definePlugin(plugin: Plugin): Plugin {
+  return plugin;
+}
+
+/** The hook registrations a plugin contributes, in declaration order. */
+export function registrationsOf(plugin: Plugin): HookRegistration[] {
+  return Object.entries(plugin.hooks ?? {}).map(([name, fn]) => [name as ModelHookName, fn as (...args: any[]) => unknown]);
+}
+
+/**
+ * A key for per-Model state that a plugin keeps (validations, callbacks, ...). Each Model gets its own copy
+ * of its parent's value, made with `copy`, so that declaring on a child never changes the parent.
+ */
+export interface ModelStateKey<T> {
+  readonly description: string;
+  readonly initial: () => T;
+  readonly copy: (value: T) => T;
+}
+
+/** Defines a key for per-Model plugin state. */
+export function defineModelState<T>(description: string, initial: () => T, copy: (value: T) => T): ModelStateKey<T> {
+  return { description, initial, copy };
+}

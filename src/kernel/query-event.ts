@@ -1,0 +1,55 @@
+import type { ParamSource, Statement } from "./statement.js";
+
+/** What a listener passed as `onQuery` receives for each query sent. */
+export interface QueryEvent {
+  readonly sql: string;
+  /** The bound values; values of filtered attributes show as `[FILTERED]`. */
+  readonly params: readonly unknown[];
+  /** Time D1 reports for the query, in milliseconds. */
+  readonly durationMs: number;
+  /** Rows the database read, as billed. */
+  readonly rowsRead: number;
+  /** Rows the database wrote, as billed. */
+  readonly rowsWritten: number;
+  /** Whether the query was sent as part of a batch. */
+  readonly batched: boolean;
+}
+
+const FILTERED = "[FILTERED]";
+
+function filterRows(json: string, byKey: ReadonlyMap<string, { filtered: boolean }>): string {
+  const rows = JSON.parse(json) as Record<string, unknown>[];
+  for (const row of rows) {
+    for (const key of Object.keys(row)) if (byKey.get(key)?.filtered) row[key] = FILTERED;
+  }
+  return JSON.stringify(rows);
+}
+
+function displayParam(value: unknown, source: ParamSource | undefined): unknown {
+  if (source === undefined || value === null) return value;
+  switch (source.kind) {
+    case "value":
+      return source.attribute.filtered ? FILTERED : value;
+    case "list":
+      return source.attribute.filtered ? JSON.stringify((JSON.parse(value as string) as unknown[]).map(() => FILTERED)) : value;
+    case "rows":
+      return filterRows(value as string, source.byKey);
+  }
+}
+
+/** The bound values of a Statement as query events show them. */
+export function displayParams(statement: Statement): unknown[] {
+  return statement.params.map((value, index) => displayParam(value, statement.sources[index]));
+}
+
+/** Builds the event for one query from its Statement and D1's `meta`. */
+export function queryEvent(statement: Statement, meta: Record<string, unknown> | undefined, batched: boolean): QueryEvent {
+  return {
+    sql: statement.sql,
+    params: displayParams(statement),
+    durationMs: Number(meta?.["duration"] ?? 0),
+    rowsRead: Number(meta?.["rows_read"] ?? 0),
+    rowsWritten: Number(meta?.["rows_written"] ?? 0),
+    batched,
+  };
+}

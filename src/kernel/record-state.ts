@@ -1,0 +1,64 @@
+import type { Attribute } from "./attributes.js";
+import type { Database } from "./database.js";
+import { Errors } from "./errors-collection.js";
+import { type ResolvedModel, resolveModel } from "./resolve.js";
+
+/** Key of a record's kernel state; not exported from the package. */
+export const STATE = Symbol("recordflare.state");
+
+/** What the kernel keeps for each record. */
+export class RecordState {
+  /** Attribute name to JavaScript value. */
+  values: Record<string, unknown> = {};
+  /** The row as last loaded or saved, by column: what change tracking compares with. */
+  row: Record<string, unknown> = {};
+  /** The attributes a partial `select` loaded; undefined when all were. */
+  loaded: ReadonlySet<string> | undefined = undefined;
+  /** Attributes given a value since `build()`; only these are written on insert. */
+  assigned = new Set<string>();
+  isNew = true;
+  destroyed = false;
+  database: Database | undefined = undefined;
+  savedChanges: Record<string, [unknown, unknown]> = {};
+  errors = new Errors();
+  abortReason: string | undefined = undefined;
+  #model: ResolvedModel | undefined;
+
+  constructor(private readonly modelClass: Function) {}
+
+  /** The record's Model, resolved on first need (a probe instance is made while resolving). */
+  get model(): ResolvedModel {
+    return (this.#model ??= resolveModel(this.modelClass));
+  }
+}
+
+/** The stored form of an attribute's current value, for comparing. */
+export function storedValue(attribute: Attribute, value: unknown): unknown {
+  return value === null || value === undefined ? null : attribute.type.toDatabase(value);
+}
+
+/** The stored form of the attribute as last loaded or saved (null for a new record). */
+export function originalStoredValue(state: RecordState, attribute: Attribute): unknown {
+  if (state.isNew) return null;
+  const raw = state.row[attribute.column];
+  return raw === null || raw === undefined ? null : attribute.type.toDatabase(attribute.type.fromDatabase(raw));
+}
+
+/** The attribute's value as last loaded or saved, as a fresh JavaScript value. */
+export function originalValue(state: RecordState, attribute: Attribute): unknown {
+  if (state.isNew) return null;
+  const raw = state.row[attribute.column];
+  return raw === null || raw === undefined ? null : attribute.type.fromDatabase(raw);
+}
+
+/** Whether an attribute differs from what was last loaded or saved. */
+export function isChanged(state: RecordState, attribute: Attribute): boolean {
+  if (state.loaded && !state.loaded.has(attribute.name)) return false;
+  if (state.isNew && !state.assigned.has(attribute.name)) return false;
+  return storedValue(attribute, state.values[attribute.name]) !== originalStoredValue(state, attribute);
+}
+
+/** The changed attributes, in declaration order. */
+export function changedAttributes(state: RecordState): Attribute[] {
+  return state.model.attributes.filter((attribute) => isChanged(state, attribute));
+}

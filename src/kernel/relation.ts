@@ -1,0 +1,383 @@
+import type { Attribute } from "./attributes.js";
+import { attributeNamed, castValue } from "./assign.js";
+import { UNCASTABLE } from "./attribute-types.js";
+import { type OrderTerm, type RelationData, compileConditions, compileSelect, ParamWriter, selectParts, joinSelect } from "./compiler.js";
+import { type Condition, castConditionValue, conditionsFor } from "./conditions.js";
+import { databaseFor } from "./context.js";
+import { unboundModel } from "./database.js";
+import { IncompatibleRelation, IrreversibleOrder, RecordNotFound } from "./errors.js";
+import { instantiate } from "./hydrate.js";
+import { type ResolvedModel, resolveModel } from "./resolve.js";
+import { SqlFragment } from "./sql.js";
+import { Statement, type SqlQuery } from "./statement.js";
+
+const EMPTY: RelationData = {
+  conditions: [],
+  order: [],
+  limit: undefined,
+  offset: undefined,
+  select: undefined,
+  distinct: false,
+  none: false,
+  includes: [],
+};
+
+/** An order direction, or the long form with NULLs placement. */
+export type OrderDirection = "asc" | "desc" | { direction: "asc" | "desc"; nulls?: "first" | "last" };
+
+type Row = Record<string, unknown>;
+
+function describeKey(attribute: Attribute, key: unknown): string {
+  return attribute.filtered ? "[FILTERED]" : JSON.stringify(key) ?? String(key);
+}
+
+function reverseTerm(term: OrderTerm, modelName: string): OrderTerm {
+  if (term.kind === "sql") throw new IrreversibleOrder(`${modelName}: last() cannot reverse an order given as an sql fragment; use reorder() or first() with the opposite order`);
+  const nulls = term.nulls && (term.nulls === "first" ? "last" : "first");
+  return { ...term, direction: term.direction === "asc" ? "desc" : "asc", ...(nulls ? { nulls } : {}) };
+}
+
+function sameExceptConditions(a: RelationData, b: RelationData): boolean {
+  return (
+    a.limit === b.limit &&
+    a.offset === b.offset &&
+    a.distinct === b.distinct &&
+    a.none === b.none &&
+    JSON.stringify(a.order) === JSON.stringify(b.order) &&
+    a.select?.map((x) => x.name).join() === b.select?.map((x) => x.name).join() &&
+    a.includes.join() === b.includes.join()
+  );
+}
+
+/**
+ * An immutable query for one Model. Each narrowing, ordering or paging method returns a new Relation;
+ * nothing is sent until results are asked for (`toArray`, `first`, `count`, ...). Relations have no `then`.
+ */
+export class Relation {
+  /** @internal The Model class, or a view of it bound to a database. */
+  readonly modelClass: Function;
+  /** @internal */
+  readonly data: RelationData;
+
+  /** @internal Use the Model's statics (`User.where(...)`, `User.all()`). */
+  constructor(modelClass: Function, data: RelationData = EMPTY) {
+    this.modelClass = modelClass;
+    this.data = data;
+  }
+
+  /** @internal */
+  get model(): ResolvedModel {
+    return resolveModel(unboundModel(this.modelClass));
+  }
+
+  /** @internal A Relation with some of the description replaced. */
+  with(changes: Partial<RelationData>): this {
+    const Class = this.constructor as new (modelClass: Function, data: RelationData) => this;
+    return new Class(this.modelClass, { ...this.data, ...changes });
+  }
+
+  #conditionsOf(conditions: unknown, method: string): Condition[] {
+    if (conditions instanceof SqlFragment) return [{ kind: "sql", fragment: conditions }];
+    const model = this.model;
+    if (typeof conditions === "string") {
+      throw new TypeError(`${model.name}.${method}: a plain string is not accepted; build the condition with sql\`...\``);
+    }
+    if (typeof conditions !== "object" || conditions === null || Array.isArray(conditions)) {
+      throw new TypeError(`${model.name}.${method} takes an object of attribute values or an sql fragment`);
+    }
+    return Object.entries(conditions).flatMap(([name, value]) => {
+      const attribute = attributeNamed(model, name);
+      if (value === undefined) throw new TypeError(`${model.name}.${method}: ${name} is undefined; use null to match NULL`);
+      return conditionsFor(attribute, value);
+    });
+  }
+
+  /** Narrows to rows matching every key (null matches NULL, an array any element), or an `sql` fragment. */
+  where(conditions: object): this {
+    return this.with({ conditions: [...this.data.conditions, ...this.#conditionsOf(conditions, "where")] });
+  }
+
+  /** Narrows to rows NOT matching the whole condition; rows with NULL in a named attribute are excluded too. */
+  whereNot(conditions: object): this {
+    const negated: Condition = { kind: "not", conditions: this.#conditionsOf(conditions, "whereNot") };
+    return this.with({ conditions: [...this.data.conditions, negated] });
+  }
+
+  /** Rows matching this Relation's conditions or the other's; the Relations may differ only in conditions. */
+  or(other: Relation): this {
+    if (unboundModel(other.modelClass) !== unboundModel(this.modelClass) || !sameExceptConditions(this.data, other.data)) {
+      throw new IncompatibleRelation(`${this.model.name}.or: the Relation must be of the same Model and differ only in conditions`);
+    }
+    const branches = [this.data.conditions, other.data.conditions];
+    return this.with({ conditions: [{ kind: "or", branches }] });
+  }
+
+  #orderTerms(order: object): OrderTerm[] {
+    if (order instanceof SqlFragment) return [{ kind: "sql", fragment: order }];
+    const model = this.model;
+    return Object.entries(order).map(([name, value]: [string, OrderDirection]) => {
+      const attribute = attributeNamed(model, name);
+      const { direction, nulls } = typeof value === "string" ? { direction: value, nulls: undefined } : value ?? {};
+      if (direction !== "asc" && direction !== "desc") {
+        throw new TypeError(`${model.name}.order: ${name} must be "asc" or "desc", not ${JSON.stringify(direction)}`);
+      }
+      if (nulls !== undefined && nulls !== "first" && nulls !== "last") {
+        throw new TypeError(`${model.name}.order: nulls of ${name} must be "first" or "last"`);
+      }
+      return { kind: "attribute", attribute, direction, ...(nulls ? { nulls } : {}) };
+    });
+  }
+
+  /** Adds ordering: `{ attribute: 'asc' | 'desc' | { direction, nulls } }` or an `sql` fragment. */
+  order(order: object): this {
+    return this.with({ order: [...this.data.order, ...this.#orderTerms(order)] });
+  }
+
+  /** Replaces the ordering; `reorder()` removes it. */
+  reorder(order?: object): this {
+    return this.with({ order: order === undefined ? [] : this.#orderTerms(order) });
+  }
+
+  #count(value: unknown, method: string, minimum: number): number {
+    if (!Number.isSafeInteger(value) || (value as number) < minimum) {
+      throw new TypeError(`${this.model.name}.${method} takes a whole number from ${minimum}, not ${String(value)}`);
+    }
+    return value as number;
+  }
+
+  /** At most `count` rows. */
+  limit(count: number): this {
+    return this.with({ limit: this.#count(count, "limit", 0) });
+  }
+
+  /** Skips `count` rows. */
+  offset(count: number): this {
+    return this.with({ offset: this.#count(count, "offset", 0) });
+  }
+
+  /** Loads only these attributes (plus the primary key); reading another throws `MissingAttribute`. */
+  select(...names: string[]): this {
+    const model = this.model;
+    return this.with({ select: names.map((name) => attributeNamed(model, name)) });
+  }
+
+  /** Removes duplicate rows; the primary key is then not added to a `select`, so records cannot be saved. */
+  distinct(): this {
+    return this.with({ distinct: true });
+  }
+
+  /** Matches nothing, without querying; chaining keeps it empty. */
+  none(): this {
+    return this.with({ none: true });
+  }
+
+  /** Joins the other Relation's conditions with AND; what it sets (order, limit, select...) replaces this one's. */
+  merge(other: Relation): this {
+    if (unboundModel(other.modelClass) !== unboundModel(this.modelClass)) {
+      throw new IncompatibleRelation(`${this.model.name}.merge takes a Relation of the same Model`);
+    }
+    const theirs = other.data;
+    return this.with({
+      conditions: [...this.data.conditions, ...theirs.conditions],
+      order: theirs.order.length > 0 ? theirs.order : this.data.order,
+      limit: theirs.limit ?? this.data.limit,
+      offset: theirs.offset ?? this.data.offset,
+      select: theirs.select ?? this.data.select,
+      distinct: this.data.distinct || theirs.distinct,
+      none: this.data.none || theirs.none,
+      includes: [...new Set([...this.data.includes, ...theirs.includes])],
+    });
+  }
+
+  /** The SQL and bound values `toArray()` would send; values unfiltered. */
+  toSql(): SqlQuery {
+    const { sql, params } = compileSelect(this.data, this.model);
+    return { sql, params };
+  }
+
+  /** @internal The Statement that loads this Relation's records. */
+  toSelect(): Statement<any[]> {
+    const model = this.model;
+    const loaded = this.data.select && new Set([model.primaryKey.name, ...this.data.select.map((a) => a.name)]);
+    const Class = unboundModel(this.modelClass);
+    return new Statement(compileSelect(this.data, model), model, "rows", (rows, _meta, database) =>
+      rows.map((row) => instantiate(Class, model, row, database, loaded)),
+    );
+  }
+
+  /** @internal Runs a Statement on this Relation's database and gives loaded records that database. */
+  async run<T>(statement: Statement<T>): Promise<T> {
+    const database = await databaseFor(this.modelClass as unknown as { name: string; binding?: string });
+    return database.run(statement);
+  }
+
+  /** Loads the records. */
+  async toArray(): Promise<any[]> {
+    if (this.data.none) return [];
+    return this.run(this.toSelect());
+  }
+
+  #notFound(message: string): RecordNotFound {
+    return new RecordNotFound(`${this.model.name}: ${message}`);
+  }
+
+  /** The record with this primary key (`RecordNotFound` if none); with a list or several ids, records in their order. */
+  async find(...ids: unknown[]): Promise<any> {
+    const list = ids.length === 1 && Array.isArray(ids[0]) ? (ids[0] as unknown[]) : ids;
+    const key = this.model.primaryKey;
+    if (ids.length === 1 && !Array.isArray(ids[0])) {
+      const record = await this.findBy({ [key.name]: ids[0] });
+      if (!record) throw this.#notFound(`no record with ${key.name} ${describeKey(key, ids[0])}`);
+      return record;
+    }
+    const cast = list.map((id) => (id === null || id === undefined ? UNCASTABLE : castConditionValue(key, id)));
+    const missing = list.filter((_, index) => cast[index] === UNCASTABLE);
+    if (missing.length > 0) throw this.#notFound(`no records with ${key.name} ${missing.map((id) => describeKey(key, id)).join(", ")}`);
+    const records = await this.where({ [key.name]: list }).toArray();
+    const byKey = new Map(records.map((record) => [castConditionValue(key, record[key.name]), record]));
+    const absent = list.filter((_, index) => !byKey.has(cast[index]));
+    if (absent.length > 0) throw this.#notFound(`no records with ${key.name} ${absent.map((id) => describeKey(key, id)).join(", ")}`);
+    return cast.map((id) => byKey.get(id));
+  }
+
+  /** The first record matching the conditions, or null. */
+  async findBy(conditions: object): Promise<any> {
+    return this.where(conditions).take();
+  }
+
+  /** The first record matching the conditions, or `RecordNotFound`. */
+  async findByOrThrow(conditions: object): Promise<any> {
+    const record = await this.findBy(conditions);
+    if (!record) throw this.#notFound(`no record matches the conditions`);
+    return record;
+  }
+
+  #ordered(): this {
+    if (this.data.order.length > 0) return this;
+    return this.with({ order: [{ kind: "attribute", attribute: this.model.primaryKey, direction: "asc" }] });
+  }
+
+  /** One record, without ordering; null if none. */
+  async take(): Promise<any> {
+    const [record] = await this.limit(1).toArray();
+    return record ?? null;
+  }
+
+  /** The first record by the Relation's order, else by primary key; null if none. */
+  async first(): Promise<any> {
+    return this.#ordered().take();
+  }
+
+  /** The last record: the order reversed (`IrreversibleOrder` for an sql order); null if none. */
+  async last(): Promise<any> {
+    const ordered = this.#ordered();
+    const name = this.model.name;
+    return ordered.with({ order: ordered.data.order.map((term) => reverseTerm(term, name)) }).take();
+  }
+
+  /** The values of one attribute, or tuples of several. */
+  async pluck(...names: string[]): Promise<any[]> {
+    if (names.length === 0) throw new TypeError(`${this.model.name}.pluck needs at least one attribute name`);
+    if (this.data.none) return [];
+    const model = this.model;
+    const attributes = names.map((name) => attributeNamed(model, name));
+    const parts = selectParts(this.data, model);
+    parts.columns = attributes.map((a) => `"${a.column.replaceAll('"', '""')}"`).join(", ");
+    const read = (row: Row) => attributes.map((a) => (row[a.column] == null ? null : a.type.fromDatabase(row[a.column])));
+    const query = { sql: joinSelect(parts), params: parts.params.params, sources: parts.params.sources };
+    return this.run(new Statement(query, model, "rows", (rows) => rows.map((row) => (names.length === 1 ? read(row)[0] : read(row)))));
+  }
+
+  /** @internal The COUNT statement; agrees with `toArray()` even with limit, offset and distinct. */
+  toCount(): Statement<number> {
+    const model = this.model;
+    const { data } = this;
+    let query;
+    if (data.limit !== undefined || data.offset !== undefined || data.distinct) {
+      const inner = compileSelect(data.distinct ? data : { ...data, select: [model.primaryKey] }, model);
+      query = { ...inner, sql: `SELECT COUNT(*) AS count FROM (${inner.sql})` };
+    } else {
+      const params = new ParamWriter();
+      const where = data.none ? "1 = 0" : compileConditions(data.conditions, model, params);
+      query = { sql: `SELECT COUNT(*) AS count FROM ${model.quotedTable} WHERE ${where}`, params: params.params, sources: params.sources };
+    }
+    return new Statement(query, model, "rows", (rows) => Number(rows[0]?.["count"] ?? 0));
+  }
+
+  /** The number of matching rows. */
+  async count(): Promise<number> {
+    if (this.data.none) return 0;
+    return this.run(this.toCount());
+  }
+
+  /** Whether any row matches (and matches `conditions`, when given). */
+  async exists(conditions?: object): Promise<boolean> {
+    const relation = conditions === undefined ? this : this.where(conditions);
+    if (relation.data.none) return false;
+    const parts = selectParts({ ...relation.data, select: undefined, order: [], limit: 1 }, relation.model);
+    parts.columns = "1 AS one";
+    const query = { sql: joinSelect(parts), params: parts.params.params, sources: parts.params.sources };
+    return relation.run(new Statement(query, relation.model, "rows", (rows) => rows.length > 0));
+  }
+
+  /** The number of matching rows. */
+  async size(): Promise<number> {
+    return this.count();
+  }
+
+  /** Whether no row matches. */
+  async isEmpty(): Promise<boolean> {
+    return !(await this.exists());
+  }
+
+  /** Whether any row matches. */
+  async hasAny(): Promise<boolean> {
+    return this.exists();
+  }
+
+  /** Attributes a record built from this Relation starts with: its equality conditions. */
+  scopeAttributes(): Record<string, unknown> {
+    const attributes: Record<string, unknown> = {};
+    for (const condition of this.data.conditions) {
+      if (condition.kind === "equal") attributes[condition.attribute.name] = condition.attribute.type.fromDatabase(condition.value);
+      if (condition.kind === "null") attributes[condition.attribute.name] = null;
+    }
+    return attributes;
+  }
+
+  /** Builds a record that starts with this Relation's equality conditions. */
+  build(attributes: object = {}): any {
+    const Class = this.modelClass as unknown as { build(attributes: object): any };
+    return Class.build({ ...this.scopeAttributes(), ...attributes });
+  }
+
+  /** Builds and saves a record that starts with this Relation's equality conditions. */
+  async create(attributes: object = {}): Promise<any> {
+    const record = this.build(attributes);
+    await record.save();
+    return record;
+  }
+
+  /** As `create`, throwing `RecordInvalid` or `RecordNotSaved` when refused. */
+  async createOrThrow(attributes: object = {}): Promise<any> {
+    const record = this.build(attributes);
+    await record.saveOrThrow();
+    return record;
+  }
+
+  /** Prints the Relation's SQL and params, without sending the query. */
+  toString(): string {
+    const { sql, params } = this.toSql();
+    return `#<Relation ${this.model.name} ${sql} ${JSON.stringify(params)}>`;
+  }
+
+  [Symbol.for("nodejs.util.inspect.custom")](): string {
+    return this.toString();
+  }
+}
+
+/** @internal Casts a value for an attribute of a Relation's Model (used by bulk writes). */
+export function castFor(relation: Relation, name: string, value: unknown): unknown {
+  const model = relation.model;
+  return castValue(model, attributeNamed(model, name), value);
+}

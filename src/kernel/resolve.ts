@@ -1,0 +1,127 @@
+import type { Attribute } from "./attributes.js";
+import { declarationOf, ownDeclaration } from "./declaration.js";
+import { InvalidModel } from "./errors.js";
+import { ResolvedHooks } from "./hooks.js";
+import { quoteIdentifier, tableize } from "./naming.js";
+
+/** What the kernel needs of a Model at run time, worked out once at its first use. */
+export interface ResolvedModel {
+  readonly model: Function;
+  readonly name: string;
+  readonly tableName: string;
+  /** Whether the table name was inferred from the class name (a bundler may have renamed the class). */
+  readonly tableInferred: boolean;
+  readonly quotedTable: string;
+  readonly primaryKey: Attribute;
+  readonly attributes: readonly Attribute[];
+  readonly byName: ReadonlyMap<string, Attribute>;
+  readonly byColumn: ReadonlyMap<string, Attribute>;
+  /** What a SELECT lists: `*`, or the columns when some are ignored. */
+  readonly selectList: string;
+  readonly hooks: ResolvedHooks;
+}
+
+const RESOLVED = Symbol("recordflare.resolved");
+
+type Resolvable = Function & { [RESOLVED]?: ResolvedModel; tableName: string; primaryKey: string; hiddenAttributes: string[] };
+
+/** Classes from this one up to the class `Model()` made, nearest first. */
+function chainToDeclarationClass(model: Function): Function[] {
+  const top = declarationOf(model).declarationClass;
+  const chain: Function[] = [];
+  for (let current = model; current && current !== Function.prototype; current = Object.getPrototypeOf(current)) {
+    chain.push(current);
+    if (current === top) break;
+  }
+  return chain;
+}
+
+/**
+ * The table a Model maps to without checks: a `tableName` set on the Model or its parents, the table named in
+ * `ApplicationRecord('<table>')`, or the name of the class just below the declaration class, tableized.
+ */
+export function inferTableName(model: Function): { tableName: string; inferred: boolean } {
+  const chain = chainToDeclarationClass(model);
+  const explicit = chain.find((cls) => Object.hasOwn(cls, "tableName"));
+  if (explicit) return { tableName: (explicit as Resolvable).tableName, inferred: false };
+  const declared = declarationOf(model).declaredTable;
+  if (declared) return { tableName: declared, inferred: false };
+  const top = chain.length > 1 ? chain[chain.length - 2]! : chain[0]!;
+  return { tableName: top.name ? tableize(top.name) : "", inferred: true };
+}
+
+function checkTableName(model: Function): void {
+  const chain = chainToDeclarationClass(model).reverse();
+  let table = declarationOf(model).declaredTable;
+  for (const cls of chain) {
+    if (!Object.hasOwn(cls, "tableName")) continue;
+    const own = (cls as Resolvable).tableName;
+    if (table !== undefined && own !== table) {
+      throw new InvalidModel(`${model.name}: tableName ${JSON.stringify(own)} differs from the inherited ${JSON.stringify(table)}; single-table inheritance is not supported`);
+    }
+    table = own;
+  }
+}
+
+const RESERVED = new Set<string>();
+
+/** Names an attribute cannot take because records already answer to them. */
+export function reserveRecordMethods(prototype: object): void {
+  for (let current = prototype; current && current !== Object.prototype; current = Object.getPrototypeOf(current)) {
+    for (const name of Object.getOwnPropertyNames(current)) RESERVED.add(name);
+  }
+}
+
+function checkAttributes(model: Resolvable, attributes: Map<string, Attribute>, hiddenChecked: string[]): void {
+  for (const name of attributes.keys()) {
+    if (RESERVED.has(name)) throw new InvalidModel(`${model.name}: attribute ${name} has the name of a record method`);
+  }
+  if (!attributes.has(model.primaryKey)) {
+    throw new InvalidModel(`${model.name}: primaryKey ${JSON.stringify(model.primaryKey)} is not an attribute`);
+  }
+  for (const name of hiddenChecked) {
+    if (!attributes.has(name)) throw new InvalidModel(`${model.name}: hiddenAttributes names ${name}, which is not an attribute`);
+  }
+  const probe = new (model as unknown as new () => object)();
+  for (const name of attributes.keys()) {
+    if (Object.hasOwn(probe, name)) throw new InvalidModel(`${model.name}: the class field ${name} hides the attribute of that name`);
+  }
+}
+
+/** The hidden attributes the Model itself declared (a base class's list may name attributes it lacks). */
+function ownHiddenAttributes(model: Resolvable): string[] {
+  const chain = chainToDeclarationClass(model);
+  const owner = chain.find((cls) => Object.hasOwn(cls, "hiddenAttributes"));
+  return owner ? (owner as Resolvable).hiddenAttributes : [];
+}
+
+/** Checks a Model's declaration and works out what its queries need; once per Model, at its first use. */
+export function resolveModel(model: Function): ResolvedModel {
+  const cls = model as Resolvable;
+  if (Object.hasOwn(cls, RESOLVED)) return cls[RESOLVED]!;
+  const declaration = ownDeclaration(model);
+  const { tableName, inferred } = inferTableName(model);
+  if (!tableName) throw new InvalidModel(`${model.name || "An anonymous Model"} has no table name: set static tableName`);
+  checkTableName(model);
+  checkAttributes(cls, declaration.attributes, ownHiddenAttributes(cls));
+  // Each Model gets its own attribute objects, so that plugins may mark them (filtered) per Model.
+  const attributes = [...declaration.attributes.values()].map((attribute) => ({ ...attribute }));
+  const byName = new Map(attributes.map((attribute) => [attribute.name, attribute]));
+  const resolved: ResolvedModel = {
+    model,
+    name: model.name || tableName,
+    tableName,
+    tableInferred: inferred,
+    quotedTable: quoteIdentifier(tableName),
+    primaryKey: byName.get(cls.primaryKey)!,
+    attributes,
+    byName,
+    byColumn: new Map(attributes.map((attribute) => [attribute.column, attribute])),
+    selectList: declaration.ignoredColumns.length === 0 ? "*" : attributes.map((a) => quoteIdentifier(a.column)).join(", "),
+    hooks: new ResolvedHooks(declaration.hooks),
+  };
+  declaration.fixed = true;
+  Object.defineProperty(cls, RESOLVED, { value: resolved, enumerable: false });
+  if (resolved.hooks.has("model:finalize")) resolved.hooks.callHook("model:finalize", model);
+  return resolved;
+}

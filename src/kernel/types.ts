@@ -1,0 +1,235 @@
+/**
+ * The typed face of Models, records and Relations. The runtime classes (`Base`, `Relation`) are loosely typed;
+ * `Model({...})` and `ApplicationRecord(...)` hand out these types, computed from the attribute declarations.
+ */
+import type { Batchable } from "./batchable.js";
+import type { Comparison } from "./conditions.js";
+import type { Errors } from "./errors-collection.js";
+import type { ModelHookName, ModelHooks } from "./hooks.js";
+import type { Plugin } from "./plugin.js";
+import type { OrderDirection } from "./relation.js";
+import type { SqlFragment } from "./sql.js";
+import type { SqlQuery } from "./statement.js";
+
+/** What may be assigned to an attribute of JavaScript type `T`: the type itself or a form that casts to it. */
+export type AssignableValue<T> = unknown extends T
+  ? unknown
+  : T extends Date
+    ? Date | string
+    : T extends number
+      ? number | string
+      : T extends boolean
+        ? boolean | number | string
+        : T;
+
+/** The attribute object `build`, `create`, `assign` and `update` take: known names only. */
+export type AssignAttributes<A> = { [K in keyof A]?: AssignableValue<A[K]> };
+
+type ConditionScalar<T> = unknown extends T ? unknown : T extends string ? string | number : AssignableValue<T>;
+
+/** What a condition on an attribute of type `T` may be: a value, null, a list, or a comparison. */
+export type ConditionValue<T> =
+  | ConditionScalar<NonNullable<T>>
+  | null
+  | ReadonlyArray<ConditionScalar<NonNullable<T>> | null>
+  | (NonNullable<T> extends string | number | Date ? Comparison : never);
+
+/** A `where` object: attribute names to condition values. */
+export type Conditions<A> = { [K in keyof A]?: ConditionValue<A[K]> };
+
+/** An `order` object: attribute names to directions. */
+export type Ordering<A> = { [K in keyof A]?: OrderDirection };
+
+/** The attributes of a record type. */
+export type AttributesOfRecord<R> = R extends { attributes(): infer A } ? A : never;
+
+/** The attributes of a Model class. */
+export type AttributesOfModel<M> = M extends abstract new (...args: any) => infer R ? AttributesOfRecord<R> : never;
+
+/** A record's attribute names. */
+export type AttributeName<A> = keyof A & string;
+
+/** The JSON form of a record's attributes: dates as ISO strings. */
+export type JsonAttributes<A> = { [K in keyof A]: A[K] extends Date ? string : Extract<A[K], Date> extends never ? A[K] : string | Exclude<A[K], Date> };
+
+/** The methods every record has, typed for its attributes `A`. */
+export interface RecordMethods<A> {
+  /** Whether the record has not been saved yet. */
+  isNewRecord(): boolean;
+  /** Whether the record is saved and not destroyed. */
+  isPersisted(): boolean;
+  /** Whether the record was destroyed. */
+  isDestroyed(): boolean;
+  /** Why validation failed, or an association refused a destroy. */
+  readonly errors: Errors;
+  /** The reason given by the callback that aborted the last save or destroy. */
+  readonly abortReason: string | undefined;
+  /** Reads an attribute by name. */
+  readAttribute<K extends AttributeName<A>>(name: K): A[K];
+  /** Assigns an attribute by name, cast to its type. */
+  writeAttribute<K extends AttributeName<A>>(name: K, value: AssignableValue<A[K]>): void;
+  /** Sets several attributes without saving. */
+  assign(attributes: AssignAttributes<A>): this;
+  /** Every loaded attribute as a plain object (Dates as Date), hidden ones included. */
+  attributes(): A;
+  /** The attributes for JSON: dates as ISO strings, `hiddenAttributes` left out. */
+  toJSON(): Partial<JsonAttributes<A>>;
+  /** Validates and saves; false when validation failed or a callback aborted. */
+  save(): Promise<boolean>;
+  /** Saves, or throws `RecordInvalid` or `RecordNotSaved`. */
+  saveOrThrow(): Promise<true>;
+  /** Assigns and saves. */
+  update(attributes: AssignAttributes<A>): Promise<boolean>;
+  /** Assigns and saves, or throws `RecordInvalid` or `RecordNotSaved`. */
+  updateOrThrow(attributes: AssignAttributes<A>): Promise<true>;
+  /** Destroys the record; false when a callback aborted. */
+  destroy(): Promise<this | false>;
+  /** Destroys the record, or throws `RecordNotDestroyed`. */
+  destroyOrThrow(): Promise<this>;
+  /** Reloads the row, discarding unsaved changes. */
+  reload(): Promise<this>;
+  /** The save of this record as a batch item. */
+  toSave(): Batchable;
+  /** The destroy of this record as a batch item. */
+  toDestroy(): Batchable;
+  /** Whether any attribute has an unsaved change. */
+  isChanged(): boolean;
+  /** Names of the attributes with unsaved changes. */
+  changed(): AttributeName<A>[];
+  /** Old values of the attributes with unsaved changes. */
+  changedAttributes(): Partial<A>;
+  /** Each unsaved change as `[old, new]`. */
+  changes(): { [K in keyof A]?: [A[K], A[K]] };
+  /** The attribute's value as last loaded or saved. */
+  attributeWas<K extends AttributeName<A>>(name: K): A[K];
+  /** Whether the attribute has an unsaved change, optionally from or to a given value. */
+  isAttributeChanged<K extends AttributeName<A>>(name: K, options?: { from?: A[K]; to?: A[K] }): boolean;
+  /** Whether the next save writes this attribute. */
+  willSaveChangeTo(name: AttributeName<A>): boolean;
+  /** The changes the last save wrote. */
+  savedChanges(): { [K in keyof A]?: [A[K], A[K]] };
+  /** The `[old, new]` the last save wrote to the attribute. */
+  savedChangeTo<K extends AttributeName<A>>(name: K): [A[K], A[K]] | undefined;
+  /** Whether the last save changed the attribute. */
+  hasSavedChangeTo(name: AttributeName<A>): boolean;
+  /** The attribute's value before the last save. */
+  attributeBeforeLastSave<K extends AttributeName<A>>(name: K): A[K];
+  /** Undoes unsaved changes to the named attributes, or to all. */
+  restoreAttributes(...names: AttributeName<A>[]): this;
+}
+
+/** A record of attributes `A`: its attributes as properties, plus the record methods. */
+export type RecordOf<A> = RecordMethods<A> & A;
+
+/** Any Model class. */
+export type AnyModel = ModelClass<any, any>;
+
+type RecordOfModel<M> = M extends abstract new (...args: any) => infer R ? R : never;
+
+/** An immutable query for records of type `R`. */
+export interface TypedRelation<R> {
+  where(conditions: Conditions<AttributesOfRecord<R>> | SqlFragment): this;
+  whereNot(conditions: Conditions<AttributesOfRecord<R>> | SqlFragment): this;
+  or(other: TypedRelation<R>): this;
+  order(order: Ordering<AttributesOfRecord<R>> | SqlFragment): this;
+  reorder(order?: Ordering<AttributesOfRecord<R>> | SqlFragment): this;
+  limit(count: number): this;
+  offset(count: number): this;
+  select(...names: AttributeName<AttributesOfRecord<R>>[]): this;
+  distinct(): this;
+  none(): this;
+  merge(other: TypedRelation<R>): this;
+  toSql(): SqlQuery;
+  toArray(): Promise<R[]>;
+  find(id: unknown): Promise<R>;
+  find(ids: readonly unknown[]): Promise<R[]>;
+  find(first: unknown, second: unknown, ...more: unknown[]): Promise<R[]>;
+  findBy(conditions: Conditions<AttributesOfRecord<R>>): Promise<R | null>;
+  findByOrThrow(conditions: Conditions<AttributesOfRecord<R>>): Promise<R>;
+  first(): Promise<R | null>;
+  last(): Promise<R | null>;
+  take(): Promise<R | null>;
+  pluck<K extends AttributeName<AttributesOfRecord<R>>>(name: K): Promise<AttributesOfRecord<R>[K][]>;
+  pluck<const K extends readonly AttributeName<AttributesOfRecord<R>>[]>(
+    ...names: K
+  ): Promise<{ -readonly [I in keyof K]: AttributesOfRecord<R>[K[I]] }[]>;
+  count(): Promise<number>;
+  exists(conditions?: Conditions<AttributesOfRecord<R>>): Promise<boolean>;
+  size(): Promise<number>;
+  isEmpty(): Promise<boolean>;
+  hasAny(): Promise<boolean>;
+  build(attributes?: AssignAttributes<AttributesOfRecord<R>>): R;
+  create(attributes?: AssignAttributes<AttributesOfRecord<R>>): Promise<R>;
+  createOrThrow(attributes?: AssignAttributes<AttributesOfRecord<R>>): Promise<R>;
+}
+
+type Attrs<M> = AttributesOfModel<M>;
+type Rec<M> = RecordOfModel<M>;
+
+/** The statics of a Model class with attributes `A`. Methods take `this` so that subclasses get their own types. */
+export interface ModelStatics<A> {
+  /** Name of the database binding queries use outside `withDatabase`. */
+  binding: string | undefined;
+  /** The table. */
+  tableName: string;
+  /** The primary key attribute. */
+  primaryKey: string;
+  /** Attributes omitted from `toJSON()`. */
+  hiddenAttributes: string[];
+  /** Attributes shown as `[FILTERED]`. */
+  filterAttributes: (string | RegExp)[];
+  /** Default page size. */
+  perPage: number;
+  /** Largest page size. */
+  maxPerPage: number;
+  /** Makes generated ids. */
+  generateId: (attributeName: string) => string;
+  /** Registers plugins on this class. */
+  use(...plugins: Plugin[]): void;
+  /** Adds a hook function on this Model. */
+  hook<Name extends ModelHookName>(name: Name, fn: ModelHooks[Name]): void;
+
+  all<M extends AnyModel>(this: M): TypedRelation<Rec<M>>;
+  build<M extends AnyModel>(this: M, attributes?: AssignAttributes<Attrs<M>>): Rec<M>;
+  create<M extends AnyModel>(this: M, attributes?: AssignAttributes<Attrs<M>>): Promise<Rec<M>>;
+  createOrThrow<M extends AnyModel>(this: M, attributes?: AssignAttributes<Attrs<M>>): Promise<Rec<M>>;
+  permit<M extends AnyModel, const K extends AttributeName<Attrs<M>>>(this: M, input: unknown, ...names: K[]): { [P in K]?: Attrs<M>[P] };
+
+  where<M extends AnyModel>(this: M, conditions: Conditions<Attrs<M>> | SqlFragment): TypedRelation<Rec<M>>;
+  whereNot<M extends AnyModel>(this: M, conditions: Conditions<Attrs<M>> | SqlFragment): TypedRelation<Rec<M>>;
+  or<M extends AnyModel>(this: M, other: TypedRelation<Rec<M>>): TypedRelation<Rec<M>>;
+  order<M extends AnyModel>(this: M, order: Ordering<Attrs<M>> | SqlFragment): TypedRelation<Rec<M>>;
+  reorder<M extends AnyModel>(this: M, order?: Ordering<Attrs<M>> | SqlFragment): TypedRelation<Rec<M>>;
+  limit<M extends AnyModel>(this: M, count: number): TypedRelation<Rec<M>>;
+  offset<M extends AnyModel>(this: M, count: number): TypedRelation<Rec<M>>;
+  select<M extends AnyModel>(this: M, ...names: AttributeName<Attrs<M>>[]): TypedRelation<Rec<M>>;
+  distinct<M extends AnyModel>(this: M): TypedRelation<Rec<M>>;
+  none<M extends AnyModel>(this: M): TypedRelation<Rec<M>>;
+  merge<M extends AnyModel>(this: M, other: TypedRelation<Rec<M>>): TypedRelation<Rec<M>>;
+  toSql(): SqlQuery;
+  toArray<M extends AnyModel>(this: M): Promise<Rec<M>[]>;
+  find<M extends AnyModel>(this: M, id: unknown): Promise<Rec<M>>;
+  find<M extends AnyModel>(this: M, ids: readonly unknown[]): Promise<Rec<M>[]>;
+  find<M extends AnyModel>(this: M, first: unknown, second: unknown, ...more: unknown[]): Promise<Rec<M>[]>;
+  findBy<M extends AnyModel>(this: M, conditions: Conditions<Attrs<M>>): Promise<Rec<M> | null>;
+  findByOrThrow<M extends AnyModel>(this: M, conditions: Conditions<Attrs<M>>): Promise<Rec<M>>;
+  first<M extends AnyModel>(this: M): Promise<Rec<M> | null>;
+  last<M extends AnyModel>(this: M): Promise<Rec<M> | null>;
+  take<M extends AnyModel>(this: M): Promise<Rec<M> | null>;
+  pluck<M extends AnyModel, K extends AttributeName<Attrs<M>>>(this: M, name: K): Promise<Attrs<M>[K][]>;
+  pluck<M extends AnyModel, const K extends readonly AttributeName<Attrs<M>>[]>(
+    this: M,
+    ...names: K
+  ): Promise<{ -readonly [I in keyof K]: Attrs<M>[K[I]] }[]>;
+  count(): Promise<number>;
+  exists<M extends AnyModel>(this: M, conditions?: Conditions<Attrs<M>>): Promise<boolean>;
+  size(): Promise<number>;
+  isEmpty(): Promise<boolean>;
+  hasAny(): Promise<boolean>;
+}
+
+/** A Model class whose records have attributes `A`. */
+export interface ModelClass<A, Extra = {}> extends ModelStatics<A> {
+  new (): RecordOf<A> & Extra;
+  readonly prototype: RecordOf<A> & Extra;
+}

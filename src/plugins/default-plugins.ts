@@ -1,0 +1,6 @@
+import { attributeFiltering } from "./attribute-filtering.js";
+import { idGeneration } from "./id-generation.js";
+import { timestamps } from "./timestamps.js";
+
+/** The built-in plugins every app gets: together they are the behaviour SPEC.md specifies. */
+export const defaultPlugins = [attributeFiltering, idGeneration, timestamps];

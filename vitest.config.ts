@@ -1,0 +1,52 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { defineConfig } from "vitest/config";
+
+const root = path.dirname(fileURLToPath(import.meta.url));
+
+// Must be <= the newest date supported by the workerd used by @cloudflare/vitest-plugin
+// (node_modules/workerd 1.20261102.1 -> 2026-11-02). playground/wrangler.jsonc uses the same date.
+export const compatibilityDate = "2026-11-01";
+
+export default defineConfig(async () => {
+  const migrations = await readD1Migrations(
+    path.join(root, "test/fixtures/migrations"),
+  );
+
+  return {
+    test: {
+      projects: [
+        {
+          // Library tests, run inside workerd with a local D1 database.
+          plugins: [
+            cloudflareTest({
+              miniflare: {
+                compatibilityDate,
+                compatibilityFlags: ["nodejs_compat"],
+                d1Databases: ["DB"],
+                bindings: { TEST_MIGRATIONS: migrations },
+              },
+            }),
+          ],
+          test: {
+            name: "workers",
+            root,
+            include: ["test/**/*.test.ts"],
+            exclude: ["test/node/**", "test/types/**", "**/node_modules/**"],
+            setupFiles: ["./test/setup.ts"],
+          },
+        },
+        {
+          // Plain Node tests (CLI, importing the built package).
+          test: {
+            name: "node",
+            root,
+            environment: "node",
+            include: ["test/node/**/*.test.ts"],
+          },
+        },
+      ],
+    },
+  };
+});
