@@ -9,4 +9,6 @@ export { defaultPlugins } from "./plugins/default-plugins.js";
 export { attributeFiltering } from "./plugins/attribute-filtering.js";
 export { idGeneration } from "./plugins/id-generation.js";
 export { timestamps } from "./plugins/timestamps.js";
+export { scopes } from "./plugins/scopes.js";
+export { pagination } from "./plugins/pagination.js";
 export { uuidV7 } from "./plugins/uuid-v7.js";

@@ -63,6 +63,7 @@ export class Base {
       if (declaration.plugins.some((known) => known.name === plugin.name)) continue;
       declaration.plugins.push(plugin);
       declaration.hooks.push(...registrationsOf(plugin));
+      for (const name of Object.keys(plugin.relationMethods ?? {})) defineRelationStatic(this, name);
       plugin.setup?.(this);
     }
   }
@@ -76,7 +77,7 @@ export class Base {
 
   /** A Relation of every record, the start of any query. */
   static all(this: ModelStatics): Relation {
-    return new Relation(this);
+    return new (resolveModel(unboundModel(this)).relationClass)(this);
   }
 
   /** Builds a new record, nothing written: defaults and generated ids applied, then `attributes` assigned. */
@@ -379,8 +380,9 @@ export const RELATION_STATICS = [
   "hasAny",
 ] as const;
 
-for (const name of RELATION_STATICS) {
-  Object.defineProperty(Base, name, {
+/** Makes a Relation method callable as a static of the class, starting from `all()`. */
+export function defineRelationStatic(model: Function, name: string): void {
+  Object.defineProperty(model, name, {
     value: function (this: typeof Base, ...args: unknown[]) {
       return (this.all() as unknown as Record<string, (...args: unknown[]) => unknown>)[name]!(...args);
     },
@@ -388,3 +390,5 @@ for (const name of RELATION_STATICS) {
     configurable: true,
   });
 }
+
+for (const name of RELATION_STATICS) defineRelationStatic(Base, name);

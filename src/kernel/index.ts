@@ -25,5 +25,6 @@ export { column, sql, SqlFragment, ColumnReference } from "./sql.js";
 export { Statement, type SqlQuery } from "./statement.js";
 export type * from "./types.js";
 export { attributesOf, isAttributeLoaded } from "./introspection.js";
+export { defineRelationMethod } from "./resolve.js";
 export { tableize, underscore, camelize } from "./naming.js";
 export { pluralize } from "./inflection.js";

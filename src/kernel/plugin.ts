@@ -6,6 +6,11 @@ export interface Plugin {
   readonly name: string;
   /** Hook functions by hook point; they run for every Model that inherits from the class the plugin is on. */
   readonly hooks?: { readonly [K in ModelHookName]?: ModelHooks[K] };
+  /**
+   * Methods added to the Relations of every Model below the class the plugin is on; each also becomes a static
+   * of that class, starting from `all()`.
+   */
+  readonly relationMethods?: { readonly [name: string]: (this: any, ...args: any[]) => unknown };
   /** Runs once when the plugin is registered, with the class it is registered on (add statics, settings). */
   readonly setup?: (model: any) => void;
 }

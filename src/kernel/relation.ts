@@ -4,7 +4,7 @@ import { UNCASTABLE } from "./attribute-types.js";
 import { type OrderTerm, type RelationData, compileConditions, compileSelect, ParamWriter, selectParts, joinSelect } from "./compiler.js";
 import { type Condition, castConditionValue, conditionsFor } from "./conditions.js";
 import { databaseFor } from "./context.js";
-import { unboundModel } from "./database.js";
+import { type Database, unboundModel } from "./database.js";
 import { IncompatibleRelation, IrreversibleOrder, RecordNotFound } from "./errors.js";
 import { instantiate } from "./hydrate.js";
 import { type ResolvedModel, resolveModel } from "./resolve.js";
@@ -65,12 +65,12 @@ export class Relation {
     this.data = data;
   }
 
-  /** @internal */
+  /** The resolved Model (for plugins). */
   get model(): ResolvedModel {
     return resolveModel(unboundModel(this.modelClass));
   }
 
-  /** @internal A Relation with some of the description replaced. */
+  /** A Relation like this one with parts of its description replaced (for plugins). */
   with(changes: Partial<RelationData>): this {
     const Class = this.constructor as new (modelClass: Function, data: RelationData) => this;
     return new Class(this.modelClass, { ...this.data, ...changes });
@@ -195,7 +195,7 @@ export class Relation {
     return { sql, params };
   }
 
-  /** @internal The Statement that loads this Relation's records. */
+  /** The Statement that loads this Relation's records (for plugins and batches). */
   toSelect(): Statement<any[]> {
     const model = this.model;
     const loaded = this.data.select && new Set([model.primaryKey.name, ...this.data.select.map((a) => a.name)]);
@@ -205,10 +205,14 @@ export class Relation {
     );
   }
 
-  /** @internal Runs a Statement on this Relation's database and gives loaded records that database. */
+  /** The database this Relation queries: the bound one, the one `withDatabase` opened, or the Model's binding. */
+  database(): Database | Promise<Database> {
+    return databaseFor(this.modelClass as unknown as { name: string; binding?: string });
+  }
+
+  /** Runs a Statement on this Relation's database. */
   async run<T>(statement: Statement<T>): Promise<T> {
-    const database = await databaseFor(this.modelClass as unknown as { name: string; binding?: string });
-    return database.run(statement);
+    return (await this.database()).run(statement);
   }
 
   /** Loads the records. */
@@ -288,7 +292,7 @@ export class Relation {
     return this.run(new Statement(query, model, "rows", (rows) => rows.map((row) => (names.length === 1 ? read(row)[0] : read(row)))));
   }
 
-  /** @internal The COUNT statement; agrees with `toArray()` even with limit, offset and distinct. */
+  /** The COUNT Statement; agrees with `toArray()` even with limit, offset and distinct. */
   toCount(): Statement<number> {
     const model = this.model;
     const { data } = this;

@@ -1,8 +1,10 @@
 import type { Attribute } from "./attributes.js";
+import type { Plugin } from "./plugin.js";
 import { declarationOf, ownDeclaration } from "./declaration.js";
 import { InvalidModel } from "./errors.js";
 import { ResolvedHooks } from "./hooks.js";
 import { quoteIdentifier, tableize } from "./naming.js";
+import { Relation } from "./relation.js";
 
 /** What the kernel needs of a Model at run time, worked out once at its first use. */
 export interface ResolvedModel {
@@ -19,6 +21,8 @@ export interface ResolvedModel {
   /** What a SELECT lists: `*`, or the columns when some are ignored. */
   readonly selectList: string;
   readonly hooks: ResolvedHooks;
+  /** The Model's own Relation class, carrying the relation methods plugins define (scopes, `paginate`). */
+  readonly relationClass: typeof Relation;
 }
 
 const RESOLVED = Symbol("recordflare.resolved");
@@ -42,20 +46,26 @@ function chainToDeclarationClass(model: Function): Function[] {
  */
 export function inferTableName(model: Function): { tableName: string; inferred: boolean } {
   const chain = chainToDeclarationClass(model);
-  const explicit = chain.find((cls) => Object.hasOwn(cls, "tableName"));
-  if (explicit) return { tableName: (explicit as Resolvable).tableName, inferred: false };
+  const explicit = chain.map(ownTableName).find((name) => name !== undefined);
+  if (explicit !== undefined) return { tableName: explicit, inferred: false };
   const declared = declarationOf(model).declaredTable;
   if (declared) return { tableName: declared, inferred: false };
   const top = chain.length > 1 ? chain[chain.length - 2]! : chain[0]!;
   return { tableName: top.name ? tableize(top.name) : "", inferred: true };
 }
 
+/** A `tableName` the class itself sets (a data property; the kernel's inferring accessor does not count). */
+function ownTableName(cls: Function): string | undefined {
+  const descriptor = Object.getOwnPropertyDescriptor(cls, "tableName");
+  return descriptor && "value" in descriptor ? String(descriptor.value) : undefined;
+}
+
 function checkTableName(model: Function): void {
   const chain = chainToDeclarationClass(model).reverse();
   let table = declarationOf(model).declaredTable;
   for (const cls of chain) {
-    if (!Object.hasOwn(cls, "tableName")) continue;
-    const own = (cls as Resolvable).tableName;
+    const own = ownTableName(cls);
+    if (own === undefined) continue;
     if (table !== undefined && own !== table) {
       throw new InvalidModel(`${model.name}: tableName ${JSON.stringify(own)} differs from the inherited ${JSON.stringify(table)}; single-table inheritance is not supported`);
     }
@@ -95,6 +105,22 @@ function ownHiddenAttributes(model: Resolvable): string[] {
   return owner ? (owner as Resolvable).hiddenAttributes : [];
 }
 
+function relationClassFor(plugins: readonly Plugin[]): typeof Relation {
+  const ModelRelation = class extends Relation {};
+  for (const plugin of plugins) {
+    for (const [name, method] of Object.entries(plugin.relationMethods ?? {})) {
+      Object.defineProperty(ModelRelation.prototype, name, { value: method, writable: true, configurable: true });
+    }
+  }
+  return ModelRelation;
+}
+
+/** Adds a method to a Model's Relations (and Relations of its subclasses made later); for plugins. */
+export function defineRelationMethod(model: Function, name: string, method: (this: Relation, ...args: any[]) => unknown): void {
+  const { relationClass } = resolveModel(model);
+  Object.defineProperty(relationClass.prototype, name, { value: method, writable: true, configurable: true });
+}
+
 /** Checks a Model's declaration and works out what its queries need; once per Model, at its first use. */
 export function resolveModel(model: Function): ResolvedModel {
   const cls = model as Resolvable;
@@ -119,6 +145,7 @@ export function resolveModel(model: Function): ResolvedModel {
     byColumn: new Map(attributes.map((attribute) => [attribute.column, attribute])),
     selectList: declaration.ignoredColumns.length === 0 ? "*" : attributes.map((a) => quoteIdentifier(a.column)).join(", "),
     hooks: new ResolvedHooks(declaration.hooks),
+    relationClass: relationClassFor(declaration.plugins),
   };
   declaration.fixed = true;
   Object.defineProperty(cls, RESOLVED, { value: resolved, enumerable: false });

@@ -161,6 +161,47 @@ export interface TypedRelation<R> {
   build(attributes?: AssignAttributes<AttributesOfRecord<R>>): R;
   create(attributes?: AssignAttributes<AttributesOfRecord<R>>): Promise<R>;
   createOrThrow(attributes?: AssignAttributes<AttributesOfRecord<R>>): Promise<R>;
+  paginate(options?: PaginateOptions): Promise<Page<R>>;
+}
+
+declare const scopeBrand: unique symbol;
+
+/**
+ * The type of a scope static. Write it out (`static recent: ScopeStatic<[days: number]> = this.scope(...)`)
+ * when the scope's body names its own class, which TypeScript cannot infer through.
+ */
+export interface ScopeStatic<Args extends unknown[]> {
+  <M extends AnyModel>(this: M, ...args: Args): RelationOf<M>;
+  /** @internal */
+  readonly [scopeBrand]?: Args;
+}
+
+type ScopeMethods<M> = {
+  [K in keyof M as M[K] extends ScopeStatic<any> ? K : never]: M[K] extends ScopeStatic<infer Args> ? (...args: Args) => RelationOf<M> : never;
+};
+
+/** A Relation of Model `M`: the Relation methods, typed for its records, plus the Model's scopes. */
+export type RelationOf<M> = TypedRelation<RecordOfModel<M>> & ScopeMethods<M>;
+
+/** A page of records, the result of `paginate`. */
+export interface Page<R> {
+  readonly records: R[];
+  readonly page: number;
+  readonly perPage: number;
+  /** Total matching rows; absent with `count: false`. */
+  readonly total?: number;
+  /** Number of pages; absent with `count: false`. */
+  readonly totalPages?: number;
+  readonly hasNext: boolean;
+  readonly hasPrevious: boolean;
+}
+
+/** Options of `paginate`: numbers or query-string text; missing, null or empty means the first page and the default size. */
+export interface PaginateOptions {
+  page?: number | string | null;
+  perPage?: number | string | null;
+  /** `false` skips the count, leaving `total` and `totalPages` out. */
+  count?: boolean;
 }
 
 type Attrs<M> = AttributesOfModel<M>;
@@ -189,23 +230,23 @@ export interface ModelStatics<A> {
   /** Adds a hook function on this Model. */
   hook<Name extends ModelHookName>(name: Name, fn: ModelHooks[Name]): void;
 
-  all<M extends AnyModel>(this: M): TypedRelation<Rec<M>>;
+  all<M extends AnyModel>(this: M): RelationOf<M>;
   build<M extends AnyModel>(this: M, attributes?: AssignAttributes<Attrs<M>>): Rec<M>;
   create<M extends AnyModel>(this: M, attributes?: AssignAttributes<Attrs<M>>): Promise<Rec<M>>;
   createOrThrow<M extends AnyModel>(this: M, attributes?: AssignAttributes<Attrs<M>>): Promise<Rec<M>>;
   permit<M extends AnyModel, const K extends AttributeName<Attrs<M>>>(this: M, input: unknown, ...names: K[]): { [P in K]?: Attrs<M>[P] };
 
-  where<M extends AnyModel>(this: M, conditions: Conditions<Attrs<M>> | SqlFragment): TypedRelation<Rec<M>>;
-  whereNot<M extends AnyModel>(this: M, conditions: Conditions<Attrs<M>> | SqlFragment): TypedRelation<Rec<M>>;
-  or<M extends AnyModel>(this: M, other: TypedRelation<Rec<M>>): TypedRelation<Rec<M>>;
-  order<M extends AnyModel>(this: M, order: Ordering<Attrs<M>> | SqlFragment): TypedRelation<Rec<M>>;
-  reorder<M extends AnyModel>(this: M, order?: Ordering<Attrs<M>> | SqlFragment): TypedRelation<Rec<M>>;
-  limit<M extends AnyModel>(this: M, count: number): TypedRelation<Rec<M>>;
-  offset<M extends AnyModel>(this: M, count: number): TypedRelation<Rec<M>>;
-  select<M extends AnyModel>(this: M, ...names: AttributeName<Attrs<M>>[]): TypedRelation<Rec<M>>;
-  distinct<M extends AnyModel>(this: M): TypedRelation<Rec<M>>;
-  none<M extends AnyModel>(this: M): TypedRelation<Rec<M>>;
-  merge<M extends AnyModel>(this: M, other: TypedRelation<Rec<M>>): TypedRelation<Rec<M>>;
+  where<M extends AnyModel>(this: M, conditions: Conditions<Attrs<M>> | SqlFragment): RelationOf<M>;
+  whereNot<M extends AnyModel>(this: M, conditions: Conditions<Attrs<M>> | SqlFragment): RelationOf<M>;
+  or<M extends AnyModel>(this: M, other: TypedRelation<Rec<M>>): RelationOf<M>;
+  order<M extends AnyModel>(this: M, order: Ordering<Attrs<M>> | SqlFragment): RelationOf<M>;
+  reorder<M extends AnyModel>(this: M, order?: Ordering<Attrs<M>> | SqlFragment): RelationOf<M>;
+  limit<M extends AnyModel>(this: M, count: number): RelationOf<M>;
+  offset<M extends AnyModel>(this: M, count: number): RelationOf<M>;
+  select<M extends AnyModel>(this: M, ...names: AttributeName<Attrs<M>>[]): RelationOf<M>;
+  distinct<M extends AnyModel>(this: M): RelationOf<M>;
+  none<M extends AnyModel>(this: M): RelationOf<M>;
+  merge<M extends AnyModel>(this: M, other: TypedRelation<Rec<M>>): RelationOf<M>;
   toSql(): SqlQuery;
   toArray<M extends AnyModel>(this: M): Promise<Rec<M>[]>;
   find<M extends AnyModel>(this: M, id: unknown): Promise<Rec<M>>;
@@ -226,6 +267,9 @@ export interface ModelStatics<A> {
   size(): Promise<number>;
   isEmpty(): Promise<boolean>;
   hasAny(): Promise<boolean>;
+  paginate<M extends AnyModel>(this: M, options?: PaginateOptions): Promise<Page<Rec<M>>>;
+  /** Declares a scope: `static published = this.scope((q) => q.where({ published: true }))`. */
+  scope<M extends AnyModel, Args extends unknown[]>(this: M, body: (q: TypedRelation<Rec<M>>, ...args: Args) => TypedRelation<Rec<M>>): ScopeStatic<Args>;
 }
 
 /** A Model class whose records have attributes `A`. */

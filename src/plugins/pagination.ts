@@ -1,0 +1,53 @@
+import { definePlugin, IncompatibleRelation, type Page, type PaginateOptions, Relation } from "../kernel/index.js";
+
+const WHOLE_NUMBER = /^\d+$/;
+
+/** Reads a page or page size from a number or query-string text; missing, null or empty gives the fallback. */
+function parsePositive(modelName: string, option: string, value: unknown, fallback: number): number {
+  if (value === undefined || value === null || value === "") return fallback;
+  const number = typeof value === "string" && WHOLE_NUMBER.test(value.trim()) ? Number(value) : value;
+  if (typeof number !== "number" || !Number.isSafeInteger(number) || number < 1) {
+    throw new TypeError(`${modelName}.paginate: ${option} must be a whole number from 1, not ${JSON.stringify(value) ?? String(value)}`);
+  }
+  return number;
+}
+
+/** The Relation ordered by its own order, then by primary key, so that pages never overlap. */
+function stableOrder(relation: Relation): Relation {
+  const key = relation.model.primaryKey;
+  const orderedByKey = relation.data.order.some((term) => term.kind === "attribute" && term.attribute === key);
+  if (orderedByKey) return relation;
+  return relation.with({ order: [...relation.data.order, { kind: "attribute", attribute: key, direction: "asc" }] });
+}
+
+async function paginate(this: Relation, options: PaginateOptions = {}): Promise<Page<unknown>> {
+  const model = this.model;
+  if (this.data.limit !== undefined || this.data.offset !== undefined) {
+    throw new IncompatibleRelation(`${model.name}.paginate: the Relation already has a limit or offset; paginate sets both`);
+  }
+  const settings = this.modelClass as unknown as { perPage: number; maxPerPage: number };
+  const page = parsePositive(model.name, "page", options.page, 1);
+  const perPage = Math.min(parsePositive(model.name, "perPage", options.perPage, settings.perPage), settings.maxPerPage);
+  const counting = options.count !== false;
+  // Without a count, one extra row tells whether a next page exists.
+  const pageRelation = stableOrder(this).with({ limit: counting ? perPage : perPage + 1, offset: (page - 1) * perPage });
+  if (this.data.none) return { records: [], page, perPage, ...(counting ? { total: 0, totalPages: 0 } : {}), hasNext: false, hasPrevious: page > 1 };
+  const database = await this.database();
+  if (!counting) {
+    const rows = (await database.run(pageRelation.toSelect())) as unknown[];
+    return { records: rows.slice(0, perPage), page, perPage, hasNext: rows.length > perPage, hasPrevious: page > 1 };
+  }
+  const [total, records] = (await database.runAll([this.toCount(), pageRelation.toSelect()])) as [number, unknown[]];
+  const totalPages = Math.ceil(total / perPage);
+  return { records, page, perPage, total, totalPages, hasNext: page < totalPages, hasPrevious: page > 1 };
+}
+
+/**
+ * Pagination: `paginate({ page, perPage, count })` on any Relation or Model. The count and the page are sent in
+ * one round trip (one D1 batch); `count: false` skips the count. Pages follow the Relation's order, then the
+ * primary key. `perPage` defaults to the Model's `perPage` and is capped at its `maxPerPage`.
+ */
+export const pagination = definePlugin({
+  name: "pagination",
+  relationMethods: { paginate },
+});

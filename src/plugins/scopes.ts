@@ -1,0 +1,66 @@
+import { defineRelationMethod, definePlugin, InvalidModel, Relation, type ScopeStatic } from "../kernel/index.js";
+
+const SCOPE_BODY = Symbol("recordflare.scope");
+
+type ScopeBody = (relation: Relation, ...args: unknown[]) => unknown;
+
+/** Runs a scope's body on a plain Relation (no other scopes inside), then gives the result the Model's methods. */
+function runScope(relation: Relation, name: string, body: ScopeBody, args: unknown[]): Relation {
+  const result = body(new Relation(relation.modelClass, relation.data), ...args);
+  if (!(result instanceof Relation)) throw new TypeError(`${relation.model.name}.${name}: a scope must return a Relation`);
+  const ModelRelation = relation.constructor as new (modelClass: Function, data: Relation["data"]) => Relation;
+  return new ModelRelation(result.modelClass, result.data);
+}
+
+function scopesOf(model: Function): Map<string, ScopeBody> {
+  const scopes = new Map<string, ScopeBody>();
+  for (let current = model; current && current !== Function.prototype; current = Object.getPrototypeOf(current)) {
+    for (const name of Object.getOwnPropertyNames(current)) {
+      const value = Object.getOwnPropertyDescriptor(current, name)?.value;
+      if (typeof value === "function" && SCOPE_BODY in value && !scopes.has(name)) scopes.set(name, (value as unknown as Record<symbol, ScopeBody>)[SCOPE_BODY]!);
+    }
+  }
+  return scopes;
+}
+
+function checkName(model: Function, base: Function, name: string): void {
+  if (name in Relation.prototype || name in base) {
+    throw new InvalidModel(`${model.name}: the scope ${name} has the name of a Relation method or Model static`);
+  }
+}
+
+/**
+ * Scopes: `static published = this.scope((q) => q.where({ published: true }))` declares a named query, callable
+ * as a static and on any Relation of the Model. Arguments are evaluated at each call; subclasses inherit scopes
+ * and may replace one with `static override`.
+ */
+export const scopes = definePlugin({
+  name: "scopes",
+  setup(base: Function & { scope?: unknown }) {
+    base.scope = function scope(body: ScopeBody) {
+      const scopeStatic = function (this: { all(): Relation }, ...args: unknown[]) {
+        return runScope(this.all(), "scope", body, args);
+      };
+      Object.defineProperty(scopeStatic, SCOPE_BODY, { value: body });
+      return scopeStatic;
+    };
+  },
+  hooks: {
+    "model:finalize"(model: Function) {
+      for (const [name, body] of scopesOf(model)) {
+        checkName(model, scopesBaseOf(model), name);
+        defineRelationMethod(model, name, function (this: Relation, ...args: unknown[]) {
+          return runScope(this, name, body, args);
+        });
+      }
+    },
+  },
+});
+
+/** The class whose statics a scope may not shadow: the one the plugin was registered on (it owns `scope`). */
+function scopesBaseOf(model: Function): Function {
+  for (let current = model; current && current !== Function.prototype; current = Object.getPrototypeOf(current)) {
+    if (Object.hasOwn(current, "scope")) return current;
+  }
+  return model;
+}
