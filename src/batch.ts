@@ -1,11 +1,10 @@
-import { type BatchItem, currentDatabase, NoDatabase } from "./kernel/index.js";
+import { type BatchItem, databaseForBatch } from "./kernel/index.js";
 
 /**
- * Executes Statements and record writes atomically in one round trip, on the database `withDatabase` opened.
- * Outside `withDatabase`, use `db.batch([...])`.
+ * Executes Statements and record writes atomically in one round trip, on the database `withDatabase` opened,
+ * or else the one the first item writes through. Resolves to each item's result.
  */
 export async function batch(items: readonly BatchItem[]): Promise<unknown[]> {
-  const database = currentDatabase();
-  if (!database) throw new NoDatabase("batch([...]) needs a database: call it inside withDatabase(db, fn), or use db.batch([...])");
-  return database.batch(items);
+  if (items.length === 0) return [];
+  return (await databaseForBatch(items)).batch(items);
 }

@@ -364,6 +364,7 @@ export const RELATION_STATICS = [
   "distinct",
   "none",
   "merge",
+  "includes",
   "toSql",
   "toArray",
   "find",

@@ -1,3 +1,4 @@
+import type { Database } from "./database.js";
 import type { Statement } from "./statement.js";
 
 /**
@@ -9,9 +10,11 @@ export interface Batchable {
   prepare(): Promise<Statement[]>;
   /** @internal */
   finish(results: unknown[]): Promise<void>;
+  /** @internal The database the record writes through. */
+  database(): Database | Promise<Database>;
 }
 
 /** Whether a batch item is a record write rather than a Statement. */
 export function isBatchable(item: unknown): item is Batchable {
-  return typeof item === "object" && item !== null && "prepare" in item && "finish" in item;
+  return typeof item === "object" && item !== null && "prepare" in item && "finish" in item && "database" in item;
 }

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { type Database, boundDatabase, connect } from "./database.js";
+import { isBatchable } from "./batchable.js";
+import { type BatchItem, type Database, boundDatabase, connect } from "./database.js";
 import type { D1DatabaseLike } from "./d1.js";
 import { NoDatabase } from "./errors.js";
 
@@ -45,7 +46,22 @@ export function databaseFor(model: { name: string; binding?: string | undefined 
   return boundDatabase(model) ?? current.getStore() ?? databaseFromBinding(model.name, model.binding);
 }
 
-/** The database for a top-level `batch([...])`: the one `withDatabase` opened. */
+/** The database `withDatabase` opened, if any. */
 export function currentDatabase(): Database | undefined {
   return current.getStore();
+}
+
+/**
+ * The database for a top-level `batch([...])`: the one `withDatabase` opened, else the one the first item
+ * writes through (a record's own database, or its Model's binding).
+ */
+export function databaseForBatch(items: readonly BatchItem[]): Database | Promise<Database> {
+  const store = current.getStore();
+  if (store) return store;
+  const first = items[0];
+  if (first === undefined) throw new NoDatabase("batch([]) has nothing to run and no database");
+  if (isBatchable(first)) return first.database();
+  const model = first.model?.model as { name: string; binding?: string } | undefined;
+  if (!model) throw new NoDatabase("batch([...]) needs a database: call it inside withDatabase(db, fn), or use db.batch([...])");
+  return databaseFor(model);
 }

@@ -57,6 +57,11 @@ export interface ModelHooks {
   "record:serialize": (context: { readonly record: any; readonly json: Record<string, unknown> }) => void;
   /** A record is being printed; a hook may change the entries. Sync. */
   "record:inspect": (context: { readonly record: any; readonly entries: InspectEntry[] }) => void;
+  /**
+   * Records of a Relation with `includes(...)` were loaded; a hook preloads the named associations it knows
+   * and removes them from `pending`. Names left pending are unknown. May be async.
+   */
+  "relation:preload": (context: { readonly relation: any; readonly records: readonly any[]; readonly pending: Set<string> }) => void | Promise<void>;
   /** A Relation's selected columns were compiled (`parts.columns`, `parts.distinct`). Sync. */
   "relation:select": (context: RelationCompileContext) => void;
   /** Its conditions were compiled (`parts.where`, joined with AND; bind values with `parts.params`). Sync. */

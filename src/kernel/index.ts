@@ -10,7 +10,7 @@ export type { Batchable } from "./batchable.js";
 export type { RelationData, SelectParts, OrderTerm } from "./compiler.js";
 export { ParamWriter } from "./compiler.js";
 export { between, Comparison, gt, gte, lt, lte } from "./conditions.js";
-export { currentDatabase, withDatabase } from "./context.js";
+export { currentDatabase, databaseForBatch, withDatabase } from "./context.js";
 export type { D1DatabaseLike, D1PreparedStatementLike } from "./d1.js";
 export { connect, Database, type BatchItem, type ConnectOptions, type DatabaseHooks } from "./database.js";
 export { defineApplicationRecord, type ApplicationRecordFunction, type AppModel, type Schema } from "./application-record.js";

@@ -162,6 +162,7 @@ export function toSave(record: Persistable): Batchable {
     async finish(results) {
       await finishSave(record, prepared!, results[0], await recordDatabase(record));
     },
+    database: () => recordDatabase(record),
   };
 }
 
@@ -176,6 +177,7 @@ export function toDestroy(record: Persistable): Batchable {
     async finish() {
       await finishDestroy(record);
     },
+    database: () => recordDatabase(record),
   };
 }
 

@@ -189,6 +189,24 @@ export class Relation {
     });
   }
 
+  /** Preloads the named associations of the loaded records, one query per association. */
+  includes(...names: string[]): this {
+    return this.with({ includes: [...new Set([...this.data.includes, ...names])] });
+  }
+
+  /** Runs the `relation:preload` hooks for this Relation's `includes` on loaded records. */
+  async preload(records: readonly object[]): Promise<void> {
+    if (this.data.includes.length === 0) return;
+    const model = this.model;
+    const pending = new Set(this.data.includes);
+    if (model.hooks.has("relation:preload") && records.length > 0) {
+      await model.hooks.callHook("relation:preload", { relation: this, records, pending });
+    }
+    if (records.length === 0) return;
+    const unknown = [...pending];
+    if (unknown.length > 0) throw new TypeError(`${model.name}.includes: ${unknown.join(", ")} is not an association of ${model.name}`);
+  }
+
   /** The SQL and bound values `toArray()` would send; values unfiltered. */
   toSql(): SqlQuery {
     const { sql, params } = compileSelect(this.data, this.model);
@@ -218,7 +236,9 @@ export class Relation {
   /** Loads the records. */
   async toArray(): Promise<any[]> {
     if (this.data.none) return [];
-    return this.run(this.toSelect());
+    const records = await this.run(this.toSelect());
+    await this.preload(records);
+    return records;
   }
 
   #notFound(message: string): RecordNotFound {

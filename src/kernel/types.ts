@@ -139,6 +139,7 @@ export interface TypedRelation<R> {
   distinct(): this;
   none(): this;
   merge(other: TypedRelation<R>): this;
+  includes(...associations: string[]): this;
   toSql(): SqlQuery;
   toArray(): Promise<R[]>;
   find(id: unknown): Promise<R>;
@@ -247,6 +248,7 @@ export interface ModelStatics<A> {
   distinct<M extends AnyModel>(this: M): RelationOf<M>;
   none<M extends AnyModel>(this: M): RelationOf<M>;
   merge<M extends AnyModel>(this: M, other: TypedRelation<Rec<M>>): RelationOf<M>;
+  includes<M extends AnyModel>(this: M, ...associations: string[]): RelationOf<M>;
   toSql(): SqlQuery;
   toArray<M extends AnyModel>(this: M): Promise<Rec<M>[]>;
   find<M extends AnyModel>(this: M, id: unknown): Promise<Rec<M>>;

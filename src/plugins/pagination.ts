@@ -34,10 +34,13 @@ async function paginate(this: Relation, options: PaginateOptions = {}): Promise<
   if (this.data.none) return { records: [], page, perPage, ...(counting ? { total: 0, totalPages: 0 } : {}), hasNext: false, hasPrevious: page > 1 };
   const database = await this.database();
   if (!counting) {
-    const rows = (await database.run(pageRelation.toSelect())) as unknown[];
-    return { records: rows.slice(0, perPage), page, perPage, hasNext: rows.length > perPage, hasPrevious: page > 1 };
+    const rows = (await database.run(pageRelation.toSelect())) as object[];
+    const records = rows.slice(0, perPage);
+    await this.preload(records);
+    return { records, page, perPage, hasNext: rows.length > perPage, hasPrevious: page > 1 };
   }
-  const [total, records] = (await database.runAll([this.toCount(), pageRelation.toSelect()])) as [number, unknown[]];
+  const [total, records] = (await database.runAll([this.toCount(), pageRelation.toSelect()])) as [number, object[]];
+  await this.preload(records);
   const totalPages = Math.ceil(total / perPage);
   return { records, page, perPage, total, totalPages, hasNext: page < totalPages, hasPrevious: page > 1 };
 }
