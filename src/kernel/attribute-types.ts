@@ -86,8 +86,32 @@ function castDatetime(value: unknown): unknown {
   return typeof value === "string" ? castDatetimeText(value) : UNCASTABLE;
 }
 
+const digitsAt = (text: string, start: number, length: number): number => {
+  let number = 0;
+  for (let index = start; index < start + length; index++) number = number * 10 + text.charCodeAt(index) - 48;
+  return number;
+};
+
+// What recordflare itself stores (`toISOString()`): read with arithmetic, several times faster than Date parsing.
+function readIsoTimestamp(text: string): Date {
+  return new Date(
+    Date.UTC(
+      digitsAt(text, 0, 4),
+      digitsAt(text, 5, 2) - 1,
+      digitsAt(text, 8, 2),
+      digitsAt(text, 11, 2),
+      digitsAt(text, 14, 2),
+      digitsAt(text, 17, 2),
+      digitsAt(text, 20, 3),
+    ),
+  );
+}
+
+const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
 function readDatetime(value: unknown): unknown {
   if (typeof value !== "string") return value;
+  if (value.length === 24 && ISO_TIMESTAMP.test(value)) return readIsoTimestamp(value);
   return new Date(SQLITE_TIMESTAMP.test(value) ? `${value.replace(" ", "T")}Z` : value);
 }
 

@@ -51,7 +51,7 @@ export class Base {
 
   /** Makes a record with no database; use `Model.build()` for one that keeps the current database. */
   constructor() {
-    Object.defineProperty(this, STATE, { value: new RecordState(this.constructor), enumerable: false });
+    this[STATE] = new RecordState(this.constructor);
   }
 
   // ---- declaring -------------------------------------------------------------------------------

@@ -20,11 +20,16 @@ export class RecordState {
   destroyed = false;
   database: Database | undefined = undefined;
   savedChanges: Record<string, [unknown, unknown]> = {};
-  errors = new Errors();
   abortReason: string | undefined = undefined;
+  #errors: Errors | undefined;
   #model: ResolvedModel | undefined;
 
   constructor(private readonly modelClass: Function) {}
+
+  /** The record's errors, made on first need: most loaded records never have any. */
+  get errors(): Errors {
+    return (this.#errors ??= new Errors());
+  }
 
   /** The record's Model, resolved on first need (a probe instance is made while resolving). */
   get model(): ResolvedModel {

@@ -10,6 +10,12 @@ import { instantiate } from "./hydrate.js";
 import { type ResolvedModel, resolveModel } from "./resolve.js";
 import { SqlFragment } from "./sql.js";
 import { Statement, type SqlQuery } from "./statement.js";
+import { findByKeyStatement } from "./key-lookup.js";
+
+function hasCompileHooks(model: ResolvedModel): boolean {
+  const { hooks } = model;
+  return hooks.has("relation:select") || hooks.has("relation:where") || hooks.has("relation:order") || hooks.has("relation:paging");
+}
 
 const EMPTY: RelationData = {
   conditions: [],
@@ -250,7 +256,7 @@ export class Relation {
     const list = ids.length === 1 && Array.isArray(ids[0]) ? (ids[0] as unknown[]) : ids;
     const key = this.model.primaryKey;
     if (ids.length === 1 && !Array.isArray(ids[0])) {
-      const record = await this.findBy({ [key.name]: ids[0] });
+      const record = this.data === EMPTY ? await this.#findByKey(ids[0]) : await this.findBy({ [key.name]: ids[0] });
       if (!record) throw this.#notFound(`no record with ${key.name} ${describeKey(key, ids[0])}`);
       return record;
     }
@@ -262,6 +268,20 @@ export class Relation {
     const absent = list.filter((_, index) => !byKey.has(cast[index]));
     if (absent.length > 0) throw this.#notFound(`no records with ${key.name} ${absent.map((id) => describeKey(key, id)).join(", ")}`);
     return cast.map((id) => byKey.get(id));
+  }
+
+  // A Relation with no description looks the key up with SQL compiled once per Model.
+  async #findByKey(id: unknown): Promise<any> {
+    const model = this.model;
+    if (id === undefined) throw new TypeError(`${model.name}.find: the id is undefined`);
+    const key = id === null ? UNCASTABLE : castConditionValue(model.primaryKey, id);
+    if (key === UNCASTABLE || key === null) return null;
+    if (hasCompileHooks(model)) return this.findBy({ [model.primaryKey.name]: id });
+    const Class = unboundModel(this.modelClass);
+    const statement = findByKeyStatement(model, key, (rows, _meta, database) =>
+      rows[0] === undefined ? null : instantiate(Class, model, rows[0], database),
+    );
+    return this.run(statement);
   }
 
   /** The first record matching the conditions, or null. */

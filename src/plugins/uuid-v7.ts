@@ -3,6 +3,20 @@ const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(
 let lastMilliseconds = -1;
 let sequence = 0;
 
+// Random bytes are drawn in blocks: one call to the platform per 256 ids instead of one per id.
+const POOL_SIZE = 16 * 256;
+let pool = new Uint8Array(0);
+let poolOffset = POOL_SIZE;
+
+function randomBytes(): Uint8Array {
+  if (poolOffset >= POOL_SIZE) {
+    pool = crypto.getRandomValues(new Uint8Array(POOL_SIZE));
+    poolOffset = 0;
+  }
+  poolOffset += 16;
+  return pool.subarray(poolOffset - 16, poolOffset);
+}
+
 /**
  * A time-ordered UUID (RFC 9562, version 7): 48 bits of Unix milliseconds, then a 12-bit counter that keeps ids
  * made in the same millisecond in creation order, then 62 random bits. Sorting by id sorts by creation.
@@ -21,7 +35,7 @@ export function uuidV7(): string {
     lastMilliseconds = milliseconds;
     sequence = 0;
   }
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  const bytes = randomBytes();
   for (let index = 5; index >= 0; index--) {
     bytes[index] = milliseconds % 256;
     milliseconds = Math.floor(milliseconds / 256);
