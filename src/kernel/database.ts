@@ -54,8 +54,8 @@ export class Database {
     return statement.params.length === 0 ? prepared : prepared.bind(...statement.params);
   }
 
-  #emit(statement: Statement, meta: Record<string, unknown> | undefined, batched: boolean): void {
-    if (this.#listened) this.hooks.callHook("query", queryEvent(statement, meta, batched));
+  #emit(statement: Statement, meta: Record<string, unknown> | undefined, batched: boolean, error?: unknown): void {
+    if (this.#listened) this.hooks.callHook("query", queryEvent(statement, meta, batched, error));
   }
 
   /** Runs one Statement and resolves to what it reads. */
@@ -65,7 +65,9 @@ export class Database {
       const prepared = this.#prepare(statement);
       result = statement.result === "rows" ? await prepared.all() : await prepared.run();
     } catch (error) {
-      throw translateError(error, statement);
+      const translated = translateError(error, statement);
+      this.#emit(statement, undefined, false, translated);
+      throw translated;
     }
     this.#emit(statement, result.meta, false);
     return statement.read(result.results ?? [], result.meta, this);
@@ -78,7 +80,9 @@ export class Database {
     try {
       results = await this.#binding.batch(statements.map((statement) => this.#prepare(statement)));
     } catch (error) {
-      throw translateError(error, statements.find((s) => s.model) ?? statements[0]!);
+      const translated = translateError(error, statements.find((s) => s.model) ?? statements[0]!);
+      for (const statement of statements) this.#emit(statement, undefined, true, translated);
+      throw translated;
     }
     return statements.map((statement, index) => {
       const result = results[index]!;

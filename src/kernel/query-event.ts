@@ -13,6 +13,8 @@ export interface QueryEvent {
   readonly rowsWritten: number;
   /** Whether the query was sent as part of a batch. */
   readonly batched: boolean;
+  /** The error the query (or its batch) failed with; the same error is thrown to the caller. */
+  readonly error?: unknown;
 }
 
 const FILTERED = "[FILTERED]";
@@ -43,8 +45,9 @@ export function displayParams(statement: Statement): unknown[] {
 }
 
 /** Builds the event for one query from its Statement and D1's `meta`. */
-export function queryEvent(statement: Statement, meta: Record<string, unknown> | undefined, batched: boolean): QueryEvent {
+export function queryEvent(statement: Statement, meta: Record<string, unknown> | undefined, batched: boolean, error?: unknown): QueryEvent {
   return {
+    ...(error === undefined ? {} : { error }),
     sql: statement.sql,
     params: displayParams(statement),
     durationMs: Number(meta?.["duration"] ?? 0),
