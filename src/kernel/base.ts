@@ -201,14 +201,14 @@ export class Base {
   }
 
   /** Assigns and saves. */
-  update(attributes: object): Promise<boolean> {
+  async update(attributes: object): Promise<boolean> {
     this.#assertAlive("updated");
     this.assign(attributes);
     return this.save();
   }
 
   /** Assigns and saves, or throws as `saveOrThrow`. */
-  updateOrThrow(attributes: object): Promise<true> {
+  async updateOrThrow(attributes: object): Promise<true> {
     this.#assertAlive("updated");
     this.assign(attributes);
     return this.saveOrThrow();
