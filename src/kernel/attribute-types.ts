@@ -121,6 +121,12 @@ function readJson(value: unknown): unknown {
 
 const identity = (value: unknown): unknown => value;
 
+// Any value, except the refusals SPEC.md lists for every type: the empty string, NaN and the infinities.
+function castJson(value: unknown): unknown {
+  if (value === "" || (typeof value === "number" && !Number.isFinite(value))) return UNCASTABLE;
+  return value;
+}
+
 /** The conversions of each attribute type. */
 export const attributeTypes: Record<AttributeTypeName, AttributeType> = {
   string: {
@@ -145,8 +151,8 @@ export const attributeTypes: Record<AttributeTypeName, AttributeType> = {
     fromDatabase: readDatetime,
   },
   json: {
-    cast: identity,
-    castCondition: identity,
+    cast: castJson,
+    castCondition: castJson,
     toDatabase: (value) => JSON.stringify(value),
     fromDatabase: readJson,
   },

@@ -2,7 +2,7 @@ import { InvalidModel, RecordNotUnique } from "./errors.js";
 import type { Statement } from "./statement.js";
 
 const UNIQUE = /UNIQUE constraint failed: ([^:]+?)(?::|$)/;
-const NO_TABLE = /no such table: (\S+)/;
+const NO_TABLE = /no such table: ([^\s:]+)/;
 
 function uniqueError(statement: Statement, columns: string, cause: unknown): RecordNotUnique {
   const model = statement.model;

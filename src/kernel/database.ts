@@ -3,6 +3,7 @@ import { type Batchable, isBatchable } from "./batchable.js";
 import type { D1DatabaseLike, D1PreparedStatementLike } from "./d1.js";
 import { translateError } from "./database-errors.js";
 import { type QueryEvent, queryEvent } from "./query-event.js";
+import { resolveModel } from "./resolve.js";
 import { Statement } from "./statement.js";
 
 /** Hook points of a database object. */
@@ -112,6 +113,7 @@ export class Database {
 
   /** Binds a Model to this database: queries and records made through it use this database. */
   model<M extends Function>(model: M): M {
+    resolveModel(unboundModel(model));
     return bindModel(model, this);
   }
 }

@@ -11,12 +11,15 @@ export interface SaveContext<R = any> {
   readonly operation: SaveOperation;
 }
 
-/** Context of the hooks that build an INSERT or UPDATE: `values` maps attribute names to the values to write. */
+/**
+ * Context of the hook that runs while an INSERT or UPDATE is built (for saves and for bulk inserts):
+ * `values` shows what will be written; a hook assigns attributes on the record to write more.
+ */
 export interface WriteContext<R = any> {
   readonly record: R;
   readonly operation: SaveOperation;
-  /** Attribute name to JavaScript value; a hook may add or change entries. */
-  readonly values: Map<string, unknown>;
+  /** Attribute name to JavaScript value, as it stands before this hook. */
+  readonly values: ReadonlyMap<string, unknown>;
 }
 
 /** One line of a printed record. */
@@ -45,7 +48,7 @@ export interface ModelHooks {
   "record:validate": (context: SaveContext) => void | Promise<void>;
   /** After validation passed, before the write. `throw abort(reason)` stops the save. May be async. */
   "record:beforeSave": (context: SaveContext) => void | Promise<void>;
-  /** The INSERT or UPDATE is being built. Sync. */
+  /** The INSERT or UPDATE is being built, after the before-save hooks; also for each row of a bulk insert. Sync. */
   "record:write": (context: WriteContext) => void;
   /** After the row is written and the record is clean. May be async. */
   "record:afterSave": (context: SaveContext) => void | Promise<void>;

@@ -24,7 +24,7 @@ export { Relation, type OrderDirection } from "./relation.js";
 export { column, sql, SqlFragment, ColumnReference } from "./sql.js";
 export { Statement, type SqlQuery } from "./statement.js";
 export type * from "./types.js";
-export { attributesOf, isAttributeLoaded } from "./introspection.js";
+export { attributesOf, isAttributeLoaded, primaryKeyOf } from "./introspection.js";
 export { defineRelationMethod } from "./resolve.js";
 export { tableize, underscore, camelize } from "./naming.js";
 export { pluralize } from "./inflection.js";

@@ -13,3 +13,8 @@ export function isAttributeLoaded(record: object, name: string): boolean {
   const state = (record as { [STATE]: RecordState })[STATE];
   return state.model.byName.has(name) && (!state.loaded || state.loaded.has(name));
 }
+
+/** A Model's primary key attribute, as fixed at its first use. */
+export function primaryKeyOf(model: Function): Attribute {
+  return resolveModel(unboundModel(model)).primaryKey;
+}

@@ -62,16 +62,28 @@ export async function prepareSave(record: Persistable): Promise<PreparedSave | u
   return { context, ...buildWrite(record, state, operation) };
 }
 
-function buildWrite(record: Persistable, state: RecordState, operation: SaveOperation) {
+function pendingValues(state: RecordState, operation: SaveOperation): Map<string, unknown> {
   const model = state.model;
   const changed = operation === "create" ? model.attributes.filter((a) => state.assigned.has(a.name)) : changedAttributes(state);
+  return new Map(changed.map((attribute) => [attribute.name, state.values[attribute.name]]));
+}
+
+/**
+ * The attribute values a save of the record would write (assigned ones on create, changed ones on update),
+ * after the `record:write` hooks, which may assign more (timestamps do).
+ */
+export function valuesToWrite(record: object, operation: SaveOperation): Map<string, unknown> {
+  const state = (record as Persistable)[STATE];
+  const { hooks } = state.model;
+  if (hooks.has("record:write")) hooks.callHook("record:write", { record, operation, values: pendingValues(state, operation) });
+  return pendingValues(state, operation);
+}
+
+function buildWrite(record: Persistable, state: RecordState, operation: SaveOperation) {
+  const model = state.model;
+  const values = valuesToWrite(record, operation);
   const changes: Record<string, [unknown, unknown]> = {};
-  const values = new Map<string, unknown>();
-  for (const attribute of changed) {
-    changes[attribute.name] = [originalValue(state, attribute), state.values[attribute.name]];
-    values.set(attribute.name, state.values[attribute.name]);
-  }
-  if (model.hooks.has("record:write")) model.hooks.callHook("record:write", { record, operation, values });
+  for (const name of values.keys()) changes[name] = [originalValue(state, model.byName.get(name)!), state.values[name]];
   if (operation === "update" && values.size === 0) return { statement: undefined, changes };
   const statement = operation === "create" ? insertStatement(model, values) : updateStatement(model, state, values);
   return { statement, changes };

@@ -60,16 +60,17 @@ function ownTableName(cls: Function): string | undefined {
   return descriptor && "value" in descriptor ? String(descriptor.value) : undefined;
 }
 
+/** The table is set by the top of the chain; a class below may repeat it but not change it (no STI). */
 function checkTableName(model: Function): void {
   const chain = chainToDeclarationClass(model).reverse();
+  const top = declarationOf(model).declarationClass;
   let table = declarationOf(model).declaredTable;
   for (const cls of chain) {
     const own = ownTableName(cls);
-    if (own === undefined) continue;
-    if (table !== undefined && own !== table) {
+    if (own !== undefined && table !== undefined && own !== table) {
       throw new InvalidModel(`${model.name}: tableName ${JSON.stringify(own)} differs from the inherited ${JSON.stringify(table)}; single-table inheritance is not supported`);
     }
-    table = own;
+    if (table === undefined && cls !== top) table = own ?? (cls.name ? tableize(cls.name) : undefined);
   }
 }
 

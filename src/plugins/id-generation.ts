@@ -1,4 +1,4 @@
-import { attributesOf, definePlugin } from "../kernel/index.js";
+import { attributesOf, definePlugin, primaryKeyOf } from "../kernel/index.js";
 import { uuidV7 } from "./uuid-v7.js";
 
 /**
@@ -13,9 +13,10 @@ export const idGeneration = definePlugin({
   },
   hooks: {
     "record:initialize"({ record }) {
-      const model = record.constructor as { primaryKey: string; generateId: (attributeName: string) => string };
-      for (const attribute of attributesOf(model as unknown as Function)) {
-        const isTextKey = attribute.name === model.primaryKey && attribute.typeName === "string" && !attribute.hasDefault;
+      const model = record.constructor as Function & { generateId: (attributeName: string) => string };
+      const key = primaryKeyOf(model);
+      for (const attribute of attributesOf(model)) {
+        const isTextKey = attribute === key && attribute.typeName === "string" && !attribute.hasDefault;
         if ((attribute.generateId || isTextKey) && record.readAttribute(attribute.name) === null) {
           record.writeAttribute(attribute.name, model.generateId(attribute.name));
         }

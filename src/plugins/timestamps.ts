@@ -6,20 +6,21 @@ function isTimestamp(record: { constructor: Function }, name: string): boolean {
 }
 
 /**
- * Timestamps: when `createdAt` and `updatedAt` are `datetime` attributes, both are set on creation and
- * `updatedAt` whenever a save changes something. A value the caller assigned is kept; a save with nothing to
- * change leaves `updatedAt` alone.
+ * Timestamps: when `createdAt` and `updatedAt` are `datetime` attributes, both are set on creation (bulk inserts
+ * included) and `updatedAt` whenever a save changes something. A value the caller assigned is kept; a save with
+ * nothing to change leaves `updatedAt` alone. Set as the write is built, after the before-save callbacks, as
+ * Rails does.
  */
 export const timestamps = definePlugin({
   name: "timestamps",
   hooks: {
-    "record:beforeSave"({ record, operation }) {
+    "record:write"({ record, operation, values }) {
       const now = new Date();
       if (operation === "create") {
         for (const name of ["createdAt", "updatedAt"]) {
-          if (isTimestamp(record, name) && !record.willSaveChangeTo(name)) record.writeAttribute(name, now);
+          if (isTimestamp(record, name) && !values.has(name)) record.writeAttribute(name, now);
         }
-      } else if (isTimestamp(record, "updatedAt") && record.isChanged() && !record.willSaveChangeTo("updatedAt")) {
+      } else if (values.size > 0 && !values.has("updatedAt") && isTimestamp(record, "updatedAt")) {
         record.writeAttribute("updatedAt", now);
       }
     },

@@ -1,0 +1,378 @@
+/**
+ * Table and column naming (SPEC.md: "Model": static `tableName`, "Table naming", "Column naming";
+ * Record item 10 for the table-name checks; the InvalidModel row of the Errors table).
+ */
+import { env } from "cloudflare:test";
+import { beforeEach, describe, expect, it } from "vitest";
+import { column, connect, InvalidModel, Model, type QueryEvent, sql, UnknownAttribute, withDatabase } from "../src/index.js";
+import { resetDatabase } from "./helpers/db.js";
+import { Note, User } from "./models/fixtures.js";
+
+beforeEach(resetDatabase);
+
+/** A hand-declared Model class with exactly this class name. */
+function modelNamed(name: string) {
+  const Base = Model({ id: "string" });
+  return { [name]: class extends Base {} }[name]!;
+}
+
+/** Runs `fn` and returns what it threw (synchronously or as a rejection). */
+async function thrown(fn: () => unknown): Promise<unknown> {
+  try {
+    await fn();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
+
+describe("table naming", () => {
+  // Rails' ActiveSupport inflector, quirks included (SPEC.md names the first seven).
+  const cases: [className: string, table: string][] = [
+    ["User", "users"],
+    ["BlogPost", "blog_posts"],
+    ["Category", "categories"],
+    ["Person", "people"],
+    ["Sheep", "sheep"],
+    ["Human", "humen"],
+    ["Leaf", "leafs"],
+    // Multi-word and acronym class names: only the last word is pluralized.
+    ["LineItem", "line_items"],
+    ["HTMLPage", "html_pages"],
+    ["Sha256Digest", "sha256_digests"],
+    ["Salesperson", "salespeople"],
+    // Irregulars.
+    ["Man", "men"],
+    ["Woman", "women"],
+    ["German", "germen"],
+    ["Child", "children"],
+    ["Sex", "sexes"],
+    ["Move", "moves"],
+    ["Zombie", "zombies"],
+    // Uncountables.
+    ["Equipment", "equipment"],
+    ["Information", "information"],
+    ["Rice", "rice"],
+    ["Money", "money"],
+    ["Species", "species"],
+    ["Series", "series"],
+    ["Fish", "fish"],
+    ["Jeans", "jeans"],
+    ["Police", "police"],
+    // Rules.
+    ["Mouse", "mice"],
+    ["Louse", "lice"],
+    ["Ox", "oxen"],
+    ["Octopus", "octopi"],
+    ["Virus", "viri"],
+    ["Axis", "axes"],
+    ["Testis", "testes"],
+    ["Status", "statuses"],
+    ["Alias", "aliases"],
+    ["Bus", "buses"],
+    ["Campus", "campus"],
+    ["News", "news"],
+    ["Buffalo", "buffaloes"],
+    ["Tomato", "tomatoes"],
+    ["Potato", "potatos"],
+    ["Hero", "heros"],
+    ["Photo", "photos"],
+    ["Medium", "media"],
+    ["Datum", "data"],
+    ["Museum", "museums"],
+    ["Analysis", "analyses"],
+    ["Crisis", "crises"],
+    ["Wife", "wives"],
+    ["Knife", "knives"],
+    ["Safe", "saves"],
+    ["Giraffe", "giraffes"],
+    ["Half", "halves"],
+    ["Wolf", "wolves"],
+    ["Elf", "elves"],
+    ["Shelf", "shelves"],
+    ["Roof", "roofs"],
+    ["Chief", "chiefs"],
+    ["Hive", "hives"],
+    ["Query", "queries"],
+    ["Soliloquy", "soliloquies"],
+    ["Company", "companies"],
+    ["Day", "days"],
+    ["Key", "keys"],
+    ["Boy", "boys"],
+    ["Box", "boxes"],
+    ["Church", "churches"],
+    ["Class", "classes"],
+    ["Wish", "wishes"],
+    ["Address", "addresses"],
+    ["Matrix", "matrices"],
+    ["Vertex", "vertices"],
+    ["Index", "indices"],
+    ["Quiz", "quizzes"],
+    ["Comment", "comments"],
+  ];
+  for (const [className, table] of cases) {
+    it(`${className} gives ${table}`, () => {
+      const Named = modelNamed(className);
+      expect(Named.name).toBe(className);
+      expect(Named.tableName).toBe(table);
+    });
+  }
+
+  it("uses the inferred table in queries", async () => {
+    class Note extends Model({ id: "string", body: "string" }) {
+      static override binding = "DB";
+    }
+    const db = connect(env.DB);
+    expect(db.model(Note).toSql().sql).toMatch(/FROM "?notes"?/);
+    await Note.create({ body: "inferred" });
+    expect(await env.DB.prepare("SELECT body FROM notes").first("body")).toBe("inferred");
+  });
+
+  it("can be read without a database", () => {
+    // No binding, no withDatabase, no connect: reading the name needs none.
+    class BlogPost extends Model({ id: "string" }) {}
+    expect(BlogPost.binding).toBeUndefined();
+    expect(BlogPost.tableName).toBe("blog_posts");
+    expect(User.tableName).toBe("users");
+    expect(Note.tableName).toBe("notes");
+    class Sheet extends Model({ id: "string" }) {
+      static override tableName = "spreadsheets";
+    }
+    expect(Sheet.tableName).toBe("spreadsheets");
+  });
+
+  it("static tableName names the table", async () => {
+    class Memo extends Model({ id: "string", body: "string" }) {
+      static override tableName = "notes";
+      static override binding = "DB";
+    }
+    const events: QueryEvent[] = [];
+    const db = connect(env.DB, { onQuery: (event) => events.push(event) });
+    const memo = await db.model(Memo).create({ body: "set by hand" });
+    expect(events[0]!.sql).toMatch(/^INSERT INTO "?notes"? /);
+    expect((await Memo.find(memo.id)).body).toBe("set by hand");
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM notes").first("n")).toBe(1);
+  });
+
+  it("a subclass of a Model inherits its table", async () => {
+    class Admin extends User {}
+    class SpecialNote extends Note {}
+    expect(Admin.tableName).toBe("users");
+    expect(SpecialNote.tableName).toBe("notes");
+    class Memo extends Model({ id: "string", body: "string" }) {
+      static override tableName = "notes";
+      static override binding = "DB";
+    }
+    class UrgentMemo extends Memo {}
+    expect(UrgentMemo.tableName).toBe("notes");
+    // An inferred name is inherited too: the subclass does not infer its own.
+    class Person extends Model({ id: "string" }) {}
+    class Employee extends Person {}
+    expect(Employee.tableName).toBe("people");
+
+    const admin = await Admin.createOrThrow({ name: "Ada" });
+    const special = await SpecialNote.create({ body: "child" });
+    const urgent = await UrgentMemo.create({ body: "urgent" });
+    expect(await env.DB.prepare("SELECT name FROM users WHERE id = ?").bind(admin.id).first("name")).toBe("Ada");
+    expect(await env.DB.prepare("SELECT body FROM notes WHERE id = ?").bind(special.id).first("body")).toBe("child");
+    expect(await env.DB.prepare("SELECT body FROM notes WHERE id = ?").bind(urgent.id).first("body")).toBe("urgent");
+    expect((await User.find(admin.id)).name).toBe("Ada");
+  });
+
+  it("a subclass may repeat its parent's tableName", async () => {
+    class Admin extends User {
+      static override tableName = "users";
+    }
+    const admin = await Admin.createOrThrow({ name: "Repeat" });
+    expect((await Admin.find(admin.id)).name).toBe("Repeat");
+  });
+
+  describe("a subclass setting a different tableName throws InvalidModel", () => {
+    it("below a generated Model", async () => {
+      class Admin extends User {
+        static override tableName = "admins";
+      }
+      expect(await thrown(() => Admin.first())).toBeInstanceOf(InvalidModel);
+    });
+
+    it("below a generated Model, at db.model()", () => {
+      class Moderator extends User {
+        static override tableName = "moderators";
+      }
+      expect(() => connect(env.DB).model(Moderator)).toThrow(InvalidModel);
+    });
+
+    it("below a Model with its own tableName", async () => {
+      class Memo extends Model({ id: "string", body: "string" }) {
+        static override tableName = "notes";
+        static override binding = "DB";
+      }
+      class OtherMemo extends Memo {
+        static override tableName = "other_memos";
+      }
+      expect(await thrown(() => OtherMemo.first())).toBeInstanceOf(InvalidModel);
+      // The parent itself is fine.
+      expect(await Memo.count()).toBe(0);
+    });
+
+    it("below a Model whose table is inferred", async () => {
+      class Note extends Model({ id: "string", body: "string" }) {
+        static override binding = "DB";
+      }
+      class Scribble extends Note {
+        static override tableName = "users";
+      }
+      expect(await thrown(() => Scribble.first())).toBeInstanceOf(InvalidModel);
+    });
+
+    it("below a Model whose table is inferred, at db.model()", () => {
+      class Note extends Model({ id: "string", body: "string" }) {
+        static override binding = "DB";
+      }
+      class Doodle extends Note {
+        static override tableName = "posts";
+      }
+      expect(() => connect(env.DB).model(Doodle)).toThrow(InvalidModel);
+    });
+  });
+
+  describe("an anonymous class", () => {
+    it("throws InvalidModel at its first query", async () => {
+      const [Anonymous] = [class extends Model({ id: "string", body: "string" }) {}];
+      expect(Anonymous!.name).toBe("");
+      const error = await thrown(() => withDatabase(connect(env.DB), () => Anonymous!.first()));
+      expect(error).toBeInstanceOf(InvalidModel);
+    });
+
+    it("throws InvalidModel at db.model()", () => {
+      const [Anonymous] = [class extends Model({ id: "string", body: "string" }) {}];
+      expect(() => connect(env.DB).model(Anonymous!)).toThrow(InvalidModel);
+    });
+
+    it("works with static tableName", async () => {
+      const [Anonymous] = [
+        class extends Model({ id: "string", body: "string" }) {
+          static override tableName = "notes";
+        },
+      ];
+      expect(Anonymous!.name).toBe("");
+      const db = connect(env.DB);
+      await db.model(Anonymous!).create({ body: "anonymous" });
+      expect(await db.model(Anonymous!).pluck("body")).toEqual(["anonymous"]);
+    });
+  });
+
+  describe("a class whose inferred table does not exist", () => {
+    it("throws InvalidModel naming the inferred table at the first query", async () => {
+      class Gadget extends Model({ id: "string", body: "string" }) {
+        static override binding = "DB";
+      }
+      // Declaring and reading the name is fine; only the query finds the table missing.
+      expect(Gadget.tableName).toBe("gadgets");
+      const error = await thrown(() => Gadget.first());
+      expect(error).toBeInstanceOf(InvalidModel);
+      expect((error as Error).message).toContain("gadgets");
+    });
+
+    it("throws InvalidModel on insert too", async () => {
+      class Widget extends Model({ id: "string", body: "string" }) {
+        static override binding = "DB";
+      }
+      const error = await thrown(() => Widget.create({ body: "x" }));
+      expect(error).toBeInstanceOf(InvalidModel);
+      expect((error as Error).message).toContain("widgets");
+    });
+
+    it("is what a bundler renaming the class leads to", async () => {
+      // A minifier renamed `class Note` to `t`: the inferred table is `ts`.
+      const Renamed = { t: class extends Model({ id: "string", body: "string" }) {} }.t;
+      expect(Renamed.tableName).toBe("ts");
+      const error = await thrown(() => connect(env.DB).model(Renamed).toArray());
+      expect(error).toBeInstanceOf(InvalidModel);
+      expect((error as Error).message).toMatch(/\bts\b/);
+    });
+  });
+});
+
+describe("column naming", () => {
+  class NamingExample extends Model({
+    id: "string",
+    createdAt: "datetime",
+    htmlURL: "string",
+    userID: "string",
+    sha256Hash: "string",
+    title: { type: "string", column: "legacy_title" },
+  }) {
+    static override binding = "DB";
+  }
+
+  it("maps camelCase attributes to snake_case columns; a run of capitals is one word", () => {
+    const { sql: text } = NamingExample.where({
+      createdAt: "2024-01-01",
+      htmlURL: "https://example.com",
+      userID: "u1",
+      sha256Hash: "abc",
+    }).toSql();
+    expect(text).toMatch(/FROM "?naming_examples"?/);
+    for (const name of ["created_at", "html_url", "user_id", "sha256_hash"]) expect(text).toMatch(new RegExp(`"?\\b${name}\\b"? = \\?`));
+    expect(User.where({ createdAt: "2024-01-01", bornAt: "2000-01-01" }).toSql().sql).toMatch(/"?created_at"? = \?.*"?born_at"? = \?/);
+  });
+
+  it("reads and writes those columns in D1", async () => {
+    const created = new Date(Date.UTC(2024, 0, 2, 3, 4, 5));
+    const events: QueryEvent[] = [];
+    const db = connect(env.DB, { onQuery: (event) => events.push(event) });
+    const record = await db.model(NamingExample).create({
+      createdAt: created,
+      htmlURL: "https://example.com/a",
+      userID: "user-1",
+      sha256Hash: "e3b0c442",
+      title: "Legacy",
+    });
+    for (const name of ["created_at", "html_url", "user_id", "sha256_hash", "legacy_title"]) expect(events[0]!.sql).toContain(name);
+    const row = await env.DB.prepare("SELECT * FROM naming_examples WHERE id = ?").bind(record.id).first();
+    expect(row).toEqual({
+      id: record.id,
+      created_at: created.toISOString(),
+      html_url: "https://example.com/a",
+      user_id: "user-1",
+      sha256_hash: "e3b0c442",
+      legacy_title: "Legacy",
+    });
+    const found = await NamingExample.findBy({ htmlURL: "https://example.com/a", userID: "user-1", sha256Hash: "e3b0c442" });
+    expect(found?.id).toBe(record.id);
+    expect(found?.createdAt?.getTime()).toBe(created.getTime());
+    expect(found?.title).toBe("Legacy");
+  });
+
+  it("a { column } declaration maps the attribute to that column everywhere", async () => {
+    const events: QueryEvent[] = [];
+    const db = connect(env.DB, { onQuery: (event) => events.push(event) });
+    const Examples = db.model(NamingExample);
+    const first = await Examples.create({ title: "b" });
+    await Examples.create({ title: "a" });
+    await env.DB.prepare("INSERT INTO naming_examples (id, legacy_title) VALUES ('raw', 'c')").run();
+
+    // Conditions and ordering name the attribute; the SQL names the column.
+    expect(Examples.where({ title: "a" }).order({ title: "desc" }).toSql().sql).toMatch(
+      /WHERE "?legacy_title"? = \? ORDER BY "?legacy_title"? DESC/,
+    );
+    expect(await Examples.order({ title: "asc" }).pluck("title")).toEqual(["a", "b", "c"]);
+    expect((await Examples.findBy({ title: "c" }))?.id).toBe("raw");
+    expect(await Examples.where({ title: ["a", "c"] }).count()).toBe(2);
+
+    // `column()` in an sql fragment yields the column.
+    const fragment = Examples.where(sql`${column("title")} >= ${"b"}`);
+    expect(fragment.toSql().sql).toMatch(/legacy_title/);
+    expect(await fragment.count()).toBe(2);
+
+    // Updates write the column.
+    events.length = 0;
+    expect(await first.update({ title: "B" })).toBe(true);
+    expect(events.map((event) => event.sql).join("\n")).toMatch(/UPDATE "?naming_examples"? SET "?legacy_title"? = \?/);
+    expect(await env.DB.prepare("SELECT legacy_title FROM naming_examples WHERE id = ?").bind(first.id).first("legacy_title")).toBe("B");
+
+    // The attribute name is not a column.
+    expect(() => Examples.where({ legacy_title: "a" } as never)).toThrow(UnknownAttribute);
+  });
+});
