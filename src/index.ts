@@ -11,4 +11,5 @@ export { idGeneration } from "./plugins/id-generation.js";
 export { timestamps } from "./plugins/timestamps.js";
 export { scopes } from "./plugins/scopes.js";
 export { pagination } from "./plugins/pagination.js";
+export { bulkWrites } from "./plugins/bulk-writes.js";
 export { uuidV7 } from "./plugins/uuid-v7.js";

@@ -116,8 +116,7 @@ function selectColumns(data: RelationData, model: ResolvedModel): string {
 }
 
 /** The parts of the SELECT a Relation sends, after the `relation:*` hooks. */
-export function selectParts(data: RelationData, model: ResolvedModel): SelectParts {
-  const params = new ParamWriter();
+export function selectParts(data: RelationData, model: ResolvedModel, params = new ParamWriter()): SelectParts {
   const hooks = model.hooks;
   const parts: SelectParts = {
     distinct: data.distinct,

@@ -1,7 +1,7 @@
 import type { Attribute } from "./attributes.js";
-import { attributeNamed, castValue } from "./assign.js";
+import { attributeNamed } from "./assign.js";
 import { UNCASTABLE } from "./attribute-types.js";
-import { type OrderTerm, type RelationData, compileConditions, compileSelect, ParamWriter, selectParts, joinSelect } from "./compiler.js";
+import { type OrderTerm, type RelationData, compileSelect, selectParts, joinSelect } from "./compiler.js";
 import { type Condition, castConditionValue, conditionsFor } from "./conditions.js";
 import { databaseFor } from "./context.js";
 import { type Database, unboundModel } from "./database.js";
@@ -341,9 +341,9 @@ export class Relation {
       const inner = compileSelect(data.distinct ? data : { ...data, select: [model.primaryKey] }, model);
       query = { ...inner, sql: `SELECT COUNT(*) AS count FROM (${inner.sql})` };
     } else {
-      const params = new ParamWriter();
-      const where = data.none ? "1 = 0" : compileConditions(data.conditions, model, params);
-      query = { sql: `SELECT COUNT(*) AS count FROM ${model.quotedTable} WHERE ${where}`, params: params.params, sources: params.sources };
+      const parts = selectParts({ ...data, order: [] }, model);
+      parts.columns = "COUNT(*) AS count";
+      query = { sql: joinSelect(parts), params: parts.params.params, sources: parts.params.sources };
     }
     return new Statement(query, model, "rows", (rows) => Number(rows[0]?.["count"] ?? 0));
   }
@@ -418,10 +418,4 @@ export class Relation {
   [Symbol.for("nodejs.util.inspect.custom")](): string {
     return this.toString();
   }
-}
-
-/** @internal Casts a value for an attribute of a Relation's Model (used by bulk writes). */
-export function castFor(relation: Relation, name: string, value: unknown): unknown {
-  const model = relation.model;
-  return castValue(model, attributeNamed(model, name), value);
 }

@@ -9,7 +9,7 @@ import type { ModelHookName, ModelHooks } from "./hooks.js";
 import type { Plugin } from "./plugin.js";
 import type { OrderDirection } from "./relation.js";
 import type { SqlFragment } from "./sql.js";
-import type { SqlQuery } from "./statement.js";
+import type { SqlQuery, Statement } from "./statement.js";
 
 /** What may be assigned to an attribute of JavaScript type `T`: the type itself or a form that casts to it. */
 export type AssignableValue<T> = unknown extends T
@@ -142,8 +142,8 @@ export interface TypedRelation<R> {
   includes(...associations: string[]): this;
   toSql(): SqlQuery;
   toArray(): Promise<R[]>;
-  find(id: unknown): Promise<R>;
   find(ids: readonly unknown[]): Promise<R[]>;
+  find(id: unknown): Promise<R>;
   find(first: unknown, second: unknown, ...more: unknown[]): Promise<R[]>;
   findBy(conditions: Conditions<AttributesOfRecord<R>>): Promise<R | null>;
   findByOrThrow(conditions: Conditions<AttributesOfRecord<R>>): Promise<R>;
@@ -163,7 +163,30 @@ export interface TypedRelation<R> {
   create(attributes?: AssignAttributes<AttributesOfRecord<R>>): Promise<R>;
   createOrThrow(attributes?: AssignAttributes<AttributesOfRecord<R>>): Promise<R>;
   paginate(options?: PaginateOptions): Promise<Page<R>>;
+  /** Sets attributes on every matching row, skipping validations and callbacks; resolves to the rows changed. */
+  updateAll(attributes: AssignAttributes<AttributesOfRecord<R>>): Promise<number>;
+  /** Deletes every matching row, skipping callbacks; resolves to the rows deleted. */
+  deleteAll(): Promise<number>;
+  /** `updateAll` as a Statement for `batch`. */
+  toUpdateAll(attributes: AssignAttributes<AttributesOfRecord<R>>): Statement<number>;
+  /** `deleteAll` as a Statement for `batch`. */
+  toDeleteAll(): Statement<number>;
 }
+
+/** Options of `insert` and `insertAll`. */
+export interface InsertOptions {
+  /** `"skip"` leaves out rows that would duplicate a unique key; by default a duplicate throws `RecordNotUnique`. */
+  onDuplicate?: "skip" | "raise";
+}
+
+/** Options of `upsert` and `upsertAll`. */
+export interface UpsertOptions<A = Record<string, unknown>> {
+  /** The attributes of the unique key that decides a conflict; the primary key by default. */
+  uniqueBy?: AttributeName<A>[];
+}
+
+/** D1's `meta` result of a write. */
+export type WriteMeta = Record<string, unknown>;
 
 declare const scopeBrand: unique symbol;
 
@@ -173,8 +196,8 @@ declare const scopeBrand: unique symbol;
  */
 export interface ScopeStatic<Args extends unknown[]> {
   <M extends AnyModel>(this: M, ...args: Args): RelationOf<M>;
-  /** @internal */
-  readonly [scopeBrand]?: Args;
+  /** @internal Marks scopes apart from other statics (it exists only in types). */
+  readonly [scopeBrand]: Args;
 }
 
 type ScopeMethods<M> = {
@@ -251,8 +274,8 @@ export interface ModelStatics<A> {
   includes<M extends AnyModel>(this: M, ...associations: string[]): RelationOf<M>;
   toSql(): SqlQuery;
   toArray<M extends AnyModel>(this: M): Promise<Rec<M>[]>;
-  find<M extends AnyModel>(this: M, id: unknown): Promise<Rec<M>>;
   find<M extends AnyModel>(this: M, ids: readonly unknown[]): Promise<Rec<M>[]>;
+  find<M extends AnyModel>(this: M, id: unknown): Promise<Rec<M>>;
   find<M extends AnyModel>(this: M, first: unknown, second: unknown, ...more: unknown[]): Promise<Rec<M>[]>;
   findBy<M extends AnyModel>(this: M, conditions: Conditions<Attrs<M>>): Promise<Rec<M> | null>;
   findByOrThrow<M extends AnyModel>(this: M, conditions: Conditions<Attrs<M>>): Promise<Rec<M>>;
@@ -270,6 +293,22 @@ export interface ModelStatics<A> {
   isEmpty(): Promise<boolean>;
   hasAny(): Promise<boolean>;
   paginate<M extends AnyModel>(this: M, options?: PaginateOptions): Promise<Page<Rec<M>>>;
+  updateAll<M extends AnyModel>(this: M, attributes: AssignAttributes<Attrs<M>>): Promise<number>;
+  deleteAll(): Promise<number>;
+  toUpdateAll<M extends AnyModel>(this: M, attributes: AssignAttributes<Attrs<M>>): Statement<number>;
+  toDeleteAll(): Statement<number>;
+  /** Inserts one row, skipping validations and callbacks; resolves to D1's `meta`. */
+  insert<M extends AnyModel>(this: M, attributes: AssignAttributes<Attrs<M>>, options?: InsertOptions): Promise<WriteMeta>;
+  /** Inserts rows in one statement (bound as one JSON value); resolves to D1's `meta`. */
+  insertAll<M extends AnyModel>(this: M, rows: readonly AssignAttributes<Attrs<M>>[], options?: InsertOptions): Promise<WriteMeta>;
+  /** Inserts a row, or updates it when its key exists. */
+  upsert<M extends AnyModel>(this: M, attributes: AssignAttributes<Attrs<M>>, options?: UpsertOptions<Attrs<M>>): Promise<WriteMeta>;
+  /** Inserts rows, updating those whose key exists. */
+  upsertAll<M extends AnyModel>(this: M, rows: readonly AssignAttributes<Attrs<M>>[], options?: UpsertOptions<Attrs<M>>): Promise<WriteMeta>;
+  toInsert<M extends AnyModel>(this: M, attributes: AssignAttributes<Attrs<M>>, options?: InsertOptions): Statement<WriteMeta>;
+  toInsertAll<M extends AnyModel>(this: M, rows: readonly AssignAttributes<Attrs<M>>[], options?: InsertOptions): Statement<WriteMeta>;
+  toUpsert<M extends AnyModel>(this: M, attributes: AssignAttributes<Attrs<M>>, options?: UpsertOptions<Attrs<M>>): Statement<WriteMeta>;
+  toUpsertAll<M extends AnyModel>(this: M, rows: readonly AssignAttributes<Attrs<M>>[], options?: UpsertOptions<Attrs<M>>): Statement<WriteMeta>;
   /** Declares a scope: `static published = this.scope((q) => q.where({ published: true }))`. */
   scope<M extends AnyModel, Args extends unknown[]>(this: M, body: (q: TypedRelation<Rec<M>>, ...args: Args) => TypedRelation<Rec<M>>): ScopeStatic<Args>;
 }

@@ -1,8 +1,9 @@
 import { attributeFiltering } from "./attribute-filtering.js";
+import { bulkWrites } from "./bulk-writes.js";
 import { idGeneration } from "./id-generation.js";
 import { pagination } from "./pagination.js";
 import { scopes } from "./scopes.js";
 import { timestamps } from "./timestamps.js";
 
 /** The built-in plugins every app gets: together they are the behaviour SPEC.md specifies. */
-export const defaultPlugins = [attributeFiltering, idGeneration, timestamps, scopes, pagination];
+export const defaultPlugins = [attributeFiltering, idGeneration, timestamps, scopes, pagination, bulkWrites];

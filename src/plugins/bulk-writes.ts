@@ -1,0 +1,168 @@
+import {
+  type Attribute,
+  attributeNamed,
+  castValue,
+  definePlugin,
+  IncompatibleRelation,
+  type InsertOptions,
+  joinSelect,
+  ParamWriter,
+  quoteIdentifier,
+  Relation,
+  type ResolvedModel,
+  selectParts,
+  Statement,
+  type UpsertOptions,
+  valuesToWrite,
+  type WriteMeta,
+} from "../kernel/index.js";
+
+type Meta = WriteMeta;
+type BuildsRecords = { build(attributes: object): object; all(): Relation };
+
+function storedRow(model: ResolvedModel, values: ReadonlyMap<string, unknown>): Record<string, unknown> {
+  const row: Record<string, unknown> = {};
+  for (const [name, value] of values) {
+    const attribute = model.byName.get(name)!;
+    row[attribute.column] = value === null ? null : attribute.type.toDatabase(value);
+  }
+  return row;
+}
+
+/**
+ * The rows of a bulk insert, by column, with declared defaults, generated ids and timestamps filled in: each
+ * row is built as a record (so casting and defaults apply) but no validation or callback runs.
+ */
+function rowsToInsert(modelClass: BuildsRecords, list: readonly object[]): { model: ResolvedModel; columns: string[]; rows: Record<string, unknown>[] } {
+  const model = modelClass.all().model;
+  if (!Array.isArray(list) || list.length === 0) throw new TypeError(`${model.name}.insertAll takes a non-empty array of attribute objects`);
+  const rows = list.map((attributes) => storedRow(model, valuesToWrite(modelClass.build(attributes), "create")));
+  const columns = Object.keys(rows[0]!);
+  for (const row of rows) {
+    if (Object.keys(row).length !== columns.length || !columns.every((column) => column in row)) {
+      throw new TypeError(`${model.name}.insertAll: every row must give the same attributes`);
+    }
+  }
+  return { model, columns, rows };
+}
+
+// The rows are bound as ONE JSON value and read back with json_each, so any number of rows fits D1's
+// limit of 100 bound parameters.
+function insertSql(model: ResolvedModel, columns: string[], params: ParamWriter, rows: Record<string, unknown>[]): string {
+  const byKey = new Map(columns.map((column) => [column, model.byColumn.get(column)!]));
+  const placeholder = params.bind(JSON.stringify(rows), { kind: "rows", byKey });
+  const names = columns.map(quoteIdentifier).join(", ");
+  const picks = columns.map((column) => `json_extract(value, ${quoteJsonPath(column)})`).join(", ");
+  return `INSERT INTO ${model.quotedTable} (${names}) SELECT ${picks} FROM json_each(${placeholder}) WHERE true`;
+}
+
+function quoteJsonPath(column: string): string {
+  return `'$."${column.replaceAll("'", "''").replaceAll('"', '\\"')}"'`;
+}
+
+function toInsertAll(this: BuildsRecords, list: readonly object[], options: InsertOptions = {}): Statement<Meta> {
+  const { model, columns, rows } = rowsToInsert(this, list);
+  const params = new ParamWriter();
+  const conflict = options.onDuplicate === "skip" ? " ON CONFLICT DO NOTHING" : "";
+  const sql = insertSql(model, columns, params, rows) + conflict;
+  return new Statement({ sql, params: params.params, sources: params.sources }, model, "meta", (_rows, meta) => meta);
+}
+
+function toUpsertAll(this: BuildsRecords, list: readonly object[], options: UpsertOptions = {}): Statement<Meta> {
+  const { model, columns, rows } = rowsToInsert(this, list);
+  const uniqueBy = (options.uniqueBy ?? [model.primaryKey.name]).map((name) => attributeNamed(model, name).column);
+  const createdAt = model.byName.get("createdAt")?.column;
+  const updates = columns.filter((column) => !uniqueBy.includes(column) && column !== createdAt);
+  const params = new ParamWriter();
+  const action = updates.length === 0 ? "DO NOTHING" : `DO UPDATE SET ${updates.map((c) => `${quoteIdentifier(c)} = excluded.${quoteIdentifier(c)}`).join(", ")}`;
+  const sql = `${insertSql(model, columns, params, rows)} ON CONFLICT (${uniqueBy.map(quoteIdentifier).join(", ")}) ${action}`;
+  return new Statement({ sql, params: params.params, sources: params.sources }, model, "meta", (_rows, meta) => meta);
+}
+
+function changesOf(meta: Meta): number {
+  return Number(meta["changes"] ?? 0);
+}
+
+/** The WHERE of a bulk UPDATE or DELETE: the Relation's conditions, or its rows by key when it pages or orders. */
+function targetRows(relation: Relation, params: ParamWriter): string {
+  const { data, model } = relation;
+  if (data.distinct) throw new IncompatibleRelation(`${model.name}: updateAll and deleteAll cannot target a distinct Relation`);
+  if (data.limit === undefined && data.offset === undefined && data.order.length === 0) {
+    const { where } = selectParts({ ...data, select: undefined }, model, params);
+    return where.length > 0 ? where.join(" AND ") : "1 = 1";
+  }
+  // SQLite has no LIMIT on UPDATE or DELETE: target the page of rows by key instead.
+  const parts = selectParts(data, model, params);
+  parts.columns = quoteIdentifier(model.primaryKey.column);
+  return `${parts.columns} IN (${joinSelect(parts)})`;
+}
+
+function toUpdateAll(this: Relation, attributes: Record<string, unknown>): Statement<number> {
+  const model = this.model;
+  const entries = Object.entries(attributes ?? {});
+  if (entries.length === 0) throw new TypeError(`${model.name}.updateAll needs at least one attribute to set`);
+  const params = new ParamWriter();
+  const assignments = entries.map(([name, value]) => {
+    const attribute: Attribute = attributeNamed(model, name);
+    const cast = castValue(model, attribute, value);
+    const stored = cast === null ? null : attribute.type.toDatabase(cast);
+    return `${quoteIdentifier(attribute.column)} = ${params.bind(stored, { kind: "value", attribute })}`;
+  });
+  const where = targetRows(this, params);
+  const sql = `UPDATE ${model.quotedTable} SET ${assignments.join(", ")} WHERE ${where}`;
+  return new Statement({ sql, params: params.params, sources: params.sources }, model, "meta", (_rows, meta) => changesOf(meta));
+}
+
+function toDeleteAll(this: Relation): Statement<number> {
+  const model = this.model;
+  const params = new ParamWriter();
+  const sql = `DELETE FROM ${model.quotedTable} WHERE ${targetRows(this, params)}`;
+  return new Statement({ sql, params: params.params, sources: params.sources }, model, "meta", (_rows, meta) => changesOf(meta));
+}
+
+async function runOn<T>(model: BuildsRecords, statement: Statement<T>): Promise<T> {
+  return model.all().run(statement);
+}
+
+/**
+ * Bulk writes: `insert`/`insertAll`, `upsert`/`upsertAll` (statics), `updateAll`/`deleteAll` (on any Relation
+ * or Model), and their `to...` Statements for `batch`. They skip validations and callbacks; inserts still fill
+ * declared defaults, generated ids and timestamps, and every value is cast.
+ */
+export const bulkWrites = definePlugin({
+  name: "bulk-writes",
+  relationMethods: {
+    toUpdateAll,
+    toDeleteAll,
+    updateAll(this: Relation, attributes: Record<string, unknown>) {
+      return this.run(toUpdateAll.call(this, attributes));
+    },
+    deleteAll(this: Relation) {
+      return this.run(toDeleteAll.call(this));
+    },
+  },
+  setup(base: Record<string, unknown>) {
+    Object.assign(base, {
+      toInsertAll,
+      toUpsertAll,
+      toInsert(this: BuildsRecords, attributes: object, options?: InsertOptions) {
+        return toInsertAll.call(this, [attributes], options);
+      },
+      toUpsert(this: BuildsRecords, attributes: object, options?: UpsertOptions) {
+        return toUpsertAll.call(this, [attributes], options);
+      },
+      insert(this: BuildsRecords, attributes: object, options?: InsertOptions) {
+        return runOn(this, toInsertAll.call(this, [attributes], options));
+      },
+      insertAll(this: BuildsRecords, list: readonly object[], options?: InsertOptions) {
+        return runOn(this, toInsertAll.call(this, list, options));
+      },
+      upsert(this: BuildsRecords, attributes: object, options?: UpsertOptions) {
+        return runOn(this, toUpsertAll.call(this, [attributes], options));
+      },
+      upsertAll(this: BuildsRecords, list: readonly object[], options?: UpsertOptions) {
+        return runOn(this, toUpsertAll.call(this, list, options));
+      },
+    });
+  },
+});
