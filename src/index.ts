@@ -12,4 +12,6 @@ export { timestamps } from "./plugins/timestamps.js";
 export { scopes } from "./plugins/scopes.js";
 export { pagination } from "./plugins/pagination.js";
 export { bulkWrites } from "./plugins/bulk-writes.js";
+export { callbacks } from "./plugins/callbacks.js";
+export { validations } from "./plugins/validations.js";
 export { uuidV7 } from "./plugins/uuid-v7.js";

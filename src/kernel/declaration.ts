@@ -73,7 +73,8 @@ export function ownDeclaration(model: Function): Declaration {
 
 /** A plugin's per-Model state, for reading or for declaring more on this Model. */
 export function modelState<T>(model: Function, key: ModelStateKey<T>): T {
-  const declaration = declarationOf(model).fixed ? declarationOf(model) : ownDeclaration(model);
+  const own = Object.hasOwn(model, DECLARATION) ? (model as Declared)[DECLARATION]! : undefined;
+  const declaration = own?.fixed ? own : ownDeclaration(model);
   if (!declaration.state.has(key)) declaration.state.set(key, key.initial());
   return declaration.state.get(key) as T;
 }

@@ -228,6 +228,27 @@ export interface PaginateOptions {
   count?: boolean;
 }
 
+/** The options of `validates`; each present key adds one check. */
+export interface ValidationOptions {
+  /** The attribute must not be null, false, an empty or blank string, or an empty array. */
+  presence?: true;
+  /** No other row has the same value (`caseSensitive: false` compares lowercased). Null values are not checked. */
+  uniqueness?: true | { caseSensitive?: boolean };
+  /** Length of a string or array. */
+  length?: { minimum?: number; maximum?: number };
+  /** A string the RegExp matches. */
+  format?: RegExp;
+  /** One of the allowed values. */
+  inclusion?: readonly unknown[];
+  /** A number, optionally an integer or greater than a bound. */
+  numericality?: true | { onlyInteger?: boolean; greaterThan?: number };
+  /** Replaces the default message of every check of this declaration. */
+  message?: string;
+}
+
+/** A callback: receives the record; `throw abort(reason)` in a before-callback stops the operation. */
+export type Callback<R> = (record: R) => void | Promise<void>;
+
 type Attrs<M> = AttributesOfModel<M>;
 type Rec<M> = RecordOfModel<M>;
 
@@ -309,6 +330,24 @@ export interface ModelStatics<A> {
   toInsertAll<M extends AnyModel>(this: M, rows: readonly AssignAttributes<Attrs<M>>[], options?: InsertOptions): Statement<WriteMeta>;
   toUpsert<M extends AnyModel>(this: M, attributes: AssignAttributes<Attrs<M>>, options?: UpsertOptions<Attrs<M>>): Statement<WriteMeta>;
   toUpsertAll<M extends AnyModel>(this: M, rows: readonly AssignAttributes<Attrs<M>>[], options?: UpsertOptions<Attrs<M>>): Statement<WriteMeta>;
+  /** Declares validations of an attribute (in a `static {}` block). */
+  validates<M extends AnyModel>(this: M, attribute: AttributeName<Attrs<M>>, options: ValidationOptions): void;
+  /** Runs before every save (after validation). */
+  beforeSave<M extends AnyModel>(this: M, callback: Callback<Rec<M>>): void;
+  /** Runs before the save of a new record. */
+  beforeCreate<M extends AnyModel>(this: M, callback: Callback<Rec<M>>): void;
+  /** Runs before the save of a persisted record. */
+  beforeUpdate<M extends AnyModel>(this: M, callback: Callback<Rec<M>>): void;
+  /** Runs after every save. */
+  afterSave<M extends AnyModel>(this: M, callback: Callback<Rec<M>>): void;
+  /** Runs after the save of a new record. */
+  afterCreate<M extends AnyModel>(this: M, callback: Callback<Rec<M>>): void;
+  /** Runs after the save of a persisted record. */
+  afterUpdate<M extends AnyModel>(this: M, callback: Callback<Rec<M>>): void;
+  /** Runs before a destroy, before `dependent` strategies. */
+  beforeDestroy<M extends AnyModel>(this: M, callback: Callback<Rec<M>>): void;
+  /** Runs after a destroy. */
+  afterDestroy<M extends AnyModel>(this: M, callback: Callback<Rec<M>>): void;
   /** Declares a scope: `static published = this.scope((q) => q.where({ published: true }))`. */
   scope<M extends AnyModel, Args extends unknown[]>(this: M, body: (q: TypedRelation<Rec<M>>, ...args: Args) => TypedRelation<Rec<M>>): ScopeStatic<Args>;
 }

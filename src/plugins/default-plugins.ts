@@ -1,9 +1,11 @@
 import { attributeFiltering } from "./attribute-filtering.js";
 import { bulkWrites } from "./bulk-writes.js";
+import { callbacks } from "./callbacks.js";
 import { idGeneration } from "./id-generation.js";
 import { pagination } from "./pagination.js";
 import { scopes } from "./scopes.js";
 import { timestamps } from "./timestamps.js";
+import { validations } from "./validations.js";
 
 /** The built-in plugins every app gets: together they are the behaviour SPEC.md specifies. */
-export const defaultPlugins = [attributeFiltering, idGeneration, timestamps, scopes, pagination, bulkWrites];
+export const defaultPlugins = [attributeFiltering, idGeneration, validations, callbacks, timestamps, scopes, pagination, bulkWrites];

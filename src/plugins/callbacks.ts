@@ -1,0 +1,35 @@
+import { definePlugin, type ModelHookName } from "../kernel/index.js";
+
+type Callback = (record: any) => unknown;
+type Registers = { hook(name: ModelHookName, fn: (context: any) => unknown): void };
+
+// Each callback is a Model hook that hands its function the record, filtered by the save's operation.
+const CALLBACKS: Record<string, { hook: ModelHookName; operation?: "create" | "update" }> = {
+  beforeSave: { hook: "record:beforeSave" },
+  beforeCreate: { hook: "record:beforeSave", operation: "create" },
+  beforeUpdate: { hook: "record:beforeSave", operation: "update" },
+  afterSave: { hook: "record:afterSave" },
+  afterCreate: { hook: "record:afterSave", operation: "create" },
+  afterUpdate: { hook: "record:afterSave", operation: "update" },
+  beforeDestroy: { hook: "record:beforeDestroy" },
+  afterDestroy: { hook: "record:afterDestroy" },
+};
+
+/**
+ * Callbacks: `this.beforeSave(fn)`, `this.afterSave(fn)`, `this.beforeDestroy(fn)` and the others in a
+ * `static {}` block. Each receives the record; `throw abort(reason)` in a before-callback stops the operation.
+ * They run in declaration order, a parent's before its child's, and never for bulk writes.
+ */
+export const callbacks = definePlugin({
+  name: "callbacks",
+  setup(base: Record<string, unknown>) {
+    for (const [name, { hook, operation }] of Object.entries(CALLBACKS)) {
+      base[name] = function (this: Registers, fn: Callback) {
+        if (typeof fn !== "function") throw new TypeError(`${name} takes a function receiving the record`);
+        this.hook(hook, async (context: { record: unknown; operation?: string }) => {
+          if (operation === undefined || context.operation === operation) await fn(context.record);
+        });
+      };
+    }
+  },
+});

@@ -1,0 +1,86 @@
+import { column, definePlugin, defineModelState, modelState, primaryKeyOf, type Relation, sql, type ValidationOptions } from "../kernel/index.js";
+
+interface Declared {
+  readonly attribute: string;
+  readonly options: ValidationOptions;
+}
+
+const VALIDATIONS = defineModelState<Declared[]>("validations", () => [], (list) => [...list]);
+
+interface Validatable {
+  readAttribute(name: string): unknown;
+  isNewRecord(): boolean;
+  errors: { add(attribute: string, type: string, message: string): void };
+  constructor: Function;
+}
+
+function isBlank(value: unknown): boolean {
+  if (value === null || value === undefined || value === false) return true;
+  if (typeof value === "string") return value.trim() === "";
+  return Array.isArray(value) && value.length === 0;
+}
+
+type Report = (type: string, message: string) => void;
+
+function checkLength(value: unknown, length: NonNullable<ValidationOptions["length"]>, report: Report): void {
+  if (typeof value !== "string" && !Array.isArray(value)) return;
+  if (length.minimum !== undefined && value.length < length.minimum) report("too_short", "is too short");
+  if (length.maximum !== undefined && value.length > length.maximum) report("too_long", "is too long");
+}
+
+function checkNumericality(value: unknown, rule: NonNullable<ValidationOptions["numericality"]>, report: Report): void {
+  const options = rule === true ? {} : rule;
+  if (typeof value !== "number" || !Number.isFinite(value)) return report("not_a_number", "is not a number");
+  if (options.onlyInteger && !Number.isInteger(value)) return report("not_an_integer", "must be an integer");
+  if (options.greaterThan !== undefined && !(value > options.greaterThan)) report("greater_than", `must be greater than ${options.greaterThan}`);
+}
+
+async function isTaken(record: Validatable, attribute: string, value: unknown, caseSensitive: boolean): Promise<boolean> {
+  const model = record.constructor as unknown as { all(): Relation };
+  let others = model.all();
+  others = caseSensitive || typeof value !== "string"
+    ? others.where({ [attribute]: value })
+    : others.where(sql`lower(${column(attribute)}) = lower(${value})`);
+  if (!record.isNewRecord()) {
+    const key = primaryKeyOf(record.constructor);
+    others = others.whereNot({ [key.name]: record.readAttribute(key.name) });
+  }
+  return others.exists();
+}
+
+async function validate(record: Validatable, { attribute, options }: Declared): Promise<void> {
+  const value = record.readAttribute(attribute);
+  const report: Report = (type, message) => record.errors.add(attribute, type, options.message ?? message);
+  if (options.presence && isBlank(value)) report("blank", "can't be blank");
+  if (value === null) return;
+  if (options.length) checkLength(value, options.length, report);
+  if (options.format && (typeof value !== "string" || !options.format.test(value))) report("invalid", "is invalid");
+  if (options.inclusion && !options.inclusion.includes(value)) report("inclusion", "is not included in the list");
+  if (options.numericality) checkNumericality(value, options.numericality, report);
+  if (options.uniqueness) {
+    const caseSensitive = options.uniqueness === true || options.uniqueness.caseSensitive !== false;
+    if (await isTaken(record, attribute, value, caseSensitive)) report("taken", "has already been taken");
+  }
+}
+
+/**
+ * Validations: `this.validates("<attribute>", { presence, uniqueness, length, format, inclusion, numericality })`
+ * in a `static {}` block. They run on every save, before the save callbacks; failures go to `record.errors` and
+ * the save returns false. Bulk writes skip them.
+ */
+export const validations = definePlugin({
+  name: "validations",
+  setup(base: Record<string, unknown>) {
+    base["validates"] = function (this: Function, attribute: string, options: ValidationOptions) {
+      if (typeof attribute !== "string" || typeof options !== "object" || options === null) {
+        throw new TypeError("validates takes an attribute name and an options object");
+      }
+      modelState(this, VALIDATIONS).push({ attribute, options });
+    };
+  },
+  hooks: {
+    async "record:validate"({ record }) {
+      for (const declared of modelState(record.constructor, VALIDATIONS)) await validate(record, declared);
+    },
+  },
+});

@@ -1,0 +1,184 @@
+import { env } from "cloudflare:test";
+import { beforeEach, describe, expect, it } from "vitest";
+import { abort, connect, type QueryEvent, RecordInvalid, RecordNotSaved } from "../src/index.js";
+import { resetDatabase } from "./helpers/db.js";
+import { User } from "./models/fixtures.js";
+
+beforeEach(resetDatabase);
+
+class Member extends User {
+  static {
+    this.validates("name", { presence: true, length: { minimum: 2, maximum: 10 } });
+    this.validates("email", { uniqueness: { caseSensitive: false }, format: /@/ });
+    this.validates("age", { numericality: { onlyInteger: true, greaterThan: 0 } });
+    this.validates("score", { inclusion: [1.5, 2.5] });
+  }
+}
+
+describe("validations", () => {
+  it("refuse an invalid record: save returns false, reasons in errors, nothing written", async () => {
+    const events: QueryEvent[] = [];
+    const db = connect(env.DB, { onQuery: (event) => events.push(event) });
+    const member = db.model(Member).build({ name: " ", email: "nope", age: 0, score: 3 });
+    expect(await member.save()).toBe(false);
+    expect(member.isNewRecord()).toBe(true);
+    expect([...member.errors].map((entry) => [entry.attribute, entry.type])).toEqual([
+      ["name", "blank"],
+      ["name", "too_short"],
+      ["email", "invalid"],
+      ["age", "greater_than"],
+      ["score", "inclusion"],
+    ]);
+    expect(member.errors.fullMessages()).toEqual([
+      "Name can't be blank",
+      "Name is too short",
+      "Email is invalid",
+      "Age must be greater than 0",
+      "Score is not included in the list",
+    ]);
+    expect(events.some((event) => event.sql.startsWith("INSERT"))).toBe(false);
+  });
+
+  it("length gives too_short with the message 'is too short', and too_long", async () => {
+    const short = await Member.create({ name: "A" });
+    expect(short.errors.on("name")).toEqual([{ attribute: "name", type: "too_short", message: "is too short" }]);
+    const long = await Member.create({ name: "A name far too long" });
+    expect(long.errors.on("name")[0]!.type).toBe("too_long");
+  });
+
+  it("uniqueness checks the database, case-insensitively when asked, ignoring the record itself", async () => {
+    const first = await Member.createOrThrow({ name: "Ada", email: "Ada@x.io" });
+    const second = await Member.create({ name: "Bob", email: "ada@X.IO" });
+    expect(second.errors.fullMessages()).toEqual(["Email has already been taken"]);
+    expect(await first.update({ name: "Ada L" })).toBe(true);
+  });
+
+  it("numericality refuses non-integers when onlyInteger", async () => {
+    class Scored extends User {
+      static {
+        this.validates("score", { numericality: { onlyInteger: true } });
+      }
+    }
+    const record = await Scored.create({ name: "x", score: 1.5 });
+    expect(record.errors.on("score")[0]!.type).toBe("not_an_integer");
+  });
+
+  it("OrThrow forms throw RecordInvalid with the record on error.record", async () => {
+    const error = await Member.createOrThrow({ name: "" }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(RecordInvalid);
+    expect((error as RecordInvalid).message).toContain("Name can't be blank");
+    expect(((error as RecordInvalid).record as Member).isNewRecord()).toBe(true);
+  });
+
+  it("run on every save, and an update of an invalid value leaves the row unchanged", async () => {
+    const member = await Member.createOrThrow({ name: "Ada" });
+    expect(await member.update({ name: "" })).toBe(false);
+    expect(member.isPersisted()).toBe(true);
+    const row = await env.DB.prepare("SELECT name FROM users WHERE id = ?").bind(member.id).first<{ name: string }>();
+    expect(row!.name).toBe("Ada");
+  });
+
+  it("a subclass adds validations without changing its parent", async () => {
+    class Strict extends Member {
+      static {
+        this.validates("bornAt", { presence: true });
+      }
+    }
+    expect((await Strict.create({ name: "Ada" })).errors.on("bornAt")).toHaveLength(1);
+    expect((await Member.create({ name: "Ada" })).errors.isEmpty()).toBe(true);
+  });
+});
+
+describe("callbacks", () => {
+  it("run validations, then before-callbacks, the write, then after-callbacks", async () => {
+    const order: string[] = [];
+    class Traced extends User {
+      static {
+        this.validates("name", { presence: true });
+        this.hook("record:validate", () => void order.push("validate"));
+        this.beforeSave(() => void order.push("beforeSave"));
+        this.beforeCreate(() => void order.push("beforeCreate"));
+        this.beforeUpdate(() => void order.push("beforeUpdate"));
+        this.afterCreate((record) => void order.push(`afterCreate persisted=${record.isPersisted()}`));
+        this.afterSave(() => void order.push("afterSave"));
+      }
+    }
+    const record = await Traced.create({ name: "Ada" });
+    expect(order).toEqual(["validate", "beforeSave", "beforeCreate", "afterCreate persisted=true", "afterSave"]);
+    order.length = 0;
+    await record.update({ name: "Ada L" });
+    expect(order).toEqual(["validate", "beforeSave", "beforeUpdate", "afterSave"]);
+  });
+
+  it("a callback may change the record, e.g. normalize an attribute", async () => {
+    class Normalized extends User {
+      static {
+        this.beforeSave((record) => {
+          record.email = record.email?.trim().toLowerCase() ?? null;
+        });
+      }
+    }
+    const record = await Normalized.create({ name: "Ada", email: "  ADA@X.IO " });
+    expect((await User.find(record.id)).email).toBe("ada@x.io");
+  });
+
+  it("throw abort(reason) stops the save: false, abortReason, RecordNotSaved for OrThrow", async () => {
+    class Frozen extends User {
+      static {
+        this.beforeSave(() => {
+          throw abort("frozen");
+        });
+      }
+    }
+    const record = Frozen.build({ name: "Ada" });
+    expect(await record.save()).toBe(false);
+    expect(record.abortReason).toBe("frozen");
+    await expect(record.saveOrThrow()).rejects.toThrow(new RecordNotSaved("frozen"));
+    expect(await User.count()).toBe(0);
+  });
+
+  it("an error thrown by an after-callback propagates after the row is saved", async () => {
+    class Failing extends User {
+      static {
+        this.afterSave(() => {
+          throw new Error("after failed");
+        });
+      }
+    }
+    await expect(Failing.create({ name: "Ada" })).rejects.toThrow("after failed");
+    expect(await User.count()).toBe(1);
+  });
+
+  it("beforeDestroy may abort; afterDestroy runs after the delete", async () => {
+    let kept = true;
+    const seen: boolean[] = [];
+    class Guarded extends User {
+      static {
+        this.beforeDestroy(() => {
+          if (kept) throw abort("kept");
+        });
+        this.afterDestroy((record) => void seen.push(record.isDestroyed()));
+      }
+    }
+    const record = await Guarded.create({ name: "Ada" });
+    expect(await record.destroy()).toBe(false);
+    expect(record.abortReason).toBe("kept");
+    kept = false;
+    expect(await record.destroy()).toBe(record);
+    expect(seen).toEqual([true]);
+    expect(await User.count()).toBe(0);
+  });
+
+  it("do not run for bulk writes", async () => {
+    let ran = 0;
+    class Counted extends User {
+      static {
+        this.beforeSave(() => void ran++);
+      }
+    }
+    await Counted.insertAll([{ name: "a" }, { name: "b" }]);
+    await Counted.updateAll({ name: "c" });
+    await Counted.deleteAll();
+    expect(ran).toBe(0);
+  });
+});
