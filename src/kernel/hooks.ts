@@ -1,5 +1,6 @@
 import { HookableCore } from "hookable";
 import type { Attribute } from "./attributes.js";
+import type { Batchable } from "./batchable.js";
 import type { RelationData, SelectParts } from "./compiler.js";
 
 /** What a save is doing. */
@@ -9,6 +10,18 @@ export type SaveOperation = "create" | "update";
 export interface SaveContext<R = any> {
   readonly record: R;
   readonly operation: SaveOperation;
+  /**
+   * Further writes to make in the same atomic batch, after the record's own (for example children built
+   * through an association). A before-save hook may push to it.
+   */
+  readonly batch: Batchable[];
+}
+
+/** Context of the destroy hooks. */
+export interface DestroyContext<R = any> {
+  readonly record: R;
+  /** Further writes to make in the same atomic batch, before the record's DELETE (dependents). */
+  readonly batch: Batchable[];
 }
 
 /**
@@ -42,7 +55,7 @@ export interface ModelHooks {
   "record:initialize": (context: { readonly record: any }) => void;
   /** A value was cast for assignment; a hook may replace `value`. Sync. */
   "attribute:assign": (context: { readonly record: any; readonly attribute: Attribute; value: unknown }) => void;
-  /** A record was loaded from a row (column name to stored value). Sync. */
+  /** A record was loaded from a row (column name to stored value), or reloaded. Sync. */
   "record:hydrate": (context: { readonly record: any; readonly row: Readonly<Record<string, unknown>> }) => void;
   /** Before save: add to `record.errors` to refuse it. May be async. */
   "record:validate": (context: SaveContext) => void | Promise<void>;
@@ -53,9 +66,14 @@ export interface ModelHooks {
   /** After the row is written and the record is clean. May be async. */
   "record:afterSave": (context: SaveContext) => void | Promise<void>;
   /** Before the DELETE. `throw abort(reason)` stops the destroy. May be async. */
-  "record:beforeDestroy": (context: { readonly record: any }) => void | Promise<void>;
+  "record:beforeDestroy": (context: DestroyContext) => void | Promise<void>;
+  /**
+   * After every before-destroy hook, just before the DELETE: where dependents are handled, so that a callback's
+   * abort always protects them. May abort, and may push writes to `batch`. May be async.
+   */
+  "record:beforeDelete": (context: DestroyContext) => void | Promise<void>;
   /** After the DELETE. May be async. */
-  "record:afterDestroy": (context: { readonly record: any }) => void | Promise<void>;
+  "record:afterDestroy": (context: DestroyContext) => void | Promise<void>;
   /** `toJSON()` built `json`; a hook may change it. Sync. */
   "record:serialize": (context: { readonly record: any; readonly json: Record<string, unknown> }) => void;
   /** A record is being printed; a hook may change the entries. Sync. */

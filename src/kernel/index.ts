@@ -16,7 +16,7 @@ export { connect, Database, type BatchItem, type ConnectOptions, type DatabaseHo
 export { defineApplicationRecord, type ApplicationRecordFunction, type AppModel, type Schema } from "./application-record.js";
 export { Errors, humanize, type ErrorEntry } from "./errors-collection.js";
 export * from "./errors.js";
-export type { HookRegistration, InspectEntry, ModelHookName, ModelHooks, RelationCompileContext, SaveContext, SaveOperation, WriteContext } from "./hooks.js";
+export type { HookRegistration, InspectEntry, ModelHookName, ModelHooks, RelationCompileContext, SaveContext, DestroyContext, SaveOperation, WriteContext } from "./hooks.js";
 export { modelState } from "./declaration.js";
 export { definePlugin, defineModelState, type ModelStateKey, type Plugin } from "./plugin.js";
 export type { QueryEvent } from "./query-event.js";

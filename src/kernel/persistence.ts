@@ -3,7 +3,7 @@ import type { Batchable } from "./batchable.js";
 import { databaseFor } from "./context.js";
 import type { Database } from "./database.js";
 import { RecordDestroyed, RecordInvalid, RecordNotDestroyed, RecordNotFound, RecordNotSaved } from "./errors.js";
-import type { SaveContext, SaveOperation } from "./hooks.js";
+import type { DestroyContext, SaveContext, SaveOperation } from "./hooks.js";
 import { loadRow } from "./hydrate.js";
 import { type RecordState, STATE, changedAttributes, originalValue } from "./record-state.js";
 import { findByKeyStatement } from "./key-lookup.js";
@@ -34,20 +34,42 @@ async function runAbortable(state: RecordState, run: () => unknown): Promise<boo
   }
 }
 
-/** A save in two halves, so that a batch can run every record's first half before any write. */
-interface PreparedSave {
-  readonly context: SaveContext;
-  readonly statement: Statement | undefined;
-  readonly changes: Record<string, [unknown, unknown]>;
+/** A write prepared in full (before-callbacks run, statements built) that a batch can run with others. */
+interface PreparedWrite {
+  readonly statements: Statement[];
+  finish(results: unknown[], database: Database): Promise<void>;
+}
+
+/** Prepares the extra writes hooks asked for, returning their statements and a way to finish them. */
+async function prepareExtras(extras: readonly Batchable[]): Promise<PreparedWrite> {
+  const prepared: { extra: Batchable; statements: Statement[] }[] = [];
+  for (const extra of extras) prepared.push({ extra, statements: await extra.prepare() });
+  return {
+    statements: prepared.flatMap((item) => item.statements),
+    async finish(results) {
+      let offset = 0;
+      for (const { extra, statements } of prepared) {
+        await extra.finish(results.slice(offset, offset + statements.length));
+        offset += statements.length;
+      }
+    },
+  };
+}
+
+/** Runs statements: alone when there is one, else as one atomic batch. */
+async function execute(database: Database, statements: readonly Statement[]): Promise<unknown[]> {
+  if (statements.length === 0) return [];
+  if (statements.length === 1) return [await database.run(statements[0]!)];
+  return database.runAll(statements);
 }
 
 /** Validates, runs before-save hooks and builds the write; undefined when validation failed or a hook aborted. */
-export async function prepareSave(record: Persistable): Promise<PreparedSave | undefined> {
+async function prepareSave(record: Persistable): Promise<PreparedWrite | undefined> {
   const state = record[STATE];
   assertNotDestroyed(state, "saved");
   const { hooks } = state.model;
   const operation: SaveOperation = state.isNew ? "create" : "update";
-  const context: SaveContext = { record, operation };
+  const context: SaveContext = { record, operation, batch: [] };
   state.errors.clear();
   state.abortReason = undefined;
   const passed = await runAbortable(state, async () => {
@@ -59,7 +81,16 @@ export async function prepareSave(record: Persistable): Promise<PreparedSave | u
     if (!state.errors.isEmpty()) state.abortReason = undefined;
     return undefined;
   }
-  return { context, ...buildWrite(record, state, operation) };
+  const { statement, changes } = buildWrite(record, state, operation);
+  const extras = await prepareExtras(context.batch);
+  const own = statement ? [statement] : [];
+  return {
+    statements: [...own, ...extras.statements],
+    async finish(results, database) {
+      await finishSave(record, context, changes, statement ? results[0] : undefined, database);
+      await extras.finish(results.slice(own.length), database);
+    },
+  };
 }
 
 function pendingValues(state: RecordState, operation: SaveOperation): Map<string, unknown> {
@@ -90,62 +121,74 @@ function buildWrite(record: Persistable, state: RecordState, operation: SaveOper
 }
 
 /** Applies a written save to the record and runs the after-save hooks. */
-export async function finishSave(record: Persistable, prepared: PreparedSave, result: unknown, database: Database): Promise<void> {
+async function finishSave(
+  record: Persistable,
+  context: SaveContext,
+  changes: Record<string, [unknown, unknown]>,
+  result: unknown,
+  database: Database,
+): Promise<void> {
   const state = record[STATE];
-  if (prepared.context.operation === "create") {
+  if (context.operation === "create") {
     loadRow(state, result as Record<string, unknown>, undefined);
-  } else if (prepared.statement) {
+  } else if (result !== undefined) {
     const row = { ...state.row };
-    for (const name of Object.keys(prepared.changes)) {
+    for (const name of Object.keys(changes)) {
       const attribute = state.model.byName.get(name)!;
       const value = state.values[name];
-      row[attribute.column] = value === null ? null : attribute.type.toDatabase(value);
+      row[attribute.column] = value === null || value === undefined ? null : attribute.type.toDatabase(value);
     }
     state.row = row;
   }
   state.database ??= database;
-  state.savedChanges = prepared.changes;
+  state.savedChanges = changes;
   const { hooks } = state.model;
-  if (hooks.has("record:afterSave")) await hooks.callHook("record:afterSave", prepared.context);
+  if (hooks.has("record:afterSave")) await hooks.callHook("record:afterSave", context);
 }
 
-/** Saves a record: validation, before-save hooks, the write, after-save hooks. False if refused. */
+/** Saves a record: validation, before-save hooks, the write (one batch with any extra writes), after-save hooks. */
 export async function save(record: Persistable): Promise<boolean> {
   const prepared = await prepareSave(record);
   if (!prepared) return false;
   const database = await recordDatabase(record);
-  const result = prepared.statement ? await database.run(prepared.statement) : undefined;
-  await finishSave(record, prepared, result, database);
+  await prepared.finish(await execute(database, prepared.statements), database);
   return true;
 }
 
-/** Runs the before-destroy hooks; false if one aborted. */
-export async function prepareDestroy(record: Persistable): Promise<boolean> {
+/** Runs the destroy hooks and builds the DELETE (after any dependents' writes); undefined when refused. */
+async function prepareDestroy(record: Persistable): Promise<PreparedWrite | undefined> {
   const state = record[STATE];
   assertNotDestroyed(state, "destroyed again");
   const { hooks } = state.model;
+  const context: DestroyContext = { record, batch: [] };
   state.errors.clear();
   state.abortReason = undefined;
-  return runAbortable(state, () => hooks.has("record:beforeDestroy") && hooks.callHook("record:beforeDestroy", { record }));
-}
-
-/** Marks a record destroyed and runs the after-destroy hooks. */
-export async function finishDestroy(record: Persistable): Promise<void> {
-  const state = record[STATE];
-  state.destroyed = true;
-  const { hooks } = state.model;
-  if (hooks.has("record:afterDestroy")) await hooks.callHook("record:afterDestroy", { record });
+  const passed = await runAbortable(state, async () => {
+    if (hooks.has("record:beforeDestroy")) await hooks.callHook("record:beforeDestroy", context);
+    if (hooks.has("record:beforeDelete")) await hooks.callHook("record:beforeDelete", context);
+  });
+  if (!passed) return undefined;
+  const extras = await prepareExtras(context.batch);
+  const own = state.isNew ? [] : [deleteStatement(state.model, state)];
+  return {
+    statements: [...extras.statements, ...own],
+    async finish(results, database) {
+      await extras.finish(results.slice(0, extras.statements.length), database);
+      state.destroyed = true;
+      if (hooks.has("record:afterDestroy")) await hooks.callHook("record:afterDestroy", context);
+    },
+  };
 }
 
 /**
- * Destroys a record: before-destroy hooks, the DELETE, after-destroy hooks. A record never saved sends no
- * DELETE but is still marked destroyed, as in Rails. Succeeds when the row is already gone.
+ * Destroys a record: before-destroy hooks, dependents, the DELETE, after-destroy hooks. A record never saved
+ * sends no DELETE but is still marked destroyed, as in Rails. Succeeds when the row is already gone.
  */
 export async function destroy(record: Persistable): Promise<boolean> {
-  if (!(await prepareDestroy(record))) return false;
-  const state = record[STATE];
-  if (!state.isNew) await (await recordDatabase(record)).run(deleteStatement(state.model, state));
-  await finishDestroy(record);
+  const prepared = await prepareDestroy(record);
+  if (!prepared) return false;
+  const database = await recordDatabase(record);
+  await prepared.finish(await execute(database, prepared.statements), database);
   return true;
 }
 
@@ -160,37 +203,32 @@ export async function reload(record: Persistable): Promise<void> {
   const row = await database.run(findByKeyStatement(model, key));
   if (!row) throw new RecordNotFound(`${model.name} with ${model.primaryKey.name} ${model.primaryKey.filtered ? "[FILTERED]" : String(key)} no longer exists`);
   loadRow(state, row, undefined);
+  if (model.hooks.has("record:hydrate")) model.hooks.callHook("record:hydrate", { record, row });
+}
+
+function batchable(record: Persistable, prepare: () => Promise<PreparedWrite | undefined>, refusal: () => Error): Batchable {
+  let prepared: PreparedWrite | undefined;
+  return {
+    async prepare() {
+      prepared = await prepare();
+      if (!prepared) throw refusal();
+      return prepared.statements;
+    },
+    async finish(results) {
+      await prepared!.finish(results, await recordDatabase(record));
+    },
+    database: () => recordDatabase(record),
+  };
 }
 
 /** The batchable save of a record, for `db.batch([...])`. */
 export function toSave(record: Persistable): Batchable {
-  let prepared: PreparedSave | undefined;
-  return {
-    async prepare() {
-      prepared = await prepareSave(record);
-      if (!prepared) throw saveRefusal(record);
-      return prepared.statement ? [prepared.statement] : [];
-    },
-    async finish(results) {
-      await finishSave(record, prepared!, results[0], await recordDatabase(record));
-    },
-    database: () => recordDatabase(record),
-  };
+  return batchable(record, () => prepareSave(record), () => saveRefusal(record));
 }
 
 /** The batchable destroy of a record, for `db.batch([...])`. */
 export function toDestroy(record: Persistable): Batchable {
-  return {
-    async prepare() {
-      if (!(await prepareDestroy(record))) throw destroyRefusal(record);
-      const state = record[STATE];
-      return state.isNew ? [] : [deleteStatement(state.model, state)];
-    },
-    async finish() {
-      await finishDestroy(record);
-    },
-    database: () => recordDatabase(record),
-  };
+  return batchable(record, () => prepareDestroy(record), () => destroyRefusal(record));
 }
 
 /** The error an `OrThrow` save throws for a refused record: `RecordInvalid` or `RecordNotSaved`. */
