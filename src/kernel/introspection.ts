@@ -1,5 +1,5 @@
 import type { Attribute } from "./attributes.js";
-import { unboundModel } from "./database.js";
+import { type Database, unboundModel } from "./database.js";
 import { type RecordState, STATE } from "./record-state.js";
 import { resolveModel } from "./resolve.js";
 
@@ -17,4 +17,9 @@ export function isAttributeLoaded(record: object, name: string): boolean {
 /** A Model's primary key attribute, as fixed at its first use. */
 export function primaryKeyOf(model: Function): Attribute {
   return resolveModel(unboundModel(model)).primaryKey;
+}
+
+/** The database a record was built or loaded through, if any (its later saves and association loads use it). */
+export function databaseOfRecord(record: object): Database | undefined {
+  return (record as { [STATE]: RecordState })[STATE].database;
 }

@@ -116,6 +116,8 @@ export interface RecordMethods<A> {
   attributeBeforeLastSave<K extends AttributeName<A>>(name: K): A[K];
   /** Undoes unsaved changes to the named attributes, or to all. */
   restoreAttributes(...names: AttributeName<A>[]): this;
+  /** Loads an association again (one declared with `hasMany`, `hasOne` or `belongsTo`). */
+  reloadAssociation(name: string): Promise<unknown>;
 }
 
 /** A record of attributes `A`: its attributes as properties, plus the record methods. */

@@ -1,3 +1,4 @@
+import { associations } from "./associations/plugin.js";
 import { attributeFiltering } from "./attribute-filtering.js";
 import { bulkWrites } from "./bulk-writes.js";
 import { callbacks } from "./callbacks.js";
@@ -8,4 +9,4 @@ import { timestamps } from "./timestamps.js";
 import { validations } from "./validations.js";
 
 /** The built-in plugins every app gets: together they are the behaviour SPEC.md specifies. */
-export const defaultPlugins = [attributeFiltering, idGeneration, validations, callbacks, timestamps, scopes, pagination, bulkWrites];
+export const defaultPlugins = [attributeFiltering, idGeneration, validations, callbacks, timestamps, scopes, pagination, bulkWrites, associations];

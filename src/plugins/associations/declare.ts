@@ -1,0 +1,66 @@
+import type { AnyModel, AssignAttributes, AttributesOfModel, RelationOf } from "../../kernel/index.js";
+import type { BelongsToOptions, HasManyOptions } from "./definition.js";
+import { ASSOCIATION, AssociationSlot } from "./slot.js";
+import { collection } from "./has-many.js";
+import { BelongsToAssociation, HasOneAssociation } from "./single.js";
+
+type RecordOf<T> = T extends abstract new (...args: any) => infer R ? R : never;
+
+/** `user.posts()`: the children as a Relation, plus `build` for a child saved with its owner. */
+export type AssociationRelation<T extends AnyModel> = RelationOf<T> & {
+  /** Builds a child with the owner's key, saved with the owner in one atomic batch. */
+  build(attributes?: AssignAttributes<AttributesOfModel<T>>): RecordOf<T>;
+};
+
+/** A `hasMany` field: call it for the children. */
+export interface HasMany<T extends AnyModel> {
+  (): AssociationRelation<T>;
+}
+
+/** A `belongsTo` field: `load()` the parent, `set(record)` to assign it. */
+export interface BelongsTo<T extends AnyModel> {
+  /** The parent, loaded once (or from `includes`); null when the key is null or the row is gone. */
+  load(): Promise<RecordOf<T> | null>;
+  /** The loaded parent; throws when it was not loaded (use `load()` or `includes`). */
+  get(): RecordOf<T> | null;
+  /** Assigns the parent: sets the foreign key to its key (null clears it). */
+  set(record: RecordOf<T> | null): void;
+  /** Loads the parent again. */
+  reload(): Promise<RecordOf<T> | null>;
+  /** Whether the parent was loaded or assigned. */
+  readonly isLoaded: boolean;
+}
+
+/** A `hasOne` field: `load()` the child, `build()` a new one saved with the owner. */
+export interface HasOne<T extends AnyModel> {
+  /** The child, loaded once (or from `includes`); null if none. */
+  load(): Promise<RecordOf<T> | null>;
+  /** The loaded child; throws when it was not loaded. */
+  get(): RecordOf<T> | null;
+  /** Builds the child with the owner's key, saved with the owner in one atomic batch. */
+  build(attributes?: AssignAttributes<AttributesOfModel<T>>): RecordOf<T>;
+  /** Loads the child again. */
+  reload(): Promise<RecordOf<T> | null>;
+  /** Whether the child was loaded or built. */
+  readonly isLoaded: boolean;
+}
+
+/**
+ * Declares a one-to-many association as an instance field: `posts = hasMany(Post, { dependent: "destroy" })`.
+ * `user.posts()` is a Relation of the children; `user.posts().build(attrs)` builds one saved with the owner.
+ */
+export function hasMany<T extends AnyModel>(target: T, options: HasManyOptions = {}): HasMany<T> {
+  const slot = new AssociationSlot({ kind: "hasMany", target, options });
+  const field = () => collection(slot);
+  return Object.defineProperty(field, ASSOCIATION, { value: slot }) as unknown as HasMany<T>;
+}
+
+/** Declares the owning side as an instance field: `user = belongsTo(User)`; `post.user.load()`, `post.user.set(u)`. */
+export function belongsTo<T extends AnyModel>(target: T, options: BelongsToOptions = {}): BelongsTo<T> {
+  return new BelongsToAssociation(new AssociationSlot({ kind: "belongsTo", target, options })) as unknown as BelongsTo<T>;
+}
+
+/** Declares a one-to-one association as an instance field: `profile = hasOne(Profile)`; `user.profile.build()`. */
+export function hasOne<T extends AnyModel>(target: T, options: HasManyOptions = {}): HasOne<T> {
+  return new HasOneAssociation(new AssociationSlot({ kind: "hasOne", target, options })) as unknown as HasOne<T>;
+}

@@ -1,0 +1,57 @@
+import { attributesOf, camelize, InvalidModel, primaryKeyOf, underscore } from "../../kernel/index.js";
+
+/** What `dependent` does with an owner's children when the owner is destroyed. */
+export type Dependent = "destroy" | "restrictWithError";
+
+/** Options of `hasMany` and `hasOne`. */
+export interface HasManyOptions {
+  /** `destroy` destroys the dependents with the owner; `restrictWithError` makes the owner's destroy refuse. */
+  dependent?: Dependent;
+  /** The child's attribute holding the owner's key; the owner's name in camelCase plus `Id` by default. */
+  foreignKey?: string;
+}
+
+/** Options of `belongsTo`. */
+export interface BelongsToOptions {
+  /** The attribute holding the target's key; the association's name plus `Id` by default. */
+  foreignKey?: string;
+}
+
+/** The kind of an association. */
+export type AssociationKind = "hasMany" | "hasOne" | "belongsTo";
+
+/** One association as declared by a field: its kind, target Model and options. */
+export interface AssociationDefinition {
+  readonly kind: AssociationKind;
+  readonly target: Function;
+  readonly options: HasManyOptions & BelongsToOptions;
+}
+
+/** An association resolved for a Model: its name and the keys that join owner and target. */
+export interface ResolvedAssociation extends AssociationDefinition {
+  readonly name: string;
+  /** The attribute holding the other side's key: on the target for hasMany/hasOne, on the owner for belongsTo. */
+  readonly foreignKey: string;
+  /** The key the foreign key points at: the owner's primary key, or the target's for belongsTo. */
+  readonly primaryKey: string;
+}
+
+/** The class name an owner's foreign keys are named after: the Model class just below its nameless declaration. */
+function ownerName(model: Function): string {
+  let named = model;
+  for (let current: Function = model; current.name; current = Object.getPrototypeOf(current) as Function) named = current;
+  return named.name;
+}
+
+/** Resolves the keys of an association declared on `owner` under `name`; InvalidModel if a key is missing. */
+export function resolveAssociation(owner: Function, name: string, definition: AssociationDefinition): ResolvedAssociation {
+  const { kind, target, options } = definition;
+  const belongs = kind === "belongsTo";
+  const foreignKey = options.foreignKey ?? (belongs ? `${name}Id` : `${camelize(underscore(ownerName(owner)))}Id`);
+  const keyOwner = belongs ? owner : target;
+  if (!attributesOf(keyOwner).some((attribute) => attribute.name === foreignKey)) {
+    throw new InvalidModel(`${owner.name}.${name}: ${keyOwner.name} has no attribute ${foreignKey} (the foreign key); pass { foreignKey }`);
+  }
+  const primaryKey = primaryKeyOf(belongs ? target : owner).name;
+  return { ...definition, name, foreignKey, primaryKey };
+}

@@ -1,0 +1,91 @@
+import { abort, databaseOfRecord, definePlugin, type Batchable, type Database } from "../../kernel/index.js";
+import { preloadAssociation } from "./preload.js";
+import { associationsOf, slotsOf } from "./registry.js";
+
+type Owner = Record<string, any>;
+
+function attach(record: Owner): void {
+  for (const [association, slot] of slotsOf(record)) slot.attach(record, association);
+}
+
+/** Children built through the owner's associations, whose foreign key takes the owner's key. */
+function pendingChildren(record: Owner): Array<{ child: Owner; foreignKey: string; key: unknown }> {
+  const children = [];
+  for (const [association, slot] of slotsOf(record)) {
+    if (association.kind === "belongsTo") continue;
+    const key = record.readAttribute(association.primaryKey);
+    for (const child of slot.pending) children.push({ child, foreignKey: association.foreignKey, key });
+  }
+  return children;
+}
+
+function clearPending(record: Owner): void {
+  for (const [, slot] of slotsOf(record)) slot.pending.length = 0;
+}
+
+async function dependents(record: Owner, batch: Batchable[]): Promise<void> {
+  for (const [association, slot] of slotsOf(record)) {
+    const dependent = association.options.dependent;
+    if (association.kind === "belongsTo" || !dependent) continue;
+    const field = record[association.name];
+    const children: Owner[] = association.kind === "hasMany" ? await field().toArray() : [await field.load()].filter(Boolean);
+    slot.reset();
+    if (dependent === "restrictWithError" && children.length > 0) {
+      record.errors.add("base", "restrict_dependent_destroy", `Cannot delete record because dependent ${association.name} exist`);
+      throw abort(`Cannot delete record because dependent ${association.name} exist`);
+    }
+    if (dependent === "destroy") batch.push(...children.map((child) => child.toDestroy()));
+  }
+}
+
+/**
+ * Associations: `hasMany`, `hasOne` and `belongsTo` declared as instance fields. Children built through an
+ * association are saved with their owner in one atomic batch when the owner's key is known before insert (text
+ * keys); with database-assigned keys, each level is written in its own batch after the owner. `dependent`
+ * strategies run after every before-destroy callback, in the owner's destroy batch. `includes` preloads one
+ * query per association.
+ */
+export const associations = definePlugin({
+  name: "associations",
+  setup(base: { prototype: Record<string, unknown> }) {
+    base.prototype["reloadAssociation"] = async function reloadAssociation(this: Owner, name: string) {
+      const association = associationsOf(this.constructor as Function).get(name);
+      if (!association) throw new TypeError(`${this.constructor.name} has no association ${name}`);
+      const field = this[name];
+      if (association.kind !== "hasMany") return field.reload();
+      slotsOf(this).find(([candidate]) => candidate.name === name)![1].reset();
+      return field().toArray();
+    };
+  },
+  hooks: {
+    "record:initialize": ({ record }) => attach(record),
+    "record:hydrate": ({ record }) => attach(record),
+    "record:beforeSave"({ record, batch }) {
+      for (const { child, foreignKey, key } of pendingChildren(record)) {
+        if (key === null) continue;
+        if (child.readAttribute(foreignKey) !== key) child.writeAttribute(foreignKey, key);
+        batch.push(child.toSave());
+      }
+    },
+    async "record:afterSave"({ record }) {
+      // Database-assigned keys: the children learn the owner's key only now, and go in a batch of their own.
+      const late = pendingChildren(record).filter(({ child, foreignKey }) => child.isNewRecord() && child.readAttribute(foreignKey) === null);
+      clearPending(record);
+      if (late.length === 0) return;
+      for (const { child, foreignKey, key } of late) child.writeAttribute(foreignKey, key);
+      await (databaseOfRecord(record) as Database).batch(late.map(({ child }) => child.toSave()));
+    },
+    async "record:beforeDelete"({ record, batch }) {
+      await dependents(record, batch);
+    },
+    async "relation:preload"({ relation, records, pending }) {
+      const known = associationsOf(relation.model.model);
+      for (const name of [...pending]) {
+        const association = known.get(name);
+        if (!association) continue;
+        await preloadAssociation(association, records);
+        pending.delete(name);
+      }
+    },
+  },
+});

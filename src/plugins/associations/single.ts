@@ -1,0 +1,85 @@
+import { NoDatabase } from "../../kernel/index.js";
+import { ASSOCIATION, type AssociationSlot } from "./slot.js";
+
+/** Shared behaviour of the one-record associations (`belongsTo`, `hasOne`). */
+abstract class SingleAssociation {
+  readonly [ASSOCIATION]: AssociationSlot;
+
+  constructor(slot: AssociationSlot) {
+    this[ASSOCIATION] = slot;
+  }
+
+  /** Queries the associated record. */
+  protected abstract query(): Promise<any>;
+
+  /** Whether the associated record was loaded or assigned. */
+  get isLoaded(): boolean {
+    return this[ASSOCIATION].loaded;
+  }
+
+  /** The associated record, loaded once. */
+  async load(): Promise<any> {
+    const slot = this[ASSOCIATION];
+    if (!slot.loaded) slot.remember(await this.query());
+    return slot.value;
+  }
+
+  /** The loaded record; throws when it was not loaded. */
+  get(): any {
+    const slot = this[ASSOCIATION];
+    if (!slot.loaded) {
+      const { association } = slot.requireOwner();
+      throw new NoDatabase(`${association.name} is not loaded: await ${association.name}.load(), or use includes("${association.name}")`);
+    }
+    return slot.value;
+  }
+
+  /** Loads the associated record again. */
+  async reload(): Promise<any> {
+    this[ASSOCIATION].reset();
+    return this.load();
+  }
+
+  /** Never loads: prints whether the association is loaded. */
+  toString(): string {
+    return `#<${this.constructor.name} ${this[ASSOCIATION].loaded ? "loaded" : "not loaded"}>`;
+  }
+}
+
+/** `post.user`: the parent a foreign key on the owner points at. */
+export class BelongsToAssociation extends SingleAssociation {
+  protected async query(): Promise<any> {
+    const slot = this[ASSOCIATION];
+    const { owner, association } = slot.requireOwner();
+    const key = owner.readAttribute(association.foreignKey);
+    return key === null ? null : slot.targetModel().all().findBy({ [association.primaryKey]: key });
+  }
+
+  /** Assigns the parent: sets the foreign key to the parent's key, or null. */
+  set(record: any): void {
+    const slot = this[ASSOCIATION];
+    const { owner, association } = slot.requireOwner();
+    owner.writeAttribute(association.foreignKey, record === null ? null : record.readAttribute(association.primaryKey));
+    slot.remember(record);
+  }
+}
+
+/** `user.profile`: the one child whose foreign key points at the owner. */
+export class HasOneAssociation extends SingleAssociation {
+  protected async query(): Promise<any> {
+    const slot = this[ASSOCIATION];
+    const { owner, association } = slot.requireOwner();
+    const key = owner.readAttribute(association.primaryKey);
+    return key === null ? null : slot.targetModel().all().findBy({ [association.foreignKey]: key });
+  }
+
+  /** Builds the child with the owner's key; the owner's next save writes it in the same batch. */
+  build(attributes: object = {}): any {
+    const slot = this[ASSOCIATION];
+    const { owner, association } = slot.requireOwner();
+    const child = slot.targetModel().build({ ...attributes, [association.foreignKey]: owner.readAttribute(association.primaryKey) });
+    slot.pending.push(child);
+    slot.remember(child);
+    return child;
+  }
+}

@@ -1,0 +1,58 @@
+import { databaseOfRecord, NoDatabase, type Relation } from "../../kernel/index.js";
+import type { AssociationDefinition, ResolvedAssociation } from "./definition.js";
+
+/** Marks the value of an association field. */
+export const ASSOCIATION = Symbol("recordflare.association");
+
+type Owner = Record<string, any> & { constructor: Function };
+type TargetModel = Function & { all(): Relation; build(attributes: object): any };
+
+/**
+ * The per-record state behind one association field: its owner, the loaded target(s), and children built
+ * through it that the owner's next save writes.
+ */
+export class AssociationSlot {
+  owner: Owner | undefined;
+  association: ResolvedAssociation | undefined;
+  loaded = false;
+  value: any = null;
+  /** Records built through the association, saved with the owner. */
+  readonly pending: any[] = [];
+
+  constructor(readonly definition: AssociationDefinition) {}
+
+  /** Binds the slot to its record; done when the record is built or loaded. */
+  attach(owner: Owner, association: ResolvedAssociation): void {
+    this.owner = owner;
+    this.association = association;
+    this.reset();
+  }
+
+  /** Forgets what was loaded (on reload). */
+  reset(): void {
+    this.loaded = false;
+    this.value = null;
+  }
+
+  /** Stores what was loaded or assigned. */
+  remember(value: unknown): void {
+    this.loaded = true;
+    this.value = value;
+  }
+
+  /** The owner, or an error for a record made with `new` (which has no association state). */
+  requireOwner(): { owner: Owner; association: ResolvedAssociation } {
+    if (!this.owner || !this.association) {
+      throw new NoDatabase(`${this.definition.target.name} association used on a record made with new; make records with Model.build()`);
+    }
+    return { owner: this.owner, association: this.association };
+  }
+
+  /** The target Model, bound to the owner's database when it has one. */
+  targetModel(): TargetModel {
+    const { owner } = this.requireOwner();
+    const target = this.definition.target as TargetModel;
+    const database = databaseOfRecord(owner);
+    return database ? (database.model(target) as TargetModel) : target;
+  }
+}

@@ -1,0 +1,197 @@
+import { env } from "cloudflare:test";
+import { beforeEach, describe, expect, it } from "vitest";
+import { abort, connect, type QueryEvent, RecordNotDestroyed } from "../src/index.js";
+import { resetDatabase } from "./helpers/db.js";
+import { Article, Author, Guarded, Profile, Writer } from "./models/association-fixtures.js";
+
+beforeEach(resetDatabase);
+
+function listen() {
+  const events: QueryEvent[] = [];
+  const db = connect(env.DB, { onQuery: (event) => events.push(event) });
+  return { db, events };
+}
+
+async function count(table: string): Promise<number> {
+  return (await env.DB.prepare(`SELECT COUNT(*) AS n FROM ${table}`).first<{ n: number }>())!.n;
+}
+
+describe("hasMany", () => {
+  it("user.posts() is a Relation of the children, keyed by the owner's name plus Id", async () => {
+    const writer = await Writer.create({ name: "Ada" });
+    await Article.create({ userId: writer.id, title: "one" });
+    await Article.create({ userId: writer.id, title: "two" });
+    const other = await Writer.create({ name: "Bob" });
+    await Article.create({ userId: other.id, title: "other" });
+    expect(writer.posts().toSql().sql).toBe(`SELECT * FROM "posts" WHERE "user_id" = ?`);
+    expect((await writer.posts().order({ title: "asc" }).toArray()).map((post) => post.title)).toEqual(["one", "two"]);
+    expect(await writer.posts().where({ title: "two" }).count()).toBe(1);
+  });
+
+  it("children built through it are saved with the owner in ONE atomic batch", async () => {
+    const { db, events } = listen();
+    const writer = db.model(Writer).build({ name: "Ada" });
+    const first = writer.posts().build({ title: "one" });
+    writer.posts().build({ title: "two" });
+    expect(first.userId).toBe(writer.id);
+    expect(await writer.save()).toBe(true);
+    expect(events).toHaveLength(3);
+    expect(events.every((event) => event.batched)).toBe(true);
+    expect(first.isPersisted()).toBe(true);
+    expect(await count("posts")).toBe(2);
+  });
+
+  it("writes nothing when a child's insert fails", async () => {
+    const writer = Writer.build({ name: "Ada" });
+    writer.posts().build({ title: null as unknown as string });
+    await expect(writer.save()).rejects.toThrow(/NOT NULL/);
+    expect(await count("users")).toBe(0);
+  });
+
+  it("a loaded association answers size, isEmpty and hasAny without a query", async () => {
+    const writer = await Writer.create({ name: "Ada" });
+    await Article.create({ userId: writer.id, title: "one" });
+    const { db, events } = listen();
+    const [loaded] = await db.model(Writer).where({ id: writer.id }).includes("posts").toArray();
+    expect(events).toHaveLength(2);
+    events.length = 0;
+    expect(await loaded!.posts().size()).toBe(1);
+    expect(await loaded!.posts().hasAny()).toBe(true);
+    expect(await loaded!.posts().isEmpty()).toBe(false);
+    expect((await loaded!.posts().toArray())[0]!.title).toBe("one");
+    expect(events).toHaveLength(0);
+  });
+
+  it("includes preloads one query per association, the keys bound as one list", async () => {
+    for (const name of ["a", "b", "c"]) {
+      const writer = await Writer.create({ name });
+      await Article.create({ userId: writer.id, title: `${name}1` });
+      await Profile.create({ id: `p-${name}`, userId: writer.id, bio: name });
+    }
+    const { db, events } = listen();
+    const writers = await db.model(Writer).order({ name: "asc" }).includes("posts", "profile").toArray();
+    expect(events).toHaveLength(3);
+    expect(events[1]!.params).toHaveLength(1);
+    expect(writers.map((writer) => writer.profile.get()?.bio)).toEqual(["a", "b", "c"]);
+    const articles = await db.model(Article).includes("user").toArray();
+    expect(articles.map((article) => article.user.get()?.name).sort()).toEqual(["a", "b", "c"]);
+    await expect(Writer.includes("nothing").toArray()).rejects.toThrow(/nothing is not an association of Writer/);
+  });
+
+  it("paginate preloads the page's associations after it", async () => {
+    const writer = await Writer.create({ name: "Ada" });
+    await Article.create({ userId: writer.id, title: "one" });
+    const { db, events } = listen();
+    const page = await db.model(Writer).includes("posts").paginate({ perPage: 10 });
+    expect(events).toHaveLength(3);
+    expect(await page.records[0]!.posts().size()).toBe(1);
+  });
+
+  it("reloadAssociation reloads a loaded association", async () => {
+    const writer = await Writer.create({ name: "Ada" });
+    expect(await writer.posts().size()).toBe(0);
+    await writer.posts().toArray();
+    await Article.create({ userId: writer.id, title: "late" });
+    expect(await writer.posts().size()).toBe(0);
+    await writer.reloadAssociation("posts");
+    expect(await writer.posts().size()).toBe(1);
+  });
+});
+
+describe("belongsTo and hasOne", () => {
+  it("post.user loads the parent once; post.author.set(record) assigns the key", async () => {
+    const ada = await Writer.create({ name: "Ada" });
+    const bob = await Writer.create({ name: "Bob" });
+    const article = await Article.create({ userId: ada.id, title: "t" });
+    const { db, events } = listen();
+    const loaded = await db.model(Article).find(article.id);
+    expect((await loaded.user.load())!.name).toBe("Ada");
+    expect((await loaded.user.load())!.name).toBe("Ada");
+    expect(events).toHaveLength(2);
+    loaded.author.set(bob);
+    expect(loaded.userId).toBe(bob.id);
+    await loaded.save();
+    expect((await Article.find(article.id)).userId).toBe(bob.id);
+    expect(() => Article.build({ title: "x" }).user.get()).toThrow(/not loaded/);
+  });
+
+  it("user.profile.build() builds the child, saved with the owner", async () => {
+    const writer = Writer.build({ name: "Ada" });
+    const profile = writer.profile.build({ id: "p1", bio: "hi" });
+    expect(profile.userId).toBe(writer.id);
+    await writer.save();
+    expect((await Profile.find("p1")).userId).toBe(writer.id);
+    expect((await (await Writer.find(writer.id)).profile.load())!.bio).toBe("hi");
+  });
+});
+
+describe("dependent", () => {
+  it("destroy destroys the dependents with the owner, atomically, after the owner's before-destroy callbacks", async () => {
+    const writer = await Writer.create({ name: "Ada" });
+    await Article.create({ userId: writer.id, title: "one" });
+    await Article.create({ userId: writer.id, title: "two" });
+    const { db, events } = listen();
+    const loaded = await db.model(Writer).find(writer.id);
+    expect(await loaded.destroy()).toBe(loaded);
+    expect(await count("posts")).toBe(0);
+    expect(await count("users")).toBe(0);
+    expect(events.filter((event) => event.sql.startsWith("DELETE")).every((event) => event.batched)).toBe(true);
+  });
+
+  it("an abort in a before-destroy callback declared after the association still protects the dependents", async () => {
+    class Protected extends Writer {
+      static {
+        this.beforeDestroy(() => {
+          throw abort("protected");
+        });
+      }
+    }
+    const writer = await Protected.create({ name: "Ada" });
+    await Article.create({ userId: writer.id, title: "one" });
+    expect(await writer.destroy()).toBe(false);
+    expect(await count("posts")).toBe(1);
+  });
+
+  it("restrictWithError refuses the destroy with a reason in errors; destroyOrThrow throws RecordNotDestroyed", async () => {
+    const owner = await Guarded.create({ name: "Ada" });
+    await Article.create({ userId: owner.id, title: "one" });
+    expect(await owner.destroy()).toBe(false);
+    expect(owner.isPersisted()).toBe(true);
+    expect(owner.errors.fullMessages()).toEqual(["Cannot delete record because dependent posts exist"]);
+    await expect(owner.destroyOrThrow()).rejects.toThrow(RecordNotDestroyed);
+    await Article.where({ userId: owner.id }).deleteAll();
+    expect(await owner.destroy()).toBe(owner);
+  });
+});
+
+describe("database-assigned keys", () => {
+  it("writes each level of the graph in a separate batch", async () => {
+    const { db, events } = listen();
+    const author = db.model(Author).build({ name: "Le Guin" });
+    const book = author.books().build({ title: "The Dispossessed" });
+    author.books().build({ title: "Earthsea" });
+    await author.save();
+    expect(author.id).toBeTypeOf("number");
+    expect(book.authorId).toBe(author.id);
+    expect(events.map((event) => [event.sql.split(" ").slice(0, 3).join(" "), event.batched])).toEqual([
+      ["INSERT INTO \"authors\"", false],
+      ["INSERT INTO \"books\"", true],
+      ["INSERT INTO \"books\"", true],
+    ]);
+    expect((await author.books().toArray()).map((b) => b.title).sort()).toEqual(["Earthsea", "The Dispossessed"]);
+    await author.destroy();
+    expect(await count("books")).toBe(0);
+  });
+});
+
+describe("records", () => {
+  it("toJSON never includes associations and printing never loads them", async () => {
+    const writer = await Writer.create({ name: "Ada" });
+    const { db, events } = listen();
+    const loaded = await db.model(Writer).find(writer.id);
+    events.length = 0;
+    expect(Object.keys(loaded.toJSON())).not.toContain("posts");
+    expect(String(loaded)).not.toContain("posts");
+    expect(events).toHaveLength(0);
+  });
+});
