@@ -2,9 +2,9 @@ import { ApplicationRecord } from "./application-record.js";
 
 export class Note extends ApplicationRecord("notes") {
   static {
-    // A presence check written as a hook, the way a plugin adds validations.
-    this.hook("record:validate", ({ record }) => {
-      if (!record.title?.trim()) record.errors.add("title", "blank", "can't be blank");
+    this.validates("title", { presence: true, length: { maximum: 200 } });
+    this.beforeSave((note) => {
+      note.title = note.title.trim();
     });
   }
 }
