@@ -41,7 +41,7 @@ export function writeAttribute(record: object, state: RecordState, name: string,
   let cast = castValue(model, attribute, value);
   if (model.hooks.has("attribute:assign")) {
     const context = { record, attribute, value: cast };
-    model.hooks.callHook("attribute:assign", context);
+    model.hooks.callSync("attribute:assign", context);
     cast = context.value;
   }
   state.values[name] = cast;

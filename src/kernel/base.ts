@@ -11,7 +11,7 @@ import * as persistence from "./persistence.js";
 import { permit } from "./permit.js";
 import { type Plugin, registrationsOf } from "./plugin.js";
 import { inferTableName, reserveRecordMethods, resolveModel } from "./resolve.js";
-import { changedAttributes, isChanged, originalValue, RecordState, STATE, storedValue } from "./record-state.js";
+import { changedAttributes, currentValue, isChanged, originalValue, RecordState, STATE, storedValue } from "./record-state.js";
 import { Relation } from "./relation.js";
 
 const DEFAULT_FILTERS: (string | RegExp)[] = ["passw", "email", "secret", "token", "_key", "crypt", "salt", "certificate", "otp", "ssn", "cvv", "cvc"];
@@ -92,7 +92,7 @@ export class Base {
       const value = typeof attribute.default === "function" ? (attribute.default as () => unknown)() : attribute.default;
       writeAttribute(record, state, attribute.name, value);
     }
-    if (model.hooks.has("record:initialize")) model.hooks.callHook("record:initialize", { record });
+    if (model.hooks.has("record:initialize")) model.hooks.callSync("record:initialize", { record });
     writeAttributes(record, state, attributes as Record<string, unknown>);
     return record;
   }
@@ -150,7 +150,7 @@ export class Base {
     const state = this[STATE];
     const attribute = attributeNamed(state.model, name);
     assertLoaded(state, attribute);
-    return state.values[name] ?? null;
+    return currentValue(state, attribute);
   }
 
   /** Assigns an attribute by name, cast to its type. */
@@ -169,7 +169,7 @@ export class Base {
     const state = this[STATE];
     const result: Record<string, unknown> = {};
     for (const attribute of state.model.attributes) {
-      if (!state.loaded || state.loaded.has(attribute.name)) result[attribute.name] = state.values[attribute.name] ?? null;
+      if (!state.loaded || state.loaded.has(attribute.name)) result[attribute.name] = currentValue(state, attribute);
     }
     return result;
   }
@@ -183,7 +183,7 @@ export class Base {
       if (!hidden.has(name)) json[name] = value instanceof Date ? value.toISOString() : value;
     }
     const { hooks } = state.model;
-    if (hooks.has("record:serialize")) hooks.callHook("record:serialize", { record: this, json });
+    if (hooks.has("record:serialize")) hooks.callSync("record:serialize", { record: this, json });
     return json;
   }
 
@@ -270,7 +270,7 @@ export class Base {
   /** Each unsaved change as `[old, new]`. */
   changes(): Record<string, [unknown, unknown]> {
     const state = this[STATE];
-    return Object.fromEntries(changedAttributes(state).map((a) => [a.name, [originalValue(state, a), state.values[a.name] ?? null]]));
+    return Object.fromEntries(changedAttributes(state).map((a) => [a.name, [originalValue(state, a), currentValue(state, a)]]));
   }
 
   /** The attribute's value as last loaded or saved. */
@@ -284,7 +284,7 @@ export class Base {
     const attribute = this.#attribute(name);
     if (!isChanged(state, attribute)) return false;
     if ("from" in options && storedValue(attribute, options.from) !== storedValue(attribute, originalValue(state, attribute))) return false;
-    if ("to" in options && storedValue(attribute, options.to) !== storedValue(attribute, state.values[name])) return false;
+    if ("to" in options && storedValue(attribute, options.to) !== storedValue(attribute, currentValue(state, attribute))) return false;
     return true;
   }
 

@@ -12,9 +12,11 @@ export interface Batchable {
   finish(results: unknown[]): Promise<void>;
   /** @internal The database the record writes through. */
   database(): Database | Promise<Database>;
+  /** The record written; what `batch` resolves to for this item. */
+  readonly record: object;
 }
 
 /** Whether a batch item is a record write rather than a Statement. */
 export function isBatchable(item: unknown): item is Batchable {
-  return typeof item === "object" && item !== null && "prepare" in item && "finish" in item && "database" in item;
+  return typeof item === "object" && item !== null && "prepare" in item && "finish" in item && "database" in item && "record" in item;
 }

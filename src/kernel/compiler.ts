@@ -128,10 +128,10 @@ export function selectParts(data: RelationData, model: ResolvedModel, params = n
     offset: data.offset,
     params,
   };
-  if (hooks.has("relation:select")) hooks.callHook("relation:select", { data, parts });
-  if (hooks.has("relation:where")) hooks.callHook("relation:where", { data, parts });
-  if (hooks.has("relation:order")) hooks.callHook("relation:order", { data, parts });
-  if (hooks.has("relation:paging")) hooks.callHook("relation:paging", { data, parts });
+  if (hooks.has("relation:select")) hooks.callSync("relation:select", { data, parts });
+  if (hooks.has("relation:where")) hooks.callSync("relation:where", { data, parts });
+  if (hooks.has("relation:order")) hooks.callSync("relation:order", { data, parts });
+  if (hooks.has("relation:paging")) hooks.callSync("relation:paging", { data, parts });
   return parts;
 }
 

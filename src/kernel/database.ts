@@ -1,4 +1,4 @@
-import { HookableCore } from "hookable";
+import { HookPoints } from "./hooks.js";
 import { type Batchable, isBatchable } from "./batchable.js";
 import type { D1DatabaseLike, D1PreparedStatementLike } from "./d1.js";
 import { translateError } from "./database-errors.js";
@@ -29,9 +29,8 @@ export type BatchItem = Statement<any> | Batchable;
 /** A database opened with `connect`: runs statements and batches, and binds Models with `model()`. */
 export class Database {
   /** Hook points of this database (`query`). */
-  readonly hooks = new HookableCore<DatabaseHooks>();
+  readonly hooks = new HookPoints<DatabaseHooks>();
   readonly #binding: D1DatabaseLike;
-  #listened = false;
 
   /** @internal Use `connect`. */
   constructor(binding: D1DatabaseLike, options: ConnectOptions = {}) {
@@ -41,7 +40,6 @@ export class Database {
 
   /** Adds a query listener; returns a function that removes it. */
   onQuery(listener: (event: QueryEvent) => void): () => void {
-    this.#listened = true;
     return this.hooks.hook("query", listener);
   }
 
@@ -56,7 +54,7 @@ export class Database {
   }
 
   #emit(statement: Statement, meta: Record<string, unknown> | undefined, batched: boolean, error?: unknown): void {
-    if (this.#listened) this.hooks.callHook("query", queryEvent(statement, meta, batched, error));
+    if (this.hooks.has("query")) this.hooks.callSync("query", queryEvent(statement, meta, batched, error));
   }
 
   /** Runs one Statement and resolves to what it reads. */
@@ -94,7 +92,8 @@ export class Database {
 
   /**
    * Executes Statements and record writes atomically, in one round trip: every record's before-callbacks
-   * run first, then one D1 batch, then every after-callback. Resolves to each item's result.
+   * run first, then one D1 batch, then every after-callback. Resolves to each item's result: a Statement's
+   * result, or the record of a `toSave()` / `toDestroy()`.
    */
   async batch(items: readonly BatchItem[]): Promise<unknown[]> {
     const prepared: Statement[][] = [];
@@ -106,7 +105,7 @@ export class Database {
       const own = results.slice(offset, offset + prepared[index]!.length);
       offset += own.length;
       if (isBatchable(item)) await item.finish(own);
-      perItem.push(isBatchable(item) ? item : own[0]);
+      perItem.push(isBatchable(item) ? item.record : own[0]);
     }
     return perItem;
   }

@@ -3,14 +3,15 @@ import type { Base } from "./base.js";
 import { ownDeclaration } from "./declaration.js";
 import { writeAttribute, assertLoaded } from "./assign.js";
 import { InvalidModel } from "./errors.js";
-import { STATE } from "./record-state.js";
+import { currentValue, STATE } from "./record-state.js";
 
 function defineAccessor(prototype: object, name: string): void {
   Object.defineProperty(prototype, name, {
     get(this: Base) {
       const state = this[STATE];
-      assertLoaded(state, state.model.byName.get(name)!);
-      return state.values[name] ?? null;
+      const attribute = state.model.byName.get(name)!;
+      assertLoaded(state, attribute);
+      return currentValue(state, attribute);
     },
     set(this: Base, value: unknown) {
       writeAttribute(this, this[STATE], name, value);

@@ -102,21 +102,28 @@ export interface RelationCompileContext {
 /** Name of a Model hook point. */
 export type ModelHookName = keyof ModelHooks;
 
-/** The hook lists of one Model, resolved once at its first use. */
-export class ResolvedHooks extends HookableCore<ModelHooks> {
-  readonly #names = new Set<string>();
-
-  constructor(registrations: ReadonlyArray<HookRegistration>) {
-    super();
-    for (const [name, fn] of registrations) {
-      this.hook(name, fn as never);
-      this.#names.add(name);
-    }
+/**
+ * Named hook points on `hookable`, plus what the kernel needs beyond it: a cheap check for an empty point,
+ * and synchronous calls that let a hook's error propagate (hookable turns a synchronous throw into a
+ * rejected promise, which a synchronous caller would lose).
+ */
+export class HookPoints<Hooks extends Record<string, any>> extends HookableCore<Hooks> {
+  /** Whether any hook is registered under `name`; lets hot paths skip empty hook points. */
+  has(name: keyof Hooks & string): boolean {
+    return (this._hooks[name]?.length ?? 0) > 0;
   }
 
-  /** Whether any hook is registered under `name`; lets hot paths skip empty hook points. */
-  has(name: ModelHookName): boolean {
-    return this.#names.has(name);
+  /** Calls the hooks of a synchronous point in order; an error thrown by one propagates to the caller. */
+  callSync<Name extends keyof Hooks & string>(name: Name, ...args: Parameters<Hooks[Name]>): void {
+    for (const fn of this._hooks[name] ?? []) fn(...args);
+  }
+}
+
+/** The hook lists of one Model, resolved once at its first use. */
+export class ResolvedHooks extends HookPoints<ModelHooks> {
+  constructor(registrations: ReadonlyArray<HookRegistration>) {
+    super();
+    for (const [name, fn] of registrations) this.hook(name, fn as never);
   }
 }
 

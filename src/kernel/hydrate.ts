@@ -4,16 +4,10 @@ import { type RecordState, STATE } from "./record-state.js";
 
 type Constructor = new () => { [STATE]: RecordState };
 
-/** Loads a row into a record's state: values cast from their stored form, the row kept for change tracking. */
+/** Loads a row into a record's state; the row is what change tracking compares with. */
 export function loadRow(state: RecordState, row: Record<string, unknown>, loaded: ReadonlySet<string> | undefined): void {
-  const model = state.model;
-  const values: Record<string, unknown> = {};
-  for (const attribute of model.attributes) {
-    if (loaded && !loaded.has(attribute.name)) continue;
-    const raw = row[attribute.column];
-    values[attribute.name] = raw === null || raw === undefined ? null : attribute.type.fromDatabase(raw);
-  }
-  state.values = values;
+  // Values are converted from the row on first read (see `currentValue`).
+  state.values = {};
   state.row = row;
   state.loaded = loaded;
   state.isNew = false;
@@ -32,6 +26,6 @@ export function instantiate(
   const state = record[STATE];
   state.database = database;
   loadRow(state, row, loaded);
-  if (model.hooks.has("record:hydrate")) model.hooks.callHook("record:hydrate", { record, row });
+  if (model.hooks.has("record:hydrate")) model.hooks.callSync("record:hydrate", { record, row });
   return record;
 }

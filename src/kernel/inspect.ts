@@ -1,5 +1,5 @@
 import type { InspectEntry } from "./hooks.js";
-import { originalValue, isChanged, type RecordState } from "./record-state.js";
+import { currentValue, isChanged, originalValue, type RecordState } from "./record-state.js";
 
 function show(value: unknown): string {
   if (value === null || value === undefined) return "null";
@@ -17,13 +17,13 @@ export function inspectRecord(record: object, state: RecordState): string {
   const model = state.model;
   const entries: InspectEntry[] = model.attributes.map((attribute) => {
     const loaded = !state.loaded || state.loaded.has(attribute.name);
-    if (!loaded) return { attribute, shown: "(not loaded)", note: "" };
-    const value = state.values[attribute.name] ?? null;
+    if (!loaded) return { attribute, shown: "(changed)", note: "" };
+    const value = currentValue(state, attribute);
     const changed = !state.isNew && isChanged(state, attribute);
     if (attribute.filtered) return { attribute, shown: "[FILTERED]", note: changed ? "(changed)" : "" };
     return { attribute, shown: show(value), note: changed ? `(was ${show(originalValue(state, attribute))})` : "" };
   });
-  if (model.hooks.has("record:inspect")) model.hooks.callHook("record:inspect", { record, entries });
+  if (model.hooks.has("record:inspect")) model.hooks.callSync("record:inspect", { record, entries });
   const body = entries.map(({ attribute, shown, note }) => `${attribute.name}: ${shown}${note ? ` ${note}` : ""}`).join(", ");
   const flag = state.destroyed ? " (destroyed)" : "";
   return `#<${record.constructor.name || model.name}${flag} ${body}>`;

@@ -1,30 +1,41 @@
-import { compileSelect } from "./compiler.js";
+import { compileSelect, type RelationData } from "./compiler.js";
 import type { ResolvedModel } from "./resolve.js";
 import { Statement, type StatementReader } from "./statement.js";
 
 const lookupSql = new WeakMap<ResolvedModel, { sql: string; sources: ReturnType<typeof compileSelect>["sources"] }>();
 
-/** The SELECT of one row by primary key, compiled once per Model: `find(id)` is the hottest path there is. */
+function lookup(model: ResolvedModel, key: unknown): RelationData {
+  return {
+    conditions: [{ kind: "equal", attribute: model.primaryKey, value: key }],
+    order: [],
+    limit: 1,
+    offset: undefined,
+    select: undefined,
+    distinct: false,
+    none: false,
+    includes: [],
+  };
+}
+
+/** Whether plugins change how this Model's queries compile (then nothing compiled may be reused). */
+export function hasCompileHooks(model: ResolvedModel): boolean {
+  const { hooks } = model;
+  return hooks.has("relation:select") || hooks.has("relation:where") || hooks.has("relation:order") || hooks.has("relation:paging");
+}
+
+/**
+ * The SELECT of one row by primary key. `find(id)` and `reload()` are the hottest paths there are, so the SQL is
+ * compiled once per Model, unless relation hooks may change it per query.
+ */
 export function findByKeyStatement<Result = Record<string, unknown> | undefined>(
   model: ResolvedModel,
   key: unknown,
   read: StatementReader<Result> = (rows) => rows[0] as Result,
 ): Statement<Result> {
+  if (hasCompileHooks(model)) return new Statement(compileSelect(lookup(model, key), model), model, "rows", read);
   let compiled = lookupSql.get(model);
   if (!compiled) {
-    const query = compileSelect(
-      {
-        conditions: [{ kind: "equal", attribute: model.primaryKey, value: key }],
-        order: [],
-        limit: 1,
-        offset: undefined,
-        select: undefined,
-        distinct: false,
-        none: false,
-        includes: [],
-      },
-      model,
-    );
+    const query = compileSelect(lookup(model, key), model);
     compiled = { sql: query.sql, sources: query.sources };
     lookupSql.set(model, compiled);
   }

@@ -5,7 +5,7 @@ import type { Database } from "./database.js";
 import { RecordDestroyed, RecordInvalid, RecordNotDestroyed, RecordNotFound, RecordNotSaved } from "./errors.js";
 import type { DestroyContext, SaveContext, SaveOperation } from "./hooks.js";
 import { loadRow } from "./hydrate.js";
-import { type RecordState, STATE, changedAttributes, originalValue } from "./record-state.js";
+import { type RecordState, STATE, changedAttributes, currentValue, originalValue } from "./record-state.js";
 import { findByKeyStatement } from "./key-lookup.js";
 import type { Statement } from "./statement.js";
 import { deleteStatement, insertStatement, updateStatement } from "./write-statements.js";
@@ -96,7 +96,7 @@ async function prepareSave(record: Persistable): Promise<PreparedWrite | undefin
 function pendingValues(state: RecordState, operation: SaveOperation): Map<string, unknown> {
   const model = state.model;
   const changed = operation === "create" ? model.attributes.filter((a) => state.assigned.has(a.name)) : changedAttributes(state);
-  return new Map(changed.map((attribute) => [attribute.name, state.values[attribute.name]]));
+  return new Map(changed.map((attribute) => [attribute.name, currentValue(state, attribute)]));
 }
 
 /**
@@ -106,7 +106,7 @@ function pendingValues(state: RecordState, operation: SaveOperation): Map<string
 export function valuesToWrite(record: object, operation: SaveOperation): Map<string, unknown> {
   const state = (record as Persistable)[STATE];
   const { hooks } = state.model;
-  if (hooks.has("record:write")) hooks.callHook("record:write", { record, operation, values: pendingValues(state, operation) });
+  if (hooks.has("record:write")) hooks.callSync("record:write", { record, operation, values: pendingValues(state, operation) });
   return pendingValues(state, operation);
 }
 
@@ -114,7 +114,7 @@ function buildWrite(record: Persistable, state: RecordState, operation: SaveOper
   const model = state.model;
   const values = valuesToWrite(record, operation);
   const changes: Record<string, [unknown, unknown]> = {};
-  for (const name of values.keys()) changes[name] = [originalValue(state, model.byName.get(name)!), state.values[name]];
+  for (const [name, value] of values) changes[name] = [originalValue(state, model.byName.get(name)!), value];
   if (operation === "update" && values.size === 0) return { statement: undefined, changes };
   const statement = operation === "create" ? insertStatement(model, values) : updateStatement(model, state, values);
   return { statement, changes };
@@ -135,7 +135,7 @@ async function finishSave(
     const row = { ...state.row };
     for (const name of Object.keys(changes)) {
       const attribute = state.model.byName.get(name)!;
-      const value = state.values[name];
+      const value = currentValue(state, attribute);
       row[attribute.column] = value === null || value === undefined ? null : attribute.type.toDatabase(value);
     }
     state.row = row;
@@ -203,7 +203,7 @@ export async function reload(record: Persistable): Promise<void> {
   const row = await database.run(findByKeyStatement(model, key));
   if (!row) throw new RecordNotFound(`${model.name} with ${model.primaryKey.name} ${model.primaryKey.filtered ? "[FILTERED]" : String(key)} no longer exists`);
   loadRow(state, row, undefined);
-  if (model.hooks.has("record:hydrate")) model.hooks.callHook("record:hydrate", { record, row });
+  if (model.hooks.has("record:hydrate")) model.hooks.callSync("record:hydrate", { record, row });
 }
 
 function batchable(record: Persistable, prepare: () => Promise<PreparedWrite | undefined>, refusal: () => Error): Batchable {
@@ -218,6 +218,7 @@ function batchable(record: Persistable, prepare: () => Promise<PreparedWrite | u
       await prepared!.finish(results, await recordDatabase(record));
     },
     database: () => recordDatabase(record),
+    record,
   };
 }
 

@@ -37,6 +37,19 @@ export class RecordState {
   }
 }
 
+/**
+ * An attribute's current value. A loaded record converts stored values on first read (dates and JSON cost
+ * most of a load), so its `values` fill in lazily from `row`.
+ */
+export function currentValue(state: RecordState, attribute: Attribute): unknown {
+  const value = state.values[attribute.name];
+  if (value !== undefined || state.isNew) return value ?? null;
+  const raw = state.row[attribute.column];
+  const loaded = raw === null || raw === undefined ? null : attribute.type.fromDatabase(raw);
+  state.values[attribute.name] = loaded;
+  return loaded;
+}
+
 /** The stored form of an attribute's current value, for comparing. */
 export function storedValue(attribute: Attribute, value: unknown): unknown {
   return value === null || value === undefined ? null : attribute.type.toDatabase(value);
@@ -60,7 +73,9 @@ export function originalValue(state: RecordState, attribute: Attribute): unknown
 export function isChanged(state: RecordState, attribute: Attribute): boolean {
   if (state.loaded && !state.loaded.has(attribute.name)) return false;
   if (state.isNew && !state.assigned.has(attribute.name)) return false;
-  return storedValue(attribute, state.values[attribute.name]) !== originalStoredValue(state, attribute);
+  // Never read nor assigned since loading: it cannot have changed.
+  if (!state.isNew && state.values[attribute.name] === undefined) return false;
+  return storedValue(attribute, currentValue(state, attribute)) !== originalStoredValue(state, attribute);
 }
 
 /** The changed attributes, in declaration order. */

@@ -11,11 +11,8 @@ import { type ResolvedModel, resolveModel } from "./resolve.js";
 import { SqlFragment } from "./sql.js";
 import { Statement, type SqlQuery } from "./statement.js";
 import { findByKeyStatement } from "./key-lookup.js";
+import { displayParams } from "./query-event.js";
 
-function hasCompileHooks(model: ResolvedModel): boolean {
-  const { hooks } = model;
-  return hooks.has("relation:select") || hooks.has("relation:where") || hooks.has("relation:order") || hooks.has("relation:paging");
-}
 
 const EMPTY: RelationData = {
   conditions: [],
@@ -276,7 +273,6 @@ export class Relation {
     if (id === undefined) throw new TypeError(`${model.name}.find: the id is undefined`);
     const key = id === null ? UNCASTABLE : castConditionValue(model.primaryKey, id);
     if (key === UNCASTABLE || key === null) return null;
-    if (hasCompileHooks(model)) return this.findBy({ [model.primaryKey.name]: id });
     const Class = unboundModel(this.modelClass);
     const statement = findByKeyStatement(model, key, (rows, _meta, database) =>
       rows[0] === undefined ? null : instantiate(Class, model, rows[0], database),
@@ -411,8 +407,9 @@ export class Relation {
 
   /** Prints the Relation's SQL and params, without sending the query. */
   toString(): string {
-    const { sql, params } = this.toSql();
-    return `#<Relation ${this.model.name} ${sql} ${JSON.stringify(params)}>`;
+    const model = this.model;
+    const statement = new Statement(compileSelect(this.data, model), model, "rows", () => undefined);
+    return `#<Relation ${model.name} ${statement.sql} ${JSON.stringify(displayParams(statement))}>`;
   }
 
   [Symbol.for("nodejs.util.inspect.custom")](): string {

@@ -149,7 +149,15 @@ export function resolveModel(model: Function): ResolvedModel {
     relationClass: relationClassFor(declaration.plugins),
   };
   declaration.fixed = true;
-  Object.defineProperty(cls, RESOLVED, { value: resolved, enumerable: false });
-  if (resolved.hooks.has("model:finalize")) resolved.hooks.callHook("model:finalize", model);
+  // Visible while the finalize hooks run (they may ask for the Model's attributes); withdrawn if one throws,
+  // so that every later use fails the same way.
+  Object.defineProperty(cls, RESOLVED, { value: resolved, enumerable: false, configurable: true });
+  try {
+    if (resolved.hooks.has("model:finalize")) resolved.hooks.callSync("model:finalize", model);
+  } catch (error) {
+    delete cls[RESOLVED];
+    declaration.fixed = false;
+    throw error;
+  }
   return resolved;
 }

@@ -2,7 +2,7 @@ import type { Attribute } from "./attributes.js";
 import { ParamWriter } from "./compiler.js";
 import { quoteIdentifier } from "./naming.js";
 import type { ResolvedModel } from "./resolve.js";
-import { type RecordState, storedValue } from "./record-state.js";
+import { currentValue, type RecordState, storedValue } from "./record-state.js";
 import { Statement } from "./statement.js";
 
 function bindValue(params: ParamWriter, attribute: Attribute, value: unknown): string {
@@ -30,7 +30,7 @@ export function insertStatement(model: ResolvedModel, values: ReadonlyMap<string
 
 function whereKey(model: ResolvedModel, state: RecordState, params: ParamWriter): string {
   const key = model.primaryKey;
-  return `${quoteIdentifier(key.column)} = ${params.bind(state.row[key.column] ?? storedValue(key, state.values[key.name]), { kind: "value", attribute: key })}`;
+  return `${quoteIdentifier(key.column)} = ${params.bind(state.row[key.column] ?? storedValue(key, currentValue(state, key)), { kind: "value", attribute: key })}`;
 }
 
 /** The UPDATE of a persisted record's changed attributes, keyed by the primary key as last saved. */

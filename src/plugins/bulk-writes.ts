@@ -33,7 +33,10 @@ function storedRow(model: ResolvedModel, values: ReadonlyMap<string, unknown>): 
  * The rows of a bulk insert, by column, with declared defaults, generated ids and timestamps filled in: each
  * row is built as a record (so casting and defaults apply) but no validation or callback runs.
  */
-function rowsToInsert(modelClass: BuildsRecords, list: readonly object[]): { model: ResolvedModel; columns: string[]; rows: Record<string, unknown>[] } {
+function rowsToInsert(
+  modelClass: BuildsRecords,
+  list: readonly object[],
+): { model: ResolvedModel; columns: string[]; given: string[]; rows: Record<string, unknown>[] } {
   const model = modelClass.all().model;
   if (!Array.isArray(list) || list.length === 0) throw new TypeError(`${model.name}.insertAll takes a non-empty array of attribute objects`);
   const rows = list.map((attributes) => storedRow(model, valuesToWrite(modelClass.build(attributes), "create")));
@@ -43,7 +46,8 @@ function rowsToInsert(modelClass: BuildsRecords, list: readonly object[]): { mod
       throw new TypeError(`${model.name}.insertAll: every row must give the same attributes`);
     }
   }
-  return { model, columns, rows };
+  const given = Object.keys(list[0]!).map((name) => attributeNamed(model, name).column);
+  return { model, columns, given, rows };
 }
 
 // The rows are bound as ONE JSON value and read back with json_each, so any number of rows fits D1's
@@ -69,10 +73,13 @@ function toInsertAll(this: BuildsRecords, list: readonly object[], options: Inse
 }
 
 function toUpsertAll(this: BuildsRecords, list: readonly object[], options: UpsertOptions = {}): Statement<Meta> {
-  const { model, columns, rows } = rowsToInsert(this, list);
+  const { model, columns, given, rows } = rowsToInsert(this, list);
   const uniqueBy = (options.uniqueBy ?? [model.primaryKey.name]).map((name) => attributeNamed(model, name).column);
-  const createdAt = model.byName.get("createdAt")?.column;
-  const updates = columns.filter((column) => !uniqueBy.includes(column) && column !== createdAt);
+  // An existing row takes only what the caller gave (and a new updatedAt): never defaults, keys or createdAt.
+  const updatedAt = model.byName.get("updatedAt")?.column;
+  const updates = columns.filter(
+    (column) => (given.includes(column) || column === updatedAt) && !uniqueBy.includes(column) && column !== model.primaryKey.column,
+  );
   const params = new ParamWriter();
   const action = updates.length === 0 ? "DO NOTHING" : `DO UPDATE SET ${updates.map((c) => `${quoteIdentifier(c)} = excluded.${quoteIdentifier(c)}`).join(", ")}`;
   const sql = `${insertSql(model, columns, params, rows)} ON CONFLICT (${uniqueBy.map(quoteIdentifier).join(", ")}) ${action}`;

@@ -1,4 +1,4 @@
-import { NoDatabase } from "../../kernel/index.js";
+import { AssociationNotLoaded } from "../../kernel/index.js";
 import { ASSOCIATION, type AssociationSlot } from "./slot.js";
 
 /** Shared behaviour of the one-record associations (`belongsTo`, `hasOne`). */
@@ -29,7 +29,7 @@ abstract class SingleAssociation {
     const slot = this[ASSOCIATION];
     if (!slot.loaded) {
       const { association } = slot.requireOwner();
-      throw new NoDatabase(`${association.name} is not loaded: await ${association.name}.load(), or use includes("${association.name}")`);
+      throw new AssociationNotLoaded(`${association.name} is not loaded: await ${association.name}.load(), or use includes("${association.name}")`);
     }
     return slot.value;
   }

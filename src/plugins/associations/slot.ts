@@ -1,4 +1,4 @@
-import { databaseOfRecord, NoDatabase, type Relation } from "../../kernel/index.js";
+import { AssociationNotLoaded, databaseOfRecord, type Relation } from "../../kernel/index.js";
 import type { AssociationDefinition, ResolvedAssociation } from "./definition.js";
 
 /** Marks the value of an association field. */
@@ -43,7 +43,7 @@ export class AssociationSlot {
   /** The owner, or an error for a record made with `new` (which has no association state). */
   requireOwner(): { owner: Owner; association: ResolvedAssociation } {
     if (!this.owner || !this.association) {
-      throw new NoDatabase(`${this.definition.target.name} association used on a record made with new; make records with Model.build()`);
+      throw new AssociationNotLoaded(`${this.definition.target.name} association used on a record made with new; make records with Model.build()`);
     }
     return { owner: this.owner, association: this.association };
   }

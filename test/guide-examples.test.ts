@@ -1,0 +1,361 @@
+/**
+ * The plugin examples of docs/guide.md ("Writing a plugin"), copied verbatim apart from the import path, run
+ * against real D1. If one of these tests fails, the guide's example is wrong: fix the guide with the code.
+ */
+import { env } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  abort,
+  ActiveRecord,
+  attributesOf,
+  connect,
+  defineApplicationRecord,
+  defineModelState,
+  definePlugin,
+  modelState,
+  Model,
+  type QueryEvent,
+  RecordInvalid,
+  type RelationData,
+  withDatabase,
+} from "../src/index.js";
+
+// ---- docs/guide.md, "Example: soft delete" --------------------------------------------------------------
+
+type Conditions = RelationData["conditions"];
+
+/** Whether the query's own conditions mention deletedAt; then it decides about deleted rows itself. */
+function mentionsDeletedAt(conditions: Conditions): boolean {
+  return conditions.some((condition) => {
+    if ("attribute" in condition) return condition.attribute.name === "deletedAt";
+    if (condition.kind === "not") return mentionsDeletedAt(condition.conditions);
+    if (condition.kind === "or") return condition.branches.some(mentionsDeletedAt);
+    return false;
+  });
+}
+
+/**
+ * Soft delete for Models with a `deletedAt` datetime attribute (column `deleted_at`): `destroy()` stamps
+ * `deletedAt` and keeps the row, and queries leave stamped rows out unless they mention `deletedAt`.
+ */
+export const softDelete = definePlugin({
+  name: "soft-delete",
+  hooks: {
+    async "record:beforeDestroy"({ record }) {
+      if (record.isNewRecord()) return;
+      await record.update({ deletedAt: new Date() });
+      throw abort("soft-deleted");
+    },
+    "relation:where"({ data, parts }) {
+      if (!mentionsDeletedAt(data.conditions)) parts.where.push(`"deleted_at" IS NULL`);
+    },
+  },
+});
+
+// ---- docs/guide.md, "Example: audit log" -----------------------------------------------------------------
+
+export interface AuditEntry {
+  model: string;
+  recordId: unknown;
+  action: "create" | "update" | "destroy";
+  /** Attribute name to [old, new]; filtered attributes show as "[FILTERED]". */
+  changes: Record<string, [unknown, unknown]>;
+}
+
+const unaudited = defineModelState(
+  "audit-log:unaudited",
+  () => new Set<string>(),
+  (parent) => new Set(parent),
+);
+
+/** Leaves attributes out of a Model's audit entries (and out of its subclasses'). */
+export function auditIgnore(model: Function, ...names: string[]): void {
+  const ignored = modelState(model, unaudited);
+  for (const name of names) ignored.add(name);
+}
+
+/** Reports each save that changed something, and each destroy, to `write`. */
+export function auditLog(write: (entry: AuditEntry) => void | Promise<void>) {
+  return definePlugin({
+    name: "audit-log",
+    hooks: {
+      async "record:afterSave"({ record, operation }) {
+        const model = record.constructor;
+        const ignored = modelState(model, unaudited);
+        const saved = record.savedChanges();
+        const changes: AuditEntry["changes"] = {};
+        for (const attribute of attributesOf(model)) {
+          const change = saved[attribute.name];
+          if (!change || ignored.has(attribute.name)) continue;
+          changes[attribute.name] = attribute.filtered ? ["[FILTERED]", "[FILTERED]"] : change;
+        }
+        if (Object.keys(changes).length === 0) return;
+        const recordId = record.readAttribute(model.primaryKey);
+        await write({ model: model.name, recordId, action: operation, changes });
+      },
+      async "record:afterDestroy"({ record }) {
+        const model = record.constructor;
+        const recordId = record.readAttribute(model.primaryKey);
+        await write({ model: model.name, recordId, action: "destroy", changes: {} });
+      },
+    },
+  });
+}
+
+// ---- docs/guide.md, "Per-Model state" (a presence validator) ---------------------------------------------
+
+const required = defineModelState(
+  "presence:required",
+  () => [] as string[],
+  (parent) => [...parent],
+);
+
+/** Declares attributes that must not be null or blank. */
+export function validatesPresence(model: Function, ...names: string[]): void {
+  modelState(model, required).push(...names);
+}
+
+export const presence = definePlugin({
+  name: "presence",
+  hooks: {
+    "record:validate"({ record }) {
+      for (const name of modelState(record.constructor, required)) {
+        const value = record.readAttribute(name);
+        if (value === null || (typeof value === "string" && value.trim() === "")) {
+          record.errors.add(name, "blank", "can't be blank");
+        }
+      }
+    },
+  },
+});
+
+// ---- docs/guide.md, "Writing a plugin" (the shape of a plugin) -------------------------------------------
+
+export const trimNames = definePlugin({
+  name: "trim-names", // registering the same name twice on a class chain is a no-op
+  hooks: {
+    "attribute:assign"(context) {
+      if (context.attribute.name === "name" && typeof context.value === "string") context.value = context.value.trim();
+    },
+  },
+  relationMethods: {
+    // `this` is the Relation; also becomes a static of the class the plugin is registered on
+    newestFirst(this: any) {
+      return this.reorder({ createdAt: "desc" });
+    },
+  },
+  setup(model) {
+    // runs once, with the class the plugin is registered on: add statics or settings here
+  },
+});
+
+// ---- the app of the examples -----------------------------------------------------------------------------
+
+const schema = {
+  articles: {
+    id: { type: "string", null: false, generateId: true },
+    title: { type: "string", null: false },
+    secretNote: "string",
+    deletedAt: "datetime",
+    createdAt: { type: "datetime", null: false },
+    updatedAt: { type: "datetime", null: false },
+  },
+} as const;
+
+const audit: AuditEntry[] = [];
+
+class ApplicationBase extends ActiveRecord {
+  static override binding = "DB";
+  static {
+    this.use(
+      presence,
+      auditLog((entry) => {
+        audit.push(entry);
+      }),
+    );
+  }
+}
+
+const ApplicationRecord = defineApplicationRecord(schema, ApplicationBase);
+
+class Article extends ApplicationRecord("articles") {
+  static {
+    this.use(softDelete);
+    validatesPresence(this, "title");
+    auditIgnore(this, "updatedAt");
+  }
+}
+
+/** A subclass that requires more: the parent's state is copied, never changed. */
+class ReviewedArticle extends Article {
+  static {
+    validatesPresence(this, "secretNote");
+  }
+}
+
+/** Entries kept in a table, by a Model outside the audited base (so the log does not audit itself). */
+class AuditLogEntry extends Model({
+  id: { type: "string", null: false },
+  model: { type: "string", null: false },
+  recordId: "string",
+  action: { type: "string", null: false },
+  changeset: "json",
+  createdAt: "datetime",
+  updatedAt: "datetime",
+}) {}
+
+beforeAll(async () => {
+  await env.DB.prepare(
+    `CREATE TABLE articles (id TEXT PRIMARY KEY NOT NULL, title TEXT NOT NULL, secret_note TEXT, deleted_at DATETIME,
+     created_at DATETIME NOT NULL, updated_at DATETIME NOT NULL)`,
+  ).run();
+  await env.DB.prepare(
+    `CREATE TABLE audit_log_entries (id TEXT PRIMARY KEY NOT NULL, model TEXT NOT NULL, record_id TEXT, action TEXT NOT NULL,
+     changeset TEXT, created_at DATETIME, updated_at DATETIME)`,
+  ).run();
+});
+
+describe("plugin shape", () => {
+  const usersSchema = {
+    users: {
+      id: { type: "string", null: false, generateId: true },
+      name: { type: "string", null: false },
+      createdAt: { type: "datetime", null: false },
+      updatedAt: { type: "datetime", null: false },
+    },
+  } as const;
+
+  class ShapeBase extends ActiveRecord {
+    static override binding = "DB";
+    static {
+      this.use(trimNames);
+    }
+  }
+
+  const ShapeRecord = defineApplicationRecord(usersSchema, ShapeBase);
+
+  class Author extends ShapeRecord("users") {
+    static {
+      this.hook("record:beforeSave", ({ record }) => {
+        if (record.name === "root") throw abort("reserved name");
+      });
+    }
+  }
+
+  it("runs the plugin's hook and relation method, and a Model's own hook", async () => {
+    expect(Author.build({ name: "  Ada  " }).name).toBe("Ada");
+    const sql = (Author as unknown as { newestFirst(): { toSql(): { sql: string } } }).newestFirst().toSql().sql;
+    expect(sql).toBe(`SELECT * FROM "users" ORDER BY "created_at" DESC`);
+    const root = await Author.create({ name: " root " });
+    expect(root.isNewRecord()).toBe(true);
+    expect(root.abortReason).toBe("reserved name");
+  });
+});
+
+describe("soft delete", () => {
+  it("stamps deletedAt instead of deleting, and leaves stamped rows out of queries", async () => {
+    const events: QueryEvent[] = [];
+    const db = connect(env.DB, { onQuery: (event) => events.push(event) });
+    await withDatabase(db, async () => {
+      const kept = await Article.createOrThrow({ title: "Kept" });
+      const gone = await Article.createOrThrow({ title: "Gone" });
+      events.length = 0;
+      expect(await gone.destroy()).toBe(false);
+      expect(gone.abortReason).toBe("soft-deleted");
+      expect(gone.isPersisted()).toBe(true);
+      expect(gone.deletedAt).toBeInstanceOf(Date);
+      expect(events.map((e) => e.sql)).toEqual([`UPDATE "articles" SET "deleted_at" = ?, "updated_at" = ? WHERE "id" = ?`]);
+
+      expect(await Article.pluck("title")).toEqual(["Kept"]);
+      expect(await Article.count()).toBe(1);
+      expect((await Article.paginate()).total).toBe(1);
+      expect(Article.where({ title: "Gone" }).toSql().sql).toBe(`SELECT * FROM "articles" WHERE "title" = ? AND "deleted_at" IS NULL`);
+      expect(await Article.findBy({ title: "Gone" })).toBeNull();
+      expect(await Article.exists({ title: "Gone" })).toBe(false);
+      await expect(Article.find(gone.id)).rejects.toThrow("no record");
+      expect((await Article.first())!.id).toBe(kept.id);
+
+      // A query that mentions deletedAt decides for itself: here, the trash.
+      expect(await Article.whereNot({ deletedAt: null }).pluck("title")).toEqual(["Gone"]);
+      // The row is still there.
+      const row = await env.DB.prepare("SELECT count(*) AS n FROM articles").first<number>("n");
+      expect(row).toBe(2);
+    });
+  });
+
+  it("destroys a never-saved record as usual", async () => {
+    const draft = await withDatabase(connect(env.DB), async () => {
+      const record = Article.build({ title: "Draft" });
+      await record.destroy();
+      return record;
+    });
+    expect(draft.isDestroyed()).toBe(true);
+  });
+});
+
+describe("audit log", () => {
+  it("reports saves with their changes, filtered and ignored attributes handled, and destroys", async () => {
+    audit.length = 0;
+    const article = await Article.createOrThrow({ title: "Draft", secretNote: "s3" });
+    expect(audit).toEqual([
+      {
+        model: "Article",
+        recordId: article.id,
+        action: "create",
+        changes: {
+          id: [null, article.id],
+          title: [null, "Draft"],
+          secretNote: ["[FILTERED]", "[FILTERED]"],
+          createdAt: [null, article.createdAt],
+        },
+      },
+    ]);
+    await article.update({ title: "Final" });
+    expect(audit[1]).toEqual({ model: "Article", recordId: article.id, action: "update", changes: { title: ["Draft", "Final"] } });
+    await article.save(); // nothing changed: no entry
+    expect(audit).toHaveLength(2);
+    const stray = Article.build({ title: "Stray" });
+    await stray.destroy();
+    expect(audit[2]).toEqual({ model: "Article", recordId: stray.id, action: "destroy", changes: {} });
+  });
+
+  it("can keep its entries in a table through a Model outside the audited base", async () => {
+    const Audited = defineApplicationRecord(
+      schema,
+      class extends ActiveRecord {
+        static override binding = "DB";
+        static {
+          this.use(
+            auditLog(async (entry) => {
+              const { model, recordId, action, changes } = entry;
+              await AuditLogEntry.create({ model, recordId: String(recordId), action, changeset: changes });
+            }),
+          );
+        }
+      },
+    );
+    class Page extends Audited("articles") {
+      static override tableName = "articles";
+    }
+    await withDatabase(connect(env.DB), async () => {
+      const page = await Page.createOrThrow({ title: "Logged" });
+      const entries = await AuditLogEntry.where({ recordId: page.id }).toArray();
+      expect(entries.map((e) => [e.model, e.action])).toEqual([["Page", "create"]]);
+      expect((entries[0]!.changeset as Record<string, unknown>)["title"]).toEqual([null, "Logged"]);
+    });
+  });
+});
+
+describe("presence validator with per-Model state", () => {
+  it("refuses blank attributes; a subclass's declarations never reach its parent", async () => {
+    const blank = Article.build({ title: "  " });
+    expect(await blank.save()).toBe(false);
+    expect(blank.errors.fullMessages()).toEqual(["Title can't be blank"]);
+    await expect(blank.saveOrThrow()).rejects.toBeInstanceOf(RecordInvalid);
+
+    const reviewed = ReviewedArticle.build({ title: "T" });
+    expect(await reviewed.save()).toBe(false);
+    expect(reviewed.errors.fullMessages()).toEqual(["Secret note can't be blank"]);
+    expect(await Article.build({ title: "T" }).save()).toBe(true);
+  });
+});

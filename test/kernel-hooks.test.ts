@@ -1,0 +1,106 @@
+import { env } from "cloudflare:test";
+import { beforeEach, describe, expect, it } from "vitest";
+import { connect, InvalidModel, type QueryEvent, sql } from "../src/index.js";
+import { resetDatabase } from "./helpers/db.js";
+import { User } from "./models/fixtures.js";
+
+beforeEach(resetDatabase);
+
+describe("synchronous hook points", () => {
+  it("an error thrown by a synchronous hook propagates to the caller", () => {
+    class Strict extends User {
+      static {
+        this.hook("attribute:assign", ({ attribute, value }) => {
+          if (attribute.name === "name" && value === "forbidden") throw new RangeError("no");
+        });
+      }
+    }
+    const record = Strict.build({ name: "fine" });
+    expect(() => (record.name = "forbidden")).toThrow(RangeError);
+    expect(record.name).toBe("fine");
+  });
+
+  it("model:finalize errors reach the first use (a scope named like a Model static)", async () => {
+    // @ts-expect-error A scope named like a Model static is a compile error as well.
+    class Clashing extends User {
+      static exists = this.scope((q) => q);
+    }
+    await expect(async () => Clashing.count()).rejects.toThrow(InvalidModel);
+    await expect(async () => Clashing.count()).rejects.toThrow(/scope exists/);
+  });
+
+  it("relation:where hooks that bind values apply to find, reload and count", async () => {
+    const alive = await User.create({ name: "alive" });
+    const hidden = await User.create({ name: "hidden" });
+    class Visible extends User {
+      static {
+        this.hook("relation:where", ({ parts }) => {
+          parts.where.push(`"name" <> ${parts.params.bind("hidden")}`);
+        });
+      }
+    }
+    expect((await Visible.find(alive.id)).name).toBe("alive");
+    await expect(Visible.find(hidden.id)).rejects.toThrow(/no record/);
+    const record = await Visible.find(alive.id);
+    await expect(record.reload()).resolves.toBe(record);
+    expect(await Visible.count()).toBe(1);
+    expect(await Visible.where(sql`1 = 1`).pluck("name")).toEqual(["alive"]);
+  });
+});
+
+describe("the database query hook", () => {
+  it("db.hooks.hook('query', fn) receives events without onQuery", async () => {
+    const db = connect(env.DB);
+    const events: QueryEvent[] = [];
+    db.hooks.hook("query", (event) => void events.push(event));
+    await db.model(User).count();
+    expect(events).toHaveLength(1);
+  });
+
+  it("an error thrown by a query listener propagates", async () => {
+    const db = connect(env.DB, {
+      onQuery: () => {
+        throw new RangeError("listener failed");
+      },
+    });
+    await expect(db.model(User).count()).rejects.toThrow(RangeError);
+  });
+});
+
+describe("batch results and printing", () => {
+  it("db.batch resolves to the records of toSave() and toDestroy()", async () => {
+    const db = connect(env.DB);
+    const kept = db.model(User).build({ name: "kept" });
+    const gone = await db.model(User).create({ name: "gone" });
+    const [first, second] = await db.batch([kept.toSave(), gone.toDestroy()]);
+    expect(first).toBe(kept);
+    expect(second).toBe(gone);
+    expect(gone.isDestroyed()).toBe(true);
+  });
+
+  it("printing a Relation hides filtered values; toSql() does not", () => {
+    const relation = User.where({ email: "ada@x.io", name: "Ada" });
+    expect(String(relation)).toBe(`#<Relation User SELECT * FROM "users" WHERE "email" = ? AND "name" = ? ["[FILTERED]","Ada"]>`);
+    expect(relation.toSql().params).toEqual(["ada@x.io", "Ada"]);
+  });
+
+  it("printing a partial record shows (changed) for an unloaded column", async () => {
+    await User.create({ name: "Ada" });
+    const [partial] = await User.select("name").toArray();
+    expect(String(partial)).toContain("age: (changed)");
+    expect(String(partial)).toContain(`name: "Ada"`);
+  });
+});
+
+describe("upsert", () => {
+  it("updates only the attributes given, never defaults or the key", async () => {
+    const user = await User.create({ name: "Ada", admin: true, email: "ada@x.io" });
+    await User.upsert({ id: user.id, name: "Ada L" });
+    await user.reload();
+    expect([user.name, user.admin]).toEqual(["Ada L", true]);
+    await User.upsert({ name: "Ada K", email: "ada@x.io" }, { uniqueBy: ["email"] });
+    await user.reload();
+    expect(user.name).toBe("Ada K");
+    expect(await User.count()).toBe(1);
+  });
+});
