@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { abort, connect, type QueryEvent, RecordNotDestroyed } from "../src/index.js";
+import { abort, connect, hasMany, IncompatibleRelation, type QueryEvent, RecordNotDestroyed } from "../src/index.js";
 import { resetDatabase } from "./helpers/db.js";
 import { Article, Author, Guarded, Profile, Writer } from "./models/association-fixtures.js";
 
@@ -193,5 +193,28 @@ describe("records", () => {
     expect(Object.keys(loaded.toJSON())).not.toContain("posts");
     expect(String(loaded)).not.toContain("posts");
     expect(events).toHaveLength(0);
+  });
+});
+
+describe("association scopes", () => {
+  class Publisher extends Writer {
+    published = hasMany(Article, { foreignKey: "userId", scope: (q) => q.where({ published: true }) });
+    latest = hasMany(Article, { foreignKey: "userId", scope: (q) => q.order({ createdAt: "desc" }).limit(1) });
+  }
+
+  it("narrow the children, and preload with includes in one query", async () => {
+    const writer = await Publisher.create({ name: "Ada" });
+    await Article.create({ userId: writer.id, title: "draft" });
+    await Article.create({ userId: writer.id, title: "out", published: true });
+    expect(await writer.published().pluck("title")).toEqual(["out"]);
+    const [loaded] = await Publisher.where({ id: writer.id }).includes("published").toArray();
+    expect((await loaded!.published().toArray()).map((article) => article.title)).toEqual(["out"]);
+  });
+
+  it("a scope preloaded with limit throws IncompatibleRelation; loading it per owner works", async () => {
+    const writer = await Publisher.create({ name: "Ada" });
+    await Article.create({ userId: writer.id, title: "one" });
+    await expect(Publisher.includes("latest").toArray()).rejects.toThrow(IncompatibleRelation);
+    expect(await writer.latest().count()).toBe(1);
   });
 });

@@ -9,6 +9,11 @@ export interface HasManyOptions {
   dependent?: Dependent;
   /** The child's attribute holding the owner's key; the owner's name in camelCase plus `Id` by default. */
   foreignKey?: string;
+  /**
+   * Narrows the children: `scope: (q) => q.where({ published: true })`. Preloading (`includes`) a scope with a
+   * `limit` or `offset` throws, since one query cannot limit each owner's children.
+   */
+  scope?: (relation: any) => any;
 }
 
 /** Options of `belongsTo`. */

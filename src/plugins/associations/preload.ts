@@ -1,4 +1,4 @@
-import { databaseOfRecord, type Relation } from "../../kernel/index.js";
+import { databaseOfRecord, IncompatibleRelation, type Relation } from "../../kernel/index.js";
 import type { ResolvedAssociation } from "./definition.js";
 import { slotsOf } from "./registry.js";
 
@@ -10,13 +10,24 @@ function targetOf(association: ResolvedAssociation, records: readonly Loaded[]):
   return database ? (database.model(association.target) as unknown as { all(): Relation }) : target;
 }
 
+/** The target's Relation with the association's scope; a scope that pages cannot be preloaded in one query. */
+function scoped(association: ResolvedAssociation, records: readonly Loaded[]): Relation {
+  const all = targetOf(association, records).all();
+  if (!association.options.scope) return all;
+  const relation = association.options.scope(all) as Relation;
+  if (relation.data.limit !== undefined || relation.data.offset !== undefined) {
+    throw new IncompatibleRelation(`${association.name}: a scope with limit or offset cannot be preloaded with includes; load each owner's ${association.name} instead`);
+  }
+  return relation;
+}
+
 /** Loads one association of many records with one query (the keys bound as one list) and fills their slots. */
 export async function preloadAssociation(association: ResolvedAssociation, records: readonly Loaded[]): Promise<void> {
   const belongs = association.kind === "belongsTo";
   const ownKey = belongs ? association.foreignKey : association.primaryKey;
   const theirKey = belongs ? association.primaryKey : association.foreignKey;
   const keys = [...new Set(records.map((record) => record.readAttribute(ownKey)).filter((key) => key !== null))];
-  const found: Loaded[] = keys.length === 0 ? [] : await targetOf(association, records).all().where({ [theirKey]: keys }).toArray();
+  const found: Loaded[] = keys.length === 0 ? [] : await scoped(association, records).where({ [theirKey]: keys }).toArray();
   const grouped = new Map<unknown, Loaded[]>();
   for (const target of found) {
     const key = target.readAttribute(theirKey);
