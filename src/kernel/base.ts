@@ -10,7 +10,7 @@ import { inspectRecord } from "./inspect.js";
 import * as persistence from "./persistence.js";
 import { permit } from "./permit.js";
 import { type Plugin, registrationsOf } from "./plugin.js";
-import { inferTableName, reserveRecordMethods, resolveModel } from "./resolve.js";
+import { inferTableName, relationOf, reserveRecordMethods, resolveModel } from "./resolve.js";
 import { changedAttributes, currentValue, isChanged, originalValue, RecordState, STATE, storedValue } from "./record-state.js";
 import { Relation } from "./relation.js";
 
@@ -77,7 +77,7 @@ export class Base {
 
   /** A Relation of every record, the start of any query. */
   static all(this: ModelStatics): Relation {
-    return new (resolveModel(unboundModel(this)).relationClass)(this);
+    return relationOf(this);
   }
 
   /** Builds a new record, nothing written: defaults and generated ids applied, then `attributes` assigned. */

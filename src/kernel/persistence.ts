@@ -1,4 +1,5 @@
 import { Abort } from "./abort.js";
+import { assertLoaded } from "./assign.js";
 import type { Batchable } from "./batchable.js";
 import { databaseFor } from "./context.js";
 import type { Database } from "./database.js";
@@ -14,6 +15,8 @@ type Persistable = { [STATE]: RecordState; constructor: Function };
 
 function assertNotDestroyed(state: RecordState, action: string): void {
   if (state.destroyed) throw new RecordDestroyed(`${state.model.name} is destroyed and cannot be ${action}`);
+  // A persisted record is written by its key; one loaded without it (distinct select) cannot be.
+  if (!state.isNew) assertLoaded(state, state.model.primaryKey);
 }
 
 /** The database a record writes through: the one it was built or loaded with, else the current one. */

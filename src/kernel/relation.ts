@@ -219,7 +219,9 @@ export class Relation {
   /** The Statement that loads this Relation's records (for plugins and batches). */
   toSelect(): Statement<any[]> {
     const model = this.model;
-    const loaded = this.data.select && new Set([model.primaryKey.name, ...this.data.select.map((a) => a.name)]);
+    const { select, distinct } = this.data;
+    // distinct() does not add the primary key: such records cannot be saved, reloaded or destroyed.
+    const loaded = select && new Set([...(distinct ? [] : [model.primaryKey.name]), ...select.map((a) => a.name)]);
     const Class = unboundModel(this.modelClass);
     return new Statement(compileSelect(this.data, model), model, "rows", (rows, _meta, database) =>
       rows.map((row) => instantiate(Class, model, row, database, loaded)),

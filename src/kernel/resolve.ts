@@ -5,6 +5,7 @@ import { InvalidModel } from "./errors.js";
 import { ResolvedHooks } from "./hooks.js";
 import { quoteIdentifier, tableize } from "./naming.js";
 import { Relation } from "./relation.js";
+import { unboundModel } from "./database.js";
 
 /** What the kernel needs of a Model at run time, worked out once at its first use. */
 export interface ResolvedModel {
@@ -21,8 +22,10 @@ export interface ResolvedModel {
   /** What a SELECT lists: `*`, or the columns when some are ignored. */
   readonly selectList: string;
   readonly hooks: ResolvedHooks;
-  /** The Model's own Relation class, carrying the relation methods plugins define (scopes, `paginate`). */
+  /** The Model's own Relation class: the plugins' relation methods plus those defined for it (its scopes). */
   readonly relationClass: typeof Relation;
+  /** The Relation class with the plugins' relation methods only (what a scope's body receives). */
+  readonly pluginRelationClass: typeof Relation;
 }
 
 const RESOLVED = Symbol("recordflare.resolved");
@@ -106,20 +109,25 @@ function ownHiddenAttributes(model: Resolvable): string[] {
   return owner ? (owner as Resolvable).hiddenAttributes : [];
 }
 
-function relationClassFor(plugins: readonly Plugin[]): typeof Relation {
-  const ModelRelation = class extends Relation {};
+function pluginRelationClassFor(plugins: readonly Plugin[]): typeof Relation {
+  const PluginRelation = class extends Relation {};
   for (const plugin of plugins) {
     for (const [name, method] of Object.entries(plugin.relationMethods ?? {})) {
-      Object.defineProperty(ModelRelation.prototype, name, { value: method, writable: true, configurable: true });
+      Object.defineProperty(PluginRelation.prototype, name, { value: method, writable: true, configurable: true });
     }
   }
-  return ModelRelation;
+  return PluginRelation;
 }
 
 /** Adds a method to a Model's Relations (and Relations of its subclasses made later); for plugins. */
 export function defineRelationMethod(model: Function, name: string, method: (this: Relation, ...args: any[]) => unknown): void {
   const { relationClass } = resolveModel(model);
   Object.defineProperty(relationClass.prototype, name, { value: method, writable: true, configurable: true });
+}
+
+/** A new Relation of every record of the Model (or of a view of it bound to a database). */
+export function relationOf(model: Function): Relation {
+  return new (resolveModel(unboundModel(model)).relationClass)(model);
 }
 
 /** Checks a Model's declaration and works out what its queries need; once per Model, at its first use. */
@@ -134,6 +142,7 @@ export function resolveModel(model: Function): ResolvedModel {
   // Each Model gets its own attribute objects, so that plugins may mark them (filtered) per Model.
   const attributes = [...declaration.attributes.values()].map((attribute) => ({ ...attribute }));
   const byName = new Map(attributes.map((attribute) => [attribute.name, attribute]));
+  const pluginRelationClass = pluginRelationClassFor(declaration.plugins);
   const resolved: ResolvedModel = {
     model,
     name: model.name || tableName,
@@ -146,7 +155,8 @@ export function resolveModel(model: Function): ResolvedModel {
     byColumn: new Map(attributes.map((attribute) => [attribute.column, attribute])),
     selectList: declaration.ignoredColumns.length === 0 ? "*" : attributes.map((a) => quoteIdentifier(a.column)).join(", "),
     hooks: new ResolvedHooks(declaration.hooks),
-    relationClass: relationClassFor(declaration.plugins),
+    pluginRelationClass,
+    relationClass: class extends pluginRelationClass {},
   };
   declaration.fixed = true;
   // Visible while the finalize hooks run (they may ask for the Model's attributes); withdrawn if one throws,

@@ -1,4 +1,4 @@
-import { defineRelationMethod, definePlugin, InvalidModel, Relation, type ScopeStatic } from "../kernel/index.js";
+import { defineRelationMethod, definePlugin, InvalidModel, Relation, relationOf } from "../kernel/index.js";
 
 const SCOPE_BODY = Symbol("recordflare.scope");
 
@@ -6,7 +6,7 @@ type ScopeBody = (relation: Relation, ...args: unknown[]) => unknown;
 
 /** Runs a scope's body on a plain Relation (no other scopes inside), then gives the result the Model's methods. */
 function runScope(relation: Relation, name: string, body: ScopeBody, args: unknown[]): Relation {
-  const result = body(new Relation(relation.modelClass, relation.data), ...args);
+  const result = body(new relation.model.pluginRelationClass(relation.modelClass, relation.data), ...args);
   if (!(result instanceof Relation)) throw new TypeError(`${relation.model.name}.${name}: a scope must return a Relation`);
   const ModelRelation = relation.constructor as new (modelClass: Function, data: Relation["data"]) => Relation;
   return new ModelRelation(result.modelClass, result.data);
@@ -38,8 +38,9 @@ export const scopes = definePlugin({
   name: "scopes",
   setup(base: Function & { scope?: unknown }) {
     base.scope = function scope(body: ScopeBody) {
-      const scopeStatic = function (this: { all(): Relation }, ...args: unknown[]) {
-        return runScope(this.all(), "scope", body, args);
+      // Not `this.all()`: a scope may itself be named like a static (the name check then refuses it).
+      const scopeStatic = function (this: Function, ...args: unknown[]) {
+        return runScope(relationOf(this), "scope", body, args);
       };
       Object.defineProperty(scopeStatic, SCOPE_BODY, { value: body });
       return scopeStatic;
