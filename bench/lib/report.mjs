@@ -7,7 +7,7 @@ export const TARGETS = {
   gzipBytes: 15 * 1024, // minimal Worker, gzipped (KiB, as wrangler reports)
 };
 
-const OP_LABELS = { find: "find(id)", create: "create", update: "update", query: "where + order + limit 25" };
+const OP_LABELS = { find: "find(id)", create: "create", update: "update", query: "where + order + limit 25", paginate: "paginate (count + page 2)" };
 const SUBJECT_LABELS = { raw: "raw D1 API (floor)", recordflare: "recordflare", kysely: "Kysely + kysely-d1", drizzle: "Drizzle", "drizzle-prepared": "Drizzle, .prepare()d" };
 
 const us = (x) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));

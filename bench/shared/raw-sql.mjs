@@ -8,4 +8,6 @@ export const RAW_SQL = {
     'INSERT INTO "users" ("id", "name", "email", "age", "admin", "created_at", "updated_at") VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *',
   update: 'UPDATE "users" SET "name" = ?, "updated_at" = ? WHERE "id" = ?',
   query: 'SELECT * FROM "users" WHERE "admin" = ? ORDER BY "created_at" DESC LIMIT 25',
+  paginateCount: 'SELECT COUNT(*) AS count FROM "users" WHERE "admin" = ?',
+  paginate: 'SELECT * FROM "users" WHERE "admin" = ? ORDER BY "created_at" DESC, "id" ASC LIMIT 25 OFFSET 25',
 };

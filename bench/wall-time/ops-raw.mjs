@@ -24,5 +24,9 @@ export function rawOps(d1) {
     query: {
       run: () => d1.prepare(RAW_SQL.query).bind(0).all(),
     },
+    paginate: {
+      // The count and the page in one batch, as recordflare sends them.
+      run: () => d1.batch([d1.prepare(RAW_SQL.paginateCount).bind(0), d1.prepare(RAW_SQL.paginate).bind(0)]),
+    },
   };
 }

@@ -20,5 +20,8 @@ export function recordflareOps(d1) {
     query: {
       run: () => Users.where({ admin: false }).order({ createdAt: "desc" }).limit(25).toArray(),
     },
+    paginate: {
+      run: () => Users.where({ admin: false }).order({ createdAt: "desc" }).paginate({ page: 2, perPage: 25 }),
+    },
   };
 }

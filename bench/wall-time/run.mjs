@@ -14,7 +14,7 @@ const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 
 /** Same date as vitest.config.ts (must not exceed the installed workerd's). */
 const COMPATIBILITY_DATE = "2026-11-01";
-const OPS = ["find", "query", "update", "create"]; // create last: it grows the table the others read
+const OPS = ["find", "query", "paginate", "update", "create"]; // create last: it grows the table the others read
 const IMPLS = ["recordflare", "raw"];
 /** An index an app would have for the `query` op's where + order. */
 const EXTRA_SCHEMA = ['CREATE INDEX "users_admin_created_at" ON "users" ("admin", "created_at")'];
@@ -59,7 +59,7 @@ function compareSql(sent) {
   for (const op of OPS) {
     const ours = sent.recordflare[op];
     const raw = sent.raw[op];
-    if (JSON.stringify(ours) !== JSON.stringify(raw) || raw[0] !== RAW_SQL[op]) mismatches.push({ op, recordflare: ours, raw });
+    if (JSON.stringify(ours) !== JSON.stringify(raw) || raw.at(-1) !== RAW_SQL[op]) mismatches.push({ op, recordflare: ours, raw });
   }
   return mismatches;
 }

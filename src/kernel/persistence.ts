@@ -73,15 +73,14 @@ async function prepareSave(record: Persistable): Promise<PreparedWrite | undefin
   const { hooks } = state.model;
   const operation: SaveOperation = state.isNew ? "create" : "update";
   const context: SaveContext = { record, operation, batch: [] };
-  state.errors.clear();
-  state.abortReason = undefined;
+  state.clearRefusal();
   const passed = await runAbortable(state, async () => {
     if (hooks.has("record:validate")) await hooks.callHook("record:validate", context);
-    if (!state.errors.isEmpty()) throw new Abort("validation failed");
+    if (state.hasErrors()) throw new Abort("validation failed");
     if (hooks.has("record:beforeSave")) await hooks.callHook("record:beforeSave", context);
   });
   if (!passed) {
-    if (!state.errors.isEmpty()) state.abortReason = undefined;
+    if (state.hasErrors()) state.abortReason = undefined;
     return undefined;
   }
   const { statement, changes } = buildWrite(record, state, operation);
@@ -164,8 +163,7 @@ async function prepareDestroy(record: Persistable): Promise<PreparedWrite | unde
   assertNotDestroyed(state, "destroyed again");
   const { hooks } = state.model;
   const context: DestroyContext = { record, batch: [] };
-  state.errors.clear();
-  state.abortReason = undefined;
+  state.clearRefusal();
   const passed = await runAbortable(state, async () => {
     if (hooks.has("record:beforeDestroy")) await hooks.callHook("record:beforeDestroy", context);
     if (hooks.has("record:beforeDelete")) await hooks.callHook("record:beforeDelete", context);

@@ -31,6 +31,17 @@ export class RecordState {
     return (this.#errors ??= new Errors());
   }
 
+  /** Whether the last save or destroy left reasons in `errors`. */
+  hasErrors(): boolean {
+    return this.#errors !== undefined && !this.#errors.isEmpty();
+  }
+
+  /** Forgets the reasons of the last refused save or destroy. */
+  clearRefusal(): void {
+    this.#errors?.clear();
+    this.abortReason = undefined;
+  }
+
   /** The record's Model, resolved on first need (a probe instance is made while resolving). */
   get model(): ResolvedModel {
     return (this.#model ??= resolveModel(this.modelClass));

@@ -1,0 +1,94 @@
+/**
+ * Column syntax of the generators: `name[:type][:unique|:index][!][=<literal>]`.
+ *
+ * - `type` is one of string (the default), integer, real, boolean, datetime, json, references;
+ * - a `!` at the end of the name, the type or a modifier marks the column NOT NULL;
+ * - `=<literal>` sets the DEFAULT (everything after the first `=`, so a string default may hold `:` or `!`);
+ * - `:unique` adds a unique index, `:index` a plain one;
+ * - a camelCase name gives a snake_case column (`firstName` gives `first_name`);
+ * - `user:references` gives the column `user_id`, referencing the table `users`, with an index.
+ */
+import { tableize, underscore } from "../kernel/index.js";
+import { type AttributeTypeName, GENERATOR_TYPES, type GeneratorType, isGeneratorType } from "./column-types.js";
+import { CliError } from "./errors.js";
+import { defaultToSql } from "./sql-literals.js";
+
+/** One column argument of `g model` or `g migration`, understood. */
+export interface ColumnSpec {
+  /** The argument as typed, for error messages. */
+  readonly source: string;
+  /** The generator type: an attribute type, or `references`. */
+  readonly type: GeneratorType;
+  /** The column's name in the table (`user_id` for `user:references`). */
+  readonly column: string;
+  /** Marked with `!`. */
+  readonly required: boolean;
+  /** The SQL literal of the DEFAULT, when `=<literal>` was given. */
+  readonly defaultSql: string | undefined;
+  /** Index to create on the column: from `:unique`, `:index`, or (plain) for a reference. */
+  readonly index: "unique" | "plain" | undefined;
+  /** For a reference, the parent table (`users` for `user:references`). */
+  readonly parentTable: string | undefined;
+}
+
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const MODIFIERS = ["unique", "index"] as const;
+
+function fail(source: string, problem: string): never {
+  throw new CliError(`Column "${source}": ${problem}. Syntax: name[:type][:unique][!][=default], type one of ${GENERATOR_TYPES.join(", ")}.`);
+}
+
+/** Parses one column argument; throws `CliError` naming the argument and the problem. */
+export function parseColumn(source: string): ColumnSpec {
+  const equals = source.indexOf("=");
+  const declaration = equals === -1 ? source : source.slice(0, equals);
+  const defaultText = equals === -1 ? undefined : source.slice(equals + 1);
+  let required = false;
+  const segments = declaration.split(":").map((segment) => {
+    if (segment.endsWith("!")) {
+      required = true;
+      return segment.slice(0, -1);
+    }
+    return segment;
+  });
+  const [name = "", ...rest] = segments;
+  if (name === "") fail(source, "the name is missing");
+  if (!NAME.test(name)) fail(source, `"${name}" is not a valid column name (letters, digits and _, not starting with a digit)`);
+  let type: GeneratorType = "string";
+  if (rest[0] !== undefined && !(MODIFIERS as readonly string[]).includes(rest[0])) {
+    const word = rest.shift()!;
+    if (word === "") fail(source, "the type is empty");
+    if (!isGeneratorType(word)) fail(source, `unknown type "${word}"`);
+    type = word;
+  }
+  let index: ColumnSpec["index"];
+  for (const modifier of rest) {
+    if (modifier === "unique") index = "unique";
+    else if (modifier === "index") index ??= "plain";
+    else fail(source, `unknown modifier "${modifier}" (modifiers: ${MODIFIERS.join(", ")})`);
+  }
+  const base = underscore(name);
+  if (type === "references") {
+    if (defaultText !== undefined) fail(source, "a reference takes no default");
+    return { source, type, column: `${base}_id`, required: true, defaultSql: undefined, index: index ?? "plain", parentTable: tableize(name) };
+  }
+  let defaultSql: string | undefined;
+  if (defaultText !== undefined) {
+    const result = defaultToSql(type as AttributeTypeName, defaultText);
+    if ("error" in result) fail(source, `the default ${JSON.stringify(defaultText)} ${result.error}`);
+    defaultSql = result.sql;
+  }
+  return { source, type, column: base, required, defaultSql, index, parentTable: undefined };
+}
+
+/** Parses column arguments; throws `CliError` for a bad one or for two arguments naming the same column. */
+export function parseColumns(sources: readonly string[]): ColumnSpec[] {
+  const columns = sources.map(parseColumn);
+  const seen = new Map<string, string>();
+  for (const column of columns) {
+    const earlier = seen.get(column.column);
+    if (earlier !== undefined) throw new CliError(`Columns "${earlier}" and "${column.source}" both name the column ${column.column}.`);
+    seen.set(column.column, column.source);
+  }
+  return columns;
+}
