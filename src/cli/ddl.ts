@@ -5,7 +5,11 @@
 import { type AttributeTypeName, SQL_TYPES } from "./column-types.js";
 import type { ColumnSpec } from "./columns.js";
 import type { TableInfo } from "./schema-reader.js";
+import { CliError } from "./errors.js";
 import { sqlIdentifier } from "./sql-identifiers.js";
+
+// Columns every generated table has.
+const GENERATED_COLUMNS: readonly string[] = ["id", "created_at", "updated_at"];
 
 /** Kind of primary key of a new table: UUID text generated in code, or an integer assigned by the database. */
 export type IdType = "uuid" | "integer";
@@ -72,6 +76,8 @@ export function indexStatements(table: string, specs: readonly ColumnSpec[]): st
  * the references, the other declared columns in the order given, `created_at` and `updated_at`.
  */
 export function createTableStatements(table: string, specs: readonly ColumnSpec[], idType: IdType, keyOf: ColumnContext["keyOf"]): string[] {
+  const generated = specs.find((spec) => GENERATED_COLUMNS.includes(spec.column));
+  if (generated) throw new CliError(`Column "${generated.source}": ${generated.column} is added to every table by the generator; leave it out.`);
   const context: ColumnContext = { requiredReferences: true, keyOf };
   const ordered = [...specs.filter((spec) => spec.type === "references"), ...specs.filter((spec) => spec.type !== "references")];
   const definitions = [

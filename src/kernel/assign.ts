@@ -34,11 +34,22 @@ export function assertLoaded(state: RecordState, attribute: Attribute): void {
 
 /** Assigns one attribute: checks, casts, runs the `attribute:assign` hooks, and records the assignment. */
 export function writeAttribute(record: object, state: RecordState, name: string, value: unknown): void {
-  const model = state.model;
-  if (state.destroyed) throw new RecordDestroyed(`${model.name} is destroyed and cannot be changed`);
-  const attribute = attributeNamed(model, name);
+  const attribute = checkedForWrite(state, name);
+  storeCast(record, state, attribute, castValue(state.model, attribute, value));
+}
+
+function checkedForWrite(state: RecordState, name: string): Attribute {
+  if (state.destroyed) throw new RecordDestroyed(`${state.model.name} is destroyed and cannot be changed`);
+  const attribute = attributeNamed(state.model, name);
   assertLoaded(state, attribute);
-  let cast = castValue(model, attribute, value);
+  return attribute;
+}
+
+/** Stores an already cast value, after the `attribute:assign` hooks. */
+function storeCast(record: object, state: RecordState, attribute: Attribute, value: unknown): void {
+  const model = state.model;
+  const name = attribute.name;
+  let cast = value;
   if (model.hooks.has("attribute:assign")) {
     const context = { record, attribute, value: cast };
     model.hooks.callSync("attribute:assign", context);
@@ -53,7 +64,9 @@ export function writeAttributes(record: object, state: RecordState, attributes: 
   if (typeof attributes !== "object" || attributes === null) {
     throw new TypeError(`${state.model.name}: attributes must be an object`);
   }
-  const model = state.model;
-  for (const [name, value] of Object.entries(attributes)) castValue(model, attributeNamed(model, name), value);
-  for (const [name, value] of Object.entries(attributes)) writeAttribute(record, state, name, value);
+  const cast = Object.entries(attributes).map(([name, value]) => {
+    const attribute = checkedForWrite(state, name);
+    return [attribute, castValue(state.model, attribute, value)] as const;
+  });
+  for (const [attribute, value] of cast) storeCast(record, state, attribute, value);
 }

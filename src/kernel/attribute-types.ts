@@ -29,6 +29,8 @@ export interface AttributeType {
   toDatabase(value: unknown): unknown;
   /** The JavaScript value for what D1 returned. */
   fromDatabase(value: unknown): unknown;
+  /** What `toDatabase` would give for the value D1 returned (never null); change tracking compares with it. */
+  canonical(value: unknown): unknown;
 }
 
 const INTEGER_TEXT = /^\s*[+-]?\d+\s*$/;
@@ -127,6 +129,11 @@ function castJson(value: unknown): unknown {
   return value;
 }
 
+/** The canonical stored form of a datetime: what recordflare writes is already canonical. */
+function canonicalDatetime(value: unknown): unknown {
+  return typeof value === "string" && value.length === 24 && ISO_TIMESTAMP.test(value) ? value : (readDatetime(value) as Date).toISOString();
+}
+
 /** The conversions of each attribute type. */
 export const attributeTypes: Record<AttributeTypeName, AttributeType> = {
   string: {
@@ -135,25 +142,29 @@ export const attributeTypes: Record<AttributeTypeName, AttributeType> = {
       typeof value === "string" ? value : typeof value === "number" && Number.isFinite(value) ? String(value) : UNCASTABLE,
     toDatabase: identity,
     fromDatabase: identity,
+    canonical: identity,
   },
-  integer: { cast: castInteger, castCondition: castInteger, toDatabase: identity, fromDatabase: identity },
-  real: { cast: castReal, castCondition: castReal, toDatabase: identity, fromDatabase: identity },
+  integer: { cast: castInteger, castCondition: castInteger, toDatabase: identity, fromDatabase: identity, canonical: identity },
+  real: { cast: castReal, castCondition: castReal, toDatabase: identity, fromDatabase: identity, canonical: identity },
   boolean: {
     cast: castBoolean,
     castCondition: castBoolean,
     toDatabase: (value) => (value ? 1 : 0),
     fromDatabase: (value) => (typeof value === "number" ? value !== 0 : value),
+    canonical: (value) => (value === 0 || value === 1 ? value : value ? 1 : 0),
   },
   datetime: {
     cast: castDatetime,
     castCondition: castDatetime,
     toDatabase: (value) => (value as Date).toISOString(),
     fromDatabase: readDatetime,
+    canonical: canonicalDatetime,
   },
   json: {
     cast: castJson,
     castCondition: castJson,
     toDatabase: (value) => JSON.stringify(value),
     fromDatabase: readJson,
+    canonical: (value) => JSON.stringify(readJson(value)),
   },
 };

@@ -70,7 +70,7 @@ export function storedValue(attribute: Attribute, value: unknown): unknown {
 export function originalStoredValue(state: RecordState, attribute: Attribute): unknown {
   if (state.isNew) return null;
   const raw = state.row[attribute.column];
-  return raw === null || raw === undefined ? null : attribute.type.toDatabase(attribute.type.fromDatabase(raw));
+  return raw === null || raw === undefined ? null : attribute.type.canonical(raw);
 }
 
 /** The attribute's value as last loaded or saved, as a fresh JavaScript value. */

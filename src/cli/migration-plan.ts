@@ -1,0 +1,107 @@
+/**
+ * What `g migration <Name> <column>...` writes, read from the name as Rails does:
+ * `Add<Columns>To<Table>` adds the columns, `Remove<Columns>From<Table>` drops them, `Create<Table>` makes a table
+ * in recordflare's shape, and any other name (or one given no columns) gives an empty migration to fill in.
+ * The table of Add and Remove must exist in the migrations so far; the columns are checked against it.
+ */
+import { underscore } from "../kernel/index.js";
+import { type ColumnSpec, parseColumns } from "./columns.js";
+import { addColumnStatements, createTableStatements, dropColumnStatements, type IdType, referencedKey } from "./ddl.js";
+import { CliError } from "./errors.js";
+import type { MigratedDatabase, TableInfo } from "./schema-reader.js";
+
+/** A migration to write: its name in snake_case (the file is `<nnnn>_<slug>.sql`) and its statements. */
+export interface MigrationPlan {
+  readonly slug: string;
+  readonly statements: readonly string[];
+}
+
+const MIGRATION_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
+
+/** The comment an empty migration holds. */
+export const EMPTY_MIGRATION_COMMENT =
+  "-- Write the SQL of this migration here, then run `npx recordflare schema` to update src/db/schema.ts.";
+
+// The table of `add_..._to_<table>` or `remove_..._from_<table>`: the first split whose table exists.
+function tableAfter(slug: string, verb: string, joiner: string, database: MigratedDatabase): { name: string; table?: TableInfo } | undefined {
+  if (!slug.startsWith(`${verb}_`)) return undefined;
+  const candidates: string[] = [];
+  for (let at = slug.indexOf(joiner, verb.length); at !== -1; at = slug.indexOf(joiner, at + 1)) {
+    const name = slug.slice(at + joiner.length);
+    if (name !== "" && at > verb.length) candidates.push(name);
+  }
+  if (candidates.length === 0) return undefined;
+  for (const name of candidates) {
+    const table = database.table(name);
+    if (table) return { name, table };
+  }
+  return { name: candidates[candidates.length - 1]! };
+}
+
+function existingTable(found: { name: string; table?: TableInfo }, name: string, database: MigratedDatabase): TableInfo {
+  if (found.table) return found.table;
+  const known = database.tables().map((table) => table.name);
+  const list = known.length === 0 ? "the migrations make no tables yet" : `tables: ${known.join(", ")}`;
+  throw new CliError(`${name}: there is no table ${found.name} (${list}).`);
+}
+
+function addStatements(table: TableInfo, specs: readonly ColumnSpec[], idType: IdType, database: MigratedDatabase): string[] {
+  for (const spec of specs) {
+    if (table.columns.some((column) => column.name === spec.column)) {
+      throw new CliError(`Column "${spec.source}": ${table.name} already has a column ${spec.column}.`);
+    }
+    if (spec.type !== "references" && spec.required && spec.defaultSql === undefined) {
+      throw new CliError(
+        `Column "${spec.source}": a NOT NULL column added to an existing table needs a default, which its existing rows take (for example ${spec.source}=<value>).`,
+      );
+    }
+  }
+  return addColumnStatements(table.name, specs, (parent) => referencedKey(database.table(parent), idType));
+}
+
+function removeStatements(table: TableInfo, specs: readonly ColumnSpec[]): string[] {
+  const indexes = new Set<string>();
+  for (const spec of specs) {
+    const column = table.columns.find((candidate) => candidate.name === spec.column);
+    if (!column) throw new CliError(`Column "${spec.source}": ${table.name} has no column ${spec.column}.`);
+    if (column.primaryKey > 0) throw new CliError(`Column "${spec.source}": ${spec.column} is the primary key of ${table.name}; it cannot be dropped.`);
+    for (const index of table.indexes.filter((candidate) => candidate.columns.includes(spec.column))) {
+      if (index.origin !== "c") {
+        throw new CliError(
+          `Column "${spec.source}": ${table.name}.${spec.column} has a UNIQUE constraint, which SQLite cannot drop with ALTER TABLE; write a migration that rebuilds the table.`,
+        );
+      }
+      indexes.add(index.name);
+    }
+  }
+  return dropColumnStatements(table.name, specs.map((spec) => spec.column), [...indexes].sort());
+}
+
+/**
+ * The migration `g migration` writes for a name and column arguments, checked against the tables the existing
+ * migrations make. Throws `CliError` for a bad name or column, an unknown table or column, or columns given to
+ * a name that takes none.
+ */
+export function planMigration(name: string | undefined, columnArguments: readonly string[], idType: IdType, database: MigratedDatabase): MigrationPlan {
+  if (name === undefined || name === "") throw new CliError("Give the migration's name: recordflare g migration <Name> [column...]");
+  if (!MIGRATION_NAME.test(name)) {
+    throw new CliError(`"${name}" is not a migration name: use letters, digits and _, starting with a letter (AddEmailToUsers).`);
+  }
+  const slug = underscore(name);
+  const specs = parseColumns(columnArguments);
+  if (specs.length === 0) return { slug, statements: [EMPTY_MIGRATION_COMMENT] };
+
+  const created = /^create_([a-z0-9_]+)$/.exec(slug);
+  if (created) {
+    const table = created[1]!;
+    if (database.table(table)) throw new CliError(`${name}: the table ${table} already exists.`);
+    return { slug, statements: createTableStatements(table, specs, idType, (parent) => referencedKey(database.table(parent), idType)) };
+  }
+  const added = tableAfter(slug, "add", "_to_", database);
+  if (added) return { slug, statements: addStatements(existingTable(added, name, database), specs, idType, database) };
+  const removed = tableAfter(slug, "remove", "_from_", database);
+  if (removed) return { slug, statements: removeStatements(existingTable(removed, name, database), specs) };
+  throw new CliError(
+    `${name}: columns are given only to Add<Columns>To<Table>, Remove<Columns>From<Table> or Create<Table>; for another change, give no columns and write the SQL.`,
+  );
+}

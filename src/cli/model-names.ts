@@ -1,0 +1,31 @@
+/**
+ * The names a Model generator derives from `<Name>`: `BlogPost` (or `blog_post`, `blog-post`, `blogPost`) gives
+ * the class `BlogPost`, the table `blog_posts` and the file `src/models/blog-post.ts`.
+ */
+import { camelize, tableize, underscore } from "../kernel/index.js";
+import { CliError } from "./errors.js";
+
+/** The class, table and file names of a Model. */
+export interface ModelNames {
+  readonly className: string;
+  readonly table: string;
+  /** The file name in `src/models`, kebab-case: `blog-post.ts`. */
+  readonly fileName: string;
+}
+
+const MODEL_NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
+// Names the base class file already uses.
+const RESERVED = new Set(["ApplicationRecord", "ApplicationBase"]);
+
+/** The names of a Model from the `<Name>` argument; throws `CliError` for a name that is not one. */
+export function modelNames(input: string | undefined): ModelNames {
+  if (input === undefined || input === "") throw new CliError("Give the Model's name: recordflare g model <Name> [column...]");
+  if (!MODEL_NAME.test(input)) {
+    throw new CliError(`"${input}" is not a Model name: use letters and digits, starting with a letter (BlogPost).`);
+  }
+  // `blog_post` and `blog-post` are camelized; a name without separators keeps its capitals (`HTMLPage`).
+  const camel = /[_-]/.test(input) ? camelize(underscore(input.replaceAll("-", "_"))) : input;
+  const className = camel[0]!.toUpperCase() + camel.slice(1);
+  if (RESERVED.has(className)) throw new CliError(`${className} is the app's base class; choose another Model name.`);
+  return { className, table: tableize(className), fileName: `${underscore(className).replaceAll("_", "-")}.ts` };
+}
