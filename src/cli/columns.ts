@@ -34,8 +34,10 @@ export interface ColumnSpec {
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const MODIFIERS = ["unique", "index"] as const;
 
-function fail(source: string, problem: string): never {
-  throw new CliError(`Column "${source}": ${problem}. Syntax: name[:type][:unique][!][=default], type one of ${GENERATOR_TYPES.join(", ")}.`);
+// A problem with one argument; `syntax` adds a reminder of the column syntax.
+function fail(source: string, problem: string, syntax = true): never {
+  const reminder = syntax ? ` Syntax: name[:type][:unique][!][=default], type one of ${GENERATOR_TYPES.join(", ")}.` : "";
+  throw new CliError(`Column "${source}": ${problem}.${reminder}`);
 }
 
 /** Parses one column argument; throws `CliError` naming the argument and the problem. */
@@ -69,13 +71,13 @@ export function parseColumn(source: string): ColumnSpec {
   }
   const base = underscore(name);
   if (type === "references") {
-    if (defaultText !== undefined) fail(source, "a reference takes no default");
+    if (defaultText !== undefined) fail(source, "a reference takes no default", false);
     return { source, type, column: `${base}_id`, required: true, defaultSql: undefined, index: index ?? "plain", parentTable: tableize(name) };
   }
   let defaultSql: string | undefined;
   if (defaultText !== undefined) {
     const result = defaultToSql(type as AttributeTypeName, defaultText);
-    if ("error" in result) fail(source, `the default ${JSON.stringify(defaultText)} ${result.error}`);
+    if ("error" in result) fail(source, `the default ${JSON.stringify(defaultText)} ${result.error}`, false);
     defaultSql = result.sql;
   }
   return { source, type, column: base, required, defaultSql, index, parentTable: undefined };

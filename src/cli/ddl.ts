@@ -14,6 +14,12 @@ const GENERATED_COLUMNS: readonly string[] = ["id", "created_at", "updated_at"];
 /** Kind of primary key of a new table: UUID text generated in code, or an integer assigned by the database. */
 export type IdType = "uuid" | "integer";
 
+/** The `--id` option: `uuid` (the default) or `integer`; throws `CliError` for anything else. */
+export function parseIdType(value: string | undefined): IdType {
+  if (value === undefined || value === "uuid" || value === "integer") return value ?? "uuid";
+  throw new CliError(`--id ${value}: the key types are uuid (text generated in code, the default) and integer (assigned by the database).`);
+}
+
 /** The key a reference points at: the parent's primary key column and its SQL type. */
 export interface ReferencedKey {
   readonly column: string;

@@ -24,18 +24,16 @@ export interface SchemaAttribute {
   readonly generateId: boolean;
 }
 
-/** The attributes of a table, and the columns left out because no attribute type reads them (BLOB). */
-export function schemaAttributes(table: TableInfo): { attributes: SchemaAttribute[]; skipped: ColumnInfo[] } {
+/** A column of a table in the schema file: its attribute, or none when no attribute type reads it (BLOB). */
+export type SchemaEntry = { readonly column: ColumnInfo; readonly attribute: SchemaAttribute | undefined };
+
+/** The entries of a table's columns, in column order. Throws `CliError` when two columns map to one attribute name. */
+export function schemaEntries(table: TableInfo): SchemaEntry[] {
   const keys = table.columns.filter((column) => column.primaryKey > 0);
-  const attributes: SchemaAttribute[] = [];
-  const skipped: ColumnInfo[] = [];
   const byName = new Map<string, string>();
-  for (const column of table.columns) {
+  return table.columns.map((column): SchemaEntry => {
     const type = attributeTypeOf(column.declaredType, column.jsonChecked);
-    if (type === undefined) {
-      skipped.push(column);
-      continue;
-    }
+    if (type === undefined) return { column, attribute: undefined };
     const name = camelize(column.name);
     const clash = byName.get(name);
     if (clash !== undefined) {
@@ -44,16 +42,16 @@ export function schemaAttributes(table: TableInfo): { attributes: SchemaAttribut
     byName.set(name, column.name);
     const isKey = column.primaryKey > 0;
     const generateId = isKey && keys.length === 1 && type === "string";
-    attributes.push({
+    const attribute: SchemaAttribute = {
       name,
       type,
       column: underscore(name) === column.name ? undefined : column.name,
       nullable: !column.notNull && !isKey,
       default: generateId ? undefined : defaultFromSql(type, column.defaultSql),
       generateId,
-    });
-  }
-  return { attributes, skipped };
+    };
+    return { column, attribute };
+  });
 }
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -83,11 +81,13 @@ export function renderSchema(tables: readonly TableInfo[]): string {
   if (tables.length === 0) return `${SCHEMA_HEADER}\nexport const schema = {} as const;\n`;
   const lines = [SCHEMA_HEADER, "export const schema = {"];
   for (const table of tables) {
-    const { attributes, skipped } = schemaAttributes(table);
     lines.push(`  ${propertyKey(table.name)}: {`);
-    for (const attribute of attributes) lines.push(`    ${propertyKey(attribute.name)}: ${declarationText(attribute)},`);
-    for (const column of skipped) {
-      lines.push(`    // ${column.name} (${column.declaredType || "no type"}) is left out: no attribute type reads it.`);
+    for (const { column, attribute } of schemaEntries(table)) {
+      lines.push(
+        attribute
+          ? `    ${propertyKey(attribute.name)}: ${declarationText(attribute)},`
+          : `    // ${column.name} (${column.declaredType || "no type"}) is left out: no attribute type reads it.`,
+      );
     }
     lines.push("  },");
   }

@@ -1,0 +1,65 @@
+/**
+ * Runs the command tree the way a command-line tool should behave: `--help` (or `-h`) prints the usage of the
+ * command named before it; any error prints one line on stderr and gives exit code 1.
+ */
+import { type CommandDef, renderUsage, runCommand } from "citty";
+
+type AnyCommand = CommandDef<any>;
+
+async function resolved<T>(value: T | Promise<T> | (() => T | Promise<T>) | undefined): Promise<T | undefined> {
+  return typeof value === "function" ? await (value as () => T | Promise<T>)() : await value;
+}
+
+// The command the arguments name (`g model` gives generate's model), and the words that lead to it.
+async function commandNamed(main: AnyCommand, rawArgs: readonly string[]): Promise<{ command: AnyCommand; path: string[] }> {
+  let command = main;
+  const path: string[] = [];
+  for (const word of rawArgs) {
+    if (word.startsWith("-")) continue;
+    const subCommands = await resolved(command.subCommands);
+    if (!subCommands) break;
+    let next: AnyCommand | undefined;
+    for (const [name, candidate] of Object.entries(subCommands)) {
+      const sub = (await resolved(candidate)) as AnyCommand;
+      const meta = await resolved(sub.meta);
+      const aliases = meta?.alias === undefined ? [] : [meta.alias].flat();
+      if (name === word || aliases.includes(word)) next = sub;
+    }
+    if (!next) break;
+    path.push(word);
+    command = next;
+  }
+  return { command, path };
+}
+
+/** The usage text of the command the arguments name. */
+export async function usageOf(main: AnyCommand, rawArgs: readonly string[]): Promise<string> {
+  const { command, path } = await commandNamed(main, rawArgs);
+  const mainName = (await resolved(main.meta))?.name ?? "";
+  if (command === main) return renderUsage(main);
+  // citty prefixes the parent's name: give it the whole path before the command (`recordflare g`).
+  return renderUsage(command, { meta: { name: [mainName, ...path.slice(0, -1)].join(" ") } });
+}
+
+// citty colours parts of its messages; an error line stays plain text.
+function plain(text: string): string {
+  return text.replace(/\u001B\[[0-9;]*m/g, "");
+}
+
+/** Runs the command line and returns the exit code: 0, or 1 after printing the error's message as one line. */
+export async function runCli(main: AnyCommand, rawArgs: readonly string[]): Promise<number> {
+  if (rawArgs.includes("--help") || rawArgs.includes("-h")) {
+    console.log(`${await usageOf(main, rawArgs)}\n`);
+    return 0;
+  }
+  try {
+    await runCommand(main, { rawArgs: [...rawArgs] });
+    return 0;
+  } catch (error) {
+    // Without a command, the usage says what there is to run.
+    if ((error as { code?: string }).code === "E_NO_COMMAND") console.log(`${await usageOf(main, rawArgs)}\n`);
+    const message = plain(error instanceof Error ? error.message : String(error)).split("\n")[0];
+    console.error(`Error: ${message}`);
+    return 1;
+  }
+}
