@@ -1,20 +1,10 @@
-import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { abort, connect, hasMany, IncompatibleRelation, type QueryEvent, RecordNotDestroyed } from "../src/index.js";
+import { abort, hasMany, IncompatibleRelation, RecordNotDestroyed } from "../src/index.js";
 import { resetDatabase } from "./helpers/db.js";
+import { countRows, listen } from "./helpers/queries.js";
 import { Article, Author, Guarded, Profile, Writer } from "./models/association-fixtures.js";
 
 beforeEach(resetDatabase);
-
-function listen() {
-  const events: QueryEvent[] = [];
-  const db = connect(env.DB, { onQuery: (event) => events.push(event) });
-  return { db, events };
-}
-
-async function count(table: string): Promise<number> {
-  return (await env.DB.prepare(`SELECT COUNT(*) AS n FROM ${table}`).first<{ n: number }>())!.n;
-}
 
 describe("hasMany", () => {
   it("user.posts() is a Relation of the children, keyed by the owner's name plus Id", async () => {
@@ -38,14 +28,14 @@ describe("hasMany", () => {
     expect(events).toHaveLength(3);
     expect(events.every((event) => event.batched)).toBe(true);
     expect(first.isPersisted()).toBe(true);
-    expect(await count("posts")).toBe(2);
+    expect(await countRows("posts")).toBe(2);
   });
 
   it("writes nothing when a child's insert fails", async () => {
     const writer = Writer.build({ name: "Ada" });
     writer.posts().build({ title: null as unknown as string });
     await expect(writer.save()).rejects.toThrow(/NOT NULL/);
-    expect(await count("users")).toBe(0);
+    expect(await countRows("users")).toBe(0);
   });
 
   it("a loaded association answers size, isEmpty and hasAny without a query", async () => {
@@ -133,8 +123,8 @@ describe("dependent", () => {
     const { db, events } = listen();
     const loaded = await db.model(Writer).find(writer.id);
     expect(await loaded.destroy()).toBe(loaded);
-    expect(await count("posts")).toBe(0);
-    expect(await count("users")).toBe(0);
+    expect(await countRows("posts")).toBe(0);
+    expect(await countRows("users")).toBe(0);
     expect(events.filter((event) => event.sql.startsWith("DELETE")).every((event) => event.batched)).toBe(true);
   });
 
@@ -149,7 +139,7 @@ describe("dependent", () => {
     const writer = await Protected.create({ name: "Ada" });
     await Article.create({ userId: writer.id, title: "one" });
     expect(await writer.destroy()).toBe(false);
-    expect(await count("posts")).toBe(1);
+    expect(await countRows("posts")).toBe(1);
   });
 
   it("restrictWithError refuses the destroy with a reason in errors; destroyOrThrow throws RecordNotDestroyed", async () => {
@@ -180,7 +170,7 @@ describe("database-assigned keys", () => {
     ]);
     expect((await author.books().toArray()).map((b) => b.title).sort()).toEqual(["Earthsea", "The Dispossessed"]);
     await author.destroy();
-    expect(await count("books")).toBe(0);
+    expect(await countRows("books")).toBe(0);
   });
 });
 

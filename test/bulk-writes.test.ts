@@ -1,20 +1,11 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { connect, type QueryEvent, RecordNotUnique } from "../src/index.js";
+import { RecordNotUnique } from "../src/index.js";
 import { resetDatabase } from "./helpers/db.js";
+import { countRows, listen } from "./helpers/queries.js";
 import { Counter, User } from "./models/fixtures.js";
 
 beforeEach(resetDatabase);
-
-function listen() {
-  const events: QueryEvent[] = [];
-  const db = connect(env.DB, { onQuery: (event) => events.push(event) });
-  return { db, events };
-}
-
-async function rowCount(table: string): Promise<number> {
-  return (await env.DB.prepare(`SELECT COUNT(*) AS n FROM ${table}`).first<{ n: number }>())!.n;
-}
 
 describe("insert and insertAll", () => {
   it("insert resolves to D1's meta and fills declared defaults, generated keys and timestamps", async () => {
@@ -31,7 +22,7 @@ describe("insert and insertAll", () => {
     const { db, events } = listen();
     const rows = Array.from({ length: 500 }, (_, index) => ({ name: `user ${index}`, age: index }));
     await db.model(User).insertAll(rows);
-    expect(await rowCount("users")).toBe(500);
+    expect(await countRows("users")).toBe(500);
     expect(events).toHaveLength(1);
     expect(events[0]!.params).toHaveLength(1);
     expect(events[0]!.sql).toMatch(/^INSERT INTO "users" \(.*\) SELECT json_extract\(value, .*\) FROM json_each\(\?\) WHERE true$/);
@@ -48,15 +39,15 @@ describe("insert and insertAll", () => {
   it("raises RecordNotUnique for duplicates unless onDuplicate: skip, and writes nothing on failure", async () => {
     await User.insert({ name: "a", email: "dup@x.io" });
     await expect(User.insertAll([{ name: "b", email: "new@x.io" }, { name: "c", email: "dup@x.io" }])).rejects.toThrow(RecordNotUnique);
-    expect(await rowCount("users")).toBe(1);
+    expect(await countRows("users")).toBe(1);
     const meta = await User.insertAll([{ name: "b", email: "new@x.io" }, { name: "c", email: "dup@x.io" }], { onDuplicate: "skip" });
     expect(meta["changes"]).toBe(1);
-    expect(await rowCount("users")).toBe(2);
+    expect(await countRows("users")).toBe(2);
   });
 
   it("casts values and refuses uncastable ones before sending anything", async () => {
     expect(() => User.insertAll([{ name: "a", age: "12abc" }])).toThrow(/User\.age/);
-    expect(await rowCount("users")).toBe(0);
+    expect(await countRows("users")).toBe(0);
   });
 
   it("skips validations and callbacks", async () => {
@@ -69,7 +60,7 @@ describe("insert and insertAll", () => {
     }
     await Watched.insert({ name: "x" });
     expect(ran).toBe(0);
-    expect(await rowCount("users")).toBe(1);
+    expect(await countRows("users")).toBe(1);
   });
 });
 
@@ -111,7 +102,7 @@ describe("updateAll and deleteAll", () => {
     await Counter.insertAll([{ label: "a" }, { label: "b" }, { label: "c" }]);
     expect(await Counter.where({ label: "a" }).deleteAll()).toBe(1);
     expect(await Counter.none().deleteAll()).toBe(0);
-    expect(await rowCount("counters")).toBe(2);
+    expect(await countRows("counters")).toBe(2);
     expect(await Counter.deleteAll()).toBe(2);
   });
 
@@ -147,6 +138,6 @@ describe("Statements in a batch", () => {
     await User.create({ name: "a", email: "dup@x.io" });
     const { db } = listen();
     await expect(db.batch([User.toInsert({ name: "b", email: "fresh@x.io" }), User.toInsert({ name: "c", email: "dup@x.io" })])).rejects.toThrow(RecordNotUnique);
-    expect(await rowCount("users")).toBe(1);
+    expect(await countRows("users")).toBe(1);
   });
 });

@@ -6,6 +6,7 @@ import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import { type AttributeTypeName, connect, Model, RecordNotFound, UnknownAttribute } from "../src/index.js";
 import { resetDatabase } from "./helpers/db.js";
+import { countRows } from "./helpers/queries.js";
 import { Counter, User } from "./models/fixtures.js";
 
 /** A hand-declared Model with one attribute of each type; it is only built, never saved. */
@@ -244,6 +245,21 @@ function expectTypeErrorNaming(fn: () => unknown, model: string, attribute: stri
   return thrown as TypeError;
 }
 
+/**
+ * Assigning `input` to a Caster holding the type's OLD_VALUE, with assign, the property setter or writeAttribute,
+ * throws TypeError naming the attribute, and the old value stays.
+ */
+function expectRefusedKeepingOldValue(type: AttributeTypeName, input: unknown): void {
+  const attribute = ATTRIBUTE[type];
+  const record = Caster.build({ [attribute]: OLD_VALUE[type] } as never);
+  expectTypeErrorNaming(() => record.assign({ [attribute]: input } as never), "Caster", attribute);
+  expectCast(read(record, attribute), OLD_VALUE[type]);
+  expectTypeErrorNaming(() => setProperty(record, attribute, input), "Caster", attribute);
+  expectCast(read(record, attribute), OLD_VALUE[type]);
+  expectTypeErrorNaming(() => record.writeAttribute(attribute as never, input as never), "Caster", attribute);
+  expectCast(read(record, attribute), OLD_VALUE[type]);
+}
+
 describe("accepted values are cast to the attribute's type", () => {
   for (const type of Object.keys(ACCEPTED) as AttributeTypeName[]) {
     const attribute = ATTRIBUTE[type];
@@ -281,13 +297,7 @@ describe("refused values throw TypeError and leave the attribute unchanged", () 
         const error = expectTypeErrorNaming(() => Caster.build({ [attribute]: input } as never), "Caster", attribute);
         if (typeof input === "string" || typeof input === "number") expect(error.message).toContain(String(input));
 
-        const record = Caster.build({ [attribute]: OLD_VALUE[type] } as never);
-        expectTypeErrorNaming(() => record.assign({ [attribute]: input } as never), "Caster", attribute);
-        expectCast(read(record, attribute), OLD_VALUE[type]);
-        expectTypeErrorNaming(() => setProperty(record, attribute, input), "Caster", attribute);
-        expectCast(read(record, attribute), OLD_VALUE[type]);
-        expectTypeErrorNaming(() => record.writeAttribute(attribute as never, input as never), "Caster", attribute);
-        expectCast(read(record, attribute), OLD_VALUE[type]);
+        expectRefusedKeepingOldValue(type, input);
 
         expectTypeErrorNaming(() => Caster.permit({ [attribute]: input }, attribute as never), "Caster", attribute);
 
@@ -337,13 +347,7 @@ describe("null and undefined", () => {
     for (const type of Object.keys(ATTRIBUTE) as AttributeTypeName[]) {
       const attribute = ATTRIBUTE[type];
       expectTypeErrorNaming(() => Caster.build({ [attribute]: undefined } as never), "Caster", attribute);
-      const record = Caster.build({ [attribute]: OLD_VALUE[type] } as never);
-      expectTypeErrorNaming(() => record.assign({ [attribute]: undefined } as never), "Caster", attribute);
-      expectCast(read(record, attribute), OLD_VALUE[type]);
-      expectTypeErrorNaming(() => setProperty(record, attribute, undefined), "Caster", attribute);
-      expectCast(read(record, attribute), OLD_VALUE[type]);
-      expectTypeErrorNaming(() => record.writeAttribute(attribute as never, undefined as never), "Caster", attribute);
-      expectCast(read(record, attribute), OLD_VALUE[type]);
+      expectRefusedKeepingOldValue(type, undefined);
     }
   });
 
@@ -520,7 +524,7 @@ describe("casting through the database", () => {
 
   it("casts in create and update; a refused value writes nothing and keeps the old value", async () => {
     await expect(User.create({ name: "Bad", age: "12abc" })).rejects.toThrow(TypeError);
-    expect(await env.DB.prepare("SELECT count(*) AS n FROM users").first("n")).toBe(0);
+    expect(await countRows("users")).toBe(0);
 
     const user = await User.createOrThrow({ name: "Ada", age: 30 });
     expect(await user.update({ age: "43" })).toBe(true);

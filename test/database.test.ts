@@ -19,19 +19,14 @@ import {
   withDatabase,
 } from "../src/index.js";
 import { resetDatabase } from "./helpers/db.js";
+import { rejectionOf } from "./helpers/errors.js";
+import { countRows, listen } from "./helpers/queries.js";
 import { Counter, User } from "./models/fixtures.js";
 import { Account, Session } from "./models/lifecycle-fixtures.js";
 
 beforeEach(resetDatabase);
 
 // ---- helpers ----------------------------------------------------------------------------------------
-
-/** A database whose query events are collected. */
-function listen() {
-  const events: QueryEvent[] = [];
-  const db = connect(env.DB, { onQuery: (event) => events.push(event) });
-  return { db, events };
-}
 
 const FILTERED = "[FILTERED]";
 
@@ -42,20 +37,6 @@ function shown(event: QueryEvent): string {
 
 async function rowOf(table: string, id: unknown, key = "id"): Promise<Record<string, unknown> | null> {
   return env.DB.prepare(`SELECT * FROM ${table} WHERE ${key} = ?`).bind(id).first();
-}
-
-async function countRows(table: string): Promise<number> {
-  return (await env.DB.prepare(`SELECT COUNT(*) AS n FROM ${table}`).first<{ n: number }>())!.n;
-}
-
-/** The rejection of a promise (fails the test when it resolves). */
-async function rejectionOf(promise: Promise<unknown>): Promise<Error> {
-  return promise.then(
-    (value) => {
-      throw new Error(`expected a rejection, got ${String(value)}`);
-    },
-    (error: unknown) => error as Error,
-  );
 }
 
 /**
@@ -399,8 +380,7 @@ describe("database errors", () => {
 describe("batch", () => {
   it("runs record saves, destroys and Statements in one round trip", async () => {
     const spy = countingBinding(env.DB);
-    const events: QueryEvent[] = [];
-    const db = connect(spy.binding, { onQuery: (event) => events.push(event) });
+    const { db, events } = listen({ binding: spy.binding });
     const existing = await db.model(User).create({ name: "Old" });
     const doomed = await db.model(Counter).create({ label: "doomed" });
     // The spy sees statements run on their own: the two creates.

@@ -14,11 +14,11 @@ import {
   definePlugin,
   modelState,
   Model,
-  type QueryEvent,
   RecordInvalid,
   type RelationData,
   withDatabase,
 } from "../src/index.js";
+import { countRows, listen } from "./helpers/queries.js";
 
 // ---- docs/guide.md, "Example: soft delete" --------------------------------------------------------------
 
@@ -254,8 +254,7 @@ describe("plugin shape", () => {
 
 describe("soft delete", () => {
   it("stamps deletedAt instead of deleting, and leaves stamped rows out of queries", async () => {
-    const events: QueryEvent[] = [];
-    const db = connect(env.DB, { onQuery: (event) => events.push(event) });
+    const { db, events } = listen();
     await withDatabase(db, async () => {
       const kept = await Article.createOrThrow({ title: "Kept" });
       const gone = await Article.createOrThrow({ title: "Gone" });
@@ -278,8 +277,7 @@ describe("soft delete", () => {
       // A query that mentions deletedAt decides for itself: here, the trash.
       expect(await Article.whereNot({ deletedAt: null }).pluck("title")).toEqual(["Gone"]);
       // The row is still there.
-      const row = await env.DB.prepare("SELECT count(*) AS n FROM articles").first<number>("n");
-      expect(row).toBe(2);
+      expect(await countRows("articles")).toBe(2);
     });
   });
 

@@ -8,7 +8,6 @@ import { beforeEach, describe, expect, it } from "vitest";
 import {
   abort,
   ActiveRecord,
-  connect,
   defineApplicationRecord,
   type QueryEvent,
   RecordDestroyed,
@@ -18,19 +17,14 @@ import {
   RecordNotSaved,
 } from "../src/index.js";
 import { resetDatabase } from "./helpers/db.js";
+import { rejectionOf } from "./helpers/errors.js";
+import { countRows, listen } from "./helpers/queries.js";
 import { Counter, schema, User } from "./models/fixtures.js";
 import { Account } from "./models/lifecycle-fixtures.js";
 
 beforeEach(resetDatabase);
 
 // ---- helpers ----------------------------------------------------------------------------------------
-
-/** A database whose query events are collected. */
-function listen() {
-  const events: QueryEvent[] = [];
-  const db = connect(env.DB, { onQuery: (event) => events.push(event) });
-  return { db, events };
-}
 
 /** Only the writes among query events. */
 function writes(events: readonly QueryEvent[]): QueryEvent[] {
@@ -62,11 +56,6 @@ function insertColumns(sql: string): string[] {
 /** The row of a table by id, read straight from D1. */
 async function rowOf(table: string, id: unknown): Promise<Record<string, unknown> | null> {
   return env.DB.prepare(`SELECT * FROM ${table} WHERE id = ?`).bind(id).first();
-}
-
-async function countRows(table: string): Promise<number> {
-  const row = await env.DB.prepare(`SELECT COUNT(*) AS n FROM ${table}`).first<{ n: number }>();
-  return row!.n;
 }
 
 /** Runs `fn` so that a synchronous throw and a rejection both end up as a rejected promise. */
@@ -435,10 +424,7 @@ describe("OrThrow forms", () => {
 
   it("saveOrThrow throws RecordInvalid with the record on error.record", async () => {
     const user = GuardedUser.build({ name: "" });
-    const error = await user.saveOrThrow().then(
-      () => undefined,
-      (caught: unknown) => caught,
-    );
+    const error = await rejectionOf(user.saveOrThrow());
     expect(error).toBeInstanceOf(RecordInvalid);
     expect((error as RecordInvalid).record).toBe(user);
     expectState(user, "new");
@@ -447,10 +433,7 @@ describe("OrThrow forms", () => {
 
   it("saveOrThrow throws RecordNotSaved whose message is the abort reason", async () => {
     const user = GuardedUser.build({ name: "Stop it" });
-    const error = await user.saveOrThrow().then(
-      () => undefined,
-      (caught: unknown) => caught,
-    );
+    const error = await rejectionOf(user.saveOrThrow());
     expect(error).toBeInstanceOf(RecordNotSaved);
     expect((error as Error).message).toBe("no saving Stop it");
     expectState(user, "new");
@@ -466,10 +449,7 @@ describe("OrThrow forms", () => {
 
   it("destroyOrThrow resolves to the destroyed record, or throws RecordNotDestroyed on abort", async () => {
     const kept = await GuardedUser.create({ name: "Keep" });
-    const error = await kept.destroyOrThrow().then(
-      () => undefined,
-      (caught: unknown) => caught,
-    );
+    const error = await rejectionOf(kept.destroyOrThrow());
     expect(error).toBeInstanceOf(RecordNotDestroyed);
     expect((error as Error).message).toContain("kept on purpose");
     expectState(kept, "persisted");
@@ -487,10 +467,7 @@ describe("OrThrow forms", () => {
     expectState(user, "persisted");
     expect(await rowOf("users", user.id)).toMatchObject({ name: "Ada" });
 
-    const invalid = await GuardedUser.createOrThrow({ name: "" }).then(
-      () => undefined,
-      (caught: unknown) => caught,
-    );
+    const invalid = await rejectionOf(GuardedUser.createOrThrow({ name: "" }));
     expect(invalid).toBeInstanceOf(RecordInvalid);
     const refused = (invalid as RecordInvalid).record as InstanceType<typeof GuardedUser>;
     expect(refused).toBeInstanceOf(GuardedUser);

@@ -6,38 +6,29 @@ import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, expectTypeOf, it } from "vitest";
 import {
   ActiveRecord,
+  type AttributeTypeName,
   connect,
   defineApplicationRecord,
   InvalidModel,
   Model,
-  type QueryEvent,
   UnknownAttribute,
   withDatabase,
 } from "../src/index.js";
 import { resetDatabase } from "./helpers/db.js";
+import { thrown } from "./helpers/errors.js";
+import { countRows, listen } from "./helpers/queries.js";
 import { ApplicationBase, ApplicationRecord, Counter, Note, User } from "./models/fixtures.js";
 
 beforeEach(resetDatabase);
 
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-/** Runs `fn` and returns what it threw (synchronously or as a rejection). */
-async function thrown(fn: () => unknown): Promise<unknown> {
-  try {
-    await fn();
-  } catch (error) {
-    return error;
-  }
-  return undefined;
-}
-
-function recording() {
-  const events: QueryEvent[] = [];
-  const db = connect(env.DB, { onQuery: (event) => events.push(event) });
-  return { db, events, sqls: () => events.map((event) => event.sql) };
-}
-
 describe("declaration checks at first use (Record item 10)", () => {
+  /** A factory of Models on notes with an attribute that takes the name of a record method. */
+  const attributeNamed = (name: string, type: AttributeTypeName) => () =>
+    class Named extends Model({ id: "string", [name]: type }) {
+      static override tableName = "notes";
+    };
   // Each factory makes a fresh class, so that each test sees the Model's first use.
   const invalid: Record<string, () => { first(): Promise<unknown> } & Function> = {
     "an empty tableName": () =>
@@ -50,34 +41,13 @@ describe("declaration checks at first use (Record item 10)", () => {
         static override tableName = "notes";
         static override primaryKey = "uuid";
       },
-    "an attribute named save": () =>
-      class Saver extends Model({ id: "string", save: "string" }) {
-        static override tableName = "notes";
-      },
-    "an attribute named attributes": () =>
-      class Attributed extends Model({ id: "string", attributes: "json" }) {
-        static override tableName = "notes";
-      },
-    "an attribute named reload": () =>
-      class Reloader extends Model({ id: "string", reload: "boolean" }) {
-        static override tableName = "notes";
-      },
-    "an attribute named toJSON": () =>
-      class Jsoned extends Model({ id: "string", toJSON: "string" }) {
-        static override tableName = "notes";
-      },
-    "an attribute named errors": () =>
-      class Errored extends Model({ id: "string", errors: "string" }) {
-        static override tableName = "notes";
-      },
-    "an attribute named destroy": () =>
-      class Destroyer extends Model({ id: "string", destroy: "string" }) {
-        static override tableName = "notes";
-      },
-    "an attribute named isChanged": () =>
-      class Changer extends Model({ id: "string", isChanged: "boolean" }) {
-        static override tableName = "notes";
-      },
+    "an attribute named save": attributeNamed("save", "string"),
+    "an attribute named attributes": attributeNamed("attributes", "json"),
+    "an attribute named reload": attributeNamed("reload", "boolean"),
+    "an attribute named toJSON": attributeNamed("toJSON", "string"),
+    "an attribute named errors": attributeNamed("errors", "string"),
+    "an attribute named destroy": attributeNamed("destroy", "string"),
+    "an attribute named isChanged": attributeNamed("isChanged", "boolean"),
     "a class field hiding an attribute": () =>
       class Shadowed extends Model({ id: "string", body: "string" }) {
         static override tableName = "notes";
@@ -177,7 +147,7 @@ describe("declaration checks at first use (Record item 10)", () => {
     class Fixed extends Model({ id: "string", body: "string" }) {
       static override tableName = "notes";
     }
-    const { db, sqls } = recording();
+    const { db, sqls } = listen();
     const Bound = db.model(Fixed);
     const first = await Bound.create({ body: "a" });
     try {
@@ -323,7 +293,7 @@ describe("static settings and their defaults", () => {
 
 describe("defaults and generated ids at build() (Record items 1 and 2)", () => {
   it("a key and the defaults exist before saving, without a query", async () => {
-    const { db, events } = recording();
+    const { db, events } = listen();
     const user = db.model(User).build({ name: "Ada" });
     expect(events).toHaveLength(0);
     expect(user.isNewRecord()).toBe(true);
@@ -343,7 +313,7 @@ describe("defaults and generated ids at build() (Record items 1 and 2)", () => {
   });
 
   it("unassigned attributes read as null and are not written, so the column default applies", async () => {
-    const { db, sqls } = recording();
+    const { db, sqls } = listen();
     const counter = db.model(Counter).build({ label: "x" });
     expect(counter.value).toBeNull();
     await counter.save();
@@ -379,9 +349,9 @@ describe("defaults and generated ids at build() (Record items 1 and 2)", () => {
 
 describe("a record keeps its database (Record item 4)", () => {
   it("saves through the database it was built or loaded through", async () => {
-    const first = recording();
-    const second = recording();
-    const other = recording();
+    const first = listen();
+    const second = listen();
+    const other = listen();
     const user = first.db.model(User).build({ name: "Ada" });
     await withDatabase(other.db, () => user.save());
     expect(first.sqls()).toHaveLength(1);
@@ -443,7 +413,7 @@ describe("overrides of generated attributes", () => {
     expect(() => LeanUser.permit({ settings: "{}" }, "settings" as never)).toThrow(UnknownAttribute);
     expect(Object.keys(LeanUser.build().attributes())).not.toContain("settings");
 
-    const { db, sqls } = recording();
+    const { db, sqls } = listen();
     const lean = await db.model(LeanUser).createOrThrow({ name: "Lean" });
     expect(sqls()[0]).not.toContain("*");
     expect(sqls()[0]).not.toContain("settings");
@@ -484,7 +454,7 @@ describe("overrides of generated attributes", () => {
     class IntegerAdminUser extends ApplicationRecord("users", { admin: "integer" }) {}
     const user = IntegerAdminUser.build({ name: "Ada" });
     expect(user.admin).toBeNull();
-    const { db, sqls } = recording();
+    const { db, sqls } = listen();
     const saved = await db.model(IntegerAdminUser).createOrThrow({ name: "Ada" });
     expect(sqls()[0]).toMatch(/^INSERT INTO "?users"?/);
     expect(sqls()[0]).not.toMatch(/\badmin\b/);
@@ -497,15 +467,17 @@ describe("overrides of generated attributes", () => {
     expect(SameTypeUser.build().admin).toBe(false);
   });
 
+  /** A generated table with a generated key, a generated column and a column with a default (rules 2 and 3). */
+  const ticketSchema = {
+    tickets: {
+      id: { type: "string", null: false, generateId: true },
+      code: { type: "string", generateId: true },
+      kind: { type: "string", default: "plain" },
+    },
+  } as const;
+
   it("rule 2: changing the type drops generateId", () => {
-    const schema = {
-      tickets: {
-        id: { type: "string", null: false, generateId: true },
-        code: { type: "string", generateId: true },
-        kind: { type: "string", default: "plain" },
-      },
-    } as const;
-    const TicketRecord = defineApplicationRecord(schema, ApplicationBase);
+    const TicketRecord = defineApplicationRecord(ticketSchema, ApplicationBase);
     class Ticket extends TicketRecord("tickets") {}
     expect(Ticket.build().code).toMatch(UUID_V7);
     expect(Ticket.build().kind).toBe("plain");
@@ -516,14 +488,7 @@ describe("overrides of generated attributes", () => {
   });
 
   it("rule 3: default and generateId replace each other", () => {
-    const schema = {
-      tickets: {
-        id: { type: "string", null: false, generateId: true },
-        code: { type: "string", generateId: true },
-        kind: { type: "string", default: "plain" },
-      },
-    } as const;
-    const TicketRecord = defineApplicationRecord(schema, ApplicationBase);
+    const TicketRecord = defineApplicationRecord(ticketSchema, ApplicationBase);
     class FixedCodeTicket extends TicketRecord("tickets", { code: { default: () => "fixed" } }) {}
     expect(FixedCodeTicket.build().code).toBe("fixed");
     class GeneratedKindTicket extends TicketRecord("tickets", { kind: { generateId: true } }) {}
@@ -559,7 +524,7 @@ describe("overrides of generated attributes", () => {
   it("rule 5: ignoring a NOT NULL column that has no default makes inserts fail", async () => {
     class NamelessUser extends ApplicationRecord("users", { name: false }) {}
     await expect(NamelessUser.create({ email: "x@example.com" })).rejects.toThrow(/NOT NULL/i);
-    expect(await env.DB.prepare("SELECT count(*) AS n FROM users").first("n")).toBe(0);
+    expect(await countRows("users")).toBe(0);
   });
 });
 
@@ -590,7 +555,7 @@ describe("subclass inheritance (Record item 9)", () => {
     log.length = 0;
     await ParentNote.create({ body: "p2" });
     expect(log).toEqual(["parent:p2"]);
-    expect(await env.DB.prepare("SELECT count(*) AS n FROM notes").first("n")).toBe(4);
+    expect(await countRows("notes")).toBe(4);
   });
 
   it("a subclass inherits the attributes and the plugins' behaviour", async () => {

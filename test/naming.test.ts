@@ -4,8 +4,10 @@
  */
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { column, connect, InvalidModel, Model, type QueryEvent, sql, UnknownAttribute, withDatabase } from "../src/index.js";
+import { column, connect, InvalidModel, Model, sql, UnknownAttribute, withDatabase } from "../src/index.js";
 import { resetDatabase } from "./helpers/db.js";
+import { thrown } from "./helpers/errors.js";
+import { countRows, listen } from "./helpers/queries.js";
 import { Note, User } from "./models/fixtures.js";
 
 beforeEach(resetDatabase);
@@ -14,16 +16,6 @@ beforeEach(resetDatabase);
 function modelNamed(name: string) {
   const Base = Model({ id: "string" });
   return { [name]: class extends Base {} }[name]!;
-}
-
-/** Runs `fn` and returns what it threw (synchronously or as a rejection). */
-async function thrown(fn: () => unknown): Promise<unknown> {
-  try {
-    await fn();
-  } catch (error) {
-    return error;
-  }
-  return undefined;
 }
 
 describe("table naming", () => {
@@ -146,12 +138,11 @@ describe("table naming", () => {
       static override tableName = "notes";
       static override binding = "DB";
     }
-    const events: QueryEvent[] = [];
-    const db = connect(env.DB, { onQuery: (event) => events.push(event) });
+    const { db, events } = listen();
     const memo = await db.model(Memo).create({ body: "set by hand" });
     expect(events[0]!.sql).toMatch(/^INSERT INTO "?notes"? /);
     expect((await Memo.find(memo.id)).body).toBe("set by hand");
-    expect(await env.DB.prepare("SELECT count(*) AS n FROM notes").first("n")).toBe(1);
+    expect(await countRows("notes")).toBe(1);
   });
 
   it("a subclass of a Model inherits its table", async () => {
@@ -320,8 +311,7 @@ describe("column naming", () => {
 
   it("reads and writes those columns in D1", async () => {
     const created = new Date(Date.UTC(2024, 0, 2, 3, 4, 5));
-    const events: QueryEvent[] = [];
-    const db = connect(env.DB, { onQuery: (event) => events.push(event) });
+    const { db, events } = listen();
     const record = await db.model(NamingExample).create({
       createdAt: created,
       htmlURL: "https://example.com/a",
@@ -346,8 +336,7 @@ describe("column naming", () => {
   });
 
   it("a { column } declaration maps the attribute to that column everywhere", async () => {
-    const events: QueryEvent[] = [];
-    const db = connect(env.DB, { onQuery: (event) => events.push(event) });
+    const { db, events } = listen();
     const Examples = db.model(NamingExample);
     const first = await Examples.create({ title: "b" });
     await Examples.create({ title: "a" });

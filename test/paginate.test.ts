@@ -9,6 +9,7 @@ import {
   type Page,
   type QueryEvent,
 } from "../src/index.js";
+import { listen as listenTo } from "./helpers/queries.js";
 import { Article, Profile, Writer } from "./models/association-fixtures.js";
 import { ApplicationBase, Counter, schema } from "./models/fixtures.js";
 
@@ -23,11 +24,8 @@ beforeAll(async () => {
   expect(await Counter.order({ id: "asc" }).pluck("id")).toEqual(range(1, TOTAL));
 });
 
-function listen() {
-  const events: QueryEvent[] = [];
-  const db = connect(env.DB, { onQuery: (event) => events.push(event) });
-  return { db, events, Counter: db.model(Counter) };
-}
+/** A listening database, with Counter bound to it (tests shadow the imported Counter with the bound view). */
+const listen = () => listenTo({ models: { Counter } });
 
 /** A D1 binding that counts round trips: each batch() is one, each all()/run() outside a batch is one. */
 function countingBinding() {

@@ -1,15 +1,15 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { connect, type QueryEvent, withDatabase } from "../src/index.js";
+import { connect, withDatabase } from "../src/index.js";
 import { resetDatabase } from "./helpers/db.js";
+import { listen } from "./helpers/queries.js";
 import { Counter, User } from "./models/fixtures.js";
 
 beforeEach(resetDatabase);
 
 describe("create and find", () => {
   it("creates a user and finds it", async () => {
-    const events: QueryEvent[] = [];
-    const db = connect(env.DB, { onQuery: (event) => events.push(event) });
+    const { db, events } = listen();
     const user = await db.model(User).create({ name: "Ada", email: "ada@example.com", age: "36" });
     expect(user.isPersisted()).toBe(true);
     expect(user.id).toMatch(/^[0-9a-f-]{36}$/);

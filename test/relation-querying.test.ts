@@ -1,9 +1,7 @@
-import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   between,
   column,
-  connect,
   gt,
   gte,
   lt,
@@ -12,8 +10,8 @@ import {
   RecordNotFound,
   Relation,
   sql,
-  type QueryEvent,
 } from "../src/index.js";
+import { listen as listenTo } from "./helpers/queries.js";
 import { Counter, Note, Post, User } from "./models/fixtures.js";
 
 // Five users shared by every test of this file (tests that write use other tables or roll their change back).
@@ -31,11 +29,8 @@ beforeAll(async () => {
   await User.create({ name: "Eve", age: 17, score: 0.5, email: "eve@example.com", bornAt: "2006-12-31T23:00:00Z" });
 });
 
-function listen() {
-  const events: QueryEvent[] = [];
-  const db = connect(env.DB, { onQuery: (event) => events.push(event) });
-  return { db, events, User: db.model(User) };
-}
+/** A listening database, with User bound to it (tests shadow the imported User with the bound view). */
+const listen = () => listenTo({ models: { User } });
 
 /** Names of the records, sorted, so that a test does not depend on an order it does not ask for. */
 async function names(relation: { pluck(name: "name"): Promise<string[]> }): Promise<string[]> {

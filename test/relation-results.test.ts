@@ -1,6 +1,6 @@
-import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { column, connect, IrreversibleOrder, RecordNotFound, sql, type QueryEvent } from "../src/index.js";
+import { column, IrreversibleOrder, RecordNotFound, sql } from "../src/index.js";
+import { listen as listenTo } from "./helpers/queries.js";
 import { Counter, User } from "./models/fixtures.js";
 
 // Shared by every test of this file; no test writes to users.
@@ -26,11 +26,8 @@ beforeAll(async () => {
   for (const label of ["c1", "c2", "c3"]) await Counter.create({ label, value: 10 });
 });
 
-function listen() {
-  const events: QueryEvent[] = [];
-  const db = connect(env.DB, { onQuery: (event) => events.push(event) });
-  return { db, events, User: db.model(User), Counter: db.model(Counter) };
-}
+/** A listening database, with User and Counter bound to it (tests shadow the imported Models with the bound views). */
+const listen = () => listenTo({ models: { User, Counter } });
 
 /** Names in primary key order: what first()/last() use when the Relation has no order. */
 function byKey(): string[] {

@@ -1,6 +1,8 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, expectTypeOf, it } from "vitest";
-import { connect, gt, gte, InvalidModel, lte, Relation, type QueryEvent, type RelationOf, type ScopeStatic } from "../src/index.js";
+import { connect, gt, gte, InvalidModel, lte, Relation, type RelationOf, type ScopeStatic } from "../src/index.js";
+import { thrown } from "./helpers/errors.js";
+import { listen } from "./helpers/queries.js";
 import { User } from "./models/fixtures.js";
 
 // Rule 7 of Scopes ("a scope preloaded with limit throws") concerns association preloading and is not tested here.
@@ -50,16 +52,6 @@ async function names(relation: { pluck(name: "name"): Promise<string[]> }): Prom
   return (await relation.pluck("name")).sort();
 }
 
-/** The error a first use throws, synchronously or as a rejection. */
-async function errorOf(use: () => unknown): Promise<unknown> {
-  try {
-    await use();
-  } catch (error) {
-    return error;
-  }
-  return undefined;
-}
-
 describe("rule 1: declared as a static, callable as a static or on any Relation of the Model", () => {
   it("is a static of the class", async () => {
     expect(Object.hasOwn(Member, "adults")).toBe(true);
@@ -97,8 +89,7 @@ describe("rule 1: declared as a static, callable as a static or on any Relation 
   });
 
   it("on a Model bound to a database, the scope queries that database", async () => {
-    const events: QueryEvent[] = [];
-    const db = connect(env.DB, { onQuery: (event) => events.push(event) });
+    const { db, events } = listen();
     const Bound = db.model(Member);
     expect(await names(Bound.adults())).toEqual(["Ada", "Dee"]);
     expect(await names(Bound.where({ age: 36 }).named("Ada"))).toEqual(["Ada"]);
@@ -217,17 +208,17 @@ describe("rule 4: a scope cannot take the name of a Relation method or a Model s
     class QueryValidates extends User {
       static override validates = this.scope((q) => q) as any;
     }
-    expect(await errorOf(() => QueryWhere.where({ name: "Ada" }))).toBeInstanceOf(InvalidModel);
-    expect(await errorOf(() => QueryCount.count())).toBeInstanceOf(InvalidModel);
-    expect(await errorOf(() => QueryScope.first())).toBeInstanceOf(InvalidModel);
-    expect(await errorOf(() => QueryValidates.toArray())).toBeInstanceOf(InvalidModel);
+    expect(await thrown(() => QueryWhere.where({ name: "Ada" }))).toBeInstanceOf(InvalidModel);
+    expect(await thrown(() => QueryCount.count())).toBeInstanceOf(InvalidModel);
+    expect(await thrown(() => QueryScope.first())).toBeInstanceOf(InvalidModel);
+    expect(await thrown(() => QueryValidates.toArray())).toBeInstanceOf(InvalidModel);
   });
 
   it("a scope named all throws InvalidModel at the first query", async () => {
     class QueryAll extends User {
       static override all = this.scope((q) => q) as any;
     }
-    expect(await errorOf(() => QueryAll.first())).toBeInstanceOf(InvalidModel);
+    expect(await thrown(() => QueryAll.first())).toBeInstanceOf(InvalidModel);
   });
 
   it("other Relation method names are refused too; a free name is accepted", async () => {

@@ -1,7 +1,8 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { abort, connect, type QueryEvent, RecordInvalid, RecordNotSaved } from "../src/index.js";
+import { abort, RecordInvalid, RecordNotSaved } from "../src/index.js";
 import { resetDatabase } from "./helpers/db.js";
+import { listen } from "./helpers/queries.js";
 import { User } from "./models/fixtures.js";
 
 beforeEach(resetDatabase);
@@ -17,8 +18,7 @@ class Member extends User {
 
 describe("validations", () => {
   it("refuse an invalid record: save returns false, reasons in errors, nothing written", async () => {
-    const events: QueryEvent[] = [];
-    const db = connect(env.DB, { onQuery: (event) => events.push(event) });
+    const { db, events } = listen();
     const member = db.model(Member).build({ name: " ", email: "nope", age: 0, score: 3 });
     expect(await member.save()).toBe(false);
     expect(member.isNewRecord()).toBe(true);

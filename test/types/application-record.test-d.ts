@@ -4,41 +4,9 @@
  */
 import { expectTypeOf } from "vitest";
 import { ActiveRecord, defineApplicationRecord } from "../../src/index.js";
-
-/** Exact type equality (distinguishes `any`, optional and readonly members). */
-type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
-/** Compiles only when `T` is `true`. */
-function assertTrue<T extends true>(): T | void {}
-
-/** A schema as the generator writes it (like test/models/fixtures.ts). */
-const schema = {
-  users: {
-    id: { type: "string", null: false, generateId: true },
-    name: { type: "string", null: false },
-    email: "string",
-    age: "integer",
-    score: "real",
-    admin: { type: "boolean", null: false, default: false },
-    bornAt: "datetime",
-    settings: "json",
-    createdAt: { type: "datetime", null: false },
-    updatedAt: { type: "datetime", null: false },
-  },
-  posts: {
-    id: { type: "string", null: false, generateId: true },
-    userId: { type: "string", null: false },
-    title: { type: "string", null: false },
-    body: "string",
-    published: { type: "boolean", null: false, default: false },
-    createdAt: { type: "datetime", null: false },
-    updatedAt: { type: "datetime", null: false },
-  },
-  counters: {
-    id: { type: "integer", null: false },
-    label: "string",
-    value: { type: "integer", null: false },
-  },
-} as const;
+// The schema as the generator writes it (this file declares its own base class and Models over it).
+import { schema } from "../models/fixtures.js";
+import { assertTrue, type Equal } from "./assert.js";
 
 /** The app's base class, with a static and an instance method of its own. */
 class ApplicationBase extends ActiveRecord {

@@ -5,12 +5,9 @@
  */
 import { expectTypeOf } from "vitest";
 import { between, column, gt, gte, lt, lte, Model, sql, type SqlQuery } from "../../src/index.js";
+import { assertTrue, type Equal } from "./assert.js";
 
-/** Exact type equality (distinguishes `any`, optional and readonly members). */
-type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
-/** Compiles only when `T` is `true`. */
-function assertTrue<T extends true>(): T | void {}
-
+/** Declared by hand, unlike test/models/fixtures.ts: a users shape of its own, with scopes. */
 class User extends Model({
   id: { type: "string", null: false, generateId: true },
   name: { type: "string", null: false },

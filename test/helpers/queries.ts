@@ -1,0 +1,17 @@
+import { env } from "cloudflare:test";
+import { connect, type D1DatabaseLike, type Database, type QueryEvent } from "../../src/index.js";
+
+/** A database on `binding` (the test D1 by default) whose query events are collected; `models` come bound to it under their own names. */
+export function listen<const Models extends Record<string, Function> = {}>(
+  options: { binding?: D1DatabaseLike; models?: Models } = {},
+): { db: Database; events: QueryEvent[]; sqls: () => string[] } & Models {
+  const events: QueryEvent[] = [];
+  const db = connect(options.binding ?? env.DB, { onQuery: (event) => events.push(event) });
+  const bound = Object.fromEntries(Object.entries(options.models ?? {}).map(([name, model]) => [name, db.model(model)]));
+  return { ...(bound as Models), db, events, sqls: () => events.map((event) => event.sql) };
+}
+
+/** The number of rows in `table`, read straight from D1. */
+export async function countRows(table: string): Promise<number> {
+  return (await env.DB.prepare(`SELECT COUNT(*) AS n FROM ${table}`).first<{ n: number }>())!.n;
+}
