@@ -201,9 +201,14 @@ export class Base {
   }
 
   /** Assigns and saves. */
-  async update(attributes: object): Promise<boolean> {
-    this.#assertAlive("updated");
-    this.assign(attributes);
+  update(attributes: object): Promise<boolean> {
+    // Not an async function (one turn less per update), yet bad input still rejects rather than throws.
+    try {
+      this.#assertAlive("updated");
+      this.assign(attributes);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     return this.save();
   }
 

@@ -26,9 +26,11 @@ export function recordDatabase(record: Persistable): Database | Promise<Database
 }
 
 /** Runs hooks that may abort; an abort sets `abortReason` and returns false. */
-async function runAbortable(state: RecordState, run: () => unknown): Promise<boolean> {
+async function runAbortable(state: RecordState, run: () => Promise<void> | void): Promise<boolean> {
   try {
-    await run();
+    // Awaited only when a hook really was async: each needless await is a turn of the event loop.
+    const pending = run();
+    if (pending) await pending;
     return true;
   } catch (error) {
     if (!(error instanceof Abort)) throw error;
@@ -40,7 +42,7 @@ async function runAbortable(state: RecordState, run: () => unknown): Promise<boo
 /** A write prepared in full (before-callbacks run, statements built) that a batch can run with others. */
 interface PreparedWrite {
   readonly statements: Statement[];
-  finish(results: unknown[], database: Database): Promise<void>;
+  finish(results: unknown[], database: Database): Promise<void> | void;
 }
 
 /** Prepares the extra writes hooks asked for, returning their statements and a way to finish them. */
@@ -74,22 +76,27 @@ async function prepareSave(record: Persistable): Promise<PreparedWrite | undefin
   const operation: SaveOperation = state.isNew ? "create" : "update";
   const context: SaveContext = { record, operation, batch: [] };
   state.clearRefusal();
-  const passed = await runAbortable(state, async () => {
-    if (hooks.has("record:validate")) await hooks.callHook("record:validate", context);
+  const beforeSave = (): Promise<void> | void => {
     if (state.hasErrors()) throw new Abort("validation failed");
-    if (hooks.has("record:beforeSave")) await hooks.callHook("record:beforeSave", context);
+    if (hooks.has("record:beforeSave")) return hooks.callHook("record:beforeSave", context);
+  };
+  const passed = await runAbortable(state, () => {
+    const validating = hooks.has("record:validate") ? hooks.callHook("record:validate", context) : undefined;
+    return validating ? validating.then(beforeSave) : beforeSave();
   });
   if (!passed) {
     if (state.hasErrors()) state.abortReason = undefined;
     return undefined;
   }
   const { statement, changes } = buildWrite(record, state, operation);
-  const extras = await prepareExtras(context.batch);
   const own = statement ? [statement] : [];
+  const finishOwn = (results: unknown[], database: Database) => finishSave(record, context, changes, statement ? results[0] : undefined, database);
+  if (context.batch.length === 0) return { statements: own, finish: finishOwn };
+  const extras = await prepareExtras(context.batch);
   return {
     statements: [...own, ...extras.statements],
     async finish(results, database) {
-      await finishSave(record, context, changes, statement ? results[0] : undefined, database);
+      await finishOwn(results, database);
       await extras.finish(results.slice(own.length), database);
     },
   };
@@ -123,13 +130,13 @@ function buildWrite(record: Persistable, state: RecordState, operation: SaveOper
 }
 
 /** Applies a written save to the record and runs the after-save hooks. */
-async function finishSave(
+function finishSave(
   record: Persistable,
   context: SaveContext,
   changes: Record<string, [unknown, unknown]>,
   result: unknown,
   database: Database,
-): Promise<void> {
+): Promise<void> | void {
   const state = record[STATE];
   if (context.operation === "create") {
     loadRow(state, result as Record<string, unknown>, undefined);
@@ -145,7 +152,7 @@ async function finishSave(
   state.database ??= database;
   state.savedChanges = changes;
   const { hooks } = state.model;
-  if (hooks.has("record:afterSave")) await hooks.callHook("record:afterSave", context);
+  if (hooks.has("record:afterSave")) return hooks.callHook("record:afterSave", context);
 }
 
 /** Saves a record: validation, before-save hooks, the write (one batch with any extra writes), after-save hooks. */
@@ -153,7 +160,8 @@ export async function save(record: Persistable): Promise<boolean> {
   const prepared = await prepareSave(record);
   if (!prepared) return false;
   const database = await recordDatabase(record);
-  await prepared.finish(await execute(database, prepared.statements), database);
+  const finishing = prepared.finish(await execute(database, prepared.statements), database);
+  if (finishing) await finishing;
   return true;
 }
 

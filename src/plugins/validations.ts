@@ -48,6 +48,10 @@ async function isTaken(record: Validatable, attribute: string, value: unknown, c
   return others.exists();
 }
 
+async function validateAll(record: Validatable, declared: readonly Declared[]): Promise<void> {
+  for (const declaration of declared) await validate(record, declaration);
+}
+
 async function validate(record: Validatable, { attribute, options }: Declared): Promise<void> {
   const value = record.readAttribute(attribute);
   const report: Report = (type, message) => record.errors.add(attribute, type, options.message ?? message);
@@ -79,8 +83,10 @@ export const validations = definePlugin({
     };
   },
   hooks: {
-    async "record:validate"({ record }) {
-      for (const declared of modelState(record.constructor, VALIDATIONS)) await validate(record, declared);
+    "record:validate"({ record }) {
+      const declared = modelState(record.constructor, VALIDATIONS);
+      // Synchronous when the Model declares none, so that saves of such Models wait on nothing.
+      if (declared.length > 0) return validateAll(record, declared);
     },
   },
 });

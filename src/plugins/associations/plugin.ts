@@ -67,16 +67,17 @@ export const associations = definePlugin({
         batch.push(child.toSave());
       }
     },
-    async "record:afterSave"({ record }) {
+    "record:afterSave"({ record }) {
       // Database-assigned keys: the children learn the owner's key only now, and go in a batch of their own.
       const late = pendingChildren(record).filter(({ child, foreignKey }) => child.isNewRecord() && child.readAttribute(foreignKey) === null);
       clearPending(record);
       if (late.length === 0) return;
       for (const { child, foreignKey, key } of late) child.writeAttribute(foreignKey, key);
-      await (databaseOfRecord(record) as Database).batch(late.map(({ child }) => child.toSave()));
+      return (databaseOfRecord(record) as Database).batch(late.map(({ child }) => child.toSave())).then(() => undefined);
     },
-    async "record:beforeDelete"({ record, batch }) {
-      await dependents(record, batch);
+    "record:beforeDelete"({ record, batch }) {
+      const withDependents = slotsOf(record).some(([association]) => association.kind !== "belongsTo" && association.options.dependent);
+      if (withDependents) return dependents(record, batch);
     },
     async "relation:preload"({ relation, records, pending }) {
       const known = associationsOf(relation.model.model);
