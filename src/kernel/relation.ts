@@ -40,15 +40,25 @@ function reverseTerm(term: OrderTerm, modelName: string): OrderTerm {
   return { ...term, direction: term.direction === "asc" ? "desc" : "asc", ...(nulls ? { nulls } : {}) };
 }
 
+function sameTerm(a: OrderTerm, b: OrderTerm): boolean {
+  if (a.kind === "sql" || b.kind === "sql") return a.kind === "sql" && b.kind === "sql" && a.fragment === b.fragment;
+  return a.attribute === b.attribute && a.direction === b.direction && a.nulls === b.nulls;
+}
+
+function sameList<T>(a: readonly T[] | undefined, b: readonly T[] | undefined, same: (x: T, y: T) => boolean): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return a.length === b.length && a.every((item, index) => same(item, b[index]!));
+}
+
 function sameExceptConditions(a: RelationData, b: RelationData): boolean {
   return (
     a.limit === b.limit &&
     a.offset === b.offset &&
     a.distinct === b.distinct &&
     a.none === b.none &&
-    JSON.stringify(a.order) === JSON.stringify(b.order) &&
-    a.select?.map((x) => x.name).join() === b.select?.map((x) => x.name).join() &&
-    a.includes.join() === b.includes.join()
+    sameList(a.order, b.order, sameTerm) &&
+    sameList(a.select, b.select, (x, y) => x === y) &&
+    sameList(a.includes, b.includes, (x, y) => x === y)
   );
 }
 
