@@ -129,6 +129,19 @@ function castJson(value: unknown): unknown {
   return value;
 }
 
+let lastTime = Number.NaN;
+let lastText = "";
+
+// createdAt and updatedAt are written with the same instant: remember the last text instead of formatting twice.
+function isoText(date: Date): string {
+  const time = date.getTime();
+  if (time !== lastTime) {
+    lastText = date.toISOString();
+    lastTime = time;
+  }
+  return lastText;
+}
+
 /** The canonical stored form of a datetime: what recordflare writes is already canonical. */
 function canonicalDatetime(value: unknown): unknown {
   return typeof value === "string" && value.length === 24 && ISO_TIMESTAMP.test(value) ? value : (readDatetime(value) as Date).toISOString();
@@ -156,7 +169,7 @@ export const attributeTypes: Record<AttributeTypeName, AttributeType> = {
   datetime: {
     cast: castDatetime,
     castCondition: castDatetime,
-    toDatabase: (value) => (value as Date).toISOString(),
+    toDatabase: (value) => isoText(value as Date),
     fromDatabase: readDatetime,
     canonical: canonicalDatetime,
   },
