@@ -24,8 +24,10 @@ describe("synchronous hook points", () => {
     // Declared around the type system: a scope named like a Model static is a compile error as well.
     class Clashing extends User {}
     Object.defineProperty(Clashing, "exists", { value: Clashing.scope((q) => q) });
-    await expect(async () => Clashing.count()).rejects.toThrow(InvalidModel);
-    await expect(async () => Clashing.count()).rejects.toThrow(/scope exists/);
+    // A static that queries rejects (it does not throw) when the Model fails its first-use checks.
+    await expect(Clashing.count()).rejects.toThrow(InvalidModel);
+    await expect(Clashing.find("x")).rejects.toThrow(/scope exists/);
+    expect(() => Clashing.where({ name: "x" })).toThrow(InvalidModel);
   });
 
   it("relation:where hooks that bind values apply to find, reload and count", async () => {

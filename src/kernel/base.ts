@@ -356,45 +356,32 @@ Object.defineProperty(Base, "tableName", {
 
 reserveRecordMethods(Base.prototype);
 
-/** Relation methods that every Model also answers as statics, each starting from `all()`. */
-export const RELATION_STATICS = [
-  "where",
-  "whereNot",
-  "or",
-  "order",
-  "reorder",
-  "limit",
-  "offset",
-  "select",
-  "distinct",
-  "none",
-  "merge",
-  "includes",
-  "toSql",
-  "toArray",
-  "find",
-  "findBy",
-  "findByOrThrow",
-  "first",
-  "last",
-  "take",
-  "pluck",
-  "count",
-  "exists",
-  "size",
-  "isEmpty",
-  "hasAny",
-] as const;
+/** Relation methods that build a Relation; as statics they start from `all()`. */
+const RELATION_BUILDERS = ["where", "whereNot", "or", "order", "reorder", "limit", "offset", "select", "distinct", "none", "merge", "includes", "toSql"];
 
-/** Makes a Relation method callable as a static of the class, starting from `all()`. */
-export function defineRelationStatic(model: Function, name: string): void {
+/** Relation methods that query and resolve to results; as statics they start from `all()`. */
+const RELATION_QUERIES = ["toArray", "find", "findBy", "findByOrThrow", "first", "last", "take", "pluck", "count", "exists", "size", "isEmpty", "hasAny"];
+
+/**
+ * Makes a Relation method callable as a static of the class, starting from `all()`. For a method that
+ * queries, a failure to start (such as `InvalidModel` at the Model's first use) rejects, like the query would.
+ */
+export function defineRelationStatic(model: Function, name: string, queries = false): void {
   Object.defineProperty(model, name, {
     value: function (this: typeof Base, ...args: unknown[]) {
-      return (this.all() as unknown as Record<string, (...args: unknown[]) => unknown>)[name]!(...args);
+      let relation: Record<string, (...args: unknown[]) => unknown>;
+      try {
+        relation = this.all() as unknown as Record<string, (...args: unknown[]) => unknown>;
+      } catch (error) {
+        if (queries) return Promise.reject(error);
+        throw error;
+      }
+      return relation[name]!(...args);
     },
     writable: true,
     configurable: true,
   });
 }
 
-for (const name of RELATION_STATICS) defineRelationStatic(Base, name);
+for (const name of RELATION_BUILDERS) defineRelationStatic(Base, name);
+for (const name of RELATION_QUERIES) defineRelationStatic(Base, name, true);
