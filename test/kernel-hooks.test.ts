@@ -58,6 +58,17 @@ describe("the database query hook", () => {
     expect(events).toHaveLength(1);
   });
 
+  it("a failed query still sends its event, carrying the error that is thrown", async () => {
+    const events: QueryEvent[] = [];
+    const db = connect(env.DB, { onQuery: (event) => void events.push(event) });
+    await db.model(User).create({ name: "a", email: "same@x.io" });
+    const error = await db.model(User).create({ name: "b", email: "same@x.io" }).catch((caught: unknown) => caught);
+    expect(events).toHaveLength(2);
+    expect(events[1]!.error).toBe(error);
+    expect(events[1]!.sql).toMatch(/^INSERT INTO "users"/);
+    expect(events[0]!.error).toBeUndefined();
+  });
+
   it("an error thrown by a query listener propagates", async () => {
     const db = connect(env.DB, {
       onQuery: () => {

@@ -53,6 +53,17 @@ describe("validations", () => {
     expect(await first.update({ name: "Ada L" })).toBe(true);
   });
 
+  it("message replaces the default message of the declaration's checks", async () => {
+    class Polite extends User {
+      static {
+        this.validates("name", { presence: true, message: "is needed, please" });
+      }
+    }
+    const record = await Polite.create({ name: "" });
+    expect(record.errors.fullMessages()).toEqual(["Name is needed, please"]);
+    expect(record.errors.on("name")[0]!.type).toBe("blank");
+  });
+
   it("numericality refuses non-integers when onlyInteger", async () => {
     class Scored extends User {
       static {

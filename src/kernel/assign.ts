@@ -56,6 +56,7 @@ function storeCast(record: object, state: RecordState, attribute: Attribute, val
     cast = context.value;
   }
   state.values[name] = cast;
+  state.assignments++;
   if (state.isNew) state.assigned.add(name);
 }
 

@@ -115,8 +115,12 @@ function pendingValues(state: RecordState, operation: SaveOperation): Map<string
 export function valuesToWrite(record: object, operation: SaveOperation): Map<string, unknown> {
   const state = (record as Persistable)[STATE];
   const { hooks } = state.model;
-  if (hooks.has("record:write")) hooks.callSync("record:write", { record, operation, values: pendingValues(state, operation) });
-  return pendingValues(state, operation);
+  const values = pendingValues(state, operation);
+  if (!hooks.has("record:write")) return values;
+  const before = state.assignments;
+  hooks.callSync("record:write", { record, operation, values });
+  // Worked out again only when a hook assigned something (timestamps do on create and on real updates).
+  return state.assignments === before ? values : pendingValues(state, operation);
 }
 
 function buildWrite(record: Persistable, state: RecordState, operation: SaveOperation) {

@@ -16,6 +16,8 @@ export class RecordState {
   loaded: ReadonlySet<string> | undefined = undefined;
   /** Attributes given a value since `build()`; only these are written on insert. */
   assigned = new Set<string>();
+  /** Counts assignments, so that code can tell whether a hook assigned anything. */
+  assignments = 0;
   isNew = true;
   destroyed = false;
   database: Database | undefined = undefined;
