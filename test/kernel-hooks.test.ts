@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { connect, InvalidModel, type QueryEvent, sql } from "../src/index.js";
+import { connect, definePlugin, InvalidModel, type QueryEvent, sql } from "../src/index.js";
 import { resetDatabase } from "./helpers/db.js";
 import { User } from "./models/fixtures.js";
 
@@ -46,6 +46,57 @@ describe("synchronous hook points", () => {
     await expect(record.reload()).resolves.toBe(record);
     expect(await Visible.count()).toBe(1);
     expect(await Visible.where(sql`1 = 1`).pluck("name")).toEqual(["alive"]);
+  });
+});
+
+describe("a plugin's appliesTo", () => {
+  function auditing(log: string[]) {
+    const asked: string[] = [];
+    const plugin = definePlugin({
+      name: "auditing",
+      appliesTo: (model: { name: string; audited?: boolean }) => {
+        asked.push(model.name);
+        return model.audited === true;
+      },
+      hooks: {
+        "model:finalize": (model) => void log.push(`finalize ${model.name}`),
+        "record:initialize": ({ record }) => void log.push(`initialize ${record.constructor.name}`),
+        "record:afterSave": ({ record }) => void log.push(`saved ${record.constructor.name}`),
+      },
+    });
+    return { plugin, asked };
+  }
+
+  it("keeps the plugin's hooks only on the Models it applies to, asking once per Model", async () => {
+    const log: string[] = [];
+    const { plugin, asked } = auditing(log);
+    class AuditBase extends User {
+      static {
+        this.use(plugin);
+      }
+    }
+    class Audited extends AuditBase {
+      static audited = true;
+    }
+    class Plain extends AuditBase {}
+    await Audited.create({ name: "kept" });
+    await Plain.create({ name: "skipped" });
+    Plain.build();
+    expect(log).toEqual(["finalize Audited", "initialize Audited", "saved Audited", "finalize Plain"]);
+    expect(asked).toEqual(["Audited", "Plain"]);
+  });
+
+  it("leaves hooks added with Model.hook in place", async () => {
+    const log: string[] = [];
+    const { plugin } = auditing(log);
+    class Hooked extends User {
+      static {
+        this.use(plugin);
+        this.hook("record:afterSave", () => void log.push("own hook"));
+      }
+    }
+    await Hooked.create({ name: "x" });
+    expect(log).toEqual(["finalize Hooked", "own hook"]);
   });
 });
 

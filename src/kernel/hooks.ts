@@ -2,6 +2,7 @@ import { HookableCore } from "hookable";
 import type { Attribute } from "./attributes.js";
 import type { Batchable } from "./batchable.js";
 import type { RelationData, SelectParts } from "./compiler.js";
+import type { Plugin } from "./plugin.js";
 
 /** What a save is doing. */
 export type SaveOperation = "create" | "update";
@@ -140,5 +141,19 @@ export class ResolvedHooks extends HookPoints<ModelHooks> {
   }
 }
 
-/** A hook function registered under a hook name. */
-export type HookRegistration = readonly [ModelHookName, (...args: any[]) => unknown];
+/**
+ * The registrations that run for a Model once it is finalized: a plugin whose `appliesTo` says no for the Model
+ * drops out, and `model:finalize` has run its course.
+ */
+export function applyingRegistrations(model: Function, registrations: ReadonlyArray<HookRegistration>): HookRegistration[] {
+  const answers = new Map<Plugin, boolean>();
+  const applies = (plugin: Plugin | undefined): boolean => {
+    if (!plugin?.appliesTo) return true;
+    if (!answers.has(plugin)) answers.set(plugin, plugin.appliesTo(model));
+    return answers.get(plugin)!;
+  };
+  return registrations.filter(([name, , plugin]) => name !== "model:finalize" && applies(plugin));
+}
+
+/** A hook function registered under a hook name, with the plugin that brought it (none for `Model.hook`). */
+export type HookRegistration = readonly [ModelHookName, (...args: any[]) => unknown, Plugin?];

@@ -13,6 +13,13 @@ export interface Plugin {
   readonly relationMethods?: { readonly [name: string]: (this: any, ...args: any[]) => unknown };
   /** Runs once when the plugin is registered, with the class it is registered on (add statics, settings). */
   readonly setup?: (model: any) => void;
+  /**
+   * Whether the plugin's hooks run for a Model at all. Asked once per Model, at its first use, after every
+   * `model:finalize` hook; when it says no, none of the plugin's hooks run for that Model, so a Model that
+   * declares none of a feature (no validations, no associations) pays nothing for it on its hot paths.
+   * Without it, the hooks run for every Model.
+   */
+  readonly appliesTo?: (model: any) => boolean;
 }
 
 /** Defines a plugin. Register it on a base class with `static { this.use(plugin) }`. */
@@ -22,7 +29,7 @@ export function definePlugin(plugin: Plugin): Plugin {
 
 /** The hook registrations a plugin contributes, in declaration order. */
 export function registrationsOf(plugin: Plugin): HookRegistration[] {
-  return Object.entries(plugin.hooks ?? {}).map(([name, fn]) => [name as ModelHookName, fn as (...args: any[]) => unknown]);
+  return Object.entries(plugin.hooks ?? {}).map(([name, fn]) => [name as ModelHookName, fn as (...args: any[]) => unknown, plugin]);
 }
 
 /**

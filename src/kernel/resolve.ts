@@ -2,7 +2,7 @@ import type { Attribute } from "./attributes.js";
 import type { Plugin } from "./plugin.js";
 import { declarationOf, ownDeclaration } from "./declaration.js";
 import { InvalidModel } from "./errors.js";
-import { ResolvedHooks } from "./hooks.js";
+import { applyingRegistrations, ResolvedHooks } from "./hooks.js";
 import { quoteIdentifier, tableize } from "./naming.js";
 import { Relation } from "./relation.js";
 import { unboundModel } from "./database.js";
@@ -21,7 +21,8 @@ export interface ResolvedModel {
   readonly byColumn: ReadonlyMap<string, Attribute>;
   /** What a SELECT lists: `*`, or the columns when some are ignored. */
   readonly selectList: string;
-  readonly hooks: ResolvedHooks;
+  /** Every registered hook while `model:finalize` runs; then only those that apply to the Model. */
+  hooks: ResolvedHooks;
   /** The Model's own Relation class: the plugins' relation methods plus those defined for it (its scopes). */
   readonly relationClass: typeof Relation;
   /** The Relation class with the plugins' relation methods only (what a scope's body receives). */
@@ -164,6 +165,7 @@ export function resolveModel(model: Function): ResolvedModel {
   Object.defineProperty(cls, RESOLVED, { value: resolved, enumerable: false, configurable: true });
   try {
     if (resolved.hooks.has("model:finalize")) resolved.hooks.callSync("model:finalize", model);
+    resolved.hooks = new ResolvedHooks(applyingRegistrations(model, declaration.hooks));
   } catch (error) {
     delete cls[RESOLVED];
     declaration.fixed = false;

@@ -1,5 +1,21 @@
-import { attributesOf, definePlugin, primaryKeyOf } from "../kernel/index.js";
+import { type Attribute, attributesOf, definePlugin, primaryKeyOf } from "../kernel/index.js";
 import { uuidV7 } from "./uuid-v7.js";
+
+type Generating = Function & { generateId: (attributeName: string) => string };
+
+const generatedByModel = new WeakMap<Function, Attribute[]>();
+
+/** The attributes `build()` gives generated values: a text primary key without a default, and those flagged `generateId`. */
+function generatedAttributes(model: Function): Attribute[] {
+  let generated = generatedByModel.get(model);
+  if (!generated) {
+    const key = primaryKeyOf(model);
+    const isTextKey = (attribute: Attribute) => attribute === key && attribute.typeName === "string" && !attribute.hasDefault;
+    generated = attributesOf(model).filter((attribute) => attribute.generateId || isTextKey(attribute));
+    generatedByModel.set(model, generated);
+  }
+  return generated;
+}
 
 /**
  * Id generation: at `build()`, a text primary key and every attribute flagged `generateId` get a value from
@@ -11,15 +27,12 @@ export const idGeneration = definePlugin({
   setup(model: { generateId: (attributeName: string) => string }) {
     model.generateId = uuidV7;
   },
+  appliesTo: (model: Function) => generatedAttributes(model).length > 0,
   hooks: {
     "record:initialize"({ record }) {
-      const model = record.constructor as Function & { generateId: (attributeName: string) => string };
-      const key = primaryKeyOf(model);
-      for (const attribute of attributesOf(model)) {
-        const isTextKey = attribute === key && attribute.typeName === "string" && !attribute.hasDefault;
-        if ((attribute.generateId || isTextKey) && record.readAttribute(attribute.name) === null) {
-          record.writeAttribute(attribute.name, model.generateId(attribute.name));
-        }
+      const model = record.constructor as Generating;
+      for (const { name } of generatedAttributes(model)) {
+        if (record.readAttribute(name) === null) record.writeAttribute(name, model.generateId(name));
       }
     },
   },

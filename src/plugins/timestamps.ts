@@ -1,8 +1,16 @@
 import { attributesOf, definePlugin, isAttributeLoaded } from "../kernel/index.js";
 
-function isTimestamp(record: { constructor: Function }, name: string): boolean {
-  const attribute = attributesOf(record.constructor).find((candidate) => candidate.name === name);
-  return attribute?.typeName === "datetime" && isAttributeLoaded(record, name);
+const TIMESTAMPS = ["createdAt", "updatedAt"] as const;
+type Timestamp = (typeof TIMESTAMPS)[number];
+
+/** Whether the Model has that attribute, as a `datetime`. */
+function hasTimestamp(model: Function, name: Timestamp): boolean {
+  return attributesOf(model).some((attribute) => attribute.name === name && attribute.typeName === "datetime");
+}
+
+/** Whether a save of the record may set the timestamp (a partial `select` may not have loaded it). */
+function canStamp(record: { constructor: Function }, name: Timestamp): boolean {
+  return hasTimestamp(record.constructor, name) && isAttributeLoaded(record, name);
 }
 
 /**
@@ -13,14 +21,15 @@ function isTimestamp(record: { constructor: Function }, name: string): boolean {
  */
 export const timestamps = definePlugin({
   name: "timestamps",
+  appliesTo: (model: Function) => TIMESTAMPS.some((name) => hasTimestamp(model, name)),
   hooks: {
     "record:write"({ record, operation, values }) {
       const now = new Date();
       if (operation === "create") {
-        for (const name of ["createdAt", "updatedAt"]) {
-          if (isTimestamp(record, name) && !values.has(name)) record.writeAttribute(name, now);
+        for (const name of TIMESTAMPS) {
+          if (!values.has(name) && canStamp(record, name)) record.writeAttribute(name, now);
         }
-      } else if (values.size > 0 && !values.has("updatedAt") && isTimestamp(record, "updatedAt")) {
+      } else if (values.size > 0 && !values.has("updatedAt") && canStamp(record, "updatedAt")) {
         record.writeAttribute("updatedAt", now);
       }
     },

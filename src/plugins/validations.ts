@@ -82,11 +82,8 @@ export const validations = definePlugin({
       modelState(this, VALIDATIONS).push({ attribute, options });
     };
   },
+  appliesTo: (model: Function) => modelState(model, VALIDATIONS).length > 0,
   hooks: {
-    "record:validate"({ record }) {
-      const declared = modelState(record.constructor, VALIDATIONS);
-      // Synchronous when the Model declares none, so that saves of such Models wait on nothing.
-      if (declared.length > 0) return validateAll(record, declared);
-    },
+    "record:validate": ({ record }) => validateAll(record, modelState(record.constructor, VALIDATIONS)),
   },
 });

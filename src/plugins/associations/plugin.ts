@@ -57,6 +57,7 @@ export const associations = definePlugin({
       return field().toArray();
     };
   },
+  appliesTo: (model: Function) => associationsOf(model).size > 0,
   hooks: {
     "record:initialize": ({ record }) => attach(record),
     "record:hydrate": ({ record }) => attach(record),
