@@ -65,9 +65,8 @@ export function writeAttributes(record: object, state: RecordState, attributes: 
   if (typeof attributes !== "object" || attributes === null) {
     throw new TypeError(`${state.model.name}: attributes must be an object`);
   }
-  const cast = Object.entries(attributes).map(([name, value]) => {
-    const attribute = checkedForWrite(state, name);
-    return [attribute, castValue(state.model, attribute, value)] as const;
-  });
-  for (const [attribute, value] of cast) storeCast(record, state, attribute, value);
+  const names = Object.keys(attributes);
+  const targets = names.map((name) => checkedForWrite(state, name));
+  const cast = targets.map((attribute, index) => castValue(state.model, attribute, attributes[names[index]!]));
+  for (const [index, attribute] of targets.entries()) storeCast(record, state, attribute, cast[index]);
 }

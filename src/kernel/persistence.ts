@@ -1,5 +1,6 @@
 import { Abort } from "./abort.js";
 import { assertLoaded } from "./assign.js";
+import type { Attribute } from "./attributes.js";
 import type { Batchable } from "./batchable.js";
 import { databaseFor } from "./context.js";
 import type { Database } from "./database.js";
@@ -68,6 +69,19 @@ async function execute(database: Database, statements: readonly Statement[]): Pr
   return database.runAll(statements);
 }
 
+/** Runs the validations, then (when they passed) the before-save hooks; false when either refused the save. */
+function validateAndCallBefore(state: RecordState, context: SaveContext): Promise<boolean> {
+  const { hooks } = state.model;
+  const beforeSave = (): Promise<void> | void => {
+    if (state.hasErrors()) throw new Abort("validation failed");
+    if (hooks.has("record:beforeSave")) return hooks.callHook("record:beforeSave", context);
+  };
+  return runAbortable(state, () => {
+    const validating = hooks.has("record:validate") ? hooks.callHook("record:validate", context) : undefined;
+    return validating ? validating.then(beforeSave) : beforeSave();
+  });
+}
+
 /** Validates, runs before-save hooks and builds the write; undefined when validation failed or a hook aborted. */
 async function prepareSave(record: Persistable): Promise<PreparedWrite | undefined> {
   const state = record[STATE];
@@ -76,15 +90,7 @@ async function prepareSave(record: Persistable): Promise<PreparedWrite | undefin
   const operation: SaveOperation = state.isNew ? "create" : "update";
   const context: SaveContext = { record, operation, batch: [] };
   state.clearRefusal();
-  const beforeSave = (): Promise<void> | void => {
-    if (state.hasErrors()) throw new Abort("validation failed");
-    if (hooks.has("record:beforeSave")) return hooks.callHook("record:beforeSave", context);
-  };
-  const passed = await runAbortable(state, () => {
-    const validating = hooks.has("record:validate") ? hooks.callHook("record:validate", context) : undefined;
-    return validating ? validating.then(beforeSave) : beforeSave();
-  });
-  if (!passed) {
+  if ((hooks.has("record:validate") || hooks.has("record:beforeSave")) && !(await validateAndCallBefore(state, context))) {
     if (state.hasErrors()) state.abortReason = undefined;
     return undefined;
   }
@@ -102,10 +108,33 @@ async function prepareSave(record: Persistable): Promise<PreparedWrite | undefin
   };
 }
 
-function pendingValues(state: RecordState, operation: SaveOperation): Map<string, unknown> {
-  const model = state.model;
-  const changed = operation === "create" ? model.attributes.filter((a) => state.assigned.has(a.name)) : changedAttributes(state);
-  return new Map(changed.map((attribute) => [attribute.name, currentValue(state, attribute)]));
+/** The attributes a save writes, in declaration order: the assigned ones on create, the changed ones on update. */
+function pendingAttributes(state: RecordState, operation: SaveOperation): Attribute[] {
+  if (operation === "update") return changedAttributes(state);
+  const assigned: Attribute[] = [];
+  for (const attribute of state.model.attributes) if (state.assigned.has(attribute.name)) assigned.push(attribute);
+  return assigned;
+}
+
+function currentValues(state: RecordState, attributes: readonly Attribute[]): Map<string, unknown> {
+  const values = new Map<string, unknown>();
+  for (const attribute of attributes) values.set(attribute.name, currentValue(state, attribute));
+  return values;
+}
+
+/** What a save writes, after the `record:write` hooks, which may assign more (timestamps do). */
+function pendingWrite(record: object, operation: SaveOperation): { attributes: Attribute[]; values: Map<string, unknown> } {
+  const state = (record as Persistable)[STATE];
+  const { hooks } = state.model;
+  const attributes = pendingAttributes(state, operation);
+  const values = currentValues(state, attributes);
+  if (!hooks.has("record:write")) return { attributes, values };
+  const before = state.assignments;
+  hooks.callSync("record:write", { record, operation, values });
+  // Worked out again only when a hook assigned something (timestamps do on create and on real updates).
+  if (state.assignments === before) return { attributes, values };
+  const written = pendingAttributes(state, operation);
+  return { attributes: written, values: currentValues(state, written) };
 }
 
 /**
@@ -113,23 +142,16 @@ function pendingValues(state: RecordState, operation: SaveOperation): Map<string
  * after the `record:write` hooks, which may assign more (timestamps do).
  */
 export function valuesToWrite(record: object, operation: SaveOperation): Map<string, unknown> {
-  const state = (record as Persistable)[STATE];
-  const { hooks } = state.model;
-  const values = pendingValues(state, operation);
-  if (!hooks.has("record:write")) return values;
-  const before = state.assignments;
-  hooks.callSync("record:write", { record, operation, values });
-  // Worked out again only when a hook assigned something (timestamps do on create and on real updates).
-  return state.assignments === before ? values : pendingValues(state, operation);
+  return pendingWrite(record, operation).values;
 }
 
 function buildWrite(record: Persistable, state: RecordState, operation: SaveOperation) {
   const model = state.model;
-  const values = valuesToWrite(record, operation);
+  const { attributes, values } = pendingWrite(record, operation);
   const changes: Record<string, [unknown, unknown]> = {};
-  for (const [name, value] of values) changes[name] = [originalValue(state, model.byName.get(name)!), value];
-  if (operation === "update" && values.size === 0) return { statement: undefined, changes };
-  const statement = operation === "create" ? insertStatement(model, values) : updateStatement(model, state, values);
+  for (const attribute of attributes) changes[attribute.name] = [originalValue(state, attribute), values.get(attribute.name)];
+  if (operation === "update" && attributes.length === 0) return { statement: undefined, changes };
+  const statement = operation === "create" ? insertStatement(model, attributes, values) : updateStatement(model, state, attributes, values);
   return { statement, changes };
 }
 
@@ -163,7 +185,9 @@ function finishSave(
 export async function save(record: Persistable): Promise<boolean> {
   const prepared = await prepareSave(record);
   if (!prepared) return false;
-  const database = await recordDatabase(record);
+  // Awaited only when the database must still be found: a record built or loaded through one keeps it.
+  const known = recordDatabase(record);
+  const database = known instanceof Promise ? await known : known;
   const finishing = prepared.finish(await execute(database, prepared.statements), database);
   if (finishing) await finishing;
   return true;
