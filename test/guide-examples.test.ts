@@ -8,6 +8,9 @@ import {
   abort,
   ActiveRecord,
   attributesOf,
+  Base,
+  idGeneration,
+  timestamps,
   connect,
   defineApplicationRecord,
   defineModelState,
@@ -147,6 +150,8 @@ export const trimNames = definePlugin({
   setup(model) {
     // runs once, with the class the plugin is registered on: add statics or settings here
   },
+  // optional: whether the hooks run for a Model at all (asked once per Model, at its first use)
+  appliesTo: (model) => attributesOf(model).some((attribute) => attribute.name === "name"),
 });
 
 // ---- the app of the examples -----------------------------------------------------------------------------
@@ -213,6 +218,39 @@ beforeAll(async () => {
     `CREATE TABLE audit_log_entries (id TEXT PRIMARY KEY NOT NULL, model TEXT NOT NULL, record_id TEXT, action TEXT NOT NULL,
      changeset TEXT, created_at DATETIME, updated_at DATETIME)`,
   ).run();
+});
+
+describe("smaller bundles: a base on the kernel with chosen plugins", () => {
+  const usersSchema = {
+    users: {
+      id: { type: "string", null: false, generateId: true },
+      name: { type: "string", null: false },
+      createdAt: { type: "datetime", null: false },
+      updatedAt: { type: "datetime", null: false },
+    },
+  } as const;
+
+  class ApplicationBase extends Base {
+    static override binding = "DB";
+    static {
+      this.use(idGeneration, timestamps); // generated UUID v7 keys and createdAt/updatedAt, nothing else
+    }
+  }
+
+  const ApplicationRecord = defineApplicationRecord(usersSchema, ApplicationBase);
+  class User extends ApplicationRecord("users") {}
+
+  it("creates and finds with generated keys and timestamps, and has no other feature", async () => {
+    const user = await User.create({ name: "Ada" });
+    expect(user.isPersisted()).toBe(true);
+    expect(user.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-/);
+    expect(user.createdAt).toBeInstanceOf(Date);
+    const found = await User.find(user.id);
+    expect(found.name).toBe("Ada");
+    expect(found.updatedAt.getTime()).toBe(user.createdAt.getTime());
+    expect("validates" in User).toBe(false);
+    expect("paginate" in User).toBe(false);
+  });
 });
 
 describe("plugin shape", () => {

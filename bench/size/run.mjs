@@ -11,7 +11,7 @@ import { bundleWorker } from "../lib/esbuild-worker.mjs";
 
 const ENTRIES = fileURLToPath(new URL("./entries/", import.meta.url));
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const ORDER = ["recordflare", "drizzle", "kysely", "raw"];
+const ORDER = ["recordflare", "recordflare-kernel", "drizzle", "kysely", "raw"];
 
 /** The bundle's biggest inputs by minified bytes, grouped by package (or file outside node_modules). */
 function largestInputs(metafile, count = 5) {

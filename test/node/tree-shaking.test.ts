@@ -1,0 +1,50 @@
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+import { describe, expect, it } from "vitest";
+
+const distIndex = fileURLToPath(new URL("../../dist/index.mjs", import.meta.url));
+
+/** Bundles a Worker the way wrangler does (esbuild, ESM, minified) from source text that imports the built package. */
+async function bundle(source: string): Promise<string> {
+  const result = await build({
+    stdin: { contents: source, resolveDir: process.cwd(), loader: "js" },
+    bundle: true,
+    minify: true,
+    format: "esm",
+    platform: "neutral",
+    external: ["cloudflare:*", "node:*"],
+    alias: { recordflare: distIndex },
+    write: false,
+    logLevel: "silent",
+  });
+  return result.outputFiles[0]!.text;
+}
+
+const WORKER_BODY = `
+class User extends defineApplicationRecord({ users: { id: "string", name: "string", createdAt: "datetime", updatedAt: "datetime" } }, AppBase)("users") {}
+export default { fetch: async (request, env) => Response.json(await connect(env.DB).model(User).create({ name: "x" })) };
+`;
+
+// Each string below is a message only one built-in plugin contains.
+const VALIDATIONS = "validates takes an attribute name";
+const ASSOCIATIONS = "has no association";
+
+describe("bundling the built package", () => {
+  it("drops the plugins a Worker built on Base does not register", async () => {
+    const code = await bundle(`import { Base, connect, defineApplicationRecord, idGeneration, timestamps } from "recordflare";
+      class AppBase extends Base { static { this.use(idGeneration, timestamps); } }
+      ${WORKER_BODY}`);
+    // Compared as booleans: a failure would otherwise print the whole bundle.
+    expect(code.includes("createdAt")).toBe(true);
+    expect(code.includes(VALIDATIONS)).toBe(false);
+    expect(code.includes(ASSOCIATIONS)).toBe(false);
+  });
+
+  it("keeps every built-in plugin in a Worker built on ActiveRecord", async () => {
+    const code = await bundle(`import { ActiveRecord, connect, defineApplicationRecord } from "recordflare";
+      class AppBase extends ActiveRecord {}
+      ${WORKER_BODY}`);
+    expect(code.includes(VALIDATIONS)).toBe(true);
+    expect(code.includes(ASSOCIATIONS)).toBe(true);
+  });
+});
