@@ -220,16 +220,17 @@ beforeAll(async () => {
   ).run();
 });
 
-describe("smaller bundles: a base on the kernel with chosen plugins", () => {
-  const usersSchema = {
-    users: {
-      id: { type: "string", null: false, generateId: true },
-      name: { type: "string", null: false },
-      createdAt: { type: "datetime", null: false },
-      updatedAt: { type: "datetime", null: false },
-    },
-  } as const;
+/** The users table of test/fixtures/migrations, as far as the examples below need it. */
+const usersSchema = {
+  users: {
+    id: { type: "string", null: false, generateId: true },
+    name: { type: "string", null: false },
+    createdAt: { type: "datetime", null: false },
+    updatedAt: { type: "datetime", null: false },
+  },
+} as const;
 
+describe("smaller bundles: a base on the kernel with chosen plugins", () => {
   class ApplicationBase extends Base {
     static override binding = "DB";
     static {
@@ -254,15 +255,6 @@ describe("smaller bundles: a base on the kernel with chosen plugins", () => {
 });
 
 describe("plugin shape", () => {
-  const usersSchema = {
-    users: {
-      id: { type: "string", null: false, generateId: true },
-      name: { type: "string", null: false },
-      createdAt: { type: "datetime", null: false },
-      updatedAt: { type: "datetime", null: false },
-    },
-  } as const;
-
   class ShapeBase extends ActiveRecord {
     static override binding = "DB";
     static {

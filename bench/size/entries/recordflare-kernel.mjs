@@ -2,17 +2,8 @@
  * Minimal Worker: the same Model with find and create, on a base built from the kernel (`Base`) with only the
  * plugins this Model uses (generated ids and timestamps), as the guide's "Smaller bundles" section shows.
  */
-import { Base, connect, defineApplicationRecord, timestamps, idGeneration } from "../../../dist/index.mjs";
-
-const schema = {
-  users: {
-    id: { type: "string", null: false, generateId: true },
-    name: { type: "string", null: false },
-    email: "string",
-    createdAt: { type: "datetime", null: false },
-    updatedAt: { type: "datetime", null: false },
-  },
-};
+import { Base, defineApplicationRecord, idGeneration, timestamps } from "../../../dist/index.mjs";
+import { schema, usersWorker } from "../shared/recordflare-worker.mjs";
 
 class ApplicationBase extends Base {
   static binding = "DB";
@@ -23,10 +14,4 @@ class ApplicationBase extends Base {
 const ApplicationRecord = defineApplicationRecord(schema, ApplicationBase);
 class User extends ApplicationRecord("users") {}
 
-export default {
-  async fetch(request, env) {
-    const Users = connect(env.DB).model(User);
-    if (request.method === "POST") return Response.json(await Users.create(await request.json()));
-    return Response.json(await Users.find(new URL(request.url).searchParams.get("id")));
-  },
-};
+export default usersWorker(User);
