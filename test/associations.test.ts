@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { abort, hasMany, IncompatibleRelation, RecordNotDestroyed } from "../src/index.js";
+import { abort, hasMany, IncompatibleRelation, RecordInvalid, RecordNotDestroyed, RecordNotSaved } from "../src/index.js";
 import { resetDatabase } from "./helpers/db.js";
 import { countRows, listen } from "./helpers/queries.js";
 import { Article, Author, Guarded, Profile, Writer } from "./models/association-fixtures.js";
@@ -36,6 +36,40 @@ describe("hasMany", () => {
     writer.posts().build({ title: null as unknown as string });
     await expect(writer.save()).rejects.toThrow(/NOT NULL/);
     expect(await countRows("users")).toBe(0);
+  });
+
+  it("a child refused by its validations or callbacks refuses the owner's save, which answers false", async () => {
+    class TitledArticle extends Article {
+      static {
+        this.validates("title", { presence: true });
+        this.beforeSave((article) => {
+          if (article.title === "draft") throw abort("drafts are not published");
+        });
+      }
+    }
+    class Editor extends Writer {
+      articles = hasMany(TitledArticle, { foreignKey: "userId" });
+    }
+    const { db, events } = listen();
+    const editor = db.model(Editor).build({ name: "Ada" });
+    const blank = editor.articles().build({ title: "" });
+    expect(await editor.save()).toBe(false);
+    expect(blank.errors.fullMessages()).toEqual(["Title can't be blank"]);
+    expect(editor.errors.fullMessages()).toEqual(["TitledArticle is invalid: Title can't be blank"]);
+    await expect(editor.saveOrThrow()).rejects.toThrow(RecordInvalid);
+
+    blank.title = "draft";
+    expect(await editor.save()).toBe(false);
+    expect(editor.errors.isEmpty()).toBe(true);
+    expect(editor.abortReason).toBe("drafts are not published");
+    await expect(editor.saveOrThrow()).rejects.toThrow(RecordNotSaved);
+
+    expect(events).toHaveLength(0);
+    expect(await countRows("users")).toBe(0);
+    blank.title = "published";
+    expect(await editor.save()).toBe(true);
+    expect(events).toHaveLength(2);
+    expect(await countRows("posts")).toBe(1);
   });
 
   it("a loaded association answers size, isEmpty and hasAny without a query", async () => {

@@ -82,6 +82,22 @@ function validateAndCallBefore(state: RecordState, context: SaveContext): Promis
   });
 }
 
+/**
+ * Prepares the writes hooks added to a save (children built through an association). One that is refused
+ * refuses the whole save, so that `save()` answers false as for the record's own refusal: an invalid one's
+ * reasons go to the record's `errors`, an aborted one's to its `abortReason`. Nothing has been written then.
+ */
+async function prepareWritesOfSave(state: RecordState, batch: readonly Batchable[]): Promise<PreparedWrite | undefined> {
+  try {
+    return await prepareExtras(batch);
+  } catch (error) {
+    if (error instanceof RecordInvalid) state.errors.add("base", "invalid", error.message);
+    else if (error instanceof RecordNotSaved) state.abortReason = error.message;
+    else throw error;
+    return undefined;
+  }
+}
+
 /** Validates, runs before-save hooks and builds the write; undefined when validation failed or a hook aborted. */
 async function prepareSave(record: Persistable): Promise<PreparedWrite | undefined> {
   const state = record[STATE];
@@ -98,7 +114,8 @@ async function prepareSave(record: Persistable): Promise<PreparedWrite | undefin
   const own = statement ? [statement] : [];
   const finishOwn = (results: unknown[], database: Database) => finishSave(record, context, changes, statement ? results[0] : undefined, database);
   if (context.batch.length === 0) return { statements: own, finish: finishOwn };
-  const extras = await prepareExtras(context.batch);
+  const extras = await prepareWritesOfSave(state, context.batch);
+  if (!extras) return undefined;
   return {
     statements: [...own, ...extras.statements],
     async finish(results, database) {
