@@ -194,6 +194,22 @@ describe("first, last and take", () => {
     expect((await relation.reorder({ name: "desc" }).last())!.name).toBe("Ada");
   });
 
+  it("keep the Relation's limit and offset: one record never reaches outside its window", async () => {
+    const byName = User.order({ name: "asc" });
+    expect((await byName.limit(3).last())!.name).toBe("Cy");
+    expect((await byName.offset(1).limit(2).last())!.name).toBe("Cy");
+    expect((await byName.offset(3).last())!.name).toBe("Eve");
+    expect((await byName.offset(1).first())!.name).toBe("Bob");
+    expect(await byName.limit(0).first()).toBeNull();
+    expect(await byName.limit(0).last()).toBeNull();
+    expect(await byName.limit(0).take()).toBeNull();
+    expect(await byName.limit(0).findBy({ name: "Ada" })).toBeNull();
+    await expect(byName.limit(0).find(ids["Ada"])).rejects.toThrow(RecordNotFound);
+    expect(await byName.limit(0).exists()).toBe(false);
+    expect(await byName.offset(4).exists()).toBe(true);
+    expect(await byName.offset(5).exists()).toBe(false);
+  });
+
   it("first and last give null when nothing matches", async () => {
     expect(await User.where({ name: "Nobody" }).first()).toBeNull();
     expect(await User.where({ name: "Nobody" }).last()).toBeNull();

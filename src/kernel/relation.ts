@@ -309,10 +309,15 @@ export class Relation {
     return this.with({ order: [{ kind: "attribute", attribute: this.model.primaryKey, direction: "asc" }] });
   }
 
-  /** One record, without ordering; null if none. */
+  /** One record, without ordering; null if none. A `limit(0)` stays empty. */
   async take(): Promise<any> {
-    const [record] = await this.limit(1).toArray();
+    const [record] = await this.limit(this.#atMostOne()).toArray();
     return record ?? null;
+  }
+
+  /** A limit of one that keeps the Relation's own `limit(0)`: reading one record never widens the Relation. */
+  #atMostOne(): number {
+    return Math.min(this.data.limit ?? 1, 1);
   }
 
   /** The first record by the Relation's order, else by primary key; null if none. */
@@ -320,9 +325,13 @@ export class Relation {
     return this.#ordered().take();
   }
 
-  /** The last record: the order reversed (`IrreversibleOrder` for an sql order); null if none. */
+  /**
+   * The last record: the order reversed (`IrreversibleOrder` for an sql order); null if none. With a `limit`
+   * or `offset`, the last of the records `toArray()` gives, as reversing the order would move the window.
+   */
   async last(): Promise<any> {
     const ordered = this.#ordered();
+    if (this.data.limit !== undefined || this.data.offset !== undefined) return (await ordered.toArray()).at(-1) ?? null;
     const name = this.model.name;
     return ordered.with({ order: ordered.data.order.map((term) => reverseTerm(term, name)) }).take();
   }
@@ -366,7 +375,7 @@ export class Relation {
   async exists(conditions?: object): Promise<boolean> {
     const relation = conditions === undefined ? this : this.where(conditions);
     if (relation.data.none) return false;
-    const parts = selectParts({ ...relation.data, select: undefined, order: [], limit: 1 }, relation.model);
+    const parts = selectParts({ ...relation.data, select: undefined, order: [], limit: relation.#atMostOne() }, relation.model);
     parts.columns = "1 AS one";
     const query = { sql: joinSelect(parts), params: parts.params.params, sources: parts.params.sources };
     return relation.run(new Statement(query, relation.model, "rows", (rows) => rows.length > 0));
