@@ -236,6 +236,15 @@ describe("where", () => {
     expect(() => User.whereNot({ name: undefined })).toThrow(TypeError);
   });
 
+  it("undefined inside a list, a comparison or the ids of find throws TypeError too", async () => {
+    expect(() => User.where({ age: [17, undefined] })).toThrow(/User.where: age holds undefined/);
+    expect(() => User.where({ settings: [undefined] })).toThrow(TypeError);
+    expect(() => User.where({ age: gt(undefined) })).toThrow(TypeError);
+    expect(() => User.whereNot({ age: between(1, undefined) })).toThrow(/age/);
+    await expect(User.find("a", undefined)).rejects.toThrow(TypeError);
+    await expect(User.find([undefined])).rejects.toThrow(/User.find: an id is undefined/);
+  });
+
   it("undefined in findBy or exists rejects with TypeError", async () => {
     await expect(User.findBy({ name: undefined })).rejects.toThrow(TypeError);
     await expect(User.exists({ name: undefined })).rejects.toThrow(TypeError);
@@ -245,7 +254,10 @@ describe("where", () => {
 describe("whereNot", () => {
   it("negates the whole condition, not each key", async () => {
     const relation = User.whereNot({ name: "Ada", admin: true });
-    expect(relation.toSql()).toEqual({ sql: `SELECT * FROM "users" WHERE NOT ("name" = ? AND "admin" = ?)`, params: ["Ada", 1] });
+    expect(relation.toSql()).toEqual({
+      sql: `SELECT * FROM "users" WHERE NOT ("name" = ? AND "admin" = ?) AND NOT ("name" IS NULL) AND NOT ("admin" IS NULL)`,
+      params: ["Ada", 1],
+    });
     expect(await names(relation)).toEqual(["Bob", "Cy", "Dee", "Eve"]);
     // Bob is not an admin, so no row matches the whole condition and none is excluded.
     expect(await names(User.whereNot({ name: "Bob", admin: true }))).toEqual(["Ada", "Bob", "Cy", "Dee", "Eve"]);
@@ -256,6 +268,12 @@ describe("whereNot", () => {
     expect(await names(User.whereNot({ age: [17, 50] }))).toEqual(["Ada"]);
     expect(await names(User.whereNot({ email: "ada@example.com" }))).toEqual(["Cy", "Dee", "Eve"]);
     expect(await names(User.whereNot({ age: gt(20) }))).toEqual(["Bob", "Eve"]);
+  });
+
+  it("with several attributes, excludes rows with NULL in any of them", async () => {
+    // Cy has no age: NOT (age = 17 AND name = 'Bob') alone would keep that row.
+    expect(await names(User.whereNot({ age: 17, name: "Bob" }))).toEqual(["Ada", "Dee", "Eve"]);
+    expect(await names(User.whereNot({ age: null, name: "Bob" }))).toEqual(["Ada", "Bob", "Cy", "Dee", "Eve"]);
   });
 
   it("whereNot null matches the rows that are not NULL", async () => {

@@ -38,6 +38,12 @@ export type Condition =
   | { readonly kind: "not"; readonly conditions: readonly Condition[] }
   | { readonly kind: "or"; readonly branches: ReadonlyArray<readonly Condition[]> };
 
+/** Whether a `where` value holds `undefined` inside a list or a comparison, which no condition accepts. */
+export function holdsUndefined(value: unknown): boolean {
+  if (Array.isArray(value)) return value.includes(undefined);
+  return value instanceof Comparison && value.values.includes(undefined);
+}
+
 /** Casts a condition value to its database form, or returns `UNCASTABLE`. */
 export function castConditionValue(attribute: Attribute, value: unknown): unknown {
   const cast = attribute.type.castCondition(value);

@@ -2,7 +2,7 @@ import type { Attribute } from "./attributes.js";
 import { attributeNamed } from "./assign.js";
 import { UNCASTABLE } from "./attribute-types.js";
 import { type OrderTerm, type RelationData, compileSelect, selectParts, joinSelect } from "./compiler.js";
-import { type Condition, castConditionValue, conditionsFor } from "./conditions.js";
+import { type Condition, castConditionValue, conditionsFor, holdsUndefined } from "./conditions.js";
 import { databaseFor } from "./context.js";
 import { type Database, unboundModel } from "./database.js";
 import { IncompatibleRelation, IrreversibleOrder, RecordNotFound } from "./errors.js";
@@ -101,6 +101,7 @@ export class Relation {
     return Object.entries(conditions).flatMap(([name, value]) => {
       const attribute = attributeNamed(model, name);
       if (value === undefined) throw new TypeError(`${model.name}.${method}: ${name} is undefined; use null to match NULL`);
+      if (holdsUndefined(value)) throw new TypeError(`${model.name}.${method}: ${name} holds undefined; use null to match NULL`);
       return conditionsFor(attribute, value);
     });
   }
@@ -112,8 +113,19 @@ export class Relation {
 
   /** Narrows to rows NOT matching the whole condition; rows with NULL in a named attribute are excluded too. */
   whereNot(conditions: object): this {
-    const negated: Condition = { kind: "not", conditions: this.#conditionsOf(conditions, "whereNot") };
-    return this.with({ conditions: [...this.data.conditions, negated] });
+    const compiled = this.#conditionsOf(conditions, "whereNot");
+    const negated: Condition = { kind: "not", conditions: compiled };
+    return this.with({ conditions: [...this.data.conditions, negated, ...this.#notNullOf(compiled)] });
+  }
+
+  /**
+   * With several attributes, NOT (a = ? AND b = ?) would keep a row whose `a` is NULL; each attribute compared
+   * with a value is required to be non-NULL, as with one attribute, where SQL's NULL comparison already does it.
+   */
+  #notNullOf(compiled: readonly Condition[]): Condition[] {
+    const compared = new Set(compiled.flatMap((condition) => (condition.kind === "null" || !("attribute" in condition) ? [] : [condition.attribute])));
+    if (compared.size < 2) return [];
+    return [...compared].map((attribute) => ({ kind: "not", conditions: [{ kind: "null", attribute }] }));
   }
 
   /** Rows matching this Relation's conditions or the other's; the Relations may differ only in conditions. */
@@ -269,7 +281,8 @@ export class Relation {
       if (!record) throw this.#notFound(`no record with ${key.name} ${describeKey(key, ids[0])}`);
       return record;
     }
-    const cast = list.map((id) => (id === null || id === undefined ? UNCASTABLE : castConditionValue(key, id)));
+    if (list.includes(undefined)) throw new TypeError(`${this.model.name}.find: an id is undefined`);
+    const cast = list.map((id) => (id === null ? UNCASTABLE : castConditionValue(key, id)));
     const missing = list.filter((_, index) => cast[index] === UNCASTABLE);
     if (missing.length > 0) throw this.#notFound(`no records with ${key.name} ${missing.map((id) => describeKey(key, id)).join(", ")}`);
     const records = await this.where({ [key.name]: list }).toArray();
