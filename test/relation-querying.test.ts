@@ -237,8 +237,8 @@ describe("where", () => {
   });
 
   it("undefined inside a list, a comparison or the ids of find throws TypeError too", async () => {
-    expect(() => User.where({ age: [17, undefined] })).toThrow(/User.where: age holds undefined/);
-    expect(() => User.where({ settings: [undefined] })).toThrow(TypeError);
+    expect(() => User.where({ age: [17, undefined as unknown as number] })).toThrow(/User.where: age holds undefined/);
+    expect(() => User.where({ settings: [undefined as unknown as null] })).toThrow(TypeError);
     expect(() => User.where({ age: gt(undefined) })).toThrow(TypeError);
     expect(() => User.whereNot({ age: between(1, undefined) })).toThrow(/age/);
     await expect(User.find("a", undefined)).rejects.toThrow(TypeError);
