@@ -911,6 +911,15 @@ describe("change tracking", () => {
     expect(counter.isChanged()).toBe(false);
   });
 
+  it("attributeBeforeLastSave of an attribute the last save left alone is its stored value, not an unsaved one", async () => {
+    const counter = await Counter.create({ label: "a", value: 1 });
+    await counter.update({ value: 2 });
+    counter.label = "unsaved";
+    expect(counter.attributeBeforeLastSave("value")).toBe(1);
+    expect(counter.attributeBeforeLastSave("label")).toBe("a");
+    expect(Counter.build({ label: "new" }).attributeBeforeLastSave("label")).toBeNull();
+  });
+
   it("restoreAttributes(...names) undoes the named changes, restoreAttributes() all of them", async () => {
     const { db, events } = listen();
     const counter = await db.model(Counter).create({ label: "a" });

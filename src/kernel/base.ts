@@ -314,10 +314,10 @@ export class Base {
     return this.savedChangeTo(name) !== undefined;
   }
 
-  /** The attribute's value before the last save. */
+  /** The attribute's value before the last save: the stored value when that save did not change it. */
   attributeBeforeLastSave(name: string): unknown {
     const change = this.savedChangeTo(name);
-    return change ? change[0] : this.readAttribute(name);
+    return change ? change[0] : originalValue(this[STATE], this.#attribute(name));
   }
 
   /** Undoes unsaved changes to the named attributes, or to all. */
