@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { abort, RecordInvalid, RecordNotSaved } from "../src/index.js";
+import { abort, Model, RecordInvalid, RecordNotSaved } from "../src/index.js";
 import { resetDatabase } from "./helpers/db.js";
 import { listen } from "./helpers/queries.js";
 import { User } from "./models/fixtures.js";
@@ -16,7 +16,30 @@ class Member extends User {
   }
 }
 
+/** A Model with no binding: it reaches a database only through db.model() or withDatabase. */
+class Registration extends Model({
+  id: { type: "string", null: false },
+  name: { type: "string", null: false },
+  email: "string",
+  createdAt: { type: "datetime", null: false },
+  updatedAt: { type: "datetime", null: false },
+}) {
+  static override tableName = "users";
+  static {
+    this.validates("email", { uniqueness: true });
+  }
+}
+
 describe("validations", () => {
+  it("uniqueness asks the database the record writes through", async () => {
+    const { db, events } = listen();
+    const Registrations = db.model(Registration);
+    expect((await Registrations.create({ name: "Ada", email: "ada@example.com" })).isPersisted()).toBe(true);
+    const again = await Registrations.create({ name: "Ada", email: "ada@example.com" });
+    expect(again.errors.fullMessages()).toEqual(["Email has already been taken"]);
+    expect(events.filter((event) => event.sql.startsWith("SELECT 1"))).toHaveLength(2);
+  });
+
   it("refuse an invalid record: save returns false, reasons in errors, nothing written", async () => {
     const { db, events } = listen();
     const member = db.model(Member).build({ name: " ", email: "nope", age: 0, score: 3 });

@@ -1,4 +1,4 @@
-import { column, definePlugin, defineModelState, modelState, primaryKeyOf, type Relation, sql, type ValidationOptions } from "../kernel/index.js";
+import { column, databaseOfRecord, definePlugin, defineModelState, modelState, primaryKeyOf, type Relation, sql, type ValidationOptions } from "../kernel/index.js";
 
 interface Declared {
   readonly attribute: string;
@@ -36,7 +36,9 @@ function checkNumericality(value: unknown, rule: NonNullable<ValidationOptions["
 }
 
 async function isTaken(record: Validatable, attribute: string, value: unknown, caseSensitive: boolean): Promise<boolean> {
-  const model = record.constructor as unknown as { all(): Relation };
+  // Asked through the database the record writes through, so the check sees what its save will see.
+  const database = databaseOfRecord(record);
+  const model = (database ? database.model(record.constructor) : record.constructor) as unknown as { all(): Relation };
   let others = model.all();
   others = caseSensitive || typeof value !== "string"
     ? others.where({ [attribute]: value })
