@@ -13,6 +13,7 @@ import {
   timestamps,
   connect,
   defineApplicationRecord,
+  declareModelState,
   defineModelState,
   definePlugin,
   modelState,
@@ -115,7 +116,7 @@ const required = defineModelState(
 
 /** Declares attributes that must not be null or blank. */
 export function validatesPresence(model: Function, ...names: string[]): void {
-  modelState(model, required).push(...names);
+  declareModelState(model, required).push(...names);
 }
 
 export const presence = definePlugin({

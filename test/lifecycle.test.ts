@@ -684,6 +684,14 @@ describe("toJSON and attributes() (Record 7)", () => {
     expect(JSON.stringify(account)).not.toContain("digest");
   });
 
+  it("hiddenAttributes is fixed at the Model's first use, like every declaration", () => {
+    class LateHidden extends QuietUser {}
+    const record = LateHidden.build({ name: "Ada", email: "ada@example.com" });
+    LateHidden.hiddenAttributes = ["name"];
+    expect(record.toJSON()).toMatchObject({ name: "Ada" });
+    expect(record.toJSON()).not.toHaveProperty("email");
+  });
+
   it("a Model's own hiddenAttributes replaces its base class's list", () => {
     const open = OpenAccount.build({ name: "Ada", passwordDigest: "digest" });
     expect(open.toJSON()).toMatchObject({ passwordDigest: "digest" });

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { abort, Model, RecordInvalid, RecordNotSaved } from "../src/index.js";
+import { abort, InvalidModel, Model, RecordInvalid, RecordNotSaved } from "../src/index.js";
 import { resetDatabase } from "./helpers/db.js";
 import { listen } from "./helpers/queries.js";
 import { User } from "./models/fixtures.js";
@@ -31,6 +31,13 @@ class Registration extends Model({
 }
 
 describe("validations", () => {
+  it("cannot be declared after the Model's first use: declarations are fixed then", () => {
+    class Late extends User {}
+    Late.build({ name: "first use" });
+    expect(() => Late.validates("name", { presence: true })).toThrow(InvalidModel);
+    expect(() => Late.validates("name", { presence: true })).toThrow(/Late: declarations are fixed/);
+  });
+
   it("uniqueness asks the database the record writes through", async () => {
     const { db, events } = listen();
     const Registrations = db.model(Registration);

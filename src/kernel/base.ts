@@ -177,7 +177,7 @@ export class Base {
   /** The attributes for JSON: dates as ISO strings, `hiddenAttributes` left out, associations never included. */
   toJSON(): Record<string, unknown> {
     const state = this[STATE];
-    const hidden = new Set((this.constructor as ModelStatics).hiddenAttributes);
+    const hidden = state.model.hiddenAttributes;
     const json: Record<string, unknown> = {};
     for (const [name, value] of Object.entries(this.attributes())) {
       if (!hidden.has(name)) json[name] = value instanceof Date ? value.toISOString() : value;

@@ -71,7 +71,17 @@ export function ownDeclaration(model: Function): Declaration {
   return declaration;
 }
 
-/** A plugin's per-Model state, for reading or for declaring more on this Model. */
+/**
+ * A plugin's per-Model state, for declaring more on this Model (in its `static {}` block): `InvalidModel` once
+ * the Model has been used, since its declarations are fixed then.
+ */
+export function declareModelState<T>(model: Function, key: ModelStateKey<T>): T {
+  const declaration = ownDeclaration(model);
+  if (!declaration.state.has(key)) declaration.state.set(key, key.initial());
+  return declaration.state.get(key) as T;
+}
+
+/** A plugin's per-Model state, for reading (in hooks) or for declaring more on this Model. */
 export function modelState<T>(model: Function, key: ModelStateKey<T>): T {
   const own = Object.hasOwn(model, DECLARATION) ? (model as Declared)[DECLARATION]! : undefined;
   const declaration = own?.fixed ? own : ownDeclaration(model);

@@ -21,6 +21,8 @@ export interface ResolvedModel {
   readonly byColumn: ReadonlyMap<string, Attribute>;
   /** What a SELECT lists: `*`, or the columns when some are ignored. */
   readonly selectList: string;
+  /** The attributes `toJSON` leaves out, as `hiddenAttributes` said at first use. */
+  readonly hiddenAttributes: ReadonlySet<string>;
   /** Every registered hook while `model:finalize` runs; then only those that apply to the Model. */
   hooks: ResolvedHooks;
   /** The Model's own Relation class: the plugins' relation methods plus those defined for it (its scopes). */
@@ -155,6 +157,7 @@ export function resolveModel(model: Function): ResolvedModel {
     byName,
     byColumn: new Map(attributes.map((attribute) => [attribute.column, attribute])),
     selectList: declaration.ignoredColumns.length === 0 ? "*" : attributes.map((a) => quoteIdentifier(a.column)).join(", "),
+    hiddenAttributes: new Set(cls.hiddenAttributes),
     hooks: new ResolvedHooks(declaration.hooks),
     pluginRelationClass,
     relationClass: class extends pluginRelationClass {},

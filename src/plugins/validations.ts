@@ -1,4 +1,4 @@
-import { column, databaseOfRecord, definePlugin, defineModelState, modelState, primaryKeyOf, type Relation, sql, type ValidationOptions } from "../kernel/index.js";
+import { column, databaseOfRecord, declareModelState, definePlugin, defineModelState, modelState, primaryKeyOf, type Relation, sql, type ValidationOptions } from "../kernel/index.js";
 
 interface Declared {
   readonly attribute: string;
@@ -81,7 +81,7 @@ export const validations = definePlugin({
       if (typeof attribute !== "string" || typeof options !== "object" || options === null) {
         throw new TypeError("validates takes an attribute name and an options object");
       }
-      modelState(this, VALIDATIONS).push({ attribute, options });
+      declareModelState(this, VALIDATIONS).push({ attribute, options });
     };
   },
   appliesTo: (model: Function) => modelState(model, VALIDATIONS).length > 0,
