@@ -34,7 +34,8 @@ export interface AttributeType {
 }
 
 const INTEGER_TEXT = /^\s*[+-]?\d+\s*$/;
-const REAL_TEXT = /^\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?\s*$/i;
+// Unlike integers, SPEC grants real text no surrounding spaces: it must be wholly the number.
+const REAL_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i;
 const DATE_TEXT = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME_TEXT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-](\d{2}):(\d{2}))$/;
 // SQLite's CURRENT_TIMESTAMP, which a column default may store: UTC without an offset.
