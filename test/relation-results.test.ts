@@ -210,6 +210,11 @@ describe("first, last and take", () => {
     expect(await byName.offset(5).exists()).toBe(false);
   });
 
+  it("includes of an unknown name throws even when no record matches", async () => {
+    await expect(User.where({ name: "Nobody" }).includes("nothing").toArray()).rejects.toThrow(/nothing is not an association of User/);
+    await expect(User.includes("nothing").toArray()).rejects.toThrow(TypeError);
+  });
+
   it("first and last give null when nothing matches", async () => {
     expect(await User.where({ name: "Nobody" }).first()).toBeNull();
     expect(await User.where({ name: "Nobody" }).last()).toBeNull();

@@ -224,10 +224,8 @@ export class Relation {
     if (this.data.includes.length === 0) return;
     const model = this.model;
     const pending = new Set(this.data.includes);
-    if (model.hooks.has("relation:preload") && records.length > 0) {
-      await model.hooks.callHook("relation:preload", { relation: this, records, pending });
-    }
-    if (records.length === 0) return;
+    // Called with no records too, so that an unknown name fails whatever the data (hooks send no query then).
+    if (model.hooks.has("relation:preload")) await model.hooks.callHook("relation:preload", { relation: this, records, pending });
     const unknown = [...pending];
     if (unknown.length > 0) throw new TypeError(`${model.name}.includes: ${unknown.join(", ")} is not an association of ${model.name}`);
   }
