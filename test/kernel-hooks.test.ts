@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { connect, definePlugin, InvalidModel, type QueryEvent, sql } from "../src/index.js";
+import { ActiveRecord, connect, defineApplicationRecord, definePlugin, InvalidModel, Model, type QueryEvent, sql } from "../src/index.js";
 import { resetDatabase } from "./helpers/db.js";
 import { User } from "./models/fixtures.js";
 
@@ -97,6 +97,30 @@ describe("a plugin's appliesTo", () => {
     }
     await Hooked.create({ name: "x" });
     expect(log).toEqual(["finalize Hooked", "own hook"]);
+  });
+});
+
+describe("record methods a plugin adds", () => {
+  it("are names an attribute cannot take, like the kernel's own record methods", async () => {
+    const archiving = definePlugin({
+      name: "archiving",
+      setup(base: { prototype: Record<string, unknown> }) {
+        base.prototype["archive"] = function archive() {};
+      },
+    });
+    class ArchivingRecord extends ActiveRecord {
+      static {
+        this.use(archiving);
+      }
+    }
+    class Shelf extends defineApplicationRecord({}, ArchivingRecord)({ id: "string", archive: "boolean" }) {
+      static override tableName = "notes";
+    }
+    await expect(Shelf.first()).rejects.toThrow(/Shelf: attribute archive has the name of a record method/);
+    class Linked extends Model({ id: "string", reloadAssociation: "string" }) {
+      static override tableName = "notes";
+    }
+    await expect(Linked.first()).rejects.toThrow(InvalidModel);
   });
 });
 

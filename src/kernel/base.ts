@@ -10,7 +10,7 @@ import { inspectRecord } from "./inspect.js";
 import * as persistence from "./persistence.js";
 import { permit } from "./permit.js";
 import { type Plugin, registrationsOf } from "./plugin.js";
-import { inferTableName, relationOf, reserveRecordMethods, resolveModel } from "./resolve.js";
+import { inferTableName, relationOf, reserveRecordMethodNames, reserveRecordMethods, resolveModel } from "./resolve.js";
 import { changedAttributes, currentValue, isChanged, originalValue, RecordState, STATE, storedValue } from "./record-state.js";
 import { Relation } from "./relation.js";
 
@@ -64,7 +64,10 @@ export class Base {
       declaration.plugins.push(plugin);
       declaration.hooks.push(...registrationsOf(plugin));
       for (const name of Object.keys(plugin.relationMethods ?? {})) defineRelationStatic(this, name);
+      const ownNames = () => Object.getOwnPropertyNames(this.prototype);
+      const before = new Set(ownNames());
       plugin.setup?.(this);
+      reserveRecordMethodNames(ownNames().filter((name) => !before.has(name)));
     }
   }
 

@@ -85,8 +85,13 @@ const RESERVED = new Set<string>();
 /** Names an attribute cannot take because records already answer to them. */
 export function reserveRecordMethods(prototype: object): void {
   for (let current = prototype; current && current !== Object.prototype; current = Object.getPrototypeOf(current)) {
-    for (const name of Object.getOwnPropertyNames(current)) RESERVED.add(name);
+    reserveRecordMethodNames(Object.getOwnPropertyNames(current));
   }
+}
+
+/** Reserves names a plugin gave records (its setup added them to a base class's prototype). */
+export function reserveRecordMethodNames(names: Iterable<string>): void {
+  for (const name of names) RESERVED.add(name);
 }
 
 function checkAttributes(model: Resolvable, attributes: Map<string, Attribute>, hiddenChecked: string[]): void {
