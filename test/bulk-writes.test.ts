@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { RecordNotUnique } from "../src/index.js";
+import { InvalidModel, RecordNotUnique, UnknownAttribute } from "../src/index.js";
 import { resetDatabase } from "./helpers/db.js";
 import { countRows, listen } from "./helpers/queries.js";
 import { Counter, User } from "./models/fixtures.js";
@@ -45,8 +45,10 @@ describe("insert and insertAll", () => {
     expect(await countRows("users")).toBe(2);
   });
 
-  it("casts values and refuses uncastable ones before sending anything", async () => {
-    expect(() => User.insertAll([{ name: "a", age: "12abc" }])).toThrow(/User\.age/);
+  it("casts values and rejects uncastable ones before sending anything", async () => {
+    const { db, events } = listen();
+    await expect(db.model(User).insertAll([{ name: "a", age: "12abc" }])).rejects.toThrow(/User\.age/);
+    expect(events).toHaveLength(0);
     expect(await countRows("users")).toBe(0);
   });
 
@@ -61,6 +63,48 @@ describe("insert and insertAll", () => {
     await Watched.insert({ name: "x" });
     expect(ran).toBe(0);
     expect(await countRows("users")).toBe(1);
+  });
+});
+
+describe("bad input", () => {
+  // "All database-touching operations return promises": a caller's `.catch` or `await` must see every failure.
+  it("every running bulk write rejects (never throws) on bad input, and sends nothing", async () => {
+    const { db, events } = listen();
+    const U = db.model(User);
+    const calls: [() => Promise<unknown>, RegExp | Function][] = [
+      [() => U.insert({ name: "a", age: "12abc" }), TypeError],
+      [() => U.insert({ name: "a", nope: 1 } as never), UnknownAttribute],
+      [() => U.insertAll([]), /non-empty array/],
+      [() => U.upsert({ name: "a", nope: 1 } as never), UnknownAttribute],
+      [() => U.upsertAll([]), /upsertAll takes a non-empty array/],
+      [() => U.updateAll({ nope: 1 } as never), UnknownAttribute],
+      [() => U.where({ name: "a" }).updateAll({ age: "12abc" }), TypeError],
+      [() => U.distinct().deleteAll(), /distinct/],
+    ];
+    for (const [call, error] of calls) {
+      let result: Promise<unknown> | undefined;
+      expect(() => (result = call())).not.toThrow();
+      await expect(result).rejects.toThrow(error as RegExp);
+    }
+    expect(events).toHaveLength(0);
+  });
+
+  it("insert and upsert statics reject with InvalidModel when the Model fails its first-use checks", async () => {
+    class Clashing extends User {}
+    Object.defineProperty(Clashing, "exists", { value: Clashing.scope((q) => q) });
+    await expect(Clashing.insert({ name: "x" })).rejects.toThrow(InvalidModel);
+    await expect(Clashing.insertAll([{ name: "x" }])).rejects.toThrow(InvalidModel);
+    await expect(Clashing.upsert({ name: "x" })).rejects.toThrow(InvalidModel);
+    await expect(Clashing.upsertAll([{ name: "x" }])).rejects.toThrow(InvalidModel);
+  });
+
+  it("the to... forms still throw synchronously, since they return a Statement", () => {
+    expect(() => User.toInsert({ name: "a", age: "12abc" })).toThrow(/User\.age/);
+    expect(() => User.toInsertAll([])).toThrow(/non-empty array/);
+    expect(() => User.toUpsert({ name: "a", nope: 1 } as never)).toThrow(UnknownAttribute);
+    expect(() => User.toUpsertAll([{ name: "a", age: "12abc" }])).toThrow(TypeError);
+    expect(() => User.where({ name: "a" }).toUpdateAll({ age: "12abc" })).toThrow(TypeError);
+    expect(() => User.distinct().toDeleteAll()).toThrow(/distinct/);
   });
 });
 
@@ -85,6 +129,32 @@ describe("upsert and upsertAll", () => {
     await User.upsert({ name: "New", email: "same@x.io" }, { uniqueBy: ["email"] });
     expect(await User.pluck("name")).toEqual(["New"]);
   });
+
+  it("casts values on insert and on update, and rejects uncastable ones naming Model and attribute", async () => {
+    const user = await User.create({ name: "Ada", age: 1 });
+    await User.upsertAll([{ id: user.id, name: "Ada", age: "36" }, { name: "Grace", age: "85" }]);
+    expect(await User.order({ name: "asc" }).pluck("age")).toEqual([36, 85]);
+    const { db, events } = listen();
+    await expect(db.model(User).upsert({ id: user.id, name: "Ada", age: "12abc" })).rejects.toThrow(/^User\.age: .* is not a valid integer/);
+    await expect(db.model(User).upsertAll([{ name: "x", age: "12abc" }])).rejects.toThrow(TypeError);
+    expect(events).toHaveLength(0);
+  });
+
+  it("skips validations and callbacks, on new rows and existing ones", async () => {
+    const existing = await User.create({ name: "Ada" });
+    let ran = 0;
+    class Watched extends User {
+      static {
+        this.hook("record:beforeSave", () => void ran++);
+        this.hook("record:afterSave", () => void ran++);
+        this.hook("record:validate", ({ record }) => record.errors.add("name", "invalid", "is invalid"));
+      }
+    }
+    await Watched.upsert({ id: existing.id, name: "Ada Lovelace" });
+    await Watched.upsertAll([{ name: "Grace" }, { name: "Edsger" }]);
+    expect(ran).toBe(0);
+    expect(await User.order({ name: "asc" }).pluck("name")).toEqual(["Ada Lovelace", "Edsger", "Grace"]);
+  });
 });
 
 describe("updateAll and deleteAll", () => {
@@ -95,15 +165,33 @@ describe("updateAll and deleteAll", () => {
     expect(changed).toBe(2);
     expect(events[0]!.sql).toBe(`UPDATE "counters" SET "value" = ? WHERE "label" IN (SELECT value FROM json_each(?))`);
     expect(await Counter.order({ id: "asc" }).pluck("value")).toEqual([42, 42, 7]);
-    expect(() => Counter.all().updateAll({ value: "x" })).toThrow(TypeError);
+    await expect(Counter.all().updateAll({ value: "x" })).rejects.toThrow(TypeError);
   });
 
   it("deleteAll deletes matching rows and resolves to the number deleted", async () => {
     await Counter.insertAll([{ label: "a" }, { label: "b" }, { label: "c" }]);
     expect(await Counter.where({ label: "a" }).deleteAll()).toBe(1);
-    expect(await Counter.none().deleteAll()).toBe(0);
     expect(await countRows("counters")).toBe(2);
     expect(await Counter.deleteAll()).toBe(2);
+  });
+
+  it("none() resolves updateAll and deleteAll to 0 without sending a query, however it is chained", async () => {
+    await Counter.insertAll([{ label: "a" }, { label: "b" }]);
+    const { db, events } = listen();
+    const C = db.model(Counter);
+    expect(await C.none().updateAll({ value: 1 })).toBe(0);
+    expect(await C.none().deleteAll()).toBe(0);
+    expect(await C.where({ label: "a" }).none().order({ id: "desc" }).limit(1).updateAll({ value: 1 })).toBe(0);
+    expect(await C.none().where({ label: "b" }).deleteAll()).toBe(0);
+    expect(await C.all().merge(C.none()).deleteAll()).toBe(0);
+    expect(events).toHaveLength(0);
+    expect(await Counter.order({ id: "asc" }).pluck("label", "value")).toEqual([["a", 7], ["b", 7]]);
+  });
+
+  it("none() still checks updateAll's input, rejecting what it would reject on any Relation", async () => {
+    const { db, events } = listen();
+    await expect(db.model(Counter).none().updateAll({ value: "x" })).rejects.toThrow(TypeError);
+    expect(events).toHaveLength(0);
   });
 
   it("a Relation with order and limit targets only its rows", async () => {
@@ -132,6 +220,20 @@ describe("Statements in a batch", () => {
     expect(results[2]).toBe(1);
     expect(events.every((event) => event.batched)).toBe(true);
     expect(await Counter.order({ id: "asc" }).pluck("label", "value")).toEqual([["keep", 1], ["new", 7]]);
+  });
+
+  it("toUpdateAll and toDeleteAll on none() give Statements that match no row, for batch", async () => {
+    await Counter.insertAll([{ label: "a" }]);
+    const { db, events } = listen();
+    const C = db.model(Counter);
+    const statements = [C.none().toUpdateAll({ value: 1 }), C.none().toDeleteAll()];
+    expect(statements.map((statement) => statement.toSql().sql)).toEqual([
+      `UPDATE "counters" SET "value" = ? WHERE 1 = 0`,
+      `DELETE FROM "counters" WHERE 1 = 0`,
+    ]);
+    expect(await db.batch(statements)).toEqual([0, 0]);
+    expect(events).toHaveLength(2);
+    expect(await Counter.pluck("value")).toEqual([7]);
   });
 
   it("writes nothing when one Statement of the batch fails", async () => {

@@ -36,14 +36,15 @@ function storedRow(model: ResolvedModel, values: ReadonlyMap<string, unknown>): 
 function rowsToInsert(
   modelClass: BuildsRecords,
   list: readonly object[],
+  operation: "insertAll" | "upsertAll",
 ): { model: ResolvedModel; columns: string[]; given: string[]; rows: Record<string, unknown>[] } {
   const model = modelClass.all().model;
-  if (!Array.isArray(list) || list.length === 0) throw new TypeError(`${model.name}.insertAll takes a non-empty array of attribute objects`);
+  if (!Array.isArray(list) || list.length === 0) throw new TypeError(`${model.name}.${operation} takes a non-empty array of attribute objects`);
   const rows = list.map((attributes) => storedRow(model, valuesToWrite(modelClass.build(attributes), "create")));
   const columns = Object.keys(rows[0]!);
   for (const row of rows) {
     if (Object.keys(row).length !== columns.length || !columns.every((column) => column in row)) {
-      throw new TypeError(`${model.name}.insertAll: every row must give the same attributes`);
+      throw new TypeError(`${model.name}.${operation}: every row must give the same attributes`);
     }
   }
   const given = Object.keys(list[0]!).map((name) => attributeNamed(model, name).column);
@@ -65,7 +66,7 @@ function quoteJsonPath(column: string): string {
 }
 
 function toInsertAll(this: BuildsRecords, list: readonly object[], options: InsertOptions = {}): Statement<Meta> {
-  const { model, columns, rows } = rowsToInsert(this, list);
+  const { model, columns, rows } = rowsToInsert(this, list, "insertAll");
   const params = new ParamWriter();
   const conflict = options.onDuplicate === "skip" ? " ON CONFLICT DO NOTHING" : "";
   const sql = insertSql(model, columns, params, rows) + conflict;
@@ -73,7 +74,7 @@ function toInsertAll(this: BuildsRecords, list: readonly object[], options: Inse
 }
 
 function toUpsertAll(this: BuildsRecords, list: readonly object[], options: UpsertOptions = {}): Statement<Meta> {
-  const { model, columns, given, rows } = rowsToInsert(this, list);
+  const { model, columns, given, rows } = rowsToInsert(this, list, "upsertAll");
   const uniqueBy = (options.uniqueBy ?? [model.primaryKey.name]).map((name) => attributeNamed(model, name).column);
   // An existing row takes only what the caller gave (and a new updatedAt): never defaults, keys or createdAt.
   const updatedAt = model.byName.get("updatedAt")?.column;
@@ -127,25 +128,33 @@ function toDeleteAll(this: Relation): Statement<number> {
   return new Statement({ sql, params: params.params, sources: params.sources }, model, "meta", (_rows, meta) => changesOf(meta));
 }
 
-async function runOn<T>(model: BuildsRecords, statement: Statement<T>): Promise<T> {
+// The callers are async and build their Statement inside, so bad input rejects rather than throws.
+function runOn<T>(model: BuildsRecords, statement: Statement<T>): Promise<T> {
   return model.all().run(statement);
+}
+
+// The Statement is built even for none(), so bad input is refused alike whether or not anything could match.
+function changedRows(relation: Relation, statement: Statement<number>): Promise<number> {
+  return relation.data.none ? Promise.resolve(0) : relation.run(statement);
 }
 
 /**
  * Bulk writes: `insert`/`insertAll`, `upsert`/`upsertAll` (statics), `updateAll`/`deleteAll` (on any Relation
  * or Model), and their `to...` Statements for `batch`. They skip validations and callbacks; inserts still fill
- * declared defaults, generated ids and timestamps, and every value is cast.
+ * declared defaults, generated ids and timestamps, and every value is cast. The running forms report bad input
+ * as a rejection, the `to...` forms throw it; on `none()`, `updateAll`/`deleteAll` resolve to 0 without a
+ * query, while `toUpdateAll`/`toDeleteAll` still give a Statement (matching no row) for `batch`.
  */
 export const bulkWrites = definePlugin({
   name: "bulk-writes",
   relationMethods: {
     toUpdateAll,
     toDeleteAll,
-    updateAll(this: Relation, attributes: Record<string, unknown>) {
-      return this.run(toUpdateAll.call(this, attributes));
+    async updateAll(this: Relation, attributes: Record<string, unknown>) {
+      return changedRows(this, toUpdateAll.call(this, attributes));
     },
-    deleteAll(this: Relation) {
-      return this.run(toDeleteAll.call(this));
+    async deleteAll(this: Relation) {
+      return changedRows(this, toDeleteAll.call(this));
     },
   },
   setup(base: Record<string, unknown>) {
@@ -158,16 +167,16 @@ export const bulkWrites = definePlugin({
       toUpsert(this: BuildsRecords, attributes: object, options?: UpsertOptions) {
         return toUpsertAll.call(this, [attributes], options);
       },
-      insert(this: BuildsRecords, attributes: object, options?: InsertOptions) {
+      async insert(this: BuildsRecords, attributes: object, options?: InsertOptions) {
         return runOn(this, toInsertAll.call(this, [attributes], options));
       },
-      insertAll(this: BuildsRecords, list: readonly object[], options?: InsertOptions) {
+      async insertAll(this: BuildsRecords, list: readonly object[], options?: InsertOptions) {
         return runOn(this, toInsertAll.call(this, list, options));
       },
-      upsert(this: BuildsRecords, attributes: object, options?: UpsertOptions) {
+      async upsert(this: BuildsRecords, attributes: object, options?: UpsertOptions) {
         return runOn(this, toUpsertAll.call(this, [attributes], options));
       },
-      upsertAll(this: BuildsRecords, list: readonly object[], options?: UpsertOptions) {
+      async upsertAll(this: BuildsRecords, list: readonly object[], options?: UpsertOptions) {
         return runOn(this, toUpsertAll.call(this, list, options));
       },
     });
