@@ -27,6 +27,9 @@ describe("synchronous hook points", () => {
     // A static that queries rejects (it does not throw) when the Model fails its first-use checks.
     await expect(Clashing.count()).rejects.toThrow(InvalidModel);
     await expect(Clashing.find("x")).rejects.toThrow(/scope exists/);
+    // So do the statics of plugins' async Relation methods.
+    await expect(Clashing.updateAll({ name: "x" })).rejects.toThrow(InvalidModel);
+    await expect(Clashing.paginate()).rejects.toThrow(InvalidModel);
     expect(() => Clashing.where({ name: "x" })).toThrow(InvalidModel);
   });
 

@@ -14,6 +14,13 @@ import { inferTableName, relationOf, reserveRecordMethodNames, reserveRecordMeth
 import { changedAttributes, currentValue, isChanged, originalValue, RecordState, STATE, storedValue } from "./record-state.js";
 import { Relation } from "./relation.js";
 
+const AsyncFunction = (async () => {}).constructor;
+
+/** Whether a function was declared `async`: as a static, such a Relation method rejects rather than throws. */
+function isAsync(fn: Function): boolean {
+  return fn instanceof AsyncFunction;
+}
+
 const DEFAULT_FILTERS: (string | RegExp)[] = ["passw", "email", "secret", "token", "_key", "crypt", "salt", "certificate", "otp", "ssn", "cvv", "cvc"];
 
 /** A UUID (version 4) from the platform; the id-generation plugin replaces it with a time-ordered one. */
@@ -63,7 +70,7 @@ export class Base {
       if (declaration.plugins.some((known) => known.name === plugin.name)) continue;
       declaration.plugins.push(plugin);
       declaration.hooks.push(...registrationsOf(plugin));
-      for (const name of Object.keys(plugin.relationMethods ?? {})) defineRelationStatic(this, name);
+      for (const [name, method] of Object.entries(plugin.relationMethods ?? {})) defineRelationStatic(this, name, isAsync(method));
       const ownNames = () => Object.getOwnPropertyNames(this.prototype);
       const before = new Set(ownNames());
       plugin.setup?.(this);
