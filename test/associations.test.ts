@@ -1,8 +1,10 @@
+import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { abort, hasMany, IncompatibleRelation, RecordInvalid, RecordNotDestroyed, RecordNotSaved } from "../src/index.js";
+import { abort, hasMany, hasOne, IncompatibleRelation, RecordInvalid, RecordNotDestroyed, RecordNotSaved } from "../src/index.js";
 import { resetDatabase } from "./helpers/db.js";
 import { countRows, listen } from "./helpers/queries.js";
-import { Article, Author, Guarded, Profile, Writer } from "./models/association-fixtures.js";
+import { Article, Author, Guarded, Profile, ProfileGuardedUser, ProfiledUser, TextKeyedAuthor, TextKeyedBook, Writer } from "./models/association-fixtures.js";
+import { ApplicationRecord } from "./models/fixtures.js";
 
 beforeEach(resetDatabase);
 
@@ -240,5 +242,140 @@ describe("association scopes", () => {
     await Article.create({ userId: writer.id, title: "one" });
     await expect(Publisher.includes("latest").toArray()).rejects.toThrow(IncompatibleRelation);
     expect(await writer.latest().count()).toBe(1);
+  });
+});
+
+describe("keys copied through an association are cast (SPEC: Casting)", () => {
+  it("user.posts().build() gives the child the owner's key cast to the child's type, also when copied at save", async () => {
+    const { db, events } = listen();
+    const author = db.model(TextKeyedAuthor).build({ id: "12", name: "Le Guin" });
+    const book = author.books().build({ title: "The Dispossessed" });
+    expect(book.authorId).toBe(12);
+    // The owner's key changes before the save: the save copies it again, cast.
+    author.id = "13";
+    expect(await author.save()).toBe(true);
+    const insert = events.find((event) => event.sql.startsWith(`INSERT INTO "books"`))!;
+    expect(insert.params).toContain(13);
+    expect(insert.params).not.toContain("13");
+    expect(book.authorId).toBe(13);
+    expect(await env.DB.prepare("SELECT typeof(author_id) AS type, author_id FROM books").first()).toEqual({ type: "integer", author_id: 13 });
+  });
+
+  it("hasOne build() gives the child the owner's key cast to the child's type", () => {
+    const author = TextKeyedAuthor.build({ id: "7", name: "Le Guin" });
+    const book = author.firstBook.build({ title: "Earthsea" });
+    expect(book.authorId).toBe(7);
+  });
+
+  it("belongsTo set(record) writes the parent's key cast to the foreign key's type", () => {
+    const author = TextKeyedAuthor.build({ id: "42", name: "Le Guin" });
+    const book = TextKeyedBook.build({ authorId: 1, title: "Earthsea" });
+    book.author.set(author);
+    expect(book.authorId).toBe(42);
+    expect(book.author.get()).toBe(author);
+  });
+});
+
+describe("reload() discards loaded associations", () => {
+  it("a loaded hasMany queries again after reload", async () => {
+    const writer = await Writer.create({ name: "Ada" });
+    const { db, events } = listen();
+    const loaded = await db.model(Writer).find(writer.id);
+    expect(await loaded.posts().toArray()).toHaveLength(0);
+    await Article.create({ userId: writer.id, title: "late" });
+    events.length = 0;
+    expect(await loaded.posts().size()).toBe(0);
+    expect(events).toHaveLength(0);
+
+    await loaded.reload();
+    events.length = 0;
+    expect(await loaded.posts().size()).toBe(1);
+    expect(events).toHaveLength(1);
+    expect(events[0]!.sql).toMatch(/FROM "posts"/);
+  });
+
+  it("a loaded belongsTo or hasOne is not loaded after reload, and the next load queries again", async () => {
+    const ada = await Writer.create({ name: "Ada" });
+    const bob = await Writer.create({ name: "Bob" });
+    const article = await Article.create({ userId: ada.id, title: "t" });
+    const { db, events } = listen();
+    const loaded = await db.model(Article).find(article.id);
+    expect((await loaded.user.load())!.name).toBe("Ada");
+    expect(loaded.user.isLoaded).toBe(true);
+    await Article.where({ id: article.id }).updateAll({ userId: bob.id });
+
+    await loaded.reload();
+    expect(loaded.user.isLoaded).toBe(false);
+    expect(() => loaded.user.get()).toThrow(/not loaded/);
+    events.length = 0;
+    expect((await loaded.user.load())!.name).toBe("Bob");
+    expect(events).toHaveLength(1);
+    expect(events[0]!.sql).toMatch(/FROM "users"/);
+
+    const owner = await db.model(Writer).find(ada.id);
+    expect(await owner.profile.load()).toBeNull();
+    await Profile.create({ id: "p1", userId: ada.id, bio: "hi" });
+    await owner.reload();
+    expect(owner.profile.isLoaded).toBe(false);
+    events.length = 0;
+    expect((await owner.profile.load())?.bio).toBe("hi");
+    expect(events).toHaveLength(1);
+  });
+});
+
+describe("hasOne: default foreign key and dependent", () => {
+  it("the foreign key defaults to the owner's name in camelCase plus Id", async () => {
+    const { db, events } = listen();
+    const user = db.model(ProfiledUser).build({ name: "Ada" });
+    const profile = user.profile.build({ id: "p1", bio: "hi" });
+    expect(profile.userId).toBe(user.id);
+    expect(await user.save()).toBe(true);
+    expect((await Profile.find("p1")).userId).toBe(user.id);
+
+    const loaded = await db.model(ProfiledUser).find(user.id);
+    events.length = 0;
+    expect((await loaded.profile.load())?.bio).toBe("hi");
+    expect(events[0]!.sql).toMatch(/FROM "profiles" WHERE "user_id" = \?/);
+    expect(events[0]!.params).toEqual([user.id]);
+
+    // An owner whose name gives a key the target lacks: the default is named after the owner.
+    class Person extends ApplicationRecord("users") {
+      profile = hasOne(Profile);
+    }
+    expect(() => Person.build({ name: "Cy" })).toThrow(/Profile has no attribute personId/);
+  });
+
+  it("dependent destroy destroys the child with the owner, in the owner's destroy batch", async () => {
+    const user = ProfiledUser.build({ name: "Ada" });
+    user.profile.build({ id: "p1", bio: "hi" });
+    await user.save();
+    const other = await ProfiledUser.create({ name: "Bob" });
+    await Profile.create({ id: "p2", userId: other.id, bio: "kept" });
+
+    const { db, events } = listen();
+    const loaded = await db.model(ProfiledUser).find(user.id);
+    expect(await loaded.destroy()).toBe(loaded);
+    expect(loaded.isDestroyed()).toBe(true);
+    const deletes = events.filter((event) => event.sql.startsWith("DELETE"));
+    expect(deletes.map((event) => event.sql.split(" ").slice(0, 3).join(" "))).toEqual([`DELETE FROM "profiles"`, `DELETE FROM "users"`]);
+    expect(deletes.every((event) => event.batched)).toBe(true);
+    expect(await countRows("profiles")).toBe(1);
+    expect((await Profile.find("p2")).bio).toBe("kept");
+    expect(await countRows("users")).toBe(1);
+  });
+
+  it("dependent restrictWithError refuses the destroy while the child exists", async () => {
+    const user = await ProfileGuardedUser.create({ name: "Ada" });
+    await Profile.create({ id: "p1", userId: user.id, bio: "hi" });
+    expect(await user.destroy()).toBe(false);
+    expect(user.isPersisted()).toBe(true);
+    expect(user.errors.fullMessages()).toEqual(["Cannot delete record because dependent profile exist"]);
+    await expect(user.destroyOrThrow()).rejects.toThrow(RecordNotDestroyed);
+    expect(await countRows("users")).toBe(1);
+    expect(await countRows("profiles")).toBe(1);
+
+    await Profile.where({ id: "p1" }).deleteAll();
+    expect(await user.destroy()).toBe(user);
+    expect(await countRows("users")).toBe(0);
   });
 });

@@ -3,9 +3,10 @@
  * permit rules, batches under "States and transitions"). Every test runs on a fresh database.
  */
 import { env } from "cloudflare:test";
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, expectTypeOf, it } from "vitest";
 import {
   batch,
+  column,
   connect,
   gt,
   Model,
@@ -15,6 +16,7 @@ import {
   RecordNotUnique,
   type D1DatabaseLike,
   type Relation,
+  sql,
   UnknownAttribute,
   withDatabase,
 } from "../src/index.js";
@@ -205,6 +207,65 @@ describe("filtered attributes in query events", () => {
     const error = await rejectionOf(Session.find("tok-missing-42"));
     expect(error).toBeInstanceOf(RecordNotFound);
     expect(error.message).not.toContain("tok-missing-42");
+  });
+
+  it("a filtered primary key is hidden in RecordNotFound messages of find([ids]) and find(a, b)", async () => {
+    await Session.create({ token: "tok-present-7", userName: "Ada" });
+    const listed = await rejectionOf(Session.find(["tok-present-7", "tok-missing-42"]));
+    expect(listed).toBeInstanceOf(RecordNotFound);
+    expect(listed.message).toContain(FILTERED);
+    expect(listed.message).not.toContain("tok-missing-42");
+    expect(listed.message).not.toContain("tok-present-7");
+
+    const several = await rejectionOf(Session.find("tok-missing-42", "tok-missing-43"));
+    expect(several).toBeInstanceOf(RecordNotFound);
+    expect(several.message).toContain(FILTERED);
+    expect(several.message).not.toMatch(/tok-missing/);
+
+    // The same lookup on a Model that filters nothing names the missing key.
+    class OpenSession extends Session {
+      static override filterAttributes: (string | RegExp)[] = [];
+    }
+    const open = await rejectionOf(OpenSession.find(["tok-present-7", "tok-missing-42"]));
+    expect(open).toBeInstanceOf(RecordNotFound);
+    expect(open.message).toContain("tok-missing-42");
+  });
+
+  it("a filtered primary key is hidden in the RecordNotFound message of reload()", async () => {
+    const session = await Session.create({ token: "tok-reload-9", userName: "Ada" });
+    await env.DB.prepare("DELETE FROM sessions").run();
+    const error = await rejectionOf(session.reload());
+    expect(error).toBeInstanceOf(RecordNotFound);
+    expect(error.message).toContain(FILTERED);
+    expect(error.message).not.toContain("tok-reload-9");
+
+    class OpenSession extends Session {
+      static override filterAttributes: (string | RegExp)[] = [];
+    }
+    const open = await OpenSession.create({ token: "tok-open-3", userName: "Bob" });
+    await env.DB.prepare("DELETE FROM sessions").run();
+    const openError = await rejectionOf(open.reload());
+    expect(openError).toBeInstanceOf(RecordNotFound);
+    expect(openError.message).toContain("tok-open-3");
+  });
+
+  it("values inside sql fragments are not filtered, while plain values of filtered attributes are", async () => {
+    const { db, events } = listen();
+    const Users = db.model(User);
+    await Users.create({ name: "Ada", email: "ada@example.com" });
+    await Users.create({ name: "Bob", email: "bob@example.com" });
+    events.length = 0;
+
+    const viaFragment = await Users.where(sql`${column("email")} = ${"ada@example.com"}`).toArray();
+    expect(viaFragment.map((user) => user.name)).toEqual(["Ada"]);
+    expect(events[0]!.params).toEqual(["ada@example.com"]);
+
+    const mixed = await Users.where(sql`${column("email")} <> ${"bob@example.com"}`).where({ email: "ada@example.com" }).toArray();
+    expect(mixed.map((user) => user.name)).toEqual(["Ada"]);
+    expect(events[1]!.params).toHaveLength(2);
+    expect(events[1]!.params).toContain("bob@example.com");
+    expect(events[1]!.params).toContain(FILTERED);
+    expect(shown(events[1]!)).not.toContain("ada@example.com");
   });
 
   it("filterAttributes = [] filters nothing", async () => {
@@ -486,6 +547,24 @@ describe("batch", () => {
     expect(fresh.isPersisted()).toBe(true);
     const labels = (await env.DB.prepare("SELECT label FROM counters ORDER BY label").all<{ label: string }>()).results.map((row) => row.label);
     expect(labels).toEqual(["inserted", "updated"]);
+  });
+
+  it("record.toSave() and record.toDestroy() have no toSql(), unlike Statements", async () => {
+    const existing = await User.create({ name: "Old" });
+    const fresh = User.build({ name: "New" });
+    const save = fresh.toSave();
+    const destroy = existing.toDestroy();
+    expect("toSql" in save).toBe(false);
+    expect("toSql" in destroy).toBe(false);
+    expectTypeOf(save).not.toHaveProperty("toSql");
+    expectTypeOf(destroy).not.toHaveProperty("toSql");
+    // A Statement does have it.
+    expect(Counter.toInsert({ label: "x" }).toSql().sql).toMatch(/^INSERT INTO "counters"/);
+    // They still batch.
+    const { db } = listen();
+    await db.batch([save, destroy]);
+    expect(fresh.isPersisted()).toBe(true);
+    expect(existing.isDestroyed()).toBe(true);
   });
 
   it("batch([...]) runs on the database withDatabase opened", async () => {

@@ -586,3 +586,36 @@ describe("subclass inheritance (Record item 9)", () => {
     expect(seen).toEqual(["later"]);
   });
 });
+
+describe("generateId declarations (SPEC: Attribute declarations; Overrides rule 3)", () => {
+  it("generateId is only for string attributes: InvalidModel naming the Model and attribute", async () => {
+    const error = await thrown(() => Model({ id: "string", code: { type: "integer", generateId: true } }));
+    expect(error).toBeInstanceOf(InvalidModel);
+    expect((error as Error).message).toMatch(/\bcode\b.*generateId is only for string attributes/);
+    expect(() => ApplicationRecord({ id: "string", code: { type: "datetime", generateId: true } })).toThrow(InvalidModel);
+    // An override keeping the generated integer type, or changing a string to another type.
+    expect(() => ApplicationRecord("users", { age: { generateId: true } })).toThrow(/users\.age: generateId is only for string attributes/);
+    expect(() => ApplicationRecord("posts", { title: { type: "json", generateId: true } })).toThrow(/posts\.title: generateId is only for string attributes/);
+    // A string attribute takes it.
+    expect(Model({ id: "string", code: { type: "string", generateId: true } })).toBeTypeOf("function");
+  });
+
+  it("a declaration with both a default and generateId throws InvalidModel naming the Model and attribute", async () => {
+    const error = await thrown(() => Model({ id: "string", code: { type: "string", generateId: true, default: () => "fixed" } }));
+    expect(error).toBeInstanceOf(InvalidModel);
+    expect((error as Error).message).toMatch(/\bcode\b.*default or generateId, not both/);
+    expect(() => ApplicationRecord({ id: "string", code: { type: "string", generateId: true, default: "fixed" } })).toThrow(
+      /\bcode\b.*default or generateId, not both/,
+    );
+    // An override that gives both is refused too, naming the table and attribute.
+    expect(() => ApplicationRecord("users", { name: { default: () => "x", generateId: true } })).toThrow(
+      /users\.name: an attribute has a default or generateId, not both/,
+    );
+    // Either one alone is accepted.
+    class Coded extends Model({ id: "string", code: { type: "string", default: () => "fixed" }, ref: { type: "string", generateId: true } }) {
+      static override tableName = "notes";
+    }
+    expect(Coded.build().code).toBe("fixed");
+    expect(Coded.build().ref).toMatch(UUID_V7);
+  });
+});

@@ -78,6 +78,9 @@ function toOptions(declaration: AttributeDeclaration): AttributeOptions {
 function overrideOne(table: string, name: string, generated: AttributeOptions, override: Exclude<AttributeOverride, false>) {
   const change = typeof override === "string" ? { type: override } : override;
   if ("column" in change) throw new InvalidModel(`${table}.${name}: an override cannot change the column`);
+  if (change.default !== undefined && change.generateId) {
+    throw new InvalidModel(`${table}.${name}: an attribute has a default or generateId, not both`);
+  }
   const typeChanged = change.type !== undefined && change.type !== generated.type;
   // A new type drops the generated default or id generator: they were made for the old type.
   const { default: generatedDefault, generateId: generatedId, ...kept } = generated;

@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
@@ -21,5 +22,19 @@ describe("the built package in plain Node", () => {
   it("ships a bin whose --help runs", () => {
     const output = execFileSync(process.execPath, [`${root}/dist/cli.mjs`, "--help"], { encoding: "utf8" });
     expect(output).toContain("recordflare");
+  });
+
+  it("ships its guide: package.json files lists docs/guide.md, which exists and is the guide", () => {
+    const manifest = JSON.parse(readFileSync(`${root}/package.json`, "utf8")) as { files?: string[] };
+    expect(manifest.files).toContain("docs/guide.md");
+    expect(existsSync(`${root}/docs/guide.md`)).toBe(true);
+    const guide = readFileSync(`${root}/docs/guide.md`, "utf8");
+    expect(guide).toMatch(/recordflare/);
+    expect(guide).toMatch(/^## Associations$/m);
+    // What npm would pack includes it.
+    const packed = JSON.parse(
+      execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }),
+    ) as Array<{ files: Array<{ path: string }> }>;
+    expect(packed[0]!.files.map((file) => file.path)).toContain("docs/guide.md");
   });
 });
