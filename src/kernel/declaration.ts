@@ -81,7 +81,10 @@ export function declareModelState<T>(model: Function, key: ModelStateKey<T>): T 
   return declaration.state.get(key) as T;
 }
 
-/** A plugin's per-Model state, for reading (in hooks) or for declaring more on this Model. */
+/**
+ * A plugin's per-Model state, for reading (in hooks, `appliesTo`). Once the Model is fixed it gives the fixed
+ * value without complaint, so declaring goes through `declareModelState`, which refuses late declarations.
+ */
 export function modelState<T>(model: Function, key: ModelStateKey<T>): T {
   const own = Object.hasOwn(model, DECLARATION) ? (model as Declared)[DECLARATION]! : undefined;
   const declaration = own?.fixed ? own : ownDeclaration(model);
