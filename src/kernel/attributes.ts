@@ -38,17 +38,22 @@ export interface Attribute {
   filtered: boolean;
 }
 
+/** SPEC's override rule 3: an attribute has a default or generateId, so a declaration giving both is refused. */
+function refuseDefaultWithGenerateId(owner: string, name: string, options: { default?: unknown; generateId?: boolean }): void {
+  if (options.generateId && options.default !== undefined) {
+    throw new InvalidModel(`${owner}.${name}: an attribute has a default or generateId, not both`);
+  }
+}
+
 /** Resolves one declaration. */
 export function defineAttribute(modelName: string, name: string, declaration: AttributeDeclaration): Attribute {
-  const options: AttributeOptions = typeof declaration === "string" ? { type: declaration } : declaration;
+  const options = toOptions(declaration);
   const type = attributeTypes[options.type];
   if (!type) throw new InvalidModel(`${modelName}.${name} has an unknown type ${JSON.stringify(options.type)}`);
   if (options.generateId && options.type !== "string") {
     throw new InvalidModel(`${modelName}.${name}: generateId is only for string attributes`);
   }
-  if (options.generateId && "default" in options && options.default !== undefined) {
-    throw new InvalidModel(`${modelName}.${name}: an attribute has a default or generateId, not both`);
-  }
+  refuseDefaultWithGenerateId(modelName, name, options);
   return {
     name,
     typeName: options.type,
@@ -78,9 +83,7 @@ function toOptions(declaration: AttributeDeclaration): AttributeOptions {
 function overrideOne(table: string, name: string, generated: AttributeOptions, override: Exclude<AttributeOverride, false>) {
   const change = typeof override === "string" ? { type: override } : override;
   if ("column" in change) throw new InvalidModel(`${table}.${name}: an override cannot change the column`);
-  if (change.default !== undefined && change.generateId) {
-    throw new InvalidModel(`${table}.${name}: an attribute has a default or generateId, not both`);
-  }
+  refuseDefaultWithGenerateId(table, name, change);
   const typeChanged = change.type !== undefined && change.type !== generated.type;
   // A new type drops the generated default or id generator: they were made for the old type.
   const { default: generatedDefault, generateId: generatedId, ...kept } = generated;

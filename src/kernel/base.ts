@@ -7,6 +7,7 @@ import { RecordDestroyed } from "./errors.js";
 import type { Errors } from "./errors-collection.js";
 import type { ModelHookName, ModelHooks } from "./hooks.js";
 import { inspectRecord } from "./inspect.js";
+import { INSPECT } from "./inspect-symbol.js";
 import * as persistence from "./persistence.js";
 import { permit } from "./permit.js";
 import { type Plugin, registrationsOf } from "./plugin.js";
@@ -348,7 +349,7 @@ export class Base {
     return inspectRecord(this, this[STATE]);
   }
 
-  [Symbol.for("nodejs.util.inspect.custom")](): string {
+  [INSPECT](): string {
     return this.toString();
   }
 }

@@ -1,3 +1,4 @@
+import { INSPECT } from "./inspect-symbol.js";
 import { underscore } from "./naming.js";
 
 /** One failure in `record.errors`. */
@@ -68,7 +69,7 @@ export class Errors implements Iterable<ErrorEntry> {
     return this.toArray();
   }
 
-  [Symbol.for("nodejs.util.inspect.custom")](): string {
+  [INSPECT](): string {
     return `Errors [${this.fullMessages().map((message) => JSON.stringify(message)).join(", ")}]`;
   }
 }

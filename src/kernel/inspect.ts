@@ -4,8 +4,7 @@ import { currentValue, isChanged, originalValue, type RecordState } from "./reco
 function show(value: unknown): string {
   if (value === null || value === undefined) return "null";
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? "Invalid Date" : value.toISOString();
-  if (typeof value === "string") return JSON.stringify(value);
-  if (typeof value === "object") return JSON.stringify(value);
+  if (typeof value === "string" || typeof value === "object") return JSON.stringify(value);
   return String(value);
 }
 

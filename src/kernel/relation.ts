@@ -12,6 +12,8 @@ import { SqlFragment } from "./sql.js";
 import { Statement, type SqlQuery } from "./statement.js";
 import { findByKeyStatement } from "./key-lookup.js";
 import { displayParams } from "./query-event.js";
+import { INSPECT } from "./inspect-symbol.js";
+import { quoteIdentifier } from "./naming.js";
 
 
 const EMPTY: RelationData = {
@@ -281,13 +283,16 @@ export class Relation {
     }
     if (list.includes(undefined)) throw new TypeError(`${this.model.name}.find: an id is undefined`);
     const cast = list.map((id) => (id === null ? UNCASTABLE : castConditionValue(key, id)));
-    const missing = list.filter((_, index) => cast[index] === UNCASTABLE);
-    if (missing.length > 0) throw this.#notFound(`no records with ${key.name} ${missing.map((id) => describeKey(key, id)).join(", ")}`);
+    this.#assertFound(list.filter((_, index) => cast[index] === UNCASTABLE));
     const records = await this.where({ [key.name]: list }).toArray();
     const byKey = new Map(records.map((record) => [castConditionValue(key, record[key.name]), record]));
-    const absent = list.filter((_, index) => !byKey.has(cast[index]));
-    if (absent.length > 0) throw this.#notFound(`no records with ${key.name} ${absent.map((id) => describeKey(key, id)).join(", ")}`);
+    this.#assertFound(list.filter((_, index) => !byKey.has(cast[index])));
     return cast.map((id) => byKey.get(id));
+  }
+
+  #assertFound(missingIds: readonly unknown[]): void {
+    const key = this.model.primaryKey;
+    if (missingIds.length > 0) throw this.#notFound(`no records with ${key.name} ${missingIds.map((id) => describeKey(key, id)).join(", ")}`);
   }
 
   // A Relation with no description looks the key up with SQL compiled once per Model.
@@ -354,7 +359,7 @@ export class Relation {
     const model = this.model;
     const attributes = names.map((name) => attributeNamed(model, name));
     const parts = selectParts(this.data, model);
-    parts.columns = attributes.map((a) => `"${a.column.replaceAll('"', '""')}"`).join(", ");
+    parts.columns = attributes.map((a) => quoteIdentifier(a.column)).join(", ");
     const read = (row: Row) => attributes.map((a) => (row[a.column] == null ? null : a.type.fromDatabase(row[a.column])));
     const query = { sql: joinSelect(parts), params: parts.params.params, sources: parts.params.sources };
     return this.run(new Statement(query, model, "rows", (rows) => rows.map((row) => (names.length === 1 ? read(row)[0] : read(row)))));
@@ -444,7 +449,7 @@ export class Relation {
     return `#<Relation ${model.name} ${statement.sql} ${JSON.stringify(displayParams(statement))}>`;
   }
 
-  [Symbol.for("nodejs.util.inspect.custom")](): string {
+  [INSPECT](): string {
     return this.toString();
   }
 }
