@@ -1,9 +1,9 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { abort, hasMany, hasOne, IncompatibleRelation, RecordInvalid, RecordNotDestroyed, RecordNotSaved } from "../src/index.js";
+import { abort, belongsTo, hasMany, hasOne, IncompatibleRelation, RecordInvalid, RecordNotDestroyed, RecordNotSaved } from "../src/index.js";
 import { resetDatabase } from "./helpers/db.js";
 import { countRows, listen } from "./helpers/queries.js";
-import { Article, Author, Guarded, Profile, ProfileGuardedUser, ProfiledUser, TextKeyedAuthor, TextKeyedBook, Writer } from "./models/association-fixtures.js";
+import { Article, Author, Book, Guarded, Profile, ProfileGuardedUser, ProfiledUser, TextKeyedAuthor, TextKeyedBook, Writer } from "./models/association-fixtures.js";
 import { ApplicationRecord } from "./models/fixtures.js";
 
 beforeEach(resetDatabase);
@@ -148,6 +148,70 @@ describe("belongsTo and hasOne", () => {
     await writer.save();
     expect((await Profile.find("p1")).userId).toBe(writer.id);
     expect((await (await Writer.find(writer.id)).profile.load())!.bio).toBe("hi");
+  });
+});
+
+describe("belongsTo: a new parent is saved with the record, before it", () => {
+  class CheckedWriter extends ApplicationRecord("users") {
+    static {
+      this.validates("name", { length: { minimum: 2 } });
+    }
+  }
+  class CheckedProfile extends Profile {
+    checked = belongsTo(CheckedWriter, { foreignKey: "userId" });
+  }
+
+  it("a parent with a generated key is inserted first, in the record's atomic batch", async () => {
+    const { db, events } = listen();
+    const profile = db.model(Profile).build({ bio: "hi" });
+    const writer = Writer.build({ name: "Ada" });
+    profile.user.set(writer);
+    expect(await profile.save()).toBe(true);
+    expect(writer.isPersisted()).toBe(true);
+    expect(profile.userId).toBe(writer.id);
+    expect(events.map((event) => [event.sql.split(" ").slice(0, 3).join(" "), event.batched])).toEqual([
+      ['INSERT INTO "users"', true],
+      ['INSERT INTO "profiles"', true],
+    ]);
+    expect((await Profile.find(profile.id)).userId).toBe((await Writer.find(writer.id)).id);
+    expect(await profile.save()).toBe(true);
+    expect(await countRows("users")).toBe(1);
+  });
+
+  it("a refused parent refuses the record's save, and nothing is written", async () => {
+    const profile = CheckedProfile.build({ bio: "hi" });
+    profile.checked.set(CheckedWriter.build({ name: "A" }));
+    expect(await profile.save()).toBe(false);
+    expect(profile.isNewRecord()).toBe(true);
+    expect(profile.errors.fullMessages()).toEqual(["CheckedWriter is invalid: Name is too short"]);
+    await expect(profile.saveOrThrow()).rejects.toThrow(RecordInvalid);
+    expect(await countRows("users")).toBe(0);
+    expect(await countRows("profiles")).toBe(0);
+  });
+
+  it("a parent whose key the database assigns is inserted first, in a round trip of its own", async () => {
+    const { db, events } = listen();
+    const book = db.model(Book).build({ title: "Earthsea" });
+    const author = db.model(Author).build({ name: "Le Guin" });
+    book.author.set(author);
+    expect(book.authorId).toBe(null);
+    expect(await book.save()).toBe(true);
+    expect(author.id).toBeTypeOf("number");
+    expect(book.authorId).toBe(author.id);
+    expect(events.map((event) => [event.sql.split(" ").slice(0, 3).join(" "), event.batched])).toEqual([
+      ['INSERT INTO "authors"', false],
+      ['INSERT INTO "books"', false],
+    ]);
+  });
+
+  it("a parent that writes the record as its child is not saved twice", async () => {
+    const writer = Writer.build({ name: "Ada" });
+    const article = writer.posts().build({ title: "t" });
+    article.user.set(writer);
+    expect(await writer.save()).toBe(true);
+    expect(article.isPersisted()).toBe(true);
+    expect(await countRows("users")).toBe(1);
+    expect(await countRows("posts")).toBe(1);
   });
 });
 

@@ -16,6 +16,11 @@ export interface SaveContext<R = any> {
    * through an association). A before-save hook may push to it.
    */
   readonly batch: Batchable[];
+  /**
+   * Further writes to make in the same atomic batch, before the record's own (for example a new parent
+   * assigned through `belongsTo`, whose row the record's foreign key must find). A before-save hook may push to it.
+   */
+  readonly batchBefore: Batchable[];
 }
 
 /** Context of the destroy hooks. */

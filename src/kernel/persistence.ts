@@ -83,9 +83,9 @@ function validateAndCallBefore(state: RecordState, context: SaveContext): Promis
 }
 
 /**
- * Prepares the writes hooks added to a save (children built through an association). One that is refused
- * refuses the whole save, so that `save()` answers false as for the record's own refusal: an invalid one's
- * reasons go to the record's `errors`, an aborted one's to its `abortReason`. Nothing has been written then.
+ * Prepares the writes hooks added to a save (children built through an association, a new parent). One that is
+ * refused refuses the whole save, so that `save()` answers false as for the record's own refusal: an invalid
+ * one's reasons go to the record's `errors`, an aborted one's to its `abortReason`. Nothing has been written then.
  */
 async function prepareWritesOfSave(state: RecordState, batch: readonly Batchable[]): Promise<PreparedWrite | undefined> {
   try {
@@ -104,7 +104,7 @@ async function prepareSave(record: Persistable): Promise<PreparedWrite | undefin
   assertNotDestroyed(state, "saved");
   const { hooks } = state.model;
   const operation: SaveOperation = state.isNew ? "create" : "update";
-  const context: SaveContext = { record, operation, batch: [] };
+  const context: SaveContext = { record, operation, batch: [], batchBefore: [] };
   state.clearRefusal();
   if ((hooks.has("record:validate") || hooks.has("record:beforeSave")) && !(await validateAndCallBefore(state, context))) {
     if (state.hasErrors()) state.abortReason = undefined;
@@ -113,14 +113,17 @@ async function prepareSave(record: Persistable): Promise<PreparedWrite | undefin
   const { statement, changes } = buildWrite(record, state, operation);
   const own = statement ? [statement] : [];
   const finishOwn = (results: unknown[], database: Database) => finishSave(record, context, changes, statement ? results[0] : undefined, database);
-  if (context.batch.length === 0) return { statements: own, finish: finishOwn };
-  const extras = await prepareWritesOfSave(state, context.batch);
-  if (!extras) return undefined;
+  if (context.batch.length === 0 && context.batchBefore.length === 0) return { statements: own, finish: finishOwn };
+  const before = await prepareWritesOfSave(state, context.batchBefore);
+  const after = before && (await prepareWritesOfSave(state, context.batch));
+  if (!before || !after) return undefined;
   return {
-    statements: [...own, ...extras.statements],
+    statements: [...before.statements, ...own, ...after.statements],
     async finish(results, database) {
-      await finishOwn(results, database);
-      await extras.finish(results.slice(own.length), database);
+      const ownAt = before.statements.length;
+      await before.finish(results.slice(0, ownAt), database);
+      await finishOwn(results.slice(ownAt), database);
+      await after.finish(results.slice(ownAt + own.length), database);
     },
   };
 }

@@ -1,4 +1,5 @@
 import { abort, databaseOfRecord, definePlugin, type Batchable, type Database } from "../../kernel/index.js";
+import { saveNewParents } from "./new-parents.js";
 import { preloadAssociation } from "./preload.js";
 import { associationsOf, slotsOf } from "./registry.js";
 
@@ -61,12 +62,13 @@ export const associations = definePlugin({
   hooks: {
     "record:initialize": ({ record }) => attach(record),
     "record:hydrate": ({ record }) => attach(record),
-    "record:beforeSave"({ record, batch }) {
+    "record:beforeSave"({ record, batch, batchBefore }) {
       for (const { child, foreignKey, key } of pendingChildren(record)) {
         if (key === null) continue;
         if (child.readAttribute(foreignKey) !== key) child.writeAttribute(foreignKey, key);
         batch.push(child.toSave());
       }
+      return saveNewParents(record, batchBefore);
     },
     "record:afterSave"({ record }) {
       // Database-assigned keys: the children learn the owner's key only now, and go in a batch of their own.

@@ -55,12 +55,14 @@ export class BelongsToAssociation extends SingleAssociation {
     return key === null ? null : slot.targetModel().all().findBy({ [association.primaryKey]: key });
   }
 
-  /** Assigns the parent: sets the foreign key to the parent's key, or null. */
+  /** Assigns the parent: sets the foreign key to the parent's key, or null. A new parent is saved with the owner. */
   set(record: any): void {
     const slot = this[ASSOCIATION];
     const { owner, association } = slot.requireOwner();
     owner.writeAttribute(association.foreignKey, record === null ? null : record.readAttribute(association.primaryKey));
     slot.remember(record);
+    slot.pending.length = 0;
+    if (record?.isNewRecord()) slot.pending.push(record);
   }
 }
 

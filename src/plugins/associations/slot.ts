@@ -16,7 +16,7 @@ export class AssociationSlot {
   association: ResolvedAssociation | undefined;
   loaded = false;
   value: any = null;
-  /** Records built through the association, saved with the owner. */
+  /** Records saved with the owner: children built through the association, or a new parent assigned to it. */
   readonly pending: any[] = [];
 
   constructor(readonly definition: AssociationDefinition) {}

@@ -1,0 +1,51 @@
+import { abort, type Batchable, RecordInvalid, RecordNotSaved } from "../../kernel/index.js";
+import { slotsOf } from "./registry.js";
+
+type Owner = Record<string, any>;
+
+/** Whether `parent` holds `child` among the records built through its associations (its save writes them). */
+function writesChild(parent: Owner, child: Owner): boolean {
+  return slotsOf(parent).some(([, slot]) => slot.pending.includes(child));
+}
+
+/** Parents assigned with `belongsTo` that are still new, and whose own save does not write the record anyway. */
+function newParents(record: Owner): Array<{ parent: Owner; foreignKey: string; primaryKey: string }> {
+  const parents = [];
+  for (const [association, slot] of slotsOf(record)) {
+    if (association.kind !== "belongsTo") continue;
+    const parent = slot.pending[0];
+    if (parent?.isNewRecord() && !writesChild(parent, record)) parents.push({ parent, ...association });
+  }
+  return parents;
+}
+
+/**
+ * A parent whose key the database assigns is saved on its own first (a level of the graph in its own round
+ * trip), then the record takes its key. A refused parent refuses the record's save, as a refused child does.
+ */
+async function saveFirst(record: Owner, parent: Owner, foreignKey: string, primaryKey: string): Promise<void> {
+  try {
+    await parent.saveOrThrow();
+  } catch (error) {
+    if (error instanceof RecordInvalid) record.errors.add("base", "invalid", error.message);
+    if (error instanceof RecordInvalid || error instanceof RecordNotSaved) throw abort(error.message);
+    throw error;
+  }
+  record.writeAttribute(foreignKey, parent.readAttribute(primaryKey));
+}
+
+/**
+ * Writes the new parents assigned to a record through `belongsTo` before the record itself, as Rails' autosave
+ * does: in the same atomic batch when the parent's key is known before insert, else in a round trip of its own.
+ */
+export async function saveNewParents(record: Owner, batchBefore: Batchable[]): Promise<void> {
+  for (const { parent, foreignKey, primaryKey } of newParents(record)) {
+    const key = parent.readAttribute(primaryKey);
+    if (key === null) {
+      await saveFirst(record, parent, foreignKey, primaryKey);
+      continue;
+    }
+    if (record.readAttribute(foreignKey) !== key) record.writeAttribute(foreignKey, key);
+    batchBefore.push(parent.toSave());
+  }
+}
