@@ -276,6 +276,13 @@ describe("whereNot", () => {
     expect(await names(User.whereNot({ age: null, name: "Bob" }))).toEqual(["Ada", "Bob", "Cy", "Dee", "Eve"]);
   });
 
+  it("with one attribute compared and another matched with null, excludes rows with NULL in the compared one", async () => {
+    // NOT (age = 17 AND email IS NULL) alone would keep Cy, whose age is NULL.
+    expect(await names(User.whereNot({ age: 17, email: null }))).toEqual(["Ada", "Dee", "Eve"]);
+    expect(await names(User.whereNot({ age: [17], email: null }))).toEqual(["Ada", "Dee", "Eve"]);
+    expect(await names(User.whereNot({ age: lt(20), email: null }))).toEqual(["Ada", "Dee", "Eve"]);
+  });
+
   it("whereNot null matches the rows that are not NULL", async () => {
     expect(await names(User.whereNot({ age: null }))).toEqual(["Ada", "Bob", "Dee", "Eve"]);
   });
@@ -369,6 +376,15 @@ describe("or", () => {
     expect(await a.or(b).pluck("name")).toEqual(["Eve", "Bob"]);
   });
 
+  it("takes none(): a none() Relation stays empty, and or(none()) adds nothing", async () => {
+    const dee = User.where({ name: "Dee" });
+    expect(await names(dee.or(User.none()))).toEqual(["Dee"]);
+    const { db, events } = listenTo();
+    expect(await db.model(User).none().or(dee).toArray()).toEqual([]);
+    expect(await db.model(User).none().or(User.none()).toArray()).toEqual([]);
+    expect(events).toHaveLength(0);
+  });
+
   it("refuses a Relation that differs in more than conditions", () => {
     const base = User.where({ name: "Ada" });
     expect(() => base.or(User.where({ age: 17 }).limit(1))).toThrow();
@@ -443,6 +459,14 @@ describe("sql and column", () => {
     const combined = User.where(sql`${nested} AND ${column("name")} <> ${"Dee"}`);
     expect(combined.toSql()).toEqual({ sql: `SELECT * FROM "users" WHERE ("age" >= ? AND "name" <> ?)`, params: [18, "Dee"] });
     expect(await names(combined)).toEqual(["Ada"]);
+  });
+
+  it("binds a Date as its ISO text and a boolean as 1 or 0, as the attribute types store them", async () => {
+    const relation = User.where(sql`${column("bornAt")} < ${new Date("2000-01-01T00:00:00Z")} AND ${column("admin")} = ${false}`);
+    expect(relation.toSql().params).toEqual(["2000-01-01T00:00:00.000Z", 0]);
+    expect(await names(relation)).toEqual(["Dee"]);
+    const ordered = User.where({ age: 17 }).order(sql`${column("bornAt")} > ${new Date("2006-01-01T00:00:00Z")} DESC`);
+    expect(await ordered.pluck("name")).toEqual(["Eve", "Bob"]);
   });
 
   it("column names the attribute's column", async () => {

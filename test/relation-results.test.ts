@@ -190,6 +190,9 @@ describe("first, last and take", () => {
     expect((await relation.first())!.name).toBe("Eve");
     await expect(relation.last()).rejects.toThrow(IrreversibleOrder);
     await expect(User.order({ age: "asc" }).order(sql`${column("name")}`).last()).rejects.toThrow(IrreversibleOrder);
+    // Also with a limit or offset, where last() takes the last record of the window rather than reversing.
+    await expect(relation.limit(2).last()).rejects.toThrow(IrreversibleOrder);
+    await expect(relation.offset(1).last()).rejects.toThrow(IrreversibleOrder);
     // reorder() makes it reversible again.
     expect((await relation.reorder({ name: "desc" }).last())!.name).toBe("Ada");
   });

@@ -195,6 +195,17 @@ describe("rule 4: a scope cannot take the name of a Relation method or a Model s
     }
   });
 
+  it("a scope named like a plugin's static setting (filterAttributes, perPage) is refused by name too", () => {
+    class ScopeFilters extends User {
+      static override filterAttributes = this.scope((q) => q) as any;
+    }
+    class ScopePerPage extends User {
+      static override perPage = this.scope((q) => q) as any;
+    }
+    expect(() => connect(env.DB).model(ScopeFilters)).toThrow("ScopeFilters: the scope filterAttributes has the name of a Relation method or Model static");
+    expect(() => connect(env.DB).model(ScopePerPage)).toThrow("ScopePerPage: the scope perPage has the name of a Relation method or Model static");
+  });
+
   it("the first query throws InvalidModel", async () => {
     class QueryWhere extends User {
       static override where = this.scope((q) => q) as any;

@@ -31,6 +31,26 @@ class Registration extends Model({
 }
 
 describe("validations", () => {
+  it("format with a g or y RegExp judges the same value the same way every time", async () => {
+    class Handle extends User {
+      static {
+        this.validates("name", { format: /^a/g });
+        this.validates("email", { format: /@/y });
+      }
+    }
+    const results = [];
+    for (const name of ["ab", "ac", "ad"]) results.push((await Handle.create({ name })).isPersisted());
+    expect(results).toEqual([true, true, true]);
+    // A sticky pattern matches at the start of every value, never where the last test ended.
+    for (const email of ["x@y", "x@y"]) {
+      const refused = Handle.build({ name: "ab", email });
+      expect(await refused.save()).toBe(false);
+      expect(refused.errors.fullMessages()).toEqual(["Email is invalid"]);
+    }
+    expect(await Handle.build({ name: "ab", email: "@y" }).save()).toBe(true);
+    expect(await Handle.build({ name: "ab", email: "@z" }).save()).toBe(true);
+  });
+
   it("cannot be declared after the Model's first use: declarations are fixed then", () => {
     class Late extends User {}
     Late.build({ name: "first use" });

@@ -1,4 +1,5 @@
 import type { Attribute } from "./attributes.js";
+import { attributeTypes } from "./attribute-types.js";
 import type { Condition } from "./conditions.js";
 import { quoteIdentifier, underscore } from "./naming.js";
 import type { ResolvedModel } from "./resolve.js";
@@ -51,6 +52,13 @@ function columnOf(attribute: Attribute): string {
   return quoteIdentifier(attribute.column);
 }
 
+/** A value interpolated in a fragment, as D1 can bind it: Dates and booleans are stored as their attribute types store them. */
+function fragmentParam(value: unknown): unknown {
+  if (value instanceof Date) return attributeTypes.datetime.toDatabase(value);
+  if (typeof value === "boolean") return attributeTypes.boolean.toDatabase(value);
+  return value;
+}
+
 /** Splices an `sql` fragment, binding its values and naming the columns of `column()` references. */
 export function compileFragment(fragment: SqlFragment, model: ResolvedModel | undefined, params: ParamWriter): string {
   let text = fragment.strings[0]!;
@@ -61,7 +69,7 @@ export function compileFragment(fragment: SqlFragment, model: ResolvedModel | un
     } else if (value instanceof SqlFragment) {
       text += compileFragment(value, model, params);
     } else {
-      text += params.bind(value);
+      text += params.bind(fragmentParam(value));
     }
     text += fragment.strings[index + 1]!;
   });

@@ -57,7 +57,6 @@ function sameExceptConditions(a: RelationData, b: RelationData): boolean {
     a.limit === b.limit &&
     a.offset === b.offset &&
     a.distinct === b.distinct &&
-    a.none === b.none &&
     sameList(a.order, b.order, sameTerm) &&
     sameList(a.select, b.select, (x, y) => x === y) &&
     sameList(a.includes, b.includes, (x, y) => x === y)
@@ -121,20 +120,24 @@ export class Relation {
   }
 
   /**
-   * With several attributes, NOT (a = ? AND b = ?) would keep a row whose `a` is NULL; each attribute compared
-   * with a value is required to be non-NULL, as with one attribute, where SQL's NULL comparison already does it.
+   * With several conditions, NOT (a = ? AND b IS NULL) would keep a row whose `a` is NULL; each attribute compared
+   * with a value is required to be non-NULL, as with one condition, where SQL's NULL comparison already does it.
    */
   #notNullOf(compiled: readonly Condition[]): Condition[] {
+    if (compiled.length < 2) return [];
     const compared = new Set(compiled.flatMap((condition) => (condition.kind === "null" || !("attribute" in condition) ? [] : [condition.attribute])));
-    if (compared.size < 2) return [];
     return [...compared].map((attribute) => ({ kind: "not", conditions: [{ kind: "null", attribute }] }));
   }
 
-  /** Rows matching this Relation's conditions or the other's; the Relations may differ only in conditions. */
+  /**
+   * Rows matching this Relation's conditions or the other's; the Relations may differ only in conditions. A
+   * `none()` Relation stays empty whatever is chained on it, while `r.or(none())` matches what `r` matches.
+   */
   or(other: Relation): this {
     if (unboundModel(other.modelClass) !== unboundModel(this.modelClass) || !sameExceptConditions(this.data, other.data)) {
       throw new IncompatibleRelation(`${this.model.name}.or: the Relation must be of the same Model and differ only in conditions`);
     }
+    if (this.data.none || other.data.none) return this;
     const branches = [this.data.conditions, other.data.conditions];
     return this.with({ conditions: [{ kind: "or", branches }] });
   }
@@ -342,14 +345,16 @@ export class Relation {
   }
 
   /**
-   * The last record: the order reversed (`IrreversibleOrder` for an sql order); null if none. With a `limit`
-   * or `offset`, the last of the records `toArray()` gives, as reversing the order would move the window.
+   * The last record: the order reversed (`IrreversibleOrder` for an sql order, whatever the rest); null if none.
+   * With a `limit` or `offset`, the last of the records `toArray()` gives, as reversing the order would move the
+   * window.
    */
   async last(): Promise<any> {
     const ordered = this.#ordered();
-    if (this.data.limit !== undefined || this.data.offset !== undefined) return (await ordered.toArray()).at(-1) ?? null;
     const name = this.model.name;
-    return ordered.with({ order: ordered.data.order.map((term) => reverseTerm(term, name)) }).take();
+    const reversed = ordered.data.order.map((term) => reverseTerm(term, name));
+    if (this.data.limit !== undefined || this.data.offset !== undefined) return (await ordered.toArray()).at(-1) ?? null;
+    return ordered.with({ order: reversed }).take();
   }
 
   /** The values of one attribute, or tuples of several. */

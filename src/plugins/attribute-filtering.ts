@@ -1,4 +1,4 @@
-import { type Attribute, attributesOf, definePlugin } from "../kernel/index.js";
+import { type Attribute, attributesOf, definePlugin, InvalidModel } from "../kernel/index.js";
 
 function matches(filter: string | RegExp, attribute: Attribute): boolean {
   if (typeof filter === "string") {
@@ -15,9 +15,13 @@ function matches(filter: string | RegExp, attribute: Attribute): boolean {
 export const attributeFiltering = definePlugin({
   name: "attribute-filtering",
   hooks: {
-    "model:finalize"(model: { filterAttributes: (string | RegExp)[] }) {
+    "model:finalize"(model: { name: string; filterAttributes: unknown }) {
+      const filters = model.filterAttributes;
+      if (!Array.isArray(filters) || !filters.every((filter) => typeof filter === "string" || filter instanceof RegExp)) {
+        throw new InvalidModel(`${model.name}: filterAttributes must be a list of strings and RegExps`);
+      }
       for (const attribute of attributesOf(model as unknown as Function)) {
-        attribute.filtered = model.filterAttributes.some((filter) => matches(filter, attribute));
+        attribute.filtered = filters.some((filter: string | RegExp) => matches(filter, attribute));
       }
     },
   },

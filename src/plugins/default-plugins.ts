@@ -9,4 +9,5 @@ import { timestamps } from "./timestamps.js";
 import { validations } from "./validations.js";
 
 /** The built-in plugins every app gets: together they are the behaviour SPEC.md specifies. */
-export const defaultPlugins = [attributeFiltering, idGeneration, validations, callbacks, timestamps, scopes, pagination, bulkWrites, associations];
+// Scopes come first: their name check must see a scope named like a static (`filterAttributes`) before a plugin reads it.
+export const defaultPlugins = [scopes, attributeFiltering, idGeneration, validations, callbacks, timestamps, pagination, bulkWrites, associations];

@@ -60,13 +60,24 @@ async function validate(record: Validatable, { attribute, options }: Declared): 
   if (options.presence && isBlank(value)) report("blank", "can't be blank");
   if (value === null) return;
   if (options.length) checkLength(value, options.length, report);
-  if (options.format && (typeof value !== "string" || !options.format.test(value))) report("invalid", "is invalid");
+  if (options.format && !matchesFormat(options.format, value)) report("invalid", "is invalid");
   if (options.inclusion && !options.inclusion.includes(value)) report("inclusion", "is not included in the list");
   if (options.numericality) checkNumericality(value, options.numericality, report);
   if (options.uniqueness) {
     const caseSensitive = options.uniqueness === true || options.uniqueness.caseSensitive !== false;
     if (await isTaken(record, attribute, value, caseSensitive)) report("taken", "has already been taken");
   }
+}
+
+/** The Model keeps its own copy of a `format`: a `g` or `y` RegExp's `lastIndex` must not be shared with the app. */
+function withOwnFormat(options: ValidationOptions): ValidationOptions {
+  return options.format ? { ...options, format: new RegExp(options.format) } : options;
+}
+
+/** A `g` or `y` RegExp starts where its last match ended; each value is tested from the start. */
+function matchesFormat(format: RegExp, value: unknown): boolean {
+  format.lastIndex = 0;
+  return typeof value === "string" && format.test(value);
 }
 
 /**
@@ -81,7 +92,7 @@ export const validations = definePlugin({
       if (typeof attribute !== "string" || typeof options !== "object" || options === null) {
         throw new TypeError("validates takes an attribute name and an options object");
       }
-      declareModelState(this, VALIDATIONS).push({ attribute, options });
+      declareModelState(this, VALIDATIONS).push({ attribute, options: withOwnFormat(options) });
     };
   },
   appliesTo: (model: Function) => modelState(model, VALIDATIONS).length > 0,
