@@ -144,6 +144,18 @@ describe("filtered attributes in query events", () => {
     expect(await rowOf("accounts", account.id)).toMatchObject({ email: "robert@example.com", password_digest: "new-digest" });
   });
 
+  it("a filtered attribute set to null shows [FILTERED] too, as in a multi-row insert: null is a value it hides", async () => {
+    const { db, events } = listen();
+    const account = await db.model(Account).create({ name: "Bob", email: "bob@example.com" });
+    events.length = 0;
+    await account.update({ email: null });
+    expect(events[0]!.sql).toMatch(/^UPDATE "accounts" SET "email" = \?/);
+    expect(events[0]!.params[0]).toBe(FILTERED);
+    expect(events[0]!.params).not.toContain(null);
+    await db.model(Account).where({ email: null }).count();
+    expect(events[1]!.params).toEqual([]);
+  });
+
   it("conditions, lists and comparisons on a filtered attribute show [FILTERED], and still match", async () => {
     const { db, events } = listen();
     const Users = db.model(User);

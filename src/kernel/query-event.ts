@@ -28,7 +28,7 @@ function filterRows(json: string, byKey: ReadonlyMap<string, { filtered: boolean
 }
 
 function displayParam(value: unknown, source: ParamSource | undefined): unknown {
-  if (source === undefined || value === null) return value;
+  if (source === undefined) return value;
   switch (source.kind) {
     case "value":
       return source.attribute.filtered ? FILTERED : value;
