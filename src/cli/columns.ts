@@ -2,8 +2,10 @@
  * Column syntax of the generators: `name[:type][:unique|:index][!][=<literal>]`.
  *
  * - `type` is one of string (the default), integer, real, boolean, datetime, json, references;
- * - a `!` at the end of the name, the type or a modifier marks the column NOT NULL;
- * - `=<literal>` sets the DEFAULT (everything after the first `=`, so a string default may hold `:` or `!`);
+ * - a `!` at the end of the name, the type or a modifier marks the column NOT NULL, and so does a `!` ending the
+ *   whole argument after a default (`count:integer=0!`);
+ * - `=<literal>` sets the DEFAULT (everything after the first `=`, so a string default may hold `:`; one that
+ *   ends with `!` is written in quotes: `greeting:string='Hi!'`);
  * - `:unique` adds a unique index, `:index` a plain one;
  * - a camelCase name gives a snake_case column (`firstName` gives `first_name`);
  * - `user:references` gives the column `user_id`, referencing the table `users`, with an index.
@@ -76,8 +78,10 @@ export function parseColumn(source: string): ColumnSpec {
   }
   let defaultSql: string | undefined;
   if (defaultText !== undefined) {
-    const result = defaultToSql(type as AttributeTypeName, defaultText);
-    if ("error" in result) fail(source, `the default ${JSON.stringify(defaultText)} ${result.error}`, false);
+    const literal = defaultText.endsWith("!") ? defaultText.slice(0, -1) : defaultText;
+    if (literal !== defaultText) required = true;
+    const result = defaultToSql(type as AttributeTypeName, literal);
+    if ("error" in result) fail(source, `the default ${JSON.stringify(literal)} ${result.error}`, false);
     defaultSql = result.sql;
   }
   return { source, type, column: base, required, defaultSql, index, parentTable: undefined };

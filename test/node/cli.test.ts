@@ -185,6 +185,15 @@ describe("recordflare g model", () => {
     });
   });
 
+  it("a ! ending the whole argument after a default marks the column required; a string ending in ! is quoted", () => {
+    const folder = app();
+    ok(folder, "g", "model", "Counter", "count:integer=0!", "motto:string=Go!", "greeting:string='Hi!'");
+    const migration = read(folder, "migrations/0001_create_counters.sql");
+    expect(migration).toContain("  count INTEGER NOT NULL DEFAULT 0,\n");
+    expect(migration).toContain("  motto TEXT NOT NULL DEFAULT 'Go',\n");
+    expect(migration).toContain("  greeting TEXT DEFAULT 'Hi!',\n");
+  });
+
   it("numbers migrations after the highest existing one, and keeps an edited base class", () => {
     const folder = app();
     ok(folder, "g", "model", "User", "name:string!");
