@@ -1,8 +1,8 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { abort, belongsTo, hasMany, hasOne, IncompatibleRelation, RecordInvalid, RecordNotDestroyed, RecordNotSaved } from "../src/index.js";
+import { abort, belongsTo, connect, hasMany, hasOne, Model, IncompatibleRelation, RecordInvalid, RecordNotDestroyed, RecordNotSaved } from "../src/index.js";
 import { resetDatabase } from "./helpers/db.js";
-import { countRows, listen } from "./helpers/queries.js";
+import { countRows, listen, recordingRoundTrips } from "./helpers/queries.js";
 import { Article, Author, Book, Guarded, Profile, ProfileGuardedUser, ProfiledUser, TextKeyedAuthor, TextKeyedBook, Writer } from "./models/association-fixtures.js";
 import { ApplicationRecord } from "./models/fixtures.js";
 
@@ -271,6 +271,35 @@ describe("database-assigned keys", () => {
     expect((await author.books().toArray()).map((b) => b.title).sort()).toEqual(["Earthsea", "The Dispossessed"]);
     await author.destroy();
     expect(await countRows("books")).toBe(0);
+  });
+
+  it("writes all the records of one level in one batch, whatever their owners", async () => {
+    class Chapter extends Model({ id: "integer", bookId: { type: "integer", null: false }, title: { type: "string", null: false } }) {
+      static override tableName = "chapters";
+    }
+    class ChapteredBook extends Book {
+      static override tableName = "books";
+      chapters = hasMany(Chapter, { foreignKey: "bookId" });
+    }
+    class Novelist extends Author {
+      static override tableName = "authors";
+      novels = hasMany(ChapteredBook, { foreignKey: "authorId" });
+    }
+    const { binding, roundTrips } = recordingRoundTrips();
+    const author = connect(binding).model(Novelist).build({ name: "Le Guin" });
+    const [first, second] = [author.novels().build({ title: "A" }), author.novels().build({ title: "B" })];
+    first.chapters().build({ title: "A1" });
+    first.chapters().build({ title: "A2" });
+    const b1 = second.chapters().build({ title: "B1" });
+    expect(await author.save()).toBe(true);
+    expect(roundTrips.map((trip) => trip.map((sql) => /INTO "(\w+)"/.exec(sql)![1]))).toEqual([
+      ["authors"],
+      ["books", "books"],
+      ["chapters", "chapters", "chapters"],
+    ]);
+    expect(b1.bookId).toBe(second.id);
+    expect(await countRows("chapters")).toBe(3);
+    expect(first.isPersisted() && second.isPersisted() && b1.isPersisted()).toBe(true);
   });
 });
 

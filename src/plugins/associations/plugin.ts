@@ -24,6 +24,33 @@ function clearPending(record: Owner): void {
   for (const [, slot] of slotsOf(record)) slot.pending.length = 0;
 }
 
+/** Records saved as one level of a graph with database-assigned keys: the next level is written for them all. */
+const savedInLevel = new WeakSet<object>();
+
+/** Children still waiting for their owner's database-assigned key, which they take now; the owner's pending list is emptied. */
+function takeLateChildren(owner: Owner): Owner[] {
+  const late = pendingChildren(owner).filter(({ child, foreignKey }) => child.isNewRecord() && child.readAttribute(foreignKey) === null);
+  clearPending(owner);
+  for (const { child, foreignKey, key } of late) child.writeAttribute(foreignKey, key);
+  return late.map(({ child }) => child);
+}
+
+/**
+ * Database-assigned keys: the children learn their owner's key only once it is written, so each level of the graph
+ * below the record goes in a batch of its own, after the level above, all of a level's children in one batch.
+ */
+async function saveLevelsBelow(record: Owner): Promise<void> {
+  const database = databaseOfRecord(record) as Database;
+  for (let level = takeLateChildren(record); level.length > 0; level = level.flatMap(takeLateChildren)) {
+    for (const child of level) savedInLevel.add(child);
+    try {
+      await database.batch(level.map((child) => child.toSave()));
+    } finally {
+      for (const child of level) savedInLevel.delete(child);
+    }
+  }
+}
+
 async function dependents(record: Owner, batch: Batchable[]): Promise<void> {
   for (const [association, slot] of slotsOf(record)) {
     const dependent = association.options.dependent;
@@ -71,12 +98,9 @@ export const associations = definePlugin({
       return saveNewParents(record, batchBefore);
     },
     "record:afterSave"({ record }) {
-      // Database-assigned keys: the children learn the owner's key only now, and go in a batch of their own.
-      const late = pendingChildren(record).filter(({ child, foreignKey }) => child.isNewRecord() && child.readAttribute(foreignKey) === null);
-      clearPending(record);
-      if (late.length === 0) return;
-      for (const { child, foreignKey, key } of late) child.writeAttribute(foreignKey, key);
-      return (databaseOfRecord(record) as Database).batch(late.map(({ child }) => child.toSave())).then(() => undefined);
+      if (savedInLevel.has(record)) return;
+      if (pendingChildren(record).length === 0) return clearPending(record);
+      return saveLevelsBelow(record);
     },
     "record:beforeDelete"({ record, batch }) {
       const withDependents = slotsOf(record).some(([association]) => association.kind !== "belongsTo" && association.options.dependent);
