@@ -122,6 +122,10 @@ const ACCEPTED: Record<AttributeTypeName, readonly Accepted[]> = {
     ["2024-03-15T10:20:30-05:30", utc(2024, 2, 15, 15, 50, 30)],
     ["2024-03-15T00:30:00+01:00", utc(2024, 2, 14, 23, 30, 0)],
     ["2024-03-15T10:20:30+00:00", utc(2024, 2, 15, 10, 20, 30)],
+    // Years 0 to 99 are themselves (Date.UTC alone would make them 1900 to 1999).
+    ["0099-12-31", new Date("0099-12-31T00:00:00.000Z")],
+    ["0050-06-01T10:00:00Z", new Date("0050-06-01T10:00:00.000Z")],
+    ["0000-01-01", new Date("0000-01-01T00:00:00.000Z")],
   ],
   json: [
     [{ a: 1, b: [1, 2] }, { a: 1, b: [1, 2] }],
@@ -137,7 +141,11 @@ const ACCEPTED: Record<AttributeTypeName, readonly Accepted[]> = {
 };
 
 const REFUSED: Record<AttributeTypeName, readonly unknown[]> = {
-  boolean: ["", " ", "yes", "no", "y", "n", "t", "f", "2", "01", " true", "true ", "null", 2, -1, 0.5, NaN, Infinity, {}, [], new Date(0)],
+  boolean: [
+    ...["", " ", "yes", "no", "y", "n", "t", "f", "2", "01", " true", "true ", "null", 2, -1, 0.5, NaN, Infinity, {}, [], new Date(0)],
+    // Names of Object.prototype's members are not boolean words either.
+    ...["constructor", "toString", "__proto__", "valueOf", "hasOwnProperty"],
+  ],
   integer: [
     "",
     " ",
@@ -454,6 +462,12 @@ describe("permit", () => {
 
 describe("casting through the database", () => {
   beforeEach(resetDatabase);
+
+  it("a datetime in the years 0 to 99 is stored and read back as itself; a boolean word is matched only as one", async () => {
+    const user = await User.createOrThrow({ name: "Ada", bornAt: "0050-06-01T10:00:00Z", admin: true });
+    expect((await User.find(user.id)).bornAt).toEqual(new Date("0050-06-01T10:00:00.000Z"));
+    expect(await User.findBy({ admin: "constructor" as never })).toBe(null);
+  });
 
   it("stores booleans as 0/1, datetimes as ISO text and json as text, and reads them back", async () => {
     const settings = { a: 1, list: [true, null, "x"], nested: { b: "c" } };

@@ -40,12 +40,12 @@ const DATE_TEXT = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME_TEXT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-](\d{2}):(\d{2}))$/;
 // SQLite's CURRENT_TIMESTAMP, which a column default may store: UTC without an offset.
 const SQLITE_TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d+)?$/;
-const BOOLEAN_TEXT: Record<string, boolean> = { true: true, false: false, on: true, off: false, "1": true, "0": false };
+const BOOLEAN_TEXT = new Map([["true", true], ["false", false], ["on", true], ["off", false], ["1", true], ["0", false]]);
 
 function castBoolean(value: unknown): unknown {
   if (typeof value === "boolean") return value;
   if (value === 1 || value === 0) return value === 1;
-  if (typeof value === "string") return BOOLEAN_TEXT[value.toLowerCase()] ?? UNCASTABLE;
+  if (typeof value === "string") return BOOLEAN_TEXT.get(value.toLowerCase()) ?? UNCASTABLE;
   return UNCASTABLE;
 }
 
@@ -63,8 +63,17 @@ function castReal(value: unknown): unknown {
   return Number.isFinite(number) ? number : UNCASTABLE;
 }
 
+/** A UTC instant; unlike `Date.UTC`, years 0 to 99 stay themselves rather than becoming 1900 to 1999. */
+function utcDate(year: number, monthIndex: number, day: number, hours = 0, minutes = 0, seconds = 0, ms = 0): Date {
+  if (year >= 100) return new Date(Date.UTC(year, monthIndex, day, hours, minutes, seconds, ms));
+  const date = new Date(0);
+  date.setUTCFullYear(year, monthIndex, day);
+  date.setUTCHours(hours, minutes, seconds, ms);
+  return date;
+}
+
 function isCalendarDay(year: number, month: number, day: number): boolean {
-  const date = new Date(Date.UTC(year, month - 1, day));
+  const date = utcDate(year, month - 1, day);
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
@@ -72,7 +81,7 @@ function castDatetimeText(text: string): unknown {
   const dateOnly = DATE_TEXT.exec(text);
   if (dateOnly) {
     const [year, month, day] = dateOnly.slice(1).map(Number) as [number, number, number];
-    return isCalendarDay(year, month, day) ? new Date(Date.UTC(year, month - 1, day)) : UNCASTABLE;
+    return isCalendarDay(year, month, day) ? utcDate(year, month - 1, day) : UNCASTABLE;
   }
   const dateTime = DATE_TIME_TEXT.exec(text);
   if (!dateTime) return UNCASTABLE;
@@ -97,16 +106,14 @@ const digitsAt = (text: string, start: number, length: number): number => {
 
 // What recordflare itself stores (`toISOString()`): read with arithmetic, several times faster than Date parsing.
 function readIsoTimestamp(text: string): Date {
-  return new Date(
-    Date.UTC(
-      digitsAt(text, 0, 4),
-      digitsAt(text, 5, 2) - 1,
-      digitsAt(text, 8, 2),
-      digitsAt(text, 11, 2),
-      digitsAt(text, 14, 2),
-      digitsAt(text, 17, 2),
-      digitsAt(text, 20, 3),
-    ),
+  return utcDate(
+    digitsAt(text, 0, 4),
+    digitsAt(text, 5, 2) - 1,
+    digitsAt(text, 8, 2),
+    digitsAt(text, 11, 2),
+    digitsAt(text, 14, 2),
+    digitsAt(text, 17, 2),
+    digitsAt(text, 20, 3),
   );
 }
 
