@@ -201,14 +201,23 @@ const REFUSED: Record<AttributeTypeName, readonly unknown[]> = {
     {},
     [],
   ],
-  json: [],
+  // What JSON cannot store is refused at assignment, naming the Model and attribute, not when saving.
+  json: [10n, Symbol("s"), (() => {
+    const circular: Record<string, unknown> = {};
+    circular["self"] = circular;
+    return circular;
+  })()],
 };
+
+function isCircular(value: object): boolean {
+  return Object.values(value).includes(value);
+}
 
 function label(value: unknown): string {
   if (typeof value === "string") return JSON.stringify(value);
   if (typeof value === "number") return String(value);
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? "Invalid Date" : `Date(${value.toISOString()})`;
-  if (typeof value === "object" && value !== null) return JSON.stringify(value);
+  if (typeof value === "object" && value !== null) return isCircular(value) ? "an object that contains itself" : JSON.stringify(value);
   return String(value);
 }
 
@@ -323,6 +332,10 @@ describe("refused values throw TypeError and leave the attribute unchanged", () 
     const record = Caster.build({ payload: { kept: 1 } });
     expectTypeErrorNaming(() => record.assign({ payload: "" }), "Caster", "payload");
     expect(record.payload).toEqual({ kept: 1 });
+  });
+
+  it("json refuses a function, which JSON cannot store", () => {
+    expectTypeErrorNaming(() => Caster.build({ payload: () => 1 }), "Caster", "payload");
   });
 
   it("json refuses NaN and Infinity", () => {

@@ -132,8 +132,18 @@ function readJson(value: unknown): unknown {
 const identity = (value: unknown): unknown => value;
 
 // Any value, except the refusals SPEC.md lists for every type: the empty string, NaN and the infinities.
+/** Whether JSON can store the value: not a BigInt, a function, a symbol, or an object that contains itself. */
+function isJsonText(value: unknown): boolean {
+  try {
+    return JSON.stringify(value) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
 function castJson(value: unknown): unknown {
   if (value === "" || (typeof value === "number" && !Number.isFinite(value))) return UNCASTABLE;
+  if (typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean" && !isJsonText(value)) return UNCASTABLE;
   return value;
 }
 
