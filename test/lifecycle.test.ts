@@ -951,6 +951,18 @@ describe("change tracking", () => {
     expect(counter.label).toBeNull();
     expect(counter.isChanged()).toBe(false);
   });
+
+  it("restoreAttributes() on a new record keeps what build() gave it: defaults and the generated id", async () => {
+    const user = User.build({ name: "Ada", admin: true });
+    const id = user.id;
+    user.restoreAttributes();
+    expect([user.id, user.admin, user.name]).toEqual([id, false, null]);
+    user.restoreAttributes("id");
+    expect(user.id).toBe(id);
+    user.name = "Ada";
+    expect(await user.save()).toBe(true);
+    expect((await User.find(id)).admin).toBe(false);
+  });
 });
 
 // ---- Errors collection ----------------------------------------------------------------------------------

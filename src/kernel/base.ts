@@ -30,6 +30,17 @@ function randomId(): string {
 }
 
 type AnyRecord = Base & Record<string, any>;
+
+/** A new record goes back to what `build()` gave it: its default or generated id, else unassigned. */
+function restoreBuiltValue(state: RecordState, name: string): void {
+  if (Object.hasOwn(state.builtValues, name)) {
+    state.values[name] = state.builtValues[name];
+    state.assigned.add(name);
+  } else {
+    state.values[name] = null;
+    state.assigned.delete(name);
+  }
+}
 type ModelStatics = typeof Base;
 
 /**
@@ -104,6 +115,7 @@ export class Base {
       writeAttribute(record, state, attribute.name, value);
     }
     if (model.hooks.has("record:initialize")) model.hooks.callSync("record:initialize", { record });
+    state.builtValues = { ...state.values };
     writeAttributes(record, state, attributes as Record<string, unknown>);
     return record;
   }
@@ -336,8 +348,8 @@ export class Base {
     const state = this[STATE];
     const targets = names.length > 0 ? names.map((name) => this.#attribute(name)) : changedAttributes(state);
     for (const attribute of targets) {
-      state.values[attribute.name] = originalValue(state, attribute);
-      if (state.isNew) state.assigned.delete(attribute.name);
+      if (state.isNew) restoreBuiltValue(state, attribute.name);
+      else state.values[attribute.name] = originalValue(state, attribute);
     }
     return this;
   }

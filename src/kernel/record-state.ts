@@ -14,6 +14,8 @@ export class RecordState {
   row: Record<string, unknown> = {};
   /** The attributes a partial `select` loaded; undefined when all were. */
   loaded: ReadonlySet<string> | undefined = undefined;
+  /** A new record's values once `build()` applied defaults and generated ids: what restoring goes back to. */
+  builtValues: Readonly<Record<string, unknown>> = {};
   /** Attributes given a value since `build()`; only these are written on insert. */
   assigned = new Set<string>();
   /** Counts assignments, so that code can tell whether a hook assigned anything. */
