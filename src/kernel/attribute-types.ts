@@ -143,8 +143,8 @@ function isJsonText(value: unknown): boolean {
 
 function castJson(value: unknown): unknown {
   if (value === "" || (typeof value === "number" && !Number.isFinite(value))) return UNCASTABLE;
-  if (typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean" && !isJsonText(value)) return UNCASTABLE;
-  return value;
+  const primitive = typeof value === "string" || typeof value === "number" || typeof value === "boolean";
+  return primitive || isJsonText(value) ? value : UNCASTABLE;
 }
 
 let lastTime = Number.NaN;

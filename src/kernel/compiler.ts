@@ -52,7 +52,7 @@ function columnOf(attribute: Attribute): string {
   return quoteIdentifier(attribute.column);
 }
 
-/** A value interpolated in a fragment, as D1 can bind it: Dates and booleans are stored as their attribute types store them. */
+/** A value interpolated in a fragment, as D1 can bind it: Dates and booleans as their attribute types store them. */
 function fragmentParam(value: unknown): unknown {
   if (value instanceof Date) return attributeTypes.datetime.toDatabase(value);
   if (typeof value === "boolean") return attributeTypes.boolean.toDatabase(value);

@@ -27,7 +27,7 @@ function clearPending(record: Owner): void {
 /** Records saved as one level of a graph with database-assigned keys: the next level is written for them all. */
 const savedInLevel = new WeakSet<object>();
 
-/** Children still waiting for their owner's database-assigned key, which they take now; the owner's pending list is emptied. */
+/** Children still waiting for their owner's database-assigned key, which they take now; empties the owner's list. */
 function takeLateChildren(owner: Owner): Owner[] {
   const late = pendingChildren(owner).filter(({ child, foreignKey }) => child.isNewRecord() && child.readAttribute(foreignKey) === null);
   clearPending(owner);
