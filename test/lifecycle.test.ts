@@ -615,6 +615,16 @@ describe("in-place edits (Record 6)", () => {
     expect(JSON.parse((await rowOf("users", user.id))!["settings"] as string)).toEqual({ theme: "light", tags: ["a", "b"] });
   });
 
+  it("isAttributeChanged casts from and to as conditions are cast", async () => {
+    const user = await User.create({ name: "Ada", age: 36, admin: false, bornAt: "1990-05-01" });
+    user.assign({ age: 37, admin: true, bornAt: "1991-01-01" });
+    expect(user.isAttributeChanged("age", { from: "36", to: " 37 " })).toBe(true);
+    expect(user.isAttributeChanged("admin", { from: "off", to: "on" })).toBe(true);
+    expect(user.isAttributeChanged("bornAt", { from: "1990-05-01", to: new Date("1991-01-01T00:00:00Z") })).toBe(true);
+    expect(user.isAttributeChanged("age", { from: "35" })).toBe(false);
+    expect(user.isAttributeChanged("age", { from: "abc" })).toBe(false);
+  });
+
   it("editing a Date in place counts as a change and is written", async () => {
     const { db, events } = listen();
     const user = await db.model(User).create({ name: "Ada", bornAt: "1990-05-01" });

@@ -1,4 +1,7 @@
 import { assertLoaded, attributeNamed, writeAttribute, writeAttributes } from "./assign.js";
+import { UNCASTABLE } from "./attribute-types.js";
+import type { Attribute } from "./attributes.js";
+import { castConditionValue } from "./conditions.js";
 import type { Batchable } from "./batchable.js";
 import { unboundModel, boundDatabase } from "./database.js";
 import { currentDatabase } from "./context.js";
@@ -30,6 +33,12 @@ function randomId(): string {
 }
 
 type AnyRecord = Base & Record<string, any>;
+
+/** Whether a value given to `isAttributeChanged` is the attribute's value, cast as a condition is (`"1"` is 1). */
+function namesValue(attribute: Attribute, given: unknown, actual: unknown): boolean {
+  const stored = given === null ? null : castConditionValue(attribute, given);
+  return stored !== UNCASTABLE && stored === storedValue(attribute, actual);
+}
 
 /** A new record goes back to what `build()` gave it: its default or generated id, else unassigned. */
 function restoreBuiltValue(state: RecordState, name: string): void {
@@ -311,8 +320,8 @@ export class Base {
     const state = this[STATE];
     const attribute = this.#attribute(name);
     if (!isChanged(state, attribute)) return false;
-    if ("from" in options && storedValue(attribute, options.from) !== storedValue(attribute, originalValue(state, attribute))) return false;
-    if ("to" in options && storedValue(attribute, options.to) !== storedValue(attribute, currentValue(state, attribute))) return false;
+    if ("from" in options && !namesValue(attribute, options.from, originalValue(state, attribute))) return false;
+    if ("to" in options && !namesValue(attribute, options.to, currentValue(state, attribute))) return false;
     return true;
   }
 
