@@ -102,8 +102,11 @@ export interface RecordMethods<A> {
   changes(): { [K in keyof A]?: [A[K], A[K]] };
   /** The attribute's value as last loaded or saved. */
   attributeWas<K extends AttributeName<A>>(name: K): A[K];
-  /** Whether the attribute has an unsaved change, optionally from or to a given value. */
-  isAttributeChanged<K extends AttributeName<A>>(name: K, options?: { from?: A[K]; to?: A[K] }): boolean;
+  /** Whether the attribute has an unsaved change, optionally from or to a given value (cast as a condition is). */
+  isAttributeChanged<K extends AttributeName<A>>(
+    name: K,
+    options?: { from?: ConditionScalar<NonNullable<A[K]>> | null; to?: ConditionScalar<NonNullable<A[K]>> | null },
+  ): boolean;
   /** Whether the next save writes this attribute. */
   willSaveChangeTo(name: AttributeName<A>): boolean;
   /** The changes the last save wrote. */

@@ -188,6 +188,14 @@ async function subclassStatics(id: string) {
   expectTypeOf(user.destroyOrThrow()).toEqualTypeOf<Promise<User>>();
   expectTypeOf(user.save()).toEqualTypeOf<Promise<boolean>>();
 
+  // isAttributeChanged takes what a condition takes: "36" for an integer, null.
+  user.isAttributeChanged("age", { from: "36", to: 37 });
+  user.isAttributeChanged("bornAt", { from: null, to: "1990-01-01" });
+  // @ts-expect-error: an object is not an integer's value
+  user.isAttributeChanged("age", { from: {} });
+  // @ts-expect-error: nope is not an attribute
+  user.isAttributeChanged("nope");
+
   // A second Model's statics return its own records, not User.
   class Note extends Model({ id: "string", body: "string" }) {}
   expectTypeOf(Note.find(id)).toEqualTypeOf<Promise<Note>>();
