@@ -124,13 +124,19 @@ describe("hasMany", () => {
   });
 });
 
+/** Writers Ada and Bob, and Ada's article loaded again through a listened-to database. */
+async function adasArticle() {
+  const ada = await Writer.create({ name: "Ada" });
+  const bob = await Writer.create({ name: "Bob" });
+  const article = await Article.create({ userId: ada.id, title: "t" });
+  const { db, events } = listen();
+  const loaded = await db.model(Article).find(article.id);
+  return { ada, bob, article, db, events, loaded };
+}
+
 describe("belongsTo and hasOne", () => {
   it("post.user loads the parent once; post.author.set(record) assigns the key", async () => {
-    const ada = await Writer.create({ name: "Ada" });
-    const bob = await Writer.create({ name: "Bob" });
-    const article = await Article.create({ userId: ada.id, title: "t" });
-    const { db, events } = listen();
-    const loaded = await db.model(Article).find(article.id);
+    const { bob, article, events, loaded } = await adasArticle();
     expect((await loaded.user.load())!.name).toBe("Ada");
     expect((await loaded.user.load())!.name).toBe("Ada");
     expect(events).toHaveLength(2);
@@ -388,11 +394,7 @@ describe("reload() discards loaded associations", () => {
   });
 
   it("a loaded belongsTo or hasOne is not loaded after reload, and the next load queries again", async () => {
-    const ada = await Writer.create({ name: "Ada" });
-    const bob = await Writer.create({ name: "Bob" });
-    const article = await Article.create({ userId: ada.id, title: "t" });
-    const { db, events } = listen();
-    const loaded = await db.model(Article).find(article.id);
+    const { ada, bob, article, db, events, loaded } = await adasArticle();
     expect((await loaded.user.load())!.name).toBe("Ada");
     expect(loaded.user.isLoaded).toBe(true);
     await Article.where({ id: article.id }).updateAll({ userId: bob.id });

@@ -170,25 +170,18 @@ describe("rule 3: inherited; a subclass may replace a scope with static override
   });
 });
 
+/** A subclass of User, named `<prefix><Name>`, declaring a scope under `name`. */
+function scopeNamed(name: string, prefix = "Scope"): typeof User {
+  const Scoped = class extends User {};
+  Object.defineProperty(Scoped, "name", { value: `${prefix}${name[0]!.toUpperCase()}${name.slice(1)}` });
+  Object.defineProperty(Scoped, name, { value: User.scope((q) => q), writable: true, configurable: true });
+  return Scoped;
+}
+
 describe("rule 4: a scope cannot take the name of a Relation method or a Model static", () => {
   it("where, count, validates, scope and all throw InvalidModel at db.model()", async () => {
-    class ScopeWhere extends User {
-      static override where = this.scope((q) => q) as any;
-    }
-    class ScopeCount extends User {
-      static override count = this.scope((q) => q) as any;
-    }
-    class ScopeValidates extends User {
-      static override validates = this.scope((q) => q) as any;
-    }
-    class ScopeScope extends User {
-      static override scope = super.scope((q) => q) as any;
-    }
-    class ScopeAll extends User {
-      static override all = this.scope((q) => q) as any;
-    }
     const db = connect(env.DB);
-    for (const Model of [ScopeWhere, ScopeCount, ScopeValidates, ScopeScope, ScopeAll]) {
+    for (const Model of ["where", "count", "validates", "scope", "all"].map((name) => scopeNamed(name))) {
       expect(() => db.model(Model), Model.name).toThrow(InvalidModel);
       // Every later use fails the same way.
       expect(() => db.model(Model), Model.name).toThrow(InvalidModel);
@@ -196,57 +189,24 @@ describe("rule 4: a scope cannot take the name of a Relation method or a Model s
   });
 
   it("a scope named like a plugin's static setting (filterAttributes, perPage) is refused by name too", () => {
-    class ScopeFilters extends User {
-      static override filterAttributes = this.scope((q) => q) as any;
-    }
-    class ScopePerPage extends User {
-      static override perPage = this.scope((q) => q) as any;
-    }
-    expect(() => connect(env.DB).model(ScopeFilters)).toThrow("ScopeFilters: the scope filterAttributes has the name of a Relation method or Model static");
-    expect(() => connect(env.DB).model(ScopePerPage)).toThrow("ScopePerPage: the scope perPage has the name of a Relation method or Model static");
+    expect(() => connect(env.DB).model(scopeNamed("filterAttributes"))).toThrow(
+      "ScopeFilterAttributes: the scope filterAttributes has the name of a Relation method or Model static",
+    );
+    expect(() => connect(env.DB).model(scopeNamed("perPage"))).toThrow("ScopePerPage: the scope perPage has the name of a Relation method or Model static");
   });
 
   it("the first query throws InvalidModel", async () => {
-    class QueryWhere extends User {
-      static override where = this.scope((q) => q) as any;
-    }
-    class QueryCount extends User {
-      static override count = this.scope((q) => q) as any;
-    }
-    class QueryScope extends User {
-      static override scope = super.scope((q) => q) as any;
-    }
-    class QueryValidates extends User {
-      static override validates = this.scope((q) => q) as any;
-    }
-    expect(await thrown(() => QueryWhere.where({ name: "Ada" }))).toBeInstanceOf(InvalidModel);
-    expect(await thrown(() => QueryCount.count())).toBeInstanceOf(InvalidModel);
-    expect(await thrown(() => QueryScope.first())).toBeInstanceOf(InvalidModel);
-    expect(await thrown(() => QueryValidates.toArray())).toBeInstanceOf(InvalidModel);
-  });
-
-  it("a scope named all throws InvalidModel at the first query", async () => {
-    class QueryAll extends User {
-      static override all = this.scope((q) => q) as any;
-    }
-    expect(await thrown(() => QueryAll.first())).toBeInstanceOf(InvalidModel);
+    const [where, count, scope, validates, all] = ["where", "count", "scope", "validates", "all"].map((name) => scopeNamed(name, "Query"));
+    expect(await thrown(() => where!.where({ name: "Ada" }))).toBeInstanceOf(InvalidModel);
+    expect(await thrown(() => count!.count())).toBeInstanceOf(InvalidModel);
+    expect(await thrown(() => scope!.first())).toBeInstanceOf(InvalidModel);
+    expect(await thrown(() => validates!.toArray())).toBeInstanceOf(InvalidModel);
+    expect(await thrown(() => all!.first())).toBeInstanceOf(InvalidModel);
   });
 
   it("other Relation method names are refused too; a free name is accepted", async () => {
-    class ScopeOrder extends User {
-      static override order = this.scope((q) => q) as any;
-    }
-    class ScopePaginate extends User {
-      static override paginate = this.scope((q) => q) as any;
-    }
-    class ScopeFirst extends User {
-      static override first = this.scope((q) => q) as any;
-    }
-    class ScopeBuild extends User {
-      static override build = this.scope((q) => q) as any;
-    }
     const db = connect(env.DB);
-    for (const Model of [ScopeOrder, ScopePaginate, ScopeFirst, ScopeBuild]) {
+    for (const Model of ["order", "paginate", "first", "build"].map((name) => scopeNamed(name))) {
       expect(() => db.model(Model), Model.name).toThrow(InvalidModel);
     }
     class Fine extends User {

@@ -1,24 +1,9 @@
 /**
  * The recordflare Models every benchmark uses: the `users` table of
- * test/fixtures/migrations/0001_create_users.sql, declared as the generator would
- * (compare test/models/fixtures.ts).
+ * test/fixtures/migrations/0001_create_users.sql, with the schema the tests use (as the generator writes it).
  */
 import { ActiveRecord, defineApplicationRecord } from "../../dist/index.mjs";
-
-export const schema = {
-  users: {
-    id: { type: "string", null: false, generateId: true },
-    name: { type: "string", null: false },
-    email: "string",
-    age: "integer",
-    score: "real",
-    admin: { type: "boolean", null: false, default: false },
-    bornAt: "datetime",
-    settings: "json",
-    createdAt: { type: "datetime", null: false },
-    updatedAt: { type: "datetime", null: false },
-  },
-};
+import { schema } from "../../test/models/schema.ts";
 
 class ApplicationBase extends ActiveRecord {
   static binding = "DB";

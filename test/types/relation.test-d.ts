@@ -5,20 +5,11 @@
  */
 import { expectTypeOf } from "vitest";
 import { between, column, gt, gte, lt, lte, Model, sql, type SqlQuery } from "../../src/index.js";
+import { schema } from "../models/schema.js";
 import { assertTrue, type Equal } from "./assert.js";
 
-/** Declared by hand, unlike test/models/fixtures.ts: a users shape of its own, with scopes. */
-class User extends Model({
-  id: { type: "string", null: false, generateId: true },
-  name: { type: "string", null: false },
-  email: "string",
-  age: "integer",
-  score: "real",
-  admin: { type: "boolean", null: false, default: false },
-  bornAt: "datetime",
-  settings: "json",
-  createdAt: { type: "datetime", null: false },
-}) {
+/** Declared with `Model({...})` (the declarations of the test schema's users), unlike fixtures.ts, and with scopes. */
+class User extends Model(schema.users) {
   static override binding = "DB";
   static adults = this.scope((q) => q.where({ age: gte(18) }));
   static olderThan = this.scope((q, years: number) => q.where({ age: gt(years) }));
