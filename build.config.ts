@@ -5,5 +5,5 @@ export default defineBuildConfig({
   declaration: "node16",
   clean: true,
   externals: ["cloudflare:workers", "node:async_hooks", "node:sqlite"],
-  rollup: { emitCJS: false },
+  rollup: { emitCJS: false, output: { preserveModules: true, preserveModulesRoot: "src" } },
 });

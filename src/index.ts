@@ -11,6 +11,7 @@ export { idGeneration } from "./plugins/id-generation.js";
 export { timestamps } from "./plugins/timestamps.js";
 export { scopes } from "./plugins/scopes.js";
 export { pagination } from "./plugins/pagination.js";
+export { permitting } from "./plugins/permitting.js";
 export { bulkWrites } from "./plugins/bulk-writes.js";
 export { callbacks } from "./plugins/callbacks.js";
 export { validations } from "./plugins/validations.js";

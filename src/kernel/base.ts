@@ -12,9 +12,8 @@ import type { ModelHookName, ModelHooks } from "./hooks.js";
 import { inspectRecord } from "./inspect.js";
 import { INSPECT } from "./inspect-symbol.js";
 import * as persistence from "./persistence.js";
-import { permit } from "./permit.js";
 import { type Plugin, registrationsOf } from "./plugin.js";
-import { inferTableName, relationOf, reserveRecordMethodNames, reserveRecordMethods, resolveModel } from "./resolve.js";
+import { inferTableName, relationOf, reserveRecordMethodNames, reserveRecordMethods } from "./resolve.js";
 import { changedAttributes, currentValue, isChanged, originalValue, RecordState, STATE, storedValue } from "./record-state.js";
 import { Relation } from "./relation.js";
 
@@ -141,11 +140,6 @@ export class Base {
     const record = this.build(attributes);
     await record.saveOrThrow();
     return record;
-  }
-
-  /** Picks and casts the named attributes from request input, ready for build, create or update. */
-  static permit(this: ModelStatics, input: unknown, ...names: string[]): Record<string, unknown> {
-    return permit(resolveModel(unboundModel(this)), input, names);
   }
 
   // ---- state -------------------------------------------------------------------------------------

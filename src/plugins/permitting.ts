@@ -1,5 +1,4 @@
-import { attributeNamed, castValue } from "./assign.js";
-import type { ResolvedModel } from "./resolve.js";
+import { attributeNamed, castValue, definePlugin, type Relation, type ResolvedModel } from "../kernel/index.js";
 
 function isPlainObject(input: unknown): input is Record<string, unknown> {
   if (typeof input !== "object" || input === null) return false;
@@ -30,7 +29,7 @@ function readInput(model: ResolvedModel, input: unknown, name: string): { presen
  * Picks the named attributes from request input (plain object, `FormData` or `URLSearchParams`), cast.
  * Keys not named are dropped; a named key absent from the input is left out; a repeated form key takes its last value.
  */
-export function permit(model: ResolvedModel, input: unknown, names: readonly string[]): Record<string, unknown> {
+function permit(model: ResolvedModel, input: unknown, names: readonly string[]): Record<string, unknown> {
   if (!isFormLike(input) && !isPlainObject(input)) {
     throw new TypeError(`${model.name}.permit takes a plain object, FormData or URLSearchParams`);
   }
@@ -42,3 +41,17 @@ export function permit(model: ResolvedModel, input: unknown, names: readonly str
   }
   return permitted;
 }
+
+/**
+ * Permitting: `Model.permit(input, ...names)` picks and casts the named attributes from request input, ready for
+ * build, create or update. A plugin, like Rails' strong parameters outside Active Record's core, so that a Worker
+ * that never reads forms does not carry it.
+ */
+export const permitting = definePlugin({
+  name: "permitting",
+  setup(base: Record<string, unknown>) {
+    base["permit"] = function (this: { all(): Relation }, input: unknown, ...names: string[]) {
+      return permit(this.all().model, input, names);
+    };
+  },
+});
