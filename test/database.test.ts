@@ -437,6 +437,14 @@ describe("database errors", () => {
     expect(await rowOf("users", bob.id)).toMatchObject({ email: "bob@example.com" });
   });
 
+  it("a duplicate in a batch names the Model of the statement that failed, not the batch's first", async () => {
+    const counter = await Counter.create({ label: "taken" });
+    const error = await rejectionOf(batch([User.toInsert({ name: "Ada" }), Counter.toInsert({ id: counter.id, label: "again" })]));
+    expect(error).toBeInstanceOf(RecordNotUnique);
+    expect(error.message).toMatch(/^Counter\.id has already been taken/);
+    expect(await countRows("users")).toBe(0);
+  });
+
   it("other database errors are not swallowed: a NOT NULL violation throws", async () => {
     const nameless = User.build({ age: 3 });
     const error = await rejectionOf(nameless.save());

@@ -1,11 +1,17 @@
 import { InvalidModel, RecordNotUnique } from "./errors.js";
+import type { ResolvedModel } from "./resolve.js";
 import type { Statement } from "./statement.js";
 
 const UNIQUE = /UNIQUE constraint failed: ([^:]+?)(?::|$)/;
 const NO_TABLE = /no such table: ([^\s:]+)/;
 
-function uniqueError(statement: Statement, columns: string, cause: unknown): RecordNotUnique {
-  const model = statement.model;
+/** The Model of the statement that writes `table`: in a batch, D1 does not say which statement failed. */
+function modelOfTable(statements: readonly Statement[], table: string): ResolvedModel | undefined {
+  return statements.find((statement) => statement.model?.tableName === table)?.model;
+}
+
+function uniqueError(statements: readonly Statement[], columns: string, cause: unknown): RecordNotUnique {
+  const model = modelOfTable(statements, columns.trim().split(".")[0]!);
   const names = columns.split(",").map((qualified) => {
     const column = qualified.trim().split(".").pop()!;
     return model?.byColumn.get(column)?.name ?? column;
@@ -15,16 +21,16 @@ function uniqueError(statement: Statement, columns: string, cause: unknown): Rec
 }
 
 /**
- * Translates a database error into the error recordflare promises: `RecordNotUnique` for a unique constraint,
+ * Translates a database error of one statement, or of a batch of them, into the error recordflare promises: `RecordNotUnique` for a unique constraint,
  * `InvalidModel` for a missing table whose name was inferred. Any other error is returned unchanged.
  */
-export function translateError(error: unknown, statement: Statement): unknown {
+export function translateError(error: unknown, statements: readonly Statement[]): unknown {
   const message = error instanceof Error ? `${error.message} ${(error.cause as Error | undefined)?.message ?? ""}` : "";
   const unique = UNIQUE.exec(message);
-  if (unique) return uniqueError(statement, unique[1]!, error);
-  const model = statement.model;
+  if (unique) return uniqueError(statements, unique[1]!, error);
   const missing = NO_TABLE.exec(message);
-  if (missing && model?.tableInferred && missing[1] === model.tableName) {
+  const model = missing ? modelOfTable(statements, missing[1]!) : undefined;
+  if (model?.tableInferred) {
     return new InvalidModel(
       `${model.name}: the inferred table ${model.tableName} does not exist; if a bundler renamed the class, set static tableName`,
       { cause: error },

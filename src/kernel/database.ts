@@ -64,7 +64,7 @@ export class Database {
       const prepared = this.#prepare(statement);
       result = statement.result === "rows" ? await prepared.all() : await prepared.run();
     } catch (error) {
-      const translated = translateError(error, statement);
+      const translated = translateError(error, [statement]);
       this.#emit(statement, undefined, false, translated);
       throw translated;
     }
@@ -79,7 +79,7 @@ export class Database {
     try {
       results = await this.#binding.batch(statements.map((statement) => this.#prepare(statement)));
     } catch (error) {
-      const translated = translateError(error, statements.find((s) => s.model) ?? statements[0]!);
+      const translated = translateError(error, statements);
       for (const statement of statements) this.#emit(statement, undefined, true, translated);
       throw translated;
     }
