@@ -244,6 +244,15 @@ describe("Persisted save and update", () => {
     expect(user.savedChanges()["age"]).toEqual([36, 40]);
   });
 
+  it("reload forgets the saved changes, as Rails does", async () => {
+    const user = await User.create({ name: "Ada", age: 36 });
+    await user.update({ age: 40 });
+    await user.reload();
+    expect(user.savedChanges()).toEqual({});
+    expect(user.hasSavedChangeTo("age")).toBe(false);
+    expect(user.attributeBeforeLastSave("age")).toBe(40);
+  });
+
   it("a save with no change sends no query and returns true", async () => {
     const { db, events } = listen();
     const user = await db.model(User).create({ name: "Ada", age: 36, settings: { a: [1] }, bornAt: "2000-01-02" });

@@ -249,7 +249,7 @@ export async function destroy(record: Persistable): Promise<boolean> {
   return true;
 }
 
-/** Reloads a persisted record's row, discarding unsaved changes. */
+/** Reloads a persisted record's row, discarding unsaved changes and, as in Rails, the saved ones. */
 export async function reload(record: Persistable): Promise<void> {
   const state = record[STATE];
   assertNotDestroyed(state, "reloaded");
@@ -260,6 +260,7 @@ export async function reload(record: Persistable): Promise<void> {
   const row = await database.run(findByKeyStatement(model, key));
   if (!row) throw new RecordNotFound(`${model.name} with ${model.primaryKey.name} ${model.primaryKey.filtered ? "[FILTERED]" : String(key)} no longer exists`);
   loadRow(state, row, undefined);
+  state.savedChanges = {};
   if (model.hooks.has("record:hydrate")) model.hooks.callSync("record:hydrate", { record, row });
 }
 
