@@ -474,3 +474,54 @@ describe("hasOne: default foreign key and dependent", () => {
     expect(await countRows("users")).toBe(0);
   });
 });
+
+describe("a key copied between Models is cast as a condition is", () => {
+  // Kennels have integer keys the database assigns; dogs hold them in a text column.
+  class Dog extends ApplicationRecord({ id: { type: "string", generateId: true }, kennelId: "string", name: "string" }) {
+    static override tableName = "dogs";
+    kennel = belongsTo(Kennel);
+  }
+  class Kennel extends ApplicationRecord({ id: "integer", name: "string" }) {
+    static override tableName = "kennels";
+    dogs = hasMany(Dog);
+    dog = hasOne(Dog);
+  }
+
+  it("hasMany and hasOne build the child with the owner's integer key as its digits", async () => {
+    const kennel = await Kennel.create({ name: "North" });
+    expect(kennel.dogs().build({ name: "Rex" }).kennelId).toBe(String(kennel.id));
+    const only = kennel.dog.build({ name: "Fido" });
+    expect(only.kennelId).toBe(String(kennel.id));
+    expect(await kennel.save()).toBe(true);
+    expect(await Dog.where({ kennelId: kennel.id }).pluck("name")).toEqual(expect.arrayContaining(["Rex", "Fido"]));
+  });
+
+  it("belongsTo.set takes a saved or a new parent's key as its digits", async () => {
+    const kennel = await Kennel.create({ name: "North" });
+    const rex = Dog.build({ name: "Rex" });
+    rex.kennel.set(kennel);
+    expect(rex.kennelId).toBe(String(kennel.id));
+    const fido = Dog.build({ name: "Fido" });
+    fido.kennel.set(Kennel.build({ name: "South" }));
+    expect(await fido.save()).toBe(true);
+    const south = await Kennel.findByOrThrow({ name: "South" });
+    expect(fido.kennelId).toBe(String(south.id));
+  });
+
+  it("children of a new owner take its database-assigned key after its insert", async () => {
+    const kennel = Kennel.build({ name: "North" });
+    const rex = kennel.dogs().build({ name: "Rex" });
+    expect(await kennel.save()).toBe(true);
+    expect(rex.isPersisted()).toBe(true);
+    expect(rex.kennelId).toBe(String(kennel.id));
+  });
+
+  it("includes matches the integer key with the text one, both ways", async () => {
+    const kennel = await Kennel.create({ name: "North" });
+    await kennel.dogs().create({ name: "Rex" });
+    const [loaded] = await Kennel.where({ id: kennel.id }).includes("dogs").toArray();
+    expect(await loaded!.dogs().size()).toBe(1);
+    const [dog] = await Dog.includes("kennel").toArray();
+    expect(dog!.kennel.get()?.name).toBe("North");
+  });
+});

@@ -1,3 +1,5 @@
+import { attributeNamed } from "./assign.js";
+import { UNCASTABLE } from "./attribute-types.js";
 import type { Attribute } from "./attributes.js";
 import { type Database, unboundModel } from "./database.js";
 import { type RecordState, STATE } from "./record-state.js";
@@ -22,4 +24,15 @@ export function primaryKeyOf(model: Function): Attribute {
 /** The database a record was built or loaded through, if any (its later saves and association loads use it). */
 export function databaseOfRecord(record: object): Database | undefined {
   return (record as { [STATE]: RecordState })[STATE].database;
+}
+
+/**
+ * How a condition on the Model's attribute reads `value` (a number given to a string attribute is its digits), or
+ * undefined when it cannot be read so. Keys copied from one Model to another go through it, so that an integer key
+ * fits a text foreign key as it would in a `where`.
+ */
+export function readAsCondition(model: Function, name: string, value: unknown): unknown {
+  if (value === null) return null;
+  const cast = attributeNamed(resolveModel(unboundModel(model)), name).type.castCondition(value);
+  return cast === UNCASTABLE ? undefined : cast;
 }

@@ -1,4 +1,5 @@
 import { abort, type Batchable, RecordInvalid, RecordNotSaved } from "../../kernel/index.js";
+import { copyKey } from "./keys.js";
 import { slotsOf } from "./registry.js";
 
 type Owner = Record<string, any>;
@@ -31,7 +32,7 @@ async function saveFirst(record: Owner, parent: Owner, foreignKey: string, prima
     if (error instanceof RecordInvalid || error instanceof RecordNotSaved) throw abort(error.message);
     throw error;
   }
-  record.writeAttribute(foreignKey, parent.readAttribute(primaryKey));
+  copyKey(record, foreignKey, parent.readAttribute(primaryKey));
 }
 
 /**
@@ -45,7 +46,7 @@ export async function saveNewParents(record: Owner, batchBefore: Batchable[]): P
       await saveFirst(record, parent, foreignKey, primaryKey);
       continue;
     }
-    if (record.readAttribute(foreignKey) !== key) record.writeAttribute(foreignKey, key);
+    copyKey(record, foreignKey, key);
     batchBefore.push(parent.toSave());
   }
 }

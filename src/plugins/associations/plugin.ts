@@ -1,4 +1,5 @@
 import { abort, databaseOfRecord, definePlugin, type Batchable, type Database } from "../../kernel/index.js";
+import { copyKey } from "./keys.js";
 import { saveNewParents } from "./new-parents.js";
 import { preloadAssociation } from "./preload.js";
 import { associationsOf, slotsOf } from "./registry.js";
@@ -31,7 +32,7 @@ const savedInLevel = new WeakSet<object>();
 function takeLateChildren(owner: Owner): Owner[] {
   const late = pendingChildren(owner).filter(({ child, foreignKey }) => child.isNewRecord() && child.readAttribute(foreignKey) === null);
   clearPending(owner);
-  for (const { child, foreignKey, key } of late) child.writeAttribute(foreignKey, key);
+  for (const { child, foreignKey, key } of late) copyKey(child, foreignKey, key);
   return late.map(({ child }) => child);
 }
 
@@ -92,7 +93,7 @@ export const associations = definePlugin({
     "record:beforeSave"({ record, batch, batchBefore }) {
       for (const { child, foreignKey, key } of pendingChildren(record)) {
         if (key === null) continue;
-        if (child.readAttribute(foreignKey) !== key) child.writeAttribute(foreignKey, key);
+        copyKey(child, foreignKey, key);
         batch.push(child.toSave());
       }
       return saveNewParents(record, batchBefore);

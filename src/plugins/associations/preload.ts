@@ -1,5 +1,6 @@
 import { databaseOfRecord, IncompatibleRelation, type Relation } from "../../kernel/index.js";
 import type { ResolvedAssociation } from "./definition.js";
+import { keyFor } from "./keys.js";
 import { slotsOf } from "./registry.js";
 
 type Loaded = Record<string, any>;
@@ -35,7 +36,8 @@ export async function preloadAssociation(association: ResolvedAssociation, recor
   }
   for (const record of records) {
     const slot = slotsOf(record).find(([candidate]) => candidate.name === association.name)?.[1];
-    const matches = grouped.get(record.readAttribute(ownKey)) ?? [];
+    // The owner's key as the target's attribute reads it: an integer key matches a text foreign key.
+    const matches = grouped.get(keyFor(association.target, theirKey, record.readAttribute(ownKey))) ?? [];
     slot?.remember(association.kind === "hasMany" ? matches : (matches[0] ?? null));
   }
 }

@@ -1,4 +1,5 @@
 import { AssociationNotLoaded } from "../../kernel/index.js";
+import { keyFor } from "./keys.js";
 import { ASSOCIATION, type AssociationSlot } from "./slot.js";
 
 /** Shared behaviour of the one-record associations (`belongsTo`, `hasOne`). */
@@ -59,7 +60,8 @@ export class BelongsToAssociation extends SingleAssociation {
   set(record: any): void {
     const slot = this[ASSOCIATION];
     const { owner, association } = slot.requireOwner();
-    owner.writeAttribute(association.foreignKey, record === null ? null : record.readAttribute(association.primaryKey));
+    const key = record === null ? null : record.readAttribute(association.primaryKey);
+    owner.writeAttribute(association.foreignKey, keyFor(owner.constructor, association.foreignKey, key));
     slot.remember(record);
     slot.pending.length = 0;
     if (record?.isNewRecord()) slot.pending.push(record);
@@ -79,7 +81,8 @@ export class HasOneAssociation extends SingleAssociation {
   build(attributes: object = {}): any {
     const slot = this[ASSOCIATION];
     const { owner, association } = slot.requireOwner();
-    const child = slot.targetModel().build({ ...attributes, [association.foreignKey]: owner.readAttribute(association.primaryKey) });
+    const key = keyFor(association.target, association.foreignKey, owner.readAttribute(association.primaryKey));
+    const child = slot.targetModel().build({ ...attributes, [association.foreignKey]: key });
     slot.pending.push(child);
     slot.remember(child);
     return child;
