@@ -4,6 +4,7 @@ import {
   column,
   gt,
   gte,
+  ignoringCase,
   lt,
   lte,
   MissingAttribute,
@@ -430,6 +431,13 @@ describe("comparison helpers", () => {
     expect(await names(User.where({ name: lte("Cy") }))).toEqual(["Ada", "Bob", "Cy"]);
     expect(await names(User.where({ name: between("Bob", "Dee") }))).toEqual(["Bob", "Cy", "Dee"]);
     expect(await names(User.where({ name: between("Bob", "Dee", { excludeEnd: true }) }))).toEqual(["Bob", "Cy"]);
+  });
+
+  it("ignoringCase matches text apart from ASCII letter case, and whereNot negates it", async () => {
+    expect(User.where({ name: ignoringCase("ADA") }).toSql()).toEqual({ sql: `SELECT * FROM "users" WHERE "name" = ? COLLATE NOCASE`, params: ["ADA"] });
+    expect(await names(User.where({ name: ignoringCase("ADA") }))).toEqual(["Ada"]);
+    expect(await names(User.where({ name: ignoringCase("ada"), age: 36 }))).toEqual(["Ada"]);
+    expect(await names(User.whereNot({ name: ignoringCase("aDA") }))).toEqual(["Bob", "Cy", "Dee", "Eve"]);
   });
 
   it("on a datetime attribute, with Dates and date text", async () => {

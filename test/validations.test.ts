@@ -103,6 +103,16 @@ describe("validations", () => {
     expect(await first.update({ name: "Ada L" })).toBe(true);
   });
 
+  it("the case-insensitive uniqueness query shows a filtered attribute's value as [FILTERED]", async () => {
+    const { db, events } = listen();
+    await db.model(Member).createOrThrow({ name: "Ada", email: "Ada@x.io" });
+    events.length = 0;
+    await db.model(Member).create({ name: "Bob", email: "ada@X.IO" });
+    const check = events.find((event) => event.sql.includes("COLLATE NOCASE"))!;
+    expect(check.sql).toBe(`SELECT 1 AS one FROM "users" WHERE "email" = ? COLLATE NOCASE LIMIT 1`);
+    expect(check.params).toEqual(["[FILTERED]"]);
+  });
+
   it("message replaces the default message of the declaration's checks", async () => {
     class Polite extends User {
       static {

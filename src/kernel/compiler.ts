@@ -83,6 +83,12 @@ function compileIn(condition: Extract<Condition, { kind: "in" }>, params: ParamW
   return condition.orNull ? `(${list} OR ${column} IS NULL)` : list;
 }
 
+function compileComparison(condition: Extract<Condition, { kind: "compare" }>, params: ParamWriter): string {
+  const column = columnOf(condition.attribute);
+  const value = params.bind(condition.value, { kind: "value", attribute: condition.attribute });
+  return condition.operator === "ignoringCase" ? `${column} = ${value} COLLATE NOCASE` : `${column} ${condition.operator} ${value}`;
+}
+
 /** Compiles one condition to SQL. */
 export function compileCondition(condition: Condition, model: ResolvedModel, params: ParamWriter): string {
   switch (condition.kind) {
@@ -93,7 +99,7 @@ export function compileCondition(condition: Condition, model: ResolvedModel, par
     case "in":
       return compileIn(condition, params);
     case "compare":
-      return `${columnOf(condition.attribute)} ${condition.operator} ${params.bind(condition.value, { kind: "value", attribute: condition.attribute })}`;
+      return compileComparison(condition, params);
     case "never":
       return "1 = 0";
     case "sql":

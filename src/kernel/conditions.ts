@@ -2,10 +2,10 @@ import type { Attribute } from "./attributes.js";
 import { UNCASTABLE } from "./attribute-types.js";
 import type { SqlFragment } from "./sql.js";
 
-/** A comparison operator of the comparison helpers. */
-export type ComparisonOperator = ">" | ">=" | "<" | "<=";
+/** A comparison operator of the comparison helpers; `ignoringCase` is equality apart from ASCII letter case. */
+export type ComparisonOperator = ">" | ">=" | "<" | "<=" | "ignoringCase";
 
-/** A condition value made by `gt`, `gte`, `lt`, `lte` or `between`. */
+/** A condition value made by `gt`, `gte`, `lt`, `lte`, `between` or `ignoringCase`. */
 export class Comparison {
   /** @internal */
   constructor(
@@ -23,6 +23,11 @@ export const gte = <T>(value: T): Comparison => new Comparison(">=", [value]);
 export const lt = <T>(value: T): Comparison => new Comparison("<", [value]);
 /** Matches values less than or equal to `value`. */
 export const lte = <T>(value: T): Comparison => new Comparison("<=", [value]);
+/**
+ * Matches text equal to `value` apart from the case of ASCII letters (SQLite's NOCASE). Unlike an `sql` fragment,
+ * the value is cast and, for a filtered attribute, shown as `[FILTERED]` in query events.
+ */
+export const ignoringCase = (value: string): Comparison => new Comparison("ignoringCase", [value]);
 /** Matches values from `low` to `high`, both included unless `excludeEnd: true`. */
 export const between = <T>(low: T, high: T, options: { excludeEnd?: boolean } = {}): Comparison =>
   new Comparison("between", [low, high], options.excludeEnd === true);

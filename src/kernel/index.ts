@@ -9,7 +9,7 @@ export { Base } from "./base.js";
 export type { Batchable } from "./batchable.js";
 export type { RelationData, SelectParts, OrderTerm } from "./compiler.js";
 export { ParamWriter } from "./compiler.js";
-export { between, Comparison, gt, gte, lt, lte } from "./conditions.js";
+export { between, Comparison, gt, gte, ignoringCase, lt, lte } from "./conditions.js";
 export { currentDatabase, databaseForBatch, withDatabase } from "./context.js";
 export type { D1DatabaseLike, D1PreparedStatementLike } from "./d1.js";
 export { connect, Database, type BatchItem, type ConnectOptions, type DatabaseHooks } from "./database.js";

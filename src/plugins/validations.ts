@@ -1,4 +1,4 @@
-import { column, databaseOfRecord, declareModelState, definePlugin, defineModelState, modelState, primaryKeyOf, type Relation, sql, type ValidationOptions } from "../kernel/index.js";
+import { databaseOfRecord, declareModelState, definePlugin, defineModelState, ignoringCase, modelState, primaryKeyOf, type Relation, type ValidationOptions } from "../kernel/index.js";
 
 interface Declared {
   readonly attribute: string;
@@ -39,10 +39,7 @@ async function isTaken(record: Validatable, attribute: string, value: unknown, c
   // Asked through the database the record writes through, so the check sees what its save will see.
   const database = databaseOfRecord(record);
   const model = (database ? database.model(record.constructor) : record.constructor) as unknown as { all(): Relation };
-  let others = model.all();
-  others = caseSensitive || typeof value !== "string"
-    ? others.where({ [attribute]: value })
-    : others.where(sql`lower(${column(attribute)}) = lower(${value})`);
+  let others = model.all().where({ [attribute]: caseSensitive || typeof value !== "string" ? value : ignoringCase(value) });
   if (!record.isNewRecord()) {
     const key = primaryKeyOf(record.constructor);
     others = others.whereNot({ [key.name]: record.readAttribute(key.name) });
