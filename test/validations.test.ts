@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { abort, InvalidModel, Model, RecordInvalid, RecordNotSaved } from "../src/index.js";
+import { abort, batch, InvalidModel, Model, RecordInvalid, RecordNotSaved } from "../src/index.js";
 import { resetDatabase } from "./helpers/db.js";
 import { listen } from "./helpers/queries.js";
 import { User } from "./models/fixtures.js";
@@ -218,6 +218,57 @@ describe("callbacks", () => {
     }
     await expect(Failing.create({ name: "Ada" })).rejects.toThrow("after failed");
     expect(await User.count()).toBe(1);
+  });
+
+  it("abort in an after-callback cannot undo the write: later after-callbacks are skipped and the call answers false", async () => {
+    const ran: string[] = [];
+    class Late extends User {
+      static {
+        this.afterSave((record) => {
+          if (record.name === "late") throw abort("too late");
+        });
+        this.afterSave(() => void ran.push("second afterSave"));
+        this.afterDestroy(() => {
+          throw abort("gone anyway");
+        });
+      }
+    }
+    const record = Late.build({ name: "late" });
+    expect(await record.save()).toBe(false);
+    expect(record.abortReason).toBe("too late");
+    expect(record.isPersisted()).toBe(true);
+    expect(ran).toEqual([]);
+    expect(await User.count()).toBe(1);
+    record.age = 3;
+    await expect(record.saveOrThrow()).rejects.toThrow(new RecordNotSaved("too late"));
+    expect((await User.find(record.id)).age).toBe(3);
+    expect(await record.update({ name: "fine" })).toBe(true);
+    expect(ran).toEqual(["second afterSave"]);
+    expect(await record.destroy()).toBe(false);
+    expect(record.abortReason).toBe("gone anyway");
+    expect(record.isDestroyed()).toBe(true);
+    expect(await User.count()).toBe(0);
+  });
+
+  it("in a batch, every record is finished even when one's after-callback fails; the first error is thrown", async () => {
+    class Loud extends User {
+      static {
+        this.afterSave((record) => {
+          if (record.name === "bad") throw new Error("after failed");
+          if (record.name === "late") throw abort("too late");
+        });
+      }
+    }
+    const bad = Loud.build({ name: "bad" });
+    const late = Loud.build({ name: "late" });
+    const good = Loud.build({ name: "good" });
+    await expect(batch([bad.toSave(), late.toSave(), good.toSave()])).rejects.toThrow("after failed");
+    expect([bad, late, good].map((record) => record.isPersisted())).toEqual([true, true, true]);
+    expect(late.abortReason).toBe("too late");
+    expect(await User.count()).toBe(3);
+    late.age = 4;
+    await expect(batch([late.toSave()])).rejects.toThrow(new RecordNotSaved("too late"));
+    expect(late.isChanged()).toBe(false);
   });
 
   it("beforeDestroy may abort; afterDestroy runs after the delete", async () => {

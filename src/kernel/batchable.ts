@@ -20,3 +20,19 @@ export interface Batchable {
 export function isBatchable(item: unknown): item is Batchable {
   return typeof item === "object" && item !== null && "prepare" in item && "finish" in item && "database" in item && "record" in item;
 }
+
+/**
+ * Calls `finish` for every item even when one throws, because each record must still learn that its row was
+ * written (its state, its after-callbacks); then rethrows the first error.
+ */
+export async function finishEach<T>(items: readonly T[], finish: (item: T, index: number) => Promise<void> | void): Promise<void> {
+  let failure: { error: unknown } | undefined;
+  for (const [index, item] of items.entries()) {
+    try {
+      await finish(item, index);
+    } catch (error) {
+      failure ??= { error };
+    }
+  }
+  if (failure) throw failure.error;
+}

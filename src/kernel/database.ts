@@ -1,5 +1,5 @@
 import { HookPoints } from "./hooks.js";
-import { type Batchable, isBatchable } from "./batchable.js";
+import { type Batchable, finishEach, isBatchable } from "./batchable.js";
 import type { D1DatabaseLike, D1PreparedStatementLike } from "./d1.js";
 import { translateError } from "./database-errors.js";
 import { type QueryEvent, queryEvent } from "./query-event.js";
@@ -93,21 +93,17 @@ export class Database {
   /**
    * Executes Statements and record writes atomically, in one round trip: every record's before-callbacks
    * run first, then one D1 batch, then every after-callback. Resolves to each item's result: a Statement's
-   * result, or the record of a `toSave()` / `toDestroy()`.
+   * result, or the record of a `toSave()` / `toDestroy()`. An error of one record's after-callbacks is thrown
+   * once every record has been finished.
    */
   async batch(items: readonly BatchItem[]): Promise<unknown[]> {
     const prepared: Statement[][] = [];
     for (const item of items) prepared.push(isBatchable(item) ? await item.prepare() : [item]);
     const results = await this.runAll(prepared.flat());
-    const perItem: unknown[] = [];
     let offset = 0;
-    for (const [index, item] of items.entries()) {
-      const own = results.slice(offset, offset + prepared[index]!.length);
-      offset += own.length;
-      if (isBatchable(item)) await item.finish(own);
-      perItem.push(isBatchable(item) ? item.record : own[0]);
-    }
-    return perItem;
+    const perItem = prepared.map((statements) => results.slice(offset, (offset += statements.length)));
+    await finishEach(items, (item, index) => (isBatchable(item) ? item.finish(perItem[index]!) : undefined));
+    return items.map((item, index) => (isBatchable(item) ? item.record : perItem[index]![0]));
   }
 
   /** Binds a Model to this database: queries and records made through it use this database. */

@@ -1,7 +1,7 @@
 import { Abort } from "./abort.js";
 import { assertLoaded } from "./assign.js";
 import type { Attribute } from "./attributes.js";
-import type { Batchable } from "./batchable.js";
+import { type Batchable, finishEach } from "./batchable.js";
 import { databaseFor } from "./context.js";
 import type { Database } from "./database.js";
 import { RecordDestroyed, RecordInvalid, RecordNotDestroyed, RecordNotFound, RecordNotSaved } from "./errors.js";
@@ -26,7 +26,10 @@ export function recordDatabase(record: Persistable): Database | Promise<Database
   return state.database ?? databaseFor(record.constructor as unknown as { name: string; binding?: string });
 }
 
-/** Runs hooks that may abort; an abort sets `abortReason` and returns false. */
+/**
+ * Runs hooks that may abort; an abort sets `abortReason` and returns false. After-hooks run this way too: an abort
+ * there cannot undo the write, but it skips the later hooks and makes the save or destroy answer false.
+ */
 async function runAbortable(state: RecordState, run: () => Promise<void> | void): Promise<boolean> {
   try {
     // Awaited only when a hook really was async: each needless await is a turn of the event loop.
@@ -54,10 +57,8 @@ async function prepareExtras(extras: readonly Batchable[]): Promise<PreparedWrit
     statements: prepared.flatMap((item) => item.statements),
     async finish(results) {
       let offset = 0;
-      for (const { extra, statements } of prepared) {
-        await extra.finish(results.slice(offset, offset + statements.length));
-        offset += statements.length;
-      }
+      const own = prepared.map(({ statements }) => results.slice(offset, (offset += statements.length)));
+      await finishEach(prepared, ({ extra }, index) => extra.finish(own[index]!));
     },
   };
 }
@@ -121,9 +122,12 @@ async function prepareSave(record: Persistable): Promise<PreparedWrite | undefin
     statements: [...before.statements, ...own, ...after.statements],
     async finish(results, database) {
       const ownAt = before.statements.length;
-      await before.finish(results.slice(0, ownAt), database);
-      await finishOwn(results.slice(ownAt), database);
-      await after.finish(results.slice(ownAt + own.length), database);
+      const parts = [
+        () => before.finish(results.slice(0, ownAt), database),
+        () => finishOwn(results.slice(ownAt), database),
+        () => after.finish(results.slice(ownAt + own.length), database),
+      ];
+      await finishEach(parts, (part) => part());
     },
   };
 }
@@ -198,7 +202,7 @@ function finishSave(
   state.database ??= database;
   state.savedChanges = changes;
   const { hooks } = state.model;
-  if (hooks.has("record:afterSave")) return hooks.callHook("record:afterSave", context);
+  if (hooks.has("record:afterSave")) return runAbortable(state, () => hooks.callHook("record:afterSave", context)).then(() => {});
 }
 
 /** Saves a record: validation, before-save hooks, the write (one batch with any extra writes), after-save hooks. */
@@ -210,7 +214,7 @@ export async function save(record: Persistable): Promise<boolean> {
   const database = known instanceof Promise ? await known : known;
   const finishing = prepared.finish(await execute(database, prepared.statements), database);
   if (finishing) await finishing;
-  return true;
+  return record[STATE].abortReason === undefined;
 }
 
 /** Runs the destroy hooks and builds the DELETE (after any dependents' writes); undefined when refused. */
@@ -230,9 +234,11 @@ async function prepareDestroy(record: Persistable): Promise<PreparedWrite | unde
   return {
     statements: [...extras.statements, ...own],
     async finish(results, database) {
-      await extras.finish(results.slice(0, extras.statements.length), database);
-      state.destroyed = true;
-      if (hooks.has("record:afterDestroy")) await hooks.callHook("record:afterDestroy", context);
+      const markDestroyed = async () => {
+        state.destroyed = true;
+        if (hooks.has("record:afterDestroy")) await runAbortable(state, () => hooks.callHook("record:afterDestroy", context));
+      };
+      await finishEach([() => extras.finish(results.slice(0, extras.statements.length), database), markDestroyed], (part) => part());
     },
   };
 }
@@ -246,7 +252,7 @@ export async function destroy(record: Persistable): Promise<boolean> {
   if (!prepared) return false;
   const database = await recordDatabase(record);
   await prepared.finish(await execute(database, prepared.statements), database);
-  return true;
+  return record[STATE].abortReason === undefined;
 }
 
 /** Reloads a persisted record's row, discarding unsaved changes and, as in Rails, the saved ones. */
@@ -274,6 +280,8 @@ function batchable(record: Persistable, prepare: () => Promise<PreparedWrite | u
     },
     async finish(results) {
       await prepared!.finish(results, await recordDatabase(record));
+      // An after-callback aborted: the row is written, yet the batch reports the refusal as a save() would.
+      if (record[STATE].abortReason !== undefined) throw refusal();
     },
     database: () => recordDatabase(record),
     record,
