@@ -134,6 +134,28 @@ describe("validations", () => {
     expect(record.errors.on("score")[0]!.type).toBe("not_an_integer");
   });
 
+  it("numericality reads text that is wholly a number, as Rails does, on a string attribute", async () => {
+    class Coded extends User {
+      static {
+        this.validates("name", { numericality: { onlyInteger: true, greaterThan: 10 } });
+      }
+    }
+    const reasons = async (name: string) => {
+      const record = Coded.build({ name });
+      await record.save();
+      return record.errors.on("name").map((error) => error.type);
+    };
+    expect(await reasons("12")).toEqual([]);
+    expect(await reasons(" 12 ")).toEqual([]);
+    expect(await reasons("+40")).toEqual([]);
+    expect(await reasons("9")).toEqual(["greater_than"]);
+    expect(await reasons("12.0")).toEqual(["not_an_integer"]);
+    expect(await reasons("1e3")).toEqual(["not_an_integer"]);
+    expect(await reasons("12abc")).toEqual(["not_a_number"]);
+    expect(await reasons("0x1F")).toEqual(["not_a_number"]);
+    expect(await reasons("")).toEqual(["not_a_number"]);
+  });
+
   it("OrThrow forms throw RecordInvalid with the record on error.record", async () => {
     const error = await Member.createOrThrow({ name: "" }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(RecordInvalid);

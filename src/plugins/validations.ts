@@ -28,11 +28,26 @@ function checkLength(value: unknown, length: NonNullable<ValidationOptions["leng
   if (length.maximum !== undefined && value.length > length.maximum) report("too_long", "is too long");
 }
 
+const NUMBER_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i;
+const INTEGER_TEXT = /^[+-]?\d+$/;
+
+/**
+ * The number a value stands for, as Rails reads it: a number, or text that is wholly one (a string attribute).
+ * Text is integral only when written as an integer: "1.0" is not, as in Rails.
+ */
+function numberOf(value: unknown): { number: number; integral: boolean } | undefined {
+  if (typeof value === "number") return Number.isFinite(value) ? { number: value, integral: Number.isInteger(value) } : undefined;
+  const text = typeof value === "string" ? value.trim() : "";
+  const number = NUMBER_TEXT.test(text) ? Number(text) : Number.NaN;
+  return Number.isFinite(number) ? { number, integral: INTEGER_TEXT.test(text) } : undefined;
+}
+
 function checkNumericality(value: unknown, rule: NonNullable<ValidationOptions["numericality"]>, report: Report): void {
   const options = rule === true ? {} : rule;
-  if (typeof value !== "number" || !Number.isFinite(value)) return report("not_a_number", "is not a number");
-  if (options.onlyInteger && !Number.isInteger(value)) return report("not_an_integer", "must be an integer");
-  if (options.greaterThan !== undefined && !(value > options.greaterThan)) report("greater_than", `must be greater than ${options.greaterThan}`);
+  const read = numberOf(value);
+  if (!read) return report("not_a_number", "is not a number");
+  if (options.onlyInteger && !read.integral) return report("not_an_integer", "must be an integer");
+  if (options.greaterThan !== undefined && !(read.number > options.greaterThan)) report("greater_than", `must be greater than ${options.greaterThan}`);
 }
 
 async function isTaken(record: Validatable, attribute: string, value: unknown, caseSensitive: boolean): Promise<boolean> {
