@@ -11,6 +11,7 @@ import {
   RecordNotFound,
   Relation,
   sql,
+  UnknownAttribute,
 } from "../src/index.js";
 import { listen as listenTo } from "./helpers/queries.js";
 import { Counter, Note, Post, User } from "./models/fixtures.js";
@@ -284,6 +285,11 @@ describe("whereNot", () => {
     expect(await names(User.whereNot({ age: lt(20), email: null }))).toEqual(["Ada", "Dee", "Eve"]);
   });
 
+  it("whereNot({}) excludes nothing, as where({}) narrows nothing", async () => {
+    expect(User.whereNot({}).toSql().sql).toBe(`SELECT * FROM "users"`);
+    expect(await User.whereNot({}).count()).toBe(5);
+  });
+
   it("whereNot null matches the rows that are not NULL", async () => {
     expect(await names(User.whereNot({ age: null }))).toEqual(["Ada", "Bob", "Dee", "Eve"]);
   });
@@ -413,6 +419,13 @@ describe("comparison helpers", () => {
     expect(await names(User.where({ age: gt("20") }))).toEqual(["Ada", "Dee"]);
   });
 
+  it("are refused on boolean attributes at compile time, and on boolean and json ones at run time", () => {
+    // @ts-expect-error: comparison helpers are for number, string and datetime attributes
+    expect(() => User.where({ admin: gt(false) })).toThrow(new TypeError("User.where: admin is a boolean; comparison helpers are for number, string and datetime attributes"));
+    // A json attribute's value is typed unknown, so only the run-time check can refuse a comparison on it.
+    expect(() => User.whereNot({ settings: lt(1) })).toThrow(/settings is a json/);
+  });
+
   it("between binds both ends", () => {
     expect(User.where({ age: between(17, 36) }).toSql()).toEqual({
       sql: `SELECT * FROM "users" WHERE "age" >= ? AND "age" <= ?`,
@@ -477,6 +490,20 @@ describe("sql and column", () => {
     expect(await ordered.pluck("name")).toEqual(["Eve", "Bob"]);
   });
 
+  it("refuses undefined and lists before D1 sees them, naming the Model", () => {
+    expect(() => User.where(sql`${column("age")} = ${undefined}`).toSql()).toThrow(new TypeError("User: a value in an sql fragment is undefined; use null for NULL"));
+    expect(() => User.where(sql`${column("age")} IN (${[17, 50]})`).toSql()).toThrow(/^User: a list cannot be bound in an sql fragment/);
+  });
+
+  it("a list is read with json_each when bound as JSON text", async () => {
+    expect(await names(User.where(sql`${column("age")} IN (SELECT value FROM json_each(${JSON.stringify([17, 50])}))`))).toEqual(["Bob", "Dee", "Eve"]);
+  });
+
+  it("column() of a name the Model has no attribute for throws UnknownAttribute", () => {
+    expect(() => User.where(sql`${column("nope")} IS NOT NULL`).toSql()).toThrow(new UnknownAttribute("User has no attribute nope"));
+    expect(() => User.order(sql`${column("nope")}`).toSql()).toThrow(UnknownAttribute);
+  });
+
   it("column names the attribute's column", async () => {
     const relation = User.where(sql`${column("createdAt")} <= ${new Date().toISOString()}`).order(sql`${column("bornAt")} DESC`);
     expect(relation.toSql().sql).toBe(`SELECT * FROM "users" WHERE ("created_at" <= ?) ORDER BY "born_at" DESC`);
@@ -488,6 +515,8 @@ describe("order", () => {
   it("asc and desc", async () => {
     expect(User.order({ name: "asc" }).toSql().sql).toBe(`SELECT * FROM "users" ORDER BY "name" ASC`);
     expect(User.order({ name: "desc" }).toSql().sql).toBe(`SELECT * FROM "users" ORDER BY "name" DESC`);
+    // Read in any letter case at run time, as Rails reads them (the types ask for lowercase).
+    expect(User.order({ name: "DESC" as "desc", age: { direction: "Asc" as "asc" } }).toSql().sql).toBe(`SELECT * FROM "users" ORDER BY "name" DESC, "age" ASC`);
     expect(await User.order({ name: "asc" }).pluck("name")).toEqual(["Ada", "Bob", "Cy", "Dee", "Eve"]);
     expect(await User.order({ name: "desc" }).pluck("name")).toEqual(["Eve", "Dee", "Cy", "Bob", "Ada"]);
   });

@@ -1,3 +1,4 @@
+import { attributeNamed } from "./assign.js";
 import type { Attribute } from "./attributes.js";
 import { attributeTypes } from "./attribute-types.js";
 import type { Condition } from "./conditions.js";
@@ -52,8 +53,16 @@ function columnOf(attribute: Attribute): string {
   return quoteIdentifier(attribute.column);
 }
 
-/** A value interpolated in a fragment, as D1 can bind it: Dates and booleans as their attribute types store them. */
-function fragmentParam(value: unknown): unknown {
+/**
+ * A value interpolated in a fragment, as D1 can bind it: Dates and booleans as their attribute types store them.
+ * `undefined` and lists are refused before they reach D1, which would fail on the one and match nothing with the other.
+ */
+function fragmentParam(value: unknown, model: ResolvedModel | undefined): unknown {
+  const owner = model ? `${model.name}: ` : "";
+  if (value === undefined) throw new TypeError(`${owner}a value in an sql fragment is undefined; use null for NULL`);
+  if (Array.isArray(value)) {
+    throw new TypeError(`${owner}a list cannot be bound in an sql fragment; use where({ <attribute>: list }), or bind JSON.stringify(list) and read it with json_each`);
+  }
   if (value instanceof Date) return attributeTypes.datetime.toDatabase(value);
   if (typeof value === "boolean") return attributeTypes.boolean.toDatabase(value);
   return value;
@@ -64,12 +73,11 @@ export function compileFragment(fragment: SqlFragment, model: ResolvedModel | un
   let text = fragment.strings[0]!;
   fragment.values.forEach((value, index) => {
     if (value instanceof ColumnReference) {
-      const attribute = model?.byName.get(value.attribute);
-      text += quoteIdentifier(attribute?.column ?? underscore(value.attribute));
+      text += quoteIdentifier(model ? attributeNamed(model, value.attribute).column : underscore(value.attribute));
     } else if (value instanceof SqlFragment) {
       text += compileFragment(value, model, params);
     } else {
-      text += params.bind(fragmentParam(value));
+      text += params.bind(fragmentParam(value, model));
     }
     text += fragment.strings[index + 1]!;
   });

@@ -2,7 +2,7 @@ import type { Attribute } from "./attributes.js";
 import { attributeNamed } from "./assign.js";
 import { UNCASTABLE } from "./attribute-types.js";
 import { type OrderTerm, type RelationData, compileSelect, selectParts, joinSelect } from "./compiler.js";
-import { type Condition, castConditionValue, conditionsFor, holdsUndefined } from "./conditions.js";
+import { Comparison, type Condition, castConditionValue, conditionsFor, holdsUndefined } from "./conditions.js";
 import { databaseFor } from "./context.js";
 import { type Database, unboundModel } from "./database.js";
 import { IncompatibleRelation, IrreversibleOrder, RecordNotFound } from "./errors.js";
@@ -26,6 +26,9 @@ const EMPTY: RelationData = {
   none: false,
   includes: [],
 };
+
+/** The attribute types the comparison helpers (`gt`, `between`, ...) apply to. */
+const COMPARABLE_TYPES: ReadonlySet<string> = new Set(["integer", "real", "string", "datetime"]);
 
 /** An order direction, or the long form with NULLs placement. */
 export type OrderDirection = "asc" | "desc" | { direction: "asc" | "desc"; nulls?: "first" | "last" };
@@ -103,6 +106,9 @@ export class Relation {
       const attribute = attributeNamed(model, name);
       if (value === undefined) throw new TypeError(`${model.name}.${method}: ${name} is undefined; use null to match NULL`);
       if (holdsUndefined(value)) throw new TypeError(`${model.name}.${method}: ${name} holds undefined; use null to match NULL`);
+      if (value instanceof Comparison && !COMPARABLE_TYPES.has(attribute.typeName)) {
+        throw new TypeError(`${model.name}.${method}: ${name} is a ${attribute.typeName}; comparison helpers are for number, string and datetime attributes`);
+      }
       return conditionsFor(attribute, value);
     });
   }
@@ -115,6 +121,8 @@ export class Relation {
   /** Narrows to rows NOT matching the whole condition; rows with NULL in a named attribute are excluded too. */
   whereNot(conditions: object): this {
     const compiled = this.#conditionsOf(conditions, "whereNot");
+    // Nothing to negate: as where({}) narrows nothing, whereNot({}) excludes nothing.
+    if (compiled.length === 0) return this;
     const negated: Condition = { kind: "not", conditions: compiled };
     return this.with({ conditions: [...this.data.conditions, negated, ...this.#notNullOf(compiled)] });
   }
@@ -147,7 +155,10 @@ export class Relation {
     const model = this.model;
     return Object.entries(order).map(([name, value]: [string, OrderDirection]) => {
       const attribute = attributeNamed(model, name);
-      const { direction, nulls } = typeof value === "string" ? { direction: value, nulls: undefined } : value ?? {};
+      const given = typeof value === "string" ? { direction: value, nulls: undefined } : value ?? {};
+      // "ASC" and "DESC" are read too, as Rails reads them.
+      const direction = typeof given.direction === "string" ? given.direction.toLowerCase() : given.direction;
+      const { nulls } = given;
       if (direction !== "asc" && direction !== "desc") {
         throw new TypeError(`${model.name}.order: ${name} must be "asc" or "desc", not ${JSON.stringify(direction)}`);
       }
