@@ -56,6 +56,7 @@ describe("hasMany", () => {
     const editor = db.model(Editor).build({ name: "Ada" });
     const blank = editor.articles().build({ title: "" });
     expect(await editor.save()).toBe(false);
+    expect(editor.createdAt).toBeNull(); // the refused save took back its timestamps
     expect(blank.errors.fullMessages()).toEqual(["Title can't be blank"]);
     expect(editor.errors.fullMessages()).toEqual(["TitledArticle is invalid: Title can't be blank"]);
     await expect(editor.saveOrThrow()).rejects.toThrow(RecordInvalid);

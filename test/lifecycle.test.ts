@@ -8,6 +8,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import {
   abort,
   ActiveRecord,
+  batch,
   defineApplicationRecord,
   type QueryEvent,
   RecordDestroyed,
@@ -15,6 +16,7 @@ import {
   RecordNotDestroyed,
   RecordNotFound,
   RecordNotSaved,
+  RecordNotUnique,
 } from "../src/index.js";
 import { resetDatabase } from "./helpers/db.js";
 import { rejectionOf } from "./helpers/errors.js";
@@ -550,6 +552,32 @@ describe("timestamps (Record 5)", () => {
     expect(user.createdAt.getTime()).toBeLessThanOrEqual(after);
     const row = await rowOf("users", user.id);
     expect(row).toMatchObject({ created_at: user.createdAt.toISOString(), updated_at: user.updatedAt.toISOString() });
+  });
+
+  it("a write that is not made takes back the timestamps it set, so the next save stamps anew", async () => {
+    await User.create({ name: "Ada", email: "taken@x.io" });
+    const bob = await User.create({ name: "Bob", email: "bob@x.io" });
+    const stored = bob.updatedAt.toISOString();
+    bob.email = "taken@x.io";
+    await expect(bob.save()).rejects.toThrow(RecordNotUnique);
+    expect(bob.changed()).toEqual(["email"]);
+    expect(bob.updatedAt.toISOString()).toBe(stored);
+
+    const eve = User.build({ name: "Eve", email: "taken@x.io" });
+    const changedBefore = eve.changed();
+    await expect(eve.save()).rejects.toThrow(RecordNotUnique);
+    expect([eve.createdAt, eve.updatedAt]).toEqual([null, null]);
+    expect(eve.changed()).toEqual(changedBefore);
+  });
+
+  it("a failed batch takes back every prepared record's timestamps", async () => {
+    await User.create({ name: "Ada", email: "taken@x.io" });
+    const bob = await User.create({ name: "Bob" });
+    bob.age = 40;
+    const eve = User.build({ name: "Eve", email: "taken@x.io" });
+    await expect(batch([bob.toSave(), eve.toSave()])).rejects.toThrow(RecordNotUnique);
+    expect(bob.changed()).toEqual(["age"]);
+    expect(eve.createdAt).toBeNull();
   });
 
   it("keeps timestamps the caller assigned on creation", async () => {

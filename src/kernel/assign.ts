@@ -55,6 +55,7 @@ function storeCast(record: object, state: RecordState, attribute: Attribute, val
     model.hooks.callSync("attribute:assign", context);
     cast = context.value;
   }
+  state.journal?.push([name, state.values[name], state.assigned.has(name)]);
   state.values[name] = cast;
   state.assignments++;
   if (state.isNew) state.assigned.add(name);

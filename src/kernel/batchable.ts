@@ -10,6 +10,8 @@ export interface Batchable {
   prepare(): Promise<Statement[]>;
   /** @internal */
   finish(results: unknown[]): Promise<void>;
+  /** @internal The batch will not run (another item was refused, or D1 refused the batch): undo `prepare`. */
+  abandon(): void;
   /** @internal The database the record writes through. */
   database(): Database | Promise<Database>;
   /** The record written; what `batch` resolves to for this item. */

@@ -98,8 +98,15 @@ export class Database {
    */
   async batch(items: readonly BatchItem[]): Promise<unknown[]> {
     const prepared: Statement[][] = [];
-    for (const item of items) prepared.push(isBatchable(item) ? await item.prepare() : [item]);
-    const results = await this.runAll(prepared.flat());
+    let results: unknown[];
+    try {
+      for (const item of items) prepared.push(isBatchable(item) ? await item.prepare() : [item]);
+      results = await this.runAll(prepared.flat());
+    } catch (error) {
+      // Nothing was written: the records prepared so far take back what preparing assigned (timestamps).
+      for (const item of items.slice(0, prepared.length)) if (isBatchable(item)) item.abandon();
+      throw error;
+    }
     let offset = 0;
     const perItem = prepared.map((statements) => results.slice(offset, (offset += statements.length)));
     await finishEach(items, (item, index) => (isBatchable(item) ? item.finish(perItem[index]!) : undefined));

@@ -7,7 +7,7 @@ import type { Database } from "./database.js";
 import { RecordDestroyed, RecordInvalid, RecordNotDestroyed, RecordNotFound, RecordNotSaved } from "./errors.js";
 import type { DestroyContext, SaveContext, SaveOperation } from "./hooks.js";
 import { loadRow } from "./hydrate.js";
-import { type RecordState, STATE, changedAttributes, currentValue, originalValue } from "./record-state.js";
+import { type JournalEntry, type RecordState, STATE, changedAttributes, currentValue, originalValue, undoJournal } from "./record-state.js";
 import { findByKeyStatement } from "./key-lookup.js";
 import type { Statement } from "./statement.js";
 import { deleteStatement, insertStatement, updateStatement } from "./write-statements.js";
@@ -47,13 +47,24 @@ async function runAbortable(state: RecordState, run: () => Promise<void> | void)
 interface PreparedWrite {
   readonly statements: Statement[];
   finish(results: unknown[], database: Database): Promise<void> | void;
+  /** The write will not be made (refused elsewhere, or its batch failed): takes back what building it assigned. */
+  abandon(): void;
 }
 
 /** Prepares the extra writes hooks asked for, returning their statements and a way to finish them. */
 async function prepareExtras(extras: readonly Batchable[]): Promise<PreparedWrite> {
   const prepared: { extra: Batchable; statements: Statement[] }[] = [];
-  for (const extra of extras) prepared.push({ extra, statements: await extra.prepare() });
+  const abandon = () => {
+    for (const { extra } of prepared) extra.abandon();
+  };
+  try {
+    for (const extra of extras) prepared.push({ extra, statements: await extra.prepare() });
+  } catch (error) {
+    abandon();
+    throw error;
+  }
   return {
+    abandon,
     statements: prepared.flatMap((item) => item.statements),
     async finish(results) {
       let offset = 0;
@@ -68,6 +79,16 @@ async function execute(database: Database, statements: readonly Statement[]): Pr
   if (statements.length === 0) return [];
   if (statements.length === 1) return [await database.run(statements[0]!)];
   return database.runAll(statements);
+}
+
+/** Executes a prepared write; when the database refuses it, takes back what preparing it assigned. */
+async function executeOrAbandon(database: Database, prepared: PreparedWrite): Promise<unknown[]> {
+  try {
+    return await execute(database, prepared.statements);
+  } catch (error) {
+    prepared.abandon();
+    throw error;
+  }
 }
 
 /** Runs the validations, then (when they passed) the before-save hooks; false when either refused the save. */
@@ -111,15 +132,25 @@ async function prepareSave(record: Persistable): Promise<PreparedWrite | undefin
     if (state.hasErrors()) state.abortReason = undefined;
     return undefined;
   }
-  const { statement, changes } = buildWrite(record, state, operation);
+  const { statement, changes, journal } = buildWrite(record, state, operation);
   const own = statement ? [statement] : [];
   const finishOwn = (results: unknown[], database: Database) => finishSave(record, context, changes, statement ? results[0] : undefined, database);
-  if (context.batch.length === 0 && context.batchBefore.length === 0) return { statements: own, finish: finishOwn };
+  const abandonOwn = () => undoJournal(state, journal);
+  if (context.batch.length === 0 && context.batchBefore.length === 0) return { statements: own, finish: finishOwn, abandon: abandonOwn };
   const before = await prepareWritesOfSave(state, context.batchBefore);
   const after = before && (await prepareWritesOfSave(state, context.batch));
-  if (!before || !after) return undefined;
+  if (!before || !after) {
+    before?.abandon();
+    abandonOwn();
+    return undefined;
+  }
   return {
     statements: [...before.statements, ...own, ...after.statements],
+    abandon() {
+      after.abandon();
+      abandonOwn();
+      before.abandon();
+    },
     async finish(results, database) {
       const ownAt = before.statements.length;
       const parts = [
@@ -146,19 +177,30 @@ function currentValues(state: RecordState, attributes: readonly Attribute[]): Ma
   return values;
 }
 
+interface PendingWrite {
+  attributes: Attribute[];
+  values: Map<string, unknown>;
+  /** What the `record:write` hooks assigned, to take back if the write is not made. */
+  journal: readonly JournalEntry[];
+}
+
 /** What a save writes, after the `record:write` hooks, which may assign more (timestamps do). */
-function pendingWrite(record: object, operation: SaveOperation): { attributes: Attribute[]; values: Map<string, unknown> } {
+function pendingWrite(record: object, operation: SaveOperation): PendingWrite {
   const state = (record as Persistable)[STATE];
   const { hooks } = state.model;
   const attributes = pendingAttributes(state, operation);
   const values = currentValues(state, attributes);
-  if (!hooks.has("record:write")) return { attributes, values };
-  const before = state.assignments;
-  hooks.callSync("record:write", { record, operation, values });
+  if (!hooks.has("record:write")) return { attributes, values, journal: [] };
+  const journal: JournalEntry[] = (state.journal = []);
+  try {
+    hooks.callSync("record:write", { record, operation, values });
+  } finally {
+    state.journal = undefined;
+  }
   // Worked out again only when a hook assigned something (timestamps do on create and on real updates).
-  if (state.assignments === before) return { attributes, values };
+  if (journal.length === 0) return { attributes, values, journal };
   const written = pendingAttributes(state, operation);
-  return { attributes: written, values: currentValues(state, written) };
+  return { attributes: written, values: currentValues(state, written), journal };
 }
 
 /**
@@ -171,12 +213,12 @@ export function valuesToWrite(record: object, operation: SaveOperation): Map<str
 
 function buildWrite(record: Persistable, state: RecordState, operation: SaveOperation) {
   const model = state.model;
-  const { attributes, values } = pendingWrite(record, operation);
+  const { attributes, values, journal } = pendingWrite(record, operation);
   const changes: Record<string, [unknown, unknown]> = {};
   for (const attribute of attributes) changes[attribute.name] = [originalValue(state, attribute), values.get(attribute.name)];
-  if (operation === "update" && attributes.length === 0) return { statement: undefined, changes };
+  if (operation === "update" && attributes.length === 0) return { statement: undefined, changes, journal };
   const statement = operation === "create" ? insertStatement(model, attributes, values) : updateStatement(model, state, attributes, values);
-  return { statement, changes };
+  return { statement, changes, journal };
 }
 
 /** Applies a written save to the record and runs the after-save hooks. */
@@ -212,7 +254,7 @@ export async function save(record: Persistable): Promise<boolean> {
   // Awaited only when the database must still be found: a record built or loaded through one keeps it.
   const known = recordDatabase(record);
   const database = known instanceof Promise ? await known : known;
-  const finishing = prepared.finish(await execute(database, prepared.statements), database);
+  const finishing = prepared.finish(await executeOrAbandon(database, prepared), database);
   if (finishing) await finishing;
   return record[STATE].abortReason === undefined;
 }
@@ -233,6 +275,7 @@ async function prepareDestroy(record: Persistable): Promise<PreparedWrite | unde
   const own = state.isNew ? [] : [deleteStatement(state.model, state)];
   return {
     statements: [...extras.statements, ...own],
+    abandon: extras.abandon,
     async finish(results, database) {
       const markDestroyed = async () => {
         state.destroyed = true;
@@ -251,7 +294,7 @@ export async function destroy(record: Persistable): Promise<boolean> {
   const prepared = await prepareDestroy(record);
   if (!prepared) return false;
   const database = await recordDatabase(record);
-  await prepared.finish(await execute(database, prepared.statements), database);
+  await prepared.finish(await executeOrAbandon(database, prepared), database);
   return record[STATE].abortReason === undefined;
 }
 
@@ -277,6 +320,10 @@ function batchable(record: Persistable, prepare: () => Promise<PreparedWrite | u
       prepared = await prepare();
       if (!prepared) throw refusal();
       return prepared.statements;
+    },
+    abandon() {
+      prepared?.abandon();
+      prepared = undefined;
     },
     async finish(results) {
       await prepared!.finish(results, await recordDatabase(record));

@@ -20,6 +20,11 @@ export class RecordState {
   assigned = new Set<string>();
   /** Counts assignments, so that code can tell whether a hook assigned anything. */
   assignments = 0;
+  /**
+   * While the `record:write` hooks run: each assignment with what it replaced, so that a save whose write is not
+   * made (refused by a child, a failed batch, a constraint error) can take back what they set, timestamps included.
+   */
+  journal: JournalEntry[] | undefined = undefined;
   isNew = true;
   destroyed = false;
   database: Database | undefined = undefined;
@@ -50,6 +55,18 @@ export class RecordState {
   get model(): ResolvedModel {
     return (this.#model ??= resolveModel(this.modelClass));
   }
+}
+
+/** An assignment made while a write was built: the attribute, its value before, and whether it was assigned before. */
+export type JournalEntry = readonly [name: string, value: unknown, assigned: boolean];
+
+/** Takes back the assignments of a journal, newest first. */
+export function undoJournal(state: RecordState, journal: readonly JournalEntry[]): void {
+  for (const [name, value, assigned] of [...journal].reverse()) {
+    state.values[name] = value;
+    if (!assigned) state.assigned.delete(name);
+  }
+  if (journal.length > 0) state.assignments++;
 }
 
 /**
