@@ -1,5 +1,5 @@
 import { HookPoints } from "./hooks.js";
-import { type Batchable, finishEach, isBatchable } from "./batchable.js";
+import { type Batchable, finishEach, isBatchable, resultsPerItem } from "./batchable.js";
 import type { D1DatabaseLike, D1PreparedStatementLike } from "./d1.js";
 import { translateError } from "./database-errors.js";
 import { type QueryEvent, queryEvent } from "./query-event.js";
@@ -107,8 +107,7 @@ export class Database {
       for (const item of items.slice(0, prepared.length)) if (isBatchable(item)) item.abandon();
       throw error;
     }
-    let offset = 0;
-    const perItem = prepared.map((statements) => results.slice(offset, (offset += statements.length)));
+    const perItem = resultsPerItem(results, prepared);
     await finishEach(items, (item, index) => (isBatchable(item) ? item.finish(perItem[index]!) : undefined));
     return items.map((item, index) => (isBatchable(item) ? item.record : perItem[index]![0]));
   }

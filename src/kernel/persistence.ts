@@ -1,7 +1,7 @@
 import { Abort } from "./abort.js";
 import { assertLoaded } from "./assign.js";
 import type { Attribute } from "./attributes.js";
-import { type Batchable, finishEach } from "./batchable.js";
+import { type Batchable, finishEach, resultsPerItem } from "./batchable.js";
 import { databaseFor } from "./context.js";
 import type { Database } from "./database.js";
 import { RecordDestroyed, RecordInvalid, RecordNotDestroyed, RecordNotFound, RecordNotSaved } from "./errors.js";
@@ -67,8 +67,7 @@ async function prepareExtras(extras: readonly Batchable[]): Promise<PreparedWrit
     abandon,
     statements: prepared.flatMap((item) => item.statements),
     async finish(results) {
-      let offset = 0;
-      const own = prepared.map(({ statements }) => results.slice(offset, (offset += statements.length)));
+      const own = resultsPerItem(results, prepared.map(({ statements }) => statements));
       await finishEach(prepared, ({ extra }, index) => extra.finish(own[index]!));
     },
   };
