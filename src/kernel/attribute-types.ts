@@ -199,3 +199,12 @@ export const attributeTypes: Record<AttributeTypeName, AttributeType> = {
     canonical: (value) => JSON.stringify(readJson(value)),
   },
 };
+
+/**
+ * Casts a value as an assigned value of an attribute of that type is cast, or undefined when it cannot be; for
+ * plugins that read values the way attributes do (numericality reads text that is wholly a number).
+ */
+export function castAs<T extends AttributeTypeName>(type: T, value: unknown): AttributeTypeMap[T] | undefined {
+  const cast = attributeTypes[type].cast(value);
+  return cast === UNCASTABLE ? undefined : (cast as AttributeTypeMap[T]);
+}

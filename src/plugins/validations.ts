@@ -1,4 +1,4 @@
-import { databaseOfRecord, declareModelState, definePlugin, defineModelState, ignoringCase, modelState, primaryKeyOf, type Relation, type ValidationOptions } from "../kernel/index.js";
+import { castAs, databaseOfRecord, declareModelState, definePlugin, defineModelState, ignoringCase, modelState, primaryKeyOf, type Relation, type ValidationOptions } from "../kernel/index.js";
 
 interface Declared {
   readonly attribute: string;
@@ -28,18 +28,15 @@ function checkLength(value: unknown, length: NonNullable<ValidationOptions["leng
   if (length.maximum !== undefined && value.length > length.maximum) report("too_long", "is too long");
 }
 
-const NUMBER_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i;
-const INTEGER_TEXT = /^[+-]?\d+$/;
-
 /**
- * The number a value stands for, as Rails reads it: a number, or text that is wholly one (a string attribute).
- * Text is integral only when written as an integer: "1.0" is not, as in Rails.
+ * The number a value stands for, as Rails reads it: a number, or text that is wholly one (a string attribute),
+ * read as `real` and `integer` attributes read text. Text is integral only when written as an integer: "1.0" is not.
  */
 function numberOf(value: unknown): { number: number; integral: boolean } | undefined {
-  if (typeof value === "number") return Number.isFinite(value) ? { number: value, integral: Number.isInteger(value) } : undefined;
-  const text = typeof value === "string" ? value.trim() : "";
-  const number = NUMBER_TEXT.test(text) ? Number(text) : Number.NaN;
-  return Number.isFinite(number) ? { number, integral: INTEGER_TEXT.test(text) } : undefined;
+  if (typeof value !== "number" && typeof value !== "string") return undefined;
+  const number = castAs("real", typeof value === "string" ? value.trim() : value);
+  if (number === undefined) return undefined;
+  return { number, integral: typeof value === "number" ? Number.isInteger(value) : castAs("integer", value) !== undefined };
 }
 
 function checkNumericality(value: unknown, rule: NonNullable<ValidationOptions["numericality"]>, report: Report): void {
