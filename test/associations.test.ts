@@ -40,6 +40,26 @@ describe("hasMany", () => {
     expect(await countRows("users")).toBe(0);
   });
 
+  it("children prepared before a refused one take back their timestamps too", async () => {
+    class TitledArticle extends Article {
+      static {
+        this.validates("title", { presence: true });
+      }
+    }
+    class Editor extends Writer {
+      articles = hasMany(TitledArticle, { foreignKey: "userId" });
+    }
+    const editor = Editor.build({ name: "Ada" });
+    const first = editor.articles().build({ title: "one" });
+    const blank = editor.articles().build({ title: "" });
+    expect(await editor.save()).toBe(false);
+    expect([first.createdAt, first.updatedAt]).toEqual([null, null]);
+    blank.title = "two";
+    expect(await editor.save()).toBe(true);
+    expect(first.createdAt).toBeInstanceOf(Date);
+    expect(await countRows("posts")).toBe(2);
+  });
+
   it("a child refused by its validations or callbacks refuses the owner's save, which answers false", async () => {
     class TitledArticle extends Article {
       static {

@@ -21,8 +21,9 @@ function uniqueError(statements: readonly Statement[], columns: string, cause: u
 }
 
 /**
- * Translates a database error of one statement, or of a batch of them, into the error recordflare promises: `RecordNotUnique` for a unique constraint,
- * `InvalidModel` for a missing table whose name was inferred. Any other error is returned unchanged.
+ * Translates a database error of one statement, or of a batch of them, into the error recordflare promises:
+ * `RecordNotUnique` for a unique constraint, `InvalidModel` for a missing table whose name was inferred. Any other
+ * error is returned unchanged.
  */
 export function translateError(error: unknown, statements: readonly Statement[]): unknown {
   const message = error instanceof Error ? `${error.message} ${(error.cause as Error | undefined)?.message ?? ""}` : "";
