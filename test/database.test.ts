@@ -8,6 +8,7 @@ import {
   batch,
   column,
   connect,
+  countStatement,
   gt,
   Model,
   NoDatabase,
@@ -473,8 +474,8 @@ describe("batch", () => {
     const fresh = db.model(User).build({ name: "New" });
     existing.name = "Old renamed";
     // A read Statement (the plugin API's count Statement) rides in the same batch.
-    const countStatement = (User.where({ name: "New" }) as unknown as Relation).toCount();
-    await db.batch([fresh.toSave(), existing.toSave(), doomed.toDestroy(), countStatement]);
+    const count = countStatement(User.where({ name: "New" }) as unknown as Relation);
+    await db.batch([fresh.toSave(), existing.toSave(), doomed.toDestroy(), count]);
 
     expect(spy.calls).toEqual({ batch: 1, single: 0 });
     expect(events.map((event) => event.sql.split(" ")[0])).toEqual(["INSERT", "UPDATE", "DELETE", "SELECT"]);

@@ -1,7 +1,9 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { ActiveRecord, connect, defineApplicationRecord, definePlugin, InvalidModel, Model, type QueryEvent, sql } from "../src/index.js";
+import { ActiveRecord, Base, calculations, connect, defineApplicationRecord, definePlugin, InvalidModel, Model, type QueryEvent, sql, withDatabase } from "../src/index.js";
 import { resetDatabase } from "./helpers/db.js";
+import { rejectionOf } from "./helpers/errors.js";
+import { listen } from "./helpers/queries.js";
 import { User } from "./models/fixtures.js";
 
 beforeEach(resetDatabase);
@@ -192,5 +194,76 @@ describe("upsert", () => {
     await user.reload();
     expect(user.name).toBe("Ada K");
     expect(await User.count()).toBe(1);
+  });
+});
+
+describe("table naming as a plugin", () => {
+  const columns = { id: "string", name: "string" } as const;
+
+  it("a Model on Base without tableNaming infers no table: tableName reads empty, the first use throws", async () => {
+    class PlainBase extends Base {
+      static override binding = "DB";
+    }
+    class User extends defineApplicationRecord({}, PlainBase)(columns) {}
+    expect(User.tableName).toBe("");
+    const error = await rejectionOf(User.find("x"));
+    expect(error).toBeInstanceOf(InvalidModel);
+    expect((error as Error).message).toBe("User has no table name: set static tableName, or register the tableNaming plugin to infer it from the class name");
+  });
+
+  it("Models that name their tables need no tableNaming plugin", async () => {
+    class PlainBase extends Base {
+      static override binding = "DB";
+    }
+    class Member extends defineApplicationRecord({}, PlainBase)(columns) {
+      static override tableName = "users";
+    }
+    const { db, sqls } = listen();
+    await withDatabase(db, () => Member.findBy({ name: "nobody" }));
+    expect(sqls()).toEqual(['SELECT * FROM "users" WHERE "name" = ? LIMIT 1']);
+  });
+
+  it("a plugin on model:tableName names tables its own way; the last hook to set it wins", () => {
+    const prefixed = definePlugin({
+      name: "prefixedTables",
+      hooks: {
+        "model:tableName"(context) {
+          context.tableName = `app_${context.tableName}`;
+        },
+      },
+    });
+    class PrefixedBase extends ActiveRecord {
+      static {
+        this.use(prefixed);
+      }
+    }
+    class BlogPost extends defineApplicationRecord({}, PrefixedBase)(columns) {}
+    expect(BlogPost.tableName).toBe("app_blog_posts");
+  });
+});
+
+describe("calculations as a plugin", () => {
+  it("count, pluck and exists are on Models whose base registers calculations, and not otherwise", async () => {
+    class PlainBase extends Base {
+      static override binding = "DB";
+    }
+    class CountingBase extends Base {
+      static override binding = "DB";
+      static {
+        this.use(calculations);
+      }
+    }
+    class Plain extends defineApplicationRecord({}, PlainBase)({ id: "string", name: "string" }) {
+      static override tableName = "users";
+    }
+    class Counting extends defineApplicationRecord({}, CountingBase)({ id: "string", name: "string" }) {
+      static override tableName = "users";
+    }
+    expect("count" in Plain).toBe(false);
+    expect("count" in Plain.all()).toBe(false);
+    await connect(env.DB).model(User).create({ name: "Ada" });
+    expect(await Counting.where({ name: "Ada" }).count()).toBe(1);
+    expect(await Counting.pluck("name")).toEqual(["Ada"]);
+    expect(await Counting.exists({ name: "Grace" })).toBe(false);
   });
 });

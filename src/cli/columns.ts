@@ -10,7 +10,8 @@
  * - a camelCase name gives a snake_case column (`firstName` gives `first_name`);
  * - `user:references` gives the column `user_id`, referencing the table `users`, with an index.
  */
-import { tableize, underscore } from "../kernel/index.js";
+import { underscore } from "../kernel/index.js";
+import { tableize } from "../plugins/table-naming.js";
 import { type AttributeTypeName, GENERATOR_TYPES, type GeneratorType, isGeneratorType } from "./column-types.js";
 import { CliError } from "./errors.js";
 import { defaultToSql } from "./sql-literals.js";

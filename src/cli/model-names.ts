@@ -2,7 +2,8 @@
  * The names a Model generator derives from `<Name>`: `BlogPost` (or `blog_post`, `blog-post`, `blogPost`) gives
  * the class `BlogPost`, the table `blog_posts` and the file `src/models/blog-post.ts`.
  */
-import { camelize, tableize, underscore } from "../kernel/index.js";
+import { camelize, underscore } from "../kernel/index.js";
+import { tableize } from "../plugins/table-naming.js";
 import { CliError } from "./errors.js";
 
 /** The class, table and file names of a Model. */

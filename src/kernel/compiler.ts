@@ -167,8 +167,12 @@ export function joinSelect(parts: SelectParts): string {
   return text;
 }
 
+/** The query of compiled parts: its SQL, bound values and where each value came from (for a Statement). */
+export function queryOfParts(parts: SelectParts) {
+  return { sql: joinSelect(parts), params: parts.params.params, sources: parts.params.sources };
+}
+
 /** Compiles a Relation's SELECT. */
 export function compileSelect(data: RelationData, model: ResolvedModel) {
-  const parts = selectParts(data, model);
-  return { sql: joinSelect(parts), params: parts.params.params, sources: parts.params.sources };
+  return queryOfParts(selectParts(data, model));
 }

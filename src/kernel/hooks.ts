@@ -55,6 +55,12 @@ export interface InspectEntry {
  * Hooks whose type may return a promise may be async; the others must stay synchronous.
  */
 export interface ModelHooks {
+  /**
+   * A Model sets no table: a hook may infer one from `className` (the name of the class just below the
+   * declaration class) by setting `tableName`; the last hook to set it wins. Runs whenever the table is inferred, before the Model's first use
+   * too (reading `tableName`), so it must not depend on anything but the name. Sync.
+   */
+  "model:tableName": (context: { readonly className: string; tableName: string | undefined }) => void;
   /** Once, at the Model's first use, after its declaration checks pass. Sync. */
   "model:finalize": (model: any) => void;
   /** A new record got its defaults at `build()`, before the caller's attributes are assigned. Sync. */

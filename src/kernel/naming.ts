@@ -1,5 +1,3 @@
-import { pluralize } from "./inflection.js";
-
 /**
  * camelCase to snake_case, where a run of capitals is one word:
  * `createdAt` gives `created_at`, `htmlURL` gives `html_url`, `sha256Hash` gives `sha256_hash`.
@@ -14,11 +12,6 @@ export function underscore(name: string): string {
 /** snake_case to camelCase: `created_at` gives `createdAt`. */
 export function camelize(name: string): string {
   return name.replace(/_([a-z\d])/g, (_, letter: string) => letter.toUpperCase());
-}
-
-/** The table a class name maps to: `BlogPost` gives `blog_posts`. */
-export function tableize(className: string): string {
-  return pluralize(underscore(className));
 }
 
 /** Quotes an SQL identifier. */

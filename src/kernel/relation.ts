@@ -1,7 +1,7 @@
 import type { Attribute } from "./attributes.js";
 import { attributeNamed } from "./assign.js";
 import { UNCASTABLE } from "./attribute-types.js";
-import { type OrderTerm, type RelationData, compileSelect, selectParts, joinSelect } from "./compiler.js";
+import { type OrderTerm, type RelationData, compileSelect } from "./compiler.js";
 import { Comparison, type Condition, castConditionValue, conditionsFor, holdsUndefined } from "./conditions.js";
 import { databaseFor } from "./context.js";
 import { type Database, unboundModel } from "./database.js";
@@ -13,7 +13,6 @@ import { Statement, type SqlQuery } from "./statement.js";
 import { findByKeyStatement } from "./key-lookup.js";
 import { displayParams } from "./query-event.js";
 import { INSPECT } from "./inspect-symbol.js";
-import { quoteIdentifier } from "./naming.js";
 
 
 const EMPTY: RelationData = {
@@ -32,8 +31,6 @@ const COMPARABLE_TYPES: ReadonlySet<string> = new Set(["integer", "real", "strin
 
 /** An order direction, or the long form with NULLs placement. */
 export type OrderDirection = "asc" | "desc" | { direction: "asc" | "desc"; nulls?: "first" | "last" };
-
-type Row = Record<string, unknown>;
 
 function describeKey(attribute: Attribute, key: unknown): string {
   return attribute.filtered ? "[FILTERED]" : JSON.stringify(key) ?? String(key);
@@ -366,66 +363,6 @@ export class Relation {
     const reversed = ordered.data.order.map((term) => reverseTerm(term, name));
     if (this.data.limit !== undefined || this.data.offset !== undefined) return (await ordered.toArray()).at(-1) ?? null;
     return ordered.with({ order: reversed }).take();
-  }
-
-  /** The values of one attribute, or tuples of several. */
-  async pluck(...names: string[]): Promise<any[]> {
-    if (names.length === 0) throw new TypeError(`${this.model.name}.pluck needs at least one attribute name`);
-    if (this.data.none) return [];
-    const model = this.model;
-    const attributes = names.map((name) => attributeNamed(model, name));
-    const parts = selectParts(this.data, model);
-    parts.columns = attributes.map((a) => quoteIdentifier(a.column)).join(", ");
-    const read = (row: Row) => attributes.map((a) => (row[a.column] == null ? null : a.type.fromDatabase(row[a.column])));
-    const query = { sql: joinSelect(parts), params: parts.params.params, sources: parts.params.sources };
-    return this.run(new Statement(query, model, "rows", (rows) => rows.map((row) => (names.length === 1 ? read(row)[0] : read(row)))));
-  }
-
-  /** The COUNT Statement; agrees with `toArray()` even with limit, offset and distinct. */
-  toCount(): Statement<number> {
-    const model = this.model;
-    const { data } = this;
-    let query;
-    if (data.limit !== undefined || data.offset !== undefined || data.distinct) {
-      const inner = compileSelect(data.distinct ? data : { ...data, select: [model.primaryKey] }, model);
-      query = { ...inner, sql: `SELECT COUNT(*) AS count FROM (${inner.sql})` };
-    } else {
-      const parts = selectParts({ ...data, order: [] }, model);
-      parts.columns = "COUNT(*) AS count";
-      query = { sql: joinSelect(parts), params: parts.params.params, sources: parts.params.sources };
-    }
-    return new Statement(query, model, "rows", (rows) => Number(rows[0]?.["count"] ?? 0));
-  }
-
-  /** The number of matching rows. */
-  async count(): Promise<number> {
-    if (this.data.none) return 0;
-    return this.run(this.toCount());
-  }
-
-  /** Whether any row matches (and matches `conditions`, when given). */
-  async exists(conditions?: object): Promise<boolean> {
-    const relation = conditions === undefined ? this : this.where(conditions);
-    if (relation.data.none) return false;
-    const parts = selectParts({ ...relation.data, select: undefined, order: [], limit: relation.#atMostOne() }, relation.model);
-    parts.columns = "1 AS one";
-    const query = { sql: joinSelect(parts), params: parts.params.params, sources: parts.params.sources };
-    return relation.run(new Statement(query, relation.model, "rows", (rows) => rows.length > 0));
-  }
-
-  /** The number of matching rows. */
-  async size(): Promise<number> {
-    return this.count();
-  }
-
-  /** Whether no row matches. */
-  async isEmpty(): Promise<boolean> {
-    return !(await this.exists());
-  }
-
-  /** Whether any row matches. */
-  async hasAny(): Promise<boolean> {
-    return this.exists();
   }
 
   /** Attributes a record built from this Relation starts with: its equality conditions. */

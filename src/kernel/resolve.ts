@@ -3,7 +3,7 @@ import type { Plugin } from "./plugin.js";
 import { declarationOf, ownDeclaration } from "./declaration.js";
 import { InvalidModel } from "./errors.js";
 import { applyingRegistrations, ResolvedHooks } from "./hooks.js";
-import { quoteIdentifier, tableize } from "./naming.js";
+import { quoteIdentifier } from "./naming.js";
 import { Relation } from "./relation.js";
 import { unboundModel } from "./database.js";
 
@@ -48,7 +48,8 @@ function chainToDeclarationClass(model: Function): Function[] {
 
 /**
  * The table a Model maps to without checks: a `tableName` set on the Model or its parents, the table named in
- * `ApplicationRecord('<table>')`, or the name of the class just below the declaration class, tableized.
+ * `ApplicationRecord('<table>')`, or what the `model:tableName` hooks make of the name of the class just below
+ * the declaration class.
  */
 export function inferTableName(model: Function): { tableName: string; inferred: boolean } {
   const chain = chainToDeclarationClass(model);
@@ -57,7 +58,21 @@ export function inferTableName(model: Function): { tableName: string; inferred: 
   const declared = declarationOf(model).declaredTable;
   if (declared) return { tableName: declared, inferred: false };
   const top = chain.length > 1 ? chain[chain.length - 2]! : chain[0]!;
-  return { tableName: top.name ? tableize(top.name) : "", inferred: true };
+  return { tableName: tableNameOfClass(model, top) ?? "", inferred: true };
+}
+
+/** The table the `model:tableName` hooks infer from a class's name; none for a nameless class or without hooks. */
+function tableNameOfClass(model: Function, cls: Function): string | undefined {
+  if (!cls.name) return undefined;
+  const context = { className: cls.name, tableName: undefined as string | undefined };
+  for (const [name, fn] of declarationOf(model).hooks) if (name === "model:tableName") fn(context);
+  return context.tableName;
+}
+
+/** A named class gets no table only on a base whose plugins infer none (no `tableNaming`). */
+function missingTableAdvice(model: Function): string {
+  const infers = declarationOf(model).hooks.some(([name]) => name === "model:tableName");
+  return model.name && !infers ? "set static tableName, or register the tableNaming plugin to infer it from the class name" : "set static tableName";
 }
 
 /** A `tableName` the class itself sets (a data property; the kernel's inferring accessor does not count). */
@@ -76,7 +91,7 @@ function checkTableName(model: Function): void {
     if (own !== undefined && table !== undefined && own !== table) {
       throw new InvalidModel(`${model.name}: tableName ${JSON.stringify(own)} differs from the inherited ${JSON.stringify(table)}; single-table inheritance is not supported`);
     }
-    if (table === undefined && cls !== top) table = own ?? (cls.name ? tableize(cls.name) : undefined);
+    if (table === undefined && cls !== top) table = own ?? tableNameOfClass(model, cls);
   }
 }
 
@@ -144,7 +159,7 @@ export function resolveModel(model: Function): ResolvedModel {
   if (Object.hasOwn(cls, RESOLVED)) return cls[RESOLVED]!;
   const declaration = ownDeclaration(model);
   const { tableName, inferred } = inferTableName(model);
-  if (!tableName) throw new InvalidModel(`${model.name || "An anonymous Model"} has no table name: set static tableName`);
+  if (!tableName) throw new InvalidModel(`${model.name || "An anonymous Model"} has no table name: ${missingTableAdvice(model)}`);
   checkTableName(model);
   checkAttributes(cls, declaration.attributes, ownHiddenAttributes(cls));
   // Each Model gets its own attribute objects, so that plugins may mark them (filtered) per Model.

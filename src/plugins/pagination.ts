@@ -1,4 +1,5 @@
 import { definePlugin, IncompatibleRelation, type Page, type PaginateOptions, Relation } from "../kernel/index.js";
+import { countStatement } from "./calculations.js";
 
 const WHOLE_NUMBER = /^\d+$/;
 
@@ -39,7 +40,7 @@ async function paginate(this: Relation, options: PaginateOptions = {}): Promise<
     await this.preload(records);
     return { records, page, perPage, hasNext: rows.length > perPage, hasPrevious: page > 1 };
   }
-  const [total, records] = (await database.runAll([this.toCount(), pageRelation.toSelect()])) as [number, object[]];
+  const [total, records] = (await database.runAll([countStatement(this), pageRelation.toSelect()])) as [number, object[]];
   await this.preload(records);
   const totalPages = Math.ceil(total / perPage);
   return { records, page, perPage, total, totalPages, hasNext: page < totalPages, hasPrevious: page > 1 };

@@ -1,4 +1,5 @@
 import { castAs, databaseOfRecord, declareModelState, definePlugin, defineModelState, ignoringCase, modelState, primaryKeyOf, type Relation, type ValidationOptions } from "../kernel/index.js";
+import { anyMatch } from "./calculations.js";
 
 interface Declared {
   readonly attribute: string;
@@ -56,7 +57,7 @@ async function isTaken(record: Validatable, attribute: string, value: unknown, c
     const key = primaryKeyOf(record.constructor);
     others = others.whereNot({ [key.name]: record.readAttribute(key.name) });
   }
-  return others.exists();
+  return anyMatch(others);
 }
 
 async function validateAll(record: Validatable, declared: readonly Declared[]): Promise<void> {

@@ -31,6 +31,8 @@ const VALIDATIONS = "validates takes an attribute name";
 const ASSOCIATIONS = "has no association";
 const ASSOCIATION_SLOT = "is not loaded: await";
 const PERMITTING = "permit takes a plain object";
+const TABLE_NAMING = "equipment";
+const CALCULATIONS = "pluck needs at least one";
 
 describe("bundling the built package", () => {
   it("drops the plugins a Worker built on Base does not register", async () => {
@@ -43,6 +45,8 @@ describe("bundling the built package", () => {
     expect(code.includes(ASSOCIATIONS)).toBe(false);
     expect(code.includes(PERMITTING)).toBe(false);
     expect(code.includes(ASSOCIATION_SLOT)).toBe(false);
+    expect(code.includes(TABLE_NAMING)).toBe(false);
+    expect(code.includes(CALCULATIONS)).toBe(false);
   });
 
   it("keeps every built-in plugin in a Worker built on ActiveRecord", async () => {
@@ -52,5 +56,7 @@ describe("bundling the built package", () => {
     expect(code.includes(VALIDATIONS)).toBe(true);
     expect(code.includes(ASSOCIATIONS)).toBe(true);
     expect(code.includes(PERMITTING)).toBe(true);
+    expect(code.includes(TABLE_NAMING)).toBe(true);
+    expect(code.includes(CALCULATIONS)).toBe(true);
   });
 });

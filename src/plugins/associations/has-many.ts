@@ -1,4 +1,5 @@
 import { Relation } from "../../kernel/index.js";
+import { anyMatch, countOf } from "../calculations.js";
 import type { AssociationSlot } from "./slot.js";
 
 /**
@@ -29,13 +30,13 @@ export function collection(slot: AssociationSlot): Relation {
       },
     },
     size: {
-      value: async () => (slot.loaded ? loaded().length : Relation.prototype.count.call(relation)),
+      value: async () => (slot.loaded ? loaded().length : countOf(relation)),
     },
     isEmpty: {
-      value: async () => (slot.loaded ? loaded().length === 0 : Relation.prototype.isEmpty.call(relation)),
+      value: async () => (slot.loaded ? loaded().length === 0 : !(await anyMatch(relation))),
     },
     hasAny: {
-      value: async () => (slot.loaded ? loaded().length > 0 : Relation.prototype.hasAny.call(relation)),
+      value: async () => (slot.loaded ? loaded().length > 0 : anyMatch(relation)),
     },
   });
 }
