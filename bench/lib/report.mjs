@@ -4,7 +4,8 @@ import { formatTable, heading } from "./table.mjs";
 export const TARGETS = {
   wallRatio: 1.05, // recordflare / raw D1 wall time, per op
   cpuFindVsKysely: 1, // recordflare find CPU / Kysely find CPU
-  gzipBytes: 15 * 1024, // minimal Worker, gzipped (KiB, as wrangler reports)
+  // Minimal Worker, gzipped: the issue's "15 KB" read in the stricter decimal unit (its "Drizzle about 19 KB" is 19,011 B).
+  gzipBytes: 15_000,
 };
 
 const OP_LABELS = { find: "find(id)", create: "create", update: "update", query: "where + order + limit 25", paginate: "paginate (count + page 2)" };
@@ -65,7 +66,8 @@ export function sizeReport({ results, recordflareSourceModules }) {
     formatTable(["library", "minified B", "minified", "gzip B", "gzip"], rows),
   ];
   lines.push("", "recordflare: the default base (every built-in plugin); recordflare-kernel: Base with only the plugins the Model uses.");
-  for (const r of ours) lines.push(`Target, gzip < ${kib(TARGETS.gzipBytes)}, ${r.library}: ${kib(r.gzipBytes)}: ${verdict(r.gzipBytes < TARGETS.gzipBytes)}`);
+  const target = `${TARGETS.gzipBytes.toLocaleString("en")} B`;
+  for (const r of ours) lines.push(`Target, gzip < ${target}, ${r.library}: ${r.gzipBytes.toLocaleString("en")} B: ${verdict(r.gzipBytes < TARGETS.gzipBytes)}`);
   if (recordflareSourceModules?.length) {
     lines.push(`Largest recordflare modules (minified B): ${recordflareSourceModules.map((m) => `${m.input.replace(/^src\//, "")} ${m.bytes}`).join(", ")}`);
   }
