@@ -57,8 +57,8 @@ export interface InspectEntry {
 export interface ModelHooks {
   /**
    * A Model sets no table: a hook may infer one from `className` (the name of the class just below the
-   * declaration class) by setting `tableName`; the last hook to set it wins. Runs whenever the table is inferred, before the Model's first use
-   * too (reading `tableName`), so it must not depend on anything but the name. Sync.
+   * declaration class) by setting `tableName`; the last hook to set it wins. Runs whenever the table is inferred,
+   * before the Model's first use too (reading `tableName`), so it must not depend on anything but the name. Sync.
    */
   "model:tableName": (context: { readonly className: string; tableName: string | undefined }) => void;
   /** Once, at the Model's first use, after its declaration checks pass. Sync. */
