@@ -21,4 +21,4 @@ export { validations } from "./plugins/validations.js";
 export { uuidV7 } from "./plugins/uuid-v7.js";
 export { associations } from "./plugins/associations/plugin.js";
 export { belongsTo, hasMany, hasOne, type AssociationRelation, type BelongsTo, type HasMany, type HasOne } from "./plugins/associations/declare.js";
-export type { BelongsToOptions, Dependent, HasManyOptions } from "./plugins/associations/definition.js";
+export type { BelongsToOptions, Dependent, HasManyDependent, HasManyOptions, HasOneDependent, HasOneOptions } from "./plugins/associations/definition.js";

@@ -1,6 +1,6 @@
 import { HookableCore } from "hookable";
 import type { Attribute } from "./attributes.js";
-import type { Batchable } from "./batchable.js";
+import type { BatchItem } from "./database.js";
 import type { RelationData, SelectParts } from "./compiler.js";
 import type { Plugin } from "./plugin.js";
 
@@ -15,19 +15,22 @@ export interface SaveContext<R = any> {
    * Further writes to make in the same atomic batch, after the record's own (for example children built
    * through an association). A before-save hook may push to it.
    */
-  readonly batch: Batchable[];
+  readonly batch: BatchItem[];
   /**
    * Further writes to make in the same atomic batch, before the record's own (for example a new parent
    * assigned through `belongsTo`, whose row the record's foreign key must find). A before-save hook may push to it.
    */
-  readonly batchBefore: Batchable[];
+  readonly batchBefore: BatchItem[];
 }
 
 /** Context of the destroy hooks. */
 export interface DestroyContext<R = any> {
   readonly record: R;
-  /** Further writes to make in the same atomic batch, before the record's DELETE (dependents). */
-  readonly batch: Batchable[];
+  /**
+   * Further writes to make in the same atomic batch, before the record's DELETE (dependents): records'
+   * `toDestroy()` / `toSave()`, or Statements such as a `toDeleteAll()`.
+   */
+  readonly batch: BatchItem[];
 }
 
 /**

@@ -1,9 +1,9 @@
 import { Abort } from "./abort.js";
 import { assertLoaded } from "./assign.js";
 import type { Attribute } from "./attributes.js";
-import { type Batchable, finishEach, resultsPerItem } from "./batchable.js";
+import { type Batchable, finishEach, isBatchable, resultsPerItem } from "./batchable.js";
 import { databaseFor } from "./context.js";
-import type { Database } from "./database.js";
+import type { BatchItem, Database } from "./database.js";
 import { RecordDestroyed, RecordInvalid, RecordNotDestroyed, RecordNotFound, RecordNotSaved } from "./errors.js";
 import type { DestroyContext, SaveContext, SaveOperation } from "./hooks.js";
 import { loadRow } from "./hydrate.js";
@@ -51,24 +51,36 @@ interface PreparedWrite {
   abandon(): void;
 }
 
+/** One extra write prepared: a record's write with its before-callbacks run, or a Statement with nothing to finish. */
+interface PreparedExtra {
+  readonly statements: Statement[];
+  finish(results: unknown[]): Promise<void> | void;
+  abandon(): void;
+}
+
+async function prepareExtra(item: BatchItem): Promise<PreparedExtra> {
+  if (!isBatchable(item)) return { statements: [item], finish() {}, abandon() {} };
+  return { statements: await item.prepare(), finish: (results) => item.finish(results), abandon: () => item.abandon() };
+}
+
 /** Prepares the extra writes hooks asked for, returning their statements and a way to finish them. */
-async function prepareExtras(extras: readonly Batchable[]): Promise<PreparedWrite> {
-  const prepared: { extra: Batchable; statements: Statement[] }[] = [];
+async function prepareExtras(extras: readonly BatchItem[]): Promise<PreparedWrite> {
+  const prepared: PreparedExtra[] = [];
   const abandon = () => {
-    for (const { extra } of prepared) extra.abandon();
+    for (const extra of prepared) extra.abandon();
   };
   try {
-    for (const extra of extras) prepared.push({ extra, statements: await extra.prepare() });
+    for (const extra of extras) prepared.push(await prepareExtra(extra));
   } catch (error) {
     abandon();
     throw error;
   }
   return {
     abandon,
-    statements: prepared.flatMap((item) => item.statements),
+    statements: prepared.flatMap((extra) => extra.statements),
     async finish(results) {
       const own = resultsPerItem(results, prepared.map(({ statements }) => statements));
-      await finishEach(prepared, ({ extra }, index) => extra.finish(own[index]!));
+      await finishEach(prepared, (extra, index) => extra.finish(own[index]!));
     },
   };
 }
@@ -108,7 +120,7 @@ function validateAndCallBefore(state: RecordState, context: SaveContext): Promis
  * refused refuses the whole save, so that `save()` answers false as for the record's own refusal: an invalid
  * one's reasons go to the record's `errors`, an aborted one's to its `abortReason`. Nothing has been written then.
  */
-async function prepareWritesOfSave(state: RecordState, batch: readonly Batchable[]): Promise<PreparedWrite | undefined> {
+async function prepareWritesOfSave(state: RecordState, batch: readonly BatchItem[]): Promise<PreparedWrite | undefined> {
   try {
     return await prepareExtras(batch);
   } catch (error) {

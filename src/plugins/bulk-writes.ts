@@ -105,8 +105,9 @@ function targetRows(relation: Relation, params: ParamWriter): string {
   return `${parts.columns} IN (${joinSelect(parts)})`;
 }
 
-function toUpdateAll(this: Relation, attributes: Record<string, unknown>): Statement<number> {
-  const model = this.model;
+/** The UPDATE of `updateAll`: sets the attributes, cast, on every row the Relation matches; reads the rows changed. */
+export function updateAllStatement(relation: Relation, attributes: Record<string, unknown>): Statement<number> {
+  const model = relation.model;
   const entries = Object.entries(attributes ?? {});
   if (entries.length === 0) throw new TypeError(`${model.name}.updateAll needs at least one attribute to set`);
   const params = new ParamWriter();
@@ -116,15 +117,16 @@ function toUpdateAll(this: Relation, attributes: Record<string, unknown>): State
     const stored = cast === null ? null : attribute.type.toDatabase(cast);
     return `${quoteIdentifier(attribute.column)} = ${params.bind(stored, { kind: "value", attribute })}`;
   });
-  const where = targetRows(this, params);
+  const where = targetRows(relation, params);
   const sql = `UPDATE ${model.quotedTable} SET ${assignments.join(", ")} WHERE ${where}`;
   return new Statement({ sql, params: params.params, sources: params.sources }, model, "meta", (_rows, meta) => changesOf(meta));
 }
 
-function toDeleteAll(this: Relation): Statement<number> {
-  const model = this.model;
+/** The DELETE of `deleteAll`: every row the Relation matches; reads the rows deleted. */
+export function deleteAllStatement(relation: Relation): Statement<number> {
+  const model = relation.model;
   const params = new ParamWriter();
-  const sql = `DELETE FROM ${model.quotedTable} WHERE ${targetRows(this, params)}`;
+  const sql = `DELETE FROM ${model.quotedTable} WHERE ${targetRows(relation, params)}`;
   return new Statement({ sql, params: params.params, sources: params.sources }, model, "meta", (_rows, meta) => changesOf(meta));
 }
 
@@ -148,13 +150,17 @@ function changedRows(relation: Relation, statement: Statement<number>): Promise<
 export const bulkWrites = definePlugin({
   name: "bulk-writes",
   relationMethods: {
-    toUpdateAll,
-    toDeleteAll,
+    toUpdateAll(this: Relation, attributes: Record<string, unknown>) {
+      return updateAllStatement(this, attributes);
+    },
+    toDeleteAll(this: Relation) {
+      return deleteAllStatement(this);
+    },
     async updateAll(this: Relation, attributes: Record<string, unknown>) {
-      return changedRows(this, toUpdateAll.call(this, attributes));
+      return changedRows(this, updateAllStatement(this, attributes));
     },
     async deleteAll(this: Relation) {
-      return changedRows(this, toDeleteAll.call(this));
+      return changedRows(this, deleteAllStatement(this));
     },
   },
   setup(base: Record<string, unknown>) {

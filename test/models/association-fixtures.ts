@@ -1,4 +1,4 @@
-import { belongsTo, hasMany, hasOne, Model } from "../../src/index.js";
+import { abort, belongsTo, hasMany, hasOne, Model } from "../../src/index.js";
 import { ApplicationRecord } from "./fixtures.js";
 
 export class Writer extends ApplicationRecord("users") {
@@ -64,4 +64,19 @@ export class TextKeyedBook extends Model({ id: "integer", authorId: { type: "int
   static override binding = "DB";
   static override tableName = "books";
   author = belongsTo(TextKeyedAuthor);
+}
+
+/** A child whose foreign key may be NULL. Its before-destroy callback refuses, so a `destroy` of it would show. */
+export class Review extends Model({
+  id: { type: "string", null: false, generateId: true },
+  userId: "string",
+  body: { type: "string", null: false },
+  starred: { type: "boolean", null: false, default: () => false },
+}) {
+  static override binding = "DB";
+  static {
+    this.beforeDestroy(() => {
+      throw abort("reviews are kept");
+    });
+  }
 }

@@ -1,5 +1,5 @@
 import type { AnyModel, AssignAttributes, AttributesOfModel, RelationOf } from "../../kernel/index.js";
-import type { BelongsToOptions, HasManyOptions } from "./definition.js";
+import type { BelongsToOptions, HasManyOptions, HasOneOptions } from "./definition.js";
 import { ASSOCIATION, AssociationSlot } from "./slot.js";
 import { collection } from "./has-many.js";
 import { BelongsToAssociation, HasOneAssociation } from "./single.js";
@@ -61,6 +61,6 @@ export function belongsTo<T extends AnyModel>(target: T, options: BelongsToOptio
 }
 
 /** Declares a one-to-one association as an instance field: `profile = hasOne(Profile)`; `user.profile.build()`. */
-export function hasOne<T extends AnyModel>(target: T, options: HasManyOptions = {}): HasOne<T> {
+export function hasOne<T extends AnyModel>(target: T, options: HasOneOptions = {}): HasOne<T> {
   return new HasOneAssociation(new AssociationSlot({ kind: "hasOne", target, options })) as unknown as HasOne<T>;
 }

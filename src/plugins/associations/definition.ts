@@ -1,12 +1,28 @@
 import { attributesOf, camelize, InvalidModel, primaryKeyOf, underscore } from "../../kernel/index.js";
 
-/** What `dependent` does with an owner's children when the owner is destroyed. */
-export type Dependent = "destroy" | "restrictWithError";
+/**
+ * What `dependent` does with an owner's children when the owner is destroyed, in the owner's destroy batch:
+ * `destroy` destroys each child (its callbacks and dependents run); `deleteAll` (`delete` for `hasOne`) deletes
+ * the rows with one DELETE, no callbacks; `nullify` sets their foreign key to NULL with one UPDATE, no callbacks;
+ * `restrictWithError` makes the owner's destroy refuse while a child exists, with the reason in `errors`.
+ */
+export type Dependent = "destroy" | "deleteAll" | "delete" | "nullify" | "restrictWithError";
 
-/** Options of `hasMany` and `hasOne`. */
+/** The `dependent` values of a `hasMany`. */
+export type HasManyDependent = Exclude<Dependent, "delete">;
+
+/** The `dependent` values of a `hasOne` (as in Rails, `delete` where `hasMany` says `deleteAll`). */
+export type HasOneDependent = Exclude<Dependent, "deleteAll">;
+
+const DEPENDENTS_OF = {
+  hasMany: ["destroy", "deleteAll", "nullify", "restrictWithError"],
+  hasOne: ["destroy", "delete", "nullify", "restrictWithError"],
+} as const;
+
+/** Options of `hasMany`. */
 export interface HasManyOptions {
-  /** `destroy` destroys the dependents with the owner; `restrictWithError` makes the owner's destroy refuse. */
-  dependent?: Dependent;
+  /** What happens to the children when the owner is destroyed (see `Dependent`); nothing by default. */
+  dependent?: HasManyDependent;
   /** The child's attribute holding the owner's key; the owner's name in camelCase plus `Id` by default. */
   foreignKey?: string;
   /**
@@ -14,6 +30,12 @@ export interface HasManyOptions {
    * `limit` or `offset` throws, since one query cannot limit each owner's children.
    */
   scope?: (relation: any) => any;
+}
+
+/** Options of `hasOne`. */
+export interface HasOneOptions extends Omit<HasManyOptions, "dependent"> {
+  /** What happens to the child when the owner is destroyed (see `Dependent`); nothing by default. */
+  dependent?: HasOneDependent;
 }
 
 /** Options of `belongsTo`. */
@@ -29,7 +51,7 @@ export type AssociationKind = "hasMany" | "hasOne" | "belongsTo";
 export interface AssociationDefinition {
   readonly kind: AssociationKind;
   readonly target: Function;
-  readonly options: HasManyOptions & BelongsToOptions;
+  readonly options: { dependent?: Dependent; scope?: HasManyOptions["scope"]; foreignKey?: string };
 }
 
 /** An association resolved for a Model: its name and the keys that join owner and target. */
@@ -56,6 +78,11 @@ export function resolveAssociation(owner: Function, name: string, definition: As
   const keyOwner = belongs ? owner : target;
   if (!attributesOf(keyOwner).some((attribute) => attribute.name === foreignKey)) {
     throw new InvalidModel(`${owner.name}.${name}: ${keyOwner.name} has no attribute ${foreignKey} (the foreign key); pass { foreignKey }`);
+  }
+  const dependent = options.dependent;
+  if (dependent !== undefined && (belongs || !(DEPENDENTS_OF[kind] as readonly string[]).includes(dependent))) {
+    const allowed = belongs ? "belongsTo takes no dependent option" : `use one of ${DEPENDENTS_OF[kind].join(", ")}`;
+    throw new InvalidModel(`${owner.name}.${name}: dependent ${JSON.stringify(dependent)} is not known; ${allowed}`);
   }
   const primaryKey = primaryKeyOf(belongs ? target : owner).name;
   return { ...definition, name, foreignKey, primaryKey };

@@ -10,8 +10,7 @@ import type { AssociationSlot } from "./slot.js";
 export function collection(slot: AssociationSlot): Relation {
   const { owner, association } = slot.requireOwner();
   const key = owner.readAttribute(association.primaryKey);
-  const all = slot.targetModel().all();
-  const base = association.options.scope ? association.options.scope(all) : all;
+  const base = slot.scopedTarget();
   const relation = key === null ? base.where({ [association.foreignKey]: null }).none() : base.where({ [association.foreignKey]: key });
   const loaded = (): any[] => slot.value as any[];
   return Object.defineProperties(relation, {

@@ -1,4 +1,4 @@
-import { abort, type Batchable, RecordInvalid, RecordNotSaved } from "../../kernel/index.js";
+import { abort, type BatchItem, RecordInvalid, RecordNotSaved } from "../../kernel/index.js";
 import { copyKey } from "./keys.js";
 import { slotsOf } from "./registry.js";
 
@@ -39,7 +39,7 @@ async function saveFirst(record: Owner, parent: Owner, foreignKey: string, prima
  * Writes the new parents assigned to a record through `belongsTo` before the record itself, as Rails' autosave
  * does: in the same atomic batch when the parent's key is known before insert, else in a round trip of its own.
  */
-export async function saveNewParents(record: Owner, batchBefore: Batchable[]): Promise<void> {
+export async function saveNewParents(record: Owner, batchBefore: BatchItem[]): Promise<void> {
   for (const { parent, foreignKey, primaryKey } of newParents(record)) {
     const key = parent.readAttribute(primaryKey);
     if (key === null) {

@@ -1,4 +1,5 @@
-import { abort, databaseOfRecord, definePlugin, type Batchable, type Database } from "../../kernel/index.js";
+import { databaseOfRecord, definePlugin, type Database } from "../../kernel/index.js";
+import { handleDependents, hasDependents } from "./dependents.js";
 import { copyKey } from "./keys.js";
 import { saveNewParents } from "./new-parents.js";
 import { preloadAssociation } from "./preload.js";
@@ -52,21 +53,6 @@ async function saveLevelsBelow(record: Owner): Promise<void> {
   }
 }
 
-async function dependents(record: Owner, batch: Batchable[]): Promise<void> {
-  for (const [association, slot] of slotsOf(record)) {
-    const dependent = association.options.dependent;
-    if (association.kind === "belongsTo" || !dependent) continue;
-    const field = record[association.name];
-    const children: Owner[] = association.kind === "hasMany" ? await field().toArray() : [await field.load()].filter(Boolean);
-    slot.reset();
-    if (dependent === "restrictWithError" && children.length > 0) {
-      record.errors.add("base", "restrict_dependent_destroy", `Cannot delete record because dependent ${association.name} exist`);
-      throw abort(`Cannot delete record because dependent ${association.name} exist`);
-    }
-    if (dependent === "destroy") batch.push(...children.map((child) => child.toDestroy()));
-  }
-}
-
 /**
  * Associations: `hasMany`, `hasOne` and `belongsTo` declared as instance fields. Children built through an
  * association are saved with their owner in one atomic batch when the owner's key is known before insert (text
@@ -104,8 +90,7 @@ export const associations = definePlugin({
       return saveLevelsBelow(record);
     },
     "record:beforeDelete"({ record, batch }) {
-      const withDependents = slotsOf(record).some(([association]) => association.kind !== "belongsTo" && association.options.dependent);
-      if (withDependents) return dependents(record, batch);
+      if (hasDependents(record)) return handleDependents(record, batch);
     },
     async "relation:preload"({ relation, records, pending }) {
       const known = associationsOf(relation.model.model);

@@ -74,7 +74,7 @@ export class HasOneAssociation extends SingleAssociation {
     const slot = this[ASSOCIATION];
     const { owner, association } = slot.requireOwner();
     const key = owner.readAttribute(association.primaryKey);
-    return key === null ? null : slot.targetModel().all().findBy({ [association.foreignKey]: key });
+    return key === null ? null : slot.scopedTarget().findBy({ [association.foreignKey]: key });
   }
 
   /** Builds the child with the owner's key; the owner's next save writes it in the same batch. */

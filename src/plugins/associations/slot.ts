@@ -48,6 +48,13 @@ export class AssociationSlot {
     return { owner: this.owner, association: this.association };
   }
 
+  /** The target's records narrowed by the association's `scope`, if it has one. */
+  scopedTarget(): Relation {
+    const { association } = this.requireOwner();
+    const all = this.targetModel().all();
+    return association.options.scope ? (association.options.scope(all) as Relation) : all;
+  }
+
   /** The target Model, bound to the owner's database when it has one. */
   targetModel(): TargetModel {
     const { owner } = this.requireOwner();
