@@ -88,9 +88,10 @@ function overrideOne(table: string, name: string, generated: AttributeOptions, o
   // A new type drops the generated default or id generator: they were made for the old type.
   const { default: generatedDefault, generateId: generatedId, ...kept } = generated;
   const result: { -readonly [K in keyof AttributeOptions]: AttributeOptions[K] } = { ...kept, ...change, type: change.type ?? generated.type };
-  if (!typeChanged && change.default === undefined && change.generateId === undefined) {
-    if (generatedDefault !== undefined) result.default = generatedDefault;
-    if (generatedId) result.generateId = true;
+  // A default and an id generator replace each other; `generateId: false` alone keeps the generated default.
+  if (!typeChanged && change.default === undefined) {
+    if (generatedDefault !== undefined && !change.generateId) result.default = generatedDefault;
+    if (generatedId && change.generateId === undefined) result.generateId = true;
   }
   if (change.default !== undefined) delete result.generateId;
   if (change.generateId) delete result.default;
@@ -99,13 +100,12 @@ function overrideOne(table: string, name: string, generated: AttributeOptions, o
 
 /**
  * Applies overrides to a table's generated declarations. Returns the declarations and the ignored columns.
- * Adding an attribute, changing a column or ignoring the primary key throws `InvalidModel`.
+ * Adding an attribute or changing a column throws `InvalidModel` (ignoring the primary key is refused at first use).
  */
 export function applyOverrides(
   table: string,
   generated: AttributeDeclarations,
   overrides: AttributeOverrides,
-  primaryKey = "id",
 ): { declarations: AttributeDeclarations; ignoredColumns: string[] } {
   const declarations: Record<string, AttributeDeclaration> = {};
   const ignoredColumns: string[] = [];
@@ -115,7 +115,6 @@ export function applyOverrides(
   for (const [name, declaration] of Object.entries(generated)) {
     const override = overrides[name];
     if (override === false) {
-      if (name === primaryKey) throw new InvalidModel(`${table}.${name} is the primary key and cannot be ignored`);
       ignoredColumns.push(toOptions(declaration).column ?? underscore(name));
       continue;
     }

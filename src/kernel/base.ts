@@ -173,10 +173,7 @@ export class Base {
 
   /** Reads an attribute by name. */
   readAttribute(name: string): unknown {
-    const state = this[STATE];
-    const attribute = attributeNamed(state.model, name);
-    assertLoaded(state, attribute);
-    return currentValue(state, attribute);
+    return currentValue(this[STATE], this.#loadedAttribute(name));
   }
 
   /** Assigns an attribute by name, cast to its type. */
@@ -282,6 +279,13 @@ export class Base {
     return attributeNamed(this[STATE].model, name);
   }
 
+  /** The attribute, which `select` must have loaded: its stored value is read. */
+  #loadedAttribute(name: string) {
+    const attribute = this.#attribute(name);
+    assertLoaded(this[STATE], attribute);
+    return attribute;
+  }
+
   /** Whether any attribute has an unsaved change. */
   isChanged(): boolean {
     return changedAttributes(this[STATE]).length > 0;
@@ -306,7 +310,7 @@ export class Base {
 
   /** The attribute's value as last loaded or saved. */
   attributeWas(name: string): unknown {
-    return originalValue(this[STATE], this.#attribute(name));
+    return originalValue(this[STATE], this.#loadedAttribute(name));
   }
 
   /** Whether the attribute has an unsaved change (from a given old value, when `from` is given). */
@@ -343,13 +347,14 @@ export class Base {
   /** The attribute's value before the last save: the stored value when that save did not change it. */
   attributeBeforeLastSave(name: string): unknown {
     const change = this.savedChangeTo(name);
-    return change ? change[0] : originalValue(this[STATE], this.#attribute(name));
+    return change ? change[0] : originalValue(this[STATE], this.#loadedAttribute(name));
   }
 
   /** Undoes unsaved changes to the named attributes, or to all. */
   restoreAttributes(...names: string[]): this {
+    this.#assertAlive("changed");
     const state = this[STATE];
-    const targets = names.length > 0 ? names.map((name) => this.#attribute(name)) : changedAttributes(state);
+    const targets = names.length > 0 ? names.map((name) => this.#loadedAttribute(name)) : changedAttributes(state);
     for (const attribute of targets) {
       if (state.isNew) restoreBuiltValue(state, attribute.name);
       else state.values[attribute.name] = originalValue(state, attribute);

@@ -61,6 +61,7 @@ export function databaseForBatch(items: readonly BatchItem[]): Database | Promis
   const first = items[0];
   if (first === undefined) throw new NoDatabase("batch([]) has nothing to run and no database");
   if (isBatchable(first)) return first.database();
+  if (first.database) return first.database;
   const model = first.model?.model as { name: string; binding?: string } | undefined;
   if (!model) throw new NoDatabase("batch([...]) needs a database: call it inside withDatabase(db, fn), or use db.batch([...])");
   return databaseFor(model);

@@ -114,8 +114,9 @@ export class Database {
 
   /** Binds a Model to this database: queries and records made through it use this database. */
   model<M extends Function>(model: M): M {
-    resolveModel(unboundModel(model));
-    return bindModel(model, this);
+    const unbound = unboundModel(model);
+    resolveModel(unbound);
+    return bindModel(unbound, this);
   }
 }
 

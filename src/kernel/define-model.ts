@@ -51,6 +51,6 @@ export function defineTableModel(
 ): typeof Base {
   const generated = schema[table];
   if (!generated) throw new InvalidModel(`The schema has no table ${table}; run the generator or declare the attributes by hand`);
-  const { declarations, ignoredColumns } = applyOverrides(table, generated, overrides, base.primaryKey);
+  const { declarations, ignoredColumns } = applyOverrides(table, generated, overrides);
   return defineModel(base, declarations, { table, ignoredColumns });
 }

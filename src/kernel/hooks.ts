@@ -76,6 +76,12 @@ export interface ModelHooks {
   "record:validate": (context: SaveContext) => void | Promise<void>;
   /** After validation passed, before the write. `throw abort(reason)` stops the save. May be async. */
   "record:beforeSave": (context: SaveContext) => void | Promise<void>;
+  /**
+   * After every `record:beforeSave` hook, just before the INSERT or UPDATE is built: where other records join the
+   * save's batch, so that those a callback built or assigned are written too. May abort, and may push writes to
+   * `batch` and `batchBefore`. May be async.
+   */
+  "record:beforeWrite": (context: SaveContext) => void | Promise<void>;
   /** The INSERT or UPDATE is being built, after the before-save hooks; also for each row of a bulk insert. Sync. */
   "record:write": (context: WriteContext) => void;
   /** After the row is written and the record is clean. May be async. */

@@ -24,7 +24,7 @@ export { Relation, type OrderDirection } from "./relation.js";
 export { column, sql, SqlFragment, ColumnReference } from "./sql.js";
 export { Statement, type SqlQuery } from "./statement.js";
 export type * from "./types.js";
-export { attributesOf, databaseOfRecord, isAttributeLoaded, primaryKeyOf, readAsCondition } from "./introspection.js";
+export { attributesOf, databaseOfModel, databaseOfRecord, isAttributeLoaded, primaryKeyOf, readAsCondition } from "./introspection.js";
 export { defineRelationMethod, relationOf } from "./resolve.js";
 export { underscore, camelize, quoteIdentifier } from "./naming.js";
 export { attributeNamed, castValue } from "./assign.js";

@@ -1,7 +1,7 @@
 import { attributeNamed } from "./assign.js";
 import { UNCASTABLE } from "./attribute-types.js";
 import type { Attribute } from "./attributes.js";
-import { type Database, unboundModel } from "./database.js";
+import { boundDatabase, type Database, unboundModel } from "./database.js";
 import { type RecordState, STATE } from "./record-state.js";
 import { resolveModel } from "./resolve.js";
 
@@ -19,6 +19,11 @@ export function isAttributeLoaded(record: object, name: string): boolean {
 /** A Model's primary key attribute, as fixed at its first use. */
 export function primaryKeyOf(model: Function): Attribute {
   return resolveModel(unboundModel(model)).primaryKey;
+}
+
+/** The database of a Model view made by `db.model(M)`; undefined for the Model itself. */
+export function databaseOfModel(model: Function): Database | undefined {
+  return boundDatabase(model);
 }
 
 /** The database a record was built or loaded through, if any (its later saves and association loads use it). */

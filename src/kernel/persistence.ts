@@ -102,12 +102,19 @@ async function executeOrAbandon(database: Database, prepared: PreparedWrite): Pr
   }
 }
 
-/** Runs the validations, then (when they passed) the before-save hooks; false when either refused the save. */
+/**
+ * Runs the validations, then (when they passed) the before-save hooks, then the before-write hooks; false when
+ * any refused the save.
+ */
 function validateAndCallBefore(state: RecordState, context: SaveContext): Promise<boolean> {
   const { hooks } = state.model;
+  const beforeWrite = (): Promise<void> | void => {
+    if (hooks.has("record:beforeWrite")) return hooks.callHook("record:beforeWrite", context);
+  };
   const beforeSave = (): Promise<void> | void => {
     if (state.hasErrors()) throw new Abort("validation failed");
-    if (hooks.has("record:beforeSave")) return hooks.callHook("record:beforeSave", context);
+    const saving = hooks.has("record:beforeSave") ? hooks.callHook("record:beforeSave", context) : undefined;
+    return saving ? saving.then(beforeWrite) : beforeWrite();
   };
   return runAbortable(state, () => {
     const validating = hooks.has("record:validate") ? hooks.callHook("record:validate", context) : undefined;
@@ -116,16 +123,17 @@ function validateAndCallBefore(state: RecordState, context: SaveContext): Promis
 }
 
 /**
- * Prepares the writes hooks added to a save (children built through an association, a new parent). One that is
- * refused refuses the whole save, so that `save()` answers false as for the record's own refusal: an invalid
- * one's reasons go to the record's `errors`, an aborted one's to its `abortReason`. Nothing has been written then.
+ * Prepares the writes hooks added to a save or destroy (children built through an association, a new parent,
+ * dependents). One that is refused refuses the whole operation, so that `save()` or `destroy()` answers false as for
+ * the record's own refusal: an invalid one's reasons go to the record's `errors`, an aborted one's to its
+ * `abortReason`. Nothing has been written then.
  */
-async function prepareWritesOfSave(state: RecordState, batch: readonly BatchItem[]): Promise<PreparedWrite | undefined> {
+async function prepareExtrasOf(state: RecordState, batch: readonly BatchItem[]): Promise<PreparedWrite | undefined> {
   try {
     return await prepareExtras(batch);
   } catch (error) {
     if (error instanceof RecordInvalid) state.errors.add("base", "invalid", error.message);
-    else if (error instanceof RecordNotSaved) state.abortReason = error.message;
+    else if (error instanceof RecordNotSaved || error instanceof RecordNotDestroyed) state.abortReason = error.message;
     else throw error;
     return undefined;
   }
@@ -139,7 +147,8 @@ async function prepareSave(record: Persistable): Promise<PreparedWrite | undefin
   const operation: SaveOperation = state.isNew ? "create" : "update";
   const context: SaveContext = { record, operation, batch: [], batchBefore: [] };
   state.clearRefusal();
-  if ((hooks.has("record:validate") || hooks.has("record:beforeSave")) && !(await validateAndCallBefore(state, context))) {
+  const hasBefore = hooks.has("record:validate") || hooks.has("record:beforeSave") || hooks.has("record:beforeWrite");
+  if (hasBefore && !(await validateAndCallBefore(state, context))) {
     if (state.hasErrors()) state.abortReason = undefined;
     return undefined;
   }
@@ -148,8 +157,8 @@ async function prepareSave(record: Persistable): Promise<PreparedWrite | undefin
   const finishOwn = (results: unknown[], database: Database) => finishSave(record, context, changes, statement ? results[0] : undefined, database);
   const abandonOwn = () => undoJournal(state, journal);
   if (context.batch.length === 0 && context.batchBefore.length === 0) return { statements: own, finish: finishOwn, abandon: abandonOwn };
-  const before = await prepareWritesOfSave(state, context.batchBefore);
-  const after = before && (await prepareWritesOfSave(state, context.batch));
+  const before = await prepareExtrasOf(state, context.batchBefore);
+  const after = before && (await prepareExtrasOf(state, context.batch));
   if (!before || !after) {
     before?.abandon();
     abandonOwn();
@@ -282,7 +291,8 @@ async function prepareDestroy(record: Persistable): Promise<PreparedWrite | unde
     if (hooks.has("record:beforeDelete")) await hooks.callHook("record:beforeDelete", context);
   });
   if (!passed) return undefined;
-  const extras = await prepareExtras(context.batch);
+  const extras = await prepareExtrasOf(state, context.batch);
+  if (!extras) return undefined;
   const own = state.isNew ? [] : [deleteStatement(state.model, state)];
   return {
     statements: [...extras.statements, ...own],

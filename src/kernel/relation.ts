@@ -4,7 +4,7 @@ import { UNCASTABLE } from "./attribute-types.js";
 import { type OrderTerm, type RelationData, compileSelect } from "./compiler.js";
 import { Comparison, type Condition, castConditionValue, conditionsFor, holdsUndefined } from "./conditions.js";
 import { databaseFor } from "./context.js";
-import { type Database, unboundModel } from "./database.js";
+import { boundDatabase, type Database, unboundModel } from "./database.js";
 import { IncompatibleRelation, IrreversibleOrder, RecordNotFound } from "./errors.js";
 import { instantiate } from "./hydrate.js";
 import { type ResolvedModel, resolveModel } from "./resolve.js";
@@ -256,9 +256,8 @@ export class Relation {
     // distinct() does not add the primary key: such records cannot be saved, reloaded or destroyed.
     const loaded = select && new Set([...(distinct ? [] : [model.primaryKey.name]), ...select.map((a) => a.name)]);
     const Class = unboundModel(this.modelClass);
-    return new Statement(compileSelect(this.data, model), model, "rows", (rows, _meta, database) =>
-      rows.map((row) => instantiate(Class, model, row, database, loaded)),
-    );
+    const read = (rows: Record<string, unknown>[], _meta: unknown, database: Database) => rows.map((row) => instantiate(Class, model, row, database, loaded));
+    return new Statement(compileSelect(this.data, model), model, "rows", read, boundDatabase(this.modelClass));
   }
 
   /** The database this Relation queries: the bound one, the one `withDatabase` opened, or the Model's binding. */
@@ -267,8 +266,10 @@ export class Relation {
   }
 
   /** Runs a Statement on this Relation's database. */
-  async run<T>(statement: Statement<T>): Promise<T> {
-    return (await this.database()).run(statement);
+  run<T>(statement: Statement<T>): Promise<T> {
+    const database = this.database();
+    // Not an async function: the database is usually known already, and each async layer adds promise turns to every query.
+    return database instanceof Promise ? database.then((found) => found.run(statement)) : database.run(statement);
   }
 
   /** Loads the records. */
@@ -306,12 +307,13 @@ export class Relation {
     if (missingIds.length > 0) throw this.#notFound(`no records with ${key.name} ${missingIds.map((id) => describeKey(key, id)).join(", ")}`);
   }
 
-  // A Relation with no description looks the key up with SQL compiled once per Model.
-  async #findByKey(id: unknown): Promise<any> {
+  // A Relation with no description looks the key up with SQL compiled once per Model. Called only from the async
+  // find(), so its throws still reject.
+  #findByKey(id: unknown): Promise<any> {
     const model = this.model;
     if (id === undefined) throw new TypeError(`${model.name}.find: the id is undefined`);
     const key = id === null ? UNCASTABLE : castConditionValue(model.primaryKey, id);
-    if (key === UNCASTABLE || key === null) return null;
+    if (key === UNCASTABLE || key === null) return Promise.resolve(null);
     const Class = unboundModel(this.modelClass);
     const statement = findByKeyStatement(model, key, (rows, _meta, database) =>
       rows[0] === undefined ? null : instantiate(Class, model, rows[0], database),

@@ -3,7 +3,7 @@ import type { Plugin } from "./plugin.js";
 import { declarationOf, ownDeclaration } from "./declaration.js";
 import { InvalidModel } from "./errors.js";
 import { applyingRegistrations, ResolvedHooks } from "./hooks.js";
-import { quoteIdentifier } from "./naming.js";
+import { quoteIdentifier, underscore } from "./naming.js";
 import { Relation } from "./relation.js";
 import { unboundModel } from "./database.js";
 
@@ -114,6 +114,10 @@ function checkAttributes(model: Resolvable, attributes: Map<string, Attribute>, 
     if (RESERVED.has(name)) throw new InvalidModel(`${model.name}: attribute ${name} has the name of a record method`);
   }
   if (!attributes.has(model.primaryKey)) {
+    // Checked here, not where the override is declared: a subclass may still set another primaryKey.
+    if (declarationOf(model).ignoredColumns.includes(underscore(model.primaryKey))) {
+      throw new InvalidModel(`${model.name}: ${model.primaryKey} is the primary key and cannot be ignored (an override of false)`);
+    }
     throw new InvalidModel(`${model.name}: primaryKey ${JSON.stringify(model.primaryKey)} is not an attribute`);
   }
   for (const name of hiddenChecked) {

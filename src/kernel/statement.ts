@@ -32,6 +32,8 @@ export class Statement<Result = unknown> {
   /** @internal */ readonly result: StatementResult;
   /** @internal Turns D1's result into what running the Statement resolves to; records keep `database`. */
   readonly read: StatementReader<Result>;
+  /** @internal The database of the bound Model (`db.model(M)`) that made it: where a top-level `batch` runs it. */
+  readonly database: Database | undefined;
 
   /** @internal */
   constructor(
@@ -39,6 +41,7 @@ export class Statement<Result = unknown> {
     model: ResolvedModel | undefined,
     result: StatementResult,
     read: StatementReader<Result>,
+    database?: Database,
   ) {
     this.sql = query.sql;
     this.params = query.params;
@@ -46,6 +49,7 @@ export class Statement<Result = unknown> {
     this.model = model;
     this.result = result;
     this.read = read;
+    this.database = database;
   }
 
   /** The SQL and its bound values, unfiltered. */

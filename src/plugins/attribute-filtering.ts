@@ -5,7 +5,9 @@ function matches(filter: string | RegExp, attribute: Attribute): boolean {
     const needle = filter.toLowerCase();
     return attribute.name.toLowerCase().includes(needle) || attribute.column.toLowerCase().includes(needle);
   }
-  return filter.test(attribute.name) || filter.test(attribute.column);
+  // Without the g and y flags, whose lastIndex would carry from one test() to the next (and into the app's RegExp).
+  const pattern = new RegExp(filter.source, filter.flags.replace(/[gy]/g, ""));
+  return pattern.test(attribute.name) || pattern.test(attribute.column);
 }
 
 /**

@@ -2,6 +2,7 @@ import {
   type Attribute,
   attributeNamed,
   castValue,
+  databaseOfModel,
   definePlugin,
   IncompatibleRelation,
   type InsertOptions,
@@ -18,7 +19,7 @@ import {
 } from "../kernel/index.js";
 
 type Meta = WriteMeta;
-type BuildsRecords = { build(attributes: object): object; all(): Relation };
+type BuildsRecords = Function & { build(attributes: object): object; all(): Relation };
 
 function storedRow(model: ResolvedModel, values: ReadonlyMap<string, unknown>): Record<string, unknown> {
   const row: Record<string, unknown> = {};
@@ -70,7 +71,7 @@ function toInsertAll(this: BuildsRecords, list: readonly object[], options: Inse
   const params = new ParamWriter();
   const conflict = options.onDuplicate === "skip" ? " ON CONFLICT DO NOTHING" : "";
   const sql = insertSql(model, columns, params, rows) + conflict;
-  return new Statement({ sql, params: params.params, sources: params.sources }, model, "meta", (_rows, meta) => meta);
+  return new Statement({ sql, params: params.params, sources: params.sources }, model, "meta", (_rows, meta) => meta, databaseOfModel(this));
 }
 
 function toUpsertAll(this: BuildsRecords, list: readonly object[], options: UpsertOptions = {}): Statement<Meta> {
@@ -84,7 +85,7 @@ function toUpsertAll(this: BuildsRecords, list: readonly object[], options: Upse
   const params = new ParamWriter();
   const action = updates.length === 0 ? "DO NOTHING" : `DO UPDATE SET ${updates.map((c) => `${quoteIdentifier(c)} = excluded.${quoteIdentifier(c)}`).join(", ")}`;
   const sql = `${insertSql(model, columns, params, rows)} ON CONFLICT (${uniqueBy.map(quoteIdentifier).join(", ")}) ${action}`;
-  return new Statement({ sql, params: params.params, sources: params.sources }, model, "meta", (_rows, meta) => meta);
+  return new Statement({ sql, params: params.params, sources: params.sources }, model, "meta", (_rows, meta) => meta, databaseOfModel(this));
 }
 
 function changesOf(meta: Meta): number {
@@ -105,21 +106,44 @@ function targetRows(relation: Relation, params: ParamWriter): string {
   return `${parts.columns} IN (${joinSelect(parts)})`;
 }
 
+/** D1 refuses a statement with more bound parameters than this. */
+const MAX_BOUND_PARAMETERS = 100;
+
+/** `"a" = ?, "b" = ?`: each value bound on its own. */
+function setEach(values: ReadonlyMap<Attribute, unknown>, params: ParamWriter): string {
+  return [...values].map(([attribute, stored]) => `${quoteIdentifier(attribute.column)} = ${params.bind(stored, { kind: "value", attribute })}`).join(", ");
+}
+
+/** `("a", "b") = (SELECT ... FROM json_each(?))`: every value in one bound JSON row, for updates of very many columns. */
+function setAsOneValue(values: ReadonlyMap<Attribute, unknown>, params: ParamWriter): string {
+  const attributes = [...values.keys()];
+  const row = Object.fromEntries(attributes.map((attribute) => [attribute.column, values.get(attribute)]));
+  const byKey = new Map(attributes.map((attribute) => [attribute.column, attribute]));
+  const placeholder = params.bind(JSON.stringify([row]), { kind: "rows", byKey });
+  const columns = attributes.map((attribute) => quoteIdentifier(attribute.column)).join(", ");
+  const picks = attributes.map((attribute) => `json_extract(value, ${quoteJsonPath(attribute.column)})`).join(", ");
+  return `(${columns}) = (SELECT ${picks} FROM json_each(${placeholder}))`;
+}
+
 /** The UPDATE of `updateAll`: sets the attributes, cast, on every row the Relation matches; reads the rows changed. */
 export function updateAllStatement(relation: Relation, attributes: Record<string, unknown>): Statement<number> {
   const model = relation.model;
   const entries = Object.entries(attributes ?? {});
   if (entries.length === 0) throw new TypeError(`${model.name}.updateAll needs at least one attribute to set`);
-  const params = new ParamWriter();
-  const assignments = entries.map(([name, value]) => {
-    const attribute: Attribute = attributeNamed(model, name);
+  const values = new Map<Attribute, unknown>();
+  for (const [name, value] of entries) {
+    const attribute = attributeNamed(model, name);
     const cast = castValue(model, attribute, value);
-    const stored = cast === null ? null : attribute.type.toDatabase(cast);
-    return `${quoteIdentifier(attribute.column)} = ${params.bind(stored, { kind: "value", attribute })}`;
-  });
-  const where = targetRows(relation, params);
-  const sql = `UPDATE ${model.quotedTable} SET ${assignments.join(", ")} WHERE ${where}`;
-  return new Statement({ sql, params: params.params, sources: params.sources }, model, "meta", (_rows, meta) => changesOf(meta));
+    values.set(attribute, cast === null ? null : attribute.type.toDatabase(cast));
+  }
+  const compile = (set: typeof setEach) => {
+    const params = new ParamWriter();
+    const assignments = set(values, params);
+    return { params, sql: `UPDATE ${model.quotedTable} SET ${assignments} WHERE ${targetRows(relation, params)}` };
+  };
+  let { params, sql } = compile(setEach);
+  if (params.params.length > MAX_BOUND_PARAMETERS) ({ params, sql } = compile(setAsOneValue));
+  return new Statement({ sql, params: params.params, sources: params.sources }, model, "meta", (_rows, meta) => changesOf(meta), databaseOfModel(relation.modelClass));
 }
 
 /** The DELETE of `deleteAll`: every row the Relation matches; reads the rows deleted. */
@@ -127,7 +151,7 @@ export function deleteAllStatement(relation: Relation): Statement<number> {
   const model = relation.model;
   const params = new ParamWriter();
   const sql = `DELETE FROM ${model.quotedTable} WHERE ${targetRows(relation, params)}`;
-  return new Statement({ sql, params: params.params, sources: params.sources }, model, "meta", (_rows, meta) => changesOf(meta));
+  return new Statement({ sql, params: params.params, sources: params.sources }, model, "meta", (_rows, meta) => changesOf(meta), databaseOfModel(relation.modelClass));
 }
 
 // The callers are async and build their Statement inside, so bad input rejects rather than throws.

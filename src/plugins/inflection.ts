@@ -46,7 +46,8 @@ const RULES: Rule[] = [
   ]),
 ];
 
-const UNCOUNTABLE_PATTERN = new RegExp(`(?:^|_)(?:${UNCOUNTABLE.join("|")})$`, "i");
+// As Rails' `\bsheep\Z`: "_" is a word character, so "blog_sheep" is not uncountable and becomes "blog_sheeps".
+const UNCOUNTABLE_PATTERN = new RegExp(`\\b(?:${UNCOUNTABLE.join("|")})$`, "i");
 
 /** The plural of an English word or snake_case phrase (only the last word changes). */
 export function pluralize(word: string): string {

@@ -11,6 +11,7 @@ const VALIDATIONS = defineModelState<Declared[]>("validations", () => [], (list)
 interface Validatable {
   readAttribute(name: string): unknown;
   isNewRecord(): boolean;
+  isAttributeChanged(name: string): boolean;
   errors: { add(attribute: string, type: string, message: string): void };
   constructor: Function;
 }
@@ -25,8 +26,10 @@ type Report = (type: string, message: string) => void;
 
 function checkLength(value: unknown, length: NonNullable<ValidationOptions["length"]>, report: Report): void {
   if (typeof value !== "string" && !Array.isArray(value)) return;
-  if (length.minimum !== undefined && value.length < length.minimum) report("too_short", "is too short");
-  if (length.maximum !== undefined && value.length > length.maximum) report("too_long", "is too long");
+  // Characters, as Rails counts them: an emoji is one, though JavaScript's length says two.
+  const size = typeof value === "string" ? [...value].length : value.length;
+  if (length.minimum !== undefined && size < length.minimum) report("too_short", "is too short");
+  if (length.maximum !== undefined && size > length.maximum) report("too_long", "is too long");
 }
 
 /**
@@ -73,7 +76,8 @@ async function validate(record: Validatable, { attribute, options }: Declared): 
   if (options.format && !matchesFormat(options.format, value)) report("invalid", "is invalid");
   if (options.inclusion && !options.inclusion.includes(value)) report("inclusion", "is not included in the list");
   if (options.numericality) checkNumericality(value, options.numericality, report);
-  if (options.uniqueness) {
+  // A stored value that this save leaves alone was checked when it was written: a save with no change sends nothing.
+  if (options.uniqueness && (record.isNewRecord() || record.isAttributeChanged(attribute))) {
     const caseSensitive = options.uniqueness === true || options.uniqueness.caseSensitive !== false;
     if (await isTaken(record, attribute, value, caseSensitive)) report("taken", "has already been taken");
   }

@@ -76,7 +76,7 @@ export const associations = definePlugin({
   hooks: {
     "record:initialize": ({ record }) => attach(record),
     "record:hydrate": ({ record }) => attach(record),
-    "record:beforeSave"({ record, batch, batchBefore }) {
+    "record:beforeWrite"({ record, batch, batchBefore }) {
       for (const { child, foreignKey, key } of pendingChildren(record)) {
         if (key === null) continue;
         copyKey(child, foreignKey, key);

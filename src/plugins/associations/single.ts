@@ -77,12 +77,16 @@ export class HasOneAssociation extends SingleAssociation {
     return key === null ? null : slot.scopedTarget().findBy({ [association.foreignKey]: key });
   }
 
-  /** Builds the child with the owner's key; the owner's next save writes it in the same batch. */
+  /**
+   * Builds the child with the owner's key; the owner's next save writes it in the same batch. It replaces a child
+   * built before and not yet saved: there is one child.
+   */
   build(attributes: object = {}): any {
     const slot = this[ASSOCIATION];
     const { owner, association } = slot.requireOwner();
     const key = keyFor(association.target, association.foreignKey, owner.readAttribute(association.primaryKey));
     const child = slot.targetModel().build({ ...attributes, [association.foreignKey]: key });
+    slot.pending.length = 0;
     slot.pending.push(child);
     slot.remember(child);
     return child;
