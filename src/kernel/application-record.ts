@@ -18,7 +18,7 @@ type NoExtraKeys<O, Allowed> = { [K in Exclude<keyof O, keyof Allowed>]: never }
 /** `ApplicationRecord`: makes a Model base class from a table of the schema, or from declarations by hand. */
 export interface ApplicationRecordFunction<S extends Schema, B extends typeof Base> {
   /** A Model of a table in the generated schema, with optional overrides of its attributes. */
-  <T extends keyof S & string, const O extends { readonly [K in keyof S[T]]?: AttributeOverride } = {}>(
+  <T extends keyof S & string, const O extends { readonly [name: string]: AttributeOverride } = {}>(
     table: T,
     overrides?: O & NoExtraKeys<O, S[T]>,
   ): AppModel<AttributesOf<OverriddenDeclarations<S[T], O>>, B>;

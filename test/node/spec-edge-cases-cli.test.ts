@@ -1,0 +1,338 @@
+// Edge cases of the command-line tool and of the files it generates, against SPEC.md ("Generated files",
+// "Command-line tool"). Complements cli.test.ts (which covers every column form, the error messages, g migration's
+// Add/Remove/Create and hand-written migrations) and does not repeat it. Like cli.test.ts it runs the built
+// `dist/cli.mjs` in temporary app folders; it also type-checks a generated app with tsc, and applies its migrations
+// with `wrangler d1 migrations apply --local` and creates records on that local D1 through `getPlatformProxy`.
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { transform } from "esbuild";
+import { afterEach, describe, expect, it } from "vitest";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const cli = path.join(root, "dist/cli.mjs");
+const tsc = path.join(root, "node_modules/typescript/bin/tsc");
+const wrangler = path.join(root, "node_modules/wrangler/bin/wrangler.js");
+const folders: string[] = [];
+
+afterEach(() => {
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
+
+function app(): string {
+  const folder = mkdtempSync(path.join(tmpdir(), "recordflare-spec-cli-"));
+  folders.push(folder);
+  return folder;
+}
+
+function run(cwd: string, ...args: string[]) {
+  const result = spawnSync(process.execPath, [cli, ...args], { cwd, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function ok(cwd: string, ...args: string[]): string {
+  const result = run(cwd, ...args);
+  expect(result.stderr, `stderr of recordflare ${args.join(" ")}`).toBe("");
+  expect(result.status).toBe(0);
+  return result.stdout;
+}
+
+function read(folder: string, file: string): string {
+  return readFileSync(path.join(folder, file), "utf8");
+}
+
+function write(folder: string, file: string, text: string): void {
+  mkdirSync(path.dirname(path.join(folder, file)), { recursive: true });
+  writeFileSync(path.join(folder, file), text);
+}
+
+/** Makes `import ... from "recordflare"` (and the Workers types) resolve in an app folder, as after `npm install`. */
+function linkPackages(folder: string): void {
+  mkdirSync(path.join(folder, "node_modules/@cloudflare"), { recursive: true });
+  symlinkSync(root, path.join(folder, "node_modules/recordflare"), "dir");
+  symlinkSync(path.join(root, "node_modules/@cloudflare/workers-types"), path.join(folder, "node_modules/@cloudflare/workers-types"), "dir");
+  write(folder, "package.json", JSON.stringify({ name: "app", private: true, type: "module" }));
+}
+
+describe("SPEC 'Shape of a generated table'", () => {
+  it("names the reference column <name>_id and the parent table by the table naming rules, with index_<table>_on_<column>", () => {
+    const folder = app();
+    ok(folder, "g", "model", "Person", "name:string!");
+    ok(folder, "g", "model", "Human");
+    ok(folder, "g", "model", "Sheep");
+    ok(folder, "g", "model", "Comment", "person:references", "human:references", "sheep:references", "blogCategory:references", "body");
+    expect(read(folder, "migrations/0001_create_people.sql")).toContain("CREATE TABLE people (\n  id TEXT PRIMARY KEY NOT NULL,\n");
+    expect(read(folder, "migrations/0002_create_humen.sql")).toContain("CREATE TABLE humen (");
+    expect(read(folder, "migrations/0003_create_sheep.sql")).toContain("CREATE TABLE sheep (");
+    expect(read(folder, "migrations/0004_create_comments.sql")).toBe(`-- Migration number: 0004 \t create_comments
+CREATE TABLE comments (
+  id TEXT PRIMARY KEY NOT NULL,
+  person_id TEXT NOT NULL REFERENCES people (id),
+  human_id TEXT NOT NULL REFERENCES humen (id),
+  sheep_id TEXT NOT NULL REFERENCES sheep (id),
+  blog_category_id TEXT NOT NULL REFERENCES blog_categories (id),
+  body TEXT,
+  created_at DATETIME NOT NULL,
+  updated_at DATETIME NOT NULL
+);
+CREATE INDEX index_comments_on_person_id ON comments (person_id);
+CREATE INDEX index_comments_on_human_id ON comments (human_id);
+CREATE INDEX index_comments_on_sheep_id ON comments (sheep_id);
+CREATE INDEX index_comments_on_blog_category_id ON comments (blog_category_id);
+`);
+    expect(read(folder, "src/models/human.ts")).toContain(`export class Human extends ApplicationRecord("humen") {}`);
+    expect(read(folder, "src/models/sheep.ts")).toContain(`export class Sheep extends ApplicationRecord("sheep") {}`);
+  });
+
+  it("gives a table of a Model without columns exactly id, created_at and updated_at", () => {
+    const folder = app();
+    ok(folder, "g", "model", "Tag");
+    expect(read(folder, "migrations/0001_create_tags.sql")).toBe(
+      "-- Migration number: 0001 \t create_tags\nCREATE TABLE tags (\n  id TEXT PRIMARY KEY NOT NULL,\n  created_at DATETIME NOT NULL,\n  updated_at DATETIME NOT NULL\n);\n",
+    );
+    expect(read(folder, "src/db/schema.ts")).toContain(`  tags: {
+    id: { type: "string", null: false, generateId: true },
+    createdAt: { type: "datetime", null: false },
+    updatedAt: { type: "datetime", null: false },
+  },`);
+  });
+
+  it("takes --id integer before the Model name too, and a reference to that parent is an INTEGER", () => {
+    const folder = app();
+    ok(folder, "g", "model", "--id", "integer", "Author", "name:string!");
+    ok(folder, "g", "model", "--id=integer", "Book", "author:references");
+    expect(read(folder, "migrations/0001_create_authors.sql")).toContain("  id INTEGER PRIMARY KEY,\n");
+    expect(read(folder, "migrations/0002_create_books.sql")).toContain("  id INTEGER PRIMARY KEY,\n  author_id INTEGER NOT NULL REFERENCES authors (id),\n");
+    expect(read(folder, "src/db/schema.ts")).not.toContain("generateId");
+  });
+});
+
+describe("SPEC 'Command-line tool'", () => {
+  it("numbers migrations sequentially from 0001 across g model, g migration and an empty migration", () => {
+    const folder = app();
+    ok(folder, "g", "model", "User", "name:string!");
+    ok(folder, "g", "migration", "AddAgeToUsers", "age:integer");
+    ok(folder, "g", "migration", "BackfillAges");
+    ok(folder, "g", "model", "Post", "user:references");
+    ok(folder, "g", "migration", "CreateTags", "name");
+    expect(readdirSync(path.join(folder, "migrations")).sort()).toEqual([
+      "0001_create_users.sql",
+      "0002_add_age_to_users.sql",
+      "0003_backfill_ages.sql",
+      "0004_create_posts.sql",
+      "0005_create_tags.sql",
+    ]);
+  });
+
+  it("column syntax: a trailing ! on a :unique column, a default holding = and :, and an empty string default", () => {
+    const folder = app();
+    ok(folder, "g", "model", "Setting", "slug:string:unique!", "value:string=a=b:c", "note:string!=", "flag:boolean!=true");
+    const migration = read(folder, "migrations/0001_create_settings.sql");
+    expect(migration).toContain("  slug TEXT NOT NULL,\n");
+    expect(migration).toContain("  value TEXT DEFAULT 'a=b:c',\n");
+    expect(migration).toContain("  note TEXT NOT NULL DEFAULT '',\n");
+    expect(migration).toContain("  flag BOOLEAN NOT NULL DEFAULT 1,\n");
+    expect(migration).toContain("CREATE UNIQUE INDEX index_settings_on_slug ON settings (slug);\n");
+    expect(read(folder, "src/db/schema.ts")).toContain(`    slug: { type: "string", null: false },
+    value: { type: "string", default: "a=b:c" },
+    note: { type: "string", null: false, default: "" },
+    flag: { type: "boolean", null: false, default: true },`);
+  });
+
+  it("g model regenerates the whole schema from the migrations, replacing a hand-edited schema file", () => {
+    const folder = app();
+    ok(folder, "g", "model", "User", "name:string!");
+    write(folder, "src/db/schema.ts", "export const schema = { edited: {} } as const;\n");
+    write(folder, "migrations/0002_by_hand.sql", "ALTER TABLE users ADD COLUMN nickname TEXT;\n");
+    ok(folder, "g", "model", "Post");
+    const schema = read(folder, "src/db/schema.ts");
+    expect(schema).not.toContain("edited");
+    expect(schema).toContain("    nickname: \"string\",\n");
+    expect(schema).toContain("  posts: {\n");
+    expect(readdirSync(path.join(folder, "migrations")).sort()).toContain("0003_create_posts.sql");
+  });
+
+  it("writes the base class when it is missing even if other Models exist, and never touches an existing Model", () => {
+    const folder = app();
+    ok(folder, "g", "model", "User");
+    rmSync(path.join(folder, "src/models/application-record.ts"));
+    write(folder, "src/models/user.ts", "// the app's own User\n");
+    const output = ok(folder, "g", "model", "Post");
+    expect(output).toContain("create     src/models/application-record.ts");
+    expect(read(folder, "src/models/application-record.ts")).toContain("defineApplicationRecord(schema, ApplicationBase)");
+    expect(read(folder, "src/models/user.ts")).toBe("// the app's own User\n");
+  });
+});
+
+/** An app made with the tool: UUID and integer keys, references, defaults, a unique column, json, a later migration. */
+function generatedApp(): string {
+  const folder = app();
+  ok(folder, "g", "model", "Author", "name:string!", "--id", "integer");
+  ok(folder, "g", "model", "User", "name:string!", "email:string:unique", "admin:boolean!=false", "settings:json");
+  ok(folder, "g", "model", "BlogPost", "title:string!", "body", "user:references", "author:references", "publishedAt:datetime", "views:integer=0");
+  ok(folder, "g", "migration", "AddNicknameToUsers", "nickname:string=anon");
+  return folder;
+}
+
+describe("a generated app", () => {
+  it("type-checks, with SPEC's compile errors and nullability holding for the generated schema", () => {
+    const folder = generatedApp();
+    linkPackages(folder);
+    write(
+      folder,
+      "tsconfig.json",
+      JSON.stringify({
+        compilerOptions: {
+          target: "ES2022",
+          lib: ["ES2023"],
+          module: "ESNext",
+          moduleResolution: "bundler",
+          types: ["@cloudflare/workers-types"],
+          strict: true,
+          noImplicitOverride: true,
+          noEmit: true,
+          skipLibCheck: true,
+        },
+        include: ["src"],
+      }),
+    );
+    write(
+      folder,
+      "src/check.ts",
+      `import { ApplicationRecord } from "./models/application-record.js";
+import { Author } from "./models/author.js";
+import { BlogPost } from "./models/blog-post.js";
+import { User } from "./models/user.js";
+
+export async function check(input: FormData) {
+  // Nullability: NOT NULL columns and keys are non-null; the others include null.
+  const user = User.build({ name: "Ada", settings: { theme: "dark" } });
+  const id: string = user.id;
+  const name: string = user.name;
+  const admin: boolean = user.admin;
+  const email: string | null = user.email;
+  const nickname: string | null = user.nickname;
+  const createdAt: Date = user.createdAt;
+  // @ts-expect-error: email is nullable
+  const notNullEmail: string = user.email;
+  const author = await Author.createOrThrow({ name: "Ann" });
+  const authorId: number = author.id;
+  const post = BlogPost.build({ title: "Hi", userId: user.id, authorId: author.id, publishedAt: "2024-01-01" });
+  const userId: string = post.userId;
+  const views: number | null = post.views;
+  const publishedAt: Date | null = post.publishedAt;
+  // @ts-expect-error: body is nullable
+  const body: string = post.body;
+  // pluck tuples follow the generated types.
+  const pairs: [string, number | null][] = await BlogPost.pluck("title", "views");
+
+  // A table absent from the schema is a compile error.
+  // @ts-expect-error: no table comments
+  ApplicationRecord("comments");
+  // An unknown override key is a compile error.
+  // @ts-expect-error: nope is not an attribute of users
+  ApplicationRecord("users", { nope: false });
+  class Strict extends ApplicationRecord("users", { email: { null: false } }) {}
+  const strictEmail: string = new Strict().email;
+  // Unknown attribute names in build / create / assign / update / permit.
+  // @ts-expect-error: nope is not an attribute
+  User.build({ nope: 1 });
+  // @ts-expect-error: nope is not an attribute
+  await User.create({ nope: 1 });
+  // @ts-expect-error: nope is not an attribute
+  user.assign({ nope: 1 });
+  // @ts-expect-error: nope is not an attribute
+  await user.update({ nope: 1 });
+  // @ts-expect-error: nope is not an attribute
+  User.permit(input, "nope");
+  // Column names are not attribute names.
+  // @ts-expect-error: published_at is the column, publishedAt the attribute
+  BlogPost.build({ published_at: "2024-01-01" });
+  return [id, name, admin, email, nickname, createdAt, notNullEmail, authorId, userId, views, publishedAt, body, pairs, strictEmail];
+}
+`,
+    );
+    const result = spawnSync(process.execPath, [tsc, "-p", "tsconfig.json"], { cwd: folder, encoding: "utf8" });
+    expect(result.stdout + result.stderr).toBe("");
+    expect(result.status).toBe(0);
+  }, 60_000);
+
+  it("applies with `wrangler d1 migrations apply --local`, and its Models create, find and refuse duplicates on that D1", async () => {
+    const folder = generatedApp();
+    linkPackages(folder);
+    write(
+      folder,
+      "wrangler.jsonc",
+      JSON.stringify({
+        name: "app",
+        main: "src/index.ts",
+        compatibility_date: "2026-11-01",
+        compatibility_flags: ["nodejs_compat"],
+        d1_databases: [{ binding: "DB", database_name: "app", database_id: "00000000-0000-0000-0000-000000000000" }],
+      }),
+    );
+    const applied = spawnSync(process.execPath, [wrangler, "d1", "migrations", "apply", "DB", "--local", "--persist-to", "state"], {
+      cwd: folder,
+      encoding: "utf8",
+      env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false", NO_COLOR: "1" },
+    });
+    expect(applied.status, applied.stdout + applied.stderr).toBe(0);
+
+    // The generated TypeScript, transpiled next to itself (the imports name `.js` files).
+    const sources = ["src/db/schema.ts", ...readdirSync(path.join(folder, "src/models")).map((file) => `src/models/${file}`)];
+    for (const file of sources) {
+      const { code } = await transform(read(folder, file), { loader: "ts", format: "esm" });
+      write(folder, file.replace(/\.ts$/, ".js"), code);
+    }
+    const load = async <T>(file: string): Promise<T> => (await import(pathToFileURL(path.join(folder, file)).href)) as T;
+    type AnyModel = {
+      createOrThrow(attributes: object): Promise<Record<string, unknown>>;
+      create(attributes: object): Promise<Record<string, unknown> & { isPersisted(): boolean }>;
+      find(id: unknown): Promise<Record<string, unknown>>;
+      count(): Promise<number>;
+    };
+    const { Author } = await load<{ Author: AnyModel }>("src/models/author.js");
+    const { User } = await load<{ User: AnyModel }>("src/models/user.js");
+    const { BlogPost } = await load<{ BlogPost: AnyModel }>("src/models/blog-post.js");
+    // The package as the app imports it, so that it is the same module instance as the Models' own import.
+    write(folder, "src/recordflare.js", 'export * from "recordflare";\n');
+    const recordflare = await load<typeof import("recordflare")>("src/recordflare.js");
+
+    const { getPlatformProxy } = (await import(pathToFileURL(path.join(root, "node_modules/wrangler/wrangler-dist/cli.js")).href)) as {
+      getPlatformProxy(options: object): Promise<{ env: Record<string, unknown>; dispose(): Promise<void> }>;
+    };
+    const proxy = await getPlatformProxy({ configPath: path.join(folder, "wrangler.jsonc"), persist: { path: path.join(folder, "state/v3") } });
+    try {
+      const sent: string[] = [];
+      const db = recordflare.connect(proxy.env.DB as D1Database, { onQuery: (event) => sent.push(event.sql) });
+      await recordflare.withDatabase(db, async () => {
+        const author = await Author.createOrThrow({ name: "Ann" });
+        expect(typeof author.id).toBe("number"); // --id integer: assigned by the database
+        const user = await User.createOrThrow({ name: "Ada", email: "ada@example.com", settings: { theme: "dark" } });
+        expect(user.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/); // UUID text made in code
+        expect({ admin: user.admin, nickname: user.nickname }).toEqual({ admin: false, nickname: "anon" });
+        expect(user.createdAt).toBeInstanceOf(Date);
+        const post = await BlogPost.createOrThrow({ title: "Hello", userId: user.id, authorId: author.id, publishedAt: "2024-01-01" });
+        const found = await BlogPost.find(post.id);
+        expect({ title: found.title, views: found.views, authorId: found.authorId, userId: found.userId }).toEqual({
+          title: "Hello",
+          views: 0,
+          authorId: author.id,
+          userId: user.id,
+        });
+        expect(found.publishedAt).toEqual(new Date("2024-01-01T00:00:00Z"));
+        expect((await User.find(user.id)).settings).toEqual({ theme: "dark" });
+        // :unique gives a unique index, refused by D1 as RecordNotUnique.
+        await expect(User.create({ name: "Eve", email: "ada@example.com" })).rejects.toBeInstanceOf(recordflare.RecordNotUnique);
+        // A reference is NOT NULL REFERENCES <parent_table> (id): D1 refuses a missing parent.
+        await expect(BlogPost.create({ title: "Orphan", userId: "nobody", authorId: author.id })).rejects.toThrow(/FOREIGN KEY/);
+        expect(await BlogPost.count()).toBe(1);
+      });
+      expect(sent.some((sql) => sql.startsWith('INSERT INTO "authors"'))).toBe(true);
+    } finally {
+      await proxy.dispose();
+    }
+  }, 120_000);
+});
