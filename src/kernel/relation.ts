@@ -150,6 +150,9 @@ export class Relation {
   #orderTerms(order: object): OrderTerm[] {
     if (order instanceof SqlFragment) return [{ kind: "sql", fragment: order }];
     const model = this.model;
+    if (typeof order !== "object" || order === null || Array.isArray(order)) {
+      throw new TypeError(`${model.name}.order takes an object of attribute directions or an sql fragment; a plain string is not accepted`);
+    }
     return Object.entries(order).map(([name, value]: [string, OrderDirection]) => {
       const attribute = attributeNamed(model, name);
       const given = typeof value === "string" ? { direction: value, nulls: undefined } : value ?? {};
