@@ -231,7 +231,7 @@ describe("where", () => {
     expect(() => User.whereNot("age > 20" as any)).toThrow(TypeError);
     expect(() => User.all().where("1 = 1" as any)).toThrow(TypeError);
     // order too: a plain string would be SQL that binds nothing.
-    expect(() => User.order("name" as any)).toThrow("User.order takes an object of attribute directions or an sql fragment; a plain string is not accepted");
+    expect(() => User.order("name" as any)).toThrow("User.order: a plain string is not accepted; build the order with sql`...`");
     expect(() => User.reorder("name desc" as any)).toThrow(TypeError);
   });
 

@@ -61,7 +61,7 @@ function fragmentParam(value: unknown, model: ResolvedModel | undefined): unknow
   const owner = model ? `${model.name}: ` : "";
   if (value === undefined) throw new TypeError(`${owner}a value in an sql fragment is undefined; use null for NULL`);
   if (Array.isArray(value)) {
-    throw new TypeError(`${owner}a list cannot be bound in an sql fragment; use where({ <attribute>: list }), or bind JSON.stringify(list) and read it with json_each`);
+    throw new TypeError(`${owner}a list cannot be bound in an sql fragment; use where({ <attribute>: list }) (see the guide)`);
   }
   if (value instanceof Date) return attributeTypes.datetime.toDatabase(value);
   if (typeof value === "boolean") return attributeTypes.boolean.toDatabase(value);

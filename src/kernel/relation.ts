@@ -42,25 +42,10 @@ function reverseTerm(term: OrderTerm, modelName: string): OrderTerm {
   return { ...term, direction: term.direction === "asc" ? "desc" : "asc", ...(nulls ? { nulls } : {}) };
 }
 
-function sameTerm(a: OrderTerm, b: OrderTerm): boolean {
-  if (a.kind === "sql" || b.kind === "sql") return a.kind === "sql" && b.kind === "sql" && a.fragment === b.fragment;
-  return a.attribute === b.attribute && a.direction === b.direction && a.nulls === b.nulls;
-}
-
-function sameList<T>(a: readonly T[] | undefined, b: readonly T[] | undefined, same: (x: T, y: T) => boolean): boolean {
-  if (a === undefined || b === undefined) return a === b;
-  return a.length === b.length && a.every((item, index) => same(item, b[index]!));
-}
-
-function sameExceptConditions(a: RelationData, b: RelationData): boolean {
-  return (
-    a.limit === b.limit &&
-    a.offset === b.offset &&
-    a.distinct === b.distinct &&
-    sameList(a.order, b.order, sameTerm) &&
-    sameList(a.select, b.select, (x, y) => x === y) &&
-    sameList(a.includes, b.includes, (x, y) => x === y)
-  );
+/** What a Relation sends besides its conditions, and what it preloads: the two sides of `or` must agree on it. */
+function shapeBesidesConditions(relation: Relation): string {
+  const { sql, params } = compileSelect({ ...relation.data, conditions: [], none: false }, relation.model);
+  return JSON.stringify([sql, params, relation.data.includes]);
 }
 
 /**
@@ -139,7 +124,7 @@ export class Relation {
    * `none()` Relation stays empty whatever is chained on it, while `r.or(none())` matches what `r` matches.
    */
   or(other: Relation): this {
-    if (unboundModel(other.modelClass) !== unboundModel(this.modelClass) || !sameExceptConditions(this.data, other.data)) {
+    if (unboundModel(other.modelClass) !== unboundModel(this.modelClass) || shapeBesidesConditions(this) !== shapeBesidesConditions(other)) {
       throw new IncompatibleRelation(`${this.model.name}.or: the Relation must be of the same Model and differ only in conditions`);
     }
     if (this.data.none || other.data.none) return this;
@@ -150,9 +135,7 @@ export class Relation {
   #orderTerms(order: object): OrderTerm[] {
     if (order instanceof SqlFragment) return [{ kind: "sql", fragment: order }];
     const model = this.model;
-    if (typeof order !== "object" || order === null || Array.isArray(order)) {
-      throw new TypeError(`${model.name}.order takes an object of attribute directions or an sql fragment; a plain string is not accepted`);
-    }
+    if (typeof order === "string") throw new TypeError(`${model.name}.order: a plain string is not accepted; build the order with sql\`...\``);
     return Object.entries(order).map(([name, value]: [string, OrderDirection]) => {
       const attribute = attributeNamed(model, name);
       const given = typeof value === "string" ? { direction: value, nulls: undefined } : value ?? {};
@@ -269,10 +252,8 @@ export class Relation {
   }
 
   /** Runs a Statement on this Relation's database. */
-  run<T>(statement: Statement<T>): Promise<T> {
-    const database = this.database();
-    // Not an async function: the database is usually known already, and each async layer adds promise turns to every query.
-    return database instanceof Promise ? database.then((found) => found.run(statement)) : database.run(statement);
+  async run<T>(statement: Statement<T>): Promise<T> {
+    return (await this.database()).run(statement);
   }
 
   /** Loads the records. */
@@ -310,13 +291,12 @@ export class Relation {
     if (missingIds.length > 0) throw this.#notFound(`no records with ${key.name} ${missingIds.map((id) => describeKey(key, id)).join(", ")}`);
   }
 
-  // A Relation with no description looks the key up with SQL compiled once per Model. Called only from the async
-  // find(), so its throws still reject.
-  #findByKey(id: unknown): Promise<any> {
+  // A Relation with no description looks the key up with SQL compiled once per Model.
+  async #findByKey(id: unknown): Promise<any> {
     const model = this.model;
     if (id === undefined) throw new TypeError(`${model.name}.find: the id is undefined`);
     const key = id === null ? UNCASTABLE : castConditionValue(model.primaryKey, id);
-    if (key === UNCASTABLE || key === null) return Promise.resolve(null);
+    if (key === UNCASTABLE || key === null) return null;
     const Class = unboundModel(this.modelClass);
     const statement = findByKeyStatement(model, key, (rows, _meta, database) =>
       rows[0] === undefined ? null : instantiate(Class, model, rows[0], database),

@@ -3,7 +3,7 @@ import type { Plugin } from "./plugin.js";
 import { declarationOf, ownDeclaration } from "./declaration.js";
 import { InvalidModel } from "./errors.js";
 import { applyingRegistrations, ResolvedHooks } from "./hooks.js";
-import { quoteIdentifier, underscore } from "./naming.js";
+import { quoteIdentifier } from "./naming.js";
 import { Relation } from "./relation.js";
 import { unboundModel } from "./database.js";
 
@@ -113,11 +113,8 @@ function checkAttributes(model: Resolvable, attributes: Map<string, Attribute>, 
   for (const name of attributes.keys()) {
     if (RESERVED.has(name)) throw new InvalidModel(`${model.name}: attribute ${name} has the name of a record method`);
   }
+  // Also what an override ignoring the primary key leads to: checked here, since a subclass may set another one.
   if (!attributes.has(model.primaryKey)) {
-    // Checked here, not where the override is declared: a subclass may still set another primaryKey.
-    if (declarationOf(model).ignoredColumns.includes(underscore(model.primaryKey))) {
-      throw new InvalidModel(`${model.name}: ${model.primaryKey} is the primary key and cannot be ignored (an override of false)`);
-    }
     throw new InvalidModel(`${model.name}: primaryKey ${JSON.stringify(model.primaryKey)} is not an attribute`);
   }
   for (const name of hiddenChecked) {
