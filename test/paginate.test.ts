@@ -147,14 +147,21 @@ describe("rule 1: page and perPage from numbers or query-string text", () => {
 
   it("anything that is not a whole number from 1 throws TypeError, before any query", async () => {
     const { events, Counter } = listen();
-    const refused: unknown[] = [0, -1, 1.5, "abc", "2x", "0", "-1", "1.5", "x2", NaN, Infinity, true, [2], { page: 1 }];
+    const refused: unknown[] = [0, -1, 1.5, "abc", "2x", "0", "-1", "+0", "1.5", "x2", NaN, Infinity, true, [2], { page: 1 }, 2n];
     for (const value of refused) {
       const label = String(value);
       await expect(Counter.paginate({ page: value as any }), `page ${label}`).rejects.toThrow(TypeError);
       await expect(Counter.paginate({ perPage: value as any }), `perPage ${label}`).rejects.toThrow(TypeError);
     }
     await expect(Counter.paginate({ page: "abc" })).rejects.toThrow(/page/);
+    await expect(Counter.paginate({ page: 2n as never })).rejects.toThrow("Counter.paginate: page must be a whole number from 1, not 2n");
     expect(events).toHaveLength(0);
+  });
+
+  it("text with a plus sign is read as integer attributes read it", async () => {
+    const { Counter } = listen();
+    const page = await Counter.paginate({ page: "+2", perPage: " +5 " });
+    expect([page.page, page.perPage]).toEqual([2, 5]);
   });
 });
 

@@ -1,14 +1,15 @@
 import { definePlugin, IncompatibleRelation, type Page, type PaginateOptions, Relation } from "../kernel/index.js";
 import { countStatement } from "./calculations.js";
 
-const WHOLE_NUMBER = /^\d+$/;
+// As integer attributes read text: an optional sign is allowed ("+2"; "-2" is then refused for being below 1).
+const WHOLE_NUMBER = /^[+-]?\d+$/;
 
 /** Reads a page or page size from a number or query-string text; missing, null or empty gives the fallback. */
 function parsePositive(modelName: string, option: string, value: unknown, fallback: number): number {
   if (value === undefined || value === null || value === "") return fallback;
   const number = typeof value === "string" && WHOLE_NUMBER.test(value.trim()) ? Number(value) : value;
   if (typeof number !== "number" || !Number.isSafeInteger(number) || number < 1) {
-    throw new TypeError(`${modelName}.paginate: ${option} must be a whole number from 1, not ${JSON.stringify(value) ?? String(value)}`);
+    throw new TypeError(`${modelName}.paginate: ${option} must be a whole number from 1, not ${typeof value === "bigint" ? `${value}n` : (JSON.stringify(value) ?? String(value))}`);
   }
   return number;
 }
