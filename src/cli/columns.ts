@@ -10,7 +10,8 @@
  * - a camelCase name gives a snake_case column (`firstName` gives `first_name`);
  * - `user:references` gives the column `user_id`, referencing the table `users`, with an index.
  */
-import { underscore } from "../kernel/index.js";
+import { ActiveRecord } from "../active-record.js";
+import { camelize, underscore } from "../kernel/index.js";
 import { tableize } from "../plugins/table-naming.js";
 import { type AttributeTypeName, GENERATOR_TYPES, type GeneratorType, isGeneratorType } from "./column-types.js";
 import { CliError } from "./errors.js";
@@ -77,6 +78,9 @@ export function parseColumn(source: string): ColumnSpec {
     if (defaultText !== undefined) fail(source, "a reference takes no default", false);
     return { source, type, column: `${base}_id`, required: true, defaultSql: undefined, index: index ?? "plain", parentTable: tableize(name) };
   }
+  // Such a Model would throw InvalidModel at its first use: refuse the column before anything is written.
+  const attribute = camelize(base);
+  if (attribute in ActiveRecord.prototype) fail(source, `its attribute ${attribute} would have the name of a record method; choose another name`, false);
   let defaultSql: string | undefined;
   if (defaultText !== undefined) {
     const literal = defaultText.endsWith("!") ? defaultText.slice(0, -1) : defaultText;

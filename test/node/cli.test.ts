@@ -532,6 +532,8 @@ describe("errors", () => {
     ["a default on a reference", ["g", "model", "Post", "user:references=1"], /a reference takes no default/],
     ["two arguments for one column", ["g", "model", "User", "name", "name:integer"], /^Error: Columns "name" and "name:integer" both name the column name\.$/],
     ["a generated column", ["g", "model", "User", "createdAt:datetime"], /created_at is added to every table by the generator/],
+    ["a column named like a record method", ["g", "model", "Report", "errors:json"], /^Error: Column "errors:json": its attribute errors would have the name of a record method; choose another name\.$/],
+    ["a snake_case column named like a record method", ["g", "model", "Report", "is_new_record:boolean"], /^Error: Column "is_new_record:boolean": its attribute isNewRecord would have the name of a record method/],
     ["a missing Model name", ["g", "model"], /^Error: Give the Model's name: recordflare g model <Name> \[column\.\.\.\]$/],
     ["a bad Model name", ["g", "model", "9Lives"], /^Error: "9Lives" is not a Model name/],
     ["a missing migration name", ["g", "migration"], /^Error: Give the migration's name/],
