@@ -1,42 +1,12 @@
 // The command-line tool, run as users run it: the built `dist/cli.mjs` (fresh, since `npm test` builds first)
 // in a temporary app folder, through the Node.js running these tests (22.13 or later, for node:sqlite).
-import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
 import { transform } from "esbuild";
-import { afterEach, describe, expect, it } from "vitest";
-
-const root = fileURLToPath(new URL("../..", import.meta.url));
-const cli = path.join(root, "dist/cli.mjs");
-const folders: string[] = [];
-
-afterEach(() => {
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
-});
-
-/** An empty app folder. */
-function app(): string {
-  const folder = mkdtempSync(path.join(tmpdir(), "recordflare-cli-"));
-  folders.push(folder);
-  return folder;
-}
-
-/** Runs `recordflare <args>` in a folder. */
-function run(cwd: string, ...args: string[]) {
-  const result = spawnSync(process.execPath, [cli, ...args], { cwd, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
-
-/** Runs a command that must succeed, and returns its output. */
-function ok(cwd: string, ...args: string[]): string {
-  const result = run(cwd, ...args);
-  expect(result.stderr, `stderr of recordflare ${args.join(" ")}`).toBe("");
-  expect(result.status).toBe(0);
-  return result.stdout;
-}
+import { describe, expect, it } from "vitest";
+import { app, ok, read, run } from "./helpers/cli-app.js";
 
 /** Runs a command that must fail: exit code 1 and one line on stderr, which is returned. */
 function fails(cwd: string, ...args: string[]): string {
@@ -46,9 +16,6 @@ function fails(cwd: string, ...args: string[]): string {
   return result.stderr.trim();
 }
 
-function read(folder: string, file: string): string {
-  return readFileSync(path.join(folder, file), "utf8");
-}
 
 function write(folder: string, file: string, text: string): void {
   mkdirSync(path.dirname(path.join(folder, file)), { recursive: true });

@@ -4,44 +4,15 @@
 // `dist/cli.mjs` in temporary app folders; it also type-checks a generated app with tsc, and applies its migrations
 // with `wrangler d1 migrations apply --local` and creates records on that local D1 through `getPlatformProxy`.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
 import { transform } from "esbuild";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { app, ok, read, root } from "./helpers/cli-app.js";
 
-const root = fileURLToPath(new URL("../..", import.meta.url));
-const cli = path.join(root, "dist/cli.mjs");
 const tsc = path.join(root, "node_modules/typescript/bin/tsc");
 const wrangler = path.join(root, "node_modules/wrangler/bin/wrangler.js");
-const folders: string[] = [];
-
-afterEach(() => {
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
-});
-
-function app(): string {
-  const folder = mkdtempSync(path.join(tmpdir(), "recordflare-spec-cli-"));
-  folders.push(folder);
-  return folder;
-}
-
-function run(cwd: string, ...args: string[]) {
-  const result = spawnSync(process.execPath, [cli, ...args], { cwd, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
-
-function ok(cwd: string, ...args: string[]): string {
-  const result = run(cwd, ...args);
-  expect(result.stderr, `stderr of recordflare ${args.join(" ")}`).toBe("");
-  expect(result.status).toBe(0);
-  return result.stdout;
-}
-
-function read(folder: string, file: string): string {
-  return readFileSync(path.join(folder, file), "utf8");
-}
 
 function write(folder: string, file: string, text: string): void {
   mkdirSync(path.dirname(path.join(folder, file)), { recursive: true });
