@@ -1,5 +1,5 @@
 /**
- * The claims of docs/guide.md, checked against real D1: each test names the guide section (and line) it checks,
+ * The claims of docs/guide.md, checked against real D1: each test names the guide section it checks,
  * and asserts what the guide says.
  */
 import { env } from "cloudflare:test";
