@@ -4,7 +4,7 @@
  * Limits). Tables: test/fixtures/migrations/0012_audit_query.sql.
  */
 import { beforeEach, describe, expect, it } from "vitest";
-import { abort, batch, gt, hasMany, hasOne, InvalidModel, IrreversibleOrder, Model, RecordNotDestroyed, RecordNotUnique, Relation, sql } from "../src/index.js";
+import { abort, batch, countStatement, gt, hasMany, hasOne, InvalidModel, IrreversibleOrder, Model, RecordNotDestroyed, RecordNotUnique, Relation, sql } from "../src/index.js";
 import { resetDatabase } from "./helpers/db.js";
 import { rejectionOf } from "./helpers/errors.js";
 import { countRows, listen } from "./helpers/queries.js";
@@ -86,6 +86,21 @@ describe("Connection: db.model(M) starts queries on that database", () => {
     await batch([Owners.toInsert({ id: "o1", name: "a" }), Owners.toInsert({ id: "o2", name: "b" })]);
     expect(events).toHaveLength(2);
     expect(await countRows("audit_q_owners")).toBe(2);
+  });
+
+  it("batch([...]) runs a bound Model's select and count Statements on its database too", async () => {
+    const { db, events } = listen();
+    const Owners = db.model(Unbound);
+    await db.batch([Owners.toInsert({ id: "o1", name: "a" })]);
+    events.length = 0;
+    // toSelect() and countStatement() are the plugin API's Statements: typed Relations do not list them.
+    const relation = Owners.where({ name: "a" }) as unknown as Relation;
+    // The batch runs where its first item was made: each form must carry the bound database.
+    const [count, records] = await batch([countStatement(relation), relation.toSelect()]);
+    expect((records as { id: string }[]).map((record) => record.id)).toEqual(["o1"]);
+    expect(count).toBe(1);
+    expect(events).toHaveLength(2);
+    expect((await batch([relation.toSelect()]))[0]).toHaveLength(1);
   });
 
   it("db.batch([db.model(M).toInsert(...)]) runs on db", async () => {

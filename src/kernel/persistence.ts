@@ -58,6 +58,7 @@ interface PreparedExtra {
   abandon(): void;
 }
 
+/** Runs a record write's before-callbacks and builds its statements; a Statement is ready as it is. */
 async function prepareExtra(item: BatchItem): Promise<PreparedExtra> {
   if (!isBatchable(item)) return { statements: [item], finish() {}, abandon() {} };
   return { statements: await item.prepare(), finish: (results) => item.finish(results), abandon: () => item.abandon() };

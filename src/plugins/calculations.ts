@@ -1,4 +1,4 @@
-import { attributeNamed, definePlugin, queryOfParts, quoteIdentifier, type Relation, selectParts, Statement } from "../kernel/index.js";
+import { attributeNamed, databaseOfModel, definePlugin, queryOfParts, quoteIdentifier, type Relation, selectParts, Statement } from "../kernel/index.js";
 
 type Row = Record<string, unknown>;
 
@@ -14,7 +14,7 @@ export function countStatement(relation: Relation): Statement<number> {
     parts.columns = "COUNT(*) AS count";
     query = queryOfParts(parts);
   }
-  return new Statement(query, model, "rows", (rows) => Number(rows[0]?.["count"] ?? 0));
+  return new Statement(query, model, "rows", (rows) => Number(rows[0]?.["count"] ?? 0), databaseOfModel(relation.modelClass));
 }
 
 /** The number of rows a Relation matches. */
