@@ -43,10 +43,10 @@ function namesValue(attribute: Attribute, given: unknown, actual: unknown): bool
 function restoreBuiltValue(state: RecordState, name: string): void {
   if (Object.hasOwn(state.builtValues, name)) {
     state.values[name] = state.builtValues[name];
-    state.assigned.add(name);
+    state.markAssigned(name);
   } else {
     state.values[name] = null;
-    state.assigned.delete(name);
+    state.unmarkAssigned(name);
   }
 }
 type ModelStatics = typeof Base;

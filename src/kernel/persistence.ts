@@ -188,7 +188,7 @@ async function prepareSave(record: Persistable): Promise<PreparedWrite | undefin
 function pendingAttributes(state: RecordState, operation: SaveOperation): Attribute[] {
   if (operation === "update") return changedAttributes(state);
   const assigned: Attribute[] = [];
-  for (const attribute of state.model.attributes) if (state.assigned.has(attribute.name)) assigned.push(attribute);
+  for (const attribute of state.model.attributes) if (state.isAssigned(attribute.name)) assigned.push(attribute);
   return assigned;
 }
 

@@ -6,18 +6,19 @@ import { type ResolvedModel, resolveModel } from "./resolve.js";
 /** Key of a record's kernel state; not exported from the package. */
 export const STATE = Symbol("recordflare.state");
 
+// Shared by every record until it has its own: a load makes no objects it would throw away.
+const NOTHING: Readonly<Record<string, never>> = Object.freeze({});
+
 /** What the kernel keeps for each record. */
 export class RecordState {
   /** Attribute name to JavaScript value. */
   values: Record<string, unknown> = {};
   /** The row as last loaded or saved, by column: what change tracking compares with. */
-  row: Record<string, unknown> = {};
+  row: Readonly<Record<string, unknown>> = NOTHING;
   /** The attributes a partial `select` loaded; undefined when all were. */
   loaded: ReadonlySet<string> | undefined = undefined;
   /** A new record's values once `build()` applied defaults and generated ids: what restoring goes back to. */
-  builtValues: Readonly<Record<string, unknown>> = {};
-  /** Attributes given a value since `build()`; only these are written on insert. */
-  assigned = new Set<string>();
+  builtValues: Readonly<Record<string, unknown>> = NOTHING;
   /** Counts assignments, so that code can tell whether a hook assigned anything. */
   assignments = 0;
   /**
@@ -28,12 +29,34 @@ export class RecordState {
   isNew = true;
   destroyed = false;
   database: Database | undefined = undefined;
-  savedChanges: Record<string, [unknown, unknown]> = {};
+  savedChanges: Readonly<Record<string, [unknown, unknown]>> = NOTHING;
   abortReason: string | undefined = undefined;
   #errors: Errors | undefined;
   #model: ResolvedModel | undefined;
+  // Made on the first assignment to a new record: a loaded record never needs it.
+  #assigned: Set<string> | undefined;
 
   constructor(private readonly modelClass: Function) {}
+
+  /** Whether the attribute was given a value since `build()`; only such attributes are written on insert. */
+  isAssigned(name: string): boolean {
+    return this.#assigned !== undefined && this.#assigned.has(name);
+  }
+
+  /** Records that a new record's attribute was given a value. */
+  markAssigned(name: string): void {
+    (this.#assigned ??= new Set()).add(name);
+  }
+
+  /** Forgets that the attribute was given a value (a restore took it back). */
+  unmarkAssigned(name: string): void {
+    this.#assigned?.delete(name);
+  }
+
+  /** Forgets every assignment: the record was loaded or saved. */
+  clearAssigned(): void {
+    this.#assigned = undefined;
+  }
 
   /** The record's errors, made on first need: most loaded records never have any. */
   get errors(): Errors {
@@ -64,7 +87,7 @@ export type JournalEntry = readonly [name: string, value: unknown, assigned: boo
 export function undoJournal(state: RecordState, journal: readonly JournalEntry[]): void {
   for (const [name, value, assigned] of [...journal].reverse()) {
     state.values[name] = value;
-    if (!assigned) state.assigned.delete(name);
+    if (!assigned) state.unmarkAssigned(name);
   }
   if (journal.length > 0) state.assignments++;
 }
@@ -104,7 +127,7 @@ export function originalValue(state: RecordState, attribute: Attribute): unknown
 /** Whether an attribute differs from what was last loaded or saved. */
 export function isChanged(state: RecordState, attribute: Attribute): boolean {
   if (state.loaded && !state.loaded.has(attribute.name)) return false;
-  if (state.isNew && !state.assigned.has(attribute.name)) return false;
+  if (state.isNew && !state.isAssigned(attribute.name)) return false;
   // Never read nor assigned since loading: it cannot have changed.
   if (!state.isNew && state.values[attribute.name] === undefined) return false;
   return storedValue(attribute, currentValue(state, attribute)) !== originalStoredValue(state, attribute);

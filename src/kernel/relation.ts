@@ -10,7 +10,7 @@ import { instantiate } from "./hydrate.js";
 import { type ResolvedModel, resolveModel } from "./resolve.js";
 import { SqlFragment } from "./sql.js";
 import { Statement, type SqlQuery } from "./statement.js";
-import { findByKeyStatement } from "./key-lookup.js";
+import { findRecordStatement } from "./key-lookup.js";
 import { displayParams } from "./query-event.js";
 import { INSPECT } from "./inspect-symbol.js";
 
@@ -57,16 +57,14 @@ export class Relation {
   readonly modelClass: Function;
   /** @internal */
   readonly data: RelationData;
+  /** The resolved Model (for plugins). */
+  readonly model: ResolvedModel;
 
   /** @internal Use the Model's statics (`User.where(...)`, `User.all()`). */
   constructor(modelClass: Function, data: RelationData = EMPTY) {
     this.modelClass = modelClass;
     this.data = data;
-  }
-
-  /** The resolved Model (for plugins). */
-  get model(): ResolvedModel {
-    return resolveModel(unboundModel(this.modelClass));
+    this.model = resolveModel(unboundModel(modelClass));
   }
 
   /** A Relation like this one with parts of its description replaced (for plugins). */
@@ -84,15 +82,17 @@ export class Relation {
     if (typeof conditions !== "object" || conditions === null || Array.isArray(conditions)) {
       throw new TypeError(`${model.name}.${method} takes an object of attribute values or an sql fragment`);
     }
-    return Object.entries(conditions).flatMap(([name, value]) => {
+    const compiled: Condition[] = [];
+    for (const [name, value] of Object.entries(conditions)) {
       const attribute = attributeNamed(model, name);
       if (value === undefined) throw new TypeError(`${model.name}.${method}: ${name} is undefined; use null to match NULL`);
       if (holdsUndefined(value)) throw new TypeError(`${model.name}.${method}: ${name} holds undefined; use null to match NULL`);
       if (value instanceof Comparison && !COMPARABLE_TYPES.has(attribute.typeName)) {
         throw new TypeError(`${model.name}.${method}: ${name} is a ${attribute.typeName}; comparison helpers are for number, string and datetime attributes`);
       }
-      return conditionsFor(attribute, value);
-    });
+      compiled.push(...conditionsFor(attribute, value));
+    }
+    return compiled;
   }
 
   /** Narrows to rows matching every key (null matches NULL, an array any element), or an `sql` fragment. */
@@ -252,8 +252,10 @@ export class Relation {
   }
 
   /** Runs a Statement on this Relation's database. */
-  async run<T>(statement: Statement<T>): Promise<T> {
-    return (await this.database()).run(statement);
+  run<T>(statement: Statement<T>): Promise<T> {
+    // A bound Model or withDatabase gives the database at once: no turn of the event loop is spent waiting for it.
+    const database = this.database();
+    return database instanceof Promise ? database.then((found) => found.run(statement)) : database.run(statement);
   }
 
   /** Loads the records. */
@@ -292,16 +294,12 @@ export class Relation {
   }
 
   // A Relation with no description looks the key up with SQL compiled once per Model.
-  async #findByKey(id: unknown): Promise<any> {
+  #findByKey(id: unknown): Promise<any> | null {
     const model = this.model;
     if (id === undefined) throw new TypeError(`${model.name}.find: the id is undefined`);
     const key = id === null ? UNCASTABLE : castConditionValue(model.primaryKey, id);
     if (key === UNCASTABLE || key === null) return null;
-    const Class = unboundModel(this.modelClass);
-    const statement = findByKeyStatement(model, key, (rows, _meta, database) =>
-      rows[0] === undefined ? null : instantiate(Class, model, rows[0], database),
-    );
-    return this.run(statement);
+    return this.run(findRecordStatement(model, key));
   }
 
   /** The first record matching the conditions, or null. */

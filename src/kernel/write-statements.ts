@@ -44,6 +44,9 @@ function storedKey(model: ResolvedModel, state: RecordState): unknown {
 
 const keyCondition = (model: ResolvedModel) => `${quoteIdentifier(model.primaryKey.column)} = ?`;
 
+const storedRow = (rows: Record<string, unknown>[]) => rows[0]!;
+const metaOf = (_rows: unknown, meta: Record<string, unknown>) => meta;
+
 /**
  * The INSERT for a new record of `attributes` (in declaration order) with their `values`; `RETURNING` brings
  * back what the database stored, in the same round trip.
@@ -58,7 +61,7 @@ export function insertStatement(
     const body = columns.length === 0 ? "DEFAULT VALUES" : `(${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`;
     return { sql: `INSERT INTO ${model.quotedTable} ${body} RETURNING ${model.selectList}`, sources: valueSources(attributes) };
   });
-  return new Statement({ sql, params: storedValues(attributes, values), sources }, model, "rows", (rows) => rows[0]!);
+  return new Statement({ sql, params: storedValues(attributes, values), sources }, model, "rows", storedRow);
 }
 
 /** The UPDATE of a persisted record's changed `attributes`, keyed by the primary key as last saved. */
@@ -77,11 +80,11 @@ export function updateStatement(
   });
   const params = storedValues(attributes, values);
   params.push(storedKey(model, state));
-  return new Statement({ sql, params, sources }, model, "meta", (_rows, meta) => meta);
+  return new Statement({ sql, params, sources }, model, "meta", metaOf);
 }
 
 /** The DELETE of a persisted record's row. */
 export function deleteStatement(model: ResolvedModel, state: RecordState): Statement<unknown> {
   const sql = `DELETE FROM ${model.quotedTable} WHERE ${keyCondition(model)}`;
-  return new Statement({ sql, params: [storedKey(model, state)], sources: valueSources([model.primaryKey]) }, model, "meta", (_rows, meta) => meta);
+  return new Statement({ sql, params: [storedKey(model, state)], sources: valueSources([model.primaryKey]) }, model, "meta", metaOf);
 }
