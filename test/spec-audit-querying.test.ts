@@ -1,0 +1,172 @@
+/**
+ * Probes of SPEC.md's Relation, Statement, Page, Connection, Querying, Results, paginate rules, Scopes, Bulk writes,
+ * Events 1, Limits and Errors, one sentence at a time, for what the other test files leave out.
+ * Tables: test/fixtures/migrations/0017_spec_audit_querying.sql.
+ */
+import { beforeEach, describe, expect, it } from "vitest";
+import {
+  batch,
+  belongsTo,
+  between,
+  gt,
+  hasMany,
+  IncompatibleRelation,
+  IrreversibleOrder,
+  Model,
+  RecordNotFound,
+  RecordNotUnique,
+  sql,
+  withDatabase,
+} from "../src/index.js";
+import { resetDatabase } from "./helpers/db.js";
+import { rejectionOf } from "./helpers/errors.js";
+import { listen, recordingRoundTrips } from "./helpers/queries.js";
+
+beforeEach(resetDatabase);
+
+class Item extends Model({
+  id: { type: "string", null: false },
+  ownerId: "string",
+  name: "string",
+  rank: "integer",
+  score: "real",
+  seenAt: "datetime",
+  flag: "boolean",
+  apiToken: "string",
+  data: "json",
+  kind: { type: "string", default: () => "model" },
+  code: "string",
+}) {
+  static override binding = "DB";
+  static override tableName = "saq_items";
+  static ranked = this.scope((q) => q.where({ rank: gt(0) }).order({ rank: "desc" }));
+  owner = belongsTo(Owner, { foreignKey: "ownerId" });
+}
+
+class Owner extends Model({ id: { type: "string", null: false }, name: "string" }) {
+  static override binding = "DB";
+  static override tableName = "saq_owners";
+  items = hasMany(Item, { foreignKey: "ownerId" });
+  topItems = hasMany(Item, { foreignKey: "ownerId", scope: (q: any) => q.order({ rank: "desc" }).limit(2) });
+}
+
+class Num extends Model({ id: "integer", name: "string" }) {
+  static override binding = "DB";
+  static override tableName = "saq_nums";
+}
+
+/** A Model whose primary key is filtered (its name holds "token"). */
+class Secret extends Model({ token: { type: "string", null: false }, name: "string", ownerId: "string" }) {
+  static override binding = "DB";
+  static override tableName = "saq_secrets";
+  static override primaryKey = "token";
+}
+
+const I = Item as any;
+const O = Owner as any;
+
+async function seed(): Promise<void> {
+  await O.insertAll([{ id: "o1", name: "one" }, { id: "o2", name: "two" }]);
+  await I.insertAll([
+    { id: "a", ownerId: "o1", name: "x", rank: 1, code: "A" },
+    { id: "b", ownerId: "o1", name: "x", rank: 2, code: "B" },
+    { id: "c", ownerId: "o2", name: "y", rank: 3, code: "C" },
+    { id: "d", ownerId: null, name: null, rank: null, code: "D" },
+  ]);
+}
+
+describe("Results: exists, isEmpty and hasAny agree with toArray()", () => {
+  it("on a distinct Relation with an offset", async () => {
+    await seed();
+    const names = I.distinct().select("name").order({ name: "asc" }).offset(1);
+    expect((await names.toArray()).map((r: any) => r.name)).toEqual(["x", "y"]);
+    expect(await names.exists()).toBe(true);
+    expect(await names.hasAny()).toBe(true);
+    expect(await names.isEmpty()).toBe(false);
+    const whole = I.distinct().offset(3);
+    expect(await whole.toArray()).toHaveLength(1);
+    expect(await whole.exists()).toBe(true);
+    expect(await I.distinct().select("name").offset(3).exists()).toBe(false);
+  });
+});
+
+describe("Results: find", () => {
+  it("find(id) on a bound Model is one query on its database", async () => {
+    await seed();
+    const { events, Item: Bound } = listen({ models: { Item } });
+    const found = await (Bound as any).find("a");
+    expect(found.name).toBe("x");
+    expect(events).toHaveLength(1);
+    // The record keeps the bound database for its save.
+    found.name = "z";
+    await found.save();
+    expect(events).toHaveLength(2);
+  });
+
+  it("find([...1000 ids]) is one query with one bound value, in the ids' order", async () => {
+    await (Num as any).insertAll(Array.from({ length: 1000 }, (_, index) => ({ id: index + 1, name: `n${index + 1}` })));
+    const { events, Num: Bound } = listen({ models: { Num } });
+    const ids = Array.from({ length: 1000 }, (_, index) => 1000 - index);
+    const found = await (Bound as any).find(ids);
+    expect(found.map((r: any) => r.id)).toEqual(ids);
+    expect(events).toHaveLength(1);
+    expect(events[0]!.params).toHaveLength(1);
+    const missing = await rejectionOf((Bound as any).find([...ids, 1001]));
+    expect(missing).toBeInstanceOf(RecordNotFound);
+  });
+
+  it("find with a filtered primary key hides it in RecordNotFound, on a narrowed Relation too", async () => {
+    const error = await rejectionOf((Secret as any).where({ name: "n" }).find("hush-1"));
+    expect(error).toBeInstanceOf(RecordNotFound);
+    expect(error.message).not.toContain("hush-1");
+    const list = await rejectionOf((Secret as any).where({ name: "n" }).find(["hush-2", "hush-3"]));
+    expect(list.message).not.toContain("hush");
+  });
+});
+
+describe("Limits: lists of any length bound as one value", () => {
+  it("includes over 1000 owners is one query per association with one bound value", async () => {
+    const owners = Array.from({ length: 1000 }, (_, index) => ({ id: `o${index}`, name: `owner ${index}` }));
+    await O.insertAll(owners);
+    await I.insertAll(owners.map((owner, index) => ({ id: `i${index}`, ownerId: owner.id, rank: index })));
+    const { events, Item: Bound } = listen({ models: { Item } });
+    const items = await (Bound as any).includes("owner").toArray();
+    expect(items).toHaveLength(1000);
+    expect(events).toHaveLength(2);
+    expect(events[1]!.params).toHaveLength(1);
+    expect(items[999].owner.get().name).toBe("owner 999");
+  });
+
+  it("or of two long lists, whereNot, exists, updateAll and deleteAll on a long list each fit", async () => {
+    await seed();
+    const { events, Item: Bound } = listen({ models: { Item } });
+    const many = (prefix: string) => Array.from({ length: 500 }, (_, index) => `${prefix}${index}`);
+    const B = Bound as any;
+    expect(await B.where({ id: [...many("p"), "a"] }).or(B.where({ code: [...many("q"), "B"] })).count()).toBe(2);
+    expect(await B.whereNot({ id: [...many("p"), "a"] }).count()).toBe(3);
+    expect(await B.exists({ id: [...many("p"), "c"] })).toBe(true);
+    expect(await B.where({ id: [...many("p"), "c"] }).updateAll({ name: "w" })).toBe(1);
+    expect(await B.where({ id: [...many("p"), "d"] }).deleteAll()).toBe(1);
+    expect(events.every((event) => event.params.length <= 2)).toBe(true);
+  });
+});
+
+describe("Querying: combinations", () => {
+  it("a scope chained after where keeps both, and paginate with includes pages it", async () => {
+    await seed();
+    const { events, Item: Bound } = listen({ models: { Item } });
+    const page = await (Bound as any).where({ ownerId: "o1" }).ranked().includes("owner").paginate({ perPage: 1 });
+    expect(page.records.map((r: any) => r.id)).toEqual(["b"]);
+    expect(page.total).toBe(2);
+    expect(page.records[0].owner.get().name).toBe("one");
+    expect(events).toHaveLength(3);
+  });
+
+  it("count after distinct + select + limit agrees with toArray()", async () => {
+    await seed();
+    const relation = I.distinct().select("name").limit(2);
+    expect(await relation.count()).toBe((await relation.toArray()).length);
+    const offset = I.distinct().select("ownerId").offset(1);
+    expect(await offset.count()).toBe((await offset.toArray()).length);
+  });
+});
