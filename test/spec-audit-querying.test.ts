@@ -90,6 +90,14 @@ describe("Results: exists, isEmpty and hasAny agree with toArray()", () => {
   });
 });
 
+describe("Scopes 7: a scope preloaded with limit throws", () => {
+  it("whatever the data: with no owner loaded too", async () => {
+    expect(await rejectionOf(O.includes("topItems").toArray())).toBeInstanceOf(IncompatibleRelation);
+    await seed();
+    expect(await rejectionOf(O.includes("topItems").toArray())).toBeInstanceOf(IncompatibleRelation);
+  });
+});
+
 describe("Results: find", () => {
   it("find(id) on a bound Model is one query on its database", async () => {
     await seed();
