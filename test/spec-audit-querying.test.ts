@@ -178,3 +178,124 @@ describe("Querying: combinations", () => {
     expect(await offset.count()).toBe((await offset.toArray()).length);
   });
 });
+
+describe("Events 1: no filtered value reaches a query event, whatever sends it", () => {
+  it("conditions, lists, comparisons, negations, or, calculations, paging, bulk writes and record writes", async () => {
+    const SECRET = "S3CR3T";
+    const { events, db, Item: B, Secret: S } = listen({ models: { Item, Secret } }) as any;
+    await B.insert({ id: "t1", apiToken: `${SECRET}-1`, name: "x", rank: 1 });
+    await B.insertAll([{ id: "t2", apiToken: `${SECRET}-2` }, { id: "t3", apiToken: null }]);
+    await B.upsert({ id: "t1", apiToken: `${SECRET}-4` });
+    await B.upsertAll([{ id: "t2", apiToken: `${SECRET}-5` }], { uniqueBy: ["id"] });
+    await db.batch([B.toInsertAll([{ id: "t5", apiToken: `${SECRET}-6` }]), B.toUpsert({ id: "t6", apiToken: `${SECRET}-7` })]);
+    const token = `${SECRET}-4`;
+    await B.where({ apiToken: token }).toArray();
+    await B.whereNot({ apiToken: token, name: "x" }).toArray();
+    await B.where({ apiToken: [token, `${SECRET}-9`, null] }).count();
+    await B.where({ apiToken: between(`${SECRET}-0`, `${SECRET}-9`) }).limit(2).count();
+    await B.where({ apiToken: token }).or(B.where({ apiToken: gt(SECRET) })).distinct().count();
+    await B.exists({ apiToken: token });
+    await B.where({ apiToken: token }).pluck("id");
+    await B.where({ apiToken: token }).paginate({ perPage: 1 });
+    await B.where({ apiToken: token }).paginate({ perPage: 1, count: false });
+    await B.findBy({ apiToken: token });
+    await B.where({ apiToken: token }).last();
+    await B.where({ apiToken: gt(SECRET) }).order({ rank: "asc" }).limit(1).updateAll({ apiToken: `${SECRET}-10` });
+    await B.where({ apiToken: `${SECRET}-10` }).order({ rank: "asc" }).limit(1).deleteAll();
+    const record = await B.create({ id: "t7", apiToken: `${SECRET}-11` });
+    record.apiToken = `${SECRET}-12`;
+    await record.save();
+    await record.destroy();
+    const secret = await S.create({ token: `${SECRET}-13`, name: "n" });
+    await S.find(`${SECRET}-13`);
+    await S.find([`${SECRET}-13`]);
+    await secret.reload();
+    secret.name = "m";
+    await secret.save();
+    await secret.destroy();
+    expect(events.length).toBeGreaterThan(25);
+    const leaked = events.filter((event: { params: unknown[] }) => JSON.stringify(event.params).includes(SECRET));
+    expect(leaked.map((event: { sql: string }) => event.sql)).toEqual([]);
+  });
+
+  it("toSql() of a Relation and of a Statement shows the values unfiltered", () => {
+    expect(I.where({ apiToken: "tok" }).toSql().params).toEqual(["tok"]);
+    expect(JSON.stringify(I.toInsert({ id: "x", apiToken: "tok" }).toSql().params)).toContain("tok");
+    expect(I.where({ apiToken: "tok" }).toUpdateAll({ apiToken: "new" }).toSql().params).toEqual(["new", "tok"]);
+  });
+});
+
+describe("Bulk writes", () => {
+  it("insert and insertAll fill declared defaults and generated keys, and skip callbacks; insert resolves to meta", async () => {
+    const meta = await I.insert({ name: "q" });
+    expect(meta).toMatchObject({ changes: 1 });
+    await I.insertAll([{ name: "r" }, { name: "s" }]);
+    const rows = await I.order({ name: "asc" }).toArray();
+    expect(rows.map((r: any) => r.kind)).toEqual(["model", "model", "model"]);
+    expect(rows.every((r: any) => typeof r.id === "string" && r.id.length > 10)).toBe(true);
+  });
+
+  it("insert and insertAll raise RecordNotUnique for a duplicate, and skip it with onDuplicate: skip", async () => {
+    await seed();
+    expect(await rejectionOf(I.insert({ id: "a" }))).toBeInstanceOf(RecordNotUnique);
+    expect(await rejectionOf(I.insertAll([{ id: "z1", code: "z" }, { id: "z2", code: "A" }]))).toBeInstanceOf(RecordNotUnique);
+    expect(await I.count()).toBe(4);
+    expect((await I.insert({ id: "a" }, { onDuplicate: "skip" })).changes).toBe(0);
+    expect((await I.insertAll([{ id: "z1", code: "z" }, { id: "z2", code: "A" }], { onDuplicate: "skip" })).changes).toBe(1);
+  });
+
+  it("updateAll with undefined rejects with TypeError, sending nothing", async () => {
+    const { events, Item: B } = listen({ models: { Item } }) as any;
+    expect(await rejectionOf(B.updateAll({ name: undefined }))).toBeInstanceOf(TypeError);
+    expect(await rejectionOf(B.insert({ name: undefined }))).toBeInstanceOf(TypeError);
+    expect(events).toHaveLength(0);
+  });
+});
+
+describe("Results: find with no id; calculations on association Relations", () => {
+  it("find() with no id throws RecordNotFound without a query, as in Rails; find([]) is empty", async () => {
+    await seed();
+    const { events, Item: B } = listen({ models: { Item } }) as any;
+    expect(await rejectionOf(B.find())).toBeInstanceOf(RecordNotFound);
+    expect(await rejectionOf(B.where({ name: "x" }).find())).toBeInstanceOf(RecordNotFound);
+    expect(events).toHaveLength(0);
+    expect(await B.find([])).toEqual([]);
+  });
+
+  it("paginate and size/isEmpty/hasAny on an association Relation", async () => {
+    await seed();
+    const owner = await O.find("o1");
+    const page = await owner.items().paginate({ perPage: 1 });
+    expect(page.total).toBe(2);
+    await owner.items().toArray();
+    const { events } = listen();
+    expect(await owner.items().size()).toBe(2);
+    expect(await owner.items().isEmpty()).toBe(false);
+    expect(await owner.items().hasAny()).toBe(true);
+    expect(events).toHaveLength(0);
+  });
+});
+
+describe("Connection", () => {
+  it("withDatabase routes queries, a bound Model keeps its own database inside it, and batch([]) of Statements runs there", async () => {
+    await seed();
+    const one = listen();
+    const two = listen({ models: { Item } }) as any;
+    await withDatabase(one.db, async () => {
+      await I.find("a");
+      await two.Item.find("b");
+      await batch([I.where({ id: "d" }).toDeleteAll()]);
+    });
+    expect(one.events).toHaveLength(2);
+    expect(two.events).toHaveLength(1);
+  });
+});
+
+describe("Querying: last and IrreversibleOrder", () => {
+  it("last() throws for an sql order chained after a scope, and on a paginating-like window", async () => {
+    await seed();
+    expect(await rejectionOf(I.ranked().order(sql`rank`).last())).toBeInstanceOf(IrreversibleOrder);
+    expect(await rejectionOf(I.order(sql`rank`).limit(2).last())).toBeInstanceOf(IrreversibleOrder);
+    expect((await I.ranked().last()).id).toBe("a");
+  });
+});
