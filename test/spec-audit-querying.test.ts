@@ -15,6 +15,7 @@ import {
   Model,
   RecordNotFound,
   RecordNotUnique,
+  type ScopeStatic,
   sql,
   withDatabase,
 } from "../src/index.js";
@@ -60,6 +61,13 @@ class Secret extends Model({ token: { type: "string", null: false }, name: "stri
   static override binding = "DB";
   static override tableName = "saq_secrets";
   static override primaryKey = "token";
+}
+
+/** Scopes whose bodies name their own class (SPEC Scopes 6). */
+class Counted extends Model({ id: { type: "string", null: false }, rank: "integer" }) {
+  static override binding = "DB";
+  static override tableName = "saq_items";
+  static positive: ScopeStatic<[]> = this.scope(() => Counted.where({ rank: gt(0) }));
 }
 
 const I = Item as any;
@@ -297,5 +305,44 @@ describe("Querying: last and IrreversibleOrder", () => {
     expect(await rejectionOf(I.ranked().order(sql`rank`).last())).toBeInstanceOf(IrreversibleOrder);
     expect(await rejectionOf(I.order(sql`rank`).limit(2).last())).toBeInstanceOf(IrreversibleOrder);
     expect((await I.ranked().last()).id).toBe("a");
+  });
+});
+
+describe("Bulk writes skip validations and callbacks declared with the public API", () => {
+  it("insert, insertAll, upsert, upsertAll, updateAll and deleteAll (and their Statements in batch)", async () => {
+    let ran = 0;
+    class Guarded extends Item {
+      static {
+        this.validates("name", { presence: true, length: { minimum: 5 } });
+        this.beforeSave(() => {
+          ran++;
+          throw new Error("beforeSave must not run");
+        });
+        this.beforeDestroy(() => {
+          ran++;
+          throw new Error("beforeDestroy must not run");
+        });
+      }
+    }
+    const G = Guarded as any;
+    await G.insert({ id: "g1", name: "" });
+    await G.insertAll([{ id: "g2", name: null }]);
+    await G.upsert({ id: "g1", name: "x" });
+    await G.upsertAll([{ id: "g3", name: "y" }]);
+    expect(await G.where({ id: ["g1", "g2"] }).updateAll({ name: "" })).toBe(2);
+    await batch([G.toInsert({ id: "g4" }), G.where({ id: "g4" }).toUpdateAll({ name: "" })]);
+    expect(await G.count()).toBe(4);
+    expect(await G.deleteAll()).toBe(4);
+    expect(ran).toBe(0);
+  });
+});
+
+describe("Scopes 1 and Connection: a scope of a bound Model queries its database", () => {
+  it("also when the body names its own class (ScopeStatic)", async () => {
+    await seed();
+    const { events, Counted: B } = listen({ models: { Counted } }) as any;
+    expect((await B.positive().toArray()).map((r: any) => r.id).sort()).toEqual(["a", "b", "c"]);
+    expect(await B.positive().count()).toBe(3);
+    expect(events).toHaveLength(2);
   });
 });
