@@ -346,3 +346,16 @@ describe("Scopes 1 and Connection: a scope of a bound Model queries its database
     expect(events).toHaveLength(2);
   });
 });
+
+describe("Connection: db.model(M) is the Model bound to db", () => {
+  it("records found or built through it are instances of it, as of M", async () => {
+    await seed();
+    const { Item: B } = listen({ models: { Item } }) as any;
+    const found = await B.find("a");
+    expect(found instanceof B).toBe(true);
+    expect(found instanceof Item).toBe(true);
+    expect(B.build() instanceof B).toBe(true);
+    expect({} instanceof B).toBe(false);
+    expect((await O.find("o1")) instanceof B).toBe(false);
+  });
+});
