@@ -124,15 +124,18 @@ const BOUND_DATABASE = Symbol("recordflare.database");
 const boundModels = new WeakMap<Database, WeakMap<Function, Function>>();
 
 /**
- * A view of the Model whose statics query `database`. It inherits everything from the Model, so `instanceof`
- * and every static keep working; it is cached per database and Model.
+ * A view of the Model whose statics query `database`. It inherits everything from the Model, so every static keeps
+ * working; it is cached per database and Model. Not being a function, it answers `instanceof` as the Model does.
  */
 function bindModel<M extends Function>(model: M, database: Database): M {
   let byModel = boundModels.get(database);
   if (!byModel) boundModels.set(database, (byModel = new WeakMap()));
   let bound = byModel.get(model);
   if (!bound) {
-    bound = Object.create(model, { [BOUND_DATABASE]: { value: database } }) as Function;
+    bound = Object.create(model, {
+      [BOUND_DATABASE]: { value: database },
+      [Symbol.hasInstance]: { value: (value: unknown) => value instanceof model },
+    }) as Function;
     byModel.set(model, bound);
   }
   return bound as M;

@@ -274,6 +274,8 @@ export class Relation {
   async find(...ids: unknown[]): Promise<any> {
     const list = ids.length === 1 && Array.isArray(ids[0]) ? (ids[0] as unknown[]) : ids;
     const key = this.model.primaryKey;
+    // As in Rails, find() names no record to find: it is not find([]), the empty list.
+    if (ids.length === 0) throw this.#notFound(`find needs an id`);
     if (ids.length === 1 && !Array.isArray(ids[0])) {
       const record = this.data === EMPTY ? await this.#findByKey(ids[0]) : await this.findBy({ [key.name]: ids[0] });
       if (!record) throw this.#notFound(`no record with ${key.name} ${describeKey(key, ids[0])}`);

@@ -27,8 +27,11 @@ export async function countOf(relation: Relation): Promise<number> {
 export async function anyMatch(relation: Relation): Promise<boolean> {
   const { data, model } = relation;
   if (data.none) return false;
-  const parts = selectParts({ ...data, select: undefined, order: [], limit: Math.min(data.limit ?? 1, 1) }, model);
-  parts.columns = "1 AS one";
+  // The offset of a distinct Relation skips distinct rows: `SELECT DISTINCT 1` would leave one row to skip, so its
+  // columns stay (as Rails' exists? keeps them for distinct with an offset).
+  const keepColumns = data.distinct && data.offset !== undefined;
+  const parts = selectParts({ ...data, ...(keepColumns ? {} : { select: undefined }), order: [], limit: Math.min(data.limit ?? 1, 1) }, model);
+  if (!keepColumns) parts.columns = "1 AS one";
   return relation.run(new Statement(queryOfParts(parts), model, "rows", (rows) => rows.length > 0));
 }
 

@@ -1,4 +1,4 @@
-import { defineRelationMethod, definePlugin, InvalidModel, Relation, relationOf } from "../kernel/index.js";
+import { databaseOfModel, defineRelationMethod, definePlugin, InvalidModel, Relation, relationOf } from "../kernel/index.js";
 
 const SCOPE_BODY = Symbol("recordflare.scope");
 
@@ -9,7 +9,16 @@ function runScope(relation: Relation, name: string, body: ScopeBody, args: unkno
   const result = body(new relation.model.pluginRelationClass(relation.modelClass, relation.data), ...args);
   if (!(result instanceof Relation)) throw new TypeError(`${relation.model.name}.${name}: a scope must return a Relation`);
   const ModelRelation = relation.constructor as new (modelClass: Function, data: Relation["data"]) => Relation;
-  return new ModelRelation(result.modelClass, result.data);
+  return new ModelRelation(modelClassOf(relation, result), result.data);
+}
+
+/**
+ * A body that names its own class (`Post.where(...)`) returns a Relation of the unbound Model: on a Model bound with
+ * `db.model(M)`, the scope still queries that database.
+ */
+function modelClassOf(relation: Relation, result: Relation): Function {
+  const unbound = result.model === relation.model && databaseOfModel(result.modelClass) === undefined;
+  return unbound ? relation.modelClass : result.modelClass;
 }
 
 function scopesOf(model: Function): Map<string, ScopeBody> {

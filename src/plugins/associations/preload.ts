@@ -6,7 +6,7 @@ import { slotsOf } from "./registry.js";
 type Loaded = Record<string, any>;
 
 function targetOf(association: ResolvedAssociation, records: readonly Loaded[]): { all(): Relation } {
-  const database = databaseOfRecord(records[0]!);
+  const database = records[0] && databaseOfRecord(records[0]);
   const target = association.target as unknown as { all(): Relation };
   return database ? (database.model(association.target) as unknown as { all(): Relation }) : target;
 }
@@ -27,8 +27,10 @@ export async function preloadAssociation(association: ResolvedAssociation, recor
   const belongs = association.kind === "belongsTo";
   const ownKey = belongs ? association.foreignKey : association.primaryKey;
   const theirKey = belongs ? association.primaryKey : association.foreignKey;
+  // The scope is checked before anything is known of the keys, so that a paging scope throws whatever the data.
+  const target = scoped(association, records);
   const keys = [...new Set(records.map((record) => record.readAttribute(ownKey)).filter((key) => key !== null))];
-  const found: Loaded[] = keys.length === 0 ? [] : await scoped(association, records).where({ [theirKey]: keys }).toArray();
+  const found: Loaded[] = keys.length === 0 ? [] : await target.where({ [theirKey]: keys }).toArray();
   const grouped = new Map<unknown, Loaded[]>();
   for (const target of found) {
     const key = target.readAttribute(theirKey);
