@@ -16,10 +16,12 @@ interface Validatable {
   constructor: Function;
 }
 
+/** Rails' `blank?`: nil, false, whitespace-only text, and an empty array or object (a `json` value). */
 function isBlank(value: unknown): boolean {
   if (value === null || value === undefined || value === false) return true;
   if (typeof value === "string") return value.trim() === "";
-  return Array.isArray(value) && value.length === 0;
+  if (Array.isArray(value)) return value.length === 0;
+  return Object.getPrototypeOf(value) === Object.prototype && Object.keys(value as object).length === 0;
 }
 
 type Report = (type: string, message: string) => void;
