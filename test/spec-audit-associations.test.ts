@@ -48,6 +48,16 @@ describe("Validations (SPEC: every option)", () => {
 
 
 
+  it("format tests a number's text, as Rails does (value.to_s)", async () => {
+    class Ranked extends SaaOwner {
+      static {
+        this.validates("rank", { format: /^\d{2}$/ });
+      }
+    }
+    expect(await Ranked.build({ rank: 12 }).save()).toBe(true);
+    expect(await Ranked.build({ rank: 123 }).save()).toBe(false);
+  });
+
   it("run on every save: a persisted invalid row with no change is refused", async () => {
     await SaaOwner.insert({ id: "o1", name: "" });
     class Named extends SaaOwner {

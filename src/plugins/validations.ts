@@ -90,10 +90,14 @@ function withOwnFormat(options: ValidationOptions): ValidationOptions {
   return options.format ? { ...options, format: new RegExp(options.format) } : options;
 }
 
-/** A `g` or `y` RegExp starts where its last match ended; each value is tested from the start. */
+/**
+ * A `g` or `y` RegExp starts where its last match ended; each value is tested from the start. A number or boolean
+ * is tested as its text, as Rails tests `value.to_s`; any other value that is not text is invalid.
+ */
 function matchesFormat(format: RegExp, value: unknown): boolean {
   format.lastIndex = 0;
-  return typeof value === "string" && format.test(value);
+  const text = typeof value === "number" || typeof value === "boolean" ? String(value) : value;
+  return typeof text === "string" && format.test(text);
 }
 
 /**
