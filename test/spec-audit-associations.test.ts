@@ -58,6 +58,20 @@ describe("Validations (SPEC: every option)", () => {
     expect(await Ranked.build({ rank: 123 }).save()).toBe(false);
   });
 
+  it("inclusion compares Dates by their time and json values by their content", async () => {
+    class Dated extends SaaOwner {
+      static {
+        this.validates("startsAt", { inclusion: [new Date("2026-01-01T00:00:00Z")] });
+        this.validates("settings", { inclusion: [{ theme: "dark" }, ["a"]] });
+      }
+    }
+    expect(await Dated.build({ startsAt: "2026-01-01" }).save()).toBe(true);
+    expect(await Dated.build({ startsAt: "2026-01-02" }).save()).toBe(false);
+    expect(await Dated.build({ settings: { theme: "dark" } }).save()).toBe(true);
+    expect(await Dated.build({ settings: ["a"] }).save()).toBe(true);
+    expect(await Dated.build({ settings: { theme: "light" } }).save()).toBe(false);
+  });
+
   it("run on every save: a persisted invalid row with no change is refused", async () => {
     await SaaOwner.insert({ id: "o1", name: "" });
     class Named extends SaaOwner {

@@ -76,13 +76,22 @@ async function validate(record: Validatable, { attribute, options }: Declared): 
   if (value === null) return;
   if (options.length) checkLength(value, options.length, report);
   if (options.format && !matchesFormat(options.format, value)) report("invalid", "is invalid");
-  if (options.inclusion && !options.inclusion.includes(value)) report("inclusion", "is not included in the list");
+  if (options.inclusion && !options.inclusion.some((allowed) => sameValue(allowed, value))) report("inclusion", "is not included in the list");
   if (options.numericality) checkNumericality(value, options.numericality, report);
   // A stored value that this save leaves alone was checked when it was written: a save with no change sends nothing.
   if (options.uniqueness && (record.isNewRecord() || record.isAttributeChanged(attribute))) {
     const caseSensitive = options.uniqueness === true || options.uniqueness.caseSensitive !== false;
     if (await isTaken(record, attribute, value, caseSensitive)) report("taken", "has already been taken");
   }
+}
+
+/** Equality as Rails' `include?` sees it: Dates by their time, `json` arrays and objects by their content. */
+function sameValue(allowed: unknown, value: unknown): boolean {
+  if (allowed instanceof Date && value instanceof Date) return allowed.getTime() === value.getTime();
+  if (typeof allowed === "object" && allowed !== null && typeof value === "object" && value !== null) {
+    return JSON.stringify(allowed) === JSON.stringify(value);
+  }
+  return allowed === value;
 }
 
 /** The Model keeps its own copy of a `format`: a `g` or `y` RegExp's `lastIndex` must not be shared with the app. */
