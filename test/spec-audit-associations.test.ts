@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { abort, batch, hasMany, hasOne, Model, RecordInvalid, RecordNotDestroyed, RecordNotSaved } from "../src/index.js";
+import { abort, batch, belongsTo, hasMany, hasOne, Model, RecordInvalid, RecordNotDestroyed, RecordNotSaved, RecordNotUnique } from "../src/index.js";
 import { resetDatabase } from "./helpers/db.js";
 import { countRows, listen } from "./helpers/queries.js";
 
@@ -392,5 +392,114 @@ describe("Errors (SPEC: RecordInvalid, RecordNotSaved, RecordNotDestroyed)", () 
     expect(notDestroyed).toBeInstanceOf(RecordNotDestroyed);
     expect((notDestroyed as Error).message).toBe("never");
     expect(owner.isPersisted()).toBe(true);
+  });
+});
+
+describe("graphs and batches", () => {
+  class SaaLeafItem extends SaaItem {}
+  class SaaParentItem extends SaaItem {
+    pins = hasMany(SaaPin, { foreignKey: "saaItemId", dependent: "destroy" });
+  }
+  class SaaTree extends SaaOwner {
+    items = hasMany(SaaParentItem, { foreignKey: "saaOwnerId", dependent: "destroy" });
+    leaf = hasOne(SaaLeafItem, { foreignKey: "keeperId" });
+  }
+
+  it("text keys: an owner, its children and their children are written in one atomic batch", async () => {
+    const { db, events } = listen();
+    const owner = db.model(SaaTree).build({ name: "A" });
+    const item = owner.items().build({ title: "x" });
+    const pin = item.pins().build({});
+    expect(pin.saaItemId).toBe(item.id);
+    expect(await owner.save()).toBe(true);
+    expect(events.map((event) => [event.sql.split(" ").slice(0, 3).join(" "), event.batched])).toEqual([
+      [`INSERT INTO "saa_owners"`, true],
+      [`INSERT INTO "saa_items"`, true],
+      [`INSERT INTO "saa_pins"`, true],
+    ]);
+    expect(pin.isPersisted()).toBe(true);
+  });
+
+  it("text keys: a grandchild refused by the database writes nothing of the graph", async () => {
+    const first = SaaTree.build({ name: "first" });
+    const taken = first.items().build({ title: "x" }).pins().build({});
+    await first.save();
+    const owner = SaaTree.build({ name: "A" });
+    const item = owner.items().build({ title: "x" });
+    const pin = item.pins().build({ id: taken.id });
+    await expect(owner.save()).rejects.toThrow(RecordNotUnique);
+    expect([await countRows("saa_owners"), await countRows("saa_items"), await countRows("saa_pins")]).toEqual([1, 1, 1]);
+    expect([owner.isNewRecord(), item.isNewRecord(), pin.isNewRecord()]).toEqual([true, true, true]);
+  });
+
+  it("dependent destroy reaches the grandchildren, all in the owner's destroy batch", async () => {
+    const owner = SaaTree.build({ name: "A" });
+    owner.items().build({ title: "x" }).pins().build({});
+    await owner.save();
+    const { db, events } = listen();
+    const loaded = await db.model(SaaTree).find(owner.id);
+    events.length = 0;
+    expect(await loaded.destroy()).toBe(loaded);
+    const deletes = events.filter((event) => event.sql.startsWith("DELETE"));
+    expect(deletes.map((event) => [event.sql.split(" ").slice(0, 3).join(" "), event.batched])).toEqual([
+      [`DELETE FROM "saa_pins"`, true],
+      [`DELETE FROM "saa_items"`, true],
+      [`DELETE FROM "saa_owners"`, true],
+    ]);
+    expect([await countRows("saa_owners"), await countRows("saa_items"), await countRows("saa_pins")]).toEqual([0, 0, 0]);
+  });
+
+  it("an owner's destroy in a batch takes its dependents into that batch", async () => {
+    const owner = SaaTree.build({ name: "A" });
+    owner.items().build({ title: "x" });
+    await owner.save();
+    const other = SaaOwner.build({ name: "B" });
+    const { db, events } = listen();
+    const loaded = await db.model(SaaTree).find(owner.id);
+    events.length = 0;
+    await db.batch([other.toSave(), loaded.toDestroy()]);
+    const writes = events.filter((event) => !event.sql.startsWith("SELECT"));
+    expect(writes.map((event) => [event.sql.split(" ").slice(0, 3).join(" "), event.batched])).toEqual([
+      [`INSERT INTO "saa_owners"`, true],
+      [`DELETE FROM "saa_items"`, true],
+      [`DELETE FROM "saa_owners"`, true],
+    ]);
+    expect(loaded.isDestroyed()).toBe(true);
+  });
+
+  it("reloadAssociation reloads a loaded hasOne and a loaded belongsTo", async () => {
+    class SaaKept extends SaaItem {
+      keeper = belongsTo(SaaTree);
+    }
+    const owner = await SaaTree.create({ name: "A" });
+    const leaf = owner.leaf.build({ title: "one" });
+    await owner.save();
+    const kept = await SaaKept.find(leaf.id);
+    expect(await kept.keeper.load()).not.toBeNull();
+    expect((await owner.leaf.load())!.title).toBe("one");
+    await SaaItem.all().updateAll({ title: "two" });
+    await SaaOwner.all().updateAll({ name: "B" });
+    expect(owner.leaf.get()!.title).toBe("one");
+    await owner.reloadAssociation("leaf");
+    expect(owner.leaf.get()!.title).toBe("two");
+    await kept.reloadAssociation("keeper");
+    expect(kept.keeper.get()!.name).toBe("B");
+  });
+});
+
+describe("restrictWithError's reason, as Rails words it", () => {
+  it("names a hasMany's children in readable words, and a hasOne's child in the singular", async () => {
+    class Strict extends SaaOwner {
+      keptItems = hasMany(SaaItem, { dependent: "restrictWithError", foreignKey: "keeperId" });
+      mainItem = hasOne(SaaItem, { dependent: "restrictWithError", foreignKey: "saaOwnerId" });
+    }
+    const owner = await Strict.create({ name: "A" });
+    await owner.keptItems().build({ title: "kept" }).save();
+    expect(await owner.destroy()).toBe(false);
+    expect(owner.errors.fullMessages()).toEqual(["Cannot delete record because dependent kept items exist"]);
+    await SaaItem.all().deleteAll();
+    await owner.mainItem.build({ title: "main" }).save();
+    expect(await owner.destroy()).toBe(false);
+    expect(owner.errors.fullMessages()).toEqual(["Cannot delete record because a dependent main item exists"]);
   });
 });
