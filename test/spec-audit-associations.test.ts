@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { abort, batch, belongsTo, hasMany, hasOne, Model, RecordInvalid, RecordNotDestroyed, RecordNotSaved, RecordNotUnique } from "../src/index.js";
+import { abort, ActiveRecord, batch, belongsTo, defineApplicationRecord, hasMany, hasOne, Model, RecordInvalid, RecordNotDestroyed, RecordNotSaved, RecordNotUnique } from "../src/index.js";
 import { resetDatabase } from "./helpers/db.js";
 import { countRows, listen } from "./helpers/queries.js";
 
@@ -56,6 +56,19 @@ describe("Validations (SPEC: every option)", () => {
     }
     expect(await Ranked.build({ rank: 12 }).save()).toBe(true);
     expect(await Ranked.build({ rank: 123 }).save()).toBe(false);
+  });
+
+  it("length measures a number by its text, as Rails does (value.to_s.length)", async () => {
+    class Coded extends SaaOwner {
+      static {
+        this.validates("rank", { length: { minimum: 2, maximum: 3 } });
+      }
+    }
+    expect(await Coded.build({ rank: 12 }).save()).toBe(true);
+    const short = Coded.build({ rank: 5 });
+    expect(await short.save()).toBe(false);
+    expect(short.errors.fullMessages()).toEqual(["Rank is too short"]);
+    expect(await Coded.build({ rank: 1234 }).save()).toBe(false);
   });
 
   it("inclusion compares Dates by their time and json values by their content", async () => {
@@ -501,5 +514,32 @@ describe("restrictWithError's reason, as Rails words it", () => {
     await owner.mainItem.build({ title: "main" }).save();
     expect(await owner.destroy()).toBe(false);
     expect(owner.errors.fullMessages()).toEqual(["Cannot delete record because a dependent main item exists"]);
+  });
+});
+
+describe("declarations on the app's base class", () => {
+  it("validations, callbacks and associations declared on the base class reach every Model, and never ActiveRecord", async () => {
+    class AuditBase extends ActiveRecord {
+      static override binding = "DB";
+      static {
+        this.beforeSave((record) => void log.push(`base beforeSave ${record.constructor.name}`));
+        this.validates("name", { presence: true });
+      }
+    }
+    const AuditRecord = defineApplicationRecord(
+      { saa_owners: { id: { type: "string", null: false, generateId: true }, name: "string" } } as const,
+      AuditBase,
+    );
+    class SaaAuditOwner extends AuditRecord("saa_owners") {
+      static {
+        this.beforeSave(() => void log.push("own beforeSave"));
+      }
+    }
+    expect(await SaaAuditOwner.build({}).save()).toBe(false);
+    expect(await SaaAuditOwner.build({ name: "A" }).save()).toBe(true);
+    expect(log).toEqual(["base beforeSave SaaAuditOwner", "own beforeSave"]);
+    log.length = 0;
+    expect(await SaaOwner.build({}).save()).toBe(true);
+    expect(log).toEqual([]);
   });
 });

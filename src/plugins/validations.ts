@@ -26,7 +26,14 @@ function isBlank(value: unknown): boolean {
 
 type Report = (type: string, message: string) => void;
 
-function checkLength(value: unknown, length: NonNullable<ValidationOptions["length"]>, report: Report): void {
+/** A number as Rails' `to_s` writes it, for the checks that read text (`format`, `length`); other values as they are. */
+function textOf(value: unknown): unknown {
+  return typeof value === "number" ? String(value) : value;
+}
+
+function checkLength(rawValue: unknown, length: NonNullable<ValidationOptions["length"]>, report: Report): void {
+  // As Rails, a value without a length (a number) is measured by its text.
+  const value = textOf(rawValue);
   if (typeof value !== "string" && !Array.isArray(value)) return;
   // Characters, as Rails counts them: an emoji is one, though JavaScript's length says two.
   const size = typeof value === "string" ? [...value].length : value.length;
@@ -100,12 +107,12 @@ function withOwnFormat(options: ValidationOptions): ValidationOptions {
 }
 
 /**
- * A `g` or `y` RegExp starts where its last match ended; each value is tested from the start. A number or boolean
- * is tested as its text, as Rails tests `value.to_s`; any other value that is not text is invalid.
+ * A `g` or `y` RegExp starts where its last match ended; each value is tested from the start. A number is tested
+ * as its text, as Rails tests `value.to_s`; any other value that is not text is invalid.
  */
 function matchesFormat(format: RegExp, value: unknown): boolean {
   format.lastIndex = 0;
-  const text = typeof value === "number" || typeof value === "boolean" ? String(value) : value;
+  const text = textOf(value);
   return typeof text === "string" && format.test(text);
 }
 
