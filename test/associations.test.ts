@@ -619,7 +619,7 @@ describe("hasOne: default foreign key and dependent", () => {
     await Profile.create({ id: "p1", userId: user.id, bio: "hi" });
     expect(await user.destroy()).toBe(false);
     expect(user.isPersisted()).toBe(true);
-    expect(user.errors.fullMessages()).toEqual(["Cannot delete record because dependent profile exist"]);
+    expect(user.errors.fullMessages()).toEqual(["Cannot delete record because a dependent profile exists"]);
     await expect(user.destroyOrThrow()).rejects.toThrow(RecordNotDestroyed);
     expect(await countRows("users")).toBe(1);
     expect(await countRows("profiles")).toBe(1);

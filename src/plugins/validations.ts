@@ -16,15 +16,24 @@ interface Validatable {
   constructor: Function;
 }
 
+/** Rails' `blank?`: nil, false, whitespace-only text, and an empty array or object (a `json` value). */
 function isBlank(value: unknown): boolean {
   if (value === null || value === undefined || value === false) return true;
   if (typeof value === "string") return value.trim() === "";
-  return Array.isArray(value) && value.length === 0;
+  if (Array.isArray(value)) return value.length === 0;
+  return Object.getPrototypeOf(value) === Object.prototype && Object.keys(value as object).length === 0;
 }
 
 type Report = (type: string, message: string) => void;
 
-function checkLength(value: unknown, length: NonNullable<ValidationOptions["length"]>, report: Report): void {
+/** A number as Rails' `to_s` writes it, for the checks that read text (`format`, `length`); other values as they are. */
+function textOf(value: unknown): unknown {
+  return typeof value === "number" ? String(value) : value;
+}
+
+function checkLength(rawValue: unknown, length: NonNullable<ValidationOptions["length"]>, report: Report): void {
+  // As Rails, a value without a length (a number) is measured by its text.
+  const value = textOf(rawValue);
   if (typeof value !== "string" && !Array.isArray(value)) return;
   // Characters, as Rails counts them: an emoji is one, though JavaScript's length says two.
   const size = typeof value === "string" ? [...value].length : value.length;
@@ -74,7 +83,7 @@ async function validate(record: Validatable, { attribute, options }: Declared): 
   if (value === null) return;
   if (options.length) checkLength(value, options.length, report);
   if (options.format && !matchesFormat(options.format, value)) report("invalid", "is invalid");
-  if (options.inclusion && !options.inclusion.includes(value)) report("inclusion", "is not included in the list");
+  if (options.inclusion && !options.inclusion.some((allowed) => sameValue(allowed, value))) report("inclusion", "is not included in the list");
   if (options.numericality) checkNumericality(value, options.numericality, report);
   // A stored value that this save leaves alone was checked when it was written: a save with no change sends nothing.
   if (options.uniqueness && (record.isNewRecord() || record.isAttributeChanged(attribute))) {
@@ -83,15 +92,28 @@ async function validate(record: Validatable, { attribute, options }: Declared): 
   }
 }
 
+/** Equality as Rails' `include?` sees it: Dates by their time, `json` arrays and objects by their content. */
+function sameValue(allowed: unknown, value: unknown): boolean {
+  if (allowed instanceof Date && value instanceof Date) return allowed.getTime() === value.getTime();
+  if (typeof allowed === "object" && allowed !== null && typeof value === "object" && value !== null) {
+    return JSON.stringify(allowed) === JSON.stringify(value);
+  }
+  return allowed === value;
+}
+
 /** The Model keeps its own copy of a `format`: a `g` or `y` RegExp's `lastIndex` must not be shared with the app. */
 function withOwnFormat(options: ValidationOptions): ValidationOptions {
   return options.format ? { ...options, format: new RegExp(options.format) } : options;
 }
 
-/** A `g` or `y` RegExp starts where its last match ended; each value is tested from the start. */
+/**
+ * A `g` or `y` RegExp starts where its last match ended; each value is tested from the start. A number is tested
+ * as its text, as Rails tests `value.to_s`; any other value that is not text is invalid.
+ */
 function matchesFormat(format: RegExp, value: unknown): boolean {
   format.lastIndex = 0;
-  return typeof value === "string" && format.test(value);
+  const text = textOf(value);
+  return typeof text === "string" && format.test(text);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { abort, type BatchItem } from "../../kernel/index.js";
+import { abort, type BatchItem, humanize } from "../../kernel/index.js";
 import { deleteAllStatement, updateAllStatement } from "../bulk-writes.js";
 import type { Dependent, ResolvedAssociation } from "./definition.js";
 import { slotsOf } from "./registry.js";
@@ -27,6 +27,12 @@ const deleteRows: Strategy = (owner, association, slot, batch) => {
   batch.push(deleteAllStatement(childRows(owner, association, slot)));
 };
 
+/** Rails' messages: "dependent posts exist" for a `hasMany`, "a dependent profile exists" for a `hasOne`. */
+function restrictionMessage({ kind, name }: ResolvedAssociation): string {
+  const record = humanize(name).toLowerCase();
+  return kind === "hasOne" ? `Cannot delete record because a dependent ${record} exists` : `Cannot delete record because dependent ${record} exist`;
+}
+
 const STRATEGIES: Record<Dependent, Strategy> = {
   destroy: destroyEach,
   deleteAll: deleteRows,
@@ -36,7 +42,7 @@ const STRATEGIES: Record<Dependent, Strategy> = {
   },
   async restrictWithError(owner, association) {
     if ((await loadChildren(owner, association)).length === 0) return;
-    const reason = `Cannot delete record because dependent ${association.name} exist`;
+    const reason = restrictionMessage(association);
     owner.errors.add("base", "restrict_dependent_destroy", reason);
     throw abort(reason);
   },
