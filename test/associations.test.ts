@@ -279,6 +279,19 @@ describe("dependent", () => {
     await Article.where({ userId: owner.id }).deleteAll();
     expect(await owner.destroy()).toBe(owner);
   });
+
+  it("restrictWithError asks whether a child exists with one query reading one row, not by loading the children", async () => {
+    const owner = await Guarded.create({ name: "Ada" });
+    await Article.create({ userId: owner.id, title: "one" });
+    await Article.create({ userId: owner.id, title: "two" });
+    const { events, Guarded: BoundGuarded } = listen({ models: { Guarded } });
+    const loaded = await BoundGuarded.find(owner.id);
+    events.length = 0;
+    expect(await loaded.destroy()).toBe(false);
+    expect(events.map((event) => event.sql)).toEqual(['SELECT 1 AS one FROM "posts" WHERE "user_id" = ? LIMIT 1']);
+    expect(events[0]!.rowsRead).toBe(1);
+    expect(await countRows("posts")).toBe(2);
+  });
 });
 
 describe("dependent deleteAll, delete and nullify (SPEC: not shown; as in Rails)", () => {

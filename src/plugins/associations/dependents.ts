@@ -1,5 +1,6 @@
 import { abort, type BatchItem, humanize } from "../../kernel/index.js";
 import { deleteAllStatement, updateAllStatement } from "../bulk-writes.js";
+import { anyMatch } from "../calculations.js";
 import type { Dependent, ResolvedAssociation } from "./definition.js";
 import { slotsOf } from "./registry.js";
 import type { AssociationSlot } from "./slot.js";
@@ -40,8 +41,9 @@ const STRATEGIES: Record<Dependent, Strategy> = {
   nullify(owner, association, slot, batch) {
     batch.push(updateAllStatement(childRows(owner, association, slot), { [association.foreignKey]: null }));
   },
-  async restrictWithError(owner, association) {
-    if ((await loadChildren(owner, association)).length === 0) return;
+  // One query that reads a row at most, as Rails' exists?: the children are not loaded to be counted.
+  async restrictWithError(owner, association, slot) {
+    if (!(await anyMatch(childRows(owner, association, slot)))) return;
     const reason = restrictionMessage(association);
     owner.errors.add("base", "restrict_dependent_destroy", reason);
     throw abort(reason);
