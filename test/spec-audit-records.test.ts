@@ -886,6 +886,14 @@ describe("building and creating: permit", () => {
     expect(Item.permit(Object.assign(Object.create(null), { name: "n" }), "name")).toEqual({ name: "n" });
   });
 
+  // SPEC permit rules: "a plain object is read by own keys only". An object whose prototype is a plain object holding
+  // the key was refused as a whole (TypeError), rather than read without the inherited key.
+  it("a plain object with inherited keys is read by its own keys", () => {
+    const input = Object.create({ name: "inherited", admin: true }) as Record<string, unknown>;
+    input["qty"] = "4";
+    expect(Item.permit(input, "name", "qty")).toEqual({ qty: 4 });
+  });
+
   it("FormData and URLSearchParams: a repeated key takes its last value", () => {
     const params = new URLSearchParams("qty=1&qty=2&flag=on&happenedAt=2024-01-01&extra=1");
     const permitted = Item.permit(params, "qty", "flag", "happenedAt", "name");
