@@ -960,6 +960,19 @@ describe("change tracking", () => {
     expect(item.isChanged()).toBe(false);
   });
 
+  // SPEC Record 3: "undefined as a value throws TypeError (use null for NULL)"; Errors: "TypeError | ... undefined is
+  // assigned or used in a condition". isAttributeChanged's values are cast as conditions are; undefined answered false.
+  it("isAttributeChanged with from or to undefined throws TypeError", async () => {
+    const item = await Item.create({ name: "a", qty: 1 });
+    item.qty = 2;
+    for (const options of [{ from: undefined }, { to: undefined }, { from: 1, to: undefined }]) {
+      const message = typeError(() => item.isAttributeChanged("qty", options));
+      expect(message).toContain("Item.qty");
+    }
+    typeError(() => item.isAttributeChanged("name", { from: undefined }));
+    expect(item.isAttributeChanged("qty", { from: null })).toBe(false);
+  });
+
   it("savedChanges after create and reload", async () => {
     const item = await Item.create({ name: "a" });
     expect(item.savedChangeTo("name")).toEqual([null, "a"]);
