@@ -288,6 +288,17 @@ describe("Model statics", () => {
     expect(() => connectModel(Hidden)).toThrow(InvalidModel);
   });
 
+  // SPEC Record 10: "an attribute named like a record method (such as save or attributes)" throws InvalidModel at first
+  // use. Records also answer to the methods every object has; the kernel accepted those names (the CLI refuses them).
+  it("an attribute named like a method every object has throws InvalidModel at first use", async () => {
+    for (const name of ["valueOf", "hasOwnProperty", "isPrototypeOf", "toLocaleString", "__proto__"]) {
+      class Reserved extends Model({ id: "string", [name]: "string" }) {
+        static override tableName = "t";
+      }
+      expect(await thrown(() => Reserved.first()), name).toBeInstanceOf(InvalidModel);
+    }
+  });
+
   it("names from the base class's hiddenAttributes are ignored if the Model lacks them", () => {
     class HidingBase extends AppBase {
       static override hiddenAttributes = ["email", "passwordDigest"];
@@ -870,7 +881,7 @@ describe("persistence", () => {
   it("RecordNotFound messages hide a filtered primary key", async () => {
     class Keyed extends Model({ token: "string", label: "string" }) {
       static override binding = "DB";
-      static override tableName = "sar_strict";
+      static override tableName = "audit_r_keyed";
       static override primaryKey = "token";
     }
     const error = await thrown(() => Keyed.find("tok-secret-1"));
