@@ -420,6 +420,13 @@ describe("overrides", () => {
     }
   });
 
+  // SPEC: "A declaration is a type name, or an object { type, column?, null?, default?, generateId? }". Another key (a
+  // typo such as `nul: false`) was silently ignored.
+  it("a declaration object with another key throws InvalidModel", () => {
+    expect(() => Model({ id: "string", name: { type: "string", nul: false } } as never)).toThrow(InvalidModel);
+    expect(() => Model({ id: "string", name: { type: "string", column: "n", null: false, default: "x" } })).not.toThrow();
+  });
+
   it("rule 5: ignoring a NOT NULL column without a default makes inserts fail (they throw)", async () => {
     class NoLabel extends ApplicationRecord("sar_strict", { label: false }) {}
     const record = NoLabel.build({ note: "n" });
@@ -1033,5 +1040,60 @@ describe("errors collection", () => {
     ]);
     expect(record.errors.fullMessages()).toEqual(["Happened at can't be blank", "Name is too short", "Code has already been taken"]);
     expect(Array.isArray(record.errors.fullMessages())).toBe(true);
+  });
+});
+
+describe("more record probes", () => {
+  it("ApplicationRecord({...}) declares by hand below the app's base class (its binding); column maps to another column", async () => {
+    class Strict extends ApplicationRecord({ id: "string", title: { type: "string", column: "label" }, note: "string" }) {
+      static override tableName = "sar_strict";
+    }
+    const { db, events } = listen();
+    const record = await db.model(Strict).create({ title: "t" });
+    expect(events[0]!.sql).toContain('"label"');
+    expect(record.title).toBe("t");
+    expect(record.toJSON()).toEqual({ id: record.id, title: "t", note: null });
+    expect((await Strict.findBy({ title: "t" }))?.id).toBe(record.id);
+    expect(await Strict.order({ title: "desc" }).pluck("title")).toEqual(["t"]);
+  });
+
+  it("records of a bound Model, and built from a Relation, print their class", async () => {
+    await Item.create({ name: "a" });
+    const { db } = listen();
+    expect(String(await db.model(Item).first())).toMatch(/^#<Item /);
+    expect(inspect(db.model(Item).where({ name: "a" }).build())).toMatch(/^#<Item /);
+  });
+
+  it("assigning a value whose stored form is unchanged is no change (integer text, boolean text, date text)", async () => {
+    const item = await Item.create({ qty: 5, flag: true, happenedAt: "2024-01-01", price: 1.5 });
+    const loaded = await Item.find(item.id);
+    loaded.assign({ qty: " 5 ", flag: "on", happenedAt: "2024-01-01T00:00:00Z", price: "1.5" });
+    expect(loaded.isChanged()).toBe(false);
+    loaded.happenedAt = "2024-01-01T01:00:00+01:00";
+    expect(loaded.isChanged()).toBe(false);
+  });
+
+  it("an error thrown by an after-save callback propagates from save; the row is written and the record Persisted", async () => {
+    class AfterThrows extends Item {
+      static {
+        this.afterSave(() => {
+          throw new RangeError("after");
+        });
+      }
+    }
+    const record = AfterThrows.build({ name: "a" });
+    expect(await thrown(() => record.save())).toBeInstanceOf(RangeError);
+    expect(stateOf(record)).toEqual(PERSISTED);
+    expect(await Item.all().count()).toBe(1);
+  });
+
+  it("a create refused by a unique constraint can be saved once fixed, stamping anew", async () => {
+    await Item.create({ code: "dup" });
+    const record = Item.build({ code: "dup" });
+    await thrown(() => record.save());
+    record.code = "fresh";
+    expect(await record.save()).toBe(true);
+    expect(stateOf(record)).toEqual(PERSISTED);
+    expect(record.createdAt).toBeInstanceOf(Date);
   });
 });

@@ -50,10 +50,20 @@ function isOptionsObject(value: unknown): value is object {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+const DECLARATION_KEYS = new Set(["type", "column", "null", "default", "generateId"]);
+
+/**
+ * Whether a declaration has one of SPEC's forms. Plain JavaScript may pass anything: a wrong form is a wrong
+ * declaration, not a crash reading its type, and a misspelt option (`nul: false`) is not silently ignored.
+ */
+function isWellFormed(declaration: unknown): boolean {
+  if (typeof declaration === "string") return true;
+  return isOptionsObject(declaration) && Object.keys(declaration).every((key) => DECLARATION_KEYS.has(key));
+}
+
 /** Resolves one declaration. */
 export function defineAttribute(modelName: string, name: string, declaration: AttributeDeclaration): Attribute {
-  // Plain JavaScript may pass anything: a wrong form is a wrong declaration, not a crash reading its type.
-  if (typeof declaration !== "string" && !isOptionsObject(declaration)) {
+  if (!isWellFormed(declaration)) {
     throw new InvalidModel(`${modelName}.${name}: a declaration is a type name or { type, column?, null?, default?, generateId? }`);
   }
   const options = toOptions(declaration);
