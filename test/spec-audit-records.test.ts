@@ -131,11 +131,11 @@ describe("casting", () => {
     const message = typeError(() => Item.build({ qty: long }));
     expect(message).toContain("x".repeat(60));
     expect(message).not.toContain("x".repeat(61));
-    const filtered = typeError(() => Item.build({ email: 12345678 }));
+    const filtered = typeError(() => Item.build({ email: 12345678 as never }));
     expect(filtered).toContain("Item");
     expect(filtered).toContain("email");
     expect(filtered).not.toContain("12345678");
-    const longNumber = typeError(() => Item.build({ name: 1.2345678901234567e300 }));
+    const longNumber = typeError(() => Item.build({ name: 1.2345678901234567e300 as never }));
     expect(longNumber).toContain("name");
     const unicode = typeError(() => Item.build({ qty: "é".repeat(100) }));
     expect(unicode).not.toContain("é".repeat(61));
@@ -153,7 +153,7 @@ describe("casting", () => {
     typeError(() => Item.build({ name: undefined }));
     typeError(() => item.assign({ name: undefined }));
     typeError(() => (item.name = undefined as never));
-    typeError(() => item.writeAttribute("name", undefined));
+    typeError(() => item.writeAttribute("name", undefined as never));
     typeError(() => Item.permit({ name: undefined }, "name"));
     expect(await thrown(() => Item.create({ name: undefined }))).toBeInstanceOf(TypeError);
     expect(await thrown(() => Item.createOrThrow({ name: undefined }))).toBeInstanceOf(TypeError);
@@ -473,8 +473,8 @@ describe("records", () => {
     const item = await Item.create({ name: "a" });
     expect(() => Item.build({ nope: 1 } as never)).toThrow(UnknownAttribute);
     expect(() => item.assign({ nope: 1 } as never)).toThrow(UnknownAttribute);
-    expect(() => item.writeAttribute("nope", 1)).toThrow(UnknownAttribute);
-    expect(() => item.readAttribute("nope")).toThrow(UnknownAttribute);
+    expect(() => item.writeAttribute("nope" as never, 1 as never)).toThrow(UnknownAttribute);
+    expect(() => item.readAttribute("nope" as never)).toThrow(UnknownAttribute);
     expect(() => Item.permit({}, "nope" as never)).toThrow(UnknownAttribute);
     expect(await thrown(() => item.update({ nope: 1 } as never))).toBeInstanceOf(UnknownAttribute);
     expect(await thrown(() => Item.create({ nope: 1 } as never))).toBeInstanceOf(UnknownAttribute);
@@ -1069,7 +1069,7 @@ describe("more record probes", () => {
     const loaded = await Item.find(item.id);
     loaded.assign({ qty: " 5 ", flag: "on", happenedAt: "2024-01-01T00:00:00Z", price: "1.5" });
     expect(loaded.isChanged()).toBe(false);
-    loaded.happenedAt = "2024-01-01T01:00:00+01:00";
+    loaded.happenedAt = "2024-01-01T01:00:00+01:00" as never;
     expect(loaded.isChanged()).toBe(false);
   });
 
@@ -1095,5 +1095,66 @@ describe("more record probes", () => {
     expect(await record.save()).toBe(true);
     expect(stateOf(record)).toEqual(PERSISTED);
     expect(record.createdAt).toBeInstanceOf(Date);
+  });
+});
+
+describe("cast errors name the Model through every path", () => {
+  it("db.model, a Relation's build and create, permit and bulk writes", async () => {
+    const { db } = listen();
+    const Bound = db.model(Item);
+    for (const attempt of [
+      () => Bound.build({ qty: "x" }),
+      () => Item.where({ name: "a" }).build({ qty: "x" }),
+      () => Bound.where({ name: "a" }).create({ qty: "x" }),
+      () => Bound.permit({ qty: "x" }, "qty"),
+      () => Bound.insert({ qty: "x" }),
+      () => Bound.insertAll([{ qty: "x" }]),
+      () => Bound.upsert({ id: "k", qty: "x" }),
+      () => Bound.updateAll({ qty: "x" }),
+    ]) {
+      const error = await thrown(attempt);
+      expect(error).toBeInstanceOf(TypeError);
+      expect((error as Error).message).toMatch(/^Item\.qty\b/);
+    }
+  });
+});
+
+describe("RecordNotUnique for every write the database refuses for a unique constraint", () => {
+  it("a duplicate primary key, updateAll, insert, insertAll and a batch of saves", async () => {
+    const first = await Item.create({ code: "a" });
+    await Item.create({ code: "b" });
+    expect(await thrown(() => Item.create({ id: first.id }))).toBeInstanceOf(RecordNotUnique);
+    expect(await thrown(() => Item.where({ code: "b" }).updateAll({ code: "a" }))).toBeInstanceOf(RecordNotUnique);
+    expect(await thrown(() => Item.insert({ code: "a" }))).toBeInstanceOf(RecordNotUnique);
+    expect(await thrown(() => Item.insertAll([{ code: "c" }, { code: "c" }]))).toBeInstanceOf(RecordNotUnique);
+    const { batch } = await import("../src/index.js");
+    const one = Item.build({ code: "d" });
+    const two = Item.build({ code: "d" });
+    expect(await thrown(() => batch([one.toSave(), two.toSave()]))).toBeInstanceOf(RecordNotUnique);
+    expect(stateOf(one)).toEqual(NEW);
+    expect(stateOf(two)).toEqual(NEW);
+    expect(await Item.all().count()).toBe(2);
+  });
+});
+
+describe("Record 4: the database a record keeps", () => {
+  it("build() inside withDatabase keeps that database; new <Model>() keeps none", async () => {
+    const { withDatabase } = await import("../src/index.js");
+    const { db, events } = listen();
+    const built = withDatabase(db, () => Item.build({ name: "a" }));
+    const made = withDatabase(db, () => {
+      const record = new Item();
+      record.id = "made-1";
+      return record;
+    });
+    await built.save();
+    expect(events).toHaveLength(1);
+    await made.save(); // outside withDatabase: the Model's binding, not db
+    expect(events).toHaveLength(1);
+    expect(made.isPersisted()).toBe(true);
+    const loaded = await db.model(Item).find(built.id);
+    events.length = 0;
+    await loaded.update({ name: "b" });
+    expect(events).toHaveLength(1);
   });
 });
