@@ -56,7 +56,6 @@ const ApplicationRecord = defineApplicationRecord(schema, AppBase);
 
 class Item extends ApplicationRecord("sar_items") {}
 
-
 /** The TypeError a function throws, with its message. */
 function typeError(fn: () => unknown): string {
   try {
@@ -69,78 +68,6 @@ function typeError(fn: () => unknown): string {
 }
 
 describe("casting", () => {
-  const accepted: [string, unknown, unknown][] = [
-    ["flag", true, true], ["flag", false, false], ["flag", 1, true], ["flag", 0, false], ["flag", "1", true], ["flag", "0", false],
-    ["flag", "TRUE", true], ["flag", "False", false], ["flag", "ON", true], ["flag", "oFf", false],
-    ["qty", 5, 5], ["qty", " +42 ", 42], ["qty", "-7", -7], ["qty", Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
-    ["price", 1.5, 1.5], ["price", "1.5", 1.5], ["price", ".5", 0.5], ["price", "5.", 5], ["price", "-2e3", -2000], ["price", "+1E-2", 0.01],
-    ["name", "", ""], ["name", "x", "x"],
-    ["data", "", undefined], // refused: placeholder replaced below
-  ];
-  for (const [name, value, expected] of accepted.filter(([, , e]) => e !== undefined)) {
-    it(`accepts ${name} = ${JSON.stringify(value)}`, () => {
-      const item = Item.build({ [name]: value });
-      expect((item as any)[name]).toBe(expected);
-    });
-  }
-
-  it("accepts the datetime forms", () => {
-    expect(Item.build({ happenedAt: "2024-02-29" }).happenedAt!.toISOString()).toBe("2024-02-29T00:00:00.000Z");
-    expect(Item.build({ happenedAt: "2024-02-29T10:20Z" }).happenedAt!.toISOString()).toBe("2024-02-29T10:20:00.000Z");
-    expect(Item.build({ happenedAt: "2024-02-29T10:20:30+02:00" }).happenedAt!.toISOString()).toBe("2024-02-29T08:20:30.000Z");
-    expect(Item.build({ happenedAt: "2024-02-29T10:20:30.5-01:30" }).happenedAt!.toISOString()).toBe("2024-02-29T11:50:30.500Z");
-    const date = new Date("2020-01-01T00:00:00Z");
-    const item = Item.build({ happenedAt: date });
-    date.setUTCFullYear(1999);
-    expect(item.happenedAt!.getUTCFullYear()).toBe(2020);
-  });
-
-  it("accepts any value for json", () => {
-    for (const value of [0, false, "text", [1, 2], { a: { b: [null] } }, true]) expect(Item.build({ data: value }).data).toEqual(value);
-  });
-
-  const refused: [string, unknown][] = [
-    ["flag", ""], ["flag", "yes"], ["flag", 2], ["flag", "t"], ["flag", NaN], ["flag", " true"], ["flag", {}],
-    ["qty", ""], ["qty", 1.7], ["qty", "12abc"], ["qty", "1e3"], ["qty", Number.MAX_SAFE_INTEGER + 1], ["qty", "9007199254740993"],
-    ["qty", NaN], ["qty", Infinity], ["qty", "1.0"], ["qty", true], ["qty", 10n],
-    ["price", ""], ["price", NaN], ["price", Infinity], ["price", -Infinity], ["price", "Infinity"], ["price", "1,5"], ["price", "."],
-    ["price", "1e400"], ["price", "0x10"], ["price", false],
-    ["name", 5], ["name", true], ["name", new Date()], ["name", {}], ["name", ["a"]],
-    ["happenedAt", ""], ["happenedAt", "2024-01-01T10:00:00"], ["happenedAt", "2024-01-01t10:00:00Z"], ["happenedAt", "2024-01-01T10:00:00z"],
-    ["happenedAt", "2024-02-30"], ["happenedAt", "2023-02-29T00:00:00Z"], ["happenedAt", "2024-01-01 10:00:00Z"], ["happenedAt", "01/02/2024"],
-    ["happenedAt", 1700000000000], ["happenedAt", new Date(NaN)], ["happenedAt", "2024-01-01T10:00:00+0200"], ["happenedAt", "2024-13-01"],
-    ["happenedAt", "2024-01-01T24:00:00Z"], ["happenedAt", NaN], ["happenedAt", Infinity],
-    ["data", ""], ["data", NaN], ["data", Infinity],
-  ];
-  for (const [name, value] of refused) {
-    it(`refuses ${name} = ${typeof value === "bigint" ? `${value}n` : String(value)} with a TypeError naming Model and attribute; old value kept`, () => {
-      const item = Item.build({ name: "keep", qty: 3, price: 2.5, flag: true, happenedAt: "2020-01-01", data: { k: 1 } });
-      const before = (item as any)[name];
-      const message = typeError(() => ((item as any)[name] = value));
-      expect(message).toContain("Item");
-      expect(message).toContain(name);
-      expect((item as any)[name]).toEqual(before);
-      expect(typeError(() => item.assign({ [name]: value }))).toBe(message);
-      expect((item as any)[name]).toEqual(before);
-      typeError(() => Item.build({ [name]: value }));
-    });
-  }
-
-  it("the error shows at most 60 characters of the value, and none of a filtered attribute's", () => {
-    const long = "x".repeat(200);
-    const message = typeError(() => Item.build({ qty: long }));
-    expect(message).toContain("x".repeat(60));
-    expect(message).not.toContain("x".repeat(61));
-    const filtered = typeError(() => Item.build({ email: 12345678 as never }));
-    expect(filtered).toContain("Item");
-    expect(filtered).toContain("email");
-    expect(filtered).not.toContain("12345678");
-    const longNumber = typeError(() => Item.build({ name: 1.2345678901234567e300 as never }));
-    expect(longNumber).toContain("name");
-    const unicode = typeError(() => Item.build({ qty: "é".repeat(100) }));
-    expect(unicode).not.toContain("é".repeat(61));
-  });
-
   it("a filtered attribute's uncastable value is hidden in permit, update and setter errors too", async () => {
     const item = await Item.create({ name: "a" });
     expect(typeError(() => (item.email = 98765 as never))).not.toContain("98765");
