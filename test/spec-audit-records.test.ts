@@ -1085,3 +1085,22 @@ describe("Record 4: the database a record keeps", () => {
     expect(events).toHaveLength(1);
   });
 });
+
+describe("records loaded by select", () => {
+  it("an in-place edit of a loaded json or Date is saved; reload loads every attribute", async () => {
+    const item = await Item.create({ name: "a", qty: 3, data: { k: [1] }, happenedAt: "2024-01-01" });
+    const partial = (await Item.select("data", "happenedAt").first())!;
+    (partial.data as { k: number[] }).k.push(2);
+    partial.happenedAt!.setUTCMonth(5);
+    expect(partial.changed()).toEqual(["happenedAt", "data"]);
+    expect(String(partial)).toContain('data: {"k":[1,2]} (was {"k":[1]})');
+    expect(await partial.save()).toBe(true);
+    const stored = await Item.find(item.id);
+    expect(stored.data).toEqual({ k: [1, 2] });
+    expect(stored.happenedAt!.toISOString()).toBe("2024-06-01T00:00:00.000Z");
+    expect(stored.qty).toBe(3);
+    await partial.reload();
+    expect(partial.qty).toBe(3);
+    expect(String(partial)).not.toContain("(changed)");
+  });
+});
