@@ -317,6 +317,12 @@ export class Base {
   isAttributeChanged(name: string, options: { from?: unknown; to?: unknown } = {}): boolean {
     const state = this[STATE];
     const attribute = this.#attribute(name);
+    // Cast as conditions are, so `undefined` is refused as there, rather than quietly never matching.
+    for (const key of ["from", "to"] as const) {
+      if (key in options && options[key] === undefined) {
+        throw new TypeError(`${state.model.name}.${attribute.name}: isAttributeChanged's ${key} is undefined; use null for NULL`);
+      }
+    }
     if (!isChanged(state, attribute)) return false;
     if ("from" in options && !namesValue(attribute, options.from, originalValue(state, attribute))) return false;
     if ("to" in options && !namesValue(attribute, options.to, currentValue(state, attribute))) return false;

@@ -97,9 +97,12 @@ function checkTableName(model: Function): void {
 
 const RESERVED = new Set<string>();
 
-/** Names an attribute cannot take because records already answer to them. */
+/**
+ * Names an attribute cannot take because records already answer to them, those every object has included
+ * (`valueOf`, `hasOwnProperty`, `__proto__`): an accessor of that name would replace them, as the CLI refuses too.
+ */
 export function reserveRecordMethods(prototype: object): void {
-  for (let current = prototype; current && current !== Object.prototype; current = Object.getPrototypeOf(current)) {
+  for (let current: object | null = prototype; current; current = Object.getPrototypeOf(current)) {
     reserveRecordMethodNames(Object.getOwnPropertyNames(current));
   }
 }
