@@ -69,5 +69,5 @@ export function writeAttributes(record: object, state: RecordState, attributes: 
   const names = Object.keys(attributes);
   const targets = names.map((name) => checkedForWrite(state, name));
   const cast = targets.map((attribute, index) => castValue(state.model, attribute, attributes[names[index]!]));
-  for (const [index, attribute] of targets.entries()) storeCast(record, state, attribute, cast[index]);
+  for (let index = 0; index < targets.length; index++) storeCast(record, state, targets[index]!, cast[index]);
 }

@@ -7,7 +7,7 @@ import type { BatchItem, Database } from "./database.js";
 import { RecordDestroyed, RecordInvalid, RecordNotDestroyed, RecordNotFound, RecordNotSaved } from "./errors.js";
 import type { DestroyContext, SaveContext, SaveOperation } from "./hooks.js";
 import { loadRow } from "./hydrate.js";
-import { type JournalEntry, type RecordState, STATE, changedAttributes, currentValue, originalValue, undoJournal } from "./record-state.js";
+import { type JournalEntry, type RecordState, STATE, currentValue, isChanged, originalValue, undoJournal } from "./record-state.js";
 import { findByKeyStatement } from "./key-lookup.js";
 import type { Statement } from "./statement.js";
 import { deleteStatement, insertStatement, updateStatement } from "./write-statements.js";
@@ -86,17 +86,15 @@ async function prepareExtras(extras: readonly BatchItem[]): Promise<PreparedWrit
   };
 }
 
-/** Runs statements: alone when there is one, else as one atomic batch. */
-async function execute(database: Database, statements: readonly Statement[]): Promise<unknown[]> {
-  if (statements.length === 0) return [];
-  if (statements.length === 1) return [await database.run(statements[0]!)];
-  return database.runAll(statements);
-}
-
-/** Executes a prepared write; when the database refuses it, takes back what preparing it assigned. */
+/**
+ * Executes a prepared write: its statement alone when there is one, else its statements as one atomic batch. When
+ * the database refuses it, takes back what preparing it assigned.
+ */
 async function executeOrAbandon(database: Database, prepared: PreparedWrite): Promise<unknown[]> {
+  const { statements } = prepared;
   try {
-    return await execute(database, prepared.statements);
+    if (statements.length === 1) return [await database.run(statements[0]!)];
+    return statements.length === 0 ? [] : await database.runAll(statements);
   } catch (error) {
     prepared.abandon();
     throw error;
@@ -184,12 +182,14 @@ async function prepareSave(record: Persistable): Promise<PreparedWrite | undefin
   };
 }
 
-/** The attributes a save writes, in declaration order: the assigned ones on create, the changed ones on update. */
+/** Whether a save writes the attribute: on create one assigned since `build()`, on update one changed. */
+function isPending(state: RecordState, attribute: Attribute, operation: SaveOperation): boolean {
+  return operation === "create" ? state.isAssigned(attribute.name) : isChanged(state, attribute);
+}
+
+/** The attributes a save writes, in declaration order. */
 function pendingAttributes(state: RecordState, operation: SaveOperation): Attribute[] {
-  if (operation === "update") return changedAttributes(state);
-  const assigned: Attribute[] = [];
-  for (const attribute of state.model.attributes) if (state.isAssigned(attribute.name)) assigned.push(attribute);
-  return assigned;
+  return state.model.attributes.filter((attribute) => isPending(state, attribute, operation));
 }
 
 function currentValues(state: RecordState, attributes: readonly Attribute[]): Map<string, unknown> {
@@ -218,9 +218,12 @@ function pendingWrite(record: object, operation: SaveOperation): PendingWrite {
   } finally {
     state.journal = undefined;
   }
-  // Worked out again only when a hook assigned something (timestamps do on create and on real updates).
   if (journal.length === 0) return { attributes, values, journal };
-  const written = pendingAttributes(state, operation);
+  // Only what the hooks assigned can have changed (timestamps assign on create and on real updates).
+  const assigned = new Set(journal.map(([name]) => name));
+  const written = state.model.attributes.filter((attribute) =>
+    assigned.has(attribute.name) ? isPending(state, attribute, operation) : values.has(attribute.name),
+  );
   return { attributes: written, values: currentValues(state, written), journal };
 }
 
