@@ -28,7 +28,7 @@ export function wallTimeReport({ config, results, sqlMismatches }) {
   ]);
   const lines = [
     heading("1. Wall time on local D1 (Miniflare/workerd), µs per call"),
-    `${plural(config.rounds, "round")} × ${config.iterations} calls per op, recordflare and raw D1 interleaved call by call, after ${plural(config.warmupRounds, "warm-up round")}; ${config.users} users seeded.`,
+    `${plural(config.rounds, "round")} × ${config.iterations} calls per op, recordflare and raw D1 alternating in timed blocks of 25 calls, after ${plural(config.warmupRounds, "warm-up round")}; ${config.users} users seeded.`,
     "",
     formatTable(["operation", "recordflare", "raw D1", "rf/raw", "rf/raw IQR", `target ≤ ${TARGETS.wallRatio}x`], rows),
   ];

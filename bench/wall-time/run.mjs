@@ -20,7 +20,7 @@ const IMPLS = ["recordflare", "raw"];
 const EXTRA_SCHEMA = ['CREATE INDEX "users_admin_created_at" ON "users" ("admin", "created_at")'];
 
 /** Rounds per op stop early (but not below minRounds) once an op has taken budgetMs, so a slow machine still finishes. */
-export const DEFAULTS = { users: 1000, rounds: 20, minRounds: 6, warmupRounds: 2, iterations: 100, budgetMs: 15_000 };
+export const DEFAULTS = { users: 1000, rounds: 40, minRounds: 10, warmupRounds: 2, iterations: 100, budgetMs: 30_000 };
 
 async function readSchema() {
   const migration = await readFile(here("../../test/fixtures/migrations/0001_create_users.sql"), "utf8");

@@ -55,10 +55,10 @@ function storeCast(record: object, state: RecordState, attribute: Attribute, val
     model.hooks.callSync("attribute:assign", context);
     cast = context.value;
   }
-  state.journal?.push([name, state.values[name], state.isAssigned(name)]);
+  state.journal?.push([name, state.values[name], state.assigned.has(name)]);
   state.values[name] = cast;
   state.assignments++;
-  if (state.isNew) state.markAssigned(name);
+  if (state.isNew) state.assigned.add(name);
 }
 
 /** Assigns several attributes; all names and values are checked before any is set. */

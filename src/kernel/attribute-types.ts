@@ -147,22 +147,16 @@ function castJson(value: unknown): unknown {
   return primitive || isJsonText(value) ? value : UNCASTABLE;
 }
 
-// Formatting a Date costs more than anything else a save does with it, and a save formats each datetime it compares
-// (in-place edits count as changes) or writes: each Date remembers its text with the time it was made from.
-const isoTexts = new WeakMap<Date, { readonly time: number; readonly text: string }>();
 let lastTime = Number.NaN;
 let lastText = "";
 
+// createdAt and updatedAt are written with the same instant: remember the last text instead of formatting twice.
 function isoText(date: Date): string {
   const time = date.getTime();
-  const known = isoTexts.get(date);
-  if (known !== undefined && known.time === time) return known.text;
-  // createdAt and updatedAt are two Dates of the same instant: the second reuses the text of the first.
   if (time !== lastTime) {
     lastText = date.toISOString();
     lastTime = time;
   }
-  isoTexts.set(date, { time, text: lastText });
   return lastText;
 }
 

@@ -45,27 +45,20 @@ function refuseDefaultWithGenerateId(owner: string, name: string, options: { def
   }
 }
 
-/** Whether a value is an object of options (not null, not an array), as the long forms of declarations are. */
-function isOptionsObject(value: unknown): value is object {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-const DECLARATION_KEYS = new Set(["type", "column", "null", "default", "generateId"]);
+const OPTION_NAMES = ["type", "column", "null", "default", "generateId"];
 
 /**
- * Whether a declaration has one of SPEC's forms. Plain JavaScript may pass anything: a wrong form is a wrong
- * declaration, not a crash reading its type, and a misspelt option (`nul: false`) is not silently ignored.
+ * Refuses a declaration or override of none of SPEC's forms (a type name, or an object of the options): plain
+ * JavaScript may pass anything, and a misspelt option (`nul: false`) must not be silently ignored.
  */
-function isWellFormed(declaration: unknown): boolean {
-  if (typeof declaration === "string") return true;
-  return isOptionsObject(declaration) && Object.keys(declaration).every((key) => DECLARATION_KEYS.has(key));
+function refuseMalformed(owner: string, name: string, value: unknown): void {
+  const options = typeof value === "object" && value !== null && !Array.isArray(value) && Object.keys(value).every((key) => OPTION_NAMES.includes(key));
+  if (!options && typeof value !== "string") throw new InvalidModel(`${owner}.${name} is not a type name or { ${OPTION_NAMES.join(", ")} }`);
 }
 
 /** Resolves one declaration. */
 export function defineAttribute(modelName: string, name: string, declaration: AttributeDeclaration): Attribute {
-  if (!isWellFormed(declaration)) {
-    throw new InvalidModel(`${modelName}.${name}: a declaration is a type name or { type, column?, null?, default?, generateId? }`);
-  }
+  refuseMalformed(modelName, name, declaration);
   const options = toOptions(declaration);
   const type = attributeTypes[options.type];
   if (!type) throw new InvalidModel(`${modelName}.${name} has an unknown type ${JSON.stringify(options.type)}`);
@@ -99,21 +92,10 @@ function toOptions(declaration: AttributeDeclaration): AttributeOptions {
   return typeof declaration === "string" ? { type: declaration } : declaration;
 }
 
-const OVERRIDE_KEYS = new Set(["type", "null", "default", "generateId"]);
-
-/** SPEC's override forms: a type name, `false` (handled by the caller), or an object of the parts it replaces. */
-function checkOverrideForm(table: string, name: string, override: unknown): void {
-  if (typeof override === "string") return;
-  if (isOptionsObject(override)) {
-    if ("column" in override) throw new InvalidModel(`${table}.${name}: an override cannot change the column`);
-    if (Object.keys(override).every((key) => OVERRIDE_KEYS.has(key))) return;
-  }
-  throw new InvalidModel(`${table}.${name}: an override is a type name, false, or { type?, null?, default?, generateId? }`);
-}
-
 function overrideOne(table: string, name: string, generated: AttributeOptions, override: Exclude<AttributeOverride, false>) {
-  checkOverrideForm(table, name, override);
+  refuseMalformed(table, name, override);
   const change = typeof override === "string" ? { type: override } : override;
+  if ("column" in change) throw new InvalidModel(`${table}.${name}: an override cannot change the column`);
   refuseDefaultWithGenerateId(table, name, change);
   const typeChanged = change.type !== undefined && change.type !== generated.type;
   // A new type drops the generated default or id generator: they were made for the old type.

@@ -43,10 +43,10 @@ function namesValue(attribute: Attribute, given: unknown, actual: unknown): bool
 function restoreBuiltValue(state: RecordState, name: string): void {
   if (Object.hasOwn(state.builtValues, name)) {
     state.values[name] = state.builtValues[name];
-    state.markAssigned(name);
+    state.assigned.add(name);
   } else {
     state.values[name] = null;
-    state.unmarkAssigned(name);
+    state.assigned.delete(name);
   }
 }
 type ModelStatics = typeof Base;
@@ -318,11 +318,7 @@ export class Base {
     const state = this[STATE];
     const attribute = this.#attribute(name);
     // Cast as conditions are, so `undefined` is refused as there, rather than quietly never matching.
-    for (const key of ["from", "to"] as const) {
-      if (key in options && options[key] === undefined) {
-        throw new TypeError(`${state.model.name}.${attribute.name}: isAttributeChanged's ${key} is undefined; use null for NULL`);
-      }
-    }
+    if (Object.values(options).includes(undefined)) throw new TypeError(`${state.model.name}.${attribute.name}: from or to is undefined; use null`);
     if (!isChanged(state, attribute)) return false;
     if ("from" in options && !namesValue(attribute, options.from, originalValue(state, attribute))) return false;
     if ("to" in options && !namesValue(attribute, options.to, currentValue(state, attribute))) return false;

@@ -11,7 +11,7 @@ export function loadRow(state: RecordState, row: Record<string, unknown>, loaded
   state.row = row;
   state.loaded = loaded;
   state.isNew = false;
-  state.clearAssigned();
+  state.assigned.clear();
 }
 
 /** Makes a persisted record of the Model from a row that D1 returned. */

@@ -1,18 +1,8 @@
 import { compileSelect, type RelationData } from "./compiler.js";
-import { instantiate } from "./hydrate.js";
 import type { ResolvedModel } from "./resolve.js";
 import { Statement, type StatementReader } from "./statement.js";
 
-type Row = Record<string, unknown>;
-
-/** What every lookup of one Model by key shares: its SQL, and how a found row becomes a record. */
-interface Lookup {
-  readonly sql: string;
-  readonly sources: ReturnType<typeof compileSelect>["sources"];
-  readonly readRecord: StatementReader<unknown>;
-}
-
-const lookups = new WeakMap<ResolvedModel, Lookup>();
+const lookupSql = new WeakMap<ResolvedModel, { sql: string; sources: ReturnType<typeof compileSelect>["sources"] }>();
 
 function lookup(model: ResolvedModel, key: unknown): RelationData {
   return {
@@ -34,32 +24,20 @@ export function hasCompileHooks(model: ResolvedModel): boolean {
 }
 
 /**
- * `find(id)` and `reload()` are the hottest paths there are, so what their lookups share is made once per Model:
- * the SQL (used unless relation hooks may change it per query) and the reader that makes a record of the row.
+ * The SELECT of one row by primary key. `find(id)` and `reload()` are the hottest paths there are, so the SQL is
+ * compiled once per Model, unless relation hooks may change it per query.
  */
-function lookupOf(model: ResolvedModel, key: unknown): Lookup {
-  let found = lookups.get(model);
-  if (!found) {
-    const { sql, sources } = compileSelect(lookup(model, key), model);
-    const readRecord: StatementReader<unknown> = (rows, _meta, database) =>
-      rows[0] === undefined ? null : instantiate(model.model, model, rows[0], database);
-    lookups.set(model, (found = { sql, sources, readRecord }));
-  }
-  return found;
-}
-
-function statementOf<Result>(model: ResolvedModel, key: unknown, read: StatementReader<Result>): Statement<Result> {
+export function findByKeyStatement<Result = Record<string, unknown> | undefined>(
+  model: ResolvedModel,
+  key: unknown,
+  read: StatementReader<Result> = (rows) => rows[0] as Result,
+): Statement<Result> {
   if (hasCompileHooks(model)) return new Statement(compileSelect(lookup(model, key), model), model, "rows", read);
-  const { sql, sources } = lookupOf(model, key);
-  return new Statement({ sql, params: [key], sources }, model, "rows", read);
-}
-
-/** The SELECT of the row with this primary key (already cast), read as the row or undefined. */
-export function findByKeyStatement(model: ResolvedModel, key: unknown): Statement<Row | undefined> {
-  return statementOf(model, key, (rows) => rows[0]);
-}
-
-/** The SELECT of the record with this primary key (already cast), read as a record of the Model or null. */
-export function findRecordStatement(model: ResolvedModel, key: unknown): Statement<unknown> {
-  return statementOf(model, key, lookupOf(model, key).readRecord);
+  let compiled = lookupSql.get(model);
+  if (!compiled) {
+    const query = compileSelect(lookup(model, key), model);
+    compiled = { sql: query.sql, sources: query.sources };
+    lookupSql.set(model, compiled);
+  }
+  return new Statement({ sql: compiled.sql, params: [key], sources: compiled.sources }, model, "rows", read);
 }

@@ -7,7 +7,7 @@ import type { BatchItem, Database } from "./database.js";
 import { RecordDestroyed, RecordInvalid, RecordNotDestroyed, RecordNotFound, RecordNotSaved } from "./errors.js";
 import type { DestroyContext, SaveContext, SaveOperation } from "./hooks.js";
 import { loadRow } from "./hydrate.js";
-import { type JournalEntry, type RecordState, STATE, currentValue, isChanged, originalValue, undoJournal } from "./record-state.js";
+import { type JournalEntry, type RecordState, STATE, changedAttributes, currentValue, originalValue, undoJournal } from "./record-state.js";
 import { findByKeyStatement } from "./key-lookup.js";
 import type { Statement } from "./statement.js";
 import { deleteStatement, insertStatement, updateStatement } from "./write-statements.js";
@@ -182,14 +182,12 @@ async function prepareSave(record: Persistable): Promise<PreparedWrite | undefin
   };
 }
 
-/** Whether a save writes the attribute: on create one assigned since `build()`, on update one changed. */
-function isPending(state: RecordState, attribute: Attribute, operation: SaveOperation): boolean {
-  return operation === "create" ? state.isAssigned(attribute.name) : isChanged(state, attribute);
-}
-
-/** The attributes a save writes, in declaration order. */
+/** The attributes a save writes, in declaration order: the assigned ones on create, the changed ones on update. */
 function pendingAttributes(state: RecordState, operation: SaveOperation): Attribute[] {
-  return state.model.attributes.filter((attribute) => isPending(state, attribute, operation));
+  if (operation === "update") return changedAttributes(state);
+  const assigned: Attribute[] = [];
+  for (const attribute of state.model.attributes) if (state.assigned.has(attribute.name)) assigned.push(attribute);
+  return assigned;
 }
 
 function currentValues(state: RecordState, attributes: readonly Attribute[]): Map<string, unknown> {
@@ -219,11 +217,8 @@ function pendingWrite(record: object, operation: SaveOperation): PendingWrite {
     state.journal = undefined;
   }
   if (journal.length === 0) return { attributes, values, journal };
-  // Only what the hooks assigned can have changed (timestamps assign on create and on real updates).
-  const assigned = new Set(journal.map(([name]) => name));
-  const written = state.model.attributes.filter((attribute) =>
-    assigned.has(attribute.name) ? isPending(state, attribute, operation) : values.has(attribute.name),
-  );
+  // Worked out again only when a hook assigned something (timestamps do on create and on real updates).
+  const written = pendingAttributes(state, operation);
   return { attributes: written, values: currentValues(state, written), journal };
 }
 

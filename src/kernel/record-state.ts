@@ -19,6 +19,8 @@ export class RecordState {
   loaded: ReadonlySet<string> | undefined = undefined;
   /** A new record's values once `build()` applied defaults and generated ids: what restoring goes back to. */
   builtValues: Readonly<Record<string, unknown>> = NOTHING;
+  /** Attributes given a value since `build()`; only these are written on insert. */
+  assigned = new Set<string>();
   /** Counts assignments, so that code can tell whether a hook assigned anything. */
   assignments = 0;
   /**
@@ -33,30 +35,8 @@ export class RecordState {
   abortReason: string | undefined = undefined;
   #errors: Errors | undefined;
   #model: ResolvedModel | undefined;
-  // Made on the first assignment to a new record: a loaded record never needs it.
-  #assigned: Set<string> | undefined;
 
   constructor(private readonly modelClass: Function) {}
-
-  /** Whether the attribute was given a value since `build()`; only such attributes are written on insert. */
-  isAssigned(name: string): boolean {
-    return this.#assigned !== undefined && this.#assigned.has(name);
-  }
-
-  /** Records that a new record's attribute was given a value. */
-  markAssigned(name: string): void {
-    (this.#assigned ??= new Set()).add(name);
-  }
-
-  /** Forgets that the attribute was given a value (a restore took it back). */
-  unmarkAssigned(name: string): void {
-    this.#assigned?.delete(name);
-  }
-
-  /** Forgets every assignment: the record was loaded or saved. */
-  clearAssigned(): void {
-    this.#assigned = undefined;
-  }
 
   /** The record's errors, made on first need: most loaded records never have any. */
   get errors(): Errors {
@@ -87,7 +67,7 @@ export type JournalEntry = readonly [name: string, value: unknown, assigned: boo
 export function undoJournal(state: RecordState, journal: readonly JournalEntry[]): void {
   for (const [name, value, assigned] of [...journal].reverse()) {
     state.values[name] = value;
-    if (!assigned) state.unmarkAssigned(name);
+    if (!assigned) state.assigned.delete(name);
   }
   if (journal.length > 0) state.assignments++;
 }
@@ -127,7 +107,7 @@ export function originalValue(state: RecordState, attribute: Attribute): unknown
 /** Whether an attribute differs from what was last loaded or saved. */
 export function isChanged(state: RecordState, attribute: Attribute): boolean {
   if (state.loaded && !state.loaded.has(attribute.name)) return false;
-  if (state.isNew && !state.isAssigned(attribute.name)) return false;
+  if (state.isNew && !state.assigned.has(attribute.name)) return false;
   // Never read nor assigned since loading: it cannot have changed.
   if (!state.isNew && state.values[attribute.name] === undefined) return false;
   return storedValue(attribute, currentValue(state, attribute)) !== originalStoredValue(state, attribute);

@@ -10,7 +10,7 @@ import { instantiate } from "./hydrate.js";
 import { type ResolvedModel, resolveModel } from "./resolve.js";
 import { SqlFragment } from "./sql.js";
 import { Statement, type SqlQuery } from "./statement.js";
-import { findRecordStatement } from "./key-lookup.js";
+import { findByKeyStatement } from "./key-lookup.js";
 import { displayParams } from "./query-event.js";
 import { INSPECT } from "./inspect-symbol.js";
 
@@ -301,7 +301,8 @@ export class Relation {
     if (id === undefined) throw new TypeError(`${model.name}.find: the id is undefined`);
     const key = id === null ? UNCASTABLE : castConditionValue(model.primaryKey, id);
     if (key === UNCASTABLE || key === null) return null;
-    return this.run(findRecordStatement(model, key));
+    const Class = unboundModel(this.modelClass);
+    return this.run(findByKeyStatement(model, key, (rows, _meta, database) => (rows[0] === undefined ? null : instantiate(Class, model, rows[0], database))));
   }
 
   /** The first record matching the conditions, or null. */

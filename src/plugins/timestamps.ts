@@ -3,21 +3,14 @@ import { attributesOf, definePlugin, isAttributeLoaded } from "../kernel/index.j
 const TIMESTAMPS = ["createdAt", "updatedAt"] as const;
 type Timestamp = (typeof TIMESTAMPS)[number];
 
-const timestampsByModel = new WeakMap<Function, ReadonlySet<Timestamp>>();
-
-/** The timestamps the Model has as `datetime` attributes; worked out once per Model, as saves are hot. */
-function timestampsOf(model: Function): ReadonlySet<Timestamp> {
-  let found = timestampsByModel.get(model);
-  if (!found) {
-    const datetimes = attributesOf(model).filter((attribute) => attribute.typeName === "datetime").map((attribute) => attribute.name);
-    timestampsByModel.set(model, (found = new Set(TIMESTAMPS.filter((name) => datetimes.includes(name)))));
-  }
-  return found;
+/** Whether the Model has that attribute, as a `datetime`. */
+function hasTimestamp(model: Function, name: Timestamp): boolean {
+  return attributesOf(model).some((attribute) => attribute.name === name && attribute.typeName === "datetime");
 }
 
 /** Whether a save of the record may set the timestamp (a partial `select` may not have loaded it). */
 function canStamp(record: { constructor: Function }, name: Timestamp): boolean {
-  return timestampsOf(record.constructor).has(name) && isAttributeLoaded(record, name);
+  return hasTimestamp(record.constructor, name) && isAttributeLoaded(record, name);
 }
 
 /**
@@ -28,7 +21,7 @@ function canStamp(record: { constructor: Function }, name: Timestamp): boolean {
  */
 export const timestamps = definePlugin({
   name: "timestamps",
-  appliesTo: (model: Function) => timestampsOf(model).size > 0,
+  appliesTo: (model: Function) => TIMESTAMPS.some((name) => hasTimestamp(model, name)),
   hooks: {
     "record:write"({ record, operation, values }) {
       const now = new Date();
