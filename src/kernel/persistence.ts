@@ -216,8 +216,8 @@ function pendingWrite(record: object, operation: SaveOperation): PendingWrite {
   } finally {
     state.journal = undefined;
   }
-  if (journal.length === 0) return { attributes, values, journal };
   // Worked out again only when a hook assigned something (timestamps do on create and on real updates).
+  if (journal.length === 0) return { attributes, values, journal };
   const written = pendingAttributes(state, operation);
   return { attributes: written, values: currentValues(state, written), journal };
 }
