@@ -12,6 +12,7 @@ export { timestamps } from "./plugins/timestamps.js";
 export { scopes } from "./plugins/scopes.js";
 export { tableNaming, tableize } from "./plugins/table-naming.js";
 export { pluralize } from "./plugins/inflection.js";
+export { combining } from "./plugins/combining.js";
 export { anyMatch, calculations, countOf, countStatement } from "./plugins/calculations.js";
 export { pagination } from "./plugins/pagination.js";
 export { permitting } from "./plugins/permitting.js";

@@ -13,6 +13,7 @@ import {
   between,
   camelize,
   column,
+  combining,
   connect,
   declareModelState,
   defineApplicationRecord,
@@ -25,6 +26,7 @@ import {
   countOf,
   countStatement,
   hasOne,
+  idGeneration,
   readAsCondition,
   IncompatibleRelation,
   ignoringCase,
@@ -43,6 +45,7 @@ import {
   RecordNotUnique,
   sql,
   tableize,
+  timestamps,
   underscore,
   UnknownAttribute,
   withDatabase,
@@ -1252,6 +1255,29 @@ describe("guide: Smaller bundles", () => {
     const { db, events } = listen();
     await db.model(U).where({ email: "a@b.c" }).toArray();
     expect(events[0]!.params).toEqual(["a@b.c"]);
+  });
+
+  it("or and merge come with the combining plugin", async () => {
+    class KernelBase extends Base {
+      static override binding = "DB";
+    }
+    class CombiningBase extends Base {
+      static override binding = "DB";
+      static {
+        this.use(idGeneration, timestamps, combining);
+      }
+    }
+    class Bare extends defineApplicationRecord(schema, KernelBase)("users") {}
+    class Combined extends defineApplicationRecord(schema, CombiningBase)("users") {}
+    expect("or" in Bare.all()).toBe(false);
+    expect("merge" in Bare).toBe(false);
+    await Combined.create({ name: "a", age: 1 });
+    await Combined.create({ name: "b", age: 2 });
+    await Combined.create({ name: "c", age: 3 });
+    const either = Combined.where({ name: "a" }).or(Combined.where({ age: 3 }));
+    expect((await either.order({ name: "asc" }).toArray()).map((u) => u.name)).toEqual(["a", "c"]);
+    expect((await Combined.where({ age: [1, 2] }).merge(Combined.where({ name: "b" })).toArray()).map((u) => u.name)).toEqual(["b"]);
+    expect(() => Combined.all().merge(Bare.all() as never)).toThrow(IncompatibleRelation);
   });
 });
 

@@ -390,7 +390,7 @@ Object.defineProperty(Base, "tableName", {
 reserveRecordMethods(Base.prototype);
 
 /** Relation methods that build a Relation; as statics they start from `all()`. */
-const RELATION_BUILDERS = ["where", "whereNot", "or", "order", "reorder", "limit", "offset", "select", "distinct", "none", "merge", "includes", "toSql"];
+const RELATION_BUILDERS = ["where", "whereNot", "order", "reorder", "limit", "offset", "select", "distinct", "none", "includes", "toSql"];
 
 /** Relation methods that query and resolve to results; as statics they start from `all()`. */
 const RELATION_QUERIES = ["toArray", "find", "findBy", "findByOrThrow", "first", "last", "take"];

@@ -5,7 +5,7 @@ import { type OrderTerm, type RelationData, compileSelect } from "./compiler.js"
 import { Comparison, type Condition, castConditionValue, conditionsFor, holdsUndefined } from "./conditions.js";
 import { databaseFor } from "./context.js";
 import { boundDatabase, type Database, unboundModel } from "./database.js";
-import { IncompatibleRelation, IrreversibleOrder, RecordNotFound } from "./errors.js";
+import { IrreversibleOrder, RecordNotFound } from "./errors.js";
 import { instantiate } from "./hydrate.js";
 import { type ResolvedModel, resolveModel } from "./resolve.js";
 import { SqlFragment } from "./sql.js";
@@ -40,12 +40,6 @@ function reverseTerm(term: OrderTerm, modelName: string): OrderTerm {
   if (term.kind === "sql") throw new IrreversibleOrder(`${modelName}: last() cannot reverse an order given as an sql fragment; use reorder() or first() with the opposite order`);
   const nulls = term.nulls && (term.nulls === "first" ? "last" : "first");
   return { ...term, direction: term.direction === "asc" ? "desc" : "asc", ...(nulls ? { nulls } : {}) };
-}
-
-/** What a Relation sends besides its conditions, and what it preloads: the two sides of `or` must agree on it. */
-function shapeBesidesConditions(relation: Relation): string {
-  const { sql, params } = compileSelect({ ...relation.data, conditions: [], none: false }, relation.model);
-  return JSON.stringify([sql, params, relation.data.includes]);
 }
 
 /**
@@ -119,19 +113,6 @@ export class Relation {
     return [...compared].map((attribute) => ({ kind: "not", conditions: [{ kind: "null", attribute }] }));
   }
 
-  /**
-   * Rows matching this Relation's conditions or the other's; the Relations may differ only in conditions. A
-   * `none()` Relation stays empty whatever is chained on it, while `r.or(none())` matches what `r` matches.
-   */
-  or(other: Relation): this {
-    if (unboundModel(other.modelClass) !== unboundModel(this.modelClass) || shapeBesidesConditions(this) !== shapeBesidesConditions(other)) {
-      throw new IncompatibleRelation(`${this.model.name}.or: the Relation must be of the same Model and differ only in conditions`);
-    }
-    if (this.data.none || other.data.none) return this;
-    const branches = [this.data.conditions, other.data.conditions];
-    return this.with({ conditions: [{ kind: "or", branches }] });
-  }
-
   #orderTerms(order: object): OrderTerm[] {
     if (order instanceof SqlFragment) return [{ kind: "sql", fragment: order }];
     const model = this.model;
@@ -193,24 +174,6 @@ export class Relation {
   /** Matches nothing, without querying; chaining keeps it empty. */
   none(): this {
     return this.with({ none: true });
-  }
-
-  /** Joins the other Relation's conditions with AND; what it sets (order, limit, select...) replaces this one's. */
-  merge(other: Relation): this {
-    if (unboundModel(other.modelClass) !== unboundModel(this.modelClass)) {
-      throw new IncompatibleRelation(`${this.model.name}.merge takes a Relation of the same Model`);
-    }
-    const theirs = other.data;
-    return this.with({
-      conditions: [...this.data.conditions, ...theirs.conditions],
-      order: theirs.order.length > 0 ? theirs.order : this.data.order,
-      limit: theirs.limit ?? this.data.limit,
-      offset: theirs.offset ?? this.data.offset,
-      select: theirs.select ?? this.data.select,
-      distinct: this.data.distinct || theirs.distinct,
-      none: this.data.none || theirs.none,
-      includes: [...new Set([...this.data.includes, ...theirs.includes])],
-    });
   }
 
   /** Preloads the named associations of the loaded records, one query per association. */

@@ -33,6 +33,7 @@ const ASSOCIATION_SLOT = "is not loaded: await";
 const PERMITTING = "permit takes a plain object";
 const TABLE_NAMING = "equipment";
 const CALCULATIONS = "pluck needs at least one";
+const COMBINING = "differ only in conditions";
 
 describe("bundling the built package", () => {
   it("drops the plugins a Worker built on Base does not register", async () => {
@@ -47,6 +48,7 @@ describe("bundling the built package", () => {
     expect(code.includes(ASSOCIATION_SLOT)).toBe(false);
     expect(code.includes(TABLE_NAMING)).toBe(false);
     expect(code.includes(CALCULATIONS)).toBe(false);
+    expect(code.includes(COMBINING)).toBe(false);
   });
 
   it("keeps every built-in plugin in a Worker built on ActiveRecord", async () => {
@@ -58,5 +60,6 @@ describe("bundling the built package", () => {
     expect(code.includes(PERMITTING)).toBe(true);
     expect(code.includes(TABLE_NAMING)).toBe(true);
     expect(code.includes(CALCULATIONS)).toBe(true);
+    expect(code.includes(COMBINING)).toBe(true);
   });
 });
