@@ -75,7 +75,7 @@ export async function runWallTime(options = {}) {
       const started = performance.now();
       for (let round = -warmupRounds; round < rounds; round++) {
         if (round >= minRounds && performance.now() - started > budgetMs) break;
-        const elapsed = await post("/run", { op, iterations, tag: `${op}-${round}` });
+        const elapsed = await post("/run", { op, iterations, round, tag: `${op}-${round}` });
         if (round < 0) continue;
         for (const impl of IMPLS) samples[op][impl].push((elapsed[impl] * 1000) / iterations);
       }
