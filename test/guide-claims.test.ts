@@ -27,6 +27,7 @@ import {
   countStatement,
   hasOne,
   idGeneration,
+  isPlainObject,
   readAsCondition,
   IncompatibleRelation,
   ignoringCase,
@@ -1801,6 +1802,11 @@ describe("guide: Plugin API table", () => {
     expect(await countOf(U.all() as unknown as R)).toBe(1);
     expect(await anyMatch(U.where({ name: "a" }) as unknown as R)).toBe(true);
     expect(countStatement(U.all() as unknown as R).toSql().sql).toContain("COUNT");
+  });
+
+  it("isPlainObject: plain objects, Object.create ones too, and no class instances", () => {
+    expect([{}, Object.create({ a: 1 }), Object.create(null)].map(isPlainObject)).toEqual([true, true, true]);
+    expect([new Map(), [], new URLSearchParams(), User.build(), null, "x"].map(isPlainObject)).toEqual([false, false, false, false, false, false]);
   });
 });
 

@@ -1,6 +1,7 @@
 import type { Attribute } from "./attributes.js";
 import { UNCASTABLE } from "./attribute-types.js";
 import { previewValue } from "./display.js";
+import { isPlainObject } from "./plain-object.js";
 import { MissingAttribute, RecordDestroyed, UnknownAttribute } from "./errors.js";
 import type { ResolvedModel } from "./resolve.js";
 import type { RecordState } from "./record-state.js";
@@ -61,11 +62,19 @@ function storeCast(record: object, state: RecordState, attribute: Attribute, val
   if (state.isNew) state.assigned.add(name);
 }
 
+/**
+ * Refuses what is not a plain object of attribute values: a Map, FormData or class instance has no own keys to
+ * read, and would otherwise assign nothing without a word.
+ */
+export function assertAttributeObject(model: ResolvedModel, attributes: unknown): void {
+  if (!isPlainObject(attributes)) {
+    throw new TypeError(`${model.name}: attributes must be a plain object, not ${Object.prototype.toString.call(attributes)}; read forms with permit`);
+  }
+}
+
 /** Assigns several attributes; all names and values are checked before any is set. */
 export function writeAttributes(record: object, state: RecordState, attributes: Readonly<Record<string, unknown>>): void {
-  if (typeof attributes !== "object" || attributes === null) {
-    throw new TypeError(`${state.model.name}: attributes must be an object`);
-  }
+  assertAttributeObject(state.model, attributes);
   const names = Object.keys(attributes);
   const targets = names.map((name) => checkedForWrite(state, name));
   const cast = targets.map((attribute, index) => castValue(state.model, attribute, attributes[names[index]!]));

@@ -1,5 +1,5 @@
 import type { Attribute } from "./attributes.js";
-import { attributeNamed } from "./assign.js";
+import { assertAttributeObject, attributeNamed } from "./assign.js";
 import { UNCASTABLE } from "./attribute-types.js";
 import { type OrderTerm, type RelationData, compileSelect } from "./compiler.js";
 import { Comparison, type Condition, castConditionValue, conditionsFor, holdsUndefined } from "./conditions.js";
@@ -326,6 +326,7 @@ export class Relation {
 
   /** Builds a record that starts with this Relation's equality conditions. */
   build(attributes: object = {}): any {
+    assertAttributeObject(this.model, attributes);
     const Class = this.modelClass as unknown as { build(attributes: object): any };
     return Class.build({ ...this.scopeAttributes(), ...attributes });
   }

@@ -1,18 +1,4 @@
-import { attributeNamed, castValue, definePlugin, type Relation, type ResolvedModel } from "../kernel/index.js";
-
-/**
- * Whether the input is a plain object: one whose prototypes are plain objects too (`Object.create({...})`), up to
- * `Object.prototype` or null. A prototype with its own `constructor` belongs to a class (Array, Map, Headers, the
- * app's own), whose instances are refused. Inherited keys are never read (`Object.hasOwn` below).
- */
-function isPlainObject(input: unknown): input is Record<string, unknown> {
-  if (typeof input !== "object" || input === null) return false;
-  for (let prototype = Object.getPrototypeOf(input); prototype !== null; prototype = Object.getPrototypeOf(prototype)) {
-    if (prototype === Object.prototype) return true;
-    if (Object.hasOwn(prototype, "constructor")) return false;
-  }
-  return true;
-}
+import { attributeNamed, castValue, definePlugin, isPlainObject, type Relation, type ResolvedModel } from "../kernel/index.js";
 
 function isFormLike(input: unknown): input is { get(name: string): unknown; getAll(name: string): unknown[]; has(name: string): boolean } {
   return (
