@@ -86,6 +86,17 @@ describe("Connection", () => {
     expect(events).toHaveLength(1);
   });
 
+  it("withDatabase nested: the inner database is current inside, the outer one again after it", async () => {
+    const outer = listen();
+    const inner = listen();
+    await withDatabase(outer.db, async () => {
+      await withDatabase(inner.db, () => I.count());
+      await I.count();
+    });
+    expect(inner.events).toHaveLength(1);
+    expect(outer.events).toHaveLength(1);
+  });
+
   it("'Request-related state is never stored on the class': db.model(M), withDatabase and connect leave M's own properties alone", async () => {
     await I.count(); // first use fixes the declaration
     const before = Reflect.ownKeys(Item).map(String).sort();
@@ -163,7 +174,7 @@ describe("Events", () => {
       static override tableName = "srt_items";
       static {
         this.validates("name", { presence: true });
-        this.beforeSave((record: any) => void calls.push(`beforeSave errors=${record.errors.size ?? [...record.errors].length}`));
+        this.beforeSave((record: any) => void calls.push(`beforeSave errors=${record.errors.size}`));
       }
     }
     const record = (Ordered as any).build({ name: "" });
@@ -275,6 +286,9 @@ describe("Errors: 'thrown as typed classes exported by the package'", () => {
       const listMessage = await messageOf(() => N.find([1, id]), RecordNotFound);
       expect(listMessage).toContain("Num");
     }
+    // The ids show as cast errors show values: at most 60 characters each.
+    const long = await messageOf(() => I.find("z".repeat(500)), RecordNotFound);
+    expect(long).toContain(`Item: no record with id "${"z".repeat(60)}…"`);
   });
 
   it("RecordNotUnique names the Model and the attribute (not the column), for one column and for several", async () => {
