@@ -11,7 +11,11 @@ function modelOfTable(statements: readonly Statement[], table: string): Resolved
 }
 
 function uniqueError(statements: readonly Statement[], columns: string, cause: unknown): RecordNotUnique {
-  const model = modelOfTable(statements, columns.trim().split(".")[0]!);
+  const [table, inTable] = columns.trim().split(".");
+  // A unique index on an expression is reported as index '<name>', without its table: then the Model is known only
+  // when every statement is of the same one.
+  const oneModel = statements.every((statement) => statement.model === statements[0]!.model);
+  const model = inTable === undefined && oneModel ? statements[0]!.model : modelOfTable(statements, table!);
   const names = columns.split(",").map((qualified) => {
     const column = qualified.trim().split(".").pop()!;
     return model?.byColumn.get(column)?.name ?? column;

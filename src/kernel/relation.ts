@@ -1,4 +1,3 @@
-import type { Attribute } from "./attributes.js";
 import { assertAttributeObject, attributeNamed } from "./assign.js";
 import { UNCASTABLE } from "./attribute-types.js";
 import { type OrderTerm, type RelationData, compileSelect } from "./compiler.js";
@@ -13,6 +12,7 @@ import { Statement, type SqlQuery } from "./statement.js";
 import { findByKeyStatement } from "./key-lookup.js";
 import { displayParams } from "./query-event.js";
 import { INSPECT } from "./inspect-symbol.js";
+import { previewValue } from "./display.js";
 
 
 const EMPTY: RelationData = {
@@ -31,10 +31,6 @@ const COMPARABLE_TYPES: ReadonlySet<string> = new Set(["integer", "real", "strin
 
 /** An order direction, or the long form with NULLs placement. */
 export type OrderDirection = "asc" | "desc" | { direction: "asc" | "desc"; nulls?: "first" | "last" };
-
-function describeKey(attribute: Attribute, key: unknown): string {
-  return attribute.filtered ? "[FILTERED]" : JSON.stringify(key) ?? String(key);
-}
 
 function reverseTerm(term: OrderTerm, modelName: string): OrderTerm {
   if (term.kind === "sql") throw new IrreversibleOrder(`${modelName}: last() cannot reverse an order given as an sql fragment; use reorder() or first() with the opposite order`);
@@ -239,9 +235,10 @@ export class Relation {
     const key = this.model.primaryKey;
     // As in Rails, find() names no record to find: it is not find([]), the empty list.
     if (ids.length === 0) throw this.#notFound(`find needs an id`);
+    // Ids show as cast errors show values: briefly, hidden when filtered, and never failing on one JSON cannot write (10n).
     if (ids.length === 1 && !Array.isArray(ids[0])) {
       const record = this.data === EMPTY ? await this.#findByKey(ids[0]) : await this.findBy({ [key.name]: ids[0] });
-      if (!record) throw this.#notFound(`no record with ${key.name} ${describeKey(key, ids[0])}`);
+      if (!record) throw this.#notFound(`no record with ${key.name} ${previewValue(key, ids[0])}`);
       return record;
     }
     if (list.includes(undefined)) throw new TypeError(`${this.model.name}.find: an id is undefined`);
@@ -255,7 +252,7 @@ export class Relation {
 
   #assertFound(missingIds: readonly unknown[]): void {
     const key = this.model.primaryKey;
-    if (missingIds.length > 0) throw this.#notFound(`no records with ${key.name} ${missingIds.map((id) => describeKey(key, id)).join(", ")}`);
+    if (missingIds.length > 0) throw this.#notFound(`no records with ${key.name} ${missingIds.map((id) => previewValue(key, id)).join(", ")}`);
   }
 
   // A Relation with no description looks the key up with SQL compiled once per Model.

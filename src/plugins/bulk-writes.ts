@@ -74,17 +74,32 @@ function toInsertAll(this: BuildsRecords, list: readonly object[], options: Inse
   return new Statement({ sql, params: params.params, sources: params.sources }, model, "meta", (_rows, meta) => meta, databaseOfModel(this));
 }
 
+/**
+ * What an upsert does to an existing row: sets the attributes the caller gave (never defaults, keys or createdAt),
+ * and updatedAt only when one of their values changes, as Rails' upsert_all does and as a save with nothing to
+ * change leaves it alone. With nothing to set, the row is left as it is.
+ */
+function conflictAction(model: ResolvedModel, updates: string[], updatedAt: string | undefined): string {
+  if (updates.length === 0) return "DO NOTHING";
+  const existing = (column: string) => `${model.quotedTable}.${quoteIdentifier(column)}`;
+  const incoming = (column: string) => `excluded.${quoteIdentifier(column)}`;
+  const assignments = updates.map((column) => `${quoteIdentifier(column)} = ${incoming(column)}`);
+  if (updatedAt !== undefined) {
+    const unchanged = updates.map((column) => `${existing(column)} IS ${incoming(column)}`).join(" AND ");
+    assignments.push(`${quoteIdentifier(updatedAt)} = CASE WHEN ${unchanged} THEN ${existing(updatedAt)} ELSE ${incoming(updatedAt)} END`);
+  }
+  return `DO UPDATE SET ${assignments.join(", ")}`;
+}
+
 function toUpsertAll(this: BuildsRecords, list: readonly object[], options: UpsertOptions = {}): Statement<Meta> {
   const { model, columns, given, rows } = rowsToInsert(this, list, "upsertAll");
   const uniqueBy = (options.uniqueBy ?? [model.primaryKey.name]).map((name) => attributeNamed(model, name).column);
-  // An existing row takes only what the caller gave (and a new updatedAt): never defaults, keys or createdAt.
-  const updatedAt = model.byName.get("updatedAt")?.column;
-  const updates = columns.filter(
-    (column) => (given.includes(column) || column === updatedAt) && !uniqueBy.includes(column) && column !== model.primaryKey.column,
-  );
+  const updates = columns.filter((column) => given.includes(column) && !uniqueBy.includes(column) && column !== model.primaryKey.column);
+  // An updatedAt the caller gave is set as given; one the timestamps filled in is touched only on a change.
+  const stamped = model.byName.get("updatedAt")?.column;
+  const updatedAt = stamped !== undefined && columns.includes(stamped) && !given.includes(stamped) ? stamped : undefined;
   const params = new ParamWriter();
-  const action = updates.length === 0 ? "DO NOTHING" : `DO UPDATE SET ${updates.map((c) => `${quoteIdentifier(c)} = excluded.${quoteIdentifier(c)}`).join(", ")}`;
-  const sql = `${insertSql(model, columns, params, rows)} ON CONFLICT (${uniqueBy.map(quoteIdentifier).join(", ")}) ${action}`;
+  const sql = `${insertSql(model, columns, params, rows)} ON CONFLICT (${uniqueBy.map(quoteIdentifier).join(", ")}) ${conflictAction(model, updates, updatedAt)}`;
   return new Statement({ sql, params: params.params, sources: params.sources }, model, "meta", (_rows, meta) => meta, databaseOfModel(this));
 }
 
