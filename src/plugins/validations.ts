@@ -1,5 +1,6 @@
 import { castAs, databaseOfRecord, declareModelState, definePlugin, defineModelState, ignoringCase, modelState, primaryKeyOf, type Relation, type ValidationOptions } from "../kernel/index.js";
 import { anyMatch } from "./calculations.js";
+import { checkValidationOptions } from "./validation-options.js";
 
 interface Declared {
   readonly attribute: string;
@@ -128,6 +129,7 @@ export const validations = definePlugin({
       if (typeof attribute !== "string" || typeof options !== "object" || options === null) {
         throw new TypeError("validates takes an attribute name and an options object");
       }
+      checkValidationOptions(this.name, attribute, options);
       declareModelState(this, VALIDATIONS).push({ attribute, options: withOwnFormat(options) });
     };
   },
