@@ -5,7 +5,7 @@
  * reference. Tables: test/fixtures/migrations/0020_spec_audit_lifecycle.sql.
  */
 import { beforeEach, describe, expect, it } from "vitest";
-import { abort, ActiveRecord, defineApplicationRecord, MissingAttribute, RecordInvalid, RecordNotSaved, UnknownAttribute } from "../src/index.js";
+import { abort, ActiveRecord, defineApplicationRecord, InvalidModel, MissingAttribute, RecordInvalid, RecordNotSaved, UnknownAttribute } from "../src/index.js";
 import { resetDatabase } from "./helpers/db.js";
 import { thrown } from "./helpers/errors.js";
 import { countRows, listen } from "./helpers/queries.js";
@@ -483,5 +483,53 @@ describe("States and transitions: rows with validation or callbacks", () => {
     expect(record.isPersisted()).toBe(true);
     expect(await record.update({ status: "open", name: "x" })).toBe(true);
     expect(record.abortReason).toBeUndefined();
+  });
+});
+
+describe("more lifecycle probes", () => {
+  // SPEC (States): "New | save(), create() | a callback aborts | New | returns false; reason in `abortReason`"; Errors:
+  // "`RecordNotSaved` | an `OrThrow` save is aborted by a callback; message is the reason". A callback may add to
+  // `errors` before it aborts (a Rails idiom: errors.add then throw :abort); the abort is still the callback's.
+  it("a callback that adds an error and aborts: false, the reason in abortReason, RecordNotSaved for OrThrow", async () => {
+    class Quota extends Item {
+      static {
+        this.beforeSave((record) => {
+          record.errors.add("base", "quota", "quota exceeded");
+          throw abort("over quota");
+        });
+      }
+    }
+    const record = Quota.build({ name: "Ada" });
+    expect(await record.save()).toBe(false);
+    expect(record.abortReason).toBe("over quota");
+    expect(record.errors.fullMessages()).toEqual(["quota exceeded"]);
+    const error = await thrown(() => record.saveOrThrow());
+    expect(error).toBeInstanceOf(RecordNotSaved);
+    expect((error as Error).message).toBe("over quota");
+    expect(await countRows("sal_items")).toBe(0);
+  });
+
+  // Rails' uniqueness leaves out the record's own row by its key as stored (`id_in_database`): a record whose key is
+  // being changed is not "taken" by its own row.
+  it("uniqueness ignores the record's own row even while its primary key is being changed", async () => {
+    class Loose extends Item {
+      static {
+        this.validates("email", { uniqueness: { caseSensitive: false } });
+      }
+    }
+    const record = await Loose.createOrThrow({ email: "ada@example.com" });
+    record.id = "renamed-key";
+    record.email = "ADA@example.com";
+    expect(await record.save()).toBe(true);
+    expect(record.errors.toArray()).toEqual([]);
+    expect(await Item.pluck("id", "email")).toEqual([["renamed-key", "ADA@example.com"]]);
+  });
+
+  // SPEC (Record 10): "After that, declarations are fixed." Callbacks are declarations too.
+  it("a callback declared after the Model's first use throws InvalidModel", () => {
+    class Late extends Item {}
+    Late.build({});
+    expect(() => Late.beforeSave(() => {})).toThrow(InvalidModel);
+    expect(() => Late.beforeDestroy(() => {})).toThrow(InvalidModel);
   });
 });

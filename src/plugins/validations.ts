@@ -11,6 +11,7 @@ const VALIDATIONS = defineModelState<Declared[]>("validations", () => [], (list)
 
 interface Validatable {
   readAttribute(name: string): unknown;
+  attributeWas(name: string): unknown;
   isNewRecord(): boolean;
   isAttributeChanged(name: string): boolean;
   errors: { add(attribute: string, type: string, message: string): void };
@@ -68,7 +69,8 @@ async function isTaken(record: Validatable, attribute: string, value: unknown, c
   let others = model.all().where({ [attribute]: caseSensitive || typeof value !== "string" ? value : ignoringCase(value) });
   if (!record.isNewRecord()) {
     const key = primaryKeyOf(record.constructor);
-    others = others.whereNot({ [key.name]: record.readAttribute(key.name) });
+    // Its row as stored, as Rails' `id_in_database`: a key being changed must not make its own row a rival.
+    others = others.whereNot({ [key.name]: record.attributeWas(key.name) });
   }
   return anyMatch(others);
 }
