@@ -41,18 +41,43 @@ export async function usageOf(main: AnyCommand, rawArgs: readonly string[]): Pro
   return renderUsage(command, { meta: { name: [mainName, ...path.slice(0, -1)].join(" ") } });
 }
 
+/**
+ * The first option the command does not define, if any. citty would ignore it, so a typo such as `--ids integer`
+ * would quietly give UUID keys: a mistake is refused like any other, before anything is written.
+ */
+async function unknownOption(main: AnyCommand, rawArgs: readonly string[]): Promise<string | undefined> {
+  const { command } = await commandNamed(main, rawArgs);
+  const known = Object.keys((await resolved(command.args)) ?? {});
+  for (const word of rawArgs) {
+    if (word === "--") return undefined;
+    if (!word.startsWith("-") || word === "-") continue;
+    const name = word.replace(/^-+/, "").split("=")[0]!;
+    if (!known.includes(name)) return word;
+  }
+  return undefined;
+}
+
 // citty colours parts of its messages; an error line stays plain text.
 function plain(text: string): string {
   return text.replace(/\u001B\[[0-9;]*m/g, "");
 }
 
-/** Runs the command line and returns the exit code: 0, or 1 after printing the error's message as one line. */
+/**
+ * Runs the command line and returns the exit code: 0, or 1 after printing the error's message as one line.
+ * `recordflare --version` prints the version of the installed package.
+ */
 export async function runCli(main: AnyCommand, rawArgs: readonly string[]): Promise<number> {
+  if (rawArgs.length === 1 && rawArgs[0] === "--version") {
+    console.log((await resolved(main.meta))?.version);
+    return 0;
+  }
   if (rawArgs.includes("--help") || rawArgs.includes("-h")) {
     console.log(`${await usageOf(main, rawArgs)}\n`);
     return 0;
   }
   try {
+    const unknown = await unknownOption(main, rawArgs);
+    if (unknown !== undefined) throw new Error(`Unknown option ${unknown}; see --help for the options.`);
     await runCommand(main, { rawArgs: [...rawArgs] });
     return 0;
   } catch (error) {

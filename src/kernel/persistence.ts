@@ -111,7 +111,8 @@ function validateAndCallBefore(state: RecordState, context: SaveContext): Promis
     if (hooks.has("record:beforeWrite")) return hooks.callHook("record:beforeWrite", context);
   };
   const beforeSave = (): Promise<void> | void => {
-    if (state.hasErrors()) throw new Abort("validation failed");
+    // Stops the save without a reason: the reasons are in `errors`, and `abortReason` is a callback's alone.
+    if (state.hasErrors()) throw new Abort(undefined!);
     const saving = hooks.has("record:beforeSave") ? hooks.callHook("record:beforeSave", context) : undefined;
     return saving ? saving.then(beforeWrite) : beforeWrite();
   };
@@ -147,10 +148,7 @@ async function prepareSave(record: Persistable): Promise<PreparedWrite | undefin
   const context: SaveContext = { record, operation, batch: [], batchBefore: [] };
   state.clearRefusal();
   const hasBefore = hooks.has("record:validate") || hooks.has("record:beforeSave") || hooks.has("record:beforeWrite");
-  if (hasBefore && !(await validateAndCallBefore(state, context))) {
-    if (state.hasErrors()) state.abortReason = undefined;
-    return undefined;
-  }
+  if (hasBefore && !(await validateAndCallBefore(state, context))) return undefined;
   const { statement, changes, journal } = buildWrite(record, state, operation);
   const own = statement ? [statement] : [];
   const finishOwn = (results: unknown[], database: Database) => finishSave(record, context, changes, statement ? results[0] : undefined, database);
@@ -365,10 +363,13 @@ export function toDestroy(record: Persistable): Batchable {
   return batchable(record, () => prepareDestroy(record), () => destroyRefusal(record));
 }
 
-/** The error an `OrThrow` save throws for a refused record: `RecordInvalid` or `RecordNotSaved`. */
+/**
+ * The error an `OrThrow` save throws for a refused record: `RecordNotSaved` when a callback aborted (even one that
+ * added to `errors` first, as in Rails), else `RecordInvalid`.
+ */
 export function saveRefusal(record: Persistable): Error {
   const state = record[STATE];
-  if (!state.errors.isEmpty()) {
+  if (state.abortReason === undefined && !state.errors.isEmpty()) {
     return new RecordInvalid(`${state.model.name} is invalid: ${state.errors.fullMessages().join(", ")}`, record);
   }
   return new RecordNotSaved(state.abortReason ?? `${state.model.name} was not saved`);

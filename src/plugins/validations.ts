@@ -1,5 +1,6 @@
 import { castAs, databaseOfRecord, declareModelState, definePlugin, defineModelState, ignoringCase, modelState, primaryKeyOf, type Relation, type ValidationOptions } from "../kernel/index.js";
 import { anyMatch } from "./calculations.js";
+import { checkValidationOptions } from "./validation-options.js";
 
 interface Declared {
   readonly attribute: string;
@@ -10,6 +11,7 @@ const VALIDATIONS = defineModelState<Declared[]>("validations", () => [], (list)
 
 interface Validatable {
   readAttribute(name: string): unknown;
+  attributeWas(name: string): unknown;
   isNewRecord(): boolean;
   isAttributeChanged(name: string): boolean;
   errors: { add(attribute: string, type: string, message: string): void };
@@ -67,7 +69,8 @@ async function isTaken(record: Validatable, attribute: string, value: unknown, c
   let others = model.all().where({ [attribute]: caseSensitive || typeof value !== "string" ? value : ignoringCase(value) });
   if (!record.isNewRecord()) {
     const key = primaryKeyOf(record.constructor);
-    others = others.whereNot({ [key.name]: record.readAttribute(key.name) });
+    // Its row as stored, as Rails' `id_in_database`: a key being changed must not make its own row a rival.
+    others = others.whereNot({ [key.name]: record.attributeWas(key.name) });
   }
   return anyMatch(others);
 }
@@ -128,6 +131,7 @@ export const validations = definePlugin({
       if (typeof attribute !== "string" || typeof options !== "object" || options === null) {
         throw new TypeError("validates takes an attribute name and an options object");
       }
+      checkValidationOptions(this.name, attribute, options);
       declareModelState(this, VALIDATIONS).push({ attribute, options: withOwnFormat(options) });
     };
   },
