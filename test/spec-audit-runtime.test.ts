@@ -74,6 +74,13 @@ async function messageOf(fn: () => unknown, type: Function): Promise<string> {
 // ---- Connection -----------------------------------------------------------------------------------------
 
 describe("Connection", () => {
+  it("connect(<binding>) with a binding that is not in env (a misspelt name) throws TypeError at once, saying so", () => {
+    const misspelt = (env as unknown as Record<string, never>)["DBB"];
+    expect(() => connect(misspelt)).toThrow(TypeError);
+    expect(() => connect(misspelt)).toThrow("connect: the D1 binding is undefined; check its name");
+    expect(() => connect(null as never)).toThrow("connect: the D1 binding is null; check its name");
+  });
+
   it("withDatabase(<database>, <fn>): the result of fn, as it is (not wrapped in a promise for a sync fn)", () => {
     const db = connect(env.DB);
     expect(withDatabase(db, () => 42)).toBe(42);

@@ -153,5 +153,7 @@ export function unboundModel<M extends Function>(model: M): M {
 
 /** Opens a database on a D1 binding of the Worker's env, with per-request options such as `onQuery`. */
 export function connect(binding: D1DatabaseLike, options?: ConnectOptions): Database {
+  // A misspelt binding name reads undefined from env: say so now, not as a failed property read at the first query.
+  if (!binding) throw new TypeError(`connect: the D1 binding is ${binding}; check its name`);
   return new Database(binding, options);
 }
