@@ -39,9 +39,9 @@ function displayParam(value: unknown, source: ParamSource | undefined): unknown 
   }
 }
 
-/** The bound values of a Statement as query events show them. */
-export function displayParams(statement: Statement): unknown[] {
-  return statement.params.map((value, index) => displayParam(value, statement.sources[index]));
+/** The bound values of a Statement (or a compiled query) as query events show them. */
+export function displayParams(query: Pick<Statement, "params" | "sources">): unknown[] {
+  return query.params.map((value, index) => displayParam(value, query.sources[index]));
 }
 
 /** Builds the event for one query from its Statement and D1's `meta`. */

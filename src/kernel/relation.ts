@@ -344,9 +344,8 @@ export class Relation {
 
   /** Prints the Relation's SQL and params, without sending the query. */
   toString(): string {
-    const model = this.model;
-    const statement = new Statement(compileSelect(this.data, model), model, "rows", () => undefined);
-    return `#<Relation ${model.name} ${statement.sql} ${JSON.stringify(displayParams(statement))}>`;
+    const query = compileSelect(this.data, this.model);
+    return `#<Relation ${this.model.name} ${query.sql} ${JSON.stringify(displayParams(query))}>`;
   }
 
   [INSPECT](): string {
