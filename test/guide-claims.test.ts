@@ -388,9 +388,25 @@ describe("guide: Validations", () => {
     static {
       this.validates("name", { presence: true, length: { minimum: 2, maximum: 50 } });
       this.validates("email", { presence: true, format: /@/, uniqueness: { caseSensitive: false } });
-      this.validates("score", { numericality: { greaterThan: 0 }, message: "must be positive" });
+      this.validates("score", { numericality: { greaterThan: 0 }, allowNil: true, message: "must be positive" });
     }
   }
+
+  class Player extends ApplicationRecord("users") {
+    static {
+      this.validates("name", { length: { minimum: 2 } });
+      this.validates("age", { numericality: { onlyInteger: true, allowNil: true } });
+      this.validates("email", { format: { with: /@/, allowNil: true } });
+      this.validates("score", { inclusion: { in: [1, 2, 3] }, allowNil: true });
+    }
+  }
+
+  it("checks null as Rails checks nil, unless allowNil says to skip it", async () => {
+    expect(await Player.build({ name: "Ada" }).save()).toBe(true);
+    const nameless = Player.build({ score: 5 });
+    expect(await nameless.save()).toBe(false);
+    expect(nameless.errors.fullMessages()).toEqual(["Name is too short", "Score is not included in the list"]);
+  });
 
   it("refuses with the messages shown", async () => {
     const signup = Signup.build({ name: "A", email: "ada" });
@@ -400,6 +416,8 @@ describe("guide: Validations", () => {
     signup.assign({ score: -1 });
     await signup.save();
     expect(signup.errors.fullMessages()).toContain("Score must be positive");
+    // allowNil: no score is not a score that must be positive.
+    expect(await Signup.build({ name: "Ada", email: "ada@x.org" }).save()).toBe(true);
   });
 
   it("uniqueness asks on a new record and on a change only; a save with no change sends nothing", async () => {

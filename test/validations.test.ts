@@ -10,9 +10,10 @@ beforeEach(resetDatabase);
 class Member extends User {
   static {
     this.validates("name", { presence: true, length: { minimum: 2, maximum: 10 } });
-    this.validates("email", { uniqueness: { caseSensitive: false }, format: /@/ });
-    this.validates("age", { numericality: { onlyInteger: true, greaterThan: 0 } });
-    this.validates("score", { inclusion: [1.5, 2.5] });
+    // These may be left out: as in Rails, a null is checked unless allowNil says not to.
+    this.validates("email", { uniqueness: { caseSensitive: false }, format: /@/, allowNil: true });
+    this.validates("age", { numericality: { onlyInteger: true, greaterThan: 0, allowNil: true } });
+    this.validates("score", { inclusion: { in: [1.5, 2.5], allowNil: true } });
   }
 }
 
@@ -35,7 +36,7 @@ describe("validations", () => {
     class Handle extends User {
       static {
         this.validates("name", { format: /^a/g });
-        this.validates("email", { format: /@/y });
+        this.validates("email", { format: { with: /@/y, allowNil: true } });
       }
     }
     const results = [];

@@ -233,20 +233,29 @@ export interface PaginateOptions {
   count?: boolean;
 }
 
-/** The options of `validates`; each present key adds one check. */
-export interface ValidationOptions {
+/**
+ * Rails' `allowNil` and `allowBlank`: a check skips a null value, or one blank as `presence` defines it. Given on a
+ * check's own options or on the whole declaration (every check but `presence`); the check's own setting wins.
+ */
+export interface AllowNilOrBlank {
+  allowNil?: boolean;
+  allowBlank?: boolean;
+}
+
+/** The options of `validates`; each present key adds one check. Null is checked, as Rails checks nil. */
+export interface ValidationOptions extends AllowNilOrBlank {
   /** The attribute must not be null, false, an empty or blank string, or an empty array. */
   presence?: true;
-  /** No other row has the same value (`caseSensitive: false` compares lowercased). Null values are not checked. */
-  uniqueness?: true | { caseSensitive?: boolean };
-  /** Length of a string or array. */
-  length?: { minimum?: number; maximum?: number };
-  /** A string the RegExp matches. */
-  format?: RegExp;
-  /** One of the allowed values. */
-  inclusion?: readonly unknown[];
-  /** A number, optionally an integer or greater than a bound. */
-  numericality?: true | { onlyInteger?: boolean; greaterThan?: number };
+  /** No other row has the same value (`caseSensitive: false` compares lowercased); null is taken by a NULL row. */
+  uniqueness?: true | ({ caseSensitive?: boolean } & AllowNilOrBlank);
+  /** Length of a string or array; null has length 0. */
+  length?: { minimum?: number; maximum?: number } & AllowNilOrBlank;
+  /** A string the RegExp matches (null is tested as ""); the long form `{ with: /re/ }` takes `allowNil`. */
+  format?: RegExp | ({ with: RegExp } & AllowNilOrBlank);
+  /** One of the allowed values; the long form `{ in: [...] }` takes `allowNil`. */
+  inclusion?: readonly unknown[] | ({ in: readonly unknown[] } & AllowNilOrBlank);
+  /** A number, optionally an integer or greater than a bound; null is not a number. */
+  numericality?: true | ({ onlyInteger?: boolean; greaterThan?: number } & AllowNilOrBlank);
   /** Replaces the default message of every check of this declaration. */
   message?: string;
 }

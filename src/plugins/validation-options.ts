@@ -12,9 +12,10 @@ const isCount = (value: unknown) => Number.isSafeInteger(value) && (value as num
 
 /**
  * Checks an object's keys against their checks; a key left undefined is absent, and so is one set to `false` when
- * `falseIsOff` (a check turned off, as Rails skips `presence: false`).
+ * `falseIsOff` (a check turned off, as Rails skips `presence: false`). `oneOf` lists the keys of which at least one
+ * must be given.
  */
-function objectOf(checks: Record<string, Check>, atLeastOne: boolean, falseIsOff = false): Check {
+function objectOf(checks: Record<string, Check>, oneOf: readonly string[], falseIsOff = false): Check {
   return (value) => {
     if (typeof value !== "object" || value === null || Array.isArray(value)) return "must be an object";
     const given = Object.entries(value).filter(([, inner]) => inner !== undefined && !(falseIsOff && inner === false));
@@ -24,34 +25,51 @@ function objectOf(checks: Record<string, Check>, atLeastOne: boolean, falseIsOff
       const problem = check(inner);
       if (problem) return `${key}: ${problem}`;
     }
-    if (atLeastOne && given.length === 0) return `needs one of ${Object.keys(checks).join(", ")}`;
+    if (oneOf.length > 0 && !given.some(([key]) => oneOf.includes(key))) return `needs ${oneOf.length > 1 ? "one of " : ""}${oneOf.join(", ")}`;
     return undefined;
   };
 }
 
 const boolean: Check = (value) => (typeof value === "boolean" ? undefined : "must be true or false");
 const count: Check = (value) => (isCount(value) ? undefined : "must be a whole number from 0");
+const regExp: Check = (value) => (value instanceof RegExp ? undefined : "must be a RegExp");
+const list: Check = (value) => (Array.isArray(value) ? undefined : "must be an array of the allowed values");
+const finite: Check = (value) => (Number.isFinite(value) ? undefined : "must be a finite number");
 
-// Each option of a declaration (set to `false`, one is off).
-const OPTIONS: Record<keyof ValidationOptions, Check> = {
+// Rails' `allow_nil` and `allow_blank`, taken by every check but presence and by the declaration itself.
+const SKIPS = { allowNil: boolean, allowBlank: boolean };
+
+/** A check whose value is either its short form or its long form, an object of options with the skips. */
+function shortOrLong(short: (value: unknown) => boolean, shortProblem: Check, long: Record<string, Check>, oneOf: readonly string[] = []): Check {
+  const longForm = objectOf({ ...long, ...SKIPS }, oneOf);
+  return (value) => {
+    if (short(value)) return undefined;
+    return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof RegExp) ? longForm(value) : shortProblem(value);
+  };
+}
+
+// Each check of a declaration (set to `false`, one is off).
+const CHECKS: Record<Exclude<keyof ValidationOptions, "message" | keyof typeof SKIPS>, Check> = {
   presence: (value) => (value === true ? undefined : "must be true"),
-  uniqueness: (value) => (value === true ? undefined : objectOf({ caseSensitive: boolean }, false)(value)),
-  length: objectOf({ minimum: count, maximum: count }, true),
-  format: (value) => (value instanceof RegExp ? undefined : "must be a RegExp"),
-  inclusion: (value) => (Array.isArray(value) ? undefined : "must be an array of the allowed values"),
-  numericality: (value) =>
-    value === true
-      ? undefined
-      : objectOf({ onlyInteger: boolean, greaterThan: (bound) => (Number.isFinite(bound) ? undefined : "must be a finite number") }, false)(value),
+  uniqueness: shortOrLong((value) => value === true, () => "must be true or an object", { caseSensitive: boolean }),
+  length: objectOf({ minimum: count, maximum: count, ...SKIPS }, ["minimum", "maximum"]),
+  format: shortOrLong((value) => value instanceof RegExp, regExp, { with: regExp }, ["with"]),
+  inclusion: shortOrLong(Array.isArray, list, { in: list }, ["in"]),
+  numericality: shortOrLong((value) => value === true, () => "must be true or an object", { onlyInteger: boolean, greaterThan: finite }),
+};
+
+const OPTIONS: Record<keyof ValidationOptions, Check> = {
+  ...CHECKS,
+  ...SKIPS,
   message: (value) => (typeof value === "string" ? undefined : "must be a string"),
 };
 
 /** Throws `TypeError` for options Rails would refuse: unknown ones, wrong shapes, or no check at all. */
 export function checkValidationOptions(modelName: string, attribute: string, options: object): void {
   const where = `${modelName}.validates(${JSON.stringify(attribute)})`;
-  const problem = objectOf(OPTIONS, false, true)(options);
+  const problem = objectOf(OPTIONS, [], true)(options);
   if (problem) throw new TypeError(`${where}: ${problem}`);
   // Rails counts a check turned off with `false` as given: `{ presence: false }` alone declares nothing, quietly.
-  const checks = Object.entries(options).filter(([key, value]) => key !== "message" && value !== undefined);
-  if (checks.length === 0) throw new TypeError(`${where} needs at least one check (${Object.keys(OPTIONS).slice(0, -1).join(", ")})`);
+  const checks = Object.entries(options).filter(([key, value]) => key in CHECKS && value !== undefined);
+  if (checks.length === 0) throw new TypeError(`${where} needs at least one check (${Object.keys(CHECKS).join(", ")})`);
 }

@@ -1,10 +1,12 @@
-import { castAs, databaseOfRecord, declareModelState, definePlugin, defineModelState, ignoringCase, modelState, primaryKeyOf, type Relation, type ValidationOptions } from "../kernel/index.js";
+import { castAs, databaseOfRecord, declareModelState, definePlugin, defineModelState, ignoringCase, modelState, primaryKeyOf, type AllowNilOrBlank, type Relation, type ValidationOptions } from "../kernel/index.js";
 import { anyMatch } from "./calculations.js";
 import { checkValidationOptions } from "./validation-options.js";
+import { rulesOf, type Rules } from "./validation-rules.js";
+import { isBlank, skipsValue } from "./validation-skips.js";
 
 interface Declared {
   readonly attribute: string;
-  readonly options: ValidationOptions;
+  readonly rules: Rules;
 }
 
 const VALIDATIONS = defineModelState<Declared[]>("validations", () => [], (list) => [...list]);
@@ -18,23 +20,19 @@ interface Validatable {
   constructor: Function;
 }
 
-/** Rails' `blank?`: nil, false, whitespace-only text, and an empty array or object (a `json` value). */
-function isBlank(value: unknown): boolean {
-  if (value === null || value === undefined || value === false) return true;
-  if (typeof value === "string") return value.trim() === "";
-  if (Array.isArray(value)) return value.length === 0;
-  return Object.getPrototypeOf(value) === Object.prototype && Object.keys(value as object).length === 0;
-}
-
 type Report = (type: string, message: string) => void;
 
-/** A number as Rails' `to_s` writes it, for the checks that read text (`format`, `length`); other values as they are. */
+/**
+ * A number or null as Rails' `to_s` writes it, for the checks that read text (`format`, `length`): null is "", so it
+ * fails a `minimum` but never a `maximum`, and matches only a format that matches "". Other values as they are.
+ */
 function textOf(value: unknown): unknown {
+  if (value === null) return "";
   return typeof value === "number" ? String(value) : value;
 }
 
-function checkLength(rawValue: unknown, length: NonNullable<ValidationOptions["length"]>, report: Report): void {
-  // As Rails, a value without a length (a number) is measured by its text.
+function checkLength(rawValue: unknown, length: NonNullable<Rules["length"]>, report: Report): void {
+  // As Rails, a value without a length (a number, null) is measured by its text.
   const value = textOf(rawValue);
   if (typeof value !== "string" && !Array.isArray(value)) return;
   // Characters, as Rails counts them: an emoji is one, though JavaScript's length says two.
@@ -54,8 +52,8 @@ function numberOf(value: unknown): { number: number; integral: boolean } | undef
   return { number, integral: typeof value === "number" ? Number.isInteger(value) : castAs("integer", value) !== undefined };
 }
 
-function checkNumericality(value: unknown, rule: NonNullable<ValidationOptions["numericality"]>, report: Report): void {
-  const options = rule === true ? {} : rule;
+function checkNumericality(value: unknown, options: NonNullable<Rules["numericality"]>, report: Report): void {
+  // Null is not a number, as Rails' numericality says of nil.
   const read = numberOf(value);
   if (!read) return report("not_a_number", "is not a number");
   if (options.onlyInteger && !read.integral) return report("not_an_integer", "must be an integer");
@@ -79,19 +77,19 @@ async function validateAll(record: Validatable, declared: readonly Declared[]): 
   for (const declaration of declared) await validate(record, declaration);
 }
 
-async function validate(record: Validatable, { attribute, options }: Declared): Promise<void> {
+async function validate(record: Validatable, { attribute, rules }: Declared): Promise<void> {
   const value = record.readAttribute(attribute);
-  const report: Report = (type, message) => record.errors.add(attribute, type, options.message ?? message);
-  if (options.presence && isBlank(value)) report("blank", "can't be blank");
-  if (value === null) return;
-  if (options.length) checkLength(value, options.length, report);
-  if (options.format && !matchesFormat(options.format, value)) report("invalid", "is invalid");
-  if (options.inclusion && !options.inclusion.some((allowed) => sameValue(allowed, value))) report("inclusion", "is not included in the list");
-  if (options.numericality) checkNumericality(value, options.numericality, report);
+  const report: Report = (type, message) => record.errors.add(attribute, type, rules.message ?? message);
+  const applies = <T extends AllowNilOrBlank>(rule: T | undefined): rule is T => rule !== undefined && !skipsValue(value, rule);
+  const { length, format, inclusion, numericality, uniqueness } = rules;
+  if (rules.presence && isBlank(value)) report("blank", "can't be blank");
+  if (applies(length)) checkLength(value, length, report);
+  if (applies(format) && !matchesFormat(format.with, value)) report("invalid", "is invalid");
+  if (applies(inclusion) && !inclusion.in.some((allowed) => sameValue(allowed, value))) report("inclusion", "is not included in the list");
+  if (applies(numericality)) checkNumericality(value, numericality, report);
   // A stored value that this save leaves alone was checked when it was written: a save with no change sends nothing.
-  if (options.uniqueness && (record.isNewRecord() || record.isAttributeChanged(attribute))) {
-    const caseSensitive = options.uniqueness === true || options.uniqueness.caseSensitive !== false;
-    if (await isTaken(record, attribute, value, caseSensitive)) report("taken", "has already been taken");
+  if (applies(uniqueness) && (record.isNewRecord() || record.isAttributeChanged(attribute))) {
+    if (await isTaken(record, attribute, value, uniqueness.caseSensitive !== false)) report("taken", "has already been taken");
   }
 }
 
@@ -104,14 +102,9 @@ function sameValue(allowed: unknown, value: unknown): boolean {
   return allowed === value;
 }
 
-/** The Model keeps its own copy of a `format`: a `g` or `y` RegExp's `lastIndex` must not be shared with the app. */
-function withOwnFormat(options: ValidationOptions): ValidationOptions {
-  return options.format ? { ...options, format: new RegExp(options.format) } : options;
-}
-
 /**
- * A `g` or `y` RegExp starts where its last match ended; each value is tested from the start. A number is tested
- * as its text, as Rails tests `value.to_s`; any other value that is not text is invalid.
+ * A `g` or `y` RegExp starts where its last match ended; each value is tested from the start. A number or null is
+ * tested as its text, as Rails tests `value.to_s`; any other value that is not text is invalid.
  */
 function matchesFormat(format: RegExp, value: unknown): boolean {
   format.lastIndex = 0;
@@ -122,7 +115,8 @@ function matchesFormat(format: RegExp, value: unknown): boolean {
 /**
  * Validations: `this.validates("<attribute>", { presence, uniqueness, length, format, inclusion, numericality })`
  * in a `static {}` block. They run on every save, before the save callbacks; failures go to `record.errors` and
- * the save returns false. Bulk writes skip them.
+ * the save returns false. Bulk writes skip them. As in Rails, null is checked unless `allowNil` or `allowBlank` says
+ * to skip it.
  */
 export const validations = definePlugin({
   name: "validations",
@@ -132,7 +126,7 @@ export const validations = definePlugin({
         throw new TypeError("validates takes an attribute name and an options object");
       }
       checkValidationOptions(this.name, attribute, options);
-      declareModelState(this, VALIDATIONS).push({ attribute, options: withOwnFormat(options) });
+      declareModelState(this, VALIDATIONS).push({ attribute, rules: rulesOf(options) });
     };
   },
   appliesTo: (model: Function) => modelState(model, VALIDATIONS).length > 0,
