@@ -229,7 +229,7 @@ export class Relation {
     return new RecordNotFound(`${this.model.name}: ${message}`);
   }
 
-  /** The record with this primary key (`RecordNotFound` if none); with a list or several ids, records in their order. */
+  /** The record with this primary key (`RecordNotFound` if none); with a list or several ids, records in their order, once each. */
   async find(...ids: unknown[]): Promise<any> {
     const list = ids.length === 1 && Array.isArray(ids[0]) ? (ids[0] as unknown[]) : ids;
     const key = this.model.primaryKey;
@@ -247,7 +247,8 @@ export class Relation {
     const records = await this.where({ [key.name]: list }).toArray();
     const byKey = new Map(records.map((record) => [castConditionValue(key, record[key.name]), record]));
     this.#assertFound(list.filter((_, index) => !byKey.has(cast[index])));
-    return cast.map((id) => byKey.get(id));
+    // As Rails makes the ids unique: a record found twice would be two names for one row.
+    return [...new Set(cast)].map((id) => byKey.get(id));
   }
 
   #assertFound(missingIds: readonly unknown[]): void {

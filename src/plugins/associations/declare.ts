@@ -25,7 +25,7 @@ export interface BelongsTo<T extends AnyModel> {
   get(): RecordOf<T> | null;
   /** Assigns the parent: sets the foreign key to its key (null clears it). */
   set(record: RecordOf<T> | null): void;
-  /** Loads the parent again. */
+  /** Loads the parent again; a new parent assigned and not yet saved is dropped. */
   reload(): Promise<RecordOf<T> | null>;
   /** Whether the parent was loaded or assigned. */
   readonly isLoaded: boolean;
@@ -39,7 +39,7 @@ export interface HasOne<T extends AnyModel> {
   get(): RecordOf<T> | null;
   /** Builds the child with the owner's key, saved with the owner in one atomic batch. */
   build(attributes?: AssignAttributes<AttributesOfModel<T>>): RecordOf<T>;
-  /** Loads the child again. */
+  /** Loads the child again; a child built and not yet saved is dropped. */
   reload(): Promise<RecordOf<T> | null>;
   /** Whether the child was loaded or built. */
   readonly isLoaded: boolean;

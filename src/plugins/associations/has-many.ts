@@ -5,7 +5,7 @@ import type { AssociationSlot } from "./slot.js";
 /**
  * `user.posts()`: a Relation of the children. Narrowing it queries as usual; used as it is, it answers from the
  * loaded children (after `includes` or a first `toArray`) without a query, and `build` adds a child that the
- * owner's next save writes in the same batch.
+ * owner's next save writes in the same batch; `toArray`, `size`, `isEmpty` and `hasAny` count such a child.
  */
 export function collection(slot: AssociationSlot): Relation {
   const { owner, association } = slot.requireOwner();
@@ -24,18 +24,20 @@ export function collection(slot: AssociationSlot): Relation {
     },
     toArray: {
       async value() {
-        if (!slot.loaded) slot.remember(await Relation.prototype.toArray.call(relation));
+        // As in Rails, children built before the load are among the children (the owner's next save writes them).
+        if (!slot.loaded) slot.remember([...(await Relation.prototype.toArray.call(relation)), ...slot.pending]);
         return [...loaded()];
       },
     },
+    // Before a load, the rows are asked of the database and the built children added, as Rails' size and empty? do.
     size: {
-      value: async () => (slot.loaded ? loaded().length : countOf(relation)),
+      value: async () => (slot.loaded ? loaded().length : (await countOf(relation)) + slot.pending.length),
     },
     isEmpty: {
-      value: async () => (slot.loaded ? loaded().length === 0 : !(await anyMatch(relation))),
+      value: async () => (slot.loaded ? loaded().length === 0 : slot.pending.length === 0 && !(await anyMatch(relation))),
     },
     hasAny: {
-      value: async () => (slot.loaded ? loaded().length > 0 : anyMatch(relation)),
+      value: async () => (slot.loaded ? loaded().length > 0 : slot.pending.length > 0 || anyMatch(relation)),
     },
   });
 }

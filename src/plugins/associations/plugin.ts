@@ -68,7 +68,7 @@ export const associations = definePlugin({
       if (!association) throw new TypeError(`${this.constructor.name} has no association ${name}`);
       const field = this[name];
       if (association.kind !== "hasMany") return field.reload();
-      slotsOf(this).find(([candidate]) => candidate.name === name)![1].reset();
+      slotsOf(this).find(([candidate]) => candidate.name === name)![1].discard();
       return field().toArray();
     };
   },

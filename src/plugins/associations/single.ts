@@ -35,9 +35,9 @@ abstract class SingleAssociation {
     return slot.value;
   }
 
-  /** Loads the associated record again. */
+  /** Loads the associated record again; one built or assigned and not yet saved is dropped. */
   async reload(): Promise<any> {
-    this[ASSOCIATION].reset();
+    this[ASSOCIATION].discard();
     return this.load();
   }
 

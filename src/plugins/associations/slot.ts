@@ -25,13 +25,22 @@ export class AssociationSlot {
   attach(owner: Owner, association: ResolvedAssociation): void {
     this.owner = owner;
     this.association = association;
-    this.reset();
+    this.discard();
   }
 
-  /** Forgets what was loaded (on reload). */
+  /** Forgets what was loaded. */
   reset(): void {
     this.loaded = false;
     this.value = null;
+  }
+
+  /**
+   * Forgets what was loaded and the records waiting for the owner's save (on a reload of the owner or of the
+   * association): as in Rails, a reload leaves the association as the database has it.
+   */
+  discard(): void {
+    this.reset();
+    this.pending.length = 0;
   }
 
   /** Stores what was loaded or assigned. */
