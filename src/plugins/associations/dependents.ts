@@ -16,7 +16,7 @@ async function loadChildren(owner: Owner, association: ResolvedAssociation): Pro
 }
 
 /** The owner's children as one Relation, for the strategies that write them with one statement and no callbacks. */
-function childRows(owner: Owner, association: ResolvedAssociation, slot: AssociationSlot) {
+export function childRows(owner: Owner, association: ResolvedAssociation, slot: AssociationSlot) {
   return slot.scopedTarget().where({ [association.foreignKey]: owner.readAttribute(association.primaryKey) });
 }
 

@@ -3,6 +3,7 @@ import { handleDependents, hasDependents } from "./dependents.js";
 import { copyKey } from "./keys.js";
 import { saveNewParents } from "./new-parents.js";
 import { preloadAssociation } from "./preload.js";
+import { replaceSavedChildren } from "./replace-child.js";
 import { associationsOf, slotsOf } from "./registry.js";
 
 type Owner = Record<string, any>;
@@ -76,13 +77,14 @@ export const associations = definePlugin({
   hooks: {
     "record:initialize": ({ record }) => attach(record),
     "record:hydrate": ({ record }) => attach(record),
-    "record:beforeWrite"({ record, batch, batchBefore }) {
+    async "record:beforeWrite"({ record, batch, batchBefore }) {
       for (const { child, foreignKey, key } of pendingChildren(record)) {
         if (key === null) continue;
         copyKey(child, foreignKey, key);
         batch.push(child.toSave());
       }
-      return saveNewParents(record, batchBefore);
+      await replaceSavedChildren(record, batchBefore);
+      await saveNewParents(record, batchBefore);
     },
     "record:afterSave"({ record }) {
       if (savedInLevel.has(record)) return;
