@@ -115,12 +115,14 @@ describe("allowNil and allowBlank on a check's own options", () => {
 });
 
 describe("allowNil and allowBlank on the declaration", () => {
-  it("apply to every check of the declaration but presence", async () => {
+  it("apply to every check of the declaration, presence too, as Rails passes them to each validator", async () => {
     const Lenient = userValidating("age", { presence: true, numericality: true, inclusion: [1, 2], allowNil: true });
-    const record = Lenient.build({ name: "a" });
-    expect(await record.save()).toBe(false);
-    expect(record.errors.fullMessages()).toEqual(["Age can't be blank"]);
+    expect(await errorTypes(Lenient, "age", { name: "a" })).toEqual([]);
     expect(await errorTypes(Lenient, "age", { name: "a", age: 3 })).toEqual(["inclusion"]);
+    // allowNil lets null through presence, not a blank string.
+    const Named = userValidating("email", { presence: true, allowNil: true });
+    expect(await errorTypes(Named, "email", { name: "a" })).toEqual([]);
+    expect(await errorTypes(Named, "email", { name: "a", email: " " })).toEqual(["blank"]);
   });
 
   it("allowBlank on the declaration skips a blank string for every check", async () => {

@@ -235,7 +235,8 @@ export interface PaginateOptions {
 
 /**
  * Rails' `allowNil` and `allowBlank`: a check skips a null value, or one blank as `presence` defines it. Given on a
- * check's own options or on the whole declaration (every check but `presence`); the check's own setting wins.
+ * check's own options (not `presence`'s, which is only `true`) or on the whole declaration, where `presence` follows it
+ * too; the check's own setting wins.
  */
 export interface AllowNilOrBlank {
   allowNil?: boolean;

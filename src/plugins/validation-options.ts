@@ -36,7 +36,7 @@ const regExp: Check = (value) => (value instanceof RegExp ? undefined : "must be
 const list: Check = (value) => (Array.isArray(value) ? undefined : "must be an array of the allowed values");
 const finite: Check = (value) => (Number.isFinite(value) ? undefined : "must be a finite number");
 
-// Rails' `allow_nil` and `allow_blank`, taken by every check but presence and by the declaration itself.
+// Rails' `allow_nil` and `allow_blank`, taken by every check but presence (only `true`) and by the declaration itself.
 const SKIPS = { allowNil: boolean, allowBlank: boolean };
 
 /** A check whose value is either its short form or its long form, an object of options with the skips. */

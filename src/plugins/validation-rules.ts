@@ -5,7 +5,7 @@ type Rule<Options> = Options & AllowNilOrBlank;
 
 /** A declaration's options in the one shape the checks read: every check an object, its skips resolved. */
 export interface Rules {
-  readonly presence: boolean;
+  readonly presence?: Rule<object>;
   readonly uniqueness?: Rule<{ caseSensitive?: boolean }>;
   readonly length?: Rule<{ minimum?: number; maximum?: number }>;
   readonly format?: Rule<{ with: RegExp }>;
@@ -40,7 +40,7 @@ export function rulesOf(options: ValidationOptions): Rules {
   const { uniqueness, length, format, inclusion, numericality } = options;
   const rule = <T extends object>(own: T) => withSkips(own, options);
   return {
-    presence: options.presence === true,
+    ...(options.presence === true && { presence: rule({}) }),
     ...(given(uniqueness) && { uniqueness: rule(uniqueness === true ? {} : uniqueness) }),
     ...(given(length) && { length: rule(length) }),
     ...(given(format) && { format: rule(ownFormat(format instanceof RegExp ? { with: format } : format)) }),

@@ -82,7 +82,7 @@ async function validate(record: Validatable, { attribute, rules }: Declared): Pr
   const report: Report = (type, message) => record.errors.add(attribute, type, rules.message ?? message);
   const applies = <T extends AllowNilOrBlank>(rule: T | undefined): rule is T => rule !== undefined && !skipsValue(value, rule);
   const { length, format, inclusion, numericality, uniqueness } = rules;
-  if (rules.presence && isBlank(value)) report("blank", "can't be blank");
+  if (applies(rules.presence) && isBlank(value)) report("blank", "can't be blank");
   if (applies(length)) checkLength(value, length, report);
   if (applies(format) && !matchesFormat(format.with, value)) report("invalid", "is invalid");
   if (applies(inclusion) && !inclusion.in.some((allowed) => sameValue(allowed, value))) report("inclusion", "is not included in the list");
