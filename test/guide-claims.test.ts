@@ -19,6 +19,7 @@ import {
   defineApplicationRecord,
   definePlugin,
   gt,
+  gte,
   hasMany,
   AssociationNotLoaded,
   anyMatch,
@@ -33,6 +34,8 @@ import {
   ignoringCase,
   InvalidModel,
   IrreversibleOrder,
+  lt,
+  lte,
   MissingAttribute,
   Model,
   NoDatabase,
@@ -245,6 +248,12 @@ describe("guide: Casting", () => {
     expect(user.age).toBe(36);
   });
 
+  it("an unknown attribute is a compile error and UnknownAttribute at run time", () => {
+    const user = User.build({ name: "Ada" });
+    // @ts-expect-error nickname is not an attribute of User
+    expect(() => user.assign({ nickname: "Ada" })).toThrow(UnknownAttribute);
+  });
+
   it("accepted and refused forms of the table", () => {
     const user = User.build({ name: "x" });
     for (const v of ["1", "0", "TRUE", "Off", 1, 0]) expect(() => user.assign({ admin: v })).not.toThrow();
@@ -279,6 +288,30 @@ describe("guide: Casting", () => {
 // ---- Records --------------------------------------------------------------------------------------------------
 
 describe("guide: Records", () => {
+  it("States: runs the example (reload, updateOrThrow, destroyOrThrow, RecordDestroyed)", async () => {
+    const draft = User.build({ name: "Ada" });
+    expect(draft.isNewRecord()).toBe(true);
+    await expect(draft.reload()).rejects.toBeInstanceOf(RecordNotFound);
+    await draft.saveOrThrow();
+    expect(draft.isPersisted()).toBe(true);
+
+    draft.name = "Ada L.";
+    await draft.reload();
+    expect(draft.name).toBe("Ada");
+    expect(draft.isChanged()).toBe(false);
+
+    expect(await draft.updateOrThrow({ age: 36 })).toBe(true);
+    expect(await draft.destroyOrThrow()).toBe(draft);
+    expect(draft.isDestroyed()).toBe(true);
+    expect(draft.name).toBe("Ada");
+    expect(() => {
+      draft.name = "Grace";
+    }).toThrow(RecordDestroyed);
+    expect(() => {
+      draft.name = "Grace";
+    }).toThrow("User is destroyed and cannot be changed");
+  });
+
   it("creates, updates with the SQL shown, destroys", async () => {
     const { db, sqls } = listen();
     await withDatabase(db, async () => {
@@ -382,6 +415,34 @@ describe("guide: Printing", () => {
 });
 
 // ---- Validations ----------------------------------------------------------------------------------------------
+
+describe("guide: Subclasses", () => {
+  class Reader extends ApplicationRecord("users") {
+    static regular = this.scope((q) => q.where({ admin: false }));
+    posts = hasMany(Post, { foreignKey: "userId" });
+    static {
+      this.validates("name", { presence: true });
+    }
+  }
+
+  class Moderator extends Reader {
+    static {
+      this.validates("email", { presence: true });
+    }
+  }
+
+  it("inherits a copy: the child's declarations never reach the parent; same table", async () => {
+    expect(await Reader.build({ name: "Ada" }).save()).toBe(true);
+    const moderator = Moderator.build({ name: "" });
+    expect(await moderator.save()).toBe(false);
+    expect(moderator.errors.fullMessages()).toEqual(["Name can't be blank", "Email can't be blank"]);
+    expect(Moderator.regular().toSql().sql).toBe(`SELECT * FROM "users" WHERE "admin" = ?`);
+    expect(Moderator.tableName).toBe("users");
+    const saved = await Moderator.createOrThrow({ name: "Grace", email: "grace@example.com" });
+    await Post.createOrThrow({ userId: saved.id, title: "Hi" });
+    expect((await saved.posts().toArray()).map((post) => post.title)).toEqual(["Hi"]);
+  });
+});
 
 describe("guide: Validations", () => {
   class Signup extends ApplicationRecord("users") {
@@ -523,6 +584,56 @@ describe("guide: Associations", () => {
     await expect(Entry.includes("nope" as never).toArray()).rejects.toBeInstanceOf(TypeError);
   });
 
+  it("hasOne, set, reloadAssociation and restrictWithError: runs the example", async () => {
+    class Owner extends ApplicationRecord("users") {
+      profile = hasOne(OwnerProfile, { foreignKey: "userId", dependent: "restrictWithError" });
+    }
+    class OwnerProfile extends Model({
+      id: { type: "string", null: false },
+      userId: { type: "string", null: false },
+      bio: "string",
+    }) {
+      static override tableName = "profiles";
+      static override binding = "DB";
+      owner = belongsTo(Owner, { foreignKey: "userId" });
+    }
+
+    const { binding, roundTrips } = recordingRoundTrips();
+    await withDatabase(connect(binding), async () => {
+      const owner = Owner.build({ name: "Ada" });
+      owner.profile.build({ bio: "Mathematician" });
+      await owner.save();
+      expect(roundTrips.map((trip) => trip.map((s) => s.split(" (")[0]))).toEqual([[`INSERT INTO "users"`, `INSERT INTO "profiles"`]]);
+      expect(owner.profile.get()?.bio).toBe("Mathematician");
+
+      roundTrips.length = 0;
+      const profile = OwnerProfile.build({ bio: "Poet" });
+      const byron = Owner.build({ name: "Byron" });
+      profile.owner.set(byron);
+      await profile.save();
+      expect(roundTrips.map((trip) => trip.map((s) => s.split(" (")[0]))).toEqual([[`INSERT INTO "users"`, `INSERT INTO "profiles"`]]);
+      expect(profile.userId).toBe(byron.id);
+      expect(byron.isPersisted()).toBe(true);
+
+      await env.DB.prepare(`UPDATE profiles SET bio = 'Countess' WHERE user_id = ?`).bind(owner.id).run();
+      await owner.reloadAssociation("profile");
+      expect(owner.profile.get()?.bio).toBe("Countess");
+      expect(await owner.destroy()).toBe(false);
+      expect(owner.errors.fullMessages()).toEqual(["Cannot delete record because a dependent profile exists"]);
+      expect(owner.isPersisted()).toBe(true);
+    });
+  });
+
+  it("association options other than foreignKey, dependent and scope: a compile error, ignored at run time", async () => {
+    class Blogger extends ApplicationRecord("users") {
+      // @ts-expect-error className is not an option
+      posts = hasMany(Post, { foreignKey: "userId", className: "Article" });
+    }
+    const blogger = await Blogger.createOrThrow({ name: "Ada" });
+    await Post.createOrThrow({ userId: blogger.id, title: "Hi" });
+    expect(await blogger.posts().count()).toBe(1);
+  });
+
   it("Associations, scope: the Blogger example works as described", async () => {
     class Blogger extends ApplicationRecord("users") {
       published = hasMany(Post, { foreignKey: "userId", scope: (q) => q.where({ published: true }) });
@@ -555,6 +666,33 @@ describe("guide: Associations", () => {
 // ---- Change tracking ------------------------------------------------------------------------------------------
 
 describe("guide: Change tracking", () => {
+  it("the other methods, in the callbacks they are meant for", async () => {
+    const logs: string[] = [];
+    class Subscriber extends ApplicationRecord("users") {
+      static {
+        this.beforeSave((user) => {
+          if (user.willSaveChangeTo("email")) user.admin = false;
+        });
+        this.afterUpdate((user) => {
+          if (user.hasSavedChangeTo("name")) logs.push(`renamed from ${user.savedChangeTo("name")![0]}`);
+        });
+      }
+    }
+    const grace = await Subscriber.create({ name: "Grace", admin: true });
+    expect(grace.isChanged()).toBe(false);
+    grace.name = "Grace H.";
+    expect(grace.isChanged()).toBe(true);
+    expect(grace.changes()).toEqual({ name: ["Grace", "Grace H."] });
+    expect(grace.changedAttributes()).toEqual({ name: "Grace" });
+    expect(grace.attributeWas("name")).toBe("Grace");
+    await grace.save();
+    expect(logs).toEqual(["renamed from Grace"]);
+    expect(grace.admin).toBe(true);
+    await grace.update({ email: "grace@example.com" });
+    expect(grace.admin).toBe(false);
+    expect((await Subscriber.find(grace.id)).admin).toBe(false);
+  });
+
   it("tracks as shown", async () => {
     const ada = await User.create({ name: "Ada", age: 30, settings: { theme: "dark" } });
     ada.age = 31;
@@ -604,6 +742,10 @@ describe("guide: Conditions", () => {
     expect(User.where({ age: 30 }).or(User.where({ admin: true })).toSql().sql).toBe(`SELECT * FROM "users" WHERE ("age" = ? OR "admin" = ?)`);
     expect(User.where({ age: "abc" }).toSql().sql).toBe(`SELECT * FROM "users" WHERE 1 = 0`);
     expect(User.where({ email: ignoringCase("Ada@Example.com") }).toSql().sql).toBe(`SELECT * FROM "users" WHERE "email" = ? COLLATE NOCASE`);
+    expect(User.where({ age: gte(18), score: lt(9.5), bornAt: lte("2000-01-01") }).toSql()).toEqual({
+      sql: `SELECT * FROM "users" WHERE "age" >= ? AND "score" < ? AND "born_at" <= ?`,
+      params: [18, 9.5, "2000-01-01T00:00:00.000Z"],
+    });
   });
 
   it("whereNot({ admin: true }) compiles to `... WHERE NOT (\"admin\" = ?)`", () => {
@@ -687,6 +829,13 @@ describe("guide: Ordering, paging and shape", () => {
     const mine = Post.where({ userId: "u1" });
     const merged = mine.merge(recent).toSql();
     expect(merged.sql).toBe(`SELECT * FROM "posts" WHERE "user_id" = ? AND "published" = ? ORDER BY "created_at" DESC LIMIT 10`);
+
+    expect(User.order({ age: "asc" }).reorder({ name: "desc" }).limit(20).offset(40).toSql().sql).toBe(
+      `SELECT * FROM "users" ORDER BY "name" DESC LIMIT 20 OFFSET 40`,
+    );
+    expect(User.select("age").distinct().toSql().sql).toBe(`SELECT DISTINCT "age" FROM "users"`);
+    expect(User.none().where({ admin: true }).toSql().sql).toBe(`SELECT * FROM "users" WHERE 1 = 0`);
+    expect(await User.none().toArray()).toEqual([]);
   });
 
   it("order directions in any case; limit/offset refuse non-whole numbers; none shows 1 = 0; reorder() removes", () => {
@@ -731,6 +880,20 @@ describe("guide: Results", () => {
     expect(await User.where({ admin: true }).count()).toBe(1);
     expect(await User.exists({ email: "ada@example.com" })).toBe(true);
     expect(a.id).toBe(ada.id);
+
+    const both = await User.find(ada.id, second!.id);
+    expect(both.map((user) => user.name)).toEqual(["Ada", "Grace"]);
+    expect(await User.find([ada.id])).toHaveLength(1);
+    const known = await User.findByOrThrow({ email: "ada@example.com" });
+    expect(known.id).toBe(ada.id);
+    await expect(User.findByOrThrow({ email: "nobody@example.com" })).rejects.toBeInstanceOf(RecordNotFound);
+    const newest = await User.last();
+    expect(newest!.name).toBe("Grace");
+    const anyone = await User.take();
+    expect(["Ada", "Grace"]).toContain(anyone!.name);
+    expect(await User.where({ admin: true }).size()).toBe(1);
+    expect(await User.where({ admin: true }).isEmpty()).toBe(false);
+    expect(await User.where({ admin: true }).hasAny()).toBe(true);
     const many = await User.find(ada.id, "019a0000-0000-7000-8000-000000000001");
     expect(Array.isArray(many)).toBe(true);
     await expect(User.find([ada.id, "missing"])).rejects.toBeInstanceOf(RecordNotFound);
@@ -850,6 +1013,18 @@ describe("guide: Bulk writes", () => {
     const removed = await Post.where({ published: true }).order({ createdAt: "asc" }).limit(2).deleteAll();
     expect(removed).toBe(2);
     expect(await Post.count()).toBe(1);
+
+    await User.upsertAll(
+      [
+        { email: "grace@example.com", name: "Grace Hopper" },
+        { email: "alan@example.com", name: "Alan" },
+      ],
+      { uniqueBy: ["email"] },
+    );
+    expect((await User.where({ email: ["grace@example.com", "alan@example.com"] }).order({ name: "asc" }).pluck("name"))).toEqual(["Alan", "Grace Hopper"]);
+    await batch([Post.where({ userId: "u1" }).toDeleteAll(), User.where({ email: "alan@example.com" }).toUpdateAll({ admin: true })]);
+    expect(await Post.count()).toBe(0);
+    expect((await User.findByOrThrow({ email: "alan@example.com" })).admin).toBe(true);
   });
 
   it("rules: upsert keeps createdAt; updateAll leaves updatedAt; empty insertAll TypeError; none(); distinct()", async () => {
@@ -1303,6 +1478,29 @@ describe("guide: Smaller bundles", () => {
 // ---- Choices --------------------------------------------------------------------------------------------------
 
 describe("guide: Choices made where the specification leaves it open", () => {
+  it("no batch splitting: an insertAll of 150 rows is one statement with one bound value; a batch is one round trip", async () => {
+    const { db, events } = listen();
+    await db.model(User).insertAll(Array.from({ length: 150 }, (_, index) => ({ name: `u${index}` })));
+    expect(events).toHaveLength(1);
+    expect(events[0]!.params).toHaveLength(1);
+    expect(await User.where({ name: Array.from({ length: 150 }, (_, index) => `u${index}`) }).count()).toBe(150);
+    const { binding, roundTrips } = recordingRoundTrips();
+    const users = Array.from({ length: 120 }, (_, index) => connect(binding).model(User).build({ name: `b${index}` }));
+    await batch(users.map((user) => user.toSave()));
+    expect(roundTrips).toHaveLength(1);
+    expect(roundTrips[0]).toHaveLength(120);
+  });
+
+  it("insert resolves to D1's meta unchanged: changes, last_row_id, rows_read, rows_written, duration", async () => {
+    const meta = await User.insert({ name: "Ada" });
+    expectTypeOf(meta).toEqualTypeOf<Record<string, unknown>>();
+    expect(meta).toMatchObject({ changes: 1 });
+    for (const key of ["last_row_id", "rows_read", "rows_written", "duration"]) expect(meta).toHaveProperty(key);
+    const ada = (await User.first())!;
+    const skipped = await User.insertAll([{ id: ada.id, name: "Ada" }], { onDuplicate: "skip" });
+    expect(skipped["changes"]).toBe(0);
+  });
+
   it("ids are UUID v7 in creation order; first/last give oldest and newest", async () => {
     const ids = Array.from({ length: 5 }, () => User.build({ name: "x" }).id);
     expect([...ids].sort()).toEqual(ids);

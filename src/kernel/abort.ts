@@ -1,5 +1,6 @@
 /** Thrown by a callback to stop a save or destroy: `throw abort('reason')`. */
 export class Abort extends Error {
+  /** `"Abort"`, the class's name. */
   override name = "Abort";
   /** Why the operation was stopped; becomes `record.abortReason`. */
   readonly reason: string;

@@ -371,6 +371,7 @@ export class Base {
     return inspectRecord(this, this[STATE]);
   }
 
+  /** What `console.log` and `util.inspect` print in Node: the same text as `toString()`; sends no query. */
   [INSPECT](): string {
     return this.toString();
   }

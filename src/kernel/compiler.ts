@@ -26,7 +26,9 @@ export interface RelationData {
 
 /** Collects bound values with where each came from. */
 export class ParamWriter {
+  /** The bound values, in placeholder order: the `params` of the compiled query. */
   readonly params: unknown[] = [];
+  /** For each value of `params`, the attribute it was bound for (used to filter it in query events), if any. */
   readonly sources: (ParamSource | undefined)[] = [];
 
   /** Binds a value and returns its placeholder. */

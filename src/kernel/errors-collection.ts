@@ -56,6 +56,7 @@ export class Errors implements Iterable<ErrorEntry> {
     return [...this.#entries];
   }
 
+  /** Iterates over the entries, in the order they were added. */
   [Symbol.iterator](): Iterator<ErrorEntry> {
     return this.#entries[Symbol.iterator]();
   }
@@ -65,10 +66,12 @@ export class Errors implements Iterable<ErrorEntry> {
     return this.fullMessages().join(", ");
   }
 
+  /** The entries, for `JSON.stringify`: an array of `{ attribute, type, message }`. */
   toJSON(): ErrorEntry[] {
     return this.toArray();
   }
 
+  /** What `console.log` and `util.inspect` print in Node: `Errors [...]` with each full message. */
   [INSPECT](): string {
     return `Errors [${this.fullMessages().map((message) => JSON.stringify(message)).join(", ")}]`;
   }

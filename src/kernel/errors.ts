@@ -1,14 +1,15 @@
 /** Base class of every error recordflare throws, apart from the built-in `TypeError` for bad values. */
 export class RecordflareError extends Error {
+  /** The class's name, shown before the message; each subclass sets its own. */
   override name = "RecordflareError";
 }
 
-/** An attribute name that the Model does not have was assigned or permitted. */
+/** An attribute name that the Model does not have was assigned or permitted, or named in a condition, order, `select` or `pluck`. */
 export class UnknownAttribute extends RecordflareError {
   override name = "UnknownAttribute";
 }
 
-/** An attribute that a partial `select` did not load was read. */
+/** An attribute that a partial `select` did not load was read or assigned (in hooks too). */
 export class MissingAttribute extends RecordflareError {
   override name = "MissingAttribute";
 }
@@ -18,12 +19,12 @@ export class InvalidModel extends RecordflareError {
   override name = "InvalidModel";
 }
 
-/** `find`, `findByOrThrow` or `reload` found no row. */
+/** `find` (also for an uncastable id), `findByOrThrow` or `reload` (of a deleted or never-saved record) found no row. */
 export class RecordNotFound extends RecordflareError {
   override name = "RecordNotFound";
 }
 
-/** An `OrThrow` save failed validation; the record is on `error.record`. */
+/** An `OrThrow` save, or a record in a `batch`, failed validation; the record is on `error.record`. */
 export class RecordInvalid extends RecordflareError {
   override name = "RecordInvalid";
   /** The record that failed validation, with its `errors`. */
@@ -34,12 +35,12 @@ export class RecordInvalid extends RecordflareError {
   }
 }
 
-/** An `OrThrow` save was aborted by a callback; the message is the abort reason. */
+/** An `OrThrow` save, or a record in a `batch`, was aborted by a callback; the message is the abort reason. */
 export class RecordNotSaved extends RecordflareError {
   override name = "RecordNotSaved";
 }
 
-/** `destroyOrThrow` was aborted by a callback or refused by an association. */
+/** `destroyOrThrow`, or a `toDestroy()` in a `batch`, was aborted by a callback or refused by a `restrictWithError` association. */
 export class RecordNotDestroyed extends RecordflareError {
   override name = "RecordNotDestroyed";
 }
@@ -59,7 +60,11 @@ export class IrreversibleOrder extends RecordflareError {
   override name = "IrreversibleOrder";
 }
 
-/** `paginate` was called on a Relation that already has its own `limit` or `offset`. */
+/**
+ * Two Relations, or a Relation and an operation, do not fit together: `paginate` on a Relation with its own `limit`
+ * or `offset`; `or` with a Relation of another Model or differing in more than conditions; `merge` with a Relation
+ * of another Model; `updateAll` or `deleteAll` on a `distinct()` Relation; preloading a scope with `limit` or `offset`.
+ */
 export class IncompatibleRelation extends RecordflareError {
   override name = "IncompatibleRelation";
 }

@@ -349,6 +349,7 @@ export class Relation {
     return `#<Relation ${this.model.name} ${query.sql} ${JSON.stringify(displayParams(query))}>`;
   }
 
+  /** What `console.log` and `util.inspect` print in Node: the same text as `toString()`; sends no query. */
   [INSPECT](): string {
     return this.toString();
   }
