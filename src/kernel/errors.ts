@@ -1,3 +1,5 @@
+import type { AnyRecord } from "./types.js";
+
 /** Base class of every error recordflare throws, apart from the built-in `TypeError` for bad values. */
 export class RecordflareError extends Error {
   override name = "RecordflareError";
@@ -26,9 +28,9 @@ export class RecordNotFound extends RecordflareError {
 /** An `OrThrow` save failed validation; the record is on `error.record`. */
 export class RecordInvalid extends RecordflareError {
   override name = "RecordInvalid";
-  /** The record that failed validation, with its `errors`. */
-  readonly record: unknown;
-  constructor(message: string, record: unknown) {
+  /** The record that failed validation, with its `errors`; `error.record instanceof <Model>` narrows it to its Model. */
+  readonly record: AnyRecord;
+  constructor(message: string, record: AnyRecord) {
     super(message);
     this.record = record;
   }
