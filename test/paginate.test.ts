@@ -6,6 +6,7 @@ import {
   gte,
   IncompatibleRelation,
   type D1DatabaseLike,
+  type BasePage,
   type Page,
   type QueryEvent,
 } from "../src/index.js";
@@ -52,7 +53,7 @@ function countingBinding() {
   return { binding, trips };
 }
 
-const ids = (page: Page<{ id: number }>) => page.records.map((record) => record.id);
+const ids = (page: BasePage<{ id: number }>) => page.records.map((record) => record.id);
 
 describe("Page", () => {
   it("has records, page, perPage, total, totalPages, hasNext and hasPrevious", async () => {

@@ -11,9 +11,11 @@ beforeEach(resetDatabase);
 
 type UserAttributes = Parameters<typeof User.build>[0];
 type Attribute = "name" | "email" | "age" | "score";
+/** The options of a declaration on any of these attributes. */
+type Options = ValidationOptions<string | number | null>;
 
 /** A User with one declaration, unique to the call: each test's Model has only the checks it names. */
-function userValidating(attribute: Attribute, options: ValidationOptions): typeof User {
+function userValidating(attribute: Attribute, options: Options): typeof User {
   return class Checked extends User {
     static {
       this.validates(attribute, options);
@@ -77,7 +79,7 @@ describe("null is checked, as Rails checks nil", () => {
 
 describe("allowNil and allowBlank on a check's own options", () => {
   it("allowNil skips null for each check, and only null", async () => {
-    const skipping: [Attribute, ValidationOptions][] = [
+    const skipping: [Attribute, Options][] = [
       ["email", { length: { minimum: 3, allowNil: true } }],
       ["email", { format: { with: /@/, allowNil: true } }],
       ["age", { inclusion: { in: [1, 2], allowNil: true } }],
@@ -144,7 +146,7 @@ describe("allowNil and allowBlank on the declaration", () => {
 describe("allowNil and allowBlank are checked when declared", () => {
   const refusal = (options: object) => {
     try {
-      userValidating("email", options as ValidationOptions);
+      userValidating("email", options as Options);
     } catch (error) {
       return error instanceof TypeError ? error.message : `not a TypeError: ${String(error)}`;
     }

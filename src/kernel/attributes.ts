@@ -139,11 +139,14 @@ export function applyOverrides(
 type Nullable<D> = D extends { readonly null: false } ? never : null;
 type TypeOf<D> = D extends AttributeTypeName ? D : D extends { readonly type: infer T extends AttributeTypeName } ? T : never;
 
-/** The JavaScript type of a declared attribute, with `null` unless declared `null: false`. */
-export type AttributeValue<D> = AttributeTypeMap[TypeOf<D>] | Nullable<D>;
-
-/** The attributes of a record, from its declarations. */
-export type AttributesOf<Declarations> = { -readonly [K in keyof Declarations]: AttributeValue<Declarations[K]> };
+/**
+ * The attributes of a record, from its declarations: each the JavaScript type of its attribute type, with `null`
+ * unless declared `null: false`. Written out in place and intersected with `{}` (rather than through named helper
+ * aliases) so that editors show the attributes themselves: `{ name: string; age: number | null }`.
+ */
+export type AttributesOf<Declarations> = {
+  -readonly [K in keyof Declarations]: AttributeTypeMap[TypeOf<Declarations[K]>] | Nullable<Declarations[K]>;
+} & {};
 
 type OverrideResult<D, O> = O extends AttributeTypeName
   ? { type: O; null: D extends { readonly null: false } ? false : true }

@@ -5,7 +5,7 @@ import type { Statement } from "./statement.js";
  * A write of records that joins a batch: `rec.toSave()` and `rec.toDestroy()`. `prepare` runs the
  * before-callbacks and returns the statements; `finish` gets their results and runs the after-callbacks.
  */
-export interface Batchable {
+export interface Batchable<R extends object = object> {
   /** @internal */
   prepare(): Promise<Statement[]>;
   /** @internal */
@@ -15,7 +15,7 @@ export interface Batchable {
   /** @internal The database the record writes through. */
   database(): Database | Promise<Database>;
   /** The record written; what `batch` resolves to for this item. */
-  readonly record: object;
+  readonly record: R;
 }
 
 /** Whether a batch item is a record write rather than a Statement. */

@@ -5,31 +5,37 @@ import type { SqlFragment } from "./sql.js";
 /** A comparison operator of the comparison helpers; `ignoringCase` is equality apart from ASCII letter case. */
 export type ComparisonOperator = ">" | ">=" | "<" | "<=" | "ignoringCase";
 
-/** A condition value made by `gt`, `gte`, `lt`, `lte`, `between` or `ignoringCase`. */
-export class Comparison {
+/** The operators that order values: every comparison helper but `ignoringCase`. */
+export type OrderingOperator = Exclude<ComparisonOperator, "ignoringCase"> | "between";
+
+/**
+ * A condition value made by `gt`, `gte`, `lt`, `lte`, `between` or `ignoringCase`. `T` is the type of the values
+ * compared with and `Op` the operator, so that a `where` object accepts only comparisons its attribute can make.
+ */
+export class Comparison<T = unknown, Op extends ComparisonOperator | "between" = ComparisonOperator | "between"> {
   /** @internal */
   constructor(
-    readonly operator: ComparisonOperator | "between",
-    readonly values: readonly unknown[],
+    readonly operator: Op,
+    readonly values: readonly T[],
     readonly excludeEnd = false,
   ) {}
 }
 
 /** Matches values greater than `value`. */
-export const gt = <T>(value: T): Comparison => new Comparison(">", [value]);
+export const gt = <T>(value: T): Comparison<T, ">"> => new Comparison(">", [value]);
 /** Matches values greater than or equal to `value`. */
-export const gte = <T>(value: T): Comparison => new Comparison(">=", [value]);
+export const gte = <T>(value: T): Comparison<T, ">="> => new Comparison(">=", [value]);
 /** Matches values less than `value`. */
-export const lt = <T>(value: T): Comparison => new Comparison("<", [value]);
+export const lt = <T>(value: T): Comparison<T, "<"> => new Comparison("<", [value]);
 /** Matches values less than or equal to `value`. */
-export const lte = <T>(value: T): Comparison => new Comparison("<=", [value]);
+export const lte = <T>(value: T): Comparison<T, "<="> => new Comparison("<=", [value]);
 /**
- * Matches text equal to `value` apart from the case of ASCII letters (SQLite's NOCASE). Unlike an `sql` fragment,
- * the value is cast and, for a filtered attribute, shown as `[FILTERED]` in query events.
+ * Matches text equal to `value` apart from the case of ASCII letters (SQLite's NOCASE), on string attributes only.
+ * Unlike an `sql` fragment, the value is cast and, for a filtered attribute, shown as `[FILTERED]` in query events.
  */
-export const ignoringCase = (value: string): Comparison => new Comparison("ignoringCase", [value]);
-/** Matches values from `low` to `high`, both included unless `excludeEnd: true`. */
-export const between = <T>(low: T, high: T, options: { excludeEnd?: boolean } = {}): Comparison =>
+export const ignoringCase = (value: string): Comparison<string, "ignoringCase"> => new Comparison("ignoringCase", [value]);
+/** Matches values from `low` to `high`, both included unless `excludeEnd: true`; each end may take its own form. */
+export const between = <Low, High>(low: Low, high: High, options: { excludeEnd?: boolean } = {}): Comparison<Low | High, "between"> =>
   new Comparison("between", [low, high], options.excludeEnd === true);
 
 /** One node of a Relation's conditions; values are already cast and in their database form. */

@@ -26,6 +26,12 @@ export interface ConnectOptions {
 /** Something `batch` runs: a Statement, or a record's `toSave()` / `toDestroy()`. */
 export type BatchItem = Statement<any> | Batchable;
 
+/** What `batch` resolves to for one item: a Statement's result, or the record of a `toSave()` / `toDestroy()`. */
+export type BatchItemResult<Item> = Item extends Statement<infer Result> ? Result : Item extends Batchable<infer R> ? R : never;
+
+/** What `batch(items)` resolves to: each item's result, in the items' order. */
+export type BatchResults<Items extends readonly BatchItem[]> = { -readonly [I in keyof Items]: BatchItemResult<Items[I]> };
+
 /** A database opened with `connect`: runs statements and batches, and binds Models with `model()`. */
 export class Database {
   /** Hook points of this database (`query`). */
@@ -96,7 +102,7 @@ export class Database {
    * result, or the record of a `toSave()` / `toDestroy()`. An error of one record's after-callbacks is thrown
    * once every record has been finished.
    */
-  async batch(items: readonly BatchItem[]): Promise<unknown[]> {
+  async batch<const Items extends readonly BatchItem[]>(items: Items): Promise<BatchResults<Items>> {
     const prepared: Statement[][] = [];
     let results: unknown[];
     try {
@@ -109,7 +115,7 @@ export class Database {
     }
     const perItem = resultsPerItem(results, prepared);
     await finishEach(items, (item, index) => (isBatchable(item) ? item.finish(perItem[index]!) : undefined));
-    return items.map((item, index) => (isBatchable(item) ? item.record : perItem[index]![0]));
+    return items.map((item, index) => (isBatchable(item) ? item.record : perItem[index]![0])) as BatchResults<Items>;
   }
 
   /** Binds a Model to this database: queries and records made through it use this database. */

@@ -1,3 +1,5 @@
+import type { AnyRecord } from "./types.js";
+
 /** Base class of every error recordflare throws, apart from the built-in `TypeError` for bad values. */
 export class RecordflareError extends Error {
   /** The class's name, shown before the message; each subclass sets its own. */
@@ -27,9 +29,9 @@ export class RecordNotFound extends RecordflareError {
 /** An `OrThrow` save, or a record in a `batch`, failed validation; the record is on `error.record`. */
 export class RecordInvalid extends RecordflareError {
   override name = "RecordInvalid";
-  /** The record that failed validation, with its `errors`. */
-  readonly record: unknown;
-  constructor(message: string, record: unknown) {
+  /** The record that failed validation, with its `errors`; `error.record instanceof <Model>` narrows it to its Model. */
+  readonly record: AnyRecord;
+  constructor(message: string, record: AnyRecord) {
     super(message);
     this.record = record;
   }

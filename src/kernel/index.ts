@@ -12,7 +12,7 @@ export { ParamWriter } from "./compiler.js";
 export { between, Comparison, gt, gte, ignoringCase, lt, lte } from "./conditions.js";
 export { currentDatabase, databaseForBatch, withDatabase } from "./context.js";
 export type { D1DatabaseLike, D1PreparedStatementLike } from "./d1.js";
-export { connect, Database, type BatchItem, type ConnectOptions, type DatabaseHooks } from "./database.js";
+export { connect, Database, type BatchItem, type BatchItemResult, type BatchResults, type ConnectOptions, type DatabaseHooks } from "./database.js";
 export { defineApplicationRecord, type ApplicationRecordFunction, type AppModel, type Schema } from "./application-record.js";
 export { Errors, humanize, type ErrorEntry } from "./errors-collection.js";
 export * from "./errors.js";

@@ -10,6 +10,7 @@ import { loadRow } from "./hydrate.js";
 import { type JournalEntry, type RecordState, STATE, changedAttributes, currentValue, originalValue, undoJournal } from "./record-state.js";
 import { findByKeyStatement } from "./key-lookup.js";
 import type { Statement } from "./statement.js";
+import type { AnyRecord } from "./types.js";
 import { deleteStatement, insertStatement, updateStatement } from "./write-statements.js";
 
 type Persistable = { [STATE]: RecordState; constructor: Function };
@@ -370,7 +371,8 @@ export function toDestroy(record: Persistable): Batchable {
 export function saveRefusal(record: Persistable): Error {
   const state = record[STATE];
   if (state.abortReason === undefined && !state.errors.isEmpty()) {
-    return new RecordInvalid(`${state.model.name} is invalid: ${state.errors.fullMessages().join(", ")}`, record);
+    // Every Persistable is a record of a Model, which the typed face (`RecordMethods`) describes.
+    return new RecordInvalid(`${state.model.name} is invalid: ${state.errors.fullMessages().join(", ")}`, record as unknown as AnyRecord);
   }
   return new RecordNotSaved(state.abortReason ?? `${state.model.name} was not saved`);
 }

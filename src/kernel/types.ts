@@ -3,7 +3,7 @@
  * `Model({...})` and `ApplicationRecord(...)` hand out these types, computed from the attribute declarations.
  */
 import type { Batchable } from "./batchable.js";
-import type { Comparison } from "./conditions.js";
+import type { Comparison, OrderingOperator } from "./conditions.js";
 import type { Errors } from "./errors-collection.js";
 import type { ModelHookName, ModelHooks } from "./hooks.js";
 import type { Plugin } from "./plugin.js";
@@ -27,12 +27,22 @@ export type AssignAttributes<A> = { [K in keyof A]?: AssignableValue<A[K]> };
 
 type ConditionScalar<T> = unknown extends T ? unknown : T extends string ? string | number : AssignableValue<T>;
 
+/**
+ * The comparison helpers an attribute of type `T` takes, with values of its own type: every helper on a string
+ * attribute, the ordering ones (`gt`, `gte`, `lt`, `lte`, `between`) on a number or datetime attribute, none on others.
+ */
+export type ComparisonOf<T> = T extends string
+  ? Comparison<ConditionScalar<T>>
+  : T extends number | Date
+    ? Comparison<ConditionScalar<T>, OrderingOperator>
+    : never;
+
 /** What a condition on an attribute of type `T` may be: a value, null, a list, or a comparison. */
 export type ConditionValue<T> =
   | ConditionScalar<NonNullable<T>>
   | null
   | ReadonlyArray<ConditionScalar<NonNullable<T>> | null>
-  | (NonNullable<T> extends string | number | Date ? Comparison : never);
+  | ComparisonOf<NonNullable<T>>;
 
 /** A `where` object: attribute names to condition values. */
 export type Conditions<A> = { [K in keyof A]?: ConditionValue<A[K]> };
@@ -49,8 +59,31 @@ export type AttributesOfModel<M> = M extends abstract new (...args: any) => infe
 /** A record's attribute names. */
 export type AttributeName<A> = keyof A & string;
 
+/** One or more attribute names, as `pluck(a, b, ...)` takes them (it throws `TypeError` when given none). */
+export type AttributeNames<A> = readonly [AttributeName<A>, ...AttributeName<A>[]];
+
+/** A row of `pluck(a, b, ...)`: the tuple of the named attributes' values. */
+export type PluckedRow<A, K extends AttributeNames<A>> = { -readonly [I in keyof K]: A[K[I]] };
+
 /** The JSON form of a record's attributes: dates as ISO strings. */
 export type JsonAttributes<A> = { [K in keyof A]: A[K] extends Date ? string : Extract<A[K], Date> extends never ? A[K] : string | Exclude<A[K], Date> };
+
+declare const associationBrand: unique symbol;
+
+/**
+ * What the kernel knows of an association field (`hasMany`, `belongsTo`, `hasOne`): that it is one, and what
+ * loading it gives (`Loaded`), so that `includes` and `reloadAssociation` take association names only.
+ */
+export interface AssociationField<Loaded = unknown> {
+  /** @internal Marks association fields apart from other members (it exists only in types). */
+  readonly [associationBrand]: Loaded;
+}
+
+/** The names of the association fields of a record type `R`. */
+export type AssociationName<R> = { [K in keyof R]: R[K] extends AssociationField<any> ? K : never }[keyof R] & string;
+
+/** What loading an association field gives: the records of a `hasMany`, the record or null of a `belongsTo` or `hasOne`. */
+export type LoadedAssociation<F> = F extends AssociationField<infer Loaded> ? Loaded : never;
 
 /** The methods every record has, typed for its attributes `A`. */
 export interface RecordMethods<A> {
@@ -89,9 +122,9 @@ export interface RecordMethods<A> {
   /** Reloads the row, discarding unsaved changes. */
   reload(): Promise<this>;
   /** The save of this record as a batch item. */
-  toSave(): Batchable;
+  toSave(): Batchable<this>;
   /** The destroy of this record as a batch item. */
-  toDestroy(): Batchable;
+  toDestroy(): Batchable<this>;
   /** Whether any attribute has an unsaved change. */
   isChanged(): boolean;
   /** Names of the attributes with unsaved changes. */
@@ -119,12 +152,15 @@ export interface RecordMethods<A> {
   attributeBeforeLastSave<K extends AttributeName<A>>(name: K): A[K];
   /** Undoes unsaved changes to the named attributes, or to all. */
   restoreAttributes(...names: AttributeName<A>[]): this;
-  /** Loads an association again (one declared with `hasMany`, `hasOne` or `belongsTo`). */
-  reloadAssociation(name: string): Promise<unknown>;
+  /** Loads an association again (one declared with `hasMany`, `hasOne` or `belongsTo`); resolves to what it holds. */
+  reloadAssociation<K extends AssociationName<this>>(name: K): Promise<LoadedAssociation<this[K]>>;
 }
 
 /** A record of attributes `A`: its attributes as properties, plus the record methods. */
 export type RecordOf<A> = RecordMethods<A> & A;
+
+/** Any record, of any Model: what `RecordInvalid`'s `error.record` is until `instanceof <Model>` narrows it. */
+export type AnyRecord = RecordMethods<any>;
 
 /** Any Model class. */
 export type AnyModel = ModelClass<any, any>;
@@ -144,7 +180,11 @@ export interface TypedRelation<R> {
   distinct(): this;
   none(): this;
   merge(other: TypedRelation<R>): this;
-  includes(...associations: string[]): this;
+  /**
+   * Preloads the named associations. Generic in the names so that a Relation of a subclass that redeclares an
+   * association with a subclass of its target (and so has more names) still serves as the base's Relation.
+   */
+  includes<K extends AssociationName<R>>(...associations: K[]): this;
   toSql(): SqlQuery;
   toArray(): Promise<R[]>;
   find(ids: readonly unknown[]): Promise<R[]>;
@@ -156,9 +196,7 @@ export interface TypedRelation<R> {
   last(): Promise<R | null>;
   take(): Promise<R | null>;
   pluck<K extends AttributeName<AttributesOfRecord<R>>>(name: K): Promise<AttributesOfRecord<R>[K][]>;
-  pluck<const K extends readonly AttributeName<AttributesOfRecord<R>>[]>(
-    ...names: K
-  ): Promise<{ -readonly [I in keyof K]: AttributesOfRecord<R>[K[I]] }[]>;
+  pluck<const K extends AttributeNames<AttributesOfRecord<R>>>(...names: K): Promise<PluckedRow<AttributesOfRecord<R>, K>[]>;
   count(): Promise<number>;
   exists(conditions?: Conditions<AttributesOfRecord<R>>): Promise<boolean>;
   size(): Promise<number>;
@@ -167,7 +205,9 @@ export interface TypedRelation<R> {
   build(attributes?: AssignAttributes<AttributesOfRecord<R>>): R;
   create(attributes?: AssignAttributes<AttributesOfRecord<R>>): Promise<R>;
   createOrThrow(attributes?: AssignAttributes<AttributesOfRecord<R>>): Promise<R>;
-  paginate(options?: PaginateOptions): Promise<Page<R>>;
+  paginate(options: PaginateOptions & { count: false }): Promise<UncountedPage<R>>;
+  paginate(options?: PaginateOptions & { count?: true }): Promise<Page<R>>;
+  paginate(options: PaginateOptions): Promise<Page<R> | UncountedPage<R>>;
   /** Sets attributes on every matching row, skipping validations and callbacks; resolves to the rows changed. */
   updateAll(attributes: AssignAttributes<AttributesOfRecord<R>>): Promise<number>;
   /** Deletes every matching row, skipping callbacks; resolves to the rows deleted. */
@@ -212,17 +252,32 @@ type ScopeMethods<M> = {
 /** A Relation of Model `M`: the Relation methods, typed for its records, plus the Model's scopes. */
 export type RelationOf<M> = TypedRelation<RecordOfModel<M>> & ScopeMethods<M>;
 
-/** A page of records, the result of `paginate`. */
-export interface Page<R> {
+/** What every page of records has, counted or not. */
+export interface BasePage<R> {
+  /** The records of the page. */
   readonly records: R[];
+  /** The page number, from 1. */
   readonly page: number;
+  /** The page size used. */
   readonly perPage: number;
-  /** Total matching rows; absent with `count: false`. */
-  readonly total?: number;
-  /** Number of pages; absent with `count: false`. */
-  readonly totalPages?: number;
+  /** Whether a next page exists. */
   readonly hasNext: boolean;
+  /** Whether a previous page exists. */
   readonly hasPrevious: boolean;
+}
+
+/** A page of records, the result of `paginate` (which counts the matching rows unless given `count: false`). */
+export interface Page<R> extends BasePage<R> {
+  /** Total matching rows. */
+  readonly total: number;
+  /** Number of pages. */
+  readonly totalPages: number;
+}
+
+/** A page of `paginate({ count: false })`: no count was made, so `total` and `totalPages` are absent. */
+export interface UncountedPage<R> extends BasePage<R> {
+  readonly total?: undefined;
+  readonly totalPages?: undefined;
 }
 
 /** Options of `paginate`: numbers or query-string text; missing, null or empty means the first page and the default size. */
@@ -243,8 +298,11 @@ export interface AllowNilOrBlank {
   allowBlank?: boolean;
 }
 
-/** The options of `validates`; each present key adds one check. Null is checked, as Rails checks nil. */
-export interface ValidationOptions extends AllowNilOrBlank {
+/**
+ * The options of `validates` for an attribute of type `T`; each present key adds one check. Null is checked, as
+ * Rails checks nil.
+ */
+export interface ValidationOptions<T = unknown> extends AllowNilOrBlank {
   /** The attribute must not be null, false, an empty or blank string, or an empty array. */
   presence?: true;
   /** No other row has the same value (`caseSensitive: false` compares lowercased); null is taken by a NULL row. */
@@ -253,8 +311,8 @@ export interface ValidationOptions extends AllowNilOrBlank {
   length?: { minimum?: number; maximum?: number } & AllowNilOrBlank;
   /** A string the RegExp matches (null is tested as ""); the long form `{ with: /re/ }` takes `allowNil`. */
   format?: RegExp | ({ with: RegExp } & AllowNilOrBlank);
-  /** One of the allowed values; the long form `{ in: [...] }` takes `allowNil`. */
-  inclusion?: readonly unknown[] | ({ in: readonly unknown[] } & AllowNilOrBlank);
+  /** One of the allowed values, of the attribute's type; the long form `{ in: [...] }` takes `allowNil`. */
+  inclusion?: readonly T[] | ({ in: readonly T[] } & AllowNilOrBlank);
   /** A number, optionally an integer or greater than a bound; null is not a number. */
   numericality?: true | ({ onlyInteger?: boolean; greaterThan?: number } & AllowNilOrBlank);
   /** Replaces the default message of every check of this declaration. */
@@ -307,7 +365,8 @@ export interface ModelStatics<A> {
   distinct<M extends AnyModel>(this: M): RelationOf<M>;
   none<M extends AnyModel>(this: M): RelationOf<M>;
   merge<M extends AnyModel>(this: M, other: TypedRelation<Rec<M>>): RelationOf<M>;
-  includes<M extends AnyModel>(this: M, ...associations: string[]): RelationOf<M>;
+  /** Preloads the named associations, one query per association. */
+  includes<M extends AnyModel>(this: M, ...associations: AssociationName<Rec<M>>[]): RelationOf<M>;
   toSql(): SqlQuery;
   toArray<M extends AnyModel>(this: M): Promise<Rec<M>[]>;
   find<M extends AnyModel>(this: M, ids: readonly unknown[]): Promise<Rec<M>[]>;
@@ -319,16 +378,15 @@ export interface ModelStatics<A> {
   last<M extends AnyModel>(this: M): Promise<Rec<M> | null>;
   take<M extends AnyModel>(this: M): Promise<Rec<M> | null>;
   pluck<M extends AnyModel, K extends AttributeName<Attrs<M>>>(this: M, name: K): Promise<Attrs<M>[K][]>;
-  pluck<M extends AnyModel, const K extends readonly AttributeName<Attrs<M>>[]>(
-    this: M,
-    ...names: K
-  ): Promise<{ -readonly [I in keyof K]: Attrs<M>[K[I]] }[]>;
+  pluck<M extends AnyModel, const K extends AttributeNames<Attrs<M>>>(this: M, ...names: K): Promise<PluckedRow<Attrs<M>, K>[]>;
   count(): Promise<number>;
   exists<M extends AnyModel>(this: M, conditions?: Conditions<Attrs<M>>): Promise<boolean>;
   size(): Promise<number>;
   isEmpty(): Promise<boolean>;
   hasAny(): Promise<boolean>;
-  paginate<M extends AnyModel>(this: M, options?: PaginateOptions): Promise<Page<Rec<M>>>;
+  paginate<M extends AnyModel>(this: M, options: PaginateOptions & { count: false }): Promise<UncountedPage<Rec<M>>>;
+  paginate<M extends AnyModel>(this: M, options?: PaginateOptions & { count?: true }): Promise<Page<Rec<M>>>;
+  paginate<M extends AnyModel>(this: M, options: PaginateOptions): Promise<Page<Rec<M>> | UncountedPage<Rec<M>>>;
   updateAll<M extends AnyModel>(this: M, attributes: AssignAttributes<Attrs<M>>): Promise<number>;
   deleteAll(): Promise<number>;
   toUpdateAll<M extends AnyModel>(this: M, attributes: AssignAttributes<Attrs<M>>): Statement<number>;
@@ -346,7 +404,7 @@ export interface ModelStatics<A> {
   toUpsert<M extends AnyModel>(this: M, attributes: AssignAttributes<Attrs<M>>, options?: UpsertOptions<Attrs<M>>): Statement<WriteMeta>;
   toUpsertAll<M extends AnyModel>(this: M, rows: readonly AssignAttributes<Attrs<M>>[], options?: UpsertOptions<Attrs<M>>): Statement<WriteMeta>;
   /** Declares validations of an attribute (in a `static {}` block). */
-  validates<M extends AnyModel>(this: M, attribute: AttributeName<Attrs<M>>, options: ValidationOptions): void;
+  validates<M extends AnyModel, K extends AttributeName<Attrs<M>>>(this: M, attribute: K, options: ValidationOptions<Attrs<M>[K]>): void;
   /** Runs before every save (after validation). */
   beforeSave<M extends AnyModel>(this: M, callback: Callback<Rec<M>>): void;
   /** Runs before the save of a new record. */

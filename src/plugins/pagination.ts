@@ -1,4 +1,4 @@
-import { definePlugin, IncompatibleRelation, type Page, type PaginateOptions, Relation } from "../kernel/index.js";
+import { definePlugin, IncompatibleRelation, type Page, type PaginateOptions, Relation, type UncountedPage } from "../kernel/index.js";
 import { countStatement } from "./calculations.js";
 
 // As integer attributes read text: an optional sign is allowed ("+2"; "-2" is then refused for being below 1).
@@ -35,7 +35,7 @@ function stableOrder(relation: Relation): Relation {
   return relation.with({ order: [...relation.data.order, { kind: "attribute", attribute: key, direction: "asc" }] });
 }
 
-async function paginate(this: Relation, options: PaginateOptions = {}): Promise<Page<unknown>> {
+async function paginate(this: Relation, options: PaginateOptions = {}): Promise<Page<unknown> | UncountedPage<unknown>> {
   const model = this.model;
   if (this.data.limit !== undefined || this.data.offset !== undefined) {
     throw new IncompatibleRelation(`${model.name}.paginate: the Relation already has a limit or offset; paginate sets both`);
@@ -46,7 +46,7 @@ async function paginate(this: Relation, options: PaginateOptions = {}): Promise<
   const counting = options.count !== false;
   // Without a count, one extra row tells whether a next page exists.
   const pageRelation = stableOrder(this).with({ limit: counting ? perPage : perPage + 1, offset: (page - 1) * perPage });
-  if (this.data.none) return { records: [], page, perPage, ...(counting ? { total: 0, totalPages: 0 } : {}), hasNext: false, hasPrevious: page > 1 };
+  if (this.data.none) return { records: [], page, perPage, ...(counting ? { total: 0, totalPages: 0 } : {}), hasNext: false, hasPrevious: page > 1 } as Page<unknown> | UncountedPage<unknown>;
   const database = await this.database();
   if (!counting) {
     const rows = (await database.run(pageRelation.toSelect())) as object[];

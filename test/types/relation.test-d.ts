@@ -225,7 +225,7 @@ async function results(id: string) {
 
   const page = await User.where({ admin: true }).paginate({ page: "2", perPage: 10 });
   expectTypeOf(page.records).toEqualTypeOf<User[]>();
-  expectTypeOf(page.total).toEqualTypeOf<number | undefined>();
+  expectTypeOf(page.total).toEqualTypeOf<number>();
   expectTypeOf(page.hasNext).toEqualTypeOf<boolean>();
 
   const users = await User.where({ admin: true }).limit(10).offset(5).distinct().toArray();

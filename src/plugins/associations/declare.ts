@@ -1,4 +1,4 @@
-import type { AnyModel, AssignAttributes, AttributesOfModel, RelationOf } from "../../kernel/index.js";
+import type { AnyModel, AssignAttributes, AssociationField, AttributesOfModel, RelationOf } from "../../kernel/index.js";
 import type { BelongsToOptions, HasManyOptions, HasOneOptions } from "./definition.js";
 import { ASSOCIATION, AssociationSlot } from "./slot.js";
 import { collection } from "./has-many.js";
@@ -13,12 +13,12 @@ export type AssociationRelation<T extends AnyModel> = RelationOf<T> & {
 };
 
 /** A `hasMany` field: call it for the children. */
-export interface HasMany<T extends AnyModel> {
+export interface HasMany<T extends AnyModel> extends AssociationField<RecordOf<T>[]> {
   (): AssociationRelation<T>;
 }
 
 /** A `belongsTo` field: `load()` the parent, `set(record)` to assign it. */
-export interface BelongsTo<T extends AnyModel> {
+export interface BelongsTo<T extends AnyModel> extends AssociationField<RecordOf<T> | null> {
   /** The parent, loaded once (or from `includes`); null when the key is null or the row is gone. */
   load(): Promise<RecordOf<T> | null>;
   /** The loaded parent; throws when it was not loaded (use `load()` or `includes`). */
@@ -32,7 +32,7 @@ export interface BelongsTo<T extends AnyModel> {
 }
 
 /** A `hasOne` field: `load()` the child, `build()` a new one saved with the owner. */
-export interface HasOne<T extends AnyModel> {
+export interface HasOne<T extends AnyModel> extends AssociationField<RecordOf<T> | null> {
   /** The child, loaded once (or from `includes`); null if none. */
   load(): Promise<RecordOf<T> | null>;
   /** The loaded child; throws when it was not loaded. */
