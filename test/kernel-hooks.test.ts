@@ -54,6 +54,33 @@ describe("synchronous hook points", () => {
   });
 });
 
+describe("relation compile hooks' context", () => {
+  it("gives each of the four hooks the ResolvedModel it compiles for, also through a plugin on a base class", () => {
+    const seen: [string, string, string][] = [];
+    const plugin = definePlugin({
+      name: "compile-context-model",
+      hooks: Object.fromEntries(
+        (["relation:select", "relation:where", "relation:order", "relation:paging"] as const).map((name) => [
+          name,
+          ({ model }: { model: { name: string; quotedTable: string } }) => void seen.push([name, model.name, model.quotedTable]),
+        ]),
+      ),
+    });
+    class Seeing extends User {
+      static {
+        this.use(plugin);
+      }
+    }
+    Seeing.where({ name: "x" }).toSql();
+    expect(seen).toEqual([
+      ["relation:select", "Seeing", `"users"`],
+      ["relation:where", "Seeing", `"users"`],
+      ["relation:order", "Seeing", `"users"`],
+      ["relation:paging", "Seeing", `"users"`],
+    ]);
+  });
+});
+
 describe("a plugin's appliesTo", () => {
   function auditing(log: string[]) {
     const asked: string[] = [];

@@ -152,10 +152,11 @@ export function selectParts(data: RelationData, model: ResolvedModel, params = n
     offset: data.offset,
     params,
   };
-  if (hooks.has("relation:select")) hooks.callSync("relation:select", { data, parts });
-  if (hooks.has("relation:where")) hooks.callSync("relation:where", { data, parts });
-  if (hooks.has("relation:order")) hooks.callSync("relation:order", { data, parts });
-  if (hooks.has("relation:paging")) hooks.callSync("relation:paging", { data, parts });
+  const context = { data, parts, model };
+  if (hooks.has("relation:select")) hooks.callSync("relation:select", context);
+  if (hooks.has("relation:where")) hooks.callSync("relation:where", context);
+  if (hooks.has("relation:order")) hooks.callSync("relation:order", context);
+  if (hooks.has("relation:paging")) hooks.callSync("relation:paging", context);
   return parts;
 }
 

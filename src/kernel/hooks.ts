@@ -3,6 +3,7 @@ import type { Attribute } from "./attributes.js";
 import type { BatchItem } from "./database.js";
 import type { RelationData, SelectParts } from "./compiler.js";
 import type { Plugin } from "./plugin.js";
+import type { ResolvedModel } from "./resolve.js";
 
 /** What a save is doing. */
 export type SaveOperation = "create" | "update";
@@ -114,10 +115,17 @@ export interface ModelHooks {
   "relation:paging": (context: RelationCompileContext) => void;
 }
 
-/** Context of the relation compilation hooks: the Relation's description and the SQL parts built so far. */
+/**
+ * Context of the relation compilation hooks: the Relation's description, the SQL parts built so far, and the
+ * Model they are compiled for (a hook registered on a base class serves many Models: it finds columns here).
+ */
 export interface RelationCompileContext {
+  /** The Relation's description. */
   readonly data: RelationData;
+  /** The SQL built so far; hooks change it. */
   readonly parts: SelectParts;
+  /** The Model compiled for: its `name`, `quotedTable`, and attributes with their columns (`byName`). */
+  readonly model: ResolvedModel;
 }
 
 /** Name of a Model hook point. */
