@@ -17,6 +17,7 @@ import {
   gte,
   lt,
   lte,
+  MissingAttribute,
   RecordNotFound,
   RecordNotUnique,
 } from "../src/index.js";
@@ -386,6 +387,36 @@ describe("Timestamps: 'both are set on creation and updatedAt is set whenever a 
     await row.update({ label: "b", updatedAt: given });
     expect(row.updatedAt!.getTime()).toBe(given.getTime());
     expect((await Row.find(row.id)).updatedAt!.getTime()).toBe(given.getTime());
+  });
+
+  it("'updatedAt is set whenever a save changes something', even on a record a partial select loaded without it (as in Rails)", async () => {
+    const row = await Row.create({ label: "a" });
+    const stamp = row.updatedAt!.getTime();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const partial = (await Row.select("label").toArray())[0]!;
+    partial.label = "b";
+    expect(await partial.save()).toBe(true);
+    const stored = await Row.find(row.id);
+    expect(stored.label).toBe("b");
+    expect(stored.updatedAt!.getTime()).toBeGreaterThan(stamp);
+    expect(partial.updatedAt!.getTime()).toBe(stored.updatedAt!.getTime());
+    expect(partial.savedChanges()).toEqual({ label: ["a", "b"], updatedAt: [null, stored.updatedAt] });
+    expect(partial.isChanged()).toBe(false);
+    // A save with nothing to change still sends nothing.
+    await partial.save();
+    expect((await Row.find(row.id)).updatedAt!.getTime()).toBe(stored.updatedAt!.getTime());
+  });
+
+  it("a partial record's stamp is taken back with the write when a batch fails, and it stays unreadable", async () => {
+    await Row.create({ code: "taken" });
+    const row = await Row.create({ label: "a" });
+    const partial = (await Row.select("label").where({ id: row.id }).toArray())[0]!;
+    partial.label = "b";
+    const doomed = Row.build({ code: "taken" });
+    expect(await thrown(() => batch([partial.toSave(), doomed.toSave()]))).toBeInstanceOf(RecordNotUnique);
+    expect(partial.changes()).toEqual({ label: ["a", "b"] });
+    expect(() => partial.updatedAt).toThrow(MissingAttribute);
+    expect((await Row.find(row.id)).updatedAt!.getTime()).toBe(row.updatedAt!.getTime());
   });
 
   it("a New record whose create failed gets stamped anew by the next save", async () => {
