@@ -367,6 +367,21 @@ describe("Timestamps: 'both are set on creation and updatedAt is set whenever a 
     expect(kept.updatedAt).toBeInstanceOf(Date);
   });
 
+  it("'both are set on creation': an assigned null is no timestamp, so create, save and insertAll stamp it (as Rails does)", async () => {
+    const created = await Row.create({ label: "a", createdAt: null, updatedAt: null });
+    expect(created.createdAt).toBeInstanceOf(Date);
+    expect(created.updatedAt!.getTime()).toBe(created.createdAt!.getTime());
+    const built = Row.build({ label: "b" });
+    built.createdAt = null;
+    await built.save();
+    expect((await Row.find(built.id)).createdAt).toBeInstanceOf(Date);
+    await Row.insertAll([{ id: "bulk", createdAt: null }]);
+    expect((await Row.find("bulk")).createdAt).toBeInstanceOf(Date);
+    // On an update, an assigned null is the caller's change and is kept.
+    await created.update({ updatedAt: null });
+    expect((await Row.find(created.id)).updatedAt).toBeNull();
+  });
+
   it("update(attrs) with the same values sends nothing and leaves updatedAt; a batch toSave with no change too", async () => {
     const row = await Row.create({ label: "a" });
     const stamp = row.updatedAt!.getTime();

@@ -11,8 +11,9 @@ function hasTimestamp(model: Function, name: Timestamp): boolean {
 /**
  * Timestamps: when `createdAt` and `updatedAt` are `datetime` attributes, both are set on creation (bulk inserts
  * included) and `updatedAt` whenever a save changes something, even of a record a partial `select` loaded without
- * it (as in Rails). A value the caller assigned is kept; a save with nothing to change leaves `updatedAt` alone. Set
- * as the write is built, after the before-save callbacks, as Rails does.
+ * it (as in Rails). A value the caller assigned is kept, but an assigned null is stamped on creation; a save with
+ * nothing to change leaves `updatedAt` alone. Set as the write is built, after the before-save callbacks, as Rails
+ * does.
  */
 export const timestamps = definePlugin({
   name: "timestamps",
@@ -22,7 +23,8 @@ export const timestamps = definePlugin({
       const now = new Date();
       if (operation === "create") {
         for (const name of TIMESTAMPS) {
-          if (!values.has(name) && hasTimestamp(record.constructor, name)) record.writeAttribute(name, now);
+          // An assigned null is no timestamp: stamped as Rails does, rather than left for NOT NULL to refuse.
+          if ((values.get(name) ?? null) === null && hasTimestamp(record.constructor, name)) record.writeAttribute(name, now);
         }
       } else if (values.size > 0 && !values.has("updatedAt") && hasTimestamp(record.constructor, "updatedAt")) {
         record.writeAttribute("updatedAt", now);
