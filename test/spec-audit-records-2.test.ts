@@ -216,6 +216,39 @@ describe("Casting: 'Every value is cast to the attribute's type when assigned: i
   });
 });
 
+describe("Overrides: 'a type name, e.g. boolean | Reads and writes the attribute as that type.'", () => {
+  // Each override names a type other than its column's, whose affinity converts what is written: an INTEGER column
+  // stores the text "5" as 5, a TEXT column stores 1 as text.
+  class Retyped extends ApplicationRecord("sar2_rows", {
+    qty: "string",
+    price: "string",
+    flag: "string",
+    label: "boolean",
+    code: "integer",
+    secretNote: "real",
+  }) {}
+
+  it("a value read back from a column of another affinity has the attribute's type, and is no change", async () => {
+    const written = { qty: "5", price: "2.5", flag: "1", label: false, code: 42, secretNote: 1.25 };
+    const created = await Retyped.create(written);
+    for (const record of [created, await Retyped.find(created.id)]) {
+      expect(record.attributes()).toMatchObject(written);
+      expect(record.isChanged()).toBe(false);
+      record.assign(written);
+      expect(record.changed()).toEqual([]);
+    }
+    const stored = await env.DB.prepare("SELECT qty, label, code FROM sar2_rows").first();
+    // D1 binds every number as REAL, so the TEXT columns hold "0.0" and "42.0".
+    expect(stored).toEqual({ qty: 5, label: "0.0", code: "42.0" });
+    const loaded = await Retyped.find(created.id);
+    loaded.label = true;
+    expect(loaded.changes()).toEqual({ label: [false, true] });
+    await loaded.save();
+    expect((await Retyped.find(created.id)).label).toBe(true);
+    expect((await Retyped.findBy({ label: true, code: "42", qty: "5" }))?.id).toBe(created.id);
+  });
+});
+
 describe("Datetime edge values", () => {
   it("years 0-99, leap days and offsets round-trip through the database and compare as instants", async () => {
     const values = ["0000-02-29", "0004-02-29T23:59:59.999Z", "0099-12-31T23:30:00-01:00", "2000-02-29T00:00:00+14:00"];
