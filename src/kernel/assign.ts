@@ -42,7 +42,8 @@ export function writeAttribute(record: object, state: RecordState, name: string,
 function checkedForWrite(state: RecordState, name: string): Attribute {
   if (state.destroyed) throw new RecordDestroyed(`${state.model.name} is destroyed and cannot be changed`);
   const attribute = attributeNamed(state.model, name);
-  assertLoaded(state, attribute);
+  // A hook building the write may set what a partial select left out, as timestamps set `updatedAt`.
+  if (!state.journal) assertLoaded(state, attribute);
   return attribute;
 }
 

@@ -131,6 +131,12 @@ function readJson(value: unknown): unknown {
 
 const identity = (value: unknown): unknown => value;
 
+// An override may put an attribute on a column of another affinity, which converts what is written (and D1 binds
+// every number as REAL, so a TEXT column holds 1 as "1.0"): read such values back as the attribute's type.
+const readText = (value: unknown): unknown => (typeof value === "number" ? String(value) : value);
+const readNumber = (value: unknown): unknown => (typeof value === "string" ? Number(value) : value);
+const readBoolean = (value: unknown): boolean => Number(value) !== 0;
+
 // Any value, except the refusals SPEC.md lists for every type: the empty string, NaN and the infinities.
 /** Whether JSON can store the value: not a BigInt, a function, a symbol, or an object that contains itself. */
 function isJsonText(value: unknown): boolean {
@@ -172,17 +178,17 @@ export const attributeTypes: Record<AttributeTypeName, AttributeType> = {
     castCondition: (value) =>
       typeof value === "string" ? value : typeof value === "number" && Number.isFinite(value) ? String(value) : UNCASTABLE,
     toDatabase: identity,
-    fromDatabase: identity,
-    canonical: identity,
+    fromDatabase: readText,
+    canonical: readText,
   },
-  integer: { cast: castInteger, castCondition: castInteger, toDatabase: identity, fromDatabase: identity, canonical: identity },
-  real: { cast: castReal, castCondition: castReal, toDatabase: identity, fromDatabase: identity, canonical: identity },
+  integer: { cast: castInteger, castCondition: castInteger, toDatabase: identity, fromDatabase: readNumber, canonical: readNumber },
+  real: { cast: castReal, castCondition: castReal, toDatabase: identity, fromDatabase: readNumber, canonical: readNumber },
   boolean: {
     cast: castBoolean,
     castCondition: castBoolean,
     toDatabase: (value) => (value ? 1 : 0),
-    fromDatabase: (value) => (typeof value === "number" ? value !== 0 : value),
-    canonical: (value) => (value === 0 || value === 1 ? value : value ? 1 : 0),
+    fromDatabase: readBoolean,
+    canonical: (value) => (readBoolean(value) ? 1 : 0),
   },
   datetime: {
     cast: castDatetime,

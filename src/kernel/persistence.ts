@@ -258,6 +258,8 @@ function finishSave(
       row[attribute.column] = value === null || value === undefined ? null : attribute.type.toDatabase(value);
     }
     state.row = row;
+    // What the write set is known now, even where a partial select had not loaded it.
+    if (state.loaded) state.loaded = new Set([...state.loaded, ...Object.keys(changes)]);
   }
   state.database ??= database;
   state.savedChanges = changes;

@@ -106,9 +106,8 @@ export function originalValue(state: RecordState, attribute: Attribute): unknown
 
 /** Whether an attribute differs from what was last loaded or saved. */
 export function isChanged(state: RecordState, attribute: Attribute): boolean {
-  if (state.loaded && !state.loaded.has(attribute.name)) return false;
   if (state.isNew && !state.assigned.has(attribute.name)) return false;
-  // Never read nor assigned since loading: it cannot have changed.
+  // Never read nor assigned since loading (nor, if a partial select left it out, set while building a write).
   if (!state.isNew && state.values[attribute.name] === undefined) return false;
   return storedValue(attribute, currentValue(state, attribute)) !== originalStoredValue(state, attribute);
 }

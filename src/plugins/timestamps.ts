@@ -1,4 +1,4 @@
-import { attributesOf, definePlugin, isAttributeLoaded } from "../kernel/index.js";
+import { attributesOf, definePlugin } from "../kernel/index.js";
 
 const TIMESTAMPS = ["createdAt", "updatedAt"] as const;
 type Timestamp = (typeof TIMESTAMPS)[number];
@@ -8,16 +8,12 @@ function hasTimestamp(model: Function, name: Timestamp): boolean {
   return attributesOf(model).some((attribute) => attribute.name === name && attribute.typeName === "datetime");
 }
 
-/** Whether a save of the record may set the timestamp (a partial `select` may not have loaded it). */
-function canStamp(record: { constructor: Function }, name: Timestamp): boolean {
-  return hasTimestamp(record.constructor, name) && isAttributeLoaded(record, name);
-}
-
 /**
  * Timestamps: when `createdAt` and `updatedAt` are `datetime` attributes, both are set on creation (bulk inserts
- * included) and `updatedAt` whenever a save changes something. A value the caller assigned is kept; a save with
- * nothing to change leaves `updatedAt` alone. Set as the write is built, after the before-save callbacks, as
- * Rails does.
+ * included) and `updatedAt` whenever a save changes something, even of a record a partial `select` loaded without
+ * it (as in Rails). A value the caller assigned is kept, but an assigned null is stamped on creation; a save with
+ * nothing to change leaves `updatedAt` alone. Set as the write is built, after the before-save callbacks, as Rails
+ * does.
  */
 export const timestamps = definePlugin({
   name: "timestamps",
@@ -27,9 +23,10 @@ export const timestamps = definePlugin({
       const now = new Date();
       if (operation === "create") {
         for (const name of TIMESTAMPS) {
-          if (!values.has(name) && canStamp(record, name)) record.writeAttribute(name, now);
+          // An assigned null is no timestamp: stamped as Rails does, rather than left for NOT NULL to refuse.
+          if ((values.get(name) ?? null) === null && hasTimestamp(record.constructor, name)) record.writeAttribute(name, now);
         }
-      } else if (values.size > 0 && !values.has("updatedAt") && canStamp(record, "updatedAt")) {
+      } else if (values.size > 0 && !values.has("updatedAt") && hasTimestamp(record.constructor, "updatedAt")) {
         record.writeAttribute("updatedAt", now);
       }
     },
