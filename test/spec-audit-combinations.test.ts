@@ -6,7 +6,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import {
   batch,
-  belongsTo,
   between,
   countStatement,
   gt,
@@ -20,59 +19,20 @@ import {
   RecordNotFound,
   MissingAttribute,
   RecordNotDestroyed,
-  sql,
   abort,
 } from "../src/index.js";
 import { resetDatabase } from "./helpers/db.js";
 import { rejectionOf } from "./helpers/errors.js";
+import { Badge, Item, Num, Owner } from "./models/saq-fixtures.js";
 import { listen } from "./helpers/queries.js";
 
 beforeEach(resetDatabase);
-
-class Item extends Model({
-  id: { type: "string", null: false },
-  ownerId: "string",
-  name: "string",
-  rank: "integer",
-  score: "real",
-  seenAt: "datetime",
-  flag: "boolean",
-  apiToken: "string",
-  data: "json",
-  kind: { type: "string", default: () => "model" },
-  code: "string",
-}) {
-  static override binding = "DB";
-  static override tableName = "saq_items";
-  static ranked = this.scope((q) => q.where({ rank: gt(0) }).order({ rank: "desc" }));
-  owner = belongsTo(Owner, { foreignKey: "ownerId" });
-}
 
 /** Owner's table with a dependent hasMany (a subclass, so that Owner's own destroys keep their children). */
 class DependentOwner extends Model({ id: { type: "string", null: false }, name: "string" }) {
   static override binding = "DB";
   static override tableName = "saq_owners";
   kept = hasMany(Item, { foreignKey: "ownerId", dependent: "destroy" });
-}
-
-class Owner extends Model({ id: { type: "string", null: false }, name: "string" }) {
-  static override binding = "DB";
-  static override tableName = "saq_owners";
-  items = hasMany(Item, { foreignKey: "ownerId" });
-  badge = hasOne(Badge, { foreignKey: "ownerId" });
-}
-
-/** A hasOne child (saq_secrets: token primary key, owner_id). */
-class Badge extends Model({ token: { type: "string", null: false }, name: "string", ownerId: "string" }) {
-  static override binding = "DB";
-  static override tableName = "saq_secrets";
-  static override primaryKey = "token";
-  static override filterAttributes = [];
-}
-
-class Num extends Model({ id: "integer", name: "string" }) {
-  static override binding = "DB";
-  static override tableName = "saq_nums";
 }
 
 const I = Item as any;

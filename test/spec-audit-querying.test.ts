@@ -6,10 +6,8 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import {
   batch,
-  belongsTo,
   between,
   gt,
-  hasMany,
   IncompatibleRelation,
   IrreversibleOrder,
   Model,
@@ -21,40 +19,10 @@ import {
 } from "../src/index.js";
 import { resetDatabase } from "./helpers/db.js";
 import { rejectionOf } from "./helpers/errors.js";
-import { listen, recordingRoundTrips } from "./helpers/queries.js";
+import { Item, Num, Owner } from "./models/saq-fixtures.js";
+import { listen } from "./helpers/queries.js";
 
 beforeEach(resetDatabase);
-
-class Item extends Model({
-  id: { type: "string", null: false },
-  ownerId: "string",
-  name: "string",
-  rank: "integer",
-  score: "real",
-  seenAt: "datetime",
-  flag: "boolean",
-  apiToken: "string",
-  data: "json",
-  kind: { type: "string", default: () => "model" },
-  code: "string",
-}) {
-  static override binding = "DB";
-  static override tableName = "saq_items";
-  static ranked = this.scope((q) => q.where({ rank: gt(0) }).order({ rank: "desc" }));
-  owner = belongsTo(Owner, { foreignKey: "ownerId" });
-}
-
-class Owner extends Model({ id: { type: "string", null: false }, name: "string" }) {
-  static override binding = "DB";
-  static override tableName = "saq_owners";
-  items = hasMany(Item, { foreignKey: "ownerId" });
-  topItems = hasMany(Item, { foreignKey: "ownerId", scope: (q: any) => q.order({ rank: "desc" }).limit(2) });
-}
-
-class Num extends Model({ id: "integer", name: "string" }) {
-  static override binding = "DB";
-  static override tableName = "saq_nums";
-}
 
 /** A Model whose primary key is filtered (its name holds "token"). */
 class Secret extends Model({ token: { type: "string", null: false }, name: "string", ownerId: "string" }) {
