@@ -1,9 +1,10 @@
+import { dateText } from "./display.js";
 import type { InspectEntry } from "./hooks.js";
 import { currentValue, isChanged, originalValue, type RecordState } from "./record-state.js";
 
 function show(value: unknown): string {
   if (value === null || value === undefined) return "null";
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? "Invalid Date" : value.toISOString();
+  if (value instanceof Date) return dateText(value);
   if (typeof value === "string" || typeof value === "object") return JSON.stringify(value);
   return String(value);
 }
