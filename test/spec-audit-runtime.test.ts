@@ -234,6 +234,8 @@ describe("Errors: 'thrown as typed classes exported by the package'", () => {
       expect(message).toContain("Item.age");
       expect(message.length).toBeLessThan(200);
     }
+    // A BigInt shows with its n, as paginate shows it: "10" would read as a number that was refused for no reason.
+    expect(await messageOf(() => I.build({ age: 10n }), TypeError)).toBe("Item.age: 10n is not a valid integer");
   });
 
   it("TypeError: paginate's page or perPage that is not a whole number names the Model and shows at most 60 characters", async () => {

@@ -7,14 +7,21 @@ export function dateText(date: Date): string {
   return Number.isNaN(date.getTime()) ? "Invalid Date" : date.toISOString();
 }
 
-/** Shows a value in an error message: at most 60 characters, and nothing of a filtered attribute's value. */
-export function previewValue(attribute: Attribute, value: unknown): string {
-  if (attribute.filtered) return "[FILTERED]";
+/**
+ * Shows a value in an error message: at most 60 characters, text quoted, objects by their kind (so that no value,
+ * a circular one included, can make the message itself fail), a BigInt with its `n`.
+ */
+export function previewText(value: unknown): string {
   let text: string;
   if (typeof value === "string") text = value;
   else if (value instanceof Date) text = dateText(value);
   else if (typeof value === "object" && value !== null) text = Object.prototype.toString.call(value);
-  else text = String(value);
+  else text = typeof value === "bigint" ? `${value}n` : String(value);
   const cut = text.length > PREVIEW_LENGTH ? `${text.slice(0, PREVIEW_LENGTH)}…` : text;
   return typeof value === "string" ? JSON.stringify(cut) : cut;
+}
+
+/** Shows an attribute's value in an error message as `previewText` does, and nothing of a filtered attribute's. */
+export function previewValue(attribute: Attribute, value: unknown): string {
+  return attribute.filtered ? "[FILTERED]" : previewText(value);
 }

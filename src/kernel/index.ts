@@ -29,6 +29,7 @@ export { defineRelationMethod, relationOf } from "./resolve.js";
 export { underscore, camelize, quoteIdentifier } from "./naming.js";
 export { attributeNamed, castValue } from "./assign.js";
 export { isPlainObject } from "./plain-object.js";
+export { previewText } from "./display.js";
 export { valuesToWrite } from "./persistence.js";
 export type { ResolvedModel } from "./resolve.js";
 export type { ParamSource, StatementResult, StatementReader } from "./statement.js";

@@ -104,22 +104,16 @@ async function executeOrAbandon(database: Database, prepared: PreparedWrite): Pr
 
 /**
  * Runs the validations, then (when they passed) the before-save hooks, then the before-write hooks; false when
- * any refused the save.
+ * any refused the save. Failed validations stop it with no `abortReason`, which is a callback's alone: their
+ * reasons are in `errors`.
  */
-function validateAndCallBefore(state: RecordState, context: SaveContext): Promise<boolean> {
+async function validateAndCallBefore(state: RecordState, context: SaveContext): Promise<boolean> {
   const { hooks } = state.model;
-  const beforeWrite = (): Promise<void> | void => {
-    if (hooks.has("record:beforeWrite")) return hooks.callHook("record:beforeWrite", context);
-  };
-  const beforeSave = (): Promise<void> | void => {
-    // Stops the save without a reason: the reasons are in `errors`, and `abortReason` is a callback's alone.
-    if (state.hasErrors()) throw new Abort(undefined!);
-    const saving = hooks.has("record:beforeSave") ? hooks.callHook("record:beforeSave", context) : undefined;
-    return saving ? saving.then(beforeWrite) : beforeWrite();
-  };
+  const call = (name: "record:validate" | "record:beforeSave" | "record:beforeWrite") => (hooks.has(name) ? hooks.callHook(name, context) : undefined);
+  if (!(await runAbortable(state, () => call("record:validate"))) || state.hasErrors()) return false;
   return runAbortable(state, () => {
-    const validating = hooks.has("record:validate") ? hooks.callHook("record:validate", context) : undefined;
-    return validating ? validating.then(beforeSave) : beforeSave();
+    const saving = call("record:beforeSave");
+    return saving ? saving.then(() => call("record:beforeWrite")) : call("record:beforeWrite");
   });
 }
 

@@ -1,28 +1,15 @@
-import { definePlugin, IncompatibleRelation, type Page, type PaginateOptions, Relation, type UncountedPage } from "../kernel/index.js";
+import { definePlugin, IncompatibleRelation, type Page, previewText, type PaginateOptions, Relation, type UncountedPage } from "../kernel/index.js";
 import { countStatement } from "./calculations.js";
 
 // As integer attributes read text: an optional sign is allowed ("+2"; "-2" is then refused for being below 1).
 const WHOLE_NUMBER = /^[+-]?\d+$/;
-
-const PREVIEW_LENGTH = 60;
-
-/**
- * The refused value as cast errors show one: at most 60 characters, since it is request input of any length.
- * Objects are named by kind, so that none can make the message itself fail (a circular one would in JSON).
- */
-function preview(value: unknown): string {
-  if (typeof value === "object" && value !== null) return Object.prototype.toString.call(value);
-  const text = typeof value === "bigint" ? `${value}n` : String(value);
-  const cut = text.length > PREVIEW_LENGTH ? `${text.slice(0, PREVIEW_LENGTH)}…` : text;
-  return typeof value === "string" ? JSON.stringify(cut) : cut;
-}
 
 /** Reads a page or page size from a number or query-string text; missing, null or empty gives the fallback. */
 function parsePositive(modelName: string, option: string, value: unknown, fallback: number): number {
   if (value === undefined || value === null || value === "") return fallback;
   const number = typeof value === "string" && WHOLE_NUMBER.test(value.trim()) ? Number(value) : value;
   if (typeof number !== "number" || !Number.isSafeInteger(number) || number < 1) {
-    throw new TypeError(`${modelName}.paginate: ${option} must be a whole number from 1, not ${preview(value)}`);
+    throw new TypeError(`${modelName}.paginate: ${option} must be a whole number from 1, not ${previewText(value)}`);
   }
   return number;
 }

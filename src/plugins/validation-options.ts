@@ -8,8 +8,6 @@ import type { ValidationOptions } from "../kernel/index.js";
 
 type Check = (value: unknown) => string | undefined;
 
-const isCount = (value: unknown) => Number.isSafeInteger(value) && (value as number) >= 0;
-
 /**
  * Checks an object's keys against their checks; a key left undefined is absent, and so is one set to `false` when
  * `falseIsOff` (a check turned off, as Rails skips `presence: false`). `oneOf` lists the keys of which at least one
@@ -31,7 +29,7 @@ function objectOf(checks: Record<string, Check>, oneOf: readonly string[], false
 }
 
 const boolean: Check = (value) => (typeof value === "boolean" ? undefined : "must be true or false");
-const count: Check = (value) => (isCount(value) ? undefined : "must be a whole number from 0");
+const count: Check = (value) => (Number.isSafeInteger(value) && (value as number) >= 0 ? undefined : "must be a whole number from 0");
 const regExp: Check = (value) => (value instanceof RegExp ? undefined : "must be a RegExp");
 const list: Check = (value) => (Array.isArray(value) ? undefined : "must be an array of the allowed values");
 const finite: Check = (value) => (Number.isFinite(value) ? undefined : "must be a finite number");
