@@ -1,4 +1,5 @@
 import { applyD1Migrations, env, reset } from "cloudflare:test";
+import { withoutD1Limits } from "./d1-limits.js";
 
 /**
  * Storage semantics with @cloudflare/vitest-plugin 1.5 + vitest 4:
@@ -12,5 +13,5 @@ import { applyD1Migrations, env, reset } from "cloudflare:test";
  */
 export async function resetDatabase(): Promise<void> {
   await reset();
-  await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
+  await applyD1Migrations(withoutD1Limits(env.DB), env.TEST_MIGRATIONS);
 }
