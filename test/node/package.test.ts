@@ -19,6 +19,13 @@ describe("the built package in plain Node", () => {
     await expect(Person.find("x")).rejects.toThrow(/Person has no database/);
   });
 
+  it("exports the Hono middleware from recordflare/hono, on the same kernel as the main entry", async () => {
+    const { d1 } = await import("recordflare/hono");
+    expect(typeof d1()).toBe("function");
+    const hono = readFileSync(`${root}/dist/hono.mjs`, "utf8");
+    expect(hono).toMatch(/from '\.\/kernel\/context\.mjs'/);
+  });
+
   it("ships a bin whose --help runs", () => {
     const output = execFileSync(process.execPath, [`${root}/dist/cli.mjs`, "--help"], { encoding: "utf8" });
     expect(output).toContain("recordflare");

@@ -1,0 +1,53 @@
+/**
+ * recordflare for Hono: a middleware that gives each request its own database, in a D1 session for read
+ * replication whose bookmark travels with the client.
+ * @packageDocumentation
+ */
+import type { MiddlewareHandler } from "hono";
+import { type Database, withDatabase } from "../kernel/index.js";
+import { connectForRequest, type RequestDatabaseOptions, writeBookmark } from "./request-sessions.js";
+
+export type { RequestDatabaseOptions, SessionConstraint } from "./request-sessions.js";
+
+/** Options of the `d1` middleware. */
+export interface D1MiddlewareOptions extends RequestDatabaseOptions {
+  /** The name of the D1 binding in the Worker's env. Default: `"DB"`. */
+  binding?: string;
+}
+
+/** What the middleware adds to a Hono context: `c.var.db`, the request's database. */
+export interface D1Variables {
+  db: Database;
+}
+
+/**
+ * Connects the request's database and runs the rest of the request inside `withDatabase`, so Models query it
+ * without being told; `c.var.db` is the same database. Reads (GET, HEAD, OPTIONS) start their D1 session on the
+ * nearest replica, other methods on the primary, and a request that carries a bookmark (header or cookie) starts
+ * where that bookmark left off; the response carries the session's newest bookmark. Mount it on a route or a
+ * group with other options to choose per route.
+ *
+ * ```ts
+ * const app = new Hono<{ Bindings: Env; Variables: D1Variables }>();
+ * app.use(d1());
+ * app.get("/notes", async (c) => c.json(await Note.all().toArray()));
+ * ```
+ */
+export function d1(options: D1MiddlewareOptions = {}): MiddlewareHandler<{ Variables: D1Variables }> {
+  const { binding = "DB", ...requestOptions } = options;
+  if (typeof binding !== "string") throw new TypeError("d1: options.binding must be the name of a D1 binding");
+  return async (c, next) => {
+    const d1Binding = (c.env as Record<string, unknown> | undefined)?.[binding];
+    if (!d1Binding) throw new TypeError(`d1: the Worker's env has no binding ${JSON.stringify(binding)}; check its name`);
+    const database = connectForRequest(c.req.raw, d1Binding as never, requestOptions);
+    c.set("db", database);
+    await withDatabase(database, next);
+    try {
+      writeBookmark(c.res.headers, database, c.req.raw, requestOptions);
+    } catch {
+      // The headers of a response from fetch() are immutable: carry the bookmark on a copy.
+      c.res = new Response(c.res.body, c.res);
+      writeBookmark(c.res.headers, database, c.req.raw, requestOptions);
+    }
+  };
+}
