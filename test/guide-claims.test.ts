@@ -2284,7 +2284,7 @@ describe("guide: Associations with keys the database assigns", () => {
     expect(roundTrips.map((trip) => trip.map((s) => s.split(" (")[0]))).toEqual([[`INSERT INTO "authors"`], [`INSERT INTO "books"`, `INSERT INTO "books"`]]);
   });
 
-  it("a refused child then makes the owner's save throw; the level above stays written", async () => {
+  it("a refused child refuses the owner's save before anything is written", async () => {
     const StrictBook = class Book extends Model({ id: "integer", authorId: { type: "integer", null: false }, title: { type: "string", null: false } }) {
       static override binding = "DB";
       static {
@@ -2298,10 +2298,12 @@ describe("guide: Associations with keys the database assigns", () => {
     }
     const owner = Owner.build({ name: "A" });
     owner.books().build({ title: "x" });
-    const error = await rejectionOf(owner.save());
+    expect(await owner.save()).toBe(false);
+    expect(owner.errors.fullMessages().join()).toContain("Book is invalid");
+    const error = await rejectionOf(owner.saveOrThrow());
     expect(error).toBeInstanceOf(RecordInvalid);
     expect(error.message).toContain("Book");
-    expect(await countRows("authors")).toBe(1);
+    expect(await countRows("authors")).toBe(0);
   });
 });
 

@@ -43,7 +43,7 @@ function checkedForWrite(state: RecordState, name: string): Attribute {
   if (state.destroyed) throw new RecordDestroyed(`${state.model.name} is destroyed and cannot be changed`);
   const attribute = attributeNamed(state.model, name);
   // A hook building the write may set what a partial select left out, as timestamps set `updatedAt`.
-  if (!state.journal) assertLoaded(state, attribute);
+  if (!state.buildingWrite) assertLoaded(state, attribute);
   return attribute;
 }
 
@@ -57,7 +57,6 @@ function storeCast(record: object, state: RecordState, attribute: Attribute, val
     model.hooks.callSync("attribute:assign", context);
     cast = context.value;
   }
-  state.journal?.push([name, state.values[name], state.assigned.has(name)]);
   state.values[name] = cast;
   state.assignments++;
   if (state.isNew) state.assigned.add(name);

@@ -2,15 +2,24 @@ import type { Database } from "./database.js";
 import type { Statement } from "./statement.js";
 
 /**
- * A write of records that joins a batch: `rec.toSave()` and `rec.toDestroy()`. `prepare` runs the
- * before-callbacks and returns the statements; `finish` gets their results and runs the after-callbacks.
+ * A write of records that joins a batch: `rec.toSave()` and `rec.toDestroy()`. `check` runs the validations and
+ * before-callbacks; `prepare` (checking first if that was not done) returns the statements; `finish` gets their
+ * results and runs the after-callbacks.
  */
 export interface Batchable<R extends object = object> {
+  /**
+   * @internal Runs the validations and before-callbacks, of the record and of the writes they add, and throws the
+   * refusal (`RecordInvalid`, `RecordNotSaved`, `RecordNotDestroyed`); builds and writes nothing.
+   */
+  check(): Promise<void>;
   /** @internal */
   prepare(): Promise<Statement[]>;
   /** @internal */
   finish(results: unknown[]): Promise<void>;
-  /** @internal The batch will not run (another item was refused, or D1 refused the batch): undo `prepare`. */
+  /**
+   * @internal The write will not be made (another item was refused, a hook threw, or D1 refused the batch): puts
+   * back every record `check` and `prepare` touched as it was before.
+   */
   abandon(): void;
   /** @internal The database the record writes through. */
   database(): Database | Promise<Database>;

@@ -109,8 +109,8 @@ export class Database {
       for (const item of items) prepared.push(isBatchable(item) ? await item.prepare() : [item]);
       results = await this.runAll(prepared.flat());
     } catch (error) {
-      // Nothing was written: the records prepared so far take back what preparing assigned (timestamps).
-      for (const item of items.slice(0, prepared.length)) if (isBatchable(item)) item.abandon();
+      // Nothing was written: every record is put back as it was (a refused item keeps the reasons of its refusal).
+      for (const item of items) if (isBatchable(item)) item.abandon();
       throw error;
     }
     const perItem = resultsPerItem(results, prepared);

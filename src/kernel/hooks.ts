@@ -1,5 +1,6 @@
 import { HookableCore } from "hookable";
 import type { Attribute } from "./attributes.js";
+import type { Batchable } from "./batchable.js";
 import type { BatchItem } from "./database.js";
 import type { RelationData, SelectParts } from "./compiler.js";
 import type { Plugin } from "./plugin.js";
@@ -22,6 +23,12 @@ export interface SaveContext<R = any> {
    * assigned through `belongsTo`, whose row the record's foreign key must find). A before-save hook may push to it.
    */
   readonly batchBefore: BatchItem[];
+  /**
+   * Record writes made after this save, in a batch of their own, by the hook that pushed them (children waiting for
+   * a key the database assigns to the record). Their validations and before-callbacks run with this save's, before
+   * anything is written: a refused one refuses this save. A before-save hook may push to it.
+   */
+  readonly later: Batchable[];
 }
 
 /** Context of the destroy hooks. */

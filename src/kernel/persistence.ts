@@ -7,7 +7,7 @@ import type { BatchItem, Database } from "./database.js";
 import { RecordDestroyed, RecordInvalid, RecordNotDestroyed, RecordNotFound, RecordNotSaved } from "./errors.js";
 import type { DestroyContext, SaveContext, SaveOperation } from "./hooks.js";
 import { loadRow } from "./hydrate.js";
-import { type JournalEntry, type RecordState, STATE, changedAttributes, currentValue, originalValue, undoJournal } from "./record-state.js";
+import { type RecordState, STATE, changedAttributes, currentValue, originalValue, snapshotOf } from "./record-state.js";
 import { findByKeyStatement } from "./key-lookup.js";
 import type { Statement } from "./statement.js";
 import type { AnyRecord } from "./types.js";
@@ -44,62 +44,40 @@ async function runAbortable(state: RecordState, run: () => Promise<void> | void)
   }
 }
 
-/** A write prepared in full (before-callbacks run, statements built) that a batch can run with others. */
+/**
+ * A write whose checks passed: validations and before-hooks have run, for the record and for every write they added
+ * (children, new parents, dependents). Nothing is built or written yet.
+ */
+interface CheckedWrite {
+  /** Builds the statements (after the `record:write` hooks) and what finishes the write once they ran. */
+  build(): Promise<PreparedWrite>;
+  /** The write will not be made (its batch failed, or a hook threw): puts back every record it touched. */
+  abandon(): void;
+}
+
+/** A write built in full, that a batch can run with others. */
 interface PreparedWrite {
   readonly statements: Statement[];
   finish(results: unknown[], database: Database): Promise<void> | void;
-  /** The write will not be made (refused elsewhere, or its batch failed): takes back what building it assigned. */
-  abandon(): void;
 }
 
-/** One extra write prepared: a record's write with its before-callbacks run, or a Statement with nothing to finish. */
-interface PreparedExtra {
-  readonly statements: Statement[];
-  finish(results: unknown[]): Promise<void> | void;
-  abandon(): void;
-}
-
-/** Runs a record write's before-callbacks and builds its statements; a Statement is ready as it is. */
-async function prepareExtra(item: BatchItem): Promise<PreparedExtra> {
-  if (!isBatchable(item)) return { statements: [item], finish() {}, abandon() {} };
-  return { statements: await item.prepare(), finish: (results) => item.finish(results), abandon: () => item.abandon() };
-}
-
-/** Prepares the extra writes hooks asked for, returning their statements and a way to finish them. */
+/** Builds the extra writes hooks asked for (already checked), returning their statements and a way to finish them. */
 async function prepareExtras(extras: readonly BatchItem[]): Promise<PreparedWrite> {
-  const prepared: PreparedExtra[] = [];
-  const abandon = () => {
-    for (const extra of prepared) extra.abandon();
-  };
-  try {
-    for (const extra of extras) prepared.push(await prepareExtra(extra));
-  } catch (error) {
-    abandon();
-    throw error;
-  }
+  const statements: Statement[][] = [];
+  for (const extra of extras) statements.push(isBatchable(extra) ? await extra.prepare() : [extra]);
   return {
-    abandon,
-    statements: prepared.flatMap((extra) => extra.statements),
+    statements: statements.flat(),
     async finish(results) {
-      const own = resultsPerItem(results, prepared.map(({ statements }) => statements));
-      await finishEach(prepared, (extra, index) => extra.finish(own[index]!));
+      const own = resultsPerItem(results, statements);
+      await finishEach(extras, (extra, index) => (isBatchable(extra) ? extra.finish(own[index]!) : undefined));
     },
   };
 }
 
-/**
- * Executes a prepared write: its statement alone when there is one, else its statements as one atomic batch. When
- * the database refuses it, takes back what preparing it assigned.
- */
-async function executeOrAbandon(database: Database, prepared: PreparedWrite): Promise<unknown[]> {
-  const { statements } = prepared;
-  try {
-    if (statements.length === 1) return [await database.run(statements[0]!)];
-    return statements.length === 0 ? [] : await database.runAll(statements);
-  } catch (error) {
-    prepared.abandon();
-    throw error;
-  }
+/** Runs a write's statements: alone when there is one, else as one atomic batch. */
+async function execute(database: Database, statements: readonly Statement[]): Promise<unknown[]> {
+  if (statements.length === 1) return [await database.run(statements[0]!)];
+  return statements.length === 0 ? [] : database.runAll(statements);
 }
 
 /**
@@ -118,51 +96,74 @@ async function validateAndCallBefore(state: RecordState, context: SaveContext): 
 }
 
 /**
- * Prepares the writes hooks added to a save or destroy (children built through an association, a new parent,
- * dependents). One that is refused refuses the whole operation, so that `save()` or `destroy()` answers false as for
- * the record's own refusal: an invalid one's reasons go to the record's `errors`, an aborted one's to its
- * `abortReason`. Nothing has been written then.
+ * Checks the writes hooks added to a save or destroy (children built through an association, a new parent,
+ * dependents, children written later). One that is refused refuses the whole operation, so that `save()` or
+ * `destroy()` answers false as for the record's own refusal: an invalid one's reasons go to the record's `errors`,
+ * an aborted one's to its `abortReason`. Nothing has been written then.
  */
-async function prepareExtrasOf(state: RecordState, batch: readonly BatchItem[]): Promise<PreparedWrite | undefined> {
-  try {
-    return await prepareExtras(batch);
-  } catch (error) {
-    if (error instanceof RecordInvalid) state.errors.add("base", "invalid", error.message);
-    else if (error instanceof RecordNotSaved || error instanceof RecordNotDestroyed) state.abortReason = error.message;
-    else throw error;
-    return undefined;
+async function checkExtras(state: RecordState, extras: readonly BatchItem[]): Promise<boolean> {
+  for (const extra of extras) {
+    if (!isBatchable(extra)) continue;
+    try {
+      await extra.check();
+    } catch (error) {
+      if (error instanceof RecordInvalid) state.errors.add("base", "invalid", error.message);
+      else if (error instanceof RecordNotSaved || error instanceof RecordNotDestroyed) state.abortReason = error.message;
+      else throw error;
+      return false;
+    }
   }
+  return true;
 }
 
-/** Validates, runs before-save hooks and builds the write; undefined when validation failed or a hook aborted. */
-async function prepareSave(record: Persistable): Promise<PreparedWrite | undefined> {
+/**
+ * Runs a save's or destroy's checks (`run`, then those of the extra writes it added); undefined when refused. When
+ * anything throws, every record touched is put back as it was, and the error propagates.
+ */
+async function checkWrite(
+  state: RecordState,
+  extras: () => BatchItem[],
+  run: () => Promise<boolean>,
+  build: () => Promise<PreparedWrite>,
+): Promise<CheckedWrite | undefined> {
+  const restore = snapshotOf(state);
+  const abandon = () => {
+    for (const extra of extras()) if (isBatchable(extra)) extra.abandon();
+    restore();
+  };
+  try {
+    state.clearRefusal();
+    if (!(await run()) || !(await checkExtras(state, extras()))) return undefined;
+  } catch (error) {
+    abandon();
+    throw error;
+  }
+  return { build, abandon };
+}
+
+/** Validates and runs the before-save hooks, of the record and of the writes they add; undefined when refused. */
+async function checkSave(record: Persistable): Promise<CheckedWrite | undefined> {
   const state = record[STATE];
   assertNotDestroyed(state, "saved");
   const { hooks } = state.model;
   const operation: SaveOperation = state.isNew ? "create" : "update";
-  const context: SaveContext = { record, operation, batch: [], batchBefore: [] };
-  state.clearRefusal();
+  const context: SaveContext = { record, operation, batch: [], batchBefore: [], later: [] };
   const hasBefore = hooks.has("record:validate") || hooks.has("record:beforeSave") || hooks.has("record:beforeWrite");
-  if (hasBefore && !(await validateAndCallBefore(state, context))) return undefined;
-  const { statement, changes, journal } = buildWrite(record, state, operation);
+  const extras = () => [...context.batchBefore, ...context.batch, ...context.later];
+  return checkWrite(state, extras, async () => !hasBefore || validateAndCallBefore(state, context), () => buildSave(record, context));
+}
+
+/** Builds a checked save: its own INSERT or UPDATE between the writes to make before and after it. */
+async function buildSave(record: Persistable, context: SaveContext): Promise<PreparedWrite> {
+  const state = record[STATE];
+  const { statement, changes } = buildWrite(record, state, context.operation);
   const own = statement ? [statement] : [];
   const finishOwn = (results: unknown[], database: Database) => finishSave(record, context, changes, statement ? results[0] : undefined, database);
-  const abandonOwn = () => undoJournal(state, journal);
-  if (context.batch.length === 0 && context.batchBefore.length === 0) return { statements: own, finish: finishOwn, abandon: abandonOwn };
-  const before = await prepareExtrasOf(state, context.batchBefore);
-  const after = before && (await prepareExtrasOf(state, context.batch));
-  if (!before || !after) {
-    before?.abandon();
-    abandonOwn();
-    return undefined;
-  }
+  if (context.batch.length === 0 && context.batchBefore.length === 0) return { statements: own, finish: finishOwn };
+  const before = await prepareExtras(context.batchBefore);
+  const after = await prepareExtras(context.batch);
   return {
     statements: [...before.statements, ...own, ...after.statements],
-    abandon() {
-      after.abandon();
-      abandonOwn();
-      before.abandon();
-    },
     async finish(results, database) {
       const ownAt = before.statements.length;
       const parts = [
@@ -189,30 +190,24 @@ function currentValues(state: RecordState, attributes: readonly Attribute[]): Ma
   return values;
 }
 
-interface PendingWrite {
-  attributes: Attribute[];
-  values: Map<string, unknown>;
-  /** What the `record:write` hooks assigned, to take back if the write is not made. */
-  journal: readonly JournalEntry[];
-}
-
 /** What a save writes, after the `record:write` hooks, which may assign more (timestamps do). */
-function pendingWrite(record: object, operation: SaveOperation): PendingWrite {
+function pendingWrite(record: object, operation: SaveOperation): { attributes: Attribute[]; values: Map<string, unknown> } {
   const state = (record as Persistable)[STATE];
   const { hooks } = state.model;
   const attributes = pendingAttributes(state, operation);
   const values = currentValues(state, attributes);
-  if (!hooks.has("record:write")) return { attributes, values, journal: [] };
-  const journal: JournalEntry[] = (state.journal = []);
+  if (!hooks.has("record:write")) return { attributes, values };
+  const assignments = state.assignments;
+  state.buildingWrite = true;
   try {
     hooks.callSync("record:write", { record, operation, values });
   } finally {
-    state.journal = undefined;
+    state.buildingWrite = false;
   }
   // Worked out again only when a hook assigned something (timestamps do on create and on real updates).
-  if (journal.length === 0) return { attributes, values, journal };
+  if (state.assignments === assignments) return { attributes, values };
   const written = pendingAttributes(state, operation);
-  return { attributes: written, values: currentValues(state, written), journal };
+  return { attributes: written, values: currentValues(state, written) };
 }
 
 /**
@@ -225,12 +220,12 @@ export function valuesToWrite(record: object, operation: SaveOperation): Map<str
 
 function buildWrite(record: Persistable, state: RecordState, operation: SaveOperation) {
   const model = state.model;
-  const { attributes, values, journal } = pendingWrite(record, operation);
+  const { attributes, values } = pendingWrite(record, operation);
   const changes: Record<string, [unknown, unknown]> = {};
   for (const attribute of attributes) changes[attribute.name] = [originalValue(state, attribute), values.get(attribute.name)];
-  if (operation === "update" && attributes.length === 0) return { statement: undefined, changes, journal };
+  if (operation === "update" && attributes.length === 0) return { statement: undefined, changes };
   const statement = operation === "create" ? insertStatement(model, attributes, values) : updateStatement(model, state, attributes, values);
-  return { statement, changes, journal };
+  return { statement, changes };
 }
 
 /** Applies a written save to the record and runs the after-save hooks. */
@@ -261,44 +256,58 @@ function finishSave(
   if (hooks.has("record:afterSave")) return runAbortable(state, () => hooks.callHook("record:afterSave", context)).then(() => {});
 }
 
-/** Saves a record: validation, before-save hooks, the write (one batch with any extra writes), after-save hooks. */
-export async function save(record: Persistable): Promise<boolean> {
-  const prepared = await prepareSave(record);
-  if (!prepared) return false;
-  // Awaited only when the database must still be found: a record built or loaded through one keeps it.
-  const known = recordDatabase(record);
-  const database = known instanceof Promise ? await known : known;
-  const finishing = prepared.finish(await executeOrAbandon(database, prepared), database);
+/**
+ * Runs a checked write: builds it, sends it, then finishes it (records' state, after-hooks). Until the database has
+ * answered, a failure puts back every record the write touched; an error of an after-hook comes once it is written.
+ */
+async function run(record: Persistable, checked: CheckedWrite): Promise<boolean> {
+  let prepared: PreparedWrite, database: Database, results: unknown[];
+  try {
+    prepared = await checked.build();
+    // Awaited only when the database must still be found: a record built or loaded through one keeps it.
+    const known = recordDatabase(record);
+    database = known instanceof Promise ? await known : known;
+    results = await execute(database, prepared.statements);
+  } catch (error) {
+    checked.abandon();
+    throw error;
+  }
+  const finishing = prepared.finish(results, database);
   if (finishing) await finishing;
   return record[STATE].abortReason === undefined;
 }
 
-/** Runs the destroy hooks and builds the DELETE (after any dependents' writes); undefined when refused. */
-async function prepareDestroy(record: Persistable): Promise<PreparedWrite | undefined> {
+/** Saves a record: validation, before-save hooks, the write (one batch with any extra writes), after-save hooks. */
+export async function save(record: Persistable): Promise<boolean> {
+  const checked = await checkSave(record);
+  return checked ? run(record, checked) : false;
+}
+
+/** Runs the destroy hooks and checks the writes they add (dependents); undefined when refused. */
+async function checkDestroy(record: Persistable): Promise<CheckedWrite | undefined> {
   const state = record[STATE];
   assertNotDestroyed(state, "destroyed again");
   const { hooks } = state.model;
   const context: DestroyContext = { record, batch: [] };
-  state.clearRefusal();
-  const passed = await runAbortable(state, async () => {
-    if (hooks.has("record:beforeDestroy")) await hooks.callHook("record:beforeDestroy", context);
-    if (hooks.has("record:beforeDelete")) await hooks.callHook("record:beforeDelete", context);
+  const callBefore = () =>
+    runAbortable(state, async () => {
+      if (hooks.has("record:beforeDestroy")) await hooks.callHook("record:beforeDestroy", context);
+      if (hooks.has("record:beforeDelete")) await hooks.callHook("record:beforeDelete", context);
+    });
+  return checkWrite(state, () => context.batch, callBefore, async () => {
+    const extras = await prepareExtras(context.batch);
+    const own = state.isNew ? [] : [deleteStatement(state.model, state)];
+    return {
+      statements: [...extras.statements, ...own],
+      async finish(results, database) {
+        const markDestroyed = async () => {
+          state.destroyed = true;
+          if (hooks.has("record:afterDestroy")) await runAbortable(state, () => hooks.callHook("record:afterDestroy", context));
+        };
+        await finishEach([() => extras.finish(results.slice(0, extras.statements.length), database), markDestroyed], (part) => part());
+      },
+    };
   });
-  if (!passed) return undefined;
-  const extras = await prepareExtrasOf(state, context.batch);
-  if (!extras) return undefined;
-  const own = state.isNew ? [] : [deleteStatement(state.model, state)];
-  return {
-    statements: [...extras.statements, ...own],
-    abandon: extras.abandon,
-    async finish(results, database) {
-      const markDestroyed = async () => {
-        state.destroyed = true;
-        if (hooks.has("record:afterDestroy")) await runAbortable(state, () => hooks.callHook("record:afterDestroy", context));
-      };
-      await finishEach([() => extras.finish(results.slice(0, extras.statements.length), database), markDestroyed], (part) => part());
-    },
-  };
 }
 
 /**
@@ -306,11 +315,8 @@ async function prepareDestroy(record: Persistable): Promise<PreparedWrite | unde
  * sends no DELETE but is still marked destroyed, as in Rails. Succeeds when the row is already gone.
  */
 export async function destroy(record: Persistable): Promise<boolean> {
-  const prepared = await prepareDestroy(record);
-  if (!prepared) return false;
-  const database = await recordDatabase(record);
-  await prepared.finish(await executeOrAbandon(database, prepared), database);
-  return record[STATE].abortReason === undefined;
+  const checked = await checkDestroy(record);
+  return checked ? run(record, checked) : false;
 }
 
 /** Reloads a persisted record's row, discarding unsaved changes and, as in Rails, the saved ones. */
@@ -328,36 +334,45 @@ export async function reload(record: Persistable): Promise<void> {
   if (model.hooks.has("record:hydrate")) model.hooks.callSync("record:hydrate", { record, row });
 }
 
-function batchable(record: Persistable, prepare: () => Promise<PreparedWrite | undefined>, refusal: () => Error): Batchable {
+function batchable(record: Persistable, check: () => Promise<CheckedWrite | undefined>, refusal: () => Error): Batchable {
+  let checked: CheckedWrite | undefined;
   let prepared: PreparedWrite | undefined;
-  return {
+  const write: Batchable = {
+    async check() {
+      if (checked) return;
+      checked = await check();
+      if (!checked) throw refusal();
+    },
     async prepare() {
-      prepared = await prepare();
-      if (!prepared) throw refusal();
+      await write.check();
+      prepared = await checked!.build();
       return prepared.statements;
     },
     abandon() {
-      prepared?.abandon();
-      prepared = undefined;
+      checked?.abandon();
+      checked = prepared = undefined;
     },
     async finish(results) {
-      await prepared!.finish(results, await recordDatabase(record));
+      const written = prepared!;
+      checked = prepared = undefined;
+      await written.finish(results, await recordDatabase(record));
       // An after-callback aborted: the row is written, yet the batch reports the refusal as a save() would.
       if (record[STATE].abortReason !== undefined) throw refusal();
     },
     database: () => recordDatabase(record),
     record,
   };
+  return write;
 }
 
 /** The batchable save of a record, for `db.batch([...])`. */
 export function toSave(record: Persistable): Batchable {
-  return batchable(record, () => prepareSave(record), () => saveRefusal(record));
+  return batchable(record, () => checkSave(record), () => saveRefusal(record));
 }
 
 /** The batchable destroy of a record, for `db.batch([...])`. */
 export function toDestroy(record: Persistable): Batchable {
-  return batchable(record, () => prepareDestroy(record), () => destroyRefusal(record));
+  return batchable(record, () => checkDestroy(record), () => destroyRefusal(record));
 }
 
 /**

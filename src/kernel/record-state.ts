@@ -23,11 +23,8 @@ export class RecordState {
   assigned = new Set<string>();
   /** Counts assignments, so that code can tell whether a hook assigned anything. */
   assignments = 0;
-  /**
-   * While the `record:write` hooks run: each assignment with what it replaced, so that a save whose write is not
-   * made (refused by a child, a failed batch, a constraint error) can take back what they set, timestamps included.
-   */
-  journal: JournalEntry[] | undefined = undefined;
+  /** While the `record:write` hooks run: they may set what a partial select left out, as timestamps set `updatedAt`. */
+  buildingWrite = false;
   isNew = true;
   destroyed = false;
   database: Database | undefined = undefined;
@@ -60,16 +57,21 @@ export class RecordState {
   }
 }
 
-/** An assignment made while a write was built: the attribute, its value before, and whether it was assigned before. */
-export type JournalEntry = readonly [name: string, value: unknown, assigned: boolean];
-
-/** Takes back the assignments of a journal, newest first. */
-export function undoJournal(state: RecordState, journal: readonly JournalEntry[]): void {
-  for (const [name, value, assigned] of [...journal].reverse()) {
-    state.values[name] = value;
-    if (!assigned) state.assigned.delete(name);
-  }
-  if (journal.length > 0) state.assignments++;
+/**
+ * Takes a copy of everything a save or destroy may change on a record (values, assignments, stored row, state,
+ * errors) and returns what puts it back: a save or destroy that throws leaves the record as it was before the call,
+ * whatever its callbacks, its hooks (timestamps) or its batch had set.
+ */
+export function snapshotOf(state: RecordState): () => void {
+  const { row, loaded, isNew, destroyed, database, savedChanges, abortReason } = state;
+  const kept = { values: { ...state.values }, assigned: new Set(state.assigned), errors: state.hasErrors() ? state.errors.toArray() : [] };
+  return () => {
+    state.clearRefusal();
+    for (const { attribute, type, message } of kept.errors) state.errors.add(attribute, type, message);
+    Object.assign(state, { row, loaded, isNew, destroyed, database, savedChanges, abortReason });
+    state.values = { ...kept.values };
+    state.assigned = new Set(kept.assigned);
+  };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { databaseOfRecord, definePlugin, type Database } from "../../kernel/index.js";
+import { type Batchable, databaseOfRecord, definePlugin, type Database } from "../../kernel/index.js";
 import { handleDependents, hasDependents } from "./dependents.js";
 import { copyKey } from "./keys.js";
 import { saveNewParents } from "./new-parents.js";
@@ -30,28 +30,43 @@ function clearPending(record: Owner): void {
 /** Records saved as one level of a graph with database-assigned keys: the next level is written for them all. */
 const savedInLevel = new WeakSet<object>();
 
-/** Children still waiting for their owner's database-assigned key, which they take now; empties the owner's list. */
+/** The checked save of each child waiting for its owner's database-assigned key, made with the owner's next levels. */
+const lateWrites = new WeakMap<object, Batchable>();
+
+/** Children still waiting for their owner's database-assigned key, which they take now. */
 function takeLateChildren(owner: Owner): Owner[] {
   const late = pendingChildren(owner).filter(({ child, foreignKey }) => child.isNewRecord() && child.readAttribute(foreignKey) === null);
-  clearPending(owner);
   for (const { child, foreignKey, key } of late) copyKey(child, foreignKey, key);
   return late.map(({ child }) => child);
 }
 
+/** The checked save of a late child (its validations and before-callbacks ran with the owner's); used once. */
+function lateWriteOf(child: Owner): Batchable {
+  const write = lateWrites.get(child) ?? child.toSave();
+  lateWrites.delete(child);
+  return write;
+}
+
 /**
  * Database-assigned keys: the children learn their owner's key only once it is written, so each level of the graph
- * below the record goes in a batch of its own, after the level above, all of a level's children in one batch.
+ * below the record goes in a batch of its own, after the level above, all of a level's children in one batch. Their
+ * checks ran with the record's save, before anything was written. A level the database refuses is put back as it
+ * was and stays attached, with everything below it, so that saving the record again writes it; the levels above
+ * stay written.
  */
 async function saveLevelsBelow(record: Owner): Promise<void> {
   const database = databaseOfRecord(record) as Database;
+  const written = [record];
   for (let level = takeLateChildren(record); level.length > 0; level = level.flatMap(takeLateChildren)) {
     for (const child of level) savedInLevel.add(child);
     try {
-      await database.batch(level.map((child) => child.toSave()));
+      await database.batch(level.map(lateWriteOf));
     } finally {
       for (const child of level) savedInLevel.delete(child);
     }
+    written.push(...level);
   }
+  for (const owner of written) clearPending(owner);
 }
 
 /**
@@ -77,9 +92,15 @@ export const associations = definePlugin({
   hooks: {
     "record:initialize": ({ record }) => attach(record),
     "record:hydrate": ({ record }) => attach(record),
-    async "record:beforeWrite"({ record, batch, batchBefore }) {
+    async "record:beforeWrite"({ record, batch, batchBefore, later }) {
       for (const { child, foreignKey, key } of pendingChildren(record)) {
-        if (key === null) continue;
+        if (key === null) {
+          // Written after the record, once its key is known; checked now, so that a refusal writes nothing.
+          const write = child.toSave();
+          lateWrites.set(child, write);
+          later.push(write);
+          continue;
+        }
         copyKey(child, foreignKey, key);
         batch.push(child.toSave());
       }
