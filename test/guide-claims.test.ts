@@ -10,6 +10,7 @@ import {
   Base,
   batch,
   belongsTo,
+  CastError,
   between,
   camelize,
   column,
@@ -242,9 +243,10 @@ describe("guide: Casting", () => {
     expect(user.age).toBe(36);
     expect(user.admin).toBe(true);
     expect(user.bornAt!.toISOString()).toBe("1815-12-10T00:00:00.000Z");
-    expect(() => user.assign({ age: "1.7" })).toThrow(new TypeError(`User.age: "1.7" is not a valid integer`));
-    expect(() => User.permit({ email: 5 }, "email")).toThrow(new TypeError("User.email: [FILTERED] is not a valid string"));
-    expect(() => user.assign({ age: undefined as never })).toThrow(new TypeError("User.age cannot be set to undefined; use null for NULL"));
+    // CastError is the TypeError subclass of values that cannot be cast.
+    expect(() => user.assign({ age: "1.7" })).toThrow(new CastError(`User.age: "1.7" is not a valid integer`, User, "age"));
+    expect(() => User.permit({ email: 5 }, "email")).toThrow(new CastError("User.email: [FILTERED] is not a valid string", User, "email"));
+    expect(() => user.assign({ age: undefined as never })).toThrow(new CastError("User.age cannot be set to undefined; use null for NULL", User, "age"));
     expect(user.age).toBe(36);
   });
 

@@ -2,7 +2,7 @@ import type { Attribute } from "./attributes.js";
 import { UNCASTABLE } from "./attribute-types.js";
 import { previewValue } from "./display.js";
 import { isPlainObject } from "./plain-object.js";
-import { MissingAttribute, RecordDestroyed, UnknownAttribute } from "./errors.js";
+import { CastError, MissingAttribute, RecordDestroyed, UnknownAttribute } from "./errors.js";
 import type { ResolvedModel } from "./resolve.js";
 import type { RecordState } from "./record-state.js";
 
@@ -13,15 +13,16 @@ export function attributeNamed(model: ResolvedModel, name: string): Attribute {
   return attribute;
 }
 
-/** Casts a value for an attribute; throws `TypeError` naming the Model and attribute when it cannot. */
+/** Casts a value for an attribute; throws `CastError` (a `TypeError`) naming the Model and attribute when it cannot. */
 export function castValue(model: ResolvedModel, attribute: Attribute, value: unknown): unknown {
   if (value === undefined) {
-    throw new TypeError(`${model.name}.${attribute.name} cannot be set to undefined; use null for NULL`);
+    throw new CastError(`${model.name}.${attribute.name} cannot be set to undefined; use null for NULL`, model.model, attribute.name);
   }
   if (value === null) return null;
   const cast = attribute.type.cast(value);
   if (cast === UNCASTABLE) {
-    throw new TypeError(`${model.name}.${attribute.name}: ${previewValue(attribute, value)} is not a valid ${attribute.typeName}`);
+    const message = `${model.name}.${attribute.name}: ${previewValue(attribute, value)} is not a valid ${attribute.typeName}`;
+    throw new CastError(message, model.model, attribute.name);
   }
   return cast;
 }

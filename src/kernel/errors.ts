@@ -6,6 +6,24 @@ export class RecordflareError extends Error {
   override name = "RecordflareError";
 }
 
+/**
+ * A value that cannot be cast to its attribute's type was assigned, permitted or written in bulk (or `undefined`
+ * was). A `TypeError`, as every bad value is, that also says where: an app can answer bad request input with a 400
+ * by catching this class alone, without hiding its own `TypeError`s.
+ */
+export class CastError extends TypeError {
+  override name = "CastError";
+  /** The Model the value was meant for. */
+  readonly model: Function;
+  /** The attribute the value was meant for. */
+  readonly attribute: string;
+  constructor(message: string, model: Function, attribute: string) {
+    super(message);
+    this.model = model;
+    this.attribute = attribute;
+  }
+}
+
 /** An attribute name that the Model does not have was assigned or permitted, or named in a condition, order, `select` or `pluck`. */
 export class UnknownAttribute extends RecordflareError {
   override name = "UnknownAttribute";

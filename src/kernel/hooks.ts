@@ -78,10 +78,22 @@ export interface ModelHooks {
   "record:initialize": (context: { readonly record: any }) => void;
   /** A value was cast for assignment; a hook may replace `value`. Sync. */
   "attribute:assign": (context: { readonly record: any; readonly attribute: Attribute; value: unknown }) => void;
+  /**
+   * A value of a `where`-style condition object (`where`, `whereNot`, `findBy`, ...) is about to be cast: the value
+   * itself, or each element of a list; never null or a comparison helper. A hook may replace `value`. Sync.
+   */
+  "attribute:condition": (context: { readonly model: ResolvedModel; readonly attribute: Attribute; value: unknown }) => void;
   /** A record was loaded from a row (column name to stored value), or reloaded. Sync. */
   "record:hydrate": (context: { readonly record: any; readonly row: Readonly<Record<string, unknown>> }) => void;
+  /** Before save, before `record:validate`: may change the record, or `throw abort(reason)`. May be async. */
+  "record:beforeValidate": (context: SaveContext) => void | Promise<void>;
   /** Before save: add to `record.errors` to refuse it. May be async. */
   "record:validate": (context: SaveContext) => void | Promise<void>;
+  /**
+   * After `record:validate`, whether or not it added errors (the save is refused after this hook when any were
+   * added). May add errors, or `throw abort(reason)`. May be async.
+   */
+  "record:afterValidate": (context: SaveContext) => void | Promise<void>;
   /** After validation passed, before the write. `throw abort(reason)` stops the save. May be async. */
   "record:beforeSave": (context: SaveContext) => void | Promise<void>;
   /**

@@ -80,19 +80,27 @@ async function execute(database: Database, statements: readonly Statement[]): Pr
   return statements.length === 0 ? [] : database.runAll(statements);
 }
 
+const VALIDATION_HOOKS = ["record:beforeValidate", "record:validate", "record:afterValidate"] as const;
+const BEFORE_SAVE_HOOKS = ["record:beforeSave", "record:beforeWrite"] as const;
+type BeforeWriteHook = (typeof VALIDATION_HOOKS)[number] | (typeof BEFORE_SAVE_HOOKS)[number];
+
+/** Calls the hooks of each point in turn, awaiting only those that return a promise. */
+function callInTurn(state: RecordState, names: readonly BeforeWriteHook[], context: SaveContext, from = 0): Promise<void> | void {
+  const { hooks } = state.model;
+  for (let index = from; index < names.length; index++) {
+    const called = hooks.has(names[index]!) ? hooks.callHook(names[index]!, context) : undefined;
+    if (called) return called.then(() => callInTurn(state, names, context, index + 1));
+  }
+}
+
 /**
- * Runs the validations, then (when they passed) the before-save hooks, then the before-write hooks; false when
- * any refused the save. Failed validations stop it with no `abortReason`, which is a callback's alone: their
- * reasons are in `errors`.
+ * Runs the validations with the hooks around them, then (when they passed) the before-save hooks, then the
+ * before-write hooks; false when any refused the save. Failed validations stop it with no `abortReason`, which is
+ * a callback's alone: their reasons are in `errors`.
  */
 async function validateAndCallBefore(state: RecordState, context: SaveContext): Promise<boolean> {
-  const { hooks } = state.model;
-  const call = (name: "record:validate" | "record:beforeSave" | "record:beforeWrite") => (hooks.has(name) ? hooks.callHook(name, context) : undefined);
-  if (!(await runAbortable(state, () => call("record:validate"))) || state.hasErrors()) return false;
-  return runAbortable(state, () => {
-    const saving = call("record:beforeSave");
-    return saving ? saving.then(() => call("record:beforeWrite")) : call("record:beforeWrite");
-  });
+  if (!(await runAbortable(state, () => callInTurn(state, VALIDATION_HOOKS, context))) || state.hasErrors()) return false;
+  return runAbortable(state, () => callInTurn(state, BEFORE_SAVE_HOOKS, context));
 }
 
 /**
@@ -148,7 +156,7 @@ async function checkSave(record: Persistable): Promise<CheckedWrite | undefined>
   const { hooks } = state.model;
   const operation: SaveOperation = state.isNew ? "create" : "update";
   const context: SaveContext = { record, operation, batch: [], batchBefore: [], later: [] };
-  const hasBefore = hooks.has("record:validate") || hooks.has("record:beforeSave") || hooks.has("record:beforeWrite");
+  const hasBefore = VALIDATION_HOOKS.some((name) => hooks.has(name)) || BEFORE_SAVE_HOOKS.some((name) => hooks.has(name));
   const extras = () => [...context.batchBefore, ...context.batch, ...context.later];
   return checkWrite(state, extras, async () => !hasBefore || validateAndCallBefore(state, context), () => buildSave(record, context));
 }

@@ -1,4 +1,5 @@
 import { assertAttributeObject, attributeNamed } from "./assign.js";
+import type { Attribute } from "./attributes.js";
 import { UNCASTABLE } from "./attribute-types.js";
 import { type OrderTerm, type RelationData, compileSelect } from "./compiler.js";
 import { Comparison, type Condition, castConditionValue, conditionsFor, holdsUndefined } from "./conditions.js";
@@ -36,6 +37,18 @@ function reverseTerm(term: OrderTerm, modelName: string): OrderTerm {
   if (term.kind === "sql") throw new IrreversibleOrder(`${modelName}: last() cannot reverse an order given as an sql fragment; use reorder() or first() with the opposite order`);
   const nulls = term.nulls && (term.nulls === "first" ? "last" : "first");
   return { ...term, direction: term.direction === "asc" ? "desc" : "asc", ...(nulls ? { nulls } : {}) };
+}
+
+/** A `where` value after the `attribute:condition` hooks: the value itself, or each element of a list. */
+function hookedConditionValue(model: ResolvedModel, attribute: Attribute, value: unknown): unknown {
+  if (!model.hooks.has("attribute:condition") || value === null || value instanceof Comparison) return value;
+  const hooked = (one: unknown) => {
+    if (one === null) return one;
+    const context = { model, attribute, value: one };
+    model.hooks.callSync("attribute:condition", context);
+    return context.value;
+  };
+  return Array.isArray(value) ? value.map(hooked) : hooked(value);
 }
 
 /**
@@ -80,7 +93,7 @@ export class Relation {
       if (value instanceof Comparison && !COMPARABLE_TYPES.has(attribute.typeName)) {
         throw new TypeError(`${model.name}.${method}: ${name} is a ${attribute.typeName}; comparison helpers are for number, string and datetime attributes`);
       }
-      compiled.push(...conditionsFor(attribute, value));
+      compiled.push(...conditionsFor(attribute, hookedConditionValue(model, attribute, value)));
     }
     return compiled;
   }

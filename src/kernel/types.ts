@@ -353,6 +353,12 @@ export interface ModelStatics<A> {
   create<M extends AnyModel>(this: M, attributes?: AssignAttributes<Attrs<M>>): Promise<Rec<M>>;
   createOrThrow<M extends AnyModel>(this: M, attributes?: AssignAttributes<Attrs<M>>): Promise<Rec<M>>;
   permit<M extends AnyModel, const K extends AttributeName<Attrs<M>>>(this: M, input: unknown, ...names: K[]): { [P in K]?: Attrs<M>[P] };
+  permit<M extends AnyModel, const K extends AttributeName<Attrs<M>>>(
+    this: M,
+    input: unknown,
+    names: readonly K[],
+    options: { emptyAsNull?: boolean },
+  ): { [P in K]?: Attrs<M>[P] | (Attrs<M>[P] extends string ? never : null) };
 
   where<M extends AnyModel>(this: M, conditions: Conditions<Attrs<M>> | SqlFragment): RelationOf<M>;
   whereNot<M extends AnyModel>(this: M, conditions: Conditions<Attrs<M>> | SqlFragment): RelationOf<M>;
@@ -405,6 +411,26 @@ export interface ModelStatics<A> {
   toUpsertAll<M extends AnyModel>(this: M, rows: readonly AssignAttributes<Attrs<M>>[], options?: UpsertOptions<Attrs<M>>): Statement<WriteMeta>;
   /** Declares validations of an attribute (in a `static {}` block). */
   validates<M extends AnyModel, K extends AttributeName<Attrs<M>>>(this: M, attribute: K, options: ValidationOptions<Attrs<M>[K]>): void;
+  /** Runs before the validations of every save; may change the record (normalize it) or `throw abort(reason)`. */
+  beforeValidation<M extends AnyModel>(this: M, callback: Callback<Rec<M>>): void;
+  /** Runs after the validations of every save, whether they passed or not; may add to `errors` or abort. */
+  afterValidation<M extends AnyModel>(this: M, callback: Callback<Rec<M>>): void;
+  /**
+   * Normalizes attributes on assignment and in conditions (`findBy({ email })`), before validation:
+   * `this.normalizes("email", (email) => email.trim().toLowerCase())`. Null stays null unless `applyToNull`.
+   */
+  normalizes<M extends AnyModel, K extends AttributeName<Attrs<M>>>(
+    this: M,
+    attributes: K | readonly K[],
+    normalize: (value: NonNullable<Attrs<M>[K]>) => Attrs<M>[K],
+    options?: { applyToNull?: false },
+  ): void;
+  normalizes<M extends AnyModel, K extends AttributeName<Attrs<M>>>(
+    this: M,
+    attributes: K | readonly K[],
+    normalize: (value: Attrs<M>[K]) => Attrs<M>[K],
+    options: { applyToNull: true },
+  ): void;
   /** Runs before every save (after validation). */
   beforeSave<M extends AnyModel>(this: M, callback: Callback<Rec<M>>): void;
   /** Runs before the save of a new record. */

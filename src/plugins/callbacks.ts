@@ -5,6 +5,8 @@ type Registers = { hook(name: ModelHookName, fn: (context: any) => unknown): voi
 
 // Each callback is a Model hook that hands its function the record, filtered by the save's operation.
 const CALLBACKS: Record<string, { hook: ModelHookName; operation?: "create" | "update" }> = {
+  beforeValidation: { hook: "record:beforeValidate" },
+  afterValidation: { hook: "record:afterValidate" },
   beforeSave: { hook: "record:beforeSave" },
   beforeCreate: { hook: "record:beforeSave", operation: "create" },
   beforeUpdate: { hook: "record:beforeSave", operation: "update" },
@@ -16,8 +18,8 @@ const CALLBACKS: Record<string, { hook: ModelHookName; operation?: "create" | "u
 };
 
 /**
- * Callbacks: `this.beforeSave(fn)`, `this.afterSave(fn)`, `this.beforeDestroy(fn)` and the others in a
- * `static {}` block. Each receives the record; `throw abort(reason)` in a before-callback stops the operation.
+ * Callbacks: `this.beforeValidation(fn)`, `this.afterValidation(fn)`, `this.beforeSave(fn)`, `this.afterSave(fn)`,
+ * `this.beforeDestroy(fn)` and the others in a `static {}` block. Each receives the record; `throw abort(reason)` in a before-callback stops the operation.
  * They run in declaration order, a parent's before its child's, and never for bulk writes.
  */
 export const callbacks = definePlugin({

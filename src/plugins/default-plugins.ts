@@ -5,6 +5,7 @@ import { calculations } from "./calculations.js";
 import { callbacks } from "./callbacks.js";
 import { combining } from "./combining.js";
 import { idGeneration } from "./id-generation.js";
+import { normalization } from "./normalization.js";
 import { pagination } from "./pagination.js";
 import { permitting } from "./permitting.js";
 import { scopes } from "./scopes.js";
@@ -14,4 +15,4 @@ import { validations } from "./validations.js";
 
 /** The built-in plugins every app gets: together they are the behaviour SPEC.md specifies. */
 // Scopes come first: their name check must see a scope named like a static (`filterAttributes`) before a plugin reads it.
-export const defaultPlugins = [scopes, tableNaming, combining, calculations, attributeFiltering, idGeneration, validations, callbacks, timestamps, pagination, permitting, bulkWrites, associations];
+export const defaultPlugins = [scopes, tableNaming, combining, calculations, attributeFiltering, idGeneration, normalization, validations, callbacks, timestamps, pagination, permitting, bulkWrites, associations];

@@ -1,4 +1,13 @@
-import { attributeNamed, castValue, definePlugin, isPlainObject, type Relation, type ResolvedModel } from "../kernel/index.js";
+import { attributeNamed, type Attribute, CastError, castValue, definePlugin, isPlainObject, type Relation, type ResolvedModel } from "../kernel/index.js";
+
+/** Options of `permit(input, names, options)`. */
+export interface PermitOptions {
+  /**
+   * An empty (or blank) form field of an attribute that is not text becomes null, as an HTML form sends an empty
+   * number or date field; without it such a value is refused with `CastError`. String and json attributes keep `""`.
+   */
+  emptyAsNull?: boolean;
+}
 
 function isFormLike(input: unknown): input is { get(name: string): unknown; getAll(name: string): unknown[]; has(name: string): boolean } {
   return (
@@ -12,7 +21,7 @@ function readInput(model: ResolvedModel, input: unknown, name: string): { presen
     if (!input.has(name)) return { present: false };
     const values = input.getAll(name);
     const value = values[values.length - 1];
-    if (typeof value !== "string") throw new TypeError(`${model.name}.permit: ${name} is a file, not a value`);
+    if (typeof value !== "string") throw new CastError(`${model.name}.permit: ${name} is a file, not a value`, model.model, name);
     return { present: true, value };
   }
   const object = input as Record<string, unknown>;
@@ -23,29 +32,49 @@ function readInput(model: ResolvedModel, input: unknown, name: string): { presen
  * Picks the named attributes from request input (plain object, `FormData` or `URLSearchParams`), cast.
  * Keys not named are dropped; a named key absent from the input is left out; a repeated form key takes its last value.
  */
-function permit(model: ResolvedModel, input: unknown, names: readonly string[]): Record<string, unknown> {
+function permit(model: ResolvedModel, input: unknown, names: readonly string[], options: PermitOptions): Record<string, unknown> {
   if (!isFormLike(input) && !isPlainObject(input)) {
     throw new TypeError(`${model.name}.permit takes a plain object, FormData or URLSearchParams`);
   }
   const permitted: Record<string, unknown> = {};
   for (const name of names) {
+    if (typeof name !== "string") throw new TypeError(`${model.name}.permit: attribute names are strings, not ${String(name)}`);
     const attribute = attributeNamed(model, name);
     const { present, value } = readInput(model, input, name);
-    if (present) permitted[name] = castValue(model, attribute, value);
+    if (present) permitted[name] = options.emptyAsNull && isEmptyField(attribute, value) ? null : castValue(model, attribute, value);
   }
   return permitted;
 }
 
+function isEmptyField(attribute: Attribute, value: unknown): boolean {
+  return typeof value === "string" && value.trim() === "" && attribute.typeName !== "string" && attribute.typeName !== "json";
+}
+
+/** The names and options of a call: `permit(input, ...names)` or `permit(input, names, options)`. */
+function namesAndOptions(model: ResolvedModel, args: unknown[]): [string[], PermitOptions] {
+  if (!Array.isArray(args[0])) return [args as string[], {}];
+  const [names, options = {}] = args as [string[], PermitOptions | undefined];
+  if (args.length > 2 || !isPlainObject(options)) {
+    throw new TypeError(`${model.name}.permit takes (input, ...names) or (input, names, options)`);
+  }
+  for (const key of Object.keys(options)) {
+    if (key !== "emptyAsNull") throw new TypeError(`${model.name}.permit: unknown option ${key}`);
+  }
+  return [names, options];
+}
+
 /**
- * Permitting: `Model.permit(input, ...names)` picks and casts the named attributes from request input, ready for
- * build, create or update. A plugin, like Rails' strong parameters outside Active Record's core, so that a Worker
+ * Permitting: `Model.permit(input, ...names)` (or `Model.permit(input, names, { emptyAsNull })`) picks and casts the
+ * named attributes from request input, ready for build, create or update. A plugin, like Rails' strong parameters outside Active Record's core, so that a Worker
  * that never reads forms does not carry it.
  */
 export const permitting = definePlugin({
   name: "permitting",
   setup(base: Record<string, unknown>) {
-    base["permit"] = function (this: { all(): Relation }, input: unknown, ...names: string[]) {
-      return permit(this.all().model, input, names);
+    base["permit"] = function (this: { all(): Relation }, input: unknown, ...args: unknown[]) {
+      const model = this.all().model;
+      const [names, options] = namesAndOptions(model, args);
+      return permit(model, input, names, options);
     };
   },
 });

@@ -20,7 +20,7 @@ export class Item extends Model({
   static override binding = "DB";
   static override tableName = "saq_items";
   static ranked = this.scope((q) => q.where({ rank: gt(0) }).order({ rank: "desc" }));
-  owner = belongsTo(Owner, { foreignKey: "ownerId" });
+  owner = belongsTo(Owner, { foreignKey: "ownerId", optional: true });
 }
 
 export class Owner extends Model({ id: { type: "string", null: false }, name: "string" }) {

@@ -1,10 +1,13 @@
-import type { AnyModel, AssignAttributes, AssociationField, AttributesOfModel, RelationOf } from "../../kernel/index.js";
+import type { AnyModel, AssignAttributes, AssociationField, AttributeName, AttributesOfModel, RelationOf } from "../../kernel/index.js";
 import type { BelongsToOptions, HasManyOptions, HasOneOptions } from "./definition.js";
 import { ASSOCIATION, AssociationSlot } from "./slot.js";
 import { collection } from "./has-many.js";
 import { BelongsToAssociation, HasOneAssociation } from "./single.js";
 
 type RecordOf<T> = T extends abstract new (...args: any) => infer R ? R : never;
+
+/** The options of a `hasMany` or `hasOne` to `T`, whose `foreignKey` must name an attribute of `T`. */
+type ChildOptions<Options, T extends AnyModel> = Options & { foreignKey?: AttributeName<AttributesOfModel<T>> };
 
 /** `user.posts()`: the children as a Relation, plus `build` for a child saved with its owner. */
 export type AssociationRelation<T extends AnyModel> = RelationOf<T> & {
@@ -49,7 +52,7 @@ export interface HasOne<T extends AnyModel> extends AssociationField<RecordOf<T>
  * Declares a one-to-many association as an instance field: `posts = hasMany(Post, { dependent: "destroy" })`.
  * `user.posts()` is a Relation of the children; `user.posts().build(attrs)` builds one saved with the owner.
  */
-export function hasMany<T extends AnyModel>(target: T, options: HasManyOptions = {}): HasMany<T> {
+export function hasMany<T extends AnyModel>(target: T, options: ChildOptions<HasManyOptions, T> = {}): HasMany<T> {
   const slot = new AssociationSlot({ kind: "hasMany", target, options });
   const field = () => collection(slot);
   return Object.defineProperty(field, ASSOCIATION, { value: slot }) as unknown as HasMany<T>;
@@ -61,6 +64,6 @@ export function belongsTo<T extends AnyModel>(target: T, options: BelongsToOptio
 }
 
 /** Declares a one-to-one association as an instance field: `profile = hasOne(Profile)`; `user.profile.build()`. */
-export function hasOne<T extends AnyModel>(target: T, options: HasOneOptions = {}): HasOne<T> {
+export function hasOne<T extends AnyModel>(target: T, options: ChildOptions<HasOneOptions, T> = {}): HasOne<T> {
   return new HasOneAssociation(new AssociationSlot({ kind: "hasOne", target, options })) as unknown as HasOne<T>;
 }

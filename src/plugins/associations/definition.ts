@@ -42,6 +42,11 @@ export interface HasOneOptions extends Omit<HasManyOptions, "dependent"> {
 export interface BelongsToOptions {
   /** The attribute holding the target's key; the association's name plus `Id` by default. */
   foreignKey?: string;
+  /**
+   * A null foreign key is allowed. Without it, as in Rails 5+, a record whose foreign key is null fails validation
+   * with "must exist" (unless a parent was assigned or it was built through its parent).
+   */
+  optional?: boolean;
 }
 
 /** The kind of an association. */
@@ -51,7 +56,7 @@ export type AssociationKind = "hasMany" | "hasOne" | "belongsTo";
 export interface AssociationDefinition {
   readonly kind: AssociationKind;
   readonly target: Function;
-  readonly options: { dependent?: Dependent; scope?: HasManyOptions["scope"]; foreignKey?: string };
+  readonly options: { dependent?: Dependent; scope?: HasManyOptions["scope"]; foreignKey?: string; optional?: boolean };
 }
 
 /** An association resolved for a Model: its name and the keys that join owner and target. */

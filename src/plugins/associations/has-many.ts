@@ -1,5 +1,6 @@
 import { Relation } from "../../kernel/index.js";
 import { anyMatch, countOf } from "../calculations.js";
+import { markBuiltThroughOwner } from "./required-parents.js";
 import type { AssociationSlot } from "./slot.js";
 
 /**
@@ -17,6 +18,7 @@ export function collection(slot: AssociationSlot): Relation {
     build: {
       value(attributes: object = {}) {
         const child = Relation.prototype.build.call(relation, attributes);
+        markBuiltThroughOwner(child);
         slot.pending.push(child);
         if (slot.loaded) loaded().push(child);
         return child;

@@ -4,6 +4,7 @@ import { copyKey } from "./keys.js";
 import { saveNewParents } from "./new-parents.js";
 import { preloadAssociation } from "./preload.js";
 import { replaceSavedChildren } from "./replace-child.js";
+import { validateRequiredParents } from "./required-parents.js";
 import { associationsOf, slotsOf } from "./registry.js";
 
 type Owner = Record<string, any>;
@@ -92,6 +93,7 @@ export const associations = definePlugin({
   hooks: {
     "record:initialize": ({ record }) => attach(record),
     "record:hydrate": ({ record }) => attach(record),
+    "record:validate": ({ record }) => validateRequiredParents(record),
     async "record:beforeWrite"({ record, batch, batchBefore, later }) {
       for (const { child, foreignKey, key } of pendingChildren(record)) {
         if (key === null) {

@@ -1,5 +1,6 @@
 import { AssociationNotLoaded } from "../../kernel/index.js";
 import { keyFor } from "./keys.js";
+import { markBuiltThroughOwner } from "./required-parents.js";
 import { ASSOCIATION, type AssociationSlot } from "./slot.js";
 
 /** Shared behaviour of the one-record associations (`belongsTo`, `hasOne`). */
@@ -86,6 +87,7 @@ export class HasOneAssociation extends SingleAssociation {
     const { owner, association } = slot.requireOwner();
     const key = keyFor(association.target, association.foreignKey, owner.readAttribute(association.primaryKey));
     const child = slot.targetModel().build({ ...attributes, [association.foreignKey]: key });
+    markBuiltThroughOwner(child);
     slot.pending.length = 0;
     slot.pending.push(child);
     slot.remember(child);

@@ -1,0 +1,28 @@
+import { slotsOf } from "./registry.js";
+
+type Owner = Record<string, any>;
+
+/** Records built through an owner's `hasMany` or `hasOne`: their parent is that owner, whose save writes them. */
+const builtThroughOwner = new WeakSet<object>();
+
+/** Marks a child built through an owner's association: it takes the owner's key when the owner is written. */
+export function markBuiltThroughOwner(child: object): void {
+  builtThroughOwner.add(child);
+}
+
+/**
+ * Rails 5's required `belongsTo`: a record whose foreign key is null fails validation with "must exist", unless the
+ * association is declared `optional: true`, a parent was assigned with `set`, or the record was built through its
+ * parent's association (both get the key when the parent is written). Checked without a query, on a new record or a
+ * changed key only, as Rails 7.1 does: that the row exists is the FOREIGN KEY constraint's job.
+ */
+export function validateRequiredParents(record: Owner): void {
+  if (builtThroughOwner.has(record)) return;
+  for (const [association, slot] of slotsOf(record)) {
+    if (association.kind !== "belongsTo" || association.options.optional) continue;
+    if (!record.isNewRecord() && !record.isAttributeChanged(association.foreignKey)) continue;
+    if (record.readAttribute(association.foreignKey) === null && slot.pending.length === 0) {
+      record.errors.add(association.name, "required", "must exist");
+    }
+  }
+}
