@@ -31,9 +31,11 @@ describe("insert and insertAll", () => {
   it("shows filtered attributes of each row as [FILTERED] in query events", async () => {
     const { db, events } = listen();
     await db.model(User).insertAll([{ name: "a", email: "a@x.io" }, { name: "b", email: "b@x.io" }]);
-    const rows = JSON.parse(events[0]!.params[0] as string) as Record<string, unknown>[];
-    expect(rows.map((row) => row["email"])).toEqual(["[FILTERED]", "[FILTERED]"]);
-    expect(rows.map((row) => row["name"])).toEqual(["a", "b"]);
+    const sent = events[0]!.params[0] as string;
+    expect(sent).not.toMatch(/@x\.io/);
+    const rows = JSON.parse(sent) as unknown[][];
+    expect(rows.map((row) => row.filter((value) => value === "[FILTERED]"))).toEqual([["[FILTERED]"], ["[FILTERED]"]]);
+    expect(rows.map((row) => row.filter((value) => value === "a" || value === "b"))).toEqual([["a"], ["b"]]);
   });
 
   it("raises RecordNotUnique for duplicates unless onDuplicate: skip, and writes nothing on failure", async () => {
