@@ -126,16 +126,16 @@ function chunkInsert(model: ResolvedModel, attributes: readonly Attribute[], chu
 
 /**
  * The INSERTs of rows that give no value at all (every column has a default): one row alone is `DEFAULT VALUES`,
- * as `create({})` sends; several, or one with a conflict clause (which `DEFAULT VALUES` cannot take), give an
- * integer key NULL so that SQLite numbers them; with another key, each row is its own `DEFAULT VALUES`.
+ * as `create({})` sends; several, or one with a conflict clause (which `DEFAULT VALUES` cannot take), give the
+ * integer key NULL in one statement so that SQLite numbers them.
  */
 function defaultRowInserts(model: ResolvedModel, count: number, conflict: string, operation: string): Statement<Meta>[] {
   const key = model.primaryKey;
-  const defaultValues = () => metaStatement(model, `INSERT INTO ${model.quotedTable} DEFAULT VALUES`, new ParamWriter());
-  if (count === 1 && conflict === "") return [defaultValues()];
-  if (key.typeName === "integer") return rowInserts(model, [key], Array.from({ length: count }, () => [null]), conflict, operation);
-  if (conflict !== "") throw new TypeError(`${model.name}.${operation}: rows that give no value can skip or update conflicts only with an integer primary key`);
-  return Array.from({ length: count }, defaultValues);
+  if (count === 1 && conflict === "") return [metaStatement(model, `INSERT INTO ${model.quotedTable} DEFAULT VALUES`, new ParamWriter())];
+  if (key.typeName !== "integer") {
+    throw new TypeError(`${model.name}.${operation}: rows that give no value can be written only one at a time, without onDuplicate, unless the primary key is an integer`);
+  }
+  return rowInserts(model, [key], Array.from({ length: count }, () => [null]), conflict, operation);
 }
 
 /** The INSERTs of rows: as many as keep each bound value within D1's limit, sent together in one atomic batch. */
