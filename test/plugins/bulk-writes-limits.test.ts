@@ -15,7 +15,7 @@ const LIMIT = 1_000_000;
 const wideColumns = Array.from({ length: 99 }, (_, index) => `c${index + 1}`);
 
 /** A 100-column table (D1's maximum): its key and 99 text columns. */
-class Wide extends Model({ id: { type: "string", null: false }, ...Object.fromEntries(wideColumns.map((name) => [name, "string"])) } as Record<string, "string">) {
+class Wide extends Model({ id: { type: "string", null: false }, ...Object.fromEntries(wideColumns.map((name) => [name, "string"])) } as Record<string, "string" | { type: "string"; null: false }>) {
   static override binding = "DB";
   static override tableName = "audit_q_wide";
 }

@@ -76,15 +76,16 @@ describe("column names on every write path", () => {
         const expectRows = async (...rows: Values[]) => expect(await readBack()).toEqual(rows);
 
         const record = await Written.create(first);
+        const id = record.id!;
         await expectRows(first);
         await record.update(second);
-        expect(await Written.find(record.id)).toMatchObject(second);
-        await Written.upsert({ id: record.id, ...first });
+        expect(await Written.find(id)).toMatchObject(second);
+        await Written.upsert({ id, ...first });
         await expectRows(first);
-        await Written.where({ id: record.id }).updateAll(second);
-        const selected = await Written.select("text", "score", "count").find(record.id);
+        await Written.where({ id }).updateAll(second);
+        const selected = await Written.select("text", "score", "count").find(id);
         expect({ text: selected.text, score: selected.score, count: selected.count }).toEqual(second);
-        await Written.upsertAll([{ id: record.id, ...first }, { id: record.id + 1, ...second }]);
+        await Written.upsertAll([{ id, ...first }, { id: id + 1, ...second }]);
         await expectRows(first, second);
 
         await Written.deleteAll();
