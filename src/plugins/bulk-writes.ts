@@ -82,9 +82,10 @@ function selectFromJson(attributes: readonly Attribute[], json: string, params: 
   return `SELECT ${picks} FROM json_each(${placeholder})`;
 }
 
-/** Rows as JSON arrays of at most D1's limit for one value; a row over it alone is sent value by value. */
+/** Rows bound as one JSON value, or one row whose JSON alone is over D1's limit, bound value by value. */
 type InsertChunk = { readonly json: string } | { readonly row: readonly unknown[] };
 
+/** The rows in order, as JSON values of at most D1's limit for one value each. */
 function insertChunks(attributes: readonly Attribute[], rows: readonly unknown[][]): InsertChunk[] {
   const chunks: InsertChunk[] = [];
   let texts: string[] = [];
