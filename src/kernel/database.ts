@@ -65,6 +65,7 @@ export class Database {
 
   /** Runs one Statement and resolves to what it reads. */
   async run<Result>(statement: Statement<Result>): Promise<Result> {
+    if (statement.parts) return (await this.runAll([statement]))[0] as Result;
     let result: { results?: Record<string, unknown>[]; meta: Record<string, unknown> };
     try {
       const prepared = this.#prepare(statement);
@@ -78,21 +79,26 @@ export class Database {
     return statement.read(result.results ?? [], result.meta, this);
   }
 
-  /** Runs Statements in one atomic D1 batch (one round trip) and resolves to what each reads. */
+  /**
+   * Runs Statements in one atomic D1 batch (one round trip) and resolves to what each reads; a Statement made of
+   * parts sends each of them.
+   */
   async runAll(statements: readonly Statement[]): Promise<unknown[]> {
     if (statements.length === 0) return [];
+    const sent = statements.flatMap((statement) => statement.parts ?? [statement]);
     let results: { results?: Record<string, unknown>[]; meta: Record<string, unknown> }[];
     try {
-      results = await this.#binding.batch(statements.map((statement) => this.#prepare(statement)));
+      results = await this.#binding.batch(sent.map((statement) => this.#prepare(statement)));
     } catch (error) {
-      const translated = translateError(error, statements);
-      for (const statement of statements) this.#emit(statement, undefined, true, translated);
+      const translated = translateError(error, sent);
+      for (const statement of sent) this.#emit(statement, undefined, true, translated);
       throw translated;
     }
-    return statements.map((statement, index) => {
-      const result = results[index]!;
-      this.#emit(statement, result.meta, true);
-      return statement.read(result.results ?? [], result.meta, this);
+    sent.forEach((statement, index) => this.#emit(statement, results[index]!.meta, true));
+    let offset = 0;
+    return statements.map((statement) => {
+      const own = results.slice(offset, (offset += statement.parts?.length ?? 1));
+      return statement.read(own.flatMap((result) => result.results ?? []), summedMeta(own.map((result) => result.meta)), this);
     });
   }
 
@@ -124,6 +130,17 @@ export class Database {
     resolveModel(unbound);
     return bindModel(unbound, this);
   }
+}
+
+/** What D1 counts per statement, added up over the parts of a Statement sent as several. */
+const SUMMED_META = ["changes", "duration", "rows_read", "rows_written"];
+
+/** The `meta` of a Statement sent as several: their counts added up, the rest (`last_row_id`, ...) of the last. */
+function summedMeta(metas: Record<string, unknown>[]): Record<string, unknown> {
+  if (metas.length === 1) return metas[0]!;
+  const meta = { ...metas.at(-1) };
+  for (const key of SUMMED_META) meta[key] = metas.reduce((sum, part) => sum + Number(part[key] ?? 0), 0);
+  return meta;
 }
 
 const BOUND_DATABASE = Symbol("recordflare.database");

@@ -31,6 +31,7 @@ export { attributeNamed, castValue } from "./assign.js";
 export { isPlainObject } from "./plain-object.js";
 export { previewText } from "./display.js";
 export { valuesToWrite } from "./persistence.js";
+export { checkValueSize, MAX_VALUE_BYTES, utf8Bytes } from "./value-size.js";
 export type { ResolvedModel } from "./resolve.js";
 export type { ParamSource, StatementResult, StatementReader } from "./statement.js";
 export { compileConditions, compileSelect, joinSelect, queryOfParts, selectParts } from "./compiler.js";

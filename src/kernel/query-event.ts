@@ -19,10 +19,13 @@ export interface QueryEvent {
 
 const FILTERED = "[FILTERED]";
 
-function filterRows(json: string, byKey: ReadonlyMap<string, { filtered: boolean }>): string {
-  const rows = JSON.parse(json) as Record<string, unknown>[];
+function filterRows(json: string, columns: readonly { filtered: boolean }[]): string {
+  if (!columns.some((column) => column.filtered)) return json;
+  const rows = JSON.parse(json) as unknown[][];
   for (const row of rows) {
-    for (const key of Object.keys(row)) if (byKey.get(key)?.filtered) row[key] = FILTERED;
+    columns.forEach((column, index) => {
+      if (column.filtered) row[index] = FILTERED;
+    });
   }
   return JSON.stringify(rows);
 }
@@ -35,7 +38,7 @@ function displayParam(value: unknown, source: ParamSource | undefined): unknown 
     case "list":
       return source.attribute.filtered ? JSON.stringify((JSON.parse(value as string) as unknown[]).map(() => FILTERED)) : value;
     case "rows":
-      return filterRows(value as string, source.byKey);
+      return filterRows(value as string, source.columns);
   }
 }
 

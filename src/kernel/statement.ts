@@ -4,12 +4,13 @@ import type { ResolvedModel } from "./resolve.js";
 
 /**
  * Where a bound value came from, so that query events can hide filtered values:
- * one attribute's value, a JSON list of one attribute's values, or JSON rows keyed by column.
+ * one attribute's value, a JSON list of one attribute's values, or JSON rows, each an array holding the value of
+ * `columns[i]` at position i (no column name ever goes into a JSON path).
  */
 export type ParamSource =
   | { readonly kind: "value"; readonly attribute: Attribute }
   | { readonly kind: "list"; readonly attribute: Attribute }
-  | { readonly kind: "rows"; readonly byKey: ReadonlyMap<string, Attribute> };
+  | { readonly kind: "rows"; readonly columns: readonly Attribute[] };
 
 /** What a Statement's result is read as: rows, the first row, or D1's `meta` of a write. */
 export type StatementResult = "rows" | "meta";
@@ -34,6 +35,11 @@ export class Statement<Result = unknown> {
   readonly read: StatementReader<Result>;
   /** @internal The database of the bound Model (`db.model(M)`) that made it: where a top-level `batch` runs it. */
   readonly database: Database | undefined;
+  /**
+   * @internal The statements sent in its place, in one atomic batch, when it is too big for one (a bulk write over
+   * D1's limit for one value); `read` then gets their rows together and their `meta` summed. Undefined otherwise.
+   */
+  readonly parts: readonly Statement[] | undefined;
 
   /** @internal */
   constructor(
@@ -42,6 +48,7 @@ export class Statement<Result = unknown> {
     result: StatementResult,
     read: StatementReader<Result>,
     database?: Database,
+    parts?: readonly Statement[],
   ) {
     this.sql = query.sql;
     this.params = query.params;
@@ -50,6 +57,20 @@ export class Statement<Result = unknown> {
     this.result = result;
     this.read = read;
     this.database = database;
+    this.parts = parts;
+  }
+
+  /**
+   * @internal A Statement sent as `parts` in one atomic batch (one round trip, all or nothing). It shows as their
+   * SQL texts joined by `;` with all their values.
+   */
+  static ofParts<Result>(parts: readonly Statement[], read: StatementReader<Result>, database?: Database): Statement<Result> {
+    const query = {
+      sql: parts.map((part) => part.sql).join(";\n"),
+      params: parts.flatMap((part) => part.params),
+      sources: parts.flatMap((part) => part.params.map((_, index) => part.sources[index])),
+    };
+    return new Statement(query, parts[0]?.model, "meta", read, database, parts);
   }
 
   /** The SQL and its bound values, unfiltered. */

@@ -2,11 +2,13 @@ import {
   type Attribute,
   attributeNamed,
   castValue,
+  checkValueSize,
   databaseOfModel,
   definePlugin,
   IncompatibleRelation,
   type InsertOptions,
   joinSelect,
+  MAX_VALUE_BYTES,
   ParamWriter,
   quoteIdentifier,
   Relation,
@@ -14,6 +16,7 @@ import {
   selectParts,
   Statement,
   type UpsertOptions,
+  utf8Bytes,
   valuesToWrite,
   type WriteMeta,
 } from "../kernel/index.js";
@@ -21,57 +24,139 @@ import {
 type Meta = WriteMeta;
 type BuildsRecords = Function & { build(attributes: object): object; all(): Relation };
 
-function storedRow(model: ResolvedModel, values: ReadonlyMap<string, unknown>): Record<string, unknown> {
-  const row: Record<string, unknown> = {};
-  for (const [name, value] of values) {
-    const attribute = model.byName.get(name)!;
-    row[attribute.column] = value === null ? null : attribute.type.toDatabase(value);
-  }
-  return row;
+/** The stored form of a value a bulk write sends, refused before sending when it is over D1's limit for one value. */
+function storedOf(model: ResolvedModel, attribute: Attribute, value: unknown): unknown {
+  const stored = value === null || value === undefined ? null : attribute.type.toDatabase(value);
+  checkValueSize(model, attribute, stored);
+  return stored;
+}
+
+/** The rows of a bulk insert: the attributes written, each row's stored values in their order, and what the caller gave. */
+interface RowsToInsert {
+  readonly model: ResolvedModel;
+  readonly attributes: readonly Attribute[];
+  readonly rows: readonly unknown[][];
+  readonly given: readonly Attribute[];
 }
 
 /**
- * The rows of a bulk insert, by column, with declared defaults, generated ids and timestamps filled in: each
- * row is built as a record (so casting and defaults apply) but no validation or callback runs.
+ * The rows of a bulk insert, with declared defaults, generated ids and timestamps filled in: each row is built as a
+ * record (so casting and defaults apply) but no validation or callback runs.
  */
-function rowsToInsert(
-  modelClass: BuildsRecords,
-  list: readonly object[],
-  operation: "insertAll" | "upsertAll",
-): { model: ResolvedModel; columns: string[]; given: string[]; rows: Record<string, unknown>[] } {
+function rowsToInsert(modelClass: BuildsRecords, list: readonly object[], operation: "insertAll" | "upsertAll"): RowsToInsert {
   const model = modelClass.all().model;
   if (!Array.isArray(list) || list.length === 0) throw new TypeError(`${model.name}.${operation} takes a non-empty array of attribute objects`);
-  const rows = list.map((attributes) => storedRow(model, valuesToWrite(modelClass.build(attributes), "create")));
-  const columns = Object.keys(rows[0]!);
-  for (const row of rows) {
-    if (Object.keys(row).length !== columns.length || !columns.every((column) => column in row)) {
+  const written = list.map((attributes) => valuesToWrite(modelClass.build(attributes), "create"));
+  const attributes = [...written[0]!.keys()].map((name) => model.byName.get(name)!);
+  const rows = written.map((values) => {
+    if (values.size !== attributes.length || !attributes.every((attribute) => values.has(attribute.name))) {
       throw new TypeError(`${model.name}.${operation}: every row must give the same attributes`);
     }
+    return attributes.map((attribute) => storedOf(model, attribute, values.get(attribute.name)));
+  });
+  const given = Object.keys(list[0]!).map((name) => attributeNamed(model, name));
+  return { model, attributes, rows, given };
+}
+
+const WHOLE_NUMBER = /^-?\d+$/;
+
+/** A stored value as JSON; a whole real keeps a decimal point, so that SQLite reads it back as REAL. */
+function valueJson(attribute: Attribute, stored: unknown): string {
+  const json = JSON.stringify(stored);
+  return attribute.typeName === "real" && WHOLE_NUMBER.test(json) ? `${json}.0` : json;
+}
+
+/** A row as a JSON array: the value of `attributes[i]` at position i, so no column name goes into a JSON path. */
+function rowJson(attributes: readonly Attribute[], row: readonly unknown[]): string {
+  return `[${row.map((stored, index) => valueJson(attributes[index]!, stored)).join(",")}]`;
+}
+
+function columnList(attributes: readonly Attribute[]): string {
+  return attributes.map((attribute) => quoteIdentifier(attribute.column)).join(", ");
+}
+
+/** `SELECT json_extract(value, '$[0]'), ... FROM json_each(?)`: the bound JSON rows, read by position. */
+function selectFromJson(attributes: readonly Attribute[], json: string, params: ParamWriter): string {
+  const placeholder = params.bind(json, { kind: "rows", columns: attributes });
+  const picks = attributes.map((_, index) => `json_extract(value, '$[${index}]')`).join(", ");
+  return `SELECT ${picks} FROM json_each(${placeholder})`;
+}
+
+/** Rows bound as one JSON value, or one row whose JSON alone is over D1's limit, bound value by value. */
+type InsertChunk = { readonly json: string } | { readonly row: readonly unknown[] };
+
+/** The rows in order, as JSON values of at most D1's limit for one value each. */
+function insertChunks(attributes: readonly Attribute[], rows: readonly unknown[][]): InsertChunk[] {
+  const chunks: InsertChunk[] = [];
+  let texts: string[] = [];
+  let bytes = 2;
+  const flush = () => {
+    if (texts.length > 0) chunks.push({ json: `[${texts.join(",")}]` });
+    texts = [];
+    bytes = 2;
+  };
+  for (const row of rows) {
+    const text = rowJson(attributes, row);
+    const size = utf8Bytes(text) + 1;
+    if (size + 2 > MAX_VALUE_BYTES) {
+      flush();
+      chunks.push({ row });
+      continue;
+    }
+    if (bytes + size > MAX_VALUE_BYTES) flush();
+    texts.push(text);
+    bytes += size;
   }
-  const given = Object.keys(list[0]!).map((name) => attributeNamed(model, name).column);
-  return { model, columns, given, rows };
+  flush();
+  return chunks;
 }
 
-// The rows are bound as ONE JSON value and read back with json_each, so any number of rows fits D1's
-// limit of 100 bound parameters.
-function insertSql(model: ResolvedModel, columns: string[], params: ParamWriter, rows: Record<string, unknown>[]): string {
-  const byKey = new Map(columns.map((column) => [column, model.byColumn.get(column)!]));
-  const placeholder = params.bind(JSON.stringify(rows), { kind: "rows", byKey });
-  const names = columns.map(quoteIdentifier).join(", ");
-  const picks = columns.map((column) => `json_extract(value, ${quoteJsonPath(column)})`).join(", ");
-  return `INSERT INTO ${model.quotedTable} (${names}) SELECT ${picks} FROM json_each(${placeholder}) WHERE true`;
+function metaStatement(model: ResolvedModel, sql: string, params: ParamWriter): Statement<Meta> {
+  return new Statement({ sql, params: params.params, sources: params.sources }, model, "meta", (_rows, meta) => meta);
 }
 
-function quoteJsonPath(column: string): string {
-  return `'$."${column.replaceAll("'", "''").replaceAll('"', '\\"')}"'`;
+/** One INSERT of a chunk of rows: `... SELECT ... FROM json_each(?) WHERE true` (the WHERE keeps an ON CONFLICT unambiguous). */
+function chunkInsert(model: ResolvedModel, attributes: readonly Attribute[], chunk: InsertChunk, conflict: string): Statement<Meta> {
+  const params = new ParamWriter();
+  const rows =
+    "json" in chunk
+      ? `${selectFromJson(attributes, chunk.json, params)} WHERE true`
+      : `VALUES (${chunk.row.map((stored, index) => params.bind(stored, { kind: "value", attribute: attributes[index]! })).join(", ")})`;
+  return metaStatement(model, `INSERT INTO ${model.quotedTable} (${columnList(attributes)}) ${rows}${conflict}`, params);
+}
+
+/**
+ * The INSERTs of rows that give no value at all (every column has a default): one row alone is `DEFAULT VALUES`,
+ * as `create({})` sends; several, or one with a conflict clause (which `DEFAULT VALUES` cannot take), give the
+ * integer key NULL in one statement so that SQLite numbers them.
+ */
+function defaultRowInserts(model: ResolvedModel, count: number, conflict: string, operation: string): Statement<Meta>[] {
+  const key = model.primaryKey;
+  if (count === 1 && conflict === "") return [metaStatement(model, `INSERT INTO ${model.quotedTable} DEFAULT VALUES`, new ParamWriter())];
+  if (key.typeName !== "integer") {
+    throw new TypeError(`${model.name}.${operation}: rows that give no value can be written only one at a time, without onDuplicate, unless the primary key is an integer`);
+  }
+  return rowInserts(model, [key], Array.from({ length: count }, () => [null]), conflict, operation);
+}
+
+/** The INSERTs of rows: as many as keep each bound value within D1's limit, sent together in one atomic batch. */
+function rowInserts(model: ResolvedModel, attributes: readonly Attribute[], rows: readonly unknown[][], conflict: string, operation: string): Statement<Meta>[] {
+  if (attributes.length === 0) return defaultRowInserts(model, rows.length, conflict, operation);
+  return insertChunks(attributes, rows).map((chunk) => chunkInsert(model, attributes, chunk, conflict));
+}
+
+/** One Statement of the INSERTs: itself when there is one, else one sent as its parts in one atomic batch. */
+function insertStatement(modelClass: BuildsRecords, parts: Statement<Meta>[]): Statement<Meta> {
+  const database = databaseOfModel(modelClass);
+  if (parts.length > 1) return Statement.ofParts(parts, (_rows, meta) => meta, database);
+  const only = parts[0]!;
+  return new Statement(only, only.model, "meta", only.read, database);
 }
 
 function toInsertAll(this: BuildsRecords, list: readonly object[], options: InsertOptions = {}): Statement<Meta> {
-  const { model, columns, rows } = rowsToInsert(this, list, "insertAll");
-  const params = new ParamWriter();
+  const { model, attributes, rows } = rowsToInsert(this, list, "insertAll");
   const conflict = options.onDuplicate === "skip" ? " ON CONFLICT DO NOTHING" : "";
-  const sql = insertSql(model, columns, params, rows) + conflict;
-  return new Statement({ sql, params: params.params, sources: params.sources }, model, "meta", (_rows, meta) => meta, databaseOfModel(this));
+  return insertStatement(this, rowInserts(model, attributes, rows, conflict, "insertAll"));
 }
 
 /**
@@ -92,15 +177,16 @@ function conflictAction(model: ResolvedModel, updates: string[], updatedAt: stri
 }
 
 function toUpsertAll(this: BuildsRecords, list: readonly object[], options: UpsertOptions = {}): Statement<Meta> {
-  const { model, columns, given, rows } = rowsToInsert(this, list, "upsertAll");
+  const { model, attributes, rows, given } = rowsToInsert(this, list, "upsertAll");
   const uniqueBy = (options.uniqueBy ?? [model.primaryKey.name]).map((name) => attributeNamed(model, name).column);
-  const updates = columns.filter((column) => given.includes(column) && !uniqueBy.includes(column) && column !== model.primaryKey.column);
+  const columns = attributes.map((attribute) => attribute.column);
+  const givenColumns = given.map((attribute) => attribute.column);
+  const updates = columns.filter((column) => givenColumns.includes(column) && !uniqueBy.includes(column) && column !== model.primaryKey.column);
   // An updatedAt the caller gave is set as given; one the timestamps filled in is touched only on a change.
   const stamped = model.byName.get("updatedAt")?.column;
-  const updatedAt = stamped !== undefined && columns.includes(stamped) && !given.includes(stamped) ? stamped : undefined;
-  const params = new ParamWriter();
-  const sql = `${insertSql(model, columns, params, rows)} ON CONFLICT (${uniqueBy.map(quoteIdentifier).join(", ")}) ${conflictAction(model, updates, updatedAt)}`;
-  return new Statement({ sql, params: params.params, sources: params.sources }, model, "meta", (_rows, meta) => meta, databaseOfModel(this));
+  const updatedAt = stamped !== undefined && columns.includes(stamped) && !givenColumns.includes(stamped) ? stamped : undefined;
+  const conflict = ` ON CONFLICT (${uniqueBy.map(quoteIdentifier).join(", ")}) ${conflictAction(model, updates, updatedAt)}`;
+  return insertStatement(this, rowInserts(model, attributes, rows, conflict, "upsertAll"));
 }
 
 function changesOf(meta: Meta): number {
@@ -129,15 +215,30 @@ function setEach(values: ReadonlyMap<Attribute, unknown>, params: ParamWriter): 
   return [...values].map(([attribute, stored]) => `${quoteIdentifier(attribute.column)} = ${params.bind(stored, { kind: "value", attribute })}`).join(", ");
 }
 
-/** `("a", "b") = (SELECT ... FROM json_each(?))`: every value in one bound JSON row, for updates of very many columns. */
-function setAsOneValue(values: ReadonlyMap<Attribute, unknown>, params: ParamWriter): string {
-  const attributes = [...values.keys()];
-  const row = Object.fromEntries(attributes.map((attribute) => [attribute.column, values.get(attribute)]));
-  const byKey = new Map(attributes.map((attribute) => [attribute.column, attribute]));
-  const placeholder = params.bind(JSON.stringify([row]), { kind: "rows", byKey });
-  const columns = attributes.map((attribute) => quoteIdentifier(attribute.column)).join(", ");
-  const picks = attributes.map((attribute) => `json_extract(value, ${quoteJsonPath(attribute.column)})`).join(", ");
-  return `(${columns}) = (SELECT ${picks} FROM json_each(${placeholder}))`;
+/**
+ * `("a", "b") = (SELECT json_extract(value, '$[0]'), ... FROM json_each(?))`: the values in bound JSON rows, for
+ * updates of very many columns; as many JSON values as keep each within D1's limit for one value, and a value
+ * too big for JSON's escaping bound by itself.
+ */
+function setFromJson(values: ReadonlyMap<Attribute, unknown>, params: ParamWriter): string {
+  const groups: Attribute[][] = [[]];
+  let bytes = 2;
+  for (const [attribute, stored] of values) {
+    const size = utf8Bytes(valueJson(attribute, stored)) + 1;
+    if (bytes + size > MAX_VALUE_BYTES && groups.at(-1)!.length > 0) {
+      groups.push([]);
+      bytes = 2;
+    }
+    groups.at(-1)!.push(attribute);
+    bytes += size;
+  }
+  return groups
+    .map((group) => {
+      const json = `[${rowJson(group, group.map((attribute) => values.get(attribute)))}]`;
+      if (group.length === 1 && utf8Bytes(json) > MAX_VALUE_BYTES) return setEach(new Map([[group[0]!, values.get(group[0]!)]]), params);
+      return `(${columnList(group)}) = (${selectFromJson(group, json, params)})`;
+    })
+    .join(", ");
 }
 
 /** The UPDATE of `updateAll`: sets the attributes, cast, on every row the Relation matches; reads the rows changed. */
@@ -148,8 +249,7 @@ export function updateAllStatement(relation: Relation, attributes: Record<string
   const values = new Map<Attribute, unknown>();
   for (const [name, value] of entries) {
     const attribute = attributeNamed(model, name);
-    const cast = castValue(model, attribute, value);
-    values.set(attribute, cast === null ? null : attribute.type.toDatabase(cast));
+    values.set(attribute, storedOf(model, attribute, castValue(model, attribute, value)));
   }
   const compile = (set: typeof setEach) => {
     const params = new ParamWriter();
@@ -157,7 +257,7 @@ export function updateAllStatement(relation: Relation, attributes: Record<string
     return { params, sql: `UPDATE ${model.quotedTable} SET ${assignments} WHERE ${targetRows(relation, params)}` };
   };
   let { params, sql } = compile(setEach);
-  if (params.params.length > MAX_BOUND_PARAMETERS) ({ params, sql } = compile(setAsOneValue));
+  if (params.params.length > MAX_BOUND_PARAMETERS) ({ params, sql } = compile(setFromJson));
   return new Statement({ sql, params: params.params, sources: params.sources }, model, "meta", (_rows, meta) => changesOf(meta), databaseOfModel(relation.modelClass));
 }
 
