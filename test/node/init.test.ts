@@ -4,7 +4,7 @@ import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import jsonc from "jsonc-parser";
 import { describe, expect, it } from "vitest";
-import { app, ok, read, run } from "./helpers/cli-app.js";
+import { app, ok, read, root, run } from "./helpers/cli-app.js";
 
 function write(folder: string, file: string, text: string): void {
   mkdirSync(path.dirname(path.join(folder, file)), { recursive: true });
@@ -64,6 +64,12 @@ describe("recordflare init in an empty folder", () => {
     expect(read(folder, "src/db/schema.ts")).toContain("export const schema = {} as const;");
     expect(read(folder, "src/models/application-record.ts")).toContain("defineApplicationRecord(schema, ApplicationBase)");
     expect(read(folder, "src/index.ts")).toContain("withDatabase(connect(env.DB)");
+  });
+
+  it("prints what the guide's New project section shows", () => {
+    const guide = read(root, "docs/guide.md");
+    const section = guide.slice(guide.indexOf("### `npx recordflare init`"));
+    expect(/```text\n([\s\S]*?)```/.exec(section)![1]).toBe(OUTPUT_OF_A_NEW_PROJECT);
   });
 
   it("run again, changes nothing and says identical", () => {
