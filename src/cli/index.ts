@@ -1,21 +1,23 @@
 #!/usr/bin/env node
 /**
- * The `recordflare` command: `g model`, `g migration` and `schema`, run in the app's folder.
+ * The `recordflare` command: `init`, `g model`, `g migration` and `schema`, run in the app's folder.
  */
-import { readFileSync } from "node:fs";
 import { defineCommand } from "citty";
 import { generate } from "./commands/generate.js";
 import { schemaCommand } from "./commands/schema.js";
+import { initCommand } from "./commands/init.js";
+import { ownPackage } from "./own-package.js";
 import { runCli } from "./run.js";
-
-// The installed package's version (this file is built to dist/cli.mjs, beside the package's package.json folder), so
-// that `--version` names the version the shipped guide matches.
-const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
 
 // The root command.
 const main = defineCommand({
-  meta: { name: "recordflare", version, description: "Generates migrations, Models and the typed schema file for recordflare" },
-  subCommands: { generate, schema: schemaCommand },
+  // `--version` names the installed package's version, the one the shipped guide matches.
+  meta: {
+    name: "recordflare",
+    version: ownPackage.version,
+    description: "Sets up a Worker project and generates migrations, Models and the typed schema file for recordflare",
+  },
+  subCommands: { init: initCommand, generate, schema: schemaCommand },
 });
 
 process.exitCode = await runCli(main, process.argv.slice(2));

@@ -22,6 +22,11 @@ export const PATHS = {
   applicationRecord: "src/models/application-record.ts",
 } as const;
 
+/** A line of a command's output: the action (`create`, `update`, `identical`, `skip`), the path, and why if need be. */
+export function outputLine(action: string, relative: string, note?: string): string {
+  return `${action.padEnd(9)}  ${relative}${note === undefined ? "" : ` (${note})`}`;
+}
+
 /** An app's folder, with its migrations. */
 export class Project {
   /** The app's folder, absolute. */
@@ -67,7 +72,27 @@ export class Project {
         mkdirSync(path.dirname(absolute), { recursive: true });
         writeFileSync(absolute, file.text);
       }
-      return `${action.padEnd(9)}  ${file.path}`;
+      return outputLine(action, file.path);
+    });
+  }
+
+  /** Makes a folder unless it exists, with a line of output: `create` or `identical`. */
+  makeFolder(relative: string): string[] {
+    const absolute = path.join(this.root, relative);
+    const existed = existsSync(absolute);
+    if (!existed) mkdirSync(absolute, { recursive: true });
+    return [outputLine(existed ? "identical" : "create", `${relative}/`)];
+  }
+
+  /**
+   * Writes the files that do not exist yet; a file that exists is the app's, and is left as it is: `identical`
+   * when it already holds that text, else `skip` (the app may have edited it).
+   */
+  writeNew(files: readonly FileToWrite[]): string[] {
+    return files.flatMap((file) => {
+      if (!this.exists(file.path)) return this.write([file]);
+      const same = readFileSync(path.join(this.root, file.path), "utf8") === file.text;
+      return [outputLine(same ? "identical" : "skip", file.path, same ? undefined : "exists, left as it is")];
     });
   }
 }

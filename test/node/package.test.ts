@@ -26,6 +26,30 @@ describe("the built package in plain Node", () => {
     expect(hono).toMatch(/from '\.\/kernel\/context\.mjs'/);
   });
 
+  it("loads with require on Node 22 (the ESM build, through the exports' default condition)", () => {
+    const output = execFileSync(`${root}/node_modules/.bin/node`, ["-e", `console.log(process.version, typeof require("recordflare").Model)`], {
+      cwd: root,
+      encoding: "utf8",
+    });
+    expect(output).toMatch(/^v22\.\d+\.\d+ function\n$/);
+  });
+
+  it("passes publint", () => {
+    const output = execFileSync(`${root}/node_modules/.bin/publint`, [], { cwd: root, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+    expect(output).toContain("All good!");
+  }, 60_000);
+
+  // ESM only, so the profile esm-only: TypeScript's node16 resolution from CommonJS sees an ESM package that only
+  // import() reaches, which is what it is (Node's require(esm) is not modelled there); every other resolution must be clean.
+  it("passes arethetypeswrong on the packed package (profile esm-only)", () => {
+    const output = execFileSync(`${root}/node_modules/.bin/attw`, ["--pack", ".", "--profile", "esm-only", "--format", "json"], {
+      cwd: root,
+      encoding: "utf8",
+    });
+    const { analysis } = JSON.parse(output) as { analysis: { problems: Array<{ kind: string; resolutionKind: string }> } };
+    expect(analysis.problems.filter((problem) => problem.resolutionKind !== "node16-cjs")).toEqual([]);
+  }, 60_000);
+
   it("ships a bin whose --help runs", () => {
     const output = execFileSync(process.execPath, [`${root}/dist/cli.mjs`, "--help"], { encoding: "utf8" });
     expect(output).toContain("recordflare");

@@ -24,10 +24,12 @@ function write(folder: string, file: string, text: string): void {
 }
 
 describe("README quick start", () => {
-  it("its g model command prints and writes what the README shows, and its Worker type-checks", () => {
+  it("its init and g model commands print and write what the README shows, and its Worker type-checks", () => {
     const command = blockAfter("Generate the Model", "sh").trim();
     expect(command).toBe("npx recordflare g model Note title:string! body done:boolean!=false");
     const folder = app();
+    expect(blockAfter("set up what the project needs", "sh")).toBe("npx recordflare init\nnpm install\n");
+    expect(ok(folder, "init").split("\n\n")[0] + "\n").toBe(blockAfter("set up what the project needs", "text"));
     const printed = ok(folder, ...command.split(" ").slice(2));
     expect(printed).toBe(blockAfter("Generate the Model", "text"));
     expect(read(folder, "migrations/0001_create_notes.sql")).toBe(blockAfter("The migration, `migrations/0001_create_notes.sql`", "sql"));

@@ -1,0 +1,60 @@
+/**
+ * `recordflare init`: sets up a new or existing Worker project for recordflare. It writes what is missing
+ * (wrangler.jsonc, tsconfig.json, migrations/, the schema file, the base class, a Worker entry) and adds what
+ * wrangler.jsonc and package.json lack; a file the app already has is never replaced.
+ */
+import path from "node:path";
+import { defineCommand } from "citty";
+import { compatibilityDateFor } from "../init/compatibility-date.js";
+import { planManifest } from "../init/package-manifest.js";
+import { TSCONFIG_TEMPLATE, WORKER_TEMPLATE } from "../init/project-templates.js";
+import { planWranglerConfig, workerName } from "../init/wrangler-config.js";
+import { outputLine, PATHS, Project, type FileToWrite } from "../project.js";
+import { renderSchema } from "../schema-writer.js";
+import { APPLICATION_RECORD_TEMPLATE } from "../templates.js";
+import { cwdArg } from "./shared-args.js";
+
+const NEXT_STEPS = `
+Next:
+  npm install
+  npx recordflare g model User name:string!
+  npm run db:migrate
+  npm run dev`;
+
+/** The `init` command. */
+export const initCommand = defineCommand({
+  meta: {
+    name: "init",
+    description:
+      "Set up a Worker project for recordflare: wrangler.jsonc (D1 binding DB, nodejs_compat), tsconfig.json, migrations/, the schema file, the base class, src/index.ts and npm scripts; files that exist are kept",
+  },
+  args: { cwd: cwdArg },
+  async run({ args }) {
+    const project = new Project(args.cwd);
+    const manifest = planManifest(project, workerName(path.basename(project.root)));
+    const name = workerName(manifest.name ?? path.basename(project.root));
+    const wrangler = planWranglerConfig(project, name, compatibilityDateFor(project.root));
+    const database = await project.migratedDatabase(project.migrations());
+    let schema: string;
+    try {
+      schema = renderSchema(database.tables());
+    } finally {
+      database.close();
+    }
+    const edits = [wrangler.file, manifest.file].filter((file): file is FileToWrite => file !== undefined);
+    const lines = [
+      ...project.write(edits),
+      ...wrangler.notes,
+      ...manifest.notes,
+      ...project.writeNew([
+        { path: "tsconfig.json", text: TSCONFIG_TEMPLATE },
+        { path: PATHS.schema, text: schema },
+        { path: PATHS.applicationRecord, text: APPLICATION_RECORD_TEMPLATE },
+        // The template is TypeScript: an entry of another language is the app's to write.
+        ...(wrangler.entry.endsWith(".ts") ? [{ path: wrangler.entry, text: WORKER_TEMPLATE }] : []),
+      ]),
+      ...project.makeFolder(PATHS.migrations),
+    ];
+    console.log(`${lines.join("\n")}\n${NEXT_STEPS}`);
+  },
+});

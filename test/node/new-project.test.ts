@@ -1,0 +1,119 @@
+// A new user's first steps, against the package as npm would install it: `npm pack` of the built library,
+// installed into an empty folder; then `npx recordflare init`, two Models (one referencing the other), the
+// migrations applied by wrangler, a typecheck of the project with its own tsconfig, and a request to its Worker on
+// local D1. wrangler, TypeScript and the Workers types are the repository's own (linked into the app, as npm would
+// install them), so that nothing but recordflare's two dependencies comes from npm's cache or registry.
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { unstable_startWorker } from "wrangler";
+import { read, root } from "./helpers/cli-app.js";
+
+const env = {
+  ...process.env,
+  // The Node.js running the tests (22, the devDependency) first, for the bins' `#!/usr/bin/env node`.
+  PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH}`,
+  CI: "true",
+  NO_COLOR: "1",
+  WRANGLER_SEND_METRICS: "false",
+  CLOUDFLARE_CF_FETCH_ENABLED: "false",
+};
+
+let folder: string;
+let appFolder: string;
+
+function sh(command: string, ...args: string[]): string {
+  return execFileSync(command, args, { cwd: appFolder, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+}
+
+// Links a package of the repository's node_modules into the app, with its bin.
+function link(name: string, bin?: { name: string; file: string }): void {
+  const target = path.join(appFolder, "node_modules", name);
+  mkdirSync(path.dirname(target), { recursive: true });
+  symlinkSync(path.join(root, "node_modules", name), target, "dir");
+  if (bin) symlinkSync(path.join(target, bin.file), path.join(appFolder, "node_modules/.bin", bin.name));
+}
+
+beforeAll(() => {
+  folder = mkdtempSync(path.join(tmpdir(), "recordflare-new-project-"));
+  appFolder = path.join(folder, "blog");
+  mkdirSync(appFolder);
+  const [packed] = JSON.parse(
+    execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", folder], { cwd: root, env, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }),
+  ) as Array<{ filename: string }>;
+  sh("npm", "install", path.join(folder, packed!.filename), "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts");
+  link("wrangler", { name: "wrangler", file: "bin/wrangler.js" });
+  link("typescript", { name: "tsc", file: "bin/tsc" });
+  link("@cloudflare/workers-types");
+}, 120_000);
+
+afterAll(() => {
+  if (folder) rmSync(folder, { recursive: true, force: true });
+});
+
+// What a user writes next in src/index.ts: routes using the generated Models. `titel` proves the packed types
+// reach the app: the typecheck fails if the misspelt attribute compiles.
+const WORKER_WITH_ROUTES = `import { connect, withDatabase } from "recordflare";
+import { Post } from "./models/post.js";
+import { User } from "./models/user.js";
+
+export interface Env {
+  DB: D1Database;
+}
+
+export default {
+  fetch(request, env): Promise<Response> {
+    return withDatabase(connect(env.DB), async () => {
+      const user = await User.create({ name: "Ada" });
+      await Post.create({ title: "Hello, D1", userId: user.id });
+      const posts = await Post.where({ userId: user.id }).toArray();
+      const titles: string[] = posts.map((post) => post.title);
+      return Response.json({ user: user.name, titles, users: await User.count(), path: new URL(request.url).pathname });
+    });
+  },
+} satisfies ExportedHandler<Env>;
+
+// Never called: it only has to fail to compile.
+function misspelt() {
+  // @ts-expect-error a misspelt attribute does not compile
+  return Post.where({ titel: "x" });
+}
+`;
+
+describe("a new project, from npx recordflare init to a request on local D1", () => {
+  it("init, g model twice, migrations applied by wrangler, a typecheck and a request", async () => {
+    const init = sh("npx", "--no", "recordflare", "init");
+    expect(init).toContain("create     wrangler.jsonc");
+    expect(init).toContain("update     package.json");
+    expect(sh("npx", "--no", "recordflare", "g", "model", "User", "name:string!")).toContain("create     src/models/user.ts");
+    expect(sh("npx", "--no", "recordflare", "g", "model", "Post", "title:string!", "user:references")).toContain("create     migrations/0002_create_posts.sql");
+
+    // CommonJS code of the app can require the package (Node 22.12+ loads the ESM build).
+    expect(sh(process.execPath, "-e", `console.log(typeof require("recordflare").Model)`)).toBe("function\n");
+
+    const migrated = sh("npm", "run", "db:migrate");
+    expect(migrated).toContain("0001_create_users.sql");
+    expect(migrated).toContain("0002_create_posts.sql");
+
+    // The project as generated, then with the user's routes.
+    sh("npm", "run", "typecheck");
+    writeFileSync(path.join(appFolder, "src/index.ts"), WORKER_WITH_ROUTES);
+    sh("npm", "run", "typecheck");
+
+    const worker = await unstable_startWorker({
+      config: path.join(appFolder, "wrangler.jsonc"),
+      dev: { server: { hostname: "127.0.0.1", port: 0 }, inspector: false, logLevel: "warn" },
+    });
+    try {
+      await worker.ready;
+      const response = await worker.fetch("http://localhost/posts");
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ user: "Ada", titles: ["Hello, D1"], users: 1, path: "/posts" });
+    } finally {
+      await worker.dispose();
+    }
+    expect(read(appFolder, "wrangler.jsonc")).toContain('"migrations_dir": "migrations"');
+  }, 150_000);
+});
