@@ -12,7 +12,7 @@ import { Statement, type SqlQuery } from "./statement.js";
 import { findByKeyStatement } from "./key-lookup.js";
 import { printQuery } from "./query-event.js";
 import { INSPECT } from "./inspect-symbol.js";
-import { previewList, previewValue, shortText } from "./display.js";
+import { previewList, previewText, previewValue, shortText } from "./display.js";
 
 
 const EMPTY: RelationData = {
@@ -146,7 +146,7 @@ export class Relation {
 
   #count(value: unknown, method: string, minimum: number): number {
     if (!Number.isSafeInteger(value) || (value as number) < minimum) {
-      throw new TypeError(`${this.model.name}.${method} takes a whole number from ${minimum}, not ${String(value)}`);
+      throw new TypeError(`${this.model.name}.${method} takes a whole number from ${minimum}, not ${previewText(value)}`);
     }
     return value as number;
   }

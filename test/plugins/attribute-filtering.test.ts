@@ -1,6 +1,6 @@
 import { format, inspect } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { abort, batch, Model, RecordInvalid, RecordNotFound, RecordNotSaved, RecordNotUnique, type QueryEvent, type Relation } from "../../src/index.js";
+import { abort, batch, belongsTo, hasMany, Model, RecordInvalid, RecordNotFound, RecordNotSaved, RecordNotUnique, type QueryEvent, type Relation } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { listen } from "../helpers/queries.js";
 
@@ -13,6 +13,13 @@ const canary = () => `canary-${MARK}-${unique()}`;
 // An integer secret: its digits hold the marker's neighbour, searched for as its own text.
 const PIN = 7_300_990_017_731;
 
+/** Vault keys: a filtered text primary key, which the entries they own hold as a foreign key. */
+class VaultKey extends Model({ secretKey: { type: "string", null: false }, label: "string" }) {
+  entries = hasMany(VaultEntry, { foreignKey: "ownerKey", dependent: "destroy" });
+  static override binding = "DB";
+  static override primaryKey = "secretKey";
+}
+
 /** Vault entries: `passwordDigest` filtered and hidden, `apiToken` filtered and unique, `pinCode` filtered by a RegExp. */
 class VaultEntry extends Model({
   id: "integer",
@@ -20,12 +27,14 @@ class VaultEntry extends Model({
   passwordDigest: "string",
   apiToken: "string",
   pinCode: "integer",
+  ownerKey: "string",
   createdAt: "datetime",
   updatedAt: "datetime",
 }) {
+  owner = belongsTo(VaultKey, { foreignKey: "ownerKey" });
   static override binding = "DB";
   static override hiddenAttributes = ["passwordDigest"];
-  static override filterAttributes = ["passw", "token", /^pin/];
+  static override filterAttributes = ["passw", "token", "_key", /^pin/];
 }
 
 /** A Vault entry whose digest has a length limit, and whose save a callback can refuse. */
@@ -40,11 +49,6 @@ class CheckedEntry extends VaultEntry {
   }
 }
 
-/** Vault keys: a filtered text primary key. */
-class VaultKey extends Model({ secretKey: { type: "string", null: false }, label: "string" }) {
-  static override binding = "DB";
-  static override primaryKey = "secretKey";
-}
 
 /** Every form an error can be printed, logged or serialized in. */
 function errorForms(error: unknown): string[] {
@@ -95,7 +99,7 @@ function observer() {
       this.print(where, value, { json: false });
       const json = JSON.stringify(value);
       if (typeof value.passwordDigest === "string") expect(json).not.toContain(value.passwordDigest);
-      record(where, [json.replace(/"(?:apiToken|secretKey)":"[^"]*"|"pinCode":\d+/g, "")]);
+      record(where, [json.replace(/"(?:apiToken|secretKey|ownerKey)":"[^"]*"|"pinCode":\d+/g, "")]);
     },
     async rejects(where: string, run: () => unknown): Promise<unknown> {
       try {
@@ -221,6 +225,16 @@ describe("a filtered attribute's value never leaves through the library", () => 
     expect(await seen.rejects("find of a missing secret key", () => Key.find(canary()))).toBeInstanceOf(RecordNotFound);
     await seen.rejects("find of missing secret keys", () => Key.find([key.secretKey, canary(), canary()]));
     await seen.rejects("find of a secret key of a list", () => Key.find(canary(), canary()));
+    const owned = key.entries().build({ label: "owned", apiToken: canary() });
+    await key.save();
+    seen.printRecord("owned record", owned);
+    seen.print("owned spread", { ...owned }, { json: false });
+    seen.print("association relation", key.entries());
+    await Key.includes("entries").toArray();
+    const withOwner = (await Entry.includes("owner").findBy({ ownerKey: key.secretKey }))!;
+    seen.print("belongsTo", withOwner.owner, { json: false });
+    seen.print("owner spread", { ...withOwner }, { json: false });
+    await withOwner.owner.reload();
     const gone = await Key.find(key.secretKey);
     await key.destroy();
     await seen.rejects("reload of a deleted secret key", () => gone.reload());
@@ -235,10 +249,11 @@ describe("a filtered attribute's value never leaves through the library", () => 
 describe("where a filtered value may appear", () => {
   it("keeps a record's state out of its own keys: spreading, listing and cloning find no value", async () => {
     const record = await VaultEntry.create({ label: "a", passwordDigest: canary(), apiToken: canary(), pinCode: PIN });
-    expect(Object.keys(record)).toEqual([]);
+    // Its only own key is the association field the class declares.
+    expect(Object.keys(record)).toEqual(["owner"]);
     expect(Object.getOwnPropertySymbols(record)).toEqual([]);
-    expect({ ...record }).toEqual({});
-    expect(structuredClone(record)).toEqual({});
+    expect(Object.keys({ ...record })).toEqual(["owner"]);
+    expect(JSON.stringify({ ...record })).toBe(`{"owner":{}}`);
     // The app reads its own values: the getters, attributes(), and toJSON() apart from hidden attributes.
     expect(record.attributes()).toMatchObject({ passwordDigest: expect.stringContaining(MARK), pinCode: PIN });
     expect(record.toJSON()).not.toHaveProperty("passwordDigest");
@@ -319,5 +334,11 @@ describe("error messages stay short however long the list", () => {
       message = (error as Error).message;
     }
     expect(message).toBe(`VaultEntry has no attribute ${name.slice(0, 60)}…`);
+  });
+
+  it("limit and offset show at most 60 characters of what they refuse", () => {
+    const text = "9".repeat(100_000);
+    expect(() => VaultEntry.limit(text as never)).toThrow(new TypeError(`VaultEntry.limit takes a whole number from 0, not "${text.slice(0, 60)}…"`));
+    expect(() => VaultEntry.offset(-1)).toThrow(new TypeError("VaultEntry.offset takes a whole number from 0, not -1"));
   });
 });
