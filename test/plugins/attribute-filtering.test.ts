@@ -306,7 +306,7 @@ describe("error messages stay short however long the list", () => {
     expect(error.message).toBe("VaultKey: no records with secretKey [FILTERED], [FILTERED], [FILTERED], [FILTERED], [FILTERED] … and 1,195 more");
   });
 
-  it("RecordInvalid, RecordNotDestroyed and includes list at most five reasons or names", async () => {
+  it("RecordInvalid and includes list at most five reasons or names", async () => {
     class Strict extends VaultEntry {
       static override tableName = "vault_entries";
       static {
