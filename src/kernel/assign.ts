@@ -1,6 +1,6 @@
 import type { Attribute } from "./attributes.js";
 import { UNCASTABLE } from "./attribute-types.js";
-import { previewValue } from "./display.js";
+import { previewValue, shortText } from "./display.js";
 import { isPlainObject } from "./plain-object.js";
 import { CastError, MissingAttribute, RecordDestroyed, UnknownAttribute } from "./errors.js";
 import type { ResolvedModel } from "./resolve.js";
@@ -9,7 +9,7 @@ import type { RecordState } from "./record-state.js";
 /** The attribute of that name, or `UnknownAttribute`. */
 export function attributeNamed(model: ResolvedModel, name: string): Attribute {
   const attribute = model.byName.get(name);
-  if (!attribute) throw new UnknownAttribute(`${model.name} has no attribute ${name}`);
+  if (!attribute) throw new UnknownAttribute(`${model.name} has no attribute ${shortText(name)}`);
   return attribute;
 }
 

@@ -73,12 +73,12 @@ export class Base {
   /** Makes values of text primary keys and of attributes flagged `generateId`. */
   static generateId: (attributeName: string) => string = randomId;
 
-  /** @internal */
-  declare [STATE]: RecordState;
+  // Private, so that spreading, cloning or listing a record's keys never reaches its values.
+  #state = new RecordState(this.constructor);
 
-  /** Makes a record with no database; use `Model.build()` for one that keeps the current database. */
-  constructor() {
-    this[STATE] = new RecordState(this.constructor);
+  /** @internal The record's kernel state; a getter on the prototype, so that no own property holds it. */
+  get [STATE](): RecordState {
+    return this.#state;
   }
 
   // ---- declaring -------------------------------------------------------------------------------

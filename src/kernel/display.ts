@@ -17,8 +17,24 @@ export function previewText(value: unknown): string {
   else if (value instanceof Date) text = dateText(value);
   else if (typeof value === "object" && value !== null) text = Object.prototype.toString.call(value);
   else text = typeof value === "bigint" ? `${value}n` : String(value);
-  const cut = text.length > PREVIEW_LENGTH ? `${text.slice(0, PREVIEW_LENGTH)}…` : text;
-  return typeof value === "string" ? JSON.stringify(cut) : cut;
+  return typeof value === "string" ? JSON.stringify(shortText(text)) : shortText(text);
+}
+
+/** A text cut to 60 characters, the cut marked: for names the caller gave, which may be of any length. */
+export function shortText(text: string): string {
+  return text.length > PREVIEW_LENGTH ? `${text.slice(0, PREVIEW_LENGTH)}…` : text;
+}
+
+const LISTED = 5;
+
+/**
+ * Names the first five items of a list in a message, each shown by `show`, then how many more ("… and 4,993
+ * more"): a message stays short however long the list.
+ */
+export function previewList<Item>(items: readonly Item[], show: (item: Item) => string = String): string {
+  const shown = items.slice(0, LISTED).map(show).join(", ");
+  const more = items.length - LISTED;
+  return more > 0 ? `${shown} … and ${String(more).replace(/\B(?=(\d{3})+$)/g, ",")} more` : shown;
 }
 
 /** Shows an attribute's value in an error message as `previewText` does, and nothing of a filtered attribute's. */

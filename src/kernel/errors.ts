@@ -4,6 +4,11 @@ import type { AnyRecord } from "./types.js";
 export class RecordflareError extends Error {
   /** The class's name, shown before the message; each subclass sets its own. */
   override name = "RecordflareError";
+
+  /** Serializes the name and message only: nothing the error refers to (a record, a cause) is written out. */
+  toJSON(): { name: string; message: string } {
+    return { name: this.name, message: this.message };
+  }
 }
 
 /**
@@ -48,10 +53,11 @@ export class RecordNotFound extends RecordflareError {
 export class RecordInvalid extends RecordflareError {
   override name = "RecordInvalid";
   /** The record that failed validation, with its `errors`; `error.record instanceof <Model>` narrows it to its Model. */
-  readonly record: AnyRecord;
+  declare readonly record: AnyRecord;
   constructor(message: string, record: AnyRecord) {
     super(message);
-    this.record = record;
+    // Not enumerable: loggers that copy an error's own keys would otherwise serialize the record's values.
+    Object.defineProperty(this, "record", { value: record });
   }
 }
 

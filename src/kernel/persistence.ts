@@ -3,6 +3,7 @@ import { assertLoaded } from "./assign.js";
 import type { Attribute } from "./attributes.js";
 import { type Batchable, finishEach, isBatchable, resultsPerItem } from "./batchable.js";
 import { databaseFor } from "./context.js";
+import { previewList, previewValue } from "./display.js";
 import type { BatchItem, Database } from "./database.js";
 import { RecordDestroyed, RecordInvalid, RecordNotDestroyed, RecordNotFound, RecordNotSaved } from "./errors.js";
 import type { DestroyContext, SaveContext, SaveOperation } from "./hooks.js";
@@ -336,7 +337,7 @@ export async function reload(record: Persistable): Promise<void> {
   const database = await recordDatabase(record);
   const key = state.row[model.primaryKey.column];
   const row = await database.run(findByKeyStatement(model, key));
-  if (!row) throw new RecordNotFound(`${model.name} with ${model.primaryKey.name} ${model.primaryKey.filtered ? "[FILTERED]" : String(key)} no longer exists`);
+  if (!row) throw new RecordNotFound(`${model.name} with ${model.primaryKey.name} ${previewValue(model.primaryKey, key)} no longer exists`);
   loadRow(state, row, undefined);
   state.savedChanges = {};
   if (model.hooks.has("record:hydrate")) model.hooks.callSync("record:hydrate", { record, row });
@@ -391,7 +392,7 @@ export function saveRefusal(record: Persistable): Error {
   const state = record[STATE];
   if (state.abortReason === undefined && !state.errors.isEmpty()) {
     // Every Persistable is a record of a Model, which the typed face (`RecordMethods`) describes.
-    return new RecordInvalid(`${state.model.name} is invalid: ${state.errors.fullMessages().join(", ")}`, record as unknown as AnyRecord);
+    return new RecordInvalid(`${state.model.name} is invalid: ${previewList(state.errors.fullMessages())}`, record as unknown as AnyRecord);
   }
   return new RecordNotSaved(state.abortReason ?? `${state.model.name} was not saved`);
 }
@@ -399,6 +400,6 @@ export function saveRefusal(record: Persistable): Error {
 /** The error `destroyOrThrow` throws for a refused destroy. */
 export function destroyRefusal(record: Persistable): Error {
   const state = record[STATE];
-  const reasons = state.errors.isEmpty() ? state.abortReason : state.errors.fullMessages().join(", ");
+  const reasons = state.errors.isEmpty() ? state.abortReason : previewList(state.errors.fullMessages());
   return new RecordNotDestroyed(reasons ?? `${state.model.name} was not destroyed`);
 }

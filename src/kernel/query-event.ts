@@ -47,6 +47,11 @@ export function displayParams(query: Pick<Statement, "params" | "sources">): unk
   return query.params.map((value, index) => displayParam(value, query.sources[index]));
 }
 
+/** A query's SQL and its bound values as query events show them, for printing a Relation or a Statement. */
+export function printQuery(query: Pick<Statement, "sql" | "params" | "sources">): string {
+  return `${query.sql} ${JSON.stringify(displayParams(query))}`;
+}
+
 /** Builds the event for one query from its Statement and D1's `meta`. */
 export function queryEvent(statement: Statement, meta: Record<string, unknown> | undefined, batched: boolean, error?: unknown): QueryEvent {
   return {

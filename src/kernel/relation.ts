@@ -11,9 +11,9 @@ import { type ResolvedModel, resolveModel } from "./resolve.js";
 import { SqlFragment } from "./sql.js";
 import { Statement, type SqlQuery } from "./statement.js";
 import { findByKeyStatement } from "./key-lookup.js";
-import { displayParams } from "./query-event.js";
+import { printQuery } from "./query-event.js";
 import { INSPECT } from "./inspect-symbol.js";
-import { previewValue } from "./display.js";
+import { previewList, previewText, previewValue, shortText } from "./display.js";
 
 
 const EMPTY: RelationData = {
@@ -58,16 +58,21 @@ function hookedConditionValue(model: ResolvedModel, attribute: Attribute, value:
 export class Relation {
   /** @internal The Model class, or a view of it bound to a database. */
   readonly modelClass: Function;
-  /** @internal */
-  readonly data: RelationData;
+  // Private, so that spreading or listing a Relation's keys never shows the values of its conditions.
+  readonly #data: RelationData;
   /** The resolved Model (for plugins). */
   readonly model: ResolvedModel;
 
   /** @internal Use the Model's statics (`User.where(...)`, `User.all()`). */
   constructor(modelClass: Function, data: RelationData = EMPTY) {
     this.modelClass = modelClass;
-    this.data = data;
+    this.#data = data;
     this.model = resolveModel(unboundModel(modelClass));
+  }
+
+  /** @internal Its description: conditions, order, paging, includes and what plugins add. */
+  get data(): RelationData {
+    return this.#data;
   }
 
   /** A Relation like this one with parts of its description replaced (for plugins). */
@@ -154,7 +159,7 @@ export class Relation {
 
   #count(value: unknown, method: string, minimum: number): number {
     if (!Number.isSafeInteger(value) || (value as number) < minimum) {
-      throw new TypeError(`${this.model.name}.${method} takes a whole number from ${minimum}, not ${String(value)}`);
+      throw new TypeError(`${this.model.name}.${method} takes a whole number from ${minimum}, not ${previewText(value)}`);
     }
     return value as number;
   }
@@ -198,7 +203,7 @@ export class Relation {
     // Called with no records too, so that an unknown name fails whatever the data (hooks send no query then).
     if (model.hooks.has("relation:preload")) await model.hooks.callHook("relation:preload", { relation: this, records, pending });
     const unknown = [...pending];
-    if (unknown.length > 0) throw new TypeError(`${model.name}.includes: ${unknown.join(", ")} is not an association of ${model.name}`);
+    if (unknown.length > 0) throw new TypeError(`${model.name}.includes: ${previewList(unknown, shortText)} is not an association of ${model.name}`);
   }
 
   /** The SQL and bound values `toArray()` would send; values unfiltered. */
@@ -266,7 +271,7 @@ export class Relation {
 
   #assertFound(missingIds: readonly unknown[]): void {
     const key = this.model.primaryKey;
-    if (missingIds.length > 0) throw this.#notFound(`no records with ${key.name} ${missingIds.map((id) => previewValue(key, id)).join(", ")}`);
+    if (missingIds.length > 0) throw this.#notFound(`no records with ${key.name} ${previewList(missingIds, (id) => previewValue(key, id))}`);
   }
 
   // A Relation with no description looks the key up with SQL compiled once per Model.
@@ -358,8 +363,12 @@ export class Relation {
 
   /** Prints the Relation's SQL and params, without sending the query. */
   toString(): string {
-    const query = compileSelect(this.data, this.model);
-    return `#<Relation ${this.model.name} ${query.sql} ${JSON.stringify(displayParams(query))}>`;
+    return `#<Relation ${this.model.name} ${printQuery(compileSelect(this.data, this.model))}>`;
+  }
+
+  /** Serializes as printed: a Relation's JSON never holds a filtered value. */
+  toJSON(): string {
+    return this.toString();
   }
 
   /** What `console.log` and `util.inspect` print in Node: the same text as `toString()`; sends no query. */

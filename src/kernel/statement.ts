@@ -1,5 +1,7 @@
 import type { Attribute } from "./attributes.js";
 import type { Database } from "./database.js";
+import { INSPECT } from "./inspect-symbol.js";
+import { printQuery } from "./query-event.js";
 import type { ResolvedModel } from "./resolve.js";
 
 /**
@@ -27,7 +29,6 @@ export interface SqlQuery {
 /** A prepared read or write, for `db.batch([...])` or to run alone. `toSql()` shows what it sends. */
 export class Statement<Result = unknown> {
   /** @internal */ readonly sql: string;
-  /** @internal */ readonly params: readonly unknown[];
   /** @internal */ readonly sources: ReadonlyArray<ParamSource | undefined>;
   /** @internal */ readonly model: ResolvedModel | undefined;
   /** @internal */ readonly result: StatementResult;
@@ -41,6 +42,14 @@ export class Statement<Result = unknown> {
    */
   readonly parts: readonly Statement[] | undefined;
 
+  // Private, so that spreading or listing a Statement's keys never shows values of filtered attributes.
+  readonly #params: readonly unknown[];
+
+  /** @internal The bound values, unfiltered. */
+  get params(): readonly unknown[] {
+    return this.#params;
+  }
+
   /** @internal */
   constructor(
     query: { sql: string; params: readonly unknown[]; sources?: ReadonlyArray<ParamSource | undefined> },
@@ -51,7 +60,7 @@ export class Statement<Result = unknown> {
     parts?: readonly Statement[],
   ) {
     this.sql = query.sql;
-    this.params = query.params;
+    this.#params = query.params;
     this.sources = query.sources ?? [];
     this.model = model;
     this.result = result;
@@ -76,5 +85,20 @@ export class Statement<Result = unknown> {
   /** The SQL and its bound values, unfiltered. */
   toSql(): SqlQuery {
     return { sql: this.sql, params: [...this.params] };
+  }
+
+  /** Prints the SQL and the bound values as query events show them, filtered attributes as `[FILTERED]`. */
+  toString(): string {
+    return `#<Statement ${printQuery(this)}>`;
+  }
+
+  /** Serializes as printed: a Statement's JSON never holds a filtered value. */
+  toJSON(): string {
+    return this.toString();
+  }
+
+  /** What `console.log` and `util.inspect` print: the same text as `toString()`. */
+  [INSPECT](): string {
+    return this.toString();
   }
 }
