@@ -8,7 +8,8 @@ export { castAs, type AttributeTypeMap, type AttributeTypeName } from "./attribu
 export { Base } from "./base.js";
 export type { Batchable } from "./batchable.js";
 export type { RelationData, SelectParts, OrderTerm } from "./compiler.js";
-export { ParamWriter } from "./compiler.js";
+export { ParamWriter } from "./param-writer.js";
+export { assertValueWithinD1Limit } from "./bound-json.js";
 export { between, Comparison, gt, gte, ignoringCase, lt, lte } from "./conditions.js";
 export { currentDatabase, databaseForBatch, withDatabase } from "./context.js";
 export type { D1DatabaseLike, D1PreparedStatementLike } from "./d1.js";
@@ -33,4 +34,4 @@ export { previewText } from "./display.js";
 export { valuesToWrite } from "./persistence.js";
 export type { ResolvedModel } from "./resolve.js";
 export type { ParamSource, StatementResult, StatementReader } from "./statement.js";
-export { compileConditions, compileSelect, joinSelect, queryOfParts, selectParts } from "./compiler.js";
+export { compileConditions, compileSelect, joinSelect, joinWithAnd, queryOfParts, selectParts } from "./compiler.js";

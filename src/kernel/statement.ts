@@ -4,10 +4,12 @@ import type { ResolvedModel } from "./resolve.js";
 
 /**
  * Where a bound value came from, so that query events can hide filtered values:
- * one attribute's value, a JSON list of one attribute's values, or JSON rows keyed by column.
+ * one attribute's value, a JSON list of one attribute's values, JSON rows keyed by column, or a JSON array of values
+ * bound past the plain parameters (each with its own source).
  */
 export type ParamSource =
   | { readonly kind: "value"; readonly attribute: Attribute }
+  | { readonly kind: "spilled"; readonly values: readonly unknown[]; readonly sources: ReadonlyArray<ParamSource | undefined> }
   | { readonly kind: "list"; readonly attribute: Attribute }
   | { readonly kind: "rows"; readonly byKey: ReadonlyMap<string, Attribute> };
 

@@ -7,6 +7,7 @@ import {
   IncompatibleRelation,
   type InsertOptions,
   joinSelect,
+  joinWithAnd,
   ParamWriter,
   quoteIdentifier,
   Relation,
@@ -113,7 +114,7 @@ function targetRows(relation: Relation, params: ParamWriter): string {
   if (data.distinct) throw new IncompatibleRelation(`${model.name}: updateAll and deleteAll cannot target a distinct Relation`);
   if (data.limit === undefined && data.offset === undefined && data.order.length === 0) {
     const { where } = selectParts({ ...data, select: undefined }, model, params);
-    return where.length > 0 ? where.join(" AND ") : "1 = 1";
+    return where.length > 0 ? joinWithAnd(where) : "1 = 1";
   }
   // SQLite has no LIMIT on UPDATE or DELETE: target the page of rows by key instead.
   const parts = selectParts(data, model, params);
