@@ -74,18 +74,19 @@ export function compileFragment(fragment: SqlFragment, model: ResolvedModel | un
 
 /**
  * `column IN (SELECT value FROM json_each(?))`: the list bound as one JSON value whatever its length, or, past D1's
- * limit for one value, as several JSON values in the same condition (`UNION ALL`), which still searches an index.
+ * limit for one value, as several JSON values each in its own IN, joined with OR (each still searches an index;
+ * D1 refuses a compound SELECT of as many terms, so not UNION ALL).
  */
 function compileIn(condition: Extract<Condition, { kind: "in" }>, model: ResolvedModel, params: ParamWriter): string {
   const { attribute } = condition;
   const column = columnOf(attribute);
   const texts = condition.values.map((value) => jsonOfBound(value)!);
   const source = { kind: "list", attribute } as const;
-  const selects = jsonArraysWithinD1Limit(texts, `${model.name}.${attribute.name}`).map(
-    (json) => `SELECT value FROM json_each(${params.bind(json, source)})`,
+  const lists = jsonArraysWithinD1Limit(texts, `${model.name}.${attribute.name}`).map(
+    (json) => `${column} IN (SELECT value FROM json_each(${params.bind(json, source)}))`,
   );
-  const list = `${column} IN (${selects.join(" UNION ALL ")})`;
-  return condition.orNull ? `(${list} OR ${column} IS NULL)` : list;
+  if (condition.orNull) lists.push(`${column} IS NULL`);
+  return lists.length === 1 ? lists[0]! : `(${joinBalanced(lists, " OR ")})`;
 }
 
 /** Chains of up to this many terms are joined flat; SQLite nests each further term one level deeper. */

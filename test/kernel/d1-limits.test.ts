@@ -111,6 +111,13 @@ function wideValue(index: number, seed: number): unknown {
 }
 
 describe("expression depth: never deeper than D1's 100", () => {
+  it("300 chained or()s that bind no value", async () => {
+    let relation = User.where({ bornAt: null, name: NAMES[0] });
+    for (const name of NAMES.slice(1, 300)) relation = relation.or(User.where({ bornAt: null, name }));
+    expect(await relation.count()).toBe(300);
+    expect(await relation.where({ age: -1 }).deleteAll()).toBe(0);
+  });
+
   it("1,000 conditions", async () => {
     let relation = ours();
     for (let index = 0; index < 1000; index++) relation = relation.where({ age: gte(index % 10) });
