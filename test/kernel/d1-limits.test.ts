@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { between, column, gte, lte, type Relation, sql, type SqlFragment } from "../../src/index.js";
+import { between, column, gte, lte, sql, type SqlFragment } from "../../src/index.js";
 import { D1_LIMITS } from "../helpers/d1-limits.js";
 import { listen } from "../helpers/queries.js";
 import { ApplicationRecord, schema, User } from "../models/fixtures.js";
@@ -11,7 +11,7 @@ import { ApplicationRecord, schema, User } from "../models/fixtures.js";
 class WideRow extends ApplicationRecord("wide_rows") {}
 class Scoped extends ApplicationRecord("users") {
   static override tableName = "users";
-  static agedAnyOf = this.scope((q, ages: number[]) => ages.reduce((relation: Relation, age) => relation.where({ age: gte(age) }), q));
+  static agedAtLeastAll = this.scope((q, ages: number[]) => ages.reduce((relation, age) => relation.where({ age: gte(age) }), q));
 }
 
 const NAMES = Array.from({ length: 600 }, (_, index) => `limits-${index}`);
@@ -62,7 +62,7 @@ describe("bound parameters: never more than 100 per statement", () => {
     const ages = Array.from({ length: 150 }, (_, index) => index);
     const values = NAMES.slice(0, 150);
     const fragment = values.slice(1).reduce<SqlFragment>((list, name) => sql`${list}, ${name}`, sql`${values[0]}`);
-    const relation = Scoped.agedAnyOf(ages).where(sql`${column("name")} IN (${fragment})`);
+    const relation = Scoped.agedAtLeastAll(ages).where(sql`${column("name")} IN (${fragment})`);
     const { result } = await sentWithinLimits((db) => db.model(Scoped).merge(relation).count());
     expect(result).toBe(1);
   });
