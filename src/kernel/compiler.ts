@@ -1,11 +1,12 @@
 import { attributeNamed } from "./assign.js";
 import type { Attribute } from "./attributes.js";
 import { attributeTypes } from "./attribute-types.js";
+import { jsonArraysWithinD1Limit, jsonOfBound } from "./bound-json.js";
 import type { Condition } from "./conditions.js";
 import { quoteIdentifier, underscore } from "./naming.js";
+import { ParamWriter } from "./param-writer.js";
 import type { ResolvedModel } from "./resolve.js";
 import { ColumnReference, SqlFragment } from "./sql.js";
-import type { ParamSource } from "./statement.js";
 
 /** One term of an ORDER BY. */
 export type OrderTerm =
@@ -22,21 +23,6 @@ export interface RelationData {
   readonly distinct: boolean;
   readonly none: boolean;
   readonly includes: readonly string[];
-}
-
-/** Collects bound values with where each came from. */
-export class ParamWriter {
-  /** The bound values, in placeholder order: the `params` of the compiled query. */
-  readonly params: unknown[] = [];
-  /** For each value of `params`, the attribute it was bound for (used to filter it in query events), if any. */
-  readonly sources: (ParamSource | undefined)[] = [];
-
-  /** Binds a value and returns its placeholder. */
-  bind(value: unknown, source?: ParamSource): string {
-    this.params.push(value);
-    this.sources.push(source);
-    return "?";
-  }
 }
 
 /** The parts of a SELECT while it is compiled; the `relation:*` hooks may change them. */
@@ -86,11 +72,44 @@ export function compileFragment(fragment: SqlFragment, model: ResolvedModel | un
   return text;
 }
 
-function compileIn(condition: Extract<Condition, { kind: "in" }>, params: ParamWriter): string {
-  const column = columnOf(condition.attribute);
-  const json = JSON.stringify(condition.values);
-  const list = `${column} IN (SELECT value FROM json_each(${params.bind(json, { kind: "list", attribute: condition.attribute })}))`;
-  return condition.orNull ? `(${list} OR ${column} IS NULL)` : list;
+/**
+ * `column IN (SELECT value FROM json_each(?))`: the list bound as one JSON value whatever its length, or, past D1's
+ * limit for one value, as several JSON values each in its own IN, joined with OR (each still searches an index;
+ * D1 refuses a compound SELECT of as many terms, so not UNION ALL).
+ */
+function compileIn(condition: Extract<Condition, { kind: "in" }>, model: ResolvedModel, params: ParamWriter): string {
+  const { attribute } = condition;
+  const column = columnOf(attribute);
+  const texts = condition.values.map((value) => jsonOfBound(value)!);
+  const source = { kind: "list", attribute } as const;
+  const lists = jsonArraysWithinD1Limit(texts, `${model.name}.${attribute.name}`).map(
+    (json) => `${column} IN (SELECT value FROM json_each(${params.bind(json, source)}))`,
+  );
+  if (condition.orNull) lists.push(`${column} IS NULL`);
+  return lists.length === 1 ? lists[0]! : `(${joinBalanced(lists, " OR ")})`;
+}
+
+/** Chains of up to this many terms are joined flat; SQLite nests each further term one level deeper. */
+const FLAT_TERMS = 8;
+
+/**
+ * Joins terms with AND or OR as a balanced tree of parenthesised halves, so that any number of conditions stays
+ * far within D1's limit of 100 on the depth of an expression (1,000 terms nest 15 deep, not 1,000).
+ */
+function joinBalanced(terms: readonly string[], operator: " AND " | " OR "): string {
+  if (terms.length <= FLAT_TERMS) return terms.join(operator);
+  const middle = terms.length >> 1;
+  return `(${joinBalanced(terms.slice(0, middle), operator)})${operator}(${joinBalanced(terms.slice(middle), operator)})`;
+}
+
+/** Joins compiled conditions with AND, as a balanced tree (see `joinBalanced`); for plugins that build a WHERE. */
+export function joinWithAnd(terms: readonly string[]): string {
+  return joinBalanced(terms, " AND ");
+}
+
+/** The branches of an OR, with nested ORs (`a.or(b).or(c)`) lifted into one list, so that chaining never nests. */
+function orBranches(branches: ReadonlyArray<readonly Condition[]>): ReadonlyArray<readonly Condition[]> {
+  return branches.flatMap((branch) => (branch.length === 1 && branch[0]!.kind === "or" ? orBranches(branch[0]!.branches) : [branch]));
 }
 
 function compileComparison(condition: Extract<Condition, { kind: "compare" }>, params: ParamWriter): string {
@@ -107,7 +126,7 @@ export function compileCondition(condition: Condition, model: ResolvedModel, par
     case "null":
       return `${columnOf(condition.attribute)} IS NULL`;
     case "in":
-      return compileIn(condition, params);
+      return compileIn(condition, model, params);
     case "compare":
       return compileComparison(condition, params);
     case "never":
@@ -117,14 +136,17 @@ export function compileCondition(condition: Condition, model: ResolvedModel, par
     case "not":
       return `NOT (${compileConditions(condition.conditions, model, params)})`;
     case "or":
-      return `(${condition.branches.map((branch) => compileConditions(branch, model, params)).join(" OR ")})`;
+      return `(${joinBalanced(
+        orBranches(condition.branches).map((branch) => compileConditions(branch, model, params)),
+        " OR ",
+      )})`;
   }
 }
 
 /** Compiles conditions joined with AND. */
 export function compileConditions(conditions: readonly Condition[], model: ResolvedModel, params: ParamWriter): string {
   if (conditions.length === 0) return "1 = 1";
-  return conditions.map((condition) => compileCondition(condition, model, params)).join(" AND ");
+  return joinWithAnd(conditions.map((condition) => compileCondition(condition, model, params)));
 }
 
 function compileOrderTerm(term: OrderTerm, model: ResolvedModel, params: ParamWriter): string {
@@ -163,7 +185,7 @@ export function selectParts(data: RelationData, model: ResolvedModel, params = n
 /** Joins SELECT parts into SQL text. */
 export function joinSelect(parts: SelectParts): string {
   let text = `SELECT ${parts.distinct ? "DISTINCT " : ""}${parts.columns} FROM ${parts.from}`;
-  if (parts.where.length > 0) text += ` WHERE ${parts.where.join(" AND ")}`;
+  if (parts.where.length > 0) text += ` WHERE ${joinWithAnd(parts.where)}`;
   if (parts.order.length > 0) text += ` ORDER BY ${parts.order.join(", ")}`;
   if (parts.limit !== undefined) text += ` LIMIT ${parts.limit}`;
   if (parts.offset !== undefined) text += `${parts.limit === undefined ? " LIMIT -1" : ""} OFFSET ${parts.offset}`;

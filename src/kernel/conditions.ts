@@ -1,5 +1,6 @@
 import type { Attribute } from "./attributes.js";
 import { UNCASTABLE } from "./attribute-types.js";
+import { assertValueWithinD1Limit } from "./bound-json.js";
 import type { SqlFragment } from "./sql.js";
 
 /** A comparison operator of the comparison helpers; `ignoringCase` is equality apart from ASCII letter case. */
@@ -61,17 +62,24 @@ export function castConditionValue(attribute: Attribute, value: unknown): unknow
   return cast === UNCASTABLE ? UNCASTABLE : attribute.type.toDatabase(cast);
 }
 
-function listCondition(attribute: Attribute, values: readonly unknown[]): Condition {
+/** Casts a condition value as `castConditionValue` does, and refuses one over D1's limit for a bound value. */
+function boundConditionValue(model: { readonly name: string }, attribute: Attribute, value: unknown): unknown {
+  const cast = castConditionValue(attribute, value);
+  assertValueWithinD1Limit(model, attribute, cast);
+  return cast;
+}
+
+function listCondition(model: { readonly name: string }, attribute: Attribute, values: readonly unknown[]): Condition {
   const orNull = values.includes(null);
   const cast = values
     .filter((value) => value !== null)
-    .map((value) => castConditionValue(attribute, value))
+    .map((value) => boundConditionValue(model, attribute, value))
     .filter((value) => value !== UNCASTABLE);
   return { kind: "in", attribute, values: cast, orNull };
 }
 
-function comparisonConditions(attribute: Attribute, comparison: Comparison): Condition[] {
-  const cast = comparison.values.map((value) => castConditionValue(attribute, value));
+function comparisonConditions(model: { readonly name: string }, attribute: Attribute, comparison: Comparison): Condition[] {
+  const cast = comparison.values.map((value) => boundConditionValue(model, attribute, value));
   if (cast.includes(UNCASTABLE) || cast.includes(null)) return [{ kind: "never" }];
   if (comparison.operator !== "between") return [{ kind: "compare", attribute, operator: comparison.operator, value: cast[0] }];
   return [
@@ -80,11 +88,11 @@ function comparisonConditions(attribute: Attribute, comparison: Comparison): Con
   ];
 }
 
-/** The conditions one attribute's value in a `where` object stands for. */
-export function conditionsFor(attribute: Attribute, value: unknown): Condition[] {
+/** The conditions one attribute's value in a `where` object of `model` stands for. */
+export function conditionsFor(model: { readonly name: string }, attribute: Attribute, value: unknown): Condition[] {
   if (value === null) return [{ kind: "null", attribute }];
-  if (Array.isArray(value)) return [listCondition(attribute, value)];
-  if (value instanceof Comparison) return comparisonConditions(attribute, value);
-  const cast = castConditionValue(attribute, value);
+  if (Array.isArray(value)) return [listCondition(model, attribute, value)];
+  if (value instanceof Comparison) return comparisonConditions(model, attribute, value);
+  const cast = boundConditionValue(model, attribute, value);
   return cast === UNCASTABLE ? [{ kind: "never" }] : [{ kind: "equal", attribute, value: cast }];
 }

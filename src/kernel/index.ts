@@ -8,7 +8,8 @@ export { castAs, type AttributeTypeMap, type AttributeTypeName } from "./attribu
 export { Base } from "./base.js";
 export type { Batchable } from "./batchable.js";
 export type { RelationData, SelectParts, OrderTerm } from "./compiler.js";
-export { ParamWriter } from "./compiler.js";
+export { ParamWriter } from "./param-writer.js";
+export { assertValueWithinD1Limit, MAX_VALUE_BYTES, utf8Length } from "./bound-json.js";
 export { between, Comparison, gt, gte, ignoringCase, lt, lte } from "./conditions.js";
 export { currentDatabase, databaseForBatch, withDatabase } from "./context.js";
 export type { D1DatabaseLike, D1PreparedStatementLike } from "./d1.js";
@@ -31,7 +32,6 @@ export { attributeNamed, castValue } from "./assign.js";
 export { isPlainObject } from "./plain-object.js";
 export { previewText } from "./display.js";
 export { valuesToWrite } from "./persistence.js";
-export { checkValueSize, MAX_VALUE_BYTES, utf8Bytes } from "./value-size.js";
 export type { ResolvedModel } from "./resolve.js";
 export type { ParamSource, StatementResult, StatementReader } from "./statement.js";
-export { compileConditions, compileSelect, joinSelect, queryOfParts, selectParts } from "./compiler.js";
+export { compileConditions, compileSelect, joinSelect, joinWithAnd, queryOfParts, selectParts } from "./compiler.js";

@@ -1,3 +1,4 @@
+import { jsonOfBound } from "./bound-json.js";
 import type { ParamSource, Statement } from "./statement.js";
 
 /** What a listener passed as `onQuery` receives for each query sent. */
@@ -39,6 +40,8 @@ function displayParam(value: unknown, source: ParamSource | undefined): unknown 
       return source.attribute.filtered ? JSON.stringify((JSON.parse(value as string) as unknown[]).map(() => FILTERED)) : value;
     case "rows":
       return filterRows(value as string, source.columns);
+    case "spilled":
+      return `[${source.values.map((spilled, index) => jsonOfBound(displayParam(spilled, source.sources[index]))).join(",")}]`;
   }
 }
 

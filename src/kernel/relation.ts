@@ -98,7 +98,7 @@ export class Relation {
       if (value instanceof Comparison && !COMPARABLE_TYPES.has(attribute.typeName)) {
         throw new TypeError(`${model.name}.${method}: ${name} is a ${attribute.typeName}; comparison helpers are for number, string and datetime attributes`);
       }
-      compiled.push(...conditionsFor(attribute, hookedConditionValue(model, attribute, value)));
+      compiled.push(...conditionsFor(model, attribute, hookedConditionValue(model, attribute, value)));
     }
     return compiled;
   }

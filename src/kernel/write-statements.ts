@@ -1,5 +1,7 @@
 import type { Attribute } from "./attributes.js";
+import { assertValueWithinD1Limit } from "./bound-json.js";
 import { quoteIdentifier } from "./naming.js";
+import { PLAIN_PARAMETERS, ParamWriter } from "./param-writer.js";
 import type { ResolvedModel } from "./resolve.js";
 import { currentValue, type RecordState, storedValue } from "./record-state.js";
 import { type ParamSource, Statement } from "./statement.js";
@@ -31,9 +33,34 @@ function valueSources(attributes: readonly Attribute[]): ParamSource[] {
   return attributes.map((attribute) => ({ kind: "value", attribute }));
 }
 
-/** The written values in their stored form, in the order of `attributes`. */
-function storedValues(attributes: readonly Attribute[], values: ReadonlyMap<string, unknown>): unknown[] {
-  return attributes.map((attribute) => storedValue(attribute, values.get(attribute.name)));
+/** The written values in their stored form, in the order of `attributes`; one over D1's limit is refused. */
+function storedValues(model: ResolvedModel, attributes: readonly Attribute[], values: ReadonlyMap<string, unknown>): unknown[] {
+  return attributes.map((attribute) => {
+    const stored = storedValue(attribute, values.get(attribute.name));
+    assertValueWithinD1Limit(model, attribute, stored);
+    return stored;
+  });
+}
+
+/**
+ * The SQL and bound values of a write whose text `build` makes from one placeholder per value. Up to the plain
+ * parameters the text is built once per shape; a write of more values (an UPDATE of a 100-column table and its
+ * key) binds them through a ParamWriter, so that it never passes D1's 100 bound parameters.
+ */
+function writeQuery(
+  model: ResolvedModel,
+  key: string,
+  attributes: readonly Attribute[],
+  params: unknown[],
+  build: (placeholders: readonly string[]) => string,
+): { sql: string; params: readonly unknown[]; sources: readonly (ParamSource | undefined)[] } {
+  if (params.length <= PLAIN_PARAMETERS) {
+    const { sql, sources } = cachedShape(model, key, () => ({ sql: build(params.map(() => "?")), sources: valueSources(attributes) }));
+    return { sql, params, sources };
+  }
+  const writer = new ParamWriter();
+  const placeholders = params.map((value, index) => writer.bind(value, { kind: "value", attribute: attributes[index]! }));
+  return { sql: build(placeholders), params: writer.params, sources: writer.sources };
 }
 
 /** The key of a persisted record as last saved, bound for a WHERE. */
@@ -56,12 +83,12 @@ export function insertStatement(
   attributes: readonly Attribute[],
   values: ReadonlyMap<string, unknown>,
 ): Statement<Record<string, unknown>> {
-  const { sql, sources } = cachedShape(model, shapeKey("insert", attributes), () => {
+  const query = writeQuery(model, shapeKey("insert", attributes), attributes, storedValues(model, attributes, values), (placeholders) => {
     const columns = attributes.map((attribute) => quoteIdentifier(attribute.column));
-    const body = columns.length === 0 ? "DEFAULT VALUES" : `(${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`;
-    return { sql: `INSERT INTO ${model.quotedTable} ${body} RETURNING ${model.selectList}`, sources: valueSources(attributes) };
+    const body = columns.length === 0 ? "DEFAULT VALUES" : `(${columns.join(", ")}) VALUES (${placeholders.join(", ")})`;
+    return `INSERT INTO ${model.quotedTable} ${body} RETURNING ${model.selectList}`;
   });
-  return new Statement({ sql, params: storedValues(attributes, values), sources }, model, "rows", storedRow);
+  return new Statement(query, model, "rows", storedRow);
 }
 
 /** The UPDATE of a persisted record's changed `attributes`, keyed by the primary key as last saved. */
@@ -71,16 +98,13 @@ export function updateStatement(
   attributes: readonly Attribute[],
   values: ReadonlyMap<string, unknown>,
 ): Statement<unknown> {
-  const { sql, sources } = cachedShape(model, shapeKey("update", attributes), () => {
-    const assignments = attributes.map((attribute) => `${quoteIdentifier(attribute.column)} = ?`);
-    return {
-      sql: `UPDATE ${model.quotedTable} SET ${assignments.join(", ")} WHERE ${keyCondition(model)}`,
-      sources: valueSources([...attributes, model.primaryKey]),
-    };
-  });
-  const params = storedValues(attributes, values);
+  const params = storedValues(model, attributes, values);
   params.push(storedKey(model, state));
-  return new Statement({ sql, params, sources }, model, "meta", metaOf);
+  const query = writeQuery(model, shapeKey("update", attributes), [...attributes, model.primaryKey], params, (placeholders) => {
+    const assignments = attributes.map((attribute, index) => `${quoteIdentifier(attribute.column)} = ${placeholders[index]}`);
+    return `UPDATE ${model.quotedTable} SET ${assignments.join(", ")} WHERE ${quoteIdentifier(model.primaryKey.column)} = ${placeholders.at(-1)}`;
+  });
+  return new Statement(query, model, "meta", metaOf);
 }
 
 /** The DELETE of a persisted record's row. */

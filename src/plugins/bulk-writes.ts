@@ -2,12 +2,13 @@ import {
   type Attribute,
   attributeNamed,
   castValue,
-  checkValueSize,
+  assertValueWithinD1Limit,
   databaseOfModel,
   definePlugin,
   IncompatibleRelation,
   type InsertOptions,
   joinSelect,
+  joinWithAnd,
   MAX_VALUE_BYTES,
   ParamWriter,
   quoteIdentifier,
@@ -16,7 +17,7 @@ import {
   selectParts,
   Statement,
   type UpsertOptions,
-  utf8Bytes,
+  utf8Length,
   valuesToWrite,
   type WriteMeta,
 } from "../kernel/index.js";
@@ -27,7 +28,7 @@ type BuildsRecords = Function & { build(attributes: object): object; all(): Rela
 /** The stored form of a value a bulk write sends, refused before sending when it is over D1's limit for one value. */
 function storedOf(model: ResolvedModel, attribute: Attribute, value: unknown): unknown {
   const stored = value === null || value === undefined ? null : attribute.type.toDatabase(value);
-  checkValueSize(model, attribute, stored);
+  assertValueWithinD1Limit(model, attribute, stored);
   return stored;
 }
 
@@ -97,7 +98,7 @@ function insertChunks(attributes: readonly Attribute[], rows: readonly unknown[]
   };
   for (const row of rows) {
     const text = rowJson(attributes, row);
-    const size = utf8Bytes(text) + 1;
+    const size = utf8Length(text) + 1;
     if (size + 2 > MAX_VALUE_BYTES) {
       flush();
       chunks.push({ row });
@@ -199,7 +200,7 @@ function targetRows(relation: Relation, params: ParamWriter): string {
   if (data.distinct) throw new IncompatibleRelation(`${model.name}: updateAll and deleteAll cannot target a distinct Relation`);
   if (data.limit === undefined && data.offset === undefined && data.order.length === 0) {
     const { where } = selectParts({ ...data, select: undefined }, model, params);
-    return where.length > 0 ? where.join(" AND ") : "1 = 1";
+    return where.length > 0 ? joinWithAnd(where) : "1 = 1";
   }
   // SQLite has no LIMIT on UPDATE or DELETE: target the page of rows by key instead.
   const parts = selectParts(data, model, params);
@@ -207,38 +208,9 @@ function targetRows(relation: Relation, params: ParamWriter): string {
   return `${parts.columns} IN (${joinSelect(parts)})`;
 }
 
-/** D1 refuses a statement with more bound parameters than this. */
-const MAX_BOUND_PARAMETERS = 100;
-
 /** `"a" = ?, "b" = ?`: each value bound on its own. */
 function setEach(values: ReadonlyMap<Attribute, unknown>, params: ParamWriter): string {
   return [...values].map(([attribute, stored]) => `${quoteIdentifier(attribute.column)} = ${params.bind(stored, { kind: "value", attribute })}`).join(", ");
-}
-
-/**
- * `("a", "b") = (SELECT json_extract(value, '$[0]'), ... FROM json_each(?))`: the values in bound JSON rows, for
- * updates of very many columns; as many JSON values as keep each within D1's limit for one value, and a value
- * too big for JSON's escaping bound by itself.
- */
-function setFromJson(values: ReadonlyMap<Attribute, unknown>, params: ParamWriter): string {
-  const groups: Attribute[][] = [[]];
-  let bytes = 2;
-  for (const [attribute, stored] of values) {
-    const size = utf8Bytes(valueJson(attribute, stored)) + 1;
-    if (bytes + size > MAX_VALUE_BYTES && groups.at(-1)!.length > 0) {
-      groups.push([]);
-      bytes = 2;
-    }
-    groups.at(-1)!.push(attribute);
-    bytes += size;
-  }
-  return groups
-    .map((group) => {
-      const json = `[${rowJson(group, group.map((attribute) => values.get(attribute)))}]`;
-      if (group.length === 1 && utf8Bytes(json) > MAX_VALUE_BYTES) return setEach(new Map([[group[0]!, values.get(group[0]!)]]), params);
-      return `(${columnList(group)}) = (${selectFromJson(group, json, params)})`;
-    })
-    .join(", ");
 }
 
 /** The UPDATE of `updateAll`: sets the attributes, cast, on every row the Relation matches; reads the rows changed. */
@@ -251,13 +223,10 @@ export function updateAllStatement(relation: Relation, attributes: Record<string
     const attribute = attributeNamed(model, name);
     values.set(attribute, storedOf(model, attribute, castValue(model, attribute, value)));
   }
-  const compile = (set: typeof setEach) => {
-    const params = new ParamWriter();
-    const assignments = set(values, params);
-    return { params, sql: `UPDATE ${model.quotedTable} SET ${assignments} WHERE ${targetRows(relation, params)}` };
-  };
-  let { params, sql } = compile(setEach);
-  if (params.params.length > MAX_BOUND_PARAMETERS) ({ params, sql } = compile(setFromJson));
+  // Values past the plain parameters go through the ParamWriter's JSON arrays, so any number of columns fits.
+  const params = new ParamWriter();
+  const assignments = setEach(values, params);
+  const sql = `UPDATE ${model.quotedTable} SET ${assignments} WHERE ${targetRows(relation, params)}`;
   return new Statement({ sql, params: params.params, sources: params.sources }, model, "meta", (_rows, meta) => changesOf(meta), databaseOfModel(relation.modelClass));
 }
 

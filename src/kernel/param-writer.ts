@@ -1,0 +1,86 @@
+import { jsonOfBound, MAX_VALUE_BYTES, utf8Length } from "./bound-json.js";
+import type { ParamSource } from "./statement.js";
+
+/** D1 refuses a statement with more bound parameters than this. */
+export const MAX_BOUND_PARAMETERS = 100;
+
+/**
+ * Values bound as plain `?`. The parameters after them are numbered slots for the values past them: JSON arrays of
+ * many values each, and values JSON cannot carry (blobs). Ten slots take 10 MB of such values.
+ */
+export const PLAIN_PARAMETERS = 90;
+
+/** A JSON array of values bound past the plain ones, read with `json_extract(?N, '$[k]')`. */
+class SpilledValues {
+  constructor(readonly parameter: number) {}
+
+  readonly values: unknown[] = [];
+  readonly sources: (ParamSource | undefined)[] = [];
+  readonly texts: string[] = [];
+  bytes = 2;
+
+  get json(): string {
+    return `[${this.texts.join(",")}]`;
+  }
+}
+
+/**
+ * Collects a statement's bound values with where each came from, so that no statement binds more than D1's 100
+ * parameters: the first 90 values are plain `?` placeholders; the values past them go into one JSON array bound as
+ * one numbered parameter (SQLite's `?N` may be read any number of times) and each is read with `json_extract`,
+ * whose JSON is written so that it reads back exactly the value D1 would bind (see `jsonOfBound`). When that array
+ * would pass D1's limit for one value, another is started; a blob takes a numbered parameter of its own. The SQL
+ * text depends only on the number of values (and on blobs or sizes past 1 MB), never on the values themselves.
+ */
+export class ParamWriter {
+  readonly #values: unknown[] = [];
+  readonly #sources: (ParamSource | undefined)[] = [];
+  #spilled: SpilledValues | undefined;
+
+  /** Binds a value and returns the SQL that reads it. */
+  bind(value: unknown, source?: ParamSource): string {
+    if (this.#values.length < PLAIN_PARAMETERS) {
+      this.#values.push(value);
+      this.#sources.push(source);
+      return "?";
+    }
+    const json = jsonOfBound(value);
+    if (json === undefined) return this.#slot(value, source);
+    const bytes = utf8Length(json) + 1;
+    if (bytes + 2 > MAX_VALUE_BYTES) return this.#slot(value, source);
+    if (!this.#spilled || this.#spilled.bytes + bytes > MAX_VALUE_BYTES) {
+      this.#spilled = new SpilledValues(this.#values.length + 1);
+      this.#slot(this.#spilled, undefined);
+    }
+    const spilled = this.#spilled;
+    spilled.values.push(value);
+    spilled.sources.push(source);
+    spilled.texts.push(json);
+    spilled.bytes += bytes;
+    return `json_extract(?${spilled.parameter}, '$[${spilled.texts.length - 1}]')`;
+  }
+
+  /** Binds a value as a numbered parameter of its own. */
+  #slot(value: unknown, source: ParamSource | undefined): string {
+    if (this.#values.length >= MAX_BOUND_PARAMETERS) {
+      throw new TypeError(
+        `a statement cannot bind its values within D1's limits of ${MAX_BOUND_PARAMETERS} parameters and ${MAX_VALUE_BYTES} bytes a value; split the query`,
+      );
+    }
+    this.#values.push(value);
+    this.#sources.push(source);
+    return `?${this.#values.length}`;
+  }
+
+  /** The bound values, in parameter order: the `params` of the compiled query. */
+  get params(): unknown[] {
+    return this.#values.map((value) => (value instanceof SpilledValues ? value.json : value));
+  }
+
+  /** For each value of `params`, where it came from (used to filter it in query events), if known. */
+  get sources(): (ParamSource | undefined)[] {
+    return this.#values.map((value, index) =>
+      value instanceof SpilledValues ? { kind: "spilled", values: value.values, sources: value.sources } : this.#sources[index],
+    );
+  }
+}

@@ -1,0 +1,156 @@
+import { env } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { between, column, gte, lte, sql, type SqlFragment } from "../../src/index.js";
+import { D1_LIMITS } from "../helpers/d1-limits.js";
+import { listen } from "../helpers/queries.js";
+import { ApplicationRecord, schema, User } from "../models/fixtures.js";
+
+// Every statement here runs through the suite's binding, which refuses what production D1 refuses (over 100 bound
+// parameters, 100 KB of SQL, a value over 1,000,000 bytes); the tests check the results and count what each sent.
+
+class WideRow extends ApplicationRecord("wide_rows") {}
+class Scoped extends ApplicationRecord("users") {
+  static override tableName = "users";
+  static agedAtLeastAll = this.scope((q, ages: number[]) => ages.reduce((relation, age) => relation.where({ age: gte(age) }), q));
+}
+
+const NAMES = Array.from({ length: 600 }, (_, index) => `limits-${index}`);
+
+beforeAll(async () => {
+  await User.insertAll(NAMES.map((name, index) => ({ name, age: index, score: index / 4, email: `${name}@example.com` })));
+});
+
+/** The events of what `run` sends, each checked to bind at most D1's 100 parameters. */
+async function sentWithinLimits<T>(run: (db: ReturnType<typeof listen>["db"]) => Promise<T>): Promise<{ result: T; params: number[]; sqls: string[] }> {
+  const { db, events, sqls } = listen();
+  const result = await run(db);
+  const params = events.map((event) => event.params.length);
+  for (const count of params) expect(count).toBeLessThanOrEqual(D1_LIMITS.boundParameters);
+  return { result, params, sqls: sqls() };
+}
+
+const ours = () => User.where({ name: NAMES });
+
+describe("bound parameters: never more than 100 per statement", () => {
+  it("100 chained or()s", async () => {
+    let relation = User.where({ name: NAMES[0] });
+    for (const name of NAMES.slice(1, 100)) relation = relation.or(User.where({ name }));
+    const { result, params } = await sentWithinLimits((db) => db.model(User).merge(relation).pluck("name"));
+    expect(result.sort()).toEqual(NAMES.slice(0, 100).sort());
+    expect(params).toEqual([91]);
+  });
+
+  it("a where with 99 betweens", async () => {
+    let relation = ours();
+    for (let index = 0; index < 99; index++) relation = relation.where({ age: between(index, 599 - index) });
+    const { result } = await sentWithinLimits((db) => db.model(User).merge(relation).pluck("age"));
+    expect(result.sort((a, b) => a! - b!)).toEqual(Array.from({ length: 404 }, (_, index) => index + 98));
+  });
+
+  it("a where plus a whereNot with 198 bound values", async () => {
+    const relation = ours()
+      .where(Object.fromEntries([["age", gte(0)]]))
+      .whereNot({ age: between(0, 9) });
+    let wide = relation;
+    for (let index = 0; index < 98; index++) wide = wide.where({ score: lte(1000 + index) }).whereNot({ score: between(-2 - index, -1) });
+    const { result } = await sentWithinLimits((db) => db.model(User).merge(wide).count());
+    expect(result).toBe(590);
+    expect(wide.toSql().params.length).toBeLessThanOrEqual(100);
+  });
+
+  it("scopes and sql fragments with many values", async () => {
+    const ages = Array.from({ length: 150 }, (_, index) => index);
+    const values = NAMES.slice(0, 150);
+    const fragment = values.slice(1).reduce<SqlFragment>((list, name) => sql`${list}, ${name}`, sql`${values[0]}`);
+    const relation = Scoped.agedAtLeastAll(ages).where(sql`${column("name")} IN (${fragment})`);
+    const { result } = await sentWithinLimits((db) => db.model(Scoped).merge(relation).count());
+    expect(result).toBe(1);
+  });
+
+  it("keeps each value's type when it is bound past the plain parameters", async () => {
+    const values = [1, 1.5, 9007199254740994, -0, "text", null, true, new Uint8Array([1, 2])];
+    const padding = Array.from({ length: 95 }, (_, index) => index).reduce<SqlFragment>((list, value) => sql`${list}, ${value}`, sql`-1`);
+    const columns = values.reduce<SqlFragment>((list, value) => sql`${list}, typeof(${value}), quote(${value})`, sql`0 IN (${padding})`);
+    const statement = User.where(sql`(${columns}) IS NOT NULL`).toSql();
+    expect(statement.params.length).toBeLessThanOrEqual(100);
+    const selected = statement.sql.replace(/^SELECT \* FROM "users" WHERE \(\((.*)\) IS NOT NULL\)$/, "SELECT $1");
+    const row = (await env.DB.prepare(selected).bind(...statement.params).raw())[0]!.slice(1);
+    expect(row).toEqual(["real", "1.0", "real", "1.5", "real", "9007199254740994.0", "real", "0.0", "text", "'text'", "null", "NULL", "real", "1.0", "blob", "X'0102'"]);
+  });
+
+  it("an UPDATE of all 100 columns of a 100-column table with its key (101 values)", async () => {
+    const names = Object.keys(schema.wide_rows).filter((name) => name !== "id");
+    const values = (seed: number) => Object.fromEntries(names.map((name, index) => [name, wideValue(index, seed)]));
+    const row = await WideRow.createOrThrow(values(1));
+    const { params } = await sentWithinLimits(async (db) => {
+      const bound = await db.model(WideRow).find(row.id);
+      bound.assign({ ...values(2), id: `${row.id}-renamed` });
+      return bound.saveOrThrow();
+    });
+    expect(params).toEqual([1, 91]);
+    const reloaded = (await WideRow.find(`${row.id}-renamed`)) as unknown as Record<string, unknown>;
+    expect(Object.fromEntries(names.map((name) => [name, reloaded[name]]))).toEqual(values(2));
+  });
+});
+
+function wideValue(index: number, seed: number): unknown {
+  switch (index % 6) {
+    case 0:
+      return `text ${index} ${seed}`;
+    case 1:
+      return index * 1000 + seed;
+    case 2:
+      return index === 2 ? 2 ** 53 + 2 * seed : index + seed / 8;
+    case 3:
+      return seed % 2 === 0;
+    case 4:
+      return new Date(Date.UTC(2024, 0, index, seed));
+    default:
+      return { index, seed, nested: [seed] };
+  }
+}
+
+describe("expression depth: never deeper than D1's 100", () => {
+  it("300 chained or()s that bind no value", async () => {
+    let relation = User.where({ bornAt: null, name: NAMES[0] });
+    for (const name of NAMES.slice(1, 300)) relation = relation.or(User.where({ bornAt: null, name }));
+    expect(await relation.count()).toBe(300);
+    expect(await relation.where({ age: -1 }).deleteAll()).toBe(0);
+  });
+
+  it("1,000 conditions", async () => {
+    let relation = ours();
+    for (let index = 0; index < 1000; index++) relation = relation.where({ age: gte(index % 10) });
+    const { result } = await sentWithinLimits((db) => db.model(User).merge(relation).count());
+    expect(result).toBe(591);
+  });
+
+  it("500 or-branches of several conditions each, through a SELECT and a DELETE", async () => {
+    let relation = User.where({ name: NAMES[0], age: 0 });
+    for (const [index, name] of NAMES.slice(1, 500).entries()) relation = relation.or(User.where({ name, age: index + 1 }));
+    const { result } = await sentWithinLimits((db) => db.model(User).merge(relation).count());
+    expect(result).toBe(500);
+    expect(await relation.where({ age: -1 }).deleteAll()).toBe(0);
+  });
+
+  it("a whereNot of 200 conditions, and 150 chained or()s of whereNots", async () => {
+    let relation = ours();
+    for (let index = 0; index < 200; index++) relation = relation.whereNot({ age: index, score: index });
+    expect(await relation.count()).toBe(599);
+    let nested = User.whereNot({ name: NAMES });
+    for (const name of NAMES.slice(0, 150)) nested = nested.or(User.whereNot({ name, age: gte(0) }));
+    expect(await nested.where({ name: NAMES }).count()).toBe(600);
+  });
+});
+
+describe("filtered values bound past the plain parameters", () => {
+  it("show as [FILTERED] in query events", async () => {
+    const secret = "canary-secret@example.com";
+    let relation = User.where({ email: secret });
+    for (let index = 0; index < 120; index++) relation = relation.or(User.where({ email: `${index}-${secret}` }));
+    const { db, events } = listen();
+    expect(await db.model(User).merge(relation).count()).toBe(0);
+    expect(JSON.stringify(events)).not.toContain("canary");
+    expect(JSON.stringify(events[0]!.params)).toContain("[FILTERED]");
+  });
+});
