@@ -9,6 +9,9 @@ import { type AttributeTypeName, RecordflareError } from "../../src/index.js";
 /** Runs per property: enough to find a class of bug, few enough that each property takes a few seconds. */
 export const RUNS = 60;
 
+/** Time allowed to a property that writes to D1: a few seconds on an idle machine, more on a loaded one. */
+export const DATABASE_PROPERTY_TIMEOUT = 30_000;
+
 /**
  * Well-formed text of any code point (control characters, NUL, astral planes). Lone surrogates are left out: their
  * refusal is a known open bug (issue 13, "Strings that are not well-formed UTF-16"); widen to `unit: "binary"`

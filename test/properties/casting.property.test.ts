@@ -10,7 +10,7 @@ import type { AttributeTypeName } from "../../src/index.js";
 import { thrown } from "../helpers/errors.js";
 import { listen } from "../helpers/queries.js";
 import { TYPED_ATTRIBUTE, TypedRow } from "../models/typed-row.js";
-import { accepted, refused, RUNS } from "./arbitraries.js";
+import { accepted, DATABASE_PROPERTY_TIMEOUT, refused, RUNS } from "./arbitraries.js";
 
 const TYPES = Object.keys(TYPED_ATTRIBUTE) as AttributeTypeName[];
 
@@ -74,9 +74,9 @@ describe("casting, for every attribute type", () => {
         expect(loaded[attribute]).toEqual(cast);
         expect(loaded.isChanged()).toBe(false);
       }),
-      { numRuns: RUNS * 4 },
+      { numRuns: RUNS * 2 },
     );
-  });
+  }, DATABASE_PROPERTY_TIMEOUT);
 
   it("a refused input throws TypeError naming the Model and attribute on every write path, sends nothing and changes nothing", async () => {
     const persisted = (await TypedRow.createOrThrow({ code: "kept" })) as Row;
@@ -108,5 +108,5 @@ describe("casting, for every attribute type", () => {
       { numRuns: RUNS * 4 },
     );
     expect(await dumpRows()).toEqual(before);
-  });
+  }, DATABASE_PROPERTY_TIMEOUT);
 });

@@ -8,7 +8,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { Model, quoteIdentifier } from "../../src/index.js";
 import { listen } from "../helpers/queries.js";
-import { RUNS, text } from "./arbitraries.js";
+import { DATABASE_PROPERTY_TIMEOUT, RUNS, text } from "./arbitraries.js";
 
 const TABLE = "generated_columns";
 
@@ -89,7 +89,7 @@ describe("every write path, over generated column names", () => {
       }),
       { numRuns: RUNS },
     );
-  });
+  }, DATABASE_PROPERTY_TIMEOUT);
 
   it("compiles SQL text that does not depend on the values written", async () => {
     const statements: Record<string, (model: Generated, value: string) => { toSql(): { sql: string } }> = {
@@ -109,7 +109,7 @@ describe("every write path, over generated column names", () => {
       }),
       { numRuns: RUNS },
     );
-  });
+  }, DATABASE_PROPERTY_TIMEOUT);
 
   it("a record's save sends the same SQL text whatever the values", async () => {
     const Generated = await tableWithColumn("a column");
@@ -126,5 +126,5 @@ describe("every write path, over generated column names", () => {
       }),
       { numRuns: RUNS },
     );
-  });
+  }, DATABASE_PROPERTY_TIMEOUT);
 });
