@@ -345,6 +345,19 @@ describe("refused values throw TypeError and leave the attribute unchanged", () 
   });
 });
 
+describe("negative zero", () => {
+  it("integer and real cast -0 (and \"-0\") to 0, as SQLite stores it, so a saved record holds what a reload reads", async () => {
+    for (const input of [-0, "-0", "-0.0", "-0e5"]) {
+      expect(Object.is(User.build({ name: "z", score: input }).score, 0)).toBe(true);
+    }
+    expect(Object.is(User.build({ name: "z", age: "-0" }).age, 0)).toBe(true);
+    const user = await User.createOrThrow({ name: "z", age: -0, score: -0 });
+    expect([Object.is(user.age, 0), Object.is(user.score, 0)]).toEqual([true, true]);
+    await user.reload();
+    expect([Object.is(user.age, 0), Object.is(user.score, 0)]).toEqual([true, true]);
+  });
+});
+
 describe("null and undefined", () => {
   it("null is always NULL, for every type and every way of assigning", () => {
     for (const type of Object.keys(ATTRIBUTE) as AttributeTypeName[]) {

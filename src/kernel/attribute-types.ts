@@ -49,18 +49,17 @@ function castBoolean(value: unknown): unknown {
   return UNCASTABLE;
 }
 
+// SQLite stores -0 as 0: cast it so, or the record would hold a value that a reload changes.
+const withoutNegativeZero = (number: number): number => (number === 0 ? 0 : number);
+
 function castInteger(value: unknown): unknown {
-  if (typeof value === "number") return Number.isSafeInteger(value) ? value : UNCASTABLE;
-  if (typeof value !== "string" || !INTEGER_TEXT.test(value)) return UNCASTABLE;
-  const number = Number(value);
-  return Number.isSafeInteger(number) ? number : UNCASTABLE;
+  const number = typeof value === "number" ? value : typeof value === "string" && INTEGER_TEXT.test(value) ? Number(value) : Number.NaN;
+  return Number.isSafeInteger(number) ? withoutNegativeZero(number) : UNCASTABLE;
 }
 
 function castReal(value: unknown): unknown {
-  if (typeof value === "number") return Number.isFinite(value) ? value : UNCASTABLE;
-  if (typeof value !== "string" || !REAL_TEXT.test(value)) return UNCASTABLE;
-  const number = Number(value);
-  return Number.isFinite(number) ? number : UNCASTABLE;
+  const number = typeof value === "number" ? value : typeof value === "string" && REAL_TEXT.test(value) ? Number(value) : Number.NaN;
+  return Number.isFinite(number) ? withoutNegativeZero(number) : UNCASTABLE;
 }
 
 /** A UTC instant; unlike `Date.UTC`, years 0 to 99 stay themselves rather than becoming 1900 to 1999. */
