@@ -1,10 +1,13 @@
 import {
+  argumentError,
   type Attribute,
   attributeNamed,
   castValue,
   databaseOfModel,
   definePlugin,
   IncompatibleRelation,
+  isPlainObject,
+  optionsArgument,
   type InsertOptions,
   joinSelect,
   ParamWriter,
@@ -66,10 +69,14 @@ function quoteJsonPath(column: string): string {
   return `'$."${column.replaceAll("'", "''").replaceAll('"', '\\"')}"'`;
 }
 
-function toInsertAll(this: BuildsRecords, list: readonly object[], options: InsertOptions = {}): Statement<Meta> {
+function toInsertAll(this: BuildsRecords, list: readonly object[], options?: InsertOptions): Statement<Meta> {
   const { model, columns, rows } = rowsToInsert(this, list, "insertAll");
+  const { onDuplicate } = optionsArgument(`${model.name}.insertAll`, options);
+  if (onDuplicate !== undefined && onDuplicate !== "skip" && onDuplicate !== "raise") {
+    throw argumentError(`${model.name}.insertAll: onDuplicate`, `"skip" or "raise"`, onDuplicate);
+  }
   const params = new ParamWriter();
-  const conflict = options.onDuplicate === "skip" ? " ON CONFLICT DO NOTHING" : "";
+  const conflict = onDuplicate === "skip" ? " ON CONFLICT DO NOTHING" : "";
   const sql = insertSql(model, columns, params, rows) + conflict;
   return new Statement({ sql, params: params.params, sources: params.sources }, model, "meta", (_rows, meta) => meta, databaseOfModel(this));
 }
@@ -91,9 +98,17 @@ function conflictAction(model: ResolvedModel, updates: string[], updatedAt: stri
   return `DO UPDATE SET ${assignments.join(", ")}`;
 }
 
-function toUpsertAll(this: BuildsRecords, list: readonly object[], options: UpsertOptions = {}): Statement<Meta> {
+/** The columns of `uniqueBy`: a non-empty list of attribute names, the primary key by default. */
+function uniqueColumns(model: ResolvedModel, options: UpsertOptions | undefined): string[] {
+  const where = `${model.name}.upsertAll`;
+  const { uniqueBy = [model.primaryKey.name] } = optionsArgument(where, options);
+  if (!Array.isArray(uniqueBy) || uniqueBy.length === 0) throw argumentError(`${where}: uniqueBy`, "a non-empty list of attribute names", uniqueBy);
+  return uniqueBy.map((name) => attributeNamed(model, name, "upsertAll").column);
+}
+
+function toUpsertAll(this: BuildsRecords, list: readonly object[], options?: UpsertOptions): Statement<Meta> {
   const { model, columns, given, rows } = rowsToInsert(this, list, "upsertAll");
-  const uniqueBy = (options.uniqueBy ?? [model.primaryKey.name]).map((name) => attributeNamed(model, name).column);
+  const uniqueBy = uniqueColumns(model, options);
   const updates = columns.filter((column) => given.includes(column) && !uniqueBy.includes(column) && column !== model.primaryKey.column);
   // An updatedAt the caller gave is set as given; one the timestamps filled in is touched only on a change.
   const stamped = model.byName.get("updatedAt")?.column;
@@ -143,7 +158,8 @@ function setAsOneValue(values: ReadonlyMap<Attribute, unknown>, params: ParamWri
 /** The UPDATE of `updateAll`: sets the attributes, cast, on every row the Relation matches; reads the rows changed. */
 export function updateAllStatement(relation: Relation, attributes: Record<string, unknown>): Statement<number> {
   const model = relation.model;
-  const entries = Object.entries(attributes ?? {});
+  if (!isPlainObject(attributes)) throw argumentError(`${model.name}.updateAll`, "a plain object of attribute values", attributes);
+  const entries = Object.entries(attributes);
   if (entries.length === 0) throw new TypeError(`${model.name}.updateAll needs at least one attribute to set`);
   const values = new Map<Attribute, unknown>();
   for (const [name, value] of entries) {
