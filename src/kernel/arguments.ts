@@ -9,6 +9,11 @@ export function argumentError(where: string, expected: string, value: unknown): 
   return new TypeError(`${where} takes ${expected}, not ${previewText(value)}`);
 }
 
+/** Refuses an argument that cannot even be looked at: a revoked Proxy fails `instanceof` and `Array.isArray`. */
+export function refuseUninspectable(where: string, expected: string, value: unknown): void {
+  if (typeof value === "object" && value !== null && !isInspectable(value)) throw argumentError(where, expected, value);
+}
+
 /** An options argument: undefined (no options) or a plain object; anything else is an `argumentError`. */
 export function optionsArgument<Options extends object>(where: string, options: Options | undefined): Partial<Options> {
   if (options === undefined) return {};

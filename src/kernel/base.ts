@@ -1,4 +1,4 @@
-import { argumentError, optionsArgument, refuseUnfitValue } from "./arguments.js";
+import { argumentError, optionsArgument, refuseUnfitValue, refuseUninspectable } from "./arguments.js";
 import { assertLoaded, attributeNamed, writeAttribute, writeAttributes } from "./assign.js";
 import { UNCASTABLE } from "./attribute-types.js";
 import type { Attribute } from "./attributes.js";
@@ -86,7 +86,10 @@ export class Base {
 
   /** Registers plugins on this class; every Model below it gets their hooks. */
   static use(this: ModelStatics, ...plugins: Plugin[]): void {
-    for (const plugin of plugins) if (typeof plugin?.name !== "string") throw argumentError(`${this.name}.use`, "plugins made by definePlugin", plugin);
+    for (const plugin of plugins) {
+      refuseUninspectable(`${this.name}.use`, "plugins made by definePlugin", plugin);
+      if (typeof plugin?.name !== "string") throw argumentError(`${this.name}.use`, "plugins made by definePlugin", plugin);
+    }
     const declaration = ownDeclaration(this);
     for (const plugin of plugins) {
       if (declaration.plugins.some((known) => known.name === plugin.name)) continue;

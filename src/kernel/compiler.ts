@@ -156,9 +156,14 @@ export function selectParts(data: RelationData, model: ResolvedModel, params = n
   return parts;
 }
 
+/** Whether a value may be a LIMIT or OFFSET: a whole number from 0 within SQLite's 64-bit integers. */
+export function isSqlCount(value: unknown): value is number {
+  return Number.isInteger(value) && (value as number) >= 0 && (value as number) < 2 ** 63;
+}
+
 /** A LIMIT or OFFSET as SQL text: only a whole number is ever spliced (a `relation:paging` hook may set anything). */
 function countText(clause: string, value: number): string {
-  if (!Number.isSafeInteger(value) || value < 0) throw argumentError(clause, "a whole number from 0", value);
+  if (!isSqlCount(value)) throw argumentError(clause, "a whole number from 0", value);
   return String(value);
 }
 

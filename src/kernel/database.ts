@@ -1,5 +1,5 @@
 import { HookPoints } from "./hooks.js";
-import { argumentError, optionsArgument } from "./arguments.js";
+import { argumentError, optionsArgument, refuseUninspectable } from "./arguments.js";
 import { type Batchable, finishEach, isBatchable, resultsPerItem } from "./batchable.js";
 import type { D1DatabaseLike, D1PreparedStatementLike } from "./d1.js";
 import { translateError } from "./database-errors.js";
@@ -125,6 +125,7 @@ export class Database {
 
   /** Binds a Model to this database: queries and records made through it use this database. */
   model<M extends Function>(model: M): M {
+    refuseUninspectable("db.model", "a Model class", model);
     // A Model bound to another database is an object that inherits from the Model.
     const isModel = (typeof model === "function" || (typeof model === "object" && model !== null)) && typeof unboundModel(model) === "function";
     if (!isModel) throw argumentError("db.model", "a Model class", model);
@@ -165,13 +166,16 @@ export function unboundModel<M extends Function>(model: M): M {
   return Object.hasOwn(model, BOUND_DATABASE) ? (Object.getPrototypeOf(model) as M) : model;
 }
 
+const BINDING = "a D1 binding (env.DB, not its name)";
+
 /** Opens a database on a D1 binding of the Worker's env, with per-request options such as `onQuery`. */
 export function connect(binding: D1DatabaseLike, options?: ConnectOptions): Database {
   // A misspelt binding name reads undefined from env: say so now, not as a failed property read at the first query.
   if (!binding) throw new TypeError(`connect: the D1 binding is ${binding}; check its name`);
   // The binding's name ("DB") instead of env.DB, or any other object, is refused now too.
+  refuseUninspectable("connect", BINDING, binding);
   const usable = typeof binding === "object" && typeof binding.prepare === "function" && typeof binding.batch === "function";
-  if (!usable) throw argumentError("connect", "a D1 binding (env.DB, not its name)", binding);
+  if (!usable) throw argumentError("connect", BINDING, binding);
   const given = optionsArgument("connect", options);
   if (given.onQuery !== undefined && typeof given.onQuery !== "function") throw argumentError("connect: onQuery", "a function", given.onQuery);
   if (given.session !== undefined && typeof given.session !== "string") throw argumentError("connect: session", "a string", given.session);
@@ -183,7 +187,11 @@ export function connect(binding: D1DatabaseLike, options?: ConnectOptions): Data
  * `records` is false) a record's `toSave()` / `toDestroy()`.
  */
 export function assertBatchItems(method: string, items: unknown, records = true): void {
+  refuseUninspectable(method, "a list of Statements", items);
   if (!Array.isArray(items)) throw argumentError(method, "a list of Statements", items);
   const expected = records ? "Statements and record writes (toSave(), toDestroy())" : "Statements";
-  for (const item of items) if (!(item instanceof Statement) && !(records && isBatchable(item))) throw argumentError(method, expected, item);
+  for (const item of items) {
+    refuseUninspectable(method, expected, item);
+    if (!(item instanceof Statement) && !(records && isBatchable(item))) throw argumentError(method, expected, item);
+  }
 }

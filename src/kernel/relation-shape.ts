@@ -1,6 +1,6 @@
 import { argumentError } from "./arguments.js";
 import type { Attribute } from "./attributes.js";
-import type { OrderTerm, RelationData } from "./compiler.js";
+import { isSqlCount, type OrderTerm, type RelationData } from "./compiler.js";
 import type { Condition } from "./conditions.js";
 import { isPlainObject } from "./plain-object.js";
 import type { ResolvedModel } from "./resolve.js";
@@ -11,7 +11,7 @@ const OPERATORS: ReadonlySet<unknown> = new Set([">", ">=", "<", "<=", "ignoring
 type Shape = (value: any, model: ResolvedModel) => boolean;
 
 const isArrayOf = (value: unknown, each: (item: any) => boolean): boolean => Array.isArray(value) && value.every(each);
-const isCount = (value: unknown): boolean => value === undefined || (Number.isSafeInteger(value) && (value as number) >= 0);
+const isCount = (value: unknown): boolean => value === undefined || isSqlCount(value);
 const isAttributeOf = (model: ResolvedModel) => (attribute: Attribute | undefined): boolean =>
   typeof attribute === "object" && attribute !== null && model.byName.get(attribute.name) === attribute;
 

@@ -2,7 +2,7 @@ import { assertAttributeObject, attributeNamed } from "./assign.js";
 import { UNCASTABLE } from "./attribute-types.js";
 import { type OrderTerm, type RelationData, compileSelect } from "./compiler.js";
 import { Comparison, type Condition, castConditionValue, conditionScalars, conditionsFor } from "./conditions.js";
-import { argumentError, refuseUnfitValue } from "./arguments.js";
+import { argumentError, refuseUnfitValue, refuseUninspectable } from "./arguments.js";
 import { isPlainObject } from "./plain-object.js";
 import { checkedChanges } from "./relation-shape.js";
 import { databaseFor } from "./context.js";
@@ -31,6 +31,9 @@ const EMPTY: RelationData = {
 
 /** The attribute types the comparison helpers (`gt`, `between`, ...) apply to. */
 const COMPARABLE_TYPES: ReadonlySet<string> = new Set(["integer", "real", "string", "datetime"]);
+
+const CONDITIONS = "a plain object of attribute values or an sql fragment";
+const ORDERING = "an object of attribute directions or an sql fragment";
 
 /** An order direction, or the long form with NULLs placement. */
 export type OrderDirection = "asc" | "desc" | { direction: "asc" | "desc"; nulls?: "first" | "last" };
@@ -67,13 +70,14 @@ export class Relation {
   }
 
   #conditionsOf(conditions: unknown, method: string): Condition[] {
+    refuseUninspectable(`${this.model.name}.${method}`, CONDITIONS, conditions);
     if (conditions instanceof SqlFragment) return [{ kind: "sql", fragment: conditions }];
     const model = this.model;
     if (typeof conditions === "string") {
       throw new TypeError(`${model.name}.${method}: a plain string is not accepted; build the condition with sql\`...\``);
     }
     // URLSearchParams, FormData, a Map or a record has no own keys to read: it would narrow nothing.
-    if (!isPlainObject(conditions)) throw argumentError(`${model.name}.${method}`, "a plain object of attribute values or an sql fragment", conditions);
+    if (!isPlainObject(conditions)) throw argumentError(`${model.name}.${method}`, CONDITIONS, conditions);
     const compiled: Condition[] = [];
     for (const [name, value] of Object.entries(conditions)) {
       const attribute = attributeNamed(model, name);
@@ -120,10 +124,11 @@ export class Relation {
   }
 
   #orderTerms(order: object): OrderTerm[] {
+    refuseUninspectable(`${this.model.name}.order`, ORDERING, order);
     if (order instanceof SqlFragment) return [{ kind: "sql", fragment: order }];
     const model = this.model;
     if (typeof order === "string") throw new TypeError(`${model.name}.order: a plain string is not accepted; build the order with sql\`...\``);
-    if (!isPlainObject(order)) throw argumentError(`${model.name}.order`, "an object of attribute directions or an sql fragment", order);
+    if (!isPlainObject(order)) throw argumentError(`${model.name}.order`, ORDERING, order);
     return Object.entries(order).map(([name, value]) => {
       const attribute = attributeNamed(model, name);
       if (typeof value !== "string" && !isPlainObject(value)) throw argumentError(`${model.name}.order: ${name}`, `"asc", "desc" or { direction, nulls }`, value);

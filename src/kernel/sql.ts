@@ -19,8 +19,6 @@ const INT64_MAX = 2n ** 63n - 1n;
  */
 function unbindable(value: unknown): string | undefined {
   if (value === undefined) return "a value in an sql fragment is undefined; use null for NULL";
-  const unfit = unfitValue(value);
-  if (unfit !== undefined) return unfit;
   if (Array.isArray(value)) return "a list cannot be bound in an sql fragment; use where({ <attribute>: list }) (see the guide)";
   if (typeof value === "bigint") return value < INT64_MIN || value > INT64_MAX ? `${value}n is beyond SQLite's 64-bit integers` : undefined;
   if (typeof value === "number") return Number.isFinite(value) ? undefined : `${value} would be stored as NULL`;
@@ -40,8 +38,8 @@ export class SqlFragment {
     readonly values: readonly unknown[],
   ) {
     for (const value of values) {
-      if (value instanceof ColumnReference || value instanceof SqlFragment) continue;
-      const problem = unbindable(value);
+      // unfitValue first: a revoked Proxy fails even instanceof.
+      const problem = unfitValue(value) ?? (value instanceof ColumnReference || value instanceof SqlFragment ? undefined : unbindable(value));
       if (problem !== undefined) throw new TypeError(`sql: ${problem}`);
     }
   }

@@ -8,6 +8,7 @@ import {
   IncompatibleRelation,
   isPlainObject,
   optionsArgument,
+  refuseUninspectable,
   type InsertOptions,
   joinSelect,
   ParamWriter,
@@ -43,6 +44,7 @@ function rowsToInsert(
   operation: "insertAll" | "upsertAll",
 ): { model: ResolvedModel; columns: string[]; given: string[]; rows: Record<string, unknown>[] } {
   const model = modelClass.all().model;
+  refuseUninspectable(`${model.name}.${operation}`, "a non-empty array of attribute objects", list);
   if (!Array.isArray(list) || list.length === 0) throw new TypeError(`${model.name}.${operation} takes a non-empty array of attribute objects`);
   const rows = list.map((attributes) => storedRow(model, valuesToWrite(modelClass.build(attributes), "create")));
   const columns = Object.keys(rows[0]!);
@@ -98,11 +100,14 @@ function conflictAction(model: ResolvedModel, updates: string[], updatedAt: stri
   return `DO UPDATE SET ${assignments.join(", ")}`;
 }
 
+const UNIQUE_BY = "a non-empty list of attribute names";
+
 /** The columns of `uniqueBy`: a non-empty list of attribute names, the primary key by default. */
 function uniqueColumns(model: ResolvedModel, options: UpsertOptions | undefined): string[] {
   const where = `${model.name}.upsertAll`;
   const { uniqueBy = [model.primaryKey.name] } = optionsArgument(where, options);
-  if (!Array.isArray(uniqueBy) || uniqueBy.length === 0) throw argumentError(`${where}: uniqueBy`, "a non-empty list of attribute names", uniqueBy);
+  refuseUninspectable(`${where}: uniqueBy`, UNIQUE_BY, uniqueBy);
+  if (!Array.isArray(uniqueBy) || uniqueBy.length === 0) throw argumentError(`${where}: uniqueBy`, UNIQUE_BY, uniqueBy);
   return uniqueBy.map((name) => attributeNamed(model, name, "upsertAll").column);
 }
 

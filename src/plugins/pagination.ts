@@ -1,4 +1,4 @@
-import { argumentError, definePlugin, IncompatibleRelation, optionsArgument, type Page, previewText, type PaginateOptions, Relation, type UncountedPage } from "../kernel/index.js";
+import { argumentError, definePlugin, isSqlCount, IncompatibleRelation, optionsArgument, type Page, previewText, type PaginateOptions, Relation, type UncountedPage } from "../kernel/index.js";
 import { countStatement } from "./calculations.js";
 
 // As integer attributes read text: an optional sign is allowed ("+2"; "-2" is then refused for being below 1).
@@ -11,7 +11,9 @@ const WHOLE_NUMBER = /^[+-]?\d+$/;
 function parsePositive(modelName: string, option: string, value: unknown, fallback: number, max: number): number {
   if (value === undefined || value === null || value === "") return fallback;
   const number = typeof value === "string" && WHOLE_NUMBER.test(value.trim()) ? Number(value) : value;
-  if (typeof number !== "number" || !Number.isInteger(number) || number < 1) {
+  // A page past the safe integers could not be told from its neighbours; a page size is capped, however large.
+  const whole = max === Infinity ? Number.isSafeInteger(number) : Number.isInteger(number);
+  if (typeof number !== "number" || !whole || number < 1) {
     throw new TypeError(`${modelName}.paginate: ${option} must be a whole number from 1, not ${previewText(value)}`);
   }
   return Math.min(number, max);
@@ -34,9 +36,9 @@ async function paginate(this: Relation, options?: PaginateOptions): Promise<Page
   if (given.count !== undefined && typeof given.count !== "boolean") throw argumentError(`${model.name}.paginate: count`, "a boolean", given.count);
   const settings = this.modelClass as unknown as { perPage: number; maxPerPage: number };
   const perPage = parsePositive(model.name, "perPage", given.perPage, settings.perPage, settings.maxPerPage);
-  // A page whose first row lies beyond any table (its offset past the safe integers) is refused as a page.
   const page = parsePositive(model.name, "page", given.page, 1, Infinity);
-  if (!Number.isSafeInteger((page - 1) * perPage)) throw argumentError(`${model.name}.paginate: page`, `a page whose offset is a safe integer`, given.page);
+  // SQLite's OFFSET is a 64-bit integer: a page starting beyond it is refused.
+  if (!isSqlCount((page - 1) * perPage)) throw argumentError(`${model.name}.paginate: page`, `a page whose first row is within SQLite's integers`, given.page);
   const counting = given.count !== false;
   // Without a count, one extra row tells whether a next page exists.
   const pageRelation = stableOrder(this).with({ limit: counting ? perPage : perPage + 1, offset: (page - 1) * perPage });
