@@ -1,13 +1,15 @@
 import type { Attribute } from "./attributes.js";
 import { UNCASTABLE } from "./attribute-types.js";
+import { argumentError, refuseUnfitValue } from "./arguments.js";
 import { previewValue, shortText } from "./display.js";
 import { isPlainObject } from "./plain-object.js";
 import { CastError, MissingAttribute, RecordDestroyed, UnknownAttribute } from "./errors.js";
 import type { ResolvedModel } from "./resolve.js";
 import type { RecordState } from "./record-state.js";
 
-/** The attribute of that name, or `UnknownAttribute`. */
-export function attributeNamed(model: ResolvedModel, name: string): Attribute {
+/** The attribute of that name, or `UnknownAttribute`; a name that is not a string is a `TypeError` naming `method`. */
+export function attributeNamed(model: ResolvedModel, name: string, method?: string): Attribute {
+  if (typeof name !== "string") throw argumentError(method ? `${model.name}.${method}` : model.name, "attribute names", name);
   const attribute = model.byName.get(name);
   if (!attribute) throw new UnknownAttribute(`${model.name} has no attribute ${shortText(name)}`);
   return attribute;
@@ -19,6 +21,7 @@ export function castValue(model: ResolvedModel, attribute: Attribute, value: unk
     throw new CastError(`${model.name}.${attribute.name} cannot be set to undefined; use null for NULL`, model.model, attribute.name);
   }
   if (value === null) return null;
+  refuseUnfitValue(`${model.name}.${attribute.name}`, value);
   const cast = attribute.type.cast(value);
   if (cast === UNCASTABLE) {
     const message = `${model.name}.${attribute.name}: ${previewValue(attribute, value)} is not a valid ${attribute.typeName}`;
@@ -42,7 +45,7 @@ export function writeAttribute(record: object, state: RecordState, name: string,
 
 function checkedForWrite(state: RecordState, name: string): Attribute {
   if (state.destroyed) throw new RecordDestroyed(`${state.model.name} is destroyed and cannot be changed`);
-  const attribute = attributeNamed(state.model, name);
+  const attribute = attributeNamed(state.model, name, "writeAttribute");
   // A hook building the write may set what a partial select left out, as timestamps set `updatedAt`.
   if (!state.buildingWrite) assertLoaded(state, attribute);
   return attribute;
@@ -67,15 +70,13 @@ function storeCast(record: object, state: RecordState, attribute: Attribute, val
  * Refuses what is not a plain object of attribute values: a Map, FormData or class instance has no own keys to
  * read, and would otherwise assign nothing without a word.
  */
-export function assertAttributeObject(model: ResolvedModel, attributes: unknown): void {
-  if (!isPlainObject(attributes)) {
-    throw new TypeError(`${model.name}: attributes must be a plain object, not ${Object.prototype.toString.call(attributes)}; read forms with permit`);
-  }
+export function assertAttributeObject(model: ResolvedModel, attributes: unknown, method: string): void {
+  if (!isPlainObject(attributes)) throw argumentError(`${model.name}.${method}`, "a plain object of attribute values (read forms with permit)", attributes);
 }
 
-/** Assigns several attributes; all names and values are checked before any is set. */
-export function writeAttributes(record: object, state: RecordState, attributes: Readonly<Record<string, unknown>>): void {
-  assertAttributeObject(state.model, attributes);
+/** Assigns several attributes; all names and values are checked before any is set. `method` is named in errors. */
+export function writeAttributes(record: object, state: RecordState, attributes: Readonly<Record<string, unknown>>, method: string): void {
+  assertAttributeObject(state.model, attributes, method);
   const names = Object.keys(attributes);
   const targets = names.map((name) => checkedForWrite(state, name));
   const cast = targets.map((attribute, index) => castValue(state.model, attribute, attributes[names[index]!]));

@@ -1,3 +1,4 @@
+import { argumentError, optionsArgument, refuseUnfitValue, refuseUninspectable } from "./arguments.js";
 import { assertLoaded, attributeNamed, writeAttribute, writeAttributes } from "./assign.js";
 import { UNCASTABLE } from "./attribute-types.js";
 import type { Attribute } from "./attributes.js";
@@ -85,6 +86,10 @@ export class Base {
 
   /** Registers plugins on this class; every Model below it gets their hooks. */
   static use(this: ModelStatics, ...plugins: Plugin[]): void {
+    for (const plugin of plugins) {
+      refuseUninspectable(`${this.name}.use`, "plugins made by definePlugin", plugin);
+      if (typeof plugin?.name !== "string") throw argumentError(`${this.name}.use`, "plugins made by definePlugin", plugin);
+    }
     const declaration = ownDeclaration(this);
     for (const plugin of plugins) {
       if (declaration.plugins.some((known) => known.name === plugin.name)) continue;
@@ -100,6 +105,8 @@ export class Base {
 
   /** Adds a hook function on this Model (and the Models below it). */
   static hook<Name extends ModelHookName>(this: ModelStatics, name: Name, fn: ModelHooks[Name]): void {
+    if (typeof name !== "string") throw argumentError(`${this.name}.hook`, "a hook name", name);
+    if (typeof fn !== "function") throw argumentError(`${this.name}.hook`, "a hook function", fn);
     ownDeclaration(this).hooks.push([name, fn as (...args: any[]) => unknown]);
   }
 
@@ -124,7 +131,7 @@ export class Base {
     }
     if (model.hooks.has("record:initialize")) model.hooks.callSync("record:initialize", { record });
     state.builtValues = { ...state.values };
-    writeAttributes(record, state, attributes as Record<string, unknown>);
+    writeAttributes(record, state, attributes as Record<string, unknown>, "build");
     return record;
   }
 
@@ -173,7 +180,7 @@ export class Base {
 
   /** Reads an attribute by name. */
   readAttribute(name: string): unknown {
-    return currentValue(this[STATE], this.#loadedAttribute(name));
+    return currentValue(this[STATE], this.#loadedAttribute(name, "readAttribute"));
   }
 
   /** Assigns an attribute by name, cast to its type. */
@@ -183,7 +190,11 @@ export class Base {
 
   /** Sets several attributes without saving. */
   assign(attributes: object): this {
-    writeAttributes(this, this[STATE], attributes as Record<string, unknown>);
+    return this.#assign(attributes, "assign");
+  }
+
+  #assign(attributes: object, method: string): this {
+    writeAttributes(this, this[STATE], attributes as Record<string, unknown>, method);
     return this;
   }
 
@@ -228,7 +239,7 @@ export class Base {
     // Not an async function (one turn less per update), yet bad input still rejects rather than throws.
     try {
       this.#assertAlive("updated");
-      this.assign(attributes);
+      this.#assign(attributes, "update");
     } catch (error) {
       return Promise.reject(error);
     }
@@ -238,7 +249,7 @@ export class Base {
   /** Assigns and saves, or throws as `saveOrThrow`. */
   async updateOrThrow(attributes: object): Promise<true> {
     this.#assertAlive("updated");
-    this.assign(attributes);
+    this.#assign(attributes, "updateOrThrow");
     return this.saveOrThrow();
   }
 
@@ -275,13 +286,13 @@ export class Base {
 
   // ---- change tracking -------------------------------------------------------------------------
 
-  #attribute(name: string) {
-    return attributeNamed(this[STATE].model, name);
+  #attribute(name: string, method: string) {
+    return attributeNamed(this[STATE].model, name, method);
   }
 
   /** The attribute, which `select` must have loaded: its stored value is read. */
-  #loadedAttribute(name: string) {
-    const attribute = this.#attribute(name);
+  #loadedAttribute(name: string, method: string) {
+    const attribute = this.#attribute(name, method);
     assertLoaded(this[STATE], attribute);
     return attribute;
   }
@@ -310,18 +321,21 @@ export class Base {
 
   /** The attribute's value as last loaded or saved. */
   attributeWas(name: string): unknown {
-    return originalValue(this[STATE], this.#loadedAttribute(name));
+    return originalValue(this[STATE], this.#loadedAttribute(name, "attributeWas"));
   }
 
   /** Whether the attribute has an unsaved change (from a given old value, when `from` is given). */
-  isAttributeChanged(name: string, options: { from?: unknown; to?: unknown } = {}): boolean {
+  isAttributeChanged(name: string, options?: { from?: unknown; to?: unknown }): boolean {
     const state = this[STATE];
-    const attribute = this.#attribute(name);
+    const attribute = this.#attribute(name, "isAttributeChanged");
+    const where = `${state.model.name}.isAttributeChanged`;
+    const given = optionsArgument(where, options);
     // Cast as conditions are, so `undefined` is refused as there, rather than quietly never matching.
-    if (Object.values(options).includes(undefined)) throw new TypeError(`${state.model.name}.${attribute.name}: from or to is undefined; use null`);
+    if (Object.values(given).includes(undefined)) throw new TypeError(`${state.model.name}.${attribute.name}: from or to is undefined; use null`);
+    for (const value of Object.values(given)) refuseUnfitValue(`${where}: ${attribute.name}`, value);
     if (!isChanged(state, attribute)) return false;
-    if ("from" in options && !namesValue(attribute, options.from, originalValue(state, attribute))) return false;
-    if ("to" in options && !namesValue(attribute, options.to, currentValue(state, attribute))) return false;
+    if ("from" in given && !namesValue(attribute, given.from, originalValue(state, attribute))) return false;
+    if ("to" in given && !namesValue(attribute, given.to, currentValue(state, attribute))) return false;
     return true;
   }
 
@@ -337,7 +351,7 @@ export class Base {
 
   /** The `[old, new]` the last save wrote to the attribute, or undefined. */
   savedChangeTo(name: string): [unknown, unknown] | undefined {
-    this.#attribute(name);
+    this.#attribute(name, "savedChangeTo");
     return this[STATE].savedChanges[name];
   }
 
@@ -349,14 +363,14 @@ export class Base {
   /** The attribute's value before the last save: the stored value when that save did not change it. */
   attributeBeforeLastSave(name: string): unknown {
     const change = this.savedChangeTo(name);
-    return change ? change[0] : originalValue(this[STATE], this.#loadedAttribute(name));
+    return change ? change[0] : originalValue(this[STATE], this.#loadedAttribute(name, "attributeBeforeLastSave"));
   }
 
   /** Undoes unsaved changes to the named attributes, or to all. */
   restoreAttributes(...names: string[]): this {
     this.#assertAlive("changed");
     const state = this[STATE];
-    const targets = names.length > 0 ? names.map((name) => this.#loadedAttribute(name)) : changedAttributes(state);
+    const targets = names.length > 0 ? names.map((name) => this.#loadedAttribute(name, "restoreAttributes")) : changedAttributes(state);
     for (const attribute of targets) {
       if (state.isNew) restoreBuiltValue(state, attribute.name);
       else state.values[attribute.name] = originalValue(state, attribute);

@@ -1,3 +1,4 @@
+import { argumentError } from "./arguments.js";
 import { attributeNamed } from "./assign.js";
 import type { Attribute } from "./attributes.js";
 import { attributeTypes } from "./attribute-types.js";
@@ -42,18 +43,13 @@ function columnOf(attribute: Attribute): string {
 }
 
 /**
- * A value interpolated in a fragment, as D1 can bind it: Dates and booleans as their attribute types store them.
- * `undefined` and lists are refused before they reach D1, which would fail on the one and match nothing with the other.
+ * Binds a value interpolated in a fragment (checked when the fragment was made) as D1 takes it: Dates and booleans
+ * as their attribute types store them, and a BigInt, which D1 does not bind, as its digits cast to SQLite's integer.
  */
-function fragmentParam(value: unknown, model: ResolvedModel | undefined): unknown {
-  const owner = model ? `${model.name}: ` : "";
-  if (value === undefined) throw new TypeError(`${owner}a value in an sql fragment is undefined; use null for NULL`);
-  if (Array.isArray(value)) {
-    throw new TypeError(`${owner}a list cannot be bound in an sql fragment; use where({ <attribute>: list }) (see the guide)`);
-  }
-  if (value instanceof Date) return attributeTypes.datetime.toDatabase(value);
-  if (typeof value === "boolean") return attributeTypes.boolean.toDatabase(value);
-  return value;
+function bindFragmentParam(value: unknown, params: ParamWriter): string {
+  if (typeof value === "bigint") return `CAST(${params.bind(String(value))} AS INTEGER)`;
+  if (value instanceof Date) return params.bind(attributeTypes.datetime.toDatabase(value));
+  return params.bind(typeof value === "boolean" ? attributeTypes.boolean.toDatabase(value) : value);
 }
 
 /** Splices an `sql` fragment, binding its values and naming the columns of `column()` references. */
@@ -65,7 +61,7 @@ export function compileFragment(fragment: SqlFragment, model: ResolvedModel | un
     } else if (value instanceof SqlFragment) {
       text += compileFragment(value, model, params);
     } else {
-      text += params.bind(fragmentParam(value, model));
+      text += bindFragmentParam(value, params);
     }
     text += fragment.strings[index + 1]!;
   });
@@ -182,13 +178,24 @@ export function selectParts(data: RelationData, model: ResolvedModel, params = n
   return parts;
 }
 
+/** Whether a value may be a LIMIT or OFFSET: a whole number from 0 within SQLite's 64-bit integers. */
+export function isSqlCount(value: unknown): value is number {
+  return Number.isInteger(value) && (value as number) >= 0 && (value as number) < 2 ** 63;
+}
+
+/** A LIMIT or OFFSET as SQL text: only a whole number is ever spliced (a `relation:paging` hook may set anything). */
+function countText(clause: string, value: number): string {
+  if (!isSqlCount(value)) throw argumentError(clause, "a whole number from 0", value);
+  return String(value);
+}
+
 /** Joins SELECT parts into SQL text. */
 export function joinSelect(parts: SelectParts): string {
   let text = `SELECT ${parts.distinct ? "DISTINCT " : ""}${parts.columns} FROM ${parts.from}`;
   if (parts.where.length > 0) text += ` WHERE ${joinWithAnd(parts.where)}`;
   if (parts.order.length > 0) text += ` ORDER BY ${parts.order.join(", ")}`;
-  if (parts.limit !== undefined) text += ` LIMIT ${parts.limit}`;
-  if (parts.offset !== undefined) text += `${parts.limit === undefined ? " LIMIT -1" : ""} OFFSET ${parts.offset}`;
+  if (parts.limit !== undefined) text += ` LIMIT ${countText("LIMIT", parts.limit)}`;
+  if (parts.offset !== undefined) text += `${parts.limit === undefined ? " LIMIT -1" : ""} OFFSET ${countText("OFFSET", parts.offset)}`;
   return text;
 }
 

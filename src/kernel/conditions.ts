@@ -2,12 +2,15 @@ import type { Attribute } from "./attributes.js";
 import { UNCASTABLE } from "./attribute-types.js";
 import { assertValueWithinD1Limit } from "./bound-json.js";
 import type { SqlFragment } from "./sql.js";
+import { argumentError, optionsArgument } from "./arguments.js";
 
 /** A comparison operator of the comparison helpers; `ignoringCase` is equality apart from ASCII letter case. */
 export type ComparisonOperator = ">" | ">=" | "<" | "<=" | "ignoringCase";
 
 /** The operators that order values: every comparison helper but `ignoringCase`. */
 export type OrderingOperator = Exclude<ComparisonOperator, "ignoringCase"> | "between";
+
+const HELPER_NAMES = { ">": "gt", ">=": "gte", "<": "lt", "<=": "lte", ignoringCase: "ignoringCase", between: "between" } as const;
 
 /**
  * A condition value made by `gt`, `gte`, `lt`, `lte`, `between` or `ignoringCase`. `T` is the type of the values
@@ -19,7 +22,10 @@ export class Comparison<T = unknown, Op extends ComparisonOperator | "between" =
     readonly operator: Op,
     readonly values: readonly T[],
     readonly excludeEnd = false,
-  ) {}
+  ) {
+    // Refused when made, not at the where() that uses it, so that the error names the helper.
+    for (const value of values) if (value === undefined) throw argumentError(HELPER_NAMES[operator], "a value (use null, which matches nothing)", value);
+  }
 }
 
 /** Matches values greater than `value`. */
@@ -36,8 +42,11 @@ export const lte = <T>(value: T): Comparison<T, "<="> => new Comparison("<=", [v
  */
 export const ignoringCase = (value: string): Comparison<string, "ignoringCase"> => new Comparison("ignoringCase", [value]);
 /** Matches values from `low` to `high`, both included unless `excludeEnd: true`; each end may take its own form. */
-export const between = <Low, High>(low: Low, high: High, options: { excludeEnd?: boolean } = {}): Comparison<Low | High, "between"> =>
-  new Comparison("between", [low, high], options.excludeEnd === true);
+export const between = <Low, High>(low: Low, high: High, options?: { excludeEnd?: boolean }): Comparison<Low | High, "between"> => {
+  const { excludeEnd = false } = optionsArgument("between", options);
+  if (typeof excludeEnd !== "boolean") throw argumentError("between", "excludeEnd as a boolean", excludeEnd);
+  return new Comparison("between", [low, high], excludeEnd);
+};
 
 /** One node of a Relation's conditions; values are already cast and in their database form. */
 export type Condition =
@@ -50,10 +59,10 @@ export type Condition =
   | { readonly kind: "not"; readonly conditions: readonly Condition[] }
   | { readonly kind: "or"; readonly branches: ReadonlyArray<readonly Condition[]> };
 
-/** Whether a `where` value holds `undefined` inside a list or a comparison, which no condition accepts. */
-export function holdsUndefined(value: unknown): boolean {
-  if (Array.isArray(value)) return value.includes(undefined);
-  return value instanceof Comparison && value.values.includes(undefined);
+/** The values a `where` value holds: a list's elements, a comparison's ends, or the value itself. */
+export function conditionScalars(value: unknown): readonly unknown[] {
+  if (Array.isArray(value)) return value;
+  return value instanceof Comparison ? value.values : [value];
 }
 
 /** Casts a condition value to its database form, or returns `UNCASTABLE`. */

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { isBatchable } from "./batchable.js";
-import { type BatchItem, type Database, boundDatabase, connect } from "./database.js";
+import { argumentError, refuseUninspectable } from "./arguments.js";
+import { type BatchItem, Database, boundDatabase, connect } from "./database.js";
 import type { D1DatabaseLike } from "./d1.js";
 import { NoDatabase } from "./errors.js";
 
@@ -8,6 +9,9 @@ const current = new AsyncLocalStorage<Database>();
 
 /** Runs `fn` so that Models without a bound database query `database`; returns what `fn` returns. */
 export function withDatabase<T>(database: Database, fn: () => T): T {
+  refuseUninspectable("withDatabase", "a database made by connect()", database);
+  if (!(database instanceof Database)) throw argumentError("withDatabase", "a database made by connect()", database);
+  if (typeof fn !== "function") throw argumentError("withDatabase", "a function to run", fn);
   return current.run(database, fn);
 }
 

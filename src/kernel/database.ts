@@ -1,4 +1,5 @@
 import { HookPoints } from "./hooks.js";
+import { argumentError, optionsArgument, refuseUninspectable } from "./arguments.js";
 import { type Batchable, finishEach, isBatchable, resultsPerItem } from "./batchable.js";
 import type { D1DatabaseLike, D1PreparedStatementLike } from "./d1.js";
 import { translateError } from "./database-errors.js";
@@ -46,6 +47,7 @@ export class Database {
 
   /** Adds a query listener; returns a function that removes it. */
   onQuery(listener: (event: QueryEvent) => void): () => void {
+    if (typeof listener !== "function") throw argumentError("onQuery", "a function receiving each query event", listener);
     return this.hooks.hook("query", listener);
   }
 
@@ -65,6 +67,7 @@ export class Database {
 
   /** Runs one Statement and resolves to what it reads. */
   async run<Result>(statement: Statement<Result>): Promise<Result> {
+    assertBatchItems("db.run", [statement], false);
     if (statement.parts) return (await this.runAll([statement]))[0] as Result;
     let result: { results?: Record<string, unknown>[]; meta: Record<string, unknown> };
     try {
@@ -84,6 +87,7 @@ export class Database {
    * parts sends each of them.
    */
   async runAll(statements: readonly Statement[]): Promise<unknown[]> {
+    assertBatchItems("db.runAll", statements, false);
     if (statements.length === 0) return [];
     const sent = statements.flatMap((statement) => statement.parts ?? [statement]);
     let results: { results?: Record<string, unknown>[]; meta: Record<string, unknown> }[];
@@ -109,6 +113,7 @@ export class Database {
    * once every record has been finished.
    */
   async batch<const Items extends readonly BatchItem[]>(items: Items): Promise<BatchResults<Items>> {
+    assertBatchItems("db.batch", items);
     const prepared: Statement[][] = [];
     let results: unknown[];
     try {
@@ -126,6 +131,10 @@ export class Database {
 
   /** Binds a Model to this database: queries and records made through it use this database. */
   model<M extends Function>(model: M): M {
+    refuseUninspectable("db.model", "a Model class", model);
+    // A Model bound to another database is an object that inherits from the Model.
+    const isModel = (typeof model === "function" || (typeof model === "object" && model !== null)) && typeof unboundModel(model) === "function";
+    if (!isModel) throw argumentError("db.model", "a Model class", model);
     const unbound = unboundModel(model);
     resolveModel(unbound);
     return bindModel(unbound, this);
@@ -174,9 +183,32 @@ export function unboundModel<M extends Function>(model: M): M {
   return Object.hasOwn(model, BOUND_DATABASE) ? (Object.getPrototypeOf(model) as M) : model;
 }
 
+const BINDING = "a D1 binding (env.DB, not its name)";
+
 /** Opens a database on a D1 binding of the Worker's env, with per-request options such as `onQuery`. */
 export function connect(binding: D1DatabaseLike, options?: ConnectOptions): Database {
   // A misspelt binding name reads undefined from env: say so now, not as a failed property read at the first query.
   if (!binding) throw new TypeError(`connect: the D1 binding is ${binding}; check its name`);
-  return new Database(binding, options);
+  // The binding's name ("DB") instead of env.DB, or any other object, is refused now too.
+  refuseUninspectable("connect", BINDING, binding);
+  const usable = typeof binding === "object" && typeof binding.prepare === "function" && typeof binding.batch === "function";
+  if (!usable) throw argumentError("connect", BINDING, binding);
+  const given = optionsArgument("connect", options);
+  if (given.onQuery !== undefined && typeof given.onQuery !== "function") throw argumentError("connect: onQuery", "a function", given.onQuery);
+  if (given.session !== undefined && typeof given.session !== "string") throw argumentError("connect: session", "a string", given.session);
+  return new Database(binding, given);
+}
+
+/**
+ * Refuses what `batch` cannot run, before anything is prepared: a list is needed, each item a Statement or (unless
+ * `records` is false) a record's `toSave()` / `toDestroy()`.
+ */
+export function assertBatchItems(method: string, items: unknown, records = true): void {
+  refuseUninspectable(method, "a list of Statements", items);
+  if (!Array.isArray(items)) throw argumentError(method, "a list of Statements", items);
+  const expected = records ? "Statements and record writes (toSave(), toDestroy())" : "Statements";
+  for (const item of items) {
+    refuseUninspectable(method, expected, item);
+    if (!(item instanceof Statement) && !(records && isBatchable(item))) throw argumentError(method, expected, item);
+  }
 }

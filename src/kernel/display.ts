@@ -7,16 +7,25 @@ export function dateText(date: Date): string {
   return Number.isNaN(date.getTime()) ? "Invalid Date" : date.toISOString();
 }
 
+function shownText(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (value instanceof Date) return dateText(value);
+  if (typeof value === "object" && value !== null) return Object.prototype.toString.call(value);
+  return typeof value === "bigint" ? `${value}n` : String(value);
+}
+
 /**
  * Shows a value in an error message: at most 60 characters, text quoted, objects by their kind (so that no value,
- * a circular one included, can make the message itself fail), a BigInt with its `n`.
+ * a circular one or a revoked Proxy included, can make the message itself fail), a BigInt with its `n`.
  */
 export function previewText(value: unknown): string {
   let text: string;
-  if (typeof value === "string") text = value;
-  else if (value instanceof Date) text = dateText(value);
-  else if (typeof value === "object" && value !== null) text = Object.prototype.toString.call(value);
-  else text = typeof value === "bigint" ? `${value}n` : String(value);
+  try {
+    text = shownText(value);
+  } catch {
+    // A Proxy may throw at any look (a revoked one always does): show its kind alone.
+    text = `[${typeof value}]`;
+  }
   return typeof value === "string" ? JSON.stringify(shortText(text)) : shortText(text);
 }
 

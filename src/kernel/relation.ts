@@ -2,7 +2,10 @@ import { assertAttributeObject, attributeNamed } from "./assign.js";
 import type { Attribute } from "./attributes.js";
 import { UNCASTABLE } from "./attribute-types.js";
 import { type OrderTerm, type RelationData, compileSelect } from "./compiler.js";
-import { Comparison, type Condition, castConditionValue, conditionsFor, holdsUndefined } from "./conditions.js";
+import { Comparison, type Condition, castConditionValue, conditionScalars, conditionsFor } from "./conditions.js";
+import { argumentError, refuseUnfitValue, refuseUninspectable } from "./arguments.js";
+import { isPlainObject } from "./plain-object.js";
+import { checkedChanges } from "./relation-shape.js";
 import { databaseFor } from "./context.js";
 import { boundDatabase, type Database, unboundModel } from "./database.js";
 import { IrreversibleOrder, RecordNotFound } from "./errors.js";
@@ -29,6 +32,9 @@ const EMPTY: RelationData = {
 
 /** The attribute types the comparison helpers (`gt`, `between`, ...) apply to. */
 const COMPARABLE_TYPES: ReadonlySet<string> = new Set(["integer", "real", "string", "datetime"]);
+
+const CONDITIONS = "a plain object of attribute values or an sql fragment";
+const ORDERING = "an object of attribute directions or an sql fragment";
 
 /** An order direction, or the long form with NULLs placement. */
 export type OrderDirection = "asc" | "desc" | { direction: "asc" | "desc"; nulls?: "first" | "last" };
@@ -78,23 +84,28 @@ export class Relation {
   /** A Relation like this one with parts of its description replaced (for plugins). */
   with(changes: Partial<RelationData>): this {
     const Class = this.constructor as new (modelClass: Function, data: RelationData) => this;
-    return new Class(this.modelClass, { ...this.data, ...changes });
+    return new Class(this.modelClass, { ...this.data, ...checkedChanges(this.model, changes) });
   }
 
   #conditionsOf(conditions: unknown, method: string): Condition[] {
+    refuseUninspectable(`${this.model.name}.${method}`, CONDITIONS, conditions);
     if (conditions instanceof SqlFragment) return [{ kind: "sql", fragment: conditions }];
     const model = this.model;
     if (typeof conditions === "string") {
       throw new TypeError(`${model.name}.${method}: a plain string is not accepted; build the condition with sql\`...\``);
     }
-    if (typeof conditions !== "object" || conditions === null || Array.isArray(conditions)) {
-      throw new TypeError(`${model.name}.${method} takes an object of attribute values or an sql fragment`);
-    }
+    // URLSearchParams, FormData, a Map or a record has no own keys to read: it would narrow nothing.
+    if (!isPlainObject(conditions)) throw argumentError(`${model.name}.${method}`, CONDITIONS, conditions);
     const compiled: Condition[] = [];
     for (const [name, value] of Object.entries(conditions)) {
       const attribute = attributeNamed(model, name);
-      if (value === undefined) throw new TypeError(`${model.name}.${method}: ${name} is undefined; use null to match NULL`);
-      if (holdsUndefined(value)) throw new TypeError(`${model.name}.${method}: ${name} holds undefined; use null to match NULL`);
+      const where = `${model.name}.${method}: ${name}`;
+      // Before anything looks inside: a revoked Proxy fails even Array.isArray.
+      refuseUnfitValue(where, value);
+      if (value === undefined) throw new TypeError(`${where} is undefined; use null to match NULL`);
+      const scalars = conditionScalars(value);
+      if (scalars.includes(undefined)) throw new TypeError(`${where} holds undefined; use null to match NULL`);
+      for (const scalar of scalars) refuseUnfitValue(where, scalar);
       if (value instanceof Comparison && !COMPARABLE_TYPES.has(attribute.typeName)) {
         throw new TypeError(`${model.name}.${method}: ${name} is a ${attribute.typeName}; comparison helpers are for number, string and datetime attributes`);
       }
@@ -103,9 +114,12 @@ export class Relation {
     return compiled;
   }
 
-  /** Narrows to rows matching every key (null matches NULL, an array any element), or an `sql` fragment. */
-  where(conditions: object): this {
-    return this.with({ conditions: [...this.data.conditions, ...this.#conditionsOf(conditions, "where")] });
+  /**
+   * Narrows to rows matching every key (null matches NULL, an array any element), or an `sql` fragment. `method`
+   * is the method errors name (for plugins whose own methods take conditions, as `exists` does).
+   */
+  where(conditions: object, method = "where"): this {
+    return this.with({ conditions: [...this.data.conditions, ...this.#conditionsOf(conditions, method)] });
   }
 
   /** Narrows to rows NOT matching the whole condition; rows with NULL in a named attribute are excluded too. */
@@ -128,22 +142,25 @@ export class Relation {
   }
 
   #orderTerms(order: object): OrderTerm[] {
+    refuseUninspectable(`${this.model.name}.order`, ORDERING, order);
     if (order instanceof SqlFragment) return [{ kind: "sql", fragment: order }];
     const model = this.model;
     if (typeof order === "string") throw new TypeError(`${model.name}.order: a plain string is not accepted; build the order with sql\`...\``);
-    return Object.entries(order).map(([name, value]: [string, OrderDirection]) => {
+    if (!isPlainObject(order)) throw argumentError(`${model.name}.order`, ORDERING, order);
+    return Object.entries(order).map(([name, value]) => {
       const attribute = attributeNamed(model, name);
-      const given = typeof value === "string" ? { direction: value, nulls: undefined } : value ?? {};
+      if (typeof value !== "string" && !isPlainObject(value)) throw argumentError(`${model.name}.order: ${name}`, `"asc", "desc" or { direction, nulls }`, value);
+      const given = (typeof value === "string" ? { direction: value, nulls: undefined } : value) as { direction?: unknown; nulls?: unknown };
       // "ASC" and "DESC" are read too, as Rails reads them.
       const direction = typeof given.direction === "string" ? given.direction.toLowerCase() : given.direction;
       const { nulls } = given;
       if (direction !== "asc" && direction !== "desc") {
-        throw new TypeError(`${model.name}.order: ${name} must be "asc" or "desc", not ${JSON.stringify(direction)}`);
+        throw new TypeError(`${model.name}.order: ${name} must be "asc" or "desc", not ${previewText(direction)}`);
       }
       if (nulls !== undefined && nulls !== "first" && nulls !== "last") {
         throw new TypeError(`${model.name}.order: nulls of ${name} must be "first" or "last"`);
       }
-      return { kind: "attribute", attribute, direction, ...(nulls ? { nulls } : {}) };
+      return { kind: "attribute" as const, attribute, direction, ...(nulls ? { nulls } : {}) };
     });
   }
 
@@ -159,7 +176,7 @@ export class Relation {
 
   #count(value: unknown, method: string, minimum: number): number {
     if (!Number.isSafeInteger(value) || (value as number) < minimum) {
-      throw new TypeError(`${this.model.name}.${method} takes a whole number from ${minimum}, not ${previewText(value)}`);
+      throw argumentError(`${this.model.name}.${method}`, `a whole number from ${minimum}`, value);
     }
     return value as number;
   }
@@ -177,7 +194,7 @@ export class Relation {
   /** Loads only these attributes (plus the primary key); reading another throws `MissingAttribute`. */
   select(...names: string[]): this {
     const model = this.model;
-    return this.with({ select: names.map((name) => attributeNamed(model, name)) });
+    return this.with({ select: names.map((name) => attributeNamed(model, name, "select")) });
   }
 
   /** Removes duplicate rows; the primary key is then not added to a `select`, so records cannot be saved. */
@@ -192,7 +209,13 @@ export class Relation {
 
   /** Preloads the named associations of the loaded records, one query per association. */
   includes(...names: string[]): this {
+    for (const name of names) if (typeof name !== "string") throw argumentError(`${this.model.name}.includes`, "association names", name);
     return this.with({ includes: [...new Set([...this.data.includes, ...names])] });
+  }
+
+  /** Throws for a name of `includes` that is no association, before any query is sent (the hooks get no records). */
+  async checkIncludes(): Promise<void> {
+    if (this.data.includes.length > 0) await this.preload([]);
   }
 
   /** Runs the `relation:preload` hooks for this Relation's `includes` on loaded records. */
@@ -238,6 +261,7 @@ export class Relation {
   /** Loads the records. */
   async toArray(): Promise<any[]> {
     if (this.data.none) return [];
+    await this.checkIncludes();
     const records = await this.run(this.toSelect());
     await this.preload(records);
     return records;
@@ -249,8 +273,11 @@ export class Relation {
 
   /** The record with this primary key (`RecordNotFound` if none); with a list or several ids, records in their order, once each. */
   async find(...ids: unknown[]): Promise<any> {
-    const list = ids.length === 1 && Array.isArray(ids[0]) ? (ids[0] as unknown[]) : ids;
     const key = this.model.primaryKey;
+    const where = `${this.model.name}.find: ${key.name}`;
+    for (const id of ids) refuseUnfitValue(where, id);
+    const list = ids.length === 1 && Array.isArray(ids[0]) ? (ids[0] as unknown[]) : ids;
+    if (list !== ids) for (const id of list) refuseUnfitValue(where, id);
     // As in Rails, find() names no record to find: it is not find([]), the empty list.
     if (ids.length === 0) throw this.#notFound(`find needs an id`);
     // Ids show as cast errors show values: briefly, hidden when filtered, and never failing on one JSON cannot write (10n).
@@ -286,12 +313,12 @@ export class Relation {
 
   /** The first record matching the conditions, or null. */
   async findBy(conditions: object): Promise<any> {
-    return this.where(conditions).take();
+    return this.where(conditions, "findBy").take();
   }
 
   /** The first record matching the conditions, or `RecordNotFound`. */
   async findByOrThrow(conditions: object): Promise<any> {
-    const record = await this.findBy(conditions);
+    const record = await this.where(conditions, "findByOrThrow").take();
     if (!record) throw this.#notFound(`no record matches the conditions`);
     return record;
   }
@@ -342,7 +369,7 @@ export class Relation {
 
   /** Builds a record that starts with this Relation's equality conditions. */
   build(attributes: object = {}): any {
-    assertAttributeObject(this.model, attributes);
+    assertAttributeObject(this.model, attributes, "build");
     const Class = this.modelClass as unknown as { build(attributes: object): any };
     return Class.build({ ...this.scopeAttributes(), ...attributes });
   }
@@ -363,7 +390,12 @@ export class Relation {
 
   /** Prints the Relation's SQL and params, without sending the query. */
   toString(): string {
-    return `#<Relation ${this.model.name} ${printQuery(compileSelect(this.data, this.model))}>`;
+    try {
+      return `#<Relation ${this.model.name} ${printQuery(compileSelect(this.data, this.model))}>`;
+    } catch (error) {
+      // Printing must never throw: a plugin's compile hook may refuse what it holds.
+      return `#<Relation ${this.model.name} (cannot compile: ${error instanceof Error ? error.message : previewText(error)})>`;
+    }
   }
 
   /** Serializes as printed: a Relation's JSON never holds a filtered value. */

@@ -1,4 +1,5 @@
 import {
+  argumentError,
   type Attribute,
   attributeNamed,
   castValue,
@@ -6,6 +7,9 @@ import {
   databaseOfModel,
   definePlugin,
   IncompatibleRelation,
+  isPlainObject,
+  optionsArgument,
+  refuseUninspectable,
   type InsertOptions,
   joinSelect,
   joinWithAnd,
@@ -46,6 +50,7 @@ interface RowsToInsert {
  */
 function rowsToInsert(modelClass: BuildsRecords, list: readonly object[], operation: "insertAll" | "upsertAll"): RowsToInsert {
   const model = modelClass.all().model;
+  refuseUninspectable(`${model.name}.${operation}`, "a non-empty array of attribute objects", list);
   if (!Array.isArray(list) || list.length === 0) throw new TypeError(`${model.name}.${operation} takes a non-empty array of attribute objects`);
   const written = list.map((attributes) => valuesToWrite(modelClass.build(attributes), "create"));
   const attributes = [...written[0]!.keys()].map((name) => model.byName.get(name)!);
@@ -154,9 +159,13 @@ function insertStatement(modelClass: BuildsRecords, parts: Statement<Meta>[]): S
   return new Statement(only, only.model, "meta", only.read, database);
 }
 
-function toInsertAll(this: BuildsRecords, list: readonly object[], options: InsertOptions = {}): Statement<Meta> {
+function toInsertAll(this: BuildsRecords, list: readonly object[], options?: InsertOptions): Statement<Meta> {
   const { model, attributes, rows } = rowsToInsert(this, list, "insertAll");
-  const conflict = options.onDuplicate === "skip" ? " ON CONFLICT DO NOTHING" : "";
+  const { onDuplicate } = optionsArgument(`${model.name}.insertAll`, options);
+  if (onDuplicate !== undefined && onDuplicate !== "skip" && onDuplicate !== "raise") {
+    throw argumentError(`${model.name}.insertAll: onDuplicate`, `"skip" or "raise"`, onDuplicate);
+  }
+  const conflict = onDuplicate === "skip" ? " ON CONFLICT DO NOTHING" : "";
   return insertStatement(this, rowInserts(model, attributes, rows, conflict, "insertAll"));
 }
 
@@ -177,9 +186,20 @@ function conflictAction(model: ResolvedModel, updates: string[], updatedAt: stri
   return `DO UPDATE SET ${assignments.join(", ")}`;
 }
 
-function toUpsertAll(this: BuildsRecords, list: readonly object[], options: UpsertOptions = {}): Statement<Meta> {
+const UNIQUE_BY = "a non-empty list of attribute names";
+
+/** The columns of `uniqueBy`: a non-empty list of attribute names, the primary key by default. */
+function uniqueColumns(model: ResolvedModel, options: UpsertOptions | undefined): string[] {
+  const where = `${model.name}.upsertAll`;
+  const { uniqueBy = [model.primaryKey.name] } = optionsArgument(where, options);
+  refuseUninspectable(`${where}: uniqueBy`, UNIQUE_BY, uniqueBy);
+  if (!Array.isArray(uniqueBy) || uniqueBy.length === 0) throw argumentError(`${where}: uniqueBy`, UNIQUE_BY, uniqueBy);
+  return uniqueBy.map((name) => attributeNamed(model, name, "upsertAll").column);
+}
+
+function toUpsertAll(this: BuildsRecords, list: readonly object[], options?: UpsertOptions): Statement<Meta> {
   const { model, attributes, rows, given } = rowsToInsert(this, list, "upsertAll");
-  const uniqueBy = (options.uniqueBy ?? [model.primaryKey.name]).map((name) => attributeNamed(model, name).column);
+  const uniqueBy = uniqueColumns(model, options);
   const columns = attributes.map((attribute) => attribute.column);
   const givenColumns = given.map((attribute) => attribute.column);
   const updates = columns.filter((column) => givenColumns.includes(column) && !uniqueBy.includes(column) && column !== model.primaryKey.column);
@@ -216,7 +236,8 @@ function setEach(values: ReadonlyMap<Attribute, unknown>, params: ParamWriter): 
 /** The UPDATE of `updateAll`: sets the attributes, cast, on every row the Relation matches; reads the rows changed. */
 export function updateAllStatement(relation: Relation, attributes: Record<string, unknown>): Statement<number> {
   const model = relation.model;
-  const entries = Object.entries(attributes ?? {});
+  if (!isPlainObject(attributes)) throw argumentError(`${model.name}.updateAll`, "a plain object of attribute values", attributes);
+  const entries = Object.entries(attributes);
   if (entries.length === 0) throw new TypeError(`${model.name}.updateAll needs at least one attribute to set`);
   const values = new Map<Attribute, unknown>();
   for (const [name, value] of entries) {

@@ -40,7 +40,7 @@ async function pluck(this: Relation, ...names: string[]): Promise<unknown[]> {
   const model = this.model;
   if (names.length === 0) throw new TypeError(`${model.name}.pluck needs at least one attribute name`);
   if (this.data.none) return [];
-  const attributes = names.map((name) => attributeNamed(model, name));
+  const attributes = names.map((name) => attributeNamed(model, name, "pluck"));
   const parts = selectParts(this.data, model);
   parts.columns = attributes.map((a) => quoteIdentifier(a.column)).join(", ");
   const read = (row: Row) => attributes.map((a) => (row[a.column] == null ? null : a.type.fromDatabase(row[a.column])));
@@ -62,7 +62,7 @@ export const calculations = definePlugin({
       return countOf(this);
     },
     async exists(this: Relation, conditions?: object) {
-      return anyMatch(conditions === undefined ? this : this.where(conditions));
+      return anyMatch(conditions === undefined ? this : this.where(conditions, "exists"));
     },
     async isEmpty(this: Relation) {
       return !(await anyMatch(this));

@@ -1,17 +1,22 @@
-import { definePlugin, IncompatibleRelation, type Page, previewText, type PaginateOptions, Relation, type UncountedPage } from "../kernel/index.js";
+import { argumentError, definePlugin, isSqlCount, IncompatibleRelation, optionsArgument, type Page, previewText, type PaginateOptions, Relation, type UncountedPage } from "../kernel/index.js";
 import { countStatement } from "./calculations.js";
 
 // As integer attributes read text: an optional sign is allowed ("+2"; "-2" is then refused for being below 1).
 const WHOLE_NUMBER = /^[+-]?\d+$/;
 
-/** Reads a page or page size from a number or query-string text; missing, null or empty gives the fallback. */
-function parsePositive(modelName: string, option: string, value: unknown, fallback: number): number {
+/**
+ * Reads a page or page size from a number or query-string text; missing, null or empty gives the fallback. A whole
+ * number above `max` is `max`, however large (`"99999999999999999999"` reads as 1e20, not a safe integer).
+ */
+function parsePositive(modelName: string, option: string, value: unknown, fallback: number, max: number): number {
   if (value === undefined || value === null || value === "") return fallback;
   const number = typeof value === "string" && WHOLE_NUMBER.test(value.trim()) ? Number(value) : value;
-  if (typeof number !== "number" || !Number.isSafeInteger(number) || number < 1) {
+  // A page past the safe integers could not be told from its neighbours; a page size is capped, however large.
+  const whole = max === Infinity ? Number.isSafeInteger(number) : Number.isInteger(number);
+  if (typeof number !== "number" || !whole || number < 1) {
     throw new TypeError(`${modelName}.paginate: ${option} must be a whole number from 1, not ${previewText(value)}`);
   }
-  return number;
+  return Math.min(number, max);
 }
 
 /** The Relation ordered by its own order, then by primary key, so that pages never overlap. */
@@ -22,18 +27,23 @@ function stableOrder(relation: Relation): Relation {
   return relation.with({ order: [...relation.data.order, { kind: "attribute", attribute: key, direction: "asc" }] });
 }
 
-async function paginate(this: Relation, options: PaginateOptions = {}): Promise<Page<unknown> | UncountedPage<unknown>> {
+async function paginate(this: Relation, options?: PaginateOptions): Promise<Page<unknown> | UncountedPage<unknown>> {
   const model = this.model;
   if (this.data.limit !== undefined || this.data.offset !== undefined) {
     throw new IncompatibleRelation(`${model.name}.paginate: the Relation already has a limit or offset; paginate sets both`);
   }
+  const given = optionsArgument(`${model.name}.paginate`, options);
+  if (given.count !== undefined && typeof given.count !== "boolean") throw argumentError(`${model.name}.paginate: count`, "a boolean", given.count);
   const settings = this.modelClass as unknown as { perPage: number; maxPerPage: number };
-  const page = parsePositive(model.name, "page", options.page, 1);
-  const perPage = Math.min(parsePositive(model.name, "perPage", options.perPage, settings.perPage), settings.maxPerPage);
-  const counting = options.count !== false;
+  const perPage = parsePositive(model.name, "perPage", given.perPage, settings.perPage, settings.maxPerPage);
+  const page = parsePositive(model.name, "page", given.page, 1, Infinity);
+  // SQLite's OFFSET is a 64-bit integer: a page starting beyond it is refused.
+  if (!isSqlCount((page - 1) * perPage)) throw argumentError(`${model.name}.paginate: page`, `a page whose first row is within SQLite's integers`, given.page);
+  const counting = given.count !== false;
   // Without a count, one extra row tells whether a next page exists.
   const pageRelation = stableOrder(this).with({ limit: counting ? perPage : perPage + 1, offset: (page - 1) * perPage });
   if (this.data.none) return { records: [], page, perPage, ...(counting ? { total: 0, totalPages: 0 } : {}), hasNext: false, hasPrevious: page > 1 } as Page<unknown> | UncountedPage<unknown>;
+  await this.checkIncludes();
   const database = await this.database();
   if (!counting) {
     const rows = (await database.run(pageRelation.toSelect())) as object[];

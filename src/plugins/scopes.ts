@@ -1,4 +1,4 @@
-import { databaseOfModel, defineRelationMethod, definePlugin, InvalidModel, Relation, relationOf } from "../kernel/index.js";
+import { argumentError, databaseOfModel, defineRelationMethod, definePlugin, InvalidModel, Relation, relationOf } from "../kernel/index.js";
 
 const SCOPE_BODY = Symbol("recordflare.scope");
 
@@ -52,7 +52,8 @@ function checkName(model: Function, base: Function, name: string): void {
 export const scopes = definePlugin({
   name: "scopes",
   setup(base: Function & { scope?: unknown }) {
-    base.scope = function scope(body: ScopeBody) {
+    base.scope = function scope(this: Function, body: ScopeBody) {
+      if (typeof body !== "function") throw argumentError(`${this.name}.scope`, "a function of the Relation", body);
       // Not `this.all()`: a scope may itself be named like a static (the name check then refuses it).
       const scopeStatic = function (this: Function, ...args: unknown[]) {
         return runScope(relationOf(this), "scope", body, args);
