@@ -1,12 +1,13 @@
 /**
- * Column syntax of the generators: `name[:type][:unique|:index][!][=<literal>]`.
+ * Column syntax of the generators: `name[:type][:unique|:unique_nocase|:index][!][=<literal>]`.
  *
  * - `type` is one of string (the default), integer, real, boolean, datetime, json, references;
  * - a `!` at the end of the name, the type or a modifier marks the column NOT NULL, and so does a `!` ending the
  *   whole argument after a default (`count:integer=0!`);
  * - `=<literal>` sets the DEFAULT (everything after the first `=`, so a string default may hold `:`; one that
  *   ends with `!` is written in quotes: `greeting:string='Hi!'`);
- * - `:unique` adds a unique index, `:index` a plain one;
+ * - `:unique` adds a unique index, `:index` a plain one; `:unique_nocase` a unique index that compares with SQLite's
+ *   NOCASE (ASCII letters folded), which `uniqueness: { caseSensitive: false }` searches instead of reading the table;
  * - a camelCase name gives a snake_case column (`firstName` gives `first_name`);
  * - `user:references` gives the column `user_id`, referencing the table `users`, with an index.
  */
@@ -29,18 +30,18 @@ export interface ColumnSpec {
   readonly required: boolean;
   /** The SQL literal of the DEFAULT, when `=<literal>` was given. */
   readonly defaultSql: string | undefined;
-  /** Index to create on the column: from `:unique`, `:index`, or (plain) for a reference. */
-  readonly index: "unique" | "plain" | undefined;
+  /** Index to create on the column: from `:unique`, `:unique_nocase`, `:index`, or (plain) for a reference. */
+  readonly index: "unique" | "uniqueNocase" | "plain" | undefined;
   /** For a reference, the parent table (`users` for `user:references`). */
   readonly parentTable: string | undefined;
 }
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const MODIFIERS = ["unique", "index"] as const;
+const MODIFIERS = ["unique", "unique_nocase", "index"] as const;
 
 // A problem with one argument; `syntax` adds a reminder of the column syntax.
 function fail(source: string, problem: string, syntax = true): never {
-  const reminder = syntax ? ` Syntax: name[:type][:unique][!][=default], type one of ${GENERATOR_TYPES.join(", ")}.` : "";
+  const reminder = syntax ? ` Syntax: name[:type][:unique|:unique_nocase|:index][!][=default], type one of ${GENERATOR_TYPES.join(", ")}.` : "";
   throw new CliError(`Column "${source}": ${problem}.${reminder}`);
 }
 
@@ -70,9 +71,12 @@ export function parseColumn(source: string): ColumnSpec {
   let index: ColumnSpec["index"];
   for (const modifier of rest) {
     if (modifier === "unique") index = "unique";
+    else if (modifier === "unique_nocase") index = "uniqueNocase";
     else if (modifier === "index") index ??= "plain";
     else fail(source, `unknown modifier "${modifier}" (modifiers: ${MODIFIERS.join(", ")})`);
   }
+  // NOCASE folds letters of text: on any other type it would only make a plain unique index look case-insensitive.
+  if (index === "uniqueNocase" && type !== "string") fail(source, `:unique_nocase is for string columns, not ${type}`, false);
   const base = underscore(name);
   if (type === "references") {
     if (defaultText !== undefined) fail(source, "a reference takes no default", false);

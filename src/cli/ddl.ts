@@ -67,13 +67,17 @@ export function indexName(table: string, column: string): string {
   return `index_${table}_on_${column}`;
 }
 
-/** CREATE INDEX statements for the columns that ask for one (`:unique`, `:index`, references), in column order. */
+/**
+ * CREATE INDEX statements for the columns that ask for one (`:unique`, `:unique_nocase`, `:index`, references), in
+ * column order. `:unique_nocase` indexes the column `COLLATE NOCASE`, which SQLite uses for `column = ? COLLATE NOCASE`.
+ */
 export function indexStatements(table: string, specs: readonly ColumnSpec[]): string[] {
   return specs
     .filter((spec) => spec.index !== undefined)
     .map((spec) => {
-      const unique = spec.index === "unique" ? "UNIQUE " : "";
-      return `CREATE ${unique}INDEX ${sqlIdentifier(indexName(table, spec.column))} ON ${sqlIdentifier(table)} (${sqlIdentifier(spec.column)});`;
+      const unique = spec.index === "unique" || spec.index === "uniqueNocase" ? "UNIQUE " : "";
+      const collation = spec.index === "uniqueNocase" ? " COLLATE NOCASE" : "";
+      return `CREATE ${unique}INDEX ${sqlIdentifier(indexName(table, spec.column))} ON ${sqlIdentifier(table)} (${sqlIdentifier(spec.column)}${collation});`;
     });
 }
 

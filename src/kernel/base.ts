@@ -408,7 +408,7 @@ reserveRecordMethods(Base.prototype);
 const RELATION_BUILDERS = ["where", "whereNot", "order", "reorder", "limit", "offset", "select", "distinct", "none", "includes", "toSql"];
 
 /** Relation methods that query and resolve to results; as statics they start from `all()`. */
-const RELATION_QUERIES = ["toArray", "find", "findBy", "findByOrThrow", "first", "last", "take"];
+const RELATION_QUERIES = ["toArray", "explain", "find", "findBy", "findByOrThrow", "first", "last", "take"];
 
 /**
  * Makes a Relation method callable as a static of the class, starting from `all()`. For a method that

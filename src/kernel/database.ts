@@ -3,6 +3,7 @@ import { argumentError, optionsArgument, refuseUninspectable } from "./arguments
 import { type Batchable, finishEach, isBatchable, resultsPerItem } from "./batchable.js";
 import type { D1DatabaseLike, D1PreparedStatementLike } from "./d1.js";
 import { translateError } from "./database-errors.js";
+import { QueryBudget, type QueryBudgets } from "./query-budget.js";
 import { type QueryEvent, queryEvent } from "./query-event.js";
 import { resolveModel } from "./resolve.js";
 import { Statement } from "./statement.js";
@@ -13,8 +14,8 @@ export interface DatabaseHooks {
   query: (event: QueryEvent) => void;
 }
 
-/** Options of `connect`. */
-export interface ConnectOptions {
+/** Options of `connect`; `maxQueries` and `maxRowsRead` are opt-in budgets (see `QueryBudgetExceeded`). */
+export interface ConnectOptions extends QueryBudgets {
   /** Receives an event for each query sent. */
   onQuery?: (event: QueryEvent) => void;
   /**
@@ -38,9 +39,12 @@ export class Database {
   /** Hook points of this database (`query`). */
   readonly hooks = new HookPoints<DatabaseHooks>();
   readonly #binding: D1DatabaseLike;
+  readonly #budget: QueryBudget | undefined;
 
   /** @internal Use `connect`. */
   constructor(binding: D1DatabaseLike, options: ConnectOptions = {}) {
+    const budget = new QueryBudget(options);
+    this.#budget = budget.isSet ? budget : undefined;
     this.#binding = options.session !== undefined && binding.withSession ? binding.withSession(options.session) : binding;
     if (options.onQuery) this.onQuery(options.onQuery);
   }
@@ -62,6 +66,7 @@ export class Database {
   }
 
   #emit(statement: Statement, meta: Record<string, unknown> | undefined, batched: boolean, error?: unknown): void {
+    this.#budget?.read(meta);
     if (this.hooks.has("query")) this.hooks.callSync("query", queryEvent(statement, meta, batched, error));
   }
 
@@ -69,6 +74,7 @@ export class Database {
   async run<Result>(statement: Statement<Result>): Promise<Result> {
     assertBatchItems("db.run", [statement], false);
     if (statement.parts) return (await this.runAll([statement]))[0] as Result;
+    this.#budget?.spend([statement.sql]);
     let result: { results?: Record<string, unknown>[]; meta: Record<string, unknown> };
     try {
       const prepared = this.#prepare(statement);
@@ -90,6 +96,7 @@ export class Database {
     assertBatchItems("db.runAll", statements, false);
     if (statements.length === 0) return [];
     const sent = statements.flatMap((statement) => statement.parts ?? [statement]);
+    this.#budget?.spend(sent.map((statement) => statement.sql));
     let results: { results?: Record<string, unknown>[]; meta: Record<string, unknown> }[];
     try {
       results = await this.#binding.batch(sent.map((statement) => this.#prepare(statement)));

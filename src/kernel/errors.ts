@@ -104,3 +104,24 @@ export class AssociationNotLoaded extends RecordflareError {
 export class NoDatabase extends RecordflareError {
   override name = "NoDatabase";
 }
+
+/**
+ * A query was about to be sent past a budget given to `connect` (`maxQueries` or `maxRowsRead`); it was not sent.
+ * The message names the budget, its limit, what was used and the query's SQL.
+ */
+export class QueryBudgetExceeded extends RecordflareError {
+  override name = "QueryBudgetExceeded";
+  /** The budget passed: `"maxQueries"` or `"maxRowsRead"`. */
+  readonly budget: "maxQueries" | "maxRowsRead";
+  /** The budget's limit, as given to `connect`. */
+  readonly limit: number;
+  /** The SQL of the query that was refused (the first statement, for a batch). */
+  readonly sql: string;
+  constructor(budget: "maxQueries" | "maxRowsRead", limit: number, used: number, sql: string) {
+    const spent = budget === "maxQueries" ? `${used} queries sent, and this one would pass it` : `${used} rows read so far`;
+    super(`${budget} of ${limit} exceeded (${spent}); refused before sending: ${sql}`);
+    this.budget = budget;
+    this.limit = limit;
+    this.sql = sql;
+  }
+}

@@ -21,6 +21,8 @@ export type { HookRegistration, InspectEntry, ModelHookName, ModelHooks, Relatio
 export { declareModelState, modelState } from "./declaration.js";
 export { definePlugin, defineModelState, type ModelStateKey, type Plugin } from "./plugin.js";
 export type { QueryEvent } from "./query-event.js";
+export type { QueryPlanStep } from "./query-plan.js";
+export type { QueryBudgets } from "./query-budget.js";
 export { Relation, type OrderDirection } from "./relation.js";
 export { column, sql, SqlFragment, ColumnReference } from "./sql.js";
 export { Statement, type SqlQuery } from "./statement.js";

@@ -15,6 +15,7 @@ import { SqlFragment } from "./sql.js";
 import { Statement, type SqlQuery } from "./statement.js";
 import { findByKeyStatement } from "./key-lookup.js";
 import { printQuery } from "./query-event.js";
+import { explainStatement, type QueryPlanStep } from "./query-plan.js";
 import { INSPECT } from "./inspect-symbol.js";
 import { previewList, previewText, previewValue, shortText } from "./display.js";
 
@@ -244,6 +245,14 @@ export class Relation {
     const Class = unboundModel(this.modelClass);
     const read = (rows: Record<string, unknown>[], _meta: unknown, database: Database) => rows.map((row) => instantiate(Class, model, row, database, loaded));
     return new Statement(compileSelect(this.data, model), model, "rows", read, boundDatabase(this.modelClass));
+  }
+
+  /**
+   * SQLite's plan for the query `toArray()` would send (`EXPLAIN QUERY PLAN` with the same values), one step a row:
+   * a `SCAN <table>` step reads the whole table, `SEARCH <table> USING INDEX` only what the index finds.
+   */
+  explain(): Promise<QueryPlanStep[]> {
+    return this.run(explainStatement(compileSelect(this.data, this.model), this.model, boundDatabase(this.modelClass)));
   }
 
   /** The database this Relation queries: the bound one, the one `withDatabase` opened, or the Model's binding. */

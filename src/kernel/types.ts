@@ -10,6 +10,7 @@ import type { Plugin } from "./plugin.js";
 import type { OrderDirection } from "./relation.js";
 import type { SqlFragment } from "./sql.js";
 import type { SqlQuery, Statement } from "./statement.js";
+import type { QueryPlanStep } from "./query-plan.js";
 
 /** What may be assigned to an attribute of JavaScript type `T`: the type itself or a form that casts to it. */
 export type AssignableValue<T> = unknown extends T
@@ -186,6 +187,8 @@ export interface TypedRelation<R> {
    */
   includes<K extends AssociationName<R>>(...associations: K[]): this;
   toSql(): SqlQuery;
+  /** SQLite's plan for this query (`EXPLAIN QUERY PLAN`): look for `SCAN <table>`, a read of every row. */
+  explain(): Promise<QueryPlanStep[]>;
   toArray(): Promise<R[]>;
   find(ids: readonly unknown[]): Promise<R[]>;
   find(id: unknown): Promise<R>;
@@ -374,6 +377,8 @@ export interface ModelStatics<A> {
   /** Preloads the named associations, one query per association. */
   includes<M extends AnyModel>(this: M, ...associations: AssociationName<Rec<M>>[]): RelationOf<M>;
   toSql(): SqlQuery;
+  /** SQLite's plan for `all()`'s query (`EXPLAIN QUERY PLAN`): look for `SCAN <table>`, a read of every row. */
+  explain(): Promise<QueryPlanStep[]>;
   toArray<M extends AnyModel>(this: M): Promise<Rec<M>[]>;
   find<M extends AnyModel>(this: M, ids: readonly unknown[]): Promise<Rec<M>[]>;
   find<M extends AnyModel>(this: M, id: unknown): Promise<Rec<M>>;
