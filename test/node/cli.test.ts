@@ -352,6 +352,25 @@ CREATE UNIQUE INDEX index_users_on_email ON users (email);
 `);
   });
 
+  it("makes a case-insensitive unique index with :unique_nocase, which the schema reader reads and drops", () => {
+    const folder = app();
+    ok(folder, "g", "model", "User", "name:string!", "email:string!:unique_nocase");
+    expect(read(folder, "migrations/0001_create_users.sql")).toContain("CREATE UNIQUE INDEX index_users_on_email ON users (email COLLATE NOCASE);");
+    expect(read(folder, "src/db/schema.ts")).toContain(`email: { type: "string", null: false },`);
+    ok(folder, "g", "migration", "AddHandleToUsers", "handle:unique_nocase");
+    expect(read(folder, "migrations/0002_add_handle_to_users.sql")).toContain("CREATE UNIQUE INDEX index_users_on_handle ON users (handle COLLATE NOCASE);");
+    const database = migrated(folder);
+    database.exec("INSERT INTO users (id, name, email, created_at, updated_at) VALUES ('1', 'a', 'Ada@example.com', 0, 0)");
+    expect(() => database.exec("INSERT INTO users (id, name, email, created_at, updated_at) VALUES ('2', 'b', 'ADA@example.com', 0, 0)")).toThrow(/UNIQUE/);
+    database.close();
+    ok(folder, "g", "migration", "RemoveEmailFromUsers", "email");
+    expect(read(folder, "migrations/0003_remove_email_from_users.sql")).toBe(`-- Migration number: 0003 \t remove_email_from_users
+DROP INDEX index_users_on_email;
+ALTER TABLE users DROP COLUMN email;
+`);
+    expect(fails(folder, "g", "migration", "AddAgeToUsers", "age:integer:unique_nocase")).toBe('Error: Column "age:integer:unique_nocase": :unique_nocase is for string columns, not integer.');
+  });
+
   it("drops columns with Remove<Columns>From<Table>, and their indexes first", () => {
     const folder = withUsers();
     ok(folder, "g", "migration", "RemoveEmailFromUsers", "email");
