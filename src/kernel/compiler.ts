@@ -2,8 +2,9 @@ import { argumentError } from "./arguments.js";
 import { attributeNamed } from "./assign.js";
 import type { Attribute } from "./attributes.js";
 import { attributeTypes } from "./attribute-types.js";
-import { jsonArraysWithinD1Limit, jsonOfBound } from "./bound-json.js";
+import { jsonArraysWithinD1Limit } from "./bound-json.js";
 import type { Condition } from "./conditions.js";
+import { distinctListValues, matchesEachRowOnce } from "./list-values.js";
 import { quoteIdentifier, underscore } from "./naming.js";
 import { ParamWriter } from "./param-writer.js";
 import type { ResolvedModel } from "./resolve.js";
@@ -26,6 +27,16 @@ export interface RelationData {
   readonly includes: readonly string[];
 }
 
+/**
+ * The first condition of a WHERE when it is a list of primary keys bound as JSON: `term` is its text in `where`, which `joinSelect`
+ * sends as a join of `column` on `json_each(list)` instead, while `where` still starts with it (see `joinSelect`).
+ */
+export interface ListJoin {
+  readonly term: string;
+  readonly column: string;
+  readonly list: string;
+}
+
 /** The parts of a SELECT while it is compiled; the `relation:*` hooks may change them. */
 export interface SelectParts {
   distinct: boolean;
@@ -36,6 +47,8 @@ export interface SelectParts {
   limit: number | undefined;
   offset: number | undefined;
   readonly params: ParamWriter;
+  /** The list condition that `joinSelect` may send as a join (a hook may clear it); undefined when there is none. */
+  listJoin?: ListJoin | undefined;
 }
 
 function columnOf(attribute: Attribute): string {
@@ -69,18 +82,23 @@ export function compileFragment(fragment: SqlFragment, model: ResolvedModel | un
 }
 
 /**
- * `column IN (SELECT value FROM json_each(?))`: the list bound as one JSON value whatever its length, or, past D1's
- * limit for one value, as several JSON values each in its own IN, joined with OR (each still searches an index;
- * D1 refuses a compound SELECT of as many terms, so not UNION ALL).
+ * `column IN (SELECT value FROM json_each(?))`: the list, each value once, bound as one JSON value whatever its
+ * length, or, past D1's limit for one value, as several JSON values each in its own IN, joined with OR (each still
+ * searches an index; D1 refuses a compound SELECT of as many terms, so not UNION ALL). `joinable` receives a list
+ * bound as one value, which `joinSelect` may read as a join instead.
  */
-function compileIn(condition: Extract<Condition, { kind: "in" }>, model: ResolvedModel, params: ParamWriter): string {
+function compileIn(
+  condition: Extract<Condition, { kind: "in" }>,
+  model: ResolvedModel,
+  params: ParamWriter,
+  joinable?: (join: ListJoin) => void,
+): string {
   const { attribute } = condition;
   const column = columnOf(attribute);
-  const texts = condition.values.map((value) => jsonOfBound(value)!);
-  const source = { kind: "list", attribute } as const;
-  const lists = jsonArraysWithinD1Limit(texts, `${model.name}.${attribute.name}`).map(
-    (json) => `${column} IN (SELECT value FROM json_each(${params.bind(json, source)}))`,
-  );
+  const { values, texts } = distinctListValues(condition.values);
+  const bound = jsonArraysWithinD1Limit(texts, `${model.name}.${attribute.name}`).map((json) => params.bind(json, { kind: "list", attribute }));
+  const lists = bound.map((list) => `${column} IN (SELECT value FROM json_each(${list}))`);
+  if (joinable && bound.length === 1 && !condition.orNull && matchesEachRowOnce(values)) joinable({ term: lists[0]!, column, list: bound[0]! });
   if (condition.orNull) lists.push(`${column} IS NULL`);
   return lists.length === 1 ? lists[0]! : `(${joinBalanced(lists, " OR ")})`;
 }
@@ -160,15 +178,24 @@ function selectColumns(data: RelationData, model: ResolvedModel): string {
 /** The parts of the SELECT a Relation sends, after the `relation:*` hooks. */
 export function selectParts(data: RelationData, model: ResolvedModel, params = new ParamWriter()): SelectParts {
   const hooks = model.hooks;
+  let listJoin: ListJoin | undefined;
+  const joinable = (join: ListJoin) => (listJoin = join);
   const parts: SelectParts = {
     distinct: data.distinct,
     columns: selectColumns(data, model),
     from: model.quotedTable,
-    where: data.none ? ["1 = 0"] : data.conditions.map((condition) => compileCondition(condition, model, params)),
+    where: data.none
+      ? ["1 = 0"]
+      : data.conditions.map((condition, index) =>
+          index === 0 && condition.kind === "in" && condition.attribute === model.primaryKey
+            ? compileIn(condition, model, params, joinable)
+            : compileCondition(condition, model, params),
+        ),
     order: data.order.map((term) => compileOrderTerm(term, model, params)),
     limit: data.limit,
     offset: data.offset,
     params,
+    listJoin,
   };
   const context = { data, parts, model };
   if (hooks.has("relation:select")) hooks.callSync("relation:select", context);
@@ -189,10 +216,39 @@ function countText(clause: string, value: number): string {
   return String(value);
 }
 
+/** The column a joined list's values are read as: the only name the join adds. */
+const LIST_VALUE = '"recordflare_list_value"';
+
+/**
+ * The list condition to send as a join, if any: one that still opens the WHERE, in a SELECT without ORDER BY (a
+ * sort after a join reads every row again; IN walks the list in order and stops at the LIMIT) and with no bound
+ * value before its FROM (its value must stay the first bound).
+ */
+function joinedList(parts: SelectParts): ListJoin | undefined {
+  const join = parts.listJoin;
+  return join && parts.where[0] === join.term && parts.order.length === 0 && !parts.columns.includes("?") ? join : undefined;
+}
+
+/**
+ * The FROM of a SELECT: the table, or, for a list of primary keys that opens the WHERE, the list's values CROSS JOIN
+ * the table on its key. D1 bills the join one row per value and one per key search (the IN it replaces, three per
+ * value); CROSS JOIN keeps the list the outer loop, which SQLite, not knowing the list's length, might otherwise
+ * scan once per row of another index's search. Only the primary key is surely indexed: on another column the join
+ * could search the whole table once per value, so other lists stay IN. The values are distinct and no row matches two of them
+ * (see `matchesEachRowOnce`), so each row comes once, as with IN.
+ */
+function fromClause(parts: SelectParts, join: ListJoin | undefined): string {
+  if (!join) return parts.from;
+  return `(SELECT value AS ${LIST_VALUE} FROM json_each(${join.list})) CROSS JOIN ${parts.from} ON ${join.column} = ${LIST_VALUE}`;
+}
+
 /** Joins SELECT parts into SQL text. */
 export function joinSelect(parts: SelectParts): string {
-  let text = `SELECT ${parts.distinct ? "DISTINCT " : ""}${parts.columns} FROM ${parts.from}`;
-  if (parts.where.length > 0) text += ` WHERE ${joinWithAnd(parts.where)}`;
+  const join = joinedList(parts);
+  const columns = join && parts.columns === "*" ? `${parts.from}.*` : parts.columns;
+  const where = join ? parts.where.slice(1) : parts.where;
+  let text = `SELECT ${parts.distinct ? "DISTINCT " : ""}${columns} FROM ${fromClause(parts, join)}`;
+  if (where.length > 0) text += ` WHERE ${joinWithAnd(where)}`;
   if (parts.order.length > 0) text += ` ORDER BY ${parts.order.join(", ")}`;
   if (parts.limit !== undefined) text += ` LIMIT ${countText("LIMIT", parts.limit)}`;
   if (parts.offset !== undefined) text += `${parts.limit === undefined ? " LIMIT -1" : ""} OFFSET ${countText("OFFSET", parts.offset)}`;
