@@ -308,7 +308,10 @@ export interface AllowNilOrBlank {
 export interface ValidationOptions<T = unknown> extends AllowNilOrBlank {
   /** The attribute must not be null, false, an empty or blank string, or an empty array. */
   presence?: true;
-  /** No other row has the same value (`caseSensitive: false` compares lowercased); null is taken by a NULL row. */
+  /**
+   * No other row has the same value (`caseSensitive: false` compares with SQLite's NOCASE, ASCII letters only; give
+   * the column a `:unique_nocase` index so that it searches instead of reading the table); null is taken by a NULL row.
+   */
   uniqueness?: true | ({ caseSensitive?: boolean } & AllowNilOrBlank);
   /** Length of a string or array; null has length 0. */
   length?: { minimum?: number; maximum?: number } & AllowNilOrBlank;
