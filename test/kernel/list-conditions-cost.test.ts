@@ -35,7 +35,7 @@ async function billed<T>(query: (items: typeof Item) => Promise<T>) {
 describe("a list of primary keys reads the list's length plus the rows it matches, plus one at most", () => {
   it("where({ id: [50 ids] })", async () => {
     const { result, rowsRead, sql } = await billed((items) => items.where({ id: ids(50, 101) }).toArray());
-    expect(result.map((item) => item.id).sort((a, b) => a - b)).toEqual(ids(50, 101));
+    expect(result.map((item) => item.id!).sort((a, b) => a - b)).toEqual(ids(50, 101));
     expect(rowsRead).toBeLessThanOrEqual(50 + 50 + 1);
     expect(sql).toBe(
       'SELECT "cost_items".* FROM (SELECT value AS "recordflare_list_value" FROM json_each(?)) CROSS JOIN "cost_items" ON "id" = "recordflare_list_value"',
