@@ -4,7 +4,7 @@
  */
 import { env } from "cloudflare:test";
 import { inspect } from "node:util";
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import {
   abort,
   ActiveRecord,
@@ -227,13 +227,22 @@ describe("Persisted save and update", () => {
   });
 
   it("update(attrs) writes only the attributes that differ", async () => {
-    const { db, events } = listen();
-    const user = await db.model(User).create({ name: "Ada", age: 36 });
-    events.length = 0;
-    expect(await user.update({ name: "Ada", score: 2.5 })).toBe(true);
-    expect(events).toHaveLength(1);
-    expect(setColumns(events[0]!.sql)).toEqual(["score", "updated_at"]);
-    expect(await rowOf("users", user.id)).toMatchObject({ name: "Ada", age: 36, score: 2.5 });
+    // The clock is fixed: a create and an update in the same millisecond would leave updatedAt unchanged.
+    vi.useFakeTimers({ toFake: ["Date"], now: new Date("2030-01-01T00:00:00.000Z") });
+    try {
+      const { db, events } = listen();
+      const user = await db.model(User).create({ name: "Ada", age: 36 });
+      events.length = 0;
+      vi.setSystemTime(new Date("2030-01-01T00:00:01.000Z"));
+      expect(await user.update({ name: "Ada", score: 2.5 })).toBe(true);
+      expect(events).toHaveLength(1);
+      expect(setColumns(events[0]!.sql)).toEqual(["score", "updated_at"]);
+      expect(user.updatedAt).toEqual(new Date("2030-01-01T00:00:01.000Z"));
+      expect(user.createdAt).toEqual(new Date("2030-01-01T00:00:00.000Z"));
+      expect(await rowOf("users", user.id)).toMatchObject({ name: "Ada", age: 36, score: 2.5 });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("records the saved changes and becomes clean", async () => {
