@@ -273,6 +273,19 @@ describe("rule 4: count and page in one round trip; count: false skips the count
     expect(trips.count).toBe(1);
   });
 
+  it("count: false on page 1 has no previous page, and a next one only while rows remain", async () => {
+    const first = await Counter.paginate({ perPage: 10, count: false });
+    expect(ids(first)).toEqual(range(1, 10));
+    expect(first.hasPrevious).toBe(false);
+    expect(first.hasNext).toBe(true);
+    const whole = await Counter.where({ id: range(1, 20) }).paginate({ page: 1, perPage: 20, count: false });
+    expect(whole.records).toHaveLength(20);
+    expect(whole.hasPrevious).toBe(false);
+    expect(whole.hasNext).toBe(false);
+    const none = await Counter.none().paginate({ count: false });
+    expect(none).toEqual({ records: [], page: 1, perPage: none.perPage, hasNext: false, hasPrevious: false });
+  });
+
   it("count: true is the default", async () => {
     const page = await Counter.paginate({ count: true, perPage: 10 });
     expect(page.total).toBe(TOTAL);
