@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { column, IrreversibleOrder, RecordNotFound, sql } from "../src/index.js";
+import { column, IrreversibleOrder, Model, RecordNotFound, sql, UnknownAttribute } from "../src/index.js";
+import { rejectionOf } from "./helpers/errors.js";
 import { listen as listenTo } from "./helpers/queries.js";
 import { Counter, User } from "./models/fixtures.js";
 
@@ -264,6 +265,30 @@ describe("pluck", () => {
 
   it("follows limit and offset", async () => {
     expect(await User.order({ name: "asc" }).limit(2).offset(1).pluck("name")).toEqual(["Bob", "Cy"]);
+  });
+
+  it("gives null for a NULL, whatever the attribute's type (a boolean NULL is not false)", async () => {
+    // users.age read as a boolean: Cy's age is NULL, Bob's and Eve's 17.
+    class AgeFlag extends Model({ id: "string", name: "string", age: "boolean" }) {
+      static override tableName = "users";
+      static override binding = "DB";
+    }
+    expect(await AgeFlag.order({ name: "asc" }).pluck("age")).toEqual([true, true, null, true, true]);
+    expect(await AgeFlag.order({ name: "asc" }).pluck("name", "age")).toContainEqual(["Cy", null]);
+    expect(await User.where({ name: "Cy" }).pluck("age", "bornAt")).toEqual([[null, null]]);
+  });
+
+  it("checks its names before any query: none is a TypeError naming the Model and pluck, an unknown one UnknownAttribute", async () => {
+    const { events, User } = listen();
+    const none = await rejectionOf(User.pluck());
+    expect(none).toBeInstanceOf(TypeError);
+    expect((none as TypeError).message).toContain("User");
+    expect((none as TypeError).message).toContain("pluck");
+    const unknown = await rejectionOf(User.pluck("name", "nope" as never));
+    expect(unknown).toBeInstanceOf(UnknownAttribute);
+    expect((unknown as Error).message).toContain("nope");
+    expect(await rejectionOf(User.none().pluck())).toBeInstanceOf(TypeError);
+    expect(events).toHaveLength(0);
   });
 });
 
