@@ -10,6 +10,7 @@ import {
   ActiveRecord,
   batch,
   defineApplicationRecord,
+  Model,
   type QueryEvent,
   RecordDestroyed,
   RecordInvalid,
@@ -622,6 +623,28 @@ describe("timestamps (Record 5)", () => {
     expect(user.updatedAt.toISOString()).toBe("2020-01-01T00:00:00.000Z");
     expect(events).toHaveLength(0);
     expect(await rowOf("users", user.id)).toMatchObject({ updated_at: "2020-01-01T00:00:00.000Z" });
+  });
+
+  it("stamps only timestamps declared as datetime: a createdAt or updatedAt of another type is the caller's", async () => {
+    class Stamped extends Model({ id: "string", name: "string", createdAt: "string", updatedAt: "datetime" }) {
+      static override tableName = "audit_r_items";
+      static override binding = "DB";
+    }
+    class Unstamped extends Model({ id: "string", name: "string", createdAt: "integer", updatedAt: "string" }) {
+      static override tableName = "audit_r_items";
+      static override binding = "DB";
+    }
+    const stamped = await Stamped.create({ name: "a" });
+    expect(stamped.createdAt).toBeNull();
+    expect(stamped.updatedAt).toBeInstanceOf(Date);
+    const unstamped = await Unstamped.create({ name: "b" });
+    await unstamped.update({ name: "c" });
+    expect([unstamped.createdAt, unstamped.updatedAt]).toEqual([null, null]);
+    const rows = await env.DB.prepare("SELECT name, created_at, updated_at FROM audit_r_items ORDER BY name").all();
+    expect(rows.results).toEqual([
+      { name: "a", created_at: null, updated_at: stamped.updatedAt.toISOString() },
+      { name: "c", created_at: null, updated_at: null },
+    ]);
   });
 
   it("keeps an updatedAt the caller assigned on update", async () => {
