@@ -803,6 +803,19 @@ describe("printing (Record 8)", () => {
     }
   });
 
+  it("a record of an anonymous Model class prints its table name in place of the class name", () => {
+    const [Anonymous] = [class extends Model({ id: "string", name: "string" }) {
+      static override tableName = "users";
+    }];
+    expect(Anonymous!.name).toBe("");
+    const record = Anonymous!.build({ id: "u1", name: "Ada" });
+    expect(String(record)).toBe('#<users id: "u1", name: "Ada">');
+    expect(inspect(record)).toBe('#<users id: "u1", name: "Ada">');
+    expect(String(Anonymous!.where({ name: "Ada" }))).toContain("users");
+    const [Untabled] = [class extends Model({ id: "string" }) {}];
+    expect(() => Untabled!.build()).toThrow(/^An anonymous Model has no table name/);
+  });
+
   it("prints unsaved changes as the new value followed by (was <old>), a filtered one as (changed)", async () => {
     const user = await User.create({ name: "Ada", email: "ada@example.com", age: 36 });
     user.name = "Grace";
