@@ -642,7 +642,7 @@ describe("timestamps (Record 5)", () => {
     expect([unstamped.createdAt, unstamped.updatedAt]).toEqual([null, null]);
     const rows = await env.DB.prepare("SELECT name, created_at, updated_at FROM audit_r_items ORDER BY name").all();
     expect(rows.results).toEqual([
-      { name: "a", created_at: null, updated_at: stamped.updatedAt.toISOString() },
+      { name: "a", created_at: null, updated_at: stamped.updatedAt!.toISOString() },
       { name: "c", created_at: null, updated_at: null },
     ]);
   });

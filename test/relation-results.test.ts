@@ -280,14 +280,14 @@ describe("pluck", () => {
 
   it("checks its names before any query: none is a TypeError naming the Model and pluck, an unknown one UnknownAttribute", async () => {
     const { events, User } = listen();
-    const none = await rejectionOf(User.pluck());
+    const none = await rejectionOf((User as unknown as { pluck(): Promise<unknown> }).pluck());
     expect(none).toBeInstanceOf(TypeError);
     expect((none as TypeError).message).toContain("User");
     expect((none as TypeError).message).toContain("pluck");
     const unknown = await rejectionOf(User.pluck("name", "nope" as never));
     expect(unknown).toBeInstanceOf(UnknownAttribute);
     expect((unknown as Error).message).toContain("nope");
-    expect(await rejectionOf(User.none().pluck())).toBeInstanceOf(TypeError);
+    expect(await rejectionOf((User.none() as unknown as { pluck(): Promise<unknown> }).pluck())).toBeInstanceOf(TypeError);
     expect(events).toHaveLength(0);
   });
 });

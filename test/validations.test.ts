@@ -75,7 +75,7 @@ describe("validations", () => {
     const errorsOf = async (attribute: string, format: RegExp, attributes: Record<string, unknown>) => {
       const Formatted = class extends User {
         static {
-          this.validates(attribute, { format });
+          this.validates(attribute as never, { format });
         }
       };
       const record = Formatted.build({ name: "Ada", ...attributes } as never);
@@ -94,7 +94,7 @@ describe("validations", () => {
     const errorsOf = async (attribute: string, attributes: Record<string, unknown>) => {
       const Included = class extends User {
         static {
-          this.validates(attribute, { inclusion: [day] });
+          this.validates(attribute as never, { inclusion: [day] as never[] });
         }
       };
       const record = Included.build({ name: "Ada", ...attributes } as never);
