@@ -71,41 +71,34 @@ describe("validations", () => {
     return expect(Checked.create({ name: "" })).resolves.toMatchObject({ name: "" });
   });
 
-  it("format tests a number as its text, and any other value that is not text fails it", async () => {
-    const errorsOf = async (attribute: string, format: RegExp, attributes: Record<string, unknown>) => {
-      const Formatted = class extends User {
-        static {
-          this.validates(attribute as never, { format });
-        }
-      };
-      const record = Formatted.build({ name: "Ada", ...attributes } as never);
-      await record.save();
-      return record.errors.on(attribute as never).map((error) => error.type);
+  /** The error types on `attribute` after saving a User with `attributes` under this one declaration. */
+  async function errorTypes(attribute: string, options: object, attributes: Record<string, unknown>): Promise<string[]> {
+    const Checked = class extends User {
+      static {
+        this.validates(attribute as never, options as never);
+      }
     };
-    expect(await errorsOf("age", /^17$/, { age: 17 })).toEqual([]);
-    expect(await errorsOf("age", /^18$/, { age: 17 })).toEqual(["invalid"]);
-    expect(await errorsOf("admin", /true/, { admin: true })).toEqual(["invalid"]);
-    expect(await errorsOf("settings", /x/, { settings: { x: "x" } })).toEqual(["invalid"]);
-    expect(await errorsOf("bornAt", /2024/, { bornAt: "2024-01-01" })).toEqual(["invalid"]);
+    const record = Checked.build({ name: "Ada", ...attributes } as never);
+    await record.save();
+    return record.errors.on(attribute as never).map((error) => error.type);
+  }
+
+  it("format tests a number as its text, and any other value that is not text fails it", async () => {
+    expect(await errorTypes("age", { format: /^17$/ }, { age: 17 })).toEqual([]);
+    expect(await errorTypes("age", { format: /^18$/ }, { age: 17 })).toEqual(["invalid"]);
+    expect(await errorTypes("admin", { format: /true/ }, { admin: true })).toEqual(["invalid"]);
+    expect(await errorTypes("settings", { format: /x/ }, { settings: { x: "x" } })).toEqual(["invalid"]);
+    expect(await errorTypes("bornAt", { format: /2024/ }, { bornAt: "2024-01-01" })).toEqual(["invalid"]);
   });
 
   it("inclusion compares a Date in the list by its time, and with no value that is not a Date", async () => {
     const day = new Date("2024-01-01T00:00:00.000Z");
-    const errorsOf = async (attribute: string, attributes: Record<string, unknown>) => {
-      const Included = class extends User {
-        static {
-          this.validates(attribute as never, { inclusion: [day] as never[] });
-        }
-      };
-      const record = Included.build({ name: "Ada", ...attributes } as never);
-      await record.save();
-      return record.errors.on(attribute as never).map((error) => error.type);
-    };
-    expect(await errorsOf("bornAt", { bornAt: "2024-01-01" })).toEqual([]);
-    expect(await errorsOf("bornAt", { bornAt: "2024-01-02" })).toEqual(["inclusion"]);
-    expect(await errorsOf("settings", { settings: day.toISOString() })).toEqual(["inclusion"]);
-    expect(await errorsOf("settings", { settings: day.getTime() })).toEqual(["inclusion"]);
-    expect(await errorsOf("settings", { settings: {} })).toEqual(["inclusion"]);
+    const inclusion = { inclusion: [day] };
+    expect(await errorTypes("bornAt", inclusion, { bornAt: "2024-01-01" })).toEqual([]);
+    expect(await errorTypes("bornAt", inclusion, { bornAt: "2024-01-02" })).toEqual(["inclusion"]);
+    expect(await errorTypes("settings", inclusion, { settings: day.toISOString() })).toEqual(["inclusion"]);
+    expect(await errorTypes("settings", inclusion, { settings: day.getTime() })).toEqual(["inclusion"]);
+    expect(await errorTypes("settings", inclusion, { settings: {} })).toEqual(["inclusion"]);
   });
 
   it("uniqueness asks the database the record writes through", async () => {
