@@ -305,6 +305,12 @@ describe("count", () => {
     ]);
   });
 
+  it("under a limit or offset counts the keys of the page, reading no other column", async () => {
+    const { events, User } = listen();
+    expect(await User.limit(2).offset(1).count()).toBe(2);
+    expect(events[0]!.sql).toBe(`SELECT COUNT(*) AS count FROM (SELECT "id" FROM "users" LIMIT 2 OFFSET 1)`);
+  });
+
   it("always agrees with toArray(), even with limit, offset and distinct", async () => {
     const relations = {
       limit: User.limit(2),
@@ -360,6 +366,18 @@ describe("exists, size, isEmpty and hasAny", () => {
     expect(await User.exists({ age: null })).toBe(true);
     expect(events).toHaveLength(7);
     expect(events[1]!.sql).toBe(`SELECT 1 AS one FROM "users" WHERE "name" = ? LIMIT 1`);
+  });
+
+  it("exists selects 1, not the columns, unless a distinct Relation has an offset", async () => {
+    const { events, User } = listen();
+    expect(await User.offset(4).exists()).toBe(true);
+    expect(await User.select("age").distinct().exists()).toBe(true);
+    expect(await User.select("age").distinct().offset(3).exists()).toBe(true);
+    expect(events.map((event) => event.sql)).toEqual([
+      `SELECT 1 AS one FROM "users" LIMIT 1 OFFSET 4`,
+      `SELECT DISTINCT 1 AS one FROM "users" LIMIT 1`,
+      `SELECT DISTINCT "age" FROM "users" LIMIT 1 OFFSET 3`,
+    ]);
   });
 
   it("exists respects offset: nothing past the last row", async () => {
