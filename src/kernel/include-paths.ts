@@ -7,7 +7,7 @@ import { isPlainObject } from "./plain-object.js";
  */
 export type IncludeSpec = string | { readonly [name: string]: IncludeSpec | readonly IncludeSpec[] };
 
-const EXPECTED = "association names, or an object of association names to the names to include below them";
+const EXPECTED = "association names, or objects of association names to what to include below them";
 
 /**
  * The paths an `includes` argument names, each level's own before those below it; nested names are joined with dots

@@ -57,7 +57,7 @@ const SHAPES: Record<keyof RelationData, [expected: string, shape: Shape]> = {
   select: ["the Model's attributes", (value, model) => value === undefined || isArrayOf(value, isAttributeOf(model))],
   distinct: ["a boolean", (value) => typeof value === "boolean"],
   none: ["a boolean", (value) => typeof value === "boolean"],
-  includes: ["association paths", (value) => isArrayOf(value, (name) => typeof name === "string")],
+  includes: ["association names", (value) => isArrayOf(value, (name) => typeof name === "string")],
 };
 
 /**
