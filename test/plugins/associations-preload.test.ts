@@ -94,16 +94,16 @@ describe("includes: one round trip, the preloads in the main query's batch", () 
     await seedBlog();
     const { roundTrips, Writer: W } = recording();
     const first = await W.order({ name: "asc" }).includes("posts", "profile").first();
-    const found = await W.includes("posts").find(first.id);
+    const found = await W.includes("posts").find(first!.id);
     const by = await W.includes("profile").findBy({ name: "w2" });
     const last = await W.order({ name: "asc" }).includes("profile").last();
     const taken = await W.where({ name: "w3" }).includes("profile").take();
-    const several = await W.includes("profile").find([first.id, by.id]);
+    const several = await W.includes("profile").find([first!.id, by!.id]);
     expect(roundTrips).toHaveLength(6);
     for (const trip of roundTrips) expect(trip.length).toBeGreaterThan(1);
     expect(await postTitles(found)).toEqual(["w1-a", "w1-b"]);
-    expect([first.profile.get().bio, by.profile.get().bio, last.profile.get().bio, taken.profile.get().bio]).toEqual(["bio w1", "bio w2", "bio w5", "bio w3"]);
-    expect(several.map((writer: { profile: { get(): { bio: string } } }) => writer.profile.get().bio)).toEqual(["bio w1", "bio w2"]);
+    const bios = [first, by, last, taken, ...several].map((writer) => writer!.profile.get()!.bio);
+    expect(bios).toEqual(["bio w1", "bio w2", "bio w5", "bio w3", "bio w1", "bio w2"]);
     expect(roundTrips).toHaveLength(6);
   });
 
@@ -115,8 +115,8 @@ describe("includes: one round trip, the preloads in the main query's batch", () 
     expect(roundTrips[0]).toHaveLength(4);
     for (const writer of writers) {
       for (const post of await writer.posts().toArray()) {
-        expect(post.author.get().name).toBe(writer.name);
-        expect(post.author.get().profile.get().bio).toBe(`bio ${writer.name}`);
+        expect(post.author.get()!.name).toBe(writer.name);
+        expect(post.author.get()!.profile.get()!.bio).toBe(`bio ${writer.name}`);
       }
     }
     expect(roundTrips).toHaveLength(1);
@@ -127,7 +127,7 @@ describe("includes: one round trip, the preloads in the main query's batch", () 
     roundTrips.length = 0;
     const articles = await A.where({ title: "w4-a" }).includes("user", { author: ["posts"] }).toArray();
     expect(roundTrips).toHaveLength(1);
-    expect(articles[0].user.get().name).toBe("w4");
+    expect(articles[0]!.user.get()!.name).toBe("w4");
     expect(await postTitles(articles[0]!.author.get()!)).toEqual(["w4-a", "w4-b"]);
     expect(roundTrips).toHaveLength(1);
   });
