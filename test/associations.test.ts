@@ -109,7 +109,7 @@ describe("hasMany", () => {
     expect(events).toHaveLength(0);
   });
 
-  it("includes preloads one query per association, the keys bound as one list", async () => {
+  it("includes preloads each association in the batch of the main query, by a subquery of it", async () => {
     for (const name of ["a", "b", "c"]) {
       const writer = await Writer.create({ name });
       await Article.create({ userId: writer.id, title: `${name}1` });
@@ -118,7 +118,9 @@ describe("hasMany", () => {
     const { db, events } = listen();
     const writers = await db.model(Writer).order({ name: "asc" }).includes("posts", "profile").toArray();
     expect(events).toHaveLength(3);
-    expect(events[1]!.params).toHaveLength(1);
+    expect(events.map((event) => event.batched)).toEqual([true, true, true]);
+    expect(events[1]!.params).toHaveLength(0);
+    expect(events[1]!.sql).toContain('IN (SELECT "id" FROM');
     expect(writers.map((writer) => writer.profile.get()?.bio)).toEqual(["a", "b", "c"]);
     const articles = await db.model(Article).includes("user").toArray();
     expect(articles.map((article) => article.user.get()?.name).sort()).toEqual(["a", "b", "c"]);

@@ -434,12 +434,12 @@ describe("Relation: 'Every Relation method is also a static of each Model'; incl
     for (const name of INSERTS) expect(typeof I[name], name).toBe("function");
   });
 
-  it("includes of two associations, named twice, with paginate: one batch, then one query each", async () => {
+  it("includes of two associations, named twice, with paginate: one batch of the count, the page and a query each", async () => {
     await seed();
     await B.create({ name: "b", ownerId: "o1" });
     const { db, events } = listen();
     const page = await (db.model(Owner) as any).includes("items", "badge").includes("items").order({ id: "asc" }).paginate({ perPage: 1 });
-    expect(events.map((event) => event.batched)).toEqual([true, true, false, false]);
+    expect(events.map((event) => event.batched)).toEqual([true, true, true, true]);
     events.length = 0;
     const [owner] = page.records;
     expect(await owner.items().size()).toBe(2);

@@ -21,7 +21,9 @@ export type { HookRegistration, InspectEntry, ModelHookName, ModelHooks, Relatio
 export { declareModelState, modelState } from "./declaration.js";
 export { definePlugin, defineModelState, type ModelStateKey, type Plugin } from "./plugin.js";
 export type { QueryEvent } from "./query-event.js";
-export { Relation, type OrderDirection } from "./relation.js";
+export { Relation, type OrderDirection, type ReadPlan } from "./relation.js";
+export { withSource, type PlannedRead, type QuerySource, type RelationPlanContext } from "./read-plan.js";
+export type { IncludeSpec } from "./include-paths.js";
 export { column, sql, SqlFragment, ColumnReference } from "./sql.js";
 export { Statement, type SqlQuery } from "./statement.js";
 export type * from "./types.js";

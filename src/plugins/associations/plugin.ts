@@ -2,7 +2,7 @@ import { type Batchable, databaseOfRecord, definePlugin, type Database } from ".
 import { handleDependents, hasDependents } from "./dependents.js";
 import { copyKey } from "./keys.js";
 import { saveNewParents } from "./new-parents.js";
-import { preloadAssociation } from "./preload.js";
+import { planPreloads } from "./preload.js";
 import { replaceSavedChildren } from "./replace-child.js";
 import { validateRequiredParents } from "./required-parents.js";
 import { associationsOf, slotsOf } from "./registry.js";
@@ -74,8 +74,8 @@ async function saveLevelsBelow(record: Owner): Promise<void> {
  * Associations: `hasMany`, `hasOne` and `belongsTo` declared as instance fields. Children built through an
  * association are saved with their owner in one atomic batch when the owner's key is known before insert (text
  * keys); with database-assigned keys, each level is written in its own batch after the owner. `dependent`
- * strategies run after every before-destroy callback, in the owner's destroy batch. `includes` preloads one
- * query per association.
+ * strategies run after every before-destroy callback, in the owner's destroy batch. `includes` preloads every
+ * association it names, nested ones too, in the batch of the Relation's own SELECT: one round trip.
  */
 export const associations = definePlugin({
   name: "associations",
@@ -117,14 +117,6 @@ export const associations = definePlugin({
     "record:beforeDelete"({ record, batch }) {
       if (hasDependents(record)) return handleDependents(record, batch);
     },
-    async "relation:preload"({ relation, records, pending }) {
-      const known = associationsOf(relation.model.model);
-      for (const name of [...pending]) {
-        const association = known.get(name);
-        if (!association) continue;
-        await preloadAssociation(association, records);
-        pending.delete(name);
-      }
-    },
+    "relation:plan": planPreloads,
   },
 });
