@@ -85,6 +85,18 @@ export type AssociationName<R> = { [K in keyof R]: R[K] extends AssociationField
 /** What loading an association field gives: the records of a `hasMany`, the record or null of a `belongsTo` or `hasOne`. */
 export type LoadedAssociation<F> = F extends AssociationField<infer Loaded> ? Loaded : never;
 
+/** The record type an association field holds: the element of a `hasMany`, the record of a `belongsTo` or `hasOne`. */
+type AssociatedRecord<F> = NonNullable<LoadedAssociation<F>> extends readonly (infer E)[] ? E : NonNullable<LoadedAssociation<F>>;
+
+/**
+ * The associations `asJson({ include })` nests, checked against the record type `R`: a name, `{ name: nested }`
+ * (nested checked against that association's records), or a list of those.
+ */
+export type JsonInclude<R> =
+  | AssociationName<R>
+  | { readonly [K in AssociationName<R>]?: JsonInclude<AssociatedRecord<R[K]>> }
+  | readonly (AssociationName<R> | { readonly [K in AssociationName<R>]?: JsonInclude<AssociatedRecord<R[K]>> })[];
+
 /** The methods every record has, typed for its attributes `A`. */
 export interface RecordMethods<A> {
   /** Whether the record has not been saved yet. */
@@ -154,6 +166,12 @@ export interface RecordMethods<A> {
   restoreAttributes(...names: AttributeName<A>[]): this;
   /** Loads an association again (one declared with `hasMany`, `hasOne` or `belongsTo`); resolves to what it holds. */
   reloadAssociation<K extends AssociationName<this>>(name: K): Promise<LoadedAssociation<this[K]>>;
+  /**
+   * `toJSON()` with the loaded associations named in `include` nested (`asJson({ include: ["user", { comments:
+   * ["user"] }] })`); hidden attributes stay out. An included association that is not loaded throws
+   * `AssociationNotLoaded`: nothing is queried.
+   */
+  asJson<const I extends JsonInclude<this>>(options?: { include?: I }): Partial<JsonAttributes<A>> & Record<string, unknown>;
 }
 
 /** A record of attributes `A`: its attributes as properties, plus the record methods. */
