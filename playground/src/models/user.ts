@@ -1,0 +1,3 @@
+import { ApplicationRecord } from "./application-record.js";
+
+export class User extends ApplicationRecord("users") {}
