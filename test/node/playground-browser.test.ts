@@ -114,7 +114,7 @@ describe.skipIf(!hasChromium && !process.env.CI)("the playground in a browser", 
     await page.type("textarea[name=body]", "Written by a browser.");
     expect(await navigate(page, () => page.click("form button"))).toBe(422);
     expect(await text(page, ".errors")).toContain("Title can't be blank");
-    expect(await page.$eval("textarea[name=body]", (body) => (body as HTMLTextAreaElement).value)).toBe("Written by a browser.");
+    expect(await page.$eval("textarea[name=body]", (body) => (body as unknown as { value: string }).value)).toBe("Written by a browser.");
     await page.screenshot({ path: path.join(screenshots, "invalid-post.png"), fullPage: true });
 
     await page.type("input[name=title]", "Hello from chromium");
@@ -125,7 +125,7 @@ describe.skipIf(!hasChromium && !process.env.CI)("the playground in a browser", 
     await page.screenshot({ path: path.join(screenshots, "post.png"), fullPage: true });
 
     await navigate(page, () => page.click("a[href$='/edit']"));
-    await page.$eval("input[name=title]", (input) => ((input as HTMLInputElement).value = ""));
+    await page.$eval("input[name=title]", (input) => ((input as unknown as { value: string }).value = ""));
     await page.type("input[name=title]", "Edited in chromium");
     await page.click("input[name=published][type=checkbox]");
     expect(await navigate(page, () => page.click("form button"))).toBe(200);
