@@ -63,9 +63,11 @@ app.post("/posts", async (c) => {
   return render(c, "New post", postForm(post, await User.order({ name: "asc" }).toArray()), 422);
 });
 
-app.get("/posts/:id{[^/.]+}.json", async (c) => {
-  const post = await Post.includes("user", "comments").where({ id: c.req.param("id") }).first();
-  if (!post) throw new RecordNotFound(`Couldn't find Post with id ${c.req.param("id")}`);
+app.get("/posts/:file{[^/]+\\.json}", async (c) => {
+  const id = c.req.param("file").slice(0, -".json".length);
+  const post = await Post.includes("user", "comments").where({ id }).first();
+  if (!post) throw new RecordNotFound(`Couldn't find Post with id ${id}`);
+  // toJSON() never includes associations; asJson nests the ones preloaded above.
   return c.json(post.asJson({ include: ["user", "comments"] }));
 });
 

@@ -136,6 +136,9 @@ describe.skipIf(!hasChromium && !process.env.CI)("the playground in a browser", 
     expect(await navigate(page, () => page.click("form[action$='/comments'] button"))).toBe(200);
     expect(await text(page, ".comment")).toContain("First!");
     const postUrl = page.url();
+    const json = await (await fetch(`${postUrl}.json`)).json();
+    expect(json).toMatchObject({ title: "Edited in chromium", published: true, user: { name: "Ada Lovelace" }, comments: [{ body: "First!" }] });
+    expect(json.user).not.toHaveProperty("posts");
 
     page.once("dialog", (dialog) => void dialog.accept());
     expect(await navigate(page, () => page.click("button.danger"))).toBe(200);
