@@ -136,7 +136,7 @@ describe.skipIf(!hasChromium && !process.env.CI)("the playground in a browser", 
     expect(await navigate(page, () => page.click("form[action$='/comments'] button"))).toBe(200);
     expect(await text(page, ".comment")).toContain("First!");
     const postUrl = page.url();
-    const json = await (await fetch(`${postUrl}.json`)).json();
+    const json = (await (await fetch(`${postUrl}.json`)).json()) as Record<string, unknown>;
     expect(json).toMatchObject({ title: "Edited in chromium", published: true, user: { name: "Ada Lovelace" }, comments: [{ body: "First!" }] });
     expect(json.user).not.toHaveProperty("posts");
 

@@ -28,7 +28,7 @@ button.danger{background:#fff;color:#b00020;border-color:#b00020}form.inline{dis
 function panel(log: QueryLog): Html {
   const summary = `${log.events.length} ${log.events.length === 1 ? "query" : "queries"}, ${log.roundTrips} round ${
     log.roundTrips === 1 ? "trip" : "trips"
-  }, ${log.rowsRead} rows read, ${log.rowsWritten} written, ${log.durationMs.toFixed(2)} ms in D1`;
+  }, ${log.rowsRead} ${log.rowsRead === 1 ? "row" : "rows"} read, ${log.rowsWritten} written, ${log.durationMs.toFixed(2)} ms in D1`;
   return html`<details open class="request">
     <summary><strong>${log.label}</strong>: <span class="summary">${summary}</span></summary>
     <ol>
