@@ -98,6 +98,9 @@ export type IncludeObject<R, Depth extends unknown[] = []> = [AssociationName<R>
   ? never
   : { readonly [K in AssociationName<R>]?: IncludesBelow<AssociatedRecord<R[K]>, [...Depth, unknown]> };
 
+/** The associations `asJson({ include })` nests: what `includes` takes (a name, a list, a nested object). */
+export type JsonInclude<R> = IncludesBelow<R>;
+
 /** The methods every record has, typed for its attributes `A`. */
 export interface RecordMethods<A> {
   /** Whether the record has not been saved yet. */
@@ -167,6 +170,12 @@ export interface RecordMethods<A> {
   restoreAttributes(...names: AttributeName<A>[]): this;
   /** Loads an association again (one declared with `hasMany`, `hasOne` or `belongsTo`); resolves to what it holds. */
   reloadAssociation<K extends AssociationName<this>>(name: K): Promise<LoadedAssociation<this[K]>>;
+  /**
+   * `toJSON()` with the loaded associations named in `include` nested (`asJson({ include: ["user", { comments:
+   * ["user"] }] })`); hidden attributes stay out. An included association that is not loaded throws
+   * `AssociationNotLoaded`: nothing is queried.
+   */
+  asJson<const I extends JsonInclude<this>>(options?: { include?: I }): Partial<JsonAttributes<A>> & Record<string, unknown>;
 }
 
 /** A record of attributes `A`: its attributes as properties, plus the record methods. */

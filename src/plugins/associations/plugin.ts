@@ -6,6 +6,7 @@ import { planPreloads } from "./preload.js";
 import { replaceSavedChildren } from "./replace-child.js";
 import { validateRequiredParents } from "./required-parents.js";
 import { associationsOf, slotsOf } from "./registry.js";
+import { serializeWithAssociations } from "./serialization.js";
 
 type Owner = Record<string, any>;
 
@@ -87,6 +88,9 @@ export const associations = definePlugin({
       if (association.kind !== "hasMany") return field.reload();
       slotsOf(this).find(([candidate]) => candidate.name === name)![1].discard();
       return field().toArray();
+    };
+    base.prototype["asJson"] = function asJson(this: Owner, options: { include?: never } = {}) {
+      return serializeWithAssociations(this as never, options.include);
     };
   },
   appliesTo: (model: Function) => associationsOf(model).size > 0,
