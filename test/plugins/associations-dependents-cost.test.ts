@@ -69,9 +69,9 @@ type Blog = ReturnType<typeof blog>;
 async function seed({ User, Post, Comment, Vote, Tag, Profile, Draft }: Blog, posts: number) {
   const user = await User.create({ name: "ada" });
   await Post.insertAll(Array.from({ length: posts }, (_, index) => ({ dcUserId: user.id, title: `p${index}` })));
-  const postIds: number[] = await Post.where({ dcUserId: user.id }).order({ id: "asc" }).pluck("id");
+  const postIds = (await Post.where({ dcUserId: user.id }).order({ id: "asc" }).pluck("id")) as number[];
   await Comment.insertAll(postIds.flatMap((id) => [{ dcPostId: id, body: "a" }, { dcPostId: id, body: "b" }]));
-  const commentIds: number[] = await Comment.where({ dcPostId: postIds }).pluck("id");
+  const commentIds = (await Comment.where({ dcPostId: postIds }).pluck("id")) as number[];
   await Vote.insertAll(commentIds.map((id) => ({ dcCommentId: id })));
   await Tag.insertAll(postIds.map((id) => ({ dcPostId: id, name: "t" })));
   await Profile.create({ dcUserId: user.id, bio: "b" });
