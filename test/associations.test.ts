@@ -256,6 +256,17 @@ describe("dependent", () => {
     expect(events.filter((event) => event.sql.startsWith("DELETE")).every((event) => event.batched)).toBe(true);
   });
 
+  it("destroy reads the dependents afresh, though the owner was loaded with them", async () => {
+    const writer = await Writer.create({ name: "Ada" });
+    await Article.create({ userId: writer.id, title: "one" });
+    const loaded = await Writer.includes("posts").find(writer.id);
+    expect((await loaded.posts().toArray()).map((post) => post.title)).toEqual(["one"]);
+    await Article.create({ userId: writer.id, title: "added after loading" });
+    expect(await loaded.destroy()).toBe(loaded);
+    expect(await countRows("posts")).toBe(0);
+    expect(await countRows("users")).toBe(0);
+  });
+
   it("an abort in a before-destroy callback declared after the association still protects the dependents", async () => {
     class Protected extends Writer {
       static {
@@ -626,6 +637,34 @@ describe("hasOne: default foreign key and dependent", () => {
     expect(await countRows("profiles")).toBe(1);
     expect((await Profile.find("p2")).bio).toBe("kept");
     expect(await countRows("users")).toBe(1);
+  });
+
+  it("dependent destroy with no child destroys the owner alone", async () => {
+    const user = await ProfiledUser.create({ name: "Ada" });
+    const other = await ProfiledUser.create({ name: "Bob" });
+    await Profile.create({ id: "p2", userId: other.id, bio: "kept" });
+    const { db, events } = listen();
+    const loaded = await db.model(ProfiledUser).find(user.id);
+    events.length = 0;
+    expect(await loaded.destroy()).toBe(loaded);
+    expect(loaded.isDestroyed()).toBe(true);
+    expect(events.filter((event) => event.sql.startsWith("DELETE")).map((event) => event.sql.split(" ").slice(0, 3).join(" "))).toEqual([
+      `DELETE FROM "users"`,
+    ]);
+    expect(await countRows("users")).toBe(1);
+    expect(await countRows("profiles")).toBe(1);
+  });
+
+  it("dependent destroy reads the child afresh, whatever was loaded before", async () => {
+    const user = await ProfiledUser.create({ name: "Ada" });
+    await Profile.create({ id: "p1", userId: user.id, bio: "old" });
+    expect((await user.profile.load())?.id).toBe("p1");
+    // Behind the loaded child's back: it goes, and another takes its place.
+    await Profile.where({ id: "p1" }).deleteAll();
+    await Profile.create({ id: "p3", userId: user.id, bio: "new" });
+    expect(await user.destroy()).toBe(user);
+    expect(await countRows("profiles")).toBe(0);
+    expect(await countRows("users")).toBe(0);
   });
 
   it("dependent restrictWithError refuses the destroy while the child exists", async () => {
