@@ -173,6 +173,11 @@ export class HookPoints<Hooks extends Record<string, any>> extends HookableCore<
     return (this._hooks[name]?.length ?? 0) > 0;
   }
 
+  /** The functions registered under `name`, in call order: lets a plugin tell its own hooks from others'. */
+  functionsOf(name: keyof Hooks & string): ReadonlyArray<(...args: any[]) => unknown> {
+    return this._hooks[name] ?? [];
+  }
+
   /** Calls the hooks of a synchronous point in order; an error thrown by one propagates to the caller. */
   callSync<Name extends keyof Hooks & string>(name: Name, ...args: Parameters<Hooks[Name]>): void {
     for (const fn of this._hooks[name] ?? []) fn(...args);

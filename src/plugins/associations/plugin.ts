@@ -1,5 +1,5 @@
 import { type Batchable, databaseOfRecord, definePlugin, type Database } from "../../kernel/index.js";
-import { handleDependents, hasDependents } from "./dependents.js";
+import { dependentsBeforeDelete } from "./dependents.js";
 import { copyKey } from "./keys.js";
 import { saveNewParents } from "./new-parents.js";
 import { planPreloads } from "./preload.js";
@@ -118,9 +118,7 @@ export const associations = definePlugin({
       if (pendingChildren(record).length === 0) return clearPending(record);
       return saveLevelsBelow(record);
     },
-    "record:beforeDelete"({ record, batch }) {
-      if (hasDependents(record)) return handleDependents(record, batch);
-    },
+    "record:beforeDelete": dependentsBeforeDelete,
     "relation:plan": planPreloads,
   },
 });
