@@ -1,7 +1,7 @@
 /**
  * recordflare's benchmark suite (`npm run bench`, after a build): prints a table per section and writes
  * bench/results.json.
- *   node bench/run.mjs [--only=wall,cpu,size] [--profile] [--quick]
+ *   node bench/run.mjs [--only=wall,cpu,size,costs] [--profile] [--quick]
  * --profile adds a CPU profile of recordflare's find and create; --quick runs fewer rounds (a smoke test).
  * Targets are reported, never asserted; the exit code is non-zero only if a section failed to run.
  */
@@ -10,7 +10,8 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { runCpu } from "./cpu/run.mjs";
 import { environment, loadAverage } from "./lib/environment.mjs";
-import { cpuReport, profileReport, sizeReport, TARGETS, wallTimeReport } from "./lib/report.mjs";
+import { runCosts, SCENARIOS } from "./costs/run.mjs";
+import { costsReport, cpuReport, profileReport, sizeReport, TARGETS, wallTimeReport } from "./lib/report.mjs";
 import { runSize } from "./size/run.mjs";
 import { runWallTime } from "./wall-time/run.mjs";
 
@@ -18,7 +19,7 @@ const RESULTS = fileURLToPath(new URL("./results.json", import.meta.url));
 
 const { values } = parseArgs({
   options: {
-    only: { type: "string", default: "wall,cpu,size" },
+    only: { type: "string", default: "wall,cpu,size,costs" },
     profile: { type: "boolean", default: false },
     quick: { type: "boolean", default: false },
   },
@@ -33,6 +34,7 @@ const SECTIONS = {
   wall: { key: "wallTime", run: () => runWallTime(values.quick ? QUICK.wall : {}), report: wallTimeReport },
   cpu: { key: "cpu", run: () => runCpu(values.quick ? QUICK.cpu : {}), report: cpuReport },
   size: { key: "size", run: () => runSize(), report: sizeReport },
+  costs: { key: "costs", run: () => runCosts(), report: (result) => costsReport(result, SCENARIOS) },
 };
 
 const major = Number(process.versions.node.split(".")[0]);
@@ -46,7 +48,7 @@ console.log(`load average at start: ${results.environment.loadAverageAtStart.joi
 let failed = false;
 for (const name of values.only.split(",")) {
   const section = SECTIONS[name];
-  if (!section) throw new Error(`unknown section ${name}; use wall, cpu or size`);
+  if (!section) throw new Error(`unknown section ${name}; use wall, cpu, size or costs`);
   const started = performance.now();
   try {
     results[section.key] = await section.run();

@@ -1,6 +1,7 @@
 // `npm run playground [-- --port <port>]`: builds the package, applies the playground's migrations to its local D1
 // database and runs `wrangler dev` on 127.0.0.1. The port is --port, else the PORT variable, else 8787; anything
-// else on the command line is refused before the build, with the usage.
+// else on the command line is refused before the build, with the usage. For tests, PLAYGROUND_PERSIST_TO puts the
+// local D1 state in another folder (wrangler's --persist-to) and PLAYGROUND_SKIP_BUILD=1 uses the dist/ already built.
 import { spawnSync } from "node:child_process";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -38,7 +39,8 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   }
   const root = fileURLToPath(new URL("..", import.meta.url));
   const playground = fileURLToPath(new URL("../playground", import.meta.url));
-  run("npm", ["run", "build"], root);
-  run("wrangler", ["d1", "migrations", "apply", "DB", "--local"], playground);
-  run("wrangler", ["dev", "--ip", "127.0.0.1", "--port", String(port)], playground);
+  const state = process.env.PLAYGROUND_PERSIST_TO ? ["--persist-to", process.env.PLAYGROUND_PERSIST_TO] : [];
+  if (process.env.PLAYGROUND_SKIP_BUILD !== "1") run("npm", ["run", "build"], root);
+  run("wrangler", ["d1", "migrations", "apply", "DB", "--local", ...state], playground);
+  run("wrangler", ["dev", "--ip", "127.0.0.1", "--port", String(port), ...state], playground);
 }

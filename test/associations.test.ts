@@ -109,7 +109,7 @@ describe("hasMany", () => {
     expect(events).toHaveLength(0);
   });
 
-  it("includes preloads one query per association, the keys bound as one list", async () => {
+  it("includes preloads each association in the batch of the main query, by a subquery of it", async () => {
     for (const name of ["a", "b", "c"]) {
       const writer = await Writer.create({ name });
       await Article.create({ userId: writer.id, title: `${name}1` });
@@ -118,7 +118,9 @@ describe("hasMany", () => {
     const { db, events } = listen();
     const writers = await db.model(Writer).order({ name: "asc" }).includes("posts", "profile").toArray();
     expect(events).toHaveLength(3);
-    expect(events[1]!.params).toHaveLength(1);
+    expect(events.map((event) => event.batched)).toEqual([true, true, true]);
+    expect(events[1]!.params).toHaveLength(0);
+    expect(events[1]!.sql).toContain('IN (SELECT "id" FROM');
     expect(writers.map((writer) => writer.profile.get()?.bio)).toEqual(["a", "b", "c"]);
     const articles = await db.model(Article).includes("user").toArray();
     expect(articles.map((article) => article.user.get()?.name).sort()).toEqual(["a", "b", "c"]);
@@ -254,6 +256,17 @@ describe("dependent", () => {
     expect(await countRows("posts")).toBe(0);
     expect(await countRows("users")).toBe(0);
     expect(events.filter((event) => event.sql.startsWith("DELETE")).every((event) => event.batched)).toBe(true);
+  });
+
+  it("destroy reads the dependents afresh, though the owner was loaded with them", async () => {
+    const writer = await Writer.create({ name: "Ada" });
+    await Article.create({ userId: writer.id, title: "one" });
+    const loaded = await Writer.includes("posts").find(writer.id);
+    expect((await loaded.posts().toArray()).map((post) => post.title)).toEqual(["one"]);
+    await Article.create({ userId: writer.id, title: "added after loading" });
+    expect(await loaded.destroy()).toBe(loaded);
+    expect(await countRows("posts")).toBe(0);
+    expect(await countRows("users")).toBe(0);
   });
 
   it("an abort in a before-destroy callback declared after the association still protects the dependents", async () => {
@@ -626,6 +639,36 @@ describe("hasOne: default foreign key and dependent", () => {
     expect(await countRows("profiles")).toBe(1);
     expect((await Profile.find("p2")).bio).toBe("kept");
     expect(await countRows("users")).toBe(1);
+  });
+
+  it("dependent destroy with no child destroys the owner alone", async () => {
+    const user = await ProfiledUser.create({ name: "Ada" });
+    const other = await ProfiledUser.create({ name: "Bob" });
+    await Profile.create({ id: "p2", userId: other.id, bio: "kept" });
+    const { db, events } = listen();
+    const loaded = await db.model(ProfiledUser).find(user.id);
+    events.length = 0;
+    expect(await loaded.destroy()).toBe(loaded);
+    expect(loaded.isDestroyed()).toBe(true);
+    // Nothing is read: the profile's set-based DELETE matches no row, in the owner's batch.
+    expect(events.map((event) => [event.sql.split(" ").slice(0, 3).join(" "), event.batched])).toEqual([
+      [`DELETE FROM "profiles"`, true],
+      [`DELETE FROM "users"`, true],
+    ]);
+    expect(await countRows("users")).toBe(1);
+    expect(await countRows("profiles")).toBe(1);
+  });
+
+  it("dependent destroy reads the child afresh, whatever was loaded before", async () => {
+    const user = await ProfiledUser.create({ name: "Ada" });
+    await Profile.create({ id: "p1", userId: user.id, bio: "old" });
+    expect((await user.profile.load())?.id).toBe("p1");
+    // Behind the loaded child's back: it goes, and another takes its place.
+    await Profile.where({ id: "p1" }).deleteAll();
+    await Profile.create({ id: "p3", userId: user.id, bio: "new" });
+    expect(await user.destroy()).toBe(user);
+    expect(await countRows("profiles")).toBe(0);
+    expect(await countRows("users")).toBe(0);
   });
 
   it("dependent restrictWithError refuses the destroy while the child exists", async () => {

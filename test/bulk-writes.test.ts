@@ -243,6 +243,36 @@ describe("updateAll and deleteAll", () => {
     expect(await Counter.order({ id: "asc" }).pluck("label")).toEqual(["a", "z", "z"]);
   });
 
+  // SQLite has no LIMIT on UPDATE or DELETE: a limit that the statement dropped would change every row.
+  it("limit or offset without order changes exactly the rows they keep, in updateAll and deleteAll", async () => {
+    await Counter.insertAll([{ label: "a" }, { label: "b" }, { label: "c" }, { label: "d" }]);
+    expect(await Counter.limit(1).deleteAll()).toBe(1);
+    expect(await countRows("counters")).toBe(3);
+    expect(await Counter.where({ label: ["b", "c", "d"] }).limit(2).updateAll({ value: 1 })).toBe(2);
+    expect((await Counter.pluck("value")).sort()).toEqual([1, 1, 7]);
+    expect(await Counter.limit(0).updateAll({ value: 2 })).toBe(0);
+    expect(await Counter.limit(0).deleteAll()).toBe(0);
+    expect(await countRows("counters")).toBe(3);
+    expect(await Counter.offset(2).deleteAll()).toBe(1);
+    expect(await countRows("counters")).toBe(2);
+  });
+
+  it("offset skips rows in updateAll and deleteAll, with or without a limit", async () => {
+    await Counter.insertAll([{ label: "a" }, { label: "b" }, { label: "c" }, { label: "d" }]);
+    expect(await Counter.order({ id: "asc" }).offset(1).limit(2).updateAll({ label: "z" })).toBe(2);
+    expect(await Counter.order({ id: "asc" }).pluck("label")).toEqual(["a", "z", "z", "d"]);
+    expect(await Counter.order({ id: "asc" }).offset(3).deleteAll()).toBe(1);
+    expect(await Counter.order({ id: "asc" }).pluck("label")).toEqual(["a", "z", "z"]);
+  });
+
+  it("order alone targets every matching row, and the order decides which rows a limit takes", async () => {
+    await Counter.insertAll([{ label: "a" }, { label: "b" }, { label: "c" }]);
+    expect(await Counter.where({ label: ["a", "b"] }).order({ label: "desc" }).updateAll({ value: 3 })).toBe(2);
+    expect(await Counter.order({ id: "asc" }).pluck("value")).toEqual([3, 3, 7]);
+    expect(await Counter.order({ label: "desc" }).limit(1).deleteAll()).toBe(1);
+    expect(await Counter.order({ id: "asc" }).pluck("label")).toEqual(["a", "b"]);
+  });
+
   it("filters attribute values in updateAll's query event", async () => {
     await User.create({ name: "a" });
     const { db, events } = listen();

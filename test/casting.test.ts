@@ -102,6 +102,9 @@ const ACCEPTED: Record<AttributeTypeName, readonly Accepted[]> = {
     ["2e-3", 0.002],
     ["-.5", -0.5],
     ["42", 42],
+    [".25", 0.25],
+    ["1e10", 1e10],
+    ["1E10", 1e10],
   ],
   string: [
     ["", ""],
@@ -122,6 +125,9 @@ const ACCEPTED: Record<AttributeTypeName, readonly Accepted[]> = {
     ["2024-03-15T10:20:30-05:30", utc(2024, 2, 15, 15, 50, 30)],
     ["2024-03-15T00:30:00+01:00", utc(2024, 2, 14, 23, 30, 0)],
     ["2024-03-15T10:20:30+00:00", utc(2024, 2, 15, 10, 20, 30)],
+    // The largest hour, minute, second and offset that exist.
+    ["2024-03-15T23:59:59Z", utc(2024, 2, 15, 23, 59, 59)],
+    ["2024-03-15T10:20:30+23:59", utc(2024, 2, 14, 10, 21, 30)],
     // Years 0 to 99 are themselves (Date.UTC alone would make them 1900 to 1999).
     ["0099-12-31", new Date("0099-12-31T00:00:00.000Z")],
     ["0050-06-01T10:00:00Z", new Date("0050-06-01T10:00:00.000Z")],
@@ -145,6 +151,9 @@ const REFUSED: Record<AttributeTypeName, readonly unknown[]> = {
     ...["", " ", "yes", "no", "y", "n", "t", "f", "2", "01", " true", "true ", "null", 2, -1, 0.5, NaN, Infinity, {}, [], new Date(0)],
     // Names of Object.prototype's members are not boolean words either.
     ...["constructor", "toString", "__proto__", "valueOf", "hasOwnProperty"],
+    // A one-element array prints as its element, which alone would be accepted.
+    [1],
+    ["true"],
   ],
   integer: [
     "",
@@ -169,10 +178,12 @@ const REFUSED: Record<AttributeTypeName, readonly unknown[]> = {
     false,
     {},
     [],
+    [7],
+    ["7"],
     new Date(0),
   ],
-  real: ["", " ", " 3.5 ", "3.5 ", NaN, Infinity, -Infinity, "NaN", "Infinity", "abc", "1.5.2", "1e", "e3", ".", "1,5", "0x10", "1.5abc", true, {}, [], new Date(0)],
-  string: [42, 0, -1.5, NaN, Infinity, true, false, new Date(0), {}, []],
+  real: ["", " ", " 3.5 ", "3.5 ", NaN, Infinity, -Infinity, "NaN", "Infinity", "abc", "1.5.2", "1e", "e3", ".", "1,5", "0x10", "1.5abc", true, {}, [], [1.5], ["1.5"], new Date(0)],
+  string: [42, 0, -1.5, NaN, Infinity, true, false, new Date(0), {}, [], ["text"]],
   datetime: [
     "",
     new Date(Number.NaN),
@@ -193,6 +204,23 @@ const REFUSED: Record<AttributeTypeName, readonly unknown[]> = {
     "2024-3-15",
     "20240315",
     "2024-03-15T10:20:30+0200",
+    // Text before or after a date or a date-time.
+    "x2024-01-01",
+    "2024-01-01x",
+    "2024-01-01 ",
+    " 2024-01-01",
+    "2024-01-01Z",
+    "x2024-03-15T10:20:30Z",
+    "2024-03-15T10:20:30Zx",
+    "2024-03-15T10:20:30+02:00x",
+    // An hour 24, a minute, second or offset minute 60, an offset hour 24.
+    "2024-03-15T24:00:00Z",
+    "2024-03-15T10:60:00Z",
+    "2024-03-15T10:20:60Z",
+    "2024-03-15T10:20:30+02:60",
+    "2024-03-15T10:20:30+24:00",
+    ["2024-01-01"],
+    [new Date(0)],
     "now",
     1710498030000,
     0,
@@ -538,6 +566,20 @@ describe("casting through the database", () => {
     const foundOther = await User.find(other.id);
     expect(foundOther.admin).toBe(false);
     expect(foundOther.bornAt!.toISOString()).toBe("2024-03-15T00:00:00.000Z");
+  });
+
+  it("reads a number another writer stored in a datetime column as milliseconds, and a save leaves it alone", async () => {
+    await env.DB.prepare("INSERT INTO users (id, name, born_at, created_at, updated_at) VALUES ('u1', 'Ada', 0, ?, ?)")
+      .bind(1710498030000, "2024-03-15T10:20:30.000Z")
+      .run();
+    const user = await User.find("u1");
+    expect(user.createdAt).toEqual(utc(2024, 2, 15, 10, 20, 30));
+    expect(user.bornAt).toEqual(new Date(0));
+    expect(user.changed()).toEqual([]);
+    expect(await User.pluck("createdAt")).toEqual([utc(2024, 2, 15, 10, 20, 30)]);
+    expect(await user.update({ name: "Bea" })).toBe(true);
+    const row = await env.DB.prepare("SELECT born_at, created_at FROM users").first();
+    expect(row).toEqual({ born_at: 0, created_at: 1710498030000 });
   });
 
   it("stores json scalars as JSON text", async () => {

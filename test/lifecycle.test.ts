@@ -4,12 +4,13 @@
  */
 import { env } from "cloudflare:test";
 import { inspect } from "node:util";
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import {
   abort,
   ActiveRecord,
   batch,
   defineApplicationRecord,
+  Model,
   type QueryEvent,
   RecordDestroyed,
   RecordInvalid,
@@ -227,13 +228,22 @@ describe("Persisted save and update", () => {
   });
 
   it("update(attrs) writes only the attributes that differ", async () => {
-    const { db, events } = listen();
-    const user = await db.model(User).create({ name: "Ada", age: 36 });
-    events.length = 0;
-    expect(await user.update({ name: "Ada", score: 2.5 })).toBe(true);
-    expect(events).toHaveLength(1);
-    expect(setColumns(events[0]!.sql)).toEqual(["score", "updated_at"]);
-    expect(await rowOf("users", user.id)).toMatchObject({ name: "Ada", age: 36, score: 2.5 });
+    // The clock is fixed: a create and an update in the same millisecond would leave updatedAt unchanged.
+    vi.useFakeTimers({ toFake: ["Date"], now: new Date("2030-01-01T00:00:00.000Z") });
+    try {
+      const { db, events } = listen();
+      const user = await db.model(User).create({ name: "Ada", age: 36 });
+      events.length = 0;
+      vi.setSystemTime(new Date("2030-01-01T00:00:01.000Z"));
+      expect(await user.update({ name: "Ada", score: 2.5 })).toBe(true);
+      expect(events).toHaveLength(1);
+      expect(setColumns(events[0]!.sql)).toEqual(["score", "updated_at"]);
+      expect(user.updatedAt).toEqual(new Date("2030-01-01T00:00:01.000Z"));
+      expect(user.createdAt).toEqual(new Date("2030-01-01T00:00:00.000Z"));
+      expect(await rowOf("users", user.id)).toMatchObject({ name: "Ada", age: 36, score: 2.5 });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("records the saved changes and becomes clean", async () => {
@@ -615,6 +625,28 @@ describe("timestamps (Record 5)", () => {
     expect(await rowOf("users", user.id)).toMatchObject({ updated_at: "2020-01-01T00:00:00.000Z" });
   });
 
+  it("stamps only timestamps declared as datetime: a createdAt or updatedAt of another type is the caller's", async () => {
+    class Stamped extends Model({ id: "string", name: "string", createdAt: "string", updatedAt: "datetime" }) {
+      static override tableName = "audit_r_items";
+      static override binding = "DB";
+    }
+    class Unstamped extends Model({ id: "string", name: "string", createdAt: "integer", updatedAt: "string" }) {
+      static override tableName = "audit_r_items";
+      static override binding = "DB";
+    }
+    const stamped = await Stamped.create({ name: "a" });
+    expect(stamped.createdAt).toBeNull();
+    expect(stamped.updatedAt).toBeInstanceOf(Date);
+    const unstamped = await Unstamped.create({ name: "b" });
+    await unstamped.update({ name: "c" });
+    expect([unstamped.createdAt, unstamped.updatedAt]).toEqual([null, null]);
+    const rows = await env.DB.prepare("SELECT name, created_at, updated_at FROM audit_r_items ORDER BY name").all();
+    expect(rows.results).toEqual([
+      { name: "a", created_at: null, updated_at: stamped.updatedAt!.toISOString() },
+      { name: "c", created_at: null, updated_at: null },
+    ]);
+  });
+
   it("keeps an updatedAt the caller assigned on update", async () => {
     const user = await User.create({ name: "Ada", updatedAt: "2020-01-01T00:00:00Z" });
     expect(await user.update({ age: 2, updatedAt: "2021-02-03T04:05:06Z" })).toBe(true);
@@ -769,6 +801,19 @@ describe("printing (Record 8)", () => {
       expect(text).not.toContain("(was");
       expect(text).not.toContain("(changed)");
     }
+  });
+
+  it("a record of an anonymous Model class prints its table name in place of the class name", () => {
+    const [Anonymous] = [class extends Model({ id: "string", name: "string" }) {
+      static override tableName = "users";
+    }];
+    expect(Anonymous!.name).toBe("");
+    const record = Anonymous!.build({ id: "u1", name: "Ada" });
+    expect(String(record)).toBe('#<users id: "u1", name: "Ada">');
+    expect(inspect(record)).toBe('#<users id: "u1", name: "Ada">');
+    expect(String(Anonymous!.where({ name: "Ada" }))).toContain("users");
+    const [Untabled] = [class extends Model({ id: "string" }) {}];
+    expect(() => Untabled!.build()).toThrow(/^An anonymous Model has no table name/);
   });
 
   it("prints unsaved changes as the new value followed by (was <old>), a filtered one as (changed)", async () => {

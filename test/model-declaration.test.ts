@@ -239,6 +239,76 @@ describe("static settings and their defaults", () => {
     expect(() => Vault.build({ nickname: 7_000_999 as never })).toThrow("7000999");
   });
 
+  /** What `fn` throws, synchronously. */
+  function thrownNow(fn: () => unknown): unknown {
+    try {
+      fn();
+    } catch (error) {
+      return error;
+    }
+    return undefined;
+  }
+
+  /** Whether the Model filters the attribute: its TypeError for an uncastable value hides the value. */
+  function filters(model: { build(attributes: object): unknown }, name: string): boolean {
+    const error = thrownNow(() => model.build({ [name]: 7_123_456 }));
+    expect(error).toBeInstanceOf(TypeError);
+    return !(error as Error).message.includes("7123456");
+  }
+
+  it("filterAttributes matches the attribute's name or its column, whichever contains the filter", () => {
+    class Columns extends Model({
+      id: "string",
+      pin: { type: "string", column: "otp_pin" },
+      apiToken: { type: "string", column: "plain_value" },
+      nickname: { type: "string", column: "nick" },
+    }) {
+      static override tableName = "columns";
+    }
+    expect(filters(Columns, "pin")).toBe(true);
+    expect(filters(Columns, "apiToken")).toBe(true);
+    expect(filters(Columns, "nickname")).toBe(false);
+  });
+
+  it("filterAttributes: strings match whatever the case; a RegExp matches as its flags say", () => {
+    const attributes = { id: "string", pin: { type: "string", column: "otp_pin" }, nickname: "string" } as const;
+    class Upper extends Model(attributes) {
+      static override tableName = "uppers";
+      static override filterAttributes = ["PIN"];
+    }
+    class Insensitive extends Model(attributes) {
+      static override tableName = "insensitives";
+      static override filterAttributes = [/^PIN$/i];
+    }
+    class Sensitive extends Model(attributes) {
+      static override tableName = "sensitives";
+      static override filterAttributes = [/^PIN$/, /NICK/];
+    }
+    class ByColumn extends Model(attributes) {
+      static override tableName = "by_columns";
+      static override filterAttributes = [/^otp_/];
+    }
+    expect([filters(ByColumn, "pin"), filters(ByColumn, "nickname")]).toEqual([true, false]);
+    expect([filters(Upper, "pin"), filters(Upper, "nickname")]).toEqual([true, false]);
+    expect([filters(Insensitive, "pin"), filters(Insensitive, "nickname")]).toEqual([true, false]);
+    expect([filters(Sensitive, "pin"), filters(Sensitive, "nickname")]).toEqual([false, false]);
+  });
+
+  it("filterAttributes that is not a list of strings and RegExps is InvalidModel naming the Model, at first use", () => {
+    const wrong: unknown[] = ["password", [5], [null], [["password"]], null, new Set(["password"])];
+    for (const [index, value] of wrong.entries()) {
+      const Misfiltered = class extends Model({ id: "string", password: "string" }) {
+        static override tableName = `misfiltered_${index}`;
+      };
+      Object.defineProperty(Misfiltered, "name", { value: `Misfiltered${index}` });
+      (Misfiltered as unknown as { filterAttributes: unknown }).filterAttributes = value;
+      const error = thrownNow(() => Misfiltered.build({ password: "x" }));
+      expect(error, String(value)).toBeInstanceOf(InvalidModel);
+      expect((error as Error).message).toContain(`Misfiltered${index}`);
+      expect((error as Error).message).toContain("filterAttributes");
+    }
+  });
+
   it("perPage 25 and maxPerPage 100, settable on the base class", () => {
     expect(ActiveRecord.perPage).toBe(25);
     expect(ActiveRecord.maxPerPage).toBe(100);

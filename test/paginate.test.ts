@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
+  column,
   connect,
   defineApplicationRecord,
   gte,
@@ -9,6 +10,7 @@ import {
   type BasePage,
   type Page,
   type QueryEvent,
+  sql,
 } from "../src/index.js";
 import { listen as listenTo } from "./helpers/queries.js";
 import { Article, Profile, Writer } from "./models/association-fixtures.js";
@@ -193,6 +195,20 @@ describe("rule 2: pages follow the Relation's order, then the primary key", () =
     expect(ids(page)).toEqual([115, 114, 113, 112, 111]);
   });
 
+  it("adds the primary key to the order only when the order does not hold it already", async () => {
+    const { events, Counter } = listen();
+    await Counter.order({ id: "desc" }).paginate({ perPage: 5, count: false });
+    await Counter.order({ id: "desc" }).order({ value: "asc" }).paginate({ perPage: 5, count: false });
+    await Counter.order({ value: "asc" }).paginate({ perPage: 5, count: false });
+    await Counter.order(sql`${column("id")} % 2`).paginate({ perPage: 5, count: false });
+    expect(events.map((event) => /ORDER BY (.*) LIMIT/.exec(event.sql)?.[1])).toEqual([
+      `"id" DESC`,
+      `"id" DESC, "value" ASC`,
+      `"value" ASC, "id" ASC`,
+      `"id" % 2, "id" ASC`,
+    ]);
+  });
+
   it("the Relation's own order keys come first", async () => {
     const page = await Counter.order({ value: "asc" }).order({ label: "desc" }).paginate({ page: 1, perPage: 3 });
     // value 0: ids 7, 14, ..., 119; by label desc as text: c98, c91, c84.
@@ -273,6 +289,19 @@ describe("rule 4: count and page in one round trip; count: false skips the count
     expect(trips.count).toBe(1);
   });
 
+  it("count: false on page 1 has no previous page, and a next one only while rows remain", async () => {
+    const first = await Counter.paginate({ perPage: 10, count: false });
+    expect(ids(first)).toEqual(range(1, 10));
+    expect(first.hasPrevious).toBe(false);
+    expect(first.hasNext).toBe(true);
+    const whole = await Counter.where({ id: range(1, 20) }).paginate({ page: 1, perPage: 20, count: false });
+    expect(whole.records).toHaveLength(20);
+    expect(whole.hasPrevious).toBe(false);
+    expect(whole.hasNext).toBe(false);
+    const none = await Counter.none().paginate({ count: false });
+    expect(none).toEqual({ records: [], page: 1, perPage: none.perPage, hasNext: false, hasPrevious: false });
+  });
+
   it("count: true is the default", async () => {
     const page = await Counter.paginate({ count: true, perPage: 10 });
     expect(page.total).toBe(TOTAL);
@@ -280,15 +309,13 @@ describe("rule 4: count and page in one round trip; count: false skips the count
   });
 });
 
-describe("rule 5: includes preloads the page's associations after it, one query per association", () => {
-  it("one extra query per association, for the page's records only", async () => {
-    const writers = [];
+describe("rule 7: includes preloads the page's associations in the page's batch", () => {
+  it("one query per association in the batch of the count and the page, for the page's records only", async () => {
     for (const name of ["w1", "w2", "w3", "w4", "w5"]) {
       const writer = await Writer.create({ name });
       await Article.create({ userId: writer.id, title: `${name}-a` });
       await Article.create({ userId: writer.id, title: `${name}-b` });
       await Profile.create({ id: `profile-${name}`, userId: writer.id, bio: `bio ${name}` });
-      writers.push(writer);
     }
     const events: QueryEvent[] = [];
     const db = connect(env.DB, { onQuery: (event) => events.push(event) });
@@ -296,18 +323,14 @@ describe("rule 5: includes preloads the page's associations after it, one query 
     expect(page.records.map((writer) => writer.name)).toEqual(["w3", "w4"]);
     expect(page.total).toBe(5);
     expect(events).toHaveLength(4);
-    expect(events.map((event) => event.batched)).toEqual([true, true, false, false]);
+    expect(events.map((event) => event.batched)).toEqual([true, true, true, true]);
     expect(events[0]!.sql).toContain("COUNT(*)");
     expect(events[1]!.sql).toContain(`FROM "users"`);
     const preloads = events.slice(2).map((event) => event.sql);
     expect(preloads.some((sql) => sql.includes(`FROM "posts"`))).toBe(true);
     expect(preloads.some((sql) => sql.includes(`FROM "profiles"`))).toBe(true);
-    const pageIds = page.records.map((writer) => writer.id);
-    for (const event of events.slice(2)) {
-      const bound = JSON.stringify(event.params);
-      for (const id of pageIds) expect(bound).toContain(id);
-      for (const other of writers.filter((writer) => !pageIds.includes(writer.id))) expect(bound).not.toContain(other.id);
-    }
+    // Each preload selects by a subquery of the page itself: its order, limit and offset.
+    for (const event of events.slice(2)) expect(event.sql).toContain("LIMIT 2 OFFSET 2");
     events.length = 0;
     const titles = (await page.records[0]!.posts().toArray()).map((article) => article.title);
     expect(titles.sort()).toEqual(["w3-a", "w3-b"]);
@@ -326,6 +349,12 @@ describe("rule 6: a Relation with limit or offset throws IncompatibleRelation", 
     await expect(Counter.limit(10).offset(10).paginate()).rejects.toThrow(IncompatibleRelation);
     await expect(Counter.where({ value: 1 }).limit(1).paginate({ count: false })).rejects.toThrow(IncompatibleRelation);
     expect(events).toHaveLength(0);
+  });
+
+  it("names the Model and paginate", async () => {
+    const error = await Counter.limit(5).paginate().catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(IncompatibleRelation);
+    expect((error as Error).message).toMatch(/^Counter\.paginate: .*limit or offset/);
   });
 
   it("reorder or merge keep the limit, so they still throw", async () => {

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { column, IrreversibleOrder, RecordNotFound, sql } from "../src/index.js";
+import { column, IrreversibleOrder, Model, RecordNotFound, sql, UnknownAttribute } from "../src/index.js";
+import { rejectionOf } from "./helpers/errors.js";
 import { listen as listenTo } from "./helpers/queries.js";
 import { Counter, User } from "./models/fixtures.js";
 
@@ -265,6 +266,30 @@ describe("pluck", () => {
   it("follows limit and offset", async () => {
     expect(await User.order({ name: "asc" }).limit(2).offset(1).pluck("name")).toEqual(["Bob", "Cy"]);
   });
+
+  it("gives null for a NULL, whatever the attribute's type (a boolean NULL is not false)", async () => {
+    // users.age read as a boolean: Cy's age is NULL, Bob's and Eve's 17.
+    class AgeFlag extends Model({ id: "string", name: "string", age: "boolean" }) {
+      static override tableName = "users";
+      static override binding = "DB";
+    }
+    expect(await AgeFlag.order({ name: "asc" }).pluck("age")).toEqual([true, true, null, true, true]);
+    expect(await AgeFlag.order({ name: "asc" }).pluck("name", "age")).toContainEqual(["Cy", null]);
+    expect(await User.where({ name: "Cy" }).pluck("age", "bornAt")).toEqual([[null, null]]);
+  });
+
+  it("checks its names before any query: none is a TypeError naming the Model and pluck, an unknown one UnknownAttribute", async () => {
+    const { events, User } = listen();
+    const none = await rejectionOf((User as unknown as { pluck(): Promise<unknown> }).pluck());
+    expect(none).toBeInstanceOf(TypeError);
+    expect((none as TypeError).message).toContain("User");
+    expect((none as TypeError).message).toContain("pluck");
+    const unknown = await rejectionOf(User.pluck("name", "nope" as never));
+    expect(unknown).toBeInstanceOf(UnknownAttribute);
+    expect((unknown as Error).message).toContain("nope");
+    expect(await rejectionOf((User.none() as unknown as { pluck(): Promise<unknown> }).pluck())).toBeInstanceOf(TypeError);
+    expect(events).toHaveLength(0);
+  });
 });
 
 describe("count", () => {
@@ -278,6 +303,12 @@ describe("count", () => {
       `SELECT COUNT(*) AS count FROM "users" WHERE "age" = ?`,
       `SELECT COUNT(*) AS count FROM "users" WHERE "name" = ?`,
     ]);
+  });
+
+  it("under a limit or offset counts the keys of the page, reading no other column", async () => {
+    const { events, User } = listen();
+    expect(await User.limit(2).offset(1).count()).toBe(2);
+    expect(events[0]!.sql).toBe(`SELECT COUNT(*) AS count FROM (SELECT "id" FROM "users" LIMIT 2 OFFSET 1)`);
   });
 
   it("always agrees with toArray(), even with limit, offset and distinct", async () => {
@@ -335,6 +366,18 @@ describe("exists, size, isEmpty and hasAny", () => {
     expect(await User.exists({ age: null })).toBe(true);
     expect(events).toHaveLength(7);
     expect(events[1]!.sql).toBe(`SELECT 1 AS one FROM "users" WHERE "name" = ? LIMIT 1`);
+  });
+
+  it("exists selects 1, not the columns, unless a distinct Relation has an offset", async () => {
+    const { events, User } = listen();
+    expect(await User.offset(4).exists()).toBe(true);
+    expect(await User.select("age").distinct().exists()).toBe(true);
+    expect(await User.select("age").distinct().offset(3).exists()).toBe(true);
+    expect(events.map((event) => event.sql)).toEqual([
+      `SELECT 1 AS one FROM "users" LIMIT 1 OFFSET 4`,
+      `SELECT DISTINCT 1 AS one FROM "users" LIMIT 1`,
+      `SELECT DISTINCT "age" FROM "users" LIMIT 1 OFFSET 3`,
+    ]);
   });
 
   it("exists respects offset: nothing past the last row", async () => {

@@ -493,6 +493,7 @@ describe("graphs and batches", () => {
     const writes = events.filter((event) => !event.sql.startsWith("SELECT"));
     expect(writes.map((event) => [event.sql.split(" ").slice(0, 3).join(" "), event.batched])).toEqual([
       [`INSERT INTO "saa_owners"`, true],
+      [`DELETE FROM "saa_pins"`, true],
       [`DELETE FROM "saa_items"`, true],
       [`DELETE FROM "saa_owners"`, true],
     ]);

@@ -242,7 +242,8 @@ describe("Querying, Bulk writes, Callbacks, Associations: edge cases", () => {
     events.length = 0;
     await owner.destroy();
     expect(order).toEqual(["callback after 0 queries"]);
-    expect(events.map((event) => event.sql.split(" ")[0])).toEqual(["SELECT", "DELETE", "DELETE"]);
+    // Kids have no destroy callbacks: they are deleted set-based, without being read.
+    expect(events.map((event) => event.sql.split(" ")[0])).toEqual(["DELETE", "DELETE"]);
   });
 
   it("updateAll and upsert hitting a unique constraint throw RecordNotUnique", async () => {

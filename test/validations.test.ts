@@ -59,6 +59,48 @@ describe("validations", () => {
     expect(() => Late.validates("name", { presence: true })).toThrow(/Late: declarations are fixed/);
   });
 
+  it("validates checks its arguments when declared: a TypeError naming the Model and validates", () => {
+    class Checked extends User {}
+    const wrong: unknown[][] = [[5, { presence: true }], [Symbol("name"), { presence: true }], ["name"], ["name", null], ["name", "presence"]];
+    for (const args of wrong) {
+      const call = () => (Checked.validates as (...args: unknown[]) => void)(...args);
+      expect(call, String(args[1])).toThrow(TypeError);
+      expect(call).toThrow(/^Checked\.validates /);
+    }
+    // A refused declaration declares nothing: the Model still saves what no check refuses.
+    return expect(Checked.create({ name: "" })).resolves.toMatchObject({ name: "" });
+  });
+
+  /** The error types on `attribute` after saving a User with `attributes` under this one declaration. */
+  async function errorTypes(attribute: string, options: object, attributes: Record<string, unknown>): Promise<string[]> {
+    const Checked = class extends User {
+      static {
+        this.validates(attribute as never, options as never);
+      }
+    };
+    const record = Checked.build({ name: "Ada", ...attributes } as never);
+    await record.save();
+    return record.errors.on(attribute as never).map((error) => error.type);
+  }
+
+  it("format tests a number as its text, and any other value that is not text fails it", async () => {
+    expect(await errorTypes("age", { format: /^17$/ }, { age: 17 })).toEqual([]);
+    expect(await errorTypes("age", { format: /^18$/ }, { age: 17 })).toEqual(["invalid"]);
+    expect(await errorTypes("admin", { format: /true/ }, { admin: true })).toEqual(["invalid"]);
+    expect(await errorTypes("settings", { format: /x/ }, { settings: { x: "x" } })).toEqual(["invalid"]);
+    expect(await errorTypes("bornAt", { format: /2024/ }, { bornAt: "2024-01-01" })).toEqual(["invalid"]);
+  });
+
+  it("inclusion compares a Date in the list by its time, and with no value that is not a Date", async () => {
+    const day = new Date("2024-01-01T00:00:00.000Z");
+    const inclusion = { inclusion: [day] };
+    expect(await errorTypes("bornAt", inclusion, { bornAt: "2024-01-01" })).toEqual([]);
+    expect(await errorTypes("bornAt", inclusion, { bornAt: "2024-01-02" })).toEqual(["inclusion"]);
+    expect(await errorTypes("settings", inclusion, { settings: day.toISOString() })).toEqual(["inclusion"]);
+    expect(await errorTypes("settings", inclusion, { settings: day.getTime() })).toEqual(["inclusion"]);
+    expect(await errorTypes("settings", inclusion, { settings: {} })).toEqual(["inclusion"]);
+  });
+
   it("uniqueness asks the database the record writes through", async () => {
     const { db, events } = listen();
     const Registrations = db.model(Registration);

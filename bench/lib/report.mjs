@@ -82,3 +82,18 @@ export function profileReport(profiles) {
   }
   return lines.join("\n");
 }
+
+export function costsReport({ scenarios }, labels) {
+  const rows = [];
+  for (const [scenario, byImpl] of Object.entries(scenarios)) {
+    for (const [impl, cost] of Object.entries(byImpl)) {
+      rows.push([impl === "recordflare" ? labels[scenario] : "", impl, cost.roundTrips, cost.statements, cost.rowsRead, cost.rowsWritten]);
+    }
+  }
+  return [
+    heading("4. Round trips and rows read on local D1 (counts, exact)"),
+    "Each scenario on freshly seeded data; the minimum is hand-written D1 batches with keyed subqueries. The three do the same work (checked).",
+    "",
+    formatTable(["scenario", "by", "round trips", "statements", "rows read", "rows written"], rows),
+  ].join("\n");
+}

@@ -1,89 +1,116 @@
-import { connect, withDatabase } from "recordflare";
-import { Note } from "./models/note.js";
+// The playground: a small blog (users, posts, comments) on recordflare, Hono and local D1. Every page ends with the
+// SQL its request sent, from `onQuery` events.
+import { Hono, type Context } from "hono";
+import { RecordNotFound } from "recordflare";
+import { d1, type D1Variables } from "recordflare/hono";
+import { Comment } from "./models/comment.js";
+import { Post } from "./models/post.js";
+import { User } from "./models/user.js";
+import { QueryLog } from "./query-log.js";
+import { seedIfEmpty } from "./seed.js";
+import { layout } from "./views/layout.js";
+import { postForm, postList, postPage, SCOPES, type ScopeName } from "./views/posts.js";
 
-interface Env {
-  DB: D1Database;
+type App = { Bindings: { DB: D1Database }; Variables: D1Variables & { log: QueryLog } };
+
+const app = new Hono<App>();
+
+// The log of a request that answered with a redirect, shown on the page it led to. Module state is shared by the
+// requests of one isolate: good enough for a local playground with one visitor.
+let redirected: QueryLog | undefined;
+
+// Each request has its own database (and D1 session): its queries go to this request's log.
+app.use(d1());
+app.use(async (c, next) => {
+  const log = new QueryLog(`${c.req.method} ${new URL(c.req.url).pathname}`);
+  c.var.db.onQuery(log.record);
+  c.set("log", log);
+  await seedIfEmpty();
+  await next();
+});
+
+function render(c: Context<App>, title: string, content: Parameters<typeof layout>[1], status: 200 | 422 | 404 = 200) {
+  const logs = redirected ? [redirected, c.var.log] : [c.var.log];
+  redirected = undefined;
+  return c.html(layout(title, content, logs), status);
 }
 
-/** What the queries of one request cost, shown in the page footer. */
-interface Stats {
-  queries: number;
-  rowsRead: number;
+function redirect(c: Context<App>, path: string) {
+  redirected = c.var.log;
+  return c.redirect(path, 303);
 }
 
-export default {
-  fetch(request, env): Promise<Response> {
-    const stats: Stats = { queries: 0, rowsRead: 0 };
-    const db = connect(env.DB, {
-      onQuery(event) {
-        stats.queries += 1;
-        stats.rowsRead += event.rowsRead;
-        console.log(`[sql] ${event.sql} ${JSON.stringify(event.params)} (${event.durationMs} ms, ${event.rowsRead} read)`);
-      },
-    });
-    return withDatabase(db, () => route(request, stats));
-  },
-} satisfies ExportedHandler<Env>;
+const PERMITTED = ["title", "body", "published", "userId"] as const;
 
-async function route(request: Request, stats: Stats): Promise<Response> {
-  const { pathname } = new URL(request.url);
-  if (request.method === "GET" && pathname === "/") return html(await page(stats));
-  if (request.method === "GET" && pathname === "/notes.json") return Response.json(await recentNotes());
-  if (request.method === "POST" && pathname === "/notes") return createNote(request, stats);
-  return new Response("Not found", { status: 404 });
+app.get("/", (c) => c.redirect("/posts"));
+
+app.get("/posts", async (c) => {
+  const requested = c.req.query("scope") ?? "all";
+  const scope: ScopeName = (SCOPES as readonly string[]).includes(requested) ? (requested as ScopeName) : "all";
+  const posts = scope === "published" ? Post.published() : scope === "drafts" ? Post.drafts() : Post.all();
+  const page = await posts.recent().includes("user").paginate({ page: c.req.query("page"), perPage: 5 });
+  return render(c, "Posts", postList(page, scope));
+});
+
+app.get("/posts/new", async (c) => {
+  const users = await User.order({ name: "asc" }).toArray();
+  return render(c, "New post", postForm(Post.build({ userId: users[0]?.id }), users));
+});
+
+app.post("/posts", async (c) => {
+  const post = Post.build(Post.permit(await c.req.formData(), ...PERMITTED));
+  if (await post.save()) return redirect(c, `/posts/${post.id}`);
+  return render(c, "New post", postForm(post, await User.order({ name: "asc" }).toArray()), 422);
+});
+
+app.get("/posts/:file{[^/]+\\.json}", async (c) => {
+  const id = c.req.param("file").slice(0, -".json".length);
+  const post = await Post.includes("user", "comments").where({ id }).first();
+  if (!post) throw new RecordNotFound(`Couldn't find Post with id ${id}`);
+  // toJSON() never includes associations; asJson nests the ones preloaded above.
+  return c.json(post.asJson({ include: ["user", "comments"] }));
+});
+
+async function showPost(c: Context<App>, id: string, commentErrors: string[] = [], commentBody = "") {
+  const post = await Post.includes("user").where({ id }).first();
+  if (!post) return render(c, "Not found", "No such post.", 404);
+  const comments = await Comment.includes("user").where({ postId: id }).order({ createdAt: "asc" }).toArray();
+  const users = await User.order({ name: "asc" }).toArray();
+  return render(c, post.title, postPage(post, comments, users, commentErrors, commentBody), commentErrors.length ? 422 : 200);
 }
 
-function recentNotes() {
-  return Note.order({ createdAt: "desc" }).limit(50).toArray();
-}
+app.get("/posts/:id", (c) => showPost(c, c.req.param("id")));
 
-async function createNote(request: Request, stats: Stats): Promise<Response> {
-  let form: FormData | undefined;
-  let errors: string[];
-  try {
-    form = await request.formData();
-    const note = await Note.create(Note.permit(form, "title", "body"));
-    if (note.isPersisted()) return Response.redirect(new URL("/", request.url).href, 303);
-    errors = note.errors.fullMessages();
-  } catch (error) {
-    // A body that is not a form, a value that does not cast (TypeError), or a database error such as NOT NULL.
-    if (!(error instanceof Error)) throw error;
-    errors = [error.message];
-  }
-  const input = { title: String(form?.get("title") ?? ""), body: String(form?.get("body") ?? "") };
-  return html(await page(stats, errors, input), 422);
-}
+app.get("/posts/:id/edit", async (c) => {
+  const post = await Post.find(c.req.param("id"));
+  return render(c, "Edit post", postForm(post, await User.order({ name: "asc" }).toArray()));
+});
 
-async function page(stats: Stats, errors: string[] = [], input = { title: "", body: "" }): Promise<string> {
-  const notes = await recentNotes();
-  const items = notes.map(
-    (note) => `<li><strong>${escape(note.title)}</strong>${note.done ? " ✓" : ""}
-      ${note.body ? `<p>${escape(note.body)}</p>` : ""}
-      <small>${note.createdAt.toISOString()}</small></li>`,
-  );
-  return `<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><title>recordflare playground</title>
-<style>body{font-family:system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem}
-input,textarea{display:block;width:100%;margin:.25rem 0 .75rem}.errors{color:#b00020}footer{color:#666;margin-top:2rem}</style></head>
-<body>
-<h1>Notes</h1>
-<form method="post" action="/notes">
-${errors.length ? `<ul class="errors">${errors.map((message) => `<li>${escape(message)}</li>`).join("")}</ul>` : ""}
-<label>Title <input name="title" value="${escape(input.title)}"></label>
-<label>Body <textarea name="body" rows="3">${escape(input.body)}</textarea></label>
-<button>Add note</button>
-</form>
-<ul>${items.join("\n") || "<li>No notes yet.</li>"}</ul>
-<footer>${stats.queries} ${stats.queries === 1 ? "query" : "queries"}, ${stats.rowsRead} rows read · <a href="/notes.json">notes.json</a></footer>
-</body>
-</html>`;
-}
+app.post("/posts/:id", async (c) => {
+  const post = await Post.find(c.req.param("id"));
+  if (await post.update(Post.permit(await c.req.formData(), ...PERMITTED))) return redirect(c, `/posts/${post.id}`);
+  return render(c, "Edit post", postForm(post, await User.order({ name: "asc" }).toArray()), 422);
+});
 
-function html(body: string, status = 200): Response {
-  return new Response(body, { status, headers: { "content-type": "text/html; charset=utf-8" } });
-}
+app.post("/posts/:id/delete", async (c) => {
+  const post = await Post.find(c.req.param("id"));
+  await post.destroyOrThrow(); // its comments go in the same batch (dependent: "destroy")
+  return redirect(c, "/posts");
+});
 
-function escape(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
+app.post("/posts/:id/comments", async (c) => {
+  const id = c.req.param("id");
+  const form = await c.req.formData();
+  const comment = await Comment.create({ ...Comment.permit(form, "body", "userId"), postId: id });
+  if (comment.isPersisted()) return redirect(c, `/posts/${id}`);
+  return showPost(c, id, comment.errors.fullMessages(), String(form.get("body") ?? ""));
+});
+
+app.onError((error, c) => {
+  // A missing record is a 404; request input that does not cast (a TypeError from permit) is the client's error.
+  if (error instanceof RecordNotFound) return render(c, "Not found", error.message, 404);
+  if (error instanceof TypeError) return c.text(`Bad request: ${error.message}`, 400);
+  throw error;
+});
+
+export default app;

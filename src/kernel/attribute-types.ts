@@ -119,7 +119,8 @@ function readIsoTimestamp(text: string): Date {
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 function readDatetime(value: unknown): unknown {
-  if (typeof value !== "string") return value;
+  // A number that another writer stored (the column has NUMERIC affinity) reads as JavaScript's milliseconds.
+  if (typeof value !== "string") return new Date(value as number);
   if (value.length === 24 && ISO_TIMESTAMP.test(value)) return readIsoTimestamp(value);
   return new Date(SQLITE_TIMESTAMP.test(value) ? `${value.replace(" ", "T")}Z` : value);
 }

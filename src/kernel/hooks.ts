@@ -4,6 +4,7 @@ import type { Batchable } from "./batchable.js";
 import type { BatchItem } from "./database.js";
 import type { RelationData, SelectParts } from "./compiler.js";
 import type { Plugin } from "./plugin.js";
+import type { RelationPlanContext } from "./read-plan.js";
 import type { ResolvedModel } from "./resolve.js";
 
 /** What a save is doing. */
@@ -120,8 +121,13 @@ export interface ModelHooks {
   /** A record is being printed; a hook may change the entries. Sync. */
   "record:inspect": (context: { readonly record: any; readonly entries: InspectEntry[] }) => void;
   /**
-   * Records of a Relation with `includes(...)` were loaded; a hook preloads the named associations it knows
-   * and removes them from `pending`. Names left pending are unknown. May be async.
+   * A Relation is about to load its records: a hook may add reads to the same D1 batch (`reads`), each selecting
+   * by a subquery of `source`, and deletes from `pending` the `includes` paths it planned. Sync.
+   */
+  "relation:plan": (context: RelationPlanContext) => void;
+  /**
+   * Records of a Relation with `includes(...)` were loaded; a hook preloads the paths `relation:plan` left pending
+   * that it knows, after the batch, and removes them from `pending`. Paths left pending are unknown. May be async.
    */
   "relation:preload": (context: { readonly relation: any; readonly records: readonly any[]; readonly pending: Set<string> }) => void | Promise<void>;
   /** A Relation's selected columns were compiled (`parts.columns`, `parts.distinct`). Sync. */
@@ -165,6 +171,11 @@ export class HookPoints<Hooks extends Record<string, any>> extends HookableCore<
   /** Whether any hook is registered under `name`; lets hot paths skip empty hook points. */
   has(name: keyof Hooks & string): boolean {
     return (this._hooks[name]?.length ?? 0) > 0;
+  }
+
+  /** The functions registered under `name`, in call order: lets a plugin tell its own hooks from others'. */
+  functionsOf(name: keyof Hooks & string): ReadonlyArray<(...args: any[]) => unknown> {
+    return this._hooks[name] ?? [];
   }
 
   /** Calls the hooks of a synchronous point in order; an error thrown by one propagates to the caller. */

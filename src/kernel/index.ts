@@ -23,7 +23,9 @@ export { definePlugin, defineModelState, type ModelStateKey, type Plugin } from 
 export type { QueryEvent } from "./query-event.js";
 export type { QueryPlanStep } from "./query-plan.js";
 export type { QueryBudgets } from "./query-budget.js";
-export { Relation, type OrderDirection } from "./relation.js";
+export { Relation, type OrderDirection, type ReadPlan } from "./relation.js";
+export { withSource, type PlannedRead, type QuerySource, type RelationPlanContext } from "./read-plan.js";
+export type { IncludeSpec } from "./include-paths.js";
 export { column, sql, SqlFragment, ColumnReference } from "./sql.js";
 export { Statement, type SqlQuery } from "./statement.js";
 export type * from "./types.js";

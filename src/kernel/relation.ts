@@ -1,7 +1,10 @@
 import { assertAttributeObject, attributeNamed } from "./assign.js";
 import type { Attribute } from "./attributes.js";
 import { UNCASTABLE } from "./attribute-types.js";
-import { type OrderTerm, type RelationData, compileSelect } from "./compiler.js";
+import { type OrderTerm, type RelationData, compileSelect, joinSelect, selectParts } from "./compiler.js";
+import { type IncludeSpec, includePaths } from "./include-paths.js";
+import type { ParamWriter } from "./param-writer.js";
+import type { PlannedRead } from "./read-plan.js";
 import { Comparison, type Condition, castConditionValue, conditionScalars, conditionsFor } from "./conditions.js";
 import { argumentError, refuseUnfitValue, refuseUninspectable } from "./arguments.js";
 import { isPlainObject } from "./plain-object.js";
@@ -36,6 +39,14 @@ const COMPARABLE_TYPES: ReadonlySet<string> = new Set(["integer", "real", "strin
 
 const CONDITIONS = "a plain object of attribute values or an sql fragment";
 const ORDERING = "an object of attribute directions or an sql fragment";
+
+/** What `relation:plan` made of a Relation: reads for the batch of its SELECT, and the `includes` paths left. */
+export interface ReadPlan {
+  readonly reads: readonly PlannedRead[];
+  readonly pending: ReadonlySet<string>;
+}
+
+const NOTHING_PLANNED: ReadPlan = { reads: [], pending: new Set() };
 
 /** An order direction, or the long form with NULLs placement. */
 export type OrderDirection = "asc" | "desc" | { direction: "asc" | "desc"; nulls?: "first" | "last" };
@@ -208,26 +219,62 @@ export class Relation {
     return this.with({ none: true });
   }
 
-  /** Preloads the named associations of the loaded records, one query per association. */
-  includes(...names: string[]): this {
-    for (const name of names) if (typeof name !== "string") throw argumentError(`${this.model.name}.includes`, "association names", name);
-    return this.with({ includes: [...new Set([...this.data.includes, ...names])] });
+  /**
+   * Preloads the named associations of the loaded records in the batch of their query; an object names what to
+   * include below an association: `includes("user", { posts: ["comments"] })`.
+   */
+  includes(...names: IncludeSpec[]): this {
+    const paths = includePaths(`${this.model.name}.includes`, names, "");
+    return this.with({ includes: [...new Set([...this.data.includes, ...paths])] });
   }
 
-  /** Throws for a name of `includes` that is no association, before any query is sent (the hooks get no records). */
-  async checkIncludes(): Promise<void> {
-    if (this.data.includes.length > 0) await this.preload([]);
-  }
-
-  /** Runs the `relation:preload` hooks for this Relation's `includes` on loaded records. */
-  async preload(records: readonly object[]): Promise<void> {
-    if (this.data.includes.length === 0) return;
+  /**
+   * Runs the `relation:plan` hooks: the reads that join the batch of this Relation's SELECT (its preloads), each
+   * selecting by a subquery of it. Sync; sends nothing. The paths of `includes` no hook planned stay `pending`.
+   */
+  plan(): ReadPlan {
     const model = this.model;
+    if (this.data.includes.length === 0 && !model.hooks.has("relation:plan")) return NOTHING_PLANNED;
     const pending = new Set(this.data.includes);
+    const reads: PlannedRead[] = [];
+    if (model.hooks.has("relation:plan")) {
+      const source = (params: ParamWriter) => joinSelect(selectParts(this.data, model, params));
+      model.hooks.callSync("relation:plan", { relation: this, source, pending, reads });
+    }
+    return { reads, pending };
+  }
+
+  /**
+   * Throws for a path of `includes` that no hook planned nor preloads, before any query is sent (the
+   * `relation:preload` hooks get no records).
+   */
+  async checkIncludes(plan: ReadPlan): Promise<void> {
+    if (plan.pending.size > 0) await this.preload([], plan);
+  }
+
+  /** Runs the `relation:preload` hooks for the paths of `includes` the plan left pending, on loaded records. */
+  async preload(records: readonly object[], plan: ReadPlan): Promise<void> {
+    if (plan.pending.size === 0) return;
+    const model = this.model;
+    const pending = new Set(plan.pending);
     // Called with no records too, so that an unknown name fails whatever the data (hooks send no query then).
     if (model.hooks.has("relation:preload")) await model.hooks.callHook("relation:preload", { relation: this, records, pending });
     const unknown = [...pending];
     if (unknown.length > 0) throw new TypeError(`${model.name}.includes: ${previewList(unknown, shortText)} is not an association of ${model.name}`);
+  }
+
+  /**
+   * Loads records with `select` (this Relation's SELECT unless given) and the plan's reads in one round trip, after
+   * the `before` Statements (whose results come back too); each read receives its result once the records are.
+   */
+  async loadPlanned(plan: ReadPlan, select: Statement<any[]> = this.toSelect(), before: readonly Statement[] = []): Promise<{ records: any[]; before: unknown[] }> {
+    const reads = plan.reads;
+    if (reads.length === 0 && before.length === 0) return { records: await this.run(select), before: [] };
+    const database = await this.database();
+    const results = await database.runAll([...before, select, ...reads.map((read) => read.statement)]);
+    const records = results[before.length] as any[];
+    reads.forEach((read, index) => read.receive(results[before.length + 1 + index], records));
+    return { records, before: results.slice(0, before.length) };
   }
 
   /** The SQL and bound values `toArray()` would send; values unfiltered. */
@@ -236,15 +283,18 @@ export class Relation {
     return { sql, params };
   }
 
-  /** The Statement that loads this Relation's records (for plugins and batches). */
-  toSelect(): Statement<any[]> {
+  /**
+   * The Statement that loads this Relation's records (for plugins and batches); `query` replaces its SQL (a
+   * preload's), to be read as this Relation's rows.
+   */
+  toSelect(query: SqlQuery & Pick<Partial<Statement>, "sources"> = compileSelect(this.data, this.model)): Statement<any[]> {
     const model = this.model;
     const { select, distinct } = this.data;
     // distinct() does not add the primary key: such records cannot be saved, reloaded or destroyed.
     const loaded = select && new Set([...(distinct ? [] : [model.primaryKey.name]), ...select.map((a) => a.name)]);
     const Class = unboundModel(this.modelClass);
     const read = (rows: Record<string, unknown>[], _meta: unknown, database: Database) => rows.map((row) => instantiate(Class, model, row, database, loaded));
-    return new Statement(compileSelect(this.data, model), model, "rows", read, boundDatabase(this.modelClass));
+    return new Statement(query, model, "rows", read, boundDatabase(this.modelClass));
   }
 
   /**
@@ -270,9 +320,10 @@ export class Relation {
   /** Loads the records. */
   async toArray(): Promise<any[]> {
     if (this.data.none) return [];
-    await this.checkIncludes();
-    const records = await this.run(this.toSelect());
-    await this.preload(records);
+    const plan = this.plan();
+    await this.checkIncludes(plan);
+    const { records } = await this.loadPlanned(plan);
+    await this.preload(records, plan);
     return records;
   }
 

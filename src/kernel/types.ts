@@ -86,6 +86,22 @@ export type AssociationName<R> = { [K in keyof R]: R[K] extends AssociationField
 /** What loading an association field gives: the records of a `hasMany`, the record or null of a `belongsTo` or `hasOne`. */
 export type LoadedAssociation<F> = F extends AssociationField<infer Loaded> ? Loaded : never;
 
+/** The record an association field loads: a `hasMany`'s child, or the record of a `belongsTo` or `hasOne`. */
+export type AssociatedRecord<F> = NonNullable<LoadedAssociation<F>> extends ReadonlyArray<infer Child> ? Child : NonNullable<LoadedAssociation<F>>;
+
+/** What `includes` takes below an association whose records are `R`: a name, a list, or a nested object (four levels). */
+export type IncludesBelow<R, Depth extends unknown[] = []> = Depth["length"] extends 4
+  ? never
+  : AssociationName<R> | IncludeObject<R, Depth> | ReadonlyArray<AssociationName<R> | IncludeObject<R, Depth>>;
+
+/** An object of `includes`: association names of `R` to what to include below each, `{ posts: ["comments"] }`. */
+export type IncludeObject<R, Depth extends unknown[] = []> = [AssociationName<R>] extends [never]
+  ? never
+  : { readonly [K in AssociationName<R>]?: IncludesBelow<AssociatedRecord<R[K]>, [...Depth, unknown]> };
+
+/** The associations `asJson({ include })` nests: what `includes` takes (a name, a list, a nested object). */
+export type JsonInclude<R> = IncludesBelow<R>;
+
 /** The methods every record has, typed for its attributes `A`. */
 export interface RecordMethods<A> {
   /** Whether the record has not been saved yet. */
@@ -155,6 +171,12 @@ export interface RecordMethods<A> {
   restoreAttributes(...names: AttributeName<A>[]): this;
   /** Loads an association again (one declared with `hasMany`, `hasOne` or `belongsTo`); resolves to what it holds. */
   reloadAssociation<K extends AssociationName<this>>(name: K): Promise<LoadedAssociation<this[K]>>;
+  /**
+   * `toJSON()` with the loaded associations named in `include` nested (`asJson({ include: ["user", { comments:
+   * ["user"] }] })`); hidden attributes stay out. An included association that is not loaded throws
+   * `AssociationNotLoaded`: nothing is queried.
+   */
+  asJson<const I extends JsonInclude<this>>(options?: { include?: I }): Partial<JsonAttributes<A>> & Record<string, unknown>;
 }
 
 /** A record of attributes `A`: its attributes as properties, plus the record methods. */
@@ -185,7 +207,7 @@ export interface TypedRelation<R> {
    * Preloads the named associations. Generic in the names so that a Relation of a subclass that redeclares an
    * association with a subclass of its target (and so has more names) still serves as the base's Relation.
    */
-  includes<K extends AssociationName<R>>(...associations: K[]): this;
+  includes<K extends AssociationName<R>>(...associations: Array<K | IncludeObject<R>>): this;
   toSql(): SqlQuery;
   /** SQLite's plan for this query (`EXPLAIN QUERY PLAN`): look for `SCAN <table>`, a read of every row. */
   explain(): Promise<QueryPlanStep[]>;
@@ -377,8 +399,8 @@ export interface ModelStatics<A> {
   distinct<M extends AnyModel>(this: M): RelationOf<M>;
   none<M extends AnyModel>(this: M): RelationOf<M>;
   merge<M extends AnyModel>(this: M, other: TypedRelation<Rec<M>>): RelationOf<M>;
-  /** Preloads the named associations, one query per association. */
-  includes<M extends AnyModel>(this: M, ...associations: AssociationName<Rec<M>>[]): RelationOf<M>;
+  /** Preloads the named associations (an object names those below them) in the batch of the query: one round trip. */
+  includes<M extends AnyModel>(this: M, ...associations: Array<AssociationName<Rec<M>> | IncludeObject<Rec<M>>>): RelationOf<M>;
   toSql(): SqlQuery;
   /** SQLite's plan for `all()`'s query (`EXPLAIN QUERY PLAN`): look for `SCAN <table>`, a read of every row. */
   explain(): Promise<QueryPlanStep[]>;

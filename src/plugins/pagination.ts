@@ -43,24 +43,26 @@ async function paginate(this: Relation, options?: PaginateOptions): Promise<Page
   // Without a count, one extra row tells whether a next page exists.
   const pageRelation = stableOrder(this).with({ limit: counting ? perPage : perPage + 1, offset: (page - 1) * perPage });
   if (this.data.none) return { records: [], page, perPage, ...(counting ? { total: 0, totalPages: 0 } : {}), hasNext: false, hasPrevious: page > 1 } as Page<unknown> | UncountedPage<unknown>;
-  await this.checkIncludes();
-  const database = await this.database();
+  // The preloads select the children of the page's rows: without the extra row read to tell `hasNext`.
+  const plan = pageRelation.with({ limit: perPage }).plan();
+  await this.checkIncludes(plan);
   if (!counting) {
-    const rows = (await database.run(pageRelation.toSelect())) as object[];
+    const rows = (await pageRelation.loadPlanned(plan)).records as object[];
     const records = rows.slice(0, perPage);
-    await this.preload(records);
+    await this.preload(records, plan);
     return { records, page, perPage, hasNext: rows.length > perPage, hasPrevious: page > 1 };
   }
-  const [total, records] = (await database.runAll([countStatement(this), pageRelation.toSelect()])) as [number, object[]];
-  await this.preload(records);
+  const { records, before } = await pageRelation.loadPlanned(plan, pageRelation.toSelect(), [countStatement(this)]);
+  const total = before[0] as number;
+  await this.preload(records, plan);
   const totalPages = Math.ceil(total / perPage);
   return { records, page, perPage, total, totalPages, hasNext: page < totalPages, hasPrevious: page > 1 };
 }
 
 /**
- * Pagination: `paginate({ page, perPage, count })` on any Relation or Model. The count and the page are sent in
- * one round trip (one D1 batch); `count: false` skips the count. Pages follow the Relation's order, then the
- * primary key. `perPage` defaults to the Model's `perPage` and is capped at its `maxPerPage`.
+ * Pagination: `paginate({ page, perPage, count })` on any Relation or Model. The count, the page and the page's
+ * preloads (`includes`) are sent in one round trip (one D1 batch); `count: false` skips the count. Pages follow
+ * the Relation's order, then the primary key. `perPage` defaults to the Model's `perPage` and is capped at its `maxPerPage`.
  */
 export const pagination = definePlugin({
   name: "pagination",

@@ -123,7 +123,7 @@ export const validations = definePlugin({
   setup(base: Record<string, unknown>) {
     base["validates"] = function (this: Function, attribute: string, options: ValidationOptions) {
       if (typeof attribute !== "string" || typeof options !== "object" || options === null) {
-        throw new TypeError("validates takes an attribute name and an options object");
+        throw new TypeError(`${this.name}.validates takes an attribute name and an options object`);
       }
       checkValidationOptions(this.name, attribute, options);
       declareModelState(this, VALIDATIONS).push({ attribute, rules: rulesOf(options) });

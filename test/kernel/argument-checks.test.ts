@@ -225,7 +225,7 @@ describe("every public method checks its arguments", () => {
     ["find(function)", () => bound.Counter.find(() => 1), /^Counter\.find: id: a function is not a value$/],
     ["find([Symbol()])", () => bound.Counter.find([1, Symbol("s")]), /^Counter\.find: id: a symbol/],
     ["find(revoked Proxy)", () => bound.Counter.find(revokedProxy()), /^Counter\.find: id: the value cannot be inspected/],
-    ["includes(5)", () => bound.Counter.includes(5 as never), /^Counter\.includes takes association names, not 5$/],
+    ["includes(5)", () => bound.Counter.includes(5 as never), /^Counter\.includes takes association names, or objects of association names to what to include below them, not 5$/],
     ["order({ label: Symbol() })", () => bound.Counter.order({ label: Symbol() as never }), /^Counter\.order: label takes "asc", "desc" or \{ direction, nulls \}, not Symbol\(\)$/],
     ['order({ label: { direction: "up" } })', () => bound.Counter.order({ label: { direction: "up" as never } }), /^Counter\.order: label must be "asc" or "desc", not "up"$/],
     ["isAttributeChanged(name, { from: revoked })", () => counter.isAttributeChanged("label", { from: revokedProxy() as never }), /^Counter\.isAttributeChanged: label: the value cannot be inspected/],

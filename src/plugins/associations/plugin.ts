@@ -1,11 +1,12 @@
 import { type Batchable, databaseOfRecord, definePlugin, type Database } from "../../kernel/index.js";
-import { handleDependents, hasDependents } from "./dependents.js";
+import { dependentsBeforeDelete } from "./dependents.js";
 import { copyKey } from "./keys.js";
 import { saveNewParents } from "./new-parents.js";
-import { preloadAssociation } from "./preload.js";
+import { planPreloads } from "./preload.js";
 import { replaceSavedChildren } from "./replace-child.js";
 import { validateRequiredParents } from "./required-parents.js";
 import { associationsOf, slotsOf } from "./registry.js";
+import { serializeWithAssociations } from "./serialization.js";
 
 type Owner = Record<string, any>;
 
@@ -74,8 +75,8 @@ async function saveLevelsBelow(record: Owner): Promise<void> {
  * Associations: `hasMany`, `hasOne` and `belongsTo` declared as instance fields. Children built through an
  * association are saved with their owner in one atomic batch when the owner's key is known before insert (text
  * keys); with database-assigned keys, each level is written in its own batch after the owner. `dependent`
- * strategies run after every before-destroy callback, in the owner's destroy batch. `includes` preloads one
- * query per association.
+ * strategies run after every before-destroy callback, in the owner's destroy batch. `includes` preloads every
+ * association it names, nested ones too, in the batch of the Relation's own SELECT: one round trip.
  */
 export const associations = definePlugin({
   name: "associations",
@@ -87,6 +88,9 @@ export const associations = definePlugin({
       if (association.kind !== "hasMany") return field.reload();
       slotsOf(this).find(([candidate]) => candidate.name === name)![1].discard();
       return field().toArray();
+    };
+    base.prototype["asJson"] = function asJson(this: Owner, options: { include?: never } = {}) {
+      return serializeWithAssociations(this as never, options.include);
     };
   },
   appliesTo: (model: Function) => associationsOf(model).size > 0,
@@ -114,17 +118,7 @@ export const associations = definePlugin({
       if (pendingChildren(record).length === 0) return clearPending(record);
       return saveLevelsBelow(record);
     },
-    "record:beforeDelete"({ record, batch }) {
-      if (hasDependents(record)) return handleDependents(record, batch);
-    },
-    async "relation:preload"({ relation, records, pending }) {
-      const known = associationsOf(relation.model.model);
-      for (const name of [...pending]) {
-        const association = known.get(name);
-        if (!association) continue;
-        await preloadAssociation(association, records);
-        pending.delete(name);
-      }
-    },
+    "record:beforeDelete": dependentsBeforeDelete,
+    "relation:plan": planPreloads,
   },
 });

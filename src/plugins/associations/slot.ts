@@ -1,4 +1,4 @@
-import { AssociationNotLoaded, databaseOfRecord, type Relation } from "../../kernel/index.js";
+import { AssociationNotLoaded, type Database, databaseOfRecord, type Relation } from "../../kernel/index.js";
 import type { AssociationDefinition, ResolvedAssociation } from "./definition.js";
 
 /** Marks the value of an association field. */
@@ -59,16 +59,25 @@ export class AssociationSlot {
 
   /** The target's records narrowed by the association's `scope`, if it has one. */
   scopedTarget(): Relation {
-    const { association } = this.requireOwner();
-    const all = this.targetModel().all();
-    return association.options.scope ? (association.options.scope(all) as Relation) : all;
+    const { owner, association } = this.requireOwner();
+    return scopedTargetOf(association, databaseOfRecord(owner));
   }
 
   /** The target Model, bound to the owner's database when it has one. */
   targetModel(): TargetModel {
     const { owner } = this.requireOwner();
-    const target = this.definition.target as TargetModel;
-    const database = databaseOfRecord(owner);
-    return database ? (database.model(target) as TargetModel) : target;
+    return targetModelOf(this.definition, databaseOfRecord(owner));
   }
+}
+
+/** An association's target Model, bound to `database` when there is one. */
+function targetModelOf(definition: AssociationDefinition, database: Database | undefined): TargetModel {
+  const target = definition.target as TargetModel;
+  return database ? (database.model(target) as TargetModel) : target;
+}
+
+/** The target's records on `database` (else the current one), narrowed by the association's `scope`, if it has one. */
+export function scopedTargetOf(association: ResolvedAssociation, database: Database | undefined): Relation {
+  const all = targetModelOf(association, database).all();
+  return association.options.scope ? (association.options.scope(all) as Relation) : all;
 }

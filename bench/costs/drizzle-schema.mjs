@@ -1,0 +1,19 @@
+/** The blog's tables and relations for Drizzle's relational queries (`db.query.posts.findFirst({ with })`). */
+import { relations } from "drizzle-orm";
+import { sqliteTable, text } from "drizzle-orm/sqlite-core";
+
+const timestamps = { createdAt: text("created_at").notNull(), updatedAt: text("updated_at").notNull() };
+
+export const users = sqliteTable("users", { id: text("id").primaryKey(), name: text("name").notNull(), email: text("email").notNull().unique(), ...timestamps });
+export const posts = sqliteTable("posts", { id: text("id").primaryKey(), userId: text("user_id").notNull(), title: text("title").notNull(), ...timestamps });
+export const comments = sqliteTable("comments", {
+  id: text("id").primaryKey(),
+  postId: text("post_id").notNull(),
+  userId: text("user_id").notNull(),
+  body: text("body").notNull(),
+  ...timestamps,
+});
+
+export const usersRelations = relations(users, ({ many }) => ({ posts: many(posts) }));
+export const postsRelations = relations(posts, ({ one, many }) => ({ user: one(users, { fields: [posts.userId], references: [users.id] }), comments: many(comments) }));
+export const commentsRelations = relations(comments, ({ one }) => ({ post: one(posts, { fields: [comments.postId], references: [posts.id] }) }));

@@ -1,0 +1,24 @@
+/** The blog's Models as a recordflare app declares them (dependents destroyed with their owner, emails unique). */
+import { belongsTo, hasMany, Model } from "../../dist/index.mjs";
+
+const timestamps = { createdAt: { type: "datetime", null: false }, updatedAt: { type: "datetime", null: false } };
+
+export class User extends Model({ id: { type: "string", null: false, generateId: true }, name: { type: "string", null: false }, email: { type: "string", null: false }, ...timestamps }) {
+  static tableName = "users";
+  static {
+    this.validates("email", { uniqueness: true });
+  }
+  posts = hasMany(Post, { dependent: "destroy" });
+}
+
+export class Post extends Model({ id: { type: "string", null: false, generateId: true }, userId: { type: "string", null: false }, title: { type: "string", null: false }, ...timestamps }) {
+  static tableName = "posts";
+  user = belongsTo(User);
+  comments = hasMany(Comment, { dependent: "destroy" });
+}
+
+export class Comment extends Model({ id: { type: "string", null: false, generateId: true }, postId: { type: "string", null: false }, userId: { type: "string", null: false }, body: { type: "string", null: false }, ...timestamps }) {
+  static tableName = "comments";
+  post = belongsTo(Post);
+  user = belongsTo(User);
+}

@@ -1,0 +1,15 @@
+/**
+ * The blog every cost scenario runs on, as SQL (what the generator would write for users, posts and comments, with
+ * the indexes an app has), for recordflare's Models and Drizzle's tables alike.
+ */
+export const BLOG_SCHEMA = [
+  `CREATE TABLE users (id TEXT PRIMARY KEY NOT NULL, name TEXT NOT NULL, email TEXT NOT NULL, created_at DATETIME NOT NULL, updated_at DATETIME NOT NULL)`,
+  `CREATE UNIQUE INDEX index_users_on_email ON users (email)`,
+  `CREATE TABLE posts (id TEXT PRIMARY KEY NOT NULL, user_id TEXT NOT NULL REFERENCES users (id), title TEXT NOT NULL, created_at DATETIME NOT NULL, updated_at DATETIME NOT NULL)`,
+  `CREATE INDEX index_posts_on_user_id ON posts (user_id)`,
+  `CREATE INDEX index_posts_on_created_at ON posts (created_at)`,
+  `CREATE TABLE comments (id TEXT PRIMARY KEY NOT NULL, post_id TEXT NOT NULL REFERENCES posts (id), user_id TEXT NOT NULL REFERENCES users (id), body TEXT NOT NULL, created_at DATETIME NOT NULL, updated_at DATETIME NOT NULL)`,
+  `CREATE INDEX index_comments_on_post_id ON comments (post_id)`,
+];
+
+export const TABLES = ["comments", "posts", "users"];

@@ -1,0 +1,160 @@
+/**
+ * The cost bench Worker: each scenario a blog app meets every day, run by recordflare, by Drizzle's relational
+ * queries, and by hand-written D1 calls in the fewest round trips D1 allows (the minimum), each on freshly seeded
+ * data, counted by a binding that sees every round trip and D1's rows read and written.
+ *   POST /run { scenario, impl }  -> { roundTrips, statements, rowsRead, rowsWritten, answer }
+ */
+import { connect } from "../../dist/index.mjs";
+import { drizzle } from "drizzle-orm/d1";
+import { count, desc, eq, inArray } from "drizzle-orm";
+import { countingD1 } from "./counting-d1.mjs";
+import * as blog from "./drizzle-schema.mjs";
+import { Comment, Post, User } from "./recordflare-models.mjs";
+import { BLOG_SCHEMA, TABLES } from "./schema.mjs";
+
+const USERS = 5_000;
+const POSTS = 200;
+const COMMENTS_PER_POST = 2;
+const DELETED_POSTS = 30;
+const now = "2026-11-25T00:00:00.000Z";
+
+/** Seeds 5,000 users, 200 posts with 2 comments each (spread over authors), and one user with 30 posts of 2 comments. */
+async function seed(d1) {
+  for (const table of TABLES) await d1.prepare(`DROP TABLE IF EXISTS ${table}`).run();
+  for (const statement of BLOG_SCHEMA) await d1.prepare(statement).run();
+  const users = Array.from({ length: USERS }, (_, i) => [`u-${i}`, `User ${i}`, `user${i}@example.com`]);
+  const posts = Array.from({ length: POSTS }, (_, i) => [`p-${i}`, `u-${(i * 7) % USERS}`, `Post ${i}`, new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString()]);
+  for (let i = 0; i < DELETED_POSTS; i++) posts.push([`dp-${i}`, "u-doomed", `Doomed ${i}`, new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString()]);
+  users.push(["u-doomed", "Doomed", "doomed@example.com"]);
+  const comments = posts.flatMap(([postId], p) => Array.from({ length: COMMENTS_PER_POST }, (_, c) => [`c-${p}-${c}`, postId, `u-${(p + c) % USERS}`, `Comment ${c}`]));
+  await d1.batch([
+    d1.prepare(`INSERT INTO users SELECT value->>0, value->>1, value->>2, '${now}', '${now}' FROM json_each(?)`).bind(JSON.stringify(users)),
+    d1.prepare(`INSERT INTO posts SELECT value->>0, value->>1, value->>2, value->>3, value->>3 FROM json_each(?)`).bind(JSON.stringify(posts)),
+    d1.prepare(`INSERT INTO comments SELECT value->>0, value->>1, value->>2, value->>3, '${now}', '${now}' FROM json_each(?)`).bind(JSON.stringify(comments)),
+  ]);
+}
+
+const LATEST = 25;
+
+const recordflare = {
+  async postPage(db) {
+    const post = await db.model(Post).includes("user", "comments").find("p-7");
+    return { title: post.title, author: post.user.get().name, comments: (await post.comments().toArray()).length };
+  },
+  async latestPosts(db) {
+    const posts = await db.model(Post).includes("user").order({ createdAt: "desc" }).limit(LATEST).toArray();
+    return posts.map((post) => `${post.title} by ${post.user.get().name}`);
+  },
+  async postsPage(db) {
+    const page = await db.model(Post).includes("user").order({ createdAt: "desc" }).paginate({ page: 2, perPage: LATEST });
+    return { total: page.total, titles: page.records.map((post) => `${post.title} by ${post.user.get().name}`) };
+  },
+  async deleteUser(db) {
+    const user = await db.model(User).find("u-doomed");
+    return (await user.destroy()) !== false;
+  },
+  async signup(db) {
+    const user = await db.model(User).create({ name: "New", email: "new@example.com" });
+    return user.isPersisted();
+  },
+};
+
+const drizzleQueries = {
+  async postPage(db) {
+    const post = await db.query.posts.findFirst({ where: eq(blog.posts.id, "p-7"), with: { user: true, comments: true } });
+    return { title: post.title, author: post.user.name, comments: post.comments.length };
+  },
+  async latestPosts(db) {
+    const posts = await db.query.posts.findMany({ orderBy: desc(blog.posts.createdAt), limit: LATEST, with: { user: true } });
+    return posts.map((post) => `${post.title} by ${post.user.name}`);
+  },
+  async postsPage(db) {
+    const [[{ total }], posts] = await db.batch([
+      db.select({ total: count() }).from(blog.posts),
+      db.query.posts.findMany({ orderBy: desc(blog.posts.createdAt), limit: LATEST, offset: LATEST, with: { user: true } }),
+    ]);
+    return { total, titles: posts.map((post) => `${post.title} by ${post.user.name}`) };
+  },
+  async deleteUser(db) {
+    // Set-based deletes in one batch: what a Drizzle user writes by hand (no callbacks, no dependents declared).
+    const postIds = db.select({ id: blog.posts.id }).from(blog.posts).where(eq(blog.posts.userId, "u-doomed"));
+    await db.batch([
+      db.delete(blog.comments).where(inArray(blog.comments.postId, postIds)),
+      db.delete(blog.posts).where(eq(blog.posts.userId, "u-doomed")),
+      db.delete(blog.users).where(eq(blog.users.id, "u-doomed")),
+    ]);
+    return true;
+  },
+  async signup(db) {
+    await db.insert(blog.users).values({ id: crypto.randomUUID(), name: "New", email: "new@example.com", createdAt: now, updatedAt: now });
+    return true;
+  },
+};
+
+/** The fewest round trips D1 allows, written by hand: one batch each, keyed subqueries instead of a second trip. */
+const minimum = {
+  async postPage(d1) {
+    const [post, user, comments] = await d1.batch([
+      d1.prepare("SELECT * FROM posts WHERE id = ?").bind("p-7"),
+      d1.prepare("SELECT * FROM users WHERE id = (SELECT user_id FROM posts WHERE id = ?)").bind("p-7"),
+      d1.prepare("SELECT * FROM comments WHERE post_id = ?").bind("p-7"),
+    ]);
+    return { title: post.results[0].title, author: user.results[0].name, comments: comments.results.length };
+  },
+  async latestPosts(d1) {
+    const page = `SELECT * FROM posts ORDER BY created_at DESC LIMIT ${LATEST}`;
+    const [posts, users] = await d1.batch([d1.prepare(page), d1.prepare(`SELECT * FROM users WHERE id IN (SELECT user_id FROM (${page}))`)]);
+    const byId = new Map(users.results.map((user) => [user.id, user]));
+    return posts.results.map((post) => `${post.title} by ${byId.get(post.user_id).name}`);
+  },
+  async postsPage(d1) {
+    const page = `SELECT * FROM posts ORDER BY created_at DESC LIMIT ${LATEST} OFFSET ${LATEST}`;
+    const [total, posts, users] = await d1.batch([
+      d1.prepare("SELECT COUNT(*) AS total FROM posts"),
+      d1.prepare(page),
+      d1.prepare(`SELECT * FROM users WHERE id IN (SELECT user_id FROM (${page}))`),
+    ]);
+    const byId = new Map(users.results.map((user) => [user.id, user]));
+    return { total: total.results[0].total, titles: posts.results.map((post) => `${post.title} by ${byId.get(post.user_id).name}`) };
+  },
+  async deleteUser(d1) {
+    await d1.batch([
+      d1.prepare("DELETE FROM comments WHERE post_id IN (SELECT id FROM posts WHERE user_id = ?)").bind("u-doomed"),
+      d1.prepare("DELETE FROM posts WHERE user_id = ?").bind("u-doomed"),
+      d1.prepare("DELETE FROM users WHERE id = ?").bind("u-doomed"),
+    ]);
+    return true;
+  },
+  async signup(d1) {
+    await d1.prepare("INSERT INTO users VALUES (?, ?, ?, ?, ?)").bind(crypto.randomUUID(), "New", "new@example.com", now, now).run();
+    return true;
+  },
+};
+
+const IMPLEMENTATIONS = {
+  recordflare: (binding) => ({ subject: connect(binding), scenarios: recordflare }),
+  drizzle: (binding) => ({ subject: drizzle(binding, { schema: blog }), scenarios: drizzleQueries }),
+  minimum: (binding) => ({ subject: binding, scenarios: minimum }),
+};
+
+/** What the scenario left in the tables, so that the implementations can be checked to do the same work. */
+async function tableCounts(d1) {
+  const counts = {};
+  for (const table of TABLES) counts[table] = (await d1.prepare(`SELECT COUNT(*) AS n FROM ${table}`).first()).n;
+  return counts;
+}
+
+export default {
+  async fetch(request, env) {
+    try {
+      const { scenario, impl } = await request.json();
+      await seed(env.DB);
+      const { binding, cost } = countingD1(env.DB);
+      const { subject, scenarios } = IMPLEMENTATIONS[impl](binding);
+      const answer = await scenarios[scenario](subject);
+      return Response.json({ ...cost, answer, tables: await tableCounts(env.DB) });
+    } catch (error) {
+      return Response.json({ error: String(error?.stack ?? error) }, { status: 500 });
+    }
+  },
+};

@@ -1,0 +1,152 @@
+// The playground in a real browser: Debian's chromium, driven by puppeteer-core, clicks through the blog as a
+// visitor would, against `npm run playground` on a free port with a fresh local D1. Screenshots go to
+// test/browser/screenshots/ (gitignored). Without /usr/bin/chromium the test is skipped on a developer machine and
+// fails in CI (CI set), where .ci/run installs it.
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { connect, createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import puppeteer, { type Browser, type Page } from "puppeteer-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { root } from "./helpers/cli-app.js";
+
+const CHROMIUM = "/usr/bin/chromium";
+const hasChromium = existsSync(CHROMIUM);
+const screenshots = path.join(root, "test/browser/screenshots");
+
+if (!hasChromium && !process.env.CI) {
+  console.warn(`playground browser test skipped: ${CHROMIUM} is missing (apt-get install chromium to run it)`);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Waits until the port accepts connections, without a request: the browser's first page is the first request. */
+async function waitUntilListening(port: number, playground: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 45_000;
+  while (Date.now() < deadline) {
+    if (playground.exitCode !== null) throw new Error(`the playground exited (${playground.exitCode}):\n${output()}`);
+    const listening = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, "127.0.0.1", () => {
+        socket.end();
+        resolve(true);
+      });
+      socket.once("error", () => resolve(false));
+    });
+    if (listening) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`the playground did not listen on port ${port} within 45 s:\n${output()}`);
+}
+
+/** Clicks (or submits) and waits for the page it leads to; resolves to that response's status. */
+async function navigate(page: Page, action: () => Promise<unknown>): Promise<number> {
+  const [response] = await Promise.all([page.waitForNavigation(), action()]);
+  return response!.status();
+}
+
+const text = (page: Page, selector: string) => page.$eval(selector, (element) => element.textContent ?? "");
+
+describe.skipIf(!hasChromium && !process.env.CI)("the playground in a browser", () => {
+  let playground: ChildProcess;
+  let browser: Browser;
+  let page: Page;
+  let base: string;
+  let state: string;
+  let output = "";
+
+  beforeAll(async () => {
+    if (!hasChromium) throw new Error(`${CHROMIUM} is missing: CI must install chromium (see .ci/run)`);
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    state = mkdtempSync(path.join(tmpdir(), "recordflare-playground-"));
+    // As `npm run playground` runs it; the package is already built by `npm test`, and the D1 state is fresh.
+    playground = spawn(process.execPath, [path.join(root, "scripts/playground.mjs"), "--port", String(port)], {
+      cwd: root,
+      detached: true,
+      env: { ...process.env, PLAYGROUND_PERSIST_TO: state, PLAYGROUND_SKIP_BUILD: "1" },
+    });
+    playground.stdout!.on("data", (chunk) => (output += chunk));
+    playground.stderr!.on("data", (chunk) => (output += chunk));
+    await waitUntilListening(port, playground, () => output);
+    browser = await puppeteer.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu"] });
+    page = await browser.newPage();
+    await page.setViewport({ width: 1000, height: 900 });
+    mkdirSync(screenshots, { recursive: true });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    // wrangler and workerd run under the script: end the whole process group it leads.
+    if (playground?.pid && playground.exitCode === null) process.kill(-playground.pid, "SIGTERM");
+    if (state) rmSync(state, { recursive: true, force: true });
+  });
+
+  it("seeds demo data on the first request, and lists the posts five to a page with the SQL of the request", async () => {
+    expect(await navigate(page, () => page.goto(`${base}/posts`))).toBe(200);
+    expect(await page.$$eval("article.post", (posts) => posts.length)).toBe(5);
+    expect(await text(page, ".pager")).toContain("Page 1 of 3");
+    const panel = await text(page, "#sql-panel");
+    expect(panel).toMatch(/GET \/posts: \d+ queries, \d+ round trips, \d+ rows read/);
+    expect(panel).toContain("SELECT COUNT(*)");
+    expect(panel).toContain('INSERT INTO "users"');
+    expect(panel).toContain('"[FILTERED]"'); // the seeded users' emails
+    expect(panel).not.toContain("ada@example.com");
+    await page.screenshot({ path: path.join(screenshots, "posts.png"), fullPage: true });
+
+    expect(await navigate(page, () => page.click("a[rel=next]"))).toBe(200);
+    expect(await text(page, ".pager")).toContain("Page 2 of 3");
+    expect(await navigate(page, () => page.click("a[href='/posts?scope=drafts']"))).toBe(200);
+    expect(await page.$$eval("article.post h2", (titles) => titles.map((title) => title.textContent))).toEqual(["A draft"]);
+  });
+
+  it("refuses an invalid post with 422 and its message, then creates, edits, comments and destroys it", async () => {
+    await navigate(page, () => page.goto(`${base}/posts/new`));
+    await page.type("textarea[name=body]", "Written by a browser.");
+    expect(await navigate(page, () => page.click("form button"))).toBe(422);
+    expect(await text(page, ".errors")).toContain("Title can't be blank");
+    expect(await page.$eval("textarea[name=body]", (body) => (body as unknown as { value: string }).value)).toBe("Written by a browser.");
+    await page.screenshot({ path: path.join(screenshots, "invalid-post.png"), fullPage: true });
+
+    await page.type("input[name=title]", "Hello from chromium");
+    expect(await navigate(page, () => page.click("form button"))).toBe(200);
+    expect(await text(page, "h1")).toBe("Hello from chromium");
+    expect(await text(page, "#sql-panel")).toMatch(/POST \/posts: 1 query, 1 round trip/);
+    expect(await text(page, "#sql-panel")).toContain('INSERT INTO "posts"');
+    await page.screenshot({ path: path.join(screenshots, "post.png"), fullPage: true });
+
+    await navigate(page, () => page.click("a[href$='/edit']"));
+    await page.$eval("input[name=title]", (input) => ((input as unknown as { value: string }).value = ""));
+    await page.type("input[name=title]", "Edited in chromium");
+    await page.click("input[name=published][type=checkbox]");
+    expect(await navigate(page, () => page.click("form button"))).toBe(200);
+    expect(await text(page, "h1")).toBe("Edited in chromium");
+    expect(await text(page, "#sql-panel")).toContain('UPDATE "posts" SET');
+
+    await page.type("form[action$='/comments'] textarea", "First!");
+    expect(await navigate(page, () => page.click("form[action$='/comments'] button"))).toBe(200);
+    expect(await text(page, ".comment")).toContain("First!");
+    const postUrl = page.url();
+    const json = (await (await fetch(`${postUrl}.json`)).json()) as Record<string, unknown>;
+    expect(json).toMatchObject({ title: "Edited in chromium", published: true, user: { name: "Ada Lovelace" }, comments: [{ body: "First!" }] });
+    expect(json.user).not.toHaveProperty("posts");
+
+    page.once("dialog", (dialog) => void dialog.accept());
+    expect(await navigate(page, () => page.click("button.danger"))).toBe(200);
+    expect(new URL(page.url()).pathname).toBe("/posts");
+    const panel = await text(page, "#sql-panel");
+    expect(panel).toMatch(/DELETE FROM "comments"[\s\S]*DELETE FROM "posts"/);
+    expect(await text(page, "main")).toContain("12 posts");
+    await page.screenshot({ path: path.join(screenshots, "after-destroy.png"), fullPage: true });
+    expect(await navigate(page, () => page.goto(postUrl))).toBe(404);
+  });
+});

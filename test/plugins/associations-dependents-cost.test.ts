@@ -1,0 +1,273 @@
+import { env } from "cloudflare:test";
+import { beforeEach, describe, expect, it } from "vitest";
+import { connect, hasMany, hasOne, Model, withDatabase } from "../../src/index.js";
+import { countRows, recordingRoundTrips } from "../helpers/queries.js";
+
+/**
+ * A blog on the tables of migration 0042: users with posts (dependent destroy), posts with comments (destroy) and
+ * tags (deleteAll), comments with votes (destroy), a profile (hasOne destroy), drafts (nullify) and, where asked,
+ * locks that restrict. Each call makes new classes, so that each test fixes its own Models' hooks.
+ */
+function blog(options: { callbacksOn?: "comments" | "votes"; restrictUser?: boolean; restrictPost?: boolean } = {}) {
+  const log: string[] = [];
+  const watch = (model: any, name: string) => {
+    model.beforeDestroy((record: any) => void log.push(`before ${name} ${record.id}`));
+    model.afterDestroy((record: any) => void log.push(`after ${name} ${record.id}`));
+  };
+  class Vote extends Model({ id: "integer", dcCommentId: "integer" }) {
+    static override binding = "DB";
+    static override tableName = "dc_votes";
+    static {
+      if (options.callbacksOn === "votes") watch(this, "vote");
+    }
+  }
+  class Comment extends Model({ id: "integer", dcPostId: "integer", body: "string" }) {
+    static override binding = "DB";
+    static override tableName = "dc_comments";
+    static {
+      if (options.callbacksOn === "comments") watch(this, "comment");
+    }
+    votes = hasMany(Vote, { foreignKey: "dcCommentId", dependent: "destroy" });
+  }
+  class Tag extends Model({ id: "integer", dcPostId: "integer", name: "string" }) {
+    static override binding = "DB";
+    static override tableName = "dc_tags";
+  }
+  class Lock extends Model({ id: "integer", dcUserId: "integer", dcPostId: "integer" }) {
+    static override binding = "DB";
+    static override tableName = "dc_locks";
+  }
+  class Post extends Model({ id: "integer", dcUserId: "integer", title: "string" }) {
+    static override binding = "DB";
+    static override tableName = "dc_posts";
+    comments = hasMany(Comment, { foreignKey: "dcPostId", dependent: "destroy" });
+    tags = hasMany(Tag, { foreignKey: "dcPostId", dependent: "deleteAll" });
+    locks = hasMany(Lock, { foreignKey: "dcPostId", dependent: options.restrictPost ? "restrictWithError" : "deleteAll" });
+  }
+  class Profile extends Model({ id: "integer", dcUserId: "integer", bio: "string" }) {
+    static override binding = "DB";
+    static override tableName = "dc_profiles";
+  }
+  class Draft extends Model({ id: "integer", dcUserId: "integer", title: "string" }) {
+    static override binding = "DB";
+    static override tableName = "dc_drafts";
+  }
+  class User extends Model({ id: "integer", name: "string" }) {
+    static override binding = "DB";
+    static override tableName = "dc_users";
+    posts = hasMany(Post, { foreignKey: "dcUserId", dependent: "destroy" });
+    profile = hasOne(Profile, { foreignKey: "dcUserId", dependent: "destroy" });
+    drafts = hasMany(Draft, { foreignKey: "dcUserId", dependent: "nullify" });
+    locks = hasMany(Lock, { foreignKey: "dcUserId", dependent: options.restrictUser ? "restrictWithError" : "deleteAll" });
+  }
+  return { User, Post, Comment, Vote, Tag, Lock, Profile, Draft, log };
+}
+
+type Blog = ReturnType<typeof blog>;
+
+/** A user with `posts` posts of two comments each (each comment with a vote), a profile, a draft and a tag per post. */
+async function seed({ User, Post, Comment, Vote, Tag, Profile, Draft }: Blog, posts: number) {
+  const user = await User.create({ name: "ada" });
+  await Post.insertAll(Array.from({ length: posts }, (_, index) => ({ dcUserId: user.id, title: `p${index}` })));
+  const postIds = (await Post.where({ dcUserId: user.id }).order({ id: "asc" }).pluck("id")) as number[];
+  await Comment.insertAll(postIds.flatMap((id) => [{ dcPostId: id, body: "a" }, { dcPostId: id, body: "b" }]));
+  const commentIds = (await Comment.where({ dcPostId: postIds }).pluck("id")) as number[];
+  await Vote.insertAll(commentIds.map((id) => ({ dcCommentId: id })));
+  await Tag.insertAll(postIds.map((id) => ({ dcPostId: id, name: "t" })));
+  await Profile.create({ dcUserId: user.id, bio: "b" });
+  await Draft.create({ dcUserId: user.id, title: "d" });
+  return { user, postIds };
+}
+
+const TABLES = ["dc_posts", "dc_comments", "dc_votes", "dc_tags", "dc_profiles"];
+
+/** Rows of the blog's tables, and drafts still pointing at a user. */
+async function remaining(): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  for (const table of TABLES) counts[table] = await countRows(table);
+  counts["drafts pointing at a user"] = await countRows("dc_drafts WHERE dc_user_id IS NOT NULL");
+  counts["dc_users"] = await countRows("dc_users");
+  return counts;
+}
+
+const EMPTY = { dc_posts: 0, dc_comments: 0, dc_votes: 0, dc_tags: 0, dc_profiles: 0, "drafts pointing at a user": 0, dc_users: 0 };
+
+/** Runs `work` on a database whose round trips are recorded, from the last call of `start` (or the beginning) on. */
+async function counting(work: (start: () => void) => Promise<void>): Promise<string[][]> {
+  const { binding, roundTrips } = recordingRoundTrips();
+  await withDatabase(connect(binding), () => work(() => (roundTrips.length = 0)));
+  return roundTrips;
+}
+
+const heads = (roundTrips: string[][]) => roundTrips.map((trip) => trip.map((sql) => sql.split(" WHERE")[0]));
+
+beforeEach(async () => {
+  const tables = ["dc_votes", "dc_comments", "dc_tags", "dc_locks", "dc_drafts", "dc_posts", "dc_profiles", "dc_users"];
+  await env.DB.batch(tables.map((table) => env.DB.prepare(`DELETE FROM ${table}`)));
+});
+
+describe("dependent: round trips of a destroy", () => {
+  it("without destroy callbacks in the tree: one round trip, set-based DELETEs deepest level first", async () => {
+    const models = blog();
+    const { user } = await seed(models, 30);
+    const trips = await counting(async () => {
+      const loaded = await models.User.find(user.id);
+      expect(await loaded.destroy()).toBe(loaded);
+      expect(loaded.isDestroyed()).toBe(true);
+    });
+    expect(trips.slice(1)).toHaveLength(1);
+    const [batch] = trips.slice(1);
+    expect(heads([batch!])).toEqual([
+      [
+        `DELETE FROM "dc_votes"`,
+        `DELETE FROM "dc_comments"`,
+        `DELETE FROM "dc_tags"`,
+        `DELETE FROM "dc_locks"`,
+        `DELETE FROM "dc_posts"`,
+        `DELETE FROM "dc_profiles"`,
+        `UPDATE "dc_drafts" SET "dc_user_id" = ?`,
+        `DELETE FROM "dc_locks"`,
+        `DELETE FROM "dc_users"`,
+      ],
+    ]);
+    // Each level by a subquery of the level above: no statement per parent.
+    expect(batch![0]).toBe(
+      `DELETE FROM "dc_votes" WHERE "dc_comment_id" IN (SELECT "id" FROM "dc_comments" WHERE "dc_post_id" IN (SELECT "id" FROM "dc_posts" WHERE "dc_user_id" = ?))`,
+    );
+    expect(await remaining()).toEqual(EMPTY);
+  });
+
+  it("with destroy callbacks on the comments: two round trips, every level read in the first, callbacks in order", async () => {
+    const models = blog({ callbacksOn: "comments" });
+    const { user } = await seed(models, 30);
+    const trips = await counting(async () => {
+      expect(await (await models.User.find(user.id)).destroy()).toBeTruthy();
+    });
+    const destroyTrips = trips.slice(1);
+    expect(destroyTrips).toHaveLength(2);
+    expect(heads([destroyTrips[0]!])).toEqual([
+      [`SELECT * FROM "dc_posts"`, `SELECT * FROM "dc_comments"`, `SELECT * FROM "dc_votes"`, `SELECT * FROM "dc_profiles"`],
+    ]);
+    expect(destroyTrips[1]!.every((sql) => !sql.startsWith("SELECT"))).toBe(true);
+    // All before-callbacks before any write, all after-callbacks after: 60 of each, the befores first.
+    expect(models.log).toHaveLength(120);
+    expect(models.log.slice(0, 60).every((entry) => entry.startsWith("before"))).toBe(true);
+    expect(models.log.slice(60).every((entry) => entry.startsWith("after"))).toBe(true);
+    expect(await remaining()).toEqual(EMPTY);
+  });
+
+  it("with callbacks three levels down (votes): still two round trips", async () => {
+    const models = blog({ callbacksOn: "votes" });
+    const { user } = await seed(models, 5);
+    const trips = await counting(async () => {
+      await (await models.User.find(user.id)).destroy();
+    });
+    expect(trips.slice(1)).toHaveLength(2);
+    expect(models.log.filter((entry) => entry.startsWith("after vote"))).toHaveLength(10);
+    expect(await remaining()).toEqual(EMPTY);
+  });
+
+  it("restrictWithError on the owner: the check is the first round trip's read; with no lock, one write batch", async () => {
+    const models = blog({ restrictUser: true });
+    const { user } = await seed(models, 3);
+    const trips = await counting(async () => {
+      expect(await (await models.User.find(user.id)).destroy()).toBeTruthy();
+    });
+    expect(trips.slice(1).map((trip) => trip.length > 0 && trip.every((sql) => sql.startsWith("SELECT")))).toEqual([true, false]);
+    expect(await remaining()).toEqual(EMPTY);
+  });
+
+  it("restrictWithError on the owner with a lock: refused with errors in one round trip, nothing written", async () => {
+    const models = blog({ restrictUser: true });
+    const { user } = await seed(models, 3);
+    await models.Lock.create({ dcUserId: user.id });
+    const before = await remaining();
+    let loaded: any;
+    const trips = await counting(async () => {
+      loaded = await models.User.find(user.id);
+      expect(await loaded.destroy()).toBe(false);
+    });
+    expect(trips.slice(1)).toHaveLength(1);
+    expect(loaded.errors.fullMessages()).toEqual(["Cannot delete record because dependent locks exist"]);
+    expect(loaded.isPersisted()).toBe(true);
+    expect(await remaining()).toEqual(before);
+  });
+
+  it("restrictWithError two levels down: refused in the first round trip, nothing written", async () => {
+    const models = blog({ restrictPost: true });
+    const { user, postIds } = await seed(models, 3);
+    await models.Lock.create({ dcPostId: postIds[1] });
+    const before = await remaining();
+    let loaded: any;
+    const trips = await counting(async () => {
+      loaded = await models.User.find(user.id);
+      await expect(loaded.destroyOrThrow()).rejects.toThrow("Cannot delete record because dependent locks exist");
+    });
+    expect(trips.slice(1)).toHaveLength(1);
+    expect(loaded.isDestroyed()).toBe(false);
+    expect(await remaining()).toEqual(before);
+  });
+
+  it("restrictWithError two levels down with callbacks in the tree: the post with a lock refuses, with its reason", async () => {
+    const models = blog({ restrictPost: true, callbacksOn: "comments" });
+    const { user, postIds } = await seed(models, 3);
+    await models.Lock.create({ dcPostId: postIds[2] });
+    const before = await remaining();
+    const trips = await counting(async () => {
+      const loaded = await models.User.find(user.id);
+      await expect(loaded.destroyOrThrow()).rejects.toThrow("Cannot delete record because dependent locks exist");
+    });
+    expect(trips.slice(1)).toHaveLength(1);
+    expect(models.log.every((entry) => entry.startsWith("before"))).toBe(true);
+    expect(await remaining()).toEqual(before);
+  });
+
+  it("children loaded before the destroy end destroyed too, at every level, in one round trip", async () => {
+    const models = blog();
+    const { user } = await seed(models, 2);
+    let cached: any[] = [];
+    const trips = await counting(async (start) => {
+      const loaded = await models.User.find(user.id);
+      const posts = await loaded.posts().toArray();
+      cached = [...posts, ...(await posts[0]!.comments().toArray()), await loaded.profile.load()];
+      start();
+      await loaded.destroy();
+    });
+    expect(trips).toHaveLength(1);
+    expect(cached).toHaveLength(5);
+    expect(cached.map((record) => record.isDestroyed())).toEqual(cached.map(() => true));
+    expect(await remaining()).toEqual(EMPTY);
+  });
+
+  it("children loaded before the destroy end destroyed too on the two round trip path", async () => {
+    const models = blog({ callbacksOn: "comments" });
+    const { user } = await seed(models, 2);
+    let cached: any[] = [];
+    const trips = await counting(async (start) => {
+      const loaded = await models.User.find(user.id);
+      const posts = await loaded.posts().toArray();
+      cached = [...posts, ...(await posts[1]!.comments().toArray())];
+      start();
+      await loaded.destroy();
+    });
+    expect(trips).toHaveLength(2);
+    expect(cached).toHaveLength(4);
+    expect(cached.every((record) => record.isDestroyed() && record.isPersisted() === false)).toBe(true);
+    expect(models.log.filter((entry) => entry.startsWith("after comment"))).toHaveLength(4);
+    expect(await remaining()).toEqual(EMPTY);
+  });
+
+  it("a hasOne with dependent destroy is deleted in the owner's batch", async () => {
+    const models = blog();
+    const { id } = await models.User.create({ name: "solo" });
+    await models.Profile.create({ dcUserId: id, bio: "x" });
+    const trips = await counting(async (start) => {
+      const user = await models.User.find(id);
+      start();
+      await user.destroy();
+    });
+    expect(heads(trips)[0]).toContain(`DELETE FROM "dc_profiles"`);
+    expect(trips).toHaveLength(1);
+    expect(await countRows("dc_profiles")).toBe(0);
+  });
+});

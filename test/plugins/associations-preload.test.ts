@@ -1,0 +1,205 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import { connect, definePlugin, hasMany, IncompatibleRelation, MissingAttribute, ParamWriter, type QueryEvent, Statement, withSource } from "../../src/index.js";
+import { resetDatabase } from "../helpers/db.js";
+import { recordingRoundTrips } from "../helpers/queries.js";
+import { Article, Profile, Writer } from "../models/association-fixtures.js";
+import { ApplicationRecord } from "../models/fixtures.js";
+
+beforeEach(resetDatabase);
+
+class Blogger extends ApplicationRecord("users") {
+  published = hasMany(Article, { foreignKey: "userId", scope: (q) => q.where({ published: true }).order({ title: "desc" }) });
+  latest = hasMany(Article, { foreignKey: "userId", scope: (q) => q.order({ title: "desc" }).limit(1) });
+}
+
+/** Five writers w1..w5, each with two posts (the second published) and a profile. */
+async function seedBlog(): Promise<void> {
+  for (const name of ["w1", "w2", "w3", "w4", "w5"]) {
+    const writer = await Writer.create({ name });
+    await Article.create({ userId: writer.id, title: `${name}-a` });
+    await Article.create({ userId: writer.id, title: `${name}-b`, published: true });
+    await Profile.create({ id: `profile-${name}`, userId: writer.id, bio: `bio ${name}` });
+  }
+}
+
+/** A database that records round trips and query events, with the blog's Models bound to it. */
+function recording() {
+  const { binding, roundTrips } = recordingRoundTrips();
+  const events: QueryEvent[] = [];
+  const db = connect(binding, { onQuery: (event) => events.push(event) });
+  return { roundTrips, events, Writer: db.model(Writer), Article: db.model(Article), Blogger: db.model(Blogger) };
+}
+
+/**
+ * Each statement after the first (a level of preloads, whose source is the statement before it) reads no more rows
+ * than its source did, plus twice the rows it loads (the row and its index entry, as D1 bills them), plus two.
+ */
+function expectReadsAtMost(events: readonly QueryEvent[], loadedPerLevel: readonly number[]): void {
+  loadedPerLevel.forEach((loaded, index) => expect(events[index + 1]!.rowsRead).toBeLessThanOrEqual(events[index]!.rowsRead + 2 * loaded + 2));
+}
+const titles = (posts: ReadonlyArray<{ title: string }>) => posts.map((post) => post.title);
+
+/** The titles of an owner's loaded posts (preloaded: no query is sent), sorted. */
+const postTitles = async (owner: { posts(): { toArray(): Promise<Array<{ title: string }>> } }) => titles(await owner.posts().toArray()).sort();
+
+describe("includes: one round trip, the preloads in the main query's batch", () => {
+  it("hasMany, hasOne and belongsTo together, each by a subquery of the main query", async () => {
+    await seedBlog();
+    const { roundTrips, events, Writer: W, Article: A } = recording();
+    const writers = await W.order({ name: "asc" }).includes("posts", "profile").toArray();
+    expect(roundTrips).toHaveLength(1);
+    expect(roundTrips[0]).toHaveLength(3);
+    expect(writers.map((writer) => writer.profile.get()?.bio)).toEqual(["bio w1", "bio w2", "bio w3", "bio w4", "bio w5"]);
+    for (const writer of writers) expect(await postTitles(writer)).toEqual([`${writer.name}-a`, `${writer.name}-b`]);
+    expect(roundTrips).toHaveLength(1);
+    expect(events[1]!.sql).toMatch(/^WITH "recordflare_source" AS \(SELECT \* FROM "users" ORDER BY "name" ASC\) SELECT \* FROM "posts" WHERE "user_id" IN \(SELECT "id" FROM "recordflare_source"\)$/);
+
+    roundTrips.length = 0;
+    const articles = await A.where({ published: true }).includes("user").toArray();
+    expect(roundTrips).toHaveLength(1);
+    expect(articles.map((article) => article.user.get()!.name).sort()).toEqual(["w1", "w2", "w3", "w4", "w5"]);
+    expect(roundTrips[0]![1]).toContain(`SELECT * FROM "users" WHERE "id" IN (SELECT "user_id" FROM "recordflare_source")`);
+  });
+
+  it("limit, offset, order and distinct of the main query: a preload selects exactly the children of the rows returned", async () => {
+    await seedBlog();
+    const { roundTrips, events, Writer: W } = recording();
+    const writers = await W.order({ name: "desc" }).limit(2).offset(1).includes("posts").toArray();
+    expect(roundTrips).toHaveLength(1);
+    expect(writers.map((writer) => writer.name)).toEqual(["w4", "w3"]);
+    expect([...(await postTitles(writers[0]!)), ...(await postTitles(writers[1]!))]).toEqual(["w4-a", "w4-b", "w3-a", "w3-b"]);
+    expect(roundTrips).toHaveLength(1);
+    // The preload reads the main query's rows again, then the four children through the index: nothing more.
+    expectReadsAtMost(events, [4]);
+
+    roundTrips.length = 0;
+    const distinct = await W.distinct().order({ name: "asc" }).limit(1).includes("profile").toArray();
+    expect(roundTrips).toHaveLength(1);
+    expect(distinct.map((writer) => writer.profile.get()!.bio)).toEqual(["bio w1"]);
+  });
+
+  it("a scoped association keeps its conditions and order; a scope with limit throws before any query (scope rule 7)", async () => {
+    await seedBlog();
+    const { roundTrips, Blogger: B } = recording();
+    const bloggers = await B.order({ name: "asc" }).includes("published").toArray();
+    expect(roundTrips).toHaveLength(1);
+    for (const blogger of bloggers) expect(titles(await blogger.published().toArray())).toEqual([`${blogger.name}-b`]);
+    await expect(B.includes("latest").toArray()).rejects.toThrow(IncompatibleRelation);
+    await expect(B.includes("published", "latest").paginate()).rejects.toThrow(IncompatibleRelation);
+    await expect(B.includes({ published: [] }, "latest").first()).rejects.toThrow(IncompatibleRelation);
+    expect(roundTrips).toHaveLength(1);
+  });
+
+  it("find, findBy, first, last and take with includes: one round trip each", async () => {
+    await seedBlog();
+    const { roundTrips, Writer: W } = recording();
+    const first = await W.order({ name: "asc" }).includes("posts", "profile").first();
+    const found = await W.includes("posts").find(first!.id);
+    const by = await W.includes("profile").findBy({ name: "w2" });
+    const last = await W.order({ name: "asc" }).includes("profile").last();
+    const taken = await W.where({ name: "w3" }).includes("profile").take();
+    const several = await W.includes("profile").find([first!.id, by!.id]);
+    expect(roundTrips).toHaveLength(6);
+    for (const trip of roundTrips) expect(trip.length).toBeGreaterThan(1);
+    expect(await postTitles(found)).toEqual(["w1-a", "w1-b"]);
+    const bios = [first, by, last, taken, ...several].map((writer) => writer!.profile.get()!.bio);
+    expect(bios).toEqual(["bio w1", "bio w2", "bio w5", "bio w3", "bio w1", "bio w2"]);
+    expect(roundTrips).toHaveLength(6);
+  });
+
+  it("nested includes, two and three levels, with belongsTo on the way: one round trip", async () => {
+    await seedBlog();
+    const { roundTrips, events, Writer: W, Article: A } = recording();
+    const writers = await W.order({ name: "asc" }).limit(2).includes({ posts: { author: "profile" } }).toArray();
+    expect(roundTrips).toHaveLength(1);
+    expect(roundTrips[0]).toHaveLength(4);
+    for (const writer of writers) {
+      for (const post of await writer.posts().toArray()) {
+        expect(post.author.get()!.name).toBe(writer.name);
+        expect(post.author.get()!.profile.get()!.bio).toBe(`bio ${writer.name}`);
+      }
+    }
+    expect(roundTrips).toHaveLength(1);
+    // Each level reads its source (the levels above) again, then its own rows through the index: four posts, two
+    // authors, two profiles.
+    expectReadsAtMost(events, [4, 2, 2]);
+
+    roundTrips.length = 0;
+    const articles = await A.where({ title: "w4-a" }).includes("user", { author: ["posts"] }).toArray();
+    expect(roundTrips).toHaveLength(1);
+    expect(articles[0]!.user.get()!.name).toBe("w4");
+    expect(await postTitles(articles[0]!.author.get()!)).toEqual(["w4-a", "w4-b"]);
+    expect(roundTrips).toHaveLength(1);
+  });
+
+  it("an unknown name throws TypeError before any query, at any depth", async () => {
+    const { roundTrips, Writer: W } = recording();
+    // @ts-expect-error: not an association of Writer
+    await expect(W.includes("nothing").toArray()).rejects.toThrow(/nothing is not an association of Writer/);
+    // @ts-expect-error: not an association of Article
+    await expect(W.includes({ posts: ["nothing"] }).toArray()).rejects.toThrow(/nothing is not an association of Article \(includes posts\.nothing\)/);
+    // @ts-expect-error: includes takes names and objects of names
+    expect(() => W.includes([5])).toThrow(/Writer\.includes takes association names/);
+    expect(roundTrips).toHaveLength(0);
+  });
+
+  it("a select that leaves out the owners' key is refused before any query", async () => {
+    const { roundTrips, Article: A } = recording();
+    await expect(A.select("title").includes("user").toArray()).rejects.toThrow(MissingAttribute);
+    expect(roundTrips).toHaveLength(0);
+  });
+});
+
+describe("paginate with includes: count, page and every preload in one round trip", () => {
+  it("with the count and without", async () => {
+    await seedBlog();
+    const { roundTrips, events, Writer: W } = recording();
+    const page = await W.order({ name: "asc" }).includes("posts", "profile").paginate({ page: 2, perPage: 2 });
+    expect(roundTrips).toHaveLength(1);
+    expect(roundTrips[0]).toHaveLength(4);
+    expect(page.total).toBe(5);
+    expect(page.records.map((writer) => writer.profile.get()!.bio)).toEqual(["bio w3", "bio w4"]);
+    expect([...(await postTitles(page.records[0]!)), ...(await postTitles(page.records[1]!))]).toEqual(["w3-a", "w3-b", "w4-a", "w4-b"]);
+    expect(roundTrips).toHaveLength(1);
+
+    roundTrips.length = 0;
+    events.length = 0;
+    const uncounted = await W.order({ name: "asc" }).includes({ posts: ["author"] }).paginate({ page: 2, perPage: 2, count: false });
+    expect(roundTrips).toHaveLength(1);
+    expect(roundTrips[0]).toHaveLength(3);
+    expect(uncounted.hasNext).toBe(true);
+    // The page reads one extra row to know hasNext; its preloads do not load that row's children.
+    expect(roundTrips[0]![1]).toContain("LIMIT 2 OFFSET 2");
+    expect(uncounted.records.map((writer) => writer.name)).toEqual(["w3", "w4"]);
+    expect(await postTitles(uncounted.records[1]!)).toEqual(["w4-a", "w4-b"]);
+    expect(roundTrips).toHaveLength(1);
+  });
+});
+
+describe("relation:plan: a plugin adds a read to the batch of a Relation's SELECT", () => {
+  it("its Statement selects by the main query's source and receives its rows once the records are loaded", async () => {
+    await seedBlog();
+    const received: unknown[] = [];
+    const countingPosts = definePlugin({
+      name: "counting posts",
+      hooks: {
+        "relation:plan"({ source, reads }) {
+          const params = new ParamWriter();
+          const sql = withSource(source, params, (owners) => `SELECT COUNT(*) AS n FROM "posts" WHERE "user_id" IN (SELECT "id" FROM ${owners})`);
+          const statement = new Statement({ sql, params: params.params }, undefined, "rows", (rows) => rows[0]!["n"]);
+          reads.push({ statement, receive: (count, records) => received.push(count, records.length) });
+        },
+      },
+    });
+    class Counted extends ApplicationRecord("users") {
+      static {
+        this.use(countingPosts);
+      }
+    }
+    const { binding, roundTrips } = recordingRoundTrips();
+    const names = (await connect(binding).model(Counted).where({ name: ["w1", "w2"] }).toArray()).map((record) => record.name);
+    expect(names.sort()).toEqual(["w1", "w2"]);
+    expect(received).toEqual([4, 2]);
+    expect(roundTrips).toHaveLength(1);
+  });
+});
