@@ -4,7 +4,7 @@
  * `tsc --noEmit`; nothing here runs, and no function below is ever called.
  */
 import { expectTypeOf } from "vitest";
-import { between, column, gt, gte, lt, lte, Model, sql, type SqlQuery } from "../../src/index.js";
+import { between, column, connect, gt, gte, lt, lte, Model, sql, type QueryPlanStep, type SqlQuery } from "../../src/index.js";
 import { schema } from "../models/schema.js";
 import { assertTrue, type Equal } from "./assert.js";
 
@@ -220,6 +220,8 @@ async function results(id: string) {
   expectTypeOf(User.where({ admin: true }).hasAny()).toEqualTypeOf<Promise<boolean>>();
   expectTypeOf(User.where({ admin: true }).size()).toEqualTypeOf<Promise<number>>();
   expectTypeOf(User.where({ admin: true }).toSql()).toEqualTypeOf<SqlQuery>();
+  expectTypeOf(User.where({ admin: true }).explain()).toEqualTypeOf<Promise<QueryPlanStep[]>>();
+  expectTypeOf(User.explain()).toEqualTypeOf<Promise<QueryPlanStep[]>>();
   expectTypeOf(User.where({ admin: true }).build()).toEqualTypeOf<User>();
   expectTypeOf(User.where({ admin: true }).create({ name: "Ada" })).toEqualTypeOf<Promise<User>>();
 
@@ -278,3 +280,11 @@ function scopes() {
   User.adults().where({ nope: 1 });
 }
 void scopes;
+
+// ---- connect's budgets -----------------------------------------------------------------------------------
+
+function budgets(binding: D1Database) {
+  connect(binding, { maxQueries: 50, maxRowsRead: 10_000 });
+  // @ts-expect-error a budget is a number
+  connect(binding, { maxQueries: "50" });
+}
