@@ -70,6 +70,34 @@ describe("a list of primary keys reads the list's length plus the rows it matche
   });
 });
 
+describe("a joined list with conditions that hooks add", () => {
+  it("keeps the values in their places: a hook that pushes a bound term keeps the join, a term put first keeps the IN", async () => {
+    class Pushed extends Item {
+      static {
+        this.hook("relation:where", ({ parts }) => {
+          parts.where.push(`"code" <> ${parts.params.bind("c2")}`);
+        });
+      }
+    }
+    class Unshifted extends Item {
+      static {
+        this.hook("relation:where", ({ parts }) => {
+          // No bound value: values are read in the order of the SQL text, so a term that binds one goes last.
+          parts.where.unshift(`"code" <> 'c2'`);
+        });
+      }
+    }
+    const { db, events } = listen();
+    expect((await db.model(Pushed).where({ id: [1, 2, 3] }).where({ code: ["c1", "c2", "c3"] }).pluck("id")).sort()).toEqual([1, 3]);
+    expect(events[0]!.sql).toContain("CROSS JOIN");
+    expect(events[0]!.rowsRead).toBeLessThanOrEqual(3 + 3 + 1 + 3);
+    expect(await listen().db.model(Pushed).where({ id: [1, 2, 3] }).count()).toBe(2);
+    const unshifted = listen().db.model(Unshifted).where({ id: [1, 2, 3] });
+    expect(unshifted.toSql().sql).not.toContain("CROSS JOIN");
+    expect((await unshifted.pluck("id")).sort()).toEqual([1, 3]);
+  });
+});
+
 describe("lists read as IN", () => {
   it("with an ORDER BY (IN walks the list in key order and stops at the LIMIT; a join would sort every row)", async () => {
     const { result, rowsRead, sql } = await billed((items) => items.where({ id: ids(ROWS) }).order({ id: "asc" }).limit(10).pluck("id"));
