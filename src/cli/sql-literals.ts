@@ -3,13 +3,11 @@
  * and a column's DEFAULT, read back from SQLite, becomes the JavaScript value of the schema file. Only literals
  * are carried; an expression such as `CURRENT_TIMESTAMP` stays the database's business.
  */
+import { parseDateText } from "../kernel/date-text.js";
 import type { AttributeTypeName } from "./column-types.js";
 
 const INTEGER_TEXT = /^[+-]?\d+$/;
 const REAL_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i;
-// The datetime texts recordflare casts (SPEC "Casting of assigned values").
-const DATE_TEXT = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATE_TIME_TEXT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-](\d{2}):(\d{2}))$/;
 const BOOLEAN_TEXT: Readonly<Record<string, boolean>> = { true: true, false: false, on: true, off: false, "1": true, "0": false };
 
 /** A string as an SQL string literal: `it's` gives `'it''s'`. */
@@ -17,19 +15,9 @@ export function sqlString(text: string): string {
   return `'${text.replaceAll("'", "''")}'`;
 }
 
-function isCalendarDay(year: number, month: number, day: number): boolean {
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-}
-
-/** Whether a text is a date or date-time that recordflare's `datetime` type accepts. */
-export function isDatetimeText(text: string): boolean {
-  const date = DATE_TEXT.exec(text) ?? DATE_TIME_TEXT.exec(text);
-  if (!date) return false;
-  const [year, month, day, hour = 0, minute = 0, second = 0, offsetHour = 0, offsetMinute = 0] = date
-    .slice(1)
-    .map((part) => (part === undefined ? undefined : Number(part))) as number[];
-  return isCalendarDay(year!, month!, day!) && hour < 24 && minute < 60 && second < 60 && offsetHour < 24 && offsetMinute < 60;
+/** Whether a text is a date or date-time that recordflare's `datetime` type accepts: casting's own parser decides. */
+function isDatetimeText(text: string): boolean {
+  return parseDateText(text) !== undefined;
 }
 
 function unquote(text: string): string {

@@ -2,6 +2,7 @@
  * The six attribute types: how an assigned value is cast, how it is stored in D1, and how a stored value is read.
  * Casting is strict on purpose: a value that is not clearly of the type is refused rather than guessed at.
  */
+import { parseDateText, utcDate } from "./date-text.js";
 
 /** JavaScript value of each attribute type. */
 export interface AttributeTypeMap {
@@ -36,8 +37,6 @@ export interface AttributeType {
 const INTEGER_TEXT = /^\s*[+-]?\d+\s*$/;
 // Unlike integers, SPEC grants real text no surrounding spaces: it must be wholly the number.
 const REAL_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i;
-const DATE_TEXT = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATE_TIME_TEXT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-](\d{2}):(\d{2}))$/;
 // SQLite's CURRENT_TIMESTAMP, which a column default may store: UTC without an offset.
 const SQLITE_TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d+)?$/;
 const BOOLEAN_TEXT = new Map([["true", true], ["false", false], ["on", true], ["off", false], ["1", true], ["0", false]]);
@@ -62,39 +61,9 @@ function castReal(value: unknown): unknown {
   return Number.isFinite(number) ? withoutNegativeZero(number) : UNCASTABLE;
 }
 
-/** A UTC instant; unlike `Date.UTC`, years 0 to 99 stay themselves rather than becoming 1900 to 1999. */
-function utcDate(year: number, monthIndex: number, day: number, hours = 0, minutes = 0, seconds = 0, ms = 0): Date {
-  if (year >= 100) return new Date(Date.UTC(year, monthIndex, day, hours, minutes, seconds, ms));
-  const date = new Date(0);
-  date.setUTCFullYear(year, monthIndex, day);
-  date.setUTCHours(hours, minutes, seconds, ms);
-  return date;
-}
-
-function isCalendarDay(year: number, month: number, day: number): boolean {
-  const date = utcDate(year, month - 1, day);
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-}
-
-function castDatetimeText(text: string): unknown {
-  const dateOnly = DATE_TEXT.exec(text);
-  if (dateOnly) {
-    const [year, month, day] = dateOnly.slice(1).map(Number) as [number, number, number];
-    return isCalendarDay(year, month, day) ? utcDate(year, month - 1, day) : UNCASTABLE;
-  }
-  const dateTime = DATE_TIME_TEXT.exec(text);
-  if (!dateTime) return UNCASTABLE;
-  const [year, month, day, hour, minute, second = 0, offsetHour = 0, offsetMinute = 0] = dateTime
-    .slice(1)
-    .map((part) => (part === undefined ? undefined : Number(part))) as number[];
-  const valid =
-    isCalendarDay(year!, month!, day!) && hour! < 24 && minute! < 60 && second < 60 && offsetHour < 24 && offsetMinute < 60;
-  return valid ? new Date(text) : UNCASTABLE;
-}
-
 function castDatetime(value: unknown): unknown {
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? UNCASTABLE : new Date(value.getTime());
-  return typeof value === "string" ? castDatetimeText(value) : UNCASTABLE;
+  return typeof value === "string" ? (parseDateText(value) ?? UNCASTABLE) : UNCASTABLE;
 }
 
 const digitsAt = (text: string, start: number, length: number): number => {

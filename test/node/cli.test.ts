@@ -161,6 +161,19 @@ describe("recordflare g model", () => {
     expect(migration).toContain("  greeting TEXT DEFAULT 'Hi!',\n");
   });
 
+  it("takes as a datetime default exactly the texts casting accepts, years 0 to 99 included", () => {
+    const folder = app();
+    ok(folder, "g", "model", "Event", "starts:datetime=0050-02-28", "opens:datetime=2026-01-01T09:00+05:30", "closes:datetime='0004-02-29T23:59:59.5Z'");
+    const migration = read(folder, "migrations/0001_create_events.sql");
+    expect(migration).toContain("  starts DATETIME DEFAULT '0050-02-28',\n");
+    expect(migration).toContain("  opens DATETIME DEFAULT '2026-01-01T09:00+05:30',\n");
+    expect(migration).toContain("  closes DATETIME DEFAULT '0004-02-29T23:59:59.5Z',\n");
+    const schema = read(folder, "src/db/schema.ts");
+    expect(schema).toContain('    starts: { type: "datetime", default: "0050-02-28" },\n');
+    expect(schema).toContain('    opens: { type: "datetime", default: "2026-01-01T09:00+05:30" },\n');
+    expect(schema).toContain('    closes: { type: "datetime", default: "0004-02-29T23:59:59.5Z" },\n');
+  });
+
   it("numbers migrations after the highest existing one, and keeps an edited base class", () => {
     const folder = app();
     ok(folder, "g", "model", "User", "name:string!");
@@ -514,6 +527,9 @@ describe("errors", () => {
     ["an unknown modifier", ["g", "model", "User", "email:string:uniq"], /^Error: Column "email:string:uniq": unknown modifier "uniq"/],
     ["a default that is not of the type", ["g", "model", "User", "age:integer=abc"], /^Error: Column "age:integer=abc": the default "abc" is not a safe integer\.$/],
     ["a boolean default that is not a boolean", ["g", "model", "User", "admin:boolean=yes"], /the default "yes" is not a boolean/],
+    ["a datetime default on a day that does not exist", ["g", "model", "Event", "starts:datetime=0050-02-29"], /^Error: Column "starts:datetime=0050-02-29": the default "0050-02-29" is not a date \(YYYY-MM-DD\) or a date-time with Z or an offset \(2024-01-31T12:00:00Z\)\.$/],
+    ["a datetime default without an offset", ["g", "model", "Event", "starts:datetime=2024-03-15T10:20"], /^Error: Column "starts:datetime=2024-03-15T10:20": the default "2024-03-15T10:20" is not a date/],
+    ["a datetime default at an hour that does not exist", ["g", "model", "Event", "starts:datetime=2024-03-15T24:00Z"], /the default "2024-03-15T24:00Z" is not a date/],
     ["a json default that is not JSON", ["g", "model", "User", "prefs:json={"], /the default "\{" is not valid JSON/],
     ["a default on a reference", ["g", "model", "Post", "user:references=1"], /a reference takes no default/],
     ["two arguments for one column", ["g", "model", "User", "name", "name:integer"], /^Error: Columns "name" and "name:integer" both name the column name\.$/],

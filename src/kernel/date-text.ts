@@ -1,0 +1,42 @@
+/**
+ * The date and date-time texts recordflare reads as a `datetime` (SPEC "Casting of assigned values"): one parser
+ * for the kernel's casting and the CLI's column defaults, so that both accept exactly the same texts.
+ */
+
+const DATE_TEXT = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME_TEXT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-](\d{2}):(\d{2}))$/;
+
+/** A UTC instant; unlike `Date.UTC`, years 0 to 99 stay themselves rather than becoming 1900 to 1999. */
+export function utcDate(year: number, monthIndex: number, day: number, hours = 0, minutes = 0, seconds = 0, ms = 0): Date {
+  if (year >= 100) return new Date(Date.UTC(year, monthIndex, day, hours, minutes, seconds, ms));
+  const date = new Date(0);
+  date.setUTCFullYear(year, monthIndex, day);
+  date.setUTCHours(hours, minutes, seconds, ms);
+  return date;
+}
+
+function isCalendarDay(year: number, month: number, day: number): boolean {
+  const date = utcDate(year, month - 1, day);
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/**
+ * The instant a date or date-time text names, or undefined when recordflare does not read the text as one.
+ * Accepted: `YYYY-MM-DD` (midnight UTC), and `YYYY-MM-DDTHH:MM[:SS[.fff]]` followed by `Z` or `±HH:MM`, with a
+ * day that exists, an hour below 24, minutes and seconds below 60, and an offset below 24:00.
+ */
+export function parseDateText(text: string): Date | undefined {
+  const dateOnly = DATE_TEXT.exec(text);
+  if (dateOnly) {
+    const [year, month, day] = dateOnly.slice(1).map(Number) as [number, number, number];
+    return isCalendarDay(year, month, day) ? utcDate(year, month - 1, day) : undefined;
+  }
+  const dateTime = DATE_TIME_TEXT.exec(text);
+  if (!dateTime) return undefined;
+  const [year, month, day, hour, minute, second = 0, offsetHour = 0, offsetMinute = 0] = dateTime
+    .slice(1)
+    .map((part) => (part === undefined ? undefined : Number(part))) as number[];
+  const valid =
+    isCalendarDay(year!, month!, day!) && hour! < 24 && minute! < 60 && second < 60 && offsetHour < 24 && offsetMinute < 60;
+  return valid ? new Date(text) : undefined;
+}
