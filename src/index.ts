@@ -13,7 +13,7 @@ export { scopes } from "./plugins/scopes.js";
 export { tableNaming, tableize } from "./plugins/table-naming.js";
 export { pluralize } from "./plugins/inflection.js";
 export { combining } from "./plugins/combining.js";
-export { anyMatch, calculations, countOf, countStatement } from "./plugins/calculations.js";
+export { calculations } from "./plugins/calculations.js";
 export { pagination } from "./plugins/pagination.js";
 export { permitting, type PermitOptions } from "./plugins/permitting.js";
 export { normalization, type NormalizesOptions } from "./plugins/normalization.js";

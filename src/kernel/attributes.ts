@@ -36,6 +36,11 @@ export interface Attribute {
   readonly generateId: boolean;
   /** Whether the attribute's values are hidden as `[FILTERED]` wherever recordflare shows them. Set by plugins. */
   filtered: boolean;
+  /**
+   * Whether a plugin sets the attribute whenever a write changes a row (the timestamps plugin marks `updatedAt`), so
+   * that writes made without a record, such as an upsert's update of an existing row, touch it alike. Set by plugins.
+   */
+  updateTimestamp: boolean;
 }
 
 /** SPEC's override rule 3: an attribute has a default or generateId, so a declaration giving both is refused. */
@@ -76,6 +81,7 @@ export function defineAttribute(modelName: string, name: string, declaration: At
     hasDefault: options.default !== undefined,
     generateId: options.generateId === true,
     filtered: false,
+    updateTimestamp: false,
   };
 }
 

@@ -33,13 +33,19 @@ function valueSources(attributes: readonly Attribute[]): ParamSource[] {
   return attributes.map((attribute) => ({ kind: "value", attribute }));
 }
 
+/**
+ * An attribute's value in its stored form, refused with `TypeError` when it is over D1's limit for one value. Plugin
+ * API, for a plugin that writes values without a record (bulk writes).
+ */
+export function storedWithinD1Limit(model: { readonly name: string }, attribute: Attribute, value: unknown): unknown {
+  const stored = storedValue(attribute, value);
+  assertValueWithinD1Limit(model, attribute, stored);
+  return stored;
+}
+
 /** The written values in their stored form, in the order of `attributes`; one over D1's limit is refused. */
 function storedValues(model: ResolvedModel, attributes: readonly Attribute[], values: ReadonlyMap<string, unknown>): unknown[] {
-  return attributes.map((attribute) => {
-    const stored = storedValue(attribute, values.get(attribute.name));
-    assertValueWithinD1Limit(model, attribute, stored);
-    return stored;
-  });
+  return attributes.map((attribute) => storedWithinD1Limit(model, attribute, values.get(attribute.name)));
 }
 
 /**

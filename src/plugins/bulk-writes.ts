@@ -2,24 +2,20 @@ import {
   argumentError,
   type Attribute,
   attributeNamed,
-  castValue,
-  assertValueWithinD1Limit,
   databaseOfModel,
   definePlugin,
-  IncompatibleRelation,
-  isPlainObject,
+  deleteAllStatement,
   optionsArgument,
   refuseUninspectable,
   type InsertOptions,
-  joinSelect,
-  joinWithAnd,
   MAX_VALUE_BYTES,
   ParamWriter,
   quoteIdentifier,
   Relation,
   type ResolvedModel,
-  selectParts,
   Statement,
+  storedWithinD1Limit,
+  updateAllStatement,
   type UpsertOptions,
   utf8Length,
   valuesToWrite,
@@ -28,13 +24,6 @@ import {
 
 type Meta = WriteMeta;
 type BuildsRecords = Function & { build(attributes: object): object; all(): Relation };
-
-/** The stored form of a value a bulk write sends, refused before sending when it is over D1's limit for one value. */
-function storedOf(model: ResolvedModel, attribute: Attribute, value: unknown): unknown {
-  const stored = value === null || value === undefined ? null : attribute.type.toDatabase(value);
-  assertValueWithinD1Limit(model, attribute, stored);
-  return stored;
-}
 
 /** The rows of a bulk insert: the attributes written, each row's stored values in their order, and what the caller gave. */
 interface RowsToInsert {
@@ -58,7 +47,7 @@ function rowsToInsert(modelClass: BuildsRecords, list: readonly object[], operat
     if (values.size !== attributes.length || !attributes.every((attribute) => values.has(attribute.name))) {
       throw new TypeError(`${model.name}.${operation}: every row must give the same attributes`);
     }
-    return attributes.map((attribute) => storedOf(model, attribute, values.get(attribute.name)));
+    return attributes.map((attribute) => storedWithinD1Limit(model, attribute, values.get(attribute.name)));
   });
   const given = Object.keys(list[0]!).map((name) => attributeNamed(model, name));
   return { model, attributes, rows, given };
@@ -171,17 +160,18 @@ function toInsertAll(this: BuildsRecords, list: readonly object[], options?: Ins
 
 /**
  * What an upsert does to an existing row: sets the attributes the caller gave (never defaults, keys or createdAt),
- * and updatedAt only when one of their values changes, as Rails' upsert_all does and as a save with nothing to
- * change leaves it alone. With nothing to set, the row is left as it is.
+ * and the update timestamps a plugin filled in (the `updateTimestamp` attributes: `updatedAt` with the timestamps
+ * plugin) only when one of their values changes, as Rails' upsert_all does and as a save with nothing to change
+ * leaves them alone. With nothing to set, the row is left as it is.
  */
-function conflictAction(model: ResolvedModel, updates: string[], updatedAt: string | undefined): string {
+function conflictAction(model: ResolvedModel, updates: string[], touched: string[]): string {
   if (updates.length === 0) return "DO NOTHING";
   const existing = (column: string) => `${model.quotedTable}.${quoteIdentifier(column)}`;
   const incoming = (column: string) => `excluded.${quoteIdentifier(column)}`;
   const assignments = updates.map((column) => `${quoteIdentifier(column)} = ${incoming(column)}`);
-  if (updatedAt !== undefined) {
-    const unchanged = updates.map((column) => `${existing(column)} IS ${incoming(column)}`).join(" AND ");
-    assignments.push(`${quoteIdentifier(updatedAt)} = CASE WHEN ${unchanged} THEN ${existing(updatedAt)} ELSE ${incoming(updatedAt)} END`);
+  const unchanged = updates.map((column) => `${existing(column)} IS ${incoming(column)}`).join(" AND ");
+  for (const column of touched) {
+    assignments.push(`${quoteIdentifier(column)} = CASE WHEN ${unchanged} THEN ${existing(column)} ELSE ${incoming(column)} END`);
   }
   return `DO UPDATE SET ${assignments.join(", ")}`;
 }
@@ -203,60 +193,10 @@ function toUpsertAll(this: BuildsRecords, list: readonly object[], options?: Ups
   const columns = attributes.map((attribute) => attribute.column);
   const givenColumns = given.map((attribute) => attribute.column);
   const updates = columns.filter((column) => givenColumns.includes(column) && !uniqueBy.includes(column) && column !== model.primaryKey.column);
-  // An updatedAt the caller gave is set as given; one the timestamps filled in is touched only on a change.
-  const stamped = model.byName.get("updatedAt")?.column;
-  const updatedAt = stamped !== undefined && columns.includes(stamped) && !givenColumns.includes(stamped) ? stamped : undefined;
-  const conflict = ` ON CONFLICT (${uniqueBy.map(quoteIdentifier).join(", ")}) ${conflictAction(model, updates, updatedAt)}`;
+  // An update timestamp the caller gave is set as given; one a plugin filled in is touched only on a change.
+  const touched = attributes.filter((attribute) => attribute.updateTimestamp && !givenColumns.includes(attribute.column)).map((attribute) => attribute.column);
+  const conflict = ` ON CONFLICT (${uniqueBy.map(quoteIdentifier).join(", ")}) ${conflictAction(model, updates, touched)}`;
   return insertStatement(this, rowInserts(model, attributes, rows, conflict, "upsertAll"));
-}
-
-function changesOf(meta: Meta): number {
-  return Number(meta["changes"] ?? 0);
-}
-
-/** The WHERE of a bulk UPDATE or DELETE: the Relation's conditions, or its rows by key when it pages or orders. */
-function targetRows(relation: Relation, params: ParamWriter): string {
-  const { data, model } = relation;
-  if (data.distinct) throw new IncompatibleRelation(`${model.name}: updateAll and deleteAll cannot target a distinct Relation`);
-  if (data.limit === undefined && data.offset === undefined && data.order.length === 0) {
-    const { where } = selectParts({ ...data, select: undefined }, model, params);
-    return where.length > 0 ? joinWithAnd(where) : "1 = 1";
-  }
-  // SQLite has no LIMIT on UPDATE or DELETE: target the page of rows by key instead.
-  const parts = selectParts(data, model, params);
-  parts.columns = quoteIdentifier(model.primaryKey.column);
-  return `${parts.columns} IN (${joinSelect(parts)})`;
-}
-
-/** `"a" = ?, "b" = ?`: each value bound on its own. */
-function setEach(values: ReadonlyMap<Attribute, unknown>, params: ParamWriter): string {
-  return [...values].map(([attribute, stored]) => `${quoteIdentifier(attribute.column)} = ${params.bind(stored, { kind: "value", attribute })}`).join(", ");
-}
-
-/** The UPDATE of `updateAll`: sets the attributes, cast, on every row the Relation matches; reads the rows changed. */
-export function updateAllStatement(relation: Relation, attributes: Record<string, unknown>): Statement<number> {
-  const model = relation.model;
-  if (!isPlainObject(attributes)) throw argumentError(`${model.name}.updateAll`, "a plain object of attribute values", attributes);
-  const entries = Object.entries(attributes);
-  if (entries.length === 0) throw new TypeError(`${model.name}.updateAll needs at least one attribute to set`);
-  const values = new Map<Attribute, unknown>();
-  for (const [name, value] of entries) {
-    const attribute = attributeNamed(model, name);
-    values.set(attribute, storedOf(model, attribute, castValue(model, attribute, value)));
-  }
-  // Values past the plain parameters go through the ParamWriter's JSON arrays, so any number of columns fits.
-  const params = new ParamWriter();
-  const assignments = setEach(values, params);
-  const sql = `UPDATE ${model.quotedTable} SET ${assignments} WHERE ${targetRows(relation, params)}`;
-  return new Statement({ sql, params: params.params, sources: params.sources }, model, "meta", (_rows, meta) => changesOf(meta), databaseOfModel(relation.modelClass));
-}
-
-/** The DELETE of `deleteAll`: every row the Relation matches; reads the rows deleted. */
-export function deleteAllStatement(relation: Relation): Statement<number> {
-  const model = relation.model;
-  const params = new ParamWriter();
-  const sql = `DELETE FROM ${model.quotedTable} WHERE ${targetRows(relation, params)}`;
-  return new Statement({ sql, params: params.params, sources: params.sources }, model, "meta", (_rows, meta) => changesOf(meta), databaseOfModel(relation.modelClass));
 }
 
 // The callers are async and build their Statement inside, so bad input rejects rather than throws.

@@ -1,5 +1,4 @@
-import { argumentError, definePlugin, isSqlCount, IncompatibleRelation, optionsArgument, type Page, previewText, type PaginateOptions, Relation, type UncountedPage } from "../kernel/index.js";
-import { countStatement } from "./calculations.js";
+import { argumentError, countStatement, definePlugin, isSqlCount, IncompatibleRelation, optionsArgument, type Page, previewText, type PaginateOptions, Relation, type UncountedPage } from "../kernel/index.js";
 
 // As integer attributes read text: an optional sign is allowed ("+2"; "-2" is then refused for being below 1).
 const WHOLE_NUMBER = /^[+-]?\d+$/;

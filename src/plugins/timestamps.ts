@@ -19,6 +19,10 @@ export const timestamps = definePlugin({
   name: "timestamps",
   appliesTo: (model: Function) => TIMESTAMPS.some((name) => hasTimestamp(model, name)),
   hooks: {
+    // Marked for the writes made without a record: an upsert touches updatedAt as a save does.
+    "model:finalize"(model: Function) {
+      for (const attribute of attributesOf(model)) attribute.updateTimestamp ||= attribute.name === "updatedAt" && attribute.typeName === "datetime";
+    },
     "record:write"({ record, operation, values }) {
       const now = new Date();
       if (operation === "create") {

@@ -1,5 +1,4 @@
-import { castAs, databaseOfRecord, declareModelState, definePlugin, defineModelState, ignoringCase, modelState, primaryKeyOf, type AllowNilOrBlank, type Relation, type ValidationOptions } from "../kernel/index.js";
-import { anyMatch } from "./calculations.js";
+import { anyMatch, castAs, databaseOfRecord, declareModelState, definePlugin, defineModelState, ignoringCase, modelState, primaryKeyOf, type AllowNilOrBlank, type Relation, type ValidationOptions } from "../kernel/index.js";
 import { checkValidationOptions } from "./validation-options.js";
 import { rulesOf, type Rules } from "./validation-rules.js";
 import { isBlank, skipsValue } from "./validation-skips.js";

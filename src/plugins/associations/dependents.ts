@@ -1,6 +1,4 @@
-import { abort, type BatchItem, databaseOfRecord, type DestroyContext, humanize, primaryKeyOf } from "../../kernel/index.js";
-import { deleteAllStatement, updateAllStatement } from "../bulk-writes.js";
-import { anyMatch } from "../calculations.js";
+import { abort, anyMatch, type BatchItem, databaseOfRecord, deleteAllStatement, type DestroyContext, humanize, primaryKeyOf, updateAllStatement } from "../../kernel/index.js";
 import type { Dependent, ResolvedAssociation } from "./definition.js";
 import { anyReached, type DependentNode, type DependentTree, dependentTreeOf, parentsReached, readRecords, targetOf, writeReached } from "./dependent-tree.js";
 import { slotsOf } from "./registry.js";

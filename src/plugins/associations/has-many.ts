@@ -1,5 +1,4 @@
-import { Relation } from "../../kernel/index.js";
-import { anyMatch, countOf } from "../calculations.js";
+import { anyMatch, countOf, Relation } from "../../kernel/index.js";
 import { markBuiltThroughOwner } from "./required-parents.js";
 import type { AssociationSlot } from "./slot.js";
 

@@ -1,5 +1,4 @@
-import type { BatchItem } from "../../kernel/index.js";
-import { deleteAllStatement, updateAllStatement } from "../bulk-writes.js";
+import { type BatchItem, deleteAllStatement, updateAllStatement } from "../../kernel/index.js";
 import type { ResolvedAssociation } from "./definition.js";
 import { childRows } from "./dependents.js";
 import { slotsOf } from "./registry.js";

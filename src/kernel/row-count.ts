@@ -1,0 +1,43 @@
+import { queryOfParts, selectParts } from "./compiler.js";
+import { databaseOfModel } from "./introspection.js";
+import type { Relation } from "./relation.js";
+import { Statement } from "./statement.js";
+
+/**
+ * The COUNT Statement of a Relation; agrees with `toArray()` even with limit, offset and distinct. Plugin API: a
+ * plugin that sends a count in a batch (pagination) uses it, whether or not the `calculations` plugin is registered.
+ */
+export function countStatement(relation: Relation): Statement<number> {
+  const { data, model } = relation;
+  let query;
+  if (data.limit !== undefined || data.offset !== undefined || data.distinct) {
+    const inner = queryOfParts(selectParts(data.distinct ? data : { ...data, select: [model.primaryKey] }, model));
+    query = { ...inner, sql: `SELECT COUNT(*) AS count FROM (${inner.sql})` };
+  } else {
+    const parts = selectParts({ ...data, order: [] }, model);
+    parts.columns = "COUNT(*) AS count";
+    query = queryOfParts(parts);
+  }
+  return new Statement(query, model, "rows", (rows) => Number(rows[0]?.["count"] ?? 0), databaseOfModel(relation.modelClass));
+}
+
+/** The number of rows a Relation matches (none without a query for `none()`). Plugin API, as `countStatement`. */
+export async function countOf(relation: Relation): Promise<number> {
+  if (relation.data.none) return 0;
+  return relation.run(countStatement(relation));
+}
+
+/**
+ * Whether a Relation matches any row; reads one row at most, and none past the Relation's own `limit(0)`. Plugin
+ * API: the uniqueness validator and associations ask it, whether or not the `calculations` plugin is registered.
+ */
+export async function anyMatch(relation: Relation): Promise<boolean> {
+  const { data, model } = relation;
+  if (data.none) return false;
+  // The offset of a distinct Relation skips distinct rows: `SELECT DISTINCT 1` would leave one row to skip, so its
+  // columns stay (as Rails' exists? keeps them for distinct with an offset).
+  const keepColumns = data.distinct && data.offset !== undefined;
+  const parts = selectParts({ ...data, ...(keepColumns ? {} : { select: undefined }), order: [], limit: Math.min(data.limit ?? 1, 1) }, model);
+  if (!keepColumns) parts.columns = "1 AS one";
+  return relation.run(new Statement(queryOfParts(parts), model, "rows", (rows) => rows.length > 0));
+}
