@@ -9,34 +9,35 @@ const root = path.dirname(fileURLToPath(import.meta.url));
 // (node_modules/workerd 1.20261102.1 -> 2026-11-02). playground/wrangler.jsonc uses the same date.
 export const compatibilityDate = "2026-11-01";
 
-export default defineConfig(async () => {
-  const migrations = await readD1Migrations(
-    path.join(root, "test/fixtures/migrations"),
-  );
+/** The library tests: run inside workerd with a local D1 database (also the whole of vitest.mutate.config.ts). */
+export async function workersProject() {
+  const migrations = await readD1Migrations(path.join(root, "test/fixtures/migrations"));
+  return {
+    plugins: [
+      cloudflareTest({
+        miniflare: {
+          compatibilityDate,
+          compatibilityFlags: ["nodejs_compat"],
+          d1Databases: ["DB"],
+          bindings: { TEST_MIGRATIONS: migrations },
+        },
+      }),
+    ],
+    test: {
+      root,
+      include: ["test/**/*.test.ts"],
+      exclude: ["test/node/**", "test/types/**", "**/node_modules/**"],
+      setupFiles: ["./test/setup.ts"],
+    },
+  };
+}
 
+export default defineConfig(async () => {
+  const workers = await workersProject();
   return {
     test: {
       projects: [
-        {
-          // Library tests, run inside workerd with a local D1 database.
-          plugins: [
-            cloudflareTest({
-              miniflare: {
-                compatibilityDate,
-                compatibilityFlags: ["nodejs_compat"],
-                d1Databases: ["DB"],
-                bindings: { TEST_MIGRATIONS: migrations },
-              },
-            }),
-          ],
-          test: {
-            name: "workers",
-            root,
-            include: ["test/**/*.test.ts"],
-            exclude: ["test/node/**", "test/types/**", "**/node_modules/**"],
-            setupFiles: ["./test/setup.ts"],
-          },
-        },
+        { ...workers, test: { ...workers.test, name: "workers" } },
         {
           // Plain Node tests (CLI, importing the built package).
           test: {
