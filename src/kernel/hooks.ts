@@ -6,6 +6,7 @@ import type { RelationData, SelectParts } from "./compiler.js";
 import type { Plugin } from "./plugin.js";
 import type { RelationPlanContext } from "./read-plan.js";
 import type { ResolvedModel } from "./resolve.js";
+import type { Statement } from "./statement.js";
 
 /** What a save is doing. */
 export type SaveOperation = "create" | "update";
@@ -51,6 +52,13 @@ export interface WriteContext<R = any> {
   readonly operation: SaveOperation;
   /** Attribute name to JavaScript value, as it stands before this hook. */
   readonly values: ReadonlyMap<string, unknown>;
+}
+
+/** A read a `record:planDestroy` hook adds to a destroy's read batch, and what receives its result. */
+export interface DestroyRead<Result = any> {
+  readonly statement: Statement<Result>;
+  /** Gets the statement's result, before the `record:beforeDelete` hooks run. Sync. */
+  readonly receive: (result: Result) => void;
 }
 
 /** One line of a printed record. */
@@ -109,6 +117,12 @@ export interface ModelHooks {
   "record:afterSave": (context: SaveContext) => void | Promise<void>;
   /** Before the DELETE. `throw abort(reason)` stops the destroy. May be async. */
   "record:beforeDestroy": (context: DestroyContext) => void | Promise<void>;
+  /**
+   * After every `record:beforeDestroy` hook, before `record:beforeDelete`: a hook pushes reads it needs for the
+   * destroy (dependents, checks), each `{ statement, receive }`. The reads of every hook go in ONE batch (one round
+   * trip), and each `receive(result)` runs before `record:beforeDelete`. Sync.
+   */
+  "record:planDestroy": (context: { readonly record: any; readonly reads: DestroyRead[] }) => void;
   /**
    * After every before-destroy hook, just before the DELETE: where dependents are handled, so that a callback's
    * abort always protects them. May abort, and may push writes to `batch`. May be async.

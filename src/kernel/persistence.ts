@@ -6,7 +6,7 @@ import { databaseFor } from "./context.js";
 import { previewList, previewValue } from "./display.js";
 import type { BatchItem, Database } from "./database.js";
 import { RecordDestroyed, RecordInvalid, RecordNotDestroyed, RecordNotFound, RecordNotSaved } from "./errors.js";
-import type { DestroyContext, SaveContext, SaveOperation } from "./hooks.js";
+import type { DestroyContext, DestroyRead, SaveContext, SaveOperation } from "./hooks.js";
 import { loadRow } from "./hydrate.js";
 import { type RecordState, STATE, changedAttributes, currentValue, originalValue, snapshotOf } from "./record-state.js";
 import { findByKeyStatement } from "./key-lookup.js";
@@ -292,6 +292,15 @@ export async function save(record: Persistable): Promise<boolean> {
   return checked ? run(record, checked) : false;
 }
 
+/** Sends the reads the `record:planDestroy` hooks ask for in one batch, and hands each its result. */
+async function readPlanned(record: Persistable): Promise<void> {
+  const reads: DestroyRead[] = [];
+  record[STATE].model.hooks.callSync("record:planDestroy", { record, reads });
+  if (reads.length === 0) return;
+  const results = await (await recordDatabase(record)).runAll(reads.map((read) => read.statement));
+  reads.forEach((read, index) => read.receive(results[index]));
+}
+
 /** Runs the destroy hooks and checks the writes they add (dependents); undefined when refused. */
 async function checkDestroy(record: Persistable): Promise<CheckedWrite | undefined> {
   const state = record[STATE];
@@ -301,6 +310,7 @@ async function checkDestroy(record: Persistable): Promise<CheckedWrite | undefin
   const callBefore = () =>
     runAbortable(state, async () => {
       if (hooks.has("record:beforeDestroy")) await hooks.callHook("record:beforeDestroy", context);
+      if (hooks.has("record:planDestroy")) await readPlanned(record);
       if (hooks.has("record:beforeDelete")) await hooks.callHook("record:beforeDelete", context);
     });
   return checkWrite(state, () => context.batch, callBefore, async () => {

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { connect, hasMany, hasOne, Model, withDatabase } from "../../src/index.js";
+import { connect, countStatement, definePlugin, hasMany, hasOne, Model, type Relation, withDatabase } from "../../src/index.js";
 import { countRows, recordingRoundTrips } from "../helpers/queries.js";
 
 /**
@@ -269,5 +269,55 @@ describe("dependent: round trips of a destroy", () => {
     expect(heads(trips)[0]).toContain(`DELETE FROM "dc_profiles"`);
     expect(trips).toHaveLength(1);
     expect(await countRows("dc_profiles")).toBe(0);
+  });
+});
+
+describe("record:planDestroy: a plugin's read joins the destroy's one read batch", () => {
+  /** A plugin that counts, before a user is destroyed, how many posts go with it, in the destroy's read batch. */
+  function postCounter(Post: Blog["Post"]) {
+    const counted: number[] = [];
+    const plugin = definePlugin({
+      name: "post-counter",
+      hooks: {
+        "record:planDestroy"({ record, reads }) {
+          if (!("posts" in record)) return;
+          const posts = Post.where({ dcUserId: record.id }) as unknown as Relation;
+          reads.push({ statement: countStatement(posts), receive: (count: number) => void counted.push(count) });
+        },
+      },
+    });
+    return { plugin, counted };
+  }
+
+  it("with callbacks in the tree: still two round trips, the plugin's count in the first beside every level", async () => {
+    const models = blog({ callbacksOn: "comments" });
+    const { plugin, counted } = postCounter(models.Post);
+    models.User.use(plugin);
+    const { user } = await seed(models, 3);
+    const trips = await counting(async (start) => {
+      const loaded = await models.User.find(user.id);
+      start();
+      await loaded.destroy();
+    });
+    expect(trips).toHaveLength(2);
+    expect(trips[0]!.some((sql) => sql.startsWith(`SELECT COUNT(*)`))).toBe(true);
+    expect(trips[0]!.some((sql) => sql.startsWith(`SELECT * FROM "dc_comments"`))).toBe(true);
+    expect(counted).toEqual([3]);
+    expect(await remaining()).toEqual(EMPTY);
+  });
+
+  it("a set-based tree with a restriction: the plugin's read and the restriction checks share the first round trip", async () => {
+    const models = blog({ restrictPost: true });
+    const { plugin, counted } = postCounter(models.Post);
+    models.User.use(plugin);
+    const { user } = await seed(models, 2);
+    const trips = await counting(async (start) => {
+      const loaded = await models.User.find(user.id);
+      start();
+      await loaded.destroy();
+    });
+    expect(trips).toHaveLength(2);
+    expect(heads([trips[0]!])).toEqual([[`SELECT 1 AS one FROM "dc_locks"`, `SELECT COUNT(*) AS count FROM "dc_posts"`]]);
+    expect(counted).toEqual([2]);
   });
 });

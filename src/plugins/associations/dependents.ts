@@ -1,6 +1,18 @@
-import { abort, anyMatch, type BatchItem, databaseOfRecord, deleteAllStatement, type DestroyContext, humanize, primaryKeyOf, updateAllStatement } from "../../kernel/index.js";
+import {
+  abort,
+  anyMatch,
+  type BatchItem,
+  databaseOfRecord,
+  deleteAllStatement,
+  type DestroyContext,
+  type DestroyRead,
+  humanize,
+  primaryKeyOf,
+  type Statement,
+  updateAllStatement,
+} from "../../kernel/index.js";
 import type { Dependent, ResolvedAssociation } from "./definition.js";
-import { anyReached, type DependentNode, type DependentTree, dependentTreeOf, parentsReached, readRecords, targetOf, writeReached } from "./dependent-tree.js";
+import { anyReached, type DependentNode, type DependentTree, dependentTreeOf, parentsReached, readRecords, writeReached } from "./dependent-tree.js";
 import { slotsOf } from "./registry.js";
 import type { AssociationSlot } from "./slot.js";
 
@@ -14,6 +26,9 @@ const prefetched = new WeakMap<object, Map<string, Found>>();
 
 /** Records whose dependents' rows the set-based writes of an owner's destroy already reach. */
 const covered = new WeakSet<object>();
+
+/** The restriction checks read for an owner of a set-based tree, and what each found. */
+const restrictionsFound = new WeakMap<object, { paths: DependentNode[][]; found: boolean[] }>();
 
 /** One association's strategy, given what was read for it beforehand (undefined: it reads for itself). */
 interface StrategyContext {
@@ -137,21 +152,32 @@ const pathsOf = (nodes: readonly DependentNode[], path: readonly DependentNode[]
 
 const ownerKeyOf = (owner: Owner, path: readonly DependentNode[]) => owner.readAttribute(path[0]!.association.primaryKey);
 
-async function databaseOf(owner: Owner, tree: DependentTree) {
-  return targetOf([tree.nodes[0]!], databaseOfRecord(owner)).database();
+/** The tree's `restrictWithError` paths, the owner's own first (its strategies run before its children are checked). */
+function restrictionPaths(tree: DependentTree): DependentNode[][] {
+  const paths = pathsOf(tree.nodes).filter((path) => path.at(-1)!.dependent === "restrictWithError");
+  return paths.sort((a, b) => Number(a.length > 1) - Number(b.length > 1));
 }
 
-/** Refuses when a `restrictWithError` child exists anywhere in the tree: one batch, one row read at most per check. */
-async function refuseRestricted(owner: Owner, tree: DependentTree): Promise<void> {
-  const paths = pathsOf(tree.nodes).filter((path) => path.at(-1)!.dependent === "restrictWithError");
-  // The owner's own restrictions first, as its own strategies run before its children are checked.
-  paths.sort((a, b) => Number(a.length > 1) - Number(b.length > 1));
-  const database = databaseOf(owner, tree);
-  const exists = await (await database).runAll(paths.map((path) => anyReached(path, ownerKeyOf(owner, path), databaseOfRecord(owner))));
-  const at = exists.indexOf(true);
+/** The reads that check every restriction of the tree: one row read at most per check. */
+function restrictionReads(owner: Owner, tree: DependentTree): DestroyRead[] {
+  const paths = restrictionPaths(tree);
+  const found: boolean[] = [];
+  restrictionsFound.set(owner, { paths, found });
+  return paths.map((path, index) => ({
+    statement: anyReached(path, ownerKeyOf(owner, path), databaseOfRecord(owner)),
+    receive: (exists: boolean) => void (found[index] = exists),
+  }));
+}
+
+/** Refuses when the restriction reads found a `restrictWithError` child anywhere in the tree. */
+function refuseRestricted(owner: Owner): void {
+  const checked = restrictionsFound.get(owner);
+  restrictionsFound.delete(owner);
+  const at = checked ? checked.found.indexOf(true) : -1;
   if (at < 0) return;
-  const { association } = paths[at]!.at(-1)!;
-  if (paths[at]!.length === 1) refuse(owner, association);
+  const path = checked!.paths[at]!;
+  const { association } = path.at(-1)!;
+  if (path.length === 1) refuse(owner, association);
   throw abort(restrictionMessage(association));
 }
 
@@ -190,18 +216,28 @@ function foundFor(record: Owner): Map<string, Found> {
 }
 
 /**
- * Reads every level of the tree in one batch (each level by a subquery of the one above) and hands each record
- * what was found for its own dependents, so that their destroys read nothing more.
+ * The reads of every level of the tree, for one batch (each level by a subquery of the one above); once the last is
+ * received, each record is handed what was found for its own dependents, so that their destroys read nothing more.
  */
-async function prefetchTree(owner: Owner, tree: DependentTree): Promise<void> {
+function treeReads(owner: Owner, tree: DependentTree): DestroyRead[] {
   const reads = plannedReads(tree.nodes, []);
   const database = databaseOfRecord(owner);
+  const results: unknown[] = [];
   const statements = reads.map(({ path, parentAt }) => {
     const key = ownerKeyOf(owner, path);
     if (path.at(-1)!.dependent === "destroy") return readRecords(path, key, database);
     return parentAt < 0 ? anyReached(path, key, database) : parentsReached(path, key, database);
   });
-  const results = await (await databaseOf(owner, tree)).runAll(statements);
+  return statements.map((statement, index) => ({
+    statement: statement as Statement<unknown>,
+    receive(result: unknown) {
+      results[index] = result;
+      if (index === reads.length - 1) handOut(owner, reads, results);
+    },
+  }));
+}
+
+function handOut(owner: Owner, reads: readonly PlannedRead[], results: readonly unknown[]): void {
   reads.forEach(({ path, parentAt }, index) => {
     const { association } = path.at(-1)!;
     const parents = parentAt < 0 ? [owner] : (results[parentAt] as Owner[]);
@@ -216,6 +252,8 @@ async function prefetchTree(owner: Owner, tree: DependentTree): Promise<void> {
     }
     for (const parent of parents) foundFor(parent).set(association.name, byParent.get(parentKey(parent)) ?? []);
   });
+  // A tree with no rows at all still marks the owner as read, so that its destroy reads nothing more.
+  foundFor(owner);
 }
 
 function takeFound(record: Owner): Map<string, Found> | undefined {
@@ -226,8 +264,9 @@ function takeFound(record: Owner): Map<string, Found> | undefined {
 
 /**
  * Applies each association's `dependent` strategy, after the owner's before-destroy callbacks: the writes join the
- * owner's destroy batch, before its DELETE. At most one read batch for the whole tree: none when no record of the
- * tree has destroy hooks and nothing restricts (set-based writes), else every level read at once, by subqueries.
+ * owner's destroy batch, before its DELETE. The reads were made by `planDependentReads`, in the destroy's one read
+ * batch: none when no record of the tree has destroy hooks and nothing restricts (set-based writes), else every
+ * level read at once, by subqueries.
  */
 async function handleDependents(record: Owner, batch: BatchItem[]): Promise<void> {
   const found = takeFound(record);
@@ -239,12 +278,26 @@ async function handleDependents(record: Owner, batch: BatchItem[]): Promise<void
   const tree = dependentTreeOf(record.constructor, dependentsBeforeDelete);
   if (!tree.plannable) return applyStrategies(record, batch, new Map());
   if (tree.setBased) {
-    if (tree.restricts) await refuseRestricted(record, tree);
+    refuseRestricted(record);
     writeSetBased(record, tree.nodes, batch);
     return destroyCached(record, batch);
   }
-  await prefetchTree(record, tree);
-  return applyStrategies(record, batch, takeFound(record) ?? new Map());
+  return applyStrategies(record, batch, new Map());
+}
+
+/**
+ * The plugin's `record:planDestroy` hook: the reads a destroy's dependents need (every level of the tree, or the
+ * restriction checks of a set-based tree), sent by the kernel in the destroy's one read batch with other plugins'.
+ */
+export function planDependentReads({ record, reads }: { readonly record: Owner; readonly reads: DestroyRead[] }): void {
+  if (!hasDependents(record) || prefetched.has(record) || covered.has(record) || record.isNewRecord()) return;
+  const tree = dependentTreeOf(record.constructor, dependentsBeforeDelete);
+  if (!tree.plannable) return;
+  if (tree.setBased) {
+    if (tree.restricts) reads.push(...restrictionReads(record, tree));
+    return;
+  }
+  reads.push(...treeReads(record, tree));
 }
 
 /** The plugin's `record:beforeDelete` hook: handles the record's dependents. */

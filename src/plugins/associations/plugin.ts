@@ -1,5 +1,5 @@
 import { type Batchable, databaseOfRecord, definePlugin, type Database } from "../../kernel/index.js";
-import { dependentsBeforeDelete } from "./dependents.js";
+import { dependentsBeforeDelete, planDependentReads } from "./dependents.js";
 import { copyKey } from "./keys.js";
 import { saveNewParents } from "./new-parents.js";
 import { planPreloads } from "./preload.js";
@@ -118,6 +118,7 @@ export const associations = definePlugin({
       if (pendingChildren(record).length === 0) return clearPending(record);
       return saveLevelsBelow(record);
     },
+    "record:planDestroy": planDependentReads,
     "record:beforeDelete": dependentsBeforeDelete,
     "relation:plan": planPreloads,
   },
