@@ -1,5 +1,3 @@
-import type { AnyRecord } from "./types.js";
-
 /** Base class of every error recordflare throws, apart from the built-in `TypeError` for bad values. */
 export class RecordflareError extends Error {
   /** The class's name, shown before the message; each subclass sets its own. */
@@ -47,18 +45,6 @@ export class InvalidModel extends RecordflareError {
 /** `find` (also for an uncastable id), `findByOrThrow` or `reload` (of a deleted or never-saved record) found no row. */
 export class RecordNotFound extends RecordflareError {
   override name = "RecordNotFound";
-}
-
-/** An `OrThrow` save, or a record in a `batch`, failed validation; the record is on `error.record`. */
-export class RecordInvalid extends RecordflareError {
-  override name = "RecordInvalid";
-  /** The record that failed validation, with its `errors`; `error.record instanceof <Model>` narrows it to its Model. */
-  declare readonly record: AnyRecord;
-  constructor(message: string, record: AnyRecord) {
-    super(message);
-    // Not enumerable: loggers that copy an error's own keys would otherwise serialize the record's values.
-    Object.defineProperty(this, "record", { value: record });
-  }
 }
 
 /** An `OrThrow` save, or a record in a `batch`, was aborted by a callback; the message is the abort reason. */

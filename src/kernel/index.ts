@@ -17,6 +17,7 @@ export { assertBatchItems, connect, Database, type BatchItem, type BatchItemResu
 export { defineApplicationRecord, type ApplicationRecordFunction, type AppModel, type Schema } from "./application-record.js";
 export { Errors, humanize, type ErrorEntry } from "./errors-collection.js";
 export * from "./errors.js";
+export { RecordInvalid } from "./record-invalid.js";
 export type { DestroyRead, HookRegistration, InspectEntry, ModelHookName, ModelHooks, RelationCompileContext, SaveContext, DestroyContext, SaveOperation, WriteContext } from "./hooks.js";
 export { declareModelState, modelState } from "./declaration.js";
 export { definePlugin, defineModelState, type ModelStateKey, type Plugin } from "./plugin.js";

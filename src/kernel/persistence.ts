@@ -5,7 +5,8 @@ import { type Batchable, finishEach, isBatchable, resultsPerItem } from "./batch
 import { databaseFor } from "./context.js";
 import { previewList, previewValue } from "./display.js";
 import type { BatchItem, Database } from "./database.js";
-import { RecordDestroyed, RecordInvalid, RecordNotDestroyed, RecordNotFound, RecordNotSaved } from "./errors.js";
+import { RecordDestroyed, RecordNotDestroyed, RecordNotFound, RecordNotSaved } from "./errors.js";
+import { RecordInvalid } from "./record-invalid.js";
 import type { DestroyContext, DestroyRead, SaveContext, SaveOperation } from "./hooks.js";
 import { loadRow } from "./hydrate.js";
 import { type RecordState, STATE, changedAttributes, currentValue, originalValue, snapshotOf } from "./record-state.js";
