@@ -1,8 +1,9 @@
-// The playground in a real browser: Debian's chromium, driven by puppeteer-core, clicks through the blog as a
-// visitor would, against `npm run playground` on a free port with a fresh local D1. Screenshots go to
-// test/browser/screenshots/ (gitignored). Without /usr/bin/chromium the test is skipped on a developer machine and
-// fails in CI (CI set), where .ci/run installs it.
-import { type ChildProcess, spawn } from "node:child_process";
+// The playground: `npm run playground`'s options (--port or PORT choose the port, anything else is refused before
+// the build), and the app in a real browser: Debian's chromium, driven by puppeteer-core, clicks through the blog as
+// a visitor would, against `npm run playground` on a free port with a fresh local D1. Screenshots go to
+// test/browser/screenshots/ (gitignored). Without /usr/bin/chromium the browser test is skipped on a developer
+// machine and fails in CI (CI set), where .ci/run installs it.
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { connect, createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -10,6 +11,32 @@ import path from "node:path";
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { root } from "./helpers/cli-app.js";
+// @ts-expect-error a plain .mjs script, without types
+import { playgroundPort } from "../../scripts/playground.mjs";
+
+describe("npm run playground's port", () => {
+  it("is --port, else PORT, else 8787", () => {
+    expect(playgroundPort([], {})).toBe(8787);
+    expect(playgroundPort([], { PORT: "9000" })).toBe(9000);
+    expect(playgroundPort(["--port", "31787"], { PORT: "9000" })).toBe(31787);
+    expect(playgroundPort(["--port=31788"], {})).toBe(31788);
+  });
+
+  it("refuses what is not a port, naming where it came from", () => {
+    expect(() => playgroundPort(["--port", "abc"], {})).toThrow('--port must be a port number from 1 to 65535, not "abc".');
+    expect(() => playgroundPort([], { PORT: "70000" })).toThrow('PORT must be a port number from 1 to 65535, not "70000".');
+    expect(() => playgroundPort(["--port"], {})).toThrow("--port needs a value.");
+  });
+
+  it("refuses an unknown argument with the usage, before building anything", () => {
+    const result = spawnSync(process.execPath, [path.join(root, "scripts/playground.mjs"), "--host", "0.0.0.0"], { encoding: "utf8" });
+    expect(result.status).toBe(1);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toBe(
+      "Error: Unknown argument --host.\nUsage: npm run playground [-- --port <port>]   (or PORT=<port> npm run playground; default 8787)\n",
+    );
+  });
+});
 
 const CHROMIUM = "/usr/bin/chromium";
 const hasChromium = existsSync(CHROMIUM);
