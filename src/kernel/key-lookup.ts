@@ -18,7 +18,7 @@ function lookup(model: ResolvedModel, key: unknown): RelationData {
 }
 
 /** Whether plugins change how this Model's queries compile (then nothing compiled may be reused). */
-export function hasCompileHooks(model: ResolvedModel): boolean {
+function hasCompileHooks(model: ResolvedModel): boolean {
   const { hooks } = model;
   return hooks.has("relation:select") || hooks.has("relation:where") || hooks.has("relation:order") || hooks.has("relation:paging");
 }

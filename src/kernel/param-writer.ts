@@ -2,7 +2,7 @@ import { jsonOfBound, MAX_VALUE_BYTES, utf8Length } from "./bound-json.js";
 import type { ParamSource } from "./statement.js";
 
 /** D1 refuses a statement with more bound parameters than this. */
-export const MAX_BOUND_PARAMETERS = 100;
+const MAX_BOUND_PARAMETERS = 100;
 
 /**
  * Values bound as plain `?`. The parameters after them are numbered slots for the values past them: JSON arrays of

@@ -24,7 +24,7 @@ function assertNotDestroyed(state: RecordState, action: string): void {
 }
 
 /** The database a record writes through: the one it was built or loaded with, else the current one. */
-export function recordDatabase(record: Persistable): Database | Promise<Database> {
+function recordDatabase(record: Persistable): Database | Promise<Database> {
   const state = record[STATE];
   return state.database ?? databaseFor(record.constructor as unknown as { name: string; binding?: string });
 }

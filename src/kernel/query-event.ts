@@ -46,7 +46,7 @@ function displayParam(value: unknown, source: ParamSource | undefined): unknown 
 }
 
 /** The bound values of a Statement (or a compiled query) as query events show them. */
-export function displayParams(query: Pick<Statement, "params" | "sources">): unknown[] {
+function displayParams(query: Pick<Statement, "params" | "sources">): unknown[] {
   return query.params.map((value, index) => displayParam(value, query.sources[index]));
 }
 

@@ -93,7 +93,7 @@ export function storedValue(attribute: Attribute, value: unknown): unknown {
 }
 
 /** The stored form of the attribute as last loaded or saved (null for a new record). */
-export function originalStoredValue(state: RecordState, attribute: Attribute): unknown {
+function originalStoredValue(state: RecordState, attribute: Attribute): unknown {
   if (state.isNew) return null;
   const raw = state.row[attribute.column];
   return raw === null || raw === undefined ? null : attribute.type.canonical(raw);

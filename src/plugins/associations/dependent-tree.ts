@@ -92,7 +92,7 @@ export function dependentTreeOf(model: Function, own: Function): DependentTree {
 }
 
 /** The target Relation of the last node of a path from the owner, on the owner's database. */
-export function targetOf(path: readonly DependentNode[], database: Database | undefined): Relation {
+function targetOf(path: readonly DependentNode[], database: Database | undefined): Relation {
   return scopedTargetOf(path.at(-1)!.association, database);
 }
 

@@ -118,7 +118,7 @@ function dependentSlots(record: Owner): Array<[ResolvedAssociation, AssociationS
 }
 
 /** Whether destroying the record has dependents to handle. */
-export function hasDependents(record: Owner): boolean {
+function hasDependents(record: Owner): boolean {
   return dependentSlots(record).length > 0;
 }
 
