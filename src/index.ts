@@ -19,7 +19,7 @@ export { permitting, type PermitOptions } from "./plugins/permitting.js";
 export { normalization, type NormalizesOptions } from "./plugins/normalization.js";
 export { bulkWrites } from "./plugins/bulk-writes.js";
 export { callbacks } from "./plugins/callbacks.js";
-export { validations } from "./plugins/validations.js";
+export { defineValidator, validations, type CommonCheckOptions, type Validator, type ValidatorContext } from "./plugins/validations.js";
 export { uuidV7 } from "./plugins/uuid-v7.js";
 export { associations } from "./plugins/associations/plugin.js";
 export { belongsTo, hasMany, hasOne, type AssociationRelation, type BelongsTo, type HasMany, type HasOne } from "./plugins/associations/declare.js";
