@@ -58,7 +58,7 @@ import {
   type ScopeStatic,
 } from "../src/index.js";
 import { resetDatabase } from "./helpers/db.js";
-import { NoTenant, presence, softDelete, tenantScoped, validatesPresence, withTenant } from "./helpers/guide-plugins.js";
+import { attrReadonly, NoTenant, readonlyAttributes, softDelete, tenantScoped, withTenant } from "./helpers/guide-plugins.js";
 import { rejectionOf, thrown } from "./helpers/errors.js";
 import { countRows, listen, recordingRoundTrips } from "./helpers/queries.js";
 import { ApplicationRecord, Post, schema, User } from "./models/fixtures.js";
@@ -1330,22 +1330,22 @@ describe("guide: The hook catalogue", () => {
 // ---- Writing a plugin -----------------------------------------------------------------------------------------
 
 describe("guide: Per-Model state", () => {
-  it("a Model registering the presence plugin itself", async () => {
+  it("a Model registering the readonly-attributes plugin itself", async () => {
     class Writer extends ApplicationRecord("users") {
       static {
-        this.use(presence);
-        validatesPresence(this, "name");
+        this.use(readonlyAttributes);
+        attrReadonly(this, "email");
       }
     }
-    const writer = Writer.build({ name: " " });
-    expect(await writer.save()).toBe(false);
-    expect(writer.errors.fullMessages()).toEqual(["Name can't be blank"]);
+    const writer = await Writer.createOrThrow({ name: "Ada", email: "ada@example.com" });
+    expect(await writer.update({ email: "ada@example.org" })).toBe(false);
+    expect(writer.errors.fullMessages()).toEqual(["Email can't be changed"]);
   });
 
   it("declareModelState after first use throws InvalidModel", () => {
     class Used extends ApplicationRecord("users") {}
     Used.build({ name: "x" });
-    expect(() => validatesPresence(Used, "name")).toThrow(InvalidModel);
+    expect(() => attrReadonly(Used, "name")).toThrow(InvalidModel);
   });
 
   it("Base.use called later works only for Model classes made after it", () => {
