@@ -1,10 +1,36 @@
 /**
- * recordflare: the Active Record data library for Cloudflare D1.
+ * recordflare: the Active Record data library for Cloudflare D1. This entry is what apps use; the plugin API is
+ * `recordflare/plugin`.
  * @packageDocumentation
  */
-export * from "./kernel/index.js";
 export { ActiveRecord, Model } from "./active-record.js";
+export { Base } from "./kernel/base.js";
+export { defineApplicationRecord, type ApplicationRecordFunction, type AppModel, type Schema } from "./kernel/application-record.js";
+export type { AttributeDeclaration, AttributeDeclarations, AttributeOptions, AttributeOverride, AttributeOverrides, AttributesOf } from "./kernel/attributes.js";
+export type { AttributeTypeMap, AttributeTypeName } from "./kernel/attribute-types.js";
+export type * from "./kernel/types.js";
+export { underscore, camelize } from "./kernel/naming.js";
+
+export { connect, Database, type BatchItem, type BatchItemResult, type BatchResults, type ConnectOptions, type DatabaseHooks } from "./kernel/database.js";
+export type { D1DatabaseLike, D1PreparedStatementLike } from "./kernel/d1.js";
+export { currentDatabase, withDatabase } from "./kernel/context.js";
 export { batch } from "./batch.js";
+export type { Batchable } from "./kernel/batchable.js";
+export type { Statement, SqlQuery } from "./kernel/statement.js";
+export type { QueryEvent } from "./kernel/query-event.js";
+export type { QueryPlanStep } from "./kernel/query-plan.js";
+export type { QueryBudgets } from "./kernel/query-budget.js";
+export { requestBookmark, sessionFor, withRequestDatabase, type RequestDatabaseOptions, type SessionConstraint } from "./web/request-sessions.js";
+
+export { between, Comparison, gt, gte, ignoringCase, lt, lte } from "./kernel/conditions.js";
+export { column, sql, SqlFragment, ColumnReference } from "./kernel/sql.js";
+export type { OrderDirection } from "./kernel/relation.js";
+
+export { Abort, abort } from "./kernel/abort.js";
+export * from "./kernel/errors.js";
+export { RecordInvalid } from "./kernel/record-invalid.js";
+export { Errors, type ErrorEntry } from "./kernel/errors-collection.js";
+
 export { defaultPlugins } from "./plugins/default-plugins.js";
 export { attributeFiltering } from "./plugins/attribute-filtering.js";
 export { idGeneration } from "./plugins/id-generation.js";
@@ -24,4 +50,3 @@ export { uuidV7 } from "./plugins/uuid-v7.js";
 export { associations } from "./plugins/associations/plugin.js";
 export { belongsTo, hasMany, hasOne, type AssociationRelation, type BelongsTo, type HasMany, type HasOne } from "./plugins/associations/declare.js";
 export type { BelongsToOptions, Dependent, HasManyDependent, HasManyOptions, HasOneDependent, HasOneOptions } from "./plugins/associations/definition.js";
-export { requestBookmark, sessionFor, withRequestDatabase, type RequestDatabaseOptions, type SessionConstraint } from "./web/request-sessions.js";

@@ -4,19 +4,8 @@
  * (guide-examples.test.ts, guide-claims.test.ts) run them against real D1: if one fails, fix the guide with the code.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import {
-  abort,
-  attributesOf,
-  declareModelState,
-  defineModelState,
-  definePlugin,
-  defineValidator,
-  modelState,
-  quoteIdentifier,
-  RecordflareError,
-  type RelationData,
-  type ValidatorOption,
-} from "../../src/index.js";
+import { abort, defineValidator, RecordflareError, type ValidatorOption } from "../../src/index.js";
+import { attributesOf, declareModelState, defineModelState, definePlugin, modelState, quoteIdentifier, type RelationData } from "../../src/plugin.js";
 
 // ---- docs/guide.md, "Example: soft delete" --------------------------------------------------------------
 
