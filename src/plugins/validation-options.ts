@@ -33,7 +33,8 @@ function objectOf(checks: Record<string, Check>, oneOf: readonly string[], false
   };
 }
 
-const boolean: Check = (value) => (typeof value === "boolean" ? undefined : "must be true or false");
+/** A flag: `true` or `false`. */
+export const boolean: Check = (value) => (typeof value === "boolean" ? undefined : "must be true or false");
 const text: Check = (value) => (typeof value === "string" ? undefined : "must be a string");
 
 /**
@@ -66,8 +67,8 @@ export function shortOrLong(short: (value: unknown) => boolean, shortProblem: Ch
   };
 }
 
-/** What a check registered without its own `check` takes: `true` or an object. */
-const trueOrObject: Check = (value) => (value === true || isOptionsObject(value) ? undefined : "must be true or an object");
+/** What a check registered without its own `check` takes (and `uniqueness`, `numericality`): `true` or an object. */
+export const trueOrObject: Check = (value) => (value === true || isOptionsObject(value) ? undefined : "must be true or an object");
 
 // The options of a whole declaration, beside its checks.
 const DECLARATION_CHECKS: Record<string, Check> = {

@@ -1,5 +1,5 @@
 import { anyMatch, castAs, databaseOfRecord, ignoringCase, primaryKeyOf, type Relation } from "../kernel/index.js";
-import { type Check, longForm, shortOrLong } from "./validation-options.js";
+import { boolean, type Check, longForm, shortOrLong, trueOrObject } from "./validation-options.js";
 import { isBlank } from "./validation-skips.js";
 import type { Validator, ValidatorContext } from "./validator.js";
 
@@ -7,9 +7,7 @@ const count: Check = (value) => (Number.isSafeInteger(value) && (value as number
 const regExp: Check = (value) => (value instanceof RegExp ? undefined : "must be a RegExp");
 const list: Check = (value) => (Array.isArray(value) ? undefined : "must be an array of the allowed values");
 const finite: Check = (value) => (Number.isFinite(value) ? undefined : "must be a finite number");
-const boolean: Check = (value) => (typeof value === "boolean" ? undefined : "must be true or false");
 const isTrue = (value: unknown) => value === true;
-const trueOrObject: Check = () => "must be true or an object";
 
 /**
  * A number or null as Rails' `to_s` writes it, for the checks that read text (`format`, `length`): null is "", so it
