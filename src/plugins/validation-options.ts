@@ -23,7 +23,7 @@ function objectOf(checks: Record<string, Check>, oneOf: readonly string[], false
     if (!isOptionsObject(value)) return "must be an object";
     const given = Object.entries(value).filter(([, inner]) => inner !== undefined && !(falseIsOff && inner === false));
     for (const [key, inner] of given) {
-      const check = checks[key];
+      const check = Object.hasOwn(checks, key) ? checks[key] : undefined;
       if (!check) return `unknown option ${key} (options: ${Object.keys(checks).join(", ")})`;
       const problem = check(inner);
       if (problem) return `${key}: ${problem}`;
@@ -85,7 +85,7 @@ function problemOf(key: string, value: unknown, validators: ReadonlyMap<string, 
     const problem = commonProblem(value) ?? (validator.check ?? trueOrObject)(value);
     return problem && `${key}: ${problem}`;
   }
-  const check = DECLARATION_CHECKS[key];
+  const check = Object.hasOwn(DECLARATION_CHECKS, key) ? DECLARATION_CHECKS[key] : undefined;
   if (!check) return `unknown option ${key} (options: ${[...validators.keys(), ...Object.keys(DECLARATION_CHECKS)].join(", ")})`;
   const problem = check(value);
   return problem && `${key}: ${problem}`;

@@ -8,7 +8,6 @@ export type { CommonCheckOptions, Validator, ValidatorContext } from "./validato
 
 /** One check of a declaration, its options read into their long form with the declaration's merged in. */
 interface Rule {
-  readonly name: string;
   readonly validator: Validator;
   readonly options: CommonCheckOptions;
 }
@@ -47,7 +46,7 @@ function rulesOf(options: Record<string, unknown>, validators: ReadonlyMap<strin
     const given = options[name];
     if (given === undefined || given === false) continue;
     const own = validator.options ? validator.options(given) : given === true ? {} : (given as object);
-    rules.push({ name, validator, options: withDeclared(own, options) });
+    rules.push({ validator, options: withDeclared(own, options) });
   }
   return rules;
 }
@@ -55,10 +54,9 @@ function rulesOf(options: Record<string, unknown>, validators: ReadonlyMap<strin
 function declare(model: Function, attribute: string, options: ValidationOptions): void {
   const validators = modelState(model, VALIDATORS);
   checkValidationOptions(model.name, attribute, options, validators);
-  const given = options as Record<string, unknown>;
   declareModelState(model, VALIDATIONS).push({
     attribute,
-    rules: rulesOf(given, validators),
+    rules: rulesOf(options as Record<string, unknown>, validators),
     on: options.on,
     when: options.if,
   });
@@ -72,7 +70,9 @@ async function validateAll({ record, operation }: SaveContext, declared: readonl
     for (const { validator, options } of declaration.rules) {
       if (skipsValue(value, options)) continue;
       const report = (type: string, message: string) => record.errors.add(declaration.attribute, type, options.message ?? message);
-      await validator.validate({ record, attribute: declaration.attribute, value, options, operation, report });
+      // Awaited only when it returns a promise (a query): the other checks cost no turn of the event loop.
+      const checking = validator.validate({ record, attribute: declaration.attribute, value, options, operation, report });
+      if (checking) await checking;
     }
   }
 }
@@ -99,9 +99,6 @@ export const validations = definePlugin({
   },
 });
 
-/** The option names a registered check may not take: the built-in checks' and the declaration's own. */
-const RESERVED_NAMES = new Set([...BUILT_IN_VALIDATORS.keys(), ...Object.keys(COMMON_CHECKS), "on", "if"]);
-
 // Each definition is its own plugin: registering it twice is a no-op, and two checks of one name are told apart.
 let definitions = 0;
 
@@ -114,7 +111,8 @@ let definitions = 0;
 /* @__NO_SIDE_EFFECTS__ */
 export function defineValidator<Options extends object = {}>(name: string, validator: Validator<Options>): Plugin {
   if (typeof name !== "string" || !/^[A-Za-z_$][\w$]*$/.test(name)) throw new TypeError(`defineValidator: the name must be an identifier, not ${JSON.stringify(name)}`);
-  if (RESERVED_NAMES.has(name)) throw new TypeError(`defineValidator: ${name} is an option of validates already`);
+  // The option names a registered check may not take: the built-in checks' and the declaration's own.
+  if (BUILT_IN_VALIDATORS.has(name) || Object.hasOwn(COMMON_CHECKS, name) || name === "on" || name === "if") throw new TypeError(`defineValidator: ${name} is an option of validates already`);
   if (typeof validator?.validate !== "function") throw new TypeError(`defineValidator(${JSON.stringify(name)}): the validator needs a validate function`);
   return definePlugin({
     name: `validator:${name}#${++definitions}`,

@@ -198,6 +198,17 @@ describe("a check registered with defineValidator", () => {
         'Unknown.validates("email"): unknown option emial (options: presence, length, format, inclusion, numericality, uniqueness, email, freeName, allowNil, allowBlank, message, on, if)',
       ),
     );
+    // A name every object inherits is no option either, at the top level or in a long form.
+    for (const options of [{ toString: true }, { length: { minimum: 1, constructor: 1 } }]) {
+      expect(() => {
+        class Inherited extends CheckedRecord("users") {
+          static {
+            this.validates("email", options as never);
+          }
+        }
+        return Inherited;
+      }).toThrow(/unknown option (toString|constructor) \(options: /);
+    }
     expect(() => {
       class Empty extends CheckedRecord("users") {
         static {
