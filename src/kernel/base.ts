@@ -4,7 +4,7 @@ import { UNCASTABLE } from "./attribute-types.js";
 import type { Attribute } from "./attributes.js";
 import { castConditionValue } from "./conditions.js";
 import type { Batchable } from "./batchable.js";
-import { unboundModel, boundDatabase } from "./database.js";
+import { CHECK_MODEL, unboundModel, boundDatabase } from "./database.js";
 import { currentDatabase } from "./context.js";
 import { ownDeclaration } from "./declaration.js";
 import { RecordDestroyed } from "./errors.js";
@@ -14,7 +14,8 @@ import { inspectRecord } from "./inspect.js";
 import { INSPECT } from "./inspect-symbol.js";
 import * as persistence from "./persistence.js";
 import { type Plugin, registrationsOf } from "./plugin.js";
-import { inferTableName, relationOf, reserveRecordMethodNames, reserveRecordMethods } from "./resolve.js";
+import { relationOf } from "./model-relations.js";
+import { inferTableName, reserveRecordMethodNames, reserveRecordMethods, resolveModel } from "./resolve.js";
 import { changedAttributes, currentValue, isChanged, originalValue, RecordState, STATE, storedValue } from "./record-state.js";
 import { Relation } from "./relation.js";
 
@@ -403,6 +404,13 @@ Object.defineProperty(Base, "tableName", {
 });
 
 reserveRecordMethods(Base.prototype);
+
+// What `db.model(M)` runs before binding a Model: its declaration is checked, and an invalid one refused, right away.
+Object.defineProperty(Base, CHECK_MODEL, {
+  value(this: Function) {
+    resolveModel(this);
+  },
+});
 
 /** Relation methods that build a Relation; as statics they start from `all()`. */
 const RELATION_BUILDERS = ["where", "whereNot", "order", "reorder", "limit", "offset", "select", "distinct", "none", "includes", "toSql"];

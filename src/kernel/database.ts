@@ -1,12 +1,17 @@
-import { HookPoints } from "./hooks.js";
+import { HookPoints } from "./hook-points.js";
 import { argumentError, optionsArgument, refuseUninspectable } from "./arguments.js";
 import { type Batchable, finishEach, isBatchable, resultsPerItem } from "./batchable.js";
 import type { D1DatabaseLike, D1PreparedStatementLike } from "./d1.js";
 import { translateError } from "./database-errors.js";
 import { QueryBudget, type QueryBudgets } from "./query-budget.js";
 import { type QueryEvent, queryEvent } from "./query-event.js";
-import { resolveModel } from "./resolve.js";
-import { Statement } from "./statement.js";
+import { Statement, type StatementDatabase } from "./statement.js";
+
+/**
+ * A Model class's check of its own declaration, which `db.model(M)` runs before binding it (the kernel's `Base`
+ * resolves the Model there): the database layer does not import the Model layer above it.
+ */
+export const CHECK_MODEL = Symbol("recordflare.checkModel");
 
 /** Hook points of a database object. */
 export interface DatabaseHooks {
@@ -142,8 +147,9 @@ export class Database {
     // A Model bound to another database is an object that inherits from the Model.
     const isModel = (typeof model === "function" || (typeof model === "object" && model !== null)) && typeof unboundModel(model) === "function";
     if (!isModel) throw argumentError("db.model", "a Model class", model);
-    const unbound = unboundModel(model);
-    resolveModel(unbound);
+    const unbound = unboundModel(model) as M & { [CHECK_MODEL]?: () => void };
+    if (typeof unbound[CHECK_MODEL] !== "function") throw argumentError("db.model", "a Model class", model);
+    unbound[CHECK_MODEL]();
     return bindModel(unbound, this);
   }
 }
@@ -188,6 +194,15 @@ export function boundDatabase(model: object): Database | undefined {
 /** The Model behind a bound view (or the Model itself). */
 export function unboundModel<M extends Function>(model: M): M {
   return Object.hasOwn(model, BOUND_DATABASE) ? (Object.getPrototypeOf(model) as M) : model;
+}
+
+/**
+ * The Database behind a Statement's view of it (`StatementDatabase`, as a Statement's reader and a record write
+ * name the database that runs them): the kernel's `Database` is the only kind that runs Statements.
+ */
+export function asDatabase(database: StatementDatabase): Database {
+  if (database instanceof Database) return database;
+  throw argumentError("asDatabase", "a database made by connect()", database);
 }
 
 const BINDING = "a D1 binding (env.DB, not its name)";

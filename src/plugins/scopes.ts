@@ -1,4 +1,4 @@
-import { argumentError, databaseOfModel, defineRelationMethod, definePlugin, InvalidModel, Relation, relationOf } from "../kernel/index.js";
+import { argumentError, databaseOfModel, defineRelationMethod, definePlugin, InvalidModel, pluginRelationOf, Relation, relationOf } from "../kernel/index.js";
 
 const SCOPE_BODY = Symbol("recordflare.scope");
 
@@ -6,7 +6,7 @@ type ScopeBody = (relation: Relation, ...args: unknown[]) => unknown;
 
 /** Runs a scope's body on a plain Relation (no other scopes inside), then gives the result the Model's methods. */
 function runScope(relation: Relation, name: string, body: ScopeBody, args: unknown[]): Relation {
-  const result = body(new relation.model.pluginRelationClass(relation.modelClass, relation.data), ...args);
+  const result = body(pluginRelationOf(relation.modelClass, relation.data), ...args);
   if (!(result instanceof Relation)) throw new TypeError(`${relation.model.name}.${name}: a scope must return a Relation`);
   const ModelRelation = relation.constructor as new (modelClass: Function, data: Relation["data"]) => Relation;
   return new ModelRelation(modelClassOf(relation, result), result.data);
