@@ -104,6 +104,11 @@ export class Base {
     }
   }
 
+  /** @internal What `db.model(M)` runs before binding the Model: an invalid declaration is refused right away. */
+  static [CHECK_MODEL](this: ModelStatics): void {
+    resolveModel(this);
+  }
+
   /** Adds a hook function on this Model (and the Models below it). */
   static hook<Name extends ModelHookName>(this: ModelStatics, name: Name, fn: ModelHooks[Name]): void {
     if (typeof name !== "string") throw argumentError(`${this.name}.hook`, "a hook name", name);
@@ -404,13 +409,6 @@ Object.defineProperty(Base, "tableName", {
 });
 
 reserveRecordMethods(Base.prototype);
-
-// What `db.model(M)` runs before binding a Model: its declaration is checked, and an invalid one refused, right away.
-Object.defineProperty(Base, CHECK_MODEL, {
-  value(this: Function) {
-    resolveModel(this);
-  },
-});
 
 /** Relation methods that build a Relation; as statics they start from `all()`. */
 const RELATION_BUILDERS = ["where", "whereNot", "order", "reorder", "limit", "offset", "select", "distinct", "none", "includes", "toSql"];

@@ -5,7 +5,7 @@ import type { D1DatabaseLike, D1PreparedStatementLike } from "./d1.js";
 import { translateError } from "./database-errors.js";
 import { QueryBudget, type QueryBudgets } from "./query-budget.js";
 import { type QueryEvent, queryEvent } from "./query-event.js";
-import { Statement, type StatementDatabase } from "./statement.js";
+import { Statement } from "./statement.js";
 
 /**
  * A Model class's check of its own declaration, which `db.model(M)` runs before binding it (the kernel's `Base`
@@ -145,10 +145,8 @@ export class Database {
   model<M extends Function>(model: M): M {
     refuseUninspectable("db.model", "a Model class", model);
     // A Model bound to another database is an object that inherits from the Model.
-    const isModel = (typeof model === "function" || (typeof model === "object" && model !== null)) && typeof unboundModel(model) === "function";
-    if (!isModel) throw argumentError("db.model", "a Model class", model);
-    const unbound = unboundModel(model) as M & { [CHECK_MODEL]?: () => void };
-    if (typeof unbound[CHECK_MODEL] !== "function") throw argumentError("db.model", "a Model class", model);
+    const unbound = model != null && (unboundModel(model) as M & { [CHECK_MODEL]?: () => void });
+    if (typeof unbound !== "function" || typeof unbound[CHECK_MODEL] !== "function") throw argumentError("db.model", "a Model class", model);
     unbound[CHECK_MODEL]();
     return bindModel(unbound, this);
   }
@@ -194,15 +192,6 @@ export function boundDatabase(model: object): Database | undefined {
 /** The Model behind a bound view (or the Model itself). */
 export function unboundModel<M extends Function>(model: M): M {
   return Object.hasOwn(model, BOUND_DATABASE) ? (Object.getPrototypeOf(model) as M) : model;
-}
-
-/**
- * The Database behind a Statement's view of it (`StatementDatabase`, as a Statement's reader and a record write
- * name the database that runs them): the kernel's `Database` is the only kind that runs Statements.
- */
-export function asDatabase(database: StatementDatabase): Database {
-  if (database instanceof Database) return database;
-  throw argumentError("asDatabase", "a database made by connect()", database);
 }
 
 const BINDING = "a D1 binding (env.DB, not its name)";

@@ -7,6 +7,12 @@ import { HookableCore } from "hookable";
  * `console.createTask`, which costs more than the hooks themselves on every save.
  */
 export class HookPoints<Hooks extends Record<string, any>> extends HookableCore<Hooks> {
+  /** Hook points holding the given hook functions, each under its name, in order. */
+  constructor(registrations: Iterable<readonly [keyof Hooks & string, (...args: any[]) => unknown, ...unknown[]]> = []) {
+    super();
+    for (const [name, fn] of registrations) this.hook(name, fn as never);
+  }
+
   /** Calls the hooks of a point in order, awaiting those that return a promise; synchronous when none does. */
   override callHook<Name extends keyof Hooks & string>(name: Name, ...args: Parameters<Hooks[Name]>): Promise<void> | void {
     return callFrom(this._hooks[name] ?? [], 0, args);

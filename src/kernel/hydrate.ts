@@ -1,4 +1,4 @@
-import { asDatabase } from "./database.js";
+import type { Database } from "./database.js";
 import type { ResolvedModel } from "./resolve.js";
 import type { StatementDatabase } from "./statement.js";
 import { type RecordState, STATE } from "./record-state.js";
@@ -25,7 +25,8 @@ export function instantiate(
 ): any {
   const record = new (modelClass as Constructor)();
   const state = record[STATE];
-  state.database = database && asDatabase(database);
+  // The kernel's Database is the one kind of StatementDatabase: a Statement names it so only to import nothing above.
+  state.database = database as Database | undefined;
   loadRow(state, row, loaded);
   if (model.hooks.has("record:hydrate")) model.hooks.callSync("record:hydrate", { record, row });
   return record;

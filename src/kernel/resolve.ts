@@ -113,13 +113,6 @@ function ownHiddenAttributes(model: Resolvable): string[] {
   return owner ? (owner as Resolvable).hiddenAttributes : [];
 }
 
-/** A Model's hook points, holding the given registrations in order. */
-function hookPointsOf(registrations: ReadonlyArray<HookRegistration>): HookPoints<ModelHooks> {
-  const hooks = new HookPoints<ModelHooks>();
-  for (const [name, fn] of registrations) hooks.hook(name, fn as never);
-  return hooks;
-}
-
 /**
  * The registrations that run for a Model once it is finalized: a plugin whose `appliesTo` says no for the Model
  * drops out, and `model:finalize` has run its course.
@@ -158,7 +151,7 @@ export function resolveModel(model: Function): ResolvedModel {
     byColumn: new Map(attributes.map((attribute) => [attribute.column, attribute])),
     selectList: declaration.ignoredColumns.length === 0 ? "*" : attributes.map((a) => quoteIdentifier(a.column)).join(", "),
     hiddenAttributes: new Set(cls.hiddenAttributes),
-    hooks: hookPointsOf(declaration.hooks),
+    hooks: new HookPoints<ModelHooks>(declaration.hooks),
   };
   declaration.fixed = true;
   // Visible while the finalize hooks run (they may ask for the Model's attributes); withdrawn if one throws,
@@ -166,7 +159,7 @@ export function resolveModel(model: Function): ResolvedModel {
   Object.defineProperty(cls, RESOLVED, { value: resolved, enumerable: false, configurable: true });
   try {
     if (resolved.hooks.has("model:finalize")) resolved.hooks.callSync("model:finalize", model);
-    resolved.hooks = hookPointsOf(applyingRegistrations(model, declaration.hooks));
+    resolved.hooks = new HookPoints<ModelHooks>(applyingRegistrations(model, declaration.hooks));
   } catch (error) {
     delete cls[RESOLVED];
     declaration.fixed = false;

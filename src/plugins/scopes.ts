@@ -1,4 +1,33 @@
-import { argumentError, databaseOfModel, defineRelationMethod, definePlugin, InvalidModel, pluginRelationOf, Relation, relationOf } from "../kernel/index.js";
+import {
+  type AnyModel,
+  argumentError,
+  databaseOfModel,
+  defineRelationMethod,
+  definePlugin,
+  InvalidModel,
+  pluginRelationOf,
+  type RecordOfModel,
+  Relation,
+  relationOf,
+  type RelationOf,
+  type TypedRelation,
+} from "../kernel/index.js";
+
+declare const scopeBrand: unique symbol;
+
+/**
+ * The type of a scope static. Write it out (`static recent: ScopeStatic<[days: number]> = this.scope(...)`)
+ * when the scope's body names its own class, which TypeScript cannot infer through.
+ */
+export interface ScopeStatic<Args extends unknown[]> {
+  <M extends AnyModel>(this: M, ...args: Args): RelationOf<M>;
+  /** @internal Marks scopes apart from other statics (it exists only in types). */
+  readonly [scopeBrand]: Args;
+}
+
+type ScopeMethods<M> = {
+  [K in keyof M as M[K] extends ScopeStatic<any> ? K : never]: M[K] extends ScopeStatic<infer Args> ? (...args: Args) => RelationOf<M> : never;
+};
 
 const SCOPE_BODY = Symbol("recordflare.scope");
 
@@ -80,4 +109,19 @@ function scopesBaseOf(model: Function): Function {
     if (Object.hasOwn(current, "scope")) return current;
   }
   return model;
+}
+
+declare module "../kernel/index.js" {
+  interface PluginStatics<A> {
+    /** Declares a scope: `static published = this.scope((q) => q.where({ published: true }))`. */
+    scope<M extends AnyModel, Args extends unknown[]>(
+      this: M,
+      body: (q: TypedRelation<RecordOfModel<M>>, ...args: Args) => TypedRelation<RecordOfModel<M>>,
+    ): ScopeStatic<Args>;
+  }
+
+  interface PluginModelRelation<M> {
+    /** The Model's scopes, callable on each of its Relations. */
+    scopes: ScopeMethods<M>;
+  }
 }

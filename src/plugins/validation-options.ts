@@ -1,10 +1,43 @@
-import type { ValidationOptions } from "../kernel/index.js";
+/**
+ * The options of `validates`: their types, and the checks made when they are declared. As Rails' `validates` raises
+ * ArgumentError for an unknown validator, for no validator at all and for an option value of the wrong shape, a typo
+ * here (`presense`, `length: { min: 2 }`, `uniqueness: { scope: ... }`) must throw instead of silently validating
+ * nothing.
+ */
 
 /**
- * The checks of `validates` options, made when they are declared. As Rails' `validates` raises ArgumentError for an
- * unknown validator, for no validator at all and for an option value of the wrong shape, a typo here (`presense`,
- * `length: { min: 2 }`, `uniqueness: { scope: ... }`) must throw instead of silently validating nothing.
+ * Rails' `allowNil` and `allowBlank`: a check skips a null value, or one blank as `presence` defines it. Given on a
+ * check's own options (not `presence`'s, which is only `true`) or on the whole declaration, where `presence` follows it
+ * too; the check's own setting wins.
  */
+export interface AllowNilOrBlank {
+  allowNil?: boolean;
+  allowBlank?: boolean;
+}
+
+/**
+ * The options of `validates` for an attribute of type `T`; each present key adds one check. Null is checked, as
+ * Rails checks nil.
+ */
+export interface ValidationOptions<T = unknown> extends AllowNilOrBlank {
+  /** The attribute must not be null, false, an empty or blank string, or an empty array. */
+  presence?: true;
+  /**
+   * No other row has the same value (`caseSensitive: false` compares with SQLite's NOCASE, ASCII letters only; give
+   * the column a `:unique_nocase` index so that it searches instead of reading the table); null is taken by a NULL row.
+   */
+  uniqueness?: true | ({ caseSensitive?: boolean } & AllowNilOrBlank);
+  /** Length of a string or array; null has length 0. */
+  length?: { minimum?: number; maximum?: number } & AllowNilOrBlank;
+  /** A string the RegExp matches (null is tested as ""); the long form `{ with: /re/ }` takes `allowNil`. */
+  format?: RegExp | ({ with: RegExp } & AllowNilOrBlank);
+  /** One of the allowed values, of the attribute's type; the long form `{ in: [...] }` takes `allowNil`. */
+  inclusion?: readonly T[] | ({ in: readonly T[] } & AllowNilOrBlank);
+  /** A number, optionally an integer or greater than a bound; null is not a number. */
+  numericality?: true | ({ onlyInteger?: boolean; greaterThan?: number } & AllowNilOrBlank);
+  /** Replaces the default message of every check of this declaration. */
+  message?: string;
+}
 
 type Check = (value: unknown) => string | undefined;
 

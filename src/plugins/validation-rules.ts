@@ -1,4 +1,4 @@
-import type { AllowNilOrBlank, ValidationOptions } from "../kernel/index.js";
+import type { AllowNilOrBlank, ValidationOptions } from "./validation-options.js";
 
 /** One check's own options with the declaration's `allowNil` and `allowBlank` merged in. */
 type Rule<Options> = Options & AllowNilOrBlank;

@@ -1,5 +1,5 @@
-import { anyMatch, castAs, databaseOfRecord, declareModelState, definePlugin, defineModelState, ignoringCase, modelState, primaryKeyOf, type AllowNilOrBlank, type Relation, type ValidationOptions } from "../kernel/index.js";
-import { checkValidationOptions } from "./validation-options.js";
+import { anyMatch, castAs, databaseOfRecord, declareModelState, definePlugin, defineModelState, ignoringCase, modelState, primaryKeyOf, type Relation, type AnyModel, type AttributeName, type AttributesOfModel } from "../kernel/index.js";
+import { type AllowNilOrBlank, checkValidationOptions, type ValidationOptions } from "./validation-options.js";
 import { rulesOf, type Rules } from "./validation-rules.js";
 import { isBlank, skipsValue } from "./validation-skips.js";
 
@@ -133,3 +133,10 @@ export const validations = definePlugin({
     "record:validate": ({ record }) => validateAll(record, modelState(record.constructor, VALIDATIONS)),
   },
 });
+
+declare module "../kernel/index.js" {
+  interface PluginStatics<A> {
+    /** Declares validations of an attribute (in a `static {}` block). */
+    validates<M extends AnyModel, K extends AttributeName<AttributesOfModel<M>>>(this: M, attribute: K, options: ValidationOptions<AttributesOfModel<M>[K]>): void;
+  }
+}
