@@ -86,7 +86,7 @@ export class Base {
   // ---- declaring -------------------------------------------------------------------------------
 
   /** Registers plugins on this class; every Model below it gets their hooks. */
-  static use(this: ModelStatics, ...plugins: Plugin[]): void {
+  static use(this: Function, ...plugins: Plugin[]): void {
     for (const plugin of plugins) {
       refuseUninspectable(`${this.name}.use`, "plugins made by definePlugin", plugin);
       if (typeof plugin?.name !== "string") throw argumentError(`${this.name}.use`, "plugins made by definePlugin", plugin);
@@ -110,7 +110,7 @@ export class Base {
   }
 
   /** Adds a hook function on this Model (and the Models below it). */
-  static hook<Name extends ModelHookName>(this: ModelStatics, name: Name, fn: ModelHooks[Name]): void {
+  static hook<Name extends ModelHookName>(this: Function, name: Name, fn: ModelHooks[Name]): void {
     if (typeof name !== "string") throw argumentError(`${this.name}.hook`, "a hook name", name);
     if (typeof fn !== "function") throw argumentError(`${this.name}.hook`, "a hook function", fn);
     ownDeclaration(this).hooks.push([name, fn as (...args: any[]) => unknown]);

@@ -2,31 +2,16 @@
  * The typed face of Models, records and Relations. The runtime classes (`Base`, `Relation`) are loosely typed;
  * `Model({...})` and `ApplicationRecord(...)` hand out these types, computed from the attribute declarations.
  */
-import type { Batchable } from "./batchable.js";
+import type { AssignableValue, AssignAttributes, AttributeName, ConditionScalar, JsonAttributes } from "./attribute-values.js";
 import type { Comparison, OrderingOperator } from "./conditions.js";
-import type { Errors } from "./errors-collection.js";
-import type { ModelHookName, ModelHooks } from "./hooks.js";
-import type { Plugin } from "./plugin.js";
+import type { Base } from "./base.js";
 import type { OrderDirection } from "./relation.js";
 import type { SqlFragment } from "./sql.js";
 import type { SqlQuery } from "./statement.js";
 import type { QueryPlanStep } from "./query-plan.js";
+import type { AnyRecord, PluginRecordMethods, RecordMethods, RecordOf } from "./record-methods.js";
 
-/** What may be assigned to an attribute of JavaScript type `T`: the type itself or a form that casts to it. */
-export type AssignableValue<T> = unknown extends T
-  ? unknown
-  : T extends Date
-    ? Date | string
-    : T extends number
-      ? number | string
-      : T extends boolean
-        ? boolean | number | string
-        : T;
-
-/** The attribute object `build`, `create`, `assign` and `update` take: known names only. */
-export type AssignAttributes<A> = { [K in keyof A]?: AssignableValue<A[K]> };
-
-type ConditionScalar<T> = unknown extends T ? unknown : T extends string ? string | number : AssignableValue<T>;
+export type { AnyRecord, AssignableValue, AssignAttributes, AttributeName, ConditionScalar, JsonAttributes, PluginRecordMethods, RecordMethods, RecordOf };
 
 /**
  * The comparison helpers an attribute of type `T` takes, with values of its own type: every helper on a string
@@ -56,12 +41,6 @@ export type AttributesOfRecord<R> = R extends { attributes(): infer A } ? A : ne
 
 /** The attributes of a Model class. */
 export type AttributesOfModel<M> = M extends abstract new (...args: any) => infer R ? AttributesOfRecord<R> : never;
-
-/** A record's attribute names. */
-export type AttributeName<A> = keyof A & string;
-
-/** The JSON form of a record's attributes: dates as ISO strings. */
-export type JsonAttributes<A> = { [K in keyof A]: A[K] extends Date ? string : Extract<A[K], Date> extends never ? A[K] : string | Exclude<A[K], Date> };
 
 declare const associationBrand: unique symbol;
 
@@ -94,12 +73,6 @@ export type IncludeObject<R, Depth extends unknown[] = []> = [AssociationName<R>
   : { readonly [K in AssociationName<R>]?: IncludesBelow<AssociatedRecord<R[K]>, [...Depth, unknown]> };
 
 /**
- * The record methods plugins add, for a record of attributes `A` (`this` is the record). Empty here: each plugin
- * declares its own with `declare module` on the kernel's plugin API (declaration merging).
- */
-export interface PluginRecordMethods<A> {}
-
-/**
  * The Relation methods plugins add, for a Relation of records `R` (`this` is the Relation). Empty here: each plugin
  * declares its own with `declare module` on the kernel's plugin API (declaration merging).
  */
@@ -119,81 +92,6 @@ export interface PluginModelRelation<M> {}
 
 /** The intersection of the members of a union: what every entry of `PluginModelRelation` adds, together. */
 type AllOf<U> = (U extends unknown ? (entry: U) => void : never) extends (entry: infer I) => void ? I : never;
-
-/** The methods every record has, typed for its attributes `A`. */
-export interface RecordMethods<A> extends PluginRecordMethods<A> {
-  /** Whether the record has not been saved yet. */
-  isNewRecord(): boolean;
-  /** Whether the record is saved and not destroyed. */
-  isPersisted(): boolean;
-  /** Whether the record was destroyed. */
-  isDestroyed(): boolean;
-  /** Why validation failed, or an association refused a destroy. */
-  readonly errors: Errors;
-  /** The reason given by the callback that aborted the last save or destroy. */
-  readonly abortReason: string | undefined;
-  /** Reads an attribute by name. */
-  readAttribute<K extends AttributeName<A>>(name: K): A[K];
-  /** Assigns an attribute by name, cast to its type. */
-  writeAttribute<K extends AttributeName<A>>(name: K, value: AssignableValue<A[K]>): void;
-  /** Sets several attributes without saving. */
-  assign(attributes: AssignAttributes<A>): this;
-  /** Every loaded attribute as a plain object (Dates as Date), hidden ones included. */
-  attributes(): A;
-  /** The attributes for JSON: dates as ISO strings, `hiddenAttributes` left out. */
-  toJSON(): Partial<JsonAttributes<A>>;
-  /** Validates and saves; false when validation failed or a callback aborted. */
-  save(): Promise<boolean>;
-  /** Saves, or throws `RecordInvalid` or `RecordNotSaved`. */
-  saveOrThrow(): Promise<true>;
-  /** Assigns and saves. */
-  update(attributes: AssignAttributes<A>): Promise<boolean>;
-  /** Assigns and saves, or throws `RecordInvalid` or `RecordNotSaved`. */
-  updateOrThrow(attributes: AssignAttributes<A>): Promise<true>;
-  /** Destroys the record; false when a callback aborted. */
-  destroy(): Promise<this | false>;
-  /** Destroys the record, or throws `RecordNotDestroyed`. */
-  destroyOrThrow(): Promise<this>;
-  /** Reloads the row, discarding unsaved changes. */
-  reload(): Promise<this>;
-  /** The save of this record as a batch item. */
-  toSave(): Batchable<this>;
-  /** The destroy of this record as a batch item. */
-  toDestroy(): Batchable<this>;
-  /** Whether any attribute has an unsaved change. */
-  isChanged(): boolean;
-  /** Names of the attributes with unsaved changes. */
-  changed(): AttributeName<A>[];
-  /** Old values of the attributes with unsaved changes. */
-  changedAttributes(): Partial<A>;
-  /** Each unsaved change as `[old, new]`. */
-  changes(): { [K in keyof A]?: [A[K], A[K]] };
-  /** The attribute's value as last loaded or saved. */
-  attributeWas<K extends AttributeName<A>>(name: K): A[K];
-  /** Whether the attribute has an unsaved change, optionally from or to a given value (cast as a condition is). */
-  isAttributeChanged<K extends AttributeName<A>>(
-    name: K,
-    options?: { from?: ConditionScalar<NonNullable<A[K]>> | null; to?: ConditionScalar<NonNullable<A[K]>> | null },
-  ): boolean;
-  /** Whether the next save writes this attribute. */
-  willSaveChangeTo(name: AttributeName<A>): boolean;
-  /** The changes the last save wrote. */
-  savedChanges(): { [K in keyof A]?: [A[K], A[K]] };
-  /** The `[old, new]` the last save wrote to the attribute. */
-  savedChangeTo<K extends AttributeName<A>>(name: K): [A[K], A[K]] | undefined;
-  /** Whether the last save changed the attribute. */
-  hasSavedChangeTo(name: AttributeName<A>): boolean;
-  /** The attribute's value before the last save. */
-  attributeBeforeLastSave<K extends AttributeName<A>>(name: K): A[K];
-  /** Undoes unsaved changes to the named attributes, or to all. */
-  restoreAttributes(...names: AttributeName<A>[]): this;
-}
-
-/** A record of attributes `A`: its attributes as properties, plus the record methods. */
-export type RecordOf<A> = RecordMethods<A> & A;
-
-/** Any record, of any Model: what `RecordInvalid`'s `error.record` is until `instanceof <Model>` narrows it. */
-export type AnyRecord = RecordMethods<any>;
 
 /** Any Model class. */
 export type AnyModel = ModelClass<any, any>;
@@ -243,16 +141,11 @@ export type RelationOf<M> = TypedRelation<RecordOfModel<M>> & AllOf<PluginModelR
 type Attrs<M> = AttributesOfModel<M>;
 type Rec<M> = RecordOfModel<M>;
 
+/** The settings and declaring statics `Base` has as it is (declared there, once). */
+type BaseStatics = Pick<typeof Base, "binding" | "tableName" | "primaryKey" | "hiddenAttributes" | "use" | "hook">;
+
 /** The statics of a Model class with attributes `A`. Methods take `this` so that subclasses get their own types. */
-export interface ModelStatics<A> extends PluginStatics<A> {
-  /** Name of the database binding queries use outside `withDatabase`. */
-  binding: string | undefined;
-  /** The table. */
-  tableName: string;
-  /** The primary key attribute. */
-  primaryKey: string;
-  /** Attributes omitted from `toJSON()`. */
-  hiddenAttributes: string[];
+export interface ModelStatics<A> extends BaseStatics, PluginStatics<A> {
   /** Attributes shown as `[FILTERED]`. */
   filterAttributes: (string | RegExp)[];
   /** Default page size. */
@@ -261,10 +154,6 @@ export interface ModelStatics<A> extends PluginStatics<A> {
   maxPerPage: number;
   /** Makes generated ids. */
   generateId: (attributeName: string) => string;
-  /** Registers plugins on this class. */
-  use(...plugins: Plugin[]): void;
-  /** Adds a hook function on this Model. */
-  hook<Name extends ModelHookName>(name: Name, fn: ModelHooks[Name]): void;
 
   all<M extends AnyModel>(this: M): RelationOf<M>;
   build<M extends AnyModel>(this: M, attributes?: AssignAttributes<Attrs<M>>): Rec<M>;
