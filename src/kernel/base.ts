@@ -17,7 +17,8 @@ import { type Plugin, registrationsOf } from "./plugin.js";
 import { relationOf } from "./model-relations.js";
 import { inferTableName, reserveRecordMethodNames, reserveRecordMethods, resolveModel } from "./resolve.js";
 import { changedAttributes, currentValue, isChanged, originalValue, RecordState, STATE, storedValue } from "./record-state.js";
-import { Relation } from "./relation.js";
+import type { AssignAttributes } from "./attribute-values.js";
+import type { AttributesOfModel, RecordOfModel, RelationOf } from "./typed-relation.js";
 
 const AsyncFunction = (async () => {}).constructor;
 
@@ -52,6 +53,9 @@ function restoreBuiltValue(state: RecordState, name: string): void {
   }
 }
 type ModelStatics = typeof Base;
+
+/** What a static's `this` is: the Model class it is called on (a subclass gets its own types), any Model at all. */
+type ModelConstructor = abstract new (...args: any) => { attributes(): any };
 
 /**
  * The kernel's record class: state, attributes, persistence and change tracking, with no feature beyond them.
@@ -119,12 +123,12 @@ export class Base {
   // ---- building ---------------------------------------------------------------------------------
 
   /** A Relation of every record, the start of any query. */
-  static all(this: ModelStatics): Relation {
-    return relationOf(this);
+  static all<M extends ModelConstructor>(this: M): RelationOf<M> {
+    return relationOf(this) as unknown as RelationOf<M>;
   }
 
   /** Builds a new record, nothing written: defaults and generated ids applied, then `attributes` assigned. */
-  static build(this: ModelStatics, attributes: object = {}): any {
+  static build<M extends ModelConstructor>(this: M, attributes: AssignAttributes<AttributesOfModel<M>> = {}): RecordOfModel<M> {
     const Class = unboundModel(this) as unknown as new () => AnyRecord;
     const record = new Class();
     const state = record[STATE];
@@ -138,21 +142,21 @@ export class Base {
     if (model.hooks.has("record:initialize")) model.hooks.callSync("record:initialize", { record });
     state.builtValues = { ...state.values };
     writeAttributes(record, state, attributes as Record<string, unknown>, "build");
-    return record;
+    return record as RecordOfModel<M>;
   }
 
   /** Builds and saves a record; returns it, persisted or not (see `errors` and `abortReason`). */
-  static async create(this: ModelStatics, attributes: object = {}): Promise<any> {
-    const record = this.build(attributes);
+  static async create<M extends ModelConstructor>(this: M, attributes: AssignAttributes<AttributesOfModel<M>> = {}): Promise<RecordOfModel<M>> {
+    const record = (this as unknown as ModelStatics).build(attributes as object);
     await record.save();
-    return record;
+    return record as RecordOfModel<M>;
   }
 
   /** Builds and saves a record; throws `RecordInvalid` or `RecordNotSaved` when refused. */
-  static async createOrThrow(this: ModelStatics, attributes: object = {}): Promise<any> {
-    const record = this.build(attributes);
+  static async createOrThrow<M extends ModelConstructor>(this: M, attributes: AssignAttributes<AttributesOfModel<M>> = {}): Promise<RecordOfModel<M>> {
+    const record = (this as unknown as ModelStatics).build(attributes as object);
     await record.saveOrThrow();
-    return record;
+    return record as RecordOfModel<M>;
   }
 
   // ---- state -------------------------------------------------------------------------------------
