@@ -4,7 +4,7 @@ import { UNCASTABLE } from "./attribute-types.js";
 import type { Attribute } from "./attributes.js";
 import { castConditionValue } from "./conditions.js";
 import type { Batchable } from "./batchable.js";
-import { unboundModel, boundDatabase } from "./database.js";
+import { CHECK_MODEL, unboundModel, boundDatabase } from "./database.js";
 import { currentDatabase } from "./context.js";
 import { ownDeclaration } from "./declaration.js";
 import { RecordDestroyed } from "./errors.js";
@@ -14,9 +14,11 @@ import { inspectRecord } from "./inspect.js";
 import { INSPECT } from "./inspect-symbol.js";
 import * as persistence from "./persistence.js";
 import { type Plugin, registrationsOf } from "./plugin.js";
-import { inferTableName, relationOf, reserveRecordMethodNames, reserveRecordMethods } from "./resolve.js";
+import { relationOf } from "./model-relations.js";
+import { inferTableName, reserveRecordMethodNames, reserveRecordMethods, resolveModel } from "./resolve.js";
 import { changedAttributes, currentValue, isChanged, originalValue, RecordState, STATE, storedValue } from "./record-state.js";
-import { Relation } from "./relation.js";
+import type { AssignAttributes } from "./attribute-values.js";
+import type { AttributesOfModel, RecordOfModel, RelationOf } from "./typed-relation.js";
 
 const AsyncFunction = (async () => {}).constructor;
 
@@ -45,6 +47,9 @@ function restoreBuiltValue(state: RecordState, name: string): void {
 }
 type ModelStatics = typeof Base;
 
+/** What a static's `this` is: the Model class it is called on (a subclass gets its own types), any Model at all. */
+type ModelConstructor = abstract new (...args: any) => { attributes(): any };
+
 /**
  * The kernel's record class: state, attributes, persistence and change tracking, with no feature beyond them.
  * Apps extend a base made from it (`Model({...})`, `ApplicationRecord('<table>')`); plugins add the rest.
@@ -70,7 +75,7 @@ export class Base {
   // ---- declaring -------------------------------------------------------------------------------
 
   /** Registers plugins on this class; every Model below it gets their hooks. */
-  static use(this: ModelStatics, ...plugins: Plugin[]): void {
+  static use(this: Function, ...plugins: Plugin[]): void {
     for (const plugin of plugins) {
       refuseUninspectable(`${this.name}.use`, "plugins made by definePlugin", plugin);
       if (typeof plugin?.name !== "string") throw argumentError(`${this.name}.use`, "plugins made by definePlugin", plugin);
@@ -88,8 +93,13 @@ export class Base {
     }
   }
 
+  /** @internal What `db.model(M)` runs before binding the Model: an invalid declaration is refused right away. */
+  static [CHECK_MODEL](this: ModelStatics): void {
+    resolveModel(this);
+  }
+
   /** Adds a hook function on this Model (and the Models below it). */
-  static hook<Name extends ModelHookName>(this: ModelStatics, name: Name, fn: ModelHooks[Name]): void {
+  static hook<Name extends ModelHookName>(this: Function, name: Name, fn: ModelHooks[Name]): void {
     if (typeof name !== "string") throw argumentError(`${this.name}.hook`, "a hook name", name);
     if (typeof fn !== "function") throw argumentError(`${this.name}.hook`, "a hook function", fn);
     ownDeclaration(this).hooks.push([name, fn as (...args: any[]) => unknown]);
@@ -98,12 +108,12 @@ export class Base {
   // ---- building ---------------------------------------------------------------------------------
 
   /** A Relation of every record, the start of any query. */
-  static all(this: ModelStatics): Relation {
-    return relationOf(this);
+  static all<M extends ModelConstructor>(this: M): RelationOf<M> {
+    return relationOf(this) as unknown as RelationOf<M>;
   }
 
   /** Builds a new record, nothing written: defaults and generated ids applied, then `attributes` assigned. */
-  static build(this: ModelStatics, attributes: object = {}): any {
+  static build<M extends ModelConstructor>(this: M, attributes: AssignAttributes<AttributesOfModel<M>> = {}): RecordOfModel<M> {
     const Class = unboundModel(this) as unknown as new () => AnyRecord;
     const record = new Class();
     const state = record[STATE];
@@ -117,21 +127,21 @@ export class Base {
     if (model.hooks.has("record:initialize")) model.hooks.callSync("record:initialize", { record });
     state.builtValues = { ...state.values };
     writeAttributes(record, state, attributes as Record<string, unknown>, "build");
-    return record;
+    return record as RecordOfModel<M>;
   }
 
   /** Builds and saves a record; returns it, persisted or not (see `errors` and `abortReason`). */
-  static async create(this: ModelStatics, attributes: object = {}): Promise<any> {
-    const record = this.build(attributes);
+  static async create<M extends ModelConstructor>(this: M, attributes: AssignAttributes<AttributesOfModel<M>> = {}): Promise<RecordOfModel<M>> {
+    const record = (this as unknown as ModelStatics).build(attributes as object);
     await record.save();
-    return record;
+    return record as RecordOfModel<M>;
   }
 
   /** Builds and saves a record; throws `RecordInvalid` or `RecordNotSaved` when refused. */
-  static async createOrThrow(this: ModelStatics, attributes: object = {}): Promise<any> {
-    const record = this.build(attributes);
+  static async createOrThrow<M extends ModelConstructor>(this: M, attributes: AssignAttributes<AttributesOfModel<M>> = {}): Promise<RecordOfModel<M>> {
+    const record = (this as unknown as ModelStatics).build(attributes as object);
     await record.saveOrThrow();
-    return record;
+    return record as RecordOfModel<M>;
   }
 
   // ---- state -------------------------------------------------------------------------------------

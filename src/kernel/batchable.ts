@@ -1,5 +1,4 @@
-import type { Database } from "./database.js";
-import type { Statement } from "./statement.js";
+import type { Statement, StatementDatabase } from "./statement.js";
 
 /**
  * A write of records that joins a batch: `rec.toSave()` and `rec.toDestroy()`. `check` runs the validations and
@@ -22,7 +21,7 @@ export interface Batchable<R extends object = object> {
    */
   abandon(): void;
   /** @internal The database the record writes through. */
-  database(): Database | Promise<Database>;
+  database(): StatementDatabase | Promise<StatementDatabase>;
   /** The record written; what `batch` resolves to for this item. */
   readonly record: R;
 }

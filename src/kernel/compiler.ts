@@ -7,68 +7,11 @@ import type { Condition } from "./conditions.js";
 import { distinctListValues, matchesEachRowOnce } from "./list-values.js";
 import { quoteIdentifier, underscore } from "./naming.js";
 import { ParamWriter } from "./param-writer.js";
+import type { ListJoin, OrderTerm, QueryPurpose, RelationData, SelectParts } from "./relation-data.js";
 import type { ResolvedModel } from "./resolve.js";
 import { ColumnReference, SqlFragment } from "./sql.js";
 
-/** One term of an ORDER BY. */
-export type OrderTerm =
-  | { readonly kind: "attribute"; readonly attribute: Attribute; readonly direction: "asc" | "desc"; readonly nulls?: "first" | "last" }
-  | { readonly kind: "sql"; readonly fragment: SqlFragment };
-
-/** The immutable description of a query that a Relation holds. */
-export interface RelationData {
-  readonly conditions: readonly Condition[];
-  readonly order: readonly OrderTerm[];
-  readonly limit: number | undefined;
-  readonly offset: number | undefined;
-  readonly select: readonly Attribute[] | undefined;
-  readonly distinct: boolean;
-  readonly none: boolean;
-  readonly includes: readonly string[];
-  /**
-   * Entries plugins own, by a name of the plugin's choosing (`softDelete`, `tenant`, ...): the kernel never reads
-   * them, and they survive every narrowing (`where`, scopes, `with`); `merge` takes the other Relation's entries over
-   * this one's, `or` keeps this one's and adds the other's it lacks. Read with `relation.extension(name)`, set with
-   * `relation.withExtension(name, value)`.
-   */
-  readonly extensions: Readonly<Record<string, unknown>>;
-}
-
-/**
- * What a compiled SELECT is for, told to the `relation:*` compile hooks: a plugin may narrow loads but leave a
- * `reload` alone (a soft-deleted record can still be reloaded), or skip its ordering for a `count`.
- * - `load`: records or rows of the Relation (`toArray`, `first`, `find`, `findBy`, `toSql`, `explain`, a page)
- * - `reload`: `record.reload()`
- * - `count`, `exists`: `count()`, `exists()` and the checks built on them (uniqueness, a page's total)
- * - `pluck`: `pluck(...)`
- * - `preload`: the rows of an association loaded for `includes`, or reached for the dependents of a destroy
- * - `updateAll`, `deleteAll`: the rows a set-based write targets
- */
-export type QueryPurpose = "load" | "reload" | "count" | "exists" | "pluck" | "preload" | "updateAll" | "deleteAll";
-
-/**
- * The first condition of a WHERE when it is a list of primary keys bound as JSON: `term` is its text in `where`, which `joinSelect`
- * sends as a join of `column` on `json_each(list)` instead, while `where` still starts with it (see `joinSelect`).
- */
-export interface ListJoin {
-  readonly term: string;
-  readonly column: string;
-  readonly list: string;
-}
-
-/** The parts of a SELECT while it is compiled; the `relation:*` hooks may change them. */
-export interface SelectParts {
-  distinct: boolean;
-  columns: string;
-  readonly from: string;
-  readonly where: string[];
-  readonly order: string[];
-  limit: number | undefined;
-  offset: number | undefined;
-  readonly params: ParamWriter;
-  /** The list condition that `joinSelect` may send as a join (a hook may clear it); undefined when there is none. */
-  listJoin?: ListJoin | undefined;
-}
+export type { OrderTerm, QueryPurpose, RelationData, SelectParts };
 
 function columnOf(attribute: Attribute): string {
   return quoteIdentifier(attribute.column);

@@ -64,8 +64,9 @@ export function databaseForBatch(items: readonly BatchItem[]): Database | Promis
   if (store) return store;
   const first = items[0];
   if (first === undefined) throw new NoDatabase("batch([]) has nothing to run and no database");
-  if (isBatchable(first)) return first.database();
-  if (first.database) return first.database;
+  // A Statement and a record write name their database as a StatementDatabase, of which Database is the one kind.
+  if (isBatchable(first)) return first.database() as Database | Promise<Database>;
+  if (first.database) return first.database as Database;
   const model = first.model?.model as { name: string; binding?: string } | undefined;
   if (!model) throw new NoDatabase("batch([...]) needs a database: call it inside withDatabase(db, fn), or use db.batch([...])");
   return databaseFor(model);

@@ -1,12 +1,11 @@
 import { InvalidModel, RecordNotUnique } from "./errors.js";
-import type { ResolvedModel } from "./resolve.js";
-import type { Statement } from "./statement.js";
+import type { Statement, StatementModel } from "./statement.js";
 
 const UNIQUE = /UNIQUE constraint failed: ([^:]+?)(?::|$)/;
 const NO_TABLE = /no such table: ([^\s:]+)/;
 
 /** The Model of the statement that writes `table`: in a batch, D1 does not say which statement failed. */
-function modelOfTable(statements: readonly Statement[], table: string): ResolvedModel | undefined {
+function modelOfTable(statements: readonly Statement[], table: string): StatementModel | undefined {
   return statements.find((statement) => statement.model?.tableName === table)?.model;
 }
 

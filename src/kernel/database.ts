@@ -1,12 +1,17 @@
-import { HookPoints } from "./hooks.js";
+import { HookPoints } from "./hook-points.js";
 import { argumentError, optionsArgument, refuseUninspectable } from "./arguments.js";
 import { type Batchable, finishEach, isBatchable, resultsPerItem } from "./batchable.js";
 import type { D1DatabaseLike, D1PreparedStatementLike } from "./d1.js";
 import { translateError } from "./database-errors.js";
 import { QueryBudget, type QueryBudgets } from "./query-budget.js";
 import { type QueryEvent, queryEvent } from "./query-event.js";
-import { resolveModel } from "./resolve.js";
 import { Statement } from "./statement.js";
+
+/**
+ * A Model class's check of its own declaration, which `db.model(M)` runs before binding it (the kernel's `Base`
+ * resolves the Model there): the database layer does not import the Model layer above it.
+ */
+export const CHECK_MODEL = Symbol("recordflare.checkModel");
 
 /** Hook points of a database object. */
 export interface DatabaseHooks {
@@ -140,10 +145,9 @@ export class Database {
   model<M extends Function>(model: M): M {
     refuseUninspectable("db.model", "a Model class", model);
     // A Model bound to another database is an object that inherits from the Model.
-    const isModel = (typeof model === "function" || (typeof model === "object" && model !== null)) && typeof unboundModel(model) === "function";
-    if (!isModel) throw argumentError("db.model", "a Model class", model);
-    const unbound = unboundModel(model);
-    resolveModel(unbound);
+    const unbound = model != null && (unboundModel(model) as M & { [CHECK_MODEL]?: () => void });
+    if (typeof unbound !== "function" || typeof unbound[CHECK_MODEL] !== "function") throw argumentError("db.model", "a Model class", model);
+    unbound[CHECK_MODEL]();
     return bindModel(unbound, this);
   }
 }

@@ -1,7 +1,6 @@
 import type { Attribute } from "./attributes.js";
-import type { HookRegistration } from "./hooks.js";
 import { InvalidModel } from "./errors.js";
-import type { ModelStateKey, Plugin } from "./plugin.js";
+import type { HookRegistration, ModelStateKey, Plugin } from "./plugin.js";
 
 /** What a Model declares; each Model class owns a copy of its parent's, made at its first declaration. */
 export interface Declaration {

@@ -1,12 +1,29 @@
-import { HookableCore } from "hookable";
+/**
+ * The contract between the kernel and its plugins, types only: a Model as the kernel resolves it, and the catalogue
+ * of its hook points with their contexts. It sits below every part of the kernel that runs hooks (it imports the
+ * statements it names and the query's description, never a module that runs them), so that no import runs upward.
+ */
 import type { Attribute } from "./attributes.js";
 import type { Batchable } from "./batchable.js";
 import type { BatchItem } from "./database.js";
-import type { QueryPurpose, RelationData, SelectParts } from "./compiler.js";
-import type { Plugin } from "./plugin.js";
+import type { HookPoints } from "./hook-points.js";
+import type { QueryPurpose, RelationData, SelectParts } from "./relation-data.js";
 import type { RelationPlanContext } from "./read-plan.js";
-import type { ResolvedModel } from "./resolve.js";
-import type { Statement } from "./statement.js";
+import type { Statement, StatementModel } from "./statement.js";
+
+/** What the kernel needs of a Model at run time, worked out once at its first use. */
+export interface ResolvedModel extends StatementModel {
+  readonly quotedTable: string;
+  readonly primaryKey: Attribute;
+  readonly attributes: readonly Attribute[];
+  readonly byName: ReadonlyMap<string, Attribute>;
+  /** What a SELECT lists: `*`, or the columns when some are ignored. */
+  readonly selectList: string;
+  /** The attributes `toJSON` leaves out, as `hiddenAttributes` said at first use. */
+  readonly hiddenAttributes: ReadonlySet<string>;
+  /** Every registered hook while `model:finalize` runs; then only those that apply to the Model. */
+  hooks: HookPoints<ModelHooks>;
+}
 
 /** What a save is doing. */
 export type SaveOperation = "create" | "update";
@@ -171,63 +188,3 @@ export interface RelationCompileContext {
 
 /** Name of a Model hook point. */
 export type ModelHookName = keyof ModelHooks;
-
-/**
- * Named hook points on `hookable`, plus what the kernel needs beyond it: a cheap check for an empty point,
- * synchronous calls that let a hook's error propagate (hookable turns a synchronous throw into a rejected
- * promise, which a synchronous caller would lose), and async calls without hookable's per-call
- * `console.createTask`, which costs more than the hooks themselves on every save.
- */
-export class HookPoints<Hooks extends Record<string, any>> extends HookableCore<Hooks> {
-  /** Calls the hooks of a point in order, awaiting those that return a promise; synchronous when none does. */
-  override callHook<Name extends keyof Hooks & string>(name: Name, ...args: Parameters<Hooks[Name]>): Promise<void> | void {
-    return callFrom(this._hooks[name] ?? [], 0, args);
-  }
-
-  /** Whether any hook is registered under `name`; lets hot paths skip empty hook points. */
-  has(name: keyof Hooks & string): boolean {
-    return (this._hooks[name]?.length ?? 0) > 0;
-  }
-
-  /** The functions registered under `name`, in call order: lets a plugin tell its own hooks from others'. */
-  functionsOf(name: keyof Hooks & string): ReadonlyArray<(...args: any[]) => unknown> {
-    return this._hooks[name] ?? [];
-  }
-
-  /** Calls the hooks of a synchronous point in order; an error thrown by one propagates to the caller. */
-  callSync<Name extends keyof Hooks & string>(name: Name, ...args: Parameters<Hooks[Name]>): void {
-    for (const fn of this._hooks[name] ?? []) fn(...args);
-  }
-}
-
-function callFrom(hooks: ReadonlyArray<(...args: any[]) => unknown>, start: number, args: unknown[]): Promise<void> | void {
-  for (let index = start; index < hooks.length; index++) {
-    const result = hooks[index]!(...args);
-    if (result instanceof Promise) return result.then(() => callFrom(hooks, index + 1, args));
-  }
-}
-
-/** The hook lists of one Model, resolved once at its first use. */
-export class ResolvedHooks extends HookPoints<ModelHooks> {
-  constructor(registrations: ReadonlyArray<HookRegistration>) {
-    super();
-    for (const [name, fn] of registrations) this.hook(name, fn as never);
-  }
-}
-
-/**
- * The registrations that run for a Model once it is finalized: a plugin whose `appliesTo` says no for the Model
- * drops out, and `model:finalize` has run its course.
- */
-export function applyingRegistrations(model: Function, registrations: ReadonlyArray<HookRegistration>): HookRegistration[] {
-  const answers = new Map<Plugin, boolean>();
-  const applies = (plugin: Plugin | undefined): boolean => {
-    if (!plugin?.appliesTo) return true;
-    if (!answers.has(plugin)) answers.set(plugin, plugin.appliesTo(model));
-    return answers.get(plugin)!;
-  };
-  return registrations.filter(([name, , plugin]) => name !== "model:finalize" && applies(plugin));
-}
-
-/** A hook function registered under a hook name, with the plugin that brought it (none for `Model.hook`). */
-export type HookRegistration = readonly [ModelHookName, (...args: any[]) => unknown, Plugin?];

@@ -1,5 +1,6 @@
 import type { Database } from "./database.js";
 import type { ResolvedModel } from "./resolve.js";
+import type { StatementDatabase } from "./statement.js";
 import { type RecordState, STATE } from "./record-state.js";
 
 type Constructor = new () => { [STATE]: RecordState };
@@ -19,12 +20,13 @@ export function instantiate(
   modelClass: Function,
   model: ResolvedModel,
   row: Record<string, unknown>,
-  database: Database | undefined,
+  database: StatementDatabase | undefined,
   loaded?: ReadonlySet<string>,
 ): any {
   const record = new (modelClass as Constructor)();
   const state = record[STATE];
-  state.database = database;
+  // The kernel's Database is the one kind of StatementDatabase: a Statement names it so only to import nothing above.
+  state.database = database as Database | undefined;
   loadRow(state, row, loaded);
   if (model.hooks.has("record:hydrate")) model.hooks.callSync("record:hydrate", { record, row });
   return record;

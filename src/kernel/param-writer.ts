@@ -1,5 +1,5 @@
 import { jsonOfBound, MAX_VALUE_BYTES, utf8Length } from "./bound-json.js";
-import type { ParamSource } from "./statement.js";
+import type { ParamSource } from "./param-source.js";
 
 /** D1 refuses a statement with more bound parameters than this. */
 const MAX_BOUND_PARAMETERS = 100;

@@ -12,7 +12,7 @@ import { loadRow } from "./hydrate.js";
 import { type RecordState, STATE, changedAttributes, currentValue, originalValue, snapshotOf } from "./record-state.js";
 import { findByKeyStatement } from "./key-lookup.js";
 import type { Statement } from "./statement.js";
-import type { AnyRecord } from "./types.js";
+import type { AnyRecord } from "./record-methods.js";
 import { deleteStatement, insertStatement, updateStatement } from "./write-statements.js";
 
 type Persistable = { [STATE]: RecordState; constructor: Function };

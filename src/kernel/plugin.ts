@@ -1,4 +1,4 @@
-import type { HookRegistration, ModelHookName, ModelHooks } from "./hooks.js";
+import type { ModelHookName, ModelHooks } from "./hooks.js";
 
 /** A feature packaged for a base class: hook functions plus an optional setup run when it is registered. */
 export interface Plugin {
@@ -21,6 +21,9 @@ export interface Plugin {
    */
   readonly appliesTo?: (model: any) => boolean;
 }
+
+/** A hook function registered under a hook name, with the plugin that brought it (none for `Model.hook`). */
+export type HookRegistration = readonly [ModelHookName, (...args: any[]) => unknown, Plugin?];
 
 /** Defines a plugin. Register it on a base class with `static { this.use(plugin) }`. */
 // Marked free of side effects, so that bundlers drop the plugins a Worker never registers.

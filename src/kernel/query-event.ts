@@ -1,5 +1,5 @@
 import { jsonOfBound } from "./bound-json.js";
-import type { ParamSource, Statement } from "./statement.js";
+import type { ParamSource } from "./param-source.js";
 
 /** What a listener passed as `onQuery` receives for each query sent. */
 export interface QueryEvent {
@@ -16,6 +16,13 @@ export interface QueryEvent {
   readonly batched: boolean;
   /** The error the query (or its batch) failed with; the same error is thrown to the caller. */
   readonly error?: unknown;
+}
+
+/** A query as printed: its SQL, its bound values and where each came from (a Statement, or a compiled query). */
+interface PrintedQuery {
+  readonly sql: string;
+  readonly params: readonly unknown[];
+  readonly sources: ReadonlyArray<ParamSource | undefined>;
 }
 
 const FILTERED = "[FILTERED]";
@@ -46,17 +53,17 @@ function displayParam(value: unknown, source: ParamSource | undefined): unknown 
 }
 
 /** The bound values of a Statement (or a compiled query) as query events show them. */
-function displayParams(query: Pick<Statement, "params" | "sources">): unknown[] {
+function displayParams(query: PrintedQuery): unknown[] {
   return query.params.map((value, index) => displayParam(value, query.sources[index]));
 }
 
 /** A query's SQL and its bound values as query events show them, for printing a Relation or a Statement. */
-export function printQuery(query: Pick<Statement, "sql" | "params" | "sources">): string {
+export function printQuery(query: PrintedQuery): string {
   return `${query.sql} ${JSON.stringify(displayParams(query))}`;
 }
 
 /** Builds the event for one query from its Statement and D1's `meta`. */
-export function queryEvent(statement: Statement, meta: Record<string, unknown> | undefined, batched: boolean, error?: unknown): QueryEvent {
+export function queryEvent(statement: PrintedQuery, meta: Record<string, unknown> | undefined, batched: boolean, error?: unknown): QueryEvent {
   return {
     ...(error === undefined ? {} : { error }),
     sql: statement.sql,

@@ -1,5 +1,5 @@
 import { RecordflareError } from "./errors.js";
-import type { AnyRecord } from "./types.js";
+import type { AnyRecord } from "./record-methods.js";
 
 // Apart from errors.ts, which every layer imports: this error names the record type, which is the top of the types.
 /** An `OrThrow` save, or a record in a `batch`, failed validation; the record is on `error.record`. */

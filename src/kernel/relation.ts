@@ -15,7 +15,7 @@ import { IrreversibleOrder, RecordNotFound } from "./errors.js";
 import { instantiate } from "./hydrate.js";
 import { type ResolvedModel, resolveModel } from "./resolve.js";
 import { SqlFragment } from "./sql.js";
-import { Statement, type SqlQuery } from "./statement.js";
+import { Statement, type SqlQuery, type StatementDatabase } from "./statement.js";
 import { findByKeyStatement } from "./key-lookup.js";
 import { printQuery } from "./query-event.js";
 import { explainStatement, type QueryPlanStep } from "./query-plan.js";
@@ -305,7 +305,7 @@ export class Relation {
     // distinct() does not add the primary key: such records cannot be saved, reloaded or destroyed.
     const loaded = select && new Set([...(distinct ? [] : [model.primaryKey.name]), ...select.map((a) => a.name)]);
     const Class = unboundModel(this.modelClass);
-    const read = (rows: Record<string, unknown>[], _meta: unknown, database: Database) => rows.map((row) => instantiate(Class, model, row, database, loaded));
+    const read = (rows: Record<string, unknown>[], _meta: unknown, database: StatementDatabase) => rows.map((row) => instantiate(Class, model, row, database, loaded));
     return new Statement(query, model, "rows", read, boundDatabase(this.modelClass));
   }
 

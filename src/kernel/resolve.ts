@@ -1,35 +1,12 @@
 import type { Attribute } from "./attributes.js";
-import type { Plugin } from "./plugin.js";
 import { declarationOf, ownDeclaration } from "./declaration.js";
 import { InvalidModel } from "./errors.js";
-import { applyingRegistrations, ResolvedHooks } from "./hooks.js";
+import { HookPoints } from "./hook-points.js";
+import type { ModelHooks, ResolvedModel } from "./hooks.js";
 import { quoteIdentifier } from "./naming.js";
-import { Relation } from "./relation.js";
-import { unboundModel } from "./database.js";
+import type { HookRegistration, Plugin } from "./plugin.js";
 
-/** What the kernel needs of a Model at run time, worked out once at its first use. */
-export interface ResolvedModel {
-  readonly model: Function;
-  readonly name: string;
-  readonly tableName: string;
-  /** Whether the table name was inferred from the class name (a bundler may have renamed the class). */
-  readonly tableInferred: boolean;
-  readonly quotedTable: string;
-  readonly primaryKey: Attribute;
-  readonly attributes: readonly Attribute[];
-  readonly byName: ReadonlyMap<string, Attribute>;
-  readonly byColumn: ReadonlyMap<string, Attribute>;
-  /** What a SELECT lists: `*`, or the columns when some are ignored. */
-  readonly selectList: string;
-  /** The attributes `toJSON` leaves out, as `hiddenAttributes` said at first use. */
-  readonly hiddenAttributes: ReadonlySet<string>;
-  /** Every registered hook while `model:finalize` runs; then only those that apply to the Model. */
-  hooks: ResolvedHooks;
-  /** The Model's own Relation class: the plugins' relation methods plus those defined for it (its scopes). */
-  readonly relationClass: typeof Relation;
-  /** The Relation class with the plugins' relation methods only (what a scope's body receives). */
-  readonly pluginRelationClass: typeof Relation;
-}
+export type { ResolvedModel };
 
 const RESOLVED = Symbol("recordflare.resolved");
 
@@ -136,25 +113,18 @@ function ownHiddenAttributes(model: Resolvable): string[] {
   return owner ? (owner as Resolvable).hiddenAttributes : [];
 }
 
-function pluginRelationClassFor(plugins: readonly Plugin[]): typeof Relation {
-  const PluginRelation = class extends Relation {};
-  for (const plugin of plugins) {
-    for (const [name, method] of Object.entries(plugin.relationMethods ?? {})) {
-      Object.defineProperty(PluginRelation.prototype, name, { value: method, writable: true, configurable: true });
-    }
-  }
-  return PluginRelation;
-}
-
-/** Adds a method to a Model's Relations (and Relations of its subclasses made later); for plugins. */
-export function defineRelationMethod(model: Function, name: string, method: (this: Relation, ...args: any[]) => unknown): void {
-  const { relationClass } = resolveModel(model);
-  Object.defineProperty(relationClass.prototype, name, { value: method, writable: true, configurable: true });
-}
-
-/** A new Relation of every record of the Model (or of a view of it bound to a database). */
-export function relationOf(model: Function): Relation {
-  return new (resolveModel(unboundModel(model)).relationClass)(model);
+/**
+ * The registrations that run for a Model once it is finalized: a plugin whose `appliesTo` says no for the Model
+ * drops out, and `model:finalize` has run its course.
+ */
+function applyingRegistrations(model: Function, registrations: ReadonlyArray<HookRegistration>): HookRegistration[] {
+  const answers = new Map<Plugin, boolean>();
+  const applies = (plugin: Plugin | undefined): boolean => {
+    if (!plugin?.appliesTo) return true;
+    if (!answers.has(plugin)) answers.set(plugin, plugin.appliesTo(model));
+    return answers.get(plugin)!;
+  };
+  return registrations.filter(([name, , plugin]) => name !== "model:finalize" && applies(plugin));
 }
 
 /** Checks a Model's declaration and works out what its queries need; once per Model, at its first use. */
@@ -169,7 +139,6 @@ export function resolveModel(model: Function): ResolvedModel {
   // Each Model gets its own attribute objects, so that plugins may mark them (filtered) per Model.
   const attributes = [...declaration.attributes.values()].map((attribute) => ({ ...attribute }));
   const byName = new Map(attributes.map((attribute) => [attribute.name, attribute]));
-  const pluginRelationClass = pluginRelationClassFor(declaration.plugins);
   const resolved: ResolvedModel = {
     model,
     name: model.name || tableName,
@@ -182,9 +151,7 @@ export function resolveModel(model: Function): ResolvedModel {
     byColumn: new Map(attributes.map((attribute) => [attribute.column, attribute])),
     selectList: declaration.ignoredColumns.length === 0 ? "*" : attributes.map((a) => quoteIdentifier(a.column)).join(", "),
     hiddenAttributes: new Set(cls.hiddenAttributes),
-    hooks: new ResolvedHooks(declaration.hooks),
-    pluginRelationClass,
-    relationClass: class extends pluginRelationClass {},
+    hooks: new HookPoints<ModelHooks>(declaration.hooks),
   };
   declaration.fixed = true;
   // Visible while the finalize hooks run (they may ask for the Model's attributes); withdrawn if one throws,
@@ -192,7 +159,7 @@ export function resolveModel(model: Function): ResolvedModel {
   Object.defineProperty(cls, RESOLVED, { value: resolved, enumerable: false, configurable: true });
   try {
     if (resolved.hooks.has("model:finalize")) resolved.hooks.callSync("model:finalize", model);
-    resolved.hooks = new ResolvedHooks(applyingRegistrations(model, declaration.hooks));
+    resolved.hooks = new HookPoints<ModelHooks>(applyingRegistrations(model, declaration.hooks));
   } catch (error) {
     delete cls[RESOLVED];
     declaration.fixed = false;

@@ -1,26 +1,37 @@
 import type { Attribute } from "./attributes.js";
-import type { Database } from "./database.js";
 import { INSPECT } from "./inspect-symbol.js";
+import type { ParamSource } from "./param-source.js";
 import { printQuery } from "./query-event.js";
-import type { ResolvedModel } from "./resolve.js";
+
+export type { ParamSource };
 
 /**
- * Where a bound value came from, so that query events can hide filtered values:
- * one attribute's value, a JSON list of one attribute's values, JSON rows, each an array holding the value of
- * `columns[i]` at position i (no column name ever goes into a JSON path), or a JSON array of values bound past the
- * plain parameters (each with its own source).
+ * The Model a Statement reads or writes, as the database layer knows it: its name and table, to name it in errors.
+ * The kernel's `ResolvedModel` is one.
  */
-export type ParamSource =
-  | { readonly kind: "value"; readonly attribute: Attribute }
-  | { readonly kind: "spilled"; readonly values: readonly unknown[]; readonly sources: ReadonlyArray<ParamSource | undefined> }
-  | { readonly kind: "list"; readonly attribute: Attribute }
-  | { readonly kind: "rows"; readonly columns: readonly Attribute[] };
+export interface StatementModel {
+  readonly model: Function;
+  readonly name: string;
+  readonly tableName: string;
+  /** Whether the table name was inferred from the class name (a bundler may have renamed the class). */
+  readonly tableInferred: boolean;
+  readonly byColumn: ReadonlyMap<string, Attribute>;
+}
+
+/**
+ * The database that runs a Statement, as the Statement knows it: the kernel's `Database` is the one kind there is.
+ * Named here by what it does for a Statement, since `Database` imports this module.
+ */
+export interface StatementDatabase {
+  run<Result>(statement: Statement<Result>): Promise<Result>;
+  runAll(statements: readonly Statement[]): Promise<unknown[]>;
+}
 
 /** What a Statement's result is read as: rows, the first row, or D1's `meta` of a write. */
 export type StatementResult = "rows" | "meta";
 
 /** Reads what D1 returned for a Statement; `database` is the one it ran on, for the records it makes. */
-export type StatementReader<Result> = (rows: Record<string, unknown>[], meta: Record<string, unknown>, database: Database) => Result;
+export type StatementReader<Result> = (rows: Record<string, unknown>[], meta: Record<string, unknown>, database: StatementDatabase) => Result;
 
 /** SQL text with its bound values. */
 export interface SqlQuery {
@@ -32,12 +43,12 @@ export interface SqlQuery {
 export class Statement<Result = unknown> {
   /** @internal */ readonly sql: string;
   /** @internal */ readonly sources: ReadonlyArray<ParamSource | undefined>;
-  /** @internal */ readonly model: ResolvedModel | undefined;
+  /** @internal */ readonly model: StatementModel | undefined;
   /** @internal */ readonly result: StatementResult;
   /** @internal Turns D1's result into what running the Statement resolves to; records keep `database`. */
   readonly read: StatementReader<Result>;
   /** @internal The database of the bound Model (`db.model(M)`) that made it: where a top-level `batch` runs it. */
-  readonly database: Database | undefined;
+  readonly database: StatementDatabase | undefined;
   /**
    * @internal The statements sent in its place, in one atomic batch, when it is too big for one (a bulk write over
    * D1's limit for one value); `read` then gets their rows together and their `meta` summed. Undefined otherwise.
@@ -55,10 +66,10 @@ export class Statement<Result = unknown> {
   /** @internal */
   constructor(
     query: { sql: string; params: readonly unknown[]; sources?: ReadonlyArray<ParamSource | undefined> },
-    model: ResolvedModel | undefined,
+    model: StatementModel | undefined,
     result: StatementResult,
     read: StatementReader<Result>,
-    database?: Database,
+    database?: StatementDatabase,
     parts?: readonly Statement[],
   ) {
     this.sql = query.sql;
@@ -75,7 +86,7 @@ export class Statement<Result = unknown> {
    * @internal A Statement sent as `parts` in one atomic batch (one round trip, all or nothing). It shows as their
    * SQL texts joined by `;` with all their values.
    */
-  static ofParts<Result>(parts: readonly Statement[], read: StatementReader<Result>, database?: Database): Statement<Result> {
+  static ofParts<Result>(parts: readonly Statement[], read: StatementReader<Result>, database?: StatementDatabase): Statement<Result> {
     const query = {
       sql: parts.map((part) => part.sql).join(";\n"),
       params: parts.flatMap((part) => part.params),

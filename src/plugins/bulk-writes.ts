@@ -1,5 +1,10 @@
 import {
+  type AnyModel,
   argumentError,
+  type AssignAttributes,
+  type AttributeName,
+  type AttributesOfModel,
+  type AttributesOfRecord,
   type Attribute,
   attributeNamed,
   databaseOfModel,
@@ -7,7 +12,6 @@ import {
   deleteAllStatement,
   optionsArgument,
   refuseUninspectable,
-  type InsertOptions,
   MAX_VALUE_BYTES,
   ParamWriter,
   quoteIdentifier,
@@ -16,11 +20,22 @@ import {
   Statement,
   storedWithinD1Limit,
   updateAllStatement,
-  type UpsertOptions,
   utf8Length,
   valuesToWrite,
   type WriteMeta,
 } from "../kernel/index.js";
+
+/** Options of `insert` and `insertAll`. */
+export interface InsertOptions {
+  /** `"skip"` leaves out rows that would duplicate a unique key; by default a duplicate throws `RecordNotUnique`. */
+  onDuplicate?: "skip" | "raise";
+}
+
+/** Options of `upsert` and `upsertAll`. */
+export interface UpsertOptions<A = Record<string, unknown>> {
+  /** The attributes of the unique key that decides a conflict; the primary key by default. */
+  uniqueBy?: AttributeName<A>[];
+}
 
 type Meta = WriteMeta;
 type BuildsRecords = Function & { build(attributes: object): object; all(): Relation };
@@ -257,3 +272,43 @@ export const bulkWrites = definePlugin({
     });
   },
 });
+
+declare module "../kernel/index.js" {
+  interface PluginRelationMethods<R> {
+    /** Sets attributes on every matching row, skipping validations and callbacks; resolves to the rows changed. */
+    updateAll(attributes: AssignAttributes<AttributesOfRecord<R>>): Promise<number>;
+    /** Deletes every matching row, skipping callbacks; resolves to the rows deleted. */
+    deleteAll(): Promise<number>;
+    /** `updateAll` as a Statement for `batch`. */
+    toUpdateAll(attributes: AssignAttributes<AttributesOfRecord<R>>): Statement<number>;
+    /** `deleteAll` as a Statement for `batch`. */
+    toDeleteAll(): Statement<number>;
+  }
+
+  interface PluginStatics<A> {
+    /** `all().updateAll(attributes)`. */
+    updateAll<M extends AnyModel>(this: M, attributes: AssignAttributes<AttributesOfModel<M>>): Promise<number>;
+    /** `all().deleteAll()`. */
+    deleteAll(): Promise<number>;
+    /** `all().toUpdateAll(attributes)`. */
+    toUpdateAll<M extends AnyModel>(this: M, attributes: AssignAttributes<AttributesOfModel<M>>): Statement<number>;
+    /** `all().toDeleteAll()`. */
+    toDeleteAll(): Statement<number>;
+    /** Inserts one row, skipping validations and callbacks; resolves to D1's `meta`. */
+    insert<M extends AnyModel>(this: M, attributes: AssignAttributes<AttributesOfModel<M>>, options?: InsertOptions): Promise<WriteMeta>;
+    /** Inserts rows in one statement (bound as one JSON value); resolves to D1's `meta`. */
+    insertAll<M extends AnyModel>(this: M, rows: readonly AssignAttributes<AttributesOfModel<M>>[], options?: InsertOptions): Promise<WriteMeta>;
+    /** Inserts a row, or updates it when its key exists. */
+    upsert<M extends AnyModel>(this: M, attributes: AssignAttributes<AttributesOfModel<M>>, options?: UpsertOptions<AttributesOfModel<M>>): Promise<WriteMeta>;
+    /** Inserts rows, updating those whose key exists. */
+    upsertAll<M extends AnyModel>(this: M, rows: readonly AssignAttributes<AttributesOfModel<M>>[], options?: UpsertOptions<AttributesOfModel<M>>): Promise<WriteMeta>;
+    /** `insert` as a Statement for `batch`. */
+    toInsert<M extends AnyModel>(this: M, attributes: AssignAttributes<AttributesOfModel<M>>, options?: InsertOptions): Statement<WriteMeta>;
+    /** `insertAll` as a Statement for `batch`. */
+    toInsertAll<M extends AnyModel>(this: M, rows: readonly AssignAttributes<AttributesOfModel<M>>[], options?: InsertOptions): Statement<WriteMeta>;
+    /** `upsert` as a Statement for `batch`. */
+    toUpsert<M extends AnyModel>(this: M, attributes: AssignAttributes<AttributesOfModel<M>>, options?: UpsertOptions<AttributesOfModel<M>>): Statement<WriteMeta>;
+    /** `upsertAll` as a Statement for `batch`. */
+    toUpsertAll<M extends AnyModel>(this: M, rows: readonly AssignAttributes<AttributesOfModel<M>>[], options?: UpsertOptions<AttributesOfModel<M>>): Statement<WriteMeta>;
+  }
+}

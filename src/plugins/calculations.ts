@@ -1,4 +1,25 @@
-import { anyMatch, attributeNamed, countOf, definePlugin, queryOfParts, quoteIdentifier, type Relation, selectParts, Statement } from "../kernel/index.js";
+import {
+  type AnyModel,
+  anyMatch,
+  attributeNamed,
+  type AttributeName,
+  type AttributesOfModel,
+  type AttributesOfRecord,
+  type Conditions,
+  countOf,
+  definePlugin,
+  queryOfParts,
+  quoteIdentifier,
+  type Relation,
+  selectParts,
+  Statement,
+} from "../kernel/index.js";
+
+/** One or more attribute names, as `pluck(a, b, ...)` takes them (it throws `TypeError` when given none). */
+export type AttributeNames<A> = readonly [AttributeName<A>, ...AttributeName<A>[]];
+
+/** A row of `pluck(a, b, ...)`: the tuple of the named attributes' values. */
+export type PluckedRow<A, K extends AttributeNames<A>> = { -readonly [I in keyof K]: A[K[I]] };
 
 type Row = Record<string, unknown>;
 
@@ -40,3 +61,37 @@ export const calculations = definePlugin({
     pluck,
   },
 });
+
+declare module "../kernel/index.js" {
+  interface PluginRelationMethods<R> {
+    /** The values of one attribute of every matching row, or (given several names) a tuple of them per row. */
+    pluck<K extends AttributeName<AttributesOfRecord<R>>>(name: K): Promise<AttributesOfRecord<R>[K][]>;
+    pluck<const K extends AttributeNames<AttributesOfRecord<R>>>(...names: K): Promise<PluckedRow<AttributesOfRecord<R>, K>[]>;
+    /** The number of matching rows (`SELECT COUNT(*)`). */
+    count(): Promise<number>;
+    /** Whether a row matches (these conditions too, when given); reads at most one row. */
+    exists(conditions?: Conditions<AttributesOfRecord<R>>): Promise<boolean>;
+    /** The number of matching rows, as `count()`. */
+    size(): Promise<number>;
+    /** Whether no row matches. */
+    isEmpty(): Promise<boolean>;
+    /** Whether a row matches. */
+    hasAny(): Promise<boolean>;
+  }
+
+  interface PluginStatics<A> {
+    /** `all().pluck(...)`. */
+    pluck<M extends AnyModel, K extends AttributeName<AttributesOfModel<M>>>(this: M, name: K): Promise<AttributesOfModel<M>[K][]>;
+    pluck<M extends AnyModel, const K extends AttributeNames<AttributesOfModel<M>>>(this: M, ...names: K): Promise<PluckedRow<AttributesOfModel<M>, K>[]>;
+    /** `all().count()`. */
+    count(): Promise<number>;
+    /** `all().exists(conditions)`. */
+    exists<M extends AnyModel>(this: M, conditions?: Conditions<AttributesOfModel<M>>): Promise<boolean>;
+    /** `all().size()`. */
+    size(): Promise<number>;
+    /** `all().isEmpty()`. */
+    isEmpty(): Promise<boolean>;
+    /** `all().hasAny()`. */
+    hasAny(): Promise<boolean>;
+  }
+}

@@ -1,6 +1,7 @@
-import { definePlugin, type ModelHookName } from "../kernel/index.js";
+import { type AnyModel, definePlugin, type ModelHookName, type RecordOfModel } from "../kernel/index.js";
 
-type Callback = (record: any) => unknown;
+/** A callback: receives the record; `throw abort(reason)` in a before-callback stops the operation. */
+export type Callback<R> = (record: R) => void | Promise<void>;
 type Registers = { hook(name: ModelHookName, fn: (context: any) => unknown): void };
 
 // Each callback is a Model hook that hands its function the record, filtered by the save's operation.
@@ -26,7 +27,7 @@ export const callbacks = definePlugin({
   name: "callbacks",
   setup(base: Record<string, unknown>) {
     for (const [name, { hook, operation }] of Object.entries(CALLBACKS)) {
-      base[name] = function (this: Registers, fn: Callback) {
+      base[name] = function (this: Registers, fn: Callback<unknown>) {
         if (typeof fn !== "function") throw new TypeError(`${name} takes a function receiving the record`);
         this.hook(hook, async (context: { record: unknown; operation?: string }) => {
           if (operation === undefined || context.operation === operation) await fn(context.record);
@@ -35,3 +36,28 @@ export const callbacks = definePlugin({
     }
   },
 });
+
+declare module "../kernel/index.js" {
+  interface PluginStatics<A> {
+    /** Runs before the validations of every save; may change the record (normalize it) or `throw abort(reason)`. */
+    beforeValidation<M extends AnyModel>(this: M, callback: Callback<RecordOfModel<M>>): void;
+    /** Runs after the validations of every save, whether they passed or not; may add to `errors` or abort. */
+    afterValidation<M extends AnyModel>(this: M, callback: Callback<RecordOfModel<M>>): void;
+    /** Runs before every save (after validation). */
+    beforeSave<M extends AnyModel>(this: M, callback: Callback<RecordOfModel<M>>): void;
+    /** Runs before the save of a new record. */
+    beforeCreate<M extends AnyModel>(this: M, callback: Callback<RecordOfModel<M>>): void;
+    /** Runs before the save of a persisted record. */
+    beforeUpdate<M extends AnyModel>(this: M, callback: Callback<RecordOfModel<M>>): void;
+    /** Runs after every save. */
+    afterSave<M extends AnyModel>(this: M, callback: Callback<RecordOfModel<M>>): void;
+    /** Runs after the save of a new record. */
+    afterCreate<M extends AnyModel>(this: M, callback: Callback<RecordOfModel<M>>): void;
+    /** Runs after the save of a persisted record. */
+    afterUpdate<M extends AnyModel>(this: M, callback: Callback<RecordOfModel<M>>): void;
+    /** Runs before a destroy, before `dependent` strategies. */
+    beforeDestroy<M extends AnyModel>(this: M, callback: Callback<RecordOfModel<M>>): void;
+    /** Runs after a destroy. */
+    afterDestroy<M extends AnyModel>(this: M, callback: Callback<RecordOfModel<M>>): void;
+  }
+}

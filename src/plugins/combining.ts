@@ -1,4 +1,4 @@
-import { compileSelect, definePlugin, IncompatibleRelation, type Relation } from "../kernel/index.js";
+import { type AnyModel, compileSelect, definePlugin, IncompatibleRelation, type RecordOfModel, type Relation, type RelationOf, type TypedRelation } from "../kernel/index.js";
 
 /** What a Relation sends besides its conditions, and what it preloads: the two sides of `or` must agree on it. */
 function shapeBesidesConditions(relation: Relation): string {
@@ -47,3 +47,19 @@ export const combining = definePlugin({
   name: "combining",
   relationMethods: { or, merge },
 });
+
+declare module "../kernel/index.js" {
+  interface PluginRelationMethods<R> {
+    /** Rows matching this Relation's conditions or the other's; the Relations may differ only in conditions. */
+    or(other: TypedRelation<R>): this;
+    /** This Relation with the other's conditions added and its order, paging, select and includes taking over. */
+    merge(other: TypedRelation<R>): this;
+  }
+
+  interface PluginStatics<A> {
+    /** `all().or(other)`. */
+    or<M extends AnyModel>(this: M, other: TypedRelation<RecordOfModel<M>>): RelationOf<M>;
+    /** `all().merge(other)`. */
+    merge<M extends AnyModel>(this: M, other: TypedRelation<RecordOfModel<M>>): RelationOf<M>;
+  }
+}

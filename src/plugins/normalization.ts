@@ -1,4 +1,17 @@
-import { type Attribute, attributesOf, CastError, castAs, declareModelState, definePlugin, defineModelState, InvalidModel, modelState } from "../kernel/index.js";
+import {
+  type AnyModel,
+  type Attribute,
+  type AttributeName,
+  type AttributesOfModel,
+  attributesOf,
+  CastError,
+  castAs,
+  declareModelState,
+  definePlugin,
+  defineModelState,
+  InvalidModel,
+  modelState,
+} from "../kernel/index.js";
 
 /** One `normalizes` declaration's function and whether it also receives null. */
 interface Normalizer {
@@ -97,3 +110,24 @@ export const normalization = definePlugin({
     },
   },
 });
+
+declare module "../kernel/index.js" {
+  interface PluginStatics<A> {
+    /**
+     * Normalizes attributes on assignment and in conditions (`findBy({ email })`), before validation:
+     * `this.normalizes("email", (email) => email.trim().toLowerCase())`. Null stays null unless `applyToNull`.
+     */
+    normalizes<M extends AnyModel, K extends AttributeName<AttributesOfModel<M>>>(
+      this: M,
+      attributes: K | readonly K[],
+      normalize: (value: NonNullable<AttributesOfModel<M>[K]>) => AttributesOfModel<M>[K],
+      options?: { applyToNull?: false },
+    ): void;
+    normalizes<M extends AnyModel, K extends AttributeName<AttributesOfModel<M>>>(
+      this: M,
+      attributes: K | readonly K[],
+      normalize: (value: AttributesOfModel<M>[K]) => AttributesOfModel<M>[K],
+      options: { applyToNull: true },
+    ): void;
+  }
+}

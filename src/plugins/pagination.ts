@@ -1,4 +1,51 @@
-import { argumentError, countStatement, definePlugin, isSqlCount, IncompatibleRelation, optionsArgument, type Page, previewText, type PaginateOptions, Relation, type UncountedPage } from "../kernel/index.js";
+import {
+  type AnyModel,
+  argumentError,
+  countStatement,
+  definePlugin,
+  isSqlCount,
+  IncompatibleRelation,
+  optionsArgument,
+  previewText,
+  type RecordOfModel,
+  Relation,
+} from "../kernel/index.js";
+
+/** What every page of records has, counted or not. */
+export interface BasePage<R> {
+  /** The records of the page. */
+  readonly records: R[];
+  /** The page number, from 1. */
+  readonly page: number;
+  /** The page size used. */
+  readonly perPage: number;
+  /** Whether a next page exists. */
+  readonly hasNext: boolean;
+  /** Whether a previous page exists. */
+  readonly hasPrevious: boolean;
+}
+
+/** A page of records, the result of `paginate` (which counts the matching rows unless given `count: false`). */
+export interface Page<R> extends BasePage<R> {
+  /** Total matching rows. */
+  readonly total: number;
+  /** Number of pages. */
+  readonly totalPages: number;
+}
+
+/** A page of `paginate({ count: false })`: no count was made, so `total` and `totalPages` are absent. */
+export interface UncountedPage<R> extends BasePage<R> {
+  readonly total?: undefined;
+  readonly totalPages?: undefined;
+}
+
+/** Options of `paginate`: numbers or query-string text; missing, null or empty means the first page and the default size. */
+export interface PaginateOptions {
+  page?: number | string | null;
+  perPage?: number | string | null;
+  /** `false` skips the count, leaving `total` and `totalPages` out. */
+  count?: boolean;
+}
 
 // As integer attributes read text: an optional sign is allowed ("+2"; "-2" is then refused for being below 1).
 const WHOLE_NUMBER = /^[+-]?\d+$/;
@@ -80,3 +127,19 @@ export const pagination = definePlugin({
     if (!("maxPerPage" in base)) base.maxPerPage = 100;
   },
 });
+
+declare module "../kernel/index.js" {
+  interface PluginRelationMethods<R> {
+    /** One page of the matching records, counted (`total`, `totalPages`) unless given `count: false`. */
+    paginate(options: PaginateOptions & { count: false }): Promise<UncountedPage<R>>;
+    paginate(options?: PaginateOptions & { count?: true }): Promise<Page<R>>;
+    paginate(options: PaginateOptions): Promise<Page<R> | UncountedPage<R>>;
+  }
+
+  interface PluginStatics<A> {
+    /** `all().paginate(options)`. */
+    paginate<M extends AnyModel>(this: M, options: PaginateOptions & { count: false }): Promise<UncountedPage<RecordOfModel<M>>>;
+    paginate<M extends AnyModel>(this: M, options?: PaginateOptions & { count?: true }): Promise<Page<RecordOfModel<M>>>;
+    paginate<M extends AnyModel>(this: M, options: PaginateOptions): Promise<Page<RecordOfModel<M>> | UncountedPage<RecordOfModel<M>>>;
+  }
+}

@@ -1,4 +1,16 @@
-import { attributeNamed, type Attribute, CastError, castValue, definePlugin, isPlainObject, type Relation, type ResolvedModel } from "../kernel/index.js";
+import {
+  type AnyModel,
+  attributeNamed,
+  type Attribute,
+  type AttributeName,
+  type AttributesOfModel,
+  CastError,
+  castValue,
+  definePlugin,
+  isPlainObject,
+  type Relation,
+  type ResolvedModel,
+} from "../kernel/index.js";
 
 /** Options of `permit(input, names, options)`. */
 export interface PermitOptions {
@@ -78,3 +90,16 @@ export const permitting = definePlugin({
     };
   },
 });
+
+declare module "../kernel/index.js" {
+  interface PluginStatics<A> {
+    /** Picks and casts the named attributes from request input (`Model.permit(input, "title", "body")`). */
+    permit<M extends AnyModel, const K extends AttributeName<AttributesOfModel<M>>>(this: M, input: unknown, ...names: K[]): { [P in K]?: AttributesOfModel<M>[P] };
+    permit<M extends AnyModel, const K extends AttributeName<AttributesOfModel<M>>>(
+      this: M,
+      input: unknown,
+      names: readonly K[],
+      options: PermitOptions,
+    ): { [P in K]?: AttributesOfModel<M>[P] | (AttributesOfModel<M>[P] extends string ? never : null) };
+  }
+}

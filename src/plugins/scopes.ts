@@ -1,4 +1,33 @@
-import { argumentError, databaseOfModel, defineRelationMethod, definePlugin, InvalidModel, Relation, relationOf } from "../kernel/index.js";
+import {
+  type AnyModel,
+  argumentError,
+  databaseOfModel,
+  defineRelationMethod,
+  definePlugin,
+  InvalidModel,
+  pluginRelationOf,
+  type RecordOfModel,
+  Relation,
+  relationOf,
+  type RelationOf,
+  type TypedRelation,
+} from "../kernel/index.js";
+
+declare const scopeBrand: unique symbol;
+
+/**
+ * The type of a scope static. Write it out (`static recent: ScopeStatic<[days: number]> = this.scope(...)`)
+ * when the scope's body names its own class, which TypeScript cannot infer through.
+ */
+export interface ScopeStatic<Args extends unknown[]> {
+  <M extends AnyModel>(this: M, ...args: Args): RelationOf<M>;
+  /** @internal Marks scopes apart from other statics (it exists only in types). */
+  readonly [scopeBrand]: Args;
+}
+
+type ScopeMethods<M> = {
+  [K in keyof M as M[K] extends ScopeStatic<any> ? K : never]: M[K] extends ScopeStatic<infer Args> ? (...args: Args) => RelationOf<M> : never;
+};
 
 const SCOPE_BODY = Symbol("recordflare.scope");
 
@@ -6,7 +35,7 @@ type ScopeBody = (relation: Relation, ...args: unknown[]) => unknown;
 
 /** Runs a scope's body on a plain Relation (no other scopes inside), then gives the result the Model's methods. */
 function runScope(relation: Relation, name: string, body: ScopeBody, args: unknown[]): Relation {
-  const result = body(new relation.model.pluginRelationClass(relation.modelClass, relation.data), ...args);
+  const result = body(pluginRelationOf(relation.modelClass, relation.data), ...args);
   if (!(result instanceof Relation)) throw new TypeError(`${relation.model.name}.${name}: a scope must return a Relation`);
   const ModelRelation = relation.constructor as new (modelClass: Function, data: Relation["data"]) => Relation;
   return new ModelRelation(modelClassOf(relation, result), result.data);
@@ -80,4 +109,19 @@ function scopesBaseOf(model: Function): Function {
     if (Object.hasOwn(current, "scope")) return current;
   }
   return model;
+}
+
+declare module "../kernel/index.js" {
+  interface PluginStatics<A> {
+    /** Declares a scope: `static published = this.scope((q) => q.where({ published: true }))`. */
+    scope<M extends AnyModel, Args extends unknown[]>(
+      this: M,
+      body: (q: TypedRelation<RecordOfModel<M>>, ...args: Args) => TypedRelation<RecordOfModel<M>>,
+    ): ScopeStatic<Args>;
+  }
+
+  interface PluginModelRelation<M> {
+    /** The Model's scopes, callable on each of its Relations. */
+    scopes: ScopeMethods<M>;
+  }
 }

@@ -1,10 +1,55 @@
 import type { Validator } from "./validator.js";
 
 /**
- * The checks of `validates` options, made when they are declared. As Rails' `validates` raises ArgumentError for an
- * unknown validator, for no validator at all and for an option value of the wrong shape, a typo here (`presense`,
- * `length: { min: 2 }`, `uniqueness: { scope: ... }`) must throw instead of silently validating nothing.
+ * Rails' `allowNil` and `allowBlank`: a check skips a null value, or one blank as `presence` defines it. Given on a
+ * check's own options (not `presence`'s, which is only `true`) or on the whole declaration, where `presence` follows it
+ * too; the check's own setting wins.
  */
+export interface AllowNilOrBlank {
+  allowNil?: boolean;
+  allowBlank?: boolean;
+}
+
+/**
+ * The options of checks registered with `defineValidator`, by name, for an attribute of type `T`: empty here, each
+ * check adds its own by declaration merging (`declare module "recordflare" { interface ValidatorOptions<T> { email?:
+ * ValidatorOption } }`).
+ */
+export interface ValidatorOptions<T = unknown> {}
+
+/** What every check's long form takes besides its own options. */
+type CheckOptions = AllowNilOrBlank & { message?: string };
+
+/** A check's option: `true`, or its long form, an object of its own options with `allowNil`, `allowBlank` and `message`. */
+export type ValidatorOption<Own extends object = {}> = true | (Own & CheckOptions);
+
+/**
+ * The options of `validates` for an attribute of type `T`; each present key adds one check. Null is checked, as
+ * Rails checks nil.
+ */
+export interface ValidationOptions<T = unknown> extends AllowNilOrBlank, ValidatorOptions<T> {
+  /** The attribute must not be null, false, an empty or blank string, or an empty array. */
+  presence?: true;
+  /**
+   * No other row has the same value (`caseSensitive: false` compares with SQLite's NOCASE, ASCII letters only; give
+   * the column a `:unique_nocase` index so that it searches instead of reading the table); null is taken by a NULL row.
+   */
+  uniqueness?: true | ({ caseSensitive?: boolean } & CheckOptions);
+  /** Length of a string or array; null has length 0. */
+  length?: { minimum?: number; maximum?: number } & CheckOptions;
+  /** A string the RegExp matches (null is tested as ""); the long form `{ with: /re/ }` takes `allowNil`. */
+  format?: RegExp | ({ with: RegExp } & CheckOptions);
+  /** One of the allowed values, of the attribute's type; the long form `{ in: [...] }` takes `allowNil`. */
+  inclusion?: readonly T[] | ({ in: readonly T[] } & CheckOptions);
+  /** A number, optionally an integer or greater than a bound; null is not a number. */
+  numericality?: true | ({ onlyInteger?: boolean; greaterThan?: number } & CheckOptions);
+  /** Replaces the default message of every check of this declaration (a check's own `message` wins). */
+  message?: string;
+  /** Runs the checks on the saves of new records only (`"create"`) or of persisted ones only (`"update"`). */
+  on?: "create" | "update";
+  /** Runs the checks only when it gives a truthy value for the record being saved (it may be async). */
+  if?: (record: any) => unknown;
+}
 
 /** A problem with an option's value, in words, or undefined. */
 export type Check = (value: unknown) => string | undefined;

@@ -1,4 +1,4 @@
-import type { AllowNilOrBlank } from "../kernel/index.js";
+import type { AllowNilOrBlank } from "./validation-options.js";
 
 /** Rails' `blank?`: nil, false, whitespace-only text, and an empty array or object (a `json` value). */
 export function isBlank(value: unknown): boolean {

@@ -1,10 +1,17 @@
-import { declareModelState, definePlugin, defineModelState, modelState, type Plugin, type SaveContext, type ValidationOptions } from "../kernel/index.js";
-import { checkValidationOptions, COMMON_CHECKS } from "./validation-options.js";
+import { declareModelState, definePlugin, defineModelState, modelState, type AnyModel, type AttributeName, type AttributesOfModel, type Plugin, type SaveContext } from "../kernel/index.js";
+import { checkValidationOptions, COMMON_CHECKS, type ValidationOptions } from "./validation-options.js";
 import { BUILT_IN_VALIDATORS } from "./validation-rules.js";
 import { skipsValue } from "./validation-skips.js";
 import type { CommonCheckOptions, Validator } from "./validator.js";
 
 export type { CommonCheckOptions, Validator, ValidatorContext } from "./validator.js";
+
+declare module "../kernel/index.js" {
+  interface PluginStatics<A> {
+    /** Declares validations of an attribute (in a `static {}` block). */
+    validates<M extends AnyModel, K extends AttributeName<AttributesOfModel<M>>>(this: M, attribute: K, options: ValidationOptions<AttributesOfModel<M>[K]>): void;
+  }
+}
 
 /** One check of a declaration, its options read into their long form with the declaration's merged in. */
 interface Rule {

@@ -1,4 +1,5 @@
-import type { AllowNilOrBlank, SaveOperation } from "../kernel/index.js";
+import type { SaveOperation } from "../kernel/index.js";
+import type { AllowNilOrBlank } from "./validation-options.js";
 
 /** What a check's `validate` receives for one value of one record. */
 export interface ValidatorContext<Options = any> {

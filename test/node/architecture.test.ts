@@ -1,6 +1,7 @@
 /**
  * The shape ARCHITECTURE.md asks for, checked on the sources: plugins are independent of one another and reach the
- * kernel through its plugin API (src/kernel/index.ts) only; the kernel imports no plugin.
+ * kernel through its plugin API (src/kernel/index.ts) only; the kernel imports no plugin, and its files import one
+ * another without a cycle (type imports included), so that its layers import only downward.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -81,6 +82,41 @@ function violations(sources: Sources): string[] {
   return found;
 }
 
+const KERNEL = "src/kernel/";
+
+/**
+ * The import cycles among the kernel's files, each as the sorted list of the files that import one another round it
+ * (a strongly connected component of the import graph, Tarjan's algorithm); type imports count as imports.
+ */
+function kernelImportCycles(sources: Sources): string[][] {
+  const graph = new Map<string, string[]>();
+  for (const [file, source] of sources) {
+    if (file.startsWith(KERNEL)) graph.set(file, relativeImports(file, source).filter((imported) => sources.has(imported) && imported.startsWith(KERNEL)));
+  }
+  const order = new Map<string, number>();
+  const lowest = new Map<string, number>();
+  const stack: string[] = [];
+  const cycles: string[][] = [];
+  const visit = (file: string): void => {
+    order.set(file, order.size);
+    lowest.set(file, order.get(file)!);
+    stack.push(file);
+    for (const imported of graph.get(file)!) {
+      if (!order.has(imported)) {
+        visit(imported);
+        lowest.set(file, Math.min(lowest.get(file)!, lowest.get(imported)!));
+      } else if (stack.includes(imported)) {
+        lowest.set(file, Math.min(lowest.get(file)!, order.get(imported)!));
+      }
+    }
+    if (lowest.get(file) !== order.get(file)) return;
+    const component = stack.splice(stack.indexOf(file));
+    if (component.length > 1 || graph.get(file)!.includes(file)) cycles.push(component.sort());
+  };
+  for (const file of graph.keys()) if (!order.has(file)) visit(file);
+  return cycles;
+}
+
 describe("architecture", () => {
   it("plugins import only their own files and the kernel's plugin API; the kernel imports no plugin", () => {
     const sources = new Map([...sourcesUnder("src/plugins"), ...sourcesUnder("src/kernel")]);
@@ -92,6 +128,29 @@ describe("architecture", () => {
     const entry = readFileSync(path.join(root, "src/plugin.ts"), "utf8");
     expect(relativeImports("src/plugin.ts", entry)).toEqual([PLUGIN_API]);
     expect(entry.replace(/\/\*\*[\s\S]*?\*\//, "").trim()).toBe('export * from "./kernel/index.js";');
+  });
+
+  it("the kernel's files import one another without a cycle, type imports included", () => {
+    const sources = sourcesUnder("src/kernel");
+    expect(sources.size).toBeGreaterThan(40);
+    expect(kernelImportCycles(sources)).toEqual([]);
+  });
+
+  it("the cycle check finds a cycle through a type import, and only the files on it", () => {
+    const sources = new Map([
+      ["src/kernel/base.ts", 'import { Relation } from "./relation.js";\nimport { sql } from "./sql.js";'],
+      ["src/kernel/relation.ts", 'import { resolve } from "./resolve.js";'],
+      ["src/kernel/resolve.ts", 'import type { Base } from "./base.js";'],
+      ["src/kernel/sql.ts", 'export const sql = 1;'],
+      ["src/kernel/self.ts", 'export type { Self } from "./self.js";'],
+      ["src/kernel/lazy.ts", 'const later = () => import("./sql.js");'],
+      ["src/plugins/alpha.ts", 'import { Base } from "../kernel/base.js";'],
+    ]);
+    expect(kernelImportCycles(sources)).toEqual([["src/kernel/base.ts", "src/kernel/relation.ts", "src/kernel/resolve.ts"], ["src/kernel/self.ts"]]);
+    sources.set("src/kernel/resolve.ts", "export const resolve = 1;");
+    sources.set("src/kernel/sql.ts", 'import { later } from "./lazy.js";');
+    sources.set("src/kernel/lazy.ts", 'const later = () => import("./sql.js");');
+    expect(kernelImportCycles(sources)).toEqual([["src/kernel/lazy.ts", "src/kernel/sql.ts"], ["src/kernel/self.ts"]]);
   });
 
   it("the check finds each kind of breach", () => {

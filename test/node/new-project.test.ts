@@ -59,6 +59,16 @@ function misspelt() {
   // @ts-expect-error a misspelt attribute does not compile
   return Post.where({ titel: "x" });
 }
+
+// Never called: plugins type their methods by declaration merging, which must survive the build of the package's
+// types (count() above and these are typed only there); a lost merge fails the typecheck.
+async function pluginMethods(): Promise<number> {
+  const page = await Post.where({ userId: 1 }).paginate({ page: 2 });
+  // @ts-expect-error validates takes the Model's attribute names only
+  Post.validates("titel", { presence: true });
+  const titles: (string | null)[] = await Post.pluck("title");
+  return page.totalPages + titles.length;
+}
 `;
 
 describe("a new project, from npx recordflare init to a request on local D1", () => {

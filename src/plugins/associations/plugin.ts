@@ -1,4 +1,13 @@
-import { type Batchable, databaseOfRecord, definePlugin, type Database } from "../../kernel/index.js";
+import {
+  type AssociationName,
+  type Batchable,
+  databaseOfRecord,
+  definePlugin,
+  type Database,
+  type IncludesBelow,
+  type JsonAttributes,
+  type LoadedAssociation,
+} from "../../kernel/index.js";
 import { dependentsBeforeDelete, planDependentReads } from "./dependents.js";
 import { copyKey } from "./keys.js";
 import { saveNewParents } from "./new-parents.js";
@@ -7,6 +16,9 @@ import { replaceSavedChildren } from "./replace-child.js";
 import { validateRequiredParents } from "./required-parents.js";
 import { associationsOf, slotsOf } from "./registry.js";
 import { serializeWithAssociations } from "./serialization.js";
+
+/** The associations `asJson({ include })` nests: what `includes` takes (a name, a list, a nested object). */
+export type JsonInclude<R> = IncludesBelow<R>;
 
 type Owner = Record<string, any>;
 
@@ -123,3 +135,16 @@ export const associations = definePlugin({
     "relation:plan": planPreloads,
   },
 });
+
+declare module "../../kernel/index.js" {
+  interface PluginRecordMethods<A> {
+    /** Loads an association again (one declared with `hasMany`, `hasOne` or `belongsTo`); resolves to what it holds. */
+    reloadAssociation<K extends AssociationName<this>>(name: K): Promise<LoadedAssociation<this[K]>>;
+    /**
+     * `toJSON()` with the loaded associations named in `include` nested (`asJson({ include: ["user", { comments:
+     * ["user"] }] })`); hidden attributes stay out. An included association that is not loaded throws
+     * `AssociationNotLoaded`: nothing is queried.
+     */
+    asJson<const I extends JsonInclude<this>>(options?: { include?: I }): Partial<JsonAttributes<A>> & Record<string, unknown>;
+  }
+}

@@ -1,0 +1,23 @@
+/** The types of attribute values as apps write them: what may be assigned, compared and serialized. */
+/** What may be assigned to an attribute of JavaScript type `T`: the type itself or a form that casts to it. */
+export type AssignableValue<T> = unknown extends T
+  ? unknown
+  : T extends Date
+    ? Date | string
+    : T extends number
+      ? number | string
+      : T extends boolean
+        ? boolean | number | string
+        : T;
+
+/** The attribute object `build`, `create`, `assign` and `update` take: known names only. */
+export type AssignAttributes<A> = { [K in keyof A]?: AssignableValue<A[K]> };
+
+/** The JavaScript value a condition on an attribute of type `T` compares with. */
+export type ConditionScalar<T> = unknown extends T ? unknown : T extends string ? string | number : AssignableValue<T>;
+
+/** A record's attribute names. */
+export type AttributeName<A> = keyof A & string;
+
+/** The JSON form of a record's attributes: dates as ISO strings. */
+export type JsonAttributes<A> = { [K in keyof A]: A[K] extends Date ? string : Extract<A[K], Date> extends never ? A[K] : string | Exclude<A[K], Date> };

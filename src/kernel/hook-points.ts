@@ -1,0 +1,42 @@
+import { HookableCore } from "hookable";
+
+/**
+ * Named hook points on `hookable`, plus what the kernel needs beyond it: a cheap check for an empty point,
+ * synchronous calls that let a hook's error propagate (hookable turns a synchronous throw into a rejected
+ * promise, which a synchronous caller would lose), and async calls without hookable's per-call
+ * `console.createTask`, which costs more than the hooks themselves on every save.
+ */
+export class HookPoints<Hooks extends Record<string, any>> extends HookableCore<Hooks> {
+  /** Hook points holding the given hook functions, each under its name, in order. */
+  constructor(registrations: Iterable<readonly [keyof Hooks & string, (...args: any[]) => unknown, ...unknown[]]> = []) {
+    super();
+    for (const [name, fn] of registrations) this.hook(name, fn as never);
+  }
+
+  /** Calls the hooks of a point in order, awaiting those that return a promise; synchronous when none does. */
+  override callHook<Name extends keyof Hooks & string>(name: Name, ...args: Parameters<Hooks[Name]>): Promise<void> | void {
+    return callFrom(this._hooks[name] ?? [], 0, args);
+  }
+
+  /** Whether any hook is registered under `name`; lets hot paths skip empty hook points. */
+  has(name: keyof Hooks & string): boolean {
+    return (this._hooks[name]?.length ?? 0) > 0;
+  }
+
+  /** The functions registered under `name`, in call order: lets a plugin tell its own hooks from others'. */
+  functionsOf(name: keyof Hooks & string): ReadonlyArray<(...args: any[]) => unknown> {
+    return this._hooks[name] ?? [];
+  }
+
+  /** Calls the hooks of a synchronous point in order; an error thrown by one propagates to the caller. */
+  callSync<Name extends keyof Hooks & string>(name: Name, ...args: Parameters<Hooks[Name]>): void {
+    for (const fn of this._hooks[name] ?? []) fn(...args);
+  }
+}
+
+function callFrom(hooks: ReadonlyArray<(...args: any[]) => unknown>, start: number, args: unknown[]): Promise<void> | void {
+  for (let index = start; index < hooks.length; index++) {
+    const result = hooks[index]!(...args);
+    if (result instanceof Promise) return result.then(() => callFrom(hooks, index + 1, args));
+  }
+}

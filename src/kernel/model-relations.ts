@@ -1,0 +1,42 @@
+import { unboundModel } from "./database.js";
+import { declarationOf } from "./declaration.js";
+import type { RelationData } from "./relation-data.js";
+import { Relation } from "./relation.js";
+import { resolveModel, type ResolvedModel } from "./resolve.js";
+
+/**
+ * Each Model's own Relation class (its scopes go there), made at the Model's first Relation, when its declaration is
+ * fixed. It extends a class with the plugins' relation methods only, which is what a scope's body receives.
+ */
+const relationClasses = new WeakMap<ResolvedModel, typeof Relation>();
+
+function relationClassOf(model: Function): typeof Relation {
+  const resolved = resolveModel(unboundModel(model));
+  let own = relationClasses.get(resolved);
+  if (!own) {
+    const PluginRelation = class extends Relation {};
+    for (const plugin of declarationOf(resolved.model).plugins) {
+      for (const [name, method] of Object.entries(plugin.relationMethods ?? {})) {
+        Object.defineProperty(PluginRelation.prototype, name, { value: method, writable: true, configurable: true });
+      }
+    }
+    relationClasses.set(resolved, (own = class extends PluginRelation {}));
+  }
+  return own;
+}
+
+/** Adds a method to a Model's Relations (and Relations of its subclasses made later); for plugins. */
+export function defineRelationMethod(model: Function, name: string, method: (this: Relation, ...args: any[]) => unknown): void {
+  Object.defineProperty(relationClassOf(model).prototype, name, { value: method, writable: true, configurable: true });
+}
+
+/** A new Relation of every record of the Model (or of a view of it bound to a database). */
+export function relationOf(model: Function): Relation {
+  return new (relationClassOf(model))(model);
+}
+
+/** A Relation of the Model with the plugins' relation methods but none defined for the Model (what a scope's body gets). */
+export function pluginRelationOf(model: Function, data: RelationData): Relation {
+  const PluginRelation = Object.getPrototypeOf(relationClassOf(model)) as typeof Relation;
+  return new PluginRelation(model, data);
+}
