@@ -2228,7 +2228,7 @@ describe("guide: The hook catalogue, order guarantees", () => {
       }
     }
     R.all().toSql();
-    expect(keys).toEqual(["conditions", "distinct", "includes", "limit", "none", "offset", "order", "select"].sort());
+    expect(keys).toEqual(["conditions", "distinct", "extensions", "includes", "limit", "none", "offset", "order", "select"].sort());
   });
 
   it("model:tableName gets the class name just below the declaration class", () => {

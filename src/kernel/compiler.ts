@@ -25,7 +25,26 @@ export interface RelationData {
   readonly distinct: boolean;
   readonly none: boolean;
   readonly includes: readonly string[];
+  /**
+   * Entries plugins own, by a name of the plugin's choosing (`softDelete`, `tenant`, ...): the kernel never reads
+   * them, and they survive every narrowing (`where`, scopes, `with`); `merge` takes the other Relation's entries over
+   * this one's, `or` keeps this one's and adds the other's it lacks. Read with `relation.extension(name)`, set with
+   * `relation.withExtension(name, value)`.
+   */
+  readonly extensions: Readonly<Record<string, unknown>>;
 }
+
+/**
+ * What a compiled SELECT is for, told to the `relation:*` compile hooks: a plugin may narrow loads but leave a
+ * `reload` alone (a soft-deleted record can still be reloaded), or skip its ordering for a `count`.
+ * - `load`: records or rows of the Relation (`toArray`, `first`, `find`, `findBy`, `toSql`, `explain`, a page)
+ * - `reload`: `record.reload()`
+ * - `count`, `exists`: `count()`, `exists()` and the checks built on them (uniqueness, a page's total)
+ * - `pluck`: `pluck(...)`
+ * - `preload`: the rows of an association loaded for `includes`, or reached for the dependents of a destroy
+ * - `updateAll`, `deleteAll`: the rows a set-based write targets
+ */
+export type QueryPurpose = "load" | "reload" | "count" | "exists" | "pluck" | "preload" | "updateAll" | "deleteAll";
 
 /**
  * The first condition of a WHERE when it is a list of primary keys bound as JSON: `term` is its text in `where`, which `joinSelect`
@@ -175,8 +194,8 @@ function selectColumns(data: RelationData, model: ResolvedModel): string {
   return attributes.map(columnOf).join(", ");
 }
 
-/** The parts of the SELECT a Relation sends, after the `relation:*` hooks. */
-export function selectParts(data: RelationData, model: ResolvedModel, params = new ParamWriter()): SelectParts {
+/** The parts of the SELECT a Relation sends for `purpose`, after the `relation:*` hooks. */
+export function selectParts(data: RelationData, model: ResolvedModel, params = new ParamWriter(), purpose: QueryPurpose = "load"): SelectParts {
   const hooks = model.hooks;
   let listJoin: ListJoin | undefined;
   const joinable = (join: ListJoin) => (listJoin = join);
@@ -197,7 +216,7 @@ export function selectParts(data: RelationData, model: ResolvedModel, params = n
     params,
     listJoin,
   };
-  const context = { data, parts, model };
+  const context = { data, parts, model, purpose };
   if (hooks.has("relation:select")) hooks.callSync("relation:select", context);
   if (hooks.has("relation:where")) hooks.callSync("relation:where", context);
   if (hooks.has("relation:order")) hooks.callSync("relation:order", context);
@@ -260,7 +279,7 @@ export function queryOfParts(parts: SelectParts) {
   return { sql: joinSelect(parts), params: parts.params.params, sources: parts.params.sources };
 }
 
-/** Compiles a Relation's SELECT. */
-export function compileSelect(data: RelationData, model: ResolvedModel) {
-  return queryOfParts(selectParts(data, model));
+/** Compiles a Relation's SELECT for `purpose`. */
+export function compileSelect(data: RelationData, model: ResolvedModel, purpose: QueryPurpose = "load") {
+  return queryOfParts(selectParts(data, model, undefined, purpose));
 }

@@ -2,7 +2,7 @@ import { HookableCore } from "hookable";
 import type { Attribute } from "./attributes.js";
 import type { Batchable } from "./batchable.js";
 import type { BatchItem } from "./database.js";
-import type { RelationData, SelectParts } from "./compiler.js";
+import type { QueryPurpose, RelationData, SelectParts } from "./compiler.js";
 import type { Plugin } from "./plugin.js";
 import type { RelationPlanContext } from "./read-plan.js";
 import type { ResolvedModel } from "./resolve.js";
@@ -229,6 +229,8 @@ export interface RelationCompileContext {
   readonly parts: SelectParts;
   /** The Model compiled for: its `name`, `quotedTable`, and attributes with their columns (`byName`). */
   readonly model: ResolvedModel;
+  /** What the SELECT is for: a load, a reload, a count, an existence check, a preload, ... (see `QueryPurpose`). */
+  readonly purpose: QueryPurpose;
 }
 
 /** Name of a Model hook point. */

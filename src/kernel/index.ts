@@ -7,7 +7,7 @@ export type { Attribute, AttributeDeclaration, AttributeDeclarations, AttributeO
 export { castAs, type AttributeTypeMap, type AttributeTypeName } from "./attribute-types.js";
 export { Base } from "./base.js";
 export type { Batchable } from "./batchable.js";
-export type { RelationData, SelectParts, OrderTerm } from "./compiler.js";
+export type { QueryPurpose, RelationData, SelectParts, OrderTerm } from "./compiler.js";
 export { ParamWriter } from "./param-writer.js";
 export { assertValueWithinD1Limit, MAX_VALUE_BYTES, utf8Length } from "./bound-json.js";
 export { between, Comparison, gt, gte, ignoringCase, lt, lte } from "./conditions.js";

@@ -1,4 +1,4 @@
-import { compileSelect, type RelationData } from "./compiler.js";
+import { compileSelect, type QueryPurpose, type RelationData } from "./compiler.js";
 import type { ResolvedModel } from "./resolve.js";
 import { Statement, type StatementReader } from "./statement.js";
 
@@ -14,6 +14,7 @@ function lookup(model: ResolvedModel, key: unknown): RelationData {
     distinct: false,
     none: false,
     includes: [],
+    extensions: {},
   };
 }
 
@@ -24,15 +25,16 @@ function hasCompileHooks(model: ResolvedModel): boolean {
 }
 
 /**
- * The SELECT of one row by primary key. `find(id)` and `reload()` are the hottest paths there are, so the SQL is
- * compiled once per Model, unless relation hooks may change it per query.
+ * The SELECT of one row by primary key, for a `load` (`find(id)`) or a `reload`. These are the hottest paths there
+ * are, so the SQL is compiled once per Model, unless relation hooks may change it per query.
  */
 export function findByKeyStatement<Result = Record<string, unknown> | undefined>(
   model: ResolvedModel,
   key: unknown,
   read: StatementReader<Result> = (rows) => rows[0] as Result,
+  purpose: Extract<QueryPurpose, "load" | "reload"> = "load",
 ): Statement<Result> {
-  if (hasCompileHooks(model)) return new Statement(compileSelect(lookup(model, key), model), model, "rows", read);
+  if (hasCompileHooks(model)) return new Statement(compileSelect(lookup(model, key), model, purpose), model, "rows", read);
   let compiled = lookupSql.get(model);
   if (!compiled) {
     const query = compileSelect(lookup(model, key), model);

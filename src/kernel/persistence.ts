@@ -418,7 +418,7 @@ export async function reload(record: Persistable): Promise<void> {
   if (state.isNew) throw new RecordNotFound(`${model.name} was never saved, so it cannot be reloaded`);
   const database = await recordDatabase(record);
   const key = state.row[model.primaryKey.column];
-  const row = await database.run(findByKeyStatement(model, key));
+  const row = await database.run(findByKeyStatement(model, key, undefined, "reload"));
   if (!row) throw new RecordNotFound(`${model.name} with ${model.primaryKey.name} ${previewValue(model.primaryKey, key)} no longer exists`);
   loadRow(state, row, undefined);
   state.savedChanges = {};

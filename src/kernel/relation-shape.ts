@@ -2,6 +2,7 @@ import { argumentError } from "./arguments.js";
 import type { Attribute } from "./attributes.js";
 import { isSqlCount, type OrderTerm, type RelationData } from "./compiler.js";
 import type { Condition } from "./conditions.js";
+import { previewText } from "./display.js";
 import { isPlainObject } from "./plain-object.js";
 import type { ResolvedModel } from "./resolve.js";
 import { SqlFragment } from "./sql.js";
@@ -58,18 +59,21 @@ const SHAPES: Record<keyof RelationData, [expected: string, shape: Shape]> = {
   distinct: ["a boolean", (value) => typeof value === "boolean"],
   none: ["a boolean", (value) => typeof value === "boolean"],
   includes: ["association names", (value) => isArrayOf(value, (name) => typeof name === "string")],
+  extensions: ["a plain object of plugin entries", (value) => isPlainObject(value)],
 };
 
 /**
  * Checks the changes a plugin gives `Relation.with()` as the Relation's own methods check their arguments: each of
  * RelationData's entries must have its shape (a limit a whole number, an operator one of the comparisons, an
- * attribute one of the Model's); a plugin's own entries pass as they are. Throws `TypeError` naming the entry.
+ * attribute one of the Model's). A plugin keeps its own entries in `extensions`, which every Relation method carries
+ * on; any other key is refused, as `merge` and `or` would drop it. Throws `TypeError` naming the entry.
  */
 export function checkedChanges(model: ResolvedModel, changes: Partial<RelationData>): Partial<RelationData> {
   if (!isPlainObject(changes)) throw argumentError(`${model.name}: Relation.with`, "a plain object of RelationData entries", changes);
   for (const [key, value] of Object.entries(changes)) {
-    // A key of the kernel's is checked; a plugin's own entry is the plugin's to read (the kernel never compiles it).
-    if (!Object.hasOwn(SHAPES, key)) continue;
+    if (!Object.hasOwn(SHAPES, key)) {
+      throw new TypeError(`${model.name}: Relation.with: ${previewText(key)} is not an entry of a Relation's description; keep a plugin's own entries in extensions (withExtension)`);
+    }
     const [expected, shape] = SHAPES[key as keyof RelationData];
     if (!shape(value, model)) throw argumentError(`${model.name}: Relation.with: ${key}`, expected, value);
   }

@@ -32,6 +32,7 @@ const EMPTY: RelationData = {
   distinct: false,
   none: false,
   includes: [],
+  extensions: {},
 };
 
 /** The attribute types the comparison helpers (`gt`, `between`, ...) apply to. */
@@ -97,6 +98,17 @@ export class Relation {
   with(changes: Partial<RelationData>): this {
     const Class = this.constructor as new (modelClass: Function, data: RelationData) => this;
     return new Class(this.modelClass, { ...this.data, ...checkedChanges(this.model, changes) });
+  }
+
+  /** A plugin's own entry of the description (see `RelationData.extensions`); undefined when it was never set. */
+  extension(name: string): unknown {
+    return this.data.extensions[name];
+  }
+
+  /** A Relation like this one with a plugin's own entry set to `value` (for plugins; see `RelationData.extensions`). */
+  withExtension(name: string, value: unknown): this {
+    if (typeof name !== "string") throw argumentError(`${this.model.name}: Relation.withExtension`, "a string name", name);
+    return this.with({ extensions: { ...this.data.extensions, [name]: value } });
   }
 
   #conditionsOf(conditions: unknown, method: string): Condition[] {

@@ -11,10 +11,10 @@ export function countStatement(relation: Relation): Statement<number> {
   const { data, model } = relation;
   let query;
   if (data.limit !== undefined || data.offset !== undefined || data.distinct) {
-    const inner = queryOfParts(selectParts(data.distinct ? data : { ...data, select: [model.primaryKey] }, model));
+    const inner = queryOfParts(selectParts(data.distinct ? data : { ...data, select: [model.primaryKey] }, model, undefined, "count"));
     query = { ...inner, sql: `SELECT COUNT(*) AS count FROM (${inner.sql})` };
   } else {
-    const parts = selectParts({ ...data, order: [] }, model);
+    const parts = selectParts({ ...data, order: [] }, model, undefined, "count");
     parts.columns = "COUNT(*) AS count";
     query = queryOfParts(parts);
   }
@@ -37,7 +37,8 @@ export async function anyMatch(relation: Relation): Promise<boolean> {
   // The offset of a distinct Relation skips distinct rows: `SELECT DISTINCT 1` would leave one row to skip, so its
   // columns stay (as Rails' exists? keeps them for distinct with an offset).
   const keepColumns = data.distinct && data.offset !== undefined;
-  const parts = selectParts({ ...data, ...(keepColumns ? {} : { select: undefined }), order: [], limit: Math.min(data.limit ?? 1, 1) }, model);
+  const limit = Math.min(data.limit ?? 1, 1);
+  const parts = selectParts({ ...data, ...(keepColumns ? {} : { select: undefined }), order: [], limit }, model, undefined, "exists");
   if (!keepColumns) parts.columns = "1 AS one";
   return relation.run(new Statement(queryOfParts(parts), model, "rows", (rows) => rows.length > 0));
 }

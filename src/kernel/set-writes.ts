@@ -1,7 +1,7 @@
 import { argumentError } from "./arguments.js";
 import { attributeNamed, castValue } from "./assign.js";
 import type { Attribute } from "./attributes.js";
-import { joinSelect, joinWithAnd, selectParts } from "./compiler.js";
+import { joinSelect, joinWithAnd, type QueryPurpose, selectParts } from "./compiler.js";
 import { IncompatibleRelation } from "./errors.js";
 import { databaseOfModel } from "./introspection.js";
 import { quoteIdentifier } from "./naming.js";
@@ -17,15 +17,15 @@ function changesOf(meta: WriteMeta): number {
 }
 
 /** The WHERE of a set-based UPDATE or DELETE: the Relation's conditions, or its rows by key when it pages or orders. */
-function targetRows(relation: Relation, params: ParamWriter): string {
+function targetRows(relation: Relation, params: ParamWriter, purpose: Extract<QueryPurpose, "updateAll" | "deleteAll">): string {
   const { data, model } = relation;
   if (data.distinct) throw new IncompatibleRelation(`${model.name}: updateAll and deleteAll cannot target a distinct Relation`);
   if (data.limit === undefined && data.offset === undefined && data.order.length === 0) {
-    const { where } = selectParts({ ...data, select: undefined }, model, params);
+    const { where } = selectParts({ ...data, select: undefined }, model, params, purpose);
     return where.length > 0 ? joinWithAnd(where) : "1 = 1";
   }
   // SQLite has no LIMIT on UPDATE or DELETE: target the page of rows by key instead.
-  const parts = selectParts(data, model, params);
+  const parts = selectParts(data, model, params, purpose);
   parts.columns = quoteIdentifier(model.primaryKey.column);
   return `${parts.columns} IN (${joinSelect(parts)})`;
 }
@@ -58,7 +58,7 @@ export function updateAllStatement(relation: Relation, attributes: Record<string
   // Values past the plain parameters go through the ParamWriter's JSON arrays, so any number of columns fits.
   const params = new ParamWriter();
   const assignments = setEach(values, params);
-  return changesStatement(relation, `UPDATE ${model.quotedTable} SET ${assignments} WHERE ${targetRows(relation, params)}`, params);
+  return changesStatement(relation, `UPDATE ${model.quotedTable} SET ${assignments} WHERE ${targetRows(relation, params, "updateAll")}`, params);
 }
 
 /**
@@ -67,5 +67,5 @@ export function updateAllStatement(relation: Relation, attributes: Record<string
  */
 export function deleteAllStatement(relation: Relation): Statement<number> {
   const params = new ParamWriter();
-  return changesStatement(relation, `DELETE FROM ${relation.model.quotedTable} WHERE ${targetRows(relation, params)}`, params);
+  return changesStatement(relation, `DELETE FROM ${relation.model.quotedTable} WHERE ${targetRows(relation, params, "deleteAll")}`, params);
 }

@@ -8,7 +8,7 @@ async function pluck(this: Relation, ...names: string[]): Promise<unknown[]> {
   if (names.length === 0) throw new TypeError(`${model.name}.pluck needs at least one attribute name`);
   if (this.data.none) return [];
   const attributes = names.map((name) => attributeNamed(model, name, "pluck"));
-  const parts = selectParts(this.data, model);
+  const parts = selectParts(this.data, model, undefined, "pluck");
   parts.columns = attributes.map((a) => quoteIdentifier(a.column)).join(", ");
   const read = (row: Row) => attributes.map((a) => (row[a.column] == null ? null : a.type.fromDatabase(row[a.column])));
   return this.run(new Statement(queryOfParts(parts), model, "rows", (rows) => rows.map((row) => (names.length === 1 ? read(row)[0] : read(row)))));

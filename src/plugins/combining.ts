@@ -15,7 +15,10 @@ function or<R extends Relation>(this: R, other: Relation): R {
     throw new IncompatibleRelation(`${this.model.name}.or: the Relation must be of the same Model and differ only in conditions`);
   }
   if (this.data.none || other.data.none) return this;
-  return this.with({ conditions: [{ kind: "or", branches: [this.data.conditions, other.data.conditions] }] });
+  return this.with({
+    conditions: [{ kind: "or", branches: [this.data.conditions, other.data.conditions] }],
+    extensions: { ...other.data.extensions, ...this.data.extensions },
+  });
 }
 
 /** Joins the other Relation's conditions with AND; what it sets (order, limit, select...) replaces this one's. */
@@ -32,6 +35,7 @@ function merge<R extends Relation>(this: R, other: Relation): R {
     distinct: ours.distinct || theirs.distinct,
     none: ours.none || theirs.none,
     includes: [...new Set([...ours.includes, ...theirs.includes])],
+    extensions: { ...ours.extensions, ...theirs.extensions },
   });
 }
 

@@ -434,6 +434,8 @@ describe("Relation.with() checks RelationData as the Relation's own methods do",
     ["distinct as text", () => ({ distinct: "yes" }), /distinct takes a boolean/],
     ["none as a number", () => ({ none: 1 }), /none takes a boolean/],
     ["includes of numbers", () => ({ includes: [5] }), /includes takes association names/],
+    ["extensions that are not a plain object", () => ({ extensions: new Map() }), /extensions takes a plain object of plugin entries/],
+    ["an entry that is not the kernel's", () => ({ tenant: "t1" }), /^Counter: Relation\.with: "tenant" is not an entry of a Relation's description; keep a plugin's own entries in extensions/],
   ];
   for (const [kind, changes, message] of malformed) {
     it(`refuses ${kind}`, () => expectRefused(() => pluginView(bound.Counter.all()).with(changes() as never).toArray(), message));
@@ -446,8 +448,8 @@ describe("Relation.with() checks RelationData as the Relation's own methods do",
   it("passes well-formed changes and a plugin's own entries", async () => {
     const relation = pluginView(Counter.all()).with({ limit: 1, offset: 1, order: [{ kind: "attribute", attribute: key(), direction: "asc" }] });
     expect(await (relation as unknown as typeof Counter).pluck("id")).toEqual([2]);
-    const tagged = pluginView(Counter.all()).with({ tenant: "t1" } as never);
-    expect((tagged.data as unknown as { tenant: string }).tenant).toBe("t1");
+    const tagged = pluginView(Counter.all()).with({ extensions: { tenant: "t1" } });
+    expect(tagged.extension("tenant")).toBe("t1");
   });
 
   it("the compiler writes LIMIT and OFFSET only from whole numbers, whatever a relation:paging hook sets", async () => {

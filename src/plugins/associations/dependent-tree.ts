@@ -105,11 +105,11 @@ function levelParts(path: readonly DependentNode[], ownerKey: unknown, database:
   const { association } = path.at(-1)!;
   const target = targetOf(path, database);
   // Unordered: the order of a scope changes no level's rows, and a subquery's order would be bound out of place.
-  if (path.length === 1) return selectParts({ ...target.where({ [association.foreignKey]: ownerKey }).data, select: undefined, order: [] }, target.model, params);
+  if (path.length === 1) return selectParts({ ...target.where({ [association.foreignKey]: ownerKey }).data, select: undefined, order: [] }, target.model, params, "preload");
   const above = levelParts(path.slice(0, -1), ownerKey, database, params);
   above.columns = quoteIdentifier(parentKeyColumn(path));
   const parentKeys = joinSelect(above);
-  const parts = selectParts({ ...target.data, select: undefined, order: [] }, target.model, params);
+  const parts = selectParts({ ...target.data, select: undefined, order: [] }, target.model, params, "preload");
   parts.where.unshift(`${quoteIdentifier(target.model.byName.get(association.foreignKey)!.column)} IN (${parentKeys})`);
   return parts;
 }

@@ -98,7 +98,7 @@ function planLevel(level: Level, tree: IncludeTree, pending: Set<string>, reads:
     const theirColumn = quoteIdentifier(attributeNamed(target.model, theirKey).column);
     const source: QuerySource = (params) =>
       withSource(level.source, params, (owners) => {
-        const parts = selectParts(target.data, target.model, params);
+        const parts = selectParts(target.data, target.model, params, "preload");
         parts.where.push(`${theirColumn} IN (SELECT ${ownColumn} FROM ${owners})`);
         return joinSelect(parts);
       });
