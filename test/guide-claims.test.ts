@@ -54,11 +54,15 @@ import {
   underscore,
   UnknownAttribute,
   withDatabase,
+  multiTenancy,
+  NoTenant,
+  TenantMismatch,
+  withTenant,
   type QueryEvent,
   type ScopeStatic,
 } from "../src/index.js";
 import { resetDatabase } from "./helpers/db.js";
-import { NoTenant, presence, softDelete, tenantScoped, validatesPresence, withTenant } from "./helpers/guide-plugins.js";
+import { presence, softDelete, validatesPresence } from "./helpers/guide-plugins.js";
 import { rejectionOf, thrown } from "./helpers/errors.js";
 import { countRows, listen, recordingRoundTrips } from "./helpers/queries.js";
 import { ApplicationRecord, Post, schema, User } from "./models/fixtures.js";
@@ -1451,7 +1455,7 @@ const tenancySchema = {
 class TenantBase extends ActiveRecord {
   static override binding = "DB";
   static {
-    this.use(tenantScoped({ attribute: "tenantId" }));
+    this.use(multiTenancy({ attribute: "tenantId" }));
   }
 }
 const TenantRecord = defineApplicationRecord(tenancySchema, TenantBase);
@@ -1567,32 +1571,37 @@ describe("guide: Example: multi-tenancy", () => {
     expect(await countRows("guide_projects")).toBe(1);
   });
 
-  it("writes are stamped and guarded: a save or destroy of another tenant's record is aborted", async () => {
+  it("writes are stamped and guarded: the record's own UPDATE and DELETE of another tenant's row change nothing and throw TenantMismatch", async () => {
     await seed();
-    const acmeTask = await withTenant("acme", () => Task.find("t-a1"));
+    const { events, db } = listen();
+    const acmeTask = await withTenant("acme", () => db.model(Task).find("t-a1"));
     await withTenant("globex", async () => {
-      // Loaded under acme, saved under globex: refused.
+      // Loaded under acme, saved under globex: its UPDATE is narrowed to globex's rows, changes nothing and throws.
       acmeTask.title = "Taken over";
-      expect(await acmeTask.save()).toBe(false);
-      expect(acmeTask.abortReason).toBe("belongs to another tenant");
-      expect(await acmeTask.destroy()).toBe(false);
+      const error = await rejectionOf(acmeTask.save());
+      expect(error).toBeInstanceOf(TenantMismatch);
+      expect(error.message).toBe(`Task with id "t-a1" was not saved: its row is not tenant "globex"'s (or is gone)`);
+      expect(events.at(-1)!.sql).toBe(`UPDATE "guide_tasks" SET "title" = ? WHERE "id" = ? AND ("tenant_id" = ?)`);
+      expect(events.at(-1)!.params).toEqual(["Taken over", "t-a1", "globex"]);
+      await expect(acmeTask.destroy()).rejects.toThrow(`Task with id "t-a1" was not destroyed: its row is not tenant "globex"'s (or is gone)`);
+      expect(acmeTask.isDestroyed()).toBe(false);
       // Built for another tenant: refused.
       const foreign = Task.build({ projectId: "p-b", title: "Sneaky", tenantId: "acme" });
       expect(await foreign.save()).toBe(false);
       expect(foreign.abortReason).toBe("belongs to another tenant");
-      // Moved to another tenant: refused.
+      // Moved to another tenant: refused before anything is sent.
       const own = await Task.find("t-b1");
       own.tenantId = "acme";
-      expect(await own.save()).toBe(false);
+      await expect(own.save()).rejects.toThrow("Task: a row of another tenant cannot be written");
       // Stamped at build, by a Relation's create too.
       const stamped = await Task.where({ done: true }).createOrThrow({ projectId: "p-b", title: "Stamped" });
       expect(stamped.tenantId).toBe("globex");
     });
     await withTenant("acme", async () => {
-      // A globex record moved to acme, under acme: refused too (it was globex's when loaded).
+      // A globex record moved to acme, under acme: its UPDATE finds no acme row with its key.
       const globexTask = await withTenant("globex", () => Task.find("t-b1"));
       globexTask.tenantId = "acme";
-      expect(await globexTask.save()).toBe(false);
+      await expect(globexTask.save()).rejects.toBeInstanceOf(TenantMismatch);
     });
     const rows = await env.DB.prepare("SELECT id, tenant_id, title FROM guide_tasks WHERE id LIKE 't-%' ORDER BY id").all();
     expect(rows.results).toEqual([
@@ -1655,7 +1664,7 @@ describe("guide: Example: multi-tenancy", () => {
       static override tableName = "notes";
       static override binding = "DB";
       static {
-        this.use(tenantScoped());
+        this.use(multiTenancy());
       }
     }
     expect(Note.all().toSql().sql).toBe(`SELECT * FROM "notes"`);
@@ -1666,7 +1675,7 @@ describe("guide: Example: multi-tenancy", () => {
       static override tableName = "notes";
       static override binding = "DB";
       static {
-        this.use(tenantScoped({ attribute: "workspace" }));
+        this.use(multiTenancy({ attribute: "workspace" }));
       }
     }
     withTenant("acme", () => {

@@ -5,8 +5,8 @@ import { rejectionOf } from "../helpers/errors.js";
 import { listen } from "../helpers/queries.js";
 import { LockedDocument, LockedSection } from "../models/locked-documents.js";
 
-const rowOf = (id: number) => env.DB.prepare("SELECT title, lock_version FROM locked_documents WHERE id = ?").bind(id).first();
-const sectionCount = async (id: number) =>
+const rowOf = (id: number | null) => env.DB.prepare("SELECT title, lock_version FROM locked_documents WHERE id = ?").bind(id).first();
+const sectionCount = async (id: number | null) =>
   (await env.DB.prepare("SELECT COUNT(*) AS n FROM locked_sections WHERE locked_document_id = ?").bind(id).first<{ n: number }>())!.n;
 
 /** A document saved once, and a second copy of it loaded before the first copy saves again (so it goes stale). */
@@ -33,7 +33,7 @@ describe("optimisticLocking", () => {
     expect(events[1]!.sql).toBe(`UPDATE "locked_documents" SET "title" = ?, "lock_version" = ? WHERE "id" = ? AND ("lock_version" = ?)`);
     expect(events[1]!.params).toEqual(["Final", 1, document.id, 0]);
     expect(document.lockVersion).toBe(1);
-    expect(document.hasChanges()).toBe(false);
+    expect(document.isChanged()).toBe(false);
     expect(await rowOf(document.id)).toEqual({ title: "Final", lock_version: 1 });
     expect(await db.model(LockedDocument).count()).toBe(1);
   });
@@ -147,7 +147,7 @@ describe("optimisticLocking", () => {
 
   it("a stale destroy with dependents destroys none of them", async () => {
     const { stale, document } = await twoCopies();
-    await LockedSection.createOrThrow({ lockedDocumentId: document.id, heading: "Kept" });
+    await LockedSection.createOrThrow({ lockedDocumentId: document.id!, heading: "Kept" });
     await expect(stale.destroy()).rejects.toBeInstanceOf(StaleObject);
     expect(await sectionCount(document.id)).toBe(1);
     const fresh = (await LockedDocument.find(document.id))!;
