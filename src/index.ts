@@ -23,6 +23,7 @@ export { validations } from "./plugins/validations.js";
 export { uuidV7 } from "./plugins/uuid-v7.js";
 export { optimisticLocking, StaleObject } from "./plugins/optimistic-locking.js";
 export { currentTenant, multiTenancy, NoTenant, TenantMismatch, withTenant } from "./plugins/multi-tenancy.js";
+export { softDelete } from "./plugins/soft-delete.js";
 export { associations } from "./plugins/associations/plugin.js";
 export { belongsTo, hasMany, hasOne, type AssociationRelation, type BelongsTo, type HasMany, type HasOne } from "./plugins/associations/declare.js";
 export type { BelongsToOptions, Dependent, HasManyDependent, HasManyOptions, HasOneDependent, HasOneOptions } from "./plugins/associations/definition.js";
