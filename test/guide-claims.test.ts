@@ -56,13 +56,14 @@ import {
   withDatabase,
   multiTenancy,
   NoTenant,
+  softDelete,
   TenantMismatch,
   withTenant,
   type QueryEvent,
   type ScopeStatic,
 } from "../src/index.js";
 import { resetDatabase } from "./helpers/db.js";
-import { presence, softDelete, validatesPresence } from "./helpers/guide-plugins.js";
+import { presence, validatesPresence } from "./helpers/guide-plugins.js";
 import { rejectionOf, thrown } from "./helpers/errors.js";
 import { countRows, listen, recordingRoundTrips } from "./helpers/queries.js";
 import { ApplicationRecord, Post, schema, User } from "./models/fixtures.js";
@@ -1391,37 +1392,36 @@ class GuideBase extends ActiveRecord {
 }
 const GuideRecord = defineApplicationRecord(guideSchema, GuideBase);
 
-describe("guide: Example: soft delete", () => {
+describe("guide: Optional plugins: soft delete", () => {
   class Article extends GuideRecord("guide_articles") {
     static {
       this.use(softDelete);
     }
   }
+  const trash = () => (Article as unknown as { onlyDeleted(): typeof Article }).onlyDeleted();
 
   it("runs the example", async () => {
     const { db, sqls } = listen();
     await withDatabase(db, async () => {
       const article = await Article.createOrThrow({ title: "Old news" });
-      expect(await article.destroy()).toBe(false);
-      expect(sqls().at(-1)).toBe(`UPDATE "guide_articles" SET "deleted_at" = ?, "updated_at" = ? WHERE "id" = ?`);
-      expect(article.abortReason).toBe("soft-deleted");
+      await article.destroyOrThrow();
+      expect(sqls().at(-1)).toBe(`UPDATE "guide_articles" SET "deleted_at" = ? WHERE "id" = ?`);
+      expect(article.isDestroyed()).toBe(true);
+      expect(article.deletedAt).toBeInstanceOf(Date);
       expect(await Article.findBy({ title: "Old news" })).toBeNull();
       expect(sqls().at(-1)).toContain(`WHERE "title" = ? AND "deleted_at" IS NULL`);
-      expect((await Article.whereNot({ deletedAt: null }).toArray()).map((a) => a.title)).toEqual(["Old news"]);
+      const [trashed] = await trash().toArray();
+      expect(trashed!.title).toBe("Old news");
+      expect(await (trashed as unknown as { restore(): Promise<boolean> }).restore()).toBe(true);
+      expect(await Article.findBy({ title: "Old news" })).not.toBeNull();
     });
   });
 
-  it("destroyOrThrow throws RecordNotDestroyed with the message soft-deleted", async () => {
+  it("a toDestroy() in a batch is the UPDATE in the batch, and the record ends destroyed", async () => {
     const article = await Article.createOrThrow({ title: "x" });
-    const error = await rejectionOf(article.destroyOrThrow());
-    expect(error).toBeInstanceOf(RecordNotDestroyed);
-    expect(error.message).toBe("soft-deleted");
-  });
-
-  it("a toDestroy() in a batch throws RecordNotDestroyed after the plugin's own UPDATE was sent", async () => {
-    const article = await Article.createOrThrow({ title: "x" });
-    await expect(batch([article.toDestroy()])).rejects.toBeInstanceOf(RecordNotDestroyed);
-    const row = await env.DB.prepare("SELECT deleted_at FROM guide_articles").first<{ deleted_at: string | null }>();
+    await batch([article.toDestroy()]);
+    expect(article.isDestroyed()).toBe(true);
+    const row = await env.DB.prepare("SELECT deleted_at FROM guide_articles WHERE id = ?").bind(article.id).first<{ deleted_at: string | null }>();
     expect(row!.deleted_at).not.toBeNull();
   });
 });

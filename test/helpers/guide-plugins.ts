@@ -1,49 +1,9 @@
 /**
- * The plugin examples of docs/guide.md ("Writing a plugin": soft delete, audit log, a presence validator with
+ * The plugin examples of docs/guide.md ("Writing a plugin": audit log, a presence validator with
  * per-Model state, the shape of a plugin), copied verbatim apart from the import path. The guide's tests
  * (guide-examples.test.ts, guide-claims.test.ts) run them against real D1: if one fails, fix the guide with the code.
  */
-import {
-  abort,
-  attributesOf,
-  declareModelState,
-  defineModelState,
-  definePlugin,
-  modelState,
-  type RelationData,
-} from "../../src/index.js";
-
-// ---- docs/guide.md, "Example: soft delete" --------------------------------------------------------------
-
-type Conditions = RelationData["conditions"];
-
-/** Whether the query's own conditions mention deletedAt; then it decides about deleted rows itself. */
-function mentionsDeletedAt(conditions: Conditions): boolean {
-  return conditions.some((condition) => {
-    if ("attribute" in condition) return condition.attribute.name === "deletedAt";
-    if (condition.kind === "not") return mentionsDeletedAt(condition.conditions);
-    if (condition.kind === "or") return condition.branches.some(mentionsDeletedAt);
-    return false;
-  });
-}
-
-/**
- * Soft delete for Models with a `deletedAt` datetime attribute (column `deleted_at`): `destroy()` stamps
- * `deletedAt` and keeps the row, and queries leave stamped rows out unless they mention `deletedAt`.
- */
-export const softDelete = definePlugin({
-  name: "soft-delete",
-  hooks: {
-    async "record:beforeDestroy"({ record }) {
-      if (record.isNewRecord()) return;
-      await record.update({ deletedAt: new Date() });
-      throw abort("soft-deleted");
-    },
-    "relation:where"({ data, parts }) {
-      if (!mentionsDeletedAt(data.conditions)) parts.where.push(`"deleted_at" IS NULL`);
-    },
-  },
-});
+import { attributesOf, declareModelState, defineModelState, definePlugin, modelState } from "../../src/index.js";
 
 // ---- docs/guide.md, "Example: audit log" -----------------------------------------------------------------
 
