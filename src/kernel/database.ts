@@ -98,8 +98,9 @@ export class Database {
     assertBatchItems("db.runAll", statements, false);
     if (statements.length === 0) return [];
     const sent = statements.flatMap((statement) => statement.parts ?? [statement]);
+    // A guard is the library's own check, not a query of the app's: the budget counts the statements it guards.
+    this.#budget?.spend(sent.map((statement) => statement.sql));
     const guarded = withGuards(sent);
-    this.#budget?.spend(guarded.map((statement) => statement.sql));
     let answers: { results?: Record<string, unknown>[]; meta: Record<string, unknown> }[];
     try {
       answers = await this.#binding.batch(guarded.map((statement) => this.#prepare(statement)));

@@ -43,7 +43,7 @@ export { withSource, type PlannedRead, type QuerySource, type RelationPlanContex
 export type { IncludeSpec } from "./include-paths.js";
 export { column, sql, SqlFragment, ColumnReference } from "./sql.js";
 export { defineStatement, Statement, type SqlQuery, type StatementDefinition } from "./statement.js";
-export { WriteConflict } from "./write-conflict.js";
+export { WriteConflict, type ConflictingStatement } from "./write-conflict.js";
 export type * from "./types.js";
 export { attributesOf, databaseOfModel, databaseOfRecord, isAttributeLoaded, primaryKeyOf, readAsCondition } from "./introspection.js";
 export { defineRelationMethod, relationOf } from "./resolve.js";

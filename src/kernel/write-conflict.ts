@@ -1,5 +1,10 @@
 import { RecordflareError } from "./errors.js";
-import type { Statement } from "./statement.js";
+
+/** What a conflict tells of its Statement (a `Statement` is one; named structurally so that errors stay a leaf). */
+export interface ConflictingStatement {
+  readonly model: { readonly name: string } | undefined;
+  readonly expectedChanges: number | undefined;
+}
 
 /**
  * A Statement that demanded a number of changed rows (`expectedChanges`) changed another number: the row is gone,
@@ -12,7 +17,7 @@ export class WriteConflict extends RecordflareError {
   /** @internal */
   constructor(
     /** The Statement whose count of changed rows was not the one demanded. */
-    readonly statement: Statement,
+    readonly statement: ConflictingStatement,
     /** The rows it changed, when known (run alone); undefined in a batch, which D1 rolled back. */
     readonly changes: number | undefined,
   ) {
