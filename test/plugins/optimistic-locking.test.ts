@@ -88,15 +88,25 @@ describe("optimisticLocking", () => {
     expect(await rowOf(document.id)).toBeNull();
   });
 
-  it("a fresh DELETE sends the version it checks", async () => {
+  it("a fresh DELETE sends the version it checks: alone with no guard, with its dependents each followed by a guard", async () => {
     const { events, LockedDocument: Documents } = listen({ models: { LockedDocument } });
     const document = await Documents.createOrThrow({ title: "Gone soon" });
     await document.destroyOrThrow();
-    // Its dependents' DELETE goes in the same batch, so a guard follows the checked DELETE.
-    const deleted = events.find((event) => event.sql.startsWith(`DELETE FROM "locked_documents"`))!;
-    expect(deleted.sql).toBe(`DELETE FROM "locked_documents" WHERE "id" = ? AND ("lock_version" = ?)`);
-    expect(deleted.params).toEqual([document.id, 0]);
-    expect(events.at(-1)!.sql).toContain("CASE changes() WHEN 1");
+    expect(events.at(-1)!.sql).toBe(`DELETE FROM "locked_documents" WHERE "id" = ? AND ("lock_version" = ?)`);
+    expect(events.at(-1)!.params).toEqual([document.id, 0]);
+    expect(events.at(-1)!.batched).toBe(false);
+
+    const owner = await Documents.createOrThrow({ title: "With a section" });
+    await LockedSection.createOrThrow({ lockedDocumentId: owner.id!, heading: "Only" });
+    events.length = 0;
+    await owner.destroyOrThrow();
+    const guard = (index: number) => `SELECT json_extract('{}', CASE changes() WHEN 1 THEN '$' ELSE 'recordflare changes guard ${index}' END) AS "guard"`;
+    expect(events.filter((event) => !event.sql.startsWith("SELECT *")).map((event) => event.sql)).toEqual([
+      `DELETE FROM "locked_sections" WHERE "id" = ? AND ("lock_version" = ?)`,
+      guard(0),
+      `DELETE FROM "locked_documents" WHERE "id" = ? AND ("lock_version" = ?)`,
+      guard(1),
+    ]);
   });
 
   it("db.batch([fresh save, stale save]) throws StaleObject and writes neither: a guard after each checked write rolls the batch back", async () => {
