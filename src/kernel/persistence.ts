@@ -218,8 +218,10 @@ async function buildSave(record: Persistable, context: SaveContext): Promise<Pre
   const { own: write, changes } = buildWrite(record, state, context.operation);
   const own = write ? [write.statement] : [];
   const finishOwn = (results: unknown[], database: Database) => {
-    write?.report?.succeeded(results[0]);
-    return finishSave(record, context, changes, write ? results[0] : undefined, database);
+    const finishRecord = () => finishSave(record, context, changes, write ? results[0] : undefined, database);
+    const report = write?.report;
+    // The row is written: an outcome hook's error propagates once the record has learnt it, as an after-hook's does.
+    return report ? finishEach([() => report.succeeded(results[0]), finishRecord], (part) => part()) : finishRecord();
   };
   const failOwn = write?.report?.failed ?? unchanged;
   if (context.batch.length === 0 && context.batchBefore.length === 0) return { statements: own, finish: finishOwn, failed: failOwn };
@@ -384,11 +386,12 @@ async function checkDestroy(record: Persistable): Promise<CheckedWrite | undefin
       statements: [...extras.statements, ...own],
       async finish(results, database) {
         const markDestroyed = async () => {
-          write?.report?.succeeded(results[extras.statements.length]);
           state.destroyed = true;
           if (hooks.has("record:afterDestroy")) await runAbortable(state, () => hooks.callHook("record:afterDestroy", context));
         };
-        await finishEach([() => extras.finish(results.slice(0, extras.statements.length), database), markDestroyed], (part) => part());
+        const extrasAt = extras.statements.length;
+        const reportOwn = () => write?.report?.succeeded(results[extrasAt]);
+        await finishEach([() => extras.finish(results.slice(0, extrasAt), database), reportOwn, markDestroyed], (part) => part());
       },
       failed: (error) => failEach([extras.failed, write?.report?.failed ?? unchanged], error, (failed) => failed(error)),
     };

@@ -129,6 +129,20 @@ describe("record:planWrite", () => {
     expect(twin.isNewRecord()).toBe(true);
   });
 
+  it("an outcome hook's error after a success propagates once the record has learnt its write, as an after-hook's does", async () => {
+    const document = await PlannedDocument.createOrThrow({ title: "Draft" });
+    pipeline.outcome = ({ error }) => {
+      if (error === undefined) throw new Refused("seen");
+    };
+    document.title = "Written";
+    await expect(document.save()).rejects.toThrow(new Refused("seen"));
+    expect(document.isChanged()).toBe(false);
+    expect(await titles()).toEqual(["Written"]);
+    await expect(document.destroy()).rejects.toThrow(new Refused("seen"));
+    expect(document.isDestroyed()).toBe(true);
+    expect(await titles()).toEqual([]);
+  });
+
   it("inside a batch, a write that changes other than the rows it demands fails the whole batch through its guard", async () => {
     const first = await PlannedDocument.createOrThrow({ title: "First" });
     const second = await PlannedDocument.createOrThrow({ title: "Second" });
