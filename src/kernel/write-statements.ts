@@ -132,6 +132,9 @@ function attributesOfValues(write: WritePlan): Attribute[] {
   return [...write.values.keys()].map((name) => attributeNamed(write.model, name));
 }
 
+/** The statements each operation may be written as: a hook may turn only a destroy's DELETE into an UPDATE. */
+const KINDS: Readonly<Record<WritePlan["operation"], readonly string[]>> = { create: ["insert"], update: ["update"], destroy: ["delete", "update"] };
+
 /**
  * Compiles a record's own write, as its `record:planWrite` hooks left it, into its Statement. `attributes` are those
  * of `write.values` when the caller knows them (a save's, which no hook changed). Throws `TypeError` for a plan that
@@ -145,12 +148,15 @@ export function compileWrite(write: WritePlan, state: RecordState, attributes: r
   for (const term of where) {
     if (!(term instanceof SqlFragment)) throw new TypeError(`${model.name}: a write's where terms are sql fragments, not ${previewText(term)}`);
   }
+  const allowed = KINDS[write.operation];
+  if (!allowed.includes(kind)) {
+    throw new TypeError(`${model.name}: the kind of ${write.operation === "update" ? "an" : "a"} ${write.operation}'s write is ${allowed.map((each) => `"${each}"`).join(" or ")}, not ${previewText(kind)}`);
+  }
   if (kind === "insert") {
     if (where.length > 0) throw new TypeError(`${model.name}: an INSERT has no WHERE; a record:planWrite hook added conditions to it`);
     return insertStatement(write, attributes);
   }
   if (kind === "delete") return deleteStatement(write, state);
-  if (kind !== "update") throw new TypeError(`${model.name}: a write is an "insert", "update" or "delete", not ${previewText(kind)}`);
   if (attributes.length === 0) throw new TypeError(`${model.name}: an UPDATE needs values; a record:planWrite hook left none`);
   return updateStatement(write, state, attributes);
 }

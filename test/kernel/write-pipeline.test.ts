@@ -189,13 +189,19 @@ describe("record:planWrite", () => {
     const refusals: Array<[(write: WritePlan) => void, string]> = [
       [(write) => write.where.push("1 = 1" as never), "PlannedDocument: a write's where terms are sql fragments, not \"1 = 1\""],
       [(write) => (write.expectedChanges = -1), "PlannedDocument: expectedChanges is a whole number of rows, not -1"],
-      [(write) => (write.kind = "upsert" as never), `PlannedDocument: a write is an "insert", "update" or "delete", not "upsert"`],
+      [(write) => (write.kind = "upsert" as never), `PlannedDocument: the kind of a destroy's write is "delete" or "update", not "upsert"`],
+      [(write) => (write.kind = "insert"), `PlannedDocument: the kind of a destroy's write is "delete" or "update", not "insert"`],
       [(write) => (write.kind = "update"), "PlannedDocument: an UPDATE needs values; a record:planWrite hook left none"],
     ];
     for (const [plan, message] of refusals) {
       pipeline.plan = plan;
       await expect(document.destroy()).rejects.toThrow(new TypeError(message));
     }
+    pipeline.plan = (write) => (write.kind = "update");
+    await expect(PlannedDocument.create({ title: "New" })).rejects.toThrow(new TypeError(`PlannedDocument: the kind of a create's write is "insert", not "update"`));
+    document.title = "Changed";
+    pipeline.plan = (write) => (write.kind = "delete");
+    await expect(document.save()).rejects.toThrow(new TypeError(`PlannedDocument: the kind of an update's write is "update", not "delete"`));
     pipeline.plan = (write) => write.where.push(sql`1`);
     await expect(PlannedDocument.create({ title: "New" })).rejects.toThrow(
       new TypeError("PlannedDocument: an INSERT has no WHERE; a record:planWrite hook added conditions to it"),
