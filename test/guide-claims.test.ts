@@ -1405,7 +1405,7 @@ describe("guide: Optional plugins: soft delete", () => {
     await withDatabase(db, async () => {
       const article = await Article.createOrThrow({ title: "Old news" });
       await article.destroyOrThrow();
-      expect(sqls().at(-1)).toBe(`UPDATE "guide_articles" SET "deleted_at" = ? WHERE "id" = ?`);
+      expect(sqls().at(-1)).toBe(`UPDATE "guide_articles" SET "deleted_at" = ?, "updated_at" = ? WHERE "id" = ?`);
       expect(article.isDestroyed()).toBe(true);
       expect(article.deletedAt).toBeInstanceOf(Date);
       expect(await Article.findBy({ title: "Old news" })).toBeNull();

@@ -158,7 +158,7 @@ describe("soft delete", () => {
       await gone.destroyOrThrow();
       expect(gone.isDestroyed()).toBe(true);
       expect(gone.deletedAt).toBeInstanceOf(Date);
-      expect(events.map((e) => e.sql)).toEqual([`UPDATE "articles" SET "deleted_at" = ? WHERE "id" = ?`]);
+      expect(events.map((e) => e.sql)).toEqual([`UPDATE "articles" SET "deleted_at" = ?, "updated_at" = ? WHERE "id" = ?`]);
 
       expect(await Article.pluck("title")).toEqual(["Kept"]);
       expect(await Article.count()).toBe(1);

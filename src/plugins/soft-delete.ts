@@ -6,8 +6,8 @@ const EXTENSION = "softDelete";
 type Reading = "kept" | "withDeleted" | "onlyDeleted";
 
 /**
- * Soft delete for the Models with a `deletedAt` datetime attribute (column `deleted_at`): `destroy()` sets it with
- * an UPDATE instead of deleting the row, and the record ends destroyed (its after-destroy callbacks run, dependents
+ * Soft delete for the Models with a `deletedAt` datetime attribute (column `deleted_at`): `destroy()` sets it (and
+ * `updatedAt`, or any attribute marked `updateTimestamp`) with an UPDATE instead of deleting the row, and the record ends destroyed (its after-destroy callbacks run, dependents
  * follow their `dependent` option); queries leave deleted rows out unless asked with `withDeleted()` or
  * `onlyDeleted()` (a `reload` reads the row either way); `record.restore()` clears `deletedAt`.
  */
@@ -37,10 +37,14 @@ export const softDelete = definePlugin({
   hooks: {
     "record:planWrite"(write) {
       if (write.operation !== "destroy" || write.kind !== "delete") return;
-      const now = new Date();
-      write.record.writeAttribute(DELETED_AT, now);
       write.kind = "update";
-      write.values.set(DELETED_AT, now);
+      // The stamp changes the row, so the attributes a plugin keeps as it changes (updatedAt) are set with it.
+      const now = new Date();
+      for (const attribute of write.model.attributes) {
+        if (attribute.name !== DELETED_AT && !attribute.updateTimestamp) continue;
+        write.record.writeAttribute(attribute.name, now);
+        write.values.set(attribute.name, now);
+      }
     },
     "relation:where"({ data, parts, model, purpose }) {
       const reading = (data.extensions[EXTENSION] ?? "kept") as Reading;

@@ -23,7 +23,7 @@ describe("softDelete", () => {
     destroyedWhenCalledBack.length = 0;
     await article.destroyOrThrow();
     const update = events.find((event) => event.sql.startsWith(`UPDATE "trashable_articles"`))!;
-    expect(update.sql).toBe(`UPDATE "trashable_articles" SET "deleted_at" = ? WHERE "id" = ?`);
+    expect(update.sql).toBe(`UPDATE "trashable_articles" SET "deleted_at" = ?, "updated_at" = ? WHERE "id" = ?`);
     expect(events.some((event) => event.sql.startsWith(`DELETE FROM "trashable_articles"`))).toBe(false);
     expect(article.isDestroyed()).toBe(true);
     expect(destroyedWhenCalledBack).toEqual([true]);
@@ -82,7 +82,7 @@ describe("softDelete", () => {
     expect(writes).toEqual([
       `UPDATE "trashable_comments" SET "deleted_at" = ? WHERE "id" = ?`,
       `DELETE FROM "trashable_attachments" WHERE "id" = ?`,
-      `UPDATE "trashable_articles" SET "deleted_at" = ? WHERE "id" = ?`,
+      `UPDATE "trashable_articles" SET "deleted_at" = ?, "updated_at" = ? WHERE "id" = ?`,
     ]);
     expect((await rows("trashable_comments"))[0]!["deleted_at"]).not.toBeNull();
     expect(await rows("trashable_attachments")).toEqual([]);
