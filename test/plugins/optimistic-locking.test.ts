@@ -35,6 +35,11 @@ describe("optimisticLocking", () => {
     expect(document.lockVersion).toBe(1);
     expect(document.isChanged()).toBe(false);
     expect(await rowOf(document.id)).toEqual({ title: "Final", lock_version: 1 });
+    // The record knows the version it wrote: it saves again, checked against 1.
+    document.title = "Final, again";
+    await document.saveOrThrow();
+    expect(events.at(-1)!.params).toEqual(["Final, again", 2, document.id, 1]);
+    expect(await rowOf(document.id)).toEqual({ title: "Final, again", lock_version: 2 });
     expect(await db.model(LockedDocument).count()).toBe(1);
   });
 
