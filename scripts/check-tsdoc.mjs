@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 /**
- * Lists the symbols exported from src/index.ts and src/kernel/index.ts (re-exports followed) that have no TSDoc
- * comment (a `/** ... *\/` directly above the declaration), and, for exported classes, their public members
- * without one. An `override` member inherits the documentation of the member it overrides, so it is reported only
- * when that member is ours (in src) and has none either. Exits with code 1 when something is missing.
+ * Lists the symbols exported from the package's entries, src/index.ts and src/plugin.ts, and from the plugin API
+ * they take from, src/kernel/index.ts (re-exports followed), that have no TSDoc comment (a `/** ... *\/` directly
+ * above the declaration), and, for exported classes, their public members without one. An `override` member
+ * inherits the documentation of the member it overrides, so it is reported only when that member is ours (in src)
+ * and has none either. Exits with code 1 when something is missing.
  *
  * Usage: node scripts/check-tsdoc.mjs [--verbose]
  */
@@ -12,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import ts from "typescript";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const entries = ["src/index.ts", "src/kernel/index.ts"].map((file) => path.join(root, file));
+const entries = ["src/index.ts", "src/plugin.ts", "src/kernel/index.ts"].map((file) => path.join(root, file));
 const verbose = process.argv.includes("--verbose");
 
 const program = ts.createProgram(entries, {

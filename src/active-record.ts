@@ -1,5 +1,11 @@
 import { Base, defineApplicationRecord } from "./kernel/index.js";
+import type { AttributeFilteringSettings } from "./plugins/attribute-filtering.js";
 import { defaultPlugins } from "./plugins/default-plugins.js";
+import type { IdGenerationSettings } from "./plugins/id-generation.js";
+import type { PaginationSettings } from "./plugins/pagination.js";
+
+/** The statics the default plugins set on `ActiveRecord` (page sizes, filtered attributes, the id generator). */
+type DefaultPluginSettings = PaginationSettings & AttributeFilteringSettings & IdGenerationSettings;
 
 // Made by a function marked pure (not a class with a `static {}` block, which bundlers must keep), so that a
 // Worker built on `Base` with chosen plugins does not carry the default ones.
@@ -15,7 +21,7 @@ function recordClassWithDefaultPlugins() {
  * The library's record class with the built-in plugins registered. Extend it for the app's base class
  * (`static override binding = "DB"`, app-wide plugins), then pass that to `defineApplicationRecord`.
  */
-export const ActiveRecord: typeof Base = /* @__PURE__ */ recordClassWithDefaultPlugins();
+export const ActiveRecord = /* @__PURE__ */ recordClassWithDefaultPlugins() as typeof Base & DefaultPluginSettings;
 
 /** A record of a Model built on `ActiveRecord`. */
 export type ActiveRecord = InstanceType<typeof ActiveRecord>;

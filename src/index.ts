@@ -1,30 +1,57 @@
 /**
- * recordflare: the Active Record data library for Cloudflare D1.
+ * recordflare: the Active Record data library for Cloudflare D1. This entry is what apps use; the plugin API is
+ * `recordflare/plugin`.
  * @packageDocumentation
  */
-export * from "./kernel/index.js";
 export { ActiveRecord, Model } from "./active-record.js";
+export { Base } from "./kernel/base.js";
+export { defineApplicationRecord, type ApplicationRecordFunction, type AppModel, type Schema } from "./kernel/application-record.js";
+export type { AttributeDeclaration, AttributeDeclarations, AttributeOptions, AttributeOverride, AttributeOverrides, AttributesOf } from "./kernel/attributes.js";
+export type { AttributeTypeMap, AttributeTypeName } from "./kernel/attribute-types.js";
+export type * from "./kernel/types.js";
+export { underscore, camelize } from "./kernel/naming.js";
+
+export { connect, Database, type BatchItem, type BatchItemResult, type BatchResults, type ConnectOptions, type DatabaseHooks } from "./kernel/database.js";
+export type { D1DatabaseLike, D1PreparedStatementLike } from "./kernel/d1.js";
+export { currentDatabase, withDatabase } from "./kernel/context.js";
 export { batch } from "./batch.js";
+export type { Batchable } from "./kernel/batchable.js";
+export type { Statement, SqlQuery } from "./kernel/statement.js";
+export type { QueryEvent } from "./kernel/query-event.js";
+export type { QueryPlanStep } from "./kernel/query-plan.js";
+export type { QueryBudgets } from "./kernel/query-budget.js";
+export { requestBookmark, sessionFor, withRequestDatabase, type RequestDatabaseOptions, type SessionConstraint } from "./web/request-sessions.js";
+
+export { between, Comparison, gt, gte, ignoringCase, lt, lte } from "./kernel/conditions.js";
+export { column, sql, SqlFragment, ColumnReference } from "./kernel/sql.js";
+export type { OrderDirection } from "./kernel/relation.js";
+
+export { Abort, abort } from "./kernel/abort.js";
+export * from "./kernel/errors.js";
+export { RecordInvalid } from "./kernel/record-invalid.js";
+export { WriteConflict } from "./kernel/write-conflict.js";
+export { Errors, type ErrorEntry } from "./kernel/errors-collection.js";
+
 export { defaultPlugins } from "./plugins/default-plugins.js";
-export { attributeFiltering } from "./plugins/attribute-filtering.js";
-export { idGeneration } from "./plugins/id-generation.js";
+export { attributeFiltering, type AttributeFilteringSettings } from "./plugins/attribute-filtering.js";
+export { idGeneration, type IdGenerationSettings } from "./plugins/id-generation.js";
 export { timestamps } from "./plugins/timestamps.js";
 export { scopes } from "./plugins/scopes.js";
 export { tableNaming, tableize } from "./plugins/table-naming.js";
 export { pluralize } from "./plugins/inflection.js";
 export { combining } from "./plugins/combining.js";
 export { calculations } from "./plugins/calculations.js";
-export { pagination } from "./plugins/pagination.js";
+export { pagination, type PaginationSettings } from "./plugins/pagination.js";
 export { permitting, type PermitOptions } from "./plugins/permitting.js";
 export { normalization, type NormalizesOptions } from "./plugins/normalization.js";
 export { bulkWrites } from "./plugins/bulk-writes.js";
 export { callbacks } from "./plugins/callbacks.js";
-export { validations } from "./plugins/validations.js";
+export { defineValidator, validations, type CommonCheckOptions, type Validator, type ValidatorContext } from "./plugins/validations.js";
 export { uuidV7 } from "./plugins/uuid-v7.js";
 export { optimisticLocking, StaleObject } from "./plugins/optimistic-locking.js";
 export { currentTenant, multiTenancy, NoTenant, TenantMismatch, withTenant } from "./plugins/multi-tenancy.js";
 export { softDelete } from "./plugins/soft-delete.js";
 export { associations } from "./plugins/associations/plugin.js";
+export { AssociationNotLoaded } from "./plugins/associations/association-not-loaded.js";
 export { belongsTo, hasMany, hasOne, type AssociationRelation, type BelongsTo, type HasMany, type HasOne } from "./plugins/associations/declare.js";
 export type { BelongsToOptions, Dependent, HasManyDependent, HasManyOptions, HasOneDependent, HasOneOptions } from "./plugins/associations/definition.js";
-export { requestBookmark, sessionFor, withRequestDatabase, type RequestDatabaseOptions, type SessionConstraint } from "./web/request-sessions.js";

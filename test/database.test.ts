@@ -4,23 +4,8 @@
  */
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, expectTypeOf, it } from "vitest";
-import {
-  batch,
-  column,
-  connect,
-  countStatement,
-  gt,
-  Model,
-  NoDatabase,
-  type QueryEvent,
-  RecordNotFound,
-  RecordNotUnique,
-  type D1DatabaseLike,
-  type Relation,
-  sql,
-  UnknownAttribute,
-  withDatabase,
-} from "../src/index.js";
+import { batch, column, connect, gt, Model, NoDatabase, type QueryEvent, RecordNotFound, RecordNotUnique, type D1DatabaseLike, sql, UnknownAttribute, withDatabase } from "../src/index.js";
+import { countStatement, type Relation } from "../src/plugin.js";
 import { resetDatabase } from "./helpers/db.js";
 import { rejectionOf } from "./helpers/errors.js";
 import { countRows, listen } from "./helpers/queries.js";

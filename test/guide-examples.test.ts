@@ -17,7 +17,7 @@ import {
   softDelete,
   withDatabase,
 } from "../src/index.js";
-import { type AuditEntry, auditIgnore, auditLog, presence, trimNames, validatesPresence } from "./helpers/guide-plugins.js";
+import { attrReadonly, type AuditEntry, auditIgnore, auditLog, email, readonlyAttributes, trimNames } from "./helpers/guide-plugins.js";
 import { countRows, listen } from "./helpers/queries.js";
 
 // ---- the app of the examples -----------------------------------------------------------------------------
@@ -39,7 +39,8 @@ class ApplicationBase extends ActiveRecord {
   static override binding = "DB";
   static {
     this.use(
-      presence,
+      readonlyAttributes,
+      email,
       auditLog((entry) => {
         audit.push(entry);
       }),
@@ -52,15 +53,21 @@ const ApplicationRecord = defineApplicationRecord(schema, ApplicationBase);
 class Article extends ApplicationRecord("articles") {
   static {
     this.use(softDelete);
-    validatesPresence(this, "title");
     auditIgnore(this, "updatedAt");
   }
 }
 
-/** A subclass that requires more: the parent's state is copied, never changed. */
+/** A subclass that declares more: the parent's state is copied, never changed. */
 class ReviewedArticle extends Article {
   static {
-    validatesPresence(this, "secretNote");
+    attrReadonly(this, "title");
+  }
+}
+
+/** Articles whose title is an address, checked by the guide's registered `email` validator. */
+class Invitation extends ApplicationRecord("articles") {
+  static {
+    this.validates("title", { email: { domain: "example.com" } });
   }
 }
 
@@ -239,16 +246,34 @@ describe("audit log", () => {
   });
 });
 
-describe("presence validator with per-Model state", () => {
-  it("refuses blank attributes; a subclass's declarations never reach its parent", async () => {
-    const blank = Article.build({ title: "  " });
-    expect(await blank.save()).toBe(false);
-    expect(blank.errors.fullMessages()).toEqual(["Title can't be blank"]);
-    await expect(blank.saveOrThrow()).rejects.toBeInstanceOf(RecordInvalid);
+describe("readonly attributes with per-Model state", () => {
+  it("refuses a save that changes one; a subclass's declarations never reach its parent", async () => {
+    const reviewed = await ReviewedArticle.createOrThrow({ title: "Draft" });
+    expect(await reviewed.update({ title: "Final" })).toBe(false);
+    expect(reviewed.errors.fullMessages()).toEqual(["Title can't be changed"]);
+    await expect(reviewed.saveOrThrow()).rejects.toBeInstanceOf(RecordInvalid);
+    expect(await reviewed.update({ title: "Draft", secretNote: "kept" })).toBe(true);
+    const article = await Article.createOrThrow({ title: "Draft" });
+    expect(await article.update({ title: "Final" })).toBe(true);
+  });
+});
 
-    const reviewed = ReviewedArticle.build({ title: "T" });
-    expect(await reviewed.save()).toBe(false);
-    expect(reviewed.errors.fullMessages()).toEqual(["Secret note can't be blank"]);
-    expect(await Article.build({ title: "T" }).save()).toBe(true);
+describe("a validator of your own (defineValidator)", () => {
+  it("is a validates option of the Models of the base that registered it, with its own options", async () => {
+    const outsider = Invitation.build({ title: "ada@elsewhere.org" });
+    expect(await outsider.save()).toBe(false);
+    expect(outsider.errors.on("title")).toEqual([{ attribute: "title", type: "wrong_domain", message: "is not at example.com" }]);
+    const garbled = Invitation.build({ title: "ada" });
+    expect(await garbled.save()).toBe(false);
+    expect(garbled.errors.fullMessages()).toEqual(["Title is not an email address"]);
+    expect(await Invitation.build({ title: "ada@example.com" }).save()).toBe(true);
+    expect(() => {
+      class Typo extends ApplicationRecord("articles") {
+        static {
+          this.validates("title", { email: { domian: "example.com" } as never });
+        }
+      }
+      return Typo;
+    }).toThrow(new TypeError('Typo.validates("title"): email: unknown option domian (options: domain, allowNil, allowBlank, message)'));
   });
 });

@@ -1,18 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  between,
-  column,
-  gt,
-  gte,
-  ignoringCase,
-  lt,
-  lte,
-  MissingAttribute,
-  RecordNotFound,
-  Relation,
-  sql,
-  UnknownAttribute,
-} from "../src/index.js";
+import { between, column, gt, gte, ignoringCase, lt, lte, MissingAttribute, RecordNotFound, sql, UnknownAttribute } from "../src/index.js";
+import { Relation } from "../src/plugin.js";
 import { listen as listenTo } from "./helpers/queries.js";
 import { Counter, Note, Post, User } from "./models/fixtures.js";
 

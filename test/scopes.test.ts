@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, expectTypeOf, it } from "vitest";
-import { connect, gt, gte, InvalidModel, lte, Relation, type RelationOf, type ScopeStatic } from "../src/index.js";
+import { connect, gt, gte, InvalidModel, lte, type RelationOf, type ScopeStatic } from "../src/index.js";
+import { Relation } from "../src/plugin.js";
 import { thrown } from "./helpers/errors.js";
 import { listen } from "./helpers/queries.js";
 import { User } from "./models/fixtures.js";

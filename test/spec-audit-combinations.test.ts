@@ -4,23 +4,8 @@
  * Tables: test/fixtures/migrations/0017_spec_audit_querying.sql.
  */
 import { beforeEach, describe, expect, it } from "vitest";
-import {
-  batch,
-  between,
-  countStatement,
-  gt,
-  gte,
-  hasMany,
-  hasOne,
-  ignoringCase,
-  lt,
-  lte,
-  Model,
-  RecordNotFound,
-  MissingAttribute,
-  RecordNotDestroyed,
-  abort,
-} from "../src/index.js";
+import { batch, between, gt, gte, hasMany, hasOne, ignoringCase, lt, lte, Model, RecordNotFound, MissingAttribute, RecordNotDestroyed, abort } from "../src/index.js";
+import { countStatement } from "../src/plugin.js";
 import { resetDatabase } from "./helpers/db.js";
 import { rejectionOf } from "./helpers/errors.js";
 import { Badge, Item, Num, Owner } from "./models/saq-fixtures.js";

@@ -215,7 +215,7 @@ describe("Validations: declarations Rails refuses", () => {
         }
       }
       return Typo;
-    }).toThrow(new TypeError('Typo.validates("name"): unknown option presense (options: presence, uniqueness, length, format, inclusion, numericality, allowNil, allowBlank, message)'));
+    }).toThrow(new TypeError('Typo.validates("name"): unknown option presense (options: presence, length, format, inclusion, numericality, uniqueness, allowNil, allowBlank, message, on, if)'));
   });
 
   it("no check at all (an empty object, or only a message) throws TypeError", () => {
@@ -245,7 +245,7 @@ describe("Validations: declarations Rails refuses", () => {
     ];
     for (const options of wrong) expect(() => Shapes.validates("name", options as never), JSON.stringify(options)).toThrow(TypeError);
     expect(() => Shapes.validates("name", { length: { min: 2 } } as never)).toThrow(
-      'Shapes.validates("name"): length: unknown option min (options: minimum, maximum, allowNil, allowBlank)',
+      'Shapes.validates("name"): length: unknown option min (options: minimum, maximum, allowNil, allowBlank, message)',
     );
     expect(() => Shapes.validates("name", { length: {} })).toThrow('Shapes.validates("name"): length: needs one of minimum, maximum');
   });

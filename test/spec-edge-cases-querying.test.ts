@@ -4,7 +4,8 @@
  * Limits). Tables: test/fixtures/migrations/0012_audit_query.sql.
  */
 import { beforeEach, describe, expect, it } from "vitest";
-import { abort, batch, countStatement, gt, hasMany, hasOne, InvalidModel, IrreversibleOrder, Model, RecordNotDestroyed, RecordNotUnique, Relation, sql } from "../src/index.js";
+import { abort, batch, gt, hasMany, hasOne, InvalidModel, IrreversibleOrder, Model, RecordNotDestroyed, RecordNotUnique, sql } from "../src/index.js";
+import { countStatement, Relation } from "../src/plugin.js";
 import { resetDatabase } from "./helpers/db.js";
 import { rejectionOf } from "./helpers/errors.js";
 import { countRows, listen } from "./helpers/queries.js";

@@ -164,14 +164,14 @@ describe("allowNil and allowBlank are checked when declared", () => {
     expect(refusal({ inclusion: {} })).toBe('Checked.validates("email"): inclusion: needs in');
     expect(refusal({ numericality: { allowNil: null } })).toBe('Checked.validates("email"): numericality: allowNil: must be true or false');
     expect(refusal({ uniqueness: { allownil: true } })).toBe(
-      'Checked.validates("email"): uniqueness: unknown option allownil (options: caseSensitive, allowNil, allowBlank)',
+      'Checked.validates("email"): uniqueness: unknown option allownil (options: caseSensitive, allowNil, allowBlank, message)',
     );
     expect(refusal({ presence: { allowNil: true } })).toBe('Checked.validates("email"): presence: must be true');
   });
 
   it("allowNil or allowBlank alone is no check, and throws as an empty declaration does", () => {
     expect(refusal({ allowNil: true })).toBe(
-      'Checked.validates("email") needs at least one check (presence, uniqueness, length, format, inclusion, numericality)',
+      'Checked.validates("email") needs at least one check (presence, length, format, inclusion, numericality, uniqueness)',
     );
     expect(refusal({ allowBlank: true, message: "is odd" })).toMatch(/needs at least one check/);
   });

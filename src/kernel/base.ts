@@ -25,13 +25,6 @@ function isAsync(fn: Function): boolean {
   return fn instanceof AsyncFunction;
 }
 
-const DEFAULT_FILTERS: (string | RegExp)[] = ["passw", "email", "secret", "token", "_key", "crypt", "salt", "certificate", "otp", "ssn", "cvv", "cvc"];
-
-/** A UUID (version 4) from the platform; the id-generation plugin replaces it with a time-ordered one. */
-function randomId(): string {
-  return crypto.randomUUID();
-}
-
 type AnyRecord = Base & Record<string, any>;
 
 /** Whether a value given to `isAttributeChanged` is the attribute's value, cast as a condition is (`"1"` is 1). */
@@ -65,14 +58,6 @@ export class Base {
   static primaryKey = "id";
   /** Attributes omitted from `toJSON()`. A Model's own list replaces its base class's. */
   static hiddenAttributes: string[] = [];
-  /** Attributes whose values show as `[FILTERED]` in query events, error messages and printing. */
-  static filterAttributes: (string | RegExp)[] = DEFAULT_FILTERS;
-  /** Page size for `paginate` when none is given. */
-  static perPage = 25;
-  /** Upper cap on a requested page size. */
-  static maxPerPage = 100;
-  /** Makes values of text primary keys and of attributes flagged `generateId`. */
-  static generateId: (attributeName: string) => string = randomId;
 
   // Private, so that spreading, cloning or listing a record's keys never reaches its values.
   #state = new RecordState(this.constructor);

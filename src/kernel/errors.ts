@@ -81,11 +81,6 @@ export class IncompatibleRelation extends RecordflareError {
   override name = "IncompatibleRelation";
 }
 
-/** An association was read before it was loaded (`load()` or `includes`), or on a record made with `new`. */
-export class AssociationNotLoaded extends RecordflareError {
-  override name = "AssociationNotLoaded";
-}
-
 /** No database could be found for a query: no `withDatabase`, no `db.model()`, and no `binding` on the Model. */
 export class NoDatabase extends RecordflareError {
   override name = "NoDatabase";

@@ -1,6 +1,6 @@
 /**
- * The kernel's public surface: what apps use, and the plugin API (everything a built-in plugin needs,
- * so that a user's plugin can do the same).
+ * The plugin API: everything a built-in plugin needs, so that a user's plugin can do the same. The package's
+ * `recordflare/plugin` entry (src/plugin.ts) exports it; the main entry (src/index.ts) picks what apps use from it.
  */
 export { Abort, abort } from "./abort.js";
 export type { Attribute, AttributeDeclaration, AttributeDeclarations, AttributeOptions, AttributeOverride, AttributeOverrides, AttributesOf } from "./attributes.js";

@@ -324,27 +324,44 @@ export interface AllowNilOrBlank {
 }
 
 /**
+ * The options of checks registered with `defineValidator`, by name, for an attribute of type `T`: empty here, each
+ * check adds its own by declaration merging (`declare module "recordflare" { interface ValidatorOptions<T> { email?:
+ * ValidatorOption } }`).
+ */
+export interface ValidatorOptions<T = unknown> {}
+
+/** What every check's long form takes besides its own options. */
+type CheckOptions = AllowNilOrBlank & { message?: string };
+
+/** A check's option: `true`, or its long form, an object of its own options with `allowNil`, `allowBlank` and `message`. */
+export type ValidatorOption<Own extends object = {}> = true | (Own & CheckOptions);
+
+/**
  * The options of `validates` for an attribute of type `T`; each present key adds one check. Null is checked, as
  * Rails checks nil.
  */
-export interface ValidationOptions<T = unknown> extends AllowNilOrBlank {
+export interface ValidationOptions<T = unknown> extends AllowNilOrBlank, ValidatorOptions<T> {
   /** The attribute must not be null, false, an empty or blank string, or an empty array. */
   presence?: true;
   /**
    * No other row has the same value (`caseSensitive: false` compares with SQLite's NOCASE, ASCII letters only; give
    * the column a `:unique_nocase` index so that it searches instead of reading the table); null is taken by a NULL row.
    */
-  uniqueness?: true | ({ caseSensitive?: boolean } & AllowNilOrBlank);
+  uniqueness?: true | ({ caseSensitive?: boolean } & CheckOptions);
   /** Length of a string or array; null has length 0. */
-  length?: { minimum?: number; maximum?: number } & AllowNilOrBlank;
+  length?: { minimum?: number; maximum?: number } & CheckOptions;
   /** A string the RegExp matches (null is tested as ""); the long form `{ with: /re/ }` takes `allowNil`. */
-  format?: RegExp | ({ with: RegExp } & AllowNilOrBlank);
+  format?: RegExp | ({ with: RegExp } & CheckOptions);
   /** One of the allowed values, of the attribute's type; the long form `{ in: [...] }` takes `allowNil`. */
-  inclusion?: readonly T[] | ({ in: readonly T[] } & AllowNilOrBlank);
+  inclusion?: readonly T[] | ({ in: readonly T[] } & CheckOptions);
   /** A number, optionally an integer or greater than a bound; null is not a number. */
-  numericality?: true | ({ onlyInteger?: boolean; greaterThan?: number } & AllowNilOrBlank);
-  /** Replaces the default message of every check of this declaration. */
+  numericality?: true | ({ onlyInteger?: boolean; greaterThan?: number } & CheckOptions);
+  /** Replaces the default message of every check of this declaration (a check's own `message` wins). */
   message?: string;
+  /** Runs the checks on the saves of new records only (`"create"`) or of persisted ones only (`"update"`). */
+  on?: "create" | "update";
+  /** Runs the checks only when it gives a truthy value for the record being saved (it may be async). */
+  if?: (record: any) => unknown;
 }
 
 /** A callback: receives the record; `throw abort(reason)` in a before-callback stops the operation. */

@@ -10,12 +10,25 @@ function matches(filter: string | RegExp, attribute: Attribute): boolean {
   return pattern.test(attribute.name) || pattern.test(attribute.column);
 }
 
+/** What Rails' `filter_parameters` filters in a new app: parts of names of attributes that hold secrets. */
+const DEFAULT_FILTERS: (string | RegExp)[] = ["passw", "email", "secret", "token", "_key", "crypt", "salt", "certificate", "otp", "ssn", "cvv", "cvc"];
+
+/** The static the attribute-filtering plugin gives the class it is registered on, and the Models below it. */
+export interface AttributeFilteringSettings {
+  /** Attributes whose values show as `[FILTERED]` in query events, error messages and printing. */
+  filterAttributes: (string | RegExp)[];
+}
+
 /**
  * Attribute filtering: marks the attributes that `filterAttributes` matches (part of the name or column, or a
  * RegExp), so that query events, error messages and printing show `[FILTERED]` instead of their values.
  */
 export const attributeFiltering = definePlugin({
   name: "attribute-filtering",
+  setup(base: Partial<AttributeFilteringSettings>) {
+    // A class that set its own before registering the plugin keeps it.
+    if (!("filterAttributes" in base)) base.filterAttributes = DEFAULT_FILTERS;
+  },
   hooks: {
     "model:finalize"(model: { name: string; filterAttributes: unknown }) {
       const filters = model.filterAttributes;

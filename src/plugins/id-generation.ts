@@ -1,7 +1,13 @@
 import { type Attribute, attributesOf, definePlugin, primaryKeyOf } from "../kernel/index.js";
 import { uuidV7 } from "./uuid-v7.js";
 
-type Generating = Function & { generateId: (attributeName: string) => string };
+/** The static the id-generation plugin gives the class it is registered on, and the Models below it. */
+export interface IdGenerationSettings {
+  /** Makes values of text primary keys and of attributes flagged `generateId` (time-ordered UUIDs unless set). */
+  generateId: (attributeName: string) => string;
+}
+
+type Generating = Function & IdGenerationSettings;
 
 const generatedByModel = new WeakMap<Function, Attribute[]>();
 
@@ -24,8 +30,9 @@ function generatedAttributes(model: Function): Attribute[] {
  */
 export const idGeneration = definePlugin({
   name: "id-generation",
-  setup(model: { generateId: (attributeName: string) => string }) {
-    model.generateId = uuidV7;
+  setup(base: Partial<IdGenerationSettings>) {
+    // A class that set its own before registering the plugin keeps it.
+    if (!("generateId" in base)) base.generateId = uuidV7;
   },
   appliesTo: (model: Function) => generatedAttributes(model).length > 0,
   hooks: {

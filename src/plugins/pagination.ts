@@ -33,7 +33,7 @@ async function paginate(this: Relation, options?: PaginateOptions): Promise<Page
   }
   const given = optionsArgument(`${model.name}.paginate`, options);
   if (given.count !== undefined && typeof given.count !== "boolean") throw argumentError(`${model.name}.paginate: count`, "a boolean", given.count);
-  const settings = this.modelClass as unknown as { perPage: number; maxPerPage: number };
+  const settings = this.modelClass as unknown as PaginationSettings;
   const perPage = parsePositive(model.name, "perPage", given.perPage, settings.perPage, settings.maxPerPage);
   const page = parsePositive(model.name, "page", given.page, 1, Infinity);
   // SQLite's OFFSET is a 64-bit integer: a page starting beyond it is refused.
@@ -58,6 +58,14 @@ async function paginate(this: Relation, options?: PaginateOptions): Promise<Page
   return { records, page, perPage, total, totalPages, hasNext: page < totalPages, hasPrevious: page > 1 };
 }
 
+/** The statics the pagination plugin gives the class it is registered on, and the Models below it. */
+export interface PaginationSettings {
+  /** Page size for `paginate` when none is given (25 unless set). */
+  perPage: number;
+  /** Upper cap on a requested page size (100 unless set). */
+  maxPerPage: number;
+}
+
 /**
  * Pagination: `paginate({ page, perPage, count })` on any Relation or Model. The count, the page and the page's
  * preloads (`includes`) are sent in one round trip (one D1 batch); `count: false` skips the count. Pages follow
@@ -66,4 +74,9 @@ async function paginate(this: Relation, options?: PaginateOptions): Promise<Page
 export const pagination = definePlugin({
   name: "pagination",
   relationMethods: { paginate },
+  setup(base: Partial<PaginationSettings>) {
+    // A class that set its own before registering the plugin keeps them.
+    if (!("perPage" in base)) base.perPage = 25;
+    if (!("maxPerPage" in base)) base.maxPerPage = 100;
+  },
 });

@@ -1,4 +1,4 @@
-import type { ValidationOptions } from "../kernel/index.js";
+import type { Validator } from "./validator.js";
 
 /**
  * The checks of `validates` options, made when they are declared. As Rails' `validates` raises ArgumentError for an
@@ -6,7 +6,12 @@ import type { ValidationOptions } from "../kernel/index.js";
  * `length: { min: 2 }`, `uniqueness: { scope: ... }`) must throw instead of silently validating nothing.
  */
 
-type Check = (value: unknown) => string | undefined;
+/** A problem with an option's value, in words, or undefined. */
+export type Check = (value: unknown) => string | undefined;
+
+function isOptionsObject(value: unknown): value is object {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof RegExp);
+}
 
 /**
  * Checks an object's keys against their checks; a key left undefined is absent, and so is one set to `false` when
@@ -15,10 +20,10 @@ type Check = (value: unknown) => string | undefined;
  */
 function objectOf(checks: Record<string, Check>, oneOf: readonly string[], falseIsOff = false): Check {
   return (value) => {
-    if (typeof value !== "object" || value === null || Array.isArray(value)) return "must be an object";
+    if (!isOptionsObject(value)) return "must be an object";
     const given = Object.entries(value).filter(([, inner]) => inner !== undefined && !(falseIsOff && inner === false));
     for (const [key, inner] of given) {
-      const check = checks[key];
+      const check = Object.hasOwn(checks, key) ? checks[key] : undefined;
       if (!check) return `unknown option ${key} (options: ${Object.keys(checks).join(", ")})`;
       const problem = check(inner);
       if (problem) return `${key}: ${problem}`;
@@ -28,46 +33,77 @@ function objectOf(checks: Record<string, Check>, oneOf: readonly string[], false
   };
 }
 
-const boolean: Check = (value) => (typeof value === "boolean" ? undefined : "must be true or false");
-const count: Check = (value) => (Number.isSafeInteger(value) && (value as number) >= 0 ? undefined : "must be a whole number from 0");
-const regExp: Check = (value) => (value instanceof RegExp ? undefined : "must be a RegExp");
-const list: Check = (value) => (Array.isArray(value) ? undefined : "must be an array of the allowed values");
-const finite: Check = (value) => (Number.isFinite(value) ? undefined : "must be a finite number");
+/** A flag: `true` or `false`. */
+export const boolean: Check = (value) => (typeof value === "boolean" ? undefined : "must be true or false");
+const text: Check = (value) => (typeof value === "string" ? undefined : "must be a string");
 
-// Rails' `allow_nil` and `allow_blank`, taken by every check but presence (only `true`) and by the declaration itself.
-const SKIPS = { allowNil: boolean, allowBlank: boolean };
+/**
+ * Rails' `allow_nil` and `allow_blank`, and a `message`: taken by every check's long form (not by `presence`, which is
+ * only `true`) and by the declaration itself.
+ */
+export const COMMON_CHECKS: Record<string, Check> = { allowNil: boolean, allowBlank: boolean, message: text };
 
-/** A check whose value is either its short form or its long form, an object of options with the skips. */
-function shortOrLong(short: (value: unknown) => boolean, shortProblem: Check, long: Record<string, Check>, oneOf: readonly string[] = []): Check {
-  const longForm = objectOf({ ...long, ...SKIPS }, oneOf);
+/** Checks the common options of a check's long form, which any check takes, built-in or registered. */
+function commonProblem(value: unknown): string | undefined {
+  if (!isOptionsObject(value)) return undefined;
+  for (const [key, check] of Object.entries(COMMON_CHECKS)) {
+    const inner = (value as Record<string, unknown>)[key];
+    const problem = inner === undefined ? undefined : check(inner);
+    if (problem) return `${key}: ${problem}`;
+  }
+  return undefined;
+}
+
+/** A check's long form: an object of its own options (checked by `checks`) and the common ones. */
+export function longForm(checks: Record<string, Check>, oneOf: readonly string[] = []): Check {
+  return objectOf({ ...checks, ...COMMON_CHECKS }, oneOf);
+}
+
+/** A check whose value is either its short form or its long form. */
+export function shortOrLong(short: (value: unknown) => boolean, shortProblem: Check, long: Check): Check {
   return (value) => {
     if (short(value)) return undefined;
-    return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof RegExp) ? longForm(value) : shortProblem(value);
+    return isOptionsObject(value) ? long(value) : shortProblem(value);
   };
 }
 
-// Each check of a declaration (set to `false`, one is off).
-const CHECKS: Record<Exclude<keyof ValidationOptions, "message" | keyof typeof SKIPS>, Check> = {
-  presence: (value) => (value === true ? undefined : "must be true"),
-  uniqueness: shortOrLong((value) => value === true, () => "must be true or an object", { caseSensitive: boolean }),
-  length: objectOf({ minimum: count, maximum: count, ...SKIPS }, ["minimum", "maximum"]),
-  format: shortOrLong((value) => value instanceof RegExp, regExp, { with: regExp }, ["with"]),
-  inclusion: shortOrLong(Array.isArray, list, { in: list }, ["in"]),
-  numericality: shortOrLong((value) => value === true, () => "must be true or an object", { onlyInteger: boolean, greaterThan: finite }),
+/** What a check registered without its own `check` takes (and `uniqueness`, `numericality`): `true` or an object. */
+export const trueOrObject: Check = (value) => (value === true || isOptionsObject(value) ? undefined : "must be true or an object");
+
+// The options of a whole declaration, beside its checks.
+const DECLARATION_CHECKS: Record<string, Check> = {
+  allowNil: boolean,
+  allowBlank: boolean,
+  message: text,
+  on: (value) => (value === "create" || value === "update" ? undefined : 'must be "create" or "update"'),
+  if: (value) => (typeof value === "function" ? undefined : "must be a function of the record"),
 };
 
-const OPTIONS: Record<keyof ValidationOptions, Check> = {
-  ...CHECKS,
-  ...SKIPS,
-  message: (value) => (typeof value === "string" ? undefined : "must be a string"),
-};
+function problemOf(key: string, value: unknown, validators: ReadonlyMap<string, Validator>): string | undefined {
+  const validator = validators.get(key);
+  if (validator) {
+    const problem = commonProblem(value) ?? (validator.check ?? trueOrObject)(value);
+    return problem && `${key}: ${problem}`;
+  }
+  const check = Object.hasOwn(DECLARATION_CHECKS, key) ? DECLARATION_CHECKS[key] : undefined;
+  if (!check) return `unknown option ${key} (options: ${[...validators.keys(), ...Object.keys(DECLARATION_CHECKS)].join(", ")})`;
+  const problem = check(value);
+  return problem && `${key}: ${problem}`;
+}
 
-/** Throws `TypeError` for options Rails would refuse: unknown ones, wrong shapes, or no check at all. */
-export function checkValidationOptions(modelName: string, attribute: string, options: object): void {
+/**
+ * Throws `TypeError` for options Rails would refuse: unknown ones, wrong shapes, or no check at all. The checks are
+ * those the Model offers (`validators`: the built-in ones and those registered on its class chain).
+ */
+export function checkValidationOptions(modelName: string, attribute: string, options: object, validators: ReadonlyMap<string, Validator>): void {
   const where = `${modelName}.validates(${JSON.stringify(attribute)})`;
-  const problem = objectOf(OPTIONS, [], true)(options);
-  if (problem) throw new TypeError(`${where}: ${problem}`);
+  // An option set to `false` is off, as Rails skips `presence: false`.
+  const given = Object.entries(options).filter(([, value]) => value !== undefined && value !== false);
+  for (const [key, value] of given) {
+    const problem = problemOf(key, value, validators);
+    if (problem) throw new TypeError(`${where}: ${problem}`);
+  }
   // Rails counts a check turned off with `false` as given: `{ presence: false }` alone declares nothing, quietly.
-  const checks = Object.entries(options).filter(([key, value]) => key in CHECKS && value !== undefined);
-  if (checks.length === 0) throw new TypeError(`${where} needs at least one check (${Object.keys(CHECKS).join(", ")})`);
+  const checks = Object.entries(options).filter(([key, value]) => validators.has(key) && value !== undefined);
+  if (checks.length === 0) throw new TypeError(`${where} needs at least one check (${[...validators.keys()].join(", ")})`);
 }

@@ -1,56 +1,134 @@
-import type { AllowNilOrBlank, ValidationOptions } from "../kernel/index.js";
+import { anyMatch, castAs, databaseOfRecord, ignoringCase, primaryKeyOf, type Relation } from "../kernel/index.js";
+import { boolean, type Check, longForm, shortOrLong, trueOrObject } from "./validation-options.js";
+import { isBlank } from "./validation-skips.js";
+import type { Validator, ValidatorContext } from "./validator.js";
 
-/** One check's own options with the declaration's `allowNil` and `allowBlank` merged in. */
-type Rule<Options> = Options & AllowNilOrBlank;
+const count: Check = (value) => (Number.isSafeInteger(value) && (value as number) >= 0 ? undefined : "must be a whole number from 0");
+const regExp: Check = (value) => (value instanceof RegExp ? undefined : "must be a RegExp");
+const list: Check = (value) => (Array.isArray(value) ? undefined : "must be an array of the allowed values");
+const finite: Check = (value) => (Number.isFinite(value) ? undefined : "must be a finite number");
+const isTrue = (value: unknown) => value === true;
 
-/** A declaration's options in the one shape the checks read: every check an object, its skips resolved. */
-export interface Rules {
-  readonly presence?: Rule<object>;
-  readonly uniqueness?: Rule<{ caseSensitive?: boolean }>;
-  readonly length?: Rule<{ minimum?: number; maximum?: number }>;
-  readonly format?: Rule<{ with: RegExp }>;
-  readonly inclusion?: Rule<{ in: readonly unknown[] }>;
-  readonly numericality?: Rule<{ onlyInteger?: boolean; greaterThan?: number }>;
-  readonly message?: string;
-}
-
-/** An option that is set; `false` turns a check off, as Rails skips `presence: false`. */
-function given<T>(option: T | false | undefined): option is T {
-  return option !== undefined && option !== false;
-}
-
-/** `Array.isArray` for a readonly list, so that the other branch is known to be the long form. */
-function isList(value: unknown): value is readonly unknown[] {
-  return Array.isArray(value);
+/**
+ * A number or null as Rails' `to_s` writes it, for the checks that read text (`format`, `length`): null is "", so it
+ * fails a `minimum` but never a `maximum`, and matches only a format that matches "". Other values as they are.
+ */
+function textOf(value: unknown): unknown {
+  if (value === null) return "";
+  return typeof value === "number" ? String(value) : value;
 }
 
 /**
- * As Rails merges a declaration's defaults into each validator's options: the check's own `allowNil` or
- * `allowBlank` wins over the declaration's.
+ * The number a value stands for, as Rails reads it: a number, or text that is wholly one (a string attribute),
+ * read as `real` and `integer` attributes read text. Text is integral only when written as an integer: "1.0" is not.
  */
-function withSkips<T extends object>(own: T, declaration: AllowNilOrBlank): Rule<T> {
-  const merged: Rule<T> = { ...own };
-  if (merged.allowNil === undefined && declaration.allowNil !== undefined) merged.allowNil = declaration.allowNil;
-  if (merged.allowBlank === undefined && declaration.allowBlank !== undefined) merged.allowBlank = declaration.allowBlank;
-  return merged;
+function numberOf(value: unknown): { number: number; integral: boolean } | undefined {
+  if (typeof value !== "number" && typeof value !== "string") return undefined;
+  const number = castAs("real", typeof value === "string" ? value.trim() : value);
+  if (number === undefined) return undefined;
+  return { number, integral: typeof value === "number" ? Number.isInteger(value) : castAs("integer", value) !== undefined };
 }
 
-/** The short forms (`format: /re/`, `inclusion: [...]`, `true`) read as the long ones, each with its skips. */
-export function rulesOf(options: ValidationOptions): Rules {
-  const { uniqueness, length, format, inclusion, numericality } = options;
-  const rule = <T extends object>(own: T) => withSkips(own, options);
-  return {
-    ...(options.presence === true && { presence: rule({}) }),
-    ...(given(uniqueness) && { uniqueness: rule(uniqueness === true ? {} : uniqueness) }),
-    ...(given(length) && { length: rule(length) }),
-    ...(given(format) && { format: rule(ownFormat(format instanceof RegExp ? { with: format } : format)) }),
-    ...(given(inclusion) && { inclusion: rule(isList(inclusion) ? { in: inclusion } : inclusion) }),
-    ...(given(numericality) && { numericality: rule(numericality === true ? {} : numericality) }),
-    ...(options.message !== undefined && { message: options.message }),
-  };
+/** Equality as Rails' `include?` sees it: Dates by their time, `json` arrays and objects by their content. */
+function sameValue(allowed: unknown, value: unknown): boolean {
+  if (allowed instanceof Date && value instanceof Date) return allowed.getTime() === value.getTime();
+  if (typeof allowed === "object" && allowed !== null && typeof value === "object" && value !== null) {
+    return JSON.stringify(allowed) === JSON.stringify(value);
+  }
+  return allowed === value;
 }
 
-/** The Model keeps its own copy of a `format`: a `g` or `y` RegExp's `lastIndex` must not be shared with the app. */
-function ownFormat<T extends { with: RegExp }>(format: T): T {
-  return { ...format, with: new RegExp(format.with) };
+/**
+ * A `g` or `y` RegExp starts where its last match ended; each value is tested from the start. A number or null is
+ * tested as its text, as Rails tests `value.to_s`; any other value that is not text is invalid.
+ */
+function matchesFormat(format: RegExp, value: unknown): boolean {
+  format.lastIndex = 0;
+  const text = textOf(value);
+  return typeof text === "string" && format.test(text);
 }
+
+async function isTaken({ record, attribute, value, options }: ValidatorContext<{ caseSensitive?: boolean }>): Promise<boolean> {
+  // Asked through the database the record writes through, so the check sees what its save will see.
+  const database = databaseOfRecord(record);
+  const model = (database ? database.model(record.constructor) : record.constructor) as { all(): Relation };
+  const caseSensitive = options.caseSensitive !== false;
+  let others = model.all().where({ [attribute]: caseSensitive || typeof value !== "string" ? value : ignoringCase(value) });
+  if (!record.isNewRecord()) {
+    const key = primaryKeyOf(record.constructor);
+    // Its row as stored, as Rails' `id_in_database`: a key being changed must not make its own row a rival.
+    others = others.whereNot({ [key.name]: record.attributeWas(key.name) });
+  }
+  return anyMatch(others);
+}
+
+const presence: Validator = {
+  check: (value) => (value === true ? undefined : "must be true"),
+  validate: ({ value, report }) => {
+    if (isBlank(value)) report("blank", "can't be blank");
+  },
+};
+
+const length: Validator<{ minimum?: number; maximum?: number }> = {
+  check: longForm({ minimum: count, maximum: count }, ["minimum", "maximum"]),
+  validate: ({ value: rawValue, options, report }) => {
+    // As Rails, a value without a length (a number, null) is measured by its text.
+    const value = textOf(rawValue);
+    if (typeof value !== "string" && !Array.isArray(value)) return;
+    // Characters, as Rails counts them: an emoji is one, though JavaScript's length says two.
+    const size = typeof value === "string" ? [...value].length : value.length;
+    if (options.minimum !== undefined && size < options.minimum) report("too_short", "is too short");
+    if (options.maximum !== undefined && size > options.maximum) report("too_long", "is too long");
+  },
+};
+
+const format: Validator<{ with: RegExp }> = {
+  check: shortOrLong((value) => value instanceof RegExp, regExp, longForm({ with: regExp }, ["with"])),
+  // The Model keeps its own copy: a `g` or `y` RegExp's `lastIndex` must not be shared with the app.
+  options: (given) => {
+    const long = given instanceof RegExp ? { with: given } : (given as { with: RegExp });
+    return { ...long, with: new RegExp(long.with) };
+  },
+  validate: ({ value, options, report }) => {
+    if (!matchesFormat(options.with, value)) report("invalid", "is invalid");
+  },
+};
+
+const inclusion: Validator<{ in: readonly unknown[] }> = {
+  check: shortOrLong(Array.isArray, list, longForm({ in: list }, ["in"])),
+  options: (given) => (Array.isArray(given) ? { in: given } : (given as { in: readonly unknown[] })),
+  validate: ({ value, options, report }) => {
+    if (!options.in.some((allowed) => sameValue(allowed, value))) report("inclusion", "is not included in the list");
+  },
+};
+
+const numericality: Validator<{ onlyInteger?: boolean; greaterThan?: number }> = {
+  check: shortOrLong(isTrue, trueOrObject, longForm({ onlyInteger: boolean, greaterThan: finite })),
+  validate: ({ value, options, report }) => {
+    // Null is not a number, as Rails' numericality says of nil.
+    const read = numberOf(value);
+    if (!read) return report("not_a_number", "is not a number");
+    if (options.onlyInteger && !read.integral) return report("not_an_integer", "must be an integer");
+    if (options.greaterThan !== undefined && !(read.number > options.greaterThan)) report("greater_than", `must be greater than ${options.greaterThan}`);
+  },
+};
+
+const uniqueness: Validator<{ caseSensitive?: boolean }> = {
+  check: shortOrLong(isTrue, trueOrObject, longForm({ caseSensitive: boolean })),
+  validate: async (context) => {
+    const { record, attribute } = context;
+    // A stored value that this save leaves alone was checked when it was written: a save with no change sends nothing.
+    if (!record.isNewRecord() && !record.isAttributeChanged(attribute)) return;
+    if (await isTaken(context)) context.report("taken", "has already been taken");
+  },
+};
+
+/** The built-in checks, in the order they run (uniqueness, which queries, last). */
+export const BUILT_IN_VALIDATORS: ReadonlyMap<string, Validator> = new Map<string, Validator>([
+  ["presence", presence],
+  ["length", length],
+  ["format", format],
+  ["inclusion", inclusion],
+  ["numericality", numericality],
+  ["uniqueness", uniqueness],
+]);

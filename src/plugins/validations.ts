@@ -1,121 +1,87 @@
-import { anyMatch, castAs, databaseOfRecord, declareModelState, definePlugin, defineModelState, ignoringCase, modelState, primaryKeyOf, type AllowNilOrBlank, type Relation, type ValidationOptions } from "../kernel/index.js";
-import { checkValidationOptions } from "./validation-options.js";
-import { rulesOf, type Rules } from "./validation-rules.js";
-import { isBlank, skipsValue } from "./validation-skips.js";
+import { declareModelState, definePlugin, defineModelState, modelState, type Plugin, type SaveContext, type ValidationOptions } from "../kernel/index.js";
+import { checkValidationOptions, COMMON_CHECKS } from "./validation-options.js";
+import { BUILT_IN_VALIDATORS } from "./validation-rules.js";
+import { skipsValue } from "./validation-skips.js";
+import type { CommonCheckOptions, Validator } from "./validator.js";
+
+export type { CommonCheckOptions, Validator, ValidatorContext } from "./validator.js";
+
+/** One check of a declaration, its options read into their long form with the declaration's merged in. */
+interface Rule {
+  readonly validator: Validator;
+  readonly options: CommonCheckOptions;
+}
 
 interface Declared {
   readonly attribute: string;
-  readonly rules: Rules;
+  readonly rules: readonly Rule[];
+  readonly on: SaveContext["operation"] | undefined;
+  readonly when: ((record: any) => unknown) | undefined;
 }
 
 const VALIDATIONS = defineModelState<Declared[]>("validations", () => [], (list) => [...list]);
 
-interface Validatable {
-  readAttribute(name: string): unknown;
-  attributeWas(name: string): unknown;
-  isNewRecord(): boolean;
-  isAttributeChanged(name: string): boolean;
-  errors: { add(attribute: string, type: string, message: string): void };
-  constructor: Function;
-}
-
-type Report = (type: string, message: string) => void;
+/**
+ * The checks a Model's `validates` offers, by option name: the built-in ones, then those registered on its class
+ * chain. A subclass starts with a copy of its parent's, so a check registered on one base is unknown to its siblings.
+ */
+const VALIDATORS = defineModelState<Map<string, Validator>>("validations:validators", () => new Map(BUILT_IN_VALIDATORS), (parent) => new Map(parent));
 
 /**
- * A number or null as Rails' `to_s` writes it, for the checks that read text (`format`, `length`): null is "", so it
- * fails a `minimum` but never a `maximum`, and matches only a format that matches "". Other values as they are.
+ * As Rails merges a declaration's defaults into each validator's options: the check's own `allowNil`, `allowBlank`
+ * or `message` wins over the declaration's.
  */
-function textOf(value: unknown): unknown {
-  if (value === null) return "";
-  return typeof value === "number" ? String(value) : value;
-}
-
-function checkLength(rawValue: unknown, length: NonNullable<Rules["length"]>, report: Report): void {
-  // As Rails, a value without a length (a number, null) is measured by its text.
-  const value = textOf(rawValue);
-  if (typeof value !== "string" && !Array.isArray(value)) return;
-  // Characters, as Rails counts them: an emoji is one, though JavaScript's length says two.
-  const size = typeof value === "string" ? [...value].length : value.length;
-  if (length.minimum !== undefined && size < length.minimum) report("too_short", "is too short");
-  if (length.maximum !== undefined && size > length.maximum) report("too_long", "is too long");
-}
-
-/**
- * The number a value stands for, as Rails reads it: a number, or text that is wholly one (a string attribute),
- * read as `real` and `integer` attributes read text. Text is integral only when written as an integer: "1.0" is not.
- */
-function numberOf(value: unknown): { number: number; integral: boolean } | undefined {
-  if (typeof value !== "number" && typeof value !== "string") return undefined;
-  const number = castAs("real", typeof value === "string" ? value.trim() : value);
-  if (number === undefined) return undefined;
-  return { number, integral: typeof value === "number" ? Number.isInteger(value) : castAs("integer", value) !== undefined };
-}
-
-function checkNumericality(value: unknown, options: NonNullable<Rules["numericality"]>, report: Report): void {
-  // Null is not a number, as Rails' numericality says of nil.
-  const read = numberOf(value);
-  if (!read) return report("not_a_number", "is not a number");
-  if (options.onlyInteger && !read.integral) return report("not_an_integer", "must be an integer");
-  if (options.greaterThan !== undefined && !(read.number > options.greaterThan)) report("greater_than", `must be greater than ${options.greaterThan}`);
-}
-
-async function isTaken(record: Validatable, attribute: string, value: unknown, caseSensitive: boolean): Promise<boolean> {
-  // Asked through the database the record writes through, so the check sees what its save will see.
-  const database = databaseOfRecord(record);
-  const model = (database ? database.model(record.constructor) : record.constructor) as unknown as { all(): Relation };
-  let others = model.all().where({ [attribute]: caseSensitive || typeof value !== "string" ? value : ignoringCase(value) });
-  if (!record.isNewRecord()) {
-    const key = primaryKeyOf(record.constructor);
-    // Its row as stored, as Rails' `id_in_database`: a key being changed must not make its own row a rival.
-    others = others.whereNot({ [key.name]: record.attributeWas(key.name) });
+function withDeclared(own: object, declaration: CommonCheckOptions): CommonCheckOptions {
+  const merged: Record<string, unknown> = { ...own };
+  for (const key of Object.keys(COMMON_CHECKS) as (keyof CommonCheckOptions)[]) {
+    if (merged[key] === undefined && declaration[key] !== undefined) merged[key] = declaration[key];
   }
-  return anyMatch(others);
+  return merged;
 }
 
-async function validateAll(record: Validatable, declared: readonly Declared[]): Promise<void> {
-  for (const declaration of declared) await validate(record, declaration);
-}
-
-async function validate(record: Validatable, { attribute, rules }: Declared): Promise<void> {
-  const value = record.readAttribute(attribute);
-  const report: Report = (type, message) => record.errors.add(attribute, type, rules.message ?? message);
-  const applies = <T extends AllowNilOrBlank>(rule: T | undefined): rule is T => rule !== undefined && !skipsValue(value, rule);
-  const { length, format, inclusion, numericality, uniqueness } = rules;
-  if (applies(rules.presence) && isBlank(value)) report("blank", "can't be blank");
-  if (applies(length)) checkLength(value, length, report);
-  if (applies(format) && !matchesFormat(format.with, value)) report("invalid", "is invalid");
-  if (applies(inclusion) && !inclusion.in.some((allowed) => sameValue(allowed, value))) report("inclusion", "is not included in the list");
-  if (applies(numericality)) checkNumericality(value, numericality, report);
-  // A stored value that this save leaves alone was checked when it was written: a save with no change sends nothing.
-  if (applies(uniqueness) && (record.isNewRecord() || record.isAttributeChanged(attribute))) {
-    if (await isTaken(record, attribute, value, uniqueness.caseSensitive !== false)) report("taken", "has already been taken");
+/** The checks a declaration turns on, in the order the Model offers them, each with its long-form options. */
+function rulesOf(options: Record<string, unknown>, validators: ReadonlyMap<string, Validator>): Rule[] {
+  const rules: Rule[] = [];
+  for (const [name, validator] of validators) {
+    const given = options[name];
+    if (given === undefined || given === false) continue;
+    const own = validator.options ? validator.options(given) : given === true ? {} : (given as object);
+    rules.push({ validator, options: withDeclared(own, options) });
   }
+  return rules;
 }
 
-/** Equality as Rails' `include?` sees it: Dates by their time, `json` arrays and objects by their content. */
-function sameValue(allowed: unknown, value: unknown): boolean {
-  if (allowed instanceof Date && value instanceof Date) return allowed.getTime() === value.getTime();
-  if (typeof allowed === "object" && allowed !== null && typeof value === "object" && value !== null) {
-    return JSON.stringify(allowed) === JSON.stringify(value);
+function declare(model: Function, attribute: string, options: ValidationOptions): void {
+  const validators = modelState(model, VALIDATORS);
+  checkValidationOptions(model.name, attribute, options, validators);
+  declareModelState(model, VALIDATIONS).push({
+    attribute,
+    rules: rulesOf(options as Record<string, unknown>, validators),
+    on: options.on,
+    when: options.if,
+  });
+}
+
+async function validateAll({ record, operation }: SaveContext, declared: readonly Declared[]): Promise<void> {
+  for (const declaration of declared) {
+    if (declaration.on !== undefined && declaration.on !== operation) continue;
+    if (declaration.when && !(await declaration.when(record))) continue;
+    const value = record.readAttribute(declaration.attribute);
+    for (const { validator, options } of declaration.rules) {
+      if (skipsValue(value, options)) continue;
+      const report = (type: string, message: string) => record.errors.add(declaration.attribute, type, options.message ?? message);
+      // Awaited only when it returns a promise (a query): the other checks cost no turn of the event loop.
+      const checking = validator.validate({ record, attribute: declaration.attribute, value, options, operation, report });
+      if (checking) await checking;
+    }
   }
-  return allowed === value;
-}
-
-/**
- * A `g` or `y` RegExp starts where its last match ended; each value is tested from the start. A number or null is
- * tested as its text, as Rails tests `value.to_s`; any other value that is not text is invalid.
- */
-function matchesFormat(format: RegExp, value: unknown): boolean {
-  format.lastIndex = 0;
-  const text = textOf(value);
-  return typeof text === "string" && format.test(text);
 }
 
 /**
  * Validations: `this.validates("<attribute>", { presence, uniqueness, length, format, inclusion, numericality })`
- * in a `static {}` block. They run on every save, before the save callbacks; failures go to `record.errors` and
- * the save returns false. Bulk writes skip them. As in Rails, null is checked unless `allowNil` or `allowBlank` says
- * to skip it.
+ * in a `static {}` block, and the checks registered with `defineValidator`. They run on every save (or on the
+ * one `on` names, when `if` allows), before the save callbacks; failures go to `record.errors` and the save returns
+ * false. Bulk writes skip them. As in Rails, null is checked unless `allowNil` or `allowBlank` says to skip it.
  */
 export const validations = definePlugin({
   name: "validations",
@@ -124,12 +90,37 @@ export const validations = definePlugin({
       if (typeof attribute !== "string" || typeof options !== "object" || options === null) {
         throw new TypeError(`${this.name}.validates takes an attribute name and an options object`);
       }
-      checkValidationOptions(this.name, attribute, options);
-      declareModelState(this, VALIDATIONS).push({ attribute, rules: rulesOf(options) });
+      declare(this, attribute, options);
     };
   },
   appliesTo: (model: Function) => modelState(model, VALIDATIONS).length > 0,
   hooks: {
-    "record:validate": ({ record }) => validateAll(record, modelState(record.constructor, VALIDATIONS)),
+    "record:validate": (context) => validateAll(context, modelState(context.record.constructor, VALIDATIONS)),
   },
 });
+
+// Each definition is its own plugin: registering it twice is a no-op, and two checks of one name are told apart.
+let definitions = 0;
+
+/**
+ * Makes a check that `validates` offers as the option `name` (`email: true`, `email: { message: "..." }`) on the
+ * Models of the class the returned plugin is registered on (`this.use(email)` in its `static {}` block), and only
+ * there: a sibling class does not know it. `allowNil`, `allowBlank`, `message`, `on` and `if` work for it as for the
+ * built-in checks. Type its option by declaration merging on `ValidatorOptions`.
+ */
+/* @__NO_SIDE_EFFECTS__ */
+export function defineValidator<Options extends object = {}>(name: string, validator: Validator<Options>): Plugin {
+  if (typeof name !== "string" || !/^[A-Za-z_$][\w$]*$/.test(name)) throw new TypeError(`defineValidator: the name must be an identifier, not ${JSON.stringify(name)}`);
+  // The option names a registered check may not take: the built-in checks' and the declaration's own.
+  if (BUILT_IN_VALIDATORS.has(name) || Object.hasOwn(COMMON_CHECKS, name) || name === "on" || name === "if") throw new TypeError(`defineValidator: ${name} is an option of validates already`);
+  if (typeof validator?.validate !== "function") throw new TypeError(`defineValidator(${JSON.stringify(name)}): the validator needs a validate function`);
+  return definePlugin({
+    name: `validator:${name}#${++definitions}`,
+    setup(base: Function) {
+      const validators = declareModelState(base, VALIDATORS);
+      const known = validators.get(name);
+      if (known && known !== validator) throw new TypeError(`${base.name}: a validator named ${name} is registered already`);
+      validators.set(name, validator as Validator);
+    },
+  });
+}

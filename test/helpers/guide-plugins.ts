@@ -1,9 +1,10 @@
 /**
- * The plugin examples of docs/guide.md ("Writing a plugin": audit log, a presence validator with
- * per-Model state, the shape of a plugin), copied verbatim apart from the import path. The guide's tests
+ * The plugin examples of docs/guide.md ("Writing a plugin": audit log, readonly attributes with per-Model state, a
+ * validator of your own, the shape of a plugin), copied verbatim apart from the import path. The guide's tests
  * (guide-examples.test.ts, guide-claims.test.ts) run them against real D1: if one fails, fix the guide with the code.
  */
-import { attributesOf, declareModelState, defineModelState, definePlugin, modelState } from "../../src/index.js";
+import { defineValidator, type ValidatorOption } from "../../src/index.js";
+import { attributesOf, declareModelState, defineModelState, definePlugin, modelState } from "../../src/plugin.js";
 
 // ---- docs/guide.md, "Example: audit log" -----------------------------------------------------------------
 
@@ -55,30 +56,52 @@ export function auditLog(write: (entry: AuditEntry) => void | Promise<void>) {
   });
 }
 
-// ---- docs/guide.md, "Per-Model state" (a presence validator) ---------------------------------------------
+// ---- docs/guide.md, "Per-Model state" (readonly attributes) ------------------------------------------------
 
-const required = defineModelState(
-  "presence:required",
+const readonlyNames = defineModelState(
+  "readonly-attributes:names",
   () => [] as string[],
   (parent) => [...parent],
 );
 
-/** Declares attributes that must not be null or blank. */
-export function validatesPresence(model: Function, ...names: string[]): void {
-  declareModelState(model, required).push(...names);
+/** Declares attributes that a saved record keeps: a save that changes one is refused. */
+export function attrReadonly(model: Function, ...names: string[]): void {
+  declareModelState(model, readonlyNames).push(...names);
 }
 
-export const presence = definePlugin({
-  name: "presence",
+export const readonlyAttributes = definePlugin({
+  name: "readonly-attributes",
+  appliesTo: (model) => modelState(model, readonlyNames).length > 0,
   hooks: {
-    "record:validate"({ record }) {
-      for (const name of modelState(record.constructor, required)) {
-        const value = record.readAttribute(name);
-        if (value === null || (typeof value === "string" && value.trim() === "")) {
-          record.errors.add(name, "blank", "can't be blank");
-        }
+    "record:validate"({ record, operation }) {
+      if (operation !== "update") return;
+      for (const name of modelState(record.constructor, readonlyNames)) {
+        if (record.isAttributeChanged(name)) record.errors.add(name, "readonly", "can't be changed");
       }
     },
+  },
+});
+
+// ---- docs/guide.md, "Validators of your own" ---------------------------------------------------------------
+
+declare module "../../src/index.js" {
+  interface ValidatorOptions<T> {
+    /** An email address, at `domain` when given. */
+    email?: ValidatorOption<{ domain?: string }>;
+  }
+}
+
+export const email = defineValidator<{ domain?: string }>("email", {
+  check: (given) => {
+    if (given === true) return undefined;
+    const { domain, allowNil, allowBlank, message, ...unknown } = given as Record<string, unknown>;
+    const [typo] = Object.keys(unknown);
+    if (typo) return `unknown option ${typo} (options: domain, allowNil, allowBlank, message)`;
+    return domain === undefined || typeof domain === "string" ? undefined : "domain: must be a string";
+  },
+  validate: ({ value, options, report }) => {
+    if (typeof value !== "string" || !/^[^@\s]+@[^@\s]+$/.test(value)) return report("invalid_email", "is not an email address");
+    if (options.domain !== undefined && !value.endsWith(`@${options.domain}`)) report("wrong_domain", `is not at ${options.domain}`);
   },
 });
 

@@ -1,22 +1,8 @@
 import { inspect } from "node:util";
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  batch,
-  between,
-  column,
-  connect,
-  gt,
-  gte,
-  hasMany,
-  ignoringCase,
-  lt,
-  lte,
-  previewText,
-  Relation,
-  sql,
-  withDatabase,
-} from "../../src/index.js";
+import { batch, between, column, connect, gt, gte, hasMany, ignoringCase, lt, lte, sql, withDatabase } from "../../src/index.js";
+import { previewText, Relation } from "../../src/plugin.js";
 import { thrown } from "../helpers/errors.js";
 import { countRows, listen } from "../helpers/queries.js";
 import { ApplicationRecord, Counter, Post, User } from "../models/fixtures.js";

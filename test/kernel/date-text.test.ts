@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { parseDateText } from "../../src/kernel/date-text.js";
-import { castAs } from "../../src/index.js";
+import { castAs } from "../../src/plugin.js";
 
 // The instant each accepted text names, as ISO text (years 0 to 99 included, which Date.UTC alone would shift).
 const accepted: Array<[string, string]> = [

@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { ActiveRecord, belongsTo, column, defineApplicationRecord, definePlugin, hasMany, type QueryPurpose, type Relation, sql } from "../../src/index.js";
+import { ActiveRecord, belongsTo, column, defineApplicationRecord, hasMany, sql } from "../../src/index.js";
+import { definePlugin, type QueryPurpose, type Relation } from "../../src/plugin.js";
 import { resetDatabase } from "../helpers/db.js";
 import { listen } from "../helpers/queries.js";
 import { schema } from "../models/fixtures.js";

@@ -1,17 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import {
-  column,
-  connect,
-  defineStatement,
-  Model,
-  RecordflareError,
-  RecordNotUnique,
-  sql,
-  WriteConflict,
-  type WriteOutcome,
-  type WritePlan,
-} from "../../src/index.js";
+import { column, connect, Model, RecordflareError, RecordNotUnique, sql, WriteConflict } from "../../src/index.js";
+import { defineStatement, type WriteOutcome, type WritePlan } from "../../src/plugin.js";
 import { rejectionOf } from "../helpers/errors.js";
 import { listen } from "../helpers/queries.js";
 

@@ -1,5 +1,6 @@
 import { env } from "cloudflare:test";
-import { abort, belongsTo, hasMany, hasOne, Model, type ModelHookName } from "../../src/index.js";
+import { abort, belongsTo, hasMany, hasOne, Model } from "../../src/index.js";
+import { type ModelHookName } from "../../src/plugin.js";
 
 /**
  * Graphs of three levels (owner, children, grandchildren with a unique `code`), with integer keys (each level in

@@ -88,6 +88,12 @@ describe("architecture", () => {
     expect(violations(sources)).toEqual([]);
   });
 
+  it("recordflare/plugin is the kernel's plugin API, which the built-in plugins use, and nothing more", () => {
+    const entry = readFileSync(path.join(root, "src/plugin.ts"), "utf8");
+    expect(relativeImports("src/plugin.ts", entry)).toEqual([PLUGIN_API]);
+    expect(entry.replace(/\/\*\*[\s\S]*?\*\//, "").trim()).toBe('export * from "./kernel/index.js";');
+  });
+
   it("the check finds each kind of breach", () => {
     const plugin = (api: string) => `import { definePlugin } from "${api}";\nexport const p = definePlugin({ name: "p" });`;
     const sources = new Map([

@@ -3,50 +3,29 @@
 // migrations applied by wrangler, a typecheck of the project with its own tsconfig, and a request to its Worker on
 // local D1. wrangler, TypeScript and the Workers types are the repository's own (linked into the app, as npm would
 // install them), so that nothing but recordflare's two dependencies comes from npm's cache or registry.
-import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { unstable_startWorker } from "wrangler";
-import { read, root } from "./helpers/cli-app.js";
-
-const env = {
-  ...process.env,
-  // The Node.js running the tests (22, the devDependency) first, for the bins' `#!/usr/bin/env node`.
-  PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH}`,
-  CI: "true",
-  NO_COLOR: "1",
-  WRANGLER_SEND_METRICS: "false",
-  CLOUDFLARE_CF_FETCH_ENABLED: "false",
-};
+import { read } from "./helpers/cli-app.js";
+import { installPackedLibrary, linkFromRepository, shIn } from "./helpers/packed-package.js";
 
 let folder: string;
 let appFolder: string;
 
 function sh(command: string, ...args: string[]): string {
-  return execFileSync(command, args, { cwd: appFolder, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-}
-
-// Links a package of the repository's node_modules into the app, with its bin.
-function link(name: string, bin?: { name: string; file: string }): void {
-  const target = path.join(appFolder, "node_modules", name);
-  mkdirSync(path.dirname(target), { recursive: true });
-  symlinkSync(path.join(root, "node_modules", name), target, "dir");
-  if (bin) symlinkSync(path.join(target, bin.file), path.join(appFolder, "node_modules/.bin", bin.name));
+  return shIn(appFolder, command, ...args);
 }
 
 beforeAll(() => {
   folder = mkdtempSync(path.join(tmpdir(), "recordflare-new-project-"));
   appFolder = path.join(folder, "blog");
   mkdirSync(appFolder);
-  const [packed] = JSON.parse(
-    execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", folder], { cwd: root, env, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }),
-  ) as Array<{ filename: string }>;
-  sh("npm", "install", path.join(folder, packed!.filename), "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts");
-  link("wrangler", { name: "wrangler", file: "bin/wrangler.js" });
-  link("typescript", { name: "tsc", file: "bin/tsc" });
-  link("@cloudflare/workers-types");
+  installPackedLibrary(folder, appFolder);
+  linkFromRepository(appFolder, "wrangler", { name: "wrangler", file: "bin/wrangler.js" });
+  linkFromRepository(appFolder, "typescript", { name: "tsc", file: "bin/tsc" });
+  linkFromRepository(appFolder, "@cloudflare/workers-types");
 }, 120_000);
 
 afterAll(() => {

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { connect, countStatement, definePlugin, hasMany, hasOne, Model, type Relation, withDatabase } from "../../src/index.js";
+import { connect, hasMany, hasOne, Model, withDatabase } from "../../src/index.js";
+import { countStatement, definePlugin, type Relation } from "../../src/plugin.js";
 import { countRows, recordingRoundTrips } from "../helpers/queries.js";
 
 /**

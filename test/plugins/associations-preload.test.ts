@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { connect, definePlugin, hasMany, IncompatibleRelation, MissingAttribute, ParamWriter, type QueryEvent, Statement, withSource } from "../../src/index.js";
+import { connect, hasMany, IncompatibleRelation, MissingAttribute, type QueryEvent } from "../../src/index.js";
+import { definePlugin, ParamWriter, Statement, withSource } from "../../src/plugin.js";
 import { resetDatabase } from "../helpers/db.js";
 import { recordingRoundTrips } from "../helpers/queries.js";
 import { Article, Profile, Writer } from "../models/association-fixtures.js";

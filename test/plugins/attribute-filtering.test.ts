@@ -1,6 +1,7 @@
 import { format, inspect } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { abort, batch, belongsTo, hasMany, Model, RecordInvalid, RecordNotFound, RecordNotSaved, RecordNotUnique, type QueryEvent, type Relation } from "../../src/index.js";
+import { abort, batch, belongsTo, hasMany, Model, RecordInvalid, RecordNotFound, RecordNotSaved, RecordNotUnique, type QueryEvent } from "../../src/index.js";
+import { type Relation } from "../../src/plugin.js";
 import { resetDatabase } from "../helpers/db.js";
 import { listen } from "../helpers/queries.js";
 

@@ -7,7 +7,8 @@
 import { env } from "cloudflare:test";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { Model, quoteIdentifier } from "../../src/index.js";
+import { Model } from "../../src/index.js";
+import { quoteIdentifier } from "../../src/plugin.js";
 
 /** SQLite compares column names with ASCII case folded: two names equal so folded are one column. */
 const folded = (name: string) => name.replace(/[A-Z]/g, (letter) => letter.toLowerCase());

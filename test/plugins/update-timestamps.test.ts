@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { attributesOf, Base, bulkWrites, defineApplicationRecord, definePlugin, idGeneration, Model } from "../../src/index.js";
+import { Base, bulkWrites, defineApplicationRecord, idGeneration, Model } from "../../src/index.js";
+import { attributesOf, definePlugin } from "../../src/plugin.js";
 import { resetDatabase } from "../helpers/db.js";
 import { listen } from "../helpers/queries.js";
 

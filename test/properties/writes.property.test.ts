@@ -6,7 +6,8 @@
 import { env } from "cloudflare:test";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { Model, quoteIdentifier } from "../../src/index.js";
+import { Model } from "../../src/index.js";
+import { quoteIdentifier } from "../../src/plugin.js";
 import { listen } from "../helpers/queries.js";
 import { DATABASE_PROPERTY_TIMEOUT, RUNS, text } from "./arbitraries.js";
 

@@ -1,4 +1,4 @@
-import { AssociationNotLoaded } from "../../kernel/index.js";
+import { AssociationNotLoaded } from "./association-not-loaded.js";
 import { associationsOf, slotsOf } from "./registry.js";
 
 type Owner = Record<string, any> & { toJSON(): Record<string, unknown> };

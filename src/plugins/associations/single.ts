@@ -1,4 +1,4 @@
-import { AssociationNotLoaded } from "../../kernel/index.js";
+import { AssociationNotLoaded } from "./association-not-loaded.js";
 import { keyFor } from "./keys.js";
 import { markBuiltThroughOwner } from "./required-parents.js";
 import { ASSOCIATION, type AssociationSlot } from "./slot.js";

@@ -1,4 +1,5 @@
-import { AssociationNotLoaded, type Database, databaseOfRecord, type Relation } from "../../kernel/index.js";
+import { type Database, databaseOfRecord, type Relation } from "../../kernel/index.js";
+import { AssociationNotLoaded } from "./association-not-loaded.js";
 import type { AssociationDefinition, ResolvedAssociation } from "./definition.js";
 
 /** Marks the value of an association field. */
