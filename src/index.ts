@@ -29,6 +29,7 @@ export type { OrderDirection } from "./kernel/relation.js";
 export { Abort, abort } from "./kernel/abort.js";
 export * from "./kernel/errors.js";
 export { RecordInvalid } from "./kernel/record-invalid.js";
+export { WriteConflict } from "./kernel/write-conflict.js";
 export { Errors, type ErrorEntry } from "./kernel/errors-collection.js";
 
 export { defaultPlugins } from "./plugins/default-plugins.js";
@@ -48,6 +49,9 @@ export { callbacks, type Callback } from "./plugins/callbacks.js";
 export { defineValidator, validations, type CommonCheckOptions, type Validator, type ValidatorContext } from "./plugins/validations.js";
 export type { AllowNilOrBlank, ValidationOptions, ValidatorOption, ValidatorOptions } from "./plugins/validation-options.js";
 export { uuidV7 } from "./plugins/uuid-v7.js";
+export { optimisticLocking, StaleObject } from "./plugins/optimistic-locking.js";
+export { currentTenant, multiTenancy, NoTenant, TenantMismatch, withTenant } from "./plugins/multi-tenancy.js";
+export { softDelete } from "./plugins/soft-delete.js";
 export { associations, type JsonInclude } from "./plugins/associations/plugin.js";
 export { AssociationNotLoaded } from "./plugins/associations/association-not-loaded.js";
 export { belongsTo, hasMany, hasOne, type AssociationRelation, type BelongsTo, type HasMany, type HasOne } from "./plugins/associations/declare.js";

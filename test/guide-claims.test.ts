@@ -4,10 +4,10 @@
  */
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, expectTypeOf, it } from "vitest";
-import { abort, ActiveRecord, Base, batch, belongsTo, CastError, between, camelize, column, combining, connect, defineApplicationRecord, gt, gte, hasMany, AssociationNotLoaded, hasOne, idGeneration, IncompatibleRelation, ignoringCase, InvalidModel, IrreversibleOrder, lt, lte, MissingAttribute, Model, NoDatabase, pluralize, RecordDestroyed, RecordflareError, RecordInvalid, RecordNotDestroyed, RecordNotFound, RecordNotSaved, RecordNotUnique, sql, tableize, timestamps, underscore, UnknownAttribute, withDatabase, type QueryEvent, type ScopeStatic } from "../src/index.js";
+import { abort, ActiveRecord, Base, batch, belongsTo, CastError, between, camelize, column, combining, connect, defineApplicationRecord, gt, gte, hasMany, AssociationNotLoaded, hasOne, idGeneration, IncompatibleRelation, ignoringCase, InvalidModel, IrreversibleOrder, lt, lte, MissingAttribute, Model, multiTenancy, NoDatabase, NoTenant, pluralize, RecordDestroyed, RecordflareError, RecordInvalid, RecordNotDestroyed, RecordNotFound, RecordNotSaved, RecordNotUnique, softDelete, sql, tableize, TenantMismatch, timestamps, underscore, UnknownAttribute, withDatabase, withTenant, type QueryEvent, type ScopeStatic } from "../src/index.js";
 import { declareModelState, definePlugin, anyMatch, castAs, countOf, countStatement, isPlainObject, readAsCondition } from "../src/plugin.js";
 import { resetDatabase } from "./helpers/db.js";
-import { attrReadonly, NoTenant, readonlyAttributes, softDelete, tenantScoped, withTenant } from "./helpers/guide-plugins.js";
+import { attrReadonly, readonlyAttributes } from "./helpers/guide-plugins.js";
 import { rejectionOf, thrown } from "./helpers/errors.js";
 import { countRows, listen, recordingRoundTrips } from "./helpers/queries.js";
 import { ApplicationRecord, Post, schema, User } from "./models/fixtures.js";
@@ -1336,37 +1336,36 @@ class GuideBase extends ActiveRecord {
 }
 const GuideRecord = defineApplicationRecord(guideSchema, GuideBase);
 
-describe("guide: Example: soft delete", () => {
+describe("guide: Optional plugins: soft delete", () => {
   class Article extends GuideRecord("guide_articles") {
     static {
       this.use(softDelete);
     }
   }
+  const trash = () => (Article as unknown as { onlyDeleted(): typeof Article }).onlyDeleted();
 
   it("runs the example", async () => {
     const { db, sqls } = listen();
     await withDatabase(db, async () => {
       const article = await Article.createOrThrow({ title: "Old news" });
-      expect(await article.destroy()).toBe(false);
+      await article.destroyOrThrow();
       expect(sqls().at(-1)).toBe(`UPDATE "guide_articles" SET "deleted_at" = ?, "updated_at" = ? WHERE "id" = ?`);
-      expect(article.abortReason).toBe("soft-deleted");
+      expect(article.isDestroyed()).toBe(true);
+      expect(article.deletedAt).toBeInstanceOf(Date);
       expect(await Article.findBy({ title: "Old news" })).toBeNull();
       expect(sqls().at(-1)).toContain(`WHERE "title" = ? AND "deleted_at" IS NULL`);
-      expect((await Article.whereNot({ deletedAt: null }).toArray()).map((a) => a.title)).toEqual(["Old news"]);
+      const [trashed] = await trash().toArray();
+      expect(trashed!.title).toBe("Old news");
+      expect(await (trashed as unknown as { restore(): Promise<boolean> }).restore()).toBe(true);
+      expect(await Article.findBy({ title: "Old news" })).not.toBeNull();
     });
   });
 
-  it("destroyOrThrow throws RecordNotDestroyed with the message soft-deleted", async () => {
+  it("a toDestroy() in a batch is the UPDATE in the batch, and the record ends destroyed", async () => {
     const article = await Article.createOrThrow({ title: "x" });
-    const error = await rejectionOf(article.destroyOrThrow());
-    expect(error).toBeInstanceOf(RecordNotDestroyed);
-    expect(error.message).toBe("soft-deleted");
-  });
-
-  it("a toDestroy() in a batch throws RecordNotDestroyed after the plugin's own UPDATE was sent", async () => {
-    const article = await Article.createOrThrow({ title: "x" });
-    await expect(batch([article.toDestroy()])).rejects.toBeInstanceOf(RecordNotDestroyed);
-    const row = await env.DB.prepare("SELECT deleted_at FROM guide_articles").first<{ deleted_at: string | null }>();
+    await batch([article.toDestroy()]);
+    expect(article.isDestroyed()).toBe(true);
+    const row = await env.DB.prepare("SELECT deleted_at FROM guide_articles WHERE id = ?").bind(article.id).first<{ deleted_at: string | null }>();
     expect(row!.deleted_at).not.toBeNull();
   });
 });
@@ -1400,7 +1399,7 @@ const tenancySchema = {
 class TenantBase extends ActiveRecord {
   static override binding = "DB";
   static {
-    this.use(tenantScoped({ attribute: "tenantId" }));
+    this.use(multiTenancy({ attribute: "tenantId" }));
   }
 }
 const TenantRecord = defineApplicationRecord(tenancySchema, TenantBase);
@@ -1516,32 +1515,37 @@ describe("guide: Example: multi-tenancy", () => {
     expect(await countRows("guide_projects")).toBe(1);
   });
 
-  it("writes are stamped and guarded: a save or destroy of another tenant's record is aborted", async () => {
+  it("writes are stamped and guarded: the record's own UPDATE and DELETE of another tenant's row change nothing and throw TenantMismatch", async () => {
     await seed();
-    const acmeTask = await withTenant("acme", () => Task.find("t-a1"));
+    const { events, db } = listen();
+    const acmeTask = await withTenant("acme", () => db.model(Task).find("t-a1"));
     await withTenant("globex", async () => {
-      // Loaded under acme, saved under globex: refused.
+      // Loaded under acme, saved under globex: its UPDATE is narrowed to globex's rows, changes nothing and throws.
       acmeTask.title = "Taken over";
-      expect(await acmeTask.save()).toBe(false);
-      expect(acmeTask.abortReason).toBe("belongs to another tenant");
-      expect(await acmeTask.destroy()).toBe(false);
+      const error = await rejectionOf(acmeTask.save());
+      expect(error).toBeInstanceOf(TenantMismatch);
+      expect(error.message).toBe(`Task with id "t-a1" was not saved: its row is not tenant "globex"'s (or is gone)`);
+      expect(events.at(-1)!.sql).toBe(`UPDATE "guide_tasks" SET "title" = ? WHERE "id" = ? AND ("tenant_id" = ?)`);
+      expect(events.at(-1)!.params).toEqual(["Taken over", "t-a1", "globex"]);
+      await expect(acmeTask.destroy()).rejects.toThrow(`Task with id "t-a1" was not destroyed: its row is not tenant "globex"'s (or is gone)`);
+      expect(acmeTask.isDestroyed()).toBe(false);
       // Built for another tenant: refused.
       const foreign = Task.build({ projectId: "p-b", title: "Sneaky", tenantId: "acme" });
       expect(await foreign.save()).toBe(false);
       expect(foreign.abortReason).toBe("belongs to another tenant");
-      // Moved to another tenant: refused.
+      // Moved to another tenant: refused before anything is sent.
       const own = await Task.find("t-b1");
       own.tenantId = "acme";
-      expect(await own.save()).toBe(false);
+      await expect(own.save()).rejects.toThrow("Task: a row of another tenant cannot be written");
       // Stamped at build, by a Relation's create too.
       const stamped = await Task.where({ done: true }).createOrThrow({ projectId: "p-b", title: "Stamped" });
       expect(stamped.tenantId).toBe("globex");
     });
     await withTenant("acme", async () => {
-      // A globex record moved to acme, under acme: refused too (it was globex's when loaded).
+      // A globex record moved to acme, under acme: its UPDATE finds no acme row with its key.
       const globexTask = await withTenant("globex", () => Task.find("t-b1"));
       globexTask.tenantId = "acme";
-      expect(await globexTask.save()).toBe(false);
+      await expect(globexTask.save()).rejects.toBeInstanceOf(TenantMismatch);
     });
     const rows = await env.DB.prepare("SELECT id, tenant_id, title FROM guide_tasks WHERE id LIKE 't-%' ORDER BY id").all();
     expect(rows.results).toEqual([
@@ -1604,7 +1608,7 @@ describe("guide: Example: multi-tenancy", () => {
       static override tableName = "notes";
       static override binding = "DB";
       static {
-        this.use(tenantScoped());
+        this.use(multiTenancy());
       }
     }
     expect(Note.all().toSql().sql).toBe(`SELECT * FROM "notes"`);
@@ -1615,7 +1619,7 @@ describe("guide: Example: multi-tenancy", () => {
       static override tableName = "notes";
       static override binding = "DB";
       static {
-        this.use(tenantScoped({ attribute: "workspace" }));
+        this.use(multiTenancy({ attribute: "workspace" }));
       }
     }
     withTenant("acme", () => {

@@ -16,6 +16,11 @@ export interface Batchable<R extends object = object> {
   /** @internal */
   finish(results: unknown[]): Promise<void>;
   /**
+   * @internal Its statements, or the batch they ran in, failed with `error`: every `record:writeOutcome` hook of its
+   * writes sees it, and the first error one of them threw is returned in its place (else `error`).
+   */
+  failed(error: unknown): unknown;
+  /**
    * @internal The write will not be made (another item was refused, a hook threw, or D1 refused the batch): puts
    * back every record `check` and `prepare` touched as it was before.
    */
@@ -51,4 +56,17 @@ export async function finishEach<T>(items: readonly T[], finish: (item: T, index
     }
   }
   if (failure) throw failure.error;
+}
+
+/**
+ * Hands a failed batch's error to every part (each write's outcome hooks see it), and returns the first error a part
+ * replaced it with, else the error itself.
+ */
+export function failEach<T>(parts: readonly T[], error: unknown, fail: (part: T) => unknown): unknown {
+  let thrown = error;
+  for (const part of parts) {
+    const replaced = fail(part);
+    if (thrown === error) thrown = replaced;
+  }
+  return thrown;
 }

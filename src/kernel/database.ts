@@ -1,7 +1,8 @@
 import { HookPoints } from "./hook-points.js";
 import { argumentError, optionsArgument, refuseUninspectable } from "./arguments.js";
-import { type Batchable, finishEach, isBatchable, resultsPerItem } from "./batchable.js";
+import { type Batchable, failEach, finishEach, isBatchable, resultsPerItem } from "./batchable.js";
 import type { D1DatabaseLike, D1PreparedStatementLike } from "./d1.js";
+import { checkChanges, guardConflict, isGuard, withGuards } from "./changes-guard.js";
 import { translateError } from "./database-errors.js";
 import { QueryBudget, type QueryBudgets } from "./query-budget.js";
 import { type QueryEvent, queryEvent } from "./query-event.js";
@@ -90,6 +91,7 @@ export class Database {
       throw translated;
     }
     this.#emit(statement, result.meta, false);
+    checkChanges(statement, result.meta);
     return statement.read(result.results ?? [], result.meta, this);
   }
 
@@ -101,16 +103,20 @@ export class Database {
     assertBatchItems("db.runAll", statements, false);
     if (statements.length === 0) return [];
     const sent = statements.flatMap((statement) => statement.parts ?? [statement]);
+    // A guard is the library's own check, not a query of the app's: the budget counts the statements it guards.
     this.#budget?.spend(sent.map((statement) => statement.sql));
-    let results: { results?: Record<string, unknown>[]; meta: Record<string, unknown> }[];
+    const guarded = withGuards(sent);
+    let answers: { results?: Record<string, unknown>[]; meta: Record<string, unknown> }[];
     try {
-      results = await this.#binding.batch(sent.map((statement) => this.#prepare(statement)));
+      answers = await this.#binding.batch(guarded.map((statement) => this.#prepare(statement)));
     } catch (error) {
-      const translated = translateError(error, sent);
-      for (const statement of sent) this.#emit(statement, undefined, true, translated);
+      const translated = guardConflict(error, sent) ?? translateError(error, sent);
+      for (const statement of guarded) this.#emit(statement, undefined, true, translated);
       throw translated;
     }
-    sent.forEach((statement, index) => this.#emit(statement, results[index]!.meta, true));
+    guarded.forEach((statement, index) => this.#emit(statement, answers[index]!.meta, true));
+    const results = guarded === sent ? answers : answers.filter((_, index) => !isGuard(guarded[index]!));
+    if (sent.length === 1) checkChanges(sent[0]!, results[0]!.meta);
     let offset = 0;
     return statements.map((statement) => {
       const own = results.slice(offset, (offset += statement.parts?.length ?? 1));
@@ -132,9 +138,11 @@ export class Database {
       for (const item of items) prepared.push(isBatchable(item) ? await item.prepare() : [item]);
       results = await this.runAll(prepared.flat());
     } catch (error) {
+      // Every record write's outcome hooks see the error first, and may replace it with their own.
+      const thrown = failEach(items, error, (item) => (isBatchable(item) ? item.failed(error) : error));
       // Nothing was written: every record is put back as it was (a refused item keeps the reasons of its refusal).
       for (const item of items) if (isBatchable(item)) item.abandon();
-      throw error;
+      throw thrown;
     }
     const perItem = resultsPerItem(results, prepared);
     await finishEach(items, (item, index) => (isBatchable(item) ? item.finish(perItem[index]!) : undefined));

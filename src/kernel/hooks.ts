@@ -9,6 +9,7 @@ import type { BatchItem } from "./database.js";
 import type { HookPoints } from "./hook-points.js";
 import type { QueryPurpose, RelationData, SelectParts } from "./relation-data.js";
 import type { RelationPlanContext } from "./read-plan.js";
+import type { SqlFragment } from "./sql.js";
 import type { Statement, StatementModel } from "./statement.js";
 
 /** What the kernel needs of a Model at run time, worked out once at its first use. */
@@ -71,6 +72,58 @@ export interface WriteContext<R = any> {
   readonly values: ReadonlyMap<string, unknown>;
 }
 
+/** The statement a record's own write becomes. */
+export type WriteKind = "insert" | "update" | "delete";
+
+/**
+ * A record's own INSERT, UPDATE or DELETE before it becomes SQL: the context of `record:planWrite`, whose hooks may
+ * change it. One compiler then makes it a Statement: `kind` and `values` give the statement, the record's key and
+ * `where` its WHERE, `expectedChanges` the rows it must change.
+ */
+export interface WritePlan<R = any> {
+  readonly record: R;
+  /** The Model written: its `name`, `quotedTable`, attributes with their columns (`byName`). */
+  readonly model: ResolvedModel;
+  /** What was asked of the record: a save that creates or updates it, or its destroy. */
+  readonly operation: SaveOperation | "destroy";
+  /**
+   * The statement: `"insert"` for a create, `"update"` for an update, `"delete"` for a destroy. A hook may turn a
+   * destroy's `"delete"` into an `"update"` of `values`; the record still ends destroyed.
+   */
+  kind: WriteKind;
+  /**
+   * Attribute name to value, written by an INSERT or set by an UPDATE; empty for a DELETE. What a hook sets here is
+   * written as given, but only what is assigned on the record is kept in it (assign in `record:write` to save more).
+   */
+  readonly values: Map<string, unknown>;
+  /**
+   * Conditions ANDed to the record's key in the WHERE of its UPDATE or DELETE, as `sql` fragments (values bound,
+   * `column('<attribute>')` for columns). Refused on an INSERT.
+   */
+  readonly where: SqlFragment[];
+  /**
+   * The number of rows the write must change (1 for a checked write), or undefined for any. A different count throws
+   * `WriteConflict` (which `record:writeOutcome` may replace); inside a batch it fails the whole batch first.
+   */
+  expectedChanges: number | undefined;
+}
+
+/** Context of `record:writeOutcome`: how a record's own write ended. */
+export interface WriteOutcome<R = any> {
+  readonly write: Readonly<WritePlan<R>>;
+  /** The Statement it became. */
+  readonly statement: Statement;
+  /** The rows it changed (D1's `meta.changes`), when known; undefined when its batch failed. */
+  readonly changes: number | undefined;
+  /**
+   * The error the write failed with, or undefined: the database's error (for this write, or for another statement
+   * of its batch, which D1 rolled back with it), or a `WriteConflict`.
+   */
+  readonly error: unknown;
+  /** Whether this write changed other than `expectedChanges` rows (`error` is then its `WriteConflict`). */
+  readonly conflict: boolean;
+}
+
 /** A read a `record:planDestroy` hook adds to a destroy's read batch, and what receives its result. */
 export interface DestroyRead<Result = any> {
   readonly statement: Statement<Result>;
@@ -130,6 +183,17 @@ export interface ModelHooks {
   "record:beforeWrite": (context: SaveContext) => void | Promise<void>;
   /** The INSERT or UPDATE is being built, after the before-save hooks; also for each row of a bulk insert. Sync. */
   "record:write": (context: WriteContext) => void;
+  /**
+   * A record's own INSERT, UPDATE or DELETE is planned, after `record:write` (saves) or `record:beforeDelete`
+   * (destroys), before it becomes SQL: a hook may change its `kind`, `values`, `where` and `expectedChanges`. Sync.
+   */
+  "record:planWrite": (write: WritePlan) => void;
+  /**
+   * The record's own write ran (`changes`), or it or its batch failed (`error`): a hook may throw its own error
+   * instead, which then propagates in place of `error` (or, after a success, as an after-hook's error would). Runs
+   * before the record's state is updated, and before the after-hooks. Sync.
+   */
+  "record:writeOutcome": (outcome: WriteOutcome) => void;
   /** After the row is written and the record is clean. May be async. */
   "record:afterSave": (context: SaveContext) => void | Promise<void>;
   /** Before the DELETE. `throw abort(reason)` stops the destroy. May be async. */

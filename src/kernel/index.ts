@@ -18,7 +18,20 @@ export { defineApplicationRecord, type ApplicationRecordFunction, type AppModel,
 export { Errors, humanize, type ErrorEntry } from "./errors-collection.js";
 export * from "./errors.js";
 export { RecordInvalid } from "./record-invalid.js";
-export type { DestroyRead, InspectEntry, ModelHookName, ModelHooks, RelationCompileContext, SaveContext, DestroyContext, SaveOperation, WriteContext } from "./hooks.js";
+export type {
+  DestroyRead,
+  InspectEntry,
+  ModelHookName,
+  ModelHooks,
+  RelationCompileContext,
+  SaveContext,
+  DestroyContext,
+  SaveOperation,
+  WriteContext,
+  WriteKind,
+  WriteOutcome,
+  WritePlan,
+} from "./hooks.js";
 export { declareModelState, modelState } from "./declaration.js";
 export { definePlugin, defineModelState, type HookRegistration, type ModelStateKey, type Plugin } from "./plugin.js";
 export type { QueryEvent } from "./query-event.js";
@@ -28,7 +41,8 @@ export { Relation, type OrderDirection, type ReadPlan } from "./relation.js";
 export { withSource, type PlannedRead, type QuerySource, type RelationPlanContext } from "./read-plan.js";
 export type { IncludeSpec } from "./include-paths.js";
 export { column, sql, SqlFragment, ColumnReference } from "./sql.js";
-export { Statement, type SqlQuery } from "./statement.js";
+export { defineStatement, Statement, type SqlQuery, type StatementDefinition } from "./statement.js";
+export { WriteConflict, type ConflictingStatement } from "./write-conflict.js";
 export type * from "./types.js";
 export { attributesOf, databaseOfModel, databaseOfRecord, isAttributeLoaded, primaryKeyOf, readAsCondition } from "./introspection.js";
 export { defineRelationMethod, pluginRelationOf, relationOf } from "./model-relations.js";

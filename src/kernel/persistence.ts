@@ -1,19 +1,20 @@
 import { Abort } from "./abort.js";
 import { assertLoaded } from "./assign.js";
 import type { Attribute } from "./attributes.js";
-import { type Batchable, finishEach, isBatchable, resultsPerItem } from "./batchable.js";
+import { type Batchable, failEach, finishEach, isBatchable, resultsPerItem } from "./batchable.js";
 import { databaseFor } from "./context.js";
 import { previewList, previewValue } from "./display.js";
 import type { BatchItem, Database } from "./database.js";
 import { RecordDestroyed, RecordNotDestroyed, RecordNotFound, RecordNotSaved } from "./errors.js";
 import { RecordInvalid } from "./record-invalid.js";
-import type { DestroyContext, DestroyRead, SaveContext, SaveOperation } from "./hooks.js";
+import type { DestroyContext, DestroyRead, SaveContext, SaveOperation, WriteOutcome, WritePlan } from "./hooks.js";
 import { loadRow } from "./hydrate.js";
 import { type RecordState, STATE, changedAttributes, currentValue, originalValue, snapshotOf } from "./record-state.js";
 import { findByKeyStatement } from "./key-lookup.js";
 import type { Statement } from "./statement.js";
 import type { AnyRecord } from "./record-methods.js";
-import { deleteStatement, insertStatement, updateStatement } from "./write-statements.js";
+import { compileWrite } from "./write-statements.js";
+import { WriteConflict } from "./write-conflict.js";
 
 type Persistable = { [STATE]: RecordState; constructor: Function };
 
@@ -61,6 +62,53 @@ interface CheckedWrite {
 interface PreparedWrite {
   readonly statements: Statement[];
   finish(results: unknown[], database: Database): Promise<void> | void;
+  /** Its statements, or their batch, failed with `error`: the error to throw instead (a `record:writeOutcome` hook's). */
+  failed(error: unknown): unknown;
+}
+
+const unchanged = (error: unknown) => error;
+
+/** How a record's own write reports its outcome to the `record:writeOutcome` hooks. */
+interface OutcomeReport {
+  succeeded(result: unknown): void;
+  failed(error: unknown): unknown;
+}
+
+/** A record's own write: its Statement and, when a hook awaits it, how its outcome is reported. */
+interface OwnWrite {
+  readonly statement: Statement;
+  readonly report: OutcomeReport | undefined;
+}
+
+/**
+ * Plans a record's own write (the `record:planWrite` hooks may change it) and compiles it. `attributes` are those of
+ * `values`; they are worked out again only when a hook may have changed them.
+ */
+function ownWrite(state: RecordState, write: WritePlan, attributes: readonly Attribute[]): OwnWrite {
+  const { hooks } = state.model;
+  const planned = hooks.has("record:planWrite");
+  if (planned) hooks.callSync("record:planWrite", write);
+  const statement = compileWrite(write, state, planned ? undefined : attributes);
+  return { statement, report: hooks.has("record:writeOutcome") ? outcomeReport(state, write, statement) : undefined };
+}
+
+function outcomeReport(state: RecordState, write: WritePlan, statement: Statement): OutcomeReport {
+  const call = (outcome: WriteOutcome) => state.model.hooks.callSync("record:writeOutcome", outcome);
+  return {
+    succeeded(result) {
+      const changes = write.kind === "insert" ? 1 : Number((result as Record<string, unknown>)["changes"] ?? 0);
+      call({ write, statement, changes, error: undefined, conflict: false });
+    },
+    failed(error) {
+      const conflict = error instanceof WriteConflict && error.statement === statement;
+      try {
+        call({ write, statement, changes: conflict ? error.changes : undefined, error, conflict });
+      } catch (replaced) {
+        return replaced;
+      }
+      return error;
+    },
+  };
 }
 
 /** Builds the extra writes hooks asked for (already checked), returning their statements and a way to finish them. */
@@ -73,6 +121,7 @@ async function prepareExtras(extras: readonly BatchItem[]): Promise<PreparedWrit
       const own = resultsPerItem(results, statements);
       await finishEach(extras, (extra, index) => (isBatchable(extra) ? extra.finish(own[index]!) : undefined));
     },
+    failed: (error) => failEach(extras, error, (extra) => (isBatchable(extra) ? extra.failed(error) : error)),
   };
 }
 
@@ -166,10 +215,16 @@ async function checkSave(record: Persistable): Promise<CheckedWrite | undefined>
 /** Builds a checked save: its own INSERT or UPDATE between the writes to make before and after it. */
 async function buildSave(record: Persistable, context: SaveContext): Promise<PreparedWrite> {
   const state = record[STATE];
-  const { statement, changes } = buildWrite(record, state, context.operation);
-  const own = statement ? [statement] : [];
-  const finishOwn = (results: unknown[], database: Database) => finishSave(record, context, changes, statement ? results[0] : undefined, database);
-  if (context.batch.length === 0 && context.batchBefore.length === 0) return { statements: own, finish: finishOwn };
+  const { own: write, changes } = buildWrite(record, state, context.operation);
+  const own = write ? [write.statement] : [];
+  const finishOwn = (results: unknown[], database: Database) => {
+    const finishRecord = () => finishSave(record, context, changes, write ? results[0] : undefined, database);
+    const report = write?.report;
+    // The row is written: an outcome hook's error propagates once the record has learnt it, as an after-hook's does.
+    return report ? finishEach([() => report.succeeded(results[0]), finishRecord], (part) => part()) : finishRecord();
+  };
+  const failOwn = write?.report?.failed ?? unchanged;
+  if (context.batch.length === 0 && context.batchBefore.length === 0) return { statements: own, finish: finishOwn, failed: failOwn };
   const before = await prepareExtras(context.batchBefore);
   const after = await prepareExtras(context.batch);
   return {
@@ -183,6 +238,7 @@ async function buildSave(record: Persistable, context: SaveContext): Promise<Pre
       ];
       await finishEach(parts, (part) => part());
     },
+    failed: (error) => failEach([before.failed, failOwn, after.failed], error, (failed) => failed(error)),
   };
 }
 
@@ -229,13 +285,20 @@ export function valuesToWrite(record: object, operation: SaveOperation): Map<str
 }
 
 function buildWrite(record: Persistable, state: RecordState, operation: SaveOperation) {
-  const model = state.model;
   const { attributes, values } = pendingWrite(record, operation);
   const changes: Record<string, [unknown, unknown]> = {};
   for (const attribute of attributes) changes[attribute.name] = [originalValue(state, attribute), values.get(attribute.name)];
-  if (operation === "update" && attributes.length === 0) return { statement: undefined, changes };
-  const statement = operation === "create" ? insertStatement(model, attributes, values) : updateStatement(model, state, attributes, values);
-  return { statement, changes };
+  if (operation === "update" && attributes.length === 0) return { own: undefined, changes };
+  const write: WritePlan = {
+    record,
+    model: state.model,
+    operation,
+    kind: operation === "create" ? "insert" : "update",
+    values,
+    where: [],
+    expectedChanges: undefined,
+  };
+  return { own: ownWrite(state, write, attributes), changes };
 }
 
 /** Applies a written save to the record and runs the after-save hooks. */
@@ -271,7 +334,7 @@ function finishSave(
  * answered, a failure puts back every record the write touched; an error of an after-hook comes once it is written.
  */
 async function run(record: Persistable, checked: CheckedWrite): Promise<boolean> {
-  let prepared: PreparedWrite, database: Database, results: unknown[];
+  let prepared: PreparedWrite | undefined, database: Database, results: unknown[];
   try {
     prepared = await checked.build();
     // Awaited only when the database must still be found: a record built or loaded through one keeps it.
@@ -279,8 +342,9 @@ async function run(record: Persistable, checked: CheckedWrite): Promise<boolean>
     database = known instanceof Promise ? await known : known;
     results = await execute(database, prepared.statements);
   } catch (error) {
+    const thrown = prepared ? prepared.failed(error) : error;
     checked.abandon();
-    throw error;
+    throw thrown;
   }
   const finishing = prepared.finish(results, database);
   if (finishing) await finishing;
@@ -316,7 +380,8 @@ async function checkDestroy(record: Persistable): Promise<CheckedWrite | undefin
     });
   return checkWrite(state, () => context.batch, callBefore, async () => {
     const extras = await prepareExtras(context.batch);
-    const own = state.isNew ? [] : [deleteStatement(state.model, state)];
+    const write = state.isNew ? undefined : ownDelete(record, state);
+    const own = write ? [write.statement] : [];
     return {
       statements: [...extras.statements, ...own],
       async finish(results, database) {
@@ -324,10 +389,19 @@ async function checkDestroy(record: Persistable): Promise<CheckedWrite | undefin
           state.destroyed = true;
           if (hooks.has("record:afterDestroy")) await runAbortable(state, () => hooks.callHook("record:afterDestroy", context));
         };
-        await finishEach([() => extras.finish(results.slice(0, extras.statements.length), database), markDestroyed], (part) => part());
+        const extrasAt = extras.statements.length;
+        const reportOwn = () => write?.report?.succeeded(results[extrasAt]);
+        await finishEach([() => extras.finish(results.slice(0, extrasAt), database), reportOwn, markDestroyed], (part) => part());
       },
+      failed: (error) => failEach([extras.failed, write?.report?.failed ?? unchanged], error, (failed) => failed(error)),
     };
   });
+}
+
+/** The DELETE of a persisted record's row, as the `record:planWrite` hooks plan it (a soft delete's UPDATE). */
+function ownDelete(record: Persistable, state: RecordState): OwnWrite {
+  const write: WritePlan = { record, model: state.model, operation: "destroy", kind: "delete", values: new Map(), where: [], expectedChanges: undefined };
+  return ownWrite(state, write, []);
 }
 
 /**
@@ -367,6 +441,9 @@ function batchable(record: Persistable, check: () => Promise<CheckedWrite | unde
       await write.check();
       prepared = await checked!.build();
       return prepared.statements;
+    },
+    failed(error) {
+      return prepared ? prepared.failed(error) : error;
     },
     abandon() {
       checked?.abandon();

@@ -1,3 +1,4 @@
+import { argumentError, optionsArgument } from "./arguments.js";
 import type { Attribute } from "./attributes.js";
 import { INSPECT } from "./inspect-symbol.js";
 import type { ParamSource } from "./param-source.js";
@@ -39,6 +40,24 @@ export interface SqlQuery {
   readonly params: readonly unknown[];
 }
 
+/** What `defineStatement` makes a Statement of. */
+export interface StatementDefinition<Result> {
+  /** The SQL text, with a `?` (or `?N`) for each bound value. */
+  readonly sql: string;
+  /** The bound values, in the order the SQL reads them; at most 100 (bind lists as JSON with a `ParamWriter`). */
+  readonly params?: readonly unknown[];
+  /** Where each bound value came from (a `ParamWriter`'s `sources`), so that query events hide filtered values. */
+  readonly sources?: ReadonlyArray<ParamSource | undefined>;
+  /** The Model it reads or writes (a hook context's `model`, a Relation's `model`): names it in errors. */
+  readonly model?: StatementModel;
+  /** Read as rows (the default, for a SELECT or a RETURNING) or as D1's `meta` (a write's `changes`, ...). */
+  readonly result?: StatementResult;
+  /** Turns D1's answer into what running the Statement resolves to; by default the rows, or the `meta`. */
+  readonly read?: StatementReader<Result>;
+  /** The number of rows it must change (see `Statement.expectedChanges`); undefined for any. */
+  readonly expectedChanges?: number;
+}
+
 /** A prepared read or write, for `db.batch([...])` or to run alone. `toSql()` shows what it sends. */
 export class Statement<Result = unknown> {
   /** @internal */ readonly sql: string;
@@ -54,6 +73,11 @@ export class Statement<Result = unknown> {
    * D1's limit for one value); `read` then gets their rows together and their `meta` summed. Undefined otherwise.
    */
   readonly parts: readonly Statement[] | undefined;
+  /**
+   * The number of rows the Statement must change, or undefined for any. Run alone, a different `meta.changes` throws
+   * `WriteConflict`; in a batch with others, a guard right after it fails the whole batch, so nothing is written.
+   */
+  readonly expectedChanges: number | undefined;
 
   // Private, so that spreading or listing a Statement's keys never shows values of filtered attributes.
   readonly #params: readonly unknown[];
@@ -63,9 +87,9 @@ export class Statement<Result = unknown> {
     return this.#params;
   }
 
-  /** @internal */
+  /** @internal Plugins use `defineStatement`. */
   constructor(
-    query: { sql: string; params: readonly unknown[]; sources?: ReadonlyArray<ParamSource | undefined> },
+    query: { sql: string; params: readonly unknown[]; sources?: ReadonlyArray<ParamSource | undefined>; expectedChanges?: number | undefined },
     model: StatementModel | undefined,
     result: StatementResult,
     read: StatementReader<Result>,
@@ -80,6 +104,7 @@ export class Statement<Result = unknown> {
     this.read = read;
     this.database = database;
     this.parts = parts;
+    this.expectedChanges = query.expectedChanges;
   }
 
   /**
@@ -114,4 +139,25 @@ export class Statement<Result = unknown> {
   [INSPECT](): string {
     return this.toString();
   }
+}
+
+const readRows: StatementReader<unknown> = (rows) => rows;
+const readMeta: StatementReader<unknown> = (_rows, meta) => meta;
+
+/**
+ * Makes a Statement of SQL and bound values, for `db.run`, `db.batch([...])` and the hooks that take Statements.
+ * Plugin API. Throws `TypeError` for a definition it cannot send.
+ */
+export function defineStatement<Result = Record<string, unknown>[]>(definition: StatementDefinition<Result>): Statement<Result> {
+  const given = optionsArgument("defineStatement", definition);
+  const { sql, params = [], sources, model, result = "rows", read, expectedChanges } = given;
+  if (typeof sql !== "string" || sql.trim() === "") throw argumentError("defineStatement: sql", "SQL text", sql);
+  if (!Array.isArray(params)) throw argumentError("defineStatement: params", "a list of values", params);
+  if (result !== "rows" && result !== "meta") throw argumentError("defineStatement: result", '"rows" or "meta"', result);
+  if (read !== undefined && typeof read !== "function") throw argumentError("defineStatement: read", "a function", read);
+  if (expectedChanges !== undefined && !(Number.isSafeInteger(expectedChanges) && expectedChanges >= 0)) {
+    throw argumentError("defineStatement: expectedChanges", "a whole number of rows", expectedChanges);
+  }
+  const reader = (read ?? (result === "rows" ? readRows : readMeta)) as StatementReader<Result>;
+  return new Statement({ sql, params, sources, expectedChanges }, model, result, reader);
 }

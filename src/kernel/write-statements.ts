@@ -1,9 +1,14 @@
+import { attributeNamed } from "./assign.js";
 import type { Attribute } from "./attributes.js";
 import { assertValueWithinD1Limit } from "./bound-json.js";
+import { compileFragment } from "./compiler.js";
+import { previewText } from "./display.js";
+import type { WritePlan } from "./hooks.js";
 import { quoteIdentifier } from "./naming.js";
 import { PLAIN_PARAMETERS, ParamWriter } from "./param-writer.js";
 import type { ResolvedModel } from "./resolve.js";
 import { currentValue, type RecordState, storedValue } from "./record-state.js";
+import { SqlFragment } from "./sql.js";
 import { type ParamSource, Statement } from "./statement.js";
 
 /** What a write of one shape (the attributes written) always sends: its SQL and where each value comes from. */
@@ -48,25 +53,37 @@ function storedValues(model: ResolvedModel, attributes: readonly Attribute[], va
   return attributes.map((attribute) => storedWithinD1Limit(model, attribute, values.get(attribute.name)));
 }
 
+/** What a write sends: its SQL, bound values and their sources, and the rows it must change. */
+interface WriteQuery {
+  readonly sql: string;
+  readonly params: readonly unknown[];
+  readonly sources: readonly (ParamSource | undefined)[];
+  readonly expectedChanges: number | undefined;
+}
+
 /**
- * The SQL and bound values of a write whose text `build` makes from one placeholder per value. Up to the plain
- * parameters the text is built once per shape; a write of more values (an UPDATE of a 100-column table and its
- * key) binds them through a ParamWriter, so that it never passes D1's 100 bound parameters.
+ * The SQL and bound values of a write whose text `build` makes from one placeholder per value, followed by the
+ * plan's own `where` terms. Up to the plain parameters, with no term of a plugin's, the text is built once per
+ * shape; otherwise its values are bound through a ParamWriter, so that it never passes D1's 100 bound parameters
+ * (an UPDATE of a 100-column table and its key).
  */
 function writeQuery(
-  model: ResolvedModel,
+  write: WritePlan,
   key: string,
   attributes: readonly Attribute[],
   params: unknown[],
   build: (placeholders: readonly string[]) => string,
-): { sql: string; params: readonly unknown[]; sources: readonly (ParamSource | undefined)[] } {
-  if (params.length <= PLAIN_PARAMETERS) {
+): WriteQuery {
+  const { model, where, expectedChanges } = write;
+  if (params.length <= PLAIN_PARAMETERS && where.length === 0) {
     const { sql, sources } = cachedShape(model, key, () => ({ sql: build(params.map(() => "?")), sources: valueSources(attributes) }));
-    return { sql, params, sources };
+    return { sql, params, sources, expectedChanges };
   }
   const writer = new ParamWriter();
   const placeholders = params.map((value, index) => writer.bind(value, { kind: "value", attribute: attributes[index]! }));
-  return { sql: build(placeholders), params: writer.params, sources: writer.sources };
+  let sql = build(placeholders);
+  for (const term of where) sql += ` AND (${compileFragment(term, model, writer)})`;
+  return { sql, params: writer.params, sources: writer.sources, expectedChanges };
 }
 
 /** The key of a persisted record as last saved, bound for a WHERE. */
@@ -75,21 +92,13 @@ function storedKey(model: ResolvedModel, state: RecordState): unknown {
   return state.row[key.column] ?? storedValue(key, currentValue(state, key));
 }
 
-const keyCondition = (model: ResolvedModel) => `${quoteIdentifier(model.primaryKey.column)} = ?`;
-
 const storedRow = (rows: Record<string, unknown>[]) => rows[0]!;
 const metaOf = (_rows: unknown, meta: Record<string, unknown>) => meta;
 
-/**
- * The INSERT for a new record of `attributes` (in declaration order) with their `values`; `RETURNING` brings
- * back what the database stored, in the same round trip.
- */
-export function insertStatement(
-  model: ResolvedModel,
-  attributes: readonly Attribute[],
-  values: ReadonlyMap<string, unknown>,
-): Statement<Record<string, unknown>> {
-  const query = writeQuery(model, shapeKey("insert", attributes), attributes, storedValues(model, attributes, values), (placeholders) => {
+/** The INSERT of a new record's `attributes` (in declaration order); `RETURNING` brings back what was stored. */
+function insertStatement(write: WritePlan, attributes: readonly Attribute[]): Statement<Record<string, unknown>> {
+  const { model, values } = write;
+  const query = writeQuery(write, shapeKey("insert", attributes), attributes, storedValues(model, attributes, values), (placeholders) => {
     const columns = attributes.map((attribute) => quoteIdentifier(attribute.column));
     const body = columns.length === 0 ? "DEFAULT VALUES" : `(${columns.join(", ")}) VALUES (${placeholders.join(", ")})`;
     return `INSERT INTO ${model.quotedTable} ${body} RETURNING ${model.selectList}`;
@@ -97,16 +106,12 @@ export function insertStatement(
   return new Statement(query, model, "rows", storedRow);
 }
 
-/** The UPDATE of a persisted record's changed `attributes`, keyed by the primary key as last saved. */
-export function updateStatement(
-  model: ResolvedModel,
-  state: RecordState,
-  attributes: readonly Attribute[],
-  values: ReadonlyMap<string, unknown>,
-): Statement<unknown> {
+/** The UPDATE of a persisted record's `attributes`, keyed by the primary key as last saved. */
+function updateStatement(write: WritePlan, state: RecordState, attributes: readonly Attribute[]): Statement<unknown> {
+  const { model, values } = write;
   const params = storedValues(model, attributes, values);
   params.push(storedKey(model, state));
-  const query = writeQuery(model, shapeKey("update", attributes), [...attributes, model.primaryKey], params, (placeholders) => {
+  const query = writeQuery(write, shapeKey("update", attributes), [...attributes, model.primaryKey], params, (placeholders) => {
     const assignments = attributes.map((attribute, index) => `${quoteIdentifier(attribute.column)} = ${placeholders[index]}`);
     return `UPDATE ${model.quotedTable} SET ${assignments.join(", ")} WHERE ${quoteIdentifier(model.primaryKey.column)} = ${placeholders.at(-1)}`;
   });
@@ -114,7 +119,44 @@ export function updateStatement(
 }
 
 /** The DELETE of a persisted record's row. */
-export function deleteStatement(model: ResolvedModel, state: RecordState): Statement<unknown> {
-  const sql = `DELETE FROM ${model.quotedTable} WHERE ${keyCondition(model)}`;
-  return new Statement({ sql, params: [storedKey(model, state)], sources: valueSources([model.primaryKey]) }, model, "meta", metaOf);
+function deleteStatement(write: WritePlan, state: RecordState): Statement<unknown> {
+  const { model } = write;
+  const query = writeQuery(write, "delete", [model.primaryKey], [storedKey(model, state)], ([key]) => {
+    return `DELETE FROM ${model.quotedTable} WHERE ${quoteIdentifier(model.primaryKey.column)} = ${key}`;
+  });
+  return new Statement(query, model, "meta", metaOf);
+}
+
+/** The attributes a plan's values name, refused with `UnknownAttribute` when one is not the Model's. */
+function attributesOfValues(write: WritePlan): Attribute[] {
+  return [...write.values.keys()].map((name) => attributeNamed(write.model, name));
+}
+
+/** The statements each operation may be written as: a hook may turn only a destroy's DELETE into an UPDATE. */
+const KINDS: Readonly<Record<WritePlan["operation"], readonly string[]>> = { create: ["insert"], update: ["update"], destroy: ["delete", "update"] };
+
+/**
+ * Compiles a record's own write, as its `record:planWrite` hooks left it, into its Statement. `attributes` are those
+ * of `write.values` when the caller knows them (a save's, which no hook changed). Throws `TypeError` for a plan that
+ * cannot be sent.
+ */
+export function compileWrite(write: WritePlan, state: RecordState, attributes: readonly Attribute[] = attributesOfValues(write)): Statement<unknown> {
+  const { model, kind, where, expectedChanges } = write;
+  if (expectedChanges !== undefined && !(Number.isSafeInteger(expectedChanges) && expectedChanges >= 0)) {
+    throw new TypeError(`${model.name}: expectedChanges is a whole number of rows, not ${previewText(expectedChanges)}`);
+  }
+  for (const term of where) {
+    if (!(term instanceof SqlFragment)) throw new TypeError(`${model.name}: a write's where terms are sql fragments, not ${previewText(term)}`);
+  }
+  const allowed = KINDS[write.operation];
+  if (!allowed.includes(kind)) {
+    throw new TypeError(`${model.name}: the kind of ${write.operation === "update" ? "an" : "a"} ${write.operation}'s write is ${allowed.map((each) => `"${each}"`).join(" or ")}, not ${previewText(kind)}`);
+  }
+  if (kind === "insert") {
+    if (where.length > 0) throw new TypeError(`${model.name}: an INSERT has no WHERE; a record:planWrite hook added conditions to it`);
+    return insertStatement(write, attributes);
+  }
+  if (kind === "delete") return deleteStatement(write, state);
+  if (attributes.length === 0) throw new TypeError(`${model.name}: an UPDATE needs values; a record:planWrite hook left none`);
+  return updateStatement(write, state, attributes);
 }

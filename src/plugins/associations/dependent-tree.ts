@@ -36,14 +36,16 @@ export interface DependentTree {
   readonly plannable: boolean;
   /**
    * Whether the tree can be destroyed with set-based writes alone: plannable, no repeated Model, and no record
-   * reached by `destroy` has destroy hooks other than this plugin's (callbacks run per record, so they need records).
+   * reached by `destroy` has destroy hooks other than this plugin's (callbacks run per record, so they need records;
+   * so does a plugin that plans a record's own write).
    */
   readonly setBased: boolean;
   /** Whether any node is `restrictWithError`: the refusal needs a read before anything is written. */
   readonly restricts: boolean;
 }
 
-const DESTROY_HOOKS = ["record:beforeDestroy", "record:beforeDelete", "record:afterDestroy"] as const;
+/** Hooks that need each record destroyed through its own write: callbacks, and a plan of the write (a soft delete's UPDATE). */
+const DESTROY_HOOKS = ["record:beforeDestroy", "record:beforeDelete", "record:afterDestroy", "record:planWrite", "record:writeOutcome"] as const;
 
 /** The dependent associations of a Model that are not `belongsTo`, in declaration order. */
 function dependentAssociations(model: Function): ResolvedAssociation[] {

@@ -1,0 +1,77 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import { abort, attributesOf, column, definePlugin, previewText, quoteIdentifier, RecordflareError, sql } from "../kernel/index.js";
+
+const tenants = new AsyncLocalStorage<string>();
+
+/** A tenant-scoped Model was queried or written with no tenant open. */
+export class NoTenant extends RecordflareError {
+  override name = "NoTenant";
+}
+
+/** A record's own UPDATE or DELETE changed nothing: its row is not the current tenant's. Nothing was written. */
+export class TenantMismatch extends RecordflareError {
+  override name = "TenantMismatch";
+}
+
+/** Runs `fn` with `tenantId` as the current tenant (for the request); returns what `fn` returns. */
+export function withTenant<T>(tenantId: string, fn: () => T): T {
+  if (typeof tenantId !== "string") throw new TypeError(`withTenant takes a tenant id string, not ${previewText(tenantId)}`);
+  return tenants.run(tenantId, fn);
+}
+
+/** The tenant `withTenant` opened; `NoTenant` when none is. */
+export function currentTenant(modelName = "recordflare"): string {
+  const tenant = tenants.getStore();
+  if (tenant === undefined) throw new NoTenant(`${modelName}: no tenant is open; run the work inside withTenant(tenantId, fn)`);
+  return tenant;
+}
+
+/**
+ * Multi-tenancy for the Models that have the tenant attribute (`tenantId` unless told otherwise): every query is
+ * narrowed to the current tenant, a new record gets it at `build()`, a new record of another tenant is refused, and
+ * the record's own UPDATE and DELETE are made only where the row is the current tenant's: one of another tenant's
+ * row changes nothing and throws `TenantMismatch`. With no tenant open, queries and writes throw `NoTenant`.
+ */
+export function multiTenancy({ attribute = "tenantId" }: { attribute?: string } = {}) {
+  return definePlugin({
+    name: `multi-tenancy:${attribute}`,
+    appliesTo: (model) => attributesOf(model).some((each) => each.name === attribute),
+    hooks: {
+      "record:initialize"({ record }) {
+        const tenant = tenants.getStore();
+        if (tenant !== undefined) record.writeAttribute(attribute, tenant);
+      },
+      "record:beforeSave"({ record }) {
+        if (record.isNewRecord() && record.readAttribute(attribute) !== currentTenant(record.constructor.name)) {
+          throw abort("belongs to another tenant");
+        }
+      },
+      // Bulk inserts run no before-save hook, but they run this one for each row; an update may not move a row either.
+      "record:write"({ record, values }) {
+        const tenant = currentTenant(record.constructor.name);
+        if (values.has(attribute) && values.get(attribute) !== tenant) {
+          throw new TypeError(`${record.constructor.name}: a row of another tenant cannot be written`);
+        }
+      },
+      "record:planWrite"(write) {
+        if (write.kind === "insert") return;
+        write.where.push(sql`${column(attribute)} = ${currentTenant(write.model.name)}`);
+        write.expectedChanges = 1;
+      },
+      "record:writeOutcome"({ write, conflict }) {
+        if (!conflict) return;
+        const { model, record, operation } = write;
+        const id = previewText(record.readAttribute(model.primaryKey.name));
+        const action = operation === "destroy" ? "destroyed" : "saved";
+        throw new TenantMismatch(
+          `${model.name} with ${model.primaryKey.name} ${id} was not ${action}: its row is not tenant ${previewText(tenants.getStore())}'s (or is gone)`,
+        );
+      },
+      "relation:where"({ model, parts }) {
+        const tenantAttribute = model.byName.get(attribute)!;
+        const tenant = parts.params.bind(currentTenant(model.name), { kind: "value", attribute: tenantAttribute });
+        parts.where.push(`${quoteIdentifier(tenantAttribute.column)} = ${tenant}`);
+      },
+    },
+  });
+}

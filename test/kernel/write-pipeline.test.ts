@@ -1,0 +1,231 @@
+import { env } from "cloudflare:test";
+import { beforeEach, describe, expect, it } from "vitest";
+import { column, connect, Model, RecordflareError, RecordNotUnique, sql, WriteConflict } from "../../src/index.js";
+import { defineStatement, type WriteOutcome, type WritePlan } from "../../src/plugin.js";
+import { rejectionOf } from "../helpers/errors.js";
+import { listen } from "../helpers/queries.js";
+
+/** What the test's hooks do to each write, and what they saw. */
+const pipeline: { plan?: (write: WritePlan) => void; outcome?: (outcome: WriteOutcome) => void; seen: WritePlan[]; outcomes: WriteOutcome[] } = {
+  seen: [],
+  outcomes: [],
+};
+
+/** A Model whose own writes go through hooks the tests set, on the locked documents' table (migration 0070). */
+class PlannedDocument extends Model({ id: "integer", title: { type: "string", null: false }, lockVersion: "integer" }) {
+  static override tableName = "locked_documents";
+  static override binding = "DB";
+  static {
+    this.hook("record:planWrite", (write) => {
+      pipeline.seen.push({ ...write, values: new Map(write.values), where: [...write.where] });
+      pipeline.plan?.(write);
+    });
+    this.hook("record:writeOutcome", (outcome) => {
+      pipeline.outcomes.push(outcome);
+      pipeline.outcome?.(outcome);
+    });
+  }
+}
+
+class Refused extends RecordflareError {
+  override name = "Refused";
+}
+
+const titles = async () => (await env.DB.prepare("SELECT title FROM locked_documents ORDER BY id").all<{ title: string }>()).results.map((row) => row.title);
+
+beforeEach(async () => {
+  await env.DB.exec("DELETE FROM locked_sections; DELETE FROM locked_documents;");
+  pipeline.plan = pipeline.outcome = undefined;
+  pipeline.seen = [];
+  pipeline.outcomes = [];
+});
+
+describe("record:planWrite", () => {
+  it("describes each of a record's own writes: its operation, kind, values, WHERE terms and rows it must change", async () => {
+    const document = await PlannedDocument.createOrThrow({ title: "One" });
+    document.title = "Two";
+    await document.saveOrThrow();
+    await document.destroyOrThrow();
+    expect(pipeline.seen.map(({ operation, kind, values, where, expectedChanges }) => ({ operation, kind, values, where, expectedChanges }))).toEqual([
+      { operation: "create", kind: "insert", values: new Map([["title", "One"]]), where: [], expectedChanges: undefined },
+      { operation: "update", kind: "update", values: new Map([["title", "Two"]]), where: [], expectedChanges: undefined },
+      { operation: "destroy", kind: "delete", values: new Map(), where: [], expectedChanges: undefined },
+    ]);
+    expect(pipeline.seen.every((write) => write.record === document && write.model.name === "PlannedDocument")).toBe(true);
+    expect(pipeline.outcomes.map(({ changes, error, conflict }) => ({ changes, error, conflict }))).toEqual([
+      { changes: 1, error: undefined, conflict: false },
+      { changes: 1, error: undefined, conflict: false },
+      { changes: 1, error: undefined, conflict: false },
+    ]);
+  });
+
+  it("a hook's WHERE terms are ANDed to the key, with their values bound", async () => {
+    const { events, PlannedDocument: Documents } = listen({ models: { PlannedDocument } });
+    const document = await Documents.createOrThrow({ title: "Draft" });
+    pipeline.plan = (write) => write.where.push(sql`${column("title")} <> ${"locked"}`);
+    document.title = "Final";
+    await document.saveOrThrow();
+    expect(events.at(-1)!.sql).toBe(`UPDATE "locked_documents" SET "title" = ? WHERE "id" = ? AND ("title" <> ?)`);
+    expect(events.at(-1)!.params).toEqual(["Final", document.id, "locked"]);
+    await document.destroyOrThrow();
+    expect(events.at(-1)!.sql).toBe(`DELETE FROM "locked_documents" WHERE "id" = ? AND ("title" <> ?)`);
+  });
+
+  it("a WHERE term that matches nothing with no rows demanded changes nothing and the save succeeds, as a write of a gone row does", async () => {
+    const document = await PlannedDocument.createOrThrow({ title: "Draft" });
+    pipeline.plan = (write) => write.where.push(sql`0`);
+    document.title = "Ignored";
+    expect(await document.save()).toBe(true);
+    expect(pipeline.outcomes.at(-1)!.changes).toBe(0);
+    expect(await titles()).toEqual(["Draft"]);
+  });
+
+  it("demanding one changed row alone checks meta.changes with no extra statement: WriteConflict, nothing written, the record put back", async () => {
+    const { events, PlannedDocument: Documents } = listen({ models: { PlannedDocument } });
+    const document = await Documents.createOrThrow({ title: "Draft" });
+    pipeline.plan = (write) => {
+      write.where.push(sql`0`);
+      write.expectedChanges = 1;
+    };
+    document.title = "Refused";
+    const error = await rejectionOf(document.save());
+    expect(error).toBeInstanceOf(WriteConflict);
+    expect(error.message).toBe("PlannedDocument: the write changed 0 rows, not 1 row as demanded");
+    expect(events).toHaveLength(2);
+    expect(document.changed()).toEqual(["title"]);
+    const outcome = pipeline.outcomes.at(-1)!;
+    expect({ changes: outcome.changes, conflict: outcome.conflict, error: outcome.error }).toEqual({ changes: 0, conflict: true, error });
+    await expect(document.destroy()).rejects.toBeInstanceOf(WriteConflict);
+    expect(document.isDestroyed()).toBe(false);
+    expect(await titles()).toEqual(["Draft"]);
+  });
+
+  it("the outcome hook may throw its own error in place of the conflict or of the database's error", async () => {
+    const document = await PlannedDocument.createOrThrow({ title: "Draft" });
+    pipeline.plan = (write) => {
+      if (write.kind !== "insert") write.where.push(sql`0`);
+      write.expectedChanges = 1;
+    };
+    pipeline.outcome = ({ conflict, error }) => {
+      if (conflict) throw new Refused("refused by the plugin");
+      if (error instanceof RecordNotUnique) throw new Refused("duplicate, says the plugin");
+    };
+    document.title = "Refused";
+    await expect(document.save()).rejects.toThrow(new Refused("refused by the plugin"));
+    const twin = PlannedDocument.build({ title: "Twin" });
+    twin.id = document.id;
+    await expect(twin.save()).rejects.toThrow(new Refused("duplicate, says the plugin"));
+    expect(pipeline.outcomes.at(-1)!.error).toBeInstanceOf(RecordNotUnique);
+    expect(twin.isNewRecord()).toBe(true);
+  });
+
+  it("an outcome hook's error after a success propagates once the record has learnt its write, as an after-hook's does", async () => {
+    const document = await PlannedDocument.createOrThrow({ title: "Draft" });
+    pipeline.outcome = ({ error }) => {
+      if (error === undefined) throw new Refused("seen");
+    };
+    document.title = "Written";
+    await expect(document.save()).rejects.toThrow(new Refused("seen"));
+    expect(document.isChanged()).toBe(false);
+    expect(await titles()).toEqual(["Written"]);
+    await expect(document.destroy()).rejects.toThrow(new Refused("seen"));
+    expect(document.isDestroyed()).toBe(true);
+    expect(await titles()).toEqual([]);
+  });
+
+  it("inside a batch, a write that changes other than the rows it demands fails the whole batch through its guard", async () => {
+    const first = await PlannedDocument.createOrThrow({ title: "First" });
+    const second = await PlannedDocument.createOrThrow({ title: "Second" });
+    pipeline.plan = (write) => {
+      if (write.record === second) write.where.push(sql`0`);
+      write.expectedChanges = 1;
+    };
+    first.title = "First, edited";
+    second.title = "Second, edited";
+    const created = PlannedDocument.build({ title: "Third" });
+    pipeline.outcomes = [];
+    const { db, events } = listen();
+    const error = await rejectionOf(db.batch([first.toSave(), created.toSave(), second.toSave()]));
+    expect(error).toBeInstanceOf(WriteConflict);
+    expect(error.message).toBe("PlannedDocument: the write changed other than 1 row as demanded; its batch was rolled back");
+    expect(events.filter((event) => event.sql.includes("changes()"))).toHaveLength(3);
+    // Every write's outcome hook saw the error; only the write that changed nothing is told it was its conflict.
+    expect(pipeline.outcomes.map((outcome) => [outcome.write.record.title, outcome.conflict, outcome.error === error])).toEqual([
+      ["First, edited", false, true],
+      ["Third", false, true],
+      ["Second, edited", true, true],
+    ]);
+    expect(await titles()).toEqual(["First", "Second"]);
+    expect(created.isNewRecord()).toBe(true);
+  });
+
+  it("a hook may turn a DELETE into an UPDATE: the row stays, and the record ends destroyed", async () => {
+    const { events, PlannedDocument: Documents } = listen({ models: { PlannedDocument } });
+    const document = await Documents.createOrThrow({ title: "Archived" });
+    pipeline.plan = (write) => {
+      if (write.kind !== "delete") return;
+      write.kind = "update";
+      write.values.set("title", "[gone]");
+    };
+    await document.destroyOrThrow();
+    expect(events.at(-1)!.sql).toBe(`UPDATE "locked_documents" SET "title" = ? WHERE "id" = ?`);
+    expect(document.isDestroyed()).toBe(true);
+    expect(await titles()).toEqual(["[gone]"]);
+  });
+
+  it("a plan that cannot be compiled throws TypeError naming the Model, before anything is sent", async () => {
+    const document = await PlannedDocument.createOrThrow({ title: "Draft" });
+    const { events } = listen();
+    const refusals: Array<[(write: WritePlan) => void, string]> = [
+      [(write) => write.where.push("1 = 1" as never), "PlannedDocument: a write's where terms are sql fragments, not \"1 = 1\""],
+      [(write) => (write.expectedChanges = -1), "PlannedDocument: expectedChanges is a whole number of rows, not -1"],
+      [(write) => (write.kind = "upsert" as never), `PlannedDocument: the kind of a destroy's write is "delete" or "update", not "upsert"`],
+      [(write) => (write.kind = "insert"), `PlannedDocument: the kind of a destroy's write is "delete" or "update", not "insert"`],
+      [(write) => (write.kind = "update"), "PlannedDocument: an UPDATE needs values; a record:planWrite hook left none"],
+    ];
+    for (const [plan, message] of refusals) {
+      pipeline.plan = plan;
+      await expect(document.destroy()).rejects.toThrow(new TypeError(message));
+    }
+    pipeline.plan = (write) => (write.kind = "update");
+    await expect(PlannedDocument.create({ title: "New" })).rejects.toThrow(new TypeError(`PlannedDocument: the kind of a create's write is "insert", not "update"`));
+    document.title = "Changed";
+    pipeline.plan = (write) => (write.kind = "delete");
+    await expect(document.save()).rejects.toThrow(new TypeError(`PlannedDocument: the kind of an update's write is "update", not "delete"`));
+    pipeline.plan = (write) => write.where.push(sql`1`);
+    await expect(PlannedDocument.create({ title: "New" })).rejects.toThrow(
+      new TypeError("PlannedDocument: an INSERT has no WHERE; a record:planWrite hook added conditions to it"),
+    );
+    expect(events).toEqual([]);
+    expect(document.isDestroyed()).toBe(false);
+  });
+});
+
+describe("defineStatement", () => {
+  it("makes a Statement a batch runs; one demanding changed rows is guarded in a batch and checked alone", async () => {
+    await PlannedDocument.createOrThrow({ title: "Only" });
+    const db = connect(env.DB);
+    const rename = (title: string, expectedChanges: number) =>
+      defineStatement({ sql: `UPDATE "locked_documents" SET "title" = ?`, params: [title], result: "meta", expectedChanges });
+    const count = defineStatement({ sql: `SELECT COUNT(*) AS n FROM "locked_documents"`, read: (rows) => rows[0]!["n"] });
+    const error = await rejectionOf(db.batch([defineStatement({ sql: `INSERT INTO "locked_documents" ("title") VALUES ('Extra')` }), rename("Both", 1), count]));
+    expect(error).toBeInstanceOf(WriteConflict);
+    expect(await titles()).toEqual(["Only"]);
+    const alone = await rejectionOf(db.run(rename("Alone", 2)));
+    expect(alone).toBeInstanceOf(WriteConflict);
+    expect((alone as WriteConflict).changes).toBe(1);
+    // Alone there is nothing to roll back: the UPDATE was made, and the conflict says so.
+    expect(await titles()).toEqual(["Alone"]);
+    expect(await db.run(count)).toBe(1);
+  });
+
+  it("refuses a definition it cannot send with TypeError", () => {
+    expect(() => defineStatement(undefined as never)).toThrow(new TypeError("defineStatement: sql takes SQL text, not undefined"));
+    expect(() => defineStatement({ sql: "" })).toThrow(new TypeError("defineStatement: sql takes SQL text, not \"\""));
+    expect(() => defineStatement({ sql: "SELECT 1", params: "x" as never })).toThrow(new TypeError("defineStatement: params takes a list of values, not \"x\""));
+    expect(() => defineStatement({ sql: "SELECT 1", result: "row" as never })).toThrow(TypeError);
+    expect(() => defineStatement({ sql: "SELECT 1", expectedChanges: 1.5 })).toThrow(
+      new TypeError("defineStatement: expectedChanges takes a whole number of rows, not 1.5"),
+    );
+  });
+});
