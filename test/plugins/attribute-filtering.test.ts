@@ -1,15 +1,38 @@
 import { format, inspect } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { abort, batch, belongsTo, hasMany, Model, RecordInvalid, RecordNotFound, RecordNotSaved, RecordNotUnique, type QueryEvent, type Relation } from "../../src/index.js";
+import {
+  abort,
+  batch,
+  belongsTo,
+  hasMany,
+  Model,
+  RecordInvalid,
+  RecordNotFound,
+  RecordNotSaved,
+  RecordNotUnique,
+  type QueryEvent,
+  type Relation,
+  column,
+  gt,
+  sql,
+  UnknownAttribute,
+} from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { listen } from "../helpers/queries.js";
+import { env } from "cloudflare:test";
+import { rejectionOf } from "../helpers/errors.js";
+import { User } from "../models/fixtures.js";
+import { Account, Session } from "../models/lifecycle-fixtures.js";
 
 beforeEach(resetDatabase);
 
 // Every secret of these tests holds this marker: no output may show it, apart from the record's own readers.
 const MARK = "7f3a";
+
 const unique = () => crypto.randomUUID().slice(0, 8);
+
 const canary = () => `canary-${MARK}-${unique()}`;
+
 // An integer secret: its digits hold the marker's neighbour, searched for as its own text.
 const PIN = 7_300_990_017_731;
 
@@ -48,7 +71,6 @@ class CheckedEntry extends VaultEntry {
     });
   }
 }
-
 
 /** Every form an error can be printed, logged or serialized in. */
 function errorForms(error: unknown): string[] {
@@ -123,12 +145,16 @@ function observer() {
 }
 
 const consoleMethods = ["log", "info", "warn", "error", "debug"] as const;
+
 let consoleLines: string[] = [];
+
 const originalConsole = Object.fromEntries(consoleMethods.map((name) => [name, console[name]]));
+
 beforeEach(() => {
   consoleLines = [];
   for (const name of consoleMethods) console[name] = (...args: unknown[]) => void consoleLines.push(format(...args));
 });
+
 afterEach(() => {
   for (const name of consoleMethods) console[name] = originalConsole[name]!;
 });
@@ -340,5 +366,201 @@ describe("error messages stay short however long the list", () => {
     const text = "9".repeat(100_000);
     expect(() => VaultEntry.limit(text as never)).toThrow(new TypeError(`VaultEntry.limit takes a whole number from 0, not "${text.slice(0, 60)}…"`));
     expect(() => VaultEntry.offset(-1)).toThrow(new TypeError("VaultEntry.offset takes a whole number from 0, not -1"));
+  });
+});
+
+// ---- helpers ----------------------------------------------------------------------------------------
+
+const FILTERED = "[FILTERED]";
+
+/** Everything an event's params show, as text, to look for leaked values. */
+function shown(event: QueryEvent): string {
+  return JSON.stringify(event.params);
+}
+
+async function rowOf(table: string, id: unknown, key = "id"): Promise<Record<string, unknown> | null> {
+  return env.DB.prepare(`SELECT * FROM ${table} WHERE ${key} = ?`).bind(id).first();
+}
+
+// ---- filtered attributes in query events --------------------------------------------------------------
+
+describe("filtered attributes in query events", () => {
+  it("inserts show filtered values (email, password, token) as [FILTERED] and others as they are", async () => {
+    const { db, events } = listen();
+    await db.model(User).create({ name: "Ada", email: "ada@example.com" });
+    await db.model(Account).create({ name: "Bob", email: "bob@example.com", passwordDigest: "pw-digest-123", apiToken: "tok-456" });
+    const [userInsert, accountInsert] = events;
+    expect(userInsert!.params).toContain("Ada");
+    expect(userInsert!.params).toContain(FILTERED);
+    expect(shown(userInsert!)).not.toContain("ada@example.com");
+    expect(accountInsert!.params).toContain("Bob");
+    expect(accountInsert!.params.filter((value) => value === FILTERED)).toHaveLength(3);
+    for (const secret of ["bob@example.com", "pw-digest-123", "tok-456"]) expect(shown(accountInsert!)).not.toContain(secret);
+    // The real values were written.
+    expect(await env.DB.prepare("SELECT email, password_digest, api_token FROM accounts").first()).toEqual({
+      email: "bob@example.com",
+      password_digest: "pw-digest-123",
+      api_token: "tok-456",
+    });
+  });
+
+  it("updates show filtered values as [FILTERED]", async () => {
+    const { db, events } = listen();
+    const account = await db.model(Account).create({ name: "Bob", email: "bob@example.com" });
+    events.length = 0;
+    await account.update({ name: "Robert", email: "robert@example.com", passwordDigest: "new-digest" });
+    expect(events).toHaveLength(1);
+    expect(events[0]!.sql).toMatch(/^UPDATE "accounts"/);
+    expect(events[0]!.params).toContain("Robert");
+    expect(events[0]!.params.filter((value) => value === FILTERED)).toHaveLength(2);
+    expect(shown(events[0]!)).not.toContain("robert@example.com");
+    expect(shown(events[0]!)).not.toContain("new-digest");
+    expect(await rowOf("accounts", account.id)).toMatchObject({ email: "robert@example.com", password_digest: "new-digest" });
+  });
+
+  it("a filtered attribute set to null shows [FILTERED] too, as in a multi-row insert: null is a value it hides", async () => {
+    const { db, events } = listen();
+    const account = await db.model(Account).create({ name: "Bob", email: "bob@example.com" });
+    events.length = 0;
+    await account.update({ email: null });
+    expect(events[0]!.sql).toMatch(/^UPDATE "accounts" SET "email" = \?/);
+    expect(events[0]!.params[0]).toBe(FILTERED);
+    expect(events[0]!.params).not.toContain(null);
+    await db.model(Account).where({ email: null }).count();
+    expect(events[1]!.params).toEqual([]);
+  });
+
+  it("conditions, lists and comparisons on a filtered attribute show [FILTERED], and still match", async () => {
+    const { db, events } = listen();
+    const Users = db.model(User);
+    await Users.create({ name: "Ada", email: "ada@example.com" });
+    await Users.create({ name: "Bob", email: "bob@example.com" });
+    await Users.create({ name: "Cy", email: "cy@example.com" });
+    events.length = 0;
+
+    const found = await Users.findBy({ email: "ada@example.com" });
+    expect(found?.name).toBe("Ada");
+    expect(events[0]!.params).toEqual([FILTERED]);
+
+    const both = await Users.where({ name: "Ada", email: "ada@example.com" }).toArray();
+    expect(both).toHaveLength(1);
+    expect(events[1]!.params).toContain("Ada");
+    expect(events[1]!.params).toContain(FILTERED);
+    expect(shown(events[1]!)).not.toContain("ada@example.com");
+
+    const listed = await Users.where({ email: ["ada@example.com", "bob@example.com"] }).toArray();
+    expect(listed.map((user) => user.name).sort()).toEqual(["Ada", "Bob"]);
+    expect(shown(events[2]!)).toContain(FILTERED);
+    expect(shown(events[2]!)).not.toContain("ada@example.com");
+    expect(shown(events[2]!)).not.toContain("bob@example.com");
+
+    const excluded = await Users.whereNot({ email: ["ada@example.com"] }).toArray();
+    expect(excluded.map((user) => user.name).sort()).toEqual(["Bob", "Cy"]);
+    expect(shown(events[3]!)).toContain(FILTERED);
+    expect(shown(events[3]!)).not.toContain("ada@example.com");
+
+    const later = await Users.where({ email: gt("bob@example.com") }).toArray();
+    expect(later.map((user) => user.name)).toEqual(["Cy"]);
+    expect(shown(events[4]!)).toContain(FILTERED);
+    expect(shown(events[4]!)).not.toContain("bob@example.com");
+  });
+
+  it("a filtered primary key shows [FILTERED] in the INSERT, lookups, UPDATE and DELETE", async () => {
+    const { db, events } = listen();
+    const session = await db.model(Session).create({ token: "tok-secret-1", userName: "Ada" });
+    expect(shown(events[0]!)).not.toContain("tok-secret-1");
+    expect(events[0]!.params).toContain("Ada");
+
+    events.length = 0;
+    await session.update({ userName: "Bob" });
+    expect(events).toHaveLength(1);
+    expect(events[0]!.sql).toMatch(/^UPDATE "sessions" SET .* WHERE "token" = \?/);
+    expect(events[0]!.params).toEqual(["Bob", FILTERED]);
+
+    const found = await db.model(Session).find("tok-secret-1");
+    expect(found.userName).toBe("Bob");
+    expect(events[1]!.params).toEqual([FILTERED]);
+
+    events.length = 0;
+    await session.destroy();
+    expect(events).toHaveLength(1);
+    expect(events[0]!.sql).toMatch(/^DELETE FROM "sessions" WHERE "token" = \?/);
+    expect(events[0]!.params).toEqual([FILTERED]);
+    expect(await rowOf("sessions", "tok-secret-1", "token")).toBeNull();
+  });
+
+  it("a filtered primary key is hidden in RecordNotFound messages", async () => {
+    const error = await rejectionOf(Session.find("tok-missing-42"));
+    expect(error).toBeInstanceOf(RecordNotFound);
+    expect(error.message).not.toContain("tok-missing-42");
+  });
+
+  it("a filtered primary key is hidden in RecordNotFound messages of find([ids]) and find(a, b)", async () => {
+    await Session.create({ token: "tok-present-7", userName: "Ada" });
+    const listed = await rejectionOf(Session.find(["tok-present-7", "tok-missing-42"]));
+    expect(listed).toBeInstanceOf(RecordNotFound);
+    expect(listed.message).toContain(FILTERED);
+    expect(listed.message).not.toContain("tok-missing-42");
+    expect(listed.message).not.toContain("tok-present-7");
+
+    const several = await rejectionOf(Session.find("tok-missing-42", "tok-missing-43"));
+    expect(several).toBeInstanceOf(RecordNotFound);
+    expect(several.message).toContain(FILTERED);
+    expect(several.message).not.toMatch(/tok-missing/);
+
+    // The same lookup on a Model that filters nothing names the missing key.
+    class OpenSession extends Session {
+      static override filterAttributes: (string | RegExp)[] = [];
+    }
+    const open = await rejectionOf(OpenSession.find(["tok-present-7", "tok-missing-42"]));
+    expect(open).toBeInstanceOf(RecordNotFound);
+    expect(open.message).toContain("tok-missing-42");
+  });
+
+  it("a filtered primary key is hidden in the RecordNotFound message of reload()", async () => {
+    const session = await Session.create({ token: "tok-reload-9", userName: "Ada" });
+    await env.DB.prepare("DELETE FROM sessions").run();
+    const error = await rejectionOf(session.reload());
+    expect(error).toBeInstanceOf(RecordNotFound);
+    expect(error.message).toContain(FILTERED);
+    expect(error.message).not.toContain("tok-reload-9");
+
+    class OpenSession extends Session {
+      static override filterAttributes: (string | RegExp)[] = [];
+    }
+    const open = await OpenSession.create({ token: "tok-open-3", userName: "Bob" });
+    await env.DB.prepare("DELETE FROM sessions").run();
+    const openError = await rejectionOf(open.reload());
+    expect(openError).toBeInstanceOf(RecordNotFound);
+    expect(openError.message).toContain("tok-open-3");
+  });
+
+  it("values inside sql fragments are not filtered, while plain values of filtered attributes are", async () => {
+    const { db, events } = listen();
+    const Users = db.model(User);
+    await Users.create({ name: "Ada", email: "ada@example.com" });
+    await Users.create({ name: "Bob", email: "bob@example.com" });
+    events.length = 0;
+
+    const viaFragment = await Users.where(sql`${column("email")} = ${"ada@example.com"}`).toArray();
+    expect(viaFragment.map((user) => user.name)).toEqual(["Ada"]);
+    expect(events[0]!.params).toEqual(["ada@example.com"]);
+
+    const mixed = await Users.where(sql`${column("email")} <> ${"bob@example.com"}`).where({ email: "ada@example.com" }).toArray();
+    expect(mixed.map((user) => user.name)).toEqual(["Ada"]);
+    expect(events[1]!.params).toHaveLength(2);
+    expect(events[1]!.params).toContain("bob@example.com");
+    expect(events[1]!.params).toContain(FILTERED);
+    expect(shown(events[1]!)).not.toContain("ada@example.com");
+  });
+
+  it("filterAttributes = [] filters nothing", async () => {
+    class OpenUser extends User {
+      static override filterAttributes: (string | RegExp)[] = [];
+    }
+    const { db, events } = listen();
+    await db.model(OpenUser).create({ name: "Ada", email: "ada@example.com" });
+    expect(events[0]!.params).toContain("ada@example.com");
+    expect(events[0]!.params).not.toContain(FILTERED);
   });
 });

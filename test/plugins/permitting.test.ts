@@ -1,8 +1,9 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { CastError } from "../../src/index.js";
+import { CastError, Model, UnknownAttribute } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { listen } from "../helpers/queries.js";
 import { User } from "../models/fixtures.js";
+import { env } from "cloudflare:test";
 
 beforeEach(resetDatabase);
 
@@ -81,5 +82,106 @@ describe("permit(input, names, { emptyAsNull }): HTML forms", () => {
     // @ts-expect-error names come as a list or as arguments, not both
     expect(() => User.permit({}, ["age"], { emptyAsNull: true }, "name")).toThrow(/User\.permit takes/);
     expect(() => User.permit({}, ["age"], null as never)).toThrow(/User\.permit takes/);
+  });
+});
+
+async function rowOf(table: string, id: unknown, key = "id"): Promise<Record<string, unknown> | null> {
+  return env.DB.prepare(`SELECT * FROM ${table} WHERE ${key} = ?`).bind(id).first();
+}
+
+// ---- permit -------------------------------------------------------------------------------------------
+
+describe("permit", () => {
+  it("picks the named attributes of a plain object, cast, ready for create", async () => {
+    const permitted = User.permit(
+      { name: "Ada", age: "36", admin: "on", bornAt: "2000-01-02", score: "1.5", role: "boss" },
+      "name",
+      "age",
+      "admin",
+      "bornAt",
+      "score",
+    );
+    expect(permitted).toEqual({ name: "Ada", age: 36, admin: true, bornAt: new Date("2000-01-02T00:00:00.000Z"), score: 1.5 });
+    const user = await User.create(permitted);
+    expect(await rowOf("users", user.id)).toMatchObject({ name: "Ada", age: 36, admin: 1, score: 1.5 });
+  });
+
+  it("drops keys not named", () => {
+    const permitted = User.permit({ name: "Ada", admin: true, id: "forced-id" }, "name");
+    expect(permitted).toEqual({ name: "Ada" });
+  });
+
+  it("leaves out a named key absent from the input, and keeps null", () => {
+    const permitted = User.permit({ name: "Ada", age: null }, "name", "age", "email");
+    expect(permitted).toEqual({ name: "Ada", age: null });
+    expect(Object.keys(permitted).sort()).toEqual(["age", "name"]);
+  });
+
+  it("reads a plain object by own keys only", () => {
+    Object.defineProperty(Object.prototype, "admin", { value: "1", configurable: true, writable: true });
+    try {
+      const input = { name: "Ada" };
+      expect((input as Record<string, unknown>)["admin"]).toBe("1");
+      expect(User.permit(input, "name", "admin")).toEqual({ name: "Ada" });
+    } finally {
+      delete (Object.prototype as Record<string, unknown>)["admin"];
+    }
+    const bare = Object.assign(Object.create(null) as Record<string, unknown>, { name: "Ada", age: "2" });
+    expect(User.permit(bare, "name", "age")).toEqual({ name: "Ada", age: 2 });
+  });
+
+  it("takes the last value of a repeated FormData or URLSearchParams key", () => {
+    const form = new FormData();
+    form.append("name", "First");
+    form.append("name", "Last");
+    form.append("age", "7");
+    form.append("admin", "true");
+    expect(User.permit(form, "name", "age")).toEqual({ name: "Last", age: 7 });
+
+    const query = new URLSearchParams("age=1&age=2&name=Ada&admin=1&email=");
+    expect(User.permit(query, "age", "name", "score", "email")).toEqual({ age: 2, name: "Ada", email: "" });
+  });
+
+  it("throws UnknownAttribute for a name that is not an attribute", () => {
+    // @ts-expect-error nope is not an attribute of User
+    expect(() => User.permit({ nope: 1 }, "nope")).toThrow(UnknownAttribute);
+    // @ts-expect-error nope is not an attribute of User
+    expect(() => User.permit({ name: "Ada" }, "name", "nope")).toThrow(UnknownAttribute);
+    // @ts-expect-error password is not an attribute of User
+    expect(() => User.permit(new URLSearchParams("password=x"), "password")).toThrow(UnknownAttribute);
+  });
+
+  it("throws TypeError for an uncastable value", () => {
+    expect(() => User.permit({ age: "12abc" }, "age")).toThrow(TypeError);
+    expect(() => User.permit(new URLSearchParams("age="), "age")).toThrow(TypeError);
+    expect(() => User.permit(new URLSearchParams("admin=maybe"), "admin")).toThrow(TypeError);
+    expect(() => User.permit({ name: 5 }, "name")).toThrow(TypeError);
+  });
+
+  it("throws TypeError for a file from a form", () => {
+    const form = new FormData();
+    form.append("name", new File(["hello"], "name.txt", { type: "text/plain" }));
+    expect(() => User.permit(form, "name")).toThrow(TypeError);
+    const last = new FormData();
+    last.append("name", "Ada");
+    last.append("name", new Blob(["x"]), "upload.bin");
+    expect(() => User.permit(last, "name")).toThrow(TypeError);
+  });
+
+  it("throws TypeError for other input: array, Map, Headers, class instance, null, string", () => {
+    class Params {
+      name = "Ada";
+    }
+    const inputs: unknown[] = [
+      [["name", "Ada"]],
+      new Map([["name", "Ada"]]),
+      new Headers({ name: "Ada" }),
+      new Params(),
+      null,
+      "name=Ada",
+    ];
+    for (const input of inputs) {
+      expect(() => User.permit(input, "name"), `input ${Object.prototype.toString.call(input)}`).toThrow(TypeError);
+    }
   });
 });

@@ -3,9 +3,9 @@
  * any value; `allowNil` and `allowBlank` (on a check's options, a long form, or the whole declaration) skip it.
  */
 import { beforeEach, describe, expect, it } from "vitest";
-import type { ValidationOptions } from "../src/index.js";
-import { resetDatabase } from "./helpers/db.js";
-import { User } from "./models/fixtures.js";
+import type { ValidationOptions } from "../../src/index.js";
+import { resetDatabase } from "../helpers/db.js";
+import { User } from "../models/fixtures.js";
 
 beforeEach(resetDatabase);
 

@@ -1,9 +1,9 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { connect, withDatabase } from "../src/index.js";
-import { resetDatabase } from "./helpers/db.js";
-import { listen } from "./helpers/queries.js";
-import { Counter, User } from "./models/fixtures.js";
+import { connect, withDatabase } from "../../src/index.js";
+import { resetDatabase } from "../helpers/db.js";
+import { listen } from "../helpers/queries.js";
+import { Counter, User } from "../models/fixtures.js";
 
 beforeEach(resetDatabase);
 

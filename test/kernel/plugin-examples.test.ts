@@ -15,9 +15,9 @@ import {
   Model,
   RecordInvalid,
   withDatabase,
-} from "../src/index.js";
-import { type AuditEntry, auditIgnore, auditLog, presence, softDelete, trimNames, validatesPresence } from "./helpers/guide-plugins.js";
-import { countRows, listen } from "./helpers/queries.js";
+} from "../../src/index.js";
+import { type AuditEntry, auditIgnore, auditLog, presence, softDelete, trimNames, validatesPresence } from "../helpers/guide-plugins.js";
+import { countRows, listen } from "../helpers/queries.js";
 
 // ---- the app of the examples -----------------------------------------------------------------------------
 

@@ -1,10 +1,10 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { ActiveRecord, Base, calculations, connect, defineApplicationRecord, definePlugin, InvalidModel, Model, type QueryEvent, sql, withDatabase } from "../src/index.js";
-import { resetDatabase } from "./helpers/db.js";
-import { rejectionOf } from "./helpers/errors.js";
-import { listen } from "./helpers/queries.js";
-import { User } from "./models/fixtures.js";
+import { ActiveRecord, Base, calculations, connect, defineApplicationRecord, definePlugin, InvalidModel, Model, type QueryEvent, sql, withDatabase } from "../../src/index.js";
+import { resetDatabase } from "../helpers/db.js";
+import { rejectionOf } from "../helpers/errors.js";
+import { listen } from "../helpers/queries.js";
+import { User } from "../models/fixtures.js";
 
 beforeEach(resetDatabase);
 

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { resetDatabase } from "./helpers/db";
-import { withoutD1Limits } from "./helpers/d1-limits.js";
+import { resetDatabase } from "../helpers/db";
+import { withoutD1Limits } from "../helpers/d1-limits.js";
 
 const now = "2026-01-01T00:00:00.000Z";
 

@@ -1,14 +1,16 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, expectTypeOf, it } from "vitest";
-import { connect, gt, gte, InvalidModel, lte, Relation, type RelationOf, type ScopeStatic } from "../src/index.js";
-import { thrown } from "./helpers/errors.js";
-import { listen } from "./helpers/queries.js";
-import { User } from "./models/fixtures.js";
+import { connect, gt, gte, InvalidModel, lte, Relation, type RelationOf, type ScopeStatic } from "../../src/index.js";
+import { thrown } from "../helpers/errors.js";
+import { listen } from "../helpers/queries.js";
+import { User } from "../models/fixtures.js";
 
 // Rule 7 of Scopes ("a scope preloaded with limit throws") concerns association preloading and is not tested here.
 
 let threshold = 17;
+
 let bodyRuns = 0;
+
 let seenInside: Record<string, boolean> = {};
 
 class Member extends User {

@@ -13,11 +13,11 @@ import {
   Model,
   UnknownAttribute,
   withDatabase,
-} from "../src/index.js";
-import { resetDatabase } from "./helpers/db.js";
-import { thrown } from "./helpers/errors.js";
-import { countRows, listen } from "./helpers/queries.js";
-import { ApplicationBase, ApplicationRecord, Counter, Note, User } from "./models/fixtures.js";
+} from "../../src/index.js";
+import { resetDatabase } from "../helpers/db.js";
+import { thrown } from "../helpers/errors.js";
+import { countRows, listen } from "../helpers/queries.js";
+import { ApplicationBase, ApplicationRecord, Counter, Note, User } from "../models/fixtures.js";
 
 beforeEach(resetDatabase);
 

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { column, IrreversibleOrder, Model, RecordNotFound, sql, UnknownAttribute } from "../src/index.js";
-import { rejectionOf } from "./helpers/errors.js";
-import { listen as listenTo } from "./helpers/queries.js";
-import { Counter, User } from "./models/fixtures.js";
+import { column, IrreversibleOrder, Model, RecordNotFound, sql, UnknownAttribute } from "../../src/index.js";
+import { rejectionOf } from "../helpers/errors.js";
+import { listen as listenTo } from "../helpers/queries.js";
+import { Counter, User } from "../models/fixtures.js";
 
 // Shared by every test of this file; no test writes to users.
 //   name  age   admin  bornAt

@@ -4,10 +4,10 @@
  */
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { type AttributeTypeName, connect, Model, RecordNotFound, UnknownAttribute } from "../src/index.js";
-import { resetDatabase } from "./helpers/db.js";
-import { countRows } from "./helpers/queries.js";
-import { Counter, User } from "./models/fixtures.js";
+import { type AttributeTypeName, connect, Model, RecordNotFound, UnknownAttribute } from "../../src/index.js";
+import { resetDatabase } from "../helpers/db.js";
+import { countRows } from "../helpers/queries.js";
+import { Counter, User } from "../models/fixtures.js";
 
 /** A hand-declared Model with one attribute of each type; it is only built, never saved. */
 class Caster extends Model({

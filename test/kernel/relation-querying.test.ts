@@ -12,9 +12,9 @@ import {
   Relation,
   sql,
   UnknownAttribute,
-} from "../src/index.js";
-import { listen as listenTo } from "./helpers/queries.js";
-import { Counter, Note, Post, User } from "./models/fixtures.js";
+} from "../../src/index.js";
+import { listen as listenTo } from "../helpers/queries.js";
+import { Counter, Note, Post, User } from "../models/fixtures.js";
 
 // Five users shared by every test of this file (tests that write use other tables or roll their change back).
 //   name  age   score  admin  email              bornAt

@@ -11,10 +11,10 @@ import {
   type Page,
   type QueryEvent,
   sql,
-} from "../src/index.js";
-import { listen as listenTo } from "./helpers/queries.js";
-import { Article, Profile, Writer } from "./models/association-fixtures.js";
-import { ApplicationBase, Counter, schema } from "./models/fixtures.js";
+} from "../../src/index.js";
+import { listen as listenTo } from "../helpers/queries.js";
+import { Article, Profile, Writer } from "../models/association-fixtures.js";
+import { ApplicationBase, Counter, schema } from "../models/fixtures.js";
 
 // 120 counters shared by every test of this file: ids 1..120, value = id % 7 (so values tie).
 const TOTAL = 120;

@@ -1,0 +1,87 @@
+/** Query events: connect's onQuery, what each event carries, and when it fires. */
+import { env } from "cloudflare:test";
+import { beforeEach, describe, expect, it } from "vitest";
+import { batch, connect, type QueryEvent, type D1DatabaseLike, sql } from "../../src/index.js";
+import { resetDatabase } from "../helpers/db.js";
+import { listen } from "../helpers/queries.js";
+import { Counter, User } from "../models/fixtures.js";
+
+beforeEach(resetDatabase);
+
+/**
+ * A D1 binding that forwards everything to the real one but reports its own `meta.duration` for each result (local
+ * D1 reports 0): 1.5 ms for the first result, 2.5 for the second, and so on, in `durations` as reported.
+ */
+function timingBinding(d1: D1Database) {
+  const durations: number[] = [];
+  const report = <T extends D1Result>(result: T): T => {
+    const duration = 1.5 + durations.length;
+    durations.push(duration);
+    return { ...result, meta: { ...result.meta, duration } };
+  };
+  const wrap = (statement: D1PreparedStatement): D1PreparedStatement => {
+    const target = statement as unknown as Record<string, (...args: unknown[]) => unknown>;
+    for (const method of ["run", "all"]) {
+      const original = target[method]!;
+      target[method] = async (...args: unknown[]) => report((await original.apply(statement, args)) as D1Result);
+    }
+    const bind = target["bind"]!;
+    target["bind"] = (...args: unknown[]) => wrap(bind.apply(statement, args) as D1PreparedStatement);
+    return statement;
+  };
+  const binding: D1DatabaseLike = {
+    prepare: (query: string) => wrap(d1.prepare(query)),
+    batch: async (statements) => (await d1.batch(statements as D1PreparedStatement[])).map(report) as never,
+  };
+  return { durations, binding };
+}
+
+// ---- connect and query events -------------------------------------------------------------------------
+
+describe("connect and query events", () => {
+  it("sends one event per query, with sql, params, durationMs, rowsRead and rowsWritten", async () => {
+    const { db, events } = listen();
+    const user = await db.model(User).create({ name: "Ada", age: 36 });
+    expect(events).toHaveLength(1);
+    const insert = events[0]!;
+    expect(insert.sql).toMatch(/^INSERT INTO "users"/);
+    expect(insert.params).toContain("Ada");
+    expect(insert.params).toContain(36);
+    expect(insert.params).toContain(user.id);
+    expect(typeof insert.durationMs).toBe("number");
+    expect(Number.isFinite(insert.durationMs)).toBe(true);
+    expect(insert.durationMs).toBeGreaterThanOrEqual(0);
+    expect(insert.rowsWritten).toBeGreaterThan(0);
+    expect(typeof insert.rowsRead).toBe("number");
+
+    await db.model(User).find(user.id);
+    expect(events).toHaveLength(2);
+    const select = events[1]!;
+    expect(select.sql).toMatch(/^SELECT .* FROM "users"/);
+    expect(select.params).toEqual([user.id]);
+    expect(select.rowsRead).toBeGreaterThanOrEqual(1);
+    expect(select.rowsWritten).toBe(0);
+    expect(typeof select.durationMs).toBe("number");
+  });
+
+  it("durationMs is the duration D1 reports for each query, alone or in a batch", async () => {
+    const { durations, binding } = timingBinding(env.DB);
+    const events: QueryEvent[] = [];
+    const db = connect(binding, { onQuery: (event) => events.push(event) });
+    const user = await db.model(User).create({ name: "Ada" });
+    await db.model(User).find(user.id);
+    await db.batch([db.model(Counter).toInsert({ label: "a" }), db.model(User).where({ name: "Ada" }).toUpdateAll({ age: 3 })]);
+    expect(durations).toEqual([1.5, 2.5, 3.5, 4.5]);
+    expect(events.map((event) => event.durationMs)).toEqual(durations);
+    expect(events.map((event) => event.batched)).toEqual([false, false, true, true]);
+  });
+
+  it("a database with no listener still works, and another database's listener hears nothing of it", async () => {
+    const { events } = listen();
+    const quiet = connect(env.DB);
+    const user = await quiet.model(User).create({ name: "Ada" });
+    expect(await quiet.model(User).count()).toBe(1);
+    expect(user.isPersisted()).toBe(true);
+    expect(events).toHaveLength(0);
+  });
+});

@@ -1,0 +1,129 @@
+/** The timestamps plugin: createdAt and updatedAt, when they are set and when not. */
+import { env } from "cloudflare:test";
+import { beforeEach, describe, expect, it } from "vitest";
+import { batch, Model, RecordNotUnique } from "../../src/index.js";
+import { resetDatabase } from "../helpers/db.js";
+import { listen } from "../helpers/queries.js";
+import { User } from "../models/fixtures.js";
+
+beforeEach(resetDatabase);
+
+/** The row of a table by id, read straight from D1. */
+async function rowOf(table: string, id: unknown): Promise<Record<string, unknown> | null> {
+  return env.DB.prepare(`SELECT * FROM ${table} WHERE id = ?`).bind(id).first();
+}
+
+// ---- Models with callbacks (subclasses, so nothing leaks into User) ------------------------------
+
+const callbackLog: string[] = [];
+
+beforeEach(() => {
+  callbackLog.length = 0;
+});
+
+// ---- Record item 5: timestamps ----------------------------------------------------------------------
+
+describe("timestamps (Record 5)", () => {
+  it("sets createdAt and updatedAt on creation", async () => {
+    const before = Date.now();
+    const user = await User.create({ name: "Ada" });
+    const after = Date.now();
+    expect(user.createdAt).toBeInstanceOf(Date);
+    expect(user.updatedAt).toBeInstanceOf(Date);
+    expect(user.updatedAt.getTime()).toBe(user.createdAt.getTime());
+    expect(user.createdAt.getTime()).toBeGreaterThanOrEqual(before);
+    expect(user.createdAt.getTime()).toBeLessThanOrEqual(after);
+    const row = await rowOf("users", user.id);
+    expect(row).toMatchObject({ created_at: user.createdAt.toISOString(), updated_at: user.updatedAt.toISOString() });
+  });
+
+  it("a write that is not made takes back the timestamps it set, so the next save stamps anew", async () => {
+    await User.create({ name: "Ada", email: "taken@x.io" });
+    const bob = await User.create({ name: "Bob", email: "bob@x.io" });
+    const stored = bob.updatedAt.toISOString();
+    bob.email = "taken@x.io";
+    await expect(bob.save()).rejects.toThrow(RecordNotUnique);
+    expect(bob.changed()).toEqual(["email"]);
+    expect(bob.updatedAt.toISOString()).toBe(stored);
+
+    const eve = User.build({ name: "Eve", email: "taken@x.io" });
+    const changedBefore = eve.changed();
+    await expect(eve.save()).rejects.toThrow(RecordNotUnique);
+    expect([eve.createdAt, eve.updatedAt]).toEqual([null, null]);
+    expect(eve.changed()).toEqual(changedBefore);
+  });
+
+  it("a failed batch takes back every prepared record's timestamps", async () => {
+    await User.create({ name: "Ada", email: "taken@x.io" });
+    const bob = await User.create({ name: "Bob" });
+    bob.age = 40;
+    const eve = User.build({ name: "Eve", email: "taken@x.io" });
+    await expect(batch([bob.toSave(), eve.toSave()])).rejects.toThrow(RecordNotUnique);
+    expect(bob.changed()).toEqual(["age"]);
+    expect(eve.createdAt).toBeNull();
+  });
+
+  it("keeps timestamps the caller assigned on creation", async () => {
+    const both = await User.create({ name: "Ada", createdAt: "2020-01-01T00:00:00Z", updatedAt: "2020-06-01T00:00:00Z" });
+    expect(both.createdAt.toISOString()).toBe("2020-01-01T00:00:00.000Z");
+    expect(both.updatedAt.toISOString()).toBe("2020-06-01T00:00:00.000Z");
+    expect(await rowOf("users", both.id)).toMatchObject({ created_at: "2020-01-01T00:00:00.000Z", updated_at: "2020-06-01T00:00:00.000Z" });
+
+    const before = Date.now();
+    const onlyCreated = await User.create({ name: "Bob", createdAt: new Date("2019-03-04T05:06:07.000Z") });
+    expect(onlyCreated.createdAt.toISOString()).toBe("2019-03-04T05:06:07.000Z");
+    expect(onlyCreated.updatedAt.getTime()).toBeGreaterThanOrEqual(before);
+  });
+
+  it("sets updatedAt when a save changes something, leaving createdAt alone", async () => {
+    const user = await User.create({ name: "Ada", createdAt: "2020-01-01T00:00:00Z", updatedAt: "2020-01-01T00:00:00Z" });
+    const before = Date.now();
+    expect(await user.update({ age: 1 })).toBe(true);
+    expect(user.updatedAt.getTime()).toBeGreaterThanOrEqual(before);
+    expect(user.createdAt.toISOString()).toBe("2020-01-01T00:00:00.000Z");
+    expect(await rowOf("users", user.id)).toMatchObject({
+      created_at: "2020-01-01T00:00:00.000Z",
+      updated_at: user.updatedAt.toISOString(),
+    });
+  });
+
+  it("leaves updatedAt alone when a save has nothing to change", async () => {
+    const { db, events } = listen();
+    const user = await db.model(User).create({ name: "Ada", age: 5, updatedAt: "2020-01-01T00:00:00Z" });
+    events.length = 0;
+    user.age = 5;
+    expect(await user.save()).toBe(true);
+    expect(user.updatedAt.toISOString()).toBe("2020-01-01T00:00:00.000Z");
+    expect(events).toHaveLength(0);
+    expect(await rowOf("users", user.id)).toMatchObject({ updated_at: "2020-01-01T00:00:00.000Z" });
+  });
+
+  it("stamps only timestamps declared as datetime: a createdAt or updatedAt of another type is the caller's", async () => {
+    class Stamped extends Model({ id: "string", name: "string", createdAt: "string", updatedAt: "datetime" }) {
+      static override tableName = "audit_r_items";
+      static override binding = "DB";
+    }
+    class Unstamped extends Model({ id: "string", name: "string", createdAt: "integer", updatedAt: "string" }) {
+      static override tableName = "audit_r_items";
+      static override binding = "DB";
+    }
+    const stamped = await Stamped.create({ name: "a" });
+    expect(stamped.createdAt).toBeNull();
+    expect(stamped.updatedAt).toBeInstanceOf(Date);
+    const unstamped = await Unstamped.create({ name: "b" });
+    await unstamped.update({ name: "c" });
+    expect([unstamped.createdAt, unstamped.updatedAt]).toEqual([null, null]);
+    const rows = await env.DB.prepare("SELECT name, created_at, updated_at FROM audit_r_items ORDER BY name").all();
+    expect(rows.results).toEqual([
+      { name: "a", created_at: null, updated_at: stamped.updatedAt!.toISOString() },
+      { name: "c", created_at: null, updated_at: null },
+    ]);
+  });
+
+  it("keeps an updatedAt the caller assigned on update", async () => {
+    const user = await User.create({ name: "Ada", updatedAt: "2020-01-01T00:00:00Z" });
+    expect(await user.update({ age: 2, updatedAt: "2021-02-03T04:05:06Z" })).toBe(true);
+    expect(user.updatedAt.toISOString()).toBe("2021-02-03T04:05:06.000Z");
+    expect(await rowOf("users", user.id)).toMatchObject({ age: 2, updated_at: "2021-02-03T04:05:06.000Z" });
+  });
+});
