@@ -7,14 +7,16 @@ import {
   countStatement,
   RecordNotUnique,
   type D1DatabaseLike,
-  type Relation,
   sql,
   withDatabase,
+  Model,
+  Relation,
 } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { rejectionOf } from "../helpers/errors.js";
 import { countRows, listen } from "../helpers/queries.js";
 import { Counter, User } from "../models/fixtures.js";
+import { Badge, Item as OwnedItem, Owner as ItemOwner } from "../models/saq-fixtures.js";
 
 beforeEach(resetDatabase);
 
@@ -191,3 +193,50 @@ describe("batch", () => {
     expect(await countRows("users")).toBe(2);
   });
 });
+
+const I = OwnedItem as any;
+
+const O = ItemOwner as any;
+
+const B = Badge as any;
+
+async function seedOwnedItemsSeen(): Promise<void> {
+  await O.insertAll([{ id: "o1", name: "one" }, { id: "o2", name: "two" }]);
+  await I.insertAll([
+    { id: "a", ownerId: "o1", name: "x", rank: 1, code: "A", seenAt: "2024-01-01T00:00:00Z" },
+    { id: "b", ownerId: "o1", name: "X", rank: 2, code: "B", seenAt: "2024-01-02T00:00:00Z" },
+    { id: "c", ownerId: "o2", name: "y", rank: 3, code: "C", seenAt: "2024-01-03T00:00:00Z" },
+    { id: "d", ownerId: null, name: null, rank: null, code: "D", seenAt: null },
+  ]);
+}
+
+describe("batch mixing reads and writes: 'executes all atomically'", () => {
+  it("a select and a count see the writes before them in the same batch", async () => {
+    await seedOwnedItemsSeen();
+    const { db, events } = listen();
+    const M = db.model(OwnedItem) as any;
+    const results = await db.batch([M.toInsert({ id: "e", name: "e", code: "E" }), M.where({ name: "e" }).toSelect(), countStatement(M.all()), M.where({ id: "e" }).toDeleteAll(), countStatement(M.all())]);
+    expect((results[1] as any[]).map((r) => r.id)).toEqual(["e"]);
+    expect(results[2]).toBe(5);
+    expect(results[3]).toBe(1);
+    expect(results[4]).toBe(4);
+    expect(events.every((event) => event.batched)).toBe(true);
+  });
+});
+
+class AuditItem extends Model({
+  id: "string",
+  name: "string",
+  email: "string",
+  qty: "integer",
+  price: "real",
+  flag: "boolean",
+  kind: "string",
+  happenedAt: "datetime",
+  data: "json",
+  createdAt: "datetime",
+  updatedAt: "datetime",
+}) {
+  static override binding = "DB";
+  static override tableName = "audit_r_items";
+}

@@ -4,10 +4,19 @@
  */
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { type AttributeTypeName, connect, Model, RecordNotFound, UnknownAttribute } from "../../src/index.js";
+import {
+  type AttributeTypeName,
+  connect,
+  Model,
+  RecordNotFound,
+  UnknownAttribute,
+  ActiveRecord,
+  defineApplicationRecord,
+} from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
-import { countRows } from "../helpers/queries.js";
+import { countRows, listen } from "../helpers/queries.js";
 import { Counter, User } from "../models/fixtures.js";
+import { thrown } from "../helpers/errors.js";
 
 /** A hand-declared Model with one attribute of each type; it is only built, never saved. */
 class Caster extends Model({
@@ -670,3 +679,130 @@ describe("casting through the database", () => {
     expect((await db.model(User).findBy({ name: 42 }))?.id).toBe(user.id);
   });
 });
+
+beforeEach(resetDatabase);
+
+class AppBase extends ActiveRecord {
+  static override binding = "DB";
+}
+
+const itemSchema = {
+  sar_items: {
+    id: { type: "string", null: false, generateId: true },
+    name: "string",
+    email: "string",
+    qty: { type: "integer", default: 1 },
+    price: "real",
+    flag: "boolean",
+    kind: { type: "string", null: false, default: "plain" },
+    happenedAt: "datetime",
+    data: "json",
+    code: "string",
+    createdAt: "datetime",
+    updatedAt: "datetime",
+  },
+  sar_strict: {
+    id: { type: "string", null: false, generateId: true },
+    label: { type: "string", null: false },
+    note: "string",
+  },
+} as const;
+
+const ItemApplicationRecord = defineApplicationRecord(itemSchema, AppBase);
+
+class Item extends ItemApplicationRecord("sar_items") {}
+
+/** The TypeError a function throws, with its message. */
+function typeError(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(TypeError);
+    return (error as Error).message;
+  }
+  throw new Error("expected a TypeError");
+}
+
+describe("casting", () => {
+  it("a filtered attribute's uncastable value is hidden in permit, update and setter errors too", async () => {
+    const item = await Item.create({ name: "a" });
+    expect(typeError(() => (item.email = 98765 as never))).not.toContain("98765");
+    expect((await thrown(() => item.update({ email: 98765 as never })) as Error).message).not.toContain("98765");
+    expect(typeError(() => Item.permit({ email: 98765 }, "email"))).not.toContain("98765");
+  });
+
+  it("undefined throws TypeError everywhere a value is assigned (use null for NULL)", async () => {
+    const item = await Item.create({ name: "a" });
+    typeError(() => Item.build({ name: undefined }));
+    typeError(() => item.assign({ name: undefined }));
+    typeError(() => (item.name = undefined as never));
+    typeError(() => item.writeAttribute("name", undefined as never));
+    typeError(() => Item.permit({ name: undefined }, "name"));
+    expect(await thrown(() => Item.create({ name: undefined }))).toBeInstanceOf(TypeError);
+    expect(await thrown(() => Item.createOrThrow({ name: undefined }))).toBeInstanceOf(TypeError);
+    expect(await thrown(() => item.update({ name: undefined }))).toBeInstanceOf(TypeError);
+    expect(await thrown(() => item.updateOrThrow({ name: undefined }))).toBeInstanceOf(TypeError);
+    expect(item.name).toBe("a");
+    expect(item.isChanged()).toBe(false);
+  });
+
+  it("a default that cannot be cast throws TypeError at build; one returning undefined too", () => {
+    class BadDefault extends ItemApplicationRecord("sar_items", { qty: { default: () => "many" } }) {}
+    const message = typeError(() => BadDefault.build());
+    expect(message).toContain("BadDefault");
+    expect(message).toContain("qty");
+    class UndefinedDefault extends ItemApplicationRecord("sar_items", { qty: { default: () => undefined } }) {}
+    typeError(() => UndefinedDefault.build());
+  });
+
+  it("conditions are cast the same way: uncastable matches nothing", async () => {
+    const item = await Item.create({ name: "5", qty: 5 });
+    expect((await Item.findBy({ qty: "5" }))?.id).toBe(item.id);
+    expect((await Item.findBy({ qty: " 5 " }))?.id).toBe(item.id);
+    expect(await Item.findBy({ qty: "5.0" })).toBeNull();
+    expect(await Item.findBy({ qty: "" })).toBeNull();
+    expect(await thrown(() => Item.find("" as never))).toBeInstanceOf(RecordNotFound);
+    expect((await Item.findBy({ name: 5 as never }))?.id).toBe(item.id);
+    expect(await Item.whereNot({ qty: ["x"] }).count()).toBe(1);
+    expect(Item.where({ name: 5 as never }).build().name).toBe("5");
+    typeError(() => Item.where({ name: undefined as never }));
+  });
+});
+
+describe("cast errors name the Model through every path", () => {
+  it("db.model, a Relation's build and create, permit and bulk writes", async () => {
+    const { db } = listen();
+    const Bound = db.model(Item);
+    for (const attempt of [
+      () => Bound.build({ qty: "x" }),
+      () => Item.where({ name: "a" }).build({ qty: "x" }),
+      () => Bound.where({ name: "a" }).create({ qty: "x" }),
+      () => Bound.permit({ qty: "x" }, "qty"),
+      () => Bound.insert({ qty: "x" }),
+      () => Bound.insertAll([{ qty: "x" }]),
+      () => Bound.upsert({ id: "k", qty: "x" }),
+      () => Bound.updateAll({ qty: "x" }),
+    ]) {
+      const error = await thrown(attempt);
+      expect(error).toBeInstanceOf(TypeError);
+      expect((error as Error).message).toMatch(/^Item\.qty\b/);
+    }
+  });
+});
+
+class AuditItem extends Model({
+  id: "string",
+  name: "string",
+  email: "string",
+  qty: "integer",
+  price: "real",
+  flag: "boolean",
+  kind: "string",
+  happenedAt: "datetime",
+  data: "json",
+  createdAt: "datetime",
+  updatedAt: "datetime",
+}) {
+  static override binding = "DB";
+  static override tableName = "audit_r_items";
+}

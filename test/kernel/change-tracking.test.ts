@@ -1,10 +1,20 @@
 /** Change tracking: isChanged, changes, previous values, and in-place edits of JSON and date values. */
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { type QueryEvent } from "../../src/index.js";
+import {
+  type QueryEvent,
+  abort,
+  ActiveRecord,
+  batch,
+  defineApplicationRecord,
+  MissingAttribute,
+  RecordNotUnique,
+  Model,
+} from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
-import { listen } from "../helpers/queries.js";
+import { listen, countRows } from "../helpers/queries.js";
 import { Counter, User } from "../models/fixtures.js";
+import { thrown } from "../helpers/errors.js";
 
 beforeEach(resetDatabase);
 
@@ -303,3 +313,243 @@ describe("change tracking", () => {
     expect((await User.find(id)).admin).toBe(false);
   });
 });
+
+class AppBase extends ActiveRecord {
+  static override binding = "DB";
+}
+
+const rowSchema = {
+  sar2_rows: {
+    id: { type: "string", null: false, generateId: true },
+    label: "string",
+    secretNote: "string",
+    qty: "integer",
+    price: "real",
+    flag: "boolean",
+    happenedAt: "datetime",
+    stamp: "datetime",
+    data: "json",
+    code: "string",
+    createdAt: "datetime",
+    updatedAt: "datetime",
+  },
+} as const;
+
+const RowApplicationRecord = defineApplicationRecord(rowSchema, AppBase);
+
+class Row extends RowApplicationRecord("sar2_rows") {}
+
+describe("Change tracking across saves, reloads and failures", () => {
+  it("'Persisted -> Persisted: ... saved changes recorded and record becomes clean'; reload clears savedChanges as Rails does", async () => {
+    const row = await Row.create({ label: "a", qty: 1 });
+    row.label = "b";
+    await row.save();
+    expect(row.savedChanges()).toEqual({ label: ["a", "b"], updatedAt: [expect.any(Date), expect.any(Date)] });
+    expect(row.attributeBeforeLastSave("label")).toBe("a");
+    expect(row.hasSavedChangeTo("label")).toBe(true);
+    // A save with no change records nothing.
+    await row.save();
+    expect(row.savedChanges()).toEqual({});
+    expect(row.hasSavedChangeTo("label")).toBe(false);
+    row.label = "c";
+    await row.reload();
+    expect(row.label).toBe("b");
+    expect(row.isChanged()).toBe(false);
+    expect(row.savedChanges()).toEqual({});
+  });
+
+  it("a failed save keeps the unsaved changes and the previous saved changes", async () => {
+    class Strict extends RowApplicationRecord("sar2_rows") {
+      static {
+        this.validates("label", { presence: true });
+      }
+    }
+    const row = await Strict.create({ label: "a" });
+    row.label = "b";
+    await row.save();
+    row.label = null;
+    expect(await row.save()).toBe(false);
+    expect(row.changes()).toEqual({ label: ["b", null] });
+    expect(row.savedChanges()).toMatchObject({ label: ["a", "b"] });
+    row.restoreAttributes();
+    expect(row.label).toBe("b");
+    expect(row.isChanged()).toBe(false);
+    expect(row.errors.fullMessages()).toEqual(["Label can't be blank"]);
+  });
+
+  it("an aborted save keeps changes and sends nothing; a refused constraint keeps the changes too", async () => {
+    let stop = false;
+    class Guarded extends RowApplicationRecord("sar2_rows") {
+      static {
+        this.beforeSave(() => {
+          if (stop) throw abort("stopped");
+        });
+      }
+    }
+    await Guarded.create({ code: "taken" });
+    const row = await Guarded.create({ label: "a" });
+    const stampBefore = row.updatedAt!.getTime();
+    stop = true;
+    row.label = "b";
+    expect(await row.save()).toBe(false);
+    expect(row.abortReason).toBe("stopped");
+    expect(row.changes()).toEqual({ label: ["a", "b"] });
+    expect(row.updatedAt!.getTime()).toBe(stampBefore);
+    stop = false;
+    row.code = "taken";
+    expect(await thrown(() => row.save())).toBeInstanceOf(RecordNotUnique);
+    expect(row.changed().sort()).toEqual(["code", "label"]);
+    expect(row.isPersisted()).toBe(true);
+    expect((await Guarded.find(row.id)).label).toBe("a");
+  });
+
+  it("a batch that fails half-way writes nothing and leaves every record in its state before the batch", async () => {
+    await Row.create({ code: "taken" });
+    const first = Row.build({ label: "first" });
+    const existing = await Row.create({ label: "before" });
+    existing.label = "after";
+    const doomed = Row.build({ label: "doomed", code: "taken" });
+    const error = await thrown(() => batch([first.toSave(), existing.toSave(), doomed.toSave()]));
+    expect(error).toBeInstanceOf(RecordNotUnique);
+    expect(await countRows("sar2_rows")).toBe(2);
+    expect((await Row.find(existing.id)).label).toBe("before");
+    expect(first.isNewRecord()).toBe(true);
+    expect(first.createdAt).toBeNull();
+    expect(doomed.isNewRecord()).toBe(true);
+    expect(existing.isPersisted()).toBe(true);
+    expect(existing.changes()).toEqual({ label: ["before", "after"] });
+    // Each can be saved once the cause is fixed.
+    doomed.code = "free";
+    await batch([first.toSave(), existing.toSave(), doomed.toSave()]);
+    expect(await countRows("sar2_rows")).toBe(4);
+    expect(first.isPersisted() && doomed.isPersisted() && !existing.isChanged()).toBe(true);
+  });
+});
+
+const itemSchema = {
+  sar_items: {
+    id: { type: "string", null: false, generateId: true },
+    name: "string",
+    email: "string",
+    qty: { type: "integer", default: 1 },
+    price: "real",
+    flag: "boolean",
+    kind: { type: "string", null: false, default: "plain" },
+    happenedAt: "datetime",
+    data: "json",
+    code: "string",
+    createdAt: "datetime",
+    updatedAt: "datetime",
+  },
+  sar_strict: {
+    id: { type: "string", null: false, generateId: true },
+    label: { type: "string", null: false },
+    note: "string",
+  },
+} as const;
+
+const ItemApplicationRecord = defineApplicationRecord(itemSchema, AppBase);
+
+class Item extends ItemApplicationRecord("sar_items") {}
+
+/** The TypeError a function throws, with its message. */
+function typeError(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(TypeError);
+    return (error as Error).message;
+  }
+  throw new Error("expected a TypeError");
+}
+
+describe("change tracking", () => {
+  it("a new record: changes show [null, value]; restoreAttributes goes back to what build gave", () => {
+    const item = Item.build({ name: "a", qty: 5 });
+    expect(item.changes()["name"]).toEqual([null, "a"]);
+    expect(item.attributeWas("name")).toBeNull();
+    expect(item.isAttributeChanged("qty", { from: null })).toBe(true);
+    item.restoreAttributes();
+    expect(item.name).toBeNull();
+    expect(item.qty).toBe(1);
+  });
+
+  it("isAttributeChanged with from, willSaveChangeTo, restoreAttributes of some names", async () => {
+    const item = await Item.create({ name: "a", qty: 30, flag: false });
+    item.qty = 31;
+    item.name = "b";
+    item.flag = true;
+    expect(item.isAttributeChanged("qty", { from: 30 })).toBe(true);
+    expect(item.isAttributeChanged("qty", { from: "30" })).toBe(true);
+    expect(item.isAttributeChanged("qty", { from: 29 })).toBe(false);
+    expect(item.isAttributeChanged("flag", { from: false })).toBe(true);
+    expect(item.isAttributeChanged("price")).toBe(false);
+    expect(item.willSaveChangeTo("name")).toBe(true);
+    expect(item.willSaveChangeTo("price")).toBe(false);
+    expect(item.changedAttributes()).toEqual({ name: "a", qty: 30, flag: false });
+    item.restoreAttributes("name", "qty");
+    expect(item.changed()).toEqual(["flag"]);
+    expect(item.name).toBe("a");
+    expect(item.restoreAttributes()).toBe(item);
+    expect(item.isChanged()).toBe(false);
+  });
+
+  // SPEC Record 3: "undefined as a value throws TypeError (use null for NULL)"; Errors: "TypeError | ... undefined is
+  // assigned or used in a condition". isAttributeChanged's values are cast as conditions are; undefined answered false.
+  it("isAttributeChanged with from or to undefined throws TypeError", async () => {
+    const item = await Item.create({ name: "a", qty: 1 });
+    item.qty = 2;
+    for (const options of [{ from: undefined }, { to: undefined }, { from: 1, to: undefined }]) {
+      const message = typeError(() => item.isAttributeChanged("qty", options));
+      expect(message).toContain("Item.qty");
+    }
+    typeError(() => item.isAttributeChanged("name", { from: undefined }));
+    expect(item.isAttributeChanged("qty", { from: null })).toBe(false);
+  });
+
+  it("savedChanges after create and reload", async () => {
+    const item = await Item.create({ name: "a" });
+    expect(item.savedChangeTo("name")).toEqual([null, "a"]);
+    expect(item.hasSavedChangeTo("price")).toBe(false);
+    expect(item.savedChangeTo("price")).toBeUndefined();
+    await item.reload();
+    expect(item.savedChanges()).toEqual({});
+  });
+
+  it("records loaded by select: reading, assigning or asking the old value of another attribute throws MissingAttribute", async () => {
+    await Item.create({ name: "a", qty: 3, email: "e@x" });
+    const partial = (await Item.select("name").first())!;
+    expect(partial.name).toBe("a");
+    expect(() => partial.qty).toThrow(MissingAttribute);
+    expect(() => partial.readAttribute("qty")).toThrow(MissingAttribute);
+    expect(() => (partial.qty = 4)).toThrow(MissingAttribute);
+    expect(() => partial.assign({ qty: 4 })).toThrow(MissingAttribute);
+    expect(() => partial.attributeWas("qty")).toThrow(MissingAttribute);
+    expect(() => partial.attributeBeforeLastSave("qty")).toThrow(MissingAttribute);
+    expect(Object.keys(partial.attributes()).sort()).toEqual(["id", "name"]);
+    expect(Object.keys(partial.toJSON()).sort()).toEqual(["id", "name"]);
+    partial.name = "b";
+    const { db, events } = listen();
+    await db.model(Item).all(); // touch
+    expect(await partial.save()).toBe(true);
+    expect((await Item.find(partial.id)).name).toBe("b");
+    expect(events).toHaveLength(0);
+  });
+});
+
+class AuditItem extends Model({
+  id: "string",
+  name: "string",
+  email: "string",
+  qty: "integer",
+  price: "real",
+  flag: "boolean",
+  kind: "string",
+  happenedAt: "datetime",
+  data: "json",
+  createdAt: "datetime",
+  updatedAt: "datetime",
+}) {
+  static override binding = "DB";
+  static override tableName = "audit_r_items";
+}

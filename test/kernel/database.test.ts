@@ -1,10 +1,24 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { batch, column, connect, Model, NoDatabase, RecordNotUnique, sql, withDatabase } from "../../src/index.js";
+import {
+  batch,
+  column,
+  connect,
+  Model,
+  NoDatabase,
+  RecordNotUnique,
+  sql,
+  withDatabase,
+  ActiveRecord,
+  defineApplicationRecord,
+  countStatement,
+  Relation,
+} from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { rejectionOf } from "../helpers/errors.js";
 import { countRows, listen } from "../helpers/queries.js";
 import { Counter, User } from "../models/fixtures.js";
+import { Item as OwnedItem, Owner as ItemOwner } from "../models/saq-fixtures.js";
 
 beforeEach(resetDatabase);
 
@@ -174,5 +188,152 @@ describe("database errors", () => {
     expect(error.message).toMatch(/NOT NULL/);
     expect(nameless.isNewRecord()).toBe(true);
     expect(await countRows("users")).toBe(0);
+  });
+});
+
+const I = OwnedItem as any;
+
+const O = ItemOwner as any;
+
+async function seedOwnedItems(): Promise<void> {
+  await O.insertAll([{ id: "o1", name: "one" }, { id: "o2", name: "two" }]);
+  await I.insertAll([
+    { id: "a", ownerId: "o1", name: "x", rank: 1, code: "A" },
+    { id: "b", ownerId: "o1", name: "x", rank: 2, code: "B" },
+    { id: "c", ownerId: "o2", name: "y", rank: 3, code: "C" },
+    { id: "d", ownerId: null, name: null, rank: null, code: "D" },
+  ]);
+}
+
+describe("Connection", () => {
+  it("withDatabase routes queries, a bound Model keeps its own database inside it, and batch([]) of Statements runs there", async () => {
+    await seedOwnedItems();
+    const one = listen();
+    const two = listen({ models: { Item: OwnedItem } }) as any;
+    await withDatabase(one.db, async () => {
+      await I.find("a");
+      await two.Item.find("b");
+      await batch([I.where({ id: "d" }).toDeleteAll()]);
+    });
+    expect(one.events).toHaveLength(2);
+    expect(two.events).toHaveLength(1);
+  });
+});
+
+describe("Connection: db.model(M) is the Model bound to db", () => {
+  it("records found or built through it are instances of it, as of M", async () => {
+    await seedOwnedItems();
+    const { Item: B } = listen({ models: { Item: OwnedItem } }) as any;
+    const found = await B.find("a");
+    expect(found instanceof B).toBe(true);
+    expect(found instanceof OwnedItem).toBe(true);
+    expect(B.build() instanceof B).toBe(true);
+    expect({} instanceof B).toBe(false);
+    expect((await O.find("o1")) instanceof B).toBe(false);
+  });
+});
+
+class AppBase extends ActiveRecord {
+  static override binding = "DB";
+}
+
+const itemSchema = {
+  sar_items: {
+    id: { type: "string", null: false, generateId: true },
+    name: "string",
+    email: "string",
+    qty: { type: "integer", default: 1 },
+    price: "real",
+    flag: "boolean",
+    kind: { type: "string", null: false, default: "plain" },
+    happenedAt: "datetime",
+    data: "json",
+    code: "string",
+    createdAt: "datetime",
+    updatedAt: "datetime",
+  },
+  sar_strict: {
+    id: { type: "string", null: false, generateId: true },
+    label: { type: "string", null: false },
+    note: "string",
+  },
+} as const;
+
+const ItemApplicationRecord = defineApplicationRecord(itemSchema, AppBase);
+
+class Item extends ItemApplicationRecord("sar_items") {}
+
+describe("Record 4: the database a record keeps", () => {
+  it("build() inside withDatabase keeps that database; new <Model>() keeps none", async () => {
+    const { withDatabase } = await import("../../src/index.js");
+    const { db, events } = listen();
+    const built = withDatabase(db, () => Item.build({ name: "a" }));
+    const made = withDatabase(db, () => {
+      const record = new Item();
+      record.id = "made-1";
+      return record;
+    });
+    await built.save();
+    expect(events).toHaveLength(1);
+    await made.save(); // outside withDatabase: the Model's binding, not db
+    expect(events).toHaveLength(1);
+    expect(made.isPersisted()).toBe(true);
+    const loaded = await db.model(Item).find(built.id);
+    events.length = 0;
+    await loaded.update({ name: "b" });
+    expect(events).toHaveLength(1);
+  });
+});
+
+/** A Model with no binding: it reaches a database only through db.model() or withDatabase. */
+class Unbound extends Model({ id: { type: "string", null: false }, name: "string" }) {
+  static override tableName = "audit_q_owners";
+}
+
+// ---- Connection --------------------------------------------------------------------------------------
+
+describe("Connection: db.model(M) starts queries on that database", () => {
+  // SPEC Connection: "db.model(M) | start queries on that database | the Model bound to it", and
+  // "batch([...]) | array of Statements ... | executes all atomically". A Statement made by the bound Model
+  // runs on the bound database, also in a top-level batch().
+  it("batch([db.model(M).toInsert(...)]) runs on db, outside withDatabase", async () => {
+    const { db, events } = listen();
+    const Owners = db.model(Unbound);
+    await batch([Owners.toInsert({ id: "o1", name: "a" }), Owners.toInsert({ id: "o2", name: "b" })]);
+    expect(events).toHaveLength(2);
+    expect(await countRows("audit_q_owners")).toBe(2);
+  });
+
+  it("batch([...]) runs a bound Model's select and count Statements on its database too", async () => {
+    const { db, events } = listen();
+    const Owners = db.model(Unbound);
+    await db.batch([Owners.toInsert({ id: "o1", name: "a" })]);
+    events.length = 0;
+    // toSelect() and countStatement() are the plugin API's Statements: typed Relations do not list them.
+    const relation = Owners.where({ name: "a" }) as unknown as Relation;
+    // The batch runs where its first item was made: each form must carry the bound database.
+    const [count, records] = await batch([countStatement(relation), relation.toSelect()]);
+    expect((records as { id: string }[]).map((record) => record.id)).toEqual(["o1"]);
+    expect(count).toBe(1);
+    expect(events).toHaveLength(2);
+    expect((await batch([relation.toSelect()]))[0]).toHaveLength(1);
+  });
+
+  it("db.batch([db.model(M).toInsert(...)]) runs on db", async () => {
+    const { db, events } = listen();
+    const Owners = db.model(Unbound);
+    await db.batch([Owners.toInsert({ id: "o1", name: "a" })]);
+    expect(events).toHaveLength(1);
+  });
+
+  // SPEC Connection: "db.model(M) | start queries on that database | the Model bound to it", also when M is a
+  // view bound to another database.
+  it("db2.model(db1.model(M)) queries db2", async () => {
+    const first = listen();
+    const second = listen();
+    const rebound = second.db.model(first.db.model(User));
+    expect(await rebound.count()).toBe(0);
+    expect(second.events).toHaveLength(1);
+    expect(first.events).toHaveLength(0);
   });
 });

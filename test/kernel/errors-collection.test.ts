@@ -1,7 +1,7 @@
 /** record.errors: the errors collection. */
 import { inspect } from "node:util";
 import { beforeEach, describe, expect, it } from "vitest";
-import { abort } from "../../src/index.js";
+import { abort, ActiveRecord, defineApplicationRecord } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { User } from "../models/fixtures.js";
 
@@ -71,5 +71,57 @@ describe("errors collection", () => {
   it("a validate hook adding a blank error gives \"Name can't be blank\"", async () => {
     const user = await GuardedUser.create({ name: "" });
     expect(user.errors.fullMessages()).toEqual(["Name can't be blank"]);
+  });
+});
+
+class AppBase extends ActiveRecord {
+  static override binding = "DB";
+}
+
+const itemSchema = {
+  sar_items: {
+    id: { type: "string", null: false, generateId: true },
+    name: "string",
+    email: "string",
+    qty: { type: "integer", default: 1 },
+    price: "real",
+    flag: "boolean",
+    kind: { type: "string", null: false, default: "plain" },
+    happenedAt: "datetime",
+    data: "json",
+    code: "string",
+    createdAt: "datetime",
+    updatedAt: "datetime",
+  },
+  sar_strict: {
+    id: { type: "string", null: false, generateId: true },
+    label: { type: "string", null: false },
+    note: "string",
+  },
+} as const;
+
+const ItemApplicationRecord = defineApplicationRecord(itemSchema, AppBase);
+
+class Item extends ItemApplicationRecord("sar_items") {}
+
+describe("errors collection", () => {
+  it("entries have attribute, type and message; fullMessages humanizes the attribute", async () => {
+    class Checked extends ItemApplicationRecord("sar_items") {
+      static {
+        this.validates("happenedAt", { presence: true });
+        this.validates("name", { length: { minimum: 3 } });
+        this.validates("code", { uniqueness: true });
+      }
+    }
+    await Item.create({ code: "c" });
+    const record = Checked.build({ name: "ab", code: "c" });
+    expect(await record.save()).toBe(false);
+    expect(record.errors.toArray()).toEqual([
+      { attribute: "happenedAt", type: "blank", message: "can't be blank" },
+      { attribute: "name", type: "too_short", message: "is too short" },
+      { attribute: "code", type: "taken", message: "has already been taken" },
+    ]);
+    expect(record.errors.fullMessages()).toEqual(["Happened at can't be blank", "Name is too short", "Code has already been taken"]);
+    expect(Array.isArray(record.errors.fullMessages())).toBe(true);
   });
 });

@@ -8,9 +8,13 @@ import {
   RecordNotDestroyed,
   RecordNotFound,
   RecordNotSaved,
+  ActiveRecord,
+  defineApplicationRecord,
+  InvalidModel,
+  Model,
 } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
-import { rejectionOf } from "../helpers/errors.js";
+import { rejectionOf, thrown } from "../helpers/errors.js";
 import { countRows, listen } from "../helpers/queries.js";
 import { User } from "../models/fixtures.js";
 
@@ -466,3 +470,95 @@ describe("OrThrow forms", () => {
     expect(await countRows("users")).toBe(1);
   });
 });
+
+class AppBase extends ActiveRecord {
+  static override binding = "DB";
+}
+
+const schema = {
+  sal_items: {
+    id: { type: "string", null: false, generateId: true },
+    name: "string",
+    email: "string",
+    qty: "integer",
+    score: "real",
+    status: "string",
+    tags: "json",
+    createdAt: "datetime",
+    updatedAt: "datetime",
+  },
+  sal_counters: {
+    id: { type: "integer", null: false },
+    label: "string",
+    hits: { type: "integer", null: false },
+  },
+} as const;
+
+const ApplicationRecord = defineApplicationRecord(schema, AppBase);
+
+class Item extends ApplicationRecord("sal_items") {}
+
+describe("more lifecycle probes", () => {
+  // SPEC (States): "New | save(), create() | a callback aborts | New | returns false; reason in `abortReason`"; Errors:
+  // "`RecordNotSaved` | an `OrThrow` save is aborted by a callback; message is the reason". A callback may add to
+  // `errors` before it aborts (a Rails idiom: errors.add then throw :abort); the abort is still the callback's.
+  it("a callback that adds an error and aborts: false, the reason in abortReason, RecordNotSaved for OrThrow", async () => {
+    class Quota extends Item {
+      static {
+        this.beforeSave((record) => {
+          record.errors.add("base", "quota", "quota exceeded");
+          throw abort("over quota");
+        });
+      }
+    }
+    const record = Quota.build({ name: "Ada" });
+    expect(await record.save()).toBe(false);
+    expect(record.abortReason).toBe("over quota");
+    expect(record.errors.fullMessages()).toEqual(["quota exceeded"]);
+    const error = await thrown(() => record.saveOrThrow());
+    expect(error).toBeInstanceOf(RecordNotSaved);
+    expect((error as Error).message).toBe("over quota");
+    expect(await countRows("sal_items")).toBe(0);
+  });
+
+  // Rails' uniqueness leaves out the record's own row by its key as stored (`id_in_database`): a record whose key is
+  // being changed is not "taken" by its own row.
+  it("uniqueness ignores the record's own row even while its primary key is being changed", async () => {
+    class Loose extends Item {
+      static {
+        this.validates("email", { uniqueness: { caseSensitive: false } });
+      }
+    }
+    const record = await Loose.createOrThrow({ email: "ada@example.com" });
+    record.id = "renamed-key";
+    record.email = "ADA@example.com";
+    expect(await record.save()).toBe(true);
+    expect(record.errors.toArray()).toEqual([]);
+    expect(await Item.pluck("id", "email")).toEqual([["renamed-key", "ADA@example.com"]]);
+  });
+
+  // SPEC (Record 10): "After that, declarations are fixed." Callbacks are declarations too.
+  it("a callback declared after the Model's first use throws InvalidModel", () => {
+    class Late extends Item {}
+    Late.build({});
+    expect(() => Late.beforeSave(() => {})).toThrow(InvalidModel);
+    expect(() => Late.beforeDestroy(() => {})).toThrow(InvalidModel);
+  });
+});
+
+class AuditItem extends Model({
+  id: "string",
+  name: "string",
+  email: "string",
+  qty: "integer",
+  price: "real",
+  flag: "boolean",
+  kind: "string",
+  happenedAt: "datetime",
+  data: "json",
+  createdAt: "datetime",
+  updatedAt: "datetime",
+}) {
+  static override binding = "DB";
+  static override tableName = "audit_r_items";
+}

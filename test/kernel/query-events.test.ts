@@ -1,10 +1,11 @@
 /** Query events: connect's onQuery, what each event carries, and when it fires. */
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { batch, connect, type QueryEvent, type D1DatabaseLike, sql } from "../../src/index.js";
+import { batch, connect, type QueryEvent, type D1DatabaseLike, sql, Model, RecordNotUnique } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { listen } from "../helpers/queries.js";
 import { Counter, User } from "../models/fixtures.js";
+import { rejectionOf } from "../helpers/errors.js";
 
 beforeEach(resetDatabase);
 
@@ -83,5 +84,87 @@ describe("connect and query events", () => {
     expect(await quiet.model(User).count()).toBe(1);
     expect(user.isPersisted()).toBe(true);
     expect(events).toHaveLength(0);
+  });
+});
+
+class Item extends Model({
+  id: { type: "string", null: false, generateId: true },
+  name: "string",
+  age: "integer",
+  email: "string",
+  codeValue: "string",
+  partA: "string",
+  partB: "string",
+  data: "json",
+  createdAt: "datetime",
+  updatedAt: "datetime",
+}) {
+  static override binding = "DB";
+  static override tableName = "srt_items";
+}
+
+const AnyContact = Item as any;
+
+// ---- Events ---------------------------------------------------------------------------------------------
+
+describe("Events", () => {
+  it("1: 'a query event for each query sent': a query the database refuses still gives its event", async () => {
+    const { db, events } = listen();
+    await AnyContact.create({ codeValue: "c1" });
+    const error = await rejectionOf(db.model(Item as any).create({ codeValue: "c1" }));
+    expect(error).toBeInstanceOf(RecordNotUnique);
+    expect(events).toHaveLength(1);
+    expect(events[0]!.sql).toMatch(/^INSERT INTO "srt_items"/);
+  });
+
+  it("1: a uniqueness validation's query on a filtered attribute shows [FILTERED], with caseSensitive: false too", async () => {
+    class Unique extends Model({ id: { type: "string", null: false, generateId: true }, email: "string", name: "string" }) {
+      static override binding = "DB";
+      static override tableName = "srt_items";
+      static {
+        this.validates("email", { uniqueness: { caseSensitive: false } });
+        this.validates("name", { uniqueness: true });
+      }
+    }
+    const { db, events } = listen();
+    await db.model(Unique as any).create({ email: "secret@example.com", name: "n" });
+    const shown = JSON.stringify(events.map((event) => event.params));
+    expect(shown).not.toContain("secret@example.com");
+    expect(shown).toContain("[FILTERED]");
+  });
+
+  it("2: 'A callback may change the record (for example normalizing an attribute)': the change is written, on create and on an unchanged update", async () => {
+    class Normalized extends Model({ id: { type: "string", null: false, generateId: true }, name: "string" }) {
+      static override binding = "DB";
+      static override tableName = "srt_items";
+      static {
+        this.beforeSave((record: any) => {
+          if (typeof record.name === "string") record.name = record.name.trim().toLowerCase();
+        });
+      }
+    }
+    const record = await (Normalized as any).create({ name: "  MIXED " });
+    expect((await (Normalized as any).find(record.id)).name).toBe("mixed");
+    await env.DB.prepare(`UPDATE srt_items SET name = 'UPPER' WHERE id = ?`).bind(record.id).run();
+    await record.reload();
+    expect(await record.save()).toBe(true);
+    expect((await (Normalized as any).find(record.id)).name).toBe("upper");
+  });
+
+  it("3: 'save, create, update run validations then save callbacks': a failing validation runs no save callback", async () => {
+    const calls: string[] = [];
+    class Ordered extends Model({ id: { type: "string", null: false, generateId: true }, name: "string" }) {
+      static override binding = "DB";
+      static override tableName = "srt_items";
+      static {
+        this.validates("name", { presence: true });
+        this.beforeSave((record: any) => void calls.push(`beforeSave errors=${record.errors.size}`));
+      }
+    }
+    const record = (Ordered as any).build({ name: "" });
+    expect(await record.save()).toBe(false);
+    expect(calls).toEqual([]);
+    expect(await record.update({ name: "ok" })).toBe(true);
+    expect(calls).toEqual(["beforeSave errors=0"]);
   });
 });

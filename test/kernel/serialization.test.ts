@@ -94,3 +94,51 @@ describe("toJSON and attributes() (Record 7)", () => {
     expect(own.attributes()).toMatchObject({ age: 3, email: "ada@example.com" });
   });
 });
+
+class AppBase extends ActiveRecord {
+  static override binding = "DB";
+}
+
+const rowSchema = {
+  sar2_rows: {
+    id: { type: "string", null: false, generateId: true },
+    label: "string",
+    secretNote: "string",
+    qty: "integer",
+    price: "real",
+    flag: "boolean",
+    happenedAt: "datetime",
+    stamp: "datetime",
+    data: "json",
+    code: "string",
+    createdAt: "datetime",
+    updatedAt: "datetime",
+  },
+} as const;
+
+const RowApplicationRecord = defineApplicationRecord(rowSchema, AppBase);
+
+class Row extends RowApplicationRecord("sar2_rows") {}
+
+describe("toJSON and attributes: 'toJSON() returns attributes with dates as ISO strings, omitting hiddenAttributes'", () => {
+  it("json attributes stay values (not JSON text); hidden ones are omitted from toJSON and kept in attributes()", async () => {
+    class Hidden extends RowApplicationRecord("sar2_rows") {
+      static override hiddenAttributes = ["data", "secretNote"];
+    }
+    const row = await Hidden.create({ data: { d: new Date(0).toISOString(), n: [1] }, label: "l", happenedAt: "0050-01-01", secretNote: "s" });
+    const json = row.toJSON() as Record<string, unknown>;
+    expect(json).not.toHaveProperty("data");
+    expect(json).not.toHaveProperty("secretNote");
+    expect(json["happenedAt"]).toBe("0050-01-01T00:00:00.000Z");
+    const attrs = row.attributes() as Record<string, unknown>;
+    expect(attrs["data"]).toEqual({ d: "1970-01-01T00:00:00.000Z", n: [1] });
+    expect(attrs["happenedAt"]).toBeInstanceOf(Date);
+    expect(attrs["secretNote"]).toBe("s");
+    expect(JSON.parse(JSON.stringify(row))).toEqual(json);
+    const plain = Row.build({ data: { x: 1 } }).toJSON() as Record<string, unknown>;
+    expect(plain["data"]).toEqual({ x: 1 });
+    // attributes() is a copy: editing it changes nothing.
+    (attrs["data"] as { n: number[] }).n.push(2);
+    expect(row.attributes()).not.toBe(attrs);
+  });
+});

@@ -1,10 +1,12 @@
 /** Associations' dependent option: destroy, deleteAll, delete, nullify and the restrict forms. */
 import { beforeEach, describe, expect, it } from "vitest";
-import { abort, hasMany, hasOne, InvalidModel, RecordNotDestroyed } from "../../src/index.js";
+import { abort, hasMany, hasOne, InvalidModel, RecordNotDestroyed, batch, Model } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { countRows, listen } from "../helpers/queries.js";
 import { Article, Guarded, Review, Writer } from "../models/association-fixtures.js";
 import { ApplicationRecord } from "../models/fixtures.js";
+import { rejectionOf } from "../helpers/errors.js";
+import { Item as OwnedItem, Owner as ItemOwner } from "../models/saq-fixtures.js";
 
 beforeEach(resetDatabase);
 
@@ -188,5 +190,179 @@ describe("dependent deleteAll, delete and nullify (SPEC: not shown; as in Rails)
       review = hasOne(Review, { foreignKey: "userId", dependent: "deleteAll" });
     }
     expect(() => MixedOne.build({ name: "Ada" })).toThrow(/MixedOne.review: dependent "deleteAll" is not known; use one of destroy, delete, nullify/);
+  });
+});
+
+const log: string[] = [];
+
+beforeEach(() => {
+  log.length = 0;
+});
+
+class SaaItem extends Model({
+  id: { type: "string", null: false, generateId: true },
+  saaOwnerId: "string",
+  keeperId: "string",
+  title: { type: "string", null: false },
+}) {
+  static override binding = "DB";
+}
+
+class SaaOwner extends Model({
+  id: { type: "string", null: false, generateId: true },
+  name: "string",
+  rank: "integer",
+  settings: "json",
+  startsAt: "datetime",
+}) {
+  static override binding = "DB";
+  items = hasMany(SaaItem);
+}
+
+class SaaPin extends Model({ id: { type: "string", null: false, generateId: true }, saaItemId: { type: "string", null: false } }) {
+  static override binding = "DB";
+}
+
+describe("dependent (SPEC: Associations, destroy rows, Ordering rules)", () => {
+  class Destroyer extends SaaOwner {
+    override items = hasMany(DestroyedItem, { dependent: "destroy", foreignKey: "saaOwnerId" });
+    static {
+      this.beforeDestroy(() => void log.push("owner beforeDestroy"));
+      this.afterDestroy(() => void log.push("owner afterDestroy"));
+    }
+  }
+  class DestroyedItem extends SaaItem {
+    static {
+      this.beforeDestroy((item) => void log.push(`item beforeDestroy ${item.title}`));
+      this.afterDestroy((item) => void log.push(`item afterDestroy ${item.title}`));
+    }
+  }
+
+  it("a dependent's DELETE refused by the database writes nothing: owner and children stay", async () => {
+    const owner = await Destroyer.create({ name: "A" });
+    await owner.items().build({ title: "one" }).save();
+    const pinned = owner.items().build({ title: "two" });
+    await pinned.save();
+    await SaaPin.create({ saaItemId: pinned.id });
+    await expect(owner.destroy()).rejects.toThrow(/FOREIGN KEY/);
+    expect(await countRows("saa_owners")).toBe(1);
+    expect(await countRows("saa_items")).toBe(2);
+    expect(owner.isPersisted()).toBe(true);
+    expect(owner.isDestroyed()).toBe(false);
+    expect(log.filter((line) => line.includes("after"))).toEqual([]);
+  });
+
+  it("before-destroy callbacks of owner and children all run before the write, after-destroy ones after", async () => {
+    const owner = await Destroyer.create({ name: "A" });
+    await owner.items().build({ title: "one" }).save();
+    await owner.items().build({ title: "two" }).save();
+    log.length = 0;
+    const { db, events } = listen();
+    const bound = await db.model(Destroyer).find(owner.id);
+    events.length = 0;
+    expect(await bound.destroy()).toBe(bound);
+    const [first, second] = log.slice(1, 3).sort();
+    expect(log[0]).toBe("owner beforeDestroy");
+    expect([first, second]).toEqual(["item beforeDestroy one", "item beforeDestroy two"]);
+    expect(log.slice(3).at(-1)).toBe("owner afterDestroy");
+    expect(events.filter((event) => event.sql.startsWith("DELETE")).every((event) => event.batched)).toBe(true);
+    expect(await countRows("saa_items")).toBe(0);
+  });
+
+  it("restrictWithError: an abort in a before-destroy callback sends no query for the children", async () => {
+    class Restricted extends SaaOwner {
+      override items = hasMany(SaaItem, { dependent: "restrictWithError", foreignKey: "saaOwnerId" });
+      static {
+        this.beforeDestroy(() => {
+          throw abort("kept");
+        });
+      }
+    }
+    const { db, events } = listen();
+    const owner = await db.model(Restricted).create({ name: "A" });
+    events.length = 0;
+    expect(await owner.destroy()).toBe(false);
+    expect(events).toHaveLength(0);
+    expect(owner.abortReason).toBe("kept");
+  });
+
+  it("restrictWithError: refused with errors, row kept, still persisted; once the children are gone it succeeds", async () => {
+    class Restricted extends SaaOwner {
+      override items = hasMany(SaaItem, { dependent: "restrictWithError", foreignKey: "saaOwnerId" });
+      static {
+        this.afterDestroy(() => void log.push("afterDestroy"));
+      }
+    }
+    const owner = await Restricted.create({ name: "A" });
+    const item = owner.items().build({ title: "x" });
+    await item.save();
+    expect(await owner.destroy()).toBe(false);
+    expect(owner.isPersisted()).toBe(true);
+    expect(owner.errors.toArray()).toEqual([{ attribute: "base", type: "restrict_dependent_destroy", message: "Cannot delete record because dependent items exist" }]);
+    expect(owner.errors.fullMessages()).toEqual(["Cannot delete record because dependent items exist"]);
+    await expect(owner.destroyOrThrow()).rejects.toThrow(RecordNotDestroyed);
+    expect(log).toEqual([]);
+    await item.destroy();
+    expect(await owner.destroy()).toBe(owner);
+    expect(owner.errors.size).toBe(0);
+    expect(owner.isDestroyed()).toBe(true);
+  });
+});
+
+describe("restrictWithError's reason, as Rails words it", () => {
+  it("names a hasMany's children in readable words, and a hasOne's child in the singular", async () => {
+    class Strict extends SaaOwner {
+      keptItems = hasMany(SaaItem, { dependent: "restrictWithError", foreignKey: "keeperId" });
+      mainItem = hasOne(SaaItem, { dependent: "restrictWithError", foreignKey: "saaOwnerId" });
+    }
+    const owner = await Strict.create({ name: "A" });
+    await owner.keptItems().build({ title: "kept" }).save();
+    expect(await owner.destroy()).toBe(false);
+    expect(owner.errors.fullMessages()).toEqual(["Cannot delete record because dependent kept items exist"]);
+    await SaaItem.all().deleteAll();
+    await owner.mainItem.build({ title: "main" }).save();
+    expect(await owner.destroy()).toBe(false);
+    expect(owner.errors.fullMessages()).toEqual(["Cannot delete record because a dependent main item exists"]);
+  });
+});
+
+const I = OwnedItem as any;
+
+const O = ItemOwner as any;
+
+describe("dependent destroy with a child's callback aborting", () => {
+  class Touchy extends Model({ id: { type: "string", null: false }, ownerId: "string", name: "string", code: "string" }) {
+    static override binding = "DB";
+    static override tableName = "saq_items";
+    static seen: string[] = [];
+    static {
+      this.beforeDestroy((record: any) => {
+        Touchy.seen.push(record.id);
+        if (record.name === "keep") throw abort("kept");
+      });
+    }
+  }
+  class Holder extends Model({ id: { type: "string", null: false }, name: "string" }) {
+    static override binding = "DB";
+    static override tableName = "saq_owners";
+    touchies = hasMany(Touchy, { foreignKey: "ownerId", dependent: "destroy" });
+    touchy = hasOne(Touchy, { foreignKey: "ownerId", dependent: "destroy" });
+  }
+
+  it("the second of two children aborting: nothing is deleted, in a batch with other writes too", async () => {
+    await O.insert({ id: "h1", name: "h" });
+    await I.insertAll([{ id: "t1", ownerId: "h1", name: "go", code: "1" }, { id: "t2", ownerId: "h1", name: "keep", code: "2" }]);
+    const holder = await (Holder as any).find("h1");
+    expect(await holder.destroy()).toBe(false);
+    expect(holder.abortReason).toBe("kept");
+    expect(holder.isPersisted()).toBe(true);
+    expect(await I.where({ ownerId: "h1" }).count()).toBe(2);
+    expect(await rejectionOf(holder.destroyOrThrow())).toBeInstanceOf(RecordNotDestroyed);
+    const other = I.build({ id: "other", code: "O" });
+    const refused = await rejectionOf(batch([other.toSave(), holder.toDestroy()]));
+    expect(refused).toBeInstanceOf(Error);
+    expect(await I.where({ id: "other" }).count()).toBe(0);
+    expect(await O.where({ id: "h1" }).count()).toBe(1);
+    expect(await I.where({ ownerId: "h1" }).count()).toBe(2);
   });
 });

@@ -11,6 +11,10 @@ import {
   RecordInvalid,
   RecordNotDestroyed,
   RecordNotSaved,
+  batch,
+  between,
+  Relation,
+  sql,
 } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { countRows, listen, recordingRoundTrips } from "../helpers/queries.js";
@@ -27,6 +31,7 @@ import {
   Writer,
 } from "../models/association-fixtures.js";
 import { ApplicationRecord } from "../models/fixtures.js";
+import { Badge, Item as OwnedItem, Owner as ItemOwner } from "../models/saq-fixtures.js";
 
 beforeEach(resetDatabase);
 
@@ -661,3 +666,141 @@ describe("hasOne: a child built for a saved owner replaces the saved one (SPEC: 
     expect((await Profile.where({ userId: owner.id }).toArray()).map((profile) => profile.bio)).toEqual(["old"]);
   });
 });
+
+const log: string[] = [];
+
+beforeEach(() => {
+  log.length = 0;
+});
+
+class SaaItem extends Model({
+  id: { type: "string", null: false, generateId: true },
+  saaOwnerId: "string",
+  keeperId: "string",
+  title: { type: "string", null: false },
+}) {
+  static override binding = "DB";
+}
+
+class SaaOwner extends Model({
+  id: { type: "string", null: false, generateId: true },
+  name: "string",
+  rank: "integer",
+  settings: "json",
+  startsAt: "datetime",
+}) {
+  static override binding = "DB";
+  items = hasMany(SaaItem);
+}
+
+describe("Associations", () => {
+  it("the default foreign key of a Model({...}) class is its name in camelCase plus Id", async () => {
+    const owner = await SaaOwner.create({ name: "Ada" });
+    const item = owner.items().build({ title: "one" });
+    expect(item.saaOwnerId).toBe(owner.id);
+    expect(owner.items().toSql().sql).toContain(`"saa_owner_id" = ?`);
+  });
+
+  it("a child built on a persisted owner is saved by the owner's next save, in one batch with the owner's update", async () => {
+    const owner = await SaaOwner.create({ name: "Ada" });
+    const { db, events } = listen();
+    const bound = await db.model(SaaOwner).find(owner.id);
+    events.length = 0;
+    bound.items().build({ title: "one" });
+    expect(await bound.save()).toBe(true);
+    expect(events.map((event) => event.sql.split(" ")[0])).toEqual(["INSERT"]);
+    bound.items().build({ title: "two" });
+    bound.name = "Bob";
+    events.length = 0;
+    expect(await bound.save()).toBe(true);
+    expect(events.map((event) => [event.sql.split(" ")[0], event.batched])).toEqual([
+      ["UPDATE", true],
+      ["INSERT", true],
+    ]);
+    events.length = 0;
+    expect(await bound.save()).toBe(true);
+    expect(events).toHaveLength(0);
+    expect(await countRows("saa_items")).toBe(2);
+  });
+
+  it("foreignKey names the child's attribute for finding and building", async () => {
+    class Keeper extends SaaOwner {
+      kept = hasMany(SaaItem, { foreignKey: "keeperId" });
+    }
+    const keeper = Keeper.build({ name: "K" });
+    const item = keeper.kept().build({ title: "kept" });
+    expect(item.keeperId).toBe(keeper.id);
+    expect(item.saaOwnerId).toBeNull();
+    expect(await keeper.save()).toBe(true);
+    expect((await keeper.kept().toArray()).map((row) => row.title)).toEqual(["kept"]);
+  });
+
+  it("hasOne build is saved with a new owner in one batch; a failing child insert writes nothing", async () => {
+    class Single extends SaaOwner {
+      item = hasOne(SaaItem);
+    }
+    const { db, events } = listen();
+    const owner = db.model(Single).build({ name: "A" });
+    owner.item.build({ title: "x" });
+    expect(await owner.save()).toBe(true);
+    expect(events.map((event) => event.batched)).toEqual([true, true]);
+    const other = Single.build({ name: "B" });
+    other.item.build({ title: null as unknown as string });
+    await expect(other.save()).rejects.toThrow(/NOT NULL/);
+    expect(await countRows("saa_owners")).toBe(1);
+  });
+});
+
+const I = OwnedItem as any;
+
+const O = ItemOwner as any;
+
+const B = Badge as any;
+
+async function seedOwnedItemsSeen(): Promise<void> {
+  await O.insertAll([{ id: "o1", name: "one" }, { id: "o2", name: "two" }]);
+  await I.insertAll([
+    { id: "a", ownerId: "o1", name: "x", rank: 1, code: "A", seenAt: "2024-01-01T00:00:00Z" },
+    { id: "b", ownerId: "o1", name: "X", rank: 2, code: "B", seenAt: "2024-01-02T00:00:00Z" },
+    { id: "c", ownerId: "o2", name: "y", rank: 3, code: "C", seenAt: "2024-01-03T00:00:00Z" },
+    { id: "d", ownerId: null, name: null, rank: null, code: "D", seenAt: null },
+  ]);
+}
+
+describe("hasMany: 'user.posts().build(attrs) builds a child that is saved with its owner'", () => {
+  it("a child built before the children are loaded is among them once loaded, and counted, as in Rails", async () => {
+    await seedOwnedItemsSeen();
+    const owner = await O.find("o1");
+    const child = owner.items().build({ name: "new", code: "N" });
+    expect(await owner.items().size()).toBe(3);
+    const loaded = await owner.items().toArray();
+    expect(loaded).toHaveLength(3);
+    expect(loaded).toContain(child);
+    expect(await owner.items().size()).toBe(3);
+    expect(await owner.save()).toBe(true);
+    expect(await I.where({ ownerId: "o1" }).count()).toBe(3);
+  });
+});
+
+class Kid extends Model({ id: { type: "string", null: false }, ownerId: "string", name: "string" }) {
+  static override binding = "DB";
+  static override tableName = "audit_q_children";
+}
+
+class Owner extends Model({ id: { type: "string", null: false }, name: "string" }) {
+  static override binding = "DB";
+  static override tableName = "audit_q_owners";
+  kids = hasMany(Kid, { dependent: "destroy" });
+  onlyKid = hasOne(Kid);
+}
+
+/** Items whose foreign key is filtered (its name has "secret"), and their owner with no association. */
+class SecretItem extends Model({ id: "string", secretVaultId: "string", label: "string" }) {
+  static override binding = "DB";
+  static override tableName = "audit_r_secret_items";
+}
+
+class PlainVault extends Model({ id: "string", name: "string" }) {
+  static override binding = "DB";
+  static override tableName = "audit_r_vaults";
+}

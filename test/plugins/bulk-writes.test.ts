@@ -1,9 +1,11 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { InvalidModel, Model, RecordNotUnique, UnknownAttribute } from "../../src/index.js";
+import { InvalidModel, Model, RecordNotUnique, UnknownAttribute, batch, sql, Relation } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { countRows, listen } from "../helpers/queries.js";
 import { Counter, User } from "../models/fixtures.js";
+import { rejectionOf } from "../helpers/errors.js";
+import { Item as OwnedItem, Owner as ItemOwner } from "../models/saq-fixtures.js";
 
 beforeEach(resetDatabase);
 
@@ -314,5 +316,144 @@ describe("Statements in a batch", () => {
     const { db } = listen();
     await expect(db.batch([User.toInsert({ name: "b", email: "fresh@x.io" }), User.toInsert({ name: "c", email: "dup@x.io" })])).rejects.toThrow(RecordNotUnique);
     expect(await countRows("users")).toBe(1);
+  });
+});
+
+const I = OwnedItem as any;
+
+const O = ItemOwner as any;
+
+async function seedOwnedItems(): Promise<void> {
+  await O.insertAll([{ id: "o1", name: "one" }, { id: "o2", name: "two" }]);
+  await I.insertAll([
+    { id: "a", ownerId: "o1", name: "x", rank: 1, code: "A" },
+    { id: "b", ownerId: "o1", name: "x", rank: 2, code: "B" },
+    { id: "c", ownerId: "o2", name: "y", rank: 3, code: "C" },
+    { id: "d", ownerId: null, name: null, rank: null, code: "D" },
+  ]);
+}
+
+describe("Bulk writes", () => {
+  it("insert and insertAll fill declared defaults and generated keys, and skip callbacks; insert resolves to meta", async () => {
+    const meta = await I.insert({ name: "q" });
+    expect(meta).toMatchObject({ changes: 1 });
+    await I.insertAll([{ name: "r" }, { name: "s" }]);
+    const rows = await I.order({ name: "asc" }).toArray();
+    expect(rows.map((r: any) => r.kind)).toEqual(["model", "model", "model"]);
+    expect(rows.every((r: any) => typeof r.id === "string" && r.id.length > 10)).toBe(true);
+  });
+
+  it("insert and insertAll raise RecordNotUnique for a duplicate, and skip it with onDuplicate: skip", async () => {
+    await seedOwnedItems();
+    expect(await rejectionOf(I.insert({ id: "a" }))).toBeInstanceOf(RecordNotUnique);
+    expect(await rejectionOf(I.insertAll([{ id: "z1", code: "z" }, { id: "z2", code: "A" }]))).toBeInstanceOf(RecordNotUnique);
+    expect(await I.count()).toBe(4);
+    expect((await I.insert({ id: "a" }, { onDuplicate: "skip" })).changes).toBe(0);
+    expect((await I.insertAll([{ id: "z1", code: "z" }, { id: "z2", code: "A" }], { onDuplicate: "skip" })).changes).toBe(1);
+  });
+
+  it("updateAll with undefined rejects with TypeError, sending nothing", async () => {
+    const { events, Item: B } = listen({ models: { Item: OwnedItem } }) as any;
+    expect(await rejectionOf(B.updateAll({ name: undefined }))).toBeInstanceOf(TypeError);
+    expect(await rejectionOf(B.insert({ name: undefined }))).toBeInstanceOf(TypeError);
+    expect(events).toHaveLength(0);
+  });
+});
+
+describe("Bulk writes skip validations and callbacks declared with the public API", () => {
+  it("insert, insertAll, upsert, upsertAll, updateAll and deleteAll (and their Statements in batch)", async () => {
+    let ran = 0;
+    class Guarded extends OwnedItem {
+      static {
+        this.validates("name", { presence: true, length: { minimum: 5 } });
+        this.beforeSave(() => {
+          ran++;
+          throw new Error("beforeSave must not run");
+        });
+        this.beforeDestroy(() => {
+          ran++;
+          throw new Error("beforeDestroy must not run");
+        });
+      }
+    }
+    const G = Guarded as any;
+    await G.insert({ id: "g1", name: "" });
+    await G.insertAll([{ id: "g2", name: null }]);
+    await G.upsert({ id: "g1", name: "x" });
+    await G.upsertAll([{ id: "g3", name: "y" }]);
+    expect(await G.where({ id: ["g1", "g2"] }).updateAll({ name: "" })).toBe(2);
+    await batch([G.toInsert({ id: "g4" }), G.where({ id: "g4" }).toUpdateAll({ name: "" })]);
+    expect(await G.count()).toBe(4);
+    expect(await G.deleteAll()).toBe(4);
+    expect(ran).toBe(0);
+  });
+});
+
+class Item extends Model({
+  id: { type: "string", null: false, generateId: true },
+  name: "string",
+  age: "integer",
+  email: "string",
+  codeValue: "string",
+  partA: "string",
+  partB: "string",
+  data: "json",
+  createdAt: "datetime",
+  updatedAt: "datetime",
+}) {
+  static override binding = "DB";
+  static override tableName = "srt_items";
+}
+
+const AnyContact = Item as any;
+
+// ---- Bulk writes and Other values ------------------------------------------------------------------------
+
+describe("Bulk writes", () => {
+  it("'All bulk writes run when called': insert, updateAll and deleteAll are sent without being awaited", async () => {
+    const { db, events } = listen();
+    const bound = db.model(Item as any) as any;
+    const pending = [bound.insert({ id: "r", name: "a" }), bound.where({ id: "r" }).updateAll({ name: "b" })];
+    await bound.count();
+    expect(events.map((event) => event.sql.split(" ")[0])).toEqual(["INSERT", "UPDATE", "SELECT"]);
+    await Promise.all(pending);
+  });
+
+  it("insertAll: rows giving the same attributes are accepted, whether a value is null or not", async () => {
+    await AnyContact.insertAll([{ name: "a", age: null }, { name: "b", age: 2 }]);
+    expect(await AnyContact.order({ name: "asc" }).pluck("age")).toEqual([null, 2]);
+  });
+
+  it("upsert: an existing row is updated with the given attributes and a new updatedAt, keeping createdAt", async () => {
+    await AnyContact.insert({ id: "u", name: "a", createdAt: new Date("2020-01-01T00:00:00Z"), updatedAt: new Date("2020-01-01T00:00:00Z") });
+    await AnyContact.upsert({ id: "u", name: "b" });
+    const row = await AnyContact.find("u");
+    expect(row.name).toBe("b");
+    expect(row.createdAt.toISOString()).toBe("2020-01-01T00:00:00.000Z");
+    expect(row.updatedAt.getTime()).toBeGreaterThan(Date.parse("2020-01-02"));
+  });
+
+  it("upsert of the values a row already holds leaves its updatedAt alone, as a save with nothing to change does (Rails' upsert_all)", async () => {
+    const stamp = new Date("2020-01-01T00:00:00Z");
+    await AnyContact.insertAll([
+      { id: "same", name: "a", age: 1, createdAt: stamp, updatedAt: stamp },
+      { id: "other", name: "b", age: 1, createdAt: stamp, updatedAt: stamp },
+    ]);
+    await AnyContact.upsertAll([
+      { id: "same", name: "a", age: 1 },
+      { id: "other", name: "b", age: 2 },
+    ]);
+    expect((await AnyContact.find("same")).updatedAt.toISOString()).toBe(stamp.toISOString());
+    expect((await AnyContact.find("other")).updatedAt.getTime()).toBeGreaterThan(stamp.getTime());
+  });
+});
+
+describe("Other values", () => {
+  it("'insert(...) resolves to the database's meta result object'; 'updateAll and deleteAll resolve to the number of rows affected'", async () => {
+    const meta = await AnyContact.insertAll([{ name: "a" }, { name: "b" }, { name: "c" }]);
+    expect(meta).toMatchObject({ changes: 3 });
+    expect(await AnyContact.where({ name: ["a", "b"] }).updateAll({ age: 5 })).toBe(2);
+    expect(await AnyContact.where({ age: 5 }).deleteAll()).toBe(2);
+    expect(await AnyContact.where({ age: 5 }).deleteAll()).toBe(0);
   });
 });

@@ -1,8 +1,20 @@
 /** The callbacks plugin: declaration, order, abort, and what each callback sees. */
 import { beforeEach, describe, expect, it } from "vitest";
-import { abort, batch, RecordNotSaved } from "../../src/index.js";
+import {
+  abort,
+  batch,
+  RecordNotSaved,
+  hasMany,
+  hasOne,
+  Model,
+  ActiveRecord,
+  defineApplicationRecord,
+  sql,
+} from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { User } from "../models/fixtures.js";
+import { countRows, listen } from "../helpers/queries.js";
+import { thrown } from "../helpers/errors.js";
 
 beforeEach(resetDatabase);
 
@@ -150,3 +162,305 @@ describe("callbacks", () => {
     expect(ran).toBe(0);
   });
 });
+
+const log: string[] = [];
+
+beforeEach(() => {
+  log.length = 0;
+});
+
+class SaaItem extends Model({
+  id: { type: "string", null: false, generateId: true },
+  saaOwnerId: "string",
+  keeperId: "string",
+  title: { type: "string", null: false },
+}) {
+  static override binding = "DB";
+}
+
+class SaaOwner extends Model({
+  id: { type: "string", null: false, generateId: true },
+  name: "string",
+  rank: "integer",
+  settings: "json",
+  startsAt: "datetime",
+}) {
+  static override binding = "DB";
+  items = hasMany(SaaItem);
+}
+
+describe("Callbacks (SPEC: Callbacks, Events 2-3)", () => {
+  it("run on a save that changes nothing, as in Rails", async () => {
+    class Counted extends SaaOwner {
+      static {
+        this.beforeSave(() => void log.push("beforeSave"));
+        this.afterSave(() => void log.push("afterSave"));
+      }
+    }
+    const owner = await Counted.create({ name: "Ada" });
+    log.length = 0;
+    expect(await owner.save()).toBe(true);
+    expect(log).toEqual(["beforeSave", "afterSave"]);
+  });
+
+  it("in one batch, all before-callbacks run before any write and all after-callbacks after all writes", async () => {
+    class Logged extends SaaOwner {
+      static {
+        this.validates("name", { presence: true });
+        this.beforeSave((record) => void log.push(`beforeSave ${record.name}`));
+        this.afterSave((record) => void log.push(`afterSave ${record.name}`));
+        this.beforeDestroy((record) => void log.push(`beforeDestroy ${record.name}`));
+        this.afterDestroy((record) => void log.push(`afterDestroy ${record.name}`));
+      }
+    }
+    const gone = await Logged.create({ name: "C" });
+    log.length = 0;
+    const { db, events } = listen();
+    const a = db.model(Logged).build({ name: "A" });
+    const b = db.model(Logged).build({ name: "B" });
+    const c = await db.model(Logged).find(gone.id);
+    events.length = 0;
+    const original = events.push.bind(events);
+    events.push = (...items) => (log.push("write"), original(...items));
+    await db.batch([a.toSave(), b.toSave(), c.toDestroy()]);
+    expect(log).toEqual(["beforeSave A", "beforeSave B", "beforeDestroy C", "write", "write", "write", "afterSave A", "afterSave B", "afterDestroy C"]);
+  });
+
+  it("a statement failing half-way through a batch writes nothing, and the records stay as they were", async () => {
+    class Logged extends SaaOwner {
+      static {
+        this.afterSave(() => void log.push("afterSave"));
+      }
+    }
+    const a = Logged.build({ name: "A" });
+    const b = SaaItem.build({ title: "x", saaOwnerId: "missing" });
+    await expect(batch([a.toSave(), b.toSave()])).rejects.toThrow(/FOREIGN KEY/);
+    expect(await countRows("saa_owners")).toBe(0);
+    expect(a.isNewRecord()).toBe(true);
+    expect(b.isNewRecord()).toBe(true);
+    expect(log).toEqual([]);
+  });
+
+  it("do not run for any bulk write", async () => {
+    class Guarded extends SaaOwner {
+      static {
+        this.validates("name", { presence: true });
+        this.beforeSave(() => {
+          throw abort("no");
+        });
+        this.beforeDestroy(() => {
+          throw abort("no");
+        });
+      }
+    }
+    await Guarded.insert({ id: "a", name: "" });
+    await Guarded.insertAll([{ id: "b", name: "" }]);
+    await Guarded.upsert({ id: "a", name: "" });
+    await Guarded.upsertAll([{ id: "c", name: "" }]);
+    expect(await Guarded.all().updateAll({ name: "" })).toBe(3);
+    await batch([Guarded.all().toUpdateAll({ rank: 1 })]);
+    expect(await Guarded.all().deleteAll()).toBe(3);
+  });
+});
+
+class AppBase extends ActiveRecord {
+  static override binding = "DB";
+}
+
+const schema = {
+  sal_items: {
+    id: { type: "string", null: false, generateId: true },
+    name: "string",
+    email: "string",
+    qty: "integer",
+    score: "real",
+    status: "string",
+    tags: "json",
+    createdAt: "datetime",
+    updatedAt: "datetime",
+  },
+  sal_counters: {
+    id: { type: "integer", null: false },
+    label: "string",
+    hits: { type: "integer", null: false },
+  },
+} as const;
+
+const ApplicationRecord = defineApplicationRecord(schema, AppBase);
+
+class Item extends ApplicationRecord("sal_items") {}
+
+class Counter extends ApplicationRecord("sal_counters") {}
+
+describe("Callbacks: order, abort and what they see", () => {
+  // SPEC: "`this.beforeSave(fn)` and `this.beforeDestroy(fn)` take a function receiving the record."
+  it("beforeSave and beforeDestroy receive the record itself", async () => {
+    const seen: unknown[] = [];
+    class Watched extends Item {
+      static {
+        this.beforeSave((record) => void seen.push(record));
+        this.beforeDestroy((record) => void seen.push(record));
+      }
+    }
+    const record = await Watched.createOrThrow({ name: "Ada" });
+    await record.destroy();
+    expect(seen).toHaveLength(2);
+    expect(seen[0]).toBe(record);
+    expect(seen[1]).toBe(record);
+  });
+
+  // SPEC (Events 2): "`beforeSave` and `beforeDestroy` run before the write, and after-callbacks run after it."
+  it("before-callbacks see the record as it is before the write; after-callbacks see it written", async () => {
+    const seen: string[] = [];
+    class Watched extends Counter {
+      static {
+        this.beforeSave(async (record) => {
+          seen.push(`beforeSave new=${record.isNewRecord()} id=${record.id} rows=${await countRows("sal_counters")}`);
+        });
+        this.afterSave(async (record) => {
+          seen.push(`afterSave persisted=${record.isPersisted()} id=${typeof record.id} hits=${record.hits} rows=${await countRows("sal_counters")}`);
+        });
+        this.beforeDestroy(async (record) => {
+          seen.push(`beforeDestroy destroyed=${record.isDestroyed()} rows=${await countRows("sal_counters")}`);
+        });
+        this.afterDestroy(async (record) => {
+          seen.push(`afterDestroy destroyed=${record.isDestroyed()} rows=${await countRows("sal_counters")}`);
+        });
+      }
+    }
+    const record = Watched.build({ label: "visits" });
+    expect(await record.save()).toBe(true);
+    expect(await record.destroy()).toBe(record);
+    expect(seen).toEqual([
+      "beforeSave new=true id=null rows=0",
+      "afterSave persisted=true id=number hits=0 rows=1",
+      "beforeDestroy destroyed=false rows=1",
+      "afterDestroy destroyed=true rows=0",
+    ]);
+  });
+
+  // SPEC: "A callback stops the operation with `throw abort('<reason>')`": nothing is written.
+  it("abort in beforeSave stops the save before any write; abort in beforeDestroy before the DELETE", async () => {
+    class Guarded extends Item {
+      static {
+        this.beforeSave((record) => {
+          if (record.status === "locked") throw abort("locked records are read-only");
+        });
+        this.beforeDestroy(() => {
+          throw abort("kept forever");
+        });
+      }
+    }
+    const { db, events } = listen();
+    const Bound = db.model(Guarded);
+    const refused = Bound.build({ status: "locked" });
+    expect(await refused.save()).toBe(false);
+    expect(refused.abortReason).toBe("locked records are read-only");
+    expect(refused.isNewRecord()).toBe(true);
+    expect(events).toEqual([]);
+    const kept = await Bound.createOrThrow({ status: "open" });
+    events.length = 0;
+    expect(await kept.destroy()).toBe(false);
+    expect(kept.abortReason).toBe("kept forever");
+    expect(events).toEqual([]);
+    expect(kept.isPersisted()).toBe(true);
+  });
+
+  // SPEC: `abort(reason)`; Persistence: "`RecordNotSaved` (message is the abort reason)".
+  it("abort() without a reason still stops the save and gives a reason", async () => {
+    class Stopped extends Item {
+      static {
+        this.beforeSave(() => {
+          throw abort();
+        });
+      }
+    }
+    const record = Stopped.build({});
+    expect(await record.save()).toBe(false);
+    expect(typeof record.abortReason).toBe("string");
+    const error = await thrown(() => record.saveOrThrow());
+    expect(error).toBeInstanceOf(RecordNotSaved);
+    expect((error as Error).message).toBe(record.abortReason);
+  });
+
+  // SPEC (Events 2): "A callback may change the record (for example normalizing an attribute)".
+  it("a beforeSave change on a clean persisted record is written by that save", async () => {
+    class Stamped extends Item {
+      static {
+        this.beforeSave((record) => {
+          record.qty = (record.qty ?? 0) + 1;
+        });
+      }
+    }
+    const record = await Stamped.createOrThrow({ name: "Ada" });
+    expect(record.qty).toBe(1);
+    expect(await record.save()).toBe(true);
+    expect(record.isChanged()).toBe(false);
+    expect((await Item.find(record.id)).qty).toBe(2);
+  });
+
+  // SPEC (Events 2): "A thrown error other than an abort propagates from the save call".
+  it("an error from beforeDestroy propagates from destroy; the row stays and the record Persisted", async () => {
+    class Fragile extends Item {
+      static {
+        this.beforeDestroy(() => {
+          throw new RangeError("boom");
+        });
+      }
+    }
+    const record = await Fragile.createOrThrow({ name: "Ada" });
+    expect(await thrown(() => record.destroy())).toBeInstanceOf(RangeError);
+    expect(record.isPersisted()).toBe(true);
+    expect(await countRows("sal_items")).toBe(1);
+  });
+
+  // SPEC (Events 3): "`save`, `create`, `update` run validations then save callbacks".
+  it("an invalid record runs no save callback; a valid one runs them after every validation", async () => {
+    const order: string[] = [];
+    class Ordered extends Item {
+      static {
+        this.beforeSave(() => void order.push("beforeSave"));
+        this.validates("name", { presence: true });
+        this.validates("email", { uniqueness: true });
+      }
+    }
+    const { db, events } = listen();
+    const Bound = db.model(Ordered);
+    expect(await Bound.build({ email: "a@x" }).save()).toBe(false);
+    expect(order).toEqual([]);
+    expect(await Bound.build({ name: "Ada", email: "a@x" }).save()).toBe(true);
+    expect(order).toEqual(["beforeSave"]);
+    expect(events.map((event) => event.sql.split(" ")[0])).toEqual(["SELECT", "SELECT", "INSERT"]);
+  });
+
+  // SPEC (Events 2): "Callbacks run on every save and destroy, (not on bulk writes)."
+  it("run on a save with nothing to change, which still sends nothing", async () => {
+    let calls = 0;
+    class Counted extends Item {
+      static {
+        this.beforeSave(() => void calls++);
+        this.afterSave(() => void calls++);
+      }
+    }
+    const record = await Counted.createOrThrow({ name: "Ada" });
+    const { db, events } = listen();
+    const bound = await db.model(Counted).find(record.id);
+    events.length = 0;
+    calls = 0;
+    expect(await bound.save()).toBe(true);
+    expect(calls).toBe(2);
+    expect(events).toEqual([]);
+  });
+});
+
+class Kid extends Model({ id: { type: "string", null: false }, ownerId: "string", name: "string" }) {
+  static override binding = "DB";
+  static override tableName = "audit_q_children";
+}
+
+class Owner extends Model({ id: { type: "string", null: false }, name: "string" }) {
+  static override binding = "DB";
+  static override tableName = "audit_q_owners";
+  kids = hasMany(Kid, { dependent: "destroy" });
+  onlyKid = hasOne(Kid);
+}

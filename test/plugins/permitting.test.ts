@@ -1,9 +1,10 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { CastError, Model, UnknownAttribute } from "../../src/index.js";
+import { CastError, Model, UnknownAttribute, ActiveRecord, defineApplicationRecord } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { listen } from "../helpers/queries.js";
 import { User } from "../models/fixtures.js";
 import { env } from "cloudflare:test";
+import { thrown } from "../helpers/errors.js";
 
 beforeEach(resetDatabase);
 
@@ -183,5 +184,96 @@ describe("permit", () => {
     for (const input of inputs) {
       expect(() => User.permit(input, "name"), `input ${Object.prototype.toString.call(input)}`).toThrow(TypeError);
     }
+  });
+});
+
+class AppBase extends ActiveRecord {
+  static override binding = "DB";
+}
+
+const itemSchema = {
+  sar_items: {
+    id: { type: "string", null: false, generateId: true },
+    name: "string",
+    email: "string",
+    qty: { type: "integer", default: 1 },
+    price: "real",
+    flag: "boolean",
+    kind: { type: "string", null: false, default: "plain" },
+    happenedAt: "datetime",
+    data: "json",
+    code: "string",
+    createdAt: "datetime",
+    updatedAt: "datetime",
+  },
+  sar_strict: {
+    id: { type: "string", null: false, generateId: true },
+    label: { type: "string", null: false },
+    note: "string",
+  },
+} as const;
+
+const ItemApplicationRecord = defineApplicationRecord(itemSchema, AppBase);
+
+class Item extends ItemApplicationRecord("sar_items") {}
+
+/** The TypeError a function throws, with its message. */
+function typeError(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(TypeError);
+    return (error as Error).message;
+  }
+  throw new Error("expected a TypeError");
+}
+
+describe("building and creating: permit", () => {
+  it("reads own keys of a plain object only, drops keys not named, leaves out absent names, keeps null, casts", () => {
+    const input: Record<string, unknown> = { qty: " 4 ", flag: null, extra: "x" };
+    expect(Item.permit(input, "name", "qty", "flag", "price")).toEqual({ qty: 4, flag: null });
+    expect(Item.permit(Object.assign(Object.create(null), { name: "n" }), "name")).toEqual({ name: "n" });
+  });
+
+  // SPEC permit rules: "a plain object is read by own keys only". An object whose prototype is a plain object holding
+  // the key was refused as a whole (TypeError), rather than read without the inherited key.
+  it("a plain object with inherited keys is read by its own keys", () => {
+    const input = Object.create({ name: "inherited", admin: true }) as Record<string, unknown>;
+    input["qty"] = "4";
+    expect(Item.permit(input, "name", "qty")).toEqual({ qty: 4 });
+  });
+
+  it("FormData and URLSearchParams: a repeated key takes its last value", () => {
+    const params = new URLSearchParams("qty=1&qty=2&flag=on&happenedAt=2024-01-01&extra=1");
+    const permitted = Item.permit(params, "qty", "flag", "happenedAt", "name");
+    expect(permitted).toEqual({ qty: 2, flag: true, happenedAt: new Date("2024-01-01T00:00:00Z") });
+    const form = new FormData();
+    form.append("name", "a");
+    form.append("name", "b");
+    expect(Item.permit(form, "name")).toEqual({ name: "b" });
+    const item = Item.build(Item.permit(form, "name"));
+    expect(item.name).toBe("b");
+  });
+
+  it("TypeError for an uncastable value, a file from a form, or other input", () => {
+    typeError(() => Item.permit({ qty: "x" }, "qty"));
+    const form = new FormData();
+    form.append("name", new File(["x"], "a.txt"));
+    typeError(() => Item.permit(form, "name"));
+    const formFileFirst = new FormData();
+    formFileFirst.append("name", new File(["x"], "a.txt"));
+    formFileFirst.append("name", "text");
+    expect(Item.permit(formFileFirst, "name")).toEqual({ name: "text" });
+    class Custom {
+      name = "x";
+    }
+    for (const input of [[], new Map([["name", "x"]]), new Headers({ name: "x" }), new Custom(), null, "name=x", undefined, 5, new Date()]) {
+      typeError(() => Item.permit(input as never, "name"));
+    }
+  });
+
+  it("a name that is not an attribute throws UnknownAttribute, even when absent from the input", () => {
+    expect(() => Item.permit({}, "nope" as never)).toThrow(UnknownAttribute);
+    expect(() => Item.permit(new URLSearchParams(), "nope" as never)).toThrow(UnknownAttribute);
   });
 });

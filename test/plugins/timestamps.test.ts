@@ -1,10 +1,18 @@
 /** The timestamps plugin: createdAt and updatedAt, when they are set and when not. */
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { batch, Model, RecordNotUnique } from "../../src/index.js";
+import {
+  batch,
+  Model,
+  RecordNotUnique,
+  ActiveRecord,
+  defineApplicationRecord,
+  MissingAttribute,
+} from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { listen } from "../helpers/queries.js";
 import { User } from "../models/fixtures.js";
+import { thrown } from "../helpers/errors.js";
 
 beforeEach(resetDatabase);
 
@@ -125,5 +133,122 @@ describe("timestamps (Record 5)", () => {
     expect(await user.update({ age: 2, updatedAt: "2021-02-03T04:05:06Z" })).toBe(true);
     expect(user.updatedAt.toISOString()).toBe("2021-02-03T04:05:06.000Z");
     expect(await rowOf("users", user.id)).toMatchObject({ age: 2, updated_at: "2021-02-03T04:05:06.000Z" });
+  });
+});
+
+class AppBase extends ActiveRecord {
+  static override binding = "DB";
+}
+
+const rowSchema = {
+  sar2_rows: {
+    id: { type: "string", null: false, generateId: true },
+    label: "string",
+    secretNote: "string",
+    qty: "integer",
+    price: "real",
+    flag: "boolean",
+    happenedAt: "datetime",
+    stamp: "datetime",
+    data: "json",
+    code: "string",
+    createdAt: "datetime",
+    updatedAt: "datetime",
+  },
+} as const;
+
+const RowApplicationRecord = defineApplicationRecord(rowSchema, AppBase);
+
+class Row extends RowApplicationRecord("sar2_rows") {}
+
+describe("Timestamps: 'both are set on creation and updatedAt is set whenever a save changes something'", () => {
+  it("create stamps both with the same instant; a caller's createdAt is kept and updatedAt still set", async () => {
+    const row = await Row.create({ label: "a" });
+    expect(row.createdAt!.getTime()).toBe(row.updatedAt!.getTime());
+    const given = new Date("2001-01-01T00:00:00Z");
+    const kept = await Row.create({ createdAt: given });
+    expect(kept.createdAt!.getTime()).toBe(given.getTime());
+    expect(kept.updatedAt).toBeInstanceOf(Date);
+  });
+
+  it("'both are set on creation': an assigned null is no timestamp, so create, save and insertAll stamp it (as Rails does)", async () => {
+    const created = await Row.create({ label: "a", createdAt: null, updatedAt: null });
+    expect(created.createdAt).toBeInstanceOf(Date);
+    expect(created.updatedAt!.getTime()).toBe(created.createdAt!.getTime());
+    const built = Row.build({ label: "b" });
+    built.createdAt = null;
+    await built.save();
+    expect((await Row.find(built.id)).createdAt).toBeInstanceOf(Date);
+    await Row.insertAll([{ id: "bulk", createdAt: null }]);
+    expect((await Row.find("bulk")).createdAt).toBeInstanceOf(Date);
+    // On an update, an assigned null is the caller's change and is kept.
+    await created.update({ updatedAt: null });
+    expect((await Row.find(created.id)).updatedAt).toBeNull();
+  });
+
+  it("update(attrs) with the same values sends nothing and leaves updatedAt; a batch toSave with no change too", async () => {
+    const row = await Row.create({ label: "a" });
+    const stamp = row.updatedAt!.getTime();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(await row.update({ label: "a" })).toBe(true);
+    expect(row.updatedAt!.getTime()).toBe(stamp);
+    await batch([row.toSave()]);
+    expect(row.updatedAt!.getTime()).toBe(stamp);
+    expect((await Row.find(row.id)).updatedAt!.getTime()).toBe(stamp);
+    await row.update({ label: "b" });
+    expect(row.updatedAt!.getTime()).toBeGreaterThan(stamp);
+    expect(row.createdAt!.getTime()).toBe(stamp);
+  });
+
+  it("a caller's updatedAt on a changing update is kept", async () => {
+    const row = await Row.create({ label: "a" });
+    const given = new Date("2002-02-02T00:00:00Z");
+    await row.update({ label: "b", updatedAt: given });
+    expect(row.updatedAt!.getTime()).toBe(given.getTime());
+    expect((await Row.find(row.id)).updatedAt!.getTime()).toBe(given.getTime());
+  });
+
+  it("'updatedAt is set whenever a save changes something', even on a record a partial select loaded without it (as in Rails)", async () => {
+    const row = await Row.create({ label: "a" });
+    const stamp = row.updatedAt!.getTime();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const partial = (await Row.select("label").toArray())[0]!;
+    partial.label = "b";
+    expect(await partial.save()).toBe(true);
+    const stored = await Row.find(row.id);
+    expect(stored.label).toBe("b");
+    expect(stored.updatedAt!.getTime()).toBeGreaterThan(stamp);
+    expect(partial.updatedAt!.getTime()).toBe(stored.updatedAt!.getTime());
+    expect(partial.savedChanges()).toEqual({ label: ["a", "b"], updatedAt: [null, stored.updatedAt] });
+    expect(partial.isChanged()).toBe(false);
+    // A save with nothing to change still sends nothing.
+    await partial.save();
+    expect((await Row.find(row.id)).updatedAt!.getTime()).toBe(stored.updatedAt!.getTime());
+  });
+
+  it("a partial record's stamp is taken back with the write when a batch fails, and it stays unreadable", async () => {
+    await Row.create({ code: "taken" });
+    const row = await Row.create({ label: "a" });
+    const partial = (await Row.select("label").where({ id: row.id }).toArray())[0]!;
+    partial.label = "b";
+    const doomed = Row.build({ code: "taken" });
+    expect(await thrown(() => batch([partial.toSave(), doomed.toSave()]))).toBeInstanceOf(RecordNotUnique);
+    expect(partial.changes()).toEqual({ label: ["a", "b"] });
+    expect(() => partial.updatedAt).toThrow(MissingAttribute);
+    expect((await Row.find(row.id)).updatedAt!.getTime()).toBe(row.updatedAt!.getTime());
+  });
+
+  it("a New record whose create failed gets stamped anew by the next save", async () => {
+    class Strict extends RowApplicationRecord("sar2_rows") {
+      static {
+        this.validates("label", { presence: true });
+      }
+    }
+    const row = await Strict.create({});
+    expect(row.isNewRecord()).toBe(true);
+    expect(row.createdAt).toBeNull();
+    row.label = "x";
+    expect(await row.save()).toBe(true);
+    expect(row.createdAt).toBeInstanceOf(Date);
   });
 });

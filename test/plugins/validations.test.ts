@@ -1,9 +1,17 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { InvalidModel, Model, RecordInvalid } from "../../src/index.js";
+import {
+  InvalidModel,
+  Model,
+  RecordInvalid,
+  ActiveRecord,
+  defineApplicationRecord,
+  UnknownAttribute,
+} from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
-import { listen } from "../helpers/queries.js";
+import { listen, countRows } from "../helpers/queries.js";
 import { User } from "../models/fixtures.js";
+import { thrown } from "../helpers/errors.js";
 
 beforeEach(resetDatabase);
 
@@ -224,3 +232,125 @@ describe("validations", () => {
     expect((await Member.create({ name: "Ada" })).errors.isEmpty()).toBe(true);
   });
 });
+
+class AppBase extends ActiveRecord {
+  static override binding = "DB";
+}
+
+const schema = {
+  sal_items: {
+    id: { type: "string", null: false, generateId: true },
+    name: "string",
+    email: "string",
+    qty: "integer",
+    score: "real",
+    status: "string",
+    tags: "json",
+    createdAt: "datetime",
+    updatedAt: "datetime",
+  },
+  sal_counters: {
+    id: { type: "integer", null: false },
+    label: "string",
+    hits: { type: "integer", null: false },
+  },
+} as const;
+
+const ApplicationRecord = defineApplicationRecord(schema, AppBase);
+
+class Item extends ApplicationRecord("sal_items") {}
+
+/** The messages a fresh record of `model` gets from one failed save with `attrs`. */
+async function messagesOf(model: typeof Item, attrs: Record<string, unknown>): Promise<string[]> {
+  const record = model.build(attrs as never);
+  expect(await record.save()).toBe(false);
+  return record.errors.fullMessages();
+}
+
+describe("Validations: declarations Rails refuses", () => {
+  // SPEC lists six options and says "Validators beyond these and their full option sets: not shown." Rails' `validates`
+  // raises ArgumentError for an unknown validator, for no validator at all, and for an option value of the wrong shape,
+  // when the validation is declared: a typo must not silently validate nothing.
+  it("an unknown option (a typo) throws TypeError naming it, at declaration", () => {
+    expect(() => {
+      class Typo extends Item {
+        static {
+          this.validates("name", { presense: true } as never);
+        }
+      }
+      return Typo;
+    }).toThrow(new TypeError('Typo.validates("name"): unknown option presense (options: presence, uniqueness, length, format, inclusion, numericality, allowNil, allowBlank, message)'));
+  });
+
+  it("no check at all (an empty object, or only a message) throws TypeError", () => {
+    class Empty extends Item {}
+    expect(() => Empty.validates("name", {})).toThrow(TypeError);
+    expect(() => Empty.validates("name", { message: "is wrong" })).toThrow(TypeError);
+  });
+
+  it("an option value of the wrong shape throws TypeError", () => {
+    class Shapes extends Item {}
+    const wrong: Record<string, unknown>[] = [
+      { presence: "yes" },
+      { uniqueness: "yes" },
+      { uniqueness: { caseSensitive: "no" } },
+      { uniqueness: { scope: "email" } },
+      { length: {} },
+      { length: { minimum: -1 } },
+      { length: { maximum: 1.5 } },
+      { length: { min: 2 } },
+      { length: 3 },
+      { format: "^a" },
+      { inclusion: "abc" },
+      { numericality: { greaterThan: "3" } },
+      { numericality: { onlyInteger: "yes" } },
+      { numericality: { lessThan: 3 } },
+      { message: 5, presence: true },
+    ];
+    for (const options of wrong) expect(() => Shapes.validates("name", options as never), JSON.stringify(options)).toThrow(TypeError);
+    expect(() => Shapes.validates("name", { length: { min: 2 } } as never)).toThrow(
+      'Shapes.validates("name"): length: unknown option min (options: minimum, maximum, allowNil, allowBlank)',
+    );
+    expect(() => Shapes.validates("name", { length: {} })).toThrow('Shapes.validates("name"): length: needs one of minimum, maximum');
+  });
+
+  it("an option set to false or left undefined is no check, as in Rails; the others still apply", async () => {
+    class Off extends Item {
+      static {
+        this.validates("name", { presence: false, length: { minimum: 2 }, format: undefined } as never);
+      }
+    }
+    expect(await messagesOf(Off, { name: "a" })).toEqual(["Name is too short"]);
+    // No "can't be blank": presence is off. A null name is still checked by length, as Rails measures nil as "".
+    expect(await messagesOf(Off, { name: null })).toEqual(["Name is too short"]);
+  });
+
+  // Rails raises when the validation runs (the record has no such method), and so does this library.
+  it("a name that is not an attribute (a compile error) throws UnknownAttribute when the validation runs", async () => {
+    class Ghost extends Item {
+      static {
+        // @ts-expect-error -- not an attribute of the Model
+        this.validates("nickname", { presence: true });
+      }
+    }
+    expect(await thrown(() => Ghost.build({ name: "x" }).save())).toBeInstanceOf(UnknownAttribute);
+    expect(await countRows("sal_items")).toBe(0);
+  });
+});
+
+class AuditItem extends Model({
+  id: "string",
+  name: "string",
+  email: "string",
+  qty: "integer",
+  price: "real",
+  flag: "boolean",
+  kind: "string",
+  happenedAt: "datetime",
+  data: "json",
+  createdAt: "datetime",
+  updatedAt: "datetime",
+}) {
+  static override binding = "DB";
+  static override tableName = "audit_r_items";
+}
