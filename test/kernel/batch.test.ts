@@ -11,12 +11,14 @@ import {
   withDatabase,
   Model,
   Relation,
+  RecordInvalid,
 } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { rejectionOf } from "../helpers/errors.js";
 import { countRows, listen } from "../helpers/queries.js";
-import { Counter, User } from "../models/fixtures.js";
+import { Counter, User, ApplicationRecord as FixtureApplicationRecord, Post } from "../models/fixtures.js";
 import { Badge, Item as OwnedItem, Owner as ItemOwner } from "../models/saq-fixtures.js";
+import { presence } from "../helpers/guide-plugins.js";
 
 beforeEach(resetDatabase);
 
@@ -240,3 +242,63 @@ class AuditItem extends Model({
   static override binding = "DB";
   static override tableName = "audit_r_items";
 }
+
+describe("guide: Batch", () => {
+  it("runs the first example", async () => {
+    const owner = await User.createOrThrow({ name: "Owner" });
+    await Post.createOrThrow({ userId: owner.id, title: "Draft" });
+    const author = User.build({ name: "Grace" });
+    const post = Post.build({ userId: author.id, title: "First" });
+    const old = await Post.findByOrThrow({ title: "Draft" });
+    const result = await batch([author.toSave(), post.toSave(), old.toDestroy()]);
+    expect(author.isPersisted()).toBe(true);
+    expect(old.isDestroyed()).toBe(true);
+    expect(result).toEqual([author, post, old]);
+    expect(await batch([])).toEqual([]);
+  });
+
+  it("runs the second example; Statement toSql as shown", async () => {
+    const writer = User.build({ name: "Ada" });
+    const [, inserted, archived] = await batch([
+      writer.toSave(),
+      Post.toInsert({ userId: writer.id, title: "Welcome" }),
+      Post.where({ userId: writer.id, published: false }).toUpdateAll({ published: true }),
+    ]);
+    expect(inserted).toBeDefined();
+    expect(archived).toBe(1);
+    const q = Post.toInsert({ userId: writer.id, title: "x" }).toSql();
+    expect(q.sql).toMatch(/^INSERT INTO "posts" \(.*\) SELECT .* FROM json_each\(\?\)/);
+  });
+
+  it("a refused record throws before anything is written; a D1 refusal writes nothing", async () => {
+    class Strict extends FixtureApplicationRecord("users") {
+      static {
+        this.validates("email", { presence: true });
+      }
+    }
+    const ok = User.build({ name: "ok" });
+    await expect(batch([ok.toSave(), Strict.build({ name: "bad" }).toSave()])).rejects.toBeInstanceOf(RecordInvalid);
+    expect(await countRows("users")).toBe(0);
+    await User.createOrThrow({ name: "a", email: "a@x.org" });
+    const fresh = User.build({ name: "b" });
+    await expect(batch([fresh.toSave(), User.build({ name: "c", email: "a@x.org" }).toSave()])).rejects.toBeInstanceOf(RecordNotUnique);
+    expect(fresh.isNewRecord()).toBe(true);
+    expect(await countRows("users")).toBe(1);
+  });
+});
+
+describe("guide: Batch, prose claims", () => {
+  it("batch uses the database the first item writes through", async () => {
+    const { db, sqls } = listen();
+    const rec = db.model(User).build({ name: "x" });
+    await batch([rec.toSave(), User.toInsert({ name: "y" })]);
+    expect(sqls()).toHaveLength(2);
+  });
+
+  it("a Statement's result in a batch; toDestroy resolves to the record", async () => {
+    const u = await User.createOrThrow({ name: "x" });
+    const [destroyed, deleted] = await batch([u.toDestroy(), Post.toDeleteAll()]);
+    expect(destroyed).toBe(u);
+    expect(deleted).toBe(0);
+  });
+});

@@ -10,11 +10,14 @@ import {
   MissingAttribute,
   RecordNotUnique,
   Model,
+  column,
+  sql,
 } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { listen, countRows } from "../helpers/queries.js";
-import { Counter, User } from "../models/fixtures.js";
+import { Counter, User, ApplicationRecord as FixtureApplicationRecord } from "../models/fixtures.js";
 import { thrown } from "../helpers/errors.js";
+import { presence } from "../helpers/guide-plugins.js";
 
 beforeEach(resetDatabase);
 
@@ -553,3 +556,64 @@ class AuditItem extends Model({
   static override binding = "DB";
   static override tableName = "audit_r_items";
 }
+
+// ---- Change tracking ------------------------------------------------------------------------------------------
+
+describe("guide: Change tracking", () => {
+  it("the other methods, in the callbacks they are meant for", async () => {
+    const logs: string[] = [];
+    class Subscriber extends FixtureApplicationRecord("users") {
+      static {
+        this.beforeSave((user) => {
+          if (user.willSaveChangeTo("email")) user.admin = false;
+        });
+        this.afterUpdate((user) => {
+          if (user.hasSavedChangeTo("name")) logs.push(`renamed from ${user.savedChangeTo("name")![0]}`);
+        });
+      }
+    }
+    const grace = await Subscriber.create({ name: "Grace", admin: true });
+    expect(grace.isChanged()).toBe(false);
+    grace.name = "Grace H.";
+    expect(grace.isChanged()).toBe(true);
+    expect(grace.changes()).toEqual({ name: ["Grace", "Grace H."] });
+    expect(grace.changedAttributes()).toEqual({ name: "Grace" });
+    expect(grace.attributeWas("name")).toBe("Grace");
+    await grace.save();
+    expect(logs).toEqual(["renamed from Grace"]);
+    expect(grace.admin).toBe(true);
+    await grace.update({ email: "grace@example.com" });
+    expect(grace.admin).toBe(false);
+    expect((await Subscriber.find(grace.id)).admin).toBe(false);
+  });
+
+  it("tracks as shown", async () => {
+    const ada = await User.create({ name: "Ada", age: 30, settings: { theme: "dark" } });
+    ada.age = 31;
+    (ada.settings as { theme: string }).theme = "light";
+    expect(ada.changed()).toEqual(["age", "settings"]);
+    expect(ada.isAttributeChanged("age", { from: 30 })).toBe(true);
+    expect(ada.isAttributeChanged("age", { from: "30" })).toBe(true);
+    ada.restoreAttributes("settings");
+    expect(ada.settings).toEqual({ theme: "dark" });
+    await ada.save();
+    const saved = ada.savedChanges();
+    expect(Object.keys(saved)).toEqual(["age", "updatedAt"]);
+    expect(saved["age"]).toEqual([30, 31]);
+    expect(saved["updatedAt"]![0]).toBeInstanceOf(Date);
+    expect(saved["updatedAt"]![1]).toBeInstanceOf(Date);
+    expect(ada.attributeBeforeLastSave("age")).toBe(30);
+    expect(ada.savedChangeTo("age")).toEqual([30, 31]);
+    expect(ada.hasSavedChangeTo("age")).toBe(true);
+  });
+
+  it("restoreAttributes on a new record goes back to what build() gave it", () => {
+    const user = User.build({ name: "Ada" });
+    const id = user.id;
+    user.admin = true;
+    user.id = "other";
+    user.restoreAttributes();
+    expect(user.admin).toBe(false);
+    expect(user.id).toBe(id);
+  });
+});

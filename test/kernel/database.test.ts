@@ -337,3 +337,67 @@ describe("Connection: db.model(M) starts queries on that database", () => {
     expect(first.events).toHaveLength(0);
   });
 });
+
+// ---- The database ---------------------------------------------------------------------------------------------
+
+describe("guide: The database", () => {
+  it("runs the example", async () => {
+    const seen: string[] = [];
+    const db = connect(env.DB, { onQuery: (event) => seen.push(event.sql) });
+    const returned = await withDatabase(db, async () => {
+      await User.create({ name: "Ada" });
+      return 42;
+    });
+    expect(returned).toBe(42);
+    expect(seen).toHaveLength(1);
+    const users = db.model(User);
+    const ada = await users.findBy({ name: "Ada" });
+    await ada?.update({ age: 36 });
+    expect(seen).toHaveLength(3);
+    expect(await User.count()).toBe(1);
+    expect(seen).toHaveLength(3);
+    const remove = db.onQuery(() => seen.push("extra"));
+    await users.count();
+    remove();
+    await users.count();
+    expect(seen.filter((s) => s === "extra")).toHaveLength(1);
+    expect(db.bookmark()).toBeNull();
+  });
+
+  it("NoDatabase without binding, and with a binding missing from env", async () => {
+    class Loose extends Model({ id: "string" }) {
+      static override tableName = "notes";
+    }
+    await expect(Loose.all().toArray()).rejects.toBeInstanceOf(NoDatabase);
+    class Wrong extends Model({ id: "string" }) {
+      static override tableName = "notes";
+      static override binding = "NOPE";
+    }
+    await expect(Wrong.all().toArray()).rejects.toBeInstanceOf(NoDatabase);
+  });
+
+  it("Sessions", async () => {
+    const db = connect(env.DB, { session: "first-unconstrained" });
+    await db.model(User).count();
+    expect(typeof db.bookmark()).toBe("string");
+    const response = new Response("ok");
+    response.headers.set("x-d1-bookmark", db.bookmark() ?? "");
+    expect(response.headers.get("x-d1-bookmark")).not.toBe("");
+  });
+});
+
+describe("guide: The database, prose claims", () => {
+  it("db.model(User) is a cached view", () => {
+    const db = connect(env.DB);
+    expect(db.model(User)).toBe(db.model(User));
+  });
+
+  it("query events filter null of a filtered attribute in an update", async () => {
+    const { db, events } = listen();
+    const u = await db.model(User).createOrThrow({ name: "x", email: "a@b.c" });
+    await u.update({ email: null });
+    expect(events.at(-1)!.params[0]).toBe("[FILTERED]");
+    await db.model(User).where({ email: ["a", "b"] }).toArray();
+    expect(events.at(-1)!.params).toEqual(['["[FILTERED]","[FILTERED]"]']);
+  });
+});

@@ -11,9 +11,20 @@ import {
   RecordNotUnique,
   ActiveRecord,
   defineApplicationRecord,
+  IncompatibleRelation,
+  InvalidModel,
+  IrreversibleOrder,
+  MissingAttribute,
+  NoDatabase,
+  RecordDestroyed,
+  RecordflareError,
+  RecordNotFound,
+  UnknownAttribute,
 } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
-import { thrown } from "../helpers/errors.js";
+import { thrown, rejectionOf } from "../helpers/errors.js";
+import { presence } from "../helpers/guide-plugins.js";
+import { User } from "../models/fixtures.js";
 
 beforeEach(resetDatabase);
 
@@ -119,5 +130,83 @@ describe("RecordNotUnique for every write the database refuses for a unique cons
     expect(stateOf(one)).toEqual(NEW);
     expect(stateOf(two)).toEqual(NEW);
     expect(await Item.all().count()).toBe(2);
+  });
+});
+
+// ---- Errors ---------------------------------------------------------------------------------------------------
+
+describe("guide: Errors", () => {
+  it("RecordNotUnique's message as shown; D1's error is the cause", async () => {
+    await User.createOrThrow({ name: "Ada", email: "ada@example.com" });
+    const error = await rejectionOf(User.createOrThrow({ name: "Ada", email: "ada@example.com" }));
+    expect(error).toBeInstanceOf(RecordNotUnique);
+    expect(error.message).toBe("User.email has already been taken (users.email must be unique)");
+    expect(error.cause).toBeInstanceOf(Error);
+  });
+
+  it("the try/catch example compiles and lands in the RecordNotUnique branch", async () => {
+    await User.createOrThrow({ name: "Ada", email: "ada@example.com" });
+    let branch = "";
+    try {
+      await User.createOrThrow({ name: "Ada", email: "ada@example.com" });
+    } catch (error) {
+      if (error instanceof RecordNotUnique) {
+        branch = "unique";
+      } else if (error instanceof RecordInvalid) {
+        branch = String((error.record as InstanceType<typeof User>).errors.fullMessages());
+      } else throw error;
+    }
+    expect(branch).toBe("unique");
+  });
+
+  it("find('missing') rejects with RecordNotFound", async () => {
+    const found = await User.find("missing").catch((error) => {
+      if (error instanceof RecordNotFound) return null;
+      throw error;
+    });
+    expect(found).toBeNull();
+  });
+
+  it("every class is a RecordflareError", () => {
+    for (const E of [
+      UnknownAttribute,
+      MissingAttribute,
+      InvalidModel,
+      RecordNotFound,
+      RecordInvalid,
+      RecordNotSaved,
+      RecordNotDestroyed,
+      RecordDestroyed,
+      RecordNotUnique,
+      IrreversibleOrder,
+      IncompatibleRelation,
+      NoDatabase,
+    ])
+      expect(E.prototype).toBeInstanceOf(RecordflareError);
+  });
+
+  it("a RecordNotFound with a filtered primary key shows [FILTERED]", async () => {
+    class Sess extends Model({ token: { type: "string", null: false }, userName: "string" }) {
+      static override binding = "DB";
+      static override primaryKey = "token";
+      static override tableName = "sessions";
+    }
+    const error = await rejectionOf(Sess.find("sekrit"));
+    expect(error.message).toContain("[FILTERED]");
+    expect(error.message).not.toContain("sekrit");
+  });
+
+  it("NOT NULL errors are D1's own", async () => {
+    const error = await rejectionOf(User.create({} as never));
+    expect(error).not.toBeInstanceOf(RecordflareError);
+  });
+});
+
+describe("guide: Errors table, TypeError cases", () => {
+  it("undefined in find's ids, updateAll with nothing to set", async () => {
+    await expect(User.find(undefined as never)).rejects.toBeInstanceOf(TypeError);
+    await expect(User.find(["a", undefined] as never)).rejects.toBeInstanceOf(TypeError);
+    await expect(User.updateAll({})).rejects.toBeInstanceOf(TypeError);
+    expect(() => User.toUpdateAll({})).toThrow(TypeError);
   });
 });

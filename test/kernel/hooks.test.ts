@@ -1,10 +1,27 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { ActiveRecord, Base, calculations, connect, defineApplicationRecord, definePlugin, InvalidModel, Model, type QueryEvent, sql, withDatabase } from "../../src/index.js";
+import {
+  ActiveRecord,
+  Base,
+  calculations,
+  connect,
+  defineApplicationRecord,
+  definePlugin,
+  InvalidModel,
+  Model,
+  type QueryEvent,
+  sql,
+  withDatabase,
+  abort,
+  batch,
+  column,
+  idGeneration,
+  timestamps,
+} from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
-import { rejectionOf } from "../helpers/errors.js";
+import { rejectionOf, thrown } from "../helpers/errors.js";
 import { listen } from "../helpers/queries.js";
-import { User } from "../models/fixtures.js";
+import { User, ApplicationRecord as FixtureApplicationRecord, schema as fixtureSchema } from "../models/fixtures.js";
 
 beforeEach(resetDatabase);
 
@@ -292,5 +309,147 @@ describe("calculations as a plugin", () => {
     expect(await Counting.where({ name: "Ada" }).count()).toBe(1);
     expect(await Counting.pluck("name")).toEqual(["Ada"]);
     expect(await Counting.exists({ name: "Grace" })).toBe(false);
+  });
+});
+
+// ---- Hook catalogue -------------------------------------------------------------------------------------------
+
+describe("guide: The hook catalogue", () => {
+  it("abort() defaults to the reason 'aborted'", async () => {
+    class Stop extends FixtureApplicationRecord("users") {
+      static {
+        this.beforeSave(() => {
+          throw abort();
+        });
+      }
+    }
+    const s = Stop.build({ name: "x" });
+    expect(await s.save()).toBe(false);
+    expect(s.abortReason).toBe("aborted");
+  });
+
+  it("registering a hook after the Model's first use throws InvalidModel", () => {
+    class Used extends FixtureApplicationRecord("users") {}
+    Used.build({ name: "x" });
+    expect(() => Used.hook("record:beforeSave", () => {})).toThrow(InvalidModel);
+  });
+
+  it("record:hydrate runs for loaded rows and reload, not for the RETURNING row of an insert", async () => {
+    let hydrated = 0;
+    class Hyd extends FixtureApplicationRecord("users") {
+      static {
+        this.hook("record:hydrate", () => {
+          hydrated++;
+        });
+      }
+    }
+    const h = await Hyd.createOrThrow({ name: "x" });
+    expect(hydrated).toBe(0);
+    await Hyd.find(h.id);
+    expect(hydrated).toBe(1);
+    await h.reload();
+    expect(hydrated).toBe(2);
+  });
+
+  it("record:write: values on update are the changed ones; an update left with no values sends nothing", async () => {
+    const seen: string[][] = [];
+    class W extends FixtureApplicationRecord("users") {
+      static {
+        this.hook("record:write", ({ values }) => {
+          seen.push([...values.keys()]);
+        });
+      }
+    }
+    const w = await W.createOrThrow({ name: "x" });
+    w.age = 3;
+    await w.save();
+    expect(seen.at(-1)).toEqual(["age"]);
+  });
+});
+
+describe("guide: The hook catalogue, order guarantees", () => {
+  it("build, save and destroy run their hooks in the order listed", async () => {
+    const log: string[] = [];
+    const tracer = definePlugin({
+      name: "guide-claims-tracer",
+      hooks: {
+        "record:initialize"() {
+          log.push("initialize");
+        },
+        "attribute:assign"({ attribute }) {
+          log.push(`assign:${attribute.name}`);
+        },
+        "record:validate"() {
+          log.push("validate");
+        },
+        "record:beforeSave"() {
+          log.push("beforeSave");
+        },
+        "record:beforeWrite"() {
+          log.push("beforeWrite");
+        },
+        "record:write"() {
+          log.push("write");
+        },
+        "record:afterSave"() {
+          log.push("afterSave");
+        },
+        "record:beforeDestroy"() {
+          log.push("beforeDestroy");
+        },
+        "record:beforeDelete"() {
+          log.push("beforeDelete");
+        },
+        "record:afterDestroy"() {
+          log.push("afterDestroy");
+        },
+      },
+    });
+    class Traced extends FixtureApplicationRecord("users") {
+      static {
+        this.use(tracer);
+      }
+    }
+    const t = Traced.build({ name: "x" });
+    // idGeneration's own record:initialize hook (registered before this plugin) assigns the id
+    expect(log).toEqual(["assign:admin", "assign:id", "initialize", "assign:name"]);
+    log.length = 0;
+    await t.save();
+    // the timestamps plugin's record:write (registered first) assigns before this plugin's record:write runs
+    expect(log).toEqual(["validate", "beforeSave", "beforeWrite", "assign:createdAt", "assign:updatedAt", "write", "afterSave"]);
+    log.length = 0;
+    await t.destroy();
+    expect(log).toEqual(["beforeDestroy", "beforeDelete", "afterDestroy"]);
+  });
+
+  it("relation hooks get data with the fields listed", () => {
+    let keys: string[] = [];
+    class R extends FixtureApplicationRecord("users") {
+      static {
+        this.hook("relation:where", ({ data }) => {
+          keys = Object.keys(data).sort();
+        });
+      }
+    }
+    R.all().toSql();
+    expect(keys).toEqual(["conditions", "distinct", "includes", "limit", "none", "offset", "order", "select"].sort());
+  });
+
+  it("model:tableName gets the class name just below the declaration class", () => {
+    const seen: string[] = [];
+    class NamingBase extends ActiveRecord {
+      static override binding = "DB";
+      static {
+        this.hook("model:tableName", (context) => {
+          seen.push(context.className);
+          context.tableName = "users";
+        });
+      }
+    }
+    const NamingRecord = defineApplicationRecord(fixtureSchema, NamingBase);
+    class Person extends NamingRecord({ id: "string", name: "string" }) {}
+    class Child extends Person {}
+    expect(Child.tableName).toBe("users");
+    expect(seen.at(-1)).toBe("Person");
   });
 });

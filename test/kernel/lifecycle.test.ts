@@ -1,5 +1,5 @@
 import { env } from "cloudflare:test";
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi, expectTypeOf } from "vitest";
 import {
   abort,
   type QueryEvent,
@@ -12,11 +12,21 @@ import {
   defineApplicationRecord,
   InvalidModel,
   Model,
+  batch,
+  column,
+  connect,
+  hasMany,
+  MissingAttribute,
+  RecordNotUnique,
+  sql,
+  timestamps,
+  withDatabase,
 } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { rejectionOf, thrown } from "../helpers/errors.js";
-import { countRows, listen } from "../helpers/queries.js";
-import { User } from "../models/fixtures.js";
+import { countRows, listen, recordingRoundTrips } from "../helpers/queries.js";
+import { User, ApplicationRecord as FixtureApplicationRecord, Post } from "../models/fixtures.js";
+import { presence } from "../helpers/guide-plugins.js";
 
 beforeEach(resetDatabase);
 
@@ -562,3 +572,135 @@ class AuditItem extends Model({
   static override binding = "DB";
   static override tableName = "audit_r_items";
 }
+
+// ---- Choices --------------------------------------------------------------------------------------------------
+
+describe("guide: Choices made where the specification leaves it open", () => {
+  it("no batch splitting: an insertAll of 150 rows is one statement with one bound value; a batch is one round trip", async () => {
+    const { db, events } = listen();
+    await db.model(User).insertAll(Array.from({ length: 150 }, (_, index) => ({ name: `u${index}` })));
+    expect(events).toHaveLength(1);
+    expect(events[0]!.params).toHaveLength(1);
+    expect(await User.where({ name: Array.from({ length: 150 }, (_, index) => `u${index}`) }).count()).toBe(150);
+    const { binding, roundTrips } = recordingRoundTrips();
+    const users = Array.from({ length: 120 }, (_, index) => connect(binding).model(User).build({ name: `b${index}` }));
+    await batch(users.map((user) => user.toSave()));
+    expect(roundTrips).toHaveLength(1);
+    expect(roundTrips[0]).toHaveLength(120);
+  });
+
+  it("insert resolves to D1's meta unchanged: changes, last_row_id, rows_read, rows_written, duration", async () => {
+    const meta = await User.insert({ name: "Ada" });
+    expectTypeOf(meta).toEqualTypeOf<Record<string, unknown>>();
+    expect(meta).toMatchObject({ changes: 1 });
+    for (const key of ["last_row_id", "rows_read", "rows_written", "duration"]) expect(meta).toHaveProperty(key);
+    const ada = (await User.first())!;
+    const skipped = await User.insertAll([{ id: ada.id, name: "Ada" }], { onDuplicate: "skip" });
+    expect(skipped["changes"]).toBe(0);
+  });
+
+  it("ids are UUID v7 in creation order; first/last give oldest and newest", async () => {
+    const ids = Array.from({ length: 5 }, () => User.build({ name: "x" }).id);
+    expect([...ids].sort()).toEqual(ids);
+    expect(ids[0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7/);
+  });
+
+  it("a save with no change still runs validation and save callbacks", async () => {
+    const ran: string[] = [];
+    class Cb extends FixtureApplicationRecord("users") {
+      static {
+        this.validates("name", { presence: true });
+        this.beforeSave(() => void ran.push("before"));
+        this.afterSave(() => void ran.push("after"));
+      }
+    }
+    const c = await Cb.createOrThrow({ name: "x" });
+    ran.length = 0;
+    await c.save();
+    expect(ran).toEqual(["before", "after"]);
+  });
+
+  it("restrictWithError + destroyOrThrow throws RecordNotDestroyed", async () => {
+    class Owner extends FixtureApplicationRecord("users") {
+      posts = hasMany(Post, { dependent: "restrictWithError", foreignKey: "userId" });
+    }
+    const o = await Owner.createOrThrow({ name: "x" });
+    await Post.createOrThrow({ userId: o.id, title: "t" });
+    await expect(o.destroyOrThrow()).rejects.toBeInstanceOf(RecordNotDestroyed);
+    expect(await o.destroy()).toBe(false);
+    expect(o.errors.on("base")).toHaveLength(1);
+  });
+});
+
+describe("guide: Records, prose claims", () => {
+  it("destroy() succeeds even if the row is already gone", async () => {
+    const user = await User.createOrThrow({ name: "x" });
+    await env.DB.prepare("DELETE FROM users").run();
+    expect(await user.destroy()).toBe(user);
+    await expect(user.reload()).rejects.toBeInstanceOf(RecordDestroyed);
+  });
+
+  it("reload of a deleted row throws RecordNotFound and discards unsaved changes otherwise", async () => {
+    const user = await User.createOrThrow({ name: "x" });
+    user.name = "y";
+    await user.reload();
+    expect(user.name).toBe("x");
+    await env.DB.prepare("DELETE FROM users").run();
+    await expect(user.reload()).rejects.toBeInstanceOf(RecordNotFound);
+  });
+
+  it("a record loaded by select without updatedAt cannot have it assigned, but its changing saves set it", async () => {
+    const user = await User.createOrThrow({ name: "x" });
+    const partial = (await User.select("name").first())!;
+    expect(() => {
+      partial.updatedAt = new Date();
+    }).toThrow(MissingAttribute);
+    partial.name = "y";
+    expect(await partial.save()).toBe(true);
+    const row = await User.find(user.id);
+    expect(row.name).toBe("y");
+    expect(row.updatedAt.getTime()).toBeGreaterThanOrEqual(user.updatedAt.getTime());
+    expect(row.updatedAt.getTime()).toBe(partial.updatedAt.getTime());
+    expect(() => partial.createdAt).toThrow(MissingAttribute);
+  });
+
+  it("a failed write takes back the timestamps it set", async () => {
+    await User.createOrThrow({ name: "a", email: "a@x.org" });
+    const user = await User.createOrThrow({ name: "b" });
+    user.email = "a@x.org";
+    await expect(user.save()).rejects.toBeInstanceOf(RecordNotUnique);
+    expect(user.changed()).toEqual(["email"]);
+  });
+
+  it("a record selected with select has only its loaded attributes in toJSON and attributes", async () => {
+    await User.createOrThrow({ name: "x" });
+    const partial = (await User.select("name").first())!;
+    expect(Object.keys(partial.toJSON()).sort()).toEqual(["id", "name"]);
+    expect(Object.keys(partial.attributes()).sort()).toEqual(["id", "name"]);
+  });
+
+  it("an attribute a partial select did not load prints (changed)", async () => {
+    await User.createOrThrow({ name: "x" });
+    const partial = (await User.select("name").first())!;
+    expect(String(partial)).toContain("age: (changed)");
+  });
+
+  it("a new record flags nothing; hidden attributes still print", () => {
+    class Hid extends FixtureApplicationRecord("users") {
+      static override hiddenAttributes = ["age"];
+    }
+    const text = String(Hid.build({ name: "x", age: 3 }));
+    expect(text).toContain("age: 3");
+    expect(text).not.toContain("(was");
+    expect(text).not.toContain("(changed)");
+  });
+
+  it("new User() has no database and uses the current one when saved", async () => {
+    const user = new User();
+    user.id = "new-user";
+    user.name = "x";
+    const { db, sqls } = listen();
+    await withDatabase(db, () => user.save());
+    expect(sqls()).toHaveLength(1);
+  });
+});

@@ -13,11 +13,23 @@ import {
   Model,
   UnknownAttribute,
   withDatabase,
+  column,
+  gt,
+  hasMany,
+  sql,
 } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { thrown } from "../helpers/errors.js";
 import { countRows, listen } from "../helpers/queries.js";
-import { ApplicationBase, ApplicationRecord, Counter, Note, User } from "../models/fixtures.js";
+import {
+  ApplicationBase,
+  ApplicationRecord,
+  Counter,
+  Note,
+  User,
+  ApplicationRecord as FixtureApplicationRecord,
+  Post,
+} from "../models/fixtures.js";
 
 beforeEach(resetDatabase);
 
@@ -712,3 +724,69 @@ const auditSchema = {
 } as const;
 
 const AuditRecord = defineApplicationRecord(auditSchema, ApplicationBase);
+
+// ---- Models and attributes ------------------------------------------------------------------------------------
+
+describe("guide: Declarations and types", () => {
+  class Setting extends FixtureApplicationRecord({
+    id: { type: "string", null: false, generateId: true },
+    key: { type: "string", null: false },
+    value: { type: "json", default: () => ({}) },
+    enabled: { type: "boolean", null: false, default: true },
+    legacyTitle: { type: "string", column: "title" },
+  }) {
+    static override tableName = "guide_settings";
+  }
+
+  it("builds with defaults; legacyTitle uses the column title", async () => {
+    const setting = Setting.build({ key: "theme" });
+    expectTypeOf(setting.enabled).toEqualTypeOf<boolean>();
+    expectTypeOf(setting.value).toEqualTypeOf<unknown>();
+    expectTypeOf(setting.legacyTitle).toEqualTypeOf<string | null>();
+    expect(setting.enabled).toBe(true);
+    expect(setting.value).toEqual({});
+    expect(setting.legacyTitle).toBeNull();
+    setting.legacyTitle = "Old";
+    await setting.saveOrThrow();
+    const row = await env.DB.prepare("SELECT title FROM guide_settings").first<{ title: string }>();
+    expect(row!.title).toBe("Old");
+  });
+
+  it("default and generateId exclude each other (InvalidModel)", () => {
+    // thrown as the class is declared
+    expect(() => Model({ id: "string", code: { type: "string", default: "x", generateId: true } as never })).toThrow(InvalidModel);
+  });
+});
+
+// ---- Third round: compile-time claims, hooks, associations with database keys ---------------------------------
+
+describe("guide: compile-time claims", () => {
+  it("compile errors the guide promises (checked by tsc through @ts-expect-error)", () => {
+    const compileOnly = () => {
+      // "A table missing from the schema is a compile error"
+      // @ts-expect-error
+      FixtureApplicationRecord("nope");
+      // override keys "must be attribute names of that table (others are a compile error ...)"
+      // @ts-expect-error
+      FixtureApplicationRecord("users", { nope: "string" });
+      // "A value the association does not take (`delete` on a `hasMany`) is a compile error"
+      // @ts-expect-error
+      hasMany(Post, { dependent: "delete" });
+      // comparison helpers "On a boolean attribute they are a compile error"
+      // @ts-expect-error
+      User.where({ admin: gt(1) });
+      // "a name that is not an attribute is a compile error"
+      // @ts-expect-error
+      User.permit({}, "nope");
+      // "the types ask for lowercase"
+      // @ts-expect-error
+      User.order({ age: "DESC" });
+      // assignment accepts number | string for integer, boolean | number | string for boolean, Date | string for datetime
+      User.build({ age: "1", score: "1.5", admin: 1, bornAt: "2020-01-01", settings: Symbol });
+      // "Relation methods a plugin adds exist at run time but are not in the Model's TypeScript types"
+      // @ts-expect-error
+      User.newestFirst();
+    };
+    expect(typeof compileOnly).toBe("function");
+  });
+});

@@ -1,9 +1,11 @@
 /** A Model's statics: tableName, primaryKey, attribute lists and the other settings, with their defaults. */
 import { beforeEach, describe, expect, it } from "vitest";
-import { ActiveRecord, defineApplicationRecord, InvalidModel, Model } from "../../src/index.js";
+import { ActiveRecord, defineApplicationRecord, InvalidModel, Model, column, hasMany, sql } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { thrown } from "../helpers/errors.js";
 import { listen } from "../helpers/queries.js";
+import { presence } from "../helpers/guide-plugins.js";
+import { ApplicationRecord as FixtureApplicationRecord, Post, schema as fixtureSchema } from "../models/fixtures.js";
 
 beforeEach(resetDatabase);
 
@@ -183,3 +185,105 @@ describe("Model statics", () => {
 function connectModel(model: Function) {
   return listen().db.model(model as never);
 }
+
+describe("guide: Static settings", () => {
+  class AppBase extends ActiveRecord {
+    static override binding = "DB";
+    static override perPage = 20;
+    static override filterAttributes = ["passw", "token", /^ssn$/];
+  }
+  const AppRecord = defineApplicationRecord(fixtureSchema, AppBase);
+  class Account extends AppRecord("users") {
+    static override hiddenAttributes = ["email", "settings"];
+    static override maxPerPage = 50;
+    static override generateId = () => `usr_${crypto.randomUUID()}`;
+  }
+
+  it("applies the settings", async () => {
+    const account = await Account.createOrThrow({ name: "Ada", email: "a@x.org", settings: { a: 1 } });
+    expect(account.id).toMatch(/^usr_/);
+    expect(Object.keys(account.toJSON())).not.toContain("email");
+    expect(Object.keys(account.toJSON())).not.toContain("settings");
+    expect((await Account.paginate()).perPage).toBe(20);
+    expect((await Account.paginate({ perPage: 80 })).perPage).toBe(50);
+    // email is no longer filtered: the base's list replaced the default one
+    expect(String(account)).toContain(`email: "a@x.org"`);
+  });
+
+  it("first-use checks: a class field with an attribute's name throws InvalidModel", () => {
+    class Shadow extends FixtureApplicationRecord("users") {
+      override name = "";
+    }
+    expect(() => Shadow.build()).toThrow(InvalidModel);
+  });
+
+  it("first-use checks: hiddenAttributes naming no attribute throws InvalidModel", () => {
+    class Hid extends FixtureApplicationRecord("users") {
+      static override hiddenAttributes = ["nope"];
+    }
+    expect(() => Hid.build()).toThrow(InvalidModel);
+  });
+});
+
+// ---- Validations ----------------------------------------------------------------------------------------------
+
+describe("guide: Subclasses", () => {
+  class Reader extends FixtureApplicationRecord("users") {
+    static regular = this.scope((q) => q.where({ admin: false }));
+    posts = hasMany(Post, { foreignKey: "userId" });
+    static {
+      this.validates("name", { presence: true });
+    }
+  }
+
+  class Moderator extends Reader {
+    static {
+      this.validates("email", { presence: true });
+    }
+  }
+
+  it("inherits a copy: the child's declarations never reach the parent; same table", async () => {
+    expect(await Reader.build({ name: "Ada" }).save()).toBe(true);
+    const moderator = Moderator.build({ name: "" });
+    expect(await moderator.save()).toBe(false);
+    expect(moderator.errors.fullMessages()).toEqual(["Name can't be blank", "Email can't be blank"]);
+    expect(Moderator.regular().toSql().sql).toBe(`SELECT * FROM "users" WHERE "admin" = ?`);
+    expect(Moderator.tableName).toBe("users");
+    const saved = await Moderator.createOrThrow({ name: "Grace", email: "grace@example.com" });
+    await Post.createOrThrow({ userId: saved.id, title: "Hi" });
+    expect((await saved.posts().toArray()).map((post) => post.title)).toEqual(["Hi"]);
+  });
+});
+
+// ---- Second round: claims in the prose ------------------------------------------------------------------------
+
+describe("guide: Models and attributes, prose claims", () => {
+  it("a table missing from the schema is InvalidModel at run time", () => {
+    const make = FixtureApplicationRecord as unknown as (table: string) => { build(): unknown };
+    expect(() => make("nope").build()).toThrow(InvalidModel);
+  });
+
+  it("a text primary key gets a generated id even without the flag", () => {
+    class Plain extends Model({ id: "string", body: "string" }) {
+      static override tableName = "notes";
+    }
+    expect(Plain.build().id).toMatch(/^[0-9a-f]{8}-/);
+  });
+
+  it("override rules 1 and 4: unknown key, changed column, ignored primary key; uncastable default TypeError at build", () => {
+    expect(() => FixtureApplicationRecord("users", { nope: "string" } as never)).toThrow(InvalidModel);
+    expect(() => FixtureApplicationRecord("users", { name: { column: "x" } } as never)).toThrow(InvalidModel);
+    // ignoring the primary key is refused at the Model's first use
+    class NoKey extends FixtureApplicationRecord("users", { id: false } as never) {}
+    expect(() => (NoKey as unknown as { build(): unknown }).build()).toThrow(InvalidModel);
+    class Bad extends FixtureApplicationRecord("users", { age: { default: () => "abc" } }) {}
+    expect(() => Bad.build({ name: "x" })).toThrow(TypeError);
+  });
+
+  it("an attribute named like a record method throws InvalidModel at first use", () => {
+    class Bad extends Model({ id: "string", save: "string" }) {
+      static override tableName = "notes";
+    }
+    expect(() => Bad.build()).toThrow(InvalidModel);
+  });
+});

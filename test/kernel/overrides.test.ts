@@ -1,11 +1,19 @@
 /** Overrides (the second argument of ApplicationRecord): type names, generateId and generated attributes. */
 import { env } from "cloudflare:test";
-import { beforeEach, describe, expect, it } from "vitest";
-import { ActiveRecord, defineApplicationRecord, InvalidModel, Model, UnknownAttribute } from "../../src/index.js";
+import { beforeEach, describe, expect, it, expectTypeOf } from "vitest";
+import {
+  ActiveRecord,
+  defineApplicationRecord,
+  InvalidModel,
+  Model,
+  UnknownAttribute,
+  column,
+  sql,
+} from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { thrown } from "../helpers/errors.js";
 import { listen } from "../helpers/queries.js";
-import { ApplicationBase } from "../models/fixtures.js";
+import { ApplicationBase, ApplicationRecord as FixtureApplicationRecord } from "../models/fixtures.js";
 
 beforeEach(resetDatabase);
 
@@ -222,3 +230,24 @@ const auditSchema = {
 } as const;
 
 const AuditRecord = defineApplicationRecord(auditSchema, ApplicationBase);
+
+describe("guide: Overrides", () => {
+  class Member extends FixtureApplicationRecord("users", {
+    admin: "integer",
+    age: { null: false, default: () => 18 },
+    settings: false,
+  }) {}
+
+  it("reads admin as a number, defaults age, ignores settings", async () => {
+    const member = Member.build({ name: "Ada" });
+    expectTypeOf(member.admin).toEqualTypeOf<number>();
+    expectTypeOf(member.age).toEqualTypeOf<number>();
+    expect(member.age).toBe(18);
+    expect(member.admin).toBeNull(); // the generated default is dropped
+    await member.saveOrThrow();
+    expect(member.admin).toBe(0); // the column's own default
+    expect(Member.all().toSql().sql).not.toContain("settings");
+    expect(Member.all().toSql().sql).not.toContain("*");
+    expect("settings" in member.attributes()).toBe(false);
+  });
+});

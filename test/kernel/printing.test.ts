@@ -16,6 +16,7 @@ import {
 import { resetDatabase } from "../helpers/db.js";
 import { schema, User } from "../models/fixtures.js";
 import { listen } from "../helpers/queries.js";
+import { presence } from "../helpers/guide-plugins.js";
 
 beforeEach(resetDatabase);
 
@@ -366,5 +367,22 @@ describe("printing (Record 8), in String() and util.inspect", () => {
     const record = Hidden.build({ id: "h", code: "SEEN" });
     for (const text of both(record)) expect(text).toContain(`code: "SEEN"`);
     expect(JSON.stringify(record)).not.toContain("SEEN");
+  });
+});
+
+describe("guide: Printing", () => {
+  it("prints the record as shown", async () => {
+    const ada = await User.create({ name: "Ada", email: "ada@example.com" });
+    ada.name = "Ada L.";
+    ada.email = "ada@example.org";
+    expect(String(ada)).toMatch(/^#<User id: "[0-9a-f-]+", name: "Ada L\." \(was "Ada"\), email: \[FILTERED\] \(changed\), age: null, .*>$/);
+    await ada.restoreAttributes();
+    await ada.destroy();
+    expect(String(ada)).toMatch(/^#<User \(destroyed\) /);
+  });
+
+  it("prints a Relation as shown", () => {
+    expect(String(User.where({ age: gt(30) }))).toBe(`#<Relation User SELECT * FROM "users" WHERE "age" > ? [30]>`);
+    expect(String(User.where({ email: "a@b.c" }))).toBe(`#<Relation User SELECT * FROM "users" WHERE "email" = ? ["[FILTERED]"]>`);
   });
 });

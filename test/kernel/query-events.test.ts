@@ -5,7 +5,8 @@ import { batch, connect, type QueryEvent, type D1DatabaseLike, sql, Model, Recor
 import { resetDatabase } from "../helpers/db.js";
 import { listen } from "../helpers/queries.js";
 import { Counter, User } from "../models/fixtures.js";
-import { rejectionOf } from "../helpers/errors.js";
+import { rejectionOf, thrown } from "../helpers/errors.js";
+import { presence } from "../helpers/guide-plugins.js";
 
 beforeEach(resetDatabase);
 
@@ -166,5 +167,59 @@ describe("Events", () => {
     expect(calls).toEqual([]);
     expect(await record.update({ name: "ok" })).toBe(true);
     expect(calls).toEqual(["beforeSave errors=0"]);
+  });
+});
+
+// ---- Query events ---------------------------------------------------------------------------------------------
+
+describe("guide: Query events", () => {
+  it("gives the event shown", async () => {
+    const events: QueryEvent[] = [];
+    const db = connect(env.DB, { onQuery: (event) => events.push(event) });
+    await db.model(User).create({ name: "Ada", email: "ada@example.com" });
+    const event = events[0]!;
+    expect(event.sql).toBe(
+      `INSERT INTO "users" ("id", "name", "email", "admin", "created_at", "updated_at") VALUES (?, ?, ?, ?, ?, ?) RETURNING *`,
+    );
+    expect(event.params.slice(1, 4)).toEqual(["Ada", "[FILTERED]", 0]);
+    expect(event.params[4]).toMatch(/^2\d{3}-.*Z$/);
+    expect(event.batched).toBe(false);
+    expect(event.rowsRead).toBe(1);
+    expect(event.rowsWritten).toBe(3);
+    expect(typeof event.durationMs).toBe("number");
+    expect("error" in event).toBe(false);
+  });
+
+  it("a failed query emits its event with error set to the thrown error", async () => {
+    const { db, events } = listen();
+    await db.model(User).create({ name: "Ada", email: "ada@example.com" });
+    const error = await rejectionOf(db.model(User).create({ name: "B", email: "ada@example.com" }));
+    expect(events.at(-1)!.error).toBe(error);
+  });
+});
+
+describe("guide: Query events, prose claims", () => {
+  it("a filtered primary key shows [FILTERED] in an UPDATE; batch events come flagged batched", async () => {
+    class Sess extends Model({ token: { type: "string", null: false }, userName: "string" }) {
+      static override binding = "DB";
+      static override primaryKey = "token";
+      static override tableName = "sessions";
+    }
+    const { db, events } = listen();
+    const s = await db.model(Sess).createOrThrow({ token: "t1", userName: "a" });
+    await s.update({ userName: "b" });
+    expect(events.at(-1)!.params).toEqual(["b", "[FILTERED]"]);
+    events.length = 0;
+    await db.batch([db.model(User).toInsert({ name: "x" }), db.model(User).toInsert({ name: "y" })]);
+    expect(events.map((e) => e.batched)).toEqual([true, true]);
+  });
+
+  it("a failed batch: every statement's event carries the error", async () => {
+    const { db, events } = listen();
+    await db.model(User).createOrThrow({ name: "a", email: "a@x.org" });
+    events.length = 0;
+    const error = await rejectionOf(db.batch([db.model(User).toInsert({ name: "b" }), db.model(User).toInsert({ name: "c", email: "a@x.org" })]));
+    expect(events).toHaveLength(2);
+    expect(events.every((e) => e.error === error)).toBe(true);
   });
 });

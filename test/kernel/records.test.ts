@@ -10,12 +10,17 @@ import {
   RecordNotFound,
   RecordNotUnique,
   UnknownAttribute,
+  column,
+  RecordDestroyed,
+  sql,
+  timestamps,
 } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { listen } from "../helpers/queries.js";
-import { Counter, User } from "../models/fixtures.js";
+import { Counter, User, Post } from "../models/fixtures.js";
 import { inspect } from "node:util";
 import { thrown } from "../helpers/errors.js";
+import { presence } from "../helpers/guide-plugins.js";
 
 beforeEach(resetDatabase);
 
@@ -422,3 +427,120 @@ class AuditItem extends Model({
   static override binding = "DB";
   static override tableName = "audit_r_items";
 }
+
+// ---- Quick start ----------------------------------------------------------------------------------------------
+
+describe("guide: Quick start (the Worker)", () => {
+  interface Env {
+    DB: D1Database;
+  }
+
+  const worker = {
+    async fetch(request, env): Promise<Response> {
+      const db = connect(env.DB, {
+        onQuery: (event) => void `${event.sql} ${JSON.stringify(event.params)} ${event.durationMs}ms`,
+      });
+      return withDatabase(db, async () => {
+        const url = new URL(request.url);
+        if (request.method === "POST" && url.pathname === "/users") {
+          const attributes = User.permit(await request.formData(), "name", "email", "age");
+          const user = await User.createOrThrow(attributes);
+          return Response.json(user, { status: 201 });
+        }
+        const page = await User.order({ createdAt: "desc" }).paginate({ page: url.searchParams.get("page") });
+        return Response.json(page);
+      });
+    },
+  } satisfies ExportedHandler<Env>;
+
+  it("creates from a form (admin cannot come in) and lists a page", async () => {
+    const form = new FormData();
+    form.set("name", "Ada");
+    form.set("age", "36");
+    form.set("admin", "true");
+    const created = await worker.fetch(new Request("https://x/users", { method: "POST", body: form }), { DB: env.DB });
+    expect(created.status).toBe(201);
+    const json = (await created.json()) as Record<string, unknown>;
+    expect(json["name"]).toBe("Ada");
+    expect(json["age"]).toBe(36);
+    expect(json["admin"]).toBe(false);
+    const listed = await worker.fetch(new Request("https://x/"), { DB: env.DB });
+    const page = (await listed.json()) as { records: { name: string }[]; page: number; total: number };
+    expect(page.records.map((r) => r.name)).toEqual(["Ada"]);
+    expect(page.page).toBe(1);
+    expect(page.total).toBe(1);
+  });
+});
+
+// ---- Records --------------------------------------------------------------------------------------------------
+
+describe("guide: Records", () => {
+  it("States: runs the example (reload, updateOrThrow, destroyOrThrow, RecordDestroyed)", async () => {
+    const draft = User.build({ name: "Ada" });
+    expect(draft.isNewRecord()).toBe(true);
+    await expect(draft.reload()).rejects.toBeInstanceOf(RecordNotFound);
+    await draft.saveOrThrow();
+    expect(draft.isPersisted()).toBe(true);
+
+    draft.name = "Ada L.";
+    await draft.reload();
+    expect(draft.name).toBe("Ada");
+    expect(draft.isChanged()).toBe(false);
+
+    expect(await draft.updateOrThrow({ age: 36 })).toBe(true);
+    expect(await draft.destroyOrThrow()).toBe(draft);
+    expect(draft.isDestroyed()).toBe(true);
+    expect(draft.name).toBe("Ada");
+    expect(() => {
+      draft.name = "Grace";
+    }).toThrow(RecordDestroyed);
+    expect(() => {
+      draft.name = "Grace";
+    }).toThrow("User is destroyed and cannot be changed");
+  });
+
+  it("creates, updates with the SQL shown, destroys", async () => {
+    const { db, sqls } = listen();
+    await withDatabase(db, async () => {
+      const user = await User.create({ name: "Ada", email: "ada@example.com" });
+      expect(user.isPersisted()).toBe(true);
+      expect(user.id).toMatch(/^[0-9a-f]{8}-/);
+      await user.update({ age: 36 });
+      expect(sqls().at(-1)).toBe(`UPDATE "users" SET "age" = ?, "updated_at" = ? WHERE "id" = ?`);
+      user.age = 37;
+      await user.saveOrThrow();
+      const destroyed = await user.destroy();
+      expect(destroyed).toBe(user);
+      expect(user.isDestroyed()).toBe(true);
+      expect(user.name).toBe("Ada");
+      await expect(user.save()).rejects.toBeInstanceOf(RecordDestroyed);
+    });
+  });
+
+  it("a Relation builds records with its equality conditions; has create and createOrThrow", async () => {
+    const user = await User.createOrThrow({ name: "Ada" });
+    const post = Post.where({ userId: user.id }).build({ title: "Hi" });
+    expect(post.userId).toBe(user.id);
+    const created = await Post.where({ userId: user.id }).createOrThrow({ title: "Hi" });
+    expect(created.userId).toBe(user.id);
+  });
+
+  it("reload of a never-saved record throws RecordNotFound; destroying a never-saved record sends no DELETE", async () => {
+    const { db, sqls } = listen();
+    const draft = db.model(User).build({ name: "Ada" });
+    await expect(draft.reload()).rejects.toBeInstanceOf(RecordNotFound);
+    expect(await draft.destroy()).toBe(draft);
+    expect(draft.isDestroyed()).toBe(true);
+    expect(sqls()).toEqual([]);
+  });
+
+  it("errors: fullMessages of a base entry shows the message alone; iterable; JSON of its entries", () => {
+    const user = User.build({ name: "x" });
+    user.errors.add("base", "custom", "Something is wrong");
+    user.errors.add("name", "blank", "can't be blank");
+    expect(user.errors.fullMessages()).toEqual(["Something is wrong", "Name can't be blank"]);
+    expect(user.errors.size).toBe(2);
+    expect([...user.errors]).toHaveLength(2);
+    expect(JSON.parse(JSON.stringify(user.errors))).toEqual(user.errors.toArray());
+  });
+});

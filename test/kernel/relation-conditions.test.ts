@@ -16,11 +16,13 @@ import {
   Relation,
   belongsTo,
   column,
+  UnknownAttribute,
 } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { Badge, Item as OwnedItem, Owner as ItemOwner } from "../models/saq-fixtures.js";
 import { listen } from "../helpers/queries.js";
 import { inspect } from "node:util";
+import { Post, User } from "../models/fixtures.js";
 
 beforeEach(resetDatabase);
 
@@ -389,5 +391,96 @@ describe("Querying: sql values keep their places through merge, or, find, count,
 
     expect(await Item.where(sql`${column("qty")} >= ${2}`).order(sql`${equals(3)} DESC`).limit(1).updateAll({ name: "top" })).toBe(1);
     expect((await Item.find("d")).name).toBe("top");
+  });
+});
+
+// ---- Querying -------------------------------------------------------------------------------------------------
+
+describe("guide: Conditions", () => {
+  it("compiles to the SQL shown", () => {
+    expect(User.where({ admin: true, age: gt(17) }).toSql()).toEqual({
+      sql: `SELECT * FROM "users" WHERE "admin" = ? AND "age" > ?`,
+      params: [1, 17],
+    });
+    expect(User.where({ name: ["Ada", "Grace"], email: null }).toSql()).toEqual({
+      sql: `SELECT * FROM "users" WHERE "name" IN (SELECT value FROM json_each(?)) AND "email" IS NULL`,
+      params: ['["Ada","Grace"]'],
+    });
+    expect(User.where({ createdAt: between(new Date("2026-01-01"), new Date("2026-02-01"), { excludeEnd: true }) }).toSql().sql).toBe(
+      `SELECT * FROM "users" WHERE "created_at" >= ? AND "created_at" < ?`,
+    );
+    expect(User.where({ age: 30 }).or(User.where({ admin: true })).toSql().sql).toBe(`SELECT * FROM "users" WHERE ("age" = ? OR "admin" = ?)`);
+    expect(User.where({ age: "abc" }).toSql().sql).toBe(`SELECT * FROM "users" WHERE 1 = 0`);
+    expect(User.where({ email: ignoringCase("Ada@Example.com") }).toSql().sql).toBe(`SELECT * FROM "users" WHERE "email" = ? COLLATE NOCASE`);
+    expect(User.where({ age: gte(18), score: lt(9.5), bornAt: lte("2000-01-01") }).toSql()).toEqual({
+      sql: `SELECT * FROM "users" WHERE "age" >= ? AND "score" < ? AND "born_at" <= ?`,
+      params: [18, 9.5, "2000-01-01T00:00:00.000Z"],
+    });
+  });
+
+  it("whereNot({ admin: true }) compiles to `... WHERE NOT (\"admin\" = ?)`", () => {
+    expect(User.whereNot({ admin: true }).toSql().sql).toBe(`SELECT * FROM "users" WHERE NOT ("admin" = ?)`);
+  });
+
+  it("whereNot excludes rows with NULL; with several keys adds NOT (a IS NULL) for each", async () => {
+    await User.createOrThrow({ name: "A", age: null });
+    await User.createOrThrow({ name: "B", age: 5 });
+    await User.createOrThrow({ name: "C", age: 6 });
+    expect(await User.whereNot({ age: 5 }).pluck("name")).toEqual(["C"]);
+    expect(User.whereNot({ age: 5, name: "x" }).toSql().sql).toContain(`NOT ("age" IS NULL)`);
+    expect(await User.whereNot({}).count()).toBe(3);
+  });
+
+  it("ignoringCase filters its value in query events", async () => {
+    const { db, events } = listen();
+    await db.model(User).where({ email: ignoringCase("Ada@Example.com") }).toArray();
+    expect(events[0]!.params).toEqual(["[FILTERED]"]);
+  });
+
+  it("or: r.or(M.none()) matches what r does; M.none().or(r) stays empty; differing in more than conditions throws", async () => {
+    await User.createOrThrow({ name: "A", age: 1 });
+    expect(await User.where({ age: 1 }).or(User.none()).count()).toBe(1);
+    expect(await User.none().or(User.where({ age: 1 })).count()).toBe(0);
+    expect(() => User.where({ age: 1 }).or(User.limit(1))).toThrow(IncompatibleRelation);
+    expect(() => User.where({ age: 1 }).or(Post.all() as never)).toThrow(IncompatibleRelation);
+  });
+
+  it("comparison helpers on a boolean or json attribute throw TypeError; undefined throws TypeError", () => {
+    expect(() => User.where({ settings: gt(1) as never }).toSql()).toThrow(TypeError);
+    expect(() => User.where({ admin: gt(1) as never }).toSql()).toThrow(TypeError);
+    expect(() => User.where({ age: undefined as never })).toThrow(TypeError);
+    expect(() => User.where({ nope: 1 } as never)).toThrow(UnknownAttribute);
+  });
+
+  it("uncastable values: findBy gives null, find throws RecordNotFound, list elements dropped; number on string read as digits", async () => {
+    const u = await User.createOrThrow({ name: "5" });
+    expect(await User.findBy({ age: "abc" })).toBeNull();
+    await expect(User.find("")).rejects.toBeInstanceOf(RecordNotFound);
+    expect(User.where({ age: [1, "x", 2] }).toSql().params).toEqual(["[1.0,2.0]"]);
+    expect((await User.findBy({ name: 5 as never }))!.id).toBe(u.id);
+  });
+});
+
+describe("guide: SQL fragments", () => {
+  it("compiles and runs as shown", async () => {
+    await User.createOrThrow({ name: "Ada", email: "ada@example.com", age: 17 });
+    await User.createOrThrow({ name: "Bob", age: 50 });
+    await User.createOrThrow({ name: "Cy" });
+    const r = User.where(sql`lower(${column("email")}) = lower(${"Ada@Example.com"})`);
+    expect(r.toSql().sql).toBe(`SELECT * FROM "users" WHERE (lower("email") = lower(?))`);
+    expect(await r.pluck("name")).toEqual(["Ada"]);
+    expect(await User.order(sql`${column("age")} IS NULL, ${column("age")} DESC`).pluck("name")).toEqual(["Bob", "Ada", "Cy"]);
+    expect(await User.where(sql`${column("age")} IN (SELECT value FROM json_each(${JSON.stringify([17, 50])}))`).count()).toBe(2);
+  });
+
+  it("refuses a plain string, an unknown column, undefined and a list; binds Date and boolean as stored", async () => {
+    expect(() => User.where("1 = 1" as never)).toThrow(TypeError);
+    expect(() => User.where(sql`${column("nope")} = 1`).toSql()).toThrow(UnknownAttribute);
+    expect(() => User.where(sql`${column("age")} = ${undefined}`).toSql()).toThrow(TypeError);
+    expect(() => User.where(sql`${column("age")} IN (${[1, 2]})`).toSql()).toThrow(TypeError);
+    const at = new Date("2026-01-02T03:04:05.000Z");
+    expect(User.where(sql`${column("bornAt")} = ${at} AND ${column("admin")} = ${true}`).toSql().params).toEqual([at.toISOString(), 1]);
+    const u = await User.createOrThrow({ name: "x", bornAt: at, admin: true });
+    expect((await User.where(sql`${column("bornAt")} = ${at} AND ${column("admin")} = ${true}`).first())!.id).toBe(u.id);
   });
 });

@@ -1,10 +1,20 @@
 /** A Relation's finders and results on fresh rows: find, findBy, first, last and IrreversibleOrder, exists and isEmpty. */
-import { beforeEach, describe, expect, it } from "vitest";
-import { hasMany, Model, RecordNotFound, IrreversibleOrder, sql, Relation, belongsTo } from "../../src/index.js";
+import { beforeEach, describe, expect, it, expectTypeOf } from "vitest";
+import {
+  hasMany,
+  Model,
+  RecordNotFound,
+  IrreversibleOrder,
+  sql,
+  Relation,
+  belongsTo,
+  column,
+} from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { rejectionOf } from "../helpers/errors.js";
 import { Badge, Item as OwnedItem, Num as NamedNumber, Owner as ItemOwner } from "../models/saq-fixtures.js";
 import { listen } from "../helpers/queries.js";
+import { User } from "../models/fixtures.js";
 
 beforeEach(resetDatabase);
 
@@ -212,5 +222,66 @@ describe("Querying: results", () => {
     expect(await parent.kids().where({ name: "zz" }).isEmpty()).toBe(true);
     expect(await parent.kids().offset(5).hasAny()).toBe(false);
     expect(await parent.kids().none().size()).toBe(0);
+  });
+});
+
+describe("guide: Results", () => {
+  it("runs the examples with the types shown", async () => {
+    const a = await User.createOrThrow({ id: "019a0000-0000-7000-8000-000000000000", name: "Ada", age: 30, admin: true, email: "ada@example.com" });
+    await User.createOrThrow({ id: "019a0000-0000-7000-8000-000000000001", name: "Grace", age: 40, email: "grace@example.com" });
+    const ada = await User.find("019a0000-0000-7000-8000-000000000000");
+    const [first, second] = await User.find([ada.id, "019a0000-0000-7000-8000-000000000001"]);
+    expect([first!.name, second!.name]).toEqual(["Ada", "Grace"]);
+    expect((await User.find(["019a0000-0000-7000-8000-000000000001", ada.id])).map((u) => u.name)).toEqual(["Grace", "Ada"]);
+    const grace = await User.findBy({ email: "grace@example.com" });
+    expectTypeOf(grace).toEqualTypeOf<User | null>();
+    const oldest = await User.order({ age: "desc" }).first();
+    expect(oldest!.name).toBe("Grace");
+    const emails = await User.where({ admin: true }).pluck("email");
+    expectTypeOf(emails).toEqualTypeOf<(string | null)[]>();
+    expect(emails).toEqual(["ada@example.com"]);
+    const pairs = await User.pluck("name", "age");
+    expectTypeOf(pairs).toEqualTypeOf<[string, number | null][]>();
+    expect(pairs).toEqual([
+      ["Ada", 30],
+      ["Grace", 40],
+    ]);
+    expect(await User.where({ admin: true }).count()).toBe(1);
+    expect(await User.exists({ email: "ada@example.com" })).toBe(true);
+    expect(a.id).toBe(ada.id);
+
+    const both = await User.find(ada.id, second!.id);
+    expect(both.map((user) => user.name)).toEqual(["Ada", "Grace"]);
+    expect(await User.find([ada.id])).toHaveLength(1);
+    const known = await User.findByOrThrow({ email: "ada@example.com" });
+    expect(known.id).toBe(ada.id);
+    await expect(User.findByOrThrow({ email: "nobody@example.com" })).rejects.toBeInstanceOf(RecordNotFound);
+    const newest = await User.last();
+    expect(newest!.name).toBe("Grace");
+    const anyone = await User.take();
+    expect(["Ada", "Grace"]).toContain(anyone!.name);
+    expect(await User.where({ admin: true }).size()).toBe(1);
+    expect(await User.where({ admin: true }).isEmpty()).toBe(false);
+    expect(await User.where({ admin: true }).hasAny()).toBe(true);
+    const many = await User.find(ada.id, "019a0000-0000-7000-8000-000000000001");
+    expect(Array.isArray(many)).toBe(true);
+    await expect(User.find([ada.id, "missing"])).rejects.toBeInstanceOf(RecordNotFound);
+    await expect(User.find(null as never)).rejects.toBeInstanceOf(RecordNotFound);
+  });
+
+  it("first/last by primary key; last with sql order throws IrreversibleOrder; last of a window; take; count with limit", async () => {
+    for (const name of ["A", "B", "C", "D"]) await User.createOrThrow({ name });
+    expect((await User.first())!.name).toBe("A");
+    expect((await User.last())!.name).toBe("D");
+    await expect(User.order(sql`${column("name")}`).last()).rejects.toBeInstanceOf(IrreversibleOrder);
+    await expect(User.order(sql`${column("name")}`).limit(2).last()).rejects.toBeInstanceOf(IrreversibleOrder);
+    expect((await User.order({ name: "asc" }).limit(2).last())!.name).toBe("B");
+    expect((await User.order({ name: "asc" }).offset(1).limit(2).last())!.name).toBe("C");
+    expect(await User.limit(2).offset(3).count()).toBe(1);
+    expect(await User.none().first()).toBeNull();
+    expect(await User.where({ name: "Z" }).take()).toBeNull();
+    expect(await User.where({ name: "Z" }).isEmpty()).toBe(true);
+    expect(await User.hasAny()).toBe(true);
+    expect(await User.size()).toBe(4);
   });
 });

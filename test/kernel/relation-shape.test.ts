@@ -9,12 +9,14 @@ import {
   column,
   IrreversibleOrder,
   sql,
+  IncompatibleRelation,
 } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { rejectionOf } from "../helpers/errors.js";
 import { Badge, Item as OwnedItem, Owner as ItemOwner } from "../models/saq-fixtures.js";
 import { listen } from "../helpers/queries.js";
 import { inspect } from "node:util";
+import { Post, User } from "../models/fixtures.js";
 
 beforeEach(resetDatabase);
 
@@ -267,5 +269,66 @@ describe("Querying: shape", () => {
     expect((await ByCode.order({ qty: "asc" }).paginate({ perPage: 2 })).records.map((r) => r.code)).toEqual(["c1", "c3"]);
     expect(ByCode.select("name").toSql().sql).toBe(`SELECT "code", "name" FROM "edge_rel_items"`);
     expect((await ByCode.find(["c2", "c1"])).map((r) => r.name)).toEqual(["z", "y"]);
+  });
+});
+
+describe("guide: Ordering, paging and shape", () => {
+  it("compiles recent as shown; select; merge", async () => {
+    const recent = Post.where({ published: true }).order({ createdAt: "desc" }).limit(10);
+    expect(recent.toSql()).toEqual({ sql: `SELECT * FROM "posts" WHERE "published" = ? ORDER BY "created_at" DESC LIMIT 10`, params: [1] });
+
+    await User.createOrThrow({ name: "Bob" });
+    await User.createOrThrow({ name: "Ada" });
+    const names = await User.select("name").order({ name: { direction: "asc", nulls: "last" } }).toArray();
+    expect(names[0]!.name).toBe("Ada");
+    expect(() => names[0]!.email).toThrow(new MissingAttribute("User.email was not loaded by select"));
+
+    const mine = Post.where({ userId: "u1" });
+    const merged = mine.merge(recent).toSql();
+    expect(merged.sql).toBe(`SELECT * FROM "posts" WHERE "user_id" = ? AND "published" = ? ORDER BY "created_at" DESC LIMIT 10`);
+
+    expect(User.order({ age: "asc" }).reorder({ name: "desc" }).limit(20).offset(40).toSql().sql).toBe(
+      `SELECT * FROM "users" ORDER BY "name" DESC LIMIT 20 OFFSET 40`,
+    );
+    expect(User.select("age").distinct().toSql().sql).toBe(`SELECT DISTINCT "age" FROM "users"`);
+    expect(User.none().where({ admin: true }).toSql().sql).toBe(`SELECT * FROM "users" WHERE 1 = 0`);
+    expect(await User.none().toArray()).toEqual([]);
+  });
+
+  it("order directions in any case; limit/offset refuse non-whole numbers; none shows 1 = 0; reorder() removes", () => {
+    expect(User.order({ age: "DESC" as never }).toSql().sql).toBe(`SELECT * FROM "users" ORDER BY "age" DESC`);
+    expect(() => User.limit(-1)).toThrow(TypeError);
+    expect(() => User.offset(1.5)).toThrow(TypeError);
+    expect(User.none().where({ age: 1 }).toSql().sql).toContain("1 = 0");
+    expect(User.order({ age: "asc" }).reorder().toSql().sql).toBe(`SELECT * FROM "users"`);
+    expect(User.select("name").distinct().toSql().sql).toBe(`SELECT DISTINCT "name" FROM "users"`);
+    expect(() => User.all().merge(Post.all() as never)).toThrow(IncompatibleRelation);
+  });
+
+  it("none() sends no query", async () => {
+    const { db, sqls } = listen();
+    expect(await db.model(User).none().toArray()).toEqual([]);
+    expect(await db.model(User).none().count()).toBe(0);
+    expect(sqls()).toEqual([]);
+  });
+});
+
+describe("guide: Querying, prose claims", () => {
+  it("await User.where(...) does not run a query (no then)", async () => {
+    expect("then" in User.where({ age: 1 })).toBe(false);
+  });
+
+  it("count agrees with toArray with distinct", async () => {
+    await User.createOrThrow({ name: "a" });
+    await User.createOrThrow({ name: "a" });
+    const r = User.select("name").distinct();
+    expect(await r.count()).toBe((await r.toArray()).length);
+  });
+
+  it("a distinct select cannot be saved: the primary key is not added", async () => {
+    await User.createOrThrow({ name: "a" });
+    const [rec] = await User.select("name").distinct().toArray();
+    rec!.name = "b";
+    await expect(rec!.save()).rejects.toThrow();
   });
 });

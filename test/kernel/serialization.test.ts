@@ -2,7 +2,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { ActiveRecord, defineApplicationRecord, Model } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
-import { schema, User } from "../models/fixtures.js";
+import { schema, User, ApplicationRecord as FixtureApplicationRecord } from "../models/fixtures.js";
 import { Account } from "../models/lifecycle-fixtures.js";
 
 beforeEach(resetDatabase);
@@ -140,5 +140,18 @@ describe("toJSON and attributes: 'toJSON() returns attributes with dates as ISO 
     // attributes() is a copy: editing it changes nothing.
     (attrs["data"] as { n: number[] }).n.push(2);
     expect(row.attributes()).not.toBe(attrs);
+  });
+});
+
+describe("guide: JSON, attributes and hidden attributes", () => {
+  class PublicUser extends FixtureApplicationRecord("users") {
+    static override hiddenAttributes = ["email", "settings"];
+  }
+
+  it("toJSON leaves out hidden attributes; attributes() has every one", () => {
+    const shown = PublicUser.build({ name: "Ada", email: "ada@example.com" });
+    expect(Object.keys(shown.toJSON()).sort()).toEqual(["id", "name", "age", "score", "admin", "bornAt", "createdAt", "updatedAt"].sort());
+    expect(shown.attributes()["email"]).toBe("ada@example.com");
+    expect(JSON.stringify(shown)).toBe(JSON.stringify(shown.toJSON()));
   });
 });

@@ -1,10 +1,10 @@
 /** Attributes that were never assigned or loaded: reading, saving and printing them. */
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { type QueryEvent } from "../../src/index.js";
+import { type QueryEvent, column, sql } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { listen } from "../helpers/queries.js";
-import { Counter, User } from "../models/fixtures.js";
+import { Counter, User, ApplicationRecord as FixtureApplicationRecord } from "../models/fixtures.js";
 import { Account } from "../models/lifecycle-fixtures.js";
 
 beforeEach(resetDatabase);
@@ -94,5 +94,15 @@ describe("unassigned attributes (Record 1)", () => {
     expect(columns).toEqual(expect.arrayContaining(["id", "name", "created_at", "updated_at"]));
     expect(user.age).toBeNull();
     expect(user.settings).toBeNull();
+  });
+});
+
+describe("guide: Unassigned attributes", () => {
+  class Counter extends FixtureApplicationRecord({ id: "integer", label: "string", value: { type: "integer", null: false } }) {}
+
+  it("gets the id and the column default back from RETURNING", async () => {
+    const counter = await Counter.create({ label: "visits" });
+    expect(counter.id).toBe(1);
+    expect(counter.value).toBe(7);
   });
 });

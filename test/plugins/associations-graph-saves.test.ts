@@ -1,8 +1,21 @@
 /** Saving a graph of associated records: one batch per level, keys the database assigns, and graphs inside batch. */
 import { beforeEach, describe, expect, it } from "vitest";
-import { batch, belongsTo, hasMany, hasOne, Model, RecordNotUnique } from "../../src/index.js";
+import {
+  batch,
+  belongsTo,
+  hasMany,
+  hasOne,
+  Model,
+  RecordNotUnique,
+  connect,
+  RecordInvalid,
+  sql,
+  withDatabase,
+} from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
-import { countRows, listen } from "../helpers/queries.js";
+import { countRows, listen, recordingRoundTrips } from "../helpers/queries.js";
+import { rejectionOf } from "../helpers/errors.js";
+import { Author, Book } from "../models/association-fixtures.js";
 
 beforeEach(resetDatabase);
 
@@ -165,5 +178,40 @@ describe("graphs and batches", () => {
     expect(owner.leaf.get()!.title).toBe("two");
     await kept.reloadAssociation("keeper");
     expect(kept.keeper.get()!.name).toBe("B");
+  });
+});
+
+describe("guide: Associations with keys the database assigns", () => {
+  it("each level is written in its own batch after the level above", async () => {
+    const { binding, roundTrips } = recordingRoundTrips();
+    await withDatabase(connect(binding), async () => {
+      const author = Author.build({ name: "A" });
+      author.books().build({ title: "B1" });
+      author.books().build({ title: "B2" });
+      await author.saveOrThrow();
+    });
+    expect(roundTrips.map((trip) => trip.map((s) => s.split(" (")[0]))).toEqual([[`INSERT INTO "authors"`], [`INSERT INTO "books"`, `INSERT INTO "books"`]]);
+  });
+
+  it("a refused child refuses the owner's save before anything is written", async () => {
+    const StrictBook = class Book extends Model({ id: "integer", authorId: { type: "integer", null: false }, title: { type: "string", null: false } }) {
+      static override binding = "DB";
+      static {
+        this.validates("title", { length: { minimum: 3 } });
+      }
+    };
+    class Owner extends Model({ id: "integer", name: { type: "string", null: false } }) {
+      static override binding = "DB";
+      static override tableName = "authors";
+      books = hasMany(StrictBook, { foreignKey: "authorId" });
+    }
+    const owner = Owner.build({ name: "A" });
+    owner.books().build({ title: "x" });
+    expect(await owner.save()).toBe(false);
+    expect(owner.errors.fullMessages().join()).toContain("Book is invalid");
+    const error = await rejectionOf(owner.saveOrThrow());
+    expect(error).toBeInstanceOf(RecordInvalid);
+    expect(error.message).toContain("Book");
+    expect(await countRows("authors")).toBe(0);
   });
 });

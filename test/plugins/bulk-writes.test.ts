@@ -1,11 +1,23 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { InvalidModel, Model, RecordNotUnique, UnknownAttribute, batch, sql, Relation } from "../../src/index.js";
+import {
+  InvalidModel,
+  Model,
+  RecordNotUnique,
+  UnknownAttribute,
+  batch,
+  sql,
+  Relation,
+  column,
+  IncompatibleRelation,
+  timestamps,
+} from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { countRows, listen } from "../helpers/queries.js";
-import { Counter, User } from "../models/fixtures.js";
+import { Counter, User, Post } from "../models/fixtures.js";
 import { rejectionOf } from "../helpers/errors.js";
 import { Item as OwnedItem, Owner as ItemOwner } from "../models/saq-fixtures.js";
+import { presence } from "../helpers/guide-plugins.js";
 
 beforeEach(resetDatabase);
 
@@ -455,5 +467,68 @@ describe("Other values", () => {
     expect(await AnyContact.where({ name: ["a", "b"] }).updateAll({ age: 5 })).toBe(2);
     expect(await AnyContact.where({ age: 5 }).deleteAll()).toBe(2);
     expect(await AnyContact.where({ age: 5 }).deleteAll()).toBe(0);
+  });
+});
+
+// ---- Bulk writes ----------------------------------------------------------------------------------------------
+
+describe("guide: Bulk writes", () => {
+  it("runs the example", async () => {
+    await env.DB.prepare(`INSERT INTO users (id, name, created_at, updated_at) VALUES ('u1', 'U', 'x', 'x')`).run();
+    await Post.insert({ userId: "u1", title: "Hello" });
+    const meta = await Post.insertAll([
+      { userId: "u1", title: "One" },
+      { userId: "u1", title: "Two" },
+    ]);
+    expect(meta["changes"]).toBe(2);
+
+    await User.upsert({ id: "019a0000-0000-7000-8000-000000000000", name: "Ada", admin: false });
+    expect((await User.find("019a0000-0000-7000-8000-000000000000")).name).toBe("Ada");
+    await User.insertAll([{ name: "Grace", email: "grace@example.com" }], { onDuplicate: "skip" });
+    const skipped = await User.insertAll([{ name: "Grace", email: "grace@example.com" }], { onDuplicate: "skip" });
+    expect(skipped["changes"]).toBe(0);
+    await expect(User.insertAll([{ name: "Grace", email: "grace@example.com" }])).rejects.toBeInstanceOf(RecordNotUnique);
+
+    const published = await Post.where({ userId: "u1" }).updateAll({ published: true });
+    expect(published).toBe(3);
+    const removed = await Post.where({ published: true }).order({ createdAt: "asc" }).limit(2).deleteAll();
+    expect(removed).toBe(2);
+    expect(await Post.count()).toBe(1);
+
+    await User.upsertAll(
+      [
+        { email: "grace@example.com", name: "Grace Hopper" },
+        { email: "alan@example.com", name: "Alan" },
+      ],
+      { uniqueBy: ["email"] },
+    );
+    expect((await User.where({ email: ["grace@example.com", "alan@example.com"] }).order({ name: "asc" }).pluck("name"))).toEqual(["Alan", "Grace Hopper"]);
+    await batch([Post.where({ userId: "u1" }).toDeleteAll(), User.where({ email: "alan@example.com" }).toUpdateAll({ admin: true })]);
+    expect(await Post.count()).toBe(0);
+    expect((await User.findByOrThrow({ email: "alan@example.com" })).admin).toBe(true);
+  });
+
+  it("rules: upsert keeps createdAt; updateAll leaves updatedAt; empty insertAll TypeError; none(); distinct()", async () => {
+    const user = await User.createOrThrow({ name: "Ada", age: 1 });
+    const before = (await User.find(user.id)).updatedAt.getTime();
+    await User.upsert({ id: user.id, name: "Ada 2" });
+    const after = await User.find(user.id);
+    expect(after.createdAt.getTime()).toBe(user.createdAt.getTime());
+    expect(after.age).toBe(1);
+    await User.updateAll({ age: 2 });
+    expect((await User.find(user.id)).updatedAt.getTime()).toBe(after.updatedAt.getTime());
+    expect(before).toBeLessThanOrEqual(after.updatedAt.getTime());
+    await expect(User.insertAll([])).rejects.toBeInstanceOf(TypeError);
+    await expect(User.insertAll([{ name: "a" }, { name: "b", age: 1 }])).rejects.toBeInstanceOf(TypeError);
+    const { db, sqls } = listen();
+    expect(await db.model(User).none().updateAll({ age: 3 })).toBe(0);
+    expect(await db.model(User).none().deleteAll()).toBe(0);
+    expect(sqls()).toEqual([]);
+    expect(User.none().toUpdateAll({ age: 3 }).toSql().sql).toContain("WHERE 1 = 0");
+    expect(User.none().toDeleteAll().toSql().sql).toContain("WHERE 1 = 0");
+    await expect(User.distinct().updateAll({ age: 1 })).rejects.toBeInstanceOf(IncompatibleRelation);
+    expect(() => User.distinct().toDeleteAll()).toThrow(IncompatibleRelation);
+    await expect(User.updateAll({ age: "x" })).rejects.toBeInstanceOf(TypeError);
+    expect(() => User.toUpdateAll({ age: "x" })).toThrow(TypeError);
   });
 });

@@ -10,11 +10,13 @@ import {
   ActiveRecord,
   defineApplicationRecord,
   sql,
+  RecordNotDestroyed,
 } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
-import { User } from "../models/fixtures.js";
+import { User, ApplicationRecord as FixtureApplicationRecord } from "../models/fixtures.js";
 import { countRows, listen } from "../helpers/queries.js";
-import { thrown } from "../helpers/errors.js";
+import { thrown, rejectionOf } from "../helpers/errors.js";
+import { presence } from "../helpers/guide-plugins.js";
 
 beforeEach(resetDatabase);
 
@@ -464,3 +466,85 @@ class Owner extends Model({ id: { type: "string", null: false }, name: "string" 
   kids = hasMany(Kid, { dependent: "destroy" });
   onlyKid = hasOne(Kid);
 }
+
+// ---- Callbacks ------------------------------------------------------------------------------------------------
+
+describe("guide: Callbacks", () => {
+  const welcomed: string[] = [];
+  class Profile extends FixtureApplicationRecord("users") {
+    static {
+      this.beforeSave((user) => {
+        if (user.email !== null) user.email = user.email.trim().toLowerCase();
+      });
+      this.afterCreate(async (user) => {
+        welcomed.push(`welcome ${user.name}`);
+      });
+      this.beforeDestroy((user) => {
+        if (user.admin) throw abort("admins cannot be deleted");
+      });
+    }
+  }
+
+  it("normalizes, welcomes and refuses the destroy", async () => {
+    const admin = await Profile.create({ name: "Root", email: " ROOT@Example.com ", admin: true });
+    expect(admin.email).toBe("root@example.com");
+    expect(welcomed).toEqual(["welcome Root"]);
+    expect(await admin.destroy()).toBe(false);
+    expect(admin.abortReason).toBe("admins cannot be deleted");
+    await expect(admin.destroyOrThrow()).rejects.toBeInstanceOf(RecordNotDestroyed);
+  });
+
+  it("an abort in an after-callback: row written, save answers false with the reason", async () => {
+    class Late extends FixtureApplicationRecord("users") {
+      static {
+        this.afterSave(() => {
+          throw abort("too late");
+        });
+      }
+    }
+    const late = Late.build({ name: "x" });
+    expect(await late.save()).toBe(false);
+    expect(late.isPersisted()).toBe(true);
+    expect(late.abortReason).toBe("too late");
+    expect(await countRows("users")).toBe(1);
+    const error = await rejectionOf(Late.build({ name: "y" }).saveOrThrow());
+    expect(error).toBeInstanceOf(RecordNotSaved);
+    expect(error.message).toBe("too late");
+  });
+});
+
+describe("guide: Callbacks, prose claims", () => {
+  it("run in declaration order, not grouped; parent first", async () => {
+    const ran: string[] = [];
+    class P extends FixtureApplicationRecord("users") {
+      static {
+        this.afterSave(() => void ran.push("P.afterSave"));
+        this.beforeCreate(() => void ran.push("P.beforeCreate"));
+        this.beforeSave(() => void ran.push("P.beforeSave"));
+      }
+    }
+    class C extends P {
+      static {
+        this.beforeSave(() => void ran.push("C.beforeSave"));
+      }
+    }
+    await C.createOrThrow({ name: "x" });
+    expect(ran).toEqual(["P.beforeCreate", "P.beforeSave", "C.beforeSave", "P.afterSave"]);
+  });
+
+  it("in a batch, every record is finished before the first callback error is thrown", async () => {
+    class Boom extends FixtureApplicationRecord("users") {
+      static {
+        this.afterSave(() => {
+          throw new Error("boom");
+        });
+      }
+    }
+    const a = Boom.build({ name: "a" });
+    const b = User.build({ name: "b" });
+    const error = await rejectionOf(batch([a.toSave(), b.toSave()]));
+    expect(error.message).toBe("boom");
+    expect(a.isPersisted()).toBe(true);
+    expect(b.isPersisted()).toBe(true);
+  });
+});

@@ -10,10 +10,12 @@ import {
   column,
   connect,
   IncompatibleRelation,
+  withDatabase,
 } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { Badge, Item as OwnedItem, Owner as ItemOwner } from "../models/saq-fixtures.js";
 import { listen, recordingRoundTrips } from "../helpers/queries.js";
+import { Post, User } from "../models/fixtures.js";
 
 beforeEach(resetDatabase);
 
@@ -155,5 +157,46 @@ describe("paginate", () => {
     expect((await Num.paginate({ perPage: "101" })).perPage).toBe(100);
     const page = await Num.paginate({ page: 2, perPage: 7 });
     expect({ ...page, records: page.records.length }).toEqual({ records: 7, page: 2, perPage: 7, total: 30, totalPages: 5, hasNext: true, hasPrevious: true });
+  });
+});
+
+// ---- Pagination -----------------------------------------------------------------------------------------------
+
+describe("guide: Pagination", () => {
+  it("runs the example; count and page are one round trip", async () => {
+    const user = await User.createOrThrow({ name: "Ada" });
+    await Post.insertAll(Array.from({ length: 42 }, (_, i) => ({ userId: user.id, title: `t${i}`, published: true })));
+    const { binding, roundTrips } = recordingRoundTrips();
+    await withDatabase(connect(binding), async () => {
+      const url = new URL("https://example.com/posts?page=2&per=10");
+      const page = await Post.where({ published: true })
+        .order({ createdAt: "desc" })
+        .paginate({ page: url.searchParams.get("page"), perPage: url.searchParams.get("per") });
+      expect(roundTrips).toHaveLength(1);
+      expect(roundTrips[0]).toHaveLength(2);
+      expect(page.records).toHaveLength(10);
+      expect(page.total).toBe(42);
+      expect(page.totalPages).toBe(5);
+      expect(page.hasNext).toBe(true);
+      expect(page.hasPrevious).toBe(true);
+      const cheap = await Post.paginate({ page: 3, count: false });
+      expect("total" in cheap).toBe(false);
+      expect("totalPages" in cheap).toBe(false);
+      expect(cheap.records).toHaveLength(0); // 42 rows: page 3 of 25 is past the last
+      expect(cheap.hasNext).toBe(false);
+    });
+  });
+
+  it("rules 1, 3, 5, 6 and totalPages 0", async () => {
+    expect((await User.paginate({ page: "", perPage: null })).page).toBe(1);
+    expect((await User.paginate()).totalPages).toBe(0);
+    await expect(User.paginate({ page: "0" })).rejects.toBeInstanceOf(TypeError);
+    await expect(User.paginate({ page: 1.5 })).rejects.toBeInstanceOf(TypeError);
+    expect((await User.paginate({ perPage: 500 })).perPage).toBe(100);
+    await expect(User.limit(5).paginate()).rejects.toBeInstanceOf(IncompatibleRelation);
+    await User.createOrThrow({ name: "A" });
+    const past = await User.paginate({ page: 9 });
+    expect(past.records).toEqual([]);
+    expect(past.total).toBe(1);
   });
 });

@@ -277,3 +277,31 @@ describe("building and creating: permit", () => {
     expect(() => Item.permit(new URLSearchParams(), "nope" as never)).toThrow(UnknownAttribute);
   });
 });
+
+// ---- Request input --------------------------------------------------------------------------------------------
+
+describe("guide: Request input and security", () => {
+  it("permits as described", async () => {
+    const form = new FormData();
+    form.append("name", "Ada");
+    form.append("name", "Ada2");
+    form.append("admin", "true");
+    form.append("age", "36");
+    const attributes = User.permit(form, "name", "email", "age");
+    expect(attributes).toEqual({ name: "Ada2", age: 36 });
+    expect(User.permit(new URLSearchParams("age=1&age=2"), "age")).toEqual({ age: 2 });
+    expect(User.permit({ email: null }, "email")).toEqual({ email: null });
+    expect(() => User.permit({}, "nope" as never)).toThrow(UnknownAttribute);
+    for (const input of [[], new Map(), new Headers(), null, "x", new Date()]) expect(() => User.permit(input as never, "name")).toThrow(TypeError);
+    const fileForm = new FormData();
+    fileForm.append("name", new File(["x"], "x.txt"));
+    expect(() => User.permit(fileForm, "name")).toThrow(TypeError);
+    const user = await User.create(attributes);
+    expect(user.admin).toBe(false);
+  });
+
+  it("findBy({ email: null }) matches rows whose email is NULL", async () => {
+    await User.createOrThrow({ name: "Ada" });
+    expect(await User.findBy({ email: null })).not.toBeNull();
+  });
+});

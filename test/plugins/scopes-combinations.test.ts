@@ -15,7 +15,7 @@ import { resetDatabase } from "../helpers/db.js";
 import { rejectionOf } from "../helpers/errors.js";
 import { Badge, Item as OwnedItem, Owner as ItemOwner } from "../models/saq-fixtures.js";
 import { listen, countRows } from "../helpers/queries.js";
-import { User } from "../models/fixtures.js";
+import { User, ApplicationRecord as FixtureApplicationRecord, Post } from "../models/fixtures.js";
 
 beforeEach(resetDatabase);
 
@@ -172,5 +172,36 @@ describe("Scopes on associations, Validations", () => {
     }
     const record = Short.build({ name: "\u{1F600}\u{1F600}" });
     expect(await record.save()).toBe(true);
+  });
+});
+
+// ---- Scopes ---------------------------------------------------------------------------------------------------
+
+describe("guide: Scopes", () => {
+  class Article extends FixtureApplicationRecord("posts") {
+    static published = this.scope((q) => q.where({ published: true }));
+    static since = this.scope((q, days: number) => q.where({ createdAt: gt(new Date(Date.now() - days * 86_400_000)) }));
+    static titled: ScopeStatic<[title: string]> = this.scope((q, title: string) => q.where({ title }).merge(Article.published()));
+  }
+
+  it("runs the examples", async () => {
+    const user = await User.createOrThrow({ name: "Ada" });
+    await User.createOrThrow({ id: "u1", name: "U" });
+    await Article.createOrThrow({ userId: "u1", title: "a", published: true });
+    await Post.createOrThrow({ userId: user.id, title: "b" });
+    const week = await Article.published().since(7).order({ createdAt: "desc" }).toArray();
+    expect(week.map((p) => p.title)).toEqual(["a"]);
+    expect(await Article.where({ userId: "u1" }).published().count()).toBe(1);
+    expect(await Article.titled("a").count()).toBe(1);
+  });
+
+  it("names that cannot be scopes: then, data, modelClass, where (at first use)", () => {
+    for (const name of ["then", "data", "modelClass", "where", "count", "all"]) {
+      const Bad = class extends FixtureApplicationRecord("posts") {};
+      Object.defineProperty(Bad, "name", { value: "Post" });
+      expect(() => (Bad as unknown as { scope(fn: unknown): unknown }).scope).toBeDefined();
+      (Bad as unknown as Record<string, unknown>)[name] = (Bad as unknown as { scope(fn: unknown): unknown }).scope((q: unknown) => q);
+      expect(() => Bad.build({ title: "x" }), name).toThrow(InvalidModel);
+    }
   });
 });

@@ -1,10 +1,21 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { connect, InvalidModel, Model, sql, withDatabase } from "../../src/index.js";
+import {
+  connect,
+  InvalidModel,
+  Model,
+  sql,
+  withDatabase,
+  Base,
+  camelize,
+  pluralize,
+  tableize,
+  underscore,
+} from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
-import { thrown } from "../helpers/errors.js";
+import { thrown, rejectionOf } from "../helpers/errors.js";
 import { countRows, listen } from "../helpers/queries.js";
-import { Note, User } from "../models/fixtures.js";
+import { Note, User, ApplicationRecord as FixtureApplicationRecord } from "../models/fixtures.js";
 
 beforeEach(resetDatabase);
 
@@ -278,5 +289,37 @@ describe("table naming", () => {
       expect(error).toBeInstanceOf(InvalidModel);
       expect((error as Error).message).toMatch(/\bts\b/);
     });
+  });
+});
+
+describe("guide: Column naming and Table naming", () => {
+  it("maps names as listed", () => {
+    expect(["createdAt", "htmlURL", "userID", "sha256Hash"].map(underscore)).toEqual(["created_at", "html_url", "user_id", "sha256_hash"]);
+    expect(camelize("html_url")).toBe("htmlUrl");
+    expect(tableize("BlogPost")).toBe("blog_posts");
+    expect(["User", "BlogPost", "Category", "Person", "Sheep", "Human", "Leaf"].map(tableize)).toEqual([
+      "users",
+      "blog_posts",
+      "categories",
+      "people",
+      "sheep",
+      "humen",
+      "leafs",
+    ]);
+    expect(pluralize("person")).toBe("people");
+  });
+
+  it("a subclass setting a different tableName throws InvalidModel", () => {
+    class Sub extends User {
+      static override tableName = "people";
+    }
+    expect(() => Sub.build({ name: "x" })).toThrow(InvalidModel);
+  });
+
+  it("an inferred table that does not exist: the first query throws InvalidModel saying so", async () => {
+    class Gadget extends FixtureApplicationRecord({ id: "string" }) {}
+    const error = await rejectionOf(Gadget.all().toArray());
+    expect(error).toBeInstanceOf(InvalidModel);
+    expect(error.message).toContain("gadgets");
   });
 });

@@ -8,11 +8,14 @@ import {
   ActiveRecord,
   defineApplicationRecord,
   MissingAttribute,
+  timestamps,
+  withDatabase,
 } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { listen } from "../helpers/queries.js";
-import { User } from "../models/fixtures.js";
+import { User, Post } from "../models/fixtures.js";
 import { thrown } from "../helpers/errors.js";
+import { presence } from "../helpers/guide-plugins.js";
 
 beforeEach(resetDatabase);
 
@@ -250,5 +253,21 @@ describe("Timestamps: 'both are set on creation and updatedAt is set whenever a 
     row.label = "x";
     expect(await row.save()).toBe(true);
     expect(row.createdAt).toBeInstanceOf(Date);
+  });
+});
+
+describe("guide: Timestamps", () => {
+  it("a save with nothing changed sends nothing; update writes title and updatedAt", async () => {
+    const user = await User.createOrThrow({ name: "Ada" });
+    const { db, sqls } = listen();
+    await withDatabase(db, async () => {
+      const post = await Post.create({ userId: user.id, title: "Hello" });
+      expect(post.createdAt).toBeInstanceOf(Date);
+      const before = sqls().length;
+      await post.save();
+      expect(sqls().length).toBe(before);
+      await post.update({ title: "Hello again" });
+      expect(sqls().at(-1)).toBe(`UPDATE "posts" SET "title" = ?, "updated_at" = ? WHERE "id" = ?`);
+    });
   });
 });

@@ -7,11 +7,14 @@ import {
   ActiveRecord,
   defineApplicationRecord,
   UnknownAttribute,
+  sql,
+  withDatabase,
 } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { listen, countRows } from "../helpers/queries.js";
-import { User } from "../models/fixtures.js";
+import { User, ApplicationRecord as FixtureApplicationRecord } from "../models/fixtures.js";
 import { thrown } from "../helpers/errors.js";
+import { presence } from "../helpers/guide-plugins.js";
 
 beforeEach(resetDatabase);
 
@@ -354,3 +357,102 @@ class AuditItem extends Model({
   static override binding = "DB";
   static override tableName = "audit_r_items";
 }
+
+describe("guide: Validations", () => {
+  class Signup extends FixtureApplicationRecord("users") {
+    static {
+      this.validates("name", { presence: true, length: { minimum: 2, maximum: 50 } });
+      this.validates("email", { presence: true, format: /@/, uniqueness: { caseSensitive: false } });
+      this.validates("score", { numericality: { greaterThan: 0 }, allowNil: true, message: "must be positive" });
+    }
+  }
+
+  class Player extends FixtureApplicationRecord("users") {
+    static {
+      this.validates("name", { length: { minimum: 2 } });
+      this.validates("age", { numericality: { onlyInteger: true, allowNil: true } });
+      this.validates("email", { format: { with: /@/, allowNil: true } });
+      this.validates("score", { inclusion: { in: [1, 2, 3] }, allowNil: true });
+    }
+  }
+
+  it("checks null as Rails checks nil, unless allowNil says to skip it", async () => {
+    expect(await Player.build({ name: "Ada" }).save()).toBe(true);
+    const nameless = Player.build({ score: 5 });
+    expect(await nameless.save()).toBe(false);
+    expect(nameless.errors.fullMessages()).toEqual(["Name is too short", "Score is not included in the list"]);
+  });
+
+  it("refuses with the messages shown", async () => {
+    const signup = Signup.build({ name: "A", email: "ada" });
+    expect(await signup.save()).toBe(false);
+    expect(signup.errors.fullMessages()).toEqual(["Name is too short", "Email is invalid"]);
+    expect(signup.errors.on("email")).toEqual([{ attribute: "email", type: "invalid", message: "is invalid" }]);
+    signup.assign({ score: -1 });
+    await signup.save();
+    expect(signup.errors.fullMessages()).toContain("Score must be positive");
+    // allowNil: no score is not a score that must be positive.
+    expect(await Signup.build({ name: "Ada", email: "ada@x.org" }).save()).toBe(true);
+  });
+
+  it("uniqueness asks on a new record and on a change only; a save with no change sends nothing", async () => {
+    const first = await Signup.createOrThrow({ name: "Ada", email: "Ada@x.org" });
+    const dup = Signup.build({ name: "Bob", email: "ada@X.org" });
+    expect(await dup.save()).toBe(false);
+    expect(dup.errors.fullMessages()).toEqual(["Email has already been taken"]);
+    const { db, sqls } = listen();
+    const again = await db.model(Signup).find(first.id);
+    const before = sqls().length;
+    await again.save();
+    expect(sqls().length).toBe(before);
+  });
+});
+
+describe("guide: Validations, the options table", () => {
+  class V extends FixtureApplicationRecord("users") {
+    static {
+      this.validates("settings", { presence: true, length: { maximum: 2 } });
+      this.validates("name", { length: { maximum: 2 }, inclusion: ["ab", "🙂🙂"] });
+      this.validates("email", { numericality: { onlyInteger: true } });
+    }
+  }
+
+  it("presence refuses false and an empty array; length counts an emoji as one; numericality reads text", async () => {
+    const v = V.build({ name: "🙂🙂", settings: [], email: " 12 " });
+    expect(await v.save()).toBe(false);
+    expect(v.errors.toArray().map((e) => `${e.attribute}:${e.type}`)).toEqual(["settings:blank"]);
+    v.assign({ settings: false });
+    await v.save();
+    expect(v.errors.toArray().map((e) => `${e.attribute}:${e.type}`)).toEqual(["settings:blank"]);
+    v.assign({ settings: [1, 2, 3], name: "abc", email: "12.0" });
+    await v.save();
+    expect(v.errors.toArray().map((e) => `${e.attribute}:${e.type}:${e.message}`)).toEqual([
+      "settings:too_long:is too long",
+      "name:too_long:is too long",
+      "name:inclusion:is not included in the list",
+      "email:not_an_integer:must be an integer",
+    ]);
+    v.assign({ email: "12abc", settings: [1], name: "ab" });
+    await v.save();
+    expect(v.errors.toArray().map((e) => `${e.attribute}:${e.type}:${e.message}`)).toEqual(["email:not_a_number:is not a number"]);
+  });
+
+  it("declarations run parent first; a subclass's never reach its parent", async () => {
+    class Parent extends FixtureApplicationRecord("users") {
+      static {
+        this.validates("email", { presence: true });
+      }
+    }
+    class Child extends Parent {
+      static {
+        this.validates("age", { presence: true });
+      }
+    }
+    const c = Child.build({ name: "x" });
+    await c.save();
+    expect(c.errors.toArray().map((e) => e.attribute)).toEqual(["email", "age"]);
+    const p = Parent.build({ name: "x" });
+    await p.save();
+    expect(p.errors.toArray().map((e) => e.attribute)).toEqual(["email"]);
+  });
+});

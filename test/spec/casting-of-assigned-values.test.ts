@@ -1,10 +1,22 @@
 /** SPEC.md, Casting of assigned values: each row of the table, through every path that casts, and the edge values of each type. */
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { ActiveRecord, between, defineApplicationRecord, gt, gte, lt, lte, RecordNotFound } from "../../src/index.js";
+import {
+  ActiveRecord,
+  between,
+  defineApplicationRecord,
+  gt,
+  gte,
+  lt,
+  lte,
+  RecordNotFound,
+  CastError,
+  UnknownAttribute,
+} from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { thrown } from "../helpers/errors.js";
 import { countRows } from "../helpers/queries.js";
+import { User } from "../models/fixtures.js";
 
 beforeEach(resetDatabase);
 
@@ -250,5 +262,57 @@ describe("Integers and reals at their limits", () => {
     expect(loaded.price).toBe(3);
     loaded.price = "3.0" as never;
     expect(loaded.isChanged()).toBe(false);
+  });
+});
+
+// ---- Casting ---------------------------------------------------------------------------------------------------
+
+describe("guide: Casting", () => {
+  it("casts and refuses with the messages shown", () => {
+    const user = User.build({ name: "Ada", age: "36", admin: "on", bornAt: "1815-12-10" });
+    expect(user.age).toBe(36);
+    expect(user.admin).toBe(true);
+    expect(user.bornAt!.toISOString()).toBe("1815-12-10T00:00:00.000Z");
+    // CastError is the TypeError subclass of values that cannot be cast.
+    expect(() => user.assign({ age: "1.7" })).toThrow(new CastError(`User.age: "1.7" is not a valid integer`, User, "age"));
+    expect(() => User.permit({ email: 5 }, "email")).toThrow(new CastError("User.email: [FILTERED] is not a valid string", User, "email"));
+    expect(() => user.assign({ age: undefined as never })).toThrow(new CastError("User.age cannot be set to undefined; use null for NULL", User, "age"));
+    expect(user.age).toBe(36);
+  });
+
+  it("an unknown attribute is a compile error and UnknownAttribute at run time", () => {
+    const user = User.build({ name: "Ada" });
+    // @ts-expect-error nickname is not an attribute of User
+    expect(() => user.assign({ nickname: "Ada" })).toThrow(UnknownAttribute);
+  });
+
+  it("accepted and refused forms of the table", () => {
+    const user = User.build({ name: "x" });
+    for (const v of ["1", "0", "TRUE", "Off", 1, 0]) expect(() => user.assign({ admin: v })).not.toThrow();
+    expect(() => user.assign({ age: " -3 " })).not.toThrow();
+    expect(user.age).toBe(-3);
+    for (const v of ["1.5", ".5", "5.", "-2e3"]) expect(() => user.assign({ score: v })).not.toThrow();
+    expect(() => user.assign({ score: " 1.5" })).toThrow(TypeError);
+    for (const v of ["", "12abc", "1e3", 1.7, 2 ** 53]) expect(() => user.assign({ age: v })).toThrow(TypeError);
+    for (const v of ["2024-01-01T00:00", "2024-01-01t00:00Z", "2024-01-01T00:00z", "2024-01-01 00:00Z", "2024-02-30", 5])
+      expect(() => user.assign({ bornAt: v as never })).toThrow(TypeError);
+    expect(() => user.assign({ bornAt: "2024-01-01T10:20+02:00" })).not.toThrow();
+    expect(() => user.assign({ name: 5 as never })).toThrow(TypeError);
+    expect(() => user.assign({ settings: "" })).toThrow(TypeError);
+    expect(() => user.assign({ settings: Number.NaN })).toThrow(TypeError);
+  });
+
+  it("assign checks every value before setting any", () => {
+    const user = User.build({ name: "Ada", age: 1 });
+    expect(() => user.assign({ name: "Bob", age: "x" })).toThrow(TypeError);
+    expect(user.name).toBe("Ada");
+  });
+
+  it("shows at most 60 characters of the value", () => {
+    const error = thrown(() => User.build({ age: "9".repeat(100) + "x" }));
+    return error.then((e) => {
+      const shown = /: (.*) is not a valid integer/.exec((e as Error).message)![1]!;
+      expect(shown).toBe(`"${"9".repeat(60)}…"`);
+    });
   });
 });
