@@ -17,7 +17,7 @@ import { resetDatabase } from "../helpers/db.js";
 import { rejectionOf } from "../helpers/errors.js";
 import { countRows, listen } from "../helpers/queries.js";
 import { Counter, User, ApplicationRecord as FixtureApplicationRecord, Post } from "../models/fixtures.js";
-import { Badge, Item as OwnedItem, Owner as ItemOwner } from "../models/saq-fixtures.js";
+import { Badge, Item as OwnedItem, Owner as ItemOwner } from "../models/owners-and-items.js";
 import { presence } from "../helpers/guide-plugins.js";
 
 beforeEach(resetDatabase);

@@ -1,3 +1,7 @@
+/**
+ * Databases and writes to them (SPEC.md "Connection", "Errors"): choosing the database, database errors, D1
+ * sessions. Every test runs on a fresh database.
+ */
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import {
@@ -18,7 +22,7 @@ import { resetDatabase } from "../helpers/db.js";
 import { rejectionOf } from "../helpers/errors.js";
 import { countRows, listen } from "../helpers/queries.js";
 import { Counter, User } from "../models/fixtures.js";
-import { Item as OwnedItem, Owner as ItemOwner } from "../models/saq-fixtures.js";
+import { Item as OwnedItem, Owner as ItemOwner } from "../models/owners-and-items.js";
 
 beforeEach(resetDatabase);
 
@@ -400,4 +404,18 @@ describe("guide: The database, prose claims", () => {
     await db.model(User).where({ email: ["a", "b"] }).toArray();
     expect(events.at(-1)!.params).toEqual(['["[FILTERED]","[FILTERED]"]']);
   });
+});
+
+it("connect({ session }) queries through a D1 session and exposes its bookmark", async () => {
+  const db = connect(env.DB, { session: "first-primary" });
+  const user = await db.model(User).create({ name: "Ada" });
+  expect((await db.model(User).find(user.id)).name).toBe("Ada");
+  const bookmark = db.bookmark();
+  expect(typeof bookmark).toBe("string");
+  const later = connect(env.DB, { session: bookmark! });
+  expect(await later.model(User).count()).toBe(1);
+});
+
+it("a database without a session has no bookmark", () => {
+  expect(connect(env.DB).bookmark()).toBeNull();
 });

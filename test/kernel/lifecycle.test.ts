@@ -1,3 +1,7 @@
+/**
+ * Record lifecycle (SPEC.md "States and transitions", "Persistence"): New, Persisted and Destroyed records, save,
+ * update, destroy, reload and the OrThrow forms. Every test runs on a fresh database.
+ */
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it, vi, expectTypeOf } from "vitest";
 import {

@@ -141,7 +141,7 @@ describe("guide: Example: soft delete", () => {
   });
 });
 
-describe("guide: Example: audit log (the plugin itself is run by guide-examples.test.ts)", () => {
+describe("guide: Example: audit log (the plugin itself is run by plugin-examples.test.ts)", () => {
   it("an attribute named changes cannot be declared (InvalidModel)", () => {
     class Bad extends Model({ id: "string", changes: "json" }) {
       static override tableName = "guide_audit_log_entries";

@@ -19,7 +19,7 @@ import {
   UnknownAttribute,
 } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
-import { Badge, Item as OwnedItem, Owner as ItemOwner } from "../models/saq-fixtures.js";
+import { Badge, Item as OwnedItem, Owner as ItemOwner } from "../models/owners-and-items.js";
 import { listen } from "../helpers/queries.js";
 import { inspect } from "node:util";
 import { Post, User } from "../models/fixtures.js";

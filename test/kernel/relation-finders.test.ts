@@ -12,7 +12,7 @@ import {
 } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { rejectionOf } from "../helpers/errors.js";
-import { Badge, Item as OwnedItem, Num as NamedNumber, Owner as ItemOwner } from "../models/saq-fixtures.js";
+import { Badge, Item as OwnedItem, Num as NamedNumber, Owner as ItemOwner } from "../models/owners-and-items.js";
 import { listen } from "../helpers/queries.js";
 import { User } from "../models/fixtures.js";
 

@@ -1,10 +1,8 @@
-// Edge cases of the command-line tool and of the files it generates, against SPEC.md ("Generated files",
-// "Command-line tool"). Complements cli.test.ts (which covers every column form, the error messages, g migration's
-// Add/Remove/Create and hand-written migrations) and does not repeat it. Like cli.test.ts it runs the built
-// `dist/cli.mjs` in temporary app folders; it also type-checks a generated app with tsc, and applies its migrations
-// with `wrangler d1 migrations apply --local` and creates records on that local D1 through `getPlatformProxy`.
+// A generated app end to end: it type-checks with tsc, its migrations apply with `wrangler d1 migrations apply
+// --local`, and its Models create records on that local D1 through `getPlatformProxy`. Runs the built
+// `dist/cli.mjs` in temporary app folders.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { transform } from "esbuild";
@@ -12,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import { app, ok, read, root } from "./helpers/cli-app.js";
 
 const tsc = path.join(root, "node_modules/typescript/bin/tsc");
+
 const wrangler = path.join(root, "node_modules/wrangler/bin/wrangler.js");
 
 function write(folder: string, file: string, text: string): void {
@@ -26,116 +25,6 @@ function linkPackages(folder: string): void {
   symlinkSync(path.join(root, "node_modules/@cloudflare/workers-types"), path.join(folder, "node_modules/@cloudflare/workers-types"), "dir");
   write(folder, "package.json", JSON.stringify({ name: "app", private: true, type: "module" }));
 }
-
-describe("SPEC 'Shape of a generated table'", () => {
-  it("names the reference column <name>_id and the parent table by the table naming rules, with index_<table>_on_<column>", () => {
-    const folder = app();
-    ok(folder, "g", "model", "Person", "name:string!");
-    ok(folder, "g", "model", "Human");
-    ok(folder, "g", "model", "Sheep");
-    ok(folder, "g", "model", "Comment", "person:references", "human:references", "sheep:references", "blogCategory:references", "body");
-    expect(read(folder, "migrations/0001_create_people.sql")).toContain("CREATE TABLE people (\n  id TEXT PRIMARY KEY NOT NULL,\n");
-    expect(read(folder, "migrations/0002_create_humen.sql")).toContain("CREATE TABLE humen (");
-    expect(read(folder, "migrations/0003_create_sheep.sql")).toContain("CREATE TABLE sheep (");
-    expect(read(folder, "migrations/0004_create_comments.sql")).toBe(`-- Migration number: 0004 \t create_comments
-CREATE TABLE comments (
-  id TEXT PRIMARY KEY NOT NULL,
-  person_id TEXT NOT NULL REFERENCES people (id),
-  human_id TEXT NOT NULL REFERENCES humen (id),
-  sheep_id TEXT NOT NULL REFERENCES sheep (id),
-  blog_category_id TEXT NOT NULL REFERENCES blog_categories (id),
-  body TEXT,
-  created_at DATETIME NOT NULL,
-  updated_at DATETIME NOT NULL
-);
-CREATE INDEX index_comments_on_person_id ON comments (person_id);
-CREATE INDEX index_comments_on_human_id ON comments (human_id);
-CREATE INDEX index_comments_on_sheep_id ON comments (sheep_id);
-CREATE INDEX index_comments_on_blog_category_id ON comments (blog_category_id);
-`);
-    expect(read(folder, "src/models/human.ts")).toContain(`export class Human extends ApplicationRecord("humen") {}`);
-    expect(read(folder, "src/models/sheep.ts")).toContain(`export class Sheep extends ApplicationRecord("sheep") {}`);
-  });
-
-  it("gives a table of a Model without columns exactly id, created_at and updated_at", () => {
-    const folder = app();
-    ok(folder, "g", "model", "Tag");
-    expect(read(folder, "migrations/0001_create_tags.sql")).toBe(
-      "-- Migration number: 0001 \t create_tags\nCREATE TABLE tags (\n  id TEXT PRIMARY KEY NOT NULL,\n  created_at DATETIME NOT NULL,\n  updated_at DATETIME NOT NULL\n);\n",
-    );
-    expect(read(folder, "src/db/schema.ts")).toContain(`  tags: {
-    id: { type: "string", null: false, generateId: true },
-    createdAt: { type: "datetime", null: false },
-    updatedAt: { type: "datetime", null: false },
-  },`);
-  });
-
-  it("takes --id integer before the Model name too, and a reference to that parent is an INTEGER", () => {
-    const folder = app();
-    ok(folder, "g", "model", "--id", "integer", "Author", "name:string!");
-    ok(folder, "g", "model", "--id=integer", "Book", "author:references");
-    expect(read(folder, "migrations/0001_create_authors.sql")).toContain("  id INTEGER PRIMARY KEY,\n");
-    expect(read(folder, "migrations/0002_create_books.sql")).toContain("  id INTEGER PRIMARY KEY,\n  author_id INTEGER NOT NULL REFERENCES authors (id),\n");
-    expect(read(folder, "src/db/schema.ts")).not.toContain("generateId");
-  });
-});
-
-describe("SPEC 'Command-line tool'", () => {
-  it("numbers migrations sequentially from 0001 across g model, g migration and an empty migration", () => {
-    const folder = app();
-    ok(folder, "g", "model", "User", "name:string!");
-    ok(folder, "g", "migration", "AddAgeToUsers", "age:integer");
-    ok(folder, "g", "migration", "BackfillAges");
-    ok(folder, "g", "model", "Post", "user:references");
-    ok(folder, "g", "migration", "CreateTags", "name");
-    expect(readdirSync(path.join(folder, "migrations")).sort()).toEqual([
-      "0001_create_users.sql",
-      "0002_add_age_to_users.sql",
-      "0003_backfill_ages.sql",
-      "0004_create_posts.sql",
-      "0005_create_tags.sql",
-    ]);
-  });
-
-  it("column syntax: a trailing ! on a :unique column, a default holding = and :, and an empty string default", () => {
-    const folder = app();
-    ok(folder, "g", "model", "Setting", "slug:string:unique!", "value:string=a=b:c", "note:string!=", "flag:boolean!=true");
-    const migration = read(folder, "migrations/0001_create_settings.sql");
-    expect(migration).toContain("  slug TEXT NOT NULL,\n");
-    expect(migration).toContain("  value TEXT DEFAULT 'a=b:c',\n");
-    expect(migration).toContain("  note TEXT NOT NULL DEFAULT '',\n");
-    expect(migration).toContain("  flag BOOLEAN NOT NULL DEFAULT 1,\n");
-    expect(migration).toContain("CREATE UNIQUE INDEX index_settings_on_slug ON settings (slug);\n");
-    expect(read(folder, "src/db/schema.ts")).toContain(`    slug: { type: "string", null: false },
-    value: { type: "string", default: "a=b:c" },
-    note: { type: "string", null: false, default: "" },
-    flag: { type: "boolean", null: false, default: true },`);
-  });
-
-  it("g model regenerates the whole schema from the migrations, replacing a hand-edited schema file", () => {
-    const folder = app();
-    ok(folder, "g", "model", "User", "name:string!");
-    write(folder, "src/db/schema.ts", "export const schema = { edited: {} } as const;\n");
-    write(folder, "migrations/0002_by_hand.sql", "ALTER TABLE users ADD COLUMN nickname TEXT;\n");
-    ok(folder, "g", "model", "Post");
-    const schema = read(folder, "src/db/schema.ts");
-    expect(schema).not.toContain("edited");
-    expect(schema).toContain("    nickname: \"string\",\n");
-    expect(schema).toContain("  posts: {\n");
-    expect(readdirSync(path.join(folder, "migrations")).sort()).toContain("0003_create_posts.sql");
-  });
-
-  it("writes the base class when it is missing even if other Models exist, and never touches an existing Model", () => {
-    const folder = app();
-    ok(folder, "g", "model", "User");
-    rmSync(path.join(folder, "src/models/application-record.ts"));
-    write(folder, "src/models/user.ts", "// the app's own User\n");
-    const output = ok(folder, "g", "model", "Post");
-    expect(output).toContain("create     src/models/application-record.ts");
-    expect(read(folder, "src/models/application-record.ts")).toContain("defineApplicationRecord(schema, ApplicationBase)");
-    expect(read(folder, "src/models/user.ts")).toBe("// the app's own User\n");
-  });
-});
 
 /** An app made with the tool: UUID and integer keys, references, defaults, a unique column, json, a later migration. */
 function generatedApp(): string {

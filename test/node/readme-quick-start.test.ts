@@ -1,6 +1,6 @@
-// SPEC audit of the command-line tool against README.md's quick start, as a user follows it: the README's command,
+// The command-line tool against README.md's quick start, as a user follows it: the README's command,
 // run in a fresh app folder, must print and write exactly what the README shows, and the README's Worker must
-// type-check against the generated files. Complements cli.test.ts and spec-edge-cases-cli.test.ts.
+// type-check against the generated files. Complements cli.test.ts and generated-app.test.ts.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";

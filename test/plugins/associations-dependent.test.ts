@@ -6,7 +6,7 @@ import { countRows, listen } from "../helpers/queries.js";
 import { Article, Guarded, Review, Writer } from "../models/association-fixtures.js";
 import { ApplicationRecord } from "../models/fixtures.js";
 import { rejectionOf } from "../helpers/errors.js";
-import { Item as OwnedItem, Owner as ItemOwner } from "../models/saq-fixtures.js";
+import { Item as OwnedItem, Owner as ItemOwner } from "../models/owners-and-items.js";
 
 beforeEach(resetDatabase);
 

@@ -20,7 +20,7 @@ import { recordingRoundTrips, listen } from "../helpers/queries.js";
 import { Article, Profile, Writer } from "../models/association-fixtures.js";
 import { ApplicationRecord } from "../models/fixtures.js";
 import { rejectionOf } from "../helpers/errors.js";
-import { Badge, Item as OwnedItem, Owner as ItemOwner } from "../models/saq-fixtures.js";
+import { Badge, Item as OwnedItem, Owner as ItemOwner } from "../models/owners-and-items.js";
 
 beforeEach(resetDatabase);
 

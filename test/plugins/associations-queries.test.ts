@@ -20,7 +20,7 @@ import {
 } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { rejectionOf, thrown } from "../helpers/errors.js";
-import { Badge, Item as OwnedItem, Owner as ItemOwner } from "../models/saq-fixtures.js";
+import { Badge, Item as OwnedItem, Owner as ItemOwner } from "../models/owners-and-items.js";
 import { listen, countRows, recordingRoundTrips } from "../helpers/queries.js";
 import { env } from "cloudflare:test";
 import { presence } from "../helpers/guide-plugins.js";

@@ -31,7 +31,7 @@ import {
   Writer,
 } from "../models/association-fixtures.js";
 import { ApplicationRecord } from "../models/fixtures.js";
-import { Badge, Item as OwnedItem, Owner as ItemOwner } from "../models/saq-fixtures.js";
+import { Badge, Item as OwnedItem, Owner as ItemOwner } from "../models/owners-and-items.js";
 
 beforeEach(resetDatabase);
 

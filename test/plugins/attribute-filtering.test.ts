@@ -27,7 +27,7 @@ import { env } from "cloudflare:test";
 import { rejectionOf, thrown } from "../helpers/errors.js";
 import { User } from "../models/fixtures.js";
 import { Account, Session } from "../models/lifecycle-fixtures.js";
-import { Item as OwnedItem } from "../models/saq-fixtures.js";
+import { Item as OwnedItem } from "../models/owners-and-items.js";
 
 beforeEach(resetDatabase);
 

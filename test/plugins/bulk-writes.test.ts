@@ -16,7 +16,7 @@ import { resetDatabase } from "../helpers/db.js";
 import { countRows, listen } from "../helpers/queries.js";
 import { Counter, User, Post } from "../models/fixtures.js";
 import { rejectionOf } from "../helpers/errors.js";
-import { Item as OwnedItem, Owner as ItemOwner } from "../models/saq-fixtures.js";
+import { Item as OwnedItem, Owner as ItemOwner } from "../models/owners-and-items.js";
 import { presence } from "../helpers/guide-plugins.js";
 
 beforeEach(resetDatabase);

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { gt, RecordNotFound, sql } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { rejectionOf } from "../helpers/errors.js";
-import { Badge, Item as OwnedItem, Owner as ItemOwner } from "../models/saq-fixtures.js";
+import { Badge, Item as OwnedItem, Owner as ItemOwner } from "../models/owners-and-items.js";
 import { listen } from "../helpers/queries.js";
 
 beforeEach(resetDatabase);

@@ -13,7 +13,7 @@ import {
   withDatabase,
 } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
-import { Badge, Item as OwnedItem, Owner as ItemOwner } from "../models/saq-fixtures.js";
+import { Badge, Item as OwnedItem, Owner as ItemOwner } from "../models/owners-and-items.js";
 import { listen, recordingRoundTrips } from "../helpers/queries.js";
 import { Post, User } from "../models/fixtures.js";
 

@@ -13,7 +13,7 @@ import {
 } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { rejectionOf } from "../helpers/errors.js";
-import { Badge, Item as OwnedItem, Owner as ItemOwner } from "../models/saq-fixtures.js";
+import { Badge, Item as OwnedItem, Owner as ItemOwner } from "../models/owners-and-items.js";
 import { listen, countRows } from "../helpers/queries.js";
 import { User, ApplicationRecord as FixtureApplicationRecord, Post } from "../models/fixtures.js";
 

@@ -1,3 +1,7 @@
+/**
+ * Table naming (SPEC.md: "Model": static `tableName`, "Table naming"; Record item 10 for the table-name checks; the
+ * InvalidModel row of the Errors table).
+ */
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import {

@@ -2,7 +2,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { batch, Model, belongsTo, hasMany, hasOne } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
-import { Item as OwnedItem, Owner as ItemOwner } from "../models/saq-fixtures.js";
+import { Item as OwnedItem, Owner as ItemOwner } from "../models/owners-and-items.js";
 import { listen } from "../helpers/queries.js";
 
 beforeEach(resetDatabase);

@@ -1,6 +1,6 @@
 /**
  * Compile-time probes of SPEC.md's Querying, Results, Scopes, Bulk writes and Connection, beyond relation.test-d.ts
- * and spec-edge-cases.test-d.ts: results through a bound Model, find with a list, scopes on a bound Model, Statements.
+ * and the other files here: results through a bound Model, find with a list, scopes on a bound Model, Statements.
  * Only type-checked by `tsc --noEmit`; nothing here runs.
  */
 import { expectTypeOf } from "vitest";

@@ -1,6 +1,6 @@
 /**
- * The Models of the querying audits' tables (test/fixtures/migrations/0017_spec_audit_querying.sql), shared by
- * test/spec-audit-querying.test.ts and test/spec-audit-combinations.test.ts.
+ * Owners, their items and badges, and numbered rows (tables of test/fixtures/migrations/0017_spec_audit_querying.sql),
+ * shared by the Relation tests that need owned rows: conditions, shape, results, calculations, scopes and associations.
  */
 import { belongsTo, gt, hasMany, hasOne, Model } from "../../src/index.js";
 
