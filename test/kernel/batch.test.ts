@@ -12,11 +12,18 @@ import {
   Model,
   Relation,
   RecordInvalid,
+  RecordDestroyed,
 } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
-import { rejectionOf } from "../helpers/errors.js";
+import { rejectionOf, thrown } from "../helpers/errors.js";
 import { countRows, listen } from "../helpers/queries.js";
-import { Counter, User, ApplicationRecord as FixtureApplicationRecord, Post } from "../models/fixtures.js";
+import {
+  Counter,
+  User,
+  ApplicationRecord as FixtureApplicationRecord,
+  Post,
+  Counter as CounterRow,
+} from "../models/fixtures.js";
 import { Badge, Item as OwnedItem, Owner as ItemOwner } from "../models/owners-and-items.js";
 import { presence } from "../helpers/guide-plugins.js";
 
@@ -300,5 +307,40 @@ describe("guide: Batch, prose claims", () => {
     const [destroyed, deleted] = await batch([u.toDestroy(), Post.toDeleteAll()]);
     expect(destroyed).toBe(u);
     expect(deleted).toBe(0);
+  });
+});
+
+// ----------------------------------------------------------------------------------------------------------
+
+describe("Querying, Bulk writes, Callbacks, Associations: edge cases", () => {
+
+  it("every to... form is a Statement with toSql() and runs in batch", async () => {
+    const statements = [
+      CounterRow.toInsert({ label: "a" }),
+      CounterRow.toInsertAll([{ label: "b" }, { label: "c" }]),
+      CounterRow.toUpsert({ id: 1, label: "A" }),
+      CounterRow.toUpsertAll([{ id: 2, label: "B" }]),
+      CounterRow.where({ label: "c" }).toUpdateAll({ value: 9 }),
+      CounterRow.where({ label: "zzz" }).toDeleteAll(),
+    ];
+    for (const statement of statements) {
+      const { sql: text, params } = statement.toSql();
+      expect(typeof text).toBe("string");
+      expect(Array.isArray(params)).toBe(true);
+    }
+    const { db } = listen();
+    const results = await db.batch(statements);
+    expect(results[4]).toBe(1);
+    expect(await CounterRow.order({ id: "asc" }).pluck("label", "value")).toEqual([["A", 7], ["B", 7], ["c", 9]]);
+  });
+});
+
+describe("edge cases that hold", () => {
+
+  it("toSave() and toDestroy() of a destroyed record make batch throw RecordDestroyed", async () => {
+    const item = await AuditItem.create({ name: "a" });
+    await item.destroy();
+    expect(await thrown(() => batch([item.toSave()]))).toBeInstanceOf(RecordDestroyed);
+    expect(await thrown(() => batch([item.toDestroy()]))).toBeInstanceOf(RecordDestroyed);
   });
 });

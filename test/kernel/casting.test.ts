@@ -806,3 +806,9 @@ class AuditItem extends Model({
   static override binding = "DB";
   static override tableName = "audit_r_items";
 }
+
+describe("edge cases that hold", () => {
+  it("datetime text with more than 3 fractional digits is accepted", () => {
+    expect(AuditItem.build({ happenedAt: "2024-03-15T10:20:30.123456Z" }).happenedAt?.toISOString()).toBe("2024-03-15T10:20:30.123Z");
+  });
+});

@@ -12,6 +12,7 @@ import {
   Model,
   column,
   sql,
+  RecordDestroyed,
 } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { listen, countRows } from "../helpers/queries.js";
@@ -615,5 +616,26 @@ describe("guide: Change tracking", () => {
     user.restoreAttributes();
     expect(user.admin).toBe(false);
     expect(user.id).toBe(id);
+  });
+});
+
+describe("edge cases once missed", () => {
+  // SPEC States and transitions: "Destroyed | any attribute assignment, save, update, destroy, reload | always | Destroyed |
+  // throws RecordDestroyed"; Errors: "RecordDestroyed | a destroyed record is changed, ...".
+  it("restoreAttributes() on a destroyed record throws RecordDestroyed and changes nothing", async () => {
+    const item = await AuditItem.create({ name: "a" });
+    item.name = "b";
+    await item.destroy();
+    const error = await thrown(() => item.restoreAttributes());
+    expect(error).toBeInstanceOf(RecordDestroyed);
+    expect(item.name).toBe("b");
+  });
+
+  // SPEC Errors: "MissingAttribute | an attribute not loaded by select is read, including in validators and callbacks".
+  it("attributeWas() of an attribute not loaded by select throws MissingAttribute", async () => {
+    await AuditItem.create({ name: "a", email: "e" });
+    const partial = await AuditItem.select("name").first();
+    const error = await thrown(() => partial!.attributeWas("email"));
+    expect(error).toBeInstanceOf(MissingAttribute);
   });
 });

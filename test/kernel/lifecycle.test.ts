@@ -708,3 +708,28 @@ describe("guide: Records, prose claims", () => {
     expect(sqls()).toHaveLength(1);
   });
 });
+
+describe("edge cases that hold", () => {
+
+  it("destroy() refused by a database constraint throws, and the record stays Persisted", async () => {
+    // users/posts have a foreign key
+    const { User, Post } = await import("../models/fixtures.js");
+    const user = await User.create({ name: "Ada" });
+    await Post.create({ userId: user.id, title: "t" });
+    const error = await thrown(() => user.destroy());
+    expect(error).toBeInstanceOf(Error);
+    expect(user.isPersisted()).toBe(true);
+  });
+
+  it("update() on a New record that fails validation returns false and leaves it New", async () => {
+    class V extends AuditItem {
+      static {
+        this.validates("name", { presence: true });
+      }
+    }
+    const item = V.build();
+    expect(await item.update({ qty: 1 })).toBe(false);
+    expect(item.isNewRecord()).toBe(true);
+    expect(item.errors.fullMessages()).toEqual(["Name can't be blank"]);
+  });
+});

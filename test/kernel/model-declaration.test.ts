@@ -14,8 +14,6 @@ import {
   UnknownAttribute,
   withDatabase,
   column,
-  gt,
-  hasMany,
   sql,
 } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
@@ -28,7 +26,6 @@ import {
   Note,
   User,
   ApplicationRecord as FixtureApplicationRecord,
-  Post,
 } from "../models/fixtures.js";
 
 beforeEach(resetDatabase);
@@ -758,35 +755,27 @@ describe("guide: Declarations and types", () => {
   });
 });
 
-// ---- Third round: compile-time claims, hooks, associations with database keys ---------------------------------
+describe("edge cases once missed", () => {
 
-describe("guide: compile-time claims", () => {
-  it("compile errors the guide promises (checked by tsc through @ts-expect-error)", () => {
-    const compileOnly = () => {
-      // "A table missing from the schema is a compile error"
-      // @ts-expect-error
-      FixtureApplicationRecord("nope");
-      // override keys "must be attribute names of that table (others are a compile error ...)"
-      // @ts-expect-error
-      FixtureApplicationRecord("users", { nope: "string" });
-      // "A value the association does not take (`delete` on a `hasMany`) is a compile error"
-      // @ts-expect-error
-      hasMany(Post, { dependent: "delete" });
-      // comparison helpers "On a boolean attribute they are a compile error"
-      // @ts-expect-error
-      User.where({ admin: gt(1) });
-      // "a name that is not an attribute is a compile error"
-      // @ts-expect-error
-      User.permit({}, "nope");
-      // "the types ask for lowercase"
-      // @ts-expect-error
-      User.order({ age: "DESC" });
-      // assignment accepts number | string for integer, boolean | number | string for boolean, Date | string for datetime
-      User.build({ age: "1", score: "1.5", admin: 1, bornAt: "2020-01-01", settings: Symbol });
-      // "Relation methods a plugin adds exist at run time but are not in the Model's TypeScript types"
-      // @ts-expect-error
-      User.newestFirst();
-    };
-    expect(typeof compileOnly).toBe("function");
+  // SPEC Overrides rule 1: "... ignoring the primary key throws InvalidModel" (only the primary key).
+  it("a column named id may be ignored when the Model's primaryKey is another attribute", async () => {
+    class Keyed extends AuditRecord("audit_r_keyed", { id: false }) {
+      static override primaryKey = "token";
+    }
+    const keyed = await Keyed.create({ token: "t1", label: "x" });
+    expect(keyed.isPersisted()).toBe(true);
+    expect(Object.keys(keyed.attributes())).toEqual(["token", "label"]);
+  });
+});
+
+describe("edge cases that hold", () => {
+
+  it("a default function gives each record its own json value", () => {
+    class D extends Model({ id: "string", data: { type: "json", default: () => ({ list: [] as number[] }) } }) {
+      static override tableName = "d_items";
+    }
+    const a = D.build();
+    (a.data as { list: number[] }).list.push(1);
+    expect(D.build().data).toEqual({ list: [] });
   });
 });

@@ -1,11 +1,25 @@
 /** A Model's statics: tableName, primaryKey, attribute lists and the other settings, with their defaults. */
 import { beforeEach, describe, expect, it } from "vitest";
-import { ActiveRecord, defineApplicationRecord, InvalidModel, Model, column, hasMany, sql } from "../../src/index.js";
+import {
+  ActiveRecord,
+  defineApplicationRecord,
+  InvalidModel,
+  Model,
+  column,
+  hasMany,
+  sql,
+  gt,
+} from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { thrown } from "../helpers/errors.js";
 import { listen } from "../helpers/queries.js";
 import { presence } from "../helpers/guide-plugins.js";
-import { ApplicationRecord as FixtureApplicationRecord, Post, schema as fixtureSchema } from "../models/fixtures.js";
+import {
+  ApplicationRecord as FixtureApplicationRecord,
+  Post,
+  schema as fixtureSchema,
+  User,
+} from "../models/fixtures.js";
 
 beforeEach(resetDatabase);
 
@@ -285,5 +299,38 @@ describe("guide: Models and attributes, prose claims", () => {
       static override tableName = "notes";
     }
     expect(() => Bad.build()).toThrow(InvalidModel);
+  });
+});
+
+// ---- Third round: compile-time claims, hooks, associations with database keys ---------------------------------
+
+describe("guide: compile-time claims", () => {
+  it("compile errors the guide promises (checked by tsc through @ts-expect-error)", () => {
+    const compileOnly = () => {
+      // "A table missing from the schema is a compile error"
+      // @ts-expect-error
+      FixtureApplicationRecord("nope");
+      // override keys "must be attribute names of that table (others are a compile error ...)"
+      // @ts-expect-error
+      FixtureApplicationRecord("users", { nope: "string" });
+      // "A value the association does not take (`delete` on a `hasMany`) is a compile error"
+      // @ts-expect-error
+      hasMany(Post, { dependent: "delete" });
+      // comparison helpers "On a boolean attribute they are a compile error"
+      // @ts-expect-error
+      User.where({ admin: gt(1) });
+      // "a name that is not an attribute is a compile error"
+      // @ts-expect-error
+      User.permit({}, "nope");
+      // "the types ask for lowercase"
+      // @ts-expect-error
+      User.order({ age: "DESC" });
+      // assignment accepts number | string for integer, boolean | number | string for boolean, Date | string for datetime
+      User.build({ age: "1", score: "1.5", admin: 1, bornAt: "2020-01-01", settings: Symbol });
+      // "Relation methods a plugin adds exist at run time but are not in the Model's TypeScript types"
+      // @ts-expect-error
+      User.newestFirst();
+    };
+    expect(typeof compileOnly).toBe("function");
   });
 });

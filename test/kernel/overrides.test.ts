@@ -251,3 +251,12 @@ describe("guide: Overrides", () => {
     expect("settings" in member.attributes()).toBe(false);
   });
 });
+
+describe("edge cases once missed", () => {
+
+  // SPEC Overrides: "{ type?, null?, default?, generateId? } | Replaces those parts of the generated attribute".
+  it("override { generateId: false } keeps the generated default", () => {
+    class Item extends AuditRecord("audit_r_items", { kind: { generateId: false } }) {}
+    expect(Item.build().kind).toBe("plain");
+  });
+});

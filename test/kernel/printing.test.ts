@@ -386,3 +386,19 @@ describe("guide: Printing", () => {
     expect(String(User.where({ email: "a@b.c" }))).toBe(`#<Relation User SELECT * FROM "users" WHERE "email" = ? ["[FILTERED]"]>`);
   });
 });
+
+describe("edge cases that hold", () => {
+
+  it("printing shows a changed json attribute with (was <old>)", async () => {
+    const item = await AuditItem.create({ name: "a", data: { x: 1 } });
+    item.data = { x: 2 };
+    expect(inspect(item)).toContain('data: {"x":2} (was {"x":1})');
+  });
+
+  it("printing a Relation sends no query", async () => {
+    const { db, events } = listen();
+    const text = inspect(db.model(AuditItem).where({ name: "x" }));
+    expect(text).toContain("SELECT");
+    expect(events).toHaveLength(0);
+  });
+});

@@ -544,3 +544,19 @@ describe("guide: Records", () => {
     expect(JSON.parse(JSON.stringify(user.errors))).toEqual(user.errors.toArray());
   });
 });
+
+describe("edge cases that hold", () => {
+
+  it("changing the primary key of a persisted record updates the row found by its old key", async () => {
+    const item = await AuditItem.create({ name: "a" });
+    const old = item.id;
+    item.id = "new-key";
+    await item.save();
+    expect(await AuditItem.findBy({ id: old })).toBeNull();
+    await item.update({ name: "b" });
+    expect((await AuditItem.find("new-key")).name).toBe("b");
+    await item.reload();
+    await item.destroy();
+    expect(await AuditItem.findBy({ id: "new-key" })).toBeNull();
+  });
+});

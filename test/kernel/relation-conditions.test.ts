@@ -484,3 +484,24 @@ describe("guide: SQL fragments", () => {
     expect((await User.where(sql`${column("bornAt")} = ${at} AND ${column("admin")} = ${true}`).first())!.id).toBe(u.id);
   });
 });
+
+// ----------------------------------------------------------------------------------------------------------
+
+describe("Querying, Bulk writes, Callbacks, Associations: edge cases", () => {
+  it("whereNot with a list holding null excludes the listed values and NULL", async () => {
+    await User.create({ name: "a", age: 17 });
+    await User.create({ name: "b", age: 30 });
+    await User.create({ name: "c" });
+    expect(await User.whereNot({ age: [17, null] }).pluck("name")).toEqual(["b"]);
+    expect((await User.whereNot({ age: [17] }).pluck("name")).sort()).toEqual(["b"]);
+    expect(await User.whereNot({ age: gt(20) }).pluck("name")).toEqual(["a"]);
+  });
+});
+
+describe("edge cases that hold", () => {
+
+  it("conditions and ordering name attributes: a column name throws UnknownAttribute", async () => {
+    expect(() => AuditItem.where({ happened_at: "2024-01-01" } as never)).toThrow(UnknownAttribute);
+    expect(() => AuditItem.order({ happened_at: "asc" } as never)).toThrow(UnknownAttribute);
+  });
+});

@@ -285,3 +285,17 @@ describe("guide: Results", () => {
     expect(await User.size()).toBe(4);
   });
 });
+
+// ----------------------------------------------------------------------------------------------------------
+
+describe("Querying, Bulk writes, Callbacks, Associations: edge cases", () => {
+
+  it("last() throws IrreversibleOrder for an sql order arriving through merge or a scope", async () => {
+    class Ordered extends User {
+      static bySql = this.scope((q) => q.order(sql`name`));
+    }
+    await expect(User.all().merge(User.order(sql`name`)).last()).rejects.toThrow(IrreversibleOrder);
+    await expect(Ordered.bySql().last()).rejects.toThrow(IrreversibleOrder);
+    await expect(Ordered.bySql().reorder({ name: "asc" }).last()).resolves.toBeNull();
+  });
+});

@@ -287,3 +287,24 @@ class Owner extends Model({ id: { type: "string", null: false }, name: "string" 
   kids = hasMany(Kid, { dependent: "destroy" });
   onlyKid = hasOne(Kid);
 }
+
+// ----------------------------------------------------------------------------------------------------------
+
+describe("Querying, Bulk writes, Callbacks, Associations: edge cases", () => {
+
+  it("includes on find(id) and first(): one extra query per association", async () => {
+    const owner = await Owner.create({ id: "o1", name: "a" });
+    await Kid.create({ id: "k1", ownerId: owner.id, name: "x" });
+    const { db, events } = listen();
+    const found = await db.model(Owner).includes("kids", "onlyKid").find("o1");
+    expect(events).toHaveLength(3);
+    expect(found.onlyKid.get()!.id).toBe("k1");
+    events.length = 0;
+    expect(await found.kids().size()).toBe(1);
+    expect(events).toHaveLength(0);
+    const first = await db.model(Owner).includes("kids").first();
+    expect(events).toHaveLength(2);
+    expect(await first!.kids().hasAny()).toBe(true);
+    expect(events).toHaveLength(2);
+  });
+});

@@ -14,7 +14,7 @@ import {
 } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { countRows, listen } from "../helpers/queries.js";
-import { Counter, User, Post } from "../models/fixtures.js";
+import { Counter, User, Post, Counter as CounterRow } from "../models/fixtures.js";
 import { rejectionOf } from "../helpers/errors.js";
 import { Item as OwnedItem, Owner as ItemOwner } from "../models/owners-and-items.js";
 import { presence } from "../helpers/guide-plugins.js";
@@ -530,5 +530,32 @@ describe("guide: Bulk writes", () => {
     expect(() => User.distinct().toDeleteAll()).toThrow(IncompatibleRelation);
     await expect(User.updateAll({ age: "x" })).rejects.toBeInstanceOf(TypeError);
     expect(() => User.toUpdateAll({ age: "x" })).toThrow(TypeError);
+  });
+});
+
+// ----------------------------------------------------------------------------------------------------------
+
+describe("Querying, Bulk writes, Callbacks, Associations: edge cases", () => {
+
+  it("updateAll and upsert hitting a unique constraint throw RecordNotUnique", async () => {
+    await User.create({ name: "a", email: "a@x" });
+    const b = await User.create({ name: "b", email: "b@x" });
+    expect(await rejectionOf(User.where({ id: b.id }).updateAll({ email: "a@x" }))).toBeInstanceOf(RecordNotUnique);
+    expect(await rejectionOf(User.upsert({ id: b.id, name: "b", email: "a@x" }))).toBeInstanceOf(RecordNotUnique);
+    expect(await rejectionOf(User.insertAll([{ name: "c", email: "c@x" }, { name: "d", email: "c@x" }]))).toBeInstanceOf(RecordNotUnique);
+    expect(await countRows("users")).toBe(2);
+  });
+
+  it("insertAll with onDuplicate: skip skips duplicates within the list too; meta.changes counts inserted rows", async () => {
+    const meta = await User.insertAll([{ name: "c", email: "c@x" }, { name: "d", email: "c@x" }, { name: "e", email: "e@x" }], { onDuplicate: "skip" });
+    expect(meta["changes"]).toBe(2);
+  });
+
+  it("updateAll and deleteAll resolve to the number of rows affected, with order/limit/offset", async () => {
+    await CounterRow.insertAll(Array.from({ length: 10 }, (_, index) => ({ label: `l${index}` })));
+    expect(await CounterRow.order({ id: "desc" }).offset(8).updateAll({ value: 1 })).toBe(2);
+    expect(await CounterRow.where({ value: 1 }).order({ id: "asc" }).pluck("id")).toEqual([1, 2]);
+    expect(await CounterRow.order({ id: "asc" }).limit(3).offset(1).deleteAll()).toBe(3);
+    expect(await CounterRow.order({ id: "asc" }).pluck("id")).toEqual([1, 5, 6, 7, 8, 9, 10]);
   });
 });

@@ -548,3 +548,39 @@ describe("guide: Callbacks, prose claims", () => {
     expect(b.isPersisted()).toBe(true);
   });
 });
+
+// ----------------------------------------------------------------------------------------------------------
+
+describe("Querying, Bulk writes, Callbacks, Associations: edge cases", () => {
+
+  it("beforeSave and afterSave callbacks run on a save with nothing to change (Events 2: on every save)", async () => {
+    const calls: string[] = [];
+    class Watched extends User {
+      static {
+        this.beforeSave(() => void calls.push("before"));
+        this.hook("record:afterSave", () => void calls.push("after"));
+      }
+    }
+    const record = await Watched.create({ name: "a" });
+    calls.length = 0;
+    expect(await record.save()).toBe(true);
+    expect(calls).toEqual(["before", "after"]);
+  });
+
+  it("beforeDestroy runs before dependents are loaded and the delete (Events 3)", async () => {
+    const { db, events } = listen();
+    const order: string[] = [];
+    class WatchedOwner extends Owner {
+      static {
+        this.beforeDestroy(() => void order.push(`callback after ${events.length} queries`));
+      }
+    }
+    const owner = await db.model(WatchedOwner).create({ id: "o1", name: "a" });
+    await db.model(Kid).create({ id: "k1", ownerId: "o1", name: "x" });
+    events.length = 0;
+    await owner.destroy();
+    expect(order).toEqual(["callback after 0 queries"]);
+    // Kids have no destroy callbacks: they are deleted set-based, without being read.
+    expect(events.map((event) => event.sql.split(" ")[0])).toEqual(["DELETE", "DELETE"]);
+  });
+});

@@ -11,6 +11,7 @@ import {
   connect,
   IncompatibleRelation,
   withDatabase,
+  gt,
 } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { Badge, Item as OwnedItem, Owner as ItemOwner } from "../models/owners-and-items.js";
@@ -198,5 +199,32 @@ describe("guide: Pagination", () => {
     const past = await User.paginate({ page: 9 });
     expect(past.records).toEqual([]);
     expect(past.total).toBe(1);
+  });
+});
+
+// ----------------------------------------------------------------------------------------------------------
+
+describe("Querying, Bulk writes, Callbacks, Associations: edge cases", () => {
+
+  it("paginate of a distinct select counts and pages alike", async () => {
+    for (const age of [17, 36, 17, 50, null]) await User.create({ name: `u${age}`, age });
+    const page = await User.select("age").distinct().paginate({ perPage: 3 });
+    expect(page.total).toBe(4);
+    expect(page.records).toHaveLength(3);
+    const next = await User.select("age").distinct().paginate({ perPage: 3, page: 2 });
+    expect(next.records).toHaveLength(1);
+    expect(new Set([...page.records, ...next.records].map((record) => record.age)).size).toBe(4);
+  });
+
+  it("paginate: perPage and maxPerPage are read through a bound Model and a scope", async () => {
+    class Small extends User {
+      static override perPage = 2;
+      static override maxPerPage = 3;
+      static named = this.scope((q) => q.where({ name: gt("") }));
+    }
+    for (const name of ["a", "b", "c", "d"]) await User.create({ name });
+    const { db } = listen();
+    expect((await db.model(Small).named().paginate()).perPage).toBe(2);
+    expect((await db.model(Small).named().paginate({ perPage: "50" })).perPage).toBe(3);
   });
 });

@@ -327,3 +327,14 @@ describe("guide: Column naming and Table naming", () => {
     expect(error.message).toContain("gadgets");
   });
 });
+
+describe("edge cases once missed", () => {
+
+  // SPEC Model, table naming: "pluralized by English rules with their quirks"; ARCHITECTURE.md: "The Rails rule set is
+  // the reference for every other word too". Rails: "blog_sheep".pluralize == "blog_sheeps" (uncountable regex is
+  // /\bsheep\Z/i, and "_" is a word character).
+  it("a compound name ending in an uncountable word is pluralized as Rails does", () => {
+    class BlogSheep extends Model({ id: "string" }) {}
+    expect(BlogSheep.tableName).toBe("blog_sheeps");
+  });
+});

@@ -456,3 +456,26 @@ describe("guide: Validations, the options table", () => {
     expect(p.errors.toArray().map((e) => e.attribute)).toEqual(["email"]);
   });
 });
+
+describe("edge cases once missed", () => {
+
+  // SPEC Record 6: "a save with no change sends nothing" (vs. Validations: "Validations run on every save").
+  it("a save with no change sends nothing, even with a uniqueness validation", async () => {
+    class UniqueItem extends AuditItem {
+      static {
+        this.validates("name", { uniqueness: true });
+      }
+    }
+    const { db, events } = listen();
+    const item = await db.model(UniqueItem).create({ name: "a" });
+    events.length = 0;
+    expect(await item.save()).toBe(true);
+    expect(events.map((e) => e.sql)).toEqual([]);
+    // A changed value is checked again.
+    await UniqueItem.create({ name: "b" });
+    item.name = "b";
+    expect(await item.save()).toBe(false);
+    expect(item.errors.fullMessages()).toEqual(["Name has already been taken"]);
+    expect(events[0]!.sql).toMatch(/^SELECT 1 AS one FROM "audit_r_items" WHERE "name" = \?/);
+  });
+});
