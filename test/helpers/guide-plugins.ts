@@ -1,7 +1,7 @@
 /**
  * The plugin examples of docs/guide.md ("Writing a plugin": audit log, readonly attributes with per-Model state, a
  * validator of your own, the shape of a plugin), copied verbatim apart from the import path. The guide's tests
- * (guide-examples.test.ts, guide-claims.test.ts) run them against real D1: if one fails, fix the guide with the code.
+ * (kernel/plugin-examples.test.ts, kernel/plugin-api.test.ts and the feature files) run them against real D1: if one fails, fix the guide with the code.
  */
 import { defineValidator, type ValidatorOption } from "../../src/index.js";
 import { attributesOf, declareModelState, defineModelState, definePlugin, modelState } from "../../src/plugin.js";

@@ -16,7 +16,6 @@ function fails(cwd: string, ...args: string[]): string {
   return result.stderr.trim();
 }
 
-
 function write(folder: string, file: string, text: string): void {
   mkdirSync(path.dirname(path.join(folder, file)), { recursive: true });
   writeFileSync(path.join(folder, file), text);
@@ -620,5 +619,62 @@ describe("help", () => {
     expect(model).toContain("--id");
     expect(model).toContain("--cwd");
     expect(snapshot(folder)).toEqual({});
+  });
+});
+
+describe("SPEC 'Command-line tool'", () => {
+  it("numbers migrations sequentially from 0001 across g model, g migration and an empty migration", () => {
+    const folder = app();
+    ok(folder, "g", "model", "User", "name:string!");
+    ok(folder, "g", "migration", "AddAgeToUsers", "age:integer");
+    ok(folder, "g", "migration", "BackfillAges");
+    ok(folder, "g", "model", "Post", "user:references");
+    ok(folder, "g", "migration", "CreateTags", "name");
+    expect(readdirSync(path.join(folder, "migrations")).sort()).toEqual([
+      "0001_create_users.sql",
+      "0002_add_age_to_users.sql",
+      "0003_backfill_ages.sql",
+      "0004_create_posts.sql",
+      "0005_create_tags.sql",
+    ]);
+  });
+
+  it("column syntax: a trailing ! on a :unique column, a default holding = and :, and an empty string default", () => {
+    const folder = app();
+    ok(folder, "g", "model", "Setting", "slug:string:unique!", "value:string=a=b:c", "note:string!=", "flag:boolean!=true");
+    const migration = read(folder, "migrations/0001_create_settings.sql");
+    expect(migration).toContain("  slug TEXT NOT NULL,\n");
+    expect(migration).toContain("  value TEXT DEFAULT 'a=b:c',\n");
+    expect(migration).toContain("  note TEXT NOT NULL DEFAULT '',\n");
+    expect(migration).toContain("  flag BOOLEAN NOT NULL DEFAULT 1,\n");
+    expect(migration).toContain("CREATE UNIQUE INDEX index_settings_on_slug ON settings (slug);\n");
+    expect(read(folder, "src/db/schema.ts")).toContain(`    slug: { type: "string", null: false },
+    value: { type: "string", default: "a=b:c" },
+    note: { type: "string", null: false, default: "" },
+    flag: { type: "boolean", null: false, default: true },`);
+  });
+
+  it("g model regenerates the whole schema from the migrations, replacing a hand-edited schema file", () => {
+    const folder = app();
+    ok(folder, "g", "model", "User", "name:string!");
+    write(folder, "src/db/schema.ts", "export const schema = { edited: {} } as const;\n");
+    write(folder, "migrations/0002_by_hand.sql", "ALTER TABLE users ADD COLUMN nickname TEXT;\n");
+    ok(folder, "g", "model", "Post");
+    const schema = read(folder, "src/db/schema.ts");
+    expect(schema).not.toContain("edited");
+    expect(schema).toContain("    nickname: \"string\",\n");
+    expect(schema).toContain("  posts: {\n");
+    expect(readdirSync(path.join(folder, "migrations")).sort()).toContain("0003_create_posts.sql");
+  });
+
+  it("writes the base class when it is missing even if other Models exist, and never touches an existing Model", () => {
+    const folder = app();
+    ok(folder, "g", "model", "User");
+    rmSync(path.join(folder, "src/models/application-record.ts"));
+    write(folder, "src/models/user.ts", "// the app's own User\n");
+    const output = ok(folder, "g", "model", "Post");
+    expect(output).toContain("create     src/models/application-record.ts");
+    expect(read(folder, "src/models/application-record.ts")).toContain("defineApplicationRecord(schema, ApplicationBase)");
+    expect(read(folder, "src/models/user.ts")).toBe("// the app's own User\n");
   });
 });

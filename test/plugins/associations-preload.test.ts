@@ -1,10 +1,12 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { connect, hasMany, IncompatibleRelation, MissingAttribute, type QueryEvent } from "../../src/index.js";
-import { definePlugin, ParamWriter, Statement, withSource } from "../../src/plugin.js";
+import { connect, hasMany, IncompatibleRelation, MissingAttribute, type QueryEvent, batch, hasOne, Model, sql } from "../../src/index.js";
+import { definePlugin, ParamWriter, withSource, Relation, Statement } from "../../src/plugin.js";
 import { resetDatabase } from "../helpers/db.js";
-import { recordingRoundTrips } from "../helpers/queries.js";
+import { recordingRoundTrips, listen } from "../helpers/queries.js";
 import { Article, Profile, Writer } from "../models/association-fixtures.js";
 import { ApplicationRecord } from "../models/fixtures.js";
+import { rejectionOf } from "../helpers/errors.js";
+import { Badge, Item as OwnedItem, Owner as ItemOwner } from "../models/owners-and-items.js";
 
 beforeEach(resetDatabase);
 
@@ -38,6 +40,7 @@ function recording() {
 function expectReadsAtMost(events: readonly QueryEvent[], loadedPerLevel: readonly number[]): void {
   loadedPerLevel.forEach((loaded, index) => expect(events[index + 1]!.rowsRead).toBeLessThanOrEqual(events[index]!.rowsRead + 2 * loaded + 2));
 }
+
 const titles = (posts: ReadonlyArray<{ title: string }>) => posts.map((post) => post.title);
 
 /** The titles of an owner's loaded posts (preloaded: no query is sent), sorted. */
@@ -202,5 +205,92 @@ describe("relation:plan: a plugin adds a read to the batch of a Relation's SELEC
     expect(names.sort()).toEqual(["w1", "w2"]);
     expect(received).toEqual([4, 2]);
     expect(roundTrips).toHaveLength(1);
+  });
+});
+
+const I = OwnedItem as any;
+
+const O = ItemOwner as any;
+
+const B = Badge as any;
+
+async function seedOwnedItemsSeen(): Promise<void> {
+  await O.insertAll([{ id: "o1", name: "one" }, { id: "o2", name: "two" }]);
+  await I.insertAll([
+    { id: "a", ownerId: "o1", name: "x", rank: 1, code: "A", seenAt: "2024-01-01T00:00:00Z" },
+    { id: "b", ownerId: "o1", name: "X", rank: 2, code: "B", seenAt: "2024-01-02T00:00:00Z" },
+    { id: "c", ownerId: "o2", name: "y", rank: 3, code: "C", seenAt: "2024-01-03T00:00:00Z" },
+    { id: "d", ownerId: null, name: null, rank: null, code: "D", seenAt: null },
+  ]);
+}
+
+describe("select with includes: the preload reads the foreign key", () => {
+  it("a select leaving out a belongsTo's foreign key throws MissingAttribute, as Rails' preload does", async () => {
+    await seedOwnedItemsSeen();
+    expect(await rejectionOf(I.select("name").includes("owner").toArray())).toBeInstanceOf(MissingAttribute);
+  });
+});
+
+describe("Relation: 'Every Relation method is also a static of each Model'; includes: 'one query per association'", () => {
+  const QUERYING = ["where", "whereNot", "or", "order", "reorder", "limit", "offset", "paginate", "select", "distinct", "none", "merge", "includes", "toSql"];
+  const RESULTS = ["toArray", "find", "findBy", "findByOrThrow", "first", "last", "take", "pluck", "count", "exists", "size", "isEmpty", "hasAny"];
+  // Inserts write rows of their own: they are Model statics, not methods of a Relation.
+  const INSERTS = ["insert", "insertAll", "upsert", "upsertAll", "toInsert", "toInsertAll", "toUpsert", "toUpsertAll"];
+  const BULK = ["updateAll", "deleteAll", "toUpdateAll", "toDeleteAll"];
+
+  it("every method of SPEC's Querying, Results and Bulk writes tables is a static, and each narrowing one a Relation method", () => {
+    for (const name of [...QUERYING, ...RESULTS, ...BULK]) {
+      expect(typeof I[name], name).toBe("function");
+      expect(typeof I.where({ id: "a" })[name], name).toBe("function");
+    }
+    for (const name of INSERTS) expect(typeof I[name], name).toBe("function");
+  });
+
+  it("includes of two associations, named twice, with paginate: one batch of the count, the page and a query each", async () => {
+    await seedOwnedItemsSeen();
+    await B.create({ name: "b", ownerId: "o1" });
+    const { db, events } = listen();
+    const page = await (db.model(ItemOwner) as any).includes("items", "badge").includes("items").order({ id: "asc" }).paginate({ perPage: 1 });
+    expect(events.map((event) => event.batched)).toEqual([true, true, true, true]);
+    events.length = 0;
+    const [owner] = page.records;
+    expect(await owner.items().size()).toBe(2);
+    expect(await owner.items().hasAny()).toBe(true);
+    expect(await owner.items().isEmpty()).toBe(false);
+    expect(owner.badge.get().name).toBe("b");
+    expect(events).toEqual([]);
+  });
+});
+
+class Kid extends Model({ id: { type: "string", null: false }, ownerId: "string", name: "string" }) {
+  static override binding = "DB";
+  static override tableName = "audit_q_children";
+}
+
+class Owner extends Model({ id: { type: "string", null: false }, name: "string" }) {
+  static override binding = "DB";
+  static override tableName = "audit_q_owners";
+  kids = hasMany(Kid, { dependent: "destroy" });
+  onlyKid = hasOne(Kid);
+}
+
+// ----------------------------------------------------------------------------------------------------------
+
+describe("Querying, Bulk writes, Callbacks, Associations: edge cases", () => {
+
+  it("includes on find(id) and first(): one extra query per association", async () => {
+    const owner = await Owner.create({ id: "o1", name: "a" });
+    await Kid.create({ id: "k1", ownerId: owner.id, name: "x" });
+    const { db, events } = listen();
+    const found = await db.model(Owner).includes("kids", "onlyKid").find("o1");
+    expect(events).toHaveLength(3);
+    expect(found.onlyKid.get()!.id).toBe("k1");
+    events.length = 0;
+    expect(await found.kids().size()).toBe(1);
+    expect(events).toHaveLength(0);
+    const first = await db.model(Owner).includes("kids").first();
+    expect(events).toHaveLength(2);
+    expect(await first!.kids().hasAny()).toBe(true);
+    expect(events).toHaveLength(2);
   });
 });

@@ -1,16 +1,20 @@
 import { format, inspect } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { abort, batch, belongsTo, hasMany, Model, RecordInvalid, RecordNotFound, RecordNotSaved, RecordNotUnique, type QueryEvent } from "../../src/index.js";
+import { abort, batch, belongsTo, hasMany, Model, RecordInvalid, RecordNotFound, RecordNotSaved, RecordNotUnique, type QueryEvent, gt, sql, UnknownAttribute, between, ActiveRecord, defineApplicationRecord } from "../../src/index.js";
 import { type Relation } from "../../src/plugin.js";
 import { resetDatabase } from "../helpers/db.js";
 import { listen } from "../helpers/queries.js";
+import { thrown } from "../helpers/errors.js";
 
 beforeEach(resetDatabase);
 
 // Every secret of these tests holds this marker: no output may show it, apart from the record's own readers.
 const MARK = "7f3a";
+
 const unique = () => crypto.randomUUID().slice(0, 8);
+
 const canary = () => `canary-${MARK}-${unique()}`;
+
 // An integer secret: its digits hold the marker's neighbour, searched for as its own text.
 const PIN = 7_300_990_017_731;
 
@@ -49,7 +53,6 @@ class CheckedEntry extends VaultEntry {
     });
   }
 }
-
 
 /** Every form an error can be printed, logged or serialized in. */
 function errorForms(error: unknown): string[] {
@@ -124,12 +127,16 @@ function observer() {
 }
 
 const consoleMethods = ["log", "info", "warn", "error", "debug"] as const;
+
 let consoleLines: string[] = [];
+
 const originalConsole = Object.fromEntries(consoleMethods.map((name) => [name, console[name]]));
+
 beforeEach(() => {
   consoleLines = [];
   for (const name of consoleMethods) console[name] = (...args: unknown[]) => void consoleLines.push(format(...args));
 });
+
 afterEach(() => {
   for (const name of consoleMethods) console[name] = originalConsole[name]!;
 });
@@ -341,5 +348,154 @@ describe("error messages stay short however long the list", () => {
     const text = "9".repeat(100_000);
     expect(() => VaultEntry.limit(text as never)).toThrow(new TypeError(`VaultEntry.limit takes a whole number from 0, not "${text.slice(0, 60)}…"`));
     expect(() => VaultEntry.offset(-1)).toThrow(new TypeError("VaultEntry.offset takes a whole number from 0, not -1"));
+  });
+});
+
+// ---- helpers ----------------------------------------------------------------------------------------
+
+const FILTERED = "[FILTERED]";
+
+class AuditItem extends Model({
+  id: "string",
+  name: "string",
+  email: "string",
+  qty: "integer",
+  price: "real",
+  flag: "boolean",
+  kind: "string",
+  happenedAt: "datetime",
+  data: "json",
+  createdAt: "datetime",
+  updatedAt: "datetime",
+}) {
+  static override binding = "DB";
+  static override tableName = "audit_r_items";
+}
+
+const auditSchema = {
+  audit_r_items: {
+    id: { type: "string", null: false, generateId: true },
+    name: "string",
+    email: "string",
+    qty: "integer",
+    price: "real",
+    flag: "boolean",
+    kind: { type: "string", null: false, default: "plain" },
+    happenedAt: "datetime",
+    data: "json",
+    createdAt: "datetime",
+    updatedAt: "datetime",
+  },
+  audit_r_keyed: {
+    token: { type: "string", null: false },
+    id: "string",
+    label: "string",
+  },
+} as const;
+
+/** Items whose foreign key is filtered (its name has "secret"), and their owner with no association. */
+class SecretItem extends Model({ id: "string", secretVaultId: "string", label: "string" }) {
+  static override binding = "DB";
+  static override tableName = "audit_r_secret_items";
+}
+
+class PlainVault extends Model({ id: "string", name: "string" }) {
+  static override binding = "DB";
+  static override tableName = "audit_r_vaults";
+}
+
+class Item extends Model({
+  id: { type: "string", null: false },
+  name: "string",
+  email: "string",
+  qty: "integer",
+  price: "real",
+  flag: "boolean",
+  at: "datetime",
+  code: "string",
+  data: "json",
+}) {
+  static override binding = "DB";
+  static override tableName = "edge_rel_items";
+}
+
+describe("edge cases once missed", () => {
+
+  // SPEC Model: "filterAttributes | (string or RegExp)[] | Attributes whose values show as [FILTERED] ...".
+  it("a filterAttributes RegExp with the g flag filters every matching attribute", async () => {
+    class GItem extends Model({ id: "string", apiToken: "string", otherToken: "string" }) {
+      static override tableName = "g_items";
+      static override filterAttributes = [/Token/g];
+    }
+    const item = GItem.build({ apiToken: "a-secret", otherToken: "b-secret" });
+    expect(String(item)).not.toContain("a-secret");
+    expect(String(item)).not.toContain("b-secret");
+  });
+});
+
+describe("edge cases that hold", () => {
+
+  it("filterAttributes set on the app's base class is inherited by Models", async () => {
+    class Base2 extends ActiveRecord {
+      static override binding = "DB";
+      static override filterAttributes = ["name"];
+    }
+    const Rec = defineApplicationRecord(auditSchema, Base2);
+    class Item extends Rec("audit_r_items") {}
+    const { db, events } = listen();
+    await db.model(Item).create({ name: "secret-name", email: "e@x" });
+    expect(events[0]!.params).not.toContain("secret-name");
+    expect(events[0]!.params).toContain("e@x");
+  });
+
+  it("a filtered foreign key shows [FILTERED] in association loads, preloads and dependent destroys", async () => {
+    class Vault extends PlainVault {
+      items = hasMany(SecretItem, { foreignKey: "secretVaultId", dependent: "destroy" });
+    }
+    const { db, events } = listen();
+    const vault = await db.model(Vault).create({ name: "v" });
+    await db.model(SecretItem).create({ secretVaultId: vault.id, label: "l" });
+    events.length = 0;
+    await vault.items().toArray();
+    await db.model(Vault).includes("items").toArray();
+    await vault.destroy();
+    const child = events.filter((event) => event.sql.includes("audit_r_secret_items"));
+    expect(child.length).toBeGreaterThan(0);
+    for (const event of child) expect(JSON.stringify(event.params), event.sql).not.toContain(vault.id);
+  });
+
+  it("filtered values are hidden in insert, upsert, exists, paginate, pluck, count, whereNot, or, updateAll, deleteAll and comparisons", async () => {
+    const { db, events } = listen();
+    const Items = db.model(AuditItem);
+    await Items.insert({ name: "n", email: "s1@x" });
+    await Items.upsert({ id: "u1", name: "n", email: "s2@x" });
+    await Items.exists({ email: "s3@x" });
+    await Items.where({ email: "s4@x" }).paginate({ page: 1 });
+    await Items.where({ email: "s5@x" }).pluck("name");
+    await Items.where({ email: "s6@x" }).count();
+    await Items.whereNot({ email: "s7@x" }).toArray();
+    await Items.where({ name: "z" }).or(Items.where({ email: "s8@x" })).toArray();
+    await Items.where({ email: ["s9@x", "s10@x"] }).updateAll({ email: "s11@x" });
+    await Items.where({ email: "s12@x" }).deleteAll();
+    await Items.where({ email: gt("s13@x") }).toArray();
+    await Items.where({ email: between("s14@x", "s15@x") }).toArray();
+    const text = JSON.stringify(events.map((event) => event.params));
+    expect(text).not.toMatch(/s\d+@x/);
+  });
+
+  it("a filtered primary key shows [FILTERED] in find([ids]) and reload() events", async () => {
+    class Keyed extends Model({ token: "string", id: "string", label: "string" }) {
+      static override binding = "DB";
+      static override tableName = "audit_r_keyed";
+      static override primaryKey = "token";
+    }
+    const { db, events } = listen();
+    await db.model(Keyed).create({ token: "tok-a1" });
+    await db.model(Keyed).create({ token: "tok-a2" });
+    events.length = 0;
+    await db.model(Keyed).find(["tok-a1", "tok-a2"]);
+    const rec = await db.model(Keyed).find("tok-a1");
+    await rec.reload();
+    expect(JSON.stringify(events.map((e) => e.params))).not.toContain("tok-a");
   });
 });

@@ -4,7 +4,7 @@
  * below is ever called.
  */
 import { expectTypeOf } from "vitest";
-import { Model } from "../../src/index.js";
+import { Model, belongsTo, hasMany, hasOne, ActiveRecord, defineApplicationRecord } from "../../src/index.js";
 import { assertTrue, type Equal } from "./assert.js";
 
 /** Declared by hand, unlike test/models/fixtures.ts: more attribute forms, hidden attributes and a method of its own. */
@@ -90,6 +90,7 @@ function instanceAttributeTypes(user: User) {
   // Subclass methods are on the instance.
   expectTypeOf(user.greeting()).toEqualTypeOf<string>();
 }
+
 void instanceAttributeTypes;
 
 // ---- every declaration form --------------------------------------------------------------------------
@@ -135,6 +136,7 @@ function declarationForms() {
   // @ts-expect-error: the long form needs a type
   Model({ id: "string", title: { null: false } });
 }
+
 void declarationForms;
 
 // ---- new <Model>() -----------------------------------------------------------------------------------
@@ -147,6 +149,7 @@ function construction() {
   // @ts-expect-error: the constructor takes no attributes; use User.build(...)
   new User({ name: "Ada" });
 }
+
 void construction;
 
 // ---- subclass statics return the subclass ------------------------------------------------------------
@@ -203,6 +206,7 @@ async function subclassStatics(id: string) {
   const wrong: User = await Note.find(id);
   void wrong;
 }
+
 void subclassStatics;
 
 // ---- build / create / assign / update reject unknown names and wrongly typed values ---------------
@@ -250,6 +254,7 @@ async function assignment(user: User) {
   // @ts-expect-error: admin is a boolean attribute
   await user.update({ admin: [] });
 }
+
 void assignment;
 
 // ---- permit -------------------------------------------------------------------------------------------
@@ -277,4 +282,104 @@ function permitting(input: FormData, query: URLSearchParams, body: Record<string
   // @ts-expect-error: a column name is not an attribute name
   User.permit(body, "nick_name_text");
 }
+
 void permitting;
+
+class Author extends Model({
+  id: { type: "string", null: false },
+  name: { type: "string", null: false },
+  nickname: "string",
+  age: "integer",
+  score: "real",
+  admin: "boolean",
+  bornAt: "datetime",
+  settings: "json",
+}) {
+  books = hasMany(Book);
+  portrait = hasOne(Portrait);
+}
+
+class Book extends Model({ id: { type: "string", null: false }, authorId: "string", title: "string", pages: "integer" }) {
+  author = belongsTo(Author);
+}
+
+class Portrait extends Model({ id: { type: "string", null: false }, authorId: "string", url: "string" }) {}
+
+// ---- editors show attributes, not declarations --------------------------------------------------------------
+
+function readableAttributes(author: Author) {
+  // attributes() is the plain attribute object (the alias resolves to it exactly).
+  assertTrue<
+    Equal<
+      ReturnType<Author["attributes"]>,
+      {
+        id: string;
+        name: string;
+        nickname: string | null;
+        age: number | null;
+        score: number | null;
+        admin: boolean | null;
+        bornAt: Date | null;
+        settings: unknown;
+      }
+    >
+  >();
+  expectTypeOf(author.changes().age).toEqualTypeOf<[number | null, number | null] | undefined>();
+}
+void readableAttributes;
+
+/** A schema as `recordflare g model` writes it. */
+const schema = {
+  users: {
+    id: { type: "string", null: false, generateId: true },
+    name: { type: "string", null: false },
+    email: "string",
+    age: "integer",
+    admin: { type: "boolean", null: false, default: false },
+    bornAt: "datetime",
+    settings: "json",
+    createdAt: { type: "datetime", null: false },
+    updatedAt: { type: "datetime", null: false },
+  },
+  posts: {
+    id: { type: "string", null: false, generateId: true },
+    userId: { type: "string", null: false },
+    title: { type: "string", null: false },
+    published: { type: "boolean", null: false, default: false },
+    createdAt: { type: "datetime", null: false },
+    updatedAt: { type: "datetime", null: false },
+  },
+  profiles: {
+    id: { type: "string", null: false, generateId: true },
+    userId: { type: "string", null: false },
+    bio: "string",
+  },
+  counters: {
+    id: { type: "integer", null: false },
+    value: { type: "integer", null: false },
+  },
+} as const;
+
+class ApplicationBase extends ActiveRecord {
+  static override binding = "DB";
+}
+
+const GeneratedApplicationRecord = defineApplicationRecord(schema, ApplicationBase);
+
+// ---- SPEC Model: "A table absent from the schema is a compile error." ----------------------------------
+
+function absentTables(table: string) {
+  // @ts-expect-error: any string might name an absent table
+  GeneratedApplicationRecord(table);
+  // @ts-expect-error: the empty string is not a table
+  GeneratedApplicationRecord("");
+  const maybe = table.length > 3 ? "users" : "comments";
+  // @ts-expect-error: one member of the union is absent
+  GeneratedApplicationRecord(maybe);
+  // @ts-expect-error: a column name is not a table
+  GeneratedApplicationRecord("user_id");
+  // Every table of the schema is accepted.
+  GeneratedApplicationRecord("users");
+  GeneratedApplicationRecord("counters", {});
+}
+void absentTables;

@@ -1,0 +1,211 @@
+/** The error classes: RecordInvalid, RecordNotSaved, RecordNotDestroyed, RecordNotUnique, and what each carries. */
+import { beforeEach, describe, expect, it } from "vitest";
+import {
+  abort,
+  batch,
+  hasMany,
+  Model,
+  RecordInvalid,
+  RecordNotDestroyed,
+  RecordNotSaved,
+  RecordNotUnique,
+  ActiveRecord,
+  defineApplicationRecord,
+  IncompatibleRelation,
+  InvalidModel,
+  IrreversibleOrder,
+  MissingAttribute,
+  NoDatabase,
+  RecordDestroyed,
+  RecordflareError,
+  RecordNotFound,
+  UnknownAttribute,
+} from "../../src/index.js";
+import { resetDatabase } from "../helpers/db.js";
+import { thrown, rejectionOf } from "../helpers/errors.js";
+import { User } from "../models/fixtures.js";
+
+beforeEach(resetDatabase);
+
+const log: string[] = [];
+
+beforeEach(() => {
+  log.length = 0;
+});
+
+class SaaItem extends Model({
+  id: { type: "string", null: false, generateId: true },
+  saaOwnerId: "string",
+  keeperId: "string",
+  title: { type: "string", null: false },
+}) {
+  static override binding = "DB";
+}
+
+class SaaOwner extends Model({
+  id: { type: "string", null: false, generateId: true },
+  name: "string",
+  rank: "integer",
+  settings: "json",
+  startsAt: "datetime",
+}) {
+  static override binding = "DB";
+  items = hasMany(SaaItem);
+}
+
+describe("Errors (SPEC: RecordInvalid, RecordNotSaved, RecordNotDestroyed)", () => {
+  it("createOrThrow and updateOrThrow", async () => {
+    class Checked extends SaaOwner {
+      static {
+        this.validates("name", { presence: true });
+        this.beforeSave((record) => {
+          if (record.name === "stop") throw abort("stopped here");
+        });
+        this.beforeDestroy(() => {
+          throw abort("never");
+        });
+      }
+    }
+    const invalid = await Checked.createOrThrow({}).catch((error: unknown) => error);
+    expect(invalid).toBeInstanceOf(RecordInvalid);
+    expect((invalid as RecordInvalid).record).toBeInstanceOf(Checked);
+    const owner = await Checked.createOrThrow({ name: "Ada" });
+    await expect(owner.updateOrThrow({ name: "stop" })).rejects.toThrow(new RecordNotSaved("stopped here"));
+    const notDestroyed = await owner.destroyOrThrow().catch((error: unknown) => error);
+    expect(notDestroyed).toBeInstanceOf(RecordNotDestroyed);
+    expect((notDestroyed as Error).message).toBe("never");
+    expect(owner.isPersisted()).toBe(true);
+  });
+});
+
+class AppBase extends ActiveRecord {
+  static override binding = "DB";
+}
+
+const itemSchema = {
+  sar_items: {
+    id: { type: "string", null: false, generateId: true },
+    name: "string",
+    email: "string",
+    qty: { type: "integer", default: 1 },
+    price: "real",
+    flag: "boolean",
+    kind: { type: "string", null: false, default: "plain" },
+    happenedAt: "datetime",
+    data: "json",
+    code: "string",
+    createdAt: "datetime",
+    updatedAt: "datetime",
+  },
+  sar_strict: {
+    id: { type: "string", null: false, generateId: true },
+    label: { type: "string", null: false },
+    note: "string",
+  },
+} as const;
+
+const ItemApplicationRecord = defineApplicationRecord(itemSchema, AppBase);
+
+class Item extends ItemApplicationRecord("sar_items") {}
+
+function stateOf(record: { isNewRecord(): boolean; isPersisted(): boolean; isDestroyed(): boolean }) {
+  return [record.isNewRecord(), record.isPersisted(), record.isDestroyed()];
+}
+
+const NEW = [true, false, false];
+
+describe("RecordNotUnique for every write the database refuses for a unique constraint", () => {
+  it("a duplicate primary key, updateAll, insert, insertAll and a batch of saves", async () => {
+    const first = await Item.create({ code: "a" });
+    await Item.create({ code: "b" });
+    expect(await thrown(() => Item.create({ id: first.id }))).toBeInstanceOf(RecordNotUnique);
+    expect(await thrown(() => Item.where({ code: "b" }).updateAll({ code: "a" }))).toBeInstanceOf(RecordNotUnique);
+    expect(await thrown(() => Item.insert({ code: "a" }))).toBeInstanceOf(RecordNotUnique);
+    expect(await thrown(() => Item.insertAll([{ code: "c" }, { code: "c" }]))).toBeInstanceOf(RecordNotUnique);
+    const { batch } = await import("../../src/index.js");
+    const one = Item.build({ code: "d" });
+    const two = Item.build({ code: "d" });
+    expect(await thrown(() => batch([one.toSave(), two.toSave()]))).toBeInstanceOf(RecordNotUnique);
+    expect(stateOf(one)).toEqual(NEW);
+    expect(stateOf(two)).toEqual(NEW);
+    expect(await Item.all().count()).toBe(2);
+  });
+});
+
+// ---- Errors ---------------------------------------------------------------------------------------------------
+
+describe("guide: Errors", () => {
+  it("RecordNotUnique's message as shown; D1's error is the cause", async () => {
+    await User.createOrThrow({ name: "Ada", email: "ada@example.com" });
+    const error = await rejectionOf(User.createOrThrow({ name: "Ada", email: "ada@example.com" }));
+    expect(error).toBeInstanceOf(RecordNotUnique);
+    expect(error.message).toBe("User.email has already been taken (users.email must be unique)");
+    expect(error.cause).toBeInstanceOf(Error);
+  });
+
+  it("the try/catch example compiles and lands in the RecordNotUnique branch", async () => {
+    await User.createOrThrow({ name: "Ada", email: "ada@example.com" });
+    let branch = "";
+    try {
+      await User.createOrThrow({ name: "Ada", email: "ada@example.com" });
+    } catch (error) {
+      if (error instanceof RecordNotUnique) {
+        branch = "unique";
+      } else if (error instanceof RecordInvalid) {
+        branch = String((error.record as InstanceType<typeof User>).errors.fullMessages());
+      } else throw error;
+    }
+    expect(branch).toBe("unique");
+  });
+
+  it("find('missing') rejects with RecordNotFound", async () => {
+    const found = await User.find("missing").catch((error) => {
+      if (error instanceof RecordNotFound) return null;
+      throw error;
+    });
+    expect(found).toBeNull();
+  });
+
+  it("every class is a RecordflareError", () => {
+    for (const E of [
+      UnknownAttribute,
+      MissingAttribute,
+      InvalidModel,
+      RecordNotFound,
+      RecordInvalid,
+      RecordNotSaved,
+      RecordNotDestroyed,
+      RecordDestroyed,
+      RecordNotUnique,
+      IrreversibleOrder,
+      IncompatibleRelation,
+      NoDatabase,
+    ])
+      expect(E.prototype).toBeInstanceOf(RecordflareError);
+  });
+
+  it("a RecordNotFound with a filtered primary key shows [FILTERED]", async () => {
+    class Sess extends Model({ token: { type: "string", null: false }, userName: "string" }) {
+      static override binding = "DB";
+      static override primaryKey = "token";
+      static override tableName = "sessions";
+    }
+    const error = await rejectionOf(Sess.find("sekrit"));
+    expect(error.message).toContain("[FILTERED]");
+    expect(error.message).not.toContain("sekrit");
+  });
+
+  it("NOT NULL errors are D1's own", async () => {
+    const error = await rejectionOf(User.create({} as never));
+    expect(error).not.toBeInstanceOf(RecordflareError);
+  });
+});
+
+describe("guide: Errors table, TypeError cases", () => {
+  it("undefined in find's ids, updateAll with nothing to set", async () => {
+    await expect(User.find(undefined as never)).rejects.toBeInstanceOf(TypeError);
+    await expect(User.find(["a", undefined] as never)).rejects.toBeInstanceOf(TypeError);
+    await expect(User.updateAll({})).rejects.toBeInstanceOf(TypeError);
+    expect(() => User.toUpdateAll({})).toThrow(TypeError);
+  });
+});

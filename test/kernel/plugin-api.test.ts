@@ -1,0 +1,319 @@
+/** The plugin API as the guide describes it: per-Model state, the plugin API table, smaller bundles, and the soft delete and audit log examples. */
+import { env } from "cloudflare:test";
+import { beforeEach, describe, expect, it } from "vitest";
+import { ActiveRecord, Base, batch, belongsTo, combining, defineApplicationRecord, hasMany, idGeneration, IncompatibleRelation, InvalidModel, Model, RecordNotDestroyed, RecordNotUnique, sql, timestamps, withDatabase, softDelete } from "../../src/index.js";
+import { declareModelState, definePlugin, anyMatch, castAs, countOf, countStatement, isPlainObject, readAsCondition } from "../../src/plugin.js";
+import { resetDatabase } from "../helpers/db.js";
+import { attrReadonly, readonlyAttributes } from "../helpers/guide-plugins.js";
+import { rejectionOf } from "../helpers/errors.js";
+import { countRows, listen } from "../helpers/queries.js";
+import { ApplicationRecord as FixtureApplicationRecord, schema as fixtureSchema, User } from "../models/fixtures.js";
+
+beforeEach(resetDatabase);
+
+// ---- Associations ---------------------------------------------------------------------------------------------
+
+class Writer extends FixtureApplicationRecord("users") {
+  posts = hasMany(Entry, { dependent: "destroy", foreignKey: "userId" });
+}
+
+class Entry extends FixtureApplicationRecord("posts") {
+  author = belongsTo(Writer, { foreignKey: "userId" });
+}
+
+// ---- Writing a plugin -----------------------------------------------------------------------------------------
+
+describe("guide: Per-Model state", () => {
+  it("a Model registering the readonly-attributes plugin itself", async () => {
+    class Writer extends FixtureApplicationRecord("users") {
+      static {
+        this.use(readonlyAttributes);
+        attrReadonly(this, "email");
+      }
+    }
+    const writer = await Writer.createOrThrow({ name: "Ada", email: "ada@example.com" });
+    expect(await writer.update({ email: "ada@example.org" })).toBe(false);
+    expect(writer.errors.fullMessages()).toEqual(["Email can't be changed"]);
+  });
+
+  it("declareModelState after first use throws InvalidModel", () => {
+    class Used extends FixtureApplicationRecord("users") {}
+    Used.build({ name: "x" });
+    expect(() => attrReadonly(Used, "name")).toThrow(InvalidModel);
+  });
+
+  it("Base.use called later works only for Model classes made after it", () => {
+    const marks: string[] = [];
+    class Later extends ActiveRecord {
+      static override binding = "DB";
+    }
+    const LaterRecord = defineApplicationRecord(fixtureSchema, Later);
+    const plugin = definePlugin({
+      name: "guide-claims-mark",
+      hooks: {
+        "record:initialize"() {
+          marks.push("init");
+        },
+      },
+    });
+    class Before extends LaterRecord("users") {}
+    Later.use(plugin);
+    class After extends LaterRecord("users") {}
+    Before.build({ name: "x" });
+    expect(marks).toEqual([]);
+    After.build({ name: "x" });
+    expect(marks).toEqual(["init"]);
+  });
+});
+
+const guideSchema = {
+  guide_articles: {
+    id: { type: "string", null: false, generateId: true },
+    title: { type: "string", null: false },
+    deletedAt: "datetime",
+    createdAt: { type: "datetime", null: false },
+    updatedAt: { type: "datetime", null: false },
+  },
+} as const;
+
+class GuideBase extends ActiveRecord {
+  static override binding = "DB";
+}
+
+const GuideRecord = defineApplicationRecord(guideSchema, GuideBase);
+
+describe("guide: Optional plugins: soft delete", () => {
+  class Article extends GuideRecord("guide_articles") {
+    static {
+      this.use(softDelete);
+    }
+  }
+  const trash = () => (Article as unknown as { onlyDeleted(): typeof Article }).onlyDeleted();
+
+  it("runs the example", async () => {
+    const { db, sqls } = listen();
+    await withDatabase(db, async () => {
+      const article = await Article.createOrThrow({ title: "Old news" });
+      await article.destroyOrThrow();
+      expect(sqls().at(-1)).toBe(`UPDATE "guide_articles" SET "deleted_at" = ?, "updated_at" = ? WHERE "id" = ?`);
+      expect(article.isDestroyed()).toBe(true);
+      expect(article.deletedAt).toBeInstanceOf(Date);
+      expect(await Article.findBy({ title: "Old news" })).toBeNull();
+      expect(sqls().at(-1)).toContain(`WHERE "title" = ? AND "deleted_at" IS NULL`);
+      const [trashed] = await trash().toArray();
+      expect(trashed!.title).toBe("Old news");
+      expect(await (trashed as unknown as { restore(): Promise<boolean> }).restore()).toBe(true);
+      expect(await Article.findBy({ title: "Old news" })).not.toBeNull();
+    });
+  });
+
+  it("a toDestroy() in a batch is the UPDATE in the batch, and the record ends destroyed", async () => {
+    const article = await Article.createOrThrow({ title: "x" });
+    await batch([article.toDestroy()]);
+    expect(article.isDestroyed()).toBe(true);
+    const row = await env.DB.prepare("SELECT deleted_at FROM guide_articles WHERE id = ?").bind(article.id).first<{ deleted_at: string | null }>();
+    expect(row!.deleted_at).not.toBeNull();
+  });
+});
+
+describe("guide: Example: audit log (the plugin itself is run by plugin-examples.test.ts)", () => {
+  it("an attribute named changes cannot be declared (InvalidModel)", () => {
+    class Bad extends Model({ id: "string", changes: "json" }) {
+      static override tableName = "guide_audit_log_entries";
+    }
+    expect(() => Bad.build()).toThrow(InvalidModel);
+  });
+});
+
+// ---- Smaller bundles ------------------------------------------------------------------------------------------
+
+describe("guide: Smaller bundles", () => {
+  it("without tableNaming a Model infers no table: tableName reads '' and first use throws InvalidModel", () => {
+    class KernelBase extends Base {
+      static override binding = "DB";
+    }
+    class Thing extends KernelBase {}
+    expect(Thing.tableName).toBe("");
+    expect(() => (Thing as unknown as { build(): unknown }).build()).toThrow(InvalidModel);
+  });
+
+  it("without attributeFiltering nothing is filtered", async () => {
+    class KernelBase extends Base {
+      static override binding = "DB";
+    }
+    const KernelRecord = defineApplicationRecord(fixtureSchema, KernelBase);
+    class U extends KernelRecord("users") {}
+    const { db, events } = listen();
+    await db.model(U).where({ email: "a@b.c" }).toArray();
+    expect(events[0]!.params).toEqual(["a@b.c"]);
+  });
+
+  it("or and merge come with the combining plugin", async () => {
+    class KernelBase extends Base {
+      static override binding = "DB";
+    }
+    class CombiningBase extends Base {
+      static override binding = "DB";
+      static {
+        this.use(idGeneration, timestamps, combining);
+      }
+    }
+    class Bare extends defineApplicationRecord(fixtureSchema, KernelBase)("users") {}
+    class Combined extends defineApplicationRecord(fixtureSchema, CombiningBase)("users") {}
+    expect("or" in Bare.all()).toBe(false);
+    expect("merge" in Bare).toBe(false);
+    await Combined.create({ name: "a", age: 1 });
+    await Combined.create({ name: "b", age: 2 });
+    await Combined.create({ name: "c", age: 3 });
+    const either = Combined.where({ name: "a" }).or(Combined.where({ age: 3 }));
+    expect((await either.order({ name: "asc" }).toArray()).map((u) => u.name)).toEqual(["a", "c"]);
+    expect((await Combined.where({ age: [1, 2] }).merge(Combined.where({ name: "b" })).toArray()).map((u) => u.name)).toEqual(["b"]);
+    expect(() => Combined.all().merge(Bare.all() as never)).toThrow(IncompatibleRelation);
+  });
+});
+
+describe("guide: Plugin API table", () => {
+  it("castAs, readAsCondition, countStatement, countOf, anyMatch (without calculations)", async () => {
+    expect(castAs("integer", " 12 ")).toBe(12);
+    expect(castAs("integer", "x")).toBeUndefined();
+    expect(readAsCondition(User, "name", 5)).toBe("5");
+    expect(readAsCondition(User, "age", "x")).toBeUndefined();
+    class KernelBase extends Base {
+      static override binding = "DB";
+    }
+    const KernelRecord = defineApplicationRecord(fixtureSchema, KernelBase);
+    class U extends KernelRecord("users") {}
+    await User.createOrThrow({ name: "a" });
+    // the typed Relation of a Model is not the plugin API's `Relation` type: plugins call these with `this`
+    type R = Parameters<typeof countOf>[0];
+    expect(await countOf(U.all() as unknown as R)).toBe(1);
+    expect(await anyMatch(U.where({ name: "a" }) as unknown as R)).toBe(true);
+    expect(countStatement(U.all() as unknown as R).toSql().sql).toContain("COUNT");
+  });
+
+  it("isPlainObject: plain objects, Object.create ones too, and no class instances", () => {
+    expect([{}, Object.create({ a: 1 }), Object.create(null)].map(isPlainObject)).toEqual([true, true, true]);
+    expect([new Map(), [], new URLSearchParams(), User.build(), null, "x"].map(isPlainObject)).toEqual([false, false, false, false, false, false]);
+  });
+});
+
+// ---- Fourth round: the plugin API ----------------------------------------------------------------------------
+
+describe("guide: Writing a plugin, prose claims", () => {
+  it("the same name registered twice on a class chain is a no-op; setup runs once with the registering class", () => {
+    const calls: string[] = [];
+    const setups: Function[] = [];
+    const once = definePlugin({
+      name: "guide-claims-once",
+      hooks: {
+        "record:initialize"() {
+          calls.push("init");
+        },
+      },
+      setup(model) {
+        setups.push(model);
+      },
+    });
+    class OnceBase extends ActiveRecord {
+      static override binding = "DB";
+      static {
+        this.use(once);
+      }
+    }
+    const OnceRecord = defineApplicationRecord(fixtureSchema, OnceBase);
+    class Twice extends OnceRecord("users") {
+      static {
+        this.use(once);
+      }
+    }
+    Twice.build({ name: "x" });
+    expect(calls).toEqual(["init"]);
+    expect(setups).toEqual([OnceBase]);
+  });
+
+  it("relation methods see this.model, this.data, this.with, this.toSelect, this.database, this.run", async () => {
+    const seen: Record<string, unknown> = {};
+    const probe = definePlugin({
+      name: "guide-claims-probe",
+      relationMethods: {
+        async probe(this: any) {
+          const m = this.model;
+          seen["model"] = [m.name, m.tableName, m.quotedTable, m.primaryKey.name, Array.isArray(m.attributes), m.byName instanceof Map, m.byColumn instanceof Map];
+          seen["data"] = typeof this.data;
+          const limited = this.with({ limit: 1 });
+          seen["sql"] = limited.toSelect().toSql().sql;
+          seen["db"] = typeof this.database();
+          return this.run(limited.toSelect());
+        },
+      },
+    });
+    class ProbeBase extends ActiveRecord {
+      static override binding = "DB";
+      static {
+        this.use(probe);
+      }
+    }
+    const ProbeRecord = defineApplicationRecord(fixtureSchema, ProbeBase);
+    class P extends ProbeRecord("users") {}
+    await User.createOrThrow({ name: "a" });
+    const rows = (await (P as unknown as { probe(): Promise<unknown[]> }).probe()) as unknown[];
+    expect(rows).toHaveLength(1);
+    expect(seen).toEqual({
+      model: ["P", "users", `"users"`, "id", true, true, true],
+      data: "object",
+      sql: `SELECT * FROM "users" LIMIT 1`,
+      db: "object",
+    });
+  });
+
+  it("record:serialize may change json; record:inspect entries are { attribute, shown, note }", () => {
+    let entryKeys: string[] = [];
+    class S extends FixtureApplicationRecord("users") {
+      static {
+        this.hook("record:serialize", ({ json }) => {
+          json["extra"] = 1;
+        });
+        this.hook("record:inspect", ({ entries }) => {
+          entryKeys = Object.keys(entries[0]!).sort();
+        });
+      }
+    }
+    const rec = S.build({ name: "x" });
+    expect((rec.toJSON() as Record<string, unknown>)["extra"]).toBe(1);
+    String(rec);
+    expect(entryKeys).toEqual(["attribute", "note", "shown"]);
+  });
+
+  it("a write pushed to batch that is refused refuses the save: false, reasons on base", async () => {
+    class Strict extends FixtureApplicationRecord("users") {
+      static {
+        this.validates("email", { presence: true });
+      }
+    }
+    class Pusher extends FixtureApplicationRecord("users") {
+      static {
+        this.hook("record:beforeWrite", ({ batch }) => {
+          batch.push(Strict.build({ name: "other" }).toSave());
+        });
+      }
+    }
+    const p = Pusher.build({ name: "x" });
+    expect(await p.save()).toBe(false);
+    expect(p.errors.toArray()[0]!.attribute).toBe("base");
+    expect(await countRows("users")).toBe(0);
+  });
+
+  it("what a record:write hook assigns is taken back if the write is not made", async () => {
+    await User.createOrThrow({ name: "a", email: "a@x.org" });
+    class Stamp extends FixtureApplicationRecord("users") {
+      static {
+        this.hook("record:write", ({ record }) => {
+          record.age = 99;
+        });
+      }
+    }
+    const s = Stamp.build({ name: "b", email: "a@x.org" });
+    await expect(s.save()).rejects.toBeInstanceOf(RecordNotUnique);
+    expect(s.age).toBeNull();
+  });
+});

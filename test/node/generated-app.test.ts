@@ -1,0 +1,198 @@
+// A generated app end to end: it type-checks with tsc, its migrations apply with `wrangler d1 migrations apply
+// --local`, and its Models create records on that local D1 through `getPlatformProxy`. Runs the built
+// `dist/cli.mjs` in temporary app folders.
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { transform } from "esbuild";
+import { describe, expect, it } from "vitest";
+import { app, ok, read, root } from "./helpers/cli-app.js";
+
+const tsc = path.join(root, "node_modules/typescript/bin/tsc");
+
+const wrangler = path.join(root, "node_modules/wrangler/bin/wrangler.js");
+
+function write(folder: string, file: string, text: string): void {
+  mkdirSync(path.dirname(path.join(folder, file)), { recursive: true });
+  writeFileSync(path.join(folder, file), text);
+}
+
+/** Makes `import ... from "recordflare"` (and the Workers types) resolve in an app folder, as after `npm install`. */
+function linkPackages(folder: string): void {
+  mkdirSync(path.join(folder, "node_modules/@cloudflare"), { recursive: true });
+  symlinkSync(root, path.join(folder, "node_modules/recordflare"), "dir");
+  symlinkSync(path.join(root, "node_modules/@cloudflare/workers-types"), path.join(folder, "node_modules/@cloudflare/workers-types"), "dir");
+  write(folder, "package.json", JSON.stringify({ name: "app", private: true, type: "module" }));
+}
+
+/** An app made with the tool: UUID and integer keys, references, defaults, a unique column, json, a later migration. */
+function generatedApp(): string {
+  const folder = app();
+  ok(folder, "g", "model", "Author", "name:string!", "--id", "integer");
+  ok(folder, "g", "model", "User", "name:string!", "email:string:unique", "admin:boolean!=false", "settings:json");
+  ok(folder, "g", "model", "BlogPost", "title:string!", "body", "user:references", "author:references", "publishedAt:datetime", "views:integer=0");
+  ok(folder, "g", "migration", "AddNicknameToUsers", "nickname:string=anon");
+  return folder;
+}
+
+describe("a generated app", () => {
+  it("type-checks, with SPEC's compile errors and nullability holding for the generated schema", () => {
+    const folder = generatedApp();
+    linkPackages(folder);
+    write(
+      folder,
+      "tsconfig.json",
+      JSON.stringify({
+        compilerOptions: {
+          target: "ES2022",
+          lib: ["ES2023"],
+          module: "ESNext",
+          moduleResolution: "bundler",
+          types: ["@cloudflare/workers-types"],
+          strict: true,
+          noImplicitOverride: true,
+          noEmit: true,
+          skipLibCheck: true,
+        },
+        include: ["src"],
+      }),
+    );
+    write(
+      folder,
+      "src/check.ts",
+      `import { ApplicationRecord } from "./models/application-record.js";
+import { Author } from "./models/author.js";
+import { BlogPost } from "./models/blog-post.js";
+import { User } from "./models/user.js";
+
+export async function check(input: FormData) {
+  // Nullability: NOT NULL columns and keys are non-null; the others include null.
+  const user = User.build({ name: "Ada", settings: { theme: "dark" } });
+  const id: string = user.id;
+  const name: string = user.name;
+  const admin: boolean = user.admin;
+  const email: string | null = user.email;
+  const nickname: string | null = user.nickname;
+  const createdAt: Date = user.createdAt;
+  // @ts-expect-error: email is nullable
+  const notNullEmail: string = user.email;
+  const author = await Author.createOrThrow({ name: "Ann" });
+  const authorId: number = author.id;
+  const post = BlogPost.build({ title: "Hi", userId: user.id, authorId: author.id, publishedAt: "2024-01-01" });
+  const userId: string = post.userId;
+  const views: number | null = post.views;
+  const publishedAt: Date | null = post.publishedAt;
+  // @ts-expect-error: body is nullable
+  const body: string = post.body;
+  // pluck tuples follow the generated types.
+  const pairs: [string, number | null][] = await BlogPost.pluck("title", "views");
+
+  // A table absent from the schema is a compile error.
+  // @ts-expect-error: no table comments
+  ApplicationRecord("comments");
+  // An unknown override key is a compile error.
+  // @ts-expect-error: nope is not an attribute of users
+  ApplicationRecord("users", { nope: false });
+  class Strict extends ApplicationRecord("users", { email: { null: false } }) {}
+  const strictEmail: string = new Strict().email;
+  // Unknown attribute names in build / create / assign / update / permit.
+  // @ts-expect-error: nope is not an attribute
+  User.build({ nope: 1 });
+  // @ts-expect-error: nope is not an attribute
+  await User.create({ nope: 1 });
+  // @ts-expect-error: nope is not an attribute
+  user.assign({ nope: 1 });
+  // @ts-expect-error: nope is not an attribute
+  await user.update({ nope: 1 });
+  // @ts-expect-error: nope is not an attribute
+  User.permit(input, "nope");
+  // Column names are not attribute names.
+  // @ts-expect-error: published_at is the column, publishedAt the attribute
+  BlogPost.build({ published_at: "2024-01-01" });
+  return [id, name, admin, email, nickname, createdAt, notNullEmail, authorId, userId, views, publishedAt, body, pairs, strictEmail];
+}
+`,
+    );
+    const result = spawnSync(process.execPath, [tsc, "-p", "tsconfig.json"], { cwd: folder, encoding: "utf8" });
+    expect(result.stdout + result.stderr).toBe("");
+    expect(result.status).toBe(0);
+  }, 60_000);
+
+  it("applies with `wrangler d1 migrations apply --local`, and its Models create, find and refuse duplicates on that D1", async () => {
+    const folder = generatedApp();
+    linkPackages(folder);
+    write(
+      folder,
+      "wrangler.jsonc",
+      JSON.stringify({
+        name: "app",
+        main: "src/index.ts",
+        compatibility_date: "2026-11-01",
+        compatibility_flags: ["nodejs_compat"],
+        d1_databases: [{ binding: "DB", database_name: "app", database_id: "00000000-0000-0000-0000-000000000000" }],
+      }),
+    );
+    const applied = spawnSync(process.execPath, [wrangler, "d1", "migrations", "apply", "DB", "--local", "--persist-to", "state"], {
+      cwd: folder,
+      encoding: "utf8",
+      env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false", NO_COLOR: "1" },
+    });
+    expect(applied.status, applied.stdout + applied.stderr).toBe(0);
+
+    // The generated TypeScript, transpiled next to itself (the imports name `.js` files).
+    const sources = ["src/db/schema.ts", ...readdirSync(path.join(folder, "src/models")).map((file) => `src/models/${file}`)];
+    for (const file of sources) {
+      const { code } = await transform(read(folder, file), { loader: "ts", format: "esm" });
+      write(folder, file.replace(/\.ts$/, ".js"), code);
+    }
+    const load = async <T>(file: string): Promise<T> => (await import(pathToFileURL(path.join(folder, file)).href)) as T;
+    type AnyModel = {
+      createOrThrow(attributes: object): Promise<Record<string, unknown>>;
+      create(attributes: object): Promise<Record<string, unknown> & { isPersisted(): boolean }>;
+      find(id: unknown): Promise<Record<string, unknown>>;
+      count(): Promise<number>;
+    };
+    const { Author } = await load<{ Author: AnyModel }>("src/models/author.js");
+    const { User } = await load<{ User: AnyModel }>("src/models/user.js");
+    const { BlogPost } = await load<{ BlogPost: AnyModel }>("src/models/blog-post.js");
+    // The package as the app imports it, so that it is the same module instance as the Models' own import.
+    write(folder, "src/recordflare.js", 'export * from "recordflare";\n');
+    const recordflare = await load<typeof import("recordflare")>("src/recordflare.js");
+
+    const { getPlatformProxy } = (await import(pathToFileURL(path.join(root, "node_modules/wrangler/wrangler-dist/cli.js")).href)) as {
+      getPlatformProxy(options: object): Promise<{ env: Record<string, unknown>; dispose(): Promise<void> }>;
+    };
+    const proxy = await getPlatformProxy({ configPath: path.join(folder, "wrangler.jsonc"), persist: { path: path.join(folder, "state/v3") } });
+    try {
+      const sent: string[] = [];
+      const db = recordflare.connect(proxy.env.DB as D1Database, { onQuery: (event) => sent.push(event.sql) });
+      await recordflare.withDatabase(db, async () => {
+        const author = await Author.createOrThrow({ name: "Ann" });
+        expect(typeof author.id).toBe("number"); // --id integer: assigned by the database
+        const user = await User.createOrThrow({ name: "Ada", email: "ada@example.com", settings: { theme: "dark" } });
+        expect(user.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/); // UUID text made in code
+        expect({ admin: user.admin, nickname: user.nickname }).toEqual({ admin: false, nickname: "anon" });
+        expect(user.createdAt).toBeInstanceOf(Date);
+        const post = await BlogPost.createOrThrow({ title: "Hello", userId: user.id, authorId: author.id, publishedAt: "2024-01-01" });
+        const found = await BlogPost.find(post.id);
+        expect({ title: found.title, views: found.views, authorId: found.authorId, userId: found.userId }).toEqual({
+          title: "Hello",
+          views: 0,
+          authorId: author.id,
+          userId: user.id,
+        });
+        expect(found.publishedAt).toEqual(new Date("2024-01-01T00:00:00Z"));
+        expect((await User.find(user.id)).settings).toEqual({ theme: "dark" });
+        // :unique gives a unique index, refused by D1 as RecordNotUnique.
+        await expect(User.create({ name: "Eve", email: "ada@example.com" })).rejects.toBeInstanceOf(recordflare.RecordNotUnique);
+        // A reference is NOT NULL REFERENCES <parent_table> (id): D1 refuses a missing parent.
+        await expect(BlogPost.create({ title: "Orphan", userId: "nobody", authorId: author.id })).rejects.toThrow(/FOREIGN KEY/);
+        expect(await BlogPost.count()).toBe(1);
+      });
+      expect(sent.some((sql) => sql.startsWith('INSERT INTO "authors"'))).toBe(true);
+    } finally {
+      await proxy.dispose();
+    }
+  }, 120_000);
+});

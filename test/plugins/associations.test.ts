@@ -1,0 +1,630 @@
+import { env } from "cloudflare:test";
+import { beforeEach, describe, expect, it } from "vitest";
+import { abort, belongsTo, connect, hasMany, hasOne, Model, IncompatibleRelation, RecordInvalid, RecordNotSaved, batch, between, sql } from "../../src/index.js";
+import { Relation } from "../../src/plugin.js";
+import { resetDatabase } from "../helpers/db.js";
+import { countRows, listen, recordingRoundTrips } from "../helpers/queries.js";
+import {
+  Article,
+  Author,
+  Book,
+  Profile,
+  TextKeyedAuthor,
+  TextKeyedBook,
+  Writer,
+} from "../models/association-fixtures.js";
+import { ApplicationRecord } from "../models/fixtures.js";
+import { Badge, Item as OwnedItem, Owner as ItemOwner } from "../models/owners-and-items.js";
+import { thrown } from "../helpers/errors.js";
+
+beforeEach(resetDatabase);
+
+describe("hasMany", () => {
+  it("user.posts() is a Relation of the children, keyed by the owner's name plus Id", async () => {
+    const writer = await Writer.create({ name: "Ada" });
+    await Article.create({ userId: writer.id, title: "one" });
+    await Article.create({ userId: writer.id, title: "two" });
+    const other = await Writer.create({ name: "Bob" });
+    await Article.create({ userId: other.id, title: "other" });
+    expect(writer.posts().toSql().sql).toBe(`SELECT * FROM "posts" WHERE "user_id" = ?`);
+    expect((await writer.posts().order({ title: "asc" }).toArray()).map((post) => post.title)).toEqual(["one", "two"]);
+    expect(await writer.posts().where({ title: "two" }).count()).toBe(1);
+  });
+
+  it("children built through it are saved with the owner in ONE atomic batch", async () => {
+    const { db, events } = listen();
+    const writer = db.model(Writer).build({ name: "Ada" });
+    const first = writer.posts().build({ title: "one" });
+    writer.posts().build({ title: "two" });
+    expect(first.userId).toBe(writer.id);
+    expect(await writer.save()).toBe(true);
+    expect(events).toHaveLength(3);
+    expect(events.every((event) => event.batched)).toBe(true);
+    expect(first.isPersisted()).toBe(true);
+    expect(await countRows("posts")).toBe(2);
+  });
+
+  it("writes nothing when a child's insert fails", async () => {
+    const writer = Writer.build({ name: "Ada" });
+    writer.posts().build({ title: null as unknown as string });
+    await expect(writer.save()).rejects.toThrow(/NOT NULL/);
+    expect(await countRows("users")).toBe(0);
+  });
+
+  it("children prepared before a refused one take back their timestamps too", async () => {
+    class TitledArticle extends Article {
+      static {
+        this.validates("title", { presence: true });
+      }
+    }
+    class Editor extends Writer {
+      articles = hasMany(TitledArticle, { foreignKey: "userId" });
+    }
+    const editor = Editor.build({ name: "Ada" });
+    const first = editor.articles().build({ title: "one" });
+    const blank = editor.articles().build({ title: "" });
+    expect(await editor.save()).toBe(false);
+    expect([first.createdAt, first.updatedAt]).toEqual([null, null]);
+    blank.title = "two";
+    expect(await editor.save()).toBe(true);
+    expect(first.createdAt).toBeInstanceOf(Date);
+    expect(await countRows("posts")).toBe(2);
+  });
+
+  it("a child refused by its validations or callbacks refuses the owner's save, which answers false", async () => {
+    class TitledArticle extends Article {
+      static {
+        this.validates("title", { presence: true });
+        this.beforeSave((article) => {
+          if (article.title === "draft") throw abort("drafts are not published");
+        });
+      }
+    }
+    class Editor extends Writer {
+      articles = hasMany(TitledArticle, { foreignKey: "userId" });
+    }
+    const { db, events } = listen();
+    const editor = db.model(Editor).build({ name: "Ada" });
+    const blank = editor.articles().build({ title: "" });
+    expect(await editor.save()).toBe(false);
+    expect(editor.createdAt).toBeNull(); // the refused save took back its timestamps
+    expect(blank.errors.fullMessages()).toEqual(["Title can't be blank"]);
+    expect(editor.errors.fullMessages()).toEqual(["TitledArticle is invalid: Title can't be blank"]);
+    await expect(editor.saveOrThrow()).rejects.toThrow(RecordInvalid);
+
+    blank.title = "draft";
+    expect(await editor.save()).toBe(false);
+    expect(editor.errors.isEmpty()).toBe(true);
+    expect(editor.abortReason).toBe("drafts are not published");
+    await expect(editor.saveOrThrow()).rejects.toThrow(RecordNotSaved);
+
+    expect(events).toHaveLength(0);
+    expect(await countRows("users")).toBe(0);
+    blank.title = "published";
+    expect(await editor.save()).toBe(true);
+    expect(events).toHaveLength(2);
+    expect(await countRows("posts")).toBe(1);
+  });
+
+  it("a loaded association answers size, isEmpty and hasAny without a query", async () => {
+    const writer = await Writer.create({ name: "Ada" });
+    await Article.create({ userId: writer.id, title: "one" });
+    const { db, events } = listen();
+    const [loaded] = await db.model(Writer).where({ id: writer.id }).includes("posts").toArray();
+    expect(events).toHaveLength(2);
+    events.length = 0;
+    expect(await loaded!.posts().size()).toBe(1);
+    expect(await loaded!.posts().hasAny()).toBe(true);
+    expect(await loaded!.posts().isEmpty()).toBe(false);
+    expect((await loaded!.posts().toArray())[0]!.title).toBe("one");
+    expect(events).toHaveLength(0);
+  });
+
+  it("includes preloads each association in the batch of the main query, by a subquery of it", async () => {
+    for (const name of ["a", "b", "c"]) {
+      const writer = await Writer.create({ name });
+      await Article.create({ userId: writer.id, title: `${name}1` });
+      await Profile.create({ id: `p-${name}`, userId: writer.id, bio: name });
+    }
+    const { db, events } = listen();
+    const writers = await db.model(Writer).order({ name: "asc" }).includes("posts", "profile").toArray();
+    expect(events).toHaveLength(3);
+    expect(events.map((event) => event.batched)).toEqual([true, true, true]);
+    expect(events[1]!.params).toHaveLength(0);
+    expect(events[1]!.sql).toContain('IN (SELECT "id" FROM');
+    expect(writers.map((writer) => writer.profile.get()?.bio)).toEqual(["a", "b", "c"]);
+    const articles = await db.model(Article).includes("user").toArray();
+    expect(articles.map((article) => article.user.get()?.name).sort()).toEqual(["a", "b", "c"]);
+    // @ts-expect-error: not an association (a compile error in TypeScript; the runtime check is tested)
+    await expect(Writer.includes("nothing").toArray()).rejects.toThrow(/nothing is not an association of Writer/);
+  });
+
+  it("paginate preloads the page's associations after it", async () => {
+    const writer = await Writer.create({ name: "Ada" });
+    await Article.create({ userId: writer.id, title: "one" });
+    const { db, events } = listen();
+    const page = await db.model(Writer).includes("posts").paginate({ perPage: 10 });
+    expect(events).toHaveLength(3);
+    expect(await page.records[0]!.posts().size()).toBe(1);
+  });
+
+  it("reloadAssociation reloads a loaded association", async () => {
+    const writer = await Writer.create({ name: "Ada" });
+    expect(await writer.posts().size()).toBe(0);
+    await writer.posts().toArray();
+    await Article.create({ userId: writer.id, title: "late" });
+    expect(await writer.posts().size()).toBe(0);
+    await writer.reloadAssociation("posts");
+    expect(await writer.posts().size()).toBe(1);
+  });
+});
+
+/** Writers Ada and Bob, and Ada's article loaded again through a listened-to database. */
+async function adasArticle() {
+  const ada = await Writer.create({ name: "Ada" });
+  const bob = await Writer.create({ name: "Bob" });
+  const article = await Article.create({ userId: ada.id, title: "t" });
+  const { db, events } = listen();
+  const loaded = await db.model(Article).find(article.id);
+  return { ada, bob, article, db, events, loaded };
+}
+
+describe("belongsTo and hasOne", () => {
+  it("post.user loads the parent once; post.author.set(record) assigns the key", async () => {
+    const { bob, article, events, loaded } = await adasArticle();
+    expect((await loaded.user.load())!.name).toBe("Ada");
+    expect((await loaded.user.load())!.name).toBe("Ada");
+    expect(events).toHaveLength(2);
+    loaded.author.set(bob);
+    expect(loaded.userId).toBe(bob.id);
+    await loaded.save();
+    expect((await Article.find(article.id)).userId).toBe(bob.id);
+    expect(() => Article.build({ title: "x" }).user.get()).toThrow(/not loaded/);
+  });
+
+  it("user.profile.build() builds the child, saved with the owner", async () => {
+    const writer = Writer.build({ name: "Ada" });
+    const profile = writer.profile.build({ id: "p1", bio: "hi" });
+    expect(profile.userId).toBe(writer.id);
+    await writer.save();
+    expect((await Profile.find("p1")).userId).toBe(writer.id);
+    expect((await (await Writer.find(writer.id)).profile.load())!.bio).toBe("hi");
+  });
+});
+
+describe("belongsTo: a new parent is saved with the record, before it", () => {
+  class CheckedWriter extends ApplicationRecord("users") {
+    static {
+      this.validates("name", { length: { minimum: 2 } });
+    }
+  }
+  class CheckedProfile extends Profile {
+    checked = belongsTo(CheckedWriter, { foreignKey: "userId" });
+  }
+
+  it("a parent with a generated key is inserted first, in the record's atomic batch", async () => {
+    const { db, events } = listen();
+    const profile = db.model(Profile).build({ bio: "hi" });
+    const writer = Writer.build({ name: "Ada" });
+    profile.user.set(writer);
+    expect(await profile.save()).toBe(true);
+    expect(writer.isPersisted()).toBe(true);
+    expect(profile.userId).toBe(writer.id);
+    expect(events.map((event) => [event.sql.split(" ").slice(0, 3).join(" "), event.batched])).toEqual([
+      ['INSERT INTO "users"', true],
+      ['INSERT INTO "profiles"', true],
+    ]);
+    expect((await Profile.find(profile.id)).userId).toBe((await Writer.find(writer.id)).id);
+    expect(await profile.save()).toBe(true);
+    expect(await countRows("users")).toBe(1);
+  });
+
+  it("a refused parent refuses the record's save, and nothing is written", async () => {
+    const profile = CheckedProfile.build({ bio: "hi" });
+    profile.checked.set(CheckedWriter.build({ name: "A" }));
+    expect(await profile.save()).toBe(false);
+    expect(profile.isNewRecord()).toBe(true);
+    expect(profile.errors.fullMessages()).toEqual(["CheckedWriter is invalid: Name is too short"]);
+    await expect(profile.saveOrThrow()).rejects.toThrow(RecordInvalid);
+    expect(await countRows("users")).toBe(0);
+    expect(await countRows("profiles")).toBe(0);
+  });
+
+  it("a parent whose key the database assigns is inserted first, in a round trip of its own", async () => {
+    const { db, events } = listen();
+    const book = db.model(Book).build({ title: "Earthsea" });
+    const author = db.model(Author).build({ name: "Le Guin" });
+    book.author.set(author);
+    expect(book.authorId).toBe(null);
+    expect(await book.save()).toBe(true);
+    expect(author.id).toBeTypeOf("number");
+    expect(book.authorId).toBe(author.id);
+    expect(events.map((event) => [event.sql.split(" ").slice(0, 3).join(" "), event.batched])).toEqual([
+      ['INSERT INTO "authors"', false],
+      ['INSERT INTO "books"', false],
+    ]);
+  });
+
+  it("a parent that writes the record as its child is not saved twice", async () => {
+    const writer = Writer.build({ name: "Ada" });
+    const article = writer.posts().build({ title: "t" });
+    article.user.set(writer);
+    expect(await writer.save()).toBe(true);
+    expect(article.isPersisted()).toBe(true);
+    expect(await countRows("users")).toBe(1);
+    expect(await countRows("posts")).toBe(1);
+  });
+});
+
+describe("database-assigned keys", () => {
+  it("writes each level of the graph in a separate batch", async () => {
+    const { db, events } = listen();
+    const author = db.model(Author).build({ name: "Le Guin" });
+    const book = author.books().build({ title: "The Dispossessed" });
+    author.books().build({ title: "Earthsea" });
+    await author.save();
+    expect(author.id).toBeTypeOf("number");
+    expect(book.authorId).toBe(author.id);
+    expect(events.map((event) => [event.sql.split(" ").slice(0, 3).join(" "), event.batched])).toEqual([
+      ["INSERT INTO \"authors\"", false],
+      ["INSERT INTO \"books\"", true],
+      ["INSERT INTO \"books\"", true],
+    ]);
+    expect((await author.books().toArray()).map((b) => b.title).sort()).toEqual(["Earthsea", "The Dispossessed"]);
+    await author.destroy();
+    expect(await countRows("books")).toBe(0);
+  });
+
+  it("writes all the records of one level in one batch, whatever their owners", async () => {
+    class Chapter extends Model({ id: "integer", bookId: { type: "integer", null: false }, title: { type: "string", null: false } }) {
+      static override tableName = "chapters";
+    }
+    class ChapteredBook extends Book {
+      static override tableName = "books";
+      chapters = hasMany(Chapter, { foreignKey: "bookId" });
+    }
+    class Novelist extends Author {
+      static override tableName = "authors";
+      novels = hasMany(ChapteredBook, { foreignKey: "authorId" });
+    }
+    const { binding, roundTrips } = recordingRoundTrips();
+    const author = connect(binding).model(Novelist).build({ name: "Le Guin" });
+    const [first, second] = [author.novels().build({ title: "A" }), author.novels().build({ title: "B" })];
+    first.chapters().build({ title: "A1" });
+    first.chapters().build({ title: "A2" });
+    const b1 = second.chapters().build({ title: "B1" });
+    expect(await author.save()).toBe(true);
+    expect(roundTrips.map((trip) => trip.map((sql) => /INTO "(\w+)"/.exec(sql)![1]))).toEqual([
+      ["authors"],
+      ["books", "books"],
+      ["chapters", "chapters", "chapters"],
+    ]);
+    expect(b1.bookId).toBe(second.id);
+    expect(await countRows("chapters")).toBe(3);
+    expect(first.isPersisted() && second.isPersisted() && b1.isPersisted()).toBe(true);
+  });
+});
+
+describe("records", () => {
+  it("toJSON never includes associations and printing never loads them", async () => {
+    const writer = await Writer.create({ name: "Ada" });
+    const { db, events } = listen();
+    const loaded = await db.model(Writer).find(writer.id);
+    events.length = 0;
+    expect(Object.keys(loaded.toJSON())).not.toContain("posts");
+    expect(String(loaded)).not.toContain("posts");
+    expect(events).toHaveLength(0);
+  });
+});
+
+describe("association scopes", () => {
+  class Publisher extends Writer {
+    published = hasMany(Article, { foreignKey: "userId", scope: (q) => q.where({ published: true }) });
+    latest = hasMany(Article, { foreignKey: "userId", scope: (q) => q.order({ createdAt: "desc" }).limit(1) });
+  }
+
+  it("narrow the children, and preload with includes in one query", async () => {
+    const writer = await Publisher.create({ name: "Ada" });
+    await Article.create({ userId: writer.id, title: "draft" });
+    await Article.create({ userId: writer.id, title: "out", published: true });
+    expect(await writer.published().pluck("title")).toEqual(["out"]);
+    const [loaded] = await Publisher.where({ id: writer.id }).includes("published").toArray();
+    expect((await loaded!.published().toArray()).map((article) => article.title)).toEqual(["out"]);
+  });
+
+  it("a scope preloaded with limit throws IncompatibleRelation; loading it per owner works", async () => {
+    const writer = await Publisher.create({ name: "Ada" });
+    await Article.create({ userId: writer.id, title: "one" });
+    await expect(Publisher.includes("latest").toArray()).rejects.toThrow(IncompatibleRelation);
+    expect(await writer.latest().count()).toBe(1);
+  });
+});
+
+describe("keys copied through an association are cast (SPEC: Casting)", () => {
+  it("user.posts().build() gives the child the owner's key cast to the child's type, also when copied at save", async () => {
+    const { db, events } = listen();
+    const author = db.model(TextKeyedAuthor).build({ id: "12", name: "Le Guin" });
+    const book = author.books().build({ title: "The Dispossessed" });
+    expect(book.authorId).toBe(12);
+    // The owner's key changes before the save: the save copies it again, cast.
+    author.id = "13";
+    expect(await author.save()).toBe(true);
+    const insert = events.find((event) => event.sql.startsWith(`INSERT INTO "books"`))!;
+    expect(insert.params).toContain(13);
+    expect(insert.params).not.toContain("13");
+    expect(book.authorId).toBe(13);
+    expect(await env.DB.prepare("SELECT typeof(author_id) AS type, author_id FROM books").first()).toEqual({ type: "integer", author_id: 13 });
+  });
+
+  it("hasOne build() gives the child the owner's key cast to the child's type", () => {
+    const author = TextKeyedAuthor.build({ id: "7", name: "Le Guin" });
+    const book = author.firstBook.build({ title: "Earthsea" });
+    expect(book.authorId).toBe(7);
+  });
+
+  it("belongsTo set(record) writes the parent's key cast to the foreign key's type", () => {
+    const author = TextKeyedAuthor.build({ id: "42", name: "Le Guin" });
+    const book = TextKeyedBook.build({ authorId: 1, title: "Earthsea" });
+    book.author.set(author);
+    expect(book.authorId).toBe(42);
+    expect(book.author.get()).toBe(author);
+  });
+});
+
+describe("reload() discards loaded associations", () => {
+  it("a loaded hasMany queries again after reload", async () => {
+    const writer = await Writer.create({ name: "Ada" });
+    const { db, events } = listen();
+    const loaded = await db.model(Writer).find(writer.id);
+    expect(await loaded.posts().toArray()).toHaveLength(0);
+    await Article.create({ userId: writer.id, title: "late" });
+    events.length = 0;
+    expect(await loaded.posts().size()).toBe(0);
+    expect(events).toHaveLength(0);
+
+    await loaded.reload();
+    events.length = 0;
+    expect(await loaded.posts().size()).toBe(1);
+    expect(events).toHaveLength(1);
+    expect(events[0]!.sql).toMatch(/FROM "posts"/);
+  });
+
+  it("a loaded belongsTo or hasOne is not loaded after reload, and the next load queries again", async () => {
+    const { ada, bob, article, db, events, loaded } = await adasArticle();
+    expect((await loaded.user.load())!.name).toBe("Ada");
+    expect(loaded.user.isLoaded).toBe(true);
+    await Article.where({ id: article.id }).updateAll({ userId: bob.id });
+
+    await loaded.reload();
+    expect(loaded.user.isLoaded).toBe(false);
+    expect(() => loaded.user.get()).toThrow(/not loaded/);
+    events.length = 0;
+    expect((await loaded.user.load())!.name).toBe("Bob");
+    expect(events).toHaveLength(1);
+    expect(events[0]!.sql).toMatch(/FROM "users"/);
+
+    const owner = await db.model(Writer).find(ada.id);
+    expect(await owner.profile.load()).toBeNull();
+    await Profile.create({ id: "p1", userId: ada.id, bio: "hi" });
+    await owner.reload();
+    expect(owner.profile.isLoaded).toBe(false);
+    events.length = 0;
+    expect((await owner.profile.load())?.bio).toBe("hi");
+    expect(events).toHaveLength(1);
+  });
+});
+
+describe("a key copied between Models is cast as a condition is", () => {
+  // Kennels have integer keys the database assigns; dogs hold them in a text column.
+  class Dog extends ApplicationRecord({ id: { type: "string", generateId: true }, kennelId: "string", name: "string" }) {
+    static override tableName = "dogs";
+    kennel = belongsTo(Kennel);
+  }
+  class Kennel extends ApplicationRecord({ id: "integer", name: "string" }) {
+    static override tableName = "kennels";
+    dogs = hasMany(Dog);
+    dog = hasOne(Dog);
+  }
+
+  it("hasMany and hasOne build the child with the owner's integer key as its digits", async () => {
+    const kennel = await Kennel.create({ name: "North" });
+    expect(kennel.dogs().build({ name: "Rex" }).kennelId).toBe(String(kennel.id));
+    const only = kennel.dog.build({ name: "Fido" });
+    expect(only.kennelId).toBe(String(kennel.id));
+    expect(await kennel.save()).toBe(true);
+    expect(await Dog.where({ kennelId: kennel.id }).pluck("name")).toEqual(expect.arrayContaining(["Rex", "Fido"]));
+  });
+
+  it("belongsTo.set takes a saved or a new parent's key as its digits", async () => {
+    const kennel = await Kennel.create({ name: "North" });
+    const rex = Dog.build({ name: "Rex" });
+    rex.kennel.set(kennel);
+    expect(rex.kennelId).toBe(String(kennel.id));
+    const fido = Dog.build({ name: "Fido" });
+    fido.kennel.set(Kennel.build({ name: "South" }));
+    expect(await fido.save()).toBe(true);
+    const south = await Kennel.findByOrThrow({ name: "South" });
+    expect(fido.kennelId).toBe(String(south.id));
+  });
+
+  it("children of a new owner take its database-assigned key after its insert", async () => {
+    const kennel = Kennel.build({ name: "North" });
+    const rex = kennel.dogs().build({ name: "Rex" });
+    expect(await kennel.save()).toBe(true);
+    expect(rex.isPersisted()).toBe(true);
+    expect(rex.kennelId).toBe(String(kennel.id));
+  });
+
+  it("includes matches the integer key with the text one, both ways", async () => {
+    const kennel = await Kennel.create({ name: "North" });
+    await kennel.dogs().create({ name: "Rex" });
+    const [loaded] = await Kennel.where({ id: kennel.id }).includes("dogs").toArray();
+    expect(await loaded!.dogs().size()).toBe(1);
+    const [dog] = await Dog.includes("kennel").toArray();
+    expect(dog!.kennel.get()?.name).toBe("North");
+  });
+});
+
+const log: string[] = [];
+
+beforeEach(() => {
+  log.length = 0;
+});
+
+class SaaItem extends Model({
+  id: { type: "string", null: false, generateId: true },
+  saaOwnerId: "string",
+  keeperId: "string",
+  title: { type: "string", null: false },
+}) {
+  static override binding = "DB";
+}
+
+class SaaOwner extends Model({
+  id: { type: "string", null: false, generateId: true },
+  name: "string",
+  rank: "integer",
+  settings: "json",
+  startsAt: "datetime",
+}) {
+  static override binding = "DB";
+  items = hasMany(SaaItem);
+}
+
+describe("Associations", () => {
+  it("the default foreign key of a Model({...}) class is its name in camelCase plus Id", async () => {
+    const owner = await SaaOwner.create({ name: "Ada" });
+    const item = owner.items().build({ title: "one" });
+    expect(item.saaOwnerId).toBe(owner.id);
+    expect(owner.items().toSql().sql).toContain(`"saa_owner_id" = ?`);
+  });
+
+  it("a child built on a persisted owner is saved by the owner's next save, in one batch with the owner's update", async () => {
+    const owner = await SaaOwner.create({ name: "Ada" });
+    const { db, events } = listen();
+    const bound = await db.model(SaaOwner).find(owner.id);
+    events.length = 0;
+    bound.items().build({ title: "one" });
+    expect(await bound.save()).toBe(true);
+    expect(events.map((event) => event.sql.split(" ")[0])).toEqual(["INSERT"]);
+    bound.items().build({ title: "two" });
+    bound.name = "Bob";
+    events.length = 0;
+    expect(await bound.save()).toBe(true);
+    expect(events.map((event) => [event.sql.split(" ")[0], event.batched])).toEqual([
+      ["UPDATE", true],
+      ["INSERT", true],
+    ]);
+    events.length = 0;
+    expect(await bound.save()).toBe(true);
+    expect(events).toHaveLength(0);
+    expect(await countRows("saa_items")).toBe(2);
+  });
+
+  it("foreignKey names the child's attribute for finding and building", async () => {
+    class Keeper extends SaaOwner {
+      kept = hasMany(SaaItem, { foreignKey: "keeperId" });
+    }
+    const keeper = Keeper.build({ name: "K" });
+    const item = keeper.kept().build({ title: "kept" });
+    expect(item.keeperId).toBe(keeper.id);
+    expect(item.saaOwnerId).toBeNull();
+    expect(await keeper.save()).toBe(true);
+    expect((await keeper.kept().toArray()).map((row) => row.title)).toEqual(["kept"]);
+  });
+
+  it("hasOne build is saved with a new owner in one batch; a failing child insert writes nothing", async () => {
+    class Single extends SaaOwner {
+      item = hasOne(SaaItem);
+    }
+    const { db, events } = listen();
+    const owner = db.model(Single).build({ name: "A" });
+    owner.item.build({ title: "x" });
+    expect(await owner.save()).toBe(true);
+    expect(events.map((event) => event.batched)).toEqual([true, true]);
+    const other = Single.build({ name: "B" });
+    other.item.build({ title: null as unknown as string });
+    await expect(other.save()).rejects.toThrow(/NOT NULL/);
+    expect(await countRows("saa_owners")).toBe(1);
+  });
+});
+
+const I = OwnedItem as any;
+
+const O = ItemOwner as any;
+
+const B = Badge as any;
+
+async function seedOwnedItemsSeen(): Promise<void> {
+  await O.insertAll([{ id: "o1", name: "one" }, { id: "o2", name: "two" }]);
+  await I.insertAll([
+    { id: "a", ownerId: "o1", name: "x", rank: 1, code: "A", seenAt: "2024-01-01T00:00:00Z" },
+    { id: "b", ownerId: "o1", name: "X", rank: 2, code: "B", seenAt: "2024-01-02T00:00:00Z" },
+    { id: "c", ownerId: "o2", name: "y", rank: 3, code: "C", seenAt: "2024-01-03T00:00:00Z" },
+    { id: "d", ownerId: null, name: null, rank: null, code: "D", seenAt: null },
+  ]);
+}
+
+describe("hasMany: 'user.posts().build(attrs) builds a child that is saved with its owner'", () => {
+  it("a child built before the children are loaded is among them once loaded, and counted, as in Rails", async () => {
+    await seedOwnedItemsSeen();
+    const owner = await O.find("o1");
+    const child = owner.items().build({ name: "new", code: "N" });
+    expect(await owner.items().size()).toBe(3);
+    const loaded = await owner.items().toArray();
+    expect(loaded).toHaveLength(3);
+    expect(loaded).toContain(child);
+    expect(await owner.items().size()).toBe(3);
+    expect(await owner.save()).toBe(true);
+    expect(await I.where({ ownerId: "o1" }).count()).toBe(3);
+  });
+});
+
+class Kid extends Model({ id: { type: "string", null: false }, ownerId: "string", name: "string" }) {
+  static override binding = "DB";
+  static override tableName = "audit_q_children";
+}
+
+class Owner extends Model({ id: { type: "string", null: false }, name: "string" }) {
+  static override binding = "DB";
+  static override tableName = "audit_q_owners";
+  kids = hasMany(Kid, { dependent: "destroy" });
+  onlyKid = hasOne(Kid);
+}
+
+/** Items whose foreign key is filtered (its name has "secret"), and their owner with no association. */
+class SecretItem extends Model({ id: "string", secretVaultId: "string", label: "string" }) {
+  static override binding = "DB";
+  static override tableName = "audit_r_secret_items";
+}
+
+class PlainVault extends Model({ id: "string", name: "string" }) {
+  static override binding = "DB";
+  static override tableName = "audit_r_vaults";
+}
+
+// ----------------------------------------------------------------------------------------------------------
+
+describe("Querying, Bulk writes, Callbacks, Associations: edge cases", () => {
+
+  it("a persisted, unchanged owner's save writes a child built through hasMany", async () => {
+    const owner = await Owner.create({ id: "o1", name: "a" });
+    owner.kids().build({ id: "k1", name: "kid" });
+    expect(await owner.save()).toBe(true);
+    expect(await countRows("audit_q_children")).toBe(1);
+  });
+});
+
+describe("edge cases that hold", () => {
+
+  it("an association declared on a subclass never reaches its parent", async () => {
+    class RichVault extends PlainVault {
+      items = hasMany(SecretItem, { foreignKey: "secretVaultId" });
+    }
+    await PlainVault.create({ name: "v" });
+    expect((await RichVault.includes("items").toArray()).length).toBe(1);
+    const error = await thrown(() => PlainVault.includes("items" as never).toArray());
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).toContain("items is not an association of PlainVault");
+  });
+});

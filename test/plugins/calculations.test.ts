@@ -1,0 +1,98 @@
+/** The calculations plugin: count and pluck, and calculations on association Relations. */
+import { beforeEach, describe, expect, it } from "vitest";
+import { gt, RecordNotFound, sql } from "../../src/index.js";
+import { resetDatabase } from "../helpers/db.js";
+import { rejectionOf } from "../helpers/errors.js";
+import { Badge, Item as OwnedItem, Owner as ItemOwner } from "../models/owners-and-items.js";
+import { listen } from "../helpers/queries.js";
+
+beforeEach(resetDatabase);
+
+const I = OwnedItem as any;
+
+const O = ItemOwner as any;
+
+const B = Badge as any;
+
+async function seedOwnedItemsSeen(): Promise<void> {
+  await O.insertAll([{ id: "o1", name: "one" }, { id: "o2", name: "two" }]);
+  await I.insertAll([
+    { id: "a", ownerId: "o1", name: "x", rank: 1, code: "A", seenAt: "2024-01-01T00:00:00Z" },
+    { id: "b", ownerId: "o1", name: "X", rank: 2, code: "B", seenAt: "2024-01-02T00:00:00Z" },
+    { id: "c", ownerId: "o2", name: "y", rank: 3, code: "C", seenAt: "2024-01-03T00:00:00Z" },
+    { id: "d", ownerId: null, name: null, rank: null, code: "D", seenAt: null },
+  ]);
+}
+
+describe("pluck: 'array of values, or array of tuples'", () => {
+  it("several attributes with filtered ones, distinct, select and a limit", async () => {
+    await seedOwnedItemsSeen();
+    await I.where({ id: "a" }).updateAll({ apiToken: "t-a", data: { k: 1 }, flag: true });
+    const { db, events } = listen();
+    expect(await db.model(OwnedItem).where({ id: "a" }).pluck("id", "apiToken", "data", "flag", "seenAt")).toEqual([
+      ["a", "t-a", { k: 1 }, true, new Date("2024-01-01T00:00:00Z")],
+    ]);
+    expect(events[0]!.sql).toBe(`SELECT "id", "api_token", "data", "flag", "seen_at" FROM "saq_items" WHERE "id" = ?`);
+    expect(await I.distinct().order({ ownerId: "asc" }).pluck("ownerId")).toEqual([null, "o1", "o2"]);
+    expect(await I.select("name").order({ id: "asc" }).limit(2).pluck("rank")).toEqual([1, 2]);
+    expect(await db.model(OwnedItem).where({ apiToken: "t-a" }).pluck("id")).toEqual(["a"]);
+    expect(events.at(-1)!.params).toEqual(["[FILTERED]"]);
+  });
+});
+
+describe("count: 'always agrees with toArray() even with limit, offset, distinct'; one query", () => {
+  it("with select, order, offset, or and a scope, each in one query", async () => {
+    await seedOwnedItemsSeen();
+    const { db, events } = listen();
+    const M = db.model(OwnedItem) as any;
+    const relations = [
+      M.select("name").distinct(),
+      M.select("name").distinct().order({ name: "asc" }).offset(1),
+      M.order({ rank: "desc" }).offset(1),
+      M.where({ id: "a" }).or(M.where({ rank: gt(2) })),
+      M.ranked().limit(2),
+      M.distinct().select("ownerId").limit(10),
+      M.includes("owner").where({ ownerId: "o1" }),
+    ];
+    for (const relation of relations) {
+      const length = (await relation.toArray()).length;
+      events.length = 0;
+      expect(await relation.count()).toBe(length);
+      expect(events).toHaveLength(1);
+    }
+  });
+});
+
+async function seedOwnedItems(): Promise<void> {
+  await O.insertAll([{ id: "o1", name: "one" }, { id: "o2", name: "two" }]);
+  await I.insertAll([
+    { id: "a", ownerId: "o1", name: "x", rank: 1, code: "A" },
+    { id: "b", ownerId: "o1", name: "x", rank: 2, code: "B" },
+    { id: "c", ownerId: "o2", name: "y", rank: 3, code: "C" },
+    { id: "d", ownerId: null, name: null, rank: null, code: "D" },
+  ]);
+}
+
+describe("Results: find with no id; calculations on association Relations", () => {
+  it("find() with no id throws RecordNotFound without a query, as in Rails; find([]) is empty", async () => {
+    await seedOwnedItems();
+    const { events, Item: B } = listen({ models: { Item: OwnedItem } }) as any;
+    expect(await rejectionOf(B.find())).toBeInstanceOf(RecordNotFound);
+    expect(await rejectionOf(B.where({ name: "x" }).find())).toBeInstanceOf(RecordNotFound);
+    expect(events).toHaveLength(0);
+    expect(await B.find([])).toEqual([]);
+  });
+
+  it("paginate and size/isEmpty/hasAny on an association Relation", async () => {
+    await seedOwnedItems();
+    const owner = await O.find("o1");
+    const page = await owner.items().paginate({ perPage: 1 });
+    expect(page.total).toBe(2);
+    await owner.items().toArray();
+    const { events } = listen();
+    expect(await owner.items().size()).toBe(2);
+    expect(await owner.items().isEmpty()).toBe(false);
+    expect(await owner.items().hasAny()).toBe(true);
+    expect(events).toHaveLength(0);
+  });
+});

@@ -1,0 +1,61 @@
+/** Compile-time checks of conditions: comparison helpers take values of the attribute's type. Only type-checked by tsc --noEmit; nothing here runs. */
+import { belongsTo, between, gt, gte, hasMany, hasOne, ignoringCase, lt, lte, Model } from "../../src/index.js";
+
+class Author extends Model({
+  id: { type: "string", null: false },
+  name: { type: "string", null: false },
+  nickname: "string",
+  age: "integer",
+  score: "real",
+  admin: "boolean",
+  bornAt: "datetime",
+  settings: "json",
+}) {
+  books = hasMany(Book);
+  portrait = hasOne(Portrait);
+}
+
+class Book extends Model({ id: { type: "string", null: false }, authorId: "string", title: "string", pages: "integer" }) {
+  author = belongsTo(Author);
+}
+
+class Portrait extends Model({ id: { type: "string", null: false }, authorId: "string", url: "string" }) {}
+
+// ---- comparison helpers take values of the attribute's type ------------------------------------------------
+
+function comparisonValues(since: Date) {
+  // Numbers (and numeric text) on number attributes, strings (and numbers, read as digits) on string attributes,
+  // Dates and date text on datetime attributes: as conditions cast them.
+  Author.where({ age: gt(18), score: between(0.5, 1.5) });
+  Author.where({ age: gte("18") });
+  Author.where({ name: lt("M"), nickname: lte(5) });
+  Author.where({ bornAt: gt(since), id: between("a", "m") });
+  Author.where({ bornAt: between("2020-01-01", since) });
+  Author.where({ name: ignoringCase("ada"), nickname: ignoringCase("x") });
+  Author.whereNot({ age: lt(3) });
+  void Author.findBy({ score: gte(1) });
+  void Author.exists({ bornAt: lte(since) });
+
+  // @ts-expect-error: an object is not an integer to compare with
+  Author.where({ age: gt({}) });
+  // @ts-expect-error: a Date is not an integer to compare with
+  Author.where({ age: between(since, since) });
+  // @ts-expect-error: a number is not a datetime (SPEC: numbers are refused for datetime)
+  Author.where({ bornAt: lt(5) });
+  // @ts-expect-error: a Date is not a string to compare with
+  Author.where({ name: gt(since) });
+  // @ts-expect-error: a boolean is not a string to compare with
+  Author.all().where({ name: gte(true) });
+  // @ts-expect-error: a bigint is not a string to compare with
+  Author.where({ name: lt(1n) });
+  // @ts-expect-error: ignoringCase compares text, not integers
+  Author.where({ age: ignoringCase("x") });
+  // @ts-expect-error: ignoringCase compares text, not datetimes
+  Author.where({ bornAt: ignoringCase("2020-01-01") });
+  // @ts-expect-error: no comparison on a boolean attribute
+  Author.where({ admin: ignoringCase("true") });
+  // A json attribute takes any value, so a comparison on it compiles (and throws TypeError at run time): TypeScript
+  // cannot say "any value but a Comparison".
+  Author.where({ settings: gt(1) });
+}
+void comparisonValues;

@@ -1,0 +1,78 @@
+/** Compile-time checks of the error classes: every class SPEC lists is exported; RecordInvalid's record is a record. Only type-checked by tsc --noEmit. */
+import { expectTypeOf } from "vitest";
+import {
+  AssociationNotLoaded,
+  belongsTo,
+  hasMany,
+  hasOne,
+  IncompatibleRelation,
+  InvalidModel,
+  IrreversibleOrder,
+  MissingAttribute,
+  Model,
+  NoDatabase,
+  RecordDestroyed,
+  RecordflareError,
+  RecordInvalid,
+  RecordNotDestroyed,
+  RecordNotFound,
+  RecordNotSaved,
+  RecordNotUnique,
+  UnknownAttribute,
+  type AnyRecord,
+} from "../../src/index.js";
+
+class Author extends Model({
+  id: { type: "string", null: false },
+  name: { type: "string", null: false },
+  nickname: "string",
+  age: "integer",
+  score: "real",
+  admin: "boolean",
+  bornAt: "datetime",
+  settings: "json",
+}) {
+  books = hasMany(Book);
+  portrait = hasOne(Portrait);
+}
+
+class Book extends Model({ id: { type: "string", null: false }, authorId: "string", title: "string", pages: "integer" }) {
+  author = belongsTo(Author);
+}
+
+class Portrait extends Model({ id: { type: "string", null: false }, authorId: "string", url: "string" }) {}
+
+// ---- errors: every class SPEC lists is exported; RecordInvalid's record is a record -------------------------
+
+function errors(error: unknown) {
+  for (const ErrorClass of [
+    UnknownAttribute,
+    MissingAttribute,
+    InvalidModel,
+    RecordNotFound,
+    RecordInvalid,
+    RecordNotSaved,
+    RecordNotDestroyed,
+    RecordDestroyed,
+    RecordNotUnique,
+    IrreversibleOrder,
+    IncompatibleRelation,
+    AssociationNotLoaded,
+    NoDatabase,
+  ]) {
+    expectTypeOf(ErrorClass.prototype).toMatchTypeOf<RecordflareError>();
+  }
+
+  if (error instanceof RecordInvalid) {
+    expectTypeOf(error.record).toEqualTypeOf<AnyRecord>();
+    expectTypeOf(error.record.errors.fullMessages()).toEqualTypeOf<string[]>();
+    expectTypeOf(error.record.isNewRecord()).toEqualTypeOf<boolean>();
+    // instanceof narrows it to the Model's record; a cast is allowed too.
+    if (error.record instanceof Author) expectTypeOf(error.record.name).toEqualTypeOf<string>();
+    const author = error.record as Author;
+    void author;
+    // @ts-expect-error: the record is read-only on the error
+    error.record = new Author();
+  }
+}
+void errors;
