@@ -7,9 +7,10 @@ type Reading = "kept" | "withDeleted" | "onlyDeleted";
 
 /**
  * Soft delete for the Models with a `deletedAt` datetime attribute (column `deleted_at`): `destroy()` sets it (and
- * `updatedAt`, or any attribute marked `updateTimestamp`) with an UPDATE instead of deleting the row, and the record ends destroyed (its after-destroy callbacks run, dependents
- * follow their `dependent` option); queries leave deleted rows out unless asked with `withDeleted()` or
- * `onlyDeleted()` (a `reload` reads the row either way); `record.restore()` clears `deletedAt`.
+ * `updatedAt`, or any attribute marked `updateTimestamp`) with an UPDATE instead of deleting the row, and the record
+ * ends destroyed (its after-destroy callbacks run, dependents follow their `dependent` option); queries leave deleted
+ * rows out unless asked with `withDeleted()` or `onlyDeleted()` (a `reload` reads the row either way);
+ * `record.restore()` clears `deletedAt`.
  */
 export const softDelete = definePlugin({
   name: "soft-delete",
