@@ -10,8 +10,6 @@ import { ownDeclaration } from "./declaration.js";
 import { RecordDestroyed } from "./errors.js";
 import type { Errors } from "./errors-collection.js";
 import type { ModelHookName, ModelHooks } from "./hooks.js";
-import { inspectRecord } from "./inspect.js";
-import { INSPECT } from "./inspect-symbol.js";
 import * as persistence from "./persistence.js";
 import { type Plugin, registrationsOf } from "./plugin.js";
 import { inferTableName, relationOf, reserveRecordMethodNames, reserveRecordMethods } from "./resolve.js";
@@ -362,18 +360,6 @@ export class Base {
     }
     return this;
   }
-
-  // ---- printing ---------------------------------------------------------------------------------
-
-  /** Prints the class and attributes, filtered ones as `[FILTERED]`, unsaved changes flagged. */
-  toString(): string {
-    return inspectRecord(this, this[STATE]);
-  }
-
-  /** What `console.log` and `util.inspect` print in Node: the same text as `toString()`; sends no query. */
-  [INSPECT](): string {
-    return this.toString();
-  }
 }
 
 // Reading tableName without a database (the CLI and scripts rely on this): inferred until a class sets it.
@@ -390,10 +376,10 @@ Object.defineProperty(Base, "tableName", {
 reserveRecordMethods(Base.prototype);
 
 /** Relation methods that build a Relation; as statics they start from `all()`. */
-const RELATION_BUILDERS = ["where", "whereNot", "order", "reorder", "limit", "offset", "select", "distinct", "none", "includes", "toSql"];
+const RELATION_BUILDERS = ["where", "whereNot", "order", "reorder", "limit", "offset", "select", "distinct", "none", "toSql"];
 
 /** Relation methods that query and resolve to results; as statics they start from `all()`. */
-const RELATION_QUERIES = ["toArray", "explain", "find", "findBy", "findByOrThrow", "first", "last", "take"];
+const RELATION_QUERIES = ["toArray", "find", "findBy", "findByOrThrow", "first", "take"];
 
 /**
  * Makes a Relation method callable as a static of the class, starting from `all()`. For a method that
