@@ -1,5 +1,5 @@
-import { HookableCore } from "hookable";
 import type { Attribute } from "./attributes.js";
+import { HookRegistry } from "./hook-registry.js";
 import type { Batchable } from "./batchable.js";
 import type { BatchItem } from "./database.js";
 import type { QueryPurpose, RelationData, SelectParts } from "./compiler.js";
@@ -173,14 +173,13 @@ export interface RelationCompileContext {
 export type ModelHookName = keyof ModelHooks;
 
 /**
- * Named hook points on `hookable`, plus what the kernel needs beyond it: a cheap check for an empty point,
- * synchronous calls that let a hook's error propagate (hookable turns a synchronous throw into a rejected
- * promise, which a synchronous caller would lose), and async calls without hookable's per-call
- * `console.createTask`, which costs more than the hooks themselves on every save.
+ * Named hook points: a cheap check for an empty point, synchronous calls that let a hook's error propagate (a
+ * synchronous caller would lose a rejected promise), and async calls that await only the hooks that return a
+ * promise, each needless await being a turn of the event loop on every save.
  */
-export class HookPoints<Hooks extends Record<string, any>> extends HookableCore<Hooks> {
+export class HookPoints<Hooks extends Record<string, any>> extends HookRegistry<Hooks> {
   /** Calls the hooks of a point in order, awaiting those that return a promise; synchronous when none does. */
-  override callHook<Name extends keyof Hooks & string>(name: Name, ...args: Parameters<Hooks[Name]>): Promise<void> | void {
+  callHook<Name extends keyof Hooks & string>(name: Name, ...args: Parameters<Hooks[Name]>): Promise<void> | void {
     return callFrom(this._hooks[name] ?? [], 0, args);
   }
 
