@@ -40,6 +40,7 @@ export { tableNaming, tableize } from "./plugins/table-naming.js";
 export { pluralize } from "./plugins/inflection.js";
 export { combining } from "./plugins/combining.js";
 export { calculations } from "./plugins/calculations.js";
+export { changeTracking } from "./plugins/change-tracking.js";
 export { lastRecord } from "./plugins/last-record.js";
 export { queryPlans } from "./plugins/query-plans.js";
 export { recordPrinting } from "./plugins/record-printing.js";

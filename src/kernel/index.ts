@@ -34,6 +34,7 @@ export { attributesOf, databaseOfModel, databaseOfRecord, isAttributeLoaded, pri
 export { defineRelationMethod, relationOf } from "./resolve.js";
 export { underscore, camelize, quoteIdentifier } from "./naming.js";
 export { attributeNamed, castValue } from "./assign.js";
+export { attributeWas, changeTrackingMethods, isAttributeChanged } from "./change-tracking.js";
 export { isPlainObject } from "./plain-object.js";
 export { argumentError, optionsArgument, refuseUninspectable } from "./arguments.js";
 export { previewText } from "./display.js";
