@@ -41,6 +41,7 @@ export { pluralize } from "./plugins/inflection.js";
 export { combining } from "./plugins/combining.js";
 export { calculations } from "./plugins/calculations.js";
 export { changeTracking } from "./plugins/change-tracking.js";
+export { findMany } from "./plugins/find-many.js";
 export { lastRecord } from "./plugins/last-record.js";
 export { queryPlans } from "./plugins/query-plans.js";
 export { recordPrinting } from "./plugins/record-printing.js";

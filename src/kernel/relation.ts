@@ -328,34 +328,21 @@ export class Relation {
     return new RecordNotFound(`${this.model.name}: ${message}`);
   }
 
-  /** The record with this primary key (`RecordNotFound` if none); with a list or several ids, records in their order, once each. */
+  /**
+   * The record with this primary key (`RecordNotFound` if none). Finding a list or several ids at once is the
+   * findMany plugin's.
+   */
   async find(...ids: unknown[]): Promise<any> {
     const key = this.model.primaryKey;
-    const where = `${this.model.name}.find: ${key.name}`;
-    for (const id of ids) refuseUnfitValue(where, id);
-    const list = ids.length === 1 && Array.isArray(ids[0]) ? (ids[0] as unknown[]) : ids;
-    if (list !== ids) for (const id of list) refuseUnfitValue(where, id);
+    for (const id of ids) refuseUnfitValue(`${this.model.name}.find: ${key.name}`, id);
     // As in Rails, find() names no record to find: it is not find([]), the empty list.
     if (ids.length === 0) throw this.#notFound(`find needs an id`);
+    const [id] = ids;
+    if (ids.length > 1 || Array.isArray(id)) throw new TypeError(`${this.model.name}.find takes one id; register the findMany plugin to find several`);
+    const record = this.data === EMPTY ? await this.#findByKey(id) : await this.findBy({ [key.name]: id });
     // Ids show as cast errors show values: briefly, hidden when filtered, and never failing on one JSON cannot write (10n).
-    if (ids.length === 1 && !Array.isArray(ids[0])) {
-      const record = this.data === EMPTY ? await this.#findByKey(ids[0]) : await this.findBy({ [key.name]: ids[0] });
-      if (!record) throw this.#notFound(`no record with ${key.name} ${previewValue(key, ids[0])}`);
-      return record;
-    }
-    if (list.includes(undefined)) throw new TypeError(`${this.model.name}.find: an id is undefined`);
-    const cast = list.map((id) => (id === null ? UNCASTABLE : castConditionValue(key, id)));
-    this.#assertFound(list.filter((_, index) => cast[index] === UNCASTABLE));
-    const records = await this.where({ [key.name]: list }).toArray();
-    const byKey = new Map(records.map((record) => [castConditionValue(key, record[key.name]), record]));
-    this.#assertFound(list.filter((_, index) => !byKey.has(cast[index])));
-    // As Rails makes the ids unique: a record found twice would be two names for one row.
-    return [...new Set(cast)].map((id) => byKey.get(id));
-  }
-
-  #assertFound(missingIds: readonly unknown[]): void {
-    const key = this.model.primaryKey;
-    if (missingIds.length > 0) throw this.#notFound(`no records with ${key.name} ${previewList(missingIds, (id) => previewValue(key, id))}`);
+    if (!record) throw this.#notFound(`no record with ${key.name} ${previewValue(key, id)}`);
+    return record;
   }
 
   // A Relation with no description looks the key up with SQL compiled once per Model.
