@@ -1,7 +1,8 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { connect, hasMany, IncompatibleRelation, MissingAttribute, type QueryEvent } from "../../src/index.js";
+import { associations, connect, hasMany, IncompatibleRelation, MissingAttribute, type QueryEvent } from "../../src/index.js";
 import { definePlugin, ParamWriter, Statement, withSource } from "../../src/plugin.js";
 import { resetDatabase } from "../helpers/db.js";
+import { kernelUsers } from "../helpers/kernel-bases.js";
 import { recordingRoundTrips } from "../helpers/queries.js";
 import { Article, Profile, Writer } from "../models/association-fixtures.js";
 import { ApplicationRecord } from "../models/fixtures.js";
@@ -202,5 +203,14 @@ describe("relation:plan: a plugin adds a read to the batch of a Relation's SELEC
     expect(names.sort()).toEqual(["w1", "w2"]);
     expect(received).toEqual([4, 2]);
     expect(roundTrips).toHaveLength(1);
+  });
+});
+
+describe("includes comes with the associations plugin, which gives it meaning", () => {
+  it("a base without associations has no includes; registered, includes checks its names before any query", async () => {
+    expect("includes" in kernelUsers().all()).toBe(false);
+    const User = kernelUsers(associations);
+    await expect(User.includes("posts").toArray()).rejects.toThrow(/posts is not an association of KernelUser/);
+    expect(() => User.includes(5)).toThrow(/^KernelUser\.includes takes association names/);
   });
 });
