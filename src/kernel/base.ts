@@ -12,7 +12,8 @@ import { relationOf } from "./model-relations.js";
 import { inferTableName, reserveRecordMethodNames, reserveRecordMethods, resolveModel } from "./resolve.js";
 import { currentValue, RecordState, STATE } from "./record-state.js";
 import type { AssignAttributes } from "./attribute-values.js";
-import type { AttributesOfModel, RecordOfModel, RelationOf } from "./typed-relation.js";
+import type { AttributesOfModel, RecordOfModel } from "./query-typing.js";
+import type { RelationOf } from "./typed-relation.js";
 
 const AsyncFunction = (async () => {}).constructor;
 

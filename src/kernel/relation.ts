@@ -19,6 +19,8 @@ import { findByKeyStatement } from "./key-lookup.js";
 import { printQuery } from "./query-event.js";
 import { INSPECT } from "./inspect-symbol.js";
 import { previewList, previewText, previewValue, shortText } from "./display.js";
+import type { AssignAttributes, AttributeName } from "./attribute-values.js";
+import type { AttributesOfRecord, Conditions, Ordering } from "./query-typing.js";
 
 
 const EMPTY: RelationData = {
@@ -45,10 +47,12 @@ export interface ReadPlan {
   readonly pending: ReadonlySet<string>;
 }
 
+/** What `create` calls on the record it built (every record has these; `R` is only the record's type). */
+type SavingRecord = { save(): Promise<boolean>; saveOrThrow(): Promise<true> };
+
 const NOTHING_PLANNED: ReadPlan = { reads: [], pending: new Set() };
 
-/** An order direction, or the long form with NULLs placement. */
-export type OrderDirection = "asc" | "desc" | { direction: "asc" | "desc"; nulls?: "first" | "last" };
+export type { OrderDirection } from "./query-typing.js";
 
 /** The order `first` reads by when a Relation has none (and `last` reverses): the primary key, ascending. */
 export function primaryKeyOrder(model: ResolvedModel): OrderTerm[] {
@@ -71,7 +75,7 @@ function hookedConditionValue(model: ResolvedModel, attribute: Attribute, value:
  * An immutable query for one Model. Each narrowing, ordering or paging method returns a new Relation;
  * nothing is sent until results are asked for (`toArray`, `first`, `count`, ...). Relations have no `then`.
  */
-export class Relation {
+export class Relation<R = any> {
   /** @internal The Model class, or a view of it bound to a database. */
   readonly modelClass: Function;
   // Private, so that spreading or listing a Relation's keys never shows the values of its conditions.
@@ -144,12 +148,12 @@ export class Relation {
    * Narrows to rows matching every key (null matches NULL, an array any element), or an `sql` fragment. `method`
    * is the method errors name (for plugins whose own methods take conditions, as `exists` does).
    */
-  where(conditions: object, method = "where"): this {
+  where(conditions: Conditions<AttributesOfRecord<R>> | SqlFragment, method = "where"): this {
     return this.#with({ conditions: [...this.data.conditions, ...this.#conditionsOf(conditions, method)] });
   }
 
   /** Narrows to rows NOT matching the whole condition; rows with NULL in a named attribute are excluded too. */
-  whereNot(conditions: object): this {
+  whereNot(conditions: Conditions<AttributesOfRecord<R>> | SqlFragment): this {
     const compiled = this.#conditionsOf(conditions, "whereNot");
     // Nothing to negate: as where({}) narrows nothing, whereNot({}) excludes nothing.
     if (compiled.length === 0) return this;
@@ -191,12 +195,12 @@ export class Relation {
   }
 
   /** Adds ordering: `{ attribute: 'asc' | 'desc' | { direction, nulls } }` or an `sql` fragment. */
-  order(order: object): this {
+  order(order: Ordering<AttributesOfRecord<R>> | SqlFragment): this {
     return this.#with({ order: [...this.data.order, ...this.#orderTerms(order)] });
   }
 
   /** Replaces the ordering; `reorder()` removes it. */
-  reorder(order?: object): this {
+  reorder(order?: Ordering<AttributesOfRecord<R>> | SqlFragment): this {
     return this.#with({ order: order === undefined ? [] : this.#orderTerms(order) });
   }
 
@@ -218,7 +222,7 @@ export class Relation {
   }
 
   /** Loads only these attributes (plus the primary key); reading another throws `MissingAttribute`. */
-  select(...names: string[]): this {
+  select(...names: AttributeName<AttributesOfRecord<R>>[]): this {
     const model = this.model;
     return this.#with({ select: names.map((name) => attributeNamed(model, name, "select")) });
   }
@@ -315,7 +319,7 @@ export class Relation {
   }
 
   /** Loads the records. */
-  async toArray(): Promise<any[]> {
+  async toArray(): Promise<R[]> {
     if (this.data.none) return [];
     const plan = this.plan();
     await this.checkIncludes(plan);
@@ -332,21 +336,24 @@ export class Relation {
    * The record with this primary key (`RecordNotFound` if none). Finding a list or several ids at once is the
    * findMany plugin's.
    */
-  async find(...ids: unknown[]): Promise<any> {
+  async find(id: unknown): Promise<R>;
+  /** @internal Several ids, or a list: the findMany plugin's (its overloads are typed there); refused without it. */
+  async find(...ids: unknown[]): Promise<R | R[]>;
+  async find(...ids: unknown[]): Promise<R | R[]> {
     const key = this.model.primaryKey;
     for (const id of ids) refuseUnfitValue(`${this.model.name}.find: ${key.name}`, id);
     // As in Rails, find() names no record to find: it is not find([]), the empty list.
     if (ids.length === 0) throw this.#notFound(`find needs an id`);
     const [id] = ids;
     if (ids.length > 1 || Array.isArray(id)) throw new TypeError(`${this.model.name}.find takes one id; register the findMany plugin to find several`);
-    const record = this.data === EMPTY ? await this.#findByKey(id) : await this.findBy({ [key.name]: id });
+    const record = this.data === EMPTY ? await this.#findByKey(id) : await this.findBy({ [key.name]: id } as Conditions<AttributesOfRecord<R>>);
     // Ids show as cast errors show values: briefly, hidden when filtered, and never failing on one JSON cannot write (10n).
     if (!record) throw this.#notFound(`no record with ${key.name} ${previewValue(key, id)}`);
     return record;
   }
 
   // A Relation with no description looks the key up with SQL compiled once per Model.
-  #findByKey(id: unknown): Promise<any> | null {
+  #findByKey(id: unknown): Promise<R | null> | null {
     const model = this.model;
     if (id === undefined) throw new TypeError(`${model.name}.find: the id is undefined`);
     const key = id === null ? UNCASTABLE : castConditionValue(model.primaryKey, id);
@@ -356,12 +363,12 @@ export class Relation {
   }
 
   /** The first record matching the conditions, or null. */
-  async findBy(conditions: object): Promise<any> {
+  async findBy(conditions: Conditions<AttributesOfRecord<R>>): Promise<R | null> {
     return this.where(conditions, "findBy").take();
   }
 
   /** The first record matching the conditions, or `RecordNotFound`. */
-  async findByOrThrow(conditions: object): Promise<any> {
+  async findByOrThrow(conditions: Conditions<AttributesOfRecord<R>>): Promise<R> {
     const record = await this.where(conditions, "findByOrThrow").take();
     if (!record) throw this.#notFound(`no record matches the conditions`);
     return record;
@@ -372,7 +379,7 @@ export class Relation {
   }
 
   /** One record, without ordering; null if none. A `limit(0)` stays empty. */
-  async take(): Promise<any> {
+  async take(): Promise<R | null> {
     const [record] = await this.limit(this.#atMostOne()).toArray();
     return record ?? null;
   }
@@ -383,7 +390,7 @@ export class Relation {
   }
 
   /** The first record by the Relation's order, else by primary key; null if none. */
-  async first(): Promise<any> {
+  async first(): Promise<R | null> {
     return this.#ordered().take();
   }
 
@@ -398,22 +405,22 @@ export class Relation {
   }
 
   /** Builds a record that starts with this Relation's equality conditions. */
-  build(attributes: object = {}): any {
+  build(attributes: AssignAttributes<AttributesOfRecord<R>> = {}): R {
     assertAttributeObject(this.model, attributes, "build");
-    const Class = this.modelClass as unknown as { build(attributes: object): any };
+    const Class = this.modelClass as unknown as { build(attributes: object): R };
     return Class.build({ ...this.scopeAttributes(), ...attributes });
   }
 
   /** Builds and saves a record that starts with this Relation's equality conditions. */
-  async create(attributes: object = {}): Promise<any> {
-    const record = this.build(attributes);
+  async create(attributes: AssignAttributes<AttributesOfRecord<R>> = {}): Promise<R> {
+    const record = this.build(attributes) as R & SavingRecord;
     await record.save();
     return record;
   }
 
   /** As `create`, throwing `RecordInvalid` or `RecordNotSaved` when refused. */
-  async createOrThrow(attributes: object = {}): Promise<any> {
-    const record = this.build(attributes);
+  async createOrThrow(attributes: AssignAttributes<AttributesOfRecord<R>> = {}): Promise<R> {
+    const record = this.build(attributes) as R & SavingRecord;
     await record.saveOrThrow();
     return record;
   }

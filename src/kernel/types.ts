@@ -5,12 +5,13 @@
 import type { AssignableValue, AssignAttributes, AttributeName, ConditionScalar, JsonAttributes } from "./attribute-values.js";
 import type { Base } from "./base.js";
 import type { AnyRecord, PluginRecordMethods, RecordMethods, RecordOf } from "./record-methods.js";
-import type { AttributesOfModel, Conditions, IncludeObject, AssociationName, Ordering, RecordOfModel, RelationOf } from "./typed-relation.js";
+import type { AttributesOfModel, Conditions, Ordering, RecordOfModel } from "./query-typing.js";
+import type { RelationOf } from "./typed-relation.js";
 import type { SqlFragment } from "./sql.js";
 import type { SqlQuery } from "./statement.js";
-import type { QueryPlanStep } from "./query-plan.js";
 
 export type { AnyRecord, AssignableValue, AssignAttributes, AttributeName, ConditionScalar, JsonAttributes, PluginRecordMethods, RecordMethods, RecordOf };
+export type * from "./query-typing.js";
 export type * from "./typed-relation.js";
 
 /**
@@ -49,11 +50,7 @@ export interface ModelStatics<A> extends BaseStatics, PluginStatics<A> {
   select<M extends AnyModel>(this: M, ...names: AttributeName<Attrs<M>>[]): RelationOf<M>;
   distinct<M extends AnyModel>(this: M): RelationOf<M>;
   none<M extends AnyModel>(this: M): RelationOf<M>;
-  /** Preloads the named associations (an object names those below them) in the batch of the query: one round trip. */
-  includes<M extends AnyModel>(this: M, ...associations: Array<AssociationName<Rec<M>> | IncludeObject<Rec<M>>>): RelationOf<M>;
   toSql(): SqlQuery;
-  /** SQLite's plan for `all()`'s query (`EXPLAIN QUERY PLAN`): look for `SCAN <table>`, a read of every row. */
-  explain(): Promise<QueryPlanStep[]>;
   toArray<M extends AnyModel>(this: M): Promise<Rec<M>[]>;
   find<M extends AnyModel>(this: M, ids: readonly unknown[]): Promise<Rec<M>[]>;
   find<M extends AnyModel>(this: M, id: unknown): Promise<Rec<M>>;
@@ -61,7 +58,6 @@ export interface ModelStatics<A> extends BaseStatics, PluginStatics<A> {
   findBy<M extends AnyModel>(this: M, conditions: Conditions<Attrs<M>>): Promise<Rec<M> | null>;
   findByOrThrow<M extends AnyModel>(this: M, conditions: Conditions<Attrs<M>>): Promise<Rec<M>>;
   first<M extends AnyModel>(this: M): Promise<Rec<M> | null>;
-  last<M extends AnyModel>(this: M): Promise<Rec<M> | null>;
   take<M extends AnyModel>(this: M): Promise<Rec<M> | null>;
 }
 

@@ -42,3 +42,12 @@ export const findMany = definePlugin({
   name: "findMany",
   relationMethods: { find },
 });
+
+declare module "../kernel/index.js" {
+  interface PluginRelationMethods<R> {
+    /** The records with these primary keys, in the order of the ids, each once (`RecordNotFound` naming those missing). */
+    find(ids: readonly unknown[]): Promise<R[]>;
+    /** The records with these primary keys, in the order of the ids, each once (`RecordNotFound` naming those missing). */
+    find(first: unknown, second: unknown, ...more: unknown[]): Promise<R[]>;
+  }
+}

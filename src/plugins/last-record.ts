@@ -1,4 +1,4 @@
-import { definePlugin, IrreversibleOrder, type OrderTerm, primaryKeyOrder, type Relation } from "../kernel/index.js";
+import { type AnyModel, definePlugin, IrreversibleOrder, type OrderTerm, primaryKeyOrder, type RecordOfModel, type Relation } from "../kernel/index.js";
 
 function reversed(term: OrderTerm, modelName: string): OrderTerm {
   if (term.kind === "sql") throw new IrreversibleOrder(`${modelName}: last() cannot reverse an order given as an sql fragment; use reorder() or first() with the opposite order`);
@@ -26,3 +26,17 @@ export const lastRecord = definePlugin({
   name: "lastRecord",
   relationMethods: { last },
 });
+
+declare module "../kernel/index.js" {
+  interface PluginRelationMethods<R> {
+    /**
+     * The last record: the order reversed (`IrreversibleOrder` for an sql order), else the last by primary key; null
+     * if none. With a `limit` or `offset`, the last of the records `toArray()` gives.
+     */
+    last(): Promise<R | null>;
+  }
+  interface PluginStatics<A> {
+    /** `all().last()`. */
+    last<M extends AnyModel>(this: M): Promise<RecordOfModel<M> | null>;
+  }
+}

@@ -13,3 +13,14 @@ export const queryPlans = definePlugin({
     },
   },
 });
+
+declare module "../kernel/index.js" {
+  interface PluginRelationMethods<R> {
+    /** SQLite's plan for this query (`EXPLAIN QUERY PLAN`): look for `SCAN <table>`, a read of every row. */
+    explain(): Promise<QueryPlanStep[]>;
+  }
+  interface PluginStatics<A> {
+    /** SQLite's plan for `all()`'s query (`EXPLAIN QUERY PLAN`): look for `SCAN <table>`, a read of every row. */
+    explain(): Promise<QueryPlanStep[]>;
+  }
+}

@@ -1,4 +1,5 @@
 import {
+  type AnyModel,
   type AssociationName,
   type Batchable,
   databaseOfRecord,
@@ -6,10 +7,13 @@ import {
   type Database,
   type IncludeSpec,
   includePaths,
+  type IncludeObject,
   type IncludesBelow,
   type JsonAttributes,
   type LoadedAssociation,
+  type RecordOfModel,
   type Relation,
+  type RelationOf,
 } from "../../kernel/index.js";
 import { dependentsBeforeDelete, planDependentReads } from "./dependents.js";
 import { copyKey } from "./keys.js";
@@ -159,5 +163,19 @@ declare module "../../kernel/index.js" {
      * `AssociationNotLoaded`: nothing is queried.
      */
     asJson<const I extends JsonInclude<this>>(options?: { include?: I }): Partial<JsonAttributes<A>> & Record<string, unknown>;
+  }
+
+  interface PluginRelationMethods<R> {
+    /**
+     * Preloads the named associations (an object names those below them) in the batch of the query: one round trip.
+     * Generic in the names so that a Relation of a subclass that redeclares an association with a subclass of its
+     * target (and so has more names) still serves as the base's Relation.
+     */
+    includes<K extends AssociationName<R>>(...associations: Array<K | IncludeObject<R>>): this;
+  }
+
+  interface PluginStatics<A> {
+    /** Preloads the named associations (an object names those below them) in the batch of the query: one round trip. */
+    includes<M extends AnyModel>(this: M, ...associations: Array<AssociationName<RecordOfModel<M>> | IncludeObject<RecordOfModel<M>>>): RelationOf<M>;
   }
 }
