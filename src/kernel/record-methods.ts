@@ -1,5 +1,5 @@
 /** The typed face of a record: its methods, typed for its attributes, and those plugins add. */
-import type { AssignableValue, AssignAttributes, AttributeName, ConditionScalar, JsonAttributes } from "./attribute-values.js";
+import type { AssignableValue, AssignAttributes, AttributeName, JsonAttributes } from "./attribute-values.js";
 import type { Batchable } from "./batchable.js";
 import type { Errors } from "./errors-collection.js";
 
@@ -49,33 +49,6 @@ export interface RecordMethods<A> extends PluginRecordMethods<A> {
   toSave(): Batchable<this>;
   /** The destroy of this record as a batch item. */
   toDestroy(): Batchable<this>;
-  /** Whether any attribute has an unsaved change. */
-  isChanged(): boolean;
-  /** Names of the attributes with unsaved changes. */
-  changed(): AttributeName<A>[];
-  /** Old values of the attributes with unsaved changes. */
-  changedAttributes(): Partial<A>;
-  /** Each unsaved change as `[old, new]`. */
-  changes(): { [K in keyof A]?: [A[K], A[K]] };
-  /** The attribute's value as last loaded or saved. */
-  attributeWas<K extends AttributeName<A>>(name: K): A[K];
-  /** Whether the attribute has an unsaved change, optionally from or to a given value (cast as a condition is). */
-  isAttributeChanged<K extends AttributeName<A>>(
-    name: K,
-    options?: { from?: ConditionScalar<NonNullable<A[K]>> | null; to?: ConditionScalar<NonNullable<A[K]>> | null },
-  ): boolean;
-  /** Whether the next save writes this attribute. */
-  willSaveChangeTo(name: AttributeName<A>): boolean;
-  /** The changes the last save wrote. */
-  savedChanges(): { [K in keyof A]?: [A[K], A[K]] };
-  /** The `[old, new]` the last save wrote to the attribute. */
-  savedChangeTo<K extends AttributeName<A>>(name: K): [A[K], A[K]] | undefined;
-  /** Whether the last save changed the attribute. */
-  hasSavedChangeTo(name: AttributeName<A>): boolean;
-  /** The attribute's value before the last save. */
-  attributeBeforeLastSave<K extends AttributeName<A>>(name: K): A[K];
-  /** Undoes unsaved changes to the named attributes, or to all. */
-  restoreAttributes(...names: AttributeName<A>[]): this;
 }
 
 /** A record of attributes `A`: its attributes as properties, plus the record methods. */
