@@ -4,7 +4,6 @@ import type { Batchable } from "./batchable.js";
 import { CHECK_MODEL, unboundModel, boundDatabase } from "./database.js";
 import { currentDatabase } from "./context.js";
 import { ownDeclaration } from "./declaration.js";
-import type { Errors } from "./errors-collection.js";
 import type { ModelHookName, ModelHooks } from "./hooks.js";
 import * as persistence from "./persistence.js";
 import { type Plugin, registrationsOf } from "./plugin.js";
@@ -14,6 +13,7 @@ import { currentValue, RecordState, STATE } from "./record-state.js";
 import type { AssignAttributes } from "./attribute-values.js";
 import type { AttributesOfModel, RecordOfModel } from "./query-typing.js";
 import type { RelationOf } from "./typed-relation.js";
+import type { KernelRecordMethods } from "./record-methods.js";
 
 const AsyncFunction = (async () => {}).constructor;
 
@@ -28,6 +28,9 @@ type ModelStatics = typeof Base;
 
 /** What a static's `this` is: the Model class it is called on (a subclass gets its own types), any Model at all. */
 type ModelConstructor = abstract new (...args: any) => { attributes(): any };
+
+/** A record's methods, declared once in record-methods.ts (`KernelRecordMethods`) and implemented below. */
+export interface Base extends KernelRecordMethods<any> {}
 
 /**
  * The kernel's record class: state, attributes and persistence, with no feature beyond them.
@@ -122,68 +125,55 @@ export class Base {
     await record.saveOrThrow();
     return record as RecordOfModel<M>;
   }
+}
 
-  // ---- state -------------------------------------------------------------------------------------
-
-  /** Whether the record has not been saved yet. */
-  isNewRecord(): boolean {
+/**
+ * What records of every Model do (state, attributes, persistence), implemented once and typed by `KernelRecordMethods`
+ * in record-methods.ts, where each method is declared (the `Base` interface above takes them from there).
+ */
+const recordMethods: KernelRecordMethods<any> & ThisType<Base> = {
+  isNewRecord() {
     return this[STATE].isNew && !this[STATE].destroyed;
-  }
+  },
 
-  /** Whether the record is saved and not destroyed. */
-  isPersisted(): boolean {
+  isPersisted() {
     return !this[STATE].isNew && !this[STATE].destroyed;
-  }
+  },
 
-  /** Whether the record was destroyed. */
-  isDestroyed(): boolean {
+  isDestroyed() {
     return this[STATE].destroyed;
-  }
+  },
 
-  /** Why validation failed, or an association refused a destroy. */
-  get errors(): Errors {
+  get errors() {
     return this[STATE].errors;
-  }
+  },
 
-  /** The reason given by the callback that aborted the last save or destroy. */
-  get abortReason(): string | undefined {
+  get abortReason() {
     return this[STATE].abortReason;
-  }
+  },
 
-  // ---- attributes ------------------------------------------------------------------------------
-
-  /** Reads an attribute by name. */
-  readAttribute(name: string): unknown {
+  readAttribute(name) {
     return currentValue(this[STATE], loadedAttribute(this[STATE], name, "readAttribute"));
-  }
+  },
 
-  /** Assigns an attribute by name, cast to its type. */
-  writeAttribute(name: string, value: unknown): void {
+  writeAttribute(name, value) {
     writeAttribute(this, this[STATE], name, value);
-  }
+  },
 
-  /** Sets several attributes without saving. */
-  assign(attributes: object): this {
-    return this.#assign(attributes, "assign");
-  }
+  assign(attributes) {
+    return assignAttributes(this, attributes, "assign");
+  },
 
-  #assign(attributes: object, method: string): this {
-    writeAttributes(this, this[STATE], attributes as Record<string, unknown>, method);
-    return this;
-  }
-
-  /** Every loaded attribute as a plain object of JavaScript values (Dates as Date), hidden ones included. */
-  attributes(): Record<string, unknown> {
+  attributes() {
     const state = this[STATE];
     const result: Record<string, unknown> = {};
     for (const attribute of state.model.attributes) {
       if (!state.loaded || state.loaded.has(attribute.name)) result[attribute.name] = currentValue(state, attribute);
     }
     return result;
-  }
+  },
 
-  /** The attributes for JSON: dates as ISO strings, `hiddenAttributes` left out, associations never included. */
-  toJSON(): Record<string, unknown> {
+  toJSON() {
     const state = this[STATE];
     const hidden = state.model.hiddenAttributes;
     const json: Record<string, unknown> = {};
@@ -193,70 +183,66 @@ export class Base {
     const { hooks } = state.model;
     if (hooks.has("record:serialize")) hooks.callSync("record:serialize", { record: this, json });
     return json;
-  }
+  },
 
-  // ---- persistence -----------------------------------------------------------------------------
-
-  /** Validates and saves; true, or false when validation failed or a callback aborted. */
-  save(): Promise<boolean> {
+  save() {
     return persistence.save(this);
-  }
+  },
 
-  /** Saves, or throws `RecordInvalid` (record on `error.record`) or `RecordNotSaved` (the abort reason). */
-  async saveOrThrow(): Promise<true> {
+  async saveOrThrow() {
     if (await this.save()) return true;
     throw persistence.saveRefusal(this);
-  }
+  },
 
-  /** Assigns and saves. */
-  update(attributes: object): Promise<boolean> {
+  update(attributes) {
     // Not an async function (one turn less per update), yet bad input still rejects rather than throws.
     try {
-      this.#assertAlive("updated");
-      this.#assign(attributes, "update");
+      assertNotDestroyed(this[STATE], "updated");
+      assignAttributes(this, attributes, "update");
     } catch (error) {
       return Promise.reject(error);
     }
     return this.save();
-  }
+  },
 
-  /** Assigns and saves, or throws as `saveOrThrow`. */
-  async updateOrThrow(attributes: object): Promise<true> {
-    this.#assertAlive("updated");
-    this.#assign(attributes, "updateOrThrow");
+  async updateOrThrow(attributes) {
+    assertNotDestroyed(this[STATE], "updated");
+    assignAttributes(this, attributes, "updateOrThrow");
     return this.saveOrThrow();
-  }
+  },
 
-  /** Destroys the record: callbacks, dependents, then the DELETE. The record, or false when refused. */
-  async destroy(): Promise<this | false> {
+  async destroy() {
     return (await persistence.destroy(this)) ? this : false;
-  }
+  },
 
-  /** Destroys the record, or throws `RecordNotDestroyed`. */
-  async destroyOrThrow(): Promise<this> {
+  async destroyOrThrow() {
     if (await persistence.destroy(this)) return this;
     throw persistence.destroyRefusal(this);
-  }
+  },
 
-  /** Reloads the row, discarding unsaved changes. */
-  async reload(): Promise<this> {
+  async reload() {
     await persistence.reload(this);
     return this;
-  }
+  },
 
-  /** The save of this record as a batch item for `db.batch([...])`. */
-  toSave(): Batchable {
-    return persistence.toSave(this);
-  }
+  // The batch hands back the record itself: its type is the record's, which only the caller knows.
+  toSave() {
+    return persistence.toSave(this) as Batchable<any>;
+  },
 
-  /** The destroy of this record as a batch item for `db.batch([...])`. */
-  toDestroy(): Batchable {
-    return persistence.toDestroy(this);
-  }
+  toDestroy() {
+    return persistence.toDestroy(this) as Batchable<any>;
+  },
+};
 
-  #assertAlive(action: string): void {
-    assertNotDestroyed(this[STATE], action);
-  }
+function assignAttributes<R extends Base>(record: R, attributes: object, method: string): R {
+  writeAttributes(record, record[STATE], attributes as Record<string, unknown>, method);
+  return record;
+}
+
+// As a class's methods are: not enumerable, so that listing a record's keys (for...in too) shows none of them.
+for (const [name, descriptor] of Object.entries(Object.getOwnPropertyDescriptors(recordMethods))) {
+  Object.defineProperty(Base.prototype, name, { ...descriptor, enumerable: false });
 }
 
 // Reading tableName without a database (the CLI and scripts rely on this): inferred until a class sets it.

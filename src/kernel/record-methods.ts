@@ -9,8 +9,8 @@ import type { Errors } from "./errors-collection.js";
  */
 export interface PluginRecordMethods<A> {}
 
-/** The methods every record has, typed for its attributes `A`. */
-export interface RecordMethods<A> extends PluginRecordMethods<A> {
+/** The methods the kernel gives every record, typed for its attributes `A` (`Base` implements them). */
+export interface KernelRecordMethods<A> {
   /** Whether the record has not been saved yet. */
   isNewRecord(): boolean;
   /** Whether the record is saved and not destroyed. */
@@ -27,29 +27,32 @@ export interface RecordMethods<A> extends PluginRecordMethods<A> {
   writeAttribute<K extends AttributeName<A>>(name: K, value: AssignableValue<A[K]>): void;
   /** Sets several attributes without saving. */
   assign(attributes: AssignAttributes<A>): this;
-  /** Every loaded attribute as a plain object (Dates as Date), hidden ones included. */
+  /** Every loaded attribute as a plain object of JavaScript values (Dates as Date), hidden ones included. */
   attributes(): A;
-  /** The attributes for JSON: dates as ISO strings, `hiddenAttributes` left out. */
+  /** The attributes for JSON: dates as ISO strings, `hiddenAttributes` left out, associations never included. */
   toJSON(): Partial<JsonAttributes<A>>;
-  /** Validates and saves; false when validation failed or a callback aborted. */
+  /** Validates and saves; true, or false when validation failed or a callback aborted. */
   save(): Promise<boolean>;
-  /** Saves, or throws `RecordInvalid` or `RecordNotSaved`. */
+  /** Saves, or throws `RecordInvalid` (record on `error.record`) or `RecordNotSaved` (the abort reason). */
   saveOrThrow(): Promise<true>;
   /** Assigns and saves. */
   update(attributes: AssignAttributes<A>): Promise<boolean>;
-  /** Assigns and saves, or throws `RecordInvalid` or `RecordNotSaved`. */
+  /** Assigns and saves, or throws as `saveOrThrow`. */
   updateOrThrow(attributes: AssignAttributes<A>): Promise<true>;
-  /** Destroys the record; false when a callback aborted. */
+  /** Destroys the record: callbacks, dependents, then the DELETE. The record, or false when refused. */
   destroy(): Promise<this | false>;
   /** Destroys the record, or throws `RecordNotDestroyed`. */
   destroyOrThrow(): Promise<this>;
   /** Reloads the row, discarding unsaved changes. */
   reload(): Promise<this>;
-  /** The save of this record as a batch item. */
+  /** The save of this record as a batch item for `db.batch([...])`. */
   toSave(): Batchable<this>;
-  /** The destroy of this record as a batch item. */
+  /** The destroy of this record as a batch item for `db.batch([...])`. */
   toDestroy(): Batchable<this>;
 }
+
+/** The methods every record has, typed for its attributes `A`: the kernel's and those plugins add. */
+export interface RecordMethods<A> extends KernelRecordMethods<A>, PluginRecordMethods<A> {}
 
 /** A record of attributes `A`: its attributes as properties, plus the record methods. */
 export type RecordOf<A> = RecordMethods<A> & A;
