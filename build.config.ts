@@ -13,7 +13,8 @@ function pluginTypesOnMainEntry(): Plugin {
     name: "recordflare:plugin-types-on-main-entry",
     renderChunk(code, chunk) {
       const mainEntry = path.posix.relative(path.posix.dirname(chunk.fileName), "index.mjs");
-      return code.replace(/declare module "(?:\.\.?\/)+kernel\/index\.js"/g, `declare module "./${mainEntry}"`);
+      // Base's own record methods fill the kernel's record contract the same way, from src/kernel ("./index.js").
+      return code.replace(/declare module "(?:(?:\.\.?\/)+kernel\/|\.\/)index\.js"/g, `declare module "./${mainEntry}"`);
     },
   };
 }

@@ -4,16 +4,16 @@ import type { Batchable } from "./batchable.js";
 import { CHECK_MODEL, unboundModel, boundDatabase } from "./database.js";
 import { currentDatabase } from "./context.js";
 import { ownDeclaration } from "./declaration.js";
+import type { Errors } from "./errors-collection.js";
 import type { ModelHookName, ModelHooks } from "./hooks.js";
 import * as persistence from "./persistence.js";
 import { type Plugin, registrationsOf } from "./plugin.js";
 import { relationOf } from "./model-relations.js";
 import { inferTableName, reserveRecordMethodNames, reserveRecordMethods, resolveModel } from "./resolve.js";
 import { currentValue, RecordState, STATE } from "./record-state.js";
-import type { AssignAttributes } from "./attribute-values.js";
+import type { AssignableValue, AssignAttributes, AttributeName, JsonAttributes } from "./attribute-values.js";
 import type { AttributesOfModel, RecordOfModel } from "./query-typing.js";
 import type { RelationOf } from "./typed-relation.js";
-import type { KernelRecordMethods } from "./record-methods.js";
 
 const AsyncFunction = (async () => {}).constructor;
 
@@ -29,14 +29,11 @@ type ModelStatics = typeof Base;
 /** What a static's `this` is: the Model class it is called on (a subclass gets its own types), any Model at all. */
 type ModelConstructor = abstract new (...args: any) => { attributes(): any };
 
-/** A record's methods, declared once in record-methods.ts (`KernelRecordMethods`) and implemented below. */
-export interface Base extends KernelRecordMethods<any> {}
-
 /**
  * The kernel's record class: state, attributes and persistence, with no feature beyond them.
  * Apps extend a base made from it (`Model({...})`, `ApplicationRecord('<table>')`); plugins add the rest.
  */
-export class Base {
+export class Base<A = any> {
   /** Name of the database binding in the Worker's env that queries use outside `withDatabase`. */
   static binding: string | undefined = undefined;
   /** The table. Defaults to the class name, snake_case and pluralized. */
@@ -125,124 +122,147 @@ export class Base {
     await record.saveOrThrow();
     return record as RecordOfModel<M>;
   }
-}
 
-/**
- * What records of every Model do (state, attributes, persistence), implemented once and typed by `KernelRecordMethods`
- * in record-methods.ts, where each method is declared (the `Base` interface above takes them from there).
- */
-const recordMethods: KernelRecordMethods<any> & ThisType<Base> = {
-  isNewRecord() {
+  // ---- state -------------------------------------------------------------------------------------
+
+  /** Whether the record has not been saved yet. */
+  isNewRecord(): boolean {
     return this[STATE].isNew && !this[STATE].destroyed;
-  },
+  }
 
-  isPersisted() {
+  /** Whether the record is saved and not destroyed. */
+  isPersisted(): boolean {
     return !this[STATE].isNew && !this[STATE].destroyed;
-  },
+  }
 
-  isDestroyed() {
+  /** Whether the record was destroyed. */
+  isDestroyed(): boolean {
     return this[STATE].destroyed;
-  },
+  }
 
-  get errors() {
+  /** Why validation failed, or an association refused a destroy. */
+  get errors(): Errors {
     return this[STATE].errors;
-  },
+  }
 
-  get abortReason() {
+  /** The reason given by the callback that aborted the last save or destroy. */
+  get abortReason(): string | undefined {
     return this[STATE].abortReason;
-  },
+  }
 
-  readAttribute(name) {
-    return currentValue(this[STATE], loadedAttribute(this[STATE], name, "readAttribute"));
-  },
+  // ---- attributes ------------------------------------------------------------------------------
 
-  writeAttribute(name, value) {
+  /** Reads an attribute by name. */
+  readAttribute<K extends AttributeName<A>>(name: K): A[K] {
+    return currentValue(this[STATE], loadedAttribute(this[STATE], name, "readAttribute")) as A[K];
+  }
+
+  /** Assigns an attribute by name, cast to its type. */
+  writeAttribute<K extends AttributeName<A>>(name: K, value: AssignableValue<A[K]>): void {
     writeAttribute(this, this[STATE], name, value);
-  },
+  }
 
-  assign(attributes) {
-    return assignAttributes(this, attributes, "assign");
-  },
+  /** Sets several attributes without saving. */
+  assign(attributes: AssignAttributes<A>): this {
+    return this.#assign(attributes, "assign");
+  }
 
-  attributes() {
+  #assign(attributes: object, method: string): this {
+    writeAttributes(this, this[STATE], attributes as Record<string, unknown>, method);
+    return this;
+  }
+
+  /** Every loaded attribute as a plain object of JavaScript values (Dates as Date), hidden ones included. */
+  attributes(): A {
     const state = this[STATE];
     const result: Record<string, unknown> = {};
     for (const attribute of state.model.attributes) {
       if (!state.loaded || state.loaded.has(attribute.name)) result[attribute.name] = currentValue(state, attribute);
     }
-    return result;
-  },
+    return result as A;
+  }
 
-  toJSON() {
+  /** The attributes for JSON: dates as ISO strings, `hiddenAttributes` left out, associations never included. */
+  toJSON(): Partial<JsonAttributes<A>> {
     const state = this[STATE];
     const hidden = state.model.hiddenAttributes;
     const json: Record<string, unknown> = {};
-    for (const [name, value] of Object.entries(this.attributes())) {
+    for (const [name, value] of Object.entries(this.attributes() as Record<string, unknown>)) {
       if (!hidden.has(name)) json[name] = value instanceof Date ? value.toISOString() : value;
     }
     const { hooks } = state.model;
     if (hooks.has("record:serialize")) hooks.callSync("record:serialize", { record: this, json });
-    return json;
-  },
+    return json as Partial<JsonAttributes<A>>;
+  }
 
-  save() {
+  // ---- persistence -----------------------------------------------------------------------------
+
+  /** Validates and saves; true, or false when validation failed or a callback aborted. */
+  save(): Promise<boolean> {
     return persistence.save(this);
-  },
+  }
 
-  async saveOrThrow() {
+  /** Saves, or throws `RecordInvalid` (record on `error.record`) or `RecordNotSaved` (the abort reason). */
+  async saveOrThrow(): Promise<true> {
     if (await this.save()) return true;
     throw persistence.saveRefusal(this);
-  },
+  }
 
-  update(attributes) {
+  /** Assigns and saves. */
+  update(attributes: AssignAttributes<A>): Promise<boolean> {
     // Not an async function (one turn less per update), yet bad input still rejects rather than throws.
     try {
-      assertNotDestroyed(this[STATE], "updated");
-      assignAttributes(this, attributes, "update");
+      this.#assertAlive("updated");
+      this.#assign(attributes, "update");
     } catch (error) {
       return Promise.reject(error);
     }
     return this.save();
-  },
+  }
 
-  async updateOrThrow(attributes) {
-    assertNotDestroyed(this[STATE], "updated");
-    assignAttributes(this, attributes, "updateOrThrow");
+  /** Assigns and saves, or throws as `saveOrThrow`. */
+  async updateOrThrow(attributes: AssignAttributes<A>): Promise<true> {
+    this.#assertAlive("updated");
+    this.#assign(attributes, "updateOrThrow");
     return this.saveOrThrow();
-  },
+  }
 
-  async destroy() {
+  /** Destroys the record: callbacks, dependents, then the DELETE. The record, or false when refused. */
+  async destroy(): Promise<this | false> {
     return (await persistence.destroy(this)) ? this : false;
-  },
+  }
 
-  async destroyOrThrow() {
+  /** Destroys the record, or throws `RecordNotDestroyed`. */
+  async destroyOrThrow(): Promise<this> {
     if (await persistence.destroy(this)) return this;
     throw persistence.destroyRefusal(this);
-  },
+  }
 
-  async reload() {
+  /** Reloads the row, discarding unsaved changes. */
+  async reload(): Promise<this> {
     await persistence.reload(this);
     return this;
-  },
+  }
 
-  // The batch hands back the record itself: its type is the record's, which only the caller knows.
-  toSave() {
-    return persistence.toSave(this) as Batchable<any>;
-  },
+  /** The save of this record as a batch item for `db.batch([...])`. */
+  toSave(): Batchable<this> {
+    return persistence.toSave(this) as Batchable<this>;
+  }
 
-  toDestroy() {
-    return persistence.toDestroy(this) as Batchable<any>;
-  },
-};
+  /** The destroy of this record as a batch item for `db.batch([...])`. */
+  toDestroy(): Batchable<this> {
+    return persistence.toDestroy(this) as Batchable<this>;
+  }
 
-function assignAttributes<R extends Base>(record: R, attributes: object, method: string): R {
-  writeAttributes(record, record[STATE], attributes as Record<string, unknown>, method);
-  return record;
+  #assertAlive(action: string): void {
+    assertNotDestroyed(this[STATE], action);
+  }
 }
 
-// As a class's methods are: not enumerable, so that listing a record's keys (for...in too) shows none of them.
-for (const [name, descriptor] of Object.entries(Object.getOwnPropertyDescriptors(recordMethods))) {
-  Object.defineProperty(Base.prototype, name, { ...descriptor, enumerable: false });
+// Through the plugin API, as a plugin's methods are: record-methods.ts stays below every file that names a record.
+declare module "./index.js" {
+  /** Every record's kernel methods are `Base`'s, declared there once. */
+  interface KernelRecordMethods<A> extends Base<A> {}
 }
 
 // Reading tableName without a database (the CLI and scripts rely on this): inferred until a class sets it.

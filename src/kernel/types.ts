@@ -4,13 +4,13 @@
  */
 import type { AssignableValue, AssignAttributes, AttributeName, ConditionScalar, JsonAttributes } from "./attribute-values.js";
 import type { Base } from "./base.js";
-import type { AnyRecord, PluginRecordMethods, RecordMethods, RecordOf } from "./record-methods.js";
+import type { AnyRecord, KernelRecordMethods, PluginRecordMethods, RecordMethods, RecordOf } from "./record-methods.js";
 import type { AttributesOfModel, Conditions, Ordering, RecordOfModel } from "./query-typing.js";
 import type { RelationOf } from "./typed-relation.js";
 import type { SqlFragment } from "./sql.js";
 import type { SqlQuery } from "./statement.js";
 
-export type { AnyRecord, AssignableValue, AssignAttributes, AttributeName, ConditionScalar, JsonAttributes, PluginRecordMethods, RecordMethods, RecordOf };
+export type { AnyRecord, AssignableValue, AssignAttributes, AttributeName, ConditionScalar, JsonAttributes, KernelRecordMethods, PluginRecordMethods, RecordMethods, RecordOf };
 export type * from "./query-typing.js";
 export type * from "./typed-relation.js";
 
