@@ -4,7 +4,8 @@
  * `tsc --noEmit`; nothing here runs, and no function below is ever called.
  */
 import { expectTypeOf } from "vitest";
-import { between, column, connect, gt, gte, lt, lte, Model, sql, type QueryPlanStep, type SqlQuery } from "../../src/index.js";
+import { Base, between, column, connect, gt, gte, lt, lte, Model, sql, type QueryPlanStep, type SqlQuery } from "../../src/index.js";
+import type { Relation } from "../../src/plugin.js";
 import { schema } from "../models/schema.js";
 import { assertTrue, type Equal } from "./assert.js";
 
@@ -288,3 +289,24 @@ function budgets(binding: D1Database) {
   // @ts-expect-error a budget is a number
   connect(binding, { maxQueries: "50" });
 }
+
+// ---- one declaration per method: the kernel's Relation and Base are the typed faces -----------------------
+
+function kernelClassesTyped(relation: Relation<User>, anyRelation: Relation, base: Base<{ name: string }>) {
+  // A Model's Relation is the kernel's Relation of its records (with the plugins' methods).
+  expectTypeOf(User.where({ admin: true })).toMatchTypeOf<Relation<User>>();
+  expectTypeOf(relation.where({ name: "Ada" }).toArray()).toEqualTypeOf<Promise<User[]>>();
+  expectTypeOf(relation.find("u1")).toEqualTypeOf<Promise<User>>();
+  expectTypeOf(relation.first()).toEqualTypeOf<Promise<User | null>>();
+  // @ts-expect-error: nope is not an attribute of User
+  relation.where({ nope: 1 });
+  // A plugin's Relation (Relation<any>) takes any attribute name.
+  anyRelation.where({ anything: 1 }).order({ anything: "asc" });
+  // A record's kernel methods are Base's, typed for its attributes.
+  expectTypeOf(base.readAttribute("name")).toEqualTypeOf<string>();
+  expectTypeOf(base.attributes()).toEqualTypeOf<{ name: string }>();
+  // @ts-expect-error: nope is not an attribute
+  base.readAttribute("nope");
+  expectTypeOf(new User().readAttribute("name")).toEqualTypeOf<User["name"]>();
+}
+void kernelClassesTyped;
