@@ -337,7 +337,7 @@ export class Relation<R = any> {
    * findMany plugin's.
    */
   async find(id: unknown): Promise<R>;
-  /** @internal Several ids, or a list: the findMany plugin's (its overloads are typed there); refused without it. */
+  /** Several ids or a list: refused unless the findMany plugin is registered, whose overloads type the results. */
   async find(...ids: unknown[]): Promise<R | R[]>;
   async find(...ids: unknown[]): Promise<R | R[]> {
     const key = this.model.primaryKey;
