@@ -37,6 +37,18 @@ export function assertLoaded(state: RecordState, attribute: Attribute): void {
   }
 }
 
+/** The attribute, which a partial `select` must have loaded: `UnknownAttribute` or `MissingAttribute` otherwise. */
+export function loadedAttribute(state: RecordState, name: string, method: string): Attribute {
+  const attribute = attributeNamed(state.model, name, method);
+  assertLoaded(state, attribute);
+  return attribute;
+}
+
+/** Throws `RecordDestroyed` for a destroyed record, saying what it cannot be (`changed`, `updated`, ...). */
+export function assertNotDestroyed(state: RecordState, action: string): void {
+  if (state.destroyed) throw new RecordDestroyed(`${state.model.name} is destroyed and cannot be ${action}`);
+}
+
 /** Assigns one attribute: checks, casts, runs the `attribute:assign` hooks, and records the assignment. */
 export function writeAttribute(record: object, state: RecordState, name: string, value: unknown): void {
   const attribute = checkedForWrite(state, name);
@@ -44,7 +56,7 @@ export function writeAttribute(record: object, state: RecordState, name: string,
 }
 
 function checkedForWrite(state: RecordState, name: string): Attribute {
-  if (state.destroyed) throw new RecordDestroyed(`${state.model.name} is destroyed and cannot be changed`);
+  assertNotDestroyed(state, "changed");
   const attribute = attributeNamed(state.model, name, "writeAttribute");
   // A hook building the write may set what a partial select left out, as timestamps set `updatedAt`.
   if (!state.buildingWrite) assertLoaded(state, attribute);

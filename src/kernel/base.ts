@@ -1,17 +1,11 @@
-import { argumentError, optionsArgument, refuseUnfitValue, refuseUninspectable } from "./arguments.js";
-import { assertLoaded, attributeNamed, writeAttribute, writeAttributes } from "./assign.js";
-import { UNCASTABLE } from "./attribute-types.js";
-import type { Attribute } from "./attributes.js";
-import { castConditionValue } from "./conditions.js";
+import { argumentError, refuseUninspectable } from "./arguments.js";
+import { assertNotDestroyed, loadedAttribute, writeAttribute, writeAttributes } from "./assign.js";
 import type { Batchable } from "./batchable.js";
 import { CHECK_MODEL, unboundModel, boundDatabase } from "./database.js";
 import { currentDatabase } from "./context.js";
 import { ownDeclaration } from "./declaration.js";
-import { RecordDestroyed } from "./errors.js";
 import type { Errors } from "./errors-collection.js";
 import type { ModelHookName, ModelHooks } from "./hooks.js";
-import { inspectRecord } from "./inspect.js";
-import { INSPECT } from "./inspect-symbol.js";
 import * as persistence from "./persistence.js";
 import { type Plugin, registrationsOf } from "./plugin.js";
 import { relationOf } from "./model-relations.js";
@@ -29,29 +23,13 @@ function isAsync(fn: Function): boolean {
 
 type AnyRecord = Base & Record<string, any>;
 
-/** Whether a value given to `isAttributeChanged` is the attribute's value, cast as a condition is (`"1"` is 1). */
-function namesValue(attribute: Attribute, given: unknown, actual: unknown): boolean {
-  const stored = given === null ? null : castConditionValue(attribute, given);
-  return stored !== UNCASTABLE && stored === storedValue(attribute, actual);
-}
-
-/** A new record goes back to what `build()` gave it: its default or generated id, else unassigned. */
-function restoreBuiltValue(state: RecordState, name: string): void {
-  if (Object.hasOwn(state.builtValues, name)) {
-    state.values[name] = state.builtValues[name];
-    state.assigned.add(name);
-  } else {
-    state.values[name] = null;
-    state.assigned.delete(name);
-  }
-}
 type ModelStatics = typeof Base;
 
 /** What a static's `this` is: the Model class it is called on (a subclass gets its own types), any Model at all. */
 type ModelConstructor = abstract new (...args: any) => { attributes(): any };
 
 /**
- * The kernel's record class: state, attributes, persistence and change tracking, with no feature beyond them.
+ * The kernel's record class: state, attributes and persistence, with no feature beyond them.
  * Apps extend a base made from it (`Model({...})`, `ApplicationRecord('<table>')`); plugins add the rest.
  */
 export class Base {
@@ -175,7 +153,7 @@ export class Base {
 
   /** Reads an attribute by name. */
   readAttribute(name: string): unknown {
-    return currentValue(this[STATE], this.#loadedAttribute(name, "readAttribute"));
+    return currentValue(this[STATE], loadedAttribute(this[STATE], name, "readAttribute"));
   }
 
   /** Assigns an attribute by name, cast to its type. */
@@ -276,113 +254,7 @@ export class Base {
   }
 
   #assertAlive(action: string): void {
-    if (this[STATE].destroyed) throw new RecordDestroyed(`${this[STATE].model.name} is destroyed and cannot be ${action}`);
-  }
-
-  // ---- change tracking -------------------------------------------------------------------------
-
-  #attribute(name: string, method: string) {
-    return attributeNamed(this[STATE].model, name, method);
-  }
-
-  /** The attribute, which `select` must have loaded: its stored value is read. */
-  #loadedAttribute(name: string, method: string) {
-    const attribute = this.#attribute(name, method);
-    assertLoaded(this[STATE], attribute);
-    return attribute;
-  }
-
-  /** Whether any attribute has an unsaved change. */
-  isChanged(): boolean {
-    return changedAttributes(this[STATE]).length > 0;
-  }
-
-  /** Names of the attributes with unsaved changes. */
-  changed(): string[] {
-    return changedAttributes(this[STATE]).map((attribute) => attribute.name);
-  }
-
-  /** The old values of the attributes with unsaved changes. */
-  changedAttributes(): Record<string, unknown> {
-    const state = this[STATE];
-    return Object.fromEntries(changedAttributes(state).map((a) => [a.name, originalValue(state, a)]));
-  }
-
-  /** Each unsaved change as `[old, new]`. */
-  changes(): Record<string, [unknown, unknown]> {
-    const state = this[STATE];
-    return Object.fromEntries(changedAttributes(state).map((a) => [a.name, [originalValue(state, a), currentValue(state, a)]]));
-  }
-
-  /** The attribute's value as last loaded or saved. */
-  attributeWas(name: string): unknown {
-    return originalValue(this[STATE], this.#loadedAttribute(name, "attributeWas"));
-  }
-
-  /** Whether the attribute has an unsaved change (from a given old value, when `from` is given). */
-  isAttributeChanged(name: string, options?: { from?: unknown; to?: unknown }): boolean {
-    const state = this[STATE];
-    const attribute = this.#attribute(name, "isAttributeChanged");
-    const where = `${state.model.name}.isAttributeChanged`;
-    const given = optionsArgument(where, options);
-    // Cast as conditions are, so `undefined` is refused as there, rather than quietly never matching.
-    if (Object.values(given).includes(undefined)) throw new TypeError(`${state.model.name}.${attribute.name}: from or to is undefined; use null`);
-    for (const value of Object.values(given)) refuseUnfitValue(`${where}: ${attribute.name}`, value);
-    if (!isChanged(state, attribute)) return false;
-    if ("from" in given && !namesValue(attribute, given.from, originalValue(state, attribute))) return false;
-    if ("to" in given && !namesValue(attribute, given.to, currentValue(state, attribute))) return false;
-    return true;
-  }
-
-  /** Whether the next save will write this attribute. */
-  willSaveChangeTo(name: string): boolean {
-    return this.isAttributeChanged(name);
-  }
-
-  /** The changes the last save wrote, as `[old, new]`. */
-  savedChanges(): Record<string, [unknown, unknown]> {
-    return { ...this[STATE].savedChanges };
-  }
-
-  /** The `[old, new]` the last save wrote to the attribute, or undefined. */
-  savedChangeTo(name: string): [unknown, unknown] | undefined {
-    this.#attribute(name, "savedChangeTo");
-    return this[STATE].savedChanges[name];
-  }
-
-  /** Whether the last save changed the attribute. */
-  hasSavedChangeTo(name: string): boolean {
-    return this.savedChangeTo(name) !== undefined;
-  }
-
-  /** The attribute's value before the last save: the stored value when that save did not change it. */
-  attributeBeforeLastSave(name: string): unknown {
-    const change = this.savedChangeTo(name);
-    return change ? change[0] : originalValue(this[STATE], this.#loadedAttribute(name, "attributeBeforeLastSave"));
-  }
-
-  /** Undoes unsaved changes to the named attributes, or to all. */
-  restoreAttributes(...names: string[]): this {
-    this.#assertAlive("changed");
-    const state = this[STATE];
-    const targets = names.length > 0 ? names.map((name) => this.#loadedAttribute(name, "restoreAttributes")) : changedAttributes(state);
-    for (const attribute of targets) {
-      if (state.isNew) restoreBuiltValue(state, attribute.name);
-      else state.values[attribute.name] = originalValue(state, attribute);
-    }
-    return this;
-  }
-
-  // ---- printing ---------------------------------------------------------------------------------
-
-  /** Prints the class and attributes, filtered ones as `[FILTERED]`, unsaved changes flagged. */
-  toString(): string {
-    return inspectRecord(this, this[STATE]);
-  }
-
-  /** What `console.log` and `util.inspect` print in Node: the same text as `toString()`; sends no query. */
-  [INSPECT](): string {
-    return this.toString();
+    assertNotDestroyed(this[STATE], action);
   }
 }
 
@@ -400,10 +272,10 @@ Object.defineProperty(Base, "tableName", {
 reserveRecordMethods(Base.prototype);
 
 /** Relation methods that build a Relation; as statics they start from `all()`. */
-const RELATION_BUILDERS = ["where", "whereNot", "order", "reorder", "limit", "offset", "select", "distinct", "none", "includes", "toSql"];
+const RELATION_BUILDERS = ["where", "whereNot", "order", "reorder", "limit", "offset", "select", "distinct", "none", "toSql"];
 
 /** Relation methods that query and resolve to results; as statics they start from `all()`. */
-const RELATION_QUERIES = ["toArray", "explain", "find", "findBy", "findByOrThrow", "first", "last", "take"];
+const RELATION_QUERIES = ["toArray", "find", "findBy", "findByOrThrow", "first", "take"];
 
 /**
  * Makes a Relation method callable as a static of the class, starting from `all()`. For a method that

@@ -17,35 +17,41 @@ const HELPER_NAMES = { ">": "gt", ">=": "gte", "<": "lt", "<=": "lte", ignoringC
  * compared with and `Op` the operator, so that a `where` object accepts only comparisons its attribute can make.
  */
 export class Comparison<T = unknown, Op extends ComparisonOperator | "between" = ComparisonOperator | "between"> {
-  /** @internal */
+  /** @internal Use the helpers (`gt`, `between`, ...), which check the values. */
   constructor(
     readonly operator: Op,
     readonly values: readonly T[],
     readonly excludeEnd = false,
-  ) {
-    // Refused when made, not at the where() that uses it, so that the error names the helper.
-    for (const value of values) if (value === undefined) throw argumentError(HELPER_NAMES[operator], "a value (use null, which matches nothing)", value);
-  }
+  ) {}
+}
+
+/**
+ * A comparison made by a helper. Its values are refused here, not at the where() that uses it, so that the error
+ * names the helper; and here rather than in the constructor, so that a Worker using no helper does not carry it.
+ */
+function comparison<T, Op extends ComparisonOperator | "between">(operator: Op, values: readonly T[], excludeEnd = false): Comparison<T, Op> {
+  for (const value of values) if (value === undefined) throw argumentError(HELPER_NAMES[operator], "a value (use null, which matches nothing)", value);
+  return new Comparison(operator, values, excludeEnd);
 }
 
 /** Matches values greater than `value`. */
-export const gt = <T>(value: T): Comparison<T, ">"> => new Comparison(">", [value]);
+export const gt = <T>(value: T): Comparison<T, ">"> => comparison(">", [value]);
 /** Matches values greater than or equal to `value`. */
-export const gte = <T>(value: T): Comparison<T, ">="> => new Comparison(">=", [value]);
+export const gte = <T>(value: T): Comparison<T, ">="> => comparison(">=", [value]);
 /** Matches values less than `value`. */
-export const lt = <T>(value: T): Comparison<T, "<"> => new Comparison("<", [value]);
+export const lt = <T>(value: T): Comparison<T, "<"> => comparison("<", [value]);
 /** Matches values less than or equal to `value`. */
-export const lte = <T>(value: T): Comparison<T, "<="> => new Comparison("<=", [value]);
+export const lte = <T>(value: T): Comparison<T, "<="> => comparison("<=", [value]);
 /**
  * Matches text equal to `value` apart from the case of ASCII letters (SQLite's NOCASE), on string attributes only.
  * Unlike an `sql` fragment, the value is cast and, for a filtered attribute, shown as `[FILTERED]` in query events.
  */
-export const ignoringCase = (value: string): Comparison<string, "ignoringCase"> => new Comparison("ignoringCase", [value]);
+export const ignoringCase = (value: string): Comparison<string, "ignoringCase"> => comparison("ignoringCase", [value]);
 /** Matches values from `low` to `high`, both included unless `excludeEnd: true`; each end may take its own form. */
 export const between = <Low, High>(low: Low, high: High, options?: { excludeEnd?: boolean }): Comparison<Low | High, "between"> => {
   const { excludeEnd = false } = optionsArgument("between", options);
   if (typeof excludeEnd !== "boolean") throw argumentError("between", "excludeEnd as a boolean", excludeEnd);
-  return new Comparison("between", [low, high], excludeEnd);
+  return comparison("between", [low, high], excludeEnd);
 };
 
 /** One node of a Relation's conditions; values are already cast and in their database form. */

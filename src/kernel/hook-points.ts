@@ -1,12 +1,11 @@
-import { HookableCore } from "hookable";
+import { HookRegistry } from "./hook-registry.js";
 
 /**
- * Named hook points on `hookable`, plus what the kernel needs beyond it: a cheap check for an empty point,
- * synchronous calls that let a hook's error propagate (hookable turns a synchronous throw into a rejected
- * promise, which a synchronous caller would lose), and async calls without hookable's per-call
- * `console.createTask`, which costs more than the hooks themselves on every save.
+ * Named hook points: a cheap check for an empty point, synchronous calls that let a hook's error propagate (a
+ * synchronous caller would lose a rejected promise), and async calls that await only the hooks that return a
+ * promise, each needless await being a turn of the event loop on every save.
  */
-export class HookPoints<Hooks extends Record<string, any>> extends HookableCore<Hooks> {
+export class HookPoints<Hooks extends Record<string, any>> extends HookRegistry<Hooks> {
   /** Hook points holding the given hook functions, each under its name, in order. */
   constructor(registrations: Iterable<readonly [keyof Hooks & string, (...args: any[]) => unknown, ...unknown[]]> = []) {
     super();
@@ -14,7 +13,7 @@ export class HookPoints<Hooks extends Record<string, any>> extends HookableCore<
   }
 
   /** Calls the hooks of a point in order, awaiting those that return a promise; synchronous when none does. */
-  override callHook<Name extends keyof Hooks & string>(name: Name, ...args: Parameters<Hooks[Name]>): Promise<void> | void {
+  callHook<Name extends keyof Hooks & string>(name: Name, ...args: Parameters<Hooks[Name]>): Promise<void> | void {
     return callFrom(this._hooks[name] ?? [], 0, args);
   }
 

@@ -4,6 +4,7 @@
  * statements it names and the query's description, never a module that runs them), so that no import runs upward.
  */
 import type { Attribute } from "./attributes.js";
+import { HookRegistry } from "./hook-registry.js";
 import type { Batchable } from "./batchable.js";
 import type { BatchItem } from "./database.js";
 import type { HookPoints } from "./hook-points.js";

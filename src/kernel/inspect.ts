@@ -1,6 +1,6 @@
 import { dateText } from "./display.js";
 import type { InspectEntry } from "./hooks.js";
-import { currentValue, isChanged, originalValue, type RecordState } from "./record-state.js";
+import { currentValue, isChanged, originalValue, type RecordState, STATE } from "./record-state.js";
 
 function show(value: unknown): string {
   if (value === null || value === undefined) return "null";
@@ -13,7 +13,8 @@ function show(value: unknown): string {
  * Prints a record: class, then each attribute. Filtered attributes print as `[FILTERED]`; an unsaved change
  * prints `(was <old>)`, or `(changed)` for a filtered attribute or an unloaded column. A new record flags nothing.
  */
-export function inspectRecord(record: object, state: RecordState): string {
+export function inspectRecord(record: object): string {
+  const state = (record as { [STATE]: RecordState })[STATE];
   const model = state.model;
   const entries: InspectEntry[] = model.attributes.map((attribute) => {
     const loaded = !state.loaded || state.loaded.has(attribute.name);

@@ -2,7 +2,6 @@ import { assertAttributeObject, attributeNamed } from "./assign.js";
 import type { Attribute } from "./attributes.js";
 import { UNCASTABLE } from "./attribute-types.js";
 import { type OrderTerm, type RelationData, compileSelect, joinSelect, selectParts } from "./compiler.js";
-import { type IncludeSpec, includePaths } from "./include-paths.js";
 import type { ParamWriter } from "./param-writer.js";
 import type { PlannedRead } from "./read-plan.js";
 import { Comparison, type Condition, castConditionValue, conditionScalars, conditionsFor } from "./conditions.js";
@@ -11,14 +10,13 @@ import { isPlainObject } from "./plain-object.js";
 import { checkedChanges } from "./relation-shape.js";
 import { databaseFor } from "./context.js";
 import { boundDatabase, type Database, unboundModel } from "./database.js";
-import { IrreversibleOrder, RecordNotFound } from "./errors.js";
+import { RecordNotFound } from "./errors.js";
 import { instantiate } from "./hydrate.js";
 import { type ResolvedModel, resolveModel } from "./resolve.js";
 import { SqlFragment } from "./sql.js";
 import { Statement, type SqlQuery, type StatementDatabase } from "./statement.js";
 import { findByKeyStatement } from "./key-lookup.js";
 import { printQuery } from "./query-event.js";
-import { explainStatement, type QueryPlanStep } from "./query-plan.js";
 import { INSPECT } from "./inspect-symbol.js";
 import { previewList, previewText, previewValue, shortText } from "./display.js";
 
@@ -52,10 +50,9 @@ const NOTHING_PLANNED: ReadPlan = { reads: [], pending: new Set() };
 /** An order direction, or the long form with NULLs placement. */
 export type OrderDirection = "asc" | "desc" | { direction: "asc" | "desc"; nulls?: "first" | "last" };
 
-function reverseTerm(term: OrderTerm, modelName: string): OrderTerm {
-  if (term.kind === "sql") throw new IrreversibleOrder(`${modelName}: last() cannot reverse an order given as an sql fragment; use reorder() or first() with the opposite order`);
-  const nulls = term.nulls && (term.nulls === "first" ? "last" : "first");
-  return { ...term, direction: term.direction === "asc" ? "desc" : "asc", ...(nulls ? { nulls } : {}) };
+/** The order `first` reads by when a Relation has none (and `last` reverses): the primary key, ascending. */
+export function primaryKeyOrder(model: ResolvedModel): OrderTerm[] {
+  return [{ kind: "attribute", attribute: model.primaryKey, direction: "asc" }];
 }
 
 /** A `where` value after the `attribute:condition` hooks: the value itself, or each element of a list. */
@@ -94,10 +91,15 @@ export class Relation {
     return this.#data;
   }
 
-  /** A Relation like this one with parts of its description replaced (for plugins). */
+  /** A Relation like this one with parts of its description replaced (for plugins): each entry is checked. */
   with(changes: Partial<RelationData>): this {
+    return this.#with(checkedChanges(this.model, changes));
+  }
+
+  // The kernel's own changes are well-formed by construction: they skip the checks a plugin's changes pass.
+  #with(changes: Partial<RelationData>): this {
     const Class = this.constructor as new (modelClass: Function, data: RelationData) => this;
-    return new Class(this.modelClass, { ...this.data, ...checkedChanges(this.model, changes) });
+    return new Class(this.modelClass, { ...this.data, ...changes });
   }
 
   /** A plugin's own entry of the description (see `RelationData.extensions`); undefined when it was never set. */
@@ -108,7 +110,7 @@ export class Relation {
   /** A Relation like this one with a plugin's own entry set to `value` (for plugins; see `RelationData.extensions`). */
   withExtension(name: string, value: unknown): this {
     if (typeof name !== "string") throw argumentError(`${this.model.name}: Relation.withExtension`, "a string name", name);
-    return this.with({ extensions: { ...this.data.extensions, [name]: value } });
+    return this.#with({ extensions: { ...this.data.extensions, [name]: value } });
   }
 
   #conditionsOf(conditions: unknown, method: string): Condition[] {
@@ -143,7 +145,7 @@ export class Relation {
    * is the method errors name (for plugins whose own methods take conditions, as `exists` does).
    */
   where(conditions: object, method = "where"): this {
-    return this.with({ conditions: [...this.data.conditions, ...this.#conditionsOf(conditions, method)] });
+    return this.#with({ conditions: [...this.data.conditions, ...this.#conditionsOf(conditions, method)] });
   }
 
   /** Narrows to rows NOT matching the whole condition; rows with NULL in a named attribute are excluded too. */
@@ -152,7 +154,7 @@ export class Relation {
     // Nothing to negate: as where({}) narrows nothing, whereNot({}) excludes nothing.
     if (compiled.length === 0) return this;
     const negated: Condition = { kind: "not", conditions: compiled };
-    return this.with({ conditions: [...this.data.conditions, negated, ...this.#notNullOf(compiled)] });
+    return this.#with({ conditions: [...this.data.conditions, negated, ...this.#notNullOf(compiled)] });
   }
 
   /**
@@ -190,12 +192,12 @@ export class Relation {
 
   /** Adds ordering: `{ attribute: 'asc' | 'desc' | { direction, nulls } }` or an `sql` fragment. */
   order(order: object): this {
-    return this.with({ order: [...this.data.order, ...this.#orderTerms(order)] });
+    return this.#with({ order: [...this.data.order, ...this.#orderTerms(order)] });
   }
 
   /** Replaces the ordering; `reorder()` removes it. */
   reorder(order?: object): this {
-    return this.with({ order: order === undefined ? [] : this.#orderTerms(order) });
+    return this.#with({ order: order === undefined ? [] : this.#orderTerms(order) });
   }
 
   #count(value: unknown, method: string, minimum: number): number {
@@ -207,37 +209,28 @@ export class Relation {
 
   /** At most `count` rows. */
   limit(count: number): this {
-    return this.with({ limit: this.#count(count, "limit", 0) });
+    return this.#with({ limit: this.#count(count, "limit", 0) });
   }
 
   /** Skips `count` rows. */
   offset(count: number): this {
-    return this.with({ offset: this.#count(count, "offset", 0) });
+    return this.#with({ offset: this.#count(count, "offset", 0) });
   }
 
   /** Loads only these attributes (plus the primary key); reading another throws `MissingAttribute`. */
   select(...names: string[]): this {
     const model = this.model;
-    return this.with({ select: names.map((name) => attributeNamed(model, name, "select")) });
+    return this.#with({ select: names.map((name) => attributeNamed(model, name, "select")) });
   }
 
   /** Removes duplicate rows; the primary key is then not added to a `select`, so records cannot be saved. */
   distinct(): this {
-    return this.with({ distinct: true });
+    return this.#with({ distinct: true });
   }
 
   /** Matches nothing, without querying; chaining keeps it empty. */
   none(): this {
-    return this.with({ none: true });
-  }
-
-  /**
-   * Preloads the named associations of the loaded records in the batch of their query; an object names what to
-   * include below an association: `includes("user", { posts: ["comments"] })`.
-   */
-  includes(...names: IncludeSpec[]): this {
-    const paths = includePaths(`${this.model.name}.includes`, names, "");
-    return this.with({ includes: [...new Set([...this.data.includes, ...paths])] });
+    return this.#with({ none: true });
   }
 
   /**
@@ -309,14 +302,6 @@ export class Relation {
     return new Statement(query, model, "rows", read, boundDatabase(this.modelClass));
   }
 
-  /**
-   * SQLite's plan for the query `toArray()` would send (`EXPLAIN QUERY PLAN` with the same values), one step a row:
-   * a `SCAN <table>` step reads the whole table, `SEARCH <table> USING INDEX` only what the index finds.
-   */
-  explain(): Promise<QueryPlanStep[]> {
-    return this.run(explainStatement(compileSelect(this.data, this.model), this.model, boundDatabase(this.modelClass)));
-  }
-
   /** The database this Relation queries: the bound one, the one `withDatabase` opened, or the Model's binding. */
   database(): Database | Promise<Database> {
     return databaseFor(this.modelClass as unknown as { name: string; binding?: string });
@@ -343,34 +328,21 @@ export class Relation {
     return new RecordNotFound(`${this.model.name}: ${message}`);
   }
 
-  /** The record with this primary key (`RecordNotFound` if none); with a list or several ids, records in their order, once each. */
+  /**
+   * The record with this primary key (`RecordNotFound` if none). Finding a list or several ids at once is the
+   * findMany plugin's.
+   */
   async find(...ids: unknown[]): Promise<any> {
     const key = this.model.primaryKey;
-    const where = `${this.model.name}.find: ${key.name}`;
-    for (const id of ids) refuseUnfitValue(where, id);
-    const list = ids.length === 1 && Array.isArray(ids[0]) ? (ids[0] as unknown[]) : ids;
-    if (list !== ids) for (const id of list) refuseUnfitValue(where, id);
+    for (const id of ids) refuseUnfitValue(`${this.model.name}.find: ${key.name}`, id);
     // As in Rails, find() names no record to find: it is not find([]), the empty list.
     if (ids.length === 0) throw this.#notFound(`find needs an id`);
+    const [id] = ids;
+    if (ids.length > 1 || Array.isArray(id)) throw new TypeError(`${this.model.name}.find takes one id; register the findMany plugin to find several`);
+    const record = this.data === EMPTY ? await this.#findByKey(id) : await this.findBy({ [key.name]: id });
     // Ids show as cast errors show values: briefly, hidden when filtered, and never failing on one JSON cannot write (10n).
-    if (ids.length === 1 && !Array.isArray(ids[0])) {
-      const record = this.data === EMPTY ? await this.#findByKey(ids[0]) : await this.findBy({ [key.name]: ids[0] });
-      if (!record) throw this.#notFound(`no record with ${key.name} ${previewValue(key, ids[0])}`);
-      return record;
-    }
-    if (list.includes(undefined)) throw new TypeError(`${this.model.name}.find: an id is undefined`);
-    const cast = list.map((id) => (id === null ? UNCASTABLE : castConditionValue(key, id)));
-    this.#assertFound(list.filter((_, index) => cast[index] === UNCASTABLE));
-    const records = await this.where({ [key.name]: list }).toArray();
-    const byKey = new Map(records.map((record) => [castConditionValue(key, record[key.name]), record]));
-    this.#assertFound(list.filter((_, index) => !byKey.has(cast[index])));
-    // As Rails makes the ids unique: a record found twice would be two names for one row.
-    return [...new Set(cast)].map((id) => byKey.get(id));
-  }
-
-  #assertFound(missingIds: readonly unknown[]): void {
-    const key = this.model.primaryKey;
-    if (missingIds.length > 0) throw this.#notFound(`no records with ${key.name} ${previewList(missingIds, (id) => previewValue(key, id))}`);
+    if (!record) throw this.#notFound(`no record with ${key.name} ${previewValue(key, id)}`);
+    return record;
   }
 
   // A Relation with no description looks the key up with SQL compiled once per Model.
@@ -396,8 +368,7 @@ export class Relation {
   }
 
   #ordered(): this {
-    if (this.data.order.length > 0) return this;
-    return this.with({ order: [{ kind: "attribute", attribute: this.model.primaryKey, direction: "asc" }] });
+    return this.data.order.length > 0 ? this : this.#with({ order: primaryKeyOrder(this.model) });
   }
 
   /** One record, without ordering; null if none. A `limit(0)` stays empty. */
@@ -414,19 +385,6 @@ export class Relation {
   /** The first record by the Relation's order, else by primary key; null if none. */
   async first(): Promise<any> {
     return this.#ordered().take();
-  }
-
-  /**
-   * The last record: the order reversed (`IrreversibleOrder` for an sql order, whatever the rest); null if none.
-   * With a `limit` or `offset`, the last of the records `toArray()` gives, as reversing the order would move the
-   * window.
-   */
-  async last(): Promise<any> {
-    const ordered = this.#ordered();
-    const name = this.model.name;
-    const reversed = ordered.data.order.map((term) => reverseTerm(term, name));
-    if (this.data.limit !== undefined || this.data.offset !== undefined) return (await ordered.toArray()).at(-1) ?? null;
-    return ordered.with({ order: reversed }).take();
   }
 
   /** Attributes a record built from this Relation starts with: its equality conditions. */

@@ -3,10 +3,8 @@ import { previewText } from "./display.js";
 
 /** A reference to an attribute's column inside an `sql` fragment, made by `column()`. */
 export class ColumnReference {
-  /** @internal */
-  constructor(readonly attribute: string) {
-    if (typeof attribute !== "string") throw argumentError("column", "an attribute name", attribute);
-  }
+  /** @internal Use `column()`, which checks the name. */
+  constructor(readonly attribute: string) {}
 }
 
 const INT64_MIN = -(2n ** 63n);
@@ -32,17 +30,12 @@ function unbindable(value: unknown): string | undefined {
 
 /** A piece of SQL made with the `sql` tagged template; every interpolated value is bound, never spliced. */
 export class SqlFragment {
-  /** @internal */
+  // The checks are sql`...`'s, the only maker of fragments: a Worker that never writes one does not carry them.
+  /** @internal Use sql`...`, which checks the values. */
   constructor(
     readonly strings: readonly string[],
     readonly values: readonly unknown[],
-  ) {
-    for (const value of values) {
-      // unfitValue first: a revoked Proxy fails even instanceof.
-      const problem = unfitValue(value) ?? (value instanceof ColumnReference || value instanceof SqlFragment ? undefined : unbindable(value));
-      if (problem !== undefined) throw new TypeError(`sql: ${problem}`);
-    }
-  }
+  ) {}
 
   /** Prints the fragment with `?` for its bound values. */
   toString(): string {
@@ -55,10 +48,16 @@ export class SqlFragment {
  * `column('<attribute>')` and nested fragments are spliced as SQL. A value D1 cannot bind throws `TypeError` here.
  */
 export function sql(strings: TemplateStringsArray, ...values: unknown[]): SqlFragment {
+  for (const value of values) {
+    // unfitValue first: a revoked Proxy fails even instanceof.
+    const problem = unfitValue(value) ?? (value instanceof ColumnReference || value instanceof SqlFragment ? undefined : unbindable(value));
+    if (problem !== undefined) throw new TypeError(`sql: ${problem}`);
+  }
   return new SqlFragment([...strings], values);
 }
 
 /** Names an attribute's column inside an `sql` fragment: `sql\`${column('createdAt')} > ${date}\``. */
 export function column(attribute: string): ColumnReference {
+  if (typeof attribute !== "string") throw argumentError("column", "an attribute name", attribute);
   return new ColumnReference(attribute);
 }

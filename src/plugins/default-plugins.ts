@@ -3,11 +3,16 @@ import { attributeFiltering } from "./attribute-filtering.js";
 import { bulkWrites } from "./bulk-writes.js";
 import { calculations } from "./calculations.js";
 import { callbacks } from "./callbacks.js";
+import { changeTracking } from "./change-tracking.js";
 import { combining } from "./combining.js";
+import { findMany } from "./find-many.js";
 import { idGeneration } from "./id-generation.js";
+import { lastRecord } from "./last-record.js";
 import { normalization } from "./normalization.js";
 import { pagination } from "./pagination.js";
 import { permitting } from "./permitting.js";
+import { queryPlans } from "./query-plans.js";
+import { recordPrinting } from "./record-printing.js";
 import { scopes } from "./scopes.js";
 import { tableNaming } from "./table-naming.js";
 import { timestamps } from "./timestamps.js";
@@ -15,4 +20,4 @@ import { validations } from "./validations.js";
 
 /** The built-in plugins every app gets: together they are the behaviour SPEC.md specifies. */
 // Scopes come first: their name check must see a scope named like a static (`filterAttributes`) before a plugin reads it.
-export const defaultPlugins = [scopes, tableNaming, combining, calculations, attributeFiltering, idGeneration, normalization, validations, callbacks, timestamps, pagination, permitting, bulkWrites, associations];
+export const defaultPlugins = [scopes, tableNaming, combining, calculations, findMany, lastRecord, queryPlans, recordPrinting, changeTracking, attributeFiltering, idGeneration, normalization, validations, callbacks, timestamps, pagination, permitting, bulkWrites, associations];

@@ -1,4 +1,4 @@
-import { anyMatch, castAs, databaseOfRecord, ignoringCase, primaryKeyOf, type Relation } from "../kernel/index.js";
+import { anyMatch, attributeWas, castAs, databaseOfRecord, ignoringCase, isAttributeChanged, primaryKeyOf, type Relation } from "../kernel/index.js";
 import { boolean, type Check, longForm, shortOrLong, trueOrObject } from "./validation-options.js";
 import { isBlank } from "./validation-skips.js";
 import type { Validator, ValidatorContext } from "./validator.js";
@@ -57,7 +57,7 @@ async function isTaken({ record, attribute, value, options }: ValidatorContext<{
   if (!record.isNewRecord()) {
     const key = primaryKeyOf(record.constructor);
     // Its row as stored, as Rails' `id_in_database`: a key being changed must not make its own row a rival.
-    others = others.whereNot({ [key.name]: record.attributeWas(key.name) });
+    others = others.whereNot({ [key.name]: attributeWas(record, key.name) });
   }
   return anyMatch(others);
 }
@@ -118,7 +118,7 @@ const uniqueness: Validator<{ caseSensitive?: boolean }> = {
   validate: async (context) => {
     const { record, attribute } = context;
     // A stored value that this save leaves alone was checked when it was written: a save with no change sends nothing.
-    if (!record.isNewRecord() && !record.isAttributeChanged(attribute)) return;
+    if (!record.isNewRecord() && !isAttributeChanged(record, attribute)) return;
     if (await isTaken(context)) context.report("taken", "has already been taken");
   },
 };

@@ -1,7 +1,8 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { connect, hasMany, IncompatibleRelation, MissingAttribute, type QueryEvent, batch, hasOne, Model, sql } from "../../src/index.js";
+import { associations, connect, hasMany, IncompatibleRelation, MissingAttribute, type QueryEvent, batch, hasOne, Model, sql } from "../../src/index.js";
 import { definePlugin, ParamWriter, withSource, Relation, Statement } from "../../src/plugin.js";
 import { resetDatabase } from "../helpers/db.js";
+import { kernelUsers } from "../helpers/kernel-bases.js";
 import { recordingRoundTrips, listen } from "../helpers/queries.js";
 import { Article, Profile, Writer } from "../models/association-fixtures.js";
 import { ApplicationRecord } from "../models/fixtures.js";
@@ -292,5 +293,14 @@ describe("Querying, Bulk writes, Callbacks, Associations: edge cases", () => {
     expect(events).toHaveLength(2);
     expect(await first!.kids().hasAny()).toBe(true);
     expect(events).toHaveLength(2);
+  });
+});
+
+describe("includes comes with the associations plugin, which gives it meaning", () => {
+  it("a base without associations has no includes; registered, includes checks its names before any query", async () => {
+    expect("includes" in kernelUsers().all()).toBe(false);
+    const User = kernelUsers(associations);
+    await expect(User.includes("posts").toArray()).rejects.toThrow(/posts is not an association of KernelUser/);
+    expect(() => User.includes(5)).toThrow(/^KernelUser\.includes takes association names/);
   });
 });

@@ -5,8 +5,11 @@ import {
   definePlugin,
   type Database,
   type IncludesBelow,
+  type IncludeSpec,
+  includePaths,
   type JsonAttributes,
   type LoadedAssociation,
+  type Relation,
 } from "../../kernel/index.js";
 import { dependentsBeforeDelete, planDependentReads } from "./dependents.js";
 import { copyKey } from "./keys.js";
@@ -84,6 +87,15 @@ async function saveLevelsBelow(record: Owner): Promise<void> {
 }
 
 /**
+ * Preloads the named associations of the loaded records in the batch of their query; an object names what to
+ * include below an association: `includes("user", { posts: ["comments"] })`.
+ */
+function includes<R extends Relation>(this: R, ...names: IncludeSpec[]): R {
+  const paths = includePaths(`${this.model.name}.includes`, names, "");
+  return this.with({ includes: [...new Set([...this.data.includes, ...paths])] });
+}
+
+/**
  * Associations: `hasMany`, `hasOne` and `belongsTo` declared as instance fields. Children built through an
  * association are saved with their owner in one atomic batch when the owner's key is known before insert (text
  * keys); with database-assigned keys, each level is written in its own batch after the owner. `dependent`
@@ -105,6 +117,7 @@ export const associations = definePlugin({
       return serializeWithAssociations(this as never, options.include);
     };
   },
+  relationMethods: { includes },
   appliesTo: (model: Function) => associationsOf(model).size > 0,
   hooks: {
     "record:initialize": ({ record }) => attach(record),

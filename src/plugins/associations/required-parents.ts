@@ -1,3 +1,4 @@
+import { isAttributeChanged } from "../../kernel/index.js";
 import { slotsOf } from "./registry.js";
 
 type Owner = Record<string, any>;
@@ -20,7 +21,7 @@ export function validateRequiredParents(record: Owner): void {
   if (builtThroughOwner.has(record)) return;
   for (const [association, slot] of slotsOf(record)) {
     if (association.kind !== "belongsTo" || association.options.optional) continue;
-    if (!record.isNewRecord() && !record.isAttributeChanged(association.foreignKey)) continue;
+    if (!record.isNewRecord() && !isAttributeChanged(record, association.foreignKey)) continue;
     if (record.readAttribute(association.foreignKey) === null && slot.pending.length === 0) {
       record.errors.add(association.name, "required", "must exist");
     }

@@ -1,0 +1,44 @@
+import { definePlugin, previewList, previewValue, readAsCondition, RecordNotFound, refuseUnfitValue, Relation } from "../kernel/index.js";
+
+const findOne = Relation.prototype.find;
+
+/** An id as the primary key's conditions store it (`"1"` is 1 on an integer key); undefined when it cannot be one. */
+function storedKey(relation: Relation, id: unknown): unknown {
+  const key = relation.model.primaryKey;
+  const cast = id === null ? undefined : readAsCondition(relation.modelClass, key.name, id);
+  return cast === undefined ? undefined : key.type.toDatabase(cast);
+}
+
+function assertFound(relation: Relation, missingIds: readonly unknown[]): void {
+  const { name, primaryKey: key } = relation.model;
+  if (missingIds.length > 0) throw new RecordNotFound(`${name}: no records with ${key.name} ${previewList(missingIds, (id) => previewValue(key, id))}`);
+}
+
+/**
+ * The record with this primary key, as the kernel's `find`; with a list or several ids, the records in the order of
+ * the ids, each once, in one query (`RecordNotFound` naming the ids missing).
+ */
+async function find(this: Relation, ...ids: unknown[]): Promise<unknown> {
+  const key = this.model.primaryKey;
+  const where = `${this.model.name}.find: ${key.name}`;
+  // Before anything looks inside: a revoked Proxy fails even Array.isArray.
+  for (const id of ids) refuseUnfitValue(where, id);
+  if (ids.length === 1 && !Array.isArray(ids[0])) return findOne.call(this, ids[0]);
+  const list = ids.length === 1 ? (ids[0] as unknown[]) : ids;
+  if (list !== ids) for (const id of list) refuseUnfitValue(where, id);
+  if (ids.length === 0) return findOne.call(this);
+  if (list.includes(undefined)) throw new TypeError(`${this.model.name}.find: an id is undefined`);
+  const stored = list.map((id) => storedKey(this, id));
+  assertFound(this, list.filter((_, index) => stored[index] === undefined));
+  const records = (await this.where({ [key.name]: list }).toArray()) as Record<string, unknown>[];
+  const byKey = new Map(records.map((record) => [storedKey(this, record[key.name]), record]));
+  assertFound(this, list.filter((_, index) => !byKey.has(stored[index])));
+  // As Rails makes the ids unique: a record found twice would be two names for one row.
+  return [...new Set(stored)].map((id) => byKey.get(id));
+}
+
+/** Finding several records by primary key at once: `find([id, ...])` and `find(id, id, ...)`. */
+export const findMany = definePlugin({
+  name: "findMany",
+  relationMethods: { find },
+});
