@@ -14,8 +14,11 @@ function relationClassOf(model: Function): typeof Relation {
   // Keyed by the Model class: a hit (every Relation after the first) needs no resolution.
   const unbound = unboundModel(model);
   let own = relationClasses.get(unbound);
+  if (own) return own;
+  // Resolving runs the finalize hooks, which may define Relation methods (scopes) and so make the class first.
+  const resolved = resolveModel(unbound);
+  own = relationClasses.get(unbound);
   if (!own) {
-    const resolved = resolveModel(unbound);
     const PluginRelation = class extends Relation {};
     for (const plugin of declarationOf(resolved.model).plugins) {
       for (const [name, method] of Object.entries(plugin.relationMethods ?? {})) {

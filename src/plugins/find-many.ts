@@ -16,11 +16,13 @@ function assertFound(relation: Relation, missingIds: readonly unknown[]): void {
 
 /**
  * The record with this primary key, as the kernel's `find`; with a list or several ids, the records in the order of
- * the ids, each once, in one query (`RecordNotFound` naming the ids missing). Not async itself: one id, the hot path,
- * goes straight to the kernel's `find`, whose checks it keeps, with no promise of its own around it.
+ * the ids, each once, in one query (`RecordNotFound` naming the ids missing). Not async itself: one id that is not an
+ * object (the hot path) goes straight to the kernel's `find`, whose checks it keeps, with no promise of its own around
+ * it; anything else is checked before anything looks inside it.
  */
 function find(this: Relation, ...ids: unknown[]): Promise<unknown> {
-  if (ids.length === 1 && !Array.isArray(ids[0])) return findOne.call(this, ids[0]);
+  const [id] = ids;
+  if (ids.length === 1 && (typeof id !== "object" || id === null)) return findOne.call(this, id);
   return findList(this, ids);
 }
 
@@ -29,7 +31,7 @@ async function findList(relation: Relation, ids: unknown[]): Promise<unknown> {
   const where = `${relation.model.name}.find: ${key.name}`;
   // Before anything looks inside: a revoked Proxy fails even Array.isArray.
   for (const id of ids) refuseUnfitValue(where, id);
-  if (ids.length === 0) return findOne.call(relation);
+  if (ids.length === 0 || (ids.length === 1 && !Array.isArray(ids[0]))) return findOne.call(relation, ...ids);
   const list = ids.length === 1 ? (ids[0] as unknown[]) : ids;
   if (list !== ids) for (const id of list) refuseUnfitValue(where, id);
   if (list.includes(undefined)) throw new TypeError(`${relation.model.name}.find: an id is undefined`);
