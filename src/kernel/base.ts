@@ -64,7 +64,8 @@ export class Base<A = any> {
       if (declaration.plugins.some((known) => known.name === plugin.name)) continue;
       declaration.plugins.push(plugin);
       declaration.hooks.push(...registrationsOf(plugin));
-      for (const [name, method] of Object.entries(plugin.relationMethods ?? {})) defineRelationStatic(this, name, isAsync(method));
+      // A method that replaces one of the kernel's queries (findMany's `find`) stays a query, whether or not it is async.
+      for (const [name, method] of Object.entries(plugin.relationMethods ?? {})) defineRelationStatic(this, name, isAsync(method) || RELATION_QUERIES.includes(name));
       const ownNames = () => Object.getOwnPropertyNames(this.prototype);
       const before = new Set(ownNames());
       plugin.setup?.(this);

@@ -2,17 +2,22 @@ import { unboundModel } from "./database.js";
 import { declarationOf } from "./declaration.js";
 import type { RelationData } from "./relation-data.js";
 import { Relation } from "./relation.js";
-import { resolveModel, type ResolvedModel } from "./resolve.js";
+import { resolveModel } from "./resolve.js";
 
 /**
  * Each Model's own Relation class (its scopes go there), made at the Model's first Relation, when its declaration is
  * fixed. It extends a class with the plugins' relation methods only, which is what a scope's body receives.
  */
-const relationClasses = new WeakMap<ResolvedModel, typeof Relation>();
+const relationClasses = new WeakMap<Function, typeof Relation>();
 
 function relationClassOf(model: Function): typeof Relation {
-  const resolved = resolveModel(unboundModel(model));
-  let own = relationClasses.get(resolved);
+  // Keyed by the Model class: a hit (every Relation after the first) needs no resolution.
+  const unbound = unboundModel(model);
+  let own = relationClasses.get(unbound);
+  if (own) return own;
+  // Resolving runs the finalize hooks, which may define Relation methods (scopes) and so make the class first.
+  const resolved = resolveModel(unbound);
+  own = relationClasses.get(unbound);
   if (!own) {
     const PluginRelation = class extends Relation {};
     for (const plugin of declarationOf(resolved.model).plugins) {
@@ -20,7 +25,7 @@ function relationClassOf(model: Function): typeof Relation {
         Object.defineProperty(PluginRelation.prototype, name, { value: method, writable: true, configurable: true });
       }
     }
-    relationClasses.set(resolved, (own = class extends PluginRelation {}));
+    relationClasses.set(unbound, (own = class extends PluginRelation {}));
   }
   return own;
 }

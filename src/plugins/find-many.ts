@@ -16,23 +16,30 @@ function assertFound(relation: Relation, missingIds: readonly unknown[]): void {
 
 /**
  * The record with this primary key, as the kernel's `find`; with a list or several ids, the records in the order of
- * the ids, each once, in one query (`RecordNotFound` naming the ids missing).
+ * the ids, each once, in one query (`RecordNotFound` naming the ids missing). Not async itself: one id that is not an
+ * object (the hot path) goes straight to the kernel's `find`, whose checks it keeps, with no promise of its own around
+ * it; anything else is checked before anything looks inside it.
  */
-async function find(this: Relation, ...ids: unknown[]): Promise<unknown> {
-  const key = this.model.primaryKey;
-  const where = `${this.model.name}.find: ${key.name}`;
+function find(this: Relation, ...ids: unknown[]): Promise<unknown> {
+  const [id] = ids;
+  if (ids.length === 1 && (typeof id !== "object" || id === null)) return findOne.call(this, id);
+  return findList(this, ids);
+}
+
+async function findList(relation: Relation, ids: unknown[]): Promise<unknown> {
+  const key = relation.model.primaryKey;
+  const where = `${relation.model.name}.find: ${key.name}`;
   // Before anything looks inside: a revoked Proxy fails even Array.isArray.
   for (const id of ids) refuseUnfitValue(where, id);
-  if (ids.length === 1 && !Array.isArray(ids[0])) return findOne.call(this, ids[0]);
+  if (ids.length === 0 || (ids.length === 1 && !Array.isArray(ids[0]))) return findOne.call(relation, ...ids);
   const list = ids.length === 1 ? (ids[0] as unknown[]) : ids;
   if (list !== ids) for (const id of list) refuseUnfitValue(where, id);
-  if (ids.length === 0) return findOne.call(this);
-  if (list.includes(undefined)) throw new TypeError(`${this.model.name}.find: an id is undefined`);
-  const stored = list.map((id) => storedKey(this, id));
-  assertFound(this, list.filter((_, index) => stored[index] === undefined));
-  const records = (await this.where({ [key.name]: list }).toArray()) as Record<string, unknown>[];
-  const byKey = new Map(records.map((record) => [storedKey(this, record[key.name]), record]));
-  assertFound(this, list.filter((_, index) => !byKey.has(stored[index])));
+  if (list.includes(undefined)) throw new TypeError(`${relation.model.name}.find: an id is undefined`);
+  const stored = list.map((id) => storedKey(relation, id));
+  assertFound(relation, list.filter((_, index) => stored[index] === undefined));
+  const records = (await relation.where({ [key.name]: list }).toArray()) as Record<string, unknown>[];
+  const byKey = new Map(records.map((record) => [storedKey(relation, record[key.name]), record]));
+  assertFound(relation, list.filter((_, index) => !byKey.has(stored[index])));
   // As Rails makes the ids unique: a record found twice would be two names for one row.
   return [...new Set(stored)].map((id) => byKey.get(id));
 }

@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { associations, batch, connect, hasMany, hasOne, IncompatibleRelation, MissingAttribute, Model, type QueryEvent, sql } from "../../src/index.js";
-import { definePlugin, ParamWriter, Relation, Statement, withSource } from "../../src/plugin.js";
+import { associations, connect, hasMany, IncompatibleRelation, MissingAttribute, type QueryEvent, batch, hasOne, Model, sql } from "../../src/index.js";
+import { definePlugin, ParamWriter, withSource, Relation, Statement } from "../../src/plugin.js";
 import { resetDatabase } from "../helpers/db.js";
 import { kernelUsers } from "../helpers/kernel-bases.js";
-import { listen, recordingRoundTrips } from "../helpers/queries.js";
+import { recordingRoundTrips, listen } from "../helpers/queries.js";
 import { Article, Profile, Writer } from "../models/association-fixtures.js";
 import { ApplicationRecord } from "../models/fixtures.js";
 import { rejectionOf } from "../helpers/errors.js";
