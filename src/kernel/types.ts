@@ -5,10 +5,8 @@
 import type { AssignableValue, AssignAttributes, AttributeName, ConditionScalar, JsonAttributes } from "./attribute-values.js";
 import type { Base } from "./base.js";
 import type { AnyRecord, KernelRecordMethods, PluginRecordMethods, RecordMethods, RecordOf } from "./record-methods.js";
-import type { AttributesOfModel, Conditions, Ordering, RecordOfModel } from "./query-typing.js";
+import type { RecordOfModel } from "./query-typing.js";
 import type { RelationOf } from "./typed-relation.js";
-import type { SqlFragment } from "./sql.js";
-import type { SqlQuery } from "./statement.js";
 
 export type { AnyRecord, AssignableValue, AssignAttributes, AttributeName, ConditionScalar, JsonAttributes, KernelRecordMethods, PluginRecordMethods, RecordMethods, RecordOf };
 export type * from "./query-typing.js";
@@ -23,14 +21,21 @@ export interface PluginStatics<A> {}
 /** Any Model class. */
 export type AnyModel = ModelClass<any, any>;
 
-type Attrs<M> = AttributesOfModel<M>;
 type Rec<M> = RecordOfModel<M>;
 
 /** The settings and declaring statics `Base` has as it is (declared there, once). */
 type BaseStatics = Pick<typeof Base, "binding" | "tableName" | "primaryKey" | "hiddenAttributes" | "use" | "hook" | "all" | "build" | "create" | "createOrThrow">;
 
+/** The Relation methods each Model also has as a static, starting from `all()` (base.ts defines them so). */
+type RelationStaticName = "where" | "whereNot" | "order" | "reorder" | "limit" | "offset" | "select" | "distinct" | "none" | "toSql" | "toArray" | "findBy" | "findByOrThrow" | "first" | "take";
+
+/** Each of those statics: the Relation method of the Model it is called on, as declared on `Relation`. */
+type RelationStatics = {
+  [K in RelationStaticName]: <M extends AnyModel>(this: M, ...args: Parameters<RelationOf<M>[K]>) => ReturnType<RelationOf<M>[K]>;
+};
+
 /** The statics of a Model class with attributes `A`. Methods take `this` so that subclasses get their own types. */
-export interface ModelStatics<A> extends BaseStatics, PluginStatics<A> {
+export interface ModelStatics<A> extends BaseStatics, RelationStatics, PluginStatics<A> {
   /** Attributes shown as `[FILTERED]`. */
   filterAttributes: (string | RegExp)[];
   /** Default page size. */
@@ -39,26 +44,10 @@ export interface ModelStatics<A> extends BaseStatics, PluginStatics<A> {
   maxPerPage: number;
   /** Makes generated ids. */
   generateId: (attributeName: string) => string;
-
-
-  where<M extends AnyModel>(this: M, conditions: Conditions<Attrs<M>> | SqlFragment): RelationOf<M>;
-  whereNot<M extends AnyModel>(this: M, conditions: Conditions<Attrs<M>> | SqlFragment): RelationOf<M>;
-  order<M extends AnyModel>(this: M, order: Ordering<Attrs<M>> | SqlFragment): RelationOf<M>;
-  reorder<M extends AnyModel>(this: M, order?: Ordering<Attrs<M>> | SqlFragment): RelationOf<M>;
-  limit<M extends AnyModel>(this: M, count: number): RelationOf<M>;
-  offset<M extends AnyModel>(this: M, count: number): RelationOf<M>;
-  select<M extends AnyModel>(this: M, ...names: AttributeName<Attrs<M>>[]): RelationOf<M>;
-  distinct<M extends AnyModel>(this: M): RelationOf<M>;
-  none<M extends AnyModel>(this: M): RelationOf<M>;
-  toSql(): SqlQuery;
-  toArray<M extends AnyModel>(this: M): Promise<Rec<M>[]>;
+  // Declared here rather than taken from Relation: a static's overloads cannot be mapped, and findMany's are here too.
   find<M extends AnyModel>(this: M, ids: readonly unknown[]): Promise<Rec<M>[]>;
   find<M extends AnyModel>(this: M, id: unknown): Promise<Rec<M>>;
   find<M extends AnyModel>(this: M, first: unknown, second: unknown, ...more: unknown[]): Promise<Rec<M>[]>;
-  findBy<M extends AnyModel>(this: M, conditions: Conditions<Attrs<M>>): Promise<Rec<M> | null>;
-  findByOrThrow<M extends AnyModel>(this: M, conditions: Conditions<Attrs<M>>): Promise<Rec<M>>;
-  first<M extends AnyModel>(this: M): Promise<Rec<M> | null>;
-  take<M extends AnyModel>(this: M): Promise<Rec<M> | null>;
 }
 
 /** A Model class whose records have attributes `A`. */
