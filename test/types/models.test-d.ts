@@ -4,8 +4,9 @@
  * below is ever called.
  */
 import { expectTypeOf } from "vitest";
-import { Model, belongsTo, hasMany, hasOne, ActiveRecord, defineApplicationRecord } from "../../src/index.js";
+import { Model, belongsTo, hasMany, hasOne } from "../../src/index.js";
 import { assertTrue, type Equal } from "./assert.js";
+import { schema, GeneratedApplicationRecord } from "./generated-app.js";
 
 /** Declared by hand, unlike test/models/fixtures.ts: more attribute forms, hidden attributes and a method of its own. */
 class User extends Model({
@@ -327,44 +328,6 @@ function readableAttributes(author: Author) {
   expectTypeOf(author.changes().age).toEqualTypeOf<[number | null, number | null] | undefined>();
 }
 void readableAttributes;
-
-/** A schema as `recordflare g model` writes it. */
-const schema = {
-  users: {
-    id: { type: "string", null: false, generateId: true },
-    name: { type: "string", null: false },
-    email: "string",
-    age: "integer",
-    admin: { type: "boolean", null: false, default: false },
-    bornAt: "datetime",
-    settings: "json",
-    createdAt: { type: "datetime", null: false },
-    updatedAt: { type: "datetime", null: false },
-  },
-  posts: {
-    id: { type: "string", null: false, generateId: true },
-    userId: { type: "string", null: false },
-    title: { type: "string", null: false },
-    published: { type: "boolean", null: false, default: false },
-    createdAt: { type: "datetime", null: false },
-    updatedAt: { type: "datetime", null: false },
-  },
-  profiles: {
-    id: { type: "string", null: false, generateId: true },
-    userId: { type: "string", null: false },
-    bio: "string",
-  },
-  counters: {
-    id: { type: "integer", null: false },
-    value: { type: "integer", null: false },
-  },
-} as const;
-
-class ApplicationBase extends ActiveRecord {
-  static override binding = "DB";
-}
-
-const GeneratedApplicationRecord = defineApplicationRecord(schema, ApplicationBase);
 
 // ---- SPEC Model: "A table absent from the schema is a compile error." ----------------------------------
 

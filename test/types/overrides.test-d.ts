@@ -1,7 +1,7 @@
 /** Compile-time checks of overrides: unknown keys are compile errors, and the record type after each override form. Only type-checked by tsc --noEmit. */
 import { expectTypeOf } from "vitest";
-import { ActiveRecord, defineApplicationRecord } from "../../src/index.js";
 import { ApplicationRecord } from "../models/fixtures.js";
+import { GeneratedApplicationRecord } from "./generated-app.js";
 
 // ---- override forms: the record type after each -------------------------------------------------------------
 
@@ -26,44 +26,6 @@ function overrideForms() {
   ApplicationRecord("users", { email: { null: "no" } });
 }
 void overrideForms;
-
-/** A schema as `recordflare g model` writes it. */
-const schema = {
-  users: {
-    id: { type: "string", null: false, generateId: true },
-    name: { type: "string", null: false },
-    email: "string",
-    age: "integer",
-    admin: { type: "boolean", null: false, default: false },
-    bornAt: "datetime",
-    settings: "json",
-    createdAt: { type: "datetime", null: false },
-    updatedAt: { type: "datetime", null: false },
-  },
-  posts: {
-    id: { type: "string", null: false, generateId: true },
-    userId: { type: "string", null: false },
-    title: { type: "string", null: false },
-    published: { type: "boolean", null: false, default: false },
-    createdAt: { type: "datetime", null: false },
-    updatedAt: { type: "datetime", null: false },
-  },
-  profiles: {
-    id: { type: "string", null: false, generateId: true },
-    userId: { type: "string", null: false },
-    bio: "string",
-  },
-  counters: {
-    id: { type: "integer", null: false },
-    value: { type: "integer", null: false },
-  },
-} as const;
-
-class ApplicationBase extends ActiveRecord {
-  static override binding = "DB";
-}
-
-const GeneratedApplicationRecord = defineApplicationRecord(schema, ApplicationBase);
 
 // ---- SPEC Overrides: "Keys are attribute names; an unknown name is a compile error." --------------------
 

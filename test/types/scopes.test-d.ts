@@ -1,70 +1,7 @@
 /** Compile-time checks of scopes: ScopeStatic, and q without the Model's other scopes. Only type-checked by tsc --noEmit. */
 import { expectTypeOf } from "vitest";
-import {
-  ActiveRecord,
-  belongsTo,
-  defineApplicationRecord,
-  gt,
-  hasMany,
-  hasOne,
-  Model,
-  type RelationOf,
-  type ScopeStatic,
-} from "../../src/index.js";
-
-/** A schema as `recordflare g model` writes it. */
-const schema = {
-  users: {
-    id: { type: "string", null: false, generateId: true },
-    name: { type: "string", null: false },
-    email: "string",
-    age: "integer",
-    admin: { type: "boolean", null: false, default: false },
-    bornAt: "datetime",
-    settings: "json",
-    createdAt: { type: "datetime", null: false },
-    updatedAt: { type: "datetime", null: false },
-  },
-  posts: {
-    id: { type: "string", null: false, generateId: true },
-    userId: { type: "string", null: false },
-    title: { type: "string", null: false },
-    published: { type: "boolean", null: false, default: false },
-    createdAt: { type: "datetime", null: false },
-    updatedAt: { type: "datetime", null: false },
-  },
-  profiles: {
-    id: { type: "string", null: false, generateId: true },
-    userId: { type: "string", null: false },
-    bio: "string",
-  },
-  counters: {
-    id: { type: "integer", null: false },
-    value: { type: "integer", null: false },
-  },
-} as const;
-
-class ApplicationBase extends ActiveRecord {
-  static override binding = "DB";
-}
-
-const GeneratedApplicationRecord = defineApplicationRecord(schema, ApplicationBase);
-
-class User extends GeneratedApplicationRecord("users") {
-  posts = hasMany(Post, { dependent: "destroy" });
-  profile = hasOne(Profile);
-}
-
-class Post extends GeneratedApplicationRecord("posts") {
-  user = belongsTo(User);
-  static published = this.scope((q) => q.where({ published: true }));
-  // SPEC Scopes 6: a scope whose body names its own class has its type written as ScopeStatic<[...args]>.
-  static titled: ScopeStatic<[title: string]> = this.scope((q, title: string) => q.where({ title }).merge(Post.published()));
-}
-
-class Profile extends GeneratedApplicationRecord("profiles") {
-  user = belongsTo(User);
-}
+import { gt, hasMany, Model, type RelationOf, type ScopeStatic } from "../../src/index.js";
+import { GeneratedApplicationRecord, User, Post } from "./generated-app.js";
 
 // ---- SPEC Scopes 5 and 6: ScopeStatic, and q without the Model's other scopes ----------------------------
 
