@@ -4,7 +4,6 @@ import { beforeEach, describe, expect, it } from "vitest";
 import {
   type QueryEvent,
   abort,
-  ActiveRecord,
   batch,
   defineApplicationRecord,
   MissingAttribute,
@@ -17,7 +16,8 @@ import {
 import { resetDatabase } from "../helpers/db.js";
 import { listen, countRows } from "../helpers/queries.js";
 import { Counter, User, ApplicationRecord as FixtureApplicationRecord } from "../models/fixtures.js";
-import { thrown } from "../helpers/errors.js";
+import { thrown, typeError } from "../helpers/errors.js";
+import { AppBase, Item } from "../models/typed-items.js";
 
 beforeEach(resetDatabase);
 
@@ -317,10 +317,6 @@ describe("change tracking", () => {
   });
 });
 
-class AppBase extends ActiveRecord {
-  static override binding = "DB";
-}
-
 const rowSchema = {
   sar2_rows: {
     id: { type: "string", null: false, generateId: true },
@@ -428,43 +424,6 @@ describe("Change tracking across saves, reloads and failures", () => {
     expect(first.isPersisted() && doomed.isPersisted() && !existing.isChanged()).toBe(true);
   });
 });
-
-const itemSchema = {
-  sar_items: {
-    id: { type: "string", null: false, generateId: true },
-    name: "string",
-    email: "string",
-    qty: { type: "integer", default: 1 },
-    price: "real",
-    flag: "boolean",
-    kind: { type: "string", null: false, default: "plain" },
-    happenedAt: "datetime",
-    data: "json",
-    code: "string",
-    createdAt: "datetime",
-    updatedAt: "datetime",
-  },
-  sar_strict: {
-    id: { type: "string", null: false, generateId: true },
-    label: { type: "string", null: false },
-    note: "string",
-  },
-} as const;
-
-const ItemApplicationRecord = defineApplicationRecord(itemSchema, AppBase);
-
-class Item extends ItemApplicationRecord("sar_items") {}
-
-/** The TypeError a function throws, with its message. */
-function typeError(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(TypeError);
-    return (error as Error).message;
-  }
-  throw new Error("expected a TypeError");
-}
 
 describe("change tracking", () => {
   it("a new record: changes show [null, value]; restoreAttributes goes back to what build gave", () => {

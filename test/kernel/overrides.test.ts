@@ -2,7 +2,6 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it, expectTypeOf } from "vitest";
 import {
-  ActiveRecord,
   defineApplicationRecord,
   InvalidModel,
   Model,
@@ -14,12 +13,9 @@ import { resetDatabase } from "../helpers/db.js";
 import { thrown } from "../helpers/errors.js";
 import { listen } from "../helpers/queries.js";
 import { ApplicationBase, ApplicationRecord as FixtureApplicationRecord } from "../models/fixtures.js";
+import { AppBase, ItemApplicationRecord, Item } from "../models/typed-items.js";
 
 beforeEach(resetDatabase);
-
-class AppBase extends ActiveRecord {
-  static override binding = "DB";
-}
 
 const rowSchema = {
   sar2_rows: {
@@ -76,32 +72,6 @@ describe("Overrides: 'a type name, e.g. boolean | Reads and writes the attribute
     expect((await Retyped.findBy({ label: true, code: "42", qty: "5" }))?.id).toBe(created.id);
   });
 });
-
-const itemSchema = {
-  sar_items: {
-    id: { type: "string", null: false, generateId: true },
-    name: "string",
-    email: "string",
-    qty: { type: "integer", default: 1 },
-    price: "real",
-    flag: "boolean",
-    kind: { type: "string", null: false, default: "plain" },
-    happenedAt: "datetime",
-    data: "json",
-    code: "string",
-    createdAt: "datetime",
-    updatedAt: "datetime",
-  },
-  sar_strict: {
-    id: { type: "string", null: false, generateId: true },
-    label: { type: "string", null: false },
-    note: "string",
-  },
-} as const;
-
-const ItemApplicationRecord = defineApplicationRecord(itemSchema, AppBase);
-
-class Item extends ItemApplicationRecord("sar_items") {}
 
 describe("overrides", () => {
   it("a type name reads and writes the attribute as that type; the generated default is dropped and the column's applies", async () => {
