@@ -1,7 +1,7 @@
 /** batch([...]): reads and writes sent to D1 together, atomically, and what it returns. */
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, expectTypeOf, it } from "vitest";
-import { batch, connect, RecordNotUnique, type D1DatabaseLike, sql, withDatabase, Model, RecordInvalid, RecordDestroyed } from "../../src/index.js";
+import { batch, connect, RecordNotUnique, type D1DatabaseLike, sql, withDatabase, RecordInvalid, RecordDestroyed } from "../../src/index.js";
 import { countStatement, Relation } from "../../src/plugin.js";
 import { resetDatabase } from "../helpers/db.js";
 import { rejectionOf, thrown } from "../helpers/errors.js";
@@ -14,6 +14,7 @@ import {
   Counter as CounterRow,
 } from "../models/fixtures.js";
 import { Badge, Item as OwnedItem, Owner as ItemOwner } from "../models/owners-and-items.js";
+import { AuditItem } from "../models/audit-items.js";
 
 beforeEach(resetDatabase);
 
@@ -220,23 +221,6 @@ describe("batch mixing reads and writes: 'executes all atomically'", () => {
     expect(events.every((event) => event.batched)).toBe(true);
   });
 });
-
-class AuditItem extends Model({
-  id: "string",
-  name: "string",
-  email: "string",
-  qty: "integer",
-  price: "real",
-  flag: "boolean",
-  kind: "string",
-  happenedAt: "datetime",
-  data: "json",
-  createdAt: "datetime",
-  updatedAt: "datetime",
-}) {
-  static override binding = "DB";
-  static override tableName = "audit_r_items";
-}
 
 describe("guide: Batch", () => {
   it("runs the first example", async () => {

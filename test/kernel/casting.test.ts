@@ -16,6 +16,7 @@ import { countRows, listen } from "../helpers/queries.js";
 import { Counter, User } from "../models/fixtures.js";
 import { thrown, typeError } from "../helpers/errors.js";
 import { ItemApplicationRecord, Item } from "../models/typed-items.js";
+import { AuditItem } from "../models/audit-items.js";
 
 /** A hand-declared Model with one attribute of each type; it is only built, never saved. */
 class Caster extends Model({
@@ -747,23 +748,6 @@ describe("cast errors name the Model through every path", () => {
     }
   });
 });
-
-class AuditItem extends Model({
-  id: "string",
-  name: "string",
-  email: "string",
-  qty: "integer",
-  price: "real",
-  flag: "boolean",
-  kind: "string",
-  happenedAt: "datetime",
-  data: "json",
-  createdAt: "datetime",
-  updatedAt: "datetime",
-}) {
-  static override binding = "DB";
-  static override tableName = "audit_r_items";
-}
 
 describe("edge cases that hold", () => {
   it("datetime text with more than 3 fractional digits is accepted", () => {

@@ -8,7 +8,6 @@ import {
   defineApplicationRecord,
   MissingAttribute,
   RecordNotUnique,
-  Model,
   column,
   sql,
   RecordDestroyed,
@@ -18,6 +17,7 @@ import { listen, countRows } from "../helpers/queries.js";
 import { Counter, User, ApplicationRecord as FixtureApplicationRecord } from "../models/fixtures.js";
 import { thrown, typeError } from "../helpers/errors.js";
 import { AppBase, Item } from "../models/typed-items.js";
+import { AuditItem } from "../models/audit-items.js";
 
 beforeEach(resetDatabase);
 
@@ -498,23 +498,6 @@ describe("change tracking", () => {
     expect(events).toHaveLength(0);
   });
 });
-
-class AuditItem extends Model({
-  id: "string",
-  name: "string",
-  email: "string",
-  qty: "integer",
-  price: "real",
-  flag: "boolean",
-  kind: "string",
-  happenedAt: "datetime",
-  data: "json",
-  createdAt: "datetime",
-  updatedAt: "datetime",
-}) {
-  static override binding = "DB";
-  static override tableName = "audit_r_items";
-}
 
 // ---- Change tracking ------------------------------------------------------------------------------------------
 

@@ -30,6 +30,7 @@ import { resetDatabase } from "../helpers/db.js";
 import { rejectionOf, thrown } from "../helpers/errors.js";
 import { countRows, listen, recordingRoundTrips } from "../helpers/queries.js";
 import { User, ApplicationRecord as FixtureApplicationRecord, Post } from "../models/fixtures.js";
+import { AuditItem } from "../models/audit-items.js";
 
 beforeEach(resetDatabase);
 
@@ -558,23 +559,6 @@ describe("more lifecycle probes", () => {
     expect(() => Late.beforeDestroy(() => {})).toThrow(InvalidModel);
   });
 });
-
-class AuditItem extends Model({
-  id: "string",
-  name: "string",
-  email: "string",
-  qty: "integer",
-  price: "real",
-  flag: "boolean",
-  kind: "string",
-  happenedAt: "datetime",
-  data: "json",
-  createdAt: "datetime",
-  updatedAt: "datetime",
-}) {
-  static override binding = "DB";
-  static override tableName = "audit_r_items";
-}
 
 // ---- Choices --------------------------------------------------------------------------------------------------
 

@@ -20,6 +20,7 @@ import { inspect } from "node:util";
 import { thrown } from "../helpers/errors.js";
 import { ItemApplicationRecord, Item } from "../models/typed-items.js";
 import { stateOf, NEW, PERSISTED } from "../helpers/record-states.js";
+import { AuditItem } from "../models/audit-items.js";
 
 beforeEach(resetDatabase);
 
@@ -371,23 +372,6 @@ describe("records loaded by select", () => {
     expect(String(partial)).not.toContain("(changed)");
   });
 });
-
-class AuditItem extends Model({
-  id: "string",
-  name: "string",
-  email: "string",
-  qty: "integer",
-  price: "real",
-  flag: "boolean",
-  kind: "string",
-  happenedAt: "datetime",
-  data: "json",
-  createdAt: "datetime",
-  updatedAt: "datetime",
-}) {
-  static override binding = "DB";
-  static override tableName = "audit_r_items";
-}
 
 // ---- Quick start ----------------------------------------------------------------------------------------------
 

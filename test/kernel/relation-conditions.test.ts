@@ -1,12 +1,14 @@
 /** A Relation's conditions: where, whereNot, or, comparison helpers and sql fragments, cast like assigned values. */
 import { beforeEach, describe, expect, it } from "vitest";
-import { between, gt, gte, hasMany, ignoringCase, lt, lte, Model, RecordNotFound, MissingAttribute, IncompatibleRelation, sql, belongsTo, column, UnknownAttribute } from "../../src/index.js";
+import { between, gt, gte, ignoringCase, lt, lte, Model, RecordNotFound, MissingAttribute, IncompatibleRelation, sql, column, UnknownAttribute } from "../../src/index.js";
 import { Relation } from "../../src/plugin.js";
 import { resetDatabase } from "../helpers/db.js";
 import { Badge, Item as OwnedItem, Owner as ItemOwner } from "../models/owners-and-items.js";
 import { listen } from "../helpers/queries.js";
 import { inspect } from "node:util";
 import { Post, User } from "../models/fixtures.js";
+import { AuditItem } from "../models/audit-items.js";
+import { Item, Parent, Num, seedItems } from "../models/edge-relation-items.js";
 
 beforeEach(resetDatabase);
 
@@ -97,55 +99,6 @@ describe("Querying: combinations", () => {
   });
 });
 
-class AuditItem extends Model({
-  id: "string",
-  name: "string",
-  email: "string",
-  qty: "integer",
-  price: "real",
-  flag: "boolean",
-  kind: "string",
-  happenedAt: "datetime",
-  data: "json",
-  createdAt: "datetime",
-  updatedAt: "datetime",
-}) {
-  static override binding = "DB";
-  static override tableName = "audit_r_items";
-}
-
-class Item extends Model({
-  id: { type: "string", null: false },
-  name: "string",
-  email: "string",
-  qty: "integer",
-  price: "real",
-  flag: "boolean",
-  at: "datetime",
-  code: "string",
-  data: "json",
-}) {
-  static override binding = "DB";
-  static override tableName = "edge_rel_items";
-}
-
-class Kid extends Model({ id: { type: "string", null: false }, parentId: "string", name: "string" }) {
-  static override binding = "DB";
-  static override tableName = "edge_rel_kids";
-  parent = belongsTo(Parent, { foreignKey: "parentId" });
-}
-
-class Parent extends Model({ id: { type: "string", null: false }, name: "string" }) {
-  static override binding = "DB";
-  static override tableName = "edge_rel_parents";
-  kids = hasMany(Kid, { foreignKey: "parentId" });
-}
-
-class Num extends Model({ id: "integer", label: "string", n: "integer" }) {
-  static override binding = "DB";
-  static override tableName = "edge_rel_nums";
-}
-
 /** Attributes mapped to other columns with `{ column }`. */
 class Mapped extends Model({
   id: { type: "string", null: false },
@@ -156,20 +109,6 @@ class Mapped extends Model({
 }) {
   static override binding = "DB";
   static override tableName = "edge_rel_items";
-}
-
-//   id  qty   price  flag   at          email  code
-//   a   1     1.5    true   2024-01-01  a@x    "10"
-//   b   2     2.5    false  2024-02-01  b@x    "2"
-//   c   null  null   null   null        null   null
-//   d   3     3.5    true   2024-03-01  d@x    "3"
-async function seedItems(): Promise<void> {
-  await Item.insertAll([
-    { id: "a", name: "a", email: "a@x", qty: 1, price: 1.5, flag: true, at: "2024-01-01", code: "10" },
-    { id: "b", name: "b", email: "b@x", qty: 2, price: 2.5, flag: false, at: "2024-02-01", code: "2" },
-    { id: "c", name: "c", email: null, qty: null, price: null, flag: null, at: null, code: null },
-    { id: "d", name: "d", email: "d@x", qty: 3, price: 3.5, flag: true, at: "2024-03-01", code: "3" },
-  ]);
 }
 
 const ALL = ["a", "b", "c", "d"];

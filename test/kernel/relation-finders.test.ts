@@ -1,12 +1,13 @@
 /** A Relation's finders and results on fresh rows: find, findBy, first, last and IrreversibleOrder, exists and isEmpty. */
 import { beforeEach, describe, expect, it, expectTypeOf } from "vitest";
-import { hasMany, Model, RecordNotFound, IrreversibleOrder, sql, belongsTo, column } from "../../src/index.js";
+import { Model, RecordNotFound, IrreversibleOrder, sql, column } from "../../src/index.js";
 import { Relation } from "../../src/plugin.js";
 import { resetDatabase } from "../helpers/db.js";
 import { rejectionOf } from "../helpers/errors.js";
 import { Badge, Item as OwnedItem, Num as NamedNumber, Owner as ItemOwner } from "../models/owners-and-items.js";
 import { listen } from "../helpers/queries.js";
 import { User } from "../models/fixtures.js";
+import { Item, Kid, Parent, Num, seedItems } from "../models/edge-relation-items.js";
 
 beforeEach(resetDatabase);
 
@@ -120,52 +121,6 @@ describe("Querying: last and IrreversibleOrder", () => {
     expect((await I.ranked().last()).id).toBe("a");
   });
 });
-
-class Item extends Model({
-  id: { type: "string", null: false },
-  name: "string",
-  email: "string",
-  qty: "integer",
-  price: "real",
-  flag: "boolean",
-  at: "datetime",
-  code: "string",
-  data: "json",
-}) {
-  static override binding = "DB";
-  static override tableName = "edge_rel_items";
-}
-
-class Kid extends Model({ id: { type: "string", null: false }, parentId: "string", name: "string" }) {
-  static override binding = "DB";
-  static override tableName = "edge_rel_kids";
-  parent = belongsTo(Parent, { foreignKey: "parentId" });
-}
-
-class Parent extends Model({ id: { type: "string", null: false }, name: "string" }) {
-  static override binding = "DB";
-  static override tableName = "edge_rel_parents";
-  kids = hasMany(Kid, { foreignKey: "parentId" });
-}
-
-class Num extends Model({ id: "integer", label: "string", n: "integer" }) {
-  static override binding = "DB";
-  static override tableName = "edge_rel_nums";
-}
-
-//   id  qty   price  flag   at          email  code
-//   a   1     1.5    true   2024-01-01  a@x    "10"
-//   b   2     2.5    false  2024-02-01  b@x    "2"
-//   c   null  null   null   null        null   null
-//   d   3     3.5    true   2024-03-01  d@x    "3"
-async function seedItems(): Promise<void> {
-  await Item.insertAll([
-    { id: "a", name: "a", email: "a@x", qty: 1, price: 1.5, flag: true, at: "2024-01-01", code: "10" },
-    { id: "b", name: "b", email: "b@x", qty: 2, price: 2.5, flag: false, at: "2024-02-01", code: "2" },
-    { id: "c", name: "c", email: null, qty: null, price: null, flag: null, at: null, code: null },
-    { id: "d", name: "d", email: "d@x", qty: 3, price: 3.5, flag: true, at: "2024-03-01", code: "3" },
-  ]);
-}
 
 describe("Querying: results", () => {
   // As Rails makes the ids unique (ids.uniq), each record comes once, in the order of its first id.

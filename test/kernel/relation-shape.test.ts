@@ -1,7 +1,6 @@
 /** A Relation's shape: none, select, order, distinct, limit and offset, in combination. */
 import { beforeEach, describe, expect, it } from "vitest";
 import {
-  hasMany,
   Model,
   RecordNotFound,
   MissingAttribute,
@@ -17,6 +16,7 @@ import { Badge, Item as OwnedItem, Owner as ItemOwner } from "../models/owners-a
 import { listen } from "../helpers/queries.js";
 import { inspect } from "node:util";
 import { Post, User } from "../models/fixtures.js";
+import { Item, Kid, Parent, seedItems } from "../models/edge-relation-items.js";
 
 beforeEach(resetDatabase);
 
@@ -113,52 +113,11 @@ describe("order: 'repeated calls add keys; NULLs sort first in ascending order b
   });
 });
 
-class Item extends Model({
-  id: { type: "string", null: false },
-  name: "string",
-  email: "string",
-  qty: "integer",
-  price: "real",
-  flag: "boolean",
-  at: "datetime",
-  code: "string",
-  data: "json",
-}) {
-  static override binding = "DB";
-  static override tableName = "edge_rel_items";
-}
-
-class Kid extends Model({ id: { type: "string", null: false }, parentId: "string", name: "string" }) {
-  static override binding = "DB";
-  static override tableName = "edge_rel_kids";
-  parent = belongsTo(Parent, { foreignKey: "parentId" });
-}
-
-class Parent extends Model({ id: { type: "string", null: false }, name: "string" }) {
-  static override binding = "DB";
-  static override tableName = "edge_rel_parents";
-  kids = hasMany(Kid, { foreignKey: "parentId" });
-}
-
 /** A primary key other than id. */
 class ByCode extends Model({ id: { type: "string", null: false }, name: "string", code: { type: "string", null: false }, qty: "integer" }) {
   static override binding = "DB";
   static override tableName = "edge_rel_items";
   static override primaryKey = "code";
-}
-
-//   id  qty   price  flag   at          email  code
-//   a   1     1.5    true   2024-01-01  a@x    "10"
-//   b   2     2.5    false  2024-02-01  b@x    "2"
-//   c   null  null   null   null        null   null
-//   d   3     3.5    true   2024-03-01  d@x    "3"
-async function seedItems(): Promise<void> {
-  await Item.insertAll([
-    { id: "a", name: "a", email: "a@x", qty: 1, price: 1.5, flag: true, at: "2024-01-01", code: "10" },
-    { id: "b", name: "b", email: "b@x", qty: 2, price: 2.5, flag: false, at: "2024-02-01", code: "2" },
-    { id: "c", name: "c", email: null, qty: null, price: null, flag: null, at: null, code: null },
-    { id: "d", name: "d", email: "d@x", qty: 3, price: 3.5, flag: true, at: "2024-03-01", code: "3" },
-  ]);
 }
 
 /** Ids of the matching rows, sorted. */

@@ -1,11 +1,12 @@
 /** paginate combined with distinct, scopes, bound Models and count: false. */
 import { beforeEach, describe, expect, it } from "vitest";
-import { batch, hasMany, Model, sql, belongsTo, column, connect, IncompatibleRelation, withDatabase, gt } from "../../src/index.js";
+import { batch, Model, sql, column, connect, IncompatibleRelation, withDatabase, gt } from "../../src/index.js";
 import { Relation } from "../../src/plugin.js";
 import { resetDatabase } from "../helpers/db.js";
 import { Badge, Item as OwnedItem, Owner as ItemOwner } from "../models/owners-and-items.js";
 import { listen, recordingRoundTrips } from "../helpers/queries.js";
 import { Post, User } from "../models/fixtures.js";
+import { Kid, Parent, Num } from "../models/edge-relation-items.js";
 
 beforeEach(resetDatabase);
 
@@ -58,23 +59,6 @@ describe("Page: 'total ... (absent with count: false)'; Statement: 'toSql() retu
     expect(Object.keys(I.where({ id: "a" }).toSql()).sort()).toEqual(["params", "sql"]);
   });
 });
-
-class Kid extends Model({ id: { type: "string", null: false }, parentId: "string", name: "string" }) {
-  static override binding = "DB";
-  static override tableName = "edge_rel_kids";
-  parent = belongsTo(Parent, { foreignKey: "parentId" });
-}
-
-class Parent extends Model({ id: { type: "string", null: false }, name: "string" }) {
-  static override binding = "DB";
-  static override tableName = "edge_rel_parents";
-  kids = hasMany(Kid, { foreignKey: "parentId" });
-}
-
-class Num extends Model({ id: "integer", label: "string", n: "integer" }) {
-  static override binding = "DB";
-  static override tableName = "edge_rel_nums";
-}
 
 // ---- paginate ------------------------------------------------------------------------------------------
 

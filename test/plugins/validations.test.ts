@@ -14,6 +14,7 @@ import { resetDatabase } from "../helpers/db.js";
 import { listen, countRows } from "../helpers/queries.js";
 import { User, ApplicationRecord as FixtureApplicationRecord } from "../models/fixtures.js";
 import { thrown } from "../helpers/errors.js";
+import { AuditItem } from "../models/audit-items.js";
 
 beforeEach(resetDatabase);
 
@@ -339,23 +340,6 @@ describe("Validations: declarations Rails refuses", () => {
     expect(await countRows("sal_items")).toBe(0);
   });
 });
-
-class AuditItem extends Model({
-  id: "string",
-  name: "string",
-  email: "string",
-  qty: "integer",
-  price: "real",
-  flag: "boolean",
-  kind: "string",
-  happenedAt: "datetime",
-  data: "json",
-  createdAt: "datetime",
-  updatedAt: "datetime",
-}) {
-  static override binding = "DB";
-  static override tableName = "audit_r_items";
-}
 
 describe("guide: Validations", () => {
   class Signup extends FixtureApplicationRecord("users") {
