@@ -5,7 +5,6 @@ import {
   type QueryEvent,
   abort,
   batch,
-  defineApplicationRecord,
   MissingAttribute,
   RecordNotUnique,
   column,
@@ -16,8 +15,9 @@ import { resetDatabase } from "../helpers/db.js";
 import { listen, countRows } from "../helpers/queries.js";
 import { Counter, User, ApplicationRecord as FixtureApplicationRecord } from "../models/fixtures.js";
 import { thrown, typeError } from "../helpers/errors.js";
-import { AppBase, Item } from "../models/typed-items.js";
+import { Item } from "../models/typed-items.js";
 import { AuditItem } from "../models/audit-items.js";
+import { RowApplicationRecord, Row } from "../models/noted-rows.js";
 
 beforeEach(resetDatabase);
 
@@ -316,27 +316,6 @@ describe("change tracking", () => {
     expect((await User.find(id)).admin).toBe(false);
   });
 });
-
-const rowSchema = {
-  sar2_rows: {
-    id: { type: "string", null: false, generateId: true },
-    label: "string",
-    secretNote: "string",
-    qty: "integer",
-    price: "real",
-    flag: "boolean",
-    happenedAt: "datetime",
-    stamp: "datetime",
-    data: "json",
-    code: "string",
-    createdAt: "datetime",
-    updatedAt: "datetime",
-  },
-} as const;
-
-const RowApplicationRecord = defineApplicationRecord(rowSchema, AppBase);
-
-class Row extends RowApplicationRecord("sar2_rows") {}
 
 describe("Change tracking across saves, reloads and failures", () => {
   it("'Persisted -> Persisted: ... saved changes recorded and record becomes clean'; reload clears savedChanges as Rails does", async () => {

@@ -13,28 +13,10 @@ import { resetDatabase } from "../helpers/db.js";
 import { thrown } from "../helpers/errors.js";
 import { listen } from "../helpers/queries.js";
 import { ApplicationBase, ApplicationRecord as FixtureApplicationRecord } from "../models/fixtures.js";
-import { AppBase, ItemApplicationRecord, Item } from "../models/typed-items.js";
+import { ItemApplicationRecord, Item } from "../models/typed-items.js";
+import { RowApplicationRecord } from "../models/noted-rows.js";
 
 beforeEach(resetDatabase);
-
-const rowSchema = {
-  sar2_rows: {
-    id: { type: "string", null: false, generateId: true },
-    label: "string",
-    secretNote: "string",
-    qty: "integer",
-    price: "real",
-    flag: "boolean",
-    happenedAt: "datetime",
-    stamp: "datetime",
-    data: "json",
-    code: "string",
-    createdAt: "datetime",
-    updatedAt: "datetime",
-  },
-} as const;
-
-const RowApplicationRecord = defineApplicationRecord(rowSchema, AppBase);
 
 type Attr = "label" | "qty" | "price" | "flag" | "happenedAt" | "data";
 

@@ -16,6 +16,7 @@ import { schema, User } from "../models/fixtures.js";
 import { listen } from "../helpers/queries.js";
 import { AuditItem } from "../models/audit-items.js";
 import { Item, Kid, Parent, seedItems } from "../models/edge-relation-items.js";
+import { Row } from "../models/noted-rows.js";
 
 beforeEach(resetDatabase);
 
@@ -123,31 +124,6 @@ describe("printing (Record 8)", () => {
     expect(String(user)).toContain("41");
   });
 });
-
-class AppBase extends ActiveRecord {
-  static override binding = "DB";
-}
-
-const rowSchema = {
-  sar2_rows: {
-    id: { type: "string", null: false, generateId: true },
-    label: "string",
-    secretNote: "string",
-    qty: "integer",
-    price: "real",
-    flag: "boolean",
-    happenedAt: "datetime",
-    stamp: "datetime",
-    data: "json",
-    code: "string",
-    createdAt: "datetime",
-    updatedAt: "datetime",
-  },
-} as const;
-
-const RowApplicationRecord = defineApplicationRecord(rowSchema, AppBase);
-
-class Row extends RowApplicationRecord("sar2_rows") {}
 
 describe("Printing: 'Printing a record shows the class and attributes; filtered attributes print as [FILTERED] ...'", () => {
   it("a new record flags nothing, even its filtered attributes", () => {
