@@ -10,7 +10,7 @@ import { resetDatabase } from "../helpers/db.js";
 import { rejectionOf } from "../helpers/errors.js";
 import { countRows, listen } from "../helpers/queries.js";
 import { Counter, User } from "../models/fixtures.js";
-import { Item as OwnedItem, Owner as ItemOwner } from "../models/owners-and-items.js";
+import { Item as OwnedItem, Owner as ItemOwner, seedOwnedItems } from "../models/owners-and-items.js";
 import { Item } from "../models/typed-items.js";
 
 beforeEach(resetDatabase);
@@ -187,16 +187,6 @@ describe("database errors", () => {
 const I = OwnedItem as any;
 
 const O = ItemOwner as any;
-
-async function seedOwnedItems(): Promise<void> {
-  await O.insertAll([{ id: "o1", name: "one" }, { id: "o2", name: "two" }]);
-  await I.insertAll([
-    { id: "a", ownerId: "o1", name: "x", rank: 1, code: "A" },
-    { id: "b", ownerId: "o1", name: "x", rank: 2, code: "B" },
-    { id: "c", ownerId: "o2", name: "y", rank: 3, code: "C" },
-    { id: "d", ownerId: null, name: null, rank: null, code: "D" },
-  ]);
-}
 
 describe("Connection", () => {
   it("withDatabase routes queries, a bound Model keeps its own database inside it, and batch([]) of Statements runs there", async () => {

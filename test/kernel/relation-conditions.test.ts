@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { between, gt, gte, ignoringCase, lt, lte, Model, RecordNotFound, MissingAttribute, IncompatibleRelation, sql, column, UnknownAttribute } from "../../src/index.js";
 import { Relation } from "../../src/plugin.js";
 import { resetDatabase } from "../helpers/db.js";
-import { Badge, Item as OwnedItem, Owner as ItemOwner } from "../models/owners-and-items.js";
+import { Item as OwnedItem, seedOwnedItemsSeen, seedOwnedItems } from "../models/owners-and-items.js";
 import { listen } from "../helpers/queries.js";
 import { inspect } from "node:util";
 import { Post, User } from "../models/fixtures.js";
@@ -13,20 +13,6 @@ import { Item, Parent, Num, seedItems } from "../models/edge-relation-items.js";
 beforeEach(resetDatabase);
 
 const I = OwnedItem as any;
-
-const O = ItemOwner as any;
-
-const B = Badge as any;
-
-async function seedOwnedItemsSeen(): Promise<void> {
-  await O.insertAll([{ id: "o1", name: "one" }, { id: "o2", name: "two" }]);
-  await I.insertAll([
-    { id: "a", ownerId: "o1", name: "x", rank: 1, code: "A", seenAt: "2024-01-01T00:00:00Z" },
-    { id: "b", ownerId: "o1", name: "X", rank: 2, code: "B", seenAt: "2024-01-02T00:00:00Z" },
-    { id: "c", ownerId: "o2", name: "y", rank: 3, code: "C", seenAt: "2024-01-03T00:00:00Z" },
-    { id: "d", ownerId: null, name: null, rank: null, code: "D", seenAt: null },
-  ]);
-}
 
 const idsInOrder = async (relation: any): Promise<string[]> => (await relation.toArray()).map((record: any) => record.id);
 
@@ -68,16 +54,6 @@ describe("whereNot: 'negates the whole condition; rows with NULL in the attribut
     expect(await idsInOrder(I.whereNot({ rank: 1, name: "x" }).order({ id: "asc" }))).toEqual(["b", "c"]);
   });
 });
-
-async function seedOwnedItems(): Promise<void> {
-  await O.insertAll([{ id: "o1", name: "one" }, { id: "o2", name: "two" }]);
-  await I.insertAll([
-    { id: "a", ownerId: "o1", name: "x", rank: 1, code: "A" },
-    { id: "b", ownerId: "o1", name: "x", rank: 2, code: "B" },
-    { id: "c", ownerId: "o2", name: "y", rank: 3, code: "C" },
-    { id: "d", ownerId: null, name: null, rank: null, code: "D" },
-  ]);
-}
 
 describe("Querying: combinations", () => {
   it("a scope chained after where keeps both, and paginate with includes pages it", async () => {

@@ -4,7 +4,7 @@ import { Model, RecordNotFound, IrreversibleOrder, sql, column } from "../../src
 import { Relation } from "../../src/plugin.js";
 import { resetDatabase } from "../helpers/db.js";
 import { rejectionOf } from "../helpers/errors.js";
-import { Badge, Item as OwnedItem, Num as NamedNumber, Owner as ItemOwner } from "../models/owners-and-items.js";
+import { Item as OwnedItem, Num as NamedNumber, seedOwnedItemsSeen, seedOwnedItems } from "../models/owners-and-items.js";
 import { listen } from "../helpers/queries.js";
 import { User } from "../models/fixtures.js";
 import { Item, Kid, Parent, Num, seedItems } from "../models/edge-relation-items.js";
@@ -12,20 +12,6 @@ import { Item, Kid, Parent, Num, seedItems } from "../models/edge-relation-items
 beforeEach(resetDatabase);
 
 const I = OwnedItem as any;
-
-const O = ItemOwner as any;
-
-const B = Badge as any;
-
-async function seedOwnedItemsSeen(): Promise<void> {
-  await O.insertAll([{ id: "o1", name: "one" }, { id: "o2", name: "two" }]);
-  await I.insertAll([
-    { id: "a", ownerId: "o1", name: "x", rank: 1, code: "A", seenAt: "2024-01-01T00:00:00Z" },
-    { id: "b", ownerId: "o1", name: "X", rank: 2, code: "B", seenAt: "2024-01-02T00:00:00Z" },
-    { id: "c", ownerId: "o2", name: "y", rank: 3, code: "C", seenAt: "2024-01-03T00:00:00Z" },
-    { id: "d", ownerId: null, name: null, rank: null, code: "D", seenAt: null },
-  ]);
-}
 
 describe("find: 'records in the ids' order from one query; throws if any is missing'", () => {
   it("with duplicate ids and an id given as its digits, as Rails (ids made unique)", async () => {
@@ -52,16 +38,6 @@ class Secret extends Model({ token: { type: "string", null: false }, name: "stri
   static override binding = "DB";
   static override tableName = "saq_secrets";
   static override primaryKey = "token";
-}
-
-async function seedOwnedItems(): Promise<void> {
-  await O.insertAll([{ id: "o1", name: "one" }, { id: "o2", name: "two" }]);
-  await I.insertAll([
-    { id: "a", ownerId: "o1", name: "x", rank: 1, code: "A" },
-    { id: "b", ownerId: "o1", name: "x", rank: 2, code: "B" },
-    { id: "c", ownerId: "o2", name: "y", rank: 3, code: "C" },
-    { id: "d", ownerId: null, name: null, rank: null, code: "D" },
-  ]);
 }
 
 describe("Results: exists, isEmpty and hasAny agree with toArray()", () => {

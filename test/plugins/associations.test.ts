@@ -14,7 +14,7 @@ import {
   Writer,
 } from "../models/association-fixtures.js";
 import { ApplicationRecord } from "../models/fixtures.js";
-import { Badge, Item as OwnedItem, Owner as ItemOwner } from "../models/owners-and-items.js";
+import { Item as OwnedItem, Owner as ItemOwner, seedOwnedItemsSeen } from "../models/owners-and-items.js";
 import { thrown } from "../helpers/errors.js";
 
 beforeEach(resetDatabase);
@@ -552,18 +552,6 @@ describe("Associations", () => {
 const I = OwnedItem as any;
 
 const O = ItemOwner as any;
-
-const B = Badge as any;
-
-async function seedOwnedItemsSeen(): Promise<void> {
-  await O.insertAll([{ id: "o1", name: "one" }, { id: "o2", name: "two" }]);
-  await I.insertAll([
-    { id: "a", ownerId: "o1", name: "x", rank: 1, code: "A", seenAt: "2024-01-01T00:00:00Z" },
-    { id: "b", ownerId: "o1", name: "X", rank: 2, code: "B", seenAt: "2024-01-02T00:00:00Z" },
-    { id: "c", ownerId: "o2", name: "y", rank: 3, code: "C", seenAt: "2024-01-03T00:00:00Z" },
-    { id: "d", ownerId: null, name: null, rank: null, code: "D", seenAt: null },
-  ]);
-}
 
 describe("hasMany: 'user.posts().build(attrs) builds a child that is saved with its owner'", () => {
   it("a child built before the children are loaded is among them once loaded, and counted, as in Rails", async () => {

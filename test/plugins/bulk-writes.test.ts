@@ -6,7 +6,7 @@ import { resetDatabase } from "../helpers/db.js";
 import { countRows, listen } from "../helpers/queries.js";
 import { Counter, User, Post, Counter as CounterRow } from "../models/fixtures.js";
 import { rejectionOf } from "../helpers/errors.js";
-import { Item as OwnedItem, Owner as ItemOwner } from "../models/owners-and-items.js";
+import { Item as OwnedItem, seedOwnedItems } from "../models/owners-and-items.js";
 
 beforeEach(resetDatabase);
 
@@ -321,18 +321,6 @@ describe("Statements in a batch", () => {
 });
 
 const I = OwnedItem as any;
-
-const O = ItemOwner as any;
-
-async function seedOwnedItems(): Promise<void> {
-  await O.insertAll([{ id: "o1", name: "one" }, { id: "o2", name: "two" }]);
-  await I.insertAll([
-    { id: "a", ownerId: "o1", name: "x", rank: 1, code: "A" },
-    { id: "b", ownerId: "o1", name: "x", rank: 2, code: "B" },
-    { id: "c", ownerId: "o2", name: "y", rank: 3, code: "C" },
-    { id: "d", ownerId: null, name: null, rank: null, code: "D" },
-  ]);
-}
 
 describe("Bulk writes", () => {
   it("insert and insertAll fill declared defaults and generated keys, and skip callbacks; insert resolves to meta", async () => {

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { batch, Model, sql, column, connect, IncompatibleRelation, withDatabase, gt } from "../../src/index.js";
 import { Relation } from "../../src/plugin.js";
 import { resetDatabase } from "../helpers/db.js";
-import { Badge, Item as OwnedItem, Owner as ItemOwner } from "../models/owners-and-items.js";
+import { Item as OwnedItem, seedOwnedItemsSeen } from "../models/owners-and-items.js";
 import { listen, recordingRoundTrips } from "../helpers/queries.js";
 import { Post, User } from "../models/fixtures.js";
 import { Kid, Parent, Num } from "../models/edge-relation-items.js";
@@ -11,20 +11,6 @@ import { Kid, Parent, Num } from "../models/edge-relation-items.js";
 beforeEach(resetDatabase);
 
 const I = OwnedItem as any;
-
-const O = ItemOwner as any;
-
-const B = Badge as any;
-
-async function seedOwnedItemsSeen(): Promise<void> {
-  await O.insertAll([{ id: "o1", name: "one" }, { id: "o2", name: "two" }]);
-  await I.insertAll([
-    { id: "a", ownerId: "o1", name: "x", rank: 1, code: "A", seenAt: "2024-01-01T00:00:00Z" },
-    { id: "b", ownerId: "o1", name: "X", rank: 2, code: "B", seenAt: "2024-01-02T00:00:00Z" },
-    { id: "c", ownerId: "o2", name: "y", rank: 3, code: "C", seenAt: "2024-01-03T00:00:00Z" },
-    { id: "d", ownerId: null, name: null, rank: null, code: "D", seenAt: null },
-  ]);
-}
 
 describe("paginate with distinct", () => {
   it("a distinct select pages and counts the distinct rows", async () => {
