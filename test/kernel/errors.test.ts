@@ -3,7 +3,6 @@ import { beforeEach, describe, expect, it } from "vitest";
 import {
   abort,
   batch,
-  hasMany,
   Model,
   RecordInvalid,
   RecordNotDestroyed,
@@ -24,6 +23,7 @@ import { thrown, rejectionOf } from "../helpers/errors.js";
 import { User } from "../models/fixtures.js";
 import { Item } from "../models/typed-items.js";
 import { stateOf, NEW } from "../helpers/record-states.js";
+import { SaaOwner } from "../models/saa-owners-and-items.js";
 
 beforeEach(resetDatabase);
 
@@ -32,26 +32,6 @@ const log: string[] = [];
 beforeEach(() => {
   log.length = 0;
 });
-
-class SaaItem extends Model({
-  id: { type: "string", null: false, generateId: true },
-  saaOwnerId: "string",
-  keeperId: "string",
-  title: { type: "string", null: false },
-}) {
-  static override binding = "DB";
-}
-
-class SaaOwner extends Model({
-  id: { type: "string", null: false, generateId: true },
-  name: "string",
-  rank: "integer",
-  settings: "json",
-  startsAt: "datetime",
-}) {
-  static override binding = "DB";
-  items = hasMany(SaaItem);
-}
 
 describe("Errors (SPEC: RecordInvalid, RecordNotSaved, RecordNotDestroyed)", () => {
   it("createOrThrow and updateOrThrow", async () => {

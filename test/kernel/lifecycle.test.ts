@@ -12,8 +12,6 @@ import {
   RecordNotDestroyed,
   RecordNotFound,
   RecordNotSaved,
-  ActiveRecord,
-  defineApplicationRecord,
   InvalidModel,
   Model,
   batch,
@@ -31,6 +29,7 @@ import { rejectionOf, thrown } from "../helpers/errors.js";
 import { countRows, listen, recordingRoundTrips } from "../helpers/queries.js";
 import { User, ApplicationRecord as FixtureApplicationRecord, Post } from "../models/fixtures.js";
 import { AuditItem } from "../models/audit-items.js";
+import { ApplicationRecord } from "../models/items-and-counters.js";
 
 beforeEach(resetDatabase);
 
@@ -484,31 +483,6 @@ describe("OrThrow forms", () => {
     expect(await countRows("users")).toBe(1);
   });
 });
-
-class AppBase extends ActiveRecord {
-  static override binding = "DB";
-}
-
-const schema = {
-  sal_items: {
-    id: { type: "string", null: false, generateId: true },
-    name: "string",
-    email: "string",
-    qty: "integer",
-    score: "real",
-    status: "string",
-    tags: "json",
-    createdAt: "datetime",
-    updatedAt: "datetime",
-  },
-  sal_counters: {
-    id: { type: "integer", null: false },
-    label: "string",
-    hits: { type: "integer", null: false },
-  },
-} as const;
-
-const ApplicationRecord = defineApplicationRecord(schema, AppBase);
 
 class Item extends ApplicationRecord("sal_items") {}
 

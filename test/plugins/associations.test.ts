@@ -16,6 +16,7 @@ import {
 import { ApplicationRecord } from "../models/fixtures.js";
 import { Item as OwnedItem, Owner as ItemOwner, seedOwnedItemsSeen } from "../models/owners-and-items.js";
 import { thrown } from "../helpers/errors.js";
+import { SaaItem, SaaOwner } from "../models/saa-owners-and-items.js";
 
 beforeEach(resetDatabase);
 
@@ -470,26 +471,6 @@ const log: string[] = [];
 beforeEach(() => {
   log.length = 0;
 });
-
-class SaaItem extends Model({
-  id: { type: "string", null: false, generateId: true },
-  saaOwnerId: "string",
-  keeperId: "string",
-  title: { type: "string", null: false },
-}) {
-  static override binding = "DB";
-}
-
-class SaaOwner extends Model({
-  id: { type: "string", null: false, generateId: true },
-  name: "string",
-  rank: "integer",
-  settings: "json",
-  startsAt: "datetime",
-}) {
-  static override binding = "DB";
-  items = hasMany(SaaItem);
-}
 
 describe("Associations", () => {
   it("the default foreign key of a Model({...}) class is its name in camelCase plus Id", async () => {

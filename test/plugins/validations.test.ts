@@ -4,8 +4,6 @@ import {
   InvalidModel,
   Model,
   RecordInvalid,
-  ActiveRecord,
-  defineApplicationRecord,
   UnknownAttribute,
   sql,
   withDatabase,
@@ -15,6 +13,7 @@ import { listen, countRows } from "../helpers/queries.js";
 import { User, ApplicationRecord as FixtureApplicationRecord } from "../models/fixtures.js";
 import { thrown } from "../helpers/errors.js";
 import { AuditItem } from "../models/audit-items.js";
+import { ApplicationRecord } from "../models/items-and-counters.js";
 
 beforeEach(resetDatabase);
 
@@ -235,31 +234,6 @@ describe("validations", () => {
     expect((await Member.create({ name: "Ada" })).errors.isEmpty()).toBe(true);
   });
 });
-
-class AppBase extends ActiveRecord {
-  static override binding = "DB";
-}
-
-const schema = {
-  sal_items: {
-    id: { type: "string", null: false, generateId: true },
-    name: "string",
-    email: "string",
-    qty: "integer",
-    score: "real",
-    status: "string",
-    tags: "json",
-    createdAt: "datetime",
-    updatedAt: "datetime",
-  },
-  sal_counters: {
-    id: { type: "integer", null: false },
-    label: "string",
-    hits: { type: "integer", null: false },
-  },
-} as const;
-
-const ApplicationRecord = defineApplicationRecord(schema, AppBase);
 
 class Item extends ApplicationRecord("sal_items") {}
 
