@@ -2,7 +2,6 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it, expectTypeOf } from "vitest";
 import {
-  defineApplicationRecord,
   InvalidModel,
   Model,
   UnknownAttribute,
@@ -12,9 +11,10 @@ import {
 import { resetDatabase } from "../helpers/db.js";
 import { thrown } from "../helpers/errors.js";
 import { listen } from "../helpers/queries.js";
-import { ApplicationBase, ApplicationRecord as FixtureApplicationRecord } from "../models/fixtures.js";
+import { ApplicationRecord as FixtureApplicationRecord } from "../models/fixtures.js";
 import { ItemApplicationRecord, Item } from "../models/typed-items.js";
 import { RowApplicationRecord } from "../models/noted-rows.js";
+import { AuditRecord } from "../models/audit-items.js";
 
 beforeEach(resetDatabase);
 
@@ -159,29 +159,6 @@ describe("overrides", () => {
     expect(() => ItemApplicationRecord("nope" as never)).toThrow(InvalidModel);
   });
 });
-
-const auditSchema = {
-  audit_r_items: {
-    id: { type: "string", null: false, generateId: true },
-    name: "string",
-    email: "string",
-    qty: "integer",
-    price: "real",
-    flag: "boolean",
-    kind: { type: "string", null: false, default: "plain" },
-    happenedAt: "datetime",
-    data: "json",
-    createdAt: "datetime",
-    updatedAt: "datetime",
-  },
-  audit_r_keyed: {
-    token: { type: "string", null: false },
-    id: "string",
-    label: "string",
-  },
-} as const;
-
-const AuditRecord = defineApplicationRecord(auditSchema, ApplicationBase);
 
 describe("guide: Overrides", () => {
   class Member extends FixtureApplicationRecord("users", {

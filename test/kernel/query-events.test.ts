@@ -6,6 +6,7 @@ import { resetDatabase } from "../helpers/db.js";
 import { listen } from "../helpers/queries.js";
 import { Counter, User } from "../models/fixtures.js";
 import { rejectionOf, thrown } from "../helpers/errors.js";
+import { Item } from "../models/runtime-items.js";
 
 beforeEach(resetDatabase);
 
@@ -86,22 +87,6 @@ describe("connect and query events", () => {
     expect(events).toHaveLength(0);
   });
 });
-
-class Item extends Model({
-  id: { type: "string", null: false, generateId: true },
-  name: "string",
-  age: "integer",
-  email: "string",
-  codeValue: "string",
-  partA: "string",
-  partB: "string",
-  data: "json",
-  createdAt: "datetime",
-  updatedAt: "datetime",
-}) {
-  static override binding = "DB";
-  static override tableName = "srt_items";
-}
 
 const AnyContact = Item as any;
 

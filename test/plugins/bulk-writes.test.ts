@@ -7,6 +7,7 @@ import { countRows, listen } from "../helpers/queries.js";
 import { Counter, User, Post, Counter as CounterRow } from "../models/fixtures.js";
 import { rejectionOf } from "../helpers/errors.js";
 import { Item as OwnedItem, seedOwnedItems } from "../models/owners-and-items.js";
+import { Item } from "../models/runtime-items.js";
 
 beforeEach(resetDatabase);
 
@@ -377,22 +378,6 @@ describe("Bulk writes skip validations and callbacks declared with the public AP
     expect(ran).toBe(0);
   });
 });
-
-class Item extends Model({
-  id: { type: "string", null: false, generateId: true },
-  name: "string",
-  age: "integer",
-  email: "string",
-  codeValue: "string",
-  partA: "string",
-  partB: "string",
-  data: "json",
-  createdAt: "datetime",
-  updatedAt: "datetime",
-}) {
-  static override binding = "DB";
-  static override tableName = "srt_items";
-}
 
 const AnyContact = Item as any;
 
