@@ -1,7 +1,7 @@
 /** batch([...]): reads and writes sent to D1 together, atomically, and what it returns. */
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, expectTypeOf, it } from "vitest";
-import { batch, connect, RecordNotUnique, type D1DatabaseLike, sql, withDatabase, RecordInvalid, RecordDestroyed } from "../../src/index.js";
+import { batch, connect, RecordNotUnique, type D1DatabaseLike, withDatabase, RecordInvalid, RecordDestroyed } from "../../src/index.js";
 import { countStatement, Relation } from "../../src/plugin.js";
 import { resetDatabase } from "../helpers/db.js";
 import { rejectionOf, thrown } from "../helpers/errors.js";

@@ -7,8 +7,6 @@ import {
   batch,
   MissingAttribute,
   RecordNotUnique,
-  column,
-  sql,
   RecordDestroyed,
 } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";

@@ -4,7 +4,7 @@
  */
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { batch, column, connect, Model, NoDatabase, RecordNotUnique, sql, withDatabase } from "../../src/index.js";
+import { batch, connect, Model, NoDatabase, RecordNotUnique, withDatabase } from "../../src/index.js";
 import { countStatement, Relation } from "../../src/plugin.js";
 import { resetDatabase } from "../helpers/db.js";
 import { rejectionOf } from "../helpers/errors.js";

@@ -13,15 +13,11 @@ import {
   RecordNotFound,
   RecordNotSaved,
   InvalidModel,
-  Model,
   batch,
-  column,
   connect,
   hasMany,
   MissingAttribute,
   RecordNotUnique,
-  sql,
-  timestamps,
   withDatabase,
 } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";

@@ -13,8 +13,6 @@ import {
   Model,
   UnknownAttribute,
   withDatabase,
-  column,
-  sql,
 } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { thrown } from "../helpers/errors.js";

@@ -5,9 +5,7 @@ import {
   defineApplicationRecord,
   InvalidModel,
   Model,
-  column,
   hasMany,
-  sql,
   gt,
 } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";

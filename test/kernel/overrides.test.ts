@@ -5,8 +5,6 @@ import {
   InvalidModel,
   Model,
   UnknownAttribute,
-  column,
-  sql,
 } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { thrown } from "../helpers/errors.js";

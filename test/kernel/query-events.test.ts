@@ -1,11 +1,11 @@
 /** Query events: connect's onQuery, what each event carries, and when it fires. */
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { batch, connect, type QueryEvent, type D1DatabaseLike, sql, Model, RecordNotUnique } from "../../src/index.js";
+import { connect, type QueryEvent, type D1DatabaseLike, Model, RecordNotUnique } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { listen } from "../helpers/queries.js";
 import { Counter, User } from "../models/fixtures.js";
-import { rejectionOf, thrown } from "../helpers/errors.js";
+import { rejectionOf } from "../helpers/errors.js";
 import { Item } from "../models/runtime-items.js";
 
 beforeEach(resetDatabase);

@@ -8,10 +8,7 @@ import {
   RecordNotFound,
   RecordNotUnique,
   UnknownAttribute,
-  column,
   RecordDestroyed,
-  sql,
-  timestamps,
 } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { listen } from "../helpers/queries.js";

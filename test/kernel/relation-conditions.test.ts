@@ -1,7 +1,6 @@
 /** A Relation's conditions: where, whereNot, or, comparison helpers and sql fragments, cast like assigned values. */
 import { beforeEach, describe, expect, it } from "vitest";
 import { between, gt, gte, ignoringCase, lt, lte, Model, RecordNotFound, MissingAttribute, IncompatibleRelation, sql, column, UnknownAttribute } from "../../src/index.js";
-import { Relation } from "../../src/plugin.js";
 import { resetDatabase } from "../helpers/db.js";
 import { Item as OwnedItem, seedOwnedItemsSeen, seedOwnedItems } from "../models/owners-and-items.js";
 import { listen } from "../helpers/queries.js";

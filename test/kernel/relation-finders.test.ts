@@ -1,7 +1,6 @@
 /** A Relation's finders and results on fresh rows: find, findBy, first, last and IrreversibleOrder, exists and isEmpty. */
 import { beforeEach, describe, expect, it, expectTypeOf } from "vitest";
 import { Model, RecordNotFound, IrreversibleOrder, sql, column } from "../../src/index.js";
-import { Relation } from "../../src/plugin.js";
 import { resetDatabase } from "../helpers/db.js";
 import { rejectionOf } from "../helpers/errors.js";
 import { Item as OwnedItem, Num as NamedNumber, seedOwnedItemsSeen, seedOwnedItems } from "../models/owners-and-items.js";

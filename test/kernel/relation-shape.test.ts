@@ -4,7 +4,6 @@ import {
   Model,
   RecordNotFound,
   MissingAttribute,
-  belongsTo,
   column,
   IrreversibleOrder,
   sql,

@@ -1,6 +1,6 @@
 /** toJSON() and attributes(): what a record serializes to. */
 import { beforeEach, describe, expect, it } from "vitest";
-import { ActiveRecord, defineApplicationRecord, Model } from "../../src/index.js";
+import { ActiveRecord, defineApplicationRecord } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { schema, User, ApplicationRecord as FixtureApplicationRecord } from "../models/fixtures.js";
 import { Account } from "../models/lifecycle-fixtures.js";

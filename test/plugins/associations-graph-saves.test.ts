@@ -1,7 +1,6 @@
 /** Saving a graph of associated records: one batch per level, keys the database assigns, and graphs inside batch. */
 import { beforeEach, describe, expect, it } from "vitest";
 import {
-  batch,
   belongsTo,
   hasMany,
   hasOne,
@@ -9,7 +8,6 @@ import {
   RecordNotUnique,
   connect,
   RecordInvalid,
-  sql,
   withDatabase,
 } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";

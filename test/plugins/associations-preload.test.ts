@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { associations, connect, hasMany, IncompatibleRelation, MissingAttribute, type QueryEvent, batch, hasOne, Model, sql } from "../../src/index.js";
-import { definePlugin, ParamWriter, withSource, Relation, Statement } from "../../src/plugin.js";
+import { associations, connect, hasMany, IncompatibleRelation, MissingAttribute, type QueryEvent, hasOne, Model } from "../../src/index.js";
+import { definePlugin, ParamWriter, withSource, Statement } from "../../src/plugin.js";
 import { resetDatabase } from "../helpers/db.js";
 import { kernelUsers } from "../helpers/kernel-bases.js";
 import { recordingRoundTrips, listen } from "../helpers/queries.js";

@@ -7,15 +7,12 @@ import {
   Model,
   RecordNotDestroyed,
   abort,
-  sql,
   belongsTo,
   connect,
   AssociationNotLoaded,
   IncompatibleRelation,
   InvalidModel,
-  RecordDestroyed,
   RecordflareError,
-  timestamps,
   withDatabase,
 } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";

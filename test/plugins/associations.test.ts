@@ -1,7 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { abort, belongsTo, connect, hasMany, hasOne, Model, IncompatibleRelation, RecordInvalid, RecordNotSaved, batch, between, sql } from "../../src/index.js";
-import { Relation } from "../../src/plugin.js";
+import { abort, belongsTo, connect, hasMany, hasOne, Model, IncompatibleRelation, RecordInvalid, RecordNotSaved } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { countRows, listen, recordingRoundTrips } from "../helpers/queries.js";
 import {

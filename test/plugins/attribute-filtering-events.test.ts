@@ -1,8 +1,7 @@
 /** The attribute-filtering plugin in query events: no filtered value reaches an event, whatever sends it; [FILTERED] in its place. */
 import { format } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { batch, Model, RecordNotFound, type QueryEvent, column, gt, sql, between, gte, lt, lte } from "../../src/index.js";
-import { type Relation } from "../../src/plugin.js";
+import { Model, RecordNotFound, type QueryEvent, column, gt, sql, between, gte, lt, lte } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { listen } from "../helpers/queries.js";
 import { env } from "cloudflare:test";

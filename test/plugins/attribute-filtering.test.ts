@@ -1,10 +1,9 @@
 import { format, inspect } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { abort, batch, belongsTo, hasMany, Model, RecordInvalid, RecordNotFound, RecordNotSaved, RecordNotUnique, type QueryEvent, gt, sql, UnknownAttribute, between, ActiveRecord, defineApplicationRecord } from "../../src/index.js";
+import { abort, batch, belongsTo, hasMany, Model, RecordInvalid, RecordNotFound, RecordNotSaved, RecordNotUnique, type QueryEvent, gt, between, ActiveRecord, defineApplicationRecord } from "../../src/index.js";
 import { type Relation } from "../../src/plugin.js";
 import { resetDatabase } from "../helpers/db.js";
 import { listen } from "../helpers/queries.js";
-import { thrown } from "../helpers/errors.js";
 import { AuditItem } from "../models/audit-items.js";
 import { Item } from "../models/edge-relation-items.js";
 

@@ -1,7 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { InvalidModel, Model, RecordNotUnique, UnknownAttribute, batch, sql, column, IncompatibleRelation, timestamps } from "../../src/index.js";
-import { Relation } from "../../src/plugin.js";
+import { InvalidModel, Model, RecordNotUnique, UnknownAttribute, batch, IncompatibleRelation } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { countRows, listen } from "../helpers/queries.js";
 import { Counter, User, Post, Counter as CounterRow } from "../models/fixtures.js";

@@ -1,6 +1,6 @@
 /** The calculations plugin: count and pluck, and calculations on association Relations. */
 import { beforeEach, describe, expect, it } from "vitest";
-import { gt, RecordNotFound, sql } from "../../src/index.js";
+import { gt, RecordNotFound } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { rejectionOf } from "../helpers/errors.js";
 import { Badge, Item as OwnedItem, Owner as ItemOwner, seedOwnedItemsSeen, seedOwnedItems } from "../models/owners-and-items.js";

@@ -7,7 +7,6 @@ import {
   hasMany,
   hasOne,
   Model,
-  sql,
   RecordNotDestroyed,
 } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";

@@ -1,7 +1,6 @@
 /** paginate combined with distinct, scopes, bound Models and count: false. */
 import { beforeEach, describe, expect, it } from "vitest";
-import { batch, Model, sql, column, connect, IncompatibleRelation, withDatabase, gt } from "../../src/index.js";
-import { Relation } from "../../src/plugin.js";
+import { sql, column, connect, IncompatibleRelation, withDatabase, gt } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { Item as OwnedItem, seedOwnedItemsSeen } from "../models/owners-and-items.js";
 import { listen, recordingRoundTrips } from "../helpers/queries.js";

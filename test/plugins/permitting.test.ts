@@ -1,10 +1,10 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { CastError, Model, UnknownAttribute } from "../../src/index.js";
+import { CastError, UnknownAttribute } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { listen } from "../helpers/queries.js";
 import { User } from "../models/fixtures.js";
 import { env } from "cloudflare:test";
-import { thrown, typeError } from "../helpers/errors.js";
+import { typeError } from "../helpers/errors.js";
 import { Item } from "../models/typed-items.js";
 
 beforeEach(resetDatabase);

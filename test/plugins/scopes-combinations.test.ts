@@ -1,6 +1,6 @@
 /** Scopes combined with includes, paginate, merge, associations and bound databases; names a scope may not take. */
 import { beforeEach, describe, expect, it } from "vitest";
-import { batch, gt, hasMany, hasOne, Model, IncompatibleRelation, type ScopeStatic, InvalidModel } from "../../src/index.js";
+import { gt, hasMany, hasOne, Model, IncompatibleRelation, type ScopeStatic, InvalidModel } from "../../src/index.js";
 import { Relation } from "../../src/plugin.js";
 import { resetDatabase } from "../helpers/db.js";
 import { rejectionOf } from "../helpers/errors.js";

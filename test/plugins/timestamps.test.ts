@@ -6,7 +6,6 @@ import {
   Model,
   RecordNotUnique,
   MissingAttribute,
-  timestamps,
   withDatabase,
 } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";

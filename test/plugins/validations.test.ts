@@ -5,8 +5,6 @@ import {
   Model,
   RecordInvalid,
   UnknownAttribute,
-  sql,
-  withDatabase,
 } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { listen, countRows } from "../helpers/queries.js";

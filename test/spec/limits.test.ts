@@ -1,6 +1,6 @@
 /** SPEC.md, Limits: lists bound as one value, never more than 100 bound parameters, sentence by sentence. */
 import { beforeEach, describe, expect, it } from "vitest";
-import { batch, Model, belongsTo, hasMany, hasOne } from "../../src/index.js";
+import { Model, belongsTo, hasMany, hasOne } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { Item as OwnedItem, Owner as ItemOwner, seedOwnedItems } from "../models/owners-and-items.js";
 import { listen } from "../helpers/queries.js";
