@@ -1,3 +1,5 @@
+import { expect } from "vitest";
+
 /** Runs `fn` and returns what it threw (synchronously or as a rejection), or undefined when it did not throw. */
 export async function thrown(fn: () => unknown): Promise<unknown> {
   try {
@@ -16,4 +18,15 @@ export async function rejectionOf(promise: Promise<unknown>): Promise<Error> {
     },
     (error: unknown) => error as Error,
   );
+}
+
+/** The message of the TypeError `fn` throws (fails the test when it throws anything else, or nothing). */
+export function typeError(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(TypeError);
+    return (error as Error).message;
+  }
+  throw new Error("expected a TypeError");
 }

@@ -1,7 +1,7 @@
 /** batch([...]): reads and writes sent to D1 together, atomically, and what it returns. */
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, expectTypeOf, it } from "vitest";
-import { batch, connect, RecordNotUnique, type D1DatabaseLike, sql, withDatabase, Model, RecordInvalid, RecordDestroyed } from "../../src/index.js";
+import { batch, connect, RecordNotUnique, type D1DatabaseLike, withDatabase, RecordInvalid, RecordDestroyed } from "../../src/index.js";
 import { countStatement, Relation } from "../../src/plugin.js";
 import { resetDatabase } from "../helpers/db.js";
 import { rejectionOf, thrown } from "../helpers/errors.js";
@@ -13,7 +13,8 @@ import {
   Post,
   Counter as CounterRow,
 } from "../models/fixtures.js";
-import { Badge, Item as OwnedItem, Owner as ItemOwner } from "../models/owners-and-items.js";
+import { Badge, Item as OwnedItem, seedOwnedItemsSeen } from "../models/owners-and-items.js";
+import { AuditItem } from "../models/audit-items.js";
 
 beforeEach(resetDatabase);
 
@@ -191,21 +192,7 @@ describe("batch", () => {
   });
 });
 
-const I = OwnedItem as any;
-
-const O = ItemOwner as any;
-
 const B = Badge as any;
-
-async function seedOwnedItemsSeen(): Promise<void> {
-  await O.insertAll([{ id: "o1", name: "one" }, { id: "o2", name: "two" }]);
-  await I.insertAll([
-    { id: "a", ownerId: "o1", name: "x", rank: 1, code: "A", seenAt: "2024-01-01T00:00:00Z" },
-    { id: "b", ownerId: "o1", name: "X", rank: 2, code: "B", seenAt: "2024-01-02T00:00:00Z" },
-    { id: "c", ownerId: "o2", name: "y", rank: 3, code: "C", seenAt: "2024-01-03T00:00:00Z" },
-    { id: "d", ownerId: null, name: null, rank: null, code: "D", seenAt: null },
-  ]);
-}
 
 describe("batch mixing reads and writes: 'executes all atomically'", () => {
   it("a select and a count see the writes before them in the same batch", async () => {
@@ -220,23 +207,6 @@ describe("batch mixing reads and writes: 'executes all atomically'", () => {
     expect(events.every((event) => event.batched)).toBe(true);
   });
 });
-
-class AuditItem extends Model({
-  id: "string",
-  name: "string",
-  email: "string",
-  qty: "integer",
-  price: "real",
-  flag: "boolean",
-  kind: "string",
-  happenedAt: "datetime",
-  data: "json",
-  createdAt: "datetime",
-  updatedAt: "datetime",
-}) {
-  static override binding = "DB";
-  static override tableName = "audit_r_items";
-}
 
 describe("guide: Batch", () => {
   it("runs the first example", async () => {

@@ -10,13 +10,13 @@ import {
   Model,
   RecordNotFound,
   UnknownAttribute,
-  ActiveRecord,
-  defineApplicationRecord,
 } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { countRows, listen } from "../helpers/queries.js";
 import { Counter, User } from "../models/fixtures.js";
-import { thrown } from "../helpers/errors.js";
+import { thrown, typeError } from "../helpers/errors.js";
+import { ItemApplicationRecord, Item } from "../models/typed-items.js";
+import { AuditItem } from "../models/audit-items.js";
 
 /** A hand-declared Model with one attribute of each type; it is only built, never saved. */
 class Caster extends Model({
@@ -682,47 +682,6 @@ describe("casting through the database", () => {
 
 beforeEach(resetDatabase);
 
-class AppBase extends ActiveRecord {
-  static override binding = "DB";
-}
-
-const itemSchema = {
-  sar_items: {
-    id: { type: "string", null: false, generateId: true },
-    name: "string",
-    email: "string",
-    qty: { type: "integer", default: 1 },
-    price: "real",
-    flag: "boolean",
-    kind: { type: "string", null: false, default: "plain" },
-    happenedAt: "datetime",
-    data: "json",
-    code: "string",
-    createdAt: "datetime",
-    updatedAt: "datetime",
-  },
-  sar_strict: {
-    id: { type: "string", null: false, generateId: true },
-    label: { type: "string", null: false },
-    note: "string",
-  },
-} as const;
-
-const ItemApplicationRecord = defineApplicationRecord(itemSchema, AppBase);
-
-class Item extends ItemApplicationRecord("sar_items") {}
-
-/** The TypeError a function throws, with its message. */
-function typeError(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(TypeError);
-    return (error as Error).message;
-  }
-  throw new Error("expected a TypeError");
-}
-
 describe("casting", () => {
   it("a filtered attribute's uncastable value is hidden in permit, update and setter errors too", async () => {
     const item = await Item.create({ name: "a" });
@@ -789,23 +748,6 @@ describe("cast errors name the Model through every path", () => {
     }
   });
 });
-
-class AuditItem extends Model({
-  id: "string",
-  name: "string",
-  email: "string",
-  qty: "integer",
-  price: "real",
-  flag: "boolean",
-  kind: "string",
-  happenedAt: "datetime",
-  data: "json",
-  createdAt: "datetime",
-  updatedAt: "datetime",
-}) {
-  static override binding = "DB";
-  static override tableName = "audit_r_items";
-}
 
 describe("edge cases that hold", () => {
   it("datetime text with more than 3 fractional digits is accepted", () => {

@@ -4,20 +4,18 @@ import { beforeEach, describe, expect, it } from "vitest";
 import {
   type QueryEvent,
   abort,
-  ActiveRecord,
   batch,
-  defineApplicationRecord,
   MissingAttribute,
   RecordNotUnique,
-  Model,
-  column,
-  sql,
   RecordDestroyed,
 } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { listen, countRows } from "../helpers/queries.js";
 import { Counter, User, ApplicationRecord as FixtureApplicationRecord } from "../models/fixtures.js";
-import { thrown } from "../helpers/errors.js";
+import { thrown, typeError } from "../helpers/errors.js";
+import { Item } from "../models/typed-items.js";
+import { AuditItem } from "../models/audit-items.js";
+import { RowApplicationRecord, Row } from "../models/noted-rows.js";
 
 beforeEach(resetDatabase);
 
@@ -317,31 +315,6 @@ describe("change tracking", () => {
   });
 });
 
-class AppBase extends ActiveRecord {
-  static override binding = "DB";
-}
-
-const rowSchema = {
-  sar2_rows: {
-    id: { type: "string", null: false, generateId: true },
-    label: "string",
-    secretNote: "string",
-    qty: "integer",
-    price: "real",
-    flag: "boolean",
-    happenedAt: "datetime",
-    stamp: "datetime",
-    data: "json",
-    code: "string",
-    createdAt: "datetime",
-    updatedAt: "datetime",
-  },
-} as const;
-
-const RowApplicationRecord = defineApplicationRecord(rowSchema, AppBase);
-
-class Row extends RowApplicationRecord("sar2_rows") {}
-
 describe("Change tracking across saves, reloads and failures", () => {
   it("'Persisted -> Persisted: ... saved changes recorded and record becomes clean'; reload clears savedChanges as Rails does", async () => {
     const row = await Row.create({ label: "a", qty: 1 });
@@ -429,43 +402,6 @@ describe("Change tracking across saves, reloads and failures", () => {
   });
 });
 
-const itemSchema = {
-  sar_items: {
-    id: { type: "string", null: false, generateId: true },
-    name: "string",
-    email: "string",
-    qty: { type: "integer", default: 1 },
-    price: "real",
-    flag: "boolean",
-    kind: { type: "string", null: false, default: "plain" },
-    happenedAt: "datetime",
-    data: "json",
-    code: "string",
-    createdAt: "datetime",
-    updatedAt: "datetime",
-  },
-  sar_strict: {
-    id: { type: "string", null: false, generateId: true },
-    label: { type: "string", null: false },
-    note: "string",
-  },
-} as const;
-
-const ItemApplicationRecord = defineApplicationRecord(itemSchema, AppBase);
-
-class Item extends ItemApplicationRecord("sar_items") {}
-
-/** The TypeError a function throws, with its message. */
-function typeError(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(TypeError);
-    return (error as Error).message;
-  }
-  throw new Error("expected a TypeError");
-}
-
 describe("change tracking", () => {
   it("a new record: changes show [null, value]; restoreAttributes goes back to what build gave", () => {
     const item = Item.build({ name: "a", qty: 5 });
@@ -539,23 +475,6 @@ describe("change tracking", () => {
     expect(events).toHaveLength(0);
   });
 });
-
-class AuditItem extends Model({
-  id: "string",
-  name: "string",
-  email: "string",
-  qty: "integer",
-  price: "real",
-  flag: "boolean",
-  kind: "string",
-  happenedAt: "datetime",
-  data: "json",
-  createdAt: "datetime",
-  updatedAt: "datetime",
-}) {
-  static override binding = "DB";
-  static override tableName = "audit_r_items";
-}
 
 // ---- Change tracking ------------------------------------------------------------------------------------------
 

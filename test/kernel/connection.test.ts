@@ -4,24 +4,9 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { batch, belongsTo, connect, hasMany, hasOne, Model, withDatabase } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { listen, recordingRoundTrips } from "../helpers/queries.js";
+import { Item } from "../models/runtime-items.js";
 
 beforeEach(resetDatabase);
-
-class Item extends Model({
-  id: { type: "string", null: false, generateId: true },
-  name: "string",
-  age: "integer",
-  email: "string",
-  codeValue: "string",
-  partA: "string",
-  partB: "string",
-  data: "json",
-  createdAt: "datetime",
-  updatedAt: "datetime",
-}) {
-  static override binding = "DB";
-  static override tableName = "srt_items";
-}
 
 class Owner extends Model({ id: { type: "string", null: false, generateId: true }, name: "string" }) {
   static override binding = "DB";

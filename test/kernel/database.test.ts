@@ -4,13 +4,14 @@
  */
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { batch, column, connect, Model, NoDatabase, RecordNotUnique, sql, withDatabase, ActiveRecord, defineApplicationRecord } from "../../src/index.js";
+import { batch, connect, Model, NoDatabase, RecordNotUnique, withDatabase } from "../../src/index.js";
 import { countStatement, Relation } from "../../src/plugin.js";
 import { resetDatabase } from "../helpers/db.js";
 import { rejectionOf } from "../helpers/errors.js";
 import { countRows, listen } from "../helpers/queries.js";
 import { Counter, User } from "../models/fixtures.js";
-import { Item as OwnedItem, Owner as ItemOwner } from "../models/owners-and-items.js";
+import { Item as OwnedItem, Owner as ItemOwner, seedOwnedItems } from "../models/owners-and-items.js";
+import { Item } from "../models/typed-items.js";
 
 beforeEach(resetDatabase);
 
@@ -187,16 +188,6 @@ const I = OwnedItem as any;
 
 const O = ItemOwner as any;
 
-async function seedOwnedItems(): Promise<void> {
-  await O.insertAll([{ id: "o1", name: "one" }, { id: "o2", name: "two" }]);
-  await I.insertAll([
-    { id: "a", ownerId: "o1", name: "x", rank: 1, code: "A" },
-    { id: "b", ownerId: "o1", name: "x", rank: 2, code: "B" },
-    { id: "c", ownerId: "o2", name: "y", rank: 3, code: "C" },
-    { id: "d", ownerId: null, name: null, rank: null, code: "D" },
-  ]);
-}
-
 describe("Connection", () => {
   it("withDatabase routes queries, a bound Model keeps its own database inside it, and batch([]) of Statements runs there", async () => {
     await seedOwnedItems();
@@ -224,36 +215,6 @@ describe("Connection: db.model(M) is the Model bound to db", () => {
     expect((await O.find("o1")) instanceof B).toBe(false);
   });
 });
-
-class AppBase extends ActiveRecord {
-  static override binding = "DB";
-}
-
-const itemSchema = {
-  sar_items: {
-    id: { type: "string", null: false, generateId: true },
-    name: "string",
-    email: "string",
-    qty: { type: "integer", default: 1 },
-    price: "real",
-    flag: "boolean",
-    kind: { type: "string", null: false, default: "plain" },
-    happenedAt: "datetime",
-    data: "json",
-    code: "string",
-    createdAt: "datetime",
-    updatedAt: "datetime",
-  },
-  sar_strict: {
-    id: { type: "string", null: false, generateId: true },
-    label: { type: "string", null: false },
-    note: "string",
-  },
-} as const;
-
-const ItemApplicationRecord = defineApplicationRecord(itemSchema, AppBase);
-
-class Item extends ItemApplicationRecord("sar_items") {}
 
 describe("Record 4: the database a record keeps", () => {
   it("build() inside withDatabase keeps that database; new <Model>() keeps none", async () => {

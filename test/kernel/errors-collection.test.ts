@@ -1,9 +1,10 @@
 /** record.errors: the errors collection. */
 import { inspect } from "node:util";
 import { beforeEach, describe, expect, it } from "vitest";
-import { abort, ActiveRecord, defineApplicationRecord } from "../../src/index.js";
+import { abort } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { User } from "../models/fixtures.js";
+import { ItemApplicationRecord, Item } from "../models/typed-items.js";
 
 beforeEach(resetDatabase);
 
@@ -73,36 +74,6 @@ describe("errors collection", () => {
     expect(user.errors.fullMessages()).toEqual(["Name can't be blank"]);
   });
 });
-
-class AppBase extends ActiveRecord {
-  static override binding = "DB";
-}
-
-const itemSchema = {
-  sar_items: {
-    id: { type: "string", null: false, generateId: true },
-    name: "string",
-    email: "string",
-    qty: { type: "integer", default: 1 },
-    price: "real",
-    flag: "boolean",
-    kind: { type: "string", null: false, default: "plain" },
-    happenedAt: "datetime",
-    data: "json",
-    code: "string",
-    createdAt: "datetime",
-    updatedAt: "datetime",
-  },
-  sar_strict: {
-    id: { type: "string", null: false, generateId: true },
-    label: { type: "string", null: false },
-    note: "string",
-  },
-} as const;
-
-const ItemApplicationRecord = defineApplicationRecord(itemSchema, AppBase);
-
-class Item extends ItemApplicationRecord("sar_items") {}
 
 describe("errors collection", () => {
   it("entries have attribute, type and message; fullMessages humanizes the attribute", async () => {

@@ -2,15 +2,11 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import {
   abort,
-  batch,
-  hasMany,
   Model,
   RecordInvalid,
   RecordNotDestroyed,
   RecordNotSaved,
   RecordNotUnique,
-  ActiveRecord,
-  defineApplicationRecord,
   IncompatibleRelation,
   InvalidModel,
   IrreversibleOrder,
@@ -24,6 +20,9 @@ import {
 import { resetDatabase } from "../helpers/db.js";
 import { thrown, rejectionOf } from "../helpers/errors.js";
 import { User } from "../models/fixtures.js";
+import { Item } from "../models/typed-items.js";
+import { stateOf, NEW } from "../helpers/record-states.js";
+import { SaaOwner } from "../models/saa-owners-and-items.js";
 
 beforeEach(resetDatabase);
 
@@ -32,26 +31,6 @@ const log: string[] = [];
 beforeEach(() => {
   log.length = 0;
 });
-
-class SaaItem extends Model({
-  id: { type: "string", null: false, generateId: true },
-  saaOwnerId: "string",
-  keeperId: "string",
-  title: { type: "string", null: false },
-}) {
-  static override binding = "DB";
-}
-
-class SaaOwner extends Model({
-  id: { type: "string", null: false, generateId: true },
-  name: "string",
-  rank: "integer",
-  settings: "json",
-  startsAt: "datetime",
-}) {
-  static override binding = "DB";
-  items = hasMany(SaaItem);
-}
 
 describe("Errors (SPEC: RecordInvalid, RecordNotSaved, RecordNotDestroyed)", () => {
   it("createOrThrow and updateOrThrow", async () => {
@@ -77,42 +56,6 @@ describe("Errors (SPEC: RecordInvalid, RecordNotSaved, RecordNotDestroyed)", () 
     expect(owner.isPersisted()).toBe(true);
   });
 });
-
-class AppBase extends ActiveRecord {
-  static override binding = "DB";
-}
-
-const itemSchema = {
-  sar_items: {
-    id: { type: "string", null: false, generateId: true },
-    name: "string",
-    email: "string",
-    qty: { type: "integer", default: 1 },
-    price: "real",
-    flag: "boolean",
-    kind: { type: "string", null: false, default: "plain" },
-    happenedAt: "datetime",
-    data: "json",
-    code: "string",
-    createdAt: "datetime",
-    updatedAt: "datetime",
-  },
-  sar_strict: {
-    id: { type: "string", null: false, generateId: true },
-    label: { type: "string", null: false },
-    note: "string",
-  },
-} as const;
-
-const ItemApplicationRecord = defineApplicationRecord(itemSchema, AppBase);
-
-class Item extends ItemApplicationRecord("sar_items") {}
-
-function stateOf(record: { isNewRecord(): boolean; isPersisted(): boolean; isDestroyed(): boolean }) {
-  return [record.isNewRecord(), record.isPersisted(), record.isDestroyed()];
-}
-
-const NEW = [true, false, false];
 
 describe("RecordNotUnique for every write the database refuses for a unique constraint", () => {
   it("a duplicate primary key, updateAll, insert, insertAll and a batch of saves", async () => {

@@ -12,24 +12,20 @@ import {
   RecordNotDestroyed,
   RecordNotFound,
   RecordNotSaved,
-  ActiveRecord,
-  defineApplicationRecord,
   InvalidModel,
-  Model,
   batch,
-  column,
   connect,
   hasMany,
   MissingAttribute,
   RecordNotUnique,
-  sql,
-  timestamps,
   withDatabase,
 } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { rejectionOf, thrown } from "../helpers/errors.js";
 import { countRows, listen, recordingRoundTrips } from "../helpers/queries.js";
 import { User, ApplicationRecord as FixtureApplicationRecord, Post } from "../models/fixtures.js";
+import { AuditItem } from "../models/audit-items.js";
+import { ApplicationRecord } from "../models/items-and-counters.js";
 
 beforeEach(resetDatabase);
 
@@ -484,31 +480,6 @@ describe("OrThrow forms", () => {
   });
 });
 
-class AppBase extends ActiveRecord {
-  static override binding = "DB";
-}
-
-const schema = {
-  sal_items: {
-    id: { type: "string", null: false, generateId: true },
-    name: "string",
-    email: "string",
-    qty: "integer",
-    score: "real",
-    status: "string",
-    tags: "json",
-    createdAt: "datetime",
-    updatedAt: "datetime",
-  },
-  sal_counters: {
-    id: { type: "integer", null: false },
-    label: "string",
-    hits: { type: "integer", null: false },
-  },
-} as const;
-
-const ApplicationRecord = defineApplicationRecord(schema, AppBase);
-
 class Item extends ApplicationRecord("sal_items") {}
 
 describe("more lifecycle probes", () => {
@@ -558,23 +529,6 @@ describe("more lifecycle probes", () => {
     expect(() => Late.beforeDestroy(() => {})).toThrow(InvalidModel);
   });
 });
-
-class AuditItem extends Model({
-  id: "string",
-  name: "string",
-  email: "string",
-  qty: "integer",
-  price: "real",
-  flag: "boolean",
-  kind: "string",
-  happenedAt: "datetime",
-  data: "json",
-  createdAt: "datetime",
-  updatedAt: "datetime",
-}) {
-  static override binding = "DB";
-  static override tableName = "audit_r_items";
-}
 
 // ---- Choices --------------------------------------------------------------------------------------------------
 

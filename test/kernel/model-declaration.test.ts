@@ -13,8 +13,6 @@ import {
   Model,
   UnknownAttribute,
   withDatabase,
-  column,
-  sql,
 } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { thrown } from "../helpers/errors.js";
@@ -27,6 +25,7 @@ import {
   User,
   ApplicationRecord as FixtureApplicationRecord,
 } from "../models/fixtures.js";
+import { AuditRecord } from "../models/audit-items.js";
 
 beforeEach(resetDatabase);
 
@@ -698,29 +697,6 @@ describe("generateId declarations (SPEC: Attribute declarations; Overrides rule 
     expect(Coded.build().ref).toMatch(UUID_V7);
   });
 });
-
-const auditSchema = {
-  audit_r_items: {
-    id: { type: "string", null: false, generateId: true },
-    name: "string",
-    email: "string",
-    qty: "integer",
-    price: "real",
-    flag: "boolean",
-    kind: { type: "string", null: false, default: "plain" },
-    happenedAt: "datetime",
-    data: "json",
-    createdAt: "datetime",
-    updatedAt: "datetime",
-  },
-  audit_r_keyed: {
-    token: { type: "string", null: false },
-    id: "string",
-    label: "string",
-  },
-} as const;
-
-const AuditRecord = defineApplicationRecord(auditSchema, ApplicationBase);
 
 // ---- Models and attributes ------------------------------------------------------------------------------------
 

@@ -5,9 +5,7 @@ import {
   defineApplicationRecord,
   InvalidModel,
   Model,
-  column,
   hasMany,
-  sql,
   gt,
 } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
@@ -19,36 +17,9 @@ import {
   schema as fixtureSchema,
   User,
 } from "../models/fixtures.js";
+import { AppBase, itemSchema, ItemApplicationRecord } from "../models/typed-items.js";
 
 beforeEach(resetDatabase);
-
-class AppBase extends ActiveRecord {
-  static override binding = "DB";
-}
-
-const itemSchema = {
-  sar_items: {
-    id: { type: "string", null: false, generateId: true },
-    name: "string",
-    email: "string",
-    qty: { type: "integer", default: 1 },
-    price: "real",
-    flag: "boolean",
-    kind: { type: "string", null: false, default: "plain" },
-    happenedAt: "datetime",
-    data: "json",
-    code: "string",
-    createdAt: "datetime",
-    updatedAt: "datetime",
-  },
-  sar_strict: {
-    id: { type: "string", null: false, generateId: true },
-    label: { type: "string", null: false },
-    note: "string",
-  },
-} as const;
-
-const ItemApplicationRecord = defineApplicationRecord(itemSchema, AppBase);
 
 describe("Model statics", () => {
   it("defaults: binding none, primaryKey id, hiddenAttributes empty, filterAttributes the listed ones, perPage 25, maxPerPage 100", () => {

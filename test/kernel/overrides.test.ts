@@ -2,43 +2,19 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it, expectTypeOf } from "vitest";
 import {
-  ActiveRecord,
-  defineApplicationRecord,
   InvalidModel,
   Model,
   UnknownAttribute,
-  column,
-  sql,
 } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { thrown } from "../helpers/errors.js";
 import { listen } from "../helpers/queries.js";
-import { ApplicationBase, ApplicationRecord as FixtureApplicationRecord } from "../models/fixtures.js";
+import { ApplicationRecord as FixtureApplicationRecord } from "../models/fixtures.js";
+import { ItemApplicationRecord, Item } from "../models/typed-items.js";
+import { RowApplicationRecord } from "../models/noted-rows.js";
+import { AuditRecord } from "../models/audit-items.js";
 
 beforeEach(resetDatabase);
-
-class AppBase extends ActiveRecord {
-  static override binding = "DB";
-}
-
-const rowSchema = {
-  sar2_rows: {
-    id: { type: "string", null: false, generateId: true },
-    label: "string",
-    secretNote: "string",
-    qty: "integer",
-    price: "real",
-    flag: "boolean",
-    happenedAt: "datetime",
-    stamp: "datetime",
-    data: "json",
-    code: "string",
-    createdAt: "datetime",
-    updatedAt: "datetime",
-  },
-} as const;
-
-const RowApplicationRecord = defineApplicationRecord(rowSchema, AppBase);
 
 type Attr = "label" | "qty" | "price" | "flag" | "happenedAt" | "data";
 
@@ -76,32 +52,6 @@ describe("Overrides: 'a type name, e.g. boolean | Reads and writes the attribute
     expect((await Retyped.findBy({ label: true, code: "42", qty: "5" }))?.id).toBe(created.id);
   });
 });
-
-const itemSchema = {
-  sar_items: {
-    id: { type: "string", null: false, generateId: true },
-    name: "string",
-    email: "string",
-    qty: { type: "integer", default: 1 },
-    price: "real",
-    flag: "boolean",
-    kind: { type: "string", null: false, default: "plain" },
-    happenedAt: "datetime",
-    data: "json",
-    code: "string",
-    createdAt: "datetime",
-    updatedAt: "datetime",
-  },
-  sar_strict: {
-    id: { type: "string", null: false, generateId: true },
-    label: { type: "string", null: false },
-    note: "string",
-  },
-} as const;
-
-const ItemApplicationRecord = defineApplicationRecord(itemSchema, AppBase);
-
-class Item extends ItemApplicationRecord("sar_items") {}
 
 describe("overrides", () => {
   it("a type name reads and writes the attribute as that type; the generated default is dropped and the column's applies", async () => {
@@ -207,29 +157,6 @@ describe("overrides", () => {
     expect(() => ItemApplicationRecord("nope" as never)).toThrow(InvalidModel);
   });
 });
-
-const auditSchema = {
-  audit_r_items: {
-    id: { type: "string", null: false, generateId: true },
-    name: "string",
-    email: "string",
-    qty: "integer",
-    price: "real",
-    flag: "boolean",
-    kind: { type: "string", null: false, default: "plain" },
-    happenedAt: "datetime",
-    data: "json",
-    createdAt: "datetime",
-    updatedAt: "datetime",
-  },
-  audit_r_keyed: {
-    token: { type: "string", null: false },
-    id: "string",
-    label: "string",
-  },
-} as const;
-
-const AuditRecord = defineApplicationRecord(auditSchema, ApplicationBase);
 
 describe("guide: Overrides", () => {
   class Member extends FixtureApplicationRecord("users", {

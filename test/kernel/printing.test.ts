@@ -8,14 +8,15 @@ import {
   Model,
   between,
   gt,
-  hasMany,
-  belongsTo,
   column,
   sql,
 } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { schema, User } from "../models/fixtures.js";
 import { listen } from "../helpers/queries.js";
+import { AuditItem } from "../models/audit-items.js";
+import { Item, Kid, Parent, seedItems } from "../models/edge-relation-items.js";
+import { Row } from "../models/noted-rows.js";
 
 beforeEach(resetDatabase);
 
@@ -124,31 +125,6 @@ describe("printing (Record 8)", () => {
   });
 });
 
-class AppBase extends ActiveRecord {
-  static override binding = "DB";
-}
-
-const rowSchema = {
-  sar2_rows: {
-    id: { type: "string", null: false, generateId: true },
-    label: "string",
-    secretNote: "string",
-    qty: "integer",
-    price: "real",
-    flag: "boolean",
-    happenedAt: "datetime",
-    stamp: "datetime",
-    data: "json",
-    code: "string",
-    createdAt: "datetime",
-    updatedAt: "datetime",
-  },
-} as const;
-
-const RowApplicationRecord = defineApplicationRecord(rowSchema, AppBase);
-
-class Row extends RowApplicationRecord("sar2_rows") {}
-
 describe("Printing: 'Printing a record shows the class and attributes; filtered attributes print as [FILTERED] ...'", () => {
   it("a new record flags nothing, even its filtered attributes", () => {
     const row = Row.build({ label: "n", secretNote: "shh" });
@@ -188,64 +164,6 @@ describe("Printing: 'Printing a record shows the class and attributes; filtered 
     expect(String(partial)).toContain("Row");
   });
 });
-
-class AuditItem extends Model({
-  id: "string",
-  name: "string",
-  email: "string",
-  qty: "integer",
-  price: "real",
-  flag: "boolean",
-  kind: "string",
-  happenedAt: "datetime",
-  data: "json",
-  createdAt: "datetime",
-  updatedAt: "datetime",
-}) {
-  static override binding = "DB";
-  static override tableName = "audit_r_items";
-}
-
-class Item extends Model({
-  id: { type: "string", null: false },
-  name: "string",
-  email: "string",
-  qty: "integer",
-  price: "real",
-  flag: "boolean",
-  at: "datetime",
-  code: "string",
-  data: "json",
-}) {
-  static override binding = "DB";
-  static override tableName = "edge_rel_items";
-}
-
-class Kid extends Model({ id: { type: "string", null: false }, parentId: "string", name: "string" }) {
-  static override binding = "DB";
-  static override tableName = "edge_rel_kids";
-  parent = belongsTo(Parent, { foreignKey: "parentId" });
-}
-
-class Parent extends Model({ id: { type: "string", null: false }, name: "string" }) {
-  static override binding = "DB";
-  static override tableName = "edge_rel_parents";
-  kids = hasMany(Kid, { foreignKey: "parentId" });
-}
-
-//   id  qty   price  flag   at          email  code
-//   a   1     1.5    true   2024-01-01  a@x    "10"
-//   b   2     2.5    false  2024-02-01  b@x    "2"
-//   c   null  null   null   null        null   null
-//   d   3     3.5    true   2024-03-01  d@x    "3"
-async function seedItems(): Promise<void> {
-  await Item.insertAll([
-    { id: "a", name: "a", email: "a@x", qty: 1, price: 1.5, flag: true, at: "2024-01-01", code: "10" },
-    { id: "b", name: "b", email: "b@x", qty: 2, price: 2.5, flag: false, at: "2024-02-01", code: "2" },
-    { id: "c", name: "c", email: null, qty: null, price: null, flag: null, at: null, code: null },
-    { id: "d", name: "d", email: "d@x", qty: 3, price: 3.5, flag: true, at: "2024-03-01", code: "3" },
-  ]);
-}
 
 const both = (value: unknown) => [String(value), inspect(value)];
 

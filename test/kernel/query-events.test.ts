@@ -1,11 +1,12 @@
 /** Query events: connect's onQuery, what each event carries, and when it fires. */
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { batch, connect, type QueryEvent, type D1DatabaseLike, sql, Model, RecordNotUnique } from "../../src/index.js";
+import { connect, type QueryEvent, type D1DatabaseLike, Model, RecordNotUnique } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { listen } from "../helpers/queries.js";
 import { Counter, User } from "../models/fixtures.js";
-import { rejectionOf, thrown } from "../helpers/errors.js";
+import { rejectionOf } from "../helpers/errors.js";
+import { Item } from "../models/runtime-items.js";
 
 beforeEach(resetDatabase);
 
@@ -86,22 +87,6 @@ describe("connect and query events", () => {
     expect(events).toHaveLength(0);
   });
 });
-
-class Item extends Model({
-  id: { type: "string", null: false, generateId: true },
-  name: "string",
-  age: "integer",
-  email: "string",
-  codeValue: "string",
-  partA: "string",
-  partB: "string",
-  data: "json",
-  createdAt: "datetime",
-  updatedAt: "datetime",
-}) {
-  static override binding = "DB";
-  static override tableName = "srt_items";
-}
 
 const AnyContact = Item as any;
 

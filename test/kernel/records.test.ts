@@ -4,22 +4,20 @@ import {
   connect,
   withDatabase,
   abort,
-  ActiveRecord,
-  defineApplicationRecord,
   Model,
   RecordNotFound,
   RecordNotUnique,
   UnknownAttribute,
-  column,
   RecordDestroyed,
-  sql,
-  timestamps,
 } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { listen } from "../helpers/queries.js";
 import { Counter, User, Post } from "../models/fixtures.js";
 import { inspect } from "node:util";
 import { thrown } from "../helpers/errors.js";
+import { ItemApplicationRecord, Item } from "../models/typed-items.js";
+import { stateOf, NEW, PERSISTED } from "../helpers/record-states.js";
+import { AuditItem } from "../models/audit-items.js";
 
 beforeEach(resetDatabase);
 
@@ -52,36 +50,6 @@ describe("create and find", () => {
     expect(String(again)).toMatchInlineSnapshot(`"#<Counter id: 1, label: "a", value: 7>"`);
   });
 });
-
-class AppBase extends ActiveRecord {
-  static override binding = "DB";
-}
-
-const itemSchema = {
-  sar_items: {
-    id: { type: "string", null: false, generateId: true },
-    name: "string",
-    email: "string",
-    qty: { type: "integer", default: 1 },
-    price: "real",
-    flag: "boolean",
-    kind: { type: "string", null: false, default: "plain" },
-    happenedAt: "datetime",
-    data: "json",
-    code: "string",
-    createdAt: "datetime",
-    updatedAt: "datetime",
-  },
-  sar_strict: {
-    id: { type: "string", null: false, generateId: true },
-    label: { type: "string", null: false },
-    note: "string",
-  },
-} as const;
-
-const ItemApplicationRecord = defineApplicationRecord(itemSchema, AppBase);
-
-class Item extends ItemApplicationRecord("sar_items") {}
 
 describe("records", () => {
   it("1: unassigned attributes read as null, are not written on insert; after insert the record holds what the database stored", async () => {
@@ -280,14 +248,6 @@ describe("records", () => {
   });
 });
 
-function stateOf(record: { isNewRecord(): boolean; isPersisted(): boolean; isDestroyed(): boolean }) {
-  return [record.isNewRecord(), record.isPersisted(), record.isDestroyed()];
-}
-
-const NEW = [true, false, false];
-
-const PERSISTED = [false, true, false];
-
 describe("persistence", () => {
   it("a unique constraint throws RecordNotUnique from save, update, create and createOrThrow; state kept", async () => {
     await Item.create({ code: "dup" });
@@ -409,23 +369,6 @@ describe("records loaded by select", () => {
     expect(String(partial)).not.toContain("(changed)");
   });
 });
-
-class AuditItem extends Model({
-  id: "string",
-  name: "string",
-  email: "string",
-  qty: "integer",
-  price: "real",
-  flag: "boolean",
-  kind: "string",
-  happenedAt: "datetime",
-  data: "json",
-  createdAt: "datetime",
-  updatedAt: "datetime",
-}) {
-  static override binding = "DB";
-  static override tableName = "audit_r_items";
-}
 
 // ---- Quick start ----------------------------------------------------------------------------------------------
 

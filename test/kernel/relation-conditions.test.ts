@@ -1,30 +1,17 @@
 /** A Relation's conditions: where, whereNot, or, comparison helpers and sql fragments, cast like assigned values. */
 import { beforeEach, describe, expect, it } from "vitest";
-import { between, gt, gte, hasMany, ignoringCase, lt, lte, Model, RecordNotFound, MissingAttribute, IncompatibleRelation, sql, belongsTo, column, UnknownAttribute } from "../../src/index.js";
-import { Relation } from "../../src/plugin.js";
+import { between, gt, gte, ignoringCase, lt, lte, Model, RecordNotFound, MissingAttribute, IncompatibleRelation, sql, column, UnknownAttribute } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
-import { Badge, Item as OwnedItem, Owner as ItemOwner } from "../models/owners-and-items.js";
+import { Item as OwnedItem, seedOwnedItemsSeen, seedOwnedItems } from "../models/owners-and-items.js";
 import { listen } from "../helpers/queries.js";
 import { inspect } from "node:util";
 import { Post, User } from "../models/fixtures.js";
+import { AuditItem } from "../models/audit-items.js";
+import { Item, Parent, Num, seedItems } from "../models/edge-relation-items.js";
 
 beforeEach(resetDatabase);
 
 const I = OwnedItem as any;
-
-const O = ItemOwner as any;
-
-const B = Badge as any;
-
-async function seedOwnedItemsSeen(): Promise<void> {
-  await O.insertAll([{ id: "o1", name: "one" }, { id: "o2", name: "two" }]);
-  await I.insertAll([
-    { id: "a", ownerId: "o1", name: "x", rank: 1, code: "A", seenAt: "2024-01-01T00:00:00Z" },
-    { id: "b", ownerId: "o1", name: "X", rank: 2, code: "B", seenAt: "2024-01-02T00:00:00Z" },
-    { id: "c", ownerId: "o2", name: "y", rank: 3, code: "C", seenAt: "2024-01-03T00:00:00Z" },
-    { id: "d", ownerId: null, name: null, rank: null, code: "D", seenAt: null },
-  ]);
-}
 
 const idsInOrder = async (relation: any): Promise<string[]> => (await relation.toArray()).map((record: any) => record.id);
 
@@ -67,16 +54,6 @@ describe("whereNot: 'negates the whole condition; rows with NULL in the attribut
   });
 });
 
-async function seedOwnedItems(): Promise<void> {
-  await O.insertAll([{ id: "o1", name: "one" }, { id: "o2", name: "two" }]);
-  await I.insertAll([
-    { id: "a", ownerId: "o1", name: "x", rank: 1, code: "A" },
-    { id: "b", ownerId: "o1", name: "x", rank: 2, code: "B" },
-    { id: "c", ownerId: "o2", name: "y", rank: 3, code: "C" },
-    { id: "d", ownerId: null, name: null, rank: null, code: "D" },
-  ]);
-}
-
 describe("Querying: combinations", () => {
   it("a scope chained after where keeps both, and paginate with includes pages it", async () => {
     await seedOwnedItems();
@@ -97,55 +74,6 @@ describe("Querying: combinations", () => {
   });
 });
 
-class AuditItem extends Model({
-  id: "string",
-  name: "string",
-  email: "string",
-  qty: "integer",
-  price: "real",
-  flag: "boolean",
-  kind: "string",
-  happenedAt: "datetime",
-  data: "json",
-  createdAt: "datetime",
-  updatedAt: "datetime",
-}) {
-  static override binding = "DB";
-  static override tableName = "audit_r_items";
-}
-
-class Item extends Model({
-  id: { type: "string", null: false },
-  name: "string",
-  email: "string",
-  qty: "integer",
-  price: "real",
-  flag: "boolean",
-  at: "datetime",
-  code: "string",
-  data: "json",
-}) {
-  static override binding = "DB";
-  static override tableName = "edge_rel_items";
-}
-
-class Kid extends Model({ id: { type: "string", null: false }, parentId: "string", name: "string" }) {
-  static override binding = "DB";
-  static override tableName = "edge_rel_kids";
-  parent = belongsTo(Parent, { foreignKey: "parentId" });
-}
-
-class Parent extends Model({ id: { type: "string", null: false }, name: "string" }) {
-  static override binding = "DB";
-  static override tableName = "edge_rel_parents";
-  kids = hasMany(Kid, { foreignKey: "parentId" });
-}
-
-class Num extends Model({ id: "integer", label: "string", n: "integer" }) {
-  static override binding = "DB";
-  static override tableName = "edge_rel_nums";
-}
-
 /** Attributes mapped to other columns with `{ column }`. */
 class Mapped extends Model({
   id: { type: "string", null: false },
@@ -156,20 +84,6 @@ class Mapped extends Model({
 }) {
   static override binding = "DB";
   static override tableName = "edge_rel_items";
-}
-
-//   id  qty   price  flag   at          email  code
-//   a   1     1.5    true   2024-01-01  a@x    "10"
-//   b   2     2.5    false  2024-02-01  b@x    "2"
-//   c   null  null   null   null        null   null
-//   d   3     3.5    true   2024-03-01  d@x    "3"
-async function seedItems(): Promise<void> {
-  await Item.insertAll([
-    { id: "a", name: "a", email: "a@x", qty: 1, price: 1.5, flag: true, at: "2024-01-01", code: "10" },
-    { id: "b", name: "b", email: "b@x", qty: 2, price: 2.5, flag: false, at: "2024-02-01", code: "2" },
-    { id: "c", name: "c", email: null, qty: null, price: null, flag: null, at: null, code: null },
-    { id: "d", name: "d", email: "d@x", qty: 3, price: 3.5, flag: true, at: "2024-03-01", code: "3" },
-  ]);
 }
 
 const ALL = ["a", "b", "c", "d"];

@@ -1,30 +1,16 @@
 /** A Relation's finders and results on fresh rows: find, findBy, first, last and IrreversibleOrder, exists and isEmpty. */
 import { beforeEach, describe, expect, it, expectTypeOf } from "vitest";
-import { hasMany, Model, RecordNotFound, IrreversibleOrder, sql, belongsTo, column } from "../../src/index.js";
-import { Relation } from "../../src/plugin.js";
+import { Model, RecordNotFound, IrreversibleOrder, sql, column } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { rejectionOf } from "../helpers/errors.js";
-import { Badge, Item as OwnedItem, Num as NamedNumber, Owner as ItemOwner } from "../models/owners-and-items.js";
+import { Item as OwnedItem, Num as NamedNumber, seedOwnedItemsSeen, seedOwnedItems } from "../models/owners-and-items.js";
 import { listen } from "../helpers/queries.js";
 import { User } from "../models/fixtures.js";
+import { Item, Kid, Parent, Num, seedItems } from "../models/edge-relation-items.js";
 
 beforeEach(resetDatabase);
 
 const I = OwnedItem as any;
-
-const O = ItemOwner as any;
-
-const B = Badge as any;
-
-async function seedOwnedItemsSeen(): Promise<void> {
-  await O.insertAll([{ id: "o1", name: "one" }, { id: "o2", name: "two" }]);
-  await I.insertAll([
-    { id: "a", ownerId: "o1", name: "x", rank: 1, code: "A", seenAt: "2024-01-01T00:00:00Z" },
-    { id: "b", ownerId: "o1", name: "X", rank: 2, code: "B", seenAt: "2024-01-02T00:00:00Z" },
-    { id: "c", ownerId: "o2", name: "y", rank: 3, code: "C", seenAt: "2024-01-03T00:00:00Z" },
-    { id: "d", ownerId: null, name: null, rank: null, code: "D", seenAt: null },
-  ]);
-}
 
 describe("find: 'records in the ids' order from one query; throws if any is missing'", () => {
   it("with duplicate ids and an id given as its digits, as Rails (ids made unique)", async () => {
@@ -51,16 +37,6 @@ class Secret extends Model({ token: { type: "string", null: false }, name: "stri
   static override binding = "DB";
   static override tableName = "saq_secrets";
   static override primaryKey = "token";
-}
-
-async function seedOwnedItems(): Promise<void> {
-  await O.insertAll([{ id: "o1", name: "one" }, { id: "o2", name: "two" }]);
-  await I.insertAll([
-    { id: "a", ownerId: "o1", name: "x", rank: 1, code: "A" },
-    { id: "b", ownerId: "o1", name: "x", rank: 2, code: "B" },
-    { id: "c", ownerId: "o2", name: "y", rank: 3, code: "C" },
-    { id: "d", ownerId: null, name: null, rank: null, code: "D" },
-  ]);
 }
 
 describe("Results: exists, isEmpty and hasAny agree with toArray()", () => {
@@ -120,52 +96,6 @@ describe("Querying: last and IrreversibleOrder", () => {
     expect((await I.ranked().last()).id).toBe("a");
   });
 });
-
-class Item extends Model({
-  id: { type: "string", null: false },
-  name: "string",
-  email: "string",
-  qty: "integer",
-  price: "real",
-  flag: "boolean",
-  at: "datetime",
-  code: "string",
-  data: "json",
-}) {
-  static override binding = "DB";
-  static override tableName = "edge_rel_items";
-}
-
-class Kid extends Model({ id: { type: "string", null: false }, parentId: "string", name: "string" }) {
-  static override binding = "DB";
-  static override tableName = "edge_rel_kids";
-  parent = belongsTo(Parent, { foreignKey: "parentId" });
-}
-
-class Parent extends Model({ id: { type: "string", null: false }, name: "string" }) {
-  static override binding = "DB";
-  static override tableName = "edge_rel_parents";
-  kids = hasMany(Kid, { foreignKey: "parentId" });
-}
-
-class Num extends Model({ id: "integer", label: "string", n: "integer" }) {
-  static override binding = "DB";
-  static override tableName = "edge_rel_nums";
-}
-
-//   id  qty   price  flag   at          email  code
-//   a   1     1.5    true   2024-01-01  a@x    "10"
-//   b   2     2.5    false  2024-02-01  b@x    "2"
-//   c   null  null   null   null        null   null
-//   d   3     3.5    true   2024-03-01  d@x    "3"
-async function seedItems(): Promise<void> {
-  await Item.insertAll([
-    { id: "a", name: "a", email: "a@x", qty: 1, price: 1.5, flag: true, at: "2024-01-01", code: "10" },
-    { id: "b", name: "b", email: "b@x", qty: 2, price: 2.5, flag: false, at: "2024-02-01", code: "2" },
-    { id: "c", name: "c", email: null, qty: null, price: null, flag: null, at: null, code: null },
-    { id: "d", name: "d", email: "d@x", qty: 3, price: 3.5, flag: true, at: "2024-03-01", code: "3" },
-  ]);
-}
 
 describe("Querying: results", () => {
   // As Rails makes the ids unique (ids.uniq), each record comes once, in the order of its first id.

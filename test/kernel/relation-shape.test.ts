@@ -1,11 +1,9 @@
 /** A Relation's shape: none, select, order, distinct, limit and offset, in combination. */
 import { beforeEach, describe, expect, it } from "vitest";
 import {
-  hasMany,
   Model,
   RecordNotFound,
   MissingAttribute,
-  belongsTo,
   column,
   IrreversibleOrder,
   sql,
@@ -13,28 +11,17 @@ import {
 } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { rejectionOf } from "../helpers/errors.js";
-import { Badge, Item as OwnedItem, Owner as ItemOwner } from "../models/owners-and-items.js";
+import { Item as OwnedItem, Owner as ItemOwner, seedOwnedItemsSeen } from "../models/owners-and-items.js";
 import { listen } from "../helpers/queries.js";
 import { inspect } from "node:util";
 import { Post, User } from "../models/fixtures.js";
+import { Item, Kid, Parent, seedItems } from "../models/edge-relation-items.js";
 
 beforeEach(resetDatabase);
 
 const I = OwnedItem as any;
 
 const O = ItemOwner as any;
-
-const B = Badge as any;
-
-async function seedOwnedItemsSeen(): Promise<void> {
-  await O.insertAll([{ id: "o1", name: "one" }, { id: "o2", name: "two" }]);
-  await I.insertAll([
-    { id: "a", ownerId: "o1", name: "x", rank: 1, code: "A", seenAt: "2024-01-01T00:00:00Z" },
-    { id: "b", ownerId: "o1", name: "X", rank: 2, code: "B", seenAt: "2024-01-02T00:00:00Z" },
-    { id: "c", ownerId: "o2", name: "y", rank: 3, code: "C", seenAt: "2024-01-03T00:00:00Z" },
-    { id: "d", ownerId: null, name: null, rank: null, code: "D", seenAt: null },
-  ]);
-}
 
 const idsInOrder = async (relation: any): Promise<string[]> => (await relation.toArray()).map((record: any) => record.id);
 
@@ -113,52 +100,11 @@ describe("order: 'repeated calls add keys; NULLs sort first in ascending order b
   });
 });
 
-class Item extends Model({
-  id: { type: "string", null: false },
-  name: "string",
-  email: "string",
-  qty: "integer",
-  price: "real",
-  flag: "boolean",
-  at: "datetime",
-  code: "string",
-  data: "json",
-}) {
-  static override binding = "DB";
-  static override tableName = "edge_rel_items";
-}
-
-class Kid extends Model({ id: { type: "string", null: false }, parentId: "string", name: "string" }) {
-  static override binding = "DB";
-  static override tableName = "edge_rel_kids";
-  parent = belongsTo(Parent, { foreignKey: "parentId" });
-}
-
-class Parent extends Model({ id: { type: "string", null: false }, name: "string" }) {
-  static override binding = "DB";
-  static override tableName = "edge_rel_parents";
-  kids = hasMany(Kid, { foreignKey: "parentId" });
-}
-
 /** A primary key other than id. */
 class ByCode extends Model({ id: { type: "string", null: false }, name: "string", code: { type: "string", null: false }, qty: "integer" }) {
   static override binding = "DB";
   static override tableName = "edge_rel_items";
   static override primaryKey = "code";
-}
-
-//   id  qty   price  flag   at          email  code
-//   a   1     1.5    true   2024-01-01  a@x    "10"
-//   b   2     2.5    false  2024-02-01  b@x    "2"
-//   c   null  null   null   null        null   null
-//   d   3     3.5    true   2024-03-01  d@x    "3"
-async function seedItems(): Promise<void> {
-  await Item.insertAll([
-    { id: "a", name: "a", email: "a@x", qty: 1, price: 1.5, flag: true, at: "2024-01-01", code: "10" },
-    { id: "b", name: "b", email: "b@x", qty: 2, price: 2.5, flag: false, at: "2024-02-01", code: "2" },
-    { id: "c", name: "c", email: null, qty: null, price: null, flag: null, at: null, code: null },
-    { id: "d", name: "d", email: "d@x", qty: 3, price: 3.5, flag: true, at: "2024-03-01", code: "3" },
-  ]);
 }
 
 /** Ids of the matching rows, sorted. */

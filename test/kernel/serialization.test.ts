@@ -1,9 +1,10 @@
 /** toJSON() and attributes(): what a record serializes to. */
 import { beforeEach, describe, expect, it } from "vitest";
-import { ActiveRecord, defineApplicationRecord, Model } from "../../src/index.js";
+import { ActiveRecord, defineApplicationRecord } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { schema, User, ApplicationRecord as FixtureApplicationRecord } from "../models/fixtures.js";
 import { Account } from "../models/lifecycle-fixtures.js";
+import { RowApplicationRecord, Row } from "../models/noted-rows.js";
 
 beforeEach(resetDatabase);
 
@@ -94,31 +95,6 @@ describe("toJSON and attributes() (Record 7)", () => {
     expect(own.attributes()).toMatchObject({ age: 3, email: "ada@example.com" });
   });
 });
-
-class AppBase extends ActiveRecord {
-  static override binding = "DB";
-}
-
-const rowSchema = {
-  sar2_rows: {
-    id: { type: "string", null: false, generateId: true },
-    label: "string",
-    secretNote: "string",
-    qty: "integer",
-    price: "real",
-    flag: "boolean",
-    happenedAt: "datetime",
-    stamp: "datetime",
-    data: "json",
-    code: "string",
-    createdAt: "datetime",
-    updatedAt: "datetime",
-  },
-} as const;
-
-const RowApplicationRecord = defineApplicationRecord(rowSchema, AppBase);
-
-class Row extends RowApplicationRecord("sar2_rows") {}
 
 describe("toJSON and attributes: 'toJSON() returns attributes with dates as ISO strings, omitting hiddenAttributes'", () => {
   it("json attributes stay values (not JSON text); hidden ones are omitted from toJSON and kept in attributes()", async () => {

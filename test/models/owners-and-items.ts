@@ -44,3 +44,25 @@ export class Num extends Model({ id: "integer", name: "string" }) {
   static override binding = "DB";
   static override tableName = "saq_nums";
 }
+
+/** Writes owners o1 and o2 and items a to d (d without owner, name or rank), each item seen on its own day but d. */
+export async function seedOwnedItemsSeen(): Promise<void> {
+  await Owner.insertAll([{ id: "o1", name: "one" }, { id: "o2", name: "two" }]);
+  await Item.insertAll([
+    { id: "a", ownerId: "o1", name: "x", rank: 1, code: "A", seenAt: "2024-01-01T00:00:00Z" },
+    { id: "b", ownerId: "o1", name: "X", rank: 2, code: "B", seenAt: "2024-01-02T00:00:00Z" },
+    { id: "c", ownerId: "o2", name: "y", rank: 3, code: "C", seenAt: "2024-01-03T00:00:00Z" },
+    { id: "d", ownerId: null, name: null, rank: null, code: "D", seenAt: null },
+  ]);
+}
+
+/** Writes owners o1 and o2 and items a to d (d without owner, name or rank). */
+export async function seedOwnedItems(): Promise<void> {
+  await Owner.insertAll([{ id: "o1", name: "one" }, { id: "o2", name: "two" }]);
+  await Item.insertAll([
+    { id: "a", ownerId: "o1", name: "x", rank: 1, code: "A" },
+    { id: "b", ownerId: "o1", name: "x", rank: 2, code: "B" },
+    { id: "c", ownerId: "o2", name: "y", rank: 3, code: "C" },
+    { id: "d", ownerId: null, name: null, rank: null, code: "D" },
+  ]);
+}

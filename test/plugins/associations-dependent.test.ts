@@ -7,6 +7,7 @@ import { Article, Guarded, Review, Writer } from "../models/association-fixtures
 import { ApplicationRecord } from "../models/fixtures.js";
 import { rejectionOf } from "../helpers/errors.js";
 import { Item as OwnedItem, Owner as ItemOwner } from "../models/owners-and-items.js";
+import { SaaItem, SaaOwner } from "../models/saa-owners-and-items.js";
 
 beforeEach(resetDatabase);
 
@@ -198,26 +199,6 @@ const log: string[] = [];
 beforeEach(() => {
   log.length = 0;
 });
-
-class SaaItem extends Model({
-  id: { type: "string", null: false, generateId: true },
-  saaOwnerId: "string",
-  keeperId: "string",
-  title: { type: "string", null: false },
-}) {
-  static override binding = "DB";
-}
-
-class SaaOwner extends Model({
-  id: { type: "string", null: false, generateId: true },
-  name: "string",
-  rank: "integer",
-  settings: "json",
-  startsAt: "datetime",
-}) {
-  static override binding = "DB";
-  items = hasMany(SaaItem);
-}
 
 class SaaPin extends Model({ id: { type: "string", null: false, generateId: true }, saaItemId: { type: "string", null: false } }) {
   static override binding = "DB";

@@ -1,7 +1,6 @@
 /** Saving a graph of associated records: one batch per level, keys the database assigns, and graphs inside batch. */
 import { beforeEach, describe, expect, it } from "vitest";
 import {
-  batch,
   belongsTo,
   hasMany,
   hasOne,
@@ -9,13 +8,13 @@ import {
   RecordNotUnique,
   connect,
   RecordInvalid,
-  sql,
   withDatabase,
 } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { countRows, listen, recordingRoundTrips } from "../helpers/queries.js";
 import { rejectionOf } from "../helpers/errors.js";
 import { Author, Book } from "../models/association-fixtures.js";
+import { SaaItem, SaaOwner } from "../models/saa-owners-and-items.js";
 
 beforeEach(resetDatabase);
 
@@ -24,26 +23,6 @@ const log: string[] = [];
 beforeEach(() => {
   log.length = 0;
 });
-
-class SaaItem extends Model({
-  id: { type: "string", null: false, generateId: true },
-  saaOwnerId: "string",
-  keeperId: "string",
-  title: { type: "string", null: false },
-}) {
-  static override binding = "DB";
-}
-
-class SaaOwner extends Model({
-  id: { type: "string", null: false, generateId: true },
-  name: "string",
-  rank: "integer",
-  settings: "json",
-  startsAt: "datetime",
-}) {
-  static override binding = "DB";
-  items = hasMany(SaaItem);
-}
 
 class SaaPin extends Model({ id: { type: "string", null: false, generateId: true }, saaItemId: { type: "string", null: false } }) {
   static override binding = "DB";

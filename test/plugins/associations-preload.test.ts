@@ -1,13 +1,13 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { associations, connect, hasMany, IncompatibleRelation, MissingAttribute, type QueryEvent, batch, hasOne, Model, sql } from "../../src/index.js";
-import { definePlugin, ParamWriter, withSource, Relation, Statement } from "../../src/plugin.js";
+import { associations, connect, hasMany, IncompatibleRelation, MissingAttribute, type QueryEvent, hasOne, Model } from "../../src/index.js";
+import { definePlugin, ParamWriter, withSource, Statement } from "../../src/plugin.js";
 import { resetDatabase } from "../helpers/db.js";
 import { kernelUsers } from "../helpers/kernel-bases.js";
 import { recordingRoundTrips, listen } from "../helpers/queries.js";
 import { Article, Profile, Writer } from "../models/association-fixtures.js";
 import { ApplicationRecord } from "../models/fixtures.js";
 import { rejectionOf } from "../helpers/errors.js";
-import { Badge, Item as OwnedItem, Owner as ItemOwner } from "../models/owners-and-items.js";
+import { Badge, Item as OwnedItem, Owner as ItemOwner, seedOwnedItemsSeen } from "../models/owners-and-items.js";
 
 beforeEach(resetDatabase);
 
@@ -211,19 +211,7 @@ describe("relation:plan: a plugin adds a read to the batch of a Relation's SELEC
 
 const I = OwnedItem as any;
 
-const O = ItemOwner as any;
-
 const B = Badge as any;
-
-async function seedOwnedItemsSeen(): Promise<void> {
-  await O.insertAll([{ id: "o1", name: "one" }, { id: "o2", name: "two" }]);
-  await I.insertAll([
-    { id: "a", ownerId: "o1", name: "x", rank: 1, code: "A", seenAt: "2024-01-01T00:00:00Z" },
-    { id: "b", ownerId: "o1", name: "X", rank: 2, code: "B", seenAt: "2024-01-02T00:00:00Z" },
-    { id: "c", ownerId: "o2", name: "y", rank: 3, code: "C", seenAt: "2024-01-03T00:00:00Z" },
-    { id: "d", ownerId: null, name: null, rank: null, code: "D", seenAt: null },
-  ]);
-}
 
 describe("select with includes: the preload reads the foreign key", () => {
   it("a select leaving out a belongsTo's foreign key throws MissingAttribute, as Rails' preload does", async () => {

@@ -7,20 +7,17 @@ import {
   Model,
   RecordNotDestroyed,
   abort,
-  sql,
   belongsTo,
   connect,
   AssociationNotLoaded,
   IncompatibleRelation,
   InvalidModel,
-  RecordDestroyed,
   RecordflareError,
-  timestamps,
   withDatabase,
 } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { rejectionOf, thrown } from "../helpers/errors.js";
-import { Badge, Item as OwnedItem, Owner as ItemOwner } from "../models/owners-and-items.js";
+import { Badge, Item as OwnedItem, Owner as ItemOwner, seedOwnedItemsSeen } from "../models/owners-and-items.js";
 import { listen, countRows, recordingRoundTrips } from "../helpers/queries.js";
 import { env } from "cloudflare:test";
 import { ApplicationRecord as FixtureApplicationRecord, Post } from "../models/fixtures.js";
@@ -39,16 +36,6 @@ const I = OwnedItem as any;
 const O = ItemOwner as any;
 
 const B = Badge as any;
-
-async function seedOwnedItemsSeen(): Promise<void> {
-  await O.insertAll([{ id: "o1", name: "one" }, { id: "o2", name: "two" }]);
-  await I.insertAll([
-    { id: "a", ownerId: "o1", name: "x", rank: 1, code: "A", seenAt: "2024-01-01T00:00:00Z" },
-    { id: "b", ownerId: "o1", name: "X", rank: 2, code: "B", seenAt: "2024-01-02T00:00:00Z" },
-    { id: "c", ownerId: "o2", name: "y", rank: 3, code: "C", seenAt: "2024-01-03T00:00:00Z" },
-    { id: "d", ownerId: null, name: null, rank: null, code: "D", seenAt: null },
-  ]);
-}
 
 describe("Associations in combination", () => {
   it("hasMany: a child built and not saved, then the owner destroyed: nothing of the child is written", async () => {

@@ -1,7 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { abort, belongsTo, connect, hasMany, hasOne, Model, IncompatibleRelation, RecordInvalid, RecordNotSaved, batch, between, sql } from "../../src/index.js";
-import { Relation } from "../../src/plugin.js";
+import { abort, belongsTo, connect, hasMany, hasOne, Model, IncompatibleRelation, RecordInvalid, RecordNotSaved } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { countRows, listen, recordingRoundTrips } from "../helpers/queries.js";
 import {
@@ -14,8 +13,9 @@ import {
   Writer,
 } from "../models/association-fixtures.js";
 import { ApplicationRecord } from "../models/fixtures.js";
-import { Badge, Item as OwnedItem, Owner as ItemOwner } from "../models/owners-and-items.js";
+import { Item as OwnedItem, Owner as ItemOwner, seedOwnedItemsSeen } from "../models/owners-and-items.js";
 import { thrown } from "../helpers/errors.js";
+import { SaaItem, SaaOwner } from "../models/saa-owners-and-items.js";
 
 beforeEach(resetDatabase);
 
@@ -471,26 +471,6 @@ beforeEach(() => {
   log.length = 0;
 });
 
-class SaaItem extends Model({
-  id: { type: "string", null: false, generateId: true },
-  saaOwnerId: "string",
-  keeperId: "string",
-  title: { type: "string", null: false },
-}) {
-  static override binding = "DB";
-}
-
-class SaaOwner extends Model({
-  id: { type: "string", null: false, generateId: true },
-  name: "string",
-  rank: "integer",
-  settings: "json",
-  startsAt: "datetime",
-}) {
-  static override binding = "DB";
-  items = hasMany(SaaItem);
-}
-
 describe("Associations", () => {
   it("the default foreign key of a Model({...}) class is its name in camelCase plus Id", async () => {
     const owner = await SaaOwner.create({ name: "Ada" });
@@ -552,18 +532,6 @@ describe("Associations", () => {
 const I = OwnedItem as any;
 
 const O = ItemOwner as any;
-
-const B = Badge as any;
-
-async function seedOwnedItemsSeen(): Promise<void> {
-  await O.insertAll([{ id: "o1", name: "one" }, { id: "o2", name: "two" }]);
-  await I.insertAll([
-    { id: "a", ownerId: "o1", name: "x", rank: 1, code: "A", seenAt: "2024-01-01T00:00:00Z" },
-    { id: "b", ownerId: "o1", name: "X", rank: 2, code: "B", seenAt: "2024-01-02T00:00:00Z" },
-    { id: "c", ownerId: "o2", name: "y", rank: 3, code: "C", seenAt: "2024-01-03T00:00:00Z" },
-    { id: "d", ownerId: null, name: null, rank: null, code: "D", seenAt: null },
-  ]);
-}
 
 describe("hasMany: 'user.posts().build(attrs) builds a child that is saved with its owner'", () => {
   it("a child built before the children are loaded is among them once loaded, and counted, as in Rails", async () => {

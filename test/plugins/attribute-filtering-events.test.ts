@@ -1,8 +1,7 @@
 /** The attribute-filtering plugin in query events: no filtered value reaches an event, whatever sends it; [FILTERED] in its place. */
 import { format } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { batch, Model, RecordNotFound, type QueryEvent, column, gt, sql, between, gte, lt, lte } from "../../src/index.js";
-import { type Relation } from "../../src/plugin.js";
+import { Model, RecordNotFound, type QueryEvent, column, gt, sql, between, gte, lt, lte } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { listen } from "../helpers/queries.js";
 import { env } from "cloudflare:test";
@@ -10,6 +9,7 @@ import { rejectionOf } from "../helpers/errors.js";
 import { User } from "../models/fixtures.js";
 import { Account, Session } from "../models/lifecycle-fixtures.js";
 import { Item as OwnedItem } from "../models/owners-and-items.js";
+import { Item, seedItems } from "../models/edge-relation-items.js";
 
 beforeEach(resetDatabase);
 
@@ -279,21 +279,6 @@ describe("Events 1: no filtered value reaches a query event, whatever sends it",
   });
 });
 
-class Item extends Model({
-  id: { type: "string", null: false },
-  name: "string",
-  email: "string",
-  qty: "integer",
-  price: "real",
-  flag: "boolean",
-  at: "datetime",
-  code: "string",
-  data: "json",
-}) {
-  static override binding = "DB";
-  static override tableName = "edge_rel_items";
-}
-
 const WIDTH = 99;
 
 const wideColumns = Array.from({ length: WIDTH }, (_, index) => `c${index + 1}`);
@@ -306,20 +291,6 @@ class Wide extends Model({ id: { type: "string", null: false }, ...Object.fromEn
 }
 
 const wideValues = (prefix: string) => Object.fromEntries(wideColumns.map((name) => [name, `${prefix}-${name}`]));
-
-//   id  qty   price  flag   at          email  code
-//   a   1     1.5    true   2024-01-01  a@x    "10"
-//   b   2     2.5    false  2024-02-01  b@x    "2"
-//   c   null  null   null   null        null   null
-//   d   3     3.5    true   2024-03-01  d@x    "3"
-async function seedItems(): Promise<void> {
-  await Item.insertAll([
-    { id: "a", name: "a", email: "a@x", qty: 1, price: 1.5, flag: true, at: "2024-01-01", code: "10" },
-    { id: "b", name: "b", email: "b@x", qty: 2, price: 2.5, flag: false, at: "2024-02-01", code: "2" },
-    { id: "c", name: "c", email: null, qty: null, price: null, flag: null, at: null, code: null },
-    { id: "d", name: "d", email: "d@x", qty: 3, price: 3.5, flag: true, at: "2024-03-01", code: "3" },
-  ]);
-}
 
 const paramsShown = (event: { params: readonly unknown[] }) => JSON.stringify(event.params);
 

@@ -1,10 +1,11 @@
 import { format, inspect } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { abort, batch, belongsTo, hasMany, Model, RecordInvalid, RecordNotFound, RecordNotSaved, RecordNotUnique, type QueryEvent, gt, sql, UnknownAttribute, between, ActiveRecord, defineApplicationRecord } from "../../src/index.js";
+import { abort, batch, belongsTo, hasMany, Model, RecordInvalid, RecordNotFound, RecordNotSaved, RecordNotUnique, type QueryEvent, gt, between, ActiveRecord, defineApplicationRecord } from "../../src/index.js";
 import { type Relation } from "../../src/plugin.js";
 import { resetDatabase } from "../helpers/db.js";
 import { listen } from "../helpers/queries.js";
-import { thrown } from "../helpers/errors.js";
+import { AuditItem } from "../models/audit-items.js";
+import { Item } from "../models/edge-relation-items.js";
 
 beforeEach(resetDatabase);
 
@@ -355,23 +356,6 @@ describe("error messages stay short however long the list", () => {
 
 const FILTERED = "[FILTERED]";
 
-class AuditItem extends Model({
-  id: "string",
-  name: "string",
-  email: "string",
-  qty: "integer",
-  price: "real",
-  flag: "boolean",
-  kind: "string",
-  happenedAt: "datetime",
-  data: "json",
-  createdAt: "datetime",
-  updatedAt: "datetime",
-}) {
-  static override binding = "DB";
-  static override tableName = "audit_r_items";
-}
-
 const auditSchema = {
   audit_r_items: {
     id: { type: "string", null: false, generateId: true },
@@ -402,21 +386,6 @@ class SecretItem extends Model({ id: "string", secretVaultId: "string", label: "
 class PlainVault extends Model({ id: "string", name: "string" }) {
   static override binding = "DB";
   static override tableName = "audit_r_vaults";
-}
-
-class Item extends Model({
-  id: { type: "string", null: false },
-  name: "string",
-  email: "string",
-  qty: "integer",
-  price: "real",
-  flag: "boolean",
-  at: "datetime",
-  code: "string",
-  data: "json",
-}) {
-  static override binding = "DB";
-  static override tableName = "edge_rel_items";
 }
 
 describe("edge cases once missed", () => {

@@ -1,12 +1,12 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { InvalidModel, Model, RecordNotUnique, UnknownAttribute, batch, sql, column, IncompatibleRelation, timestamps } from "../../src/index.js";
-import { Relation } from "../../src/plugin.js";
+import { InvalidModel, Model, RecordNotUnique, UnknownAttribute, batch, IncompatibleRelation } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { countRows, listen } from "../helpers/queries.js";
 import { Counter, User, Post, Counter as CounterRow } from "../models/fixtures.js";
 import { rejectionOf } from "../helpers/errors.js";
-import { Item as OwnedItem, Owner as ItemOwner } from "../models/owners-and-items.js";
+import { Item as OwnedItem, seedOwnedItems } from "../models/owners-and-items.js";
+import { Item } from "../models/runtime-items.js";
 
 beforeEach(resetDatabase);
 
@@ -322,18 +322,6 @@ describe("Statements in a batch", () => {
 
 const I = OwnedItem as any;
 
-const O = ItemOwner as any;
-
-async function seedOwnedItems(): Promise<void> {
-  await O.insertAll([{ id: "o1", name: "one" }, { id: "o2", name: "two" }]);
-  await I.insertAll([
-    { id: "a", ownerId: "o1", name: "x", rank: 1, code: "A" },
-    { id: "b", ownerId: "o1", name: "x", rank: 2, code: "B" },
-    { id: "c", ownerId: "o2", name: "y", rank: 3, code: "C" },
-    { id: "d", ownerId: null, name: null, rank: null, code: "D" },
-  ]);
-}
-
 describe("Bulk writes", () => {
   it("insert and insertAll fill declared defaults and generated keys, and skip callbacks; insert resolves to meta", async () => {
     const meta = await I.insert({ name: "q" });
@@ -389,22 +377,6 @@ describe("Bulk writes skip validations and callbacks declared with the public AP
     expect(ran).toBe(0);
   });
 });
-
-class Item extends Model({
-  id: { type: "string", null: false, generateId: true },
-  name: "string",
-  age: "integer",
-  email: "string",
-  codeValue: "string",
-  partA: "string",
-  partB: "string",
-  data: "json",
-  createdAt: "datetime",
-  updatedAt: "datetime",
-}) {
-  static override binding = "DB";
-  static override tableName = "srt_items";
-}
 
 const AnyContact = Item as any;
 

@@ -1,9 +1,9 @@
 /** The calculations plugin: count and pluck, and calculations on association Relations. */
 import { beforeEach, describe, expect, it } from "vitest";
-import { gt, RecordNotFound, sql } from "../../src/index.js";
+import { gt, RecordNotFound } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { rejectionOf } from "../helpers/errors.js";
-import { Badge, Item as OwnedItem, Owner as ItemOwner } from "../models/owners-and-items.js";
+import { Badge, Item as OwnedItem, Owner as ItemOwner, seedOwnedItemsSeen, seedOwnedItems } from "../models/owners-and-items.js";
 import { listen } from "../helpers/queries.js";
 
 beforeEach(resetDatabase);
@@ -13,16 +13,6 @@ const I = OwnedItem as any;
 const O = ItemOwner as any;
 
 const B = Badge as any;
-
-async function seedOwnedItemsSeen(): Promise<void> {
-  await O.insertAll([{ id: "o1", name: "one" }, { id: "o2", name: "two" }]);
-  await I.insertAll([
-    { id: "a", ownerId: "o1", name: "x", rank: 1, code: "A", seenAt: "2024-01-01T00:00:00Z" },
-    { id: "b", ownerId: "o1", name: "X", rank: 2, code: "B", seenAt: "2024-01-02T00:00:00Z" },
-    { id: "c", ownerId: "o2", name: "y", rank: 3, code: "C", seenAt: "2024-01-03T00:00:00Z" },
-    { id: "d", ownerId: null, name: null, rank: null, code: "D", seenAt: null },
-  ]);
-}
 
 describe("pluck: 'array of values, or array of tuples'", () => {
   it("several attributes with filtered ones, distinct, select and a limit", async () => {
@@ -62,16 +52,6 @@ describe("count: 'always agrees with toArray() even with limit, offset, distinct
     }
   });
 });
-
-async function seedOwnedItems(): Promise<void> {
-  await O.insertAll([{ id: "o1", name: "one" }, { id: "o2", name: "two" }]);
-  await I.insertAll([
-    { id: "a", ownerId: "o1", name: "x", rank: 1, code: "A" },
-    { id: "b", ownerId: "o1", name: "x", rank: 2, code: "B" },
-    { id: "c", ownerId: "o2", name: "y", rank: 3, code: "C" },
-    { id: "d", ownerId: null, name: null, rank: null, code: "D" },
-  ]);
-}
 
 describe("Results: find with no id; calculations on association Relations", () => {
   it("find() with no id throws RecordNotFound without a query, as in Rails; find([]) is empty", async () => {

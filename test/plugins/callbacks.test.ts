@@ -7,15 +7,14 @@ import {
   hasMany,
   hasOne,
   Model,
-  ActiveRecord,
-  defineApplicationRecord,
-  sql,
   RecordNotDestroyed,
 } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { User, ApplicationRecord as FixtureApplicationRecord } from "../models/fixtures.js";
 import { countRows, listen } from "../helpers/queries.js";
 import { thrown, rejectionOf } from "../helpers/errors.js";
+import { ApplicationRecord } from "../models/items-and-counters.js";
+import { SaaItem, SaaOwner } from "../models/saa-owners-and-items.js";
 
 beforeEach(resetDatabase);
 
@@ -170,26 +169,6 @@ beforeEach(() => {
   log.length = 0;
 });
 
-class SaaItem extends Model({
-  id: { type: "string", null: false, generateId: true },
-  saaOwnerId: "string",
-  keeperId: "string",
-  title: { type: "string", null: false },
-}) {
-  static override binding = "DB";
-}
-
-class SaaOwner extends Model({
-  id: { type: "string", null: false, generateId: true },
-  name: "string",
-  rank: "integer",
-  settings: "json",
-  startsAt: "datetime",
-}) {
-  static override binding = "DB";
-  items = hasMany(SaaItem);
-}
-
 describe("Callbacks (SPEC: Callbacks, Events 2-3)", () => {
   it("run on a save that changes nothing, as in Rails", async () => {
     class Counted extends SaaOwner {
@@ -263,31 +242,6 @@ describe("Callbacks (SPEC: Callbacks, Events 2-3)", () => {
     expect(await Guarded.all().deleteAll()).toBe(3);
   });
 });
-
-class AppBase extends ActiveRecord {
-  static override binding = "DB";
-}
-
-const schema = {
-  sal_items: {
-    id: { type: "string", null: false, generateId: true },
-    name: "string",
-    email: "string",
-    qty: "integer",
-    score: "real",
-    status: "string",
-    tags: "json",
-    createdAt: "datetime",
-    updatedAt: "datetime",
-  },
-  sal_counters: {
-    id: { type: "integer", null: false },
-    label: "string",
-    hits: { type: "integer", null: false },
-  },
-} as const;
-
-const ApplicationRecord = defineApplicationRecord(schema, AppBase);
 
 class Item extends ApplicationRecord("sal_items") {}
 

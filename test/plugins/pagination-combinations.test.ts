@@ -1,29 +1,15 @@
 /** paginate combined with distinct, scopes, bound Models and count: false. */
 import { beforeEach, describe, expect, it } from "vitest";
-import { batch, hasMany, Model, sql, belongsTo, column, connect, IncompatibleRelation, withDatabase, gt } from "../../src/index.js";
-import { Relation } from "../../src/plugin.js";
+import { sql, column, connect, IncompatibleRelation, withDatabase, gt } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
-import { Badge, Item as OwnedItem, Owner as ItemOwner } from "../models/owners-and-items.js";
+import { Item as OwnedItem, seedOwnedItemsSeen } from "../models/owners-and-items.js";
 import { listen, recordingRoundTrips } from "../helpers/queries.js";
 import { Post, User } from "../models/fixtures.js";
+import { Kid, Parent, Num } from "../models/edge-relation-items.js";
 
 beforeEach(resetDatabase);
 
 const I = OwnedItem as any;
-
-const O = ItemOwner as any;
-
-const B = Badge as any;
-
-async function seedOwnedItemsSeen(): Promise<void> {
-  await O.insertAll([{ id: "o1", name: "one" }, { id: "o2", name: "two" }]);
-  await I.insertAll([
-    { id: "a", ownerId: "o1", name: "x", rank: 1, code: "A", seenAt: "2024-01-01T00:00:00Z" },
-    { id: "b", ownerId: "o1", name: "X", rank: 2, code: "B", seenAt: "2024-01-02T00:00:00Z" },
-    { id: "c", ownerId: "o2", name: "y", rank: 3, code: "C", seenAt: "2024-01-03T00:00:00Z" },
-    { id: "d", ownerId: null, name: null, rank: null, code: "D", seenAt: null },
-  ]);
-}
 
 describe("paginate with distinct", () => {
   it("a distinct select pages and counts the distinct rows", async () => {
@@ -58,23 +44,6 @@ describe("Page: 'total ... (absent with count: false)'; Statement: 'toSql() retu
     expect(Object.keys(I.where({ id: "a" }).toSql()).sort()).toEqual(["params", "sql"]);
   });
 });
-
-class Kid extends Model({ id: { type: "string", null: false }, parentId: "string", name: "string" }) {
-  static override binding = "DB";
-  static override tableName = "edge_rel_kids";
-  parent = belongsTo(Parent, { foreignKey: "parentId" });
-}
-
-class Parent extends Model({ id: { type: "string", null: false }, name: "string" }) {
-  static override binding = "DB";
-  static override tableName = "edge_rel_parents";
-  kids = hasMany(Kid, { foreignKey: "parentId" });
-}
-
-class Num extends Model({ id: "integer", label: "string", n: "integer" }) {
-  static override binding = "DB";
-  static override tableName = "edge_rel_nums";
-}
 
 // ---- paginate ------------------------------------------------------------------------------------------
 

@@ -1,10 +1,11 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { CastError, Model, UnknownAttribute, ActiveRecord, defineApplicationRecord } from "../../src/index.js";
+import { CastError, UnknownAttribute } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { listen } from "../helpers/queries.js";
 import { User } from "../models/fixtures.js";
 import { env } from "cloudflare:test";
-import { thrown } from "../helpers/errors.js";
+import { typeError } from "../helpers/errors.js";
+import { Item } from "../models/typed-items.js";
 
 beforeEach(resetDatabase);
 
@@ -186,47 +187,6 @@ describe("permit", () => {
     }
   });
 });
-
-class AppBase extends ActiveRecord {
-  static override binding = "DB";
-}
-
-const itemSchema = {
-  sar_items: {
-    id: { type: "string", null: false, generateId: true },
-    name: "string",
-    email: "string",
-    qty: { type: "integer", default: 1 },
-    price: "real",
-    flag: "boolean",
-    kind: { type: "string", null: false, default: "plain" },
-    happenedAt: "datetime",
-    data: "json",
-    code: "string",
-    createdAt: "datetime",
-    updatedAt: "datetime",
-  },
-  sar_strict: {
-    id: { type: "string", null: false, generateId: true },
-    label: { type: "string", null: false },
-    note: "string",
-  },
-} as const;
-
-const ItemApplicationRecord = defineApplicationRecord(itemSchema, AppBase);
-
-class Item extends ItemApplicationRecord("sar_items") {}
-
-/** The TypeError a function throws, with its message. */
-function typeError(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(TypeError);
-    return (error as Error).message;
-  }
-  throw new Error("expected a TypeError");
-}
 
 describe("building and creating: permit", () => {
   it("reads own keys of a plain object only, drops keys not named, leaves out absent names, keeps null, casts", () => {

@@ -1,10 +1,10 @@
 /** Scopes combined with includes, paginate, merge, associations and bound databases; names a scope may not take. */
 import { beforeEach, describe, expect, it } from "vitest";
-import { batch, gt, hasMany, hasOne, Model, IncompatibleRelation, type ScopeStatic, InvalidModel } from "../../src/index.js";
+import { gt, hasMany, hasOne, Model, IncompatibleRelation, type ScopeStatic, InvalidModel } from "../../src/index.js";
 import { Relation } from "../../src/plugin.js";
 import { resetDatabase } from "../helpers/db.js";
 import { rejectionOf } from "../helpers/errors.js";
-import { Badge, Item as OwnedItem, Owner as ItemOwner } from "../models/owners-and-items.js";
+import { Badge, Item as OwnedItem, Owner as ItemOwner, seedOwnedItemsSeen, seedOwnedItems } from "../models/owners-and-items.js";
 import { listen, countRows } from "../helpers/queries.js";
 import { User, ApplicationRecord as FixtureApplicationRecord, Post } from "../models/fixtures.js";
 
@@ -15,16 +15,6 @@ const I = OwnedItem as any;
 const O = ItemOwner as any;
 
 const B = Badge as any;
-
-async function seedOwnedItemsSeen(): Promise<void> {
-  await O.insertAll([{ id: "o1", name: "one" }, { id: "o2", name: "two" }]);
-  await I.insertAll([
-    { id: "a", ownerId: "o1", name: "x", rank: 1, code: "A", seenAt: "2024-01-01T00:00:00Z" },
-    { id: "b", ownerId: "o1", name: "X", rank: 2, code: "B", seenAt: "2024-01-02T00:00:00Z" },
-    { id: "c", ownerId: "o2", name: "y", rank: 3, code: "C", seenAt: "2024-01-03T00:00:00Z" },
-    { id: "d", ownerId: null, name: null, rank: null, code: "D", seenAt: null },
-  ]);
-}
 
 describe("scopes with includes, paginate, merge", () => {
   it("a scope keeps includes given before and after it", async () => {
@@ -46,16 +36,6 @@ class Counted extends Model({ id: { type: "string", null: false }, rank: "intege
   static override binding = "DB";
   static override tableName = "saq_items";
   static positive: ScopeStatic<[]> = this.scope(() => Counted.where({ rank: gt(0) }));
-}
-
-async function seedOwnedItems(): Promise<void> {
-  await O.insertAll([{ id: "o1", name: "one" }, { id: "o2", name: "two" }]);
-  await I.insertAll([
-    { id: "a", ownerId: "o1", name: "x", rank: 1, code: "A" },
-    { id: "b", ownerId: "o1", name: "x", rank: 2, code: "B" },
-    { id: "c", ownerId: "o2", name: "y", rank: 3, code: "C" },
-    { id: "d", ownerId: null, name: null, rank: null, code: "D" },
-  ]);
 }
 
 describe("Scopes 7: a scope preloaded with limit throws", () => {

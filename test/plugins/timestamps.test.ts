@@ -5,16 +5,14 @@ import {
   batch,
   Model,
   RecordNotUnique,
-  ActiveRecord,
-  defineApplicationRecord,
   MissingAttribute,
-  timestamps,
   withDatabase,
 } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { listen } from "../helpers/queries.js";
 import { User, Post } from "../models/fixtures.js";
 import { thrown } from "../helpers/errors.js";
+import { RowApplicationRecord, Row } from "../models/noted-rows.js";
 
 beforeEach(resetDatabase);
 
@@ -137,31 +135,6 @@ describe("timestamps (Record 5)", () => {
     expect(await rowOf("users", user.id)).toMatchObject({ age: 2, updated_at: "2021-02-03T04:05:06.000Z" });
   });
 });
-
-class AppBase extends ActiveRecord {
-  static override binding = "DB";
-}
-
-const rowSchema = {
-  sar2_rows: {
-    id: { type: "string", null: false, generateId: true },
-    label: "string",
-    secretNote: "string",
-    qty: "integer",
-    price: "real",
-    flag: "boolean",
-    happenedAt: "datetime",
-    stamp: "datetime",
-    data: "json",
-    code: "string",
-    createdAt: "datetime",
-    updatedAt: "datetime",
-  },
-} as const;
-
-const RowApplicationRecord = defineApplicationRecord(rowSchema, AppBase);
-
-class Row extends RowApplicationRecord("sar2_rows") {}
 
 describe("Timestamps: 'both are set on creation and updatedAt is set whenever a save changes something'", () => {
   it("create stamps both with the same instant; a caller's createdAt is kept and updatedAt still set", async () => {

@@ -4,16 +4,14 @@ import {
   InvalidModel,
   Model,
   RecordInvalid,
-  ActiveRecord,
-  defineApplicationRecord,
   UnknownAttribute,
-  sql,
-  withDatabase,
 } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { listen, countRows } from "../helpers/queries.js";
 import { User, ApplicationRecord as FixtureApplicationRecord } from "../models/fixtures.js";
 import { thrown } from "../helpers/errors.js";
+import { AuditItem } from "../models/audit-items.js";
+import { ApplicationRecord } from "../models/items-and-counters.js";
 
 beforeEach(resetDatabase);
 
@@ -235,31 +233,6 @@ describe("validations", () => {
   });
 });
 
-class AppBase extends ActiveRecord {
-  static override binding = "DB";
-}
-
-const schema = {
-  sal_items: {
-    id: { type: "string", null: false, generateId: true },
-    name: "string",
-    email: "string",
-    qty: "integer",
-    score: "real",
-    status: "string",
-    tags: "json",
-    createdAt: "datetime",
-    updatedAt: "datetime",
-  },
-  sal_counters: {
-    id: { type: "integer", null: false },
-    label: "string",
-    hits: { type: "integer", null: false },
-  },
-} as const;
-
-const ApplicationRecord = defineApplicationRecord(schema, AppBase);
-
 class Item extends ApplicationRecord("sal_items") {}
 
 /** The messages a fresh record of `model` gets from one failed save with `attrs`. */
@@ -339,23 +312,6 @@ describe("Validations: declarations Rails refuses", () => {
     expect(await countRows("sal_items")).toBe(0);
   });
 });
-
-class AuditItem extends Model({
-  id: "string",
-  name: "string",
-  email: "string",
-  qty: "integer",
-  price: "real",
-  flag: "boolean",
-  kind: "string",
-  happenedAt: "datetime",
-  data: "json",
-  createdAt: "datetime",
-  updatedAt: "datetime",
-}) {
-  static override binding = "DB";
-  static override tableName = "audit_r_items";
-}
 
 describe("guide: Validations", () => {
   class Signup extends FixtureApplicationRecord("users") {

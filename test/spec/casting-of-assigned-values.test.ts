@@ -2,9 +2,7 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import {
-  ActiveRecord,
   between,
-  defineApplicationRecord,
   gt,
   gte,
   lt,
@@ -17,33 +15,9 @@ import { resetDatabase } from "../helpers/db.js";
 import { thrown } from "../helpers/errors.js";
 import { countRows } from "../helpers/queries.js";
 import { User } from "../models/fixtures.js";
+import { RowApplicationRecord, Row } from "../models/noted-rows.js";
 
 beforeEach(resetDatabase);
-
-class AppBase extends ActiveRecord {
-  static override binding = "DB";
-}
-
-const rowSchema = {
-  sar2_rows: {
-    id: { type: "string", null: false, generateId: true },
-    label: "string",
-    secretNote: "string",
-    qty: "integer",
-    price: "real",
-    flag: "boolean",
-    happenedAt: "datetime",
-    stamp: "datetime",
-    data: "json",
-    code: "string",
-    createdAt: "datetime",
-    updatedAt: "datetime",
-  },
-} as const;
-
-const RowApplicationRecord = defineApplicationRecord(rowSchema, AppBase);
-
-class Row extends RowApplicationRecord("sar2_rows") {}
 
 type Attr = "label" | "qty" | "price" | "flag" | "happenedAt" | "data";
 

@@ -4,24 +4,9 @@ import * as recordflare from "../../src/index.js";
 import { batch, MissingAttribute, Model, RecordNotFound, RecordNotUnique, UnknownAttribute } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { thrown } from "../helpers/errors.js";
+import { Item } from "../models/runtime-items.js";
 
 beforeEach(resetDatabase);
-
-class Item extends Model({
-  id: { type: "string", null: false, generateId: true },
-  name: "string",
-  age: "integer",
-  email: "string",
-  codeValue: "string",
-  partA: "string",
-  partB: "string",
-  data: "json",
-  createdAt: "datetime",
-  updatedAt: "datetime",
-}) {
-  static override binding = "DB";
-  static override tableName = "srt_items";
-}
 
 class Num extends Model({ id: "integer", name: "string" }) {
   static override binding = "DB";

@@ -1,8 +1,8 @@
 /** SPEC.md, Limits: lists bound as one value, never more than 100 bound parameters, sentence by sentence. */
 import { beforeEach, describe, expect, it } from "vitest";
-import { batch, Model, belongsTo, hasMany, hasOne } from "../../src/index.js";
+import { Model, belongsTo, hasMany, hasOne } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
-import { Item as OwnedItem, Owner as ItemOwner } from "../models/owners-and-items.js";
+import { Item as OwnedItem, Owner as ItemOwner, seedOwnedItems } from "../models/owners-and-items.js";
 import { listen } from "../helpers/queries.js";
 
 beforeEach(resetDatabase);
@@ -10,16 +10,6 @@ beforeEach(resetDatabase);
 const I = OwnedItem as any;
 
 const O = ItemOwner as any;
-
-async function seedOwnedItems(): Promise<void> {
-  await O.insertAll([{ id: "o1", name: "one" }, { id: "o2", name: "two" }]);
-  await I.insertAll([
-    { id: "a", ownerId: "o1", name: "x", rank: 1, code: "A" },
-    { id: "b", ownerId: "o1", name: "x", rank: 2, code: "B" },
-    { id: "c", ownerId: "o2", name: "y", rank: 3, code: "C" },
-    { id: "d", ownerId: null, name: null, rank: null, code: "D" },
-  ]);
-}
 
 describe("Limits: lists of any length bound as one value", () => {
   it("includes over 1000 owners is one query per association, in the main query's batch, binding no key", async () => {

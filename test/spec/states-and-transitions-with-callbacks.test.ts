@@ -1,36 +1,12 @@
 /** SPEC.md, States and transitions: the rows of the table for records with validations or callbacks. */
 import { beforeEach, describe, expect, it } from "vitest";
-import { abort, ActiveRecord, defineApplicationRecord, RecordInvalid } from "../../src/index.js";
+import { abort, RecordInvalid } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { thrown } from "../helpers/errors.js";
 import { countRows } from "../helpers/queries.js";
+import { ApplicationRecord } from "../models/items-and-counters.js";
 
 beforeEach(resetDatabase);
-
-class AppBase extends ActiveRecord {
-  static override binding = "DB";
-}
-
-const schema = {
-  sal_items: {
-    id: { type: "string", null: false, generateId: true },
-    name: "string",
-    email: "string",
-    qty: "integer",
-    score: "real",
-    status: "string",
-    tags: "json",
-    createdAt: "datetime",
-    updatedAt: "datetime",
-  },
-  sal_counters: {
-    id: { type: "integer", null: false },
-    label: "string",
-    hits: { type: "integer", null: false },
-  },
-} as const;
-
-const ApplicationRecord = defineApplicationRecord(schema, AppBase);
 
 class Item extends ApplicationRecord("sal_items") {}
 

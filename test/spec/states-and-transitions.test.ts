@@ -2,8 +2,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import {
   abort,
-  ActiveRecord,
-  defineApplicationRecord,
   RecordDestroyed,
   RecordInvalid,
   RecordNotFound,
@@ -13,38 +11,10 @@ import {
 import { resetDatabase } from "../helpers/db.js";
 import { thrown } from "../helpers/errors.js";
 import { listen } from "../helpers/queries.js";
+import { ItemApplicationRecord, Item } from "../models/typed-items.js";
+import { stateOf, NEW, PERSISTED, DESTROYED } from "../helpers/record-states.js";
 
 beforeEach(resetDatabase);
-
-class AppBase extends ActiveRecord {
-  static override binding = "DB";
-}
-
-const itemSchema = {
-  sar_items: {
-    id: { type: "string", null: false, generateId: true },
-    name: "string",
-    email: "string",
-    qty: { type: "integer", default: 1 },
-    price: "real",
-    flag: "boolean",
-    kind: { type: "string", null: false, default: "plain" },
-    happenedAt: "datetime",
-    data: "json",
-    code: "string",
-    createdAt: "datetime",
-    updatedAt: "datetime",
-  },
-  sar_strict: {
-    id: { type: "string", null: false, generateId: true },
-    label: { type: "string", null: false },
-    note: "string",
-  },
-} as const;
-
-const ItemApplicationRecord = defineApplicationRecord(itemSchema, AppBase);
-
-class Item extends ItemApplicationRecord("sar_items") {}
 
 class Guarded extends ItemApplicationRecord("sar_items") {
   static stop: string | undefined;
@@ -59,16 +29,6 @@ class Guarded extends ItemApplicationRecord("sar_items") {
     });
   }
 }
-
-function stateOf(record: { isNewRecord(): boolean; isPersisted(): boolean; isDestroyed(): boolean }) {
-  return [record.isNewRecord(), record.isPersisted(), record.isDestroyed()];
-}
-
-const NEW = [true, false, false];
-
-const PERSISTED = [false, true, false];
-
-const DESTROYED = [false, false, true];
 
 describe("states and transitions", () => {
   beforeEach(() => {

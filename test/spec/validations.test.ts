@@ -1,9 +1,11 @@
 /** SPEC.md, Validations: each option of the validations table, row by row, with its error. */
 import { beforeEach, describe, expect, it } from "vitest";
-import { abort, hasMany, Model, ActiveRecord, defineApplicationRecord, MissingAttribute } from "../../src/index.js";
+import { abort, MissingAttribute } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { countRows, listen } from "../helpers/queries.js";
 import { thrown } from "../helpers/errors.js";
+import { ApplicationRecord } from "../models/items-and-counters.js";
+import { SaaOwner } from "../models/saa-owners-and-items.js";
 
 beforeEach(resetDatabase);
 
@@ -12,26 +14,6 @@ const log: string[] = [];
 beforeEach(() => {
   log.length = 0;
 });
-
-class SaaItem extends Model({
-  id: { type: "string", null: false, generateId: true },
-  saaOwnerId: "string",
-  keeperId: "string",
-  title: { type: "string", null: false },
-}) {
-  static override binding = "DB";
-}
-
-class SaaOwner extends Model({
-  id: { type: "string", null: false, generateId: true },
-  name: "string",
-  rank: "integer",
-  settings: "json",
-  startsAt: "datetime",
-}) {
-  static override binding = "DB";
-  items = hasMany(SaaItem);
-}
 
 describe("Validations (SPEC: every option)", () => {
   it("presence: an empty JSON object is blank, as Rails' blank? says", async () => {
@@ -44,8 +26,6 @@ describe("Validations (SPEC: every option)", () => {
     expect(await Present.build({ settings: [] }).save()).toBe(false);
     expect(await Present.build({ settings: { a: 1 } }).save()).toBe(true);
   });
-
-
 
   it("format tests a number's text, as Rails does (value.to_s)", async () => {
     class Ranked extends SaaOwner {
@@ -143,31 +123,6 @@ describe("Validations (SPEC: every option)", () => {
     expect(b.errors.fullMessages()).toEqual(["Name can't be blank", "Name is too short", "Name is invalid", "Name is not included in the list", "Rank is not a number"]);
   });
 });
-
-class AppBase extends ActiveRecord {
-  static override binding = "DB";
-}
-
-const schema = {
-  sal_items: {
-    id: { type: "string", null: false, generateId: true },
-    name: "string",
-    email: "string",
-    qty: "integer",
-    score: "real",
-    status: "string",
-    tags: "json",
-    createdAt: "datetime",
-    updatedAt: "datetime",
-  },
-  sal_counters: {
-    id: { type: "integer", null: false },
-    label: "string",
-    hits: { type: "integer", null: false },
-  },
-} as const;
-
-const ApplicationRecord = defineApplicationRecord(schema, AppBase);
 
 class Item extends ApplicationRecord("sal_items") {}
 
