@@ -22,7 +22,7 @@ import { thrown, rejectionOf } from "../helpers/errors.js";
 import { User } from "../models/fixtures.js";
 import { Item } from "../models/typed-items.js";
 import { stateOf, NEW } from "../helpers/record-states.js";
-import { SaaOwner } from "../models/saa-owners-and-items.js";
+import { SaaOwner } from "../models/titled-items-and-owners.js";
 
 beforeEach(resetDatabase);
 

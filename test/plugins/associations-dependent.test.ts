@@ -7,7 +7,7 @@ import { Article, Guarded, Review, Writer } from "../models/association-fixtures
 import { ApplicationRecord } from "../models/fixtures.js";
 import { rejectionOf } from "../helpers/errors.js";
 import { Item as OwnedItem, Owner as ItemOwner } from "../models/owners-and-items.js";
-import { SaaItem, SaaOwner } from "../models/saa-owners-and-items.js";
+import { SaaItem, SaaOwner } from "../models/titled-items-and-owners.js";
 
 beforeEach(resetDatabase);
 

@@ -14,7 +14,7 @@ import { resetDatabase } from "../helpers/db.js";
 import { countRows, listen, recordingRoundTrips } from "../helpers/queries.js";
 import { rejectionOf } from "../helpers/errors.js";
 import { Author, Book } from "../models/association-fixtures.js";
-import { SaaItem, SaaOwner } from "../models/saa-owners-and-items.js";
+import { SaaItem, SaaOwner } from "../models/titled-items-and-owners.js";
 
 beforeEach(resetDatabase);
 

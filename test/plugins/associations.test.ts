@@ -15,7 +15,7 @@ import {
 import { ApplicationRecord } from "../models/fixtures.js";
 import { Item as OwnedItem, Owner as ItemOwner, seedOwnedItemsSeen } from "../models/owners-and-items.js";
 import { thrown } from "../helpers/errors.js";
-import { SaaItem, SaaOwner } from "../models/saa-owners-and-items.js";
+import { SaaItem, SaaOwner } from "../models/titled-items-and-owners.js";
 
 beforeEach(resetDatabase);
 

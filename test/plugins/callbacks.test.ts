@@ -14,7 +14,7 @@ import { User, ApplicationRecord as FixtureApplicationRecord } from "../models/f
 import { countRows, listen } from "../helpers/queries.js";
 import { thrown, rejectionOf } from "../helpers/errors.js";
 import { ApplicationRecord } from "../models/items-and-counters.js";
-import { SaaItem, SaaOwner } from "../models/saa-owners-and-items.js";
+import { SaaItem, SaaOwner } from "../models/titled-items-and-owners.js";
 
 beforeEach(resetDatabase);
 

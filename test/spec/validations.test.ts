@@ -5,7 +5,7 @@ import { resetDatabase } from "../helpers/db.js";
 import { countRows, listen } from "../helpers/queries.js";
 import { thrown } from "../helpers/errors.js";
 import { ApplicationRecord } from "../models/items-and-counters.js";
-import { SaaOwner } from "../models/saa-owners-and-items.js";
+import { SaaOwner } from "../models/titled-items-and-owners.js";
 
 beforeEach(resetDatabase);
 
