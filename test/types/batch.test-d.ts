@@ -1,37 +1,7 @@
 /** Compile-time checks of batch: it resolves to each item's result. Only type-checked by tsc --noEmit. */
 import { expectTypeOf } from "vitest";
-import {
-  batch,
-  belongsTo,
-  connect,
-  hasMany,
-  hasOne,
-  Model,
-  Statement,
-  type Batchable,
-  type D1DatabaseLike,
-  type WriteMeta,
-} from "../../src/index.js";
-
-class Author extends Model({
-  id: { type: "string", null: false },
-  name: { type: "string", null: false },
-  nickname: "string",
-  age: "integer",
-  score: "real",
-  admin: "boolean",
-  bornAt: "datetime",
-  settings: "json",
-}) {
-  books = hasMany(Book);
-  portrait = hasOne(Portrait);
-}
-
-class Book extends Model({ id: { type: "string", null: false }, authorId: "string", title: "string", pages: "integer" }) {
-  author = belongsTo(Author);
-}
-
-class Portrait extends Model({ id: { type: "string", null: false }, authorId: "string", url: "string" }) {}
+import { batch, connect, Statement, type Batchable, type D1DatabaseLike, type WriteMeta } from "../../src/index.js";
+import { Author, Book } from "./authors-and-books.js";
 
 // ---- batch resolves to each item's result --------------------------------------------------------------------
 

@@ -1,28 +1,8 @@
 /** Compile-time checks of pluck: a name is required; one name gives values, several give tuples. Only type-checked by tsc --noEmit. */
 import { expectTypeOf } from "vitest";
-import { belongsTo, hasMany, hasOne, Model } from "../../src/index.js";
 import { assertTrue, type Equal } from "./assert.js";
 import { GeneratedApplicationRecord, User, Post, Counter } from "./generated-app.js";
-
-class Author extends Model({
-  id: { type: "string", null: false },
-  name: { type: "string", null: false },
-  nickname: "string",
-  age: "integer",
-  score: "real",
-  admin: "boolean",
-  bornAt: "datetime",
-  settings: "json",
-}) {
-  books = hasMany(Book);
-  portrait = hasOne(Portrait);
-}
-
-class Book extends Model({ id: { type: "string", null: false }, authorId: "string", title: "string", pages: "integer" }) {
-  author = belongsTo(Author);
-}
-
-class Portrait extends Model({ id: { type: "string", null: false }, authorId: "string", url: "string" }) {}
+import { Author } from "./authors-and-books.js";
 
 // ---- pluck needs at least one name (it throws TypeError without) ---------------------------------------------
 

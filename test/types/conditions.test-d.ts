@@ -1,25 +1,6 @@
 /** Compile-time checks of conditions: comparison helpers take values of the attribute's type. Only type-checked by tsc --noEmit; nothing here runs. */
-import { belongsTo, between, gt, gte, hasMany, hasOne, ignoringCase, lt, lte, Model } from "../../src/index.js";
-
-class Author extends Model({
-  id: { type: "string", null: false },
-  name: { type: "string", null: false },
-  nickname: "string",
-  age: "integer",
-  score: "real",
-  admin: "boolean",
-  bornAt: "datetime",
-  settings: "json",
-}) {
-  books = hasMany(Book);
-  portrait = hasOne(Portrait);
-}
-
-class Book extends Model({ id: { type: "string", null: false }, authorId: "string", title: "string", pages: "integer" }) {
-  author = belongsTo(Author);
-}
-
-class Portrait extends Model({ id: { type: "string", null: false }, authorId: "string", url: "string" }) {}
+import { between, gt, gte, ignoringCase, lt, lte } from "../../src/index.js";
+import { Author } from "./authors-and-books.js";
 
 // ---- comparison helpers take values of the attribute's type ------------------------------------------------
 

@@ -1,46 +1,7 @@
 /** Compile-time checks of the error classes: every class SPEC lists is exported; RecordInvalid's record is a record. Only type-checked by tsc --noEmit. */
 import { expectTypeOf } from "vitest";
-import {
-  AssociationNotLoaded,
-  belongsTo,
-  hasMany,
-  hasOne,
-  IncompatibleRelation,
-  InvalidModel,
-  IrreversibleOrder,
-  MissingAttribute,
-  Model,
-  NoDatabase,
-  RecordDestroyed,
-  RecordflareError,
-  RecordInvalid,
-  RecordNotDestroyed,
-  RecordNotFound,
-  RecordNotSaved,
-  RecordNotUnique,
-  UnknownAttribute,
-  type AnyRecord,
-} from "../../src/index.js";
-
-class Author extends Model({
-  id: { type: "string", null: false },
-  name: { type: "string", null: false },
-  nickname: "string",
-  age: "integer",
-  score: "real",
-  admin: "boolean",
-  bornAt: "datetime",
-  settings: "json",
-}) {
-  books = hasMany(Book);
-  portrait = hasOne(Portrait);
-}
-
-class Book extends Model({ id: { type: "string", null: false }, authorId: "string", title: "string", pages: "integer" }) {
-  author = belongsTo(Author);
-}
-
-class Portrait extends Model({ id: { type: "string", null: false }, authorId: "string", url: "string" }) {}
+import { AssociationNotLoaded, IncompatibleRelation, InvalidModel, IrreversibleOrder, MissingAttribute, Model, NoDatabase, RecordDestroyed, RecordflareError, RecordInvalid, RecordNotDestroyed, RecordNotFound, RecordNotSaved, RecordNotUnique, UnknownAttribute, type AnyRecord } from "../../src/index.js";
+import { Author } from "./authors-and-books.js";
 
 // ---- errors: every class SPEC lists is exported; RecordInvalid's record is a record -------------------------
 

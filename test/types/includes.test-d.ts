@@ -1,6 +1,7 @@
 import { Article, Writer } from "../models/association-fixtures.js";
 import { expectTypeOf } from "vitest";
-import { belongsTo, hasMany, hasOne, Model } from "../../src/index.js";
+import { hasMany, Model } from "../../src/index.js";
+import { Author, Book, Portrait } from "./authors-and-books.js";
 
 // Nested includes take the association names of each level's target.
 Writer.includes("posts", { posts: ["author"] });
@@ -27,26 +28,6 @@ Writer.where({ name: "Ada" }).includes({ profile: ["bio"] });
 
 // @ts-expect-error: a Relation's includes checks nested names too
 Writer.all().includes({ posts: { user: ["comments"] } });
-
-class Author extends Model({
-  id: { type: "string", null: false },
-  name: { type: "string", null: false },
-  nickname: "string",
-  age: "integer",
-  score: "real",
-  admin: "boolean",
-  bornAt: "datetime",
-  settings: "json",
-}) {
-  books = hasMany(Book);
-  portrait = hasOne(Portrait);
-}
-
-class Book extends Model({ id: { type: "string", null: false }, authorId: "string", title: "string", pages: "integer" }) {
-  author = belongsTo(Author);
-}
-
-class Portrait extends Model({ id: { type: "string", null: false }, authorId: "string", url: "string" }) {}
 
 // ---- includes and reloadAssociation take association names --------------------------------------------------
 

@@ -4,9 +4,10 @@
  * below is ever called.
  */
 import { expectTypeOf } from "vitest";
-import { Model, belongsTo, hasMany, hasOne } from "../../src/index.js";
+import { Model } from "../../src/index.js";
 import { assertTrue, type Equal } from "./assert.js";
 import { schema, GeneratedApplicationRecord } from "./generated-app.js";
+import { Author } from "./authors-and-books.js";
 
 /** Declared by hand, unlike test/models/fixtures.ts: more attribute forms, hidden attributes and a method of its own. */
 class User extends Model({
@@ -285,26 +286,6 @@ function permitting(input: FormData, query: URLSearchParams, body: Record<string
 }
 
 void permitting;
-
-class Author extends Model({
-  id: { type: "string", null: false },
-  name: { type: "string", null: false },
-  nickname: "string",
-  age: "integer",
-  score: "real",
-  admin: "boolean",
-  bornAt: "datetime",
-  settings: "json",
-}) {
-  books = hasMany(Book);
-  portrait = hasOne(Portrait);
-}
-
-class Book extends Model({ id: { type: "string", null: false }, authorId: "string", title: "string", pages: "integer" }) {
-  author = belongsTo(Author);
-}
-
-class Portrait extends Model({ id: { type: "string", null: false }, authorId: "string", url: "string" }) {}
 
 // ---- editors show attributes, not declarations --------------------------------------------------------------
 

@@ -1,26 +1,7 @@
 /** Compile-time checks of paginate: total and totalPages are numbers unless count: false. Only type-checked by tsc --noEmit. */
 import { expectTypeOf } from "vitest";
-import { belongsTo, hasMany, hasOne, Model, type Page, type UncountedPage } from "../../src/index.js";
-
-class Author extends Model({
-  id: { type: "string", null: false },
-  name: { type: "string", null: false },
-  nickname: "string",
-  age: "integer",
-  score: "real",
-  admin: "boolean",
-  bornAt: "datetime",
-  settings: "json",
-}) {
-  books = hasMany(Book);
-  portrait = hasOne(Portrait);
-}
-
-class Book extends Model({ id: { type: "string", null: false }, authorId: "string", title: "string", pages: "integer" }) {
-  author = belongsTo(Author);
-}
-
-class Portrait extends Model({ id: { type: "string", null: false }, authorId: "string", url: "string" }) {}
+import { type Page, type UncountedPage } from "../../src/index.js";
+import { Author } from "./authors-and-books.js";
 
 // ---- paginate: total and totalPages are numbers unless `count: false` ---------------------------------------
 

@@ -4,7 +4,8 @@
  * receiving the record. Only type-checked by `tsc --noEmit`; nothing here runs.
  */
 import { expectTypeOf } from "vitest";
-import { abort, Model, belongsTo, hasMany, hasOne } from "../../src/index.js";
+import { abort, Model } from "../../src/index.js";
+import { Author } from "./authors-and-books.js";
 
 export class Member extends Model({ id: { type: "string", null: false }, name: "string", age: "integer" }) {
   static {
@@ -31,26 +32,6 @@ export class Member extends Model({ id: { type: "string", null: false }, name: "
     this.beforeSave("normalize");
   }
 }
-
-class Author extends Model({
-  id: { type: "string", null: false },
-  name: { type: "string", null: false },
-  nickname: "string",
-  age: "integer",
-  score: "real",
-  admin: "boolean",
-  bornAt: "datetime",
-  settings: "json",
-}) {
-  books = hasMany(Book);
-  portrait = hasOne(Portrait);
-}
-
-class Book extends Model({ id: { type: "string", null: false }, authorId: "string", title: "string", pages: "integer" }) {
-  author = belongsTo(Author);
-}
-
-class Portrait extends Model({ id: { type: "string", null: false }, authorId: "string", url: "string" }) {}
 
 // ---- validates: inclusion lists values of the attribute's type ------------------------------------------------
 
