@@ -57,11 +57,19 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Waits until the port accepts connections, without a request: the browser's first page is the first request. */
+/**
+ * Waits until wrangler says it is ready on the port and the port accepts connections, without a request: the browser's
+ * first page is the first request. Wrangler's own line matters: under a parallel test run another process (a workerd
+ * of the workers pool) may hold the port for a moment, which a connection alone would mistake for the playground.
+ */
 async function waitUntilListening(port: number, playground: ChildProcess, output: () => string): Promise<void> {
   const deadline = Date.now() + 45_000;
   while (Date.now() < deadline) {
     if (playground.exitCode !== null) throw new Error(`the playground exited (${playground.exitCode}):\n${output()}`);
+    if (!output().includes(`Ready on http://127.0.0.1:${port}`)) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      continue;
+    }
     const listening = await new Promise<boolean>((resolve) => {
       const socket = connect(port, "127.0.0.1", () => {
         socket.end();
