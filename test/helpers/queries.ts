@@ -1,4 +1,5 @@
 import { env } from "cloudflare:test";
+import { recordRoundTrips } from "./round-trips.js";
 import { connect, type D1DatabaseLike, type Database, type QueryEvent } from "../../src/index.js";
 
 /** A database on `binding` (the test D1 by default) whose query events are collected; `models` come bound to it under their own names. */
@@ -18,27 +19,8 @@ export async function countRows(table: string): Promise<number> {
 
 /**
  * A D1 binding over the test database that records each round trip: a lone query as one SQL text, a batch as the
- * list of its SQL texts.
+ * list of its SQL texts (the guide's recorder, helpers/round-trips.ts).
  */
-export function recordingRoundTrips(): { binding: D1DatabaseLike; roundTrips: string[][] } {
-  const roundTrips: string[][] = [];
-  type Recorded = D1PreparedStatement & { sql: string; inner: D1PreparedStatement };
-  const wrap = (sql: string, inner: D1PreparedStatement): Recorded =>
-    Object.assign(Object.create(inner) as D1PreparedStatement, {
-      sql,
-      inner,
-      bind: (...values: unknown[]) => wrap(sql, inner.bind(...values)),
-      all: () => (roundTrips.push([sql]), inner.all()),
-      run: () => (roundTrips.push([sql]), inner.run()),
-      raw: (options?: { columnNames?: boolean }) => (roundTrips.push([sql]), inner.raw(options as { columnNames: true })),
-      first: (column?: string) => (roundTrips.push([sql]), column === undefined ? inner.first() : inner.first(column)),
-    }) as Recorded;
-  const binding = {
-    prepare: (sql: string) => wrap(sql, env.DB.prepare(sql)),
-    batch: (statements: Recorded[]) => {
-      roundTrips.push(statements.map((statement) => statement.sql));
-      return env.DB.batch(statements.map((statement) => statement.inner));
-    },
-  };
-  return { binding: binding as unknown as D1DatabaseLike, roundTrips };
+export function recordingRoundTrips(): { binding: D1Database; roundTrips: string[][] } {
+  return recordRoundTrips(env.DB);
 }
