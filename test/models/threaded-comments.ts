@@ -29,7 +29,7 @@ export function threadedComments(options: { callbacks?: boolean; comments?: Depe
     }
     replies = hasMany(Comment, { foreignKey: "parentId", dependent: "destroy" });
     votes = hasMany(Vote, { foreignKey: "tcCommentId", dependent: "destroy" });
-    flags = hasMany(Flag, { foreignKey: "tcCommentId", dependent: options.commentFlags ?? "deleteAll" });
+    flags = hasMany(Flag, { foreignKey: "tcCommentId", dependent: (options.commentFlags ?? "deleteAll") as "deleteAll" });
   }
   class User extends Model({ id: "integer", name: "string" }) {
     static override binding = "DB";

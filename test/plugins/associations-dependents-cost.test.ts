@@ -340,7 +340,7 @@ describe("dependent: round trips of a destroy through a loop (threaded comments)
     return user;
   }
 
-  async function destroyCounted(model: any, id: number) {
+  async function destroyCounted(model: any, id: number | null) {
     return counting(async (start) => {
       const loaded = await model.find(id);
       start();
