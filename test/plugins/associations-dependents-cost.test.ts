@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { connect, hasMany, hasOne, Model, withDatabase } from "../../src/index.js";
 import { countStatement, definePlugin, type Relation } from "../../src/plugin.js";
 import { countRows, recordingRoundTrips } from "../helpers/queries.js";
+import { THREADED_TABLES, threadedComments, type ThreadedComments } from "../models/threaded-comments.js";
 
 /**
  * A blog on the tables of migration 0042: users with posts (dependent destroy), posts with comments (destroy) and
@@ -320,5 +321,82 @@ describe("record:planDestroy: a plugin's read joins the destroy's one read batch
     expect(trips).toHaveLength(2);
     expect(heads([trips[0]!])).toEqual([[`SELECT 1 AS one FROM "dc_locks"`, `SELECT COUNT(*) AS count FROM "dc_posts"`]]);
     expect(counted).toEqual([2]);
+  });
+});
+
+describe("dependent: round trips of a destroy through a loop (threaded comments)", () => {
+  beforeEach(async () => {
+    await env.DB.batch(THREADED_TABLES.map((table) => env.DB.prepare(`DELETE FROM ${table}`)));
+  });
+
+  /** A user with one comment and a chain of `depth` replies below it, each reply with a vote. */
+  async function chain({ User, Comment, Vote }: ThreadedComments, depth: number) {
+    const user = await User.create({ name: "ada" });
+    const first = 1_000;
+    await Comment.insertAll(
+      Array.from({ length: depth + 1 }, (_, level) => ({ id: first + level, tcUserId: level === 0 ? user.id : null, parentId: level === 0 ? null : first + level - 1, body: `c${level}` })),
+    );
+    await Vote.insertAll(Array.from({ length: depth }, (_, level) => ({ tcCommentId: first + level + 1 })));
+    return user;
+  }
+
+  async function destroyCounted(model: any, id: number | null) {
+    return counting(async (start) => {
+      const loaded = await model.find(id);
+      start();
+      expect(await loaded.destroy()).toBe(loaded);
+    });
+  }
+
+  for (const depth of [1, 5, 200]) {
+    it(`a reply chain ${depth} deep without callbacks: one round trip of 6 statements`, async () => {
+      const models = threadedComments();
+      const user = await chain(models, depth);
+      const trips = await destroyCounted(models.User, user.id);
+      expect(heads(trips).map((trip) => trip.map((sql) => sql.replace(/^WITH RECURSIVE .*\) (DELETE|UPDATE)/, "$1")))).toEqual([
+        [`DELETE FROM "tc_votes"`, `DELETE FROM "tc_flags"`, `DELETE FROM "tc_comments"`, `DELETE FROM "tc_comments"`, `DELETE FROM "tc_flags"`, `DELETE FROM "tc_users"`],
+      ]);
+      expect(trips[0]!.filter((sql) => sql.startsWith("WITH RECURSIVE"))).toHaveLength(3);
+      expect([await countRows("tc_comments"), await countRows("tc_votes"), await countRows("tc_users")]).toEqual([0, 0, 0]);
+    });
+
+    it(`a reply chain ${depth} deep with callbacks: two round trips, one read per node, one DELETE per record`, async () => {
+      const models = threadedComments({ callbacks: true });
+      const user = await chain(models, depth);
+      const trips = await destroyCounted(models.User, user.id);
+      expect(trips).toHaveLength(2);
+      expect(trips[0]).toHaveLength(3);
+      expect(trips[0]!.every((sql) => sql.startsWith("SELECT") || sql.startsWith("WITH RECURSIVE"))).toBe(true);
+      // Each comment's DELETE and its flags' DELETE, each vote's DELETE, the user's flag and the user.
+      expect(trips[1]).toHaveLength(2 * (depth + 1) + depth + 2);
+      expect(models.log.filter((line) => line.startsWith("after"))).toEqual(Array.from({ length: depth + 1 }, (_, level) => `after c${depth - level}`));
+      expect([await countRows("tc_comments"), await countRows("tc_votes"), await countRows("tc_users")]).toEqual([0, 0, 0]);
+    });
+  }
+
+  it("ten threads of replies without callbacks: one round trip, as for one", async () => {
+    const models = threadedComments();
+    const user = await models.User.create({ name: "ada" });
+    for (let thread = 0; thread < 10; thread++) {
+      const root = await models.Comment.create({ tcUserId: user.id, body: `t${thread}` });
+      await models.Comment.insertAll([{ parentId: root.id, body: "a" }, { parentId: root.id, body: "b" }]);
+    }
+    const trips = await destroyCounted(models.User, user.id);
+    expect(trips).toHaveLength(1);
+    expect(trips[0]).toHaveLength(6);
+    expect(await countRows("tc_comments")).toBe(0);
+  });
+
+  it("a loop through two Models, three levels deep, without callbacks: two round trips (a read, then the writes)", async () => {
+    const { Shelf, Folder } = threadedComments();
+    const shelf = await Shelf.create({ name: "s0" });
+    let parent = shelf;
+    for (let level = 0; level < 3; level++) {
+      const folder = await Folder.create({ name: `f${level}`, tcShelfId: parent.id });
+      parent = await Shelf.create({ name: `s${level + 1}`, tcFolderId: folder.id });
+    }
+    const trips = await destroyCounted(Shelf, shelf.id);
+    expect(trips.map((trip) => trip.length)).toEqual([2, 7]);
+    expect([await countRows("tc_shelves"), await countRows("tc_folders")]).toEqual([0, 0]);
   });
 });

@@ -1,69 +1,122 @@
-import {
-  type Database,
-  databaseOfModel,
-  joinSelect,
-  joinWithAnd,
-  ParamWriter,
-  quoteIdentifier,
-  type Relation,
-  relationOf,
-  type SelectParts,
-  selectParts,
-  Statement,
-  type StatementReader,
-} from "../../kernel/index.js";
+import { relationOf } from "../../kernel/index.js";
 import type { Dependent, ResolvedAssociation } from "./definition.js";
 import { associationsOf } from "./registry.js";
 import { scopedTargetOf } from "./slot.js";
+
+/** The tag that stands for the owner among a node's parents. */
+export const OWNER = 0;
 
 /** One `dependent` association of a destroy's tree: its strategy and, for `destroy`, its target's own dependents. */
 export interface DependentNode {
   readonly association: ResolvedAssociation;
   readonly dependent: Dependent;
-  /** The target's dependent associations (for `destroy`); empty for the other strategies. */
-  readonly children: readonly DependentNode[];
+  /** The node's number in its tree, from 1 (0 is the owner): how a recursive read tells the nodes' rows apart. */
+  readonly tag: number;
   /**
-   * Where the target Model is already on the path from the owner (a tree of categories): its records plan their own
-   * dependents when they are destroyed, since the depth of such a tree is only known from its rows.
+   * For `destroy`, the target's dependent associations; where the target Model is already on the path from the
+   * owner (a tree of categories, or A to B to A), the nodes of that earlier level, so the tree loops. Empty for the
+   * other strategies, which do not descend (as in Rails: `nullify` and `deleteAll` touch the first level only).
    */
-  readonly repeats: boolean;
+  readonly children: readonly DependentNode[];
+  /** The tags of the nodes whose rows this node's rows hang from; `OWNER` for the owner's own children. */
+  readonly parents: readonly number[];
 }
 
 /** A Model's dependent tree and what a destroy of one of its records needs, worked out once per Model. */
 export interface DependentTree {
   readonly nodes: readonly DependentNode[];
+  /** Every node once, a node before its children. */
+  readonly all: readonly DependentNode[];
+  /** Whether the tree loops: its rows are then reached by one recursive query, whatever the depth of the data. */
+  readonly recursive: boolean;
   /** Whether set-based reads and writes keep the tree's meaning: no scope with a limit or offset (each owner's own). */
   readonly plannable: boolean;
   /**
-   * Whether the tree can be destroyed with set-based writes alone: plannable, no repeated Model, and no record
-   * reached by `destroy` has destroy hooks other than this plugin's (callbacks run per record, so they need records;
-   * so does a plugin that plans a record's own write).
+   * Whether the tree can be destroyed with set-based writes alone: plannable, every loop within one Model (its rows
+   * deleted by one statement), and no record reached by `destroy` has destroy hooks other than this plugin's
+   * (callbacks run per record, so they need records; so does a plugin that plans a record's own write).
    */
   readonly setBased: boolean;
   /** Whether any node is `restrictWithError`: the refusal needs a read before anything is written. */
   readonly restricts: boolean;
+  /**
+   * The set-based writes, in the order they are sent: each group of nodes after every group below it, so that each
+   * statement still finds the rows it reaches through; a group is one node, or the nodes of one loop.
+   */
+  readonly writeOrder: readonly (readonly DependentNode[])[];
 }
 
 /** Hooks that need each record destroyed through its own write: callbacks, and a plan of the write (a soft delete's UPDATE). */
 const DESTROY_HOOKS = ["record:beforeDestroy", "record:beforeDelete", "record:afterDestroy", "record:planWrite", "record:writeOutcome"] as const;
+
+interface BuiltNode extends DependentNode {
+  children: BuiltNode[];
+  readonly parents: number[];
+}
+
+/** A Model on the path from the owner, with the nodes of its dependents (filled as the tree is built). */
+interface Level {
+  readonly model: Function;
+  readonly nodes: BuiltNode[];
+}
 
 /** The dependent associations of a Model that are not `belongsTo`, in declaration order. */
 function dependentAssociations(model: Function): ResolvedAssociation[] {
   return [...associationsOf(model).values()].filter((association) => association.kind !== "belongsTo" && association.options.dependent);
 }
 
-function nodesOf(model: Function, path: readonly Function[]): DependentNode[] {
-  return dependentAssociations(model).map((association) => {
-    const dependent = association.options.dependent!;
-    const repeats = path.includes(association.target);
-    const descends = dependent === "destroy" && !repeats;
-    const children = descends ? nodesOf(association.target, [...path, association.target]) : [];
-    return { association, dependent, children, repeats };
-  });
+/** Fills a level's nodes, and those below; a `destroy` whose target is already on the path loops back to it. */
+function fillLevel(level: Level, path: readonly Level[], all: BuiltNode[]): void {
+  const here = [...path, level];
+  for (const association of dependentAssociations(level.model)) {
+    const node: BuiltNode = { association, dependent: association.options.dependent!, tag: all.length + 1, children: [], parents: [] };
+    all.push(node);
+    level.nodes.push(node);
+    if (node.dependent !== "destroy") continue;
+    const earlier = here.find((each) => each.model === association.target);
+    if (earlier) node.children = earlier.nodes;
+    else fillLevel({ model: association.target, nodes: node.children }, here, all);
+  }
 }
 
-function everyNode(nodes: readonly DependentNode[], test: (node: DependentNode) => boolean): boolean {
-  return nodes.every((node) => test(node) && everyNode(node.children, test));
+/** Records each node's parents, following every edge once (a loop's edges too). */
+function linkParents(parent: number, nodes: readonly BuiltNode[]): void {
+  for (const node of nodes) {
+    if (node.parents.includes(parent)) continue;
+    node.parents.push(parent);
+    linkParents(node.tag, node.children);
+  }
+}
+
+function reachable(from: DependentNode): Set<DependentNode> {
+  const seen = new Set<DependentNode>();
+  const visit = (nodes: readonly DependentNode[]) => {
+    for (const node of nodes) if (!seen.has(node) && seen.add(node)) visit(node.children);
+  };
+  visit(from.children);
+  return seen;
+}
+
+/** The nodes of the loop a node is on (those it reaches that reach it back), or the node alone. */
+function loopOf(node: DependentNode, all: readonly DependentNode[]): DependentNode[] {
+  const below = reachable(node);
+  if (!below.has(node)) return [node];
+  return all.filter((other) => below.has(other) && reachable(other).has(node));
+}
+
+/** Each group after every group below it (post-order over the loops), the owner's nodes in declaration order. */
+function writeOrderOf(nodes: readonly DependentNode[], all: readonly DependentNode[]): DependentNode[][] {
+  const order: DependentNode[][] = [];
+  const done = new Set<DependentNode>();
+  const visit = (node: DependentNode) => {
+    if (done.has(node)) return;
+    const group = loopOf(node, all);
+    for (const member of group) done.add(member);
+    for (const member of group) for (const child of member.children) if (!group.includes(child)) visit(child);
+    order.push(group);
+  };
+  nodes.forEach(visit);
+  return order;
 }
 
 /** Whether a Model's records have destroy hooks other than `own` (this plugin's dependents handling). */
@@ -79,87 +132,30 @@ function scopeIsPerOwner(association: ResolvedAssociation): boolean {
 
 const trees = new WeakMap<Function, DependentTree>();
 
+function buildTree(model: Function, own: Function): DependentTree {
+  const nodes: BuiltNode[] = [];
+  const all: BuiltNode[] = [];
+  fillLevel({ model, nodes }, [], all);
+  linkParents(OWNER, nodes);
+  const writeOrder = writeOrderOf(nodes, all);
+  const destroys = all.filter((node) => node.dependent === "destroy");
+  const plannable = all.every((node) => !scopeIsPerOwner(node.association));
+  const oneModelLoops = writeOrder.every((group) => group.every((node) => node.association.target === group[0]!.association.target));
+  const callbackFree = destroys.every((node) => !hasOtherDestroyHooks(node.association.target, own));
+  return {
+    nodes,
+    all,
+    recursive: all.some((node) => node.parents.some((parent) => parent >= node.tag)),
+    plannable,
+    setBased: plannable && oneModelLoops && callbackFree,
+    restricts: all.some((node) => node.dependent === "restrictWithError"),
+    writeOrder,
+  };
+}
+
 /** The dependent tree of a Model; `own` is the hook that handles dependents, which does not count as a callback. */
 export function dependentTreeOf(model: Function, own: Function): DependentTree {
   let tree = trees.get(model);
-  if (!tree) {
-    const nodes = nodesOf(model, [model]);
-    const plannable = everyNode(nodes, (node) => !scopeIsPerOwner(node.association));
-    const setBased =
-      plannable && everyNode(nodes, (node) => node.dependent !== "destroy" || (!node.repeats && !hasOtherDestroyHooks(node.association.target, own)));
-    tree = { nodes, plannable, setBased, restricts: !everyNode(nodes, (node) => node.dependent !== "restrictWithError") };
-    trees.set(model, tree);
-  }
+  if (!tree) trees.set(model, (tree = buildTree(model, own)));
   return tree;
-}
-
-/** The target Relation of the last node of a path from the owner, on the owner's database. */
-function targetOf(path: readonly DependentNode[], database: Database | undefined): Relation {
-  return scopedTargetOf(path.at(-1)!.association, database);
-}
-
-/**
- * The SELECT parts of the rows the last node of `path` reaches from the owner whose key is `ownerKey`: the first
- * level by `foreignKey = ?`, each level below by `foreignKey IN (SELECT key FROM <level above>)`, so that one
- * statement reaches a whole level whatever the number of parents. Values are bound in the order the SQL reads them.
- */
-function levelParts(path: readonly DependentNode[], ownerKey: unknown, database: Database | undefined, params: ParamWriter): SelectParts {
-  const { association } = path.at(-1)!;
-  const target = targetOf(path, database);
-  // Unordered: the order of a scope changes no level's rows, and a subquery's order would be bound out of place.
-  if (path.length === 1) return selectParts({ ...target.where({ [association.foreignKey]: ownerKey }).data, select: undefined, order: [] }, target.model, params, "preload");
-  const above = levelParts(path.slice(0, -1), ownerKey, database, params);
-  above.columns = quoteIdentifier(parentKeyColumn(path));
-  const parentKeys = joinSelect(above);
-  const parts = selectParts({ ...target.data, select: undefined, order: [] }, target.model, params, "preload");
-  parts.where.unshift(`${quoteIdentifier(target.model.byName.get(association.foreignKey)!.column)} IN (${parentKeys})`);
-  return parts;
-}
-
-function parentKeyColumn(path: readonly DependentNode[]): string {
-  const parent = targetOf(path.slice(0, -1), undefined).model;
-  return parent.byName.get(path.at(-1)!.association.primaryKey)!.column;
-}
-
-function statementOf<T>(target: Relation, sql: string, params: ParamWriter, result: "rows" | "meta", read: StatementReader<T>): Statement<T> {
-  return new Statement({ sql, params: params.params, sources: params.sources }, target.model, result, read, databaseOfModel(target.modelClass));
-}
-
-/** The records the last node of `path` reaches, read with one statement. */
-export function readRecords(path: readonly DependentNode[], ownerKey: unknown, database: Database | undefined): Statement<any[]> {
-  const params = new ParamWriter();
-  const target = targetOf(path, database);
-  return statementOf(target, joinSelect(levelParts(path, ownerKey, database, params)), params, "rows", target.toSelect().read);
-}
-
-/** Whether any row is reached (one row read at most). */
-export function anyReached(path: readonly DependentNode[], ownerKey: unknown, database: Database | undefined): Statement<boolean> {
-  const params = new ParamWriter();
-  const parts = levelParts(path, ownerKey, database, params);
-  Object.assign(parts, { columns: "1 AS one", distinct: false, limit: 1, offset: undefined });
-  return statementOf(targetOf(path, database), joinSelect(parts), params, "rows", (rows) => rows.length > 0);
-}
-
-/** The distinct foreign keys of the rows reached: which parents of the level above have such a child. */
-export function parentsReached(path: readonly DependentNode[], ownerKey: unknown, database: Database | undefined): Statement<Set<string>> {
-  const params = new ParamWriter();
-  const target = targetOf(path, database);
-  const parts = levelParts(path, ownerKey, database, params);
-  const column = target.model.byName.get(path.at(-1)!.association.foreignKey)!.column;
-  Object.assign(parts, { columns: `${quoteIdentifier(column)} AS parent`, distinct: true });
-  return statementOf(target, joinSelect(parts), params, "rows", (rows) => new Set(rows.map((row) => String(row["parent"]))));
-}
-
-/** `DELETE` of every row reached, or for `nullify` the `UPDATE` that sets their foreign key to NULL. */
-export function writeReached(path: readonly DependentNode[], ownerKey: unknown, database: Database | undefined): Statement<unknown> {
-  const params = new ParamWriter();
-  const target = targetOf(path, database);
-  const { association, dependent } = path.at(-1)!;
-  const table = target.model.quotedTable;
-  const foreignKey = target.model.byName.get(association.foreignKey)!;
-  // Bound before the WHERE's values, as the SQL reads them.
-  const set = dependent === "nullify" ? `${quoteIdentifier(foreignKey.column)} = ${params.bind(null, { kind: "value", attribute: foreignKey })}` : undefined;
-  const where = joinWithAnd(levelParts(path, ownerKey, database, params).where);
-  const sql = set ? `UPDATE ${table} SET ${set} WHERE ${where}` : `DELETE FROM ${table} WHERE ${where}`;
-  return statementOf(target, sql, params, "meta", () => undefined);
 }

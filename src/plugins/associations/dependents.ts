@@ -8,11 +8,14 @@ import {
   type DestroyRead,
   humanize,
   primaryKeyOf,
+  relationOf,
   type Statement,
   updateAllStatement,
 } from "../../kernel/index.js";
 import type { Dependent, ResolvedAssociation } from "./definition.js";
-import { anyReached, type DependentNode, type DependentTree, dependentTreeOf, parentsReached, readRecords, writeReached } from "./dependent-tree.js";
+import { anyReached, parentsReached, readRecords, type TreeReach, writeReached } from "./dependent-statements.js";
+import { type DependentNode, type DependentTree, dependentTreeOf, OWNER } from "./dependent-tree.js";
+import { rowKeyOf } from "./keys.js";
 import { slotsOf } from "./registry.js";
 import type { AssociationSlot } from "./slot.js";
 
@@ -28,11 +31,19 @@ const prefetched = new WeakMap<object, Map<string, Found>>();
 const covered = new WeakSet<object>();
 
 /** The restriction checks read for an owner of a set-based tree, and what each found. */
-const restrictionsFound = new WeakMap<object, { paths: DependentNode[][]; found: boolean[] }>();
+const restrictionsFound = new WeakMap<object, { checks: RestrictionCheck[]; found: boolean[] }>();
+
+/**
+ * The rows a destroy is already destroying, shared by every record of it: a child among them is left out, so that
+ * rows that point at each other (a reply to its own reply) end the recursion instead of destroying again.
+ */
+const destroying = new WeakMap<object, Set<string>>();
 
 /** One association's strategy, given what was read for it beforehand (undefined: it reads for itself). */
 interface StrategyContext {
   readonly owner: Owner;
+  /** The rows the destroy is destroying. */
+  readonly rows: Set<string>;
   readonly association: ResolvedAssociation;
   readonly slot: AssociationSlot;
   readonly batch: BatchItem[];
@@ -44,14 +55,14 @@ interface StrategyContext {
 /** What one `dependent` value does when the owner is destroyed: adds writes to the owner's destroy batch, or aborts. */
 type Strategy = (context: StrategyContext) => Promise<void> | void;
 
-async function loadChildren(owner: Owner, association: ResolvedAssociation): Promise<Owner[]> {
-  const field = owner[association.name];
-  return association.kind === "hasMany" ? field().toArray() : [await field.load()].filter(Boolean);
+async function loadChildren(owner: Owner, association: ResolvedAssociation, slot: AssociationSlot): Promise<Owner[]> {
+  const rows = childRows(owner, association, slot);
+  return association.kind === "hasMany" ? rows.toArray() : [await rows.take()].filter(Boolean);
 }
 
-/** The owner's children as one Relation, for the strategies that write them with one statement and no callbacks. */
+/** The owner's children as one Relation, by the owner's key as stored (the rows that point at its row). */
 export function childRows(owner: Owner, association: ResolvedAssociation, slot: AssociationSlot) {
-  return slot.scopedTarget().where({ [association.foreignKey]: owner.readAttribute(association.primaryKey) });
+  return slot.scopedTarget().where({ [association.foreignKey]: rowKeyOf(owner, association.primaryKey) });
 }
 
 /** The children an association holds in memory, loaded or built (and not already destroyed). */
@@ -61,7 +72,30 @@ function cachedChildren(slot: AssociationSlot): Owner[] {
   return [...loaded, ...built].filter((child) => !child.isDestroyed());
 }
 
-const keyOf = (record: Owner): string => String(record.readAttribute(primaryKeyOf(record.constructor).name));
+const keyOf = (record: Owner): string => String(rowKeyOf(record, primaryKeyOf(record.constructor).name));
+
+/** A row's identity across the Models of a tree: its table and its key as stored. */
+const rowOf = (record: Owner): string => `${relationOf(record.constructor).model.quotedTable} ${keyOf(record)}`;
+
+/** The rows the record's destroy is destroying, its own among them; taken once, by its dependents' handling. */
+function takeDestroying(record: Owner): Set<string> {
+  const rows = destroying.get(record) ?? new Set([rowOf(record)]);
+  destroying.delete(record);
+  return rows;
+}
+
+/** The children whose rows the destroy is not destroying yet, now counted among them. */
+function notYetDestroying(children: readonly Owner[], rows: Set<string>): Owner[] {
+  return children.filter((child) => {
+    const row = rowOf(child);
+    if (child.isNewRecord() || !rows.has(row)) {
+      rows.add(row);
+      destroying.set(child, rows);
+      return true;
+    }
+    return false;
+  });
+}
 
 /**
  * The children to destroy: those read, each replaced by the loaded record of the same row (which takes what was read
@@ -97,9 +131,9 @@ const deleteRows: Strategy = ({ owner, association, slot, batch }) => {
 };
 
 const STRATEGIES: Record<Dependent, Strategy> = {
-  async destroy({ owner, association, batch, found, cached }) {
-    const read = (found as Owner[] | undefined) ?? (await loadChildren(owner, association));
-    for (const child of withCached(read, cached)) batch.push(child.toDestroy());
+  async destroy({ owner, association, slot, rows, batch, found, cached }) {
+    const read = (found as Owner[] | undefined) ?? (await loadChildren(owner, association, slot));
+    for (const child of notYetDestroying(withCached(read, cached), rows)) batch.push(child.toDestroy());
   },
   deleteAll: deleteRows,
   delete: deleteRows,
@@ -124,11 +158,12 @@ function hasDependents(record: Owner): boolean {
 
 /** Applies each association's strategy for one record, with what was read for it; the children are forgotten after. */
 async function applyStrategies(owner: Owner, batch: BatchItem[], found: ReadonlyMap<string, Found>): Promise<void> {
+  const rows = takeDestroying(owner);
   for (const [association, slot] of dependentSlots(owner)) {
     const cached = association.options.dependent === "destroy" ? cachedChildren(slot) : [];
     slot.reset();
     try {
-      await STRATEGIES[association.options.dependent!]({ owner, association, slot, batch, found: found.get(association.name), cached });
+      await STRATEGIES[association.options.dependent!]({ owner, association, slot, rows, batch, found: found.get(association.name), cached });
     } finally {
       slot.reset();
     }
@@ -137,9 +172,10 @@ async function applyStrategies(owner: Owner, batch: BatchItem[], found: Readonly
 
 /** Destroys the loaded `destroy` children, whose rows set-based writes reach already: they end destroyed too. */
 function destroyCached(owner: Owner, batch: BatchItem[]): void {
+  const rows = takeDestroying(owner);
   for (const [association, slot] of dependentSlots(owner)) {
     if (association.options.dependent !== "destroy") continue;
-    for (const child of cachedChildren(slot)) {
+    for (const child of notYetDestroying(cachedChildren(slot), rows)) {
       covered.add(child);
       batch.push(child.toDestroy());
     }
@@ -147,24 +183,42 @@ function destroyCached(owner: Owner, batch: BatchItem[]): void {
   }
 }
 
-const pathsOf = (nodes: readonly DependentNode[], path: readonly DependentNode[] = []): DependentNode[][] =>
-  nodes.flatMap((node) => [[...path, node], ...pathsOf(node.children, [...path, node])]);
+/** What a destroy's statements start from: the record's tree and its key as stored. */
+function reachOf(owner: Owner, tree: DependentTree): TreeReach {
+  return { tree, owner, ownerKey: keyValueOf(owner), database: databaseOfRecord(owner) };
+}
 
-const ownerKeyOf = (owner: Owner, path: readonly DependentNode[]) => owner.readAttribute(path[0]!.association.primaryKey);
+const keyValueOf = (record: Owner): unknown => rowKeyOf(record, primaryKeyOf(record.constructor).name);
 
-/** The tree's `restrictWithError` paths, the owner's own first (its strategies run before its children are checked). */
-function restrictionPaths(tree: DependentTree): DependentNode[][] {
-  const paths = pathsOf(tree.nodes).filter((path) => path.at(-1)!.dependent === "restrictWithError");
-  return paths.sort((a, b) => Number(a.length > 1) - Number(b.length > 1));
+/** One `restrictWithError` check: whether a row of `node` hangs from `parents` (the owner's own, or those below it). */
+interface RestrictionCheck {
+  readonly node: DependentNode;
+  readonly parents: readonly number[];
+}
+
+/** A `restrictWithError` node's checks: the owner's own children, and those of the rows below it. */
+function checksOf(node: DependentNode): RestrictionCheck[] {
+  const below = node.parents.filter((parent) => parent !== OWNER);
+  const own = node.parents.includes(OWNER) ? [{ node, parents: [OWNER] }] : [];
+  return below.length > 0 ? [...own, { node, parents: below }] : own;
+}
+
+const isOwnCheck = (check: RestrictionCheck) => check.parents[0] === OWNER;
+
+/** The tree's `restrictWithError` checks, the owner's own first (its strategies run before its children are checked). */
+function restrictionChecks(tree: DependentTree): RestrictionCheck[] {
+  const checks = tree.all.filter((node) => node.dependent === "restrictWithError").flatMap(checksOf);
+  return checks.sort((a, b) => Number(isOwnCheck(b)) - Number(isOwnCheck(a)));
 }
 
 /** The reads that check every restriction of the tree: one row read at most per check. */
 function restrictionReads(owner: Owner, tree: DependentTree): DestroyRead[] {
-  const paths = restrictionPaths(tree);
+  const checks = restrictionChecks(tree);
   const found: boolean[] = [];
-  restrictionsFound.set(owner, { paths, found });
-  return paths.map((path, index) => ({
-    statement: anyReached(path, ownerKeyOf(owner, path), databaseOfRecord(owner)),
+  restrictionsFound.set(owner, { checks, found });
+  const reach = reachOf(owner, tree);
+  return checks.map(({ node, parents }, index) => ({
+    statement: anyReached(reach, node, parents),
     receive: (exists: boolean) => void (found[index] = exists),
   }));
 }
@@ -175,85 +229,102 @@ function refuseRestricted(owner: Owner): void {
   restrictionsFound.delete(owner);
   const at = checked ? checked.found.indexOf(true) : -1;
   if (at < 0) return;
-  const path = checked!.paths[at]!;
-  const { association } = path.at(-1)!;
-  if (path.length === 1) refuse(owner, association);
-  throw abort(restrictionMessage(association));
+  const { node } = checked!.checks[at]!;
+  if (isOwnCheck(checked!.checks[at]!)) refuse(owner, node.association);
+  throw abort(restrictionMessage(node.association));
 }
 
 /**
- * The set-based writes of a tree without callbacks: each level's DELETE (or nullify's UPDATE) reaches its rows by
- * a subquery of the level above, so the levels below a `destroy` go first, while the rows they hang from still exist.
+ * The set-based writes of a tree without callbacks: each group's DELETE (or nullify's UPDATE) reaches its rows from
+ * the owner's key, so the groups below a `destroy` go first, while the rows they hang from still exist.
  */
-function writeSetBased(owner: Owner, nodes: readonly DependentNode[], batch: BatchItem[], path: readonly DependentNode[] = []): void {
-  for (const node of nodes) {
-    const here = [...path, node];
-    writeSetBased(owner, node.children, batch, here);
-    if (node.dependent !== "restrictWithError") batch.push(writeReached(here, ownerKeyOf(owner, here), databaseOfRecord(owner)));
-  }
+function writeSetBased(owner: Owner, tree: DependentTree, batch: BatchItem[]): void {
+  const reach = reachOf(owner, tree);
+  for (const group of tree.writeOrder) if (group[0]!.dependent !== "restrictWithError") batch.push(writeReached(reach, group));
 }
 
-/** What one read of the batch is for: the records of a `destroy` level, or a `restrictWithError` check. */
-interface PlannedRead {
-  readonly path: readonly DependentNode[];
-  /** The index of the read of the parents' records; -1 for the owner. */
-  readonly parentAt: number;
+/** What the read batch found: each `destroy` node's records, and each restriction check's answer. */
+interface TreeFound {
+  readonly records: Map<number, Owner[]>;
+  /** Whether the owner has a child of the node. */
+  readonly own: Map<number, boolean>;
+  /** The keys of the records below the owner that have a child of the node. */
+  readonly below: Map<number, Set<string>>;
 }
 
-function plannedReads(nodes: readonly DependentNode[], reads: PlannedRead[], path: readonly DependentNode[] = [], parentAt = -1): PlannedRead[] {
-  for (const node of nodes) {
-    const here = [...path, node];
-    if (node.dependent === "destroy") plannedReads(node.children, reads, here, reads.push({ path: here, parentAt }) - 1);
-    if (node.dependent === "restrictWithError") reads.push({ path: here, parentAt });
+/**
+ * The reads of every node of the tree, for one batch (by subqueries, or one recursive query where the tree loops);
+ * once the last is received, each record is handed what was found for its own dependents, so that their destroys
+ * read nothing more.
+ */
+function treeReads(owner: Owner, tree: DependentTree): DestroyRead[] {
+  const reach = reachOf(owner, tree);
+  const found: TreeFound = { records: new Map(), own: new Map(), below: new Map() };
+  const reads: DestroyRead[] = [];
+  for (const node of tree.all) {
+    if (node.dependent === "destroy") reads.push({ statement: readRecords(reach, node), receive: (records: Owner[]) => void found.records.set(node.tag, records) });
+    if (node.dependent !== "restrictWithError") continue;
+    for (const { parents } of checksOf(node)) {
+      if (parents[0] === OWNER) reads.push({ statement: anyReached(reach, node, parents), receive: (exists: boolean) => void found.own.set(node.tag, exists) });
+      else reads.push({ statement: parentsReached(reach, node, parents), receive: (keys: Set<string>) => void found.below.set(node.tag, keys) });
+    }
   }
+  const last = reads.at(-1)!;
+  reads[reads.length - 1] = { statement: last.statement, receive: (result) => (last.receive(result), handOut(owner, tree, found)) };
   return reads;
+}
+
+/** Each `destroy` node's records by the key of the parent they hang from. */
+function byParent(records: ReadonlyMap<number, Owner[]>, tree: DependentTree): Map<number, Map<string, Owner[]>> {
+  const grouped = new Map<number, Map<string, Owner[]>>();
+  for (const [tag, children] of records) {
+    const { foreignKey } = tree.all[tag - 1]!.association;
+    const byKey = new Map<string, Owner[]>();
+    for (const child of children) {
+      const key = String(child.readAttribute(foreignKey));
+      byKey.set(key, [...(byKey.get(key) ?? []), child]);
+    }
+    grouped.set(tag, byKey);
+  }
+  return grouped;
+}
+
+/**
+ * Hands each record what was found for its dependents, walking the tree as the destroy will (each record's
+ * children in declaration order, depth first): a row is handed to the first parent that reaches it, so that it is
+ * destroyed once and before every row it points at, and a row already being destroyed (an ancestor, where rows point
+ * at each other) is left out, so the walk ends.
+ */
+function handOut(owner: Owner, tree: DependentTree, found: TreeFound): void {
+  const children = byParent(found.records, tree);
+  const rows = new Set([rowOf(owner)]);
+  const visit = (record: Owner, nodes: readonly DependentNode[], isOwner: boolean) => {
+    if (nodes.length === 0) return;
+    const map = foundFor(record);
+    const key = keyOf(record);
+    const next: Array<[Owner, DependentNode, Owner[]]> = [];
+    for (const node of nodes) {
+      const { name } = node.association;
+      if (node.dependent === "restrictWithError") map.set(name, isOwner ? (found.own.get(node.tag) ?? false) : (found.below.get(node.tag)?.has(key) ?? false));
+      if (node.dependent !== "destroy") continue;
+      const handed: Owner[] = [];
+      map.set(name, handed);
+      for (const child of children.get(node.tag)?.get(key) ?? []) next.push([child, node, handed]);
+    }
+    for (const [child, node, handed] of next) {
+      if (rows.has(rowOf(child))) continue;
+      rows.add(rowOf(child));
+      handed.push(child);
+      visit(child, node.children, false);
+    }
+  };
+  visit(owner, tree.nodes, true);
 }
 
 function foundFor(record: Owner): Map<string, Found> {
   let found = prefetched.get(record);
   if (!found) prefetched.set(record, (found = new Map()));
   return found;
-}
-
-/**
- * The reads of every level of the tree, for one batch (each level by a subquery of the one above); once the last is
- * received, each record is handed what was found for its own dependents, so that their destroys read nothing more.
- */
-function treeReads(owner: Owner, tree: DependentTree): DestroyRead[] {
-  const reads = plannedReads(tree.nodes, []);
-  const database = databaseOfRecord(owner);
-  const results: unknown[] = [];
-  const statements = reads.map(({ path, parentAt }) => {
-    const key = ownerKeyOf(owner, path);
-    if (path.at(-1)!.dependent === "destroy") return readRecords(path, key, database);
-    return parentAt < 0 ? anyReached(path, key, database) : parentsReached(path, key, database);
-  });
-  return statements.map((statement, index) => ({
-    statement: statement as Statement<unknown>,
-    receive(result: unknown) {
-      results[index] = result;
-      if (index === reads.length - 1) handOut(owner, reads, results);
-    },
-  }));
-}
-
-function handOut(owner: Owner, reads: readonly PlannedRead[], results: readonly unknown[]): void {
-  reads.forEach(({ path, parentAt }, index) => {
-    const { association } = path.at(-1)!;
-    const parents = parentAt < 0 ? [owner] : (results[parentAt] as Owner[]);
-    const result = results[index];
-    const parentKey = (parent: Owner) => String(parent.readAttribute(association.primaryKey));
-    if (typeof result === "boolean") return foundFor(owner).set(association.name, result);
-    if (result instanceof Set) return parents.forEach((parent) => foundFor(parent).set(association.name, result.has(parentKey(parent))));
-    const byParent = new Map<string, Owner[]>();
-    for (const child of result as Owner[]) {
-      const key = String(child.readAttribute(association.foreignKey));
-      byParent.set(key, [...(byParent.get(key) ?? []), child]);
-    }
-    for (const parent of parents) foundFor(parent).set(association.name, byParent.get(parentKey(parent)) ?? []);
-  });
-  // A tree with no rows at all still marks the owner as read, so that its destroy reads nothing more.
-  foundFor(owner);
 }
 
 function takeFound(record: Owner): Map<string, Found> | undefined {
@@ -279,7 +350,7 @@ async function handleDependents(record: Owner, batch: BatchItem[]): Promise<void
   if (!tree.plannable) return applyStrategies(record, batch, new Map());
   if (tree.setBased) {
     refuseRestricted(record);
-    writeSetBased(record, tree.nodes, batch);
+    writeSetBased(record, tree, batch);
     return destroyCached(record, batch);
   }
   return applyStrategies(record, batch, new Map());

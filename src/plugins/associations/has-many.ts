@@ -1,4 +1,5 @@
 import { anyMatch, countOf, Relation } from "../../kernel/index.js";
+import { rowKeyOf } from "./keys.js";
 import { markBuiltThroughOwner } from "./required-parents.js";
 import type { AssociationSlot } from "./slot.js";
 
@@ -9,7 +10,7 @@ import type { AssociationSlot } from "./slot.js";
  */
 export function collection(slot: AssociationSlot): Relation {
   const { owner, association } = slot.requireOwner();
-  const key = owner.readAttribute(association.primaryKey);
+  const key = rowKeyOf(owner, association.primaryKey);
   const base = slot.scopedTarget();
   const relation = key === null ? base.where({ [association.foreignKey]: null }).none() : base.where({ [association.foreignKey]: key });
   const loaded = (): any[] => slot.value as any[];

@@ -1,4 +1,4 @@
-import { readAsCondition } from "../../kernel/index.js";
+import { attributeWas, readAsCondition } from "../../kernel/index.js";
 
 type Keyed = Record<string, any>;
 
@@ -16,4 +16,13 @@ export function keyFor(model: Function, name: string, key: unknown): unknown {
 export function copyKey(record: Keyed, name: string, key: unknown): void {
   const value = keyFor(record.constructor as Function, name, key);
   if (record.readAttribute(name) !== value) record.writeAttribute(name, value);
+}
+
+/**
+ * The key by which other rows know a record: as last loaded or saved for a persisted record (an unsaved change,
+ * such as a form's id assigned to it, is not yet the row's), its own value for a new one. Writes that reach other
+ * rows from a record (its dependents, the child a new `hasOne` replaces) and the association Relations key on it.
+ */
+export function rowKeyOf(record: Keyed, name: string): unknown {
+  return record.isNewRecord() ? record.readAttribute(name) : attributeWas(record, name);
 }

@@ -38,6 +38,7 @@ function pendingChildren(record: Owner): Array<{ child: Owner; foreignKey: strin
   const children = [];
   for (const [association, slot] of slotsOf(record)) {
     if (association.kind === "belongsTo") continue;
+    // The key the record's own write leaves (not the stored one): the children's inserts follow it in the batch.
     const key = record.readAttribute(association.primaryKey);
     for (const child of slot.pending) children.push({ child, foreignKey: association.foreignKey, key });
   }

@@ -1,5 +1,5 @@
 import { AssociationNotLoaded } from "./association-not-loaded.js";
-import { keyFor } from "./keys.js";
+import { keyFor, rowKeyOf } from "./keys.js";
 import { markBuiltThroughOwner } from "./required-parents.js";
 import { ASSOCIATION, type AssociationSlot } from "./slot.js";
 
@@ -61,7 +61,7 @@ export class BelongsToAssociation extends SingleAssociation {
   set(record: any): void {
     const slot = this[ASSOCIATION];
     const { owner, association } = slot.requireOwner();
-    const key = record === null ? null : record.readAttribute(association.primaryKey);
+    const key = record === null ? null : rowKeyOf(record, association.primaryKey);
     owner.writeAttribute(association.foreignKey, keyFor(owner.constructor, association.foreignKey, key));
     slot.remember(record);
     slot.pending.length = 0;
@@ -74,7 +74,7 @@ export class HasOneAssociation extends SingleAssociation {
   protected async query(): Promise<any> {
     const slot = this[ASSOCIATION];
     const { owner, association } = slot.requireOwner();
-    const key = owner.readAttribute(association.primaryKey);
+    const key = rowKeyOf(owner, association.primaryKey);
     return key === null ? null : slot.scopedTarget().findBy({ [association.foreignKey]: key });
   }
 
@@ -85,7 +85,7 @@ export class HasOneAssociation extends SingleAssociation {
   build(attributes: object = {}): any {
     const slot = this[ASSOCIATION];
     const { owner, association } = slot.requireOwner();
-    const key = keyFor(association.target, association.foreignKey, owner.readAttribute(association.primaryKey));
+    const key = keyFor(association.target, association.foreignKey, rowKeyOf(owner, association.primaryKey));
     const child = slot.targetModel().build({ ...attributes, [association.foreignKey]: key });
     markBuiltThroughOwner(child);
     slot.pending.length = 0;

@@ -1,0 +1,158 @@
+import {
+  type Database,
+  databaseOfModel,
+  joinSelect,
+  joinWithAnd,
+  ParamWriter,
+  primaryKeyOf,
+  quoteIdentifier,
+  type Relation,
+  type SelectParts,
+  selectParts,
+  Statement,
+  type StatementReader,
+  storedWithinD1Limit,
+} from "../../kernel/index.js";
+import { type DependentNode, type DependentTree, OWNER } from "./dependent-tree.js";
+import { scopedTargetOf } from "./slot.js";
+
+// The recursive query's table and columns: names no table of the app's takes, so that a scope's unqualified
+// columns still name the target's.
+const REACHED = quoteIdentifier("recordflare_reached");
+const NODE = quoteIdentifier("recordflare_node");
+const KEY = quoteIdentifier("recordflare_key");
+
+/** What every statement of one destroy's tree starts from: the tree, the owner and its key as stored. */
+export interface TreeReach {
+  readonly tree: DependentTree;
+  readonly owner: { readonly constructor: Function };
+  /** The owner's key as last loaded or saved: the row's, whatever is assigned since. */
+  readonly ownerKey: unknown;
+  readonly database: Database | undefined;
+}
+
+function targetOf(node: DependentNode, database: Database | undefined): Relation {
+  return scopedTargetOf(node.association, database);
+}
+
+function columnOf(target: Relation, attribute: string): string {
+  return quoteIdentifier(target.model.byName.get(attribute)!.column);
+}
+
+const nodeOf = (tree: DependentTree, tag: number) => tree.all[tag - 1]!;
+
+/** The target's SELECT parts, unordered: the order of a scope changes no set of rows, and would be bound out of place. */
+function scopeParts(target: Relation, params: ParamWriter, data = target.data): SelectParts {
+  return selectParts({ ...data, select: undefined, order: [] }, target.model, params, "preload");
+}
+
+/**
+ * The recursive query of a looping tree: `(node, key)` for the owner and for every row reached, each node's rows
+ * joined to its parents' keys. `UNION` keeps each pair once, so the query ends on rows that point at each other.
+ */
+function recursiveClause(reach: TreeReach, params: ParamWriter): string {
+  const ownerKey = primaryKeyOf(reach.owner.constructor);
+  const model = { name: reach.owner.constructor.name };
+  const selects = [`SELECT ${OWNER}, ${params.bind(storedWithinD1Limit(model, ownerKey, reach.ownerKey), { kind: "value", attribute: ownerKey })}`];
+  const parentTags = new Set(reach.tree.all.flatMap((node) => node.parents));
+  for (const node of reach.tree.all.filter((each) => parentTags.has(each.tag))) {
+    const target = targetOf(node, reach.database);
+    const table = target.model.quotedTable;
+    const parts = scopeParts(target, params);
+    const join = `${REACHED} ON ${NODE} IN (${node.parents.join(", ")}) AND ${table}.${columnOf(target, node.association.foreignKey)} = ${KEY}`;
+    const where = parts.where.length > 0 ? ` WHERE ${joinWithAnd(parts.where)}` : "";
+    selects.push(`SELECT ${node.tag}, ${table}.${quoteIdentifier(target.model.primaryKey.column)} FROM ${parts.from} JOIN ${join}${where}`);
+  }
+  return `WITH RECURSIVE ${REACHED}(${NODE}, ${KEY}) AS (${selects.join(" UNION ")}) `;
+}
+
+/**
+ * The SELECT parts of the rows of `node` that hang from `parents`: the owner's children by `foreignKey = ?`; in a
+ * tree without loops, each level below by `foreignKey IN (SELECT key FROM <level above>)`; in a looping tree, by
+ * the keys the recursive query reached. One statement reaches a whole level, whatever the number of parents.
+ */
+function rowParts(reach: TreeReach, node: DependentNode, parents: readonly number[], params: ParamWriter): SelectParts {
+  const target = targetOf(node, reach.database);
+  const { foreignKey } = node.association;
+  if (parents.length === 1 && parents[0] === OWNER) return scopeParts(target, params, target.where({ [foreignKey]: reach.ownerKey }).data);
+  const parentKeys = reach.tree.recursive ? reachedKeys(parents) : aboveKeys(reach, nodeOf(reach.tree, parents[0]!), params);
+  const parts = scopeParts(target, params);
+  parts.where.unshift(`${columnOf(target, foreignKey)} IN (${parentKeys})`);
+  return parts;
+}
+
+const reachedKeys = (parents: readonly number[]) => `SELECT ${KEY} FROM ${REACHED} WHERE ${NODE} IN (${parents.join(", ")})`;
+
+function aboveKeys(reach: TreeReach, parent: DependentNode, params: ParamWriter): string {
+  const above = rowParts(reach, parent, parent.parents, params);
+  above.columns = columnOf(targetOf(parent, undefined), primaryKeyOf(parent.association.target).name);
+  return joinSelect(above);
+}
+
+/** Compiles the rows of a node that hang from some of its parents, binding in the order the SQL reads them. */
+type RowsOf = (node: DependentNode, parents: readonly number[]) => SelectParts;
+
+/**
+ * A statement of the tree on `node`'s target: the recursive query first when the tree loops and any of `parents`
+ * is not the owner; `build` writes the rest, compiling the rows it names in the order its SQL reads them.
+ */
+function treeStatement<T>(
+  reach: TreeReach,
+  node: DependentNode,
+  parents: readonly number[],
+  result: "rows" | "meta",
+  read: StatementReader<T>,
+  build: (rowsOf: RowsOf, params: ParamWriter) => string,
+): Statement<T> {
+  const params = new ParamWriter();
+  const recursive = reach.tree.recursive && parents.some((parent) => parent !== OWNER);
+  const prefix = recursive ? recursiveClause(reach, params) : "";
+  const sql = prefix + build((each, eachParents) => rowParts(reach, each, eachParents, params), params);
+  const target = targetOf(node, reach.database);
+  return new Statement({ sql, params: params.params, sources: params.sources }, target.model, result, read, databaseOfModel(target.modelClass));
+}
+
+/** The records of `node`, read with one statement. */
+export function readRecords(reach: TreeReach, node: DependentNode): Statement<any[]> {
+  const { read } = targetOf(node, reach.database).toSelect();
+  return treeStatement(reach, node, node.parents, "rows", read, (rowsOf) => joinSelect(rowsOf(node, node.parents)));
+}
+
+/** Whether any row of `node` hangs from `parents` (one row read at most). */
+export function anyReached(reach: TreeReach, node: DependentNode, parents: readonly number[]): Statement<boolean> {
+  return treeStatement(reach, node, parents, "rows", (rows) => rows.length > 0, (rowsOf) => {
+    return joinSelect(Object.assign(rowsOf(node, parents), { columns: "1 AS one", distinct: false, limit: 1, offset: undefined }));
+  });
+}
+
+/** The distinct foreign keys of the rows of `node` below `parents`: which parents have such a child. */
+export function parentsReached(reach: TreeReach, node: DependentNode, parents: readonly number[]): Statement<Set<string>> {
+  const column = columnOf(targetOf(node, reach.database), node.association.foreignKey);
+  const read = (rows: Record<string, unknown>[]) => new Set(rows.map((row) => String(row["parent"])));
+  return treeStatement(reach, node, parents, "rows", read, (rowsOf) => {
+    return joinSelect(Object.assign(rowsOf(node, parents), { columns: `${column} AS parent`, distinct: true }));
+  });
+}
+
+/**
+ * The set-based write of a group of nodes: a `DELETE` of every row reached (one statement for the nodes of a loop,
+ * all on one table, so that rows pointing at each other go together), or for `nullify` the `UPDATE` that sets the
+ * foreign key to NULL.
+ */
+export function writeReached(reach: TreeReach, group: readonly DependentNode[]): Statement<unknown> {
+  const first = group[0]!;
+  const target = targetOf(first, reach.database);
+  const table = target.model.quotedTable;
+  const parents = group.flatMap((node) => node.parents);
+  const where = (rowsOf: RowsOf) => {
+    const terms = group.map((node) => joinWithAnd(rowsOf(node, node.parents).where));
+    return terms.length === 1 ? terms[0]! : terms.map((term) => `(${term})`).join(" OR ");
+  };
+  return treeStatement(reach, first, parents, "meta", () => undefined, (rowsOf, params) => {
+    if (first.dependent !== "nullify") return `DELETE FROM ${table} WHERE ${where(rowsOf)}`;
+    const foreignKey = target.model.byName.get(first.association.foreignKey)!;
+    // Bound before the WHERE's values, as the SQL reads them.
+    const set = `${quoteIdentifier(foreignKey.column)} = ${params.bind(null, { kind: "value", attribute: foreignKey })}`;
+    return `UPDATE ${table} SET ${set} WHERE ${where(rowsOf)}`;
+  });
+}
