@@ -4,6 +4,7 @@ import {
   joinSelect,
   joinWithAnd,
   ParamWriter,
+  planRowsWrite,
   quoteIdentifier,
   type Relation,
   relationOf,
@@ -11,6 +12,7 @@ import {
   selectParts,
   Statement,
   type StatementReader,
+  withRowsWhere,
 } from "../../kernel/index.js";
 import type { Dependent, ResolvedAssociation } from "./definition.js";
 import { associationsOf } from "./registry.js";
@@ -157,9 +159,11 @@ export function writeReached(path: readonly DependentNode[], ownerKey: unknown, 
   const { association, dependent } = path.at(-1)!;
   const table = target.model.quotedTable;
   const foreignKey = target.model.byName.get(association.foreignKey)!;
+  const nullifies = dependent === "nullify";
+  const plan = planRowsWrite(target.model, nullifies ? "updateAll" : "deleteAll", nullifies ? new Map([[foreignKey.name, null]]) : undefined);
   // Bound before the WHERE's values, as the SQL reads them.
-  const set = dependent === "nullify" ? `${quoteIdentifier(foreignKey.column)} = ${params.bind(null, { kind: "value", attribute: foreignKey })}` : undefined;
-  const where = joinWithAnd(levelParts(path, ownerKey, database, params).where);
+  const set = nullifies ? `${quoteIdentifier(foreignKey.column)} = ${params.bind(null, { kind: "value", attribute: foreignKey })}` : undefined;
+  const where = withRowsWhere(joinWithAnd(levelParts(path, ownerKey, database, params).where), plan, params);
   const sql = set ? `UPDATE ${table} SET ${set} WHERE ${where}` : `DELETE FROM ${table} WHERE ${where}`;
   return statementOf(target, sql, params, "meta", () => undefined);
 }
