@@ -42,3 +42,13 @@ export function translateError(error: unknown, statements: readonly Statement[])
   }
   return error;
 }
+
+/**
+ * The `meta` D1 reported with a failed call (on the error, or on its cause), so that the rows the failed statement
+ * read are counted as D1 bills them; undefined when the error carries none.
+ */
+export function metaOfError(error: unknown): Record<string, unknown> | undefined {
+  const metaOf = (value: unknown) => (value !== null && typeof value === "object" ? (value as { meta?: unknown }).meta : undefined);
+  const meta = metaOf(error) ?? metaOf((error as { cause?: unknown } | null | undefined)?.cause);
+  return meta !== null && typeof meta === "object" ? (meta as Record<string, unknown>) : undefined;
+}

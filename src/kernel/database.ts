@@ -3,7 +3,7 @@ import { argumentError, optionsArgument, refuseUninspectable } from "./arguments
 import { type Batchable, failEach, finishEach, isBatchable, resultsPerItem } from "./batchable.js";
 import type { D1DatabaseLike, D1PreparedStatementLike } from "./d1.js";
 import { checkChanges, guardConflict, isGuard, withGuards } from "./changes-guard.js";
-import { translateError } from "./database-errors.js";
+import { metaOfError, translateError } from "./database-errors.js";
 import { QueryBudget, type QueryBudgets } from "./query-budget.js";
 import { type QueryEvent, queryEvent } from "./query-event.js";
 import { Statement } from "./statement.js";
@@ -30,6 +30,9 @@ export interface ConnectOptions extends QueryBudgets {
    */
   session?: string;
 }
+
+/** What D1 answers for one statement: the rows it read (for a SELECT or a RETURNING) and its `meta`. */
+type D1Answer = { results?: Record<string, unknown>[]; meta: Record<string, unknown> };
 
 /** Something `batch` runs: a Statement, or a record's `toSave()` / `toDestroy()`. */
 export type BatchItem = Statement<any> | Batchable;
@@ -72,27 +75,52 @@ export class Database {
   }
 
   #emit(statement: Statement, meta: Record<string, unknown> | undefined, batched: boolean, error?: unknown): void {
-    this.#budget?.read(meta);
     if (this.hooks.has("query")) this.hooks.callSync("query", queryEvent(statement, meta, batched, error));
+  }
+
+  /**
+   * Sends statements as one call (`send`: a lone statement, or a batch), once the budget admits them, and reports
+   * each answer, or the failure translated by `translate`, to the budget and the query listeners. The rows a failed
+   * call read, when D1's error reports them, are counted and shown on the event of a call of one statement.
+   */
+  async #send(statements: readonly Statement[], batched: boolean, send: () => Promise<D1Answer[]>, translate: (error: unknown) => unknown): Promise<D1Answer[]> {
+    const answered = await this.#budget?.admit(statements.map((statement) => statement.sql));
+    try {
+      let answers: D1Answer[];
+      try {
+        answers = await send();
+      } catch (error) {
+        const translated = translate(error);
+        const meta = metaOfError(error);
+        this.#budget?.read(meta);
+        for (const statement of statements) this.#emit(statement, statements.length === 1 ? meta : undefined, batched, translated);
+        throw translated;
+      }
+      statements.forEach((statement, index) => {
+        this.#budget?.read(answers[index]!.meta);
+        this.#emit(statement, answers[index]!.meta, batched);
+      });
+      return answers;
+    } finally {
+      answered?.();
+    }
   }
 
   /** Runs one Statement and resolves to what it reads. */
   async run<Result>(statement: Statement<Result>): Promise<Result> {
     assertBatchItems("db.run", [statement], false);
     if (statement.parts) return (await this.runAll([statement]))[0] as Result;
-    this.#budget?.spend([statement.sql]);
-    let result: { results?: Record<string, unknown>[]; meta: Record<string, unknown> };
-    try {
-      const prepared = this.#prepare(statement);
-      result = statement.result === "rows" ? await prepared.all() : await prepared.run();
-    } catch (error) {
-      const translated = translateError(error, [statement]);
-      this.#emit(statement, undefined, false, translated);
-      throw translated;
-    }
-    this.#emit(statement, result.meta, false);
-    checkChanges(statement, result.meta);
-    return statement.read(result.results ?? [], result.meta, this);
+    const [result] = await this.#send(
+      [statement],
+      false,
+      async () => {
+        const prepared = this.#prepare(statement);
+        return [statement.result === "rows" ? await prepared.all() : await prepared.run()];
+      },
+      (error) => translateError(error, [statement]),
+    );
+    checkChanges(statement, result!.meta);
+    return statement.read(result!.results ?? [], result!.meta, this);
   }
 
   /**
@@ -103,18 +131,14 @@ export class Database {
     assertBatchItems("db.runAll", statements, false);
     if (statements.length === 0) return [];
     const sent = statements.flatMap((statement) => statement.parts ?? [statement]);
-    // A guard is the library's own check, not a query of the app's: the budget counts the statements it guards.
-    this.#budget?.spend(sent.map((statement) => statement.sql));
+    // The guards are statements D1 runs and bills like any other: the budget counts them.
     const guarded = withGuards(sent);
-    let answers: { results?: Record<string, unknown>[]; meta: Record<string, unknown> }[];
-    try {
-      answers = await this.#binding.batch(guarded.map((statement) => this.#prepare(statement)));
-    } catch (error) {
-      const translated = guardConflict(error, sent) ?? translateError(error, sent);
-      for (const statement of guarded) this.#emit(statement, undefined, true, translated);
-      throw translated;
-    }
-    guarded.forEach((statement, index) => this.#emit(statement, answers[index]!.meta, true));
+    const answers = await this.#send(
+      guarded,
+      true,
+      () => this.#binding.batch(guarded.map((statement) => this.#prepare(statement))),
+      (error) => guardConflict(error, sent) ?? translateError(error, sent),
+    );
     const results = guarded === sent ? answers : answers.filter((_, index) => !isGuard(guarded[index]!));
     if (sent.length === 1) checkChanges(sent[0]!, results[0]!.meta);
     let offset = 0;

@@ -124,6 +124,29 @@ export interface WriteOutcome<R = any> {
   readonly conflict: boolean;
 }
 
+/** A write of many rows at once, without records: what `rows:planWrite` hooks see. */
+export type RowsWriteOperation = "updateAll" | "deleteAll" | "upsertAll";
+
+/**
+ * A write of many rows before it becomes SQL: the context of `rows:planWrite`. `updateAll` and `deleteAll` (with the
+ * set-based writes of dependents built on them) change the rows their Relation matches; `upsertAll` inserts rows
+ * (each went through `record:write`) and updates those whose key exists.
+ */
+export interface RowsWritePlan {
+  /** The Model written: its `name`, `quotedTable`, attributes with their columns (`byName`). */
+  readonly model: ResolvedModel;
+  readonly operation: RowsWriteOperation;
+  /** Attribute name to the value (cast, stored form) set on every row changed: `updateAll`'s; empty for the others. */
+  readonly values: ReadonlyMap<string, unknown>;
+  /**
+   * Conditions every row the write changes must meet, as `sql` fragments (values bound, `column('<attribute>')` for
+   * columns), ANDed to the WHERE of `updateAll` and `deleteAll`, and made the `WHERE` of an upsert's `ON CONFLICT DO
+   * UPDATE`, where a column is the existing row's: a row that fails them is left as it is (an upsert neither
+   * inserts nor updates it).
+   */
+  readonly where: SqlFragment[];
+}
+
 /** A read a `record:planDestroy` hook adds to a destroy's read batch, and what receives its result. */
 export interface DestroyRead<Result = any> {
   readonly statement: Statement<Result>;
@@ -183,6 +206,12 @@ export interface ModelHooks {
   "record:beforeWrite": (context: SaveContext) => void | Promise<void>;
   /** The INSERT or UPDATE is being built, after the before-save hooks; also for each row of a bulk insert. Sync. */
   "record:write": (context: WriteContext) => void;
+  /**
+   * A write of many rows without records (`updateAll`, `deleteAll`, `upsertAll`, dependents' set-based writes) is
+   * planned, before it becomes SQL: a hook may push conditions to `where`, or throw to refuse it before anything is
+   * sent. Sync.
+   */
+  "rows:planWrite": (plan: RowsWritePlan) => void;
   /**
    * A record's own INSERT, UPDATE or DELETE is planned, after `record:write` (saves) or `record:beforeDelete`
    * (destroys), before it becomes SQL: a hook may change its `kind`, `values`, `where` and `expectedChanges`. Sync.

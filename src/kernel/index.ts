@@ -24,6 +24,8 @@ export type {
   ModelHookName,
   ModelHooks,
   RelationCompileContext,
+  RowsWriteOperation,
+  RowsWritePlan,
   SaveContext,
   DestroyContext,
   SaveOperation,
@@ -58,6 +60,7 @@ export { valuesToWrite } from "./persistence.js";
 export { storedWithinD1Limit } from "./write-statements.js";
 export { anyMatch, countOf, countStatement } from "./row-count.js";
 export { deleteAllStatement, updateAllStatement } from "./set-writes.js";
+export { planRowsWrite, rowsWhereTerms, withRowsWhere } from "./rows-write-plan.js";
 export type { ResolvedModel } from "./resolve.js";
 export type { ParamSource, StatementDatabase, StatementModel, StatementResult, StatementReader } from "./statement.js";
 export type { HookPoints } from "./hook-points.js";

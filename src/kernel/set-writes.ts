@@ -5,6 +5,7 @@ import { joinSelect, joinWithAnd, type QueryPurpose, selectParts } from "./compi
 import { IncompatibleRelation } from "./errors.js";
 import { databaseOfModel } from "./introspection.js";
 import { quoteIdentifier } from "./naming.js";
+import { planRowsWrite, withRowsWhere } from "./rows-write-plan.js";
 import { ParamWriter } from "./param-writer.js";
 import { isPlainObject } from "./plain-object.js";
 import type { Relation } from "./relation.js";
@@ -55,10 +56,12 @@ export function updateAllStatement(relation: Relation, attributes: Record<string
     const attribute = attributeNamed(model, name);
     values.set(attribute, storedWithinD1Limit(model, attribute, castValue(model, attribute, value)));
   }
+  const plan = planRowsWrite(model, "updateAll", new Map([...values].map(([attribute, stored]) => [attribute.name, stored])));
   // Values past the plain parameters go through the ParamWriter's JSON arrays, so any number of columns fits.
   const params = new ParamWriter();
   const assignments = setEach(values, params);
-  return changesStatement(relation, `UPDATE ${model.quotedTable} SET ${assignments} WHERE ${targetRows(relation, params, "updateAll")}`, params);
+  const where = withRowsWhere(targetRows(relation, params, "updateAll"), plan, params);
+  return changesStatement(relation, `UPDATE ${model.quotedTable} SET ${assignments} WHERE ${where}`, params);
 }
 
 /**
@@ -66,6 +69,8 @@ export function updateAllStatement(relation: Relation, attributes: Record<string
  * plugin's `deleteAll` and the associations' `deleteAll` dependents build it, with no callback.
  */
 export function deleteAllStatement(relation: Relation): Statement<number> {
+  const plan = planRowsWrite(relation.model, "deleteAll");
   const params = new ParamWriter();
-  return changesStatement(relation, `DELETE FROM ${relation.model.quotedTable} WHERE ${targetRows(relation, params, "deleteAll")}`, params);
+  const where = withRowsWhere(targetRows(relation, params, "deleteAll"), plan, params);
+  return changesStatement(relation, `DELETE FROM ${relation.model.quotedTable} WHERE ${where}`, params);
 }

@@ -5,10 +5,10 @@ import { compileFragment } from "./compiler.js";
 import { previewText } from "./display.js";
 import type { WritePlan } from "./hooks.js";
 import { quoteIdentifier } from "./naming.js";
+import { assertWhereTerms } from "./rows-write-plan.js";
 import { PLAIN_PARAMETERS, ParamWriter } from "./param-writer.js";
 import type { ResolvedModel } from "./resolve.js";
 import { currentValue, type RecordState, storedValue } from "./record-state.js";
-import { SqlFragment } from "./sql.js";
 import { type ParamSource, Statement } from "./statement.js";
 
 /** What a write of one shape (the attributes written) always sends: its SQL and where each value comes from. */
@@ -145,9 +145,7 @@ export function compileWrite(write: WritePlan, state: RecordState, attributes: r
   if (expectedChanges !== undefined && !(Number.isSafeInteger(expectedChanges) && expectedChanges >= 0)) {
     throw new TypeError(`${model.name}: expectedChanges is a whole number of rows, not ${previewText(expectedChanges)}`);
   }
-  for (const term of where) {
-    if (!(term instanceof SqlFragment)) throw new TypeError(`${model.name}: a write's where terms are sql fragments, not ${previewText(term)}`);
-  }
+  assertWhereTerms(model, where);
   const allowed = KINDS[write.operation];
   if (!allowed.includes(kind)) {
     throw new TypeError(`${model.name}: the kind of ${write.operation === "update" ? "an" : "a"} ${write.operation}'s write is ${allowed.map((each) => `"${each}"`).join(" or ")}, not ${previewText(kind)}`);

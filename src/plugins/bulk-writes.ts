@@ -14,9 +14,12 @@ import {
   refuseUninspectable,
   MAX_VALUE_BYTES,
   ParamWriter,
+  planRowsWrite,
   quoteIdentifier,
   Relation,
   type ResolvedModel,
+  rowsWhereTerms,
+  type RowsWritePlan,
   Statement,
   storedWithinD1Limit,
   updateAllStatement,
@@ -125,14 +128,20 @@ function metaStatement(model: ResolvedModel, sql: string, params: ParamWriter): 
   return new Statement({ sql, params: params.params, sources: params.sources }, model, "meta", (_rows, meta) => meta);
 }
 
+/**
+ * What follows the rows of an INSERT: nothing (undefined), `ON CONFLICT DO NOTHING`, or an upsert's clause, whose
+ * WHERE binds values after the rows' own (so each INSERT writes it with its own ParamWriter).
+ */
+type ConflictClause = ((params: ParamWriter) => string) | undefined;
+
 /** One INSERT of a chunk of rows: `... SELECT ... FROM json_each(?) WHERE true` (the WHERE keeps an ON CONFLICT unambiguous). */
-function chunkInsert(model: ResolvedModel, attributes: readonly Attribute[], chunk: InsertChunk, conflict: string): Statement<Meta> {
+function chunkInsert(model: ResolvedModel, attributes: readonly Attribute[], chunk: InsertChunk, conflict: ConflictClause): Statement<Meta> {
   const params = new ParamWriter();
   const rows =
     "json" in chunk
       ? `${selectFromJson(attributes, chunk.json, params)} WHERE true`
       : `VALUES (${chunk.row.map((stored, index) => params.bind(stored, { kind: "value", attribute: attributes[index]! })).join(", ")})`;
-  return metaStatement(model, `INSERT INTO ${model.quotedTable} (${columnList(attributes)}) ${rows}${conflict}`, params);
+  return metaStatement(model, `INSERT INTO ${model.quotedTable} (${columnList(attributes)}) ${rows}${conflict?.(params) ?? ""}`, params);
 }
 
 /**
@@ -140,9 +149,9 @@ function chunkInsert(model: ResolvedModel, attributes: readonly Attribute[], chu
  * as `create({})` sends; several, or one with a conflict clause (which `DEFAULT VALUES` cannot take), give the
  * integer key NULL in one statement so that SQLite numbers them.
  */
-function defaultRowInserts(model: ResolvedModel, count: number, conflict: string, operation: string): Statement<Meta>[] {
+function defaultRowInserts(model: ResolvedModel, count: number, conflict: ConflictClause, operation: string): Statement<Meta>[] {
   const key = model.primaryKey;
-  if (count === 1 && conflict === "") return [metaStatement(model, `INSERT INTO ${model.quotedTable} DEFAULT VALUES`, new ParamWriter())];
+  if (count === 1 && conflict === undefined) return [metaStatement(model, `INSERT INTO ${model.quotedTable} DEFAULT VALUES`, new ParamWriter())];
   if (key.typeName !== "integer") {
     throw new TypeError(`${model.name}.${operation}: rows that give no value can be written only one at a time, without onDuplicate, unless the primary key is an integer`);
   }
@@ -150,7 +159,7 @@ function defaultRowInserts(model: ResolvedModel, count: number, conflict: string
 }
 
 /** The INSERTs of rows: as many as keep each bound value within D1's limit, sent together in one atomic batch. */
-function rowInserts(model: ResolvedModel, attributes: readonly Attribute[], rows: readonly unknown[][], conflict: string, operation: string): Statement<Meta>[] {
+function rowInserts(model: ResolvedModel, attributes: readonly Attribute[], rows: readonly unknown[][], conflict: ConflictClause, operation: string): Statement<Meta>[] {
   if (attributes.length === 0) return defaultRowInserts(model, rows.length, conflict, operation);
   return insertChunks(attributes, rows).map((chunk) => chunkInsert(model, attributes, chunk, conflict));
 }
@@ -169,7 +178,7 @@ function toInsertAll(this: BuildsRecords, list: readonly object[], options?: Ins
   if (onDuplicate !== undefined && onDuplicate !== "skip" && onDuplicate !== "raise") {
     throw argumentError(`${model.name}.insertAll: onDuplicate`, `"skip" or "raise"`, onDuplicate);
   }
-  const conflict = onDuplicate === "skip" ? " ON CONFLICT DO NOTHING" : "";
+  const conflict: ConflictClause = onDuplicate === "skip" ? () => " ON CONFLICT DO NOTHING" : undefined;
   return insertStatement(this, rowInserts(model, attributes, rows, conflict, "insertAll"));
 }
 
@@ -177,9 +186,10 @@ function toInsertAll(this: BuildsRecords, list: readonly object[], options?: Ins
  * What an upsert does to an existing row: sets the attributes the caller gave (never defaults, keys or createdAt),
  * and the update timestamps a plugin filled in (the `updateTimestamp` attributes: `updatedAt` with the timestamps
  * plugin) only when one of their values changes, as Rails' upsert_all does and as a save with nothing to change
- * leaves them alone. With nothing to set, the row is left as it is.
+ * leaves them alone; only where the row meets the conditions `rows:planWrite` hooks added (tenancy's). With nothing
+ * to set, the row is left as it is.
  */
-function conflictAction(model: ResolvedModel, updates: string[], touched: string[]): string {
+function conflictAction(model: ResolvedModel, updates: string[], touched: string[], plan: RowsWritePlan, params: ParamWriter): string {
   if (updates.length === 0) return "DO NOTHING";
   const existing = (column: string) => `${model.quotedTable}.${quoteIdentifier(column)}`;
   const incoming = (column: string) => `excluded.${quoteIdentifier(column)}`;
@@ -188,7 +198,8 @@ function conflictAction(model: ResolvedModel, updates: string[], touched: string
   for (const column of touched) {
     assignments.push(`${quoteIdentifier(column)} = CASE WHEN ${unchanged} THEN ${existing(column)} ELSE ${incoming(column)} END`);
   }
-  return `DO UPDATE SET ${assignments.join(", ")}`;
+  const conditions = rowsWhereTerms(plan, params);
+  return `DO UPDATE SET ${assignments.join(", ")}${conditions.length > 0 ? ` WHERE ${conditions.join(" AND ")}` : ""}`;
 }
 
 const UNIQUE_BY = "a non-empty list of attribute names";
@@ -210,7 +221,8 @@ function toUpsertAll(this: BuildsRecords, list: readonly object[], options?: Ups
   const updates = columns.filter((column) => givenColumns.includes(column) && !uniqueBy.includes(column) && column !== model.primaryKey.column);
   // An update timestamp the caller gave is set as given; one a plugin filled in is touched only on a change.
   const touched = attributes.filter((attribute) => attribute.updateTimestamp && !givenColumns.includes(attribute.column)).map((attribute) => attribute.column);
-  const conflict = ` ON CONFLICT (${uniqueBy.map(quoteIdentifier).join(", ")}) ${conflictAction(model, updates, touched)}`;
+  const plan = planRowsWrite(model, "upsertAll");
+  const conflict = (params: ParamWriter) => ` ON CONFLICT (${uniqueBy.map(quoteIdentifier).join(", ")}) ${conflictAction(model, updates, touched, plan, params)}`;
   return insertStatement(this, rowInserts(model, attributes, rows, conflict, "upsertAll"));
 }
 

@@ -27,10 +27,24 @@ export function currentTenant(modelName = "recordflare"): string {
 }
 
 /**
+ * Refuses, with `TypeError` naming the Model, the method and the attribute, a write that would give rows a tenant
+ * other than the current one: a write never moves a row to another tenant (as acts_as_tenant raises on a change).
+ */
+function refuseOtherTenant(write: string, attribute: string, values: ReadonlyMap<string, unknown>, tenant: string): void {
+  if (!values.has(attribute) || values.get(attribute) === tenant) return;
+  throw new TypeError(
+    `${write}: ${attribute} ${previewText(values.get(attribute))} is not the current tenant ${previewText(tenant)}; no write gives a row another tenant`,
+  );
+}
+
+/**
  * Multi-tenancy for the Models that have the tenant attribute (`tenantId` unless told otherwise): every query is
  * narrowed to the current tenant, a new record gets it at `build()`, a new record of another tenant is refused, and
  * the record's own UPDATE and DELETE are made only where the row is the current tenant's: one of another tenant's
- * row changes nothing and throws `TenantMismatch`. With no tenant open, queries and writes throw `NoTenant`.
+ * row changes nothing and throws `TenantMismatch`. Writes of many rows stay within the tenant too: `updateAll` and
+ * `deleteAll` (and dependents' set-based writes) reach only its rows, an upsert updates only a row of its own, and
+ * a bulk insert or `updateAll` that would give rows another tenant throws `TypeError`. With no tenant open, queries
+ * and writes throw `NoTenant`.
  */
 export function multiTenancy({ attribute = "tenantId" }: { attribute?: string } = {}) {
   return definePlugin({
@@ -48,10 +62,7 @@ export function multiTenancy({ attribute = "tenantId" }: { attribute?: string } 
       },
       // Bulk inserts run no before-save hook, but they run this one for each row; an update may not move a row either.
       "record:write"({ record, values }) {
-        const tenant = currentTenant(record.constructor.name);
-        if (values.has(attribute) && values.get(attribute) !== tenant) {
-          throw new TypeError(`${record.constructor.name}: a row of another tenant cannot be written`);
-        }
+        refuseOtherTenant(record.constructor.name, attribute, values, currentTenant(record.constructor.name));
       },
       "record:planWrite"(write) {
         if (write.kind === "insert") return;
@@ -66,6 +77,13 @@ export function multiTenancy({ attribute = "tenantId" }: { attribute?: string } 
         throw new TenantMismatch(
           `${model.name} with ${model.primaryKey.name} ${id} was not ${action}: its row is not tenant ${previewText(tenants.getStore())}'s (or is gone)`,
         );
+      },
+      // updateAll and deleteAll reach the tenant's rows through relation:where; an upsert's conflicting row is found
+      // by its key alone, whoever's it is, so its DO UPDATE is made only where the row is the tenant's.
+      "rows:planWrite"({ model, operation, values, where }) {
+        const tenant = currentTenant(model.name);
+        refuseOtherTenant(`${model.name}.${operation}`, attribute, values, tenant);
+        if (operation === "upsertAll") where.push(sql`${column(attribute)} = ${tenant}`);
       },
       "relation:where"({ model, parts }) {
         const tenantAttribute = model.byName.get(attribute)!;

@@ -1,7 +1,10 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { connect, Model, QueryBudgetExceeded } from "../../src/index.js";
+import { connect, type D1DatabaseLike, type D1PreparedStatementLike, Model, QueryBudgetExceeded, type QueryEvent } from "../../src/index.js";
+import { defineStatement } from "../../src/plugin.js";
 import { withoutD1Limits } from "../helpers/d1-limits.js";
+import { rejectionOf } from "../helpers/errors.js";
+import { LockedDocument } from "../models/locked-documents.js";
 
 class Item extends Model({ id: "integer", code: "string", createdAt: "datetime", updatedAt: "datetime" }) {
   static override binding = "DB";
@@ -16,11 +19,42 @@ beforeAll(async () => {
     .run();
 });
 
-/** A connection with budgets, counting the queries actually sent. */
-function budgeted(budgets: { maxQueries?: number; maxRowsRead?: number }) {
+/** A connection with budgets (on `binding`, the test D1 by default), counting the queries actually sent. */
+function budgeted(budgets: { maxQueries?: number; maxRowsRead?: number }, binding: D1DatabaseLike = env.DB) {
   const sent: string[] = [];
-  const db = connect(env.DB, { ...budgets, onQuery: (event) => sent.push(event.sql) });
-  return { db, sent, Items: db.model(Item) };
+  const events: QueryEvent[] = [];
+  const db = connect(binding, {
+    ...budgets,
+    onQuery: (event) => {
+      sent.push(event.sql);
+      events.push(event);
+    },
+  });
+  return { db, sent, events, Items: db.model(Item) };
+}
+
+const rowsReadBy = (events: readonly QueryEvent[]) => events.reduce((sum, event) => sum + event.rowsRead, 0);
+
+/** A statement that D1 runs and fails on its first row ('c1' is not JSON): a real D1 error. */
+const failingRead = () => defineStatement({ sql: "SELECT json(code) FROM cost_items" });
+
+/**
+ * The test D1, whose errors report the rows read in their `meta` as some D1 answers do (the local D1 reports none):
+ * every statement still runs on the real database, only its error gains `meta`.
+ */
+function reportingRowsOfErrors(rowsRead: number): D1DatabaseLike {
+  const withMeta = (error: unknown) => Promise.reject(Object.assign(error as Error, { meta: { rows_read: rowsRead } }));
+  type Wrapped = D1PreparedStatementLike & { inner: D1PreparedStatement };
+  const wrap = (inner: D1PreparedStatement): Wrapped => ({
+    inner,
+    bind: (...values: unknown[]) => wrap(inner.bind(...values)),
+    all: () => inner.all().catch(withMeta) as never,
+    run: () => inner.run().catch(withMeta) as never,
+  });
+  return {
+    prepare: (sql) => wrap(env.DB.prepare(sql)),
+    batch: (statements) => env.DB.batch((statements as Wrapped[]).map((statement) => statement.inner)).catch(withMeta) as never,
+  };
 }
 
 describe("maxQueries", () => {
@@ -79,6 +113,85 @@ describe("maxRowsRead", () => {
     await Items.find(3);
     await expect(Items.find(4)).resolves.toBeDefined();
     await expect(Items.find(5)).rejects.toThrow(QueryBudgetExceeded);
+  });
+});
+
+describe("budgets count what D1 counts", () => {
+  async function lockedDocuments(count: number): Promise<number[]> {
+    await env.DB.exec("DELETE FROM locked_sections; DELETE FROM locked_documents;");
+    const created = await Promise.all(Array.from({ length: count }, (_, index) => LockedDocument.createOrThrow({ title: `Draft ${index}` })));
+    return created.map((document) => document.id!);
+  }
+
+  it("maxQueries counts the guard after each checked write of a batch: five locked saves in one batch are ten statements", async () => {
+    const ids = await lockedDocuments(5);
+    const refusing = budgeted({ maxQueries: 10 });
+    const documents = await refusing.db.model(LockedDocument).where({ id: ids }).toArray();
+    for (const document of documents) document.title = "Edited";
+    await expect(refusing.db.batch(documents.map((document) => document.toSave()))).rejects.toThrow(
+      "maxQueries of 10 exceeded (1 queries sent, and this one would pass it)",
+    );
+    expect(refusing.sent).toHaveLength(1);
+    expect(await LockedDocument.where({ title: "Edited" }).count()).toBe(0);
+
+    const enough = budgeted({ maxQueries: 11 });
+    const again = await enough.db.model(LockedDocument).where({ id: ids }).toArray();
+    for (const document of again) document.title = "Edited";
+    await enough.db.batch(again.map((document) => document.toSave()));
+    expect(enough.sent).toHaveLength(11);
+    expect(enough.sent.filter((sql) => sql.includes("recordflare changes guard"))).toHaveLength(5);
+    await expect(enough.db.model(LockedDocument).count()).rejects.toThrow("maxQueries of 11 exceeded (11 queries sent");
+  });
+
+  it("maxRowsRead: parallel queries are sent one at a time, so the first to pass the budget completes and the others are refused unsent", async () => {
+    const { Items, events } = budgeted({ maxRowsRead: 10 });
+    const outcomes = await Promise.allSettled(Array.from({ length: 6 }, () => Items.toArray()));
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(["fulfilled", "rejected", "rejected", "rejected", "rejected", "rejected"]);
+    for (const outcome of outcomes.slice(1)) {
+      expect((outcome as PromiseRejectedResult).reason).toMatchObject({ name: "QueryBudgetExceeded", budget: "maxRowsRead" });
+    }
+    expect(events).toHaveLength(1);
+    expect(rowsReadBy(events)).toBe(events[0]!.rowsRead);
+    expect(events[0]!.rowsRead).toBeGreaterThan(10);
+  });
+
+  it("maxRowsRead: parallel queries within the budget all run, sent in the order they were made", async () => {
+    const { Items, events } = budgeted({ maxRowsRead: 50 });
+    const found = await Promise.all([5, 4, 3, 2, 1].map((id) => Items.find(id)));
+    expect(found.map((item) => item.id)).toEqual([5, 4, 3, 2, 1]);
+    expect(events.map((event) => event.params[0])).toEqual([5, 4, 3, 2, 1]);
+  });
+
+  it("maxQueries holds for parallel queries: those past it are refused unsent", async () => {
+    const { Items, sent } = budgeted({ maxQueries: 3 });
+    const outcomes = await Promise.allSettled([1, 2, 3, 4, 5].map((id) => Items.find(id)));
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(["fulfilled", "fulfilled", "fulfilled", "rejected", "rejected"]);
+    expect(sent).toHaveLength(3);
+  });
+
+  it("a failed query counts as a query sent", async () => {
+    const { db, Items, sent } = budgeted({ maxQueries: 1 });
+    expect((await rejectionOf(db.run(failingRead()))).message).toMatch(/D1_ERROR/);
+    expect(sent).toHaveLength(1);
+    await expect(Items.find(1)).rejects.toThrow("maxQueries of 1 exceeded (1 queries sent");
+  });
+
+  it("maxRowsRead counts the rows a failed query read when D1's error reports them, and its event shows them", async () => {
+    const { db, Items, events } = budgeted({ maxRowsRead: 10 }, reportingRowsOfErrors(40));
+    const error = await rejectionOf(db.run(failingRead()));
+    expect(error.message).toMatch(/D1_ERROR/);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ rowsRead: 40, error });
+    await expect(Items.find(1)).rejects.toThrow("maxRowsRead of 10 exceeded (40 rows read so far)");
+  });
+
+  it("maxRowsRead counts the rows of a failed batch reported with its error, once for the batch", async () => {
+    const { db, Items, events } = budgeted({ maxRowsRead: 30 }, reportingRowsOfErrors(20));
+    await expect(db.batch([Items.where({ id: 1 }).toSelect(), failingRead()])).rejects.toThrow(/D1_ERROR/);
+    expect(events).toHaveLength(2);
+    expect(rowsReadBy(events)).toBe(0);
+    await expect(db.batch([failingRead(), Items.where({ id: 2 }).toSelect()])).rejects.toThrow(/D1_ERROR/);
+    await expect(Items.find(1)).rejects.toThrow("maxRowsRead of 30 exceeded (40 rows read so far)");
   });
 });
 

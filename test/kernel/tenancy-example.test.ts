@@ -177,7 +177,7 @@ describe("guide: Example: multi-tenancy", () => {
       // Moved to another tenant: refused before anything is sent.
       const own = await Task.find("t-b1");
       own.tenantId = "acme";
-      await expect(own.save()).rejects.toThrow("Task: a row of another tenant cannot be written");
+      await expect(own.save()).rejects.toThrow(new TypeError(`Task: tenantId "acme" is not the current tenant "globex"; no write gives a row another tenant`));
       // Stamped at build, by a Relation's create too.
       const stamped = await Task.where({ done: true }).createOrThrow({ projectId: "p-b", title: "Stamped" });
       expect(stamped.tenantId).toBe("globex");
@@ -201,7 +201,7 @@ describe("guide: Example: multi-tenancy", () => {
       const project = await Project.createOrThrow({ name: "Bulk" });
       await Task.insertAll([{ projectId: project.id, title: "One" }, { projectId: project.id, title: "Two" }]);
       await expect(Task.insert({ projectId: project.id, title: "Three", tenantId: "globex" })).rejects.toThrow(
-        "Task: a row of another tenant cannot be written",
+        new TypeError(`Task: tenantId "globex" is not the current tenant "acme"; no write gives a row another tenant`),
       );
     });
     const rows = await env.DB.prepare("SELECT tenant_id, title FROM guide_tasks ORDER BY title").all();

@@ -1,15 +1,19 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import { column, connect, Model, RecordflareError, RecordNotUnique, sql, WriteConflict } from "../../src/index.js";
-import { defineStatement, type WriteOutcome, type WritePlan } from "../../src/plugin.js";
+import { defineStatement, type RowsWritePlan, type WriteOutcome, type WritePlan } from "../../src/plugin.js";
 import { rejectionOf } from "../helpers/errors.js";
 import { listen } from "../helpers/queries.js";
 
 /** What the test's hooks do to each write, and what they saw. */
-const pipeline: { plan?: (write: WritePlan) => void; outcome?: (outcome: WriteOutcome) => void; seen: WritePlan[]; outcomes: WriteOutcome[] } = {
-  seen: [],
-  outcomes: [],
-};
+const pipeline: {
+  plan?: (write: WritePlan) => void;
+  outcome?: (outcome: WriteOutcome) => void;
+  planRows?: (plan: RowsWritePlan) => void;
+  seen: WritePlan[];
+  outcomes: WriteOutcome[];
+  rows: RowsWritePlan[];
+} = { seen: [], outcomes: [], rows: [] };
 
 /** A Model whose own writes go through hooks the tests set, on the locked documents' table (migration 0070). */
 class PlannedDocument extends Model({ id: "integer", title: { type: "string", null: false }, lockVersion: "integer" }) {
@@ -24,6 +28,10 @@ class PlannedDocument extends Model({ id: "integer", title: { type: "string", nu
       pipeline.outcomes.push(outcome);
       pipeline.outcome?.(outcome);
     });
+    this.hook("rows:planWrite", (plan) => {
+      pipeline.rows.push({ ...plan, where: [...plan.where] });
+      pipeline.planRows?.(plan);
+    });
   }
 }
 
@@ -35,9 +43,10 @@ const titles = async () => (await env.DB.prepare("SELECT title FROM locked_docum
 
 beforeEach(async () => {
   await env.DB.exec("DELETE FROM locked_sections; DELETE FROM locked_documents;");
-  pipeline.plan = pipeline.outcome = undefined;
+  pipeline.plan = pipeline.outcome = pipeline.planRows = undefined;
   pipeline.seen = [];
   pipeline.outcomes = [];
+  pipeline.rows = [];
 });
 
 describe("record:planWrite", () => {
@@ -198,6 +207,50 @@ describe("record:planWrite", () => {
     );
     expect(events).toEqual([]);
     expect(document.isDestroyed()).toBe(false);
+  });
+});
+
+describe("rows:planWrite", () => {
+  it("describes each write of many rows: its operation and the values it sets", async () => {
+    await PlannedDocument.insertAll([{ title: "One" }, { title: "Two" }]);
+    await PlannedDocument.where({ title: "One" }).updateAll({ title: "First", lockVersion: "3" as never });
+    await PlannedDocument.upsert({ id: 1, title: "Upserted" });
+    await PlannedDocument.deleteAll();
+    expect(pipeline.rows.map(({ operation, values, where }) => ({ operation, values, where }))).toEqual([
+      { operation: "updateAll", values: new Map<string, unknown>([["title", "First"], ["lockVersion", 3]]), where: [] },
+      { operation: "upsertAll", values: new Map(), where: [] },
+      { operation: "deleteAll", values: new Map(), where: [] },
+    ]);
+    expect(pipeline.rows.every((plan) => plan.model.name === "PlannedDocument")).toBe(true);
+  });
+
+  it("a hook's WHERE terms are ANDed to updateAll's and deleteAll's WHERE, and made the WHERE of an upsert's DO UPDATE", async () => {
+    const { events, PlannedDocument: Documents } = listen({ models: { PlannedDocument } });
+    await Documents.insertAll([{ id: 1, title: "locked" }, { id: 2, title: "open" }]);
+    pipeline.planRows = (plan) => plan.where.push(sql`${column("title")} <> ${"locked"}`);
+    expect(await Documents.where({ id: 1 }).or(Documents.where({ id: 2 })).updateAll({ lockVersion: 1 })).toBe(1);
+    expect(events.at(-1)!.sql).toBe(`UPDATE "locked_documents" SET "lock_version" = ? WHERE (("id" = ? OR "id" = ?)) AND ("title" <> ?)`);
+    expect(events.at(-1)!.params).toEqual([1, 1, 2, "locked"]);
+    await Documents.upsertAll([{ id: 1, title: "Changed" }, { id: 2, title: "Changed too" }]);
+    expect(events.at(-1)!.sql).toMatch(/ ON CONFLICT \("id"\) DO UPDATE SET "title" = excluded\."title" WHERE \("title" <> \?\)$/);
+    expect(await titles()).toEqual(["locked", "Changed too"]);
+    expect(await Documents.deleteAll()).toBe(1);
+    expect(events.at(-1)!.sql).toBe(`DELETE FROM "locked_documents" WHERE (1 = 1) AND ("title" <> ?)`);
+    expect(await titles()).toEqual(["locked"]);
+  });
+
+  it("a hook that throws refuses the write before anything is sent; a term that is no sql fragment is a TypeError naming the Model", async () => {
+    const { events, PlannedDocument: Documents } = listen({ models: { PlannedDocument } });
+    pipeline.planRows = () => {
+      throw new Refused("not these rows");
+    };
+    await expect(Documents.updateAll({ title: "x" })).rejects.toThrow(Refused);
+    await expect(Documents.deleteAll()).rejects.toThrow(Refused);
+    expect(() => Documents.toUpsert({ id: 1, title: "x" })).toThrow(Refused);
+    pipeline.planRows = (plan) => plan.where.push(`"title" <> 'x'` as never);
+    expect(() => Documents.toUpdateAll({ title: "x" })).toThrow(TypeError);
+    expect(() => Documents.toDeleteAll()).toThrow(/^PlannedDocument: a write's where terms are sql fragments, not /);
+    expect(events).toEqual([]);
   });
 });
 

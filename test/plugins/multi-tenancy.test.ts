@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { NoTenant, RecordflareError, TenantMismatch, withTenant } from "../../src/index.js";
+import { batch, hasMany, NoTenant, RecordflareError, RecordNotUnique, TenantMismatch, withDatabase, withTenant } from "../../src/index.js";
 import { rejectionOf } from "../helpers/errors.js";
 import { listen } from "../helpers/queries.js";
 import { TenantTask } from "../models/tenant-tasks.js";
@@ -77,5 +77,107 @@ describe("multiTenancy: the record's own writes", () => {
 
   it("withTenant refuses a tenant id that is not a string", () => {
     expect(() => withTenant(undefined as unknown as string, () => 1)).toThrow(new TypeError("withTenant takes a tenant id string, not undefined"));
+  });
+});
+
+/** Tasks whose dependents are the tasks titled with their id: an association with no foreign key constraint, so that another tenant's rows can hold the same key. */
+class TaskWithNamesakes extends TenantTask {
+  namesakes = hasMany(TenantTask, { foreignKey: "title", dependent: "deleteAll" });
+}
+
+const globexRow = async () => (await titles()).find((row) => row["id"] === "b1");
+const acmeRow = async () => (await titles()).find((row) => row["id"] === "a1");
+
+/**
+ * Each write method, made under tenant acme against globex's row b1 (or its key): what it answers. After each, b1
+ * must be as seeded; a write that is refused names the reason.
+ */
+const WRITES: Record<string, (foreign: TenantTask) => Promise<unknown>> = {
+  "record save": (foreign) => {
+    foreign.title = "Hijacked";
+    return foreign.save();
+  },
+  "record destroy": (foreign) => foreign.destroy(),
+  "record save moving its own row to globex": async () => {
+    const own = (await TenantTask.find("a1"))!;
+    own.tenantId = "globex";
+    return own.save();
+  },
+  "insert of globex's key": () => TenantTask.insert({ id: "b1", projectId: "p", title: "Hijacked" }),
+  "insert for globex": () => TenantTask.insert({ id: "n1", tenantId: "globex", projectId: "p", title: "Planted" }),
+  "insertAll skipping duplicates": () => TenantTask.insertAll([{ id: "b1", projectId: "p", title: "Hijacked" }], { onDuplicate: "skip" }),
+  upsert: () => TenantTask.upsert({ id: "b1", projectId: "p", title: "Hijacked", done: true }),
+  "upsert for globex": () => TenantTask.upsert({ id: "b1", tenantId: "globex", projectId: "p", title: "Hijacked" }),
+  upsertAll: () => TenantTask.upsertAll([{ id: "a1", projectId: "p", title: "Acme upserted" }, { id: "b1", projectId: "p", title: "Hijacked" }]),
+  "upsertAll by another unique key": () => TenantTask.upsertAll([{ id: "b1", projectId: "p", title: "Hijacked" }], { uniqueBy: ["id"] }),
+  "updateAll of every row": () => TenantTask.updateAll({ title: "Hijacked" }),
+  "updateAll of globex's key": () => TenantTask.where({ id: "b1" }).updateAll({ title: "Hijacked" }),
+  "updateAll of a page": () => TenantTask.order({ id: "desc" }).limit(5).updateAll({ title: "Hijacked" }),
+  "updateAll moving rows to globex": () => TenantTask.updateAll({ tenantId: "globex" }),
+  "deleteAll of every row": () => TenantTask.deleteAll(),
+  "deleteAll of a page": () => TenantTask.order({ id: "desc" }).limit(5).deleteAll(),
+  "Statements in a batch": () =>
+    batch([TenantTask.toUpsert({ id: "b1", projectId: "p", title: "Hijacked" }), TenantTask.where({ id: "b1" }).toUpdateAll({ done: true }), TenantTask.toDeleteAll()]),
+  "dependents' deleteAll": async () => (await TaskWithNamesakes.find("a1"))!.destroy(),
+  "children saved with their parent": async () => {
+    const parent = (await TaskWithNamesakes.find("a1"))!;
+    parent.title = "Parent";
+    parent.namesakes().build({ id: "b1", projectId: "p" });
+    return parent.save();
+  },
+};
+
+describe("multiTenancy: no write reads or changes another tenant's row", () => {
+  // globex's b1 is titled as acme's a1 is keyed: one of a1's namesakes, in another tenant.
+  beforeEach(async () => {
+    await env.DB.prepare("UPDATE guide_tasks SET title = 'a1' WHERE id = 'b1'").run();
+  });
+
+  for (const [method, write] of Object.entries(WRITES)) {
+    it(`${method}: globex's row is unchanged`, async () => {
+      const foreign = (await withTenant("globex", () => TenantTask.find("b1")))!;
+      const before = await globexRow();
+      await withTenant("acme", () => write(foreign)).catch((error: unknown) => {
+        expect([TenantMismatch, TypeError, RecordNotUnique].some((type) => error instanceof type), String(error)).toBe(true);
+      });
+      expect(await globexRow()).toEqual(before);
+      expect((await titles()).filter((row) => row["tenant_id"] === "globex")).toEqual([before]);
+    });
+  }
+
+  it("an upsert updates the tenant's own row, and its ON CONFLICT DO UPDATE carries the tenant", async () => {
+    const { events, db } = listen();
+    await withDatabase(db, () => withTenant("acme", () => TenantTask.upsert({ id: "a1", projectId: "p", title: "Acme upserted" })));
+    expect(events.at(-1)!.sql).toBe(
+      `INSERT INTO "guide_tasks" ("id", "tenant_id", "project_id", "title", "done") SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]'), json_extract(value, '$[4]') FROM json_each(?) WHERE true ON CONFLICT ("id") DO UPDATE SET "project_id" = excluded."project_id", "title" = excluded."title" WHERE ("tenant_id" = ?)`,
+    );
+    expect(events.at(-1)!.params.at(-1)).toBe("acme");
+    expect(await acmeRow()).toEqual({ id: "a1", tenant_id: "acme", title: "Acme upserted" });
+  });
+
+  it("updateAll refuses to give rows another tenant, naming the Model, method and attribute, before anything is sent; the current tenant is allowed", async () => {
+    const { events, db } = listen();
+    await withDatabase(db, () =>
+      withTenant("acme", async () => {
+        await expect(TenantTask.updateAll({ tenantId: "globex" })).rejects.toThrow(
+          new TypeError(`TenantTask.updateAll: tenantId "globex" is not the current tenant "acme"; no write gives a row another tenant`),
+        );
+        expect(() => TenantTask.toUpdateAll({ tenantId: null as never })).toThrow(/TenantTask.updateAll: tenantId null is not the current tenant/);
+        expect(events).toEqual([]);
+        expect(await TenantTask.updateAll({ tenantId: "acme", title: "Kept" })).toBe(1);
+      }),
+    );
+    expect(await titles()).toEqual([{ ...SEEDED[0], title: "Kept" }, { ...SEEDED[1], title: "a1" }]);
+  });
+
+  it("with no tenant open, bulk and set-based writes throw NoTenant before anything is sent", async () => {
+    const { events, db } = listen();
+    await withDatabase(db, async () => {
+      await expect(TenantTask.upsert({ id: "b1", tenantId: "globex", projectId: "p", title: "x" })).rejects.toBeInstanceOf(NoTenant);
+      await expect(TenantTask.updateAll({ title: "x" })).rejects.toBeInstanceOf(NoTenant);
+      await expect(TenantTask.deleteAll()).rejects.toBeInstanceOf(NoTenant);
+    });
+    expect(events).toEqual([]);
+    expect((await titles()).map((row) => row["tenant_id"])).toEqual(["acme", "globex"]);
   });
 });

@@ -59,7 +59,7 @@ describe("optimisticLocking", () => {
     expect(error).toBeInstanceOf(StaleObject);
     expect(error).toBeInstanceOf(RecordflareError);
     expect(error.message).toBe(
-      `LockedDocument with id ${document.id} is stale and was not saved: its row was changed or deleted since it was loaded (lockVersion 0)`,
+      `LockedDocument with id ${document.id} is stale and was not saved: its row no longer has lockVersion 0 (another save moved it on, or the row was deleted)`,
     );
     expect(await rowOf(document.id)).toEqual({ title: "Draft, edited", lock_version: 1 });
     expect(stale.title).toBe("Lost update");
@@ -177,5 +177,75 @@ describe("optimisticLocking", () => {
     document.title = "Too late";
     await expect(document.save()).rejects.toBeInstanceOf(StaleObject);
     await expect(document.destroy()).rejects.toBeInstanceOf(StaleObject);
+  });
+});
+
+describe("optimisticLocking: the version the app assigned", () => {
+  it("a stale version carried by a form is checked, not the loaded one: the save throws StaleObject and the newer row is kept", async () => {
+    const { document } = await twoCopies();
+    const { events, LockedDocument: Documents } = listen({ models: { LockedDocument } });
+    const fresh = (await Documents.find(document.id))!;
+    // The form was rendered at version 0 (a hidden field, sent as text); the row has moved on to 1 since.
+    const error = await rejectionOf(fresh.update({ title: "From an old form", lockVersion: "0" as never }));
+    expect(error).toBeInstanceOf(StaleObject);
+    expect(error.message).toBe(
+      `LockedDocument with id ${document.id} is stale and was not saved: its row no longer has lockVersion 0 (another save moved it on, or the row was deleted)`,
+    );
+    expect(events.at(-1)!.sql).toBe(`UPDATE "locked_documents" SET "title" = ?, "lock_version" = ? WHERE "id" = ? AND ("lock_version" = ?)`);
+    expect(events.at(-1)!.params).toEqual(["From an old form", 1, document.id, 0]);
+    expect(await rowOf(document.id)).toEqual({ title: "Draft, edited", lock_version: 1 });
+    // The record keeps what the app assigned, so that the form can be shown again with its error.
+    expect(fresh.lockVersion).toBe(0);
+    expect(fresh.changed().sort()).toEqual(["lockVersion", "title"]);
+  });
+
+  it("an assigned current version saves over an older loaded one, and moves on from it", async () => {
+    const { stale, document } = await twoCopies();
+    const { events } = listen();
+    stale.title = "Seen at version 1";
+    stale.lockVersion = 1;
+    await stale.saveOrThrow();
+    expect(await rowOf(document.id)).toEqual({ title: "Seen at version 1", lock_version: 2 });
+    expect(stale.lockVersion).toBe(2);
+    expect(events).toEqual([]);
+  });
+
+  it("an assigned version one below the loaded one is checked and written too", async () => {
+    const { document } = await twoCopies();
+    const { events, LockedDocument: Documents } = listen({ models: { LockedDocument } });
+    const fresh = (await Documents.find(document.id))!;
+    fresh.assign({ title: "From an old form", lockVersion: 0 });
+    await expect(fresh.save()).rejects.toBeInstanceOf(StaleObject);
+    expect(events.at(-1)!.sql).toBe(`UPDATE "locked_documents" SET "title" = ?, "lock_version" = ? WHERE "id" = ? AND ("lock_version" = ?)`);
+    expect(events.at(-1)!.params).toEqual(["From an old form", 1, document.id, 0]);
+    expect(await rowOf(document.id)).toEqual({ title: "Draft, edited", lock_version: 1 });
+  });
+
+  it("a destroy checks the assigned version too", async () => {
+    const { document } = await twoCopies();
+    const fresh = (await LockedDocument.find(document.id))!;
+    fresh.lockVersion = 0;
+    const error = await rejectionOf(fresh.destroy());
+    expect(error).toBeInstanceOf(StaleObject);
+    expect(error.message).toContain("was not destroyed: its row no longer has lockVersion 0");
+    expect(await rowOf(document.id)).not.toBeNull();
+    fresh.lockVersion = 1;
+    await fresh.destroyOrThrow();
+    expect(await rowOf(document.id)).toBeNull();
+  });
+
+  it("a null version assigned is refused with a TypeError naming the Model and attribute, before anything is sent", async () => {
+    const document = await LockedDocument.createOrThrow({ title: "Draft" });
+    const { events, LockedDocument: Documents } = listen({ models: { LockedDocument } });
+    const copy = (await Documents.find(document.id))!;
+    events.length = 0;
+    copy.title = "No version";
+    copy.lockVersion = null as never;
+    const message = "LockedDocument.lockVersion: the version to check is null; assign the version the record was loaded with";
+    await expect(copy.save()).rejects.toThrow(new TypeError(message));
+    await expect(copy.destroy()).rejects.toThrow(new TypeError(message));
+    expect(events.filter((event) => !event.sql.startsWith("SELECT"))).toEqual([]);
+    expect(copy.lockVersion).toBeNull();
+    expect(await rowOf(document.id)).toEqual({ title: "Draft", lock_version: 0 });
   });
 });

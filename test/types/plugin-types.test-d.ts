@@ -3,7 +3,7 @@
  * declaration merging on the interfaces the plugin API exports empty. Only type-checked (`npm run typecheck`).
  */
 import { expectTypeOf } from "vitest";
-import { type AnyModel, Model, type RelationOf } from "../../src/index.js";
+import { type AnyModel, column, Model, type RelationOf, sql } from "../../src/index.js";
 import { definePlugin } from "../../src/plugin.js";
 
 export const chronologicalPlugin = definePlugin({
@@ -37,3 +37,21 @@ expectTypeOf(Note.where({ body: "x" }).chronological().pinned().paginate).toBeFu
 expectTypeOf(await Note.chronological().toArray()).toEqualTypeOf<Note[]>();
 // @ts-expect-error a merged method takes what it declares
 Note.chronological(1);
+
+/** A `rows:planWrite` hook gets the plan typed: it reads the values set and pushes `sql` fragments to `where`. */
+export const rowsPlanPlugin = definePlugin({
+  name: "rows-plan",
+  hooks: {
+    "rows:planWrite"(plan) {
+      expectTypeOf(plan.operation).toEqualTypeOf<"updateAll" | "deleteAll" | "upsertAll">();
+      expectTypeOf(plan.values.get("title")).toEqualTypeOf<unknown>();
+      plan.where.push(sql`${column("title")} <> ${"locked"}`);
+      // @ts-expect-error the values are what the write sets: a hook reads them, it does not change them
+      plan.values.set("title", "x");
+      // @ts-expect-error a where term is an sql fragment, not SQL text
+      plan.where.push(`"title" <> 'locked'`);
+      // @ts-expect-error the operation is the write's, not the hook's to change
+      plan.operation = "deleteAll";
+    },
+  },
+});

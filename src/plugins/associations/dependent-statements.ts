@@ -4,6 +4,7 @@ import {
   joinSelect,
   joinWithAnd,
   ParamWriter,
+  planRowsWrite,
   primaryKeyOf,
   quoteIdentifier,
   type Relation,
@@ -12,6 +13,7 @@ import {
   Statement,
   type StatementReader,
   storedWithinD1Limit,
+  withRowsWhere,
 } from "../../kernel/index.js";
 import { type DependentNode, type DependentTree, OWNER } from "./dependent-tree.js";
 import { scopedTargetOf } from "./slot.js";
@@ -148,11 +150,14 @@ export function writeReached(reach: TreeReach, group: readonly DependentNode[]):
     const terms = group.map((node) => joinWithAnd(rowsOf(node, node.parents).where));
     return terms.length === 1 ? terms[0]! : terms.map((term) => `(${term})`).join(" OR ");
   };
+  const foreignKey = target.model.byName.get(first.association.foreignKey)!;
+  const nullifies = first.dependent === "nullify";
+  // A plugin's conditions on writes of many rows (a tenant's) hold for the dependents' writes too.
+  const plan = planRowsWrite(target.model, nullifies ? "updateAll" : "deleteAll", nullifies ? new Map([[foreignKey.name, null]]) : undefined);
   return treeStatement(reach, first, parents, "meta", () => undefined, (rowsOf, params) => {
-    if (first.dependent !== "nullify") return `DELETE FROM ${table} WHERE ${where(rowsOf)}`;
-    const foreignKey = target.model.byName.get(first.association.foreignKey)!;
+    if (!nullifies) return `DELETE FROM ${table} WHERE ${withRowsWhere(where(rowsOf), plan, params)}`;
     // Bound before the WHERE's values, as the SQL reads them.
     const set = `${quoteIdentifier(foreignKey.column)} = ${params.bind(null, { kind: "value", attribute: foreignKey })}`;
-    return `UPDATE ${table} SET ${set} WHERE ${where(rowsOf)}`;
+    return `UPDATE ${table} SET ${set} WHERE ${withRowsWhere(where(rowsOf), plan, params)}`;
   });
 }
