@@ -1,12 +1,14 @@
 import {
   type Database,
   databaseOfModel,
+  injectedName,
   joinSelect,
   joinWithAnd,
   ParamWriter,
   quoteIdentifier,
   type Relation,
   relationOf,
+  reservedName,
   type SelectParts,
   selectParts,
   Statement,
@@ -101,12 +103,12 @@ function targetOf(path: readonly DependentNode[], database: Database | undefined
 /**
  * The SELECT parts of the rows the last node of `path` reaches from the owner whose key is `ownerKey`: the first
  * level by `foreignKey = ?`, each level below by `foreignKey IN (SELECT key FROM <level above>)`, so that one
- * statement reaches a whole level whatever the number of parents. Values are bound in the order the SQL reads them.
+ * statement reaches a whole level whatever the number of parents.
  */
 function levelParts(path: readonly DependentNode[], ownerKey: unknown, database: Database | undefined, params: ParamWriter): SelectParts {
   const { association } = path.at(-1)!;
   const target = targetOf(path, database);
-  // Unordered: the order of a scope changes no level's rows, and a subquery's order would be bound out of place.
+  // Unordered: the order of a scope changes no level's rows.
   if (path.length === 1) return selectParts({ ...target.where({ [association.foreignKey]: ownerKey }).data, select: undefined, order: [] }, target.model, params, "preload");
   const above = levelParts(path.slice(0, -1), ownerKey, database, params);
   above.columns = quoteIdentifier(parentKeyColumn(path));
@@ -136,7 +138,7 @@ export function readRecords(path: readonly DependentNode[], ownerKey: unknown, d
 export function anyReached(path: readonly DependentNode[], ownerKey: unknown, database: Database | undefined): Statement<boolean> {
   const params = new ParamWriter();
   const parts = levelParts(path, ownerKey, database, params);
-  Object.assign(parts, { columns: "1 AS one", distinct: false, limit: 1, offset: undefined });
+  Object.assign(parts, { columns: `1 AS ${injectedName("one")}`, distinct: false, limit: 1, offset: undefined });
   return statementOf(targetOf(path, database), joinSelect(parts), params, "rows", (rows) => rows.length > 0);
 }
 
@@ -146,8 +148,8 @@ export function parentsReached(path: readonly DependentNode[], ownerKey: unknown
   const target = targetOf(path, database);
   const parts = levelParts(path, ownerKey, database, params);
   const column = target.model.byName.get(path.at(-1)!.association.foreignKey)!.column;
-  Object.assign(parts, { columns: `${quoteIdentifier(column)} AS parent`, distinct: true });
-  return statementOf(target, joinSelect(parts), params, "rows", (rows) => new Set(rows.map((row) => String(row["parent"]))));
+  Object.assign(parts, { columns: `${quoteIdentifier(column)} AS ${injectedName("parent")}`, distinct: true });
+  return statementOf(target, joinSelect(parts), params, "rows", (rows) => new Set(rows.map((row) => String(row[reservedName("parent")]))));
 }
 
 /** `DELETE` of every row reached, or for `nullify` the `UPDATE` that sets their foreign key to NULL. */
@@ -157,7 +159,6 @@ export function writeReached(path: readonly DependentNode[], ownerKey: unknown, 
   const { association, dependent } = path.at(-1)!;
   const table = target.model.quotedTable;
   const foreignKey = target.model.byName.get(association.foreignKey)!;
-  // Bound before the WHERE's values, as the SQL reads them.
   const set = dependent === "nullify" ? `${quoteIdentifier(foreignKey.column)} = ${params.bind(null, { kind: "value", attribute: foreignKey })}` : undefined;
   const where = joinWithAnd(levelParts(path, ownerKey, database, params).where);
   const sql = set ? `UPDATE ${table} SET ${set} WHERE ${where}` : `DELETE FROM ${table} WHERE ${where}`;
