@@ -24,10 +24,10 @@ describe("multiTenancy: the record's own writes", () => {
       const task = (await Tasks.find("a1"))!;
       task.title = "Renamed";
       await task.saveOrThrow();
-      expect(events.at(-1)!.sql).toBe(`UPDATE "guide_tasks" SET "title" = ? WHERE "id" = ? AND ("tenant_id" = ?)`);
+      expect(events.at(-1)!.sql).toBe(`UPDATE "guide_tasks" SET "title" = ?1 WHERE "id" = ?2 AND ("tenant_id" = ?3)`);
       expect(events.at(-1)!.params).toEqual(["Renamed", "a1", "acme"]);
       await task.destroyOrThrow();
-      expect(events.at(-1)!.sql).toBe(`DELETE FROM "guide_tasks" WHERE "id" = ? AND ("tenant_id" = ?)`);
+      expect(events.at(-1)!.sql).toBe(`DELETE FROM "guide_tasks" WHERE "id" = ?1 AND ("tenant_id" = ?2)`);
       expect(events.at(-1)!.params).toEqual(["a1", "acme"]);
       expect(task.isDestroyed()).toBe(true);
     });
