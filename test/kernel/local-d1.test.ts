@@ -7,7 +7,7 @@ const now = "2026-01-01T00:00:00.000Z";
 
 function insertUser(id: string, name: string, email: string | null = null) {
   return env.DB.prepare(
-    "INSERT INTO users (id, name, email, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+    "INSERT INTO users (id, name, email, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
   ).bind(id, name, email, now, now);
 }
 

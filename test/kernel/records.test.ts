@@ -147,7 +147,7 @@ describe("records", () => {
     (bound.data as { list: number[] }).list.push(3);
     await bound.save();
     const update = events.at(-1)!;
-    expect(update.sql).toMatch(/^UPDATE "sar_items" SET "data" = \?, "updated_at" = \? WHERE "id" = \?$/);
+    expect(update.sql).toMatch(/^UPDATE "sar_items" SET "data" = \?1, "updated_at" = \?2 WHERE "id" = \?3$/);
     expect((await Item.find(item.id)).data).toEqual({ list: [1, 3] });
     expect(bound.isChanged()).toBe(false);
     (bound.data as { list: number[] }).list.push(4);

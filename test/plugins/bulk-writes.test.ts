@@ -28,7 +28,7 @@ describe("insert and insertAll", () => {
     expect(await countRows("users")).toBe(500);
     expect(events).toHaveLength(1);
     expect(events[0]!.params).toHaveLength(1);
-    expect(events[0]!.sql).toMatch(/^INSERT INTO "users" \(.*\) SELECT json_extract\(value, .*\) FROM json_each\(\?\) WHERE true$/);
+    expect(events[0]!.sql).toMatch(/^INSERT INTO "users" \(.*\) SELECT json_extract\(value, .*\) FROM json_each\(\?1\) WHERE true$/);
   });
 
   it("shows filtered attributes of each row as [FILTERED] in query events", async () => {

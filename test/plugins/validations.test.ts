@@ -431,6 +431,6 @@ describe("edge cases once missed", () => {
     item.name = "b";
     expect(await item.save()).toBe(false);
     expect(item.errors.fullMessages()).toEqual(["Name has already been taken"]);
-    expect(events[0]!.sql).toMatch(/^SELECT 1 AS "recordflare_one" FROM "audit_r_items" WHERE "name" = \?/);
+    expect(events[0]!.sql).toMatch(/^SELECT 1 AS "recordflare_one" FROM "audit_r_items" WHERE "name" = \?1/);
   });
 });
