@@ -108,6 +108,21 @@ describe("guide: Example: multi-tenancy", () => {
     });
   });
 
+  it("a value an ORDER BY fragment binds before the tenant's cannot open another tenant's rows", async () => {
+    await seed();
+    const victim = sql`${column("tenantId")} = ${"globex"} DESC`;
+    await withTenant("acme", async () => {
+      expect(titles(await Task.order(victim).toArray())).toEqual(["Acme one", "Acme two"]);
+      expect((await Task.order(victim).first())!.tenantId).toBe("acme");
+      expect(await Task.order(victim).pluck("tenantId")).toEqual(["acme", "acme"]);
+      const [project] = await Project.order(victim).includes("tasks").toArray();
+      expect(project!.name).toBe("Acme site");
+      expect(titles(await project!.tasks().toArray())).toEqual(["Acme one", "Acme two"]);
+      expect(await Task.order(victim).limit(10).deleteAll()).toBe(2);
+    });
+    expect(await countRows("guide_tasks")).toBe(1);
+  });
+
   it("association loads and includes preloads are narrowed too, even over a foreign key that points across tenants", async () => {
     await seed();
     // A corrupt row: globex's task points at acme's project.
