@@ -5,9 +5,9 @@ import { withoutD1Limits } from "../helpers/d1-limits.js";
 import { listen } from "../helpers/queries.js";
 import { User } from "../models/fixtures.js";
 
-// What D1 bills a list condition, in rows read (its `meta`, in query events). A list of primary keys that opens the
-// WHERE of a SELECT without ORDER BY is a join on json_each: one row per value and one per key searched; any other
-// list is `IN (SELECT value FROM json_each(?))`, three rows per value.
+// What D1 bills a list condition, in rows read (its `meta`, in query events). A list of primary keys among the
+// conditions of a SELECT without ORDER BY is a join on json_each: one row per value and one per key searched; any
+// other list is `IN (SELECT value FROM json_each(?N))`, three rows per value.
 
 class Item extends Model({ id: "integer", code: "string", createdAt: "datetime", updatedAt: "datetime" }) {
   static override binding = "DB";
