@@ -43,7 +43,7 @@ export interface SqlQuery {
 
 /** What `defineStatement` makes a Statement of. */
 export interface StatementDefinition<Result> {
-  /** The SQL text, with a `?` (or `?N`) for each bound value. */
+  /** The SQL text, with a placeholder for each bound value: `?N` (what a `ParamWriter` returns), or only plain `?`. */
   readonly sql: string;
   /** The bound values, in the order the SQL reads them; at most 100 (bind lists as JSON with a `ParamWriter`). */
   readonly params?: readonly unknown[];
