@@ -7,6 +7,7 @@ import type { Condition } from "./conditions.js";
 import { distinctListValues, matchesEachRowOnce } from "./list-values.js";
 import { quoteIdentifier, underscore } from "./naming.js";
 import { ParamWriter } from "./param-writer.js";
+import { injectedName } from "./reserved-names.js";
 import type { ListJoin, OrderTerm, QueryPurpose, RelationData, SelectParts } from "./relation-data.js";
 import type { ResolvedModel } from "./resolve.js";
 import { ColumnReference, SqlFragment } from "./sql.js";
@@ -141,15 +142,15 @@ function selectColumns(data: RelationData, model: ResolvedModel): string {
 export function selectParts(data: RelationData, model: ResolvedModel, params = new ParamWriter(), purpose: QueryPurpose = "load"): SelectParts {
   const hooks = model.hooks;
   let listJoin: ListJoin | undefined;
-  const joinable = (join: ListJoin) => (listJoin = join);
+  const joinable = (join: ListJoin) => (listJoin ??= join);
   const parts: SelectParts = {
     distinct: data.distinct,
     columns: selectColumns(data, model),
     from: model.quotedTable,
     where: data.none
       ? ["1 = 0"]
-      : data.conditions.map((condition, index) =>
-          index === 0 && condition.kind === "in" && condition.attribute === model.primaryKey
+      : data.conditions.map((condition) =>
+          condition.kind === "in" && condition.attribute === model.primaryKey
             ? compileIn(condition, model, params, joinable)
             : compileCondition(condition, model, params),
         ),
@@ -178,37 +179,46 @@ function countText(clause: string, value: number): string {
   return String(value);
 }
 
-/** The column a joined list's values are read as: the only name the join adds. */
-const LIST_VALUE = '"recordflare_list_value"';
+/** The joined list's rows, and the one column they have: names of recordflare's own (see `injectedName`). */
+const LIST = injectedName("list");
+const LIST_VALUE = injectedName("list_value");
 
 /**
- * The list condition to send as a join, if any: one that still opens the WHERE, in a SELECT without ORDER BY (a
- * sort after a join reads every row again; IN walks the list in order and stops at the LIMIT) and with no bound
- * value before its FROM (its value must stay the first bound).
+ * The list condition to send as a join, if any: one whose term is still in the WHERE, in a SELECT without ORDER BY
+ * (a sort after a join reads every row again; IN walks the list in order and stops at the LIMIT). Where the term
+ * stands does not matter: every placeholder is numbered, so moving it to the FROM keeps each value in its place.
  */
 function joinedList(parts: SelectParts): ListJoin | undefined {
   const join = parts.listJoin;
-  return join && parts.where[0] === join.term && parts.order.length === 0 && !parts.columns.includes("?") ? join : undefined;
+  return join && parts.where.includes(join.term) && parts.order.length === 0 ? join : undefined;
+}
+
+/** The WHERE terms left once the joined list's term is read as the join: all but that one. */
+function termsBesideJoin(where: readonly string[], join: ListJoin): string[] {
+  const rest = [...where];
+  rest.splice(rest.indexOf(join.term), 1);
+  return rest;
 }
 
 /**
- * The FROM of a SELECT: the table, or, for a list of primary keys that opens the WHERE, the list's values CROSS JOIN
- * the table on its key. D1 bills the join one row per value and one per key search (the IN it replaces, three per
- * value); CROSS JOIN keeps the list the outer loop, which SQLite, not knowing the list's length, might otherwise
- * scan once per row of another index's search. Only the primary key is surely indexed: on another column the join
- * could search the whole table once per value, so other lists stay IN. The values are distinct and no row matches two of them
- * (see `matchesEachRowOnce`), so each row comes once, as with IN.
+ * The FROM of a SELECT: the table, or, for a list of primary keys, the list's values CROSS JOIN the table on its
+ * key. D1 bills the join one row per value and one per key search (the IN it replaces, three per value); CROSS JOIN
+ * keeps the list the outer loop, which SQLite, not knowing the list's length, might otherwise scan once per row of
+ * another index's search. Only the primary key is surely indexed: on another column the join could search the whole
+ * table once per value, so other lists stay IN. The values are distinct and no row matches two of them (see
+ * `matchesEachRowOnce`), so each row comes once, as with IN. The list's column is reserved, so the table's own
+ * columns stay unambiguous, and read qualified, so that even a column of that name the Model does not declare is.
  */
 function fromClause(parts: SelectParts, join: ListJoin | undefined): string {
   if (!join) return parts.from;
-  return `(SELECT value AS ${LIST_VALUE} FROM json_each(${join.list})) CROSS JOIN ${parts.from} ON ${join.column} = ${LIST_VALUE}`;
+  return `(SELECT value AS ${LIST_VALUE} FROM json_each(${join.list})) AS ${LIST} CROSS JOIN ${parts.from} ON ${join.column} = ${LIST}.${LIST_VALUE}`;
 }
 
 /** Joins SELECT parts into SQL text. */
 export function joinSelect(parts: SelectParts): string {
   const join = joinedList(parts);
   const columns = join && parts.columns === "*" ? `${parts.from}.*` : parts.columns;
-  const where = join ? parts.where.slice(1) : parts.where;
+  const where = join ? termsBesideJoin(parts.where, join) : parts.where;
   let text = `SELECT ${parts.distinct ? "DISTINCT " : ""}${columns} FROM ${fromClause(parts, join)}`;
   if (where.length > 0) text += ` WHERE ${joinWithAnd(where)}`;
   if (parts.order.length > 0) text += ` ORDER BY ${parts.order.join(", ")}`;

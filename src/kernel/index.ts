@@ -9,6 +9,7 @@ export { Base } from "./base.js";
 export type { Batchable } from "./batchable.js";
 export type { QueryPurpose, RelationData, SelectParts, OrderTerm } from "./compiler.js";
 export { ParamWriter } from "./param-writer.js";
+export { injectedName, reservedName } from "./reserved-names.js";
 export { assertValueWithinD1Limit, MAX_VALUE_BYTES, utf8Length } from "./bound-json.js";
 export { between, Comparison, gt, gte, ignoringCase, lt, lte } from "./conditions.js";
 export { currentDatabase, databaseForBatch, withDatabase } from "./context.js";

@@ -1,12 +1,13 @@
 import { jsonOfBound, MAX_VALUE_BYTES, utf8Length } from "./bound-json.js";
 import type { ParamSource } from "./param-source.js";
+import { placeholder } from "./placeholders.js";
 
 /** D1 refuses a statement with more bound parameters than this. */
 const MAX_BOUND_PARAMETERS = 100;
 
 /**
- * Values bound as plain `?`. The parameters after them are numbered slots for the values past them: JSON arrays of
- * many values each, and values JSON cannot carry (blobs). Ten slots take 10 MB of such values.
+ * Values bound each as a parameter of its own. The parameters after them are slots for the values past them: JSON
+ * arrays of many values each, and values JSON cannot carry (blobs). Ten slots take 10 MB of such values.
  */
 export const PLAIN_PARAMETERS = 90;
 
@@ -26,8 +27,9 @@ class SpilledValues {
 
 /**
  * Collects a statement's bound values with where each came from, so that no statement binds more than D1's 100
- * parameters: the first 90 values are plain `?` placeholders; the values past them go into one JSON array bound as
- * one numbered parameter (SQLite's `?N` may be read any number of times) and each is read with `json_extract`,
+ * parameters. Every placeholder it returns is numbered (`?N`, see `placeholder`), so the SQL may place the texts it
+ * returns in any order, whatever order they were bound in. The first 90 values are a parameter each; the values
+ * past them go into one JSON array bound as one numbered parameter and each is read with `json_extract`,
  * whose JSON is written so that it reads back exactly the value D1 would bind (see `jsonOfBound`). When that array
  * would pass D1's limit for one value, another is started; a blob takes a numbered parameter of its own. The SQL
  * text depends only on the number of values (and on blobs or sizes past 1 MB), never on the values themselves.
@@ -42,7 +44,7 @@ export class ParamWriter {
     if (this.#values.length < PLAIN_PARAMETERS) {
       this.#values.push(value);
       this.#sources.push(source);
-      return "?";
+      return placeholder(this.#values.length);
     }
     const json = jsonOfBound(value);
     if (json === undefined) return this.#slot(value, source);
@@ -57,7 +59,7 @@ export class ParamWriter {
     spilled.sources.push(source);
     spilled.texts.push(json);
     spilled.bytes += bytes;
-    return `json_extract(?${spilled.parameter}, '$[${spilled.texts.length - 1}]')`;
+    return `json_extract(${placeholder(spilled.parameter)}, '$[${spilled.texts.length - 1}]')`;
   }
 
   /** Binds a value as a numbered parameter of its own. */
@@ -69,7 +71,7 @@ export class ParamWriter {
     }
     this.#values.push(value);
     this.#sources.push(source);
-    return `?${this.#values.length}`;
+    return placeholder(this.#values.length);
   }
 
   /** The bound values, in parameter order: the `params` of the compiled query. */

@@ -1,11 +1,11 @@
 import type { ParamWriter } from "./param-writer.js";
+import { injectedName } from "./reserved-names.js";
 import type { Statement } from "./statement.js";
 
 /**
  * A query whose rows another statement of the same batch reads as a subquery (the main query of a Relation, or a
- * level of preloads below it): it compiles its SELECT into that statement's values and returns the SQL text. The
- * text must come before everything else the statement binds (see `withSource`), as `?` placeholders are read in
- * the order they appear.
+ * level of preloads below it): it compiles its SELECT into that statement's values and returns the SQL text. Its
+ * placeholders are numbered, so it may be compiled before or after anything else the statement binds.
  */
 export type QuerySource = (params: ParamWriter) => string;
 
@@ -28,13 +28,15 @@ export interface RelationPlanContext {
   readonly reads: PlannedRead[];
 }
 
-/** The name the rows of a source take in the statement that reads them (`WITH <name> AS (...)`). */
-const SOURCE_NAME = '"recordflare_source"';
+/**
+ * The name the rows of a source take in the statement that reads them (`WITH <name> AS (...)`): one of recordflare's
+ * own, so that it never shadows a table the statement reads.
+ */
+const SOURCE_NAME = injectedName("source");
 
 /**
  * A statement's SQL that reads the rows of `source` as a common table expression: `WITH <name> AS (<source>)`,
- * then what `body` builds, given the name to select from (`... IN (SELECT "id" FROM <name>)`). The source is
- * compiled first, so its values are bound before the body's, in the order of the text.
+ * then what `body` builds, given the name to select from (`... IN (SELECT "id" FROM <name>)`).
  */
 export function withSource(source: QuerySource, params: ParamWriter, body: (name: string) => string): string {
   return `WITH ${SOURCE_NAME} AS (${source(params)}) ${body(SOURCE_NAME)}`;

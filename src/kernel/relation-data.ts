@@ -41,8 +41,8 @@ export interface RelationData {
 export type QueryPurpose = "load" | "reload" | "count" | "exists" | "pluck" | "preload" | "updateAll" | "deleteAll";
 
 /**
- * The first condition of a WHERE when it is a list of primary keys bound as JSON: `term` is its text in `where`, which `joinSelect`
- * sends as a join of `column` on `json_each(list)` instead, while `where` still starts with it (see `joinSelect`).
+ * The first condition of a WHERE that is a list of primary keys bound as JSON: `term` is its text in `where`, which
+ * `joinSelect` sends as a join of `column` on `json_each(list)` instead, while `where` still holds it (see `joinSelect`).
  */
 export interface ListJoin {
   readonly term: string;

@@ -4,6 +4,7 @@ import { InvalidModel } from "./errors.js";
 import { HookPoints } from "./hook-points.js";
 import type { ModelHooks, ResolvedModel } from "./hooks.js";
 import { quoteIdentifier } from "./naming.js";
+import { isReservedName, RESERVED_PREFIX } from "./reserved-names.js";
 import type { HookRegistration, Plugin } from "./plugin.js";
 
 export type { ResolvedModel };
@@ -89,6 +90,17 @@ export function reserveRecordMethodNames(names: Iterable<string>): void {
   for (const name of names) RESERVED.add(name);
 }
 
+/** Refuses a table or column name that recordflare keeps for the names it adds to its statements. */
+function checkReservedNames(model: Function, tableName: string, attributes: Map<string, Attribute>): void {
+  const advice = `names starting with ${RESERVED_PREFIX} are reserved for the names recordflare adds to its queries`;
+  if (isReservedName(tableName)) throw new InvalidModel(`${model.name || tableName}: table ${JSON.stringify(tableName)}: ${advice}; rename the table`);
+  for (const attribute of attributes.values()) {
+    if (isReservedName(attribute.column)) {
+      throw new InvalidModel(`${model.name}: attribute ${attribute.name} has the column ${JSON.stringify(attribute.column)}: ${advice}; rename the column`);
+    }
+  }
+}
+
 function checkAttributes(model: Resolvable, attributes: Map<string, Attribute>, hiddenChecked: string[]): void {
   for (const name of attributes.keys()) {
     if (RESERVED.has(name)) throw new InvalidModel(`${model.name}: attribute ${name} has the name of a record method`);
@@ -135,6 +147,7 @@ export function resolveModel(model: Function): ResolvedModel {
   const { tableName, inferred } = inferTableName(model);
   if (!tableName) throw new InvalidModel(`${model.name || "An anonymous Model"} has no table name: ${missingTableAdvice(model)}`);
   checkTableName(model);
+  checkReservedNames(model, tableName, declaration.attributes);
   checkAttributes(cls, declaration.attributes, ownHiddenAttributes(cls));
   // Each Model gets its own attribute objects, so that plugins may mark them (filtered) per Model.
   const attributes = [...declaration.attributes.values()].map((attribute) => ({ ...attribute }));

@@ -1,7 +1,13 @@
 import { queryOfParts, selectParts } from "./compiler.js";
 import { databaseOfModel } from "./introspection.js";
 import type { Relation } from "./relation.js";
+import { injectedName, reservedName } from "./reserved-names.js";
 import { Statement } from "./statement.js";
+
+/** The counted rows' column, and the constant an existence check selects: names of recordflare's own. */
+const COUNT_COLUMN = reservedName("count");
+const COUNT = `COUNT(*) AS ${injectedName("count")}`;
+const ONE = `1 AS ${injectedName("one")}`;
 
 /**
  * The COUNT Statement of a Relation; agrees with `toArray()` even with limit, offset and distinct. Plugin API: a
@@ -12,13 +18,13 @@ export function countStatement(relation: Relation): Statement<number> {
   let query;
   if (data.limit !== undefined || data.offset !== undefined || data.distinct) {
     const inner = queryOfParts(selectParts(data.distinct ? data : { ...data, select: [model.primaryKey] }, model, undefined, "count"));
-    query = { ...inner, sql: `SELECT COUNT(*) AS count FROM (${inner.sql})` };
+    query = { ...inner, sql: `SELECT ${COUNT} FROM (${inner.sql})` };
   } else {
     const parts = selectParts({ ...data, order: [] }, model, undefined, "count");
-    parts.columns = "COUNT(*) AS count";
+    parts.columns = COUNT;
     query = queryOfParts(parts);
   }
-  return new Statement(query, model, "rows", (rows) => Number(rows[0]?.["count"] ?? 0), databaseOfModel(relation.modelClass));
+  return new Statement(query, model, "rows", (rows) => Number(rows[0]?.[COUNT_COLUMN] ?? 0), databaseOfModel(relation.modelClass));
 }
 
 /** The number of rows a Relation matches (none without a query for `none()`). Plugin API, as `countStatement`. */
@@ -39,6 +45,6 @@ export async function anyMatch(relation: Relation): Promise<boolean> {
   const keepColumns = data.distinct && data.offset !== undefined;
   const limit = Math.min(data.limit ?? 1, 1);
   const parts = selectParts({ ...data, ...(keepColumns ? {} : { select: undefined }), order: [], limit }, model, undefined, "exists");
-  if (!keepColumns) parts.columns = "1 AS one";
+  if (!keepColumns) parts.columns = ONE;
   return relation.run(new Statement(queryOfParts(parts), model, "rows", (rows) => rows.length > 0));
 }

@@ -2,6 +2,7 @@ import { argumentError, optionsArgument } from "./arguments.js";
 import type { Attribute } from "./attributes.js";
 import { INSPECT } from "./inspect-symbol.js";
 import type { ParamSource } from "./param-source.js";
+import { shiftPlaceholders } from "./placeholders.js";
 import { printQuery } from "./query-event.js";
 
 export type { ParamSource };
@@ -42,7 +43,7 @@ export interface SqlQuery {
 
 /** What `defineStatement` makes a Statement of. */
 export interface StatementDefinition<Result> {
-  /** The SQL text, with a `?` (or `?N`) for each bound value. */
+  /** The SQL text, with a placeholder for each bound value: `?N` (what a `ParamWriter` returns), or only plain `?`. */
   readonly sql: string;
   /** The bound values, in the order the SQL reads them; at most 100 (bind lists as JSON with a `ParamWriter`). */
   readonly params?: readonly unknown[];
@@ -109,11 +110,17 @@ export class Statement<Result = unknown> {
 
   /**
    * @internal A Statement sent as `parts` in one atomic batch (one round trip, all or nothing). It shows as their
-   * SQL texts joined by `;` with all their values.
+   * SQL texts joined by `;` with all their values, each part's placeholders numbered after the values before it.
    */
   static ofParts<Result>(parts: readonly Statement[], read: StatementReader<Result>, database?: StatementDatabase): Statement<Result> {
+    const texts: string[] = [];
+    let offset = 0;
+    for (const part of parts) {
+      texts.push(shiftPlaceholders(part.sql, offset));
+      offset += part.params.length;
+    }
     const query = {
-      sql: parts.map((part) => part.sql).join(";\n"),
+      sql: texts.join(";\n"),
       params: parts.flatMap((part) => part.params),
       sources: parts.flatMap((part) => part.params.map((_, index) => part.sources[index])),
     };

@@ -14,7 +14,7 @@ import { type ParamSource, Statement } from "./statement.js";
 /** What a write of one shape (the attributes written) always sends: its SQL and where each value comes from. */
 interface WriteShape {
   readonly sql: string;
-  readonly sources: readonly ParamSource[];
+  readonly sources: readonly (ParamSource | undefined)[];
 }
 
 const shapesByModel = new WeakMap<ResolvedModel, Map<string, WriteShape>>();
@@ -32,10 +32,6 @@ function shapeKey(operation: string, attributes: readonly Attribute[]): string {
   let key = operation;
   for (const attribute of attributes) key += `,${attribute.name}`;
   return key;
-}
-
-function valueSources(attributes: readonly Attribute[]): ParamSource[] {
-  return attributes.map((attribute) => ({ kind: "value", attribute }));
 }
 
 /**
@@ -62,10 +58,27 @@ interface WriteQuery {
 }
 
 /**
- * The SQL and bound values of a write whose text `build` makes from one placeholder per value, followed by the
- * plan's own `where` terms. Up to the plain parameters, with no term of a plugin's, the text is built once per
- * shape; otherwise its values are bound through a ParamWriter, so that it never passes D1's 100 bound parameters
- * (an UPDATE of a 100-column table and its key).
+ * The SQL and bound values of a write whose text `build` makes from the placeholder of each value, followed by the
+ * plan's own `where` terms. Values are bound through a ParamWriter, so that the write never passes D1's 100 bound
+ * parameters (an UPDATE of a 100-column table and its key).
+ */
+function compileWriteQuery(
+  write: WritePlan,
+  attributes: readonly Attribute[],
+  params: readonly unknown[],
+  build: (placeholders: readonly string[]) => string,
+): WriteQuery {
+  const writer = new ParamWriter();
+  const placeholders = params.map((value, index) => writer.bind(value, { kind: "value", attribute: attributes[index]! }));
+  let sql = build(placeholders);
+  for (const term of write.where) sql += ` AND (${compileFragment(term, write.model, writer)})`;
+  return { sql, params: writer.params, sources: writer.sources, expectedChanges: write.expectedChanges };
+}
+
+/**
+ * The SQL and bound values of a write (see `compileWriteQuery`). Up to the plain parameters, with no term of a
+ * plugin's, the text and sources depend only on the shape, so they are compiled once per shape: saves are the hot
+ * path of writes.
  */
 function writeQuery(
   write: WritePlan,
@@ -74,16 +87,13 @@ function writeQuery(
   params: unknown[],
   build: (placeholders: readonly string[]) => string,
 ): WriteQuery {
-  const { model, where, expectedChanges } = write;
-  if (params.length <= PLAIN_PARAMETERS && where.length === 0) {
-    const { sql, sources } = cachedShape(model, key, () => ({ sql: build(params.map(() => "?")), sources: valueSources(attributes) }));
-    return { sql, params, sources, expectedChanges };
-  }
-  const writer = new ParamWriter();
-  const placeholders = params.map((value, index) => writer.bind(value, { kind: "value", attribute: attributes[index]! }));
-  let sql = build(placeholders);
-  for (const term of where) sql += ` AND (${compileFragment(term, model, writer)})`;
-  return { sql, params: writer.params, sources: writer.sources, expectedChanges };
+  if (params.length > PLAIN_PARAMETERS || write.where.length > 0) return compileWriteQuery(write, attributes, params, build);
+  const { sql, sources } = cachedShape(write.model, key, () => {
+    // Only the text and sources are kept: the first write's values must not live on in the cache.
+    const compiled = compileWriteQuery(write, attributes, params, build);
+    return { sql: compiled.sql, sources: compiled.sources };
+  });
+  return { sql, params, sources, expectedChanges: write.expectedChanges };
 }
 
 /** The key of a persisted record as last saved, bound for a WHERE. */

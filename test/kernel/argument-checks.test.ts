@@ -311,7 +311,7 @@ describe("sql fragments refuse what D1 cannot bind when they are made", () => {
 
   it("binds a BigInt within SQLite's integers exactly, though D1 itself binds no BigInt", async () => {
     const big = 2n ** 62n + 1n;
-    expect(Counter.where(sql`${column("id")} = ${big}`).toSql()).toEqual({ sql: expect.stringContaining('"id" = CAST(? AS INTEGER)'), params: [String(big)] });
+    expect(Counter.where(sql`${column("id")} = ${big}`).toSql()).toEqual({ sql: expect.stringContaining('"id" = CAST(?1 AS INTEGER)'), params: [String(big)] });
     expect(await Counter.where(sql`${column("value")} = ${2n}`).pluck("id")).toEqual([2]);
     expect(await Counter.where(sql`${column("value")} < ${-(2n ** 63n)} OR ${column("value")} > ${2n ** 63n - 1n}`).count()).toBe(0);
     expect(await Counter.where(sql`${column("value")} < ${big}`).count()).toBe(2);

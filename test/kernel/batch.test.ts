@@ -232,7 +232,7 @@ describe("guide: Batch", () => {
     expect(inserted).toBeDefined();
     expect(archived).toBe(1);
     const q = Post.toInsert({ userId: writer.id, title: "x" }).toSql();
-    expect(q.sql).toMatch(/^INSERT INTO "posts" \(.*\) SELECT .* FROM json_each\(\?\)/);
+    expect(q.sql).toMatch(/^INSERT INTO "posts" \(.*\) SELECT .* FROM json_each\(\?1\)/);
   });
 
   it("a refused record throws before anything is written; a D1 refusal writes nothing", async () => {

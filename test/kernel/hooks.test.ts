@@ -200,7 +200,7 @@ describe("batch results and printing", () => {
 
   it("printing a Relation hides filtered values; toSql() does not", () => {
     const relation = User.where({ email: "ada@x.io", name: "Ada" });
-    expect(String(relation)).toBe(`#<Relation User SELECT * FROM "users" WHERE "email" = ? AND "name" = ? ["[FILTERED]","Ada"]>`);
+    expect(String(relation)).toBe(`#<Relation User SELECT * FROM "users" WHERE "email" = ?1 AND "name" = ?2 ["[FILTERED]","Ada"]>`);
     expect(relation.toSql().params).toEqual(["ada@x.io", "Ada"]);
   });
 
@@ -248,7 +248,7 @@ describe("table naming as a plugin", () => {
     }
     const { db, sqls } = listen();
     await withDatabase(db, () => Member.findBy({ name: "nobody" }));
-    expect(sqls()).toEqual(['SELECT * FROM "users" WHERE "name" = ? LIMIT 1']);
+    expect(sqls()).toEqual(['SELECT * FROM "users" WHERE "name" = ?1 LIMIT 1']);
   });
 
   it("a plugin on model:tableName names tables its own way; the last hook to set it wins", () => {

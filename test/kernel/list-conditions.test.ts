@@ -54,7 +54,7 @@ describe("a list of any length", () => {
       for (const param of event.params) expect(new TextEncoder().encode(String(param)).byteLength).toBeLessThanOrEqual(D1_LIMITS.valueBytes);
     }
     expect(events[0]!.params.length).toBeGreaterThan(20);
-    expect(events[0]!.sql).toContain(`"id" IN (SELECT value FROM json_each(?)) OR "id" IN (SELECT value FROM json_each(?))`);
+    expect(events[0]!.sql).toContain(`"id" IN (SELECT value FROM json_each(?1)) OR "id" IN (SELECT value FROM json_each(?2))`);
   }, 60_000);
 
   it("still searches the column's index when the list is split", async () => {

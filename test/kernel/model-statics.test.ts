@@ -231,7 +231,7 @@ describe("guide: Subclasses", () => {
     const moderator = Moderator.build({ name: "" });
     expect(await moderator.save()).toBe(false);
     expect(moderator.errors.fullMessages()).toEqual(["Name can't be blank", "Email can't be blank"]);
-    expect(Moderator.regular().toSql().sql).toBe(`SELECT * FROM "users" WHERE "admin" = ?`);
+    expect(Moderator.regular().toSql().sql).toBe(`SELECT * FROM "users" WHERE "admin" = ?1`);
     expect(Moderator.tableName).toBe("users");
     const saved = await Moderator.createOrThrow({ name: "Grace", email: "grace@example.com" });
     await Post.createOrThrow({ userId: saved.id, title: "Hi" });

@@ -95,11 +95,11 @@ describe("guide: Optional plugins: soft delete", () => {
     await withDatabase(db, async () => {
       const article = await Article.createOrThrow({ title: "Old news" });
       await article.destroyOrThrow();
-      expect(sqls().at(-1)).toBe(`UPDATE "guide_articles" SET "deleted_at" = ?, "updated_at" = ? WHERE "id" = ?`);
+      expect(sqls().at(-1)).toBe(`UPDATE "guide_articles" SET "deleted_at" = ?1, "updated_at" = ?2 WHERE "id" = ?3`);
       expect(article.isDestroyed()).toBe(true);
       expect(article.deletedAt).toBeInstanceOf(Date);
       expect(await Article.findBy({ title: "Old news" })).toBeNull();
-      expect(sqls().at(-1)).toContain(`WHERE "title" = ? AND "deleted_at" IS NULL`);
+      expect(sqls().at(-1)).toContain(`WHERE "title" = ?1 AND "deleted_at" IS NULL`);
       const [trashed] = await trash().toArray();
       expect(trashed!.title).toBe("Old news");
       expect(await (trashed as unknown as { restore(): Promise<boolean> }).restore()).toBe(true);

@@ -165,12 +165,12 @@ describe("soft delete", () => {
       await gone.destroyOrThrow();
       expect(gone.isDestroyed()).toBe(true);
       expect(gone.deletedAt).toBeInstanceOf(Date);
-      expect(events.map((e) => e.sql)).toEqual([`UPDATE "articles" SET "deleted_at" = ?, "updated_at" = ? WHERE "id" = ?`]);
+      expect(events.map((e) => e.sql)).toEqual([`UPDATE "articles" SET "deleted_at" = ?1, "updated_at" = ?2 WHERE "id" = ?3`]);
 
       expect(await Article.pluck("title")).toEqual(["Kept"]);
       expect(await Article.count()).toBe(1);
       expect((await Article.paginate()).total).toBe(1);
-      expect(Article.where({ title: "Gone" }).toSql().sql).toBe(`SELECT * FROM "articles" WHERE "title" = ? AND "deleted_at" IS NULL`);
+      expect(Article.where({ title: "Gone" }).toSql().sql).toBe(`SELECT * FROM "articles" WHERE "title" = ?1 AND "deleted_at" IS NULL`);
       expect(await Article.findBy({ title: "Gone" })).toBeNull();
       expect(await Article.exists({ title: "Gone" })).toBe(false);
       await expect(Article.find(gone.id)).rejects.toThrow("no record");

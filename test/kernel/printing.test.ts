@@ -237,12 +237,12 @@ describe("printing (Record 8), in String() and util.inspect", () => {
       .distinct();
     for (const text of both(relation)) {
       expect(text).toBe(
-        `#<Relation Item SELECT DISTINCT "name" FROM "edge_rel_items" WHERE "at" > ? AND "flag" = ? AND ("name" IN (SELECT value FROM json_each(?)) OR "name" IS NULL) AND "email" = ? AND "qty" >= ? AND "qty" <= ? ORDER BY "name" DESC NULLS LAST LIMIT 3 OFFSET 1 ["2024-01-01T00:00:00.000Z",1,"[\\"a\\"]","[FILTERED]",1,2]>`,
+        `#<Relation Item SELECT DISTINCT "name" FROM "edge_rel_items" WHERE "at" > ?1 AND "flag" = ?2 AND ("name" IN (SELECT value FROM json_each(?3)) OR "name" IS NULL) AND "email" = ?4 AND "qty" >= ?5 AND "qty" <= ?6 ORDER BY "name" DESC NULLS LAST LIMIT 3 OFFSET 1 ["2024-01-01T00:00:00.000Z",1,"[\\"a\\"]","[FILTERED]",1,2]>`,
       );
     }
     for (const text of both(db.model(Item).where({ qty: "abc" }))) expect(text).toBe(`#<Relation Item SELECT * FROM "edge_rel_items" WHERE 1 = 0 []>`);
     for (const text of both(db.model(Item).where(sql`${column("email")} = ${"s@x"}`))) expect(text).toContain(`["s@x"]`);
-    expect(inspect({ r: db.model(Item).where({ qty: 1 }) })).toContain(`#<Relation Item SELECT * FROM "edge_rel_items" WHERE "qty" = ? [1]>`);
+    expect(inspect({ r: db.model(Item).where({ qty: 1 }) })).toContain(`#<Relation Item SELECT * FROM "edge_rel_items" WHERE "qty" = ?1 [1]>`);
     expect(events).toHaveLength(0);
   });
 
@@ -299,8 +299,8 @@ describe("guide: Printing", () => {
   });
 
   it("prints a Relation as shown", () => {
-    expect(String(User.where({ age: gt(30) }))).toBe(`#<Relation User SELECT * FROM "users" WHERE "age" > ? [30]>`);
-    expect(String(User.where({ email: "a@b.c" }))).toBe(`#<Relation User SELECT * FROM "users" WHERE "email" = ? ["[FILTERED]"]>`);
+    expect(String(User.where({ age: gt(30) }))).toBe(`#<Relation User SELECT * FROM "users" WHERE "age" > ?1 [30]>`);
+    expect(String(User.where({ email: "a@b.c" }))).toBe(`#<Relation User SELECT * FROM "users" WHERE "email" = ?1 ["[FILTERED]"]>`);
   });
 });
 

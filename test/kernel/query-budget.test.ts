@@ -66,7 +66,7 @@ describe("maxQueries", () => {
     expect(refused).toBeInstanceOf(QueryBudgetExceeded);
     expect(refused).toMatchObject({ name: "QueryBudgetExceeded", budget: "maxQueries", limit: 2 });
     expect((refused as Error).message).toBe(
-      'maxQueries of 2 exceeded (2 queries sent, and this one would pass it); refused before sending: SELECT * FROM "cost_items" WHERE "code" = ?',
+      'maxQueries of 2 exceeded (2 queries sent, and this one would pass it); refused before sending: SELECT * FROM "cost_items" WHERE "code" = ?1',
     );
     expect(sent).toHaveLength(2);
   });

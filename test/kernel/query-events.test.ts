@@ -163,7 +163,7 @@ describe("guide: Query events", () => {
     await db.model(User).create({ name: "Ada", email: "ada@example.com" });
     const event = events[0]!;
     expect(event.sql).toBe(
-      `INSERT INTO "users" ("id", "name", "email", "admin", "created_at", "updated_at") VALUES (?, ?, ?, ?, ?, ?) RETURNING *`,
+      `INSERT INTO "users" ("id", "name", "email", "admin", "created_at", "updated_at") VALUES (?1, ?2, ?3, ?4, ?5, ?6) RETURNING *`,
     );
     expect(event.params.slice(1, 4)).toEqual(["Ada", "[FILTERED]", 0]);
     expect(event.params[4]).toMatch(/^2\d{3}-.*Z$/);

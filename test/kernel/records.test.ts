@@ -34,8 +34,8 @@ describe("create and find", () => {
     expect(found.age).toBe(36);
     expect(events.map((e) => e.sql)).toMatchInlineSnapshot(`
       [
-        "INSERT INTO "users" ("id", "name", "email", "age", "admin", "created_at", "updated_at") VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *",
-        "SELECT * FROM "users" WHERE "id" = ? LIMIT 1",
+        "INSERT INTO "users" ("id", "name", "email", "age", "admin", "created_at", "updated_at") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) RETURNING *",
+        "SELECT * FROM "users" WHERE "id" = ?1 LIMIT 1",
       ]
     `);
     expect(events[0]!.params).toContain("[FILTERED]");
@@ -147,7 +147,7 @@ describe("records", () => {
     (bound.data as { list: number[] }).list.push(3);
     await bound.save();
     const update = events.at(-1)!;
-    expect(update.sql).toMatch(/^UPDATE "sar_items" SET "data" = \?, "updated_at" = \? WHERE "id" = \?$/);
+    expect(update.sql).toMatch(/^UPDATE "sar_items" SET "data" = \?1, "updated_at" = \?2 WHERE "id" = \?3$/);
     expect((await Item.find(item.id)).data).toEqual({ list: [1, 3] });
     expect(bound.isChanged()).toBe(false);
     (bound.data as { list: number[] }).list.push(4);
@@ -448,7 +448,7 @@ describe("guide: Records", () => {
       expect(user.isPersisted()).toBe(true);
       expect(user.id).toMatch(/^[0-9a-f]{8}-/);
       await user.update({ age: 36 });
-      expect(sqls().at(-1)).toBe(`UPDATE "users" SET "age" = ?, "updated_at" = ? WHERE "id" = ?`);
+      expect(sqls().at(-1)).toBe(`UPDATE "users" SET "age" = ?1, "updated_at" = ?2 WHERE "id" = ?3`);
       user.age = 37;
       await user.saveOrThrow();
       const destroyed = await user.destroy();

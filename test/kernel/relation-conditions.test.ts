@@ -29,7 +29,7 @@ describe("comparison helpers: 'for number, string and datetime attributes'", () 
     expect(await idsInOrder(I.whereNot({ rank: between(1, 2) }))).toEqual(["c"]);
     expect(await idsInOrder(I.whereNot({ seenAt: gt("2024-01-01") }))).toEqual(["a"]);
     expect(I.where({ rank: between(1, 3, { excludeEnd: true }) }).toSql()).toEqual({
-      sql: `SELECT * FROM "saq_items" WHERE "rank" >= ? AND "rank" < ?`,
+      sql: `SELECT * FROM "saq_items" WHERE "rank" >= ?1 AND "rank" < ?2`,
       params: [1, 3],
     });
   });
@@ -265,7 +265,7 @@ describe("Querying: sql values keep their places through merge, or, find, count,
       .order(sql`${equals(3)} DESC`)
       .merge(Item.where(sql`${column("qty")} <= ${3}`).order(sql`${equals(2)} DESC`));
     expect(merged.toSql()).toEqual({
-      sql: `SELECT * FROM "edge_rel_items" WHERE ("qty" >= ?) AND ("qty" <= ?) ORDER BY "qty" = ? DESC`,
+      sql: `SELECT * FROM "edge_rel_items" WHERE ("qty" >= ?1) AND ("qty" <= ?2) ORDER BY "qty" = ?3 DESC`,
       params: [1, 3, 2],
     });
     expect((await merged.toArray())[0]!.id).toBe("b");
@@ -297,27 +297,27 @@ describe("Querying: sql values keep their places through merge, or, find, count,
 describe("guide: Conditions", () => {
   it("compiles to the SQL shown", () => {
     expect(User.where({ admin: true, age: gt(17) }).toSql()).toEqual({
-      sql: `SELECT * FROM "users" WHERE "admin" = ? AND "age" > ?`,
+      sql: `SELECT * FROM "users" WHERE "admin" = ?1 AND "age" > ?2`,
       params: [1, 17],
     });
     expect(User.where({ name: ["Ada", "Grace"], email: null }).toSql()).toEqual({
-      sql: `SELECT * FROM "users" WHERE "name" IN (SELECT value FROM json_each(?)) AND "email" IS NULL`,
+      sql: `SELECT * FROM "users" WHERE "name" IN (SELECT value FROM json_each(?1)) AND "email" IS NULL`,
       params: ['["Ada","Grace"]'],
     });
     expect(User.where({ createdAt: between(new Date("2026-01-01"), new Date("2026-02-01"), { excludeEnd: true }) }).toSql().sql).toBe(
-      `SELECT * FROM "users" WHERE "created_at" >= ? AND "created_at" < ?`,
+      `SELECT * FROM "users" WHERE "created_at" >= ?1 AND "created_at" < ?2`,
     );
-    expect(User.where({ age: 30 }).or(User.where({ admin: true })).toSql().sql).toBe(`SELECT * FROM "users" WHERE ("age" = ? OR "admin" = ?)`);
+    expect(User.where({ age: 30 }).or(User.where({ admin: true })).toSql().sql).toBe(`SELECT * FROM "users" WHERE ("age" = ?1 OR "admin" = ?2)`);
     expect(User.where({ age: "abc" }).toSql().sql).toBe(`SELECT * FROM "users" WHERE 1 = 0`);
-    expect(User.where({ email: ignoringCase("Ada@Example.com") }).toSql().sql).toBe(`SELECT * FROM "users" WHERE "email" = ? COLLATE NOCASE`);
+    expect(User.where({ email: ignoringCase("Ada@Example.com") }).toSql().sql).toBe(`SELECT * FROM "users" WHERE "email" = ?1 COLLATE NOCASE`);
     expect(User.where({ age: gte(18), score: lt(9.5), bornAt: lte("2000-01-01") }).toSql()).toEqual({
-      sql: `SELECT * FROM "users" WHERE "age" >= ? AND "score" < ? AND "born_at" <= ?`,
+      sql: `SELECT * FROM "users" WHERE "age" >= ?1 AND "score" < ?2 AND "born_at" <= ?3`,
       params: [18, 9.5, "2000-01-01T00:00:00.000Z"],
     });
   });
 
-  it("whereNot({ admin: true }) compiles to `... WHERE NOT (\"admin\" = ?)`", () => {
-    expect(User.whereNot({ admin: true }).toSql().sql).toBe(`SELECT * FROM "users" WHERE NOT ("admin" = ?)`);
+  it("whereNot({ admin: true }) compiles to `... WHERE NOT (\"admin\" = ?1)`", () => {
+    expect(User.whereNot({ admin: true }).toSql().sql).toBe(`SELECT * FROM "users" WHERE NOT ("admin" = ?1)`);
   });
 
   it("whereNot excludes rows with NULL; with several keys adds NOT (a IS NULL) for each", async () => {
@@ -365,7 +365,7 @@ describe("guide: SQL fragments", () => {
     await User.createOrThrow({ name: "Bob", age: 50 });
     await User.createOrThrow({ name: "Cy" });
     const r = User.where(sql`lower(${column("email")}) = lower(${"Ada@Example.com"})`);
-    expect(r.toSql().sql).toBe(`SELECT * FROM "users" WHERE (lower("email") = lower(?))`);
+    expect(r.toSql().sql).toBe(`SELECT * FROM "users" WHERE (lower("email") = lower(?1))`);
     expect(await r.pluck("name")).toEqual(["Ada"]);
     expect(await User.order(sql`${column("age")} IS NULL, ${column("age")} DESC`).pluck("name")).toEqual(["Bob", "Ada", "Cy"]);
     expect(await User.where(sql`${column("age")} IN (SELECT value FROM json_each(${JSON.stringify([17, 50])}))`).count()).toBe(2);

@@ -31,7 +31,7 @@ describe("Relations are immutable and lazy", () => {
   it("each narrowing, ordering or paging method returns a new Relation and leaves the original unchanged", async () => {
     const base = User.where({ age: 17 });
     const before = base.toSql();
-    expect(before).toEqual({ sql: `SELECT * FROM "users" WHERE "age" = ?`, params: [17] });
+    expect(before).toEqual({ sql: `SELECT * FROM "users" WHERE "age" = ?1`, params: [17] });
     const derived = {
       where: base.where({ name: "Bob" }),
       whereNot: base.whereNot({ name: "Bob" }),
@@ -69,7 +69,7 @@ describe("Relations are immutable and lazy", () => {
     const narrowed = limited.where({ admin: false });
     expect(ordered.toSql().sql).toBe(`SELECT * FROM "users" ORDER BY "name" ASC`);
     expect(limited.toSql().sql).toBe(`SELECT * FROM "users" ORDER BY "name" ASC LIMIT 2`);
-    expect(narrowed.toSql()).toEqual({ sql: `SELECT * FROM "users" WHERE "admin" = ? ORDER BY "name" ASC LIMIT 2`, params: [0] });
+    expect(narrowed.toSql()).toEqual({ sql: `SELECT * FROM "users" WHERE "admin" = ?1 ORDER BY "name" ASC LIMIT 2`, params: [0] });
   });
 
   it("nothing is sent until results are requested", async () => {
@@ -154,7 +154,7 @@ describe("Relations are immutable and lazy", () => {
 describe("where", () => {
   it("an object: every key must match, joined with AND", async () => {
     const relation = User.where({ age: 17, name: "Bob" });
-    expect(relation.toSql()).toEqual({ sql: `SELECT * FROM "users" WHERE "age" = ? AND "name" = ?`, params: [17, "Bob"] });
+    expect(relation.toSql()).toEqual({ sql: `SELECT * FROM "users" WHERE "age" = ?1 AND "name" = ?2`, params: [17, "Bob"] });
     expect(await names(relation)).toEqual(["Bob"]);
     expect(await names(User.where({ age: 17 }).where({ name: "Eve" }))).toEqual(["Eve"]);
     expect(await names(User.where({ age: 36, name: "Bob" }))).toEqual([]);
@@ -170,7 +170,7 @@ describe("where", () => {
   it("an array matches any element, bound as one value", async () => {
     const relation = User.where({ name: ["Ada", "Eve", "Nobody"] });
     expect(relation.toSql()).toEqual({
-      sql: `SELECT * FROM "users" WHERE "name" IN (SELECT value FROM json_each(?))`,
+      sql: `SELECT * FROM "users" WHERE "name" IN (SELECT value FROM json_each(?1))`,
       params: [JSON.stringify(["Ada", "Eve", "Nobody"])],
     });
     expect(await names(relation)).toEqual(["Ada", "Eve"]);
@@ -196,7 +196,7 @@ describe("where", () => {
   it("a list with null also matches NULL", async () => {
     const relation = User.where({ age: [17, null] });
     expect(relation.toSql()).toEqual({
-      sql: `SELECT * FROM "users" WHERE ("age" IN (SELECT value FROM json_each(?)) OR "age" IS NULL)`,
+      sql: `SELECT * FROM "users" WHERE ("age" IN (SELECT value FROM json_each(?1)) OR "age" IS NULL)`,
       // Numbers are written as reals, as D1 binds a number on its own.
       params: ["[17.0]"],
     });
@@ -206,11 +206,11 @@ describe("where", () => {
 
   it("an sql fragment", async () => {
     const relation = User.where(sql`${column("age")} > ${20} AND ${column("bornAt")} IS NOT NULL`);
-    expect(relation.toSql()).toEqual({ sql: `SELECT * FROM "users" WHERE ("age" > ? AND "born_at" IS NOT NULL)`, params: [20] });
+    expect(relation.toSql()).toEqual({ sql: `SELECT * FROM "users" WHERE ("age" > ?1 AND "born_at" IS NOT NULL)`, params: [20] });
     expect(await names(relation)).toEqual(["Ada", "Dee"]);
     // Mixed with an object condition, each part stays whole.
     const mixed = User.where(sql`${column("age")} = ${17} OR ${column("age")} = ${50}`).where({ name: "Dee" });
-    expect(mixed.toSql().sql).toBe(`SELECT * FROM "users" WHERE ("age" = ? OR "age" = ?) AND "name" = ?`);
+    expect(mixed.toSql().sql).toBe(`SELECT * FROM "users" WHERE ("age" = ?1 OR "age" = ?2) AND "name" = ?3`);
     expect(await names(mixed)).toEqual(["Dee"]);
   });
 
@@ -251,7 +251,7 @@ describe("whereNot", () => {
   it("negates the whole condition, not each key", async () => {
     const relation = User.whereNot({ name: "Ada", admin: true });
     expect(relation.toSql()).toEqual({
-      sql: `SELECT * FROM "users" WHERE NOT ("name" = ? AND "admin" = ?) AND NOT ("name" IS NULL) AND NOT ("admin" IS NULL)`,
+      sql: `SELECT * FROM "users" WHERE NOT ("name" = ?1 AND "admin" = ?2) AND NOT ("name" IS NULL) AND NOT ("admin" IS NULL)`,
       params: ["Ada", 1],
     });
     expect(await names(relation)).toEqual(["Bob", "Cy", "Dee", "Eve"]);
@@ -335,7 +335,7 @@ describe("conditions are cast like assigned values", () => {
     await Note.create({ body: "42" });
     await Note.create({ body: "7" });
     const relation = Note.where({ body: 42 });
-    expect(relation.toSql()).toEqual({ sql: `SELECT * FROM "notes" WHERE "body" = ?`, params: ["42"] });
+    expect(relation.toSql()).toEqual({ sql: `SELECT * FROM "notes" WHERE "body" = ?1`, params: ["42"] });
     expect(await relation.pluck("body")).toEqual(["42"]);
     expect((await Note.findBy({ body: 7 }))!.body).toBe("7");
     expect((await Note.where({ body: [42, 7] }).pluck("body")).sort()).toEqual(["42", "7"]);
@@ -362,10 +362,10 @@ describe("conditions are cast like assigned values", () => {
 describe("or", () => {
   it("matches rows of either Relation", async () => {
     const relation = User.where({ name: "Ada" }).or(User.where({ age: 17 }));
-    expect(relation.toSql()).toEqual({ sql: `SELECT * FROM "users" WHERE ("name" = ? OR "age" = ?)`, params: ["Ada", 17] });
+    expect(relation.toSql()).toEqual({ sql: `SELECT * FROM "users" WHERE ("name" = ?1 OR "age" = ?2)`, params: ["Ada", 17] });
     expect(await names(relation)).toEqual(["Ada", "Bob", "Eve"]);
     const both = User.where({ age: 17 }).where({ name: "Bob" }).or(User.where({ name: "Dee" }));
-    expect(both.toSql().sql).toBe(`SELECT * FROM "users" WHERE ("age" = ? AND "name" = ? OR "name" = ?)`);
+    expect(both.toSql().sql).toBe(`SELECT * FROM "users" WHERE ("age" = ?1 AND "name" = ?2 OR "name" = ?3)`);
     expect(await names(both)).toEqual(["Bob", "Dee"]);
     // Later conditions apply to the whole or.
     expect(await names(User.where({ name: "Ada" }).or(User.where({ age: 17 })).where({ admin: false }))).toEqual(["Bob", "Eve"]);
@@ -400,7 +400,7 @@ describe("or", () => {
 
 describe("comparison helpers", () => {
   it("on a number attribute", async () => {
-    expect(User.where({ age: gt(17) }).toSql()).toEqual({ sql: `SELECT * FROM "users" WHERE "age" > ?`, params: [17] });
+    expect(User.where({ age: gt(17) }).toSql()).toEqual({ sql: `SELECT * FROM "users" WHERE "age" > ?1`, params: [17] });
     expect(await names(User.where({ age: gt(17) }))).toEqual(["Ada", "Dee"]);
     expect(await names(User.where({ age: gte(36) }))).toEqual(["Ada", "Dee"]);
     expect(await names(User.where({ age: lt(36) }))).toEqual(["Bob", "Eve"]);
@@ -422,11 +422,11 @@ describe("comparison helpers", () => {
 
   it("between binds both ends", () => {
     expect(User.where({ age: between(17, 36) }).toSql()).toEqual({
-      sql: `SELECT * FROM "users" WHERE "age" >= ? AND "age" <= ?`,
+      sql: `SELECT * FROM "users" WHERE "age" >= ?1 AND "age" <= ?2`,
       params: [17, 36],
     });
     expect(User.where({ age: between(17, 36, { excludeEnd: true }) }).toSql()).toEqual({
-      sql: `SELECT * FROM "users" WHERE "age" >= ? AND "age" < ?`,
+      sql: `SELECT * FROM "users" WHERE "age" >= ?1 AND "age" < ?2`,
       params: [17, 36],
     });
   });
@@ -441,7 +441,7 @@ describe("comparison helpers", () => {
   });
 
   it("ignoringCase matches text apart from ASCII letter case, and whereNot negates it", async () => {
-    expect(User.where({ name: ignoringCase("ADA") }).toSql()).toEqual({ sql: `SELECT * FROM "users" WHERE "name" = ? COLLATE NOCASE`, params: ["ADA"] });
+    expect(User.where({ name: ignoringCase("ADA") }).toSql()).toEqual({ sql: `SELECT * FROM "users" WHERE "name" = ?1 COLLATE NOCASE`, params: ["ADA"] });
     expect(await names(User.where({ name: ignoringCase("ADA") }))).toEqual(["Ada"]);
     expect(await names(User.where({ name: ignoringCase("ada"), age: 36 }))).toEqual(["Ada"]);
     expect(await names(User.whereNot({ name: ignoringCase("aDA") }))).toEqual(["Bob", "Cy", "Dee", "Eve"]);
@@ -450,7 +450,7 @@ describe("comparison helpers", () => {
   it("on a datetime attribute, with Dates and date text", async () => {
     const eve = new Date("2006-12-31T23:00:00Z");
     expect(User.where({ bornAt: gt(eve) }).toSql()).toEqual({
-      sql: `SELECT * FROM "users" WHERE "born_at" > ?`,
+      sql: `SELECT * FROM "users" WHERE "born_at" > ?1`,
       params: ["2006-12-31T23:00:00.000Z"],
     });
     expect(await names(User.where({ bornAt: gt(new Date("2000-01-01T00:00:00Z")) }))).toEqual(["Bob", "Eve"]);
@@ -468,11 +468,11 @@ describe("sql and column", () => {
   it("sql binds every interpolated value, never splicing it", async () => {
     const hostile = "x' OR '1' = '1";
     const relation = User.where(sql`${column("name")} = ${hostile}`);
-    expect(relation.toSql()).toEqual({ sql: `SELECT * FROM "users" WHERE ("name" = ?)`, params: [hostile] });
+    expect(relation.toSql()).toEqual({ sql: `SELECT * FROM "users" WHERE ("name" = ?1)`, params: [hostile] });
     expect(await relation.count()).toBe(0);
     const nested = sql`${column("age")} >= ${18}`;
     const combined = User.where(sql`${nested} AND ${column("name")} <> ${"Dee"}`);
-    expect(combined.toSql()).toEqual({ sql: `SELECT * FROM "users" WHERE ("age" >= ? AND "name" <> ?)`, params: [18, "Dee"] });
+    expect(combined.toSql()).toEqual({ sql: `SELECT * FROM "users" WHERE ("age" >= ?1 AND "name" <> ?2)`, params: [18, "Dee"] });
     expect(await names(combined)).toEqual(["Ada"]);
   });
 
@@ -500,7 +500,7 @@ describe("sql and column", () => {
 
   it("column names the attribute's column", async () => {
     const relation = User.where(sql`${column("createdAt")} <= ${new Date().toISOString()}`).order(sql`${column("bornAt")} DESC`);
-    expect(relation.toSql().sql).toBe(`SELECT * FROM "users" WHERE ("created_at" <= ?) ORDER BY "born_at" DESC`);
+    expect(relation.toSql().sql).toBe(`SELECT * FROM "users" WHERE ("created_at" <= ?1) ORDER BY "born_at" DESC`);
     expect(await relation.pluck("name")).toEqual(["Eve", "Bob", "Ada", "Dee", "Cy"]);
   });
 });
@@ -574,7 +574,7 @@ describe("limit and offset", () => {
 describe("select", () => {
   it("loads only the named attributes plus the primary key", async () => {
     const relation = User.select("name", "age").where({ name: "Ada" });
-    expect(relation.toSql().sql).toBe(`SELECT "id", "name", "age" FROM "users" WHERE "name" = ?`);
+    expect(relation.toSql().sql).toBe(`SELECT "id", "name", "age" FROM "users" WHERE "name" = ?1`);
     const [ada] = await relation.toArray();
     expect(ada!.name).toBe("Ada");
     expect(ada!.age).toBe(36);
@@ -723,7 +723,7 @@ describe("merge", () => {
     const receiver = User.where({ age: 17 }).order({ name: "asc" }).limit(5).select("age");
     const merged = receiver.merge(User.where({ name: "Eve" }).order({ age: "desc" }).limit(1).select("name"));
     expect(merged.toSql()).toEqual({
-      sql: `SELECT "id", "name" FROM "users" WHERE "age" = ? AND "name" = ? ORDER BY "age" DESC LIMIT 1`,
+      sql: `SELECT "id", "name" FROM "users" WHERE "age" = ?1 AND "name" = ?2 ORDER BY "age" DESC LIMIT 1`,
       params: [17, "Eve"],
     });
     const [eve] = await merged.toArray();
@@ -734,7 +734,7 @@ describe("merge", () => {
   it("keeps what the argument does not set", async () => {
     const merged = User.where({ age: 17 }).order({ name: "desc" }).limit(1).merge(User.where({ admin: false }));
     expect(merged.toSql()).toEqual({
-      sql: `SELECT * FROM "users" WHERE "age" = ? AND "admin" = ? ORDER BY "name" DESC LIMIT 1`,
+      sql: `SELECT * FROM "users" WHERE "age" = ?1 AND "admin" = ?2 ORDER BY "name" DESC LIMIT 1`,
       params: [17, 0],
     });
     expect(await merged.pluck("name")).toEqual(["Eve"]);
@@ -750,7 +750,7 @@ describe("toSql and printing", () => {
   it("toSql shows what toArray would send, values unfiltered", async () => {
     const { events, User } = listen();
     const relation = User.where({ email: "ada@example.com" });
-    expect(relation.toSql()).toEqual({ sql: `SELECT * FROM "users" WHERE "email" = ?`, params: ["ada@example.com"] });
+    expect(relation.toSql()).toEqual({ sql: `SELECT * FROM "users" WHERE "email" = ?1`, params: ["ada@example.com"] });
     expect(events).toHaveLength(0);
     expect((await relation.toArray()).map((user) => user.name)).toEqual(["Ada"]);
     expect(events[0]!.sql).toBe(relation.toSql().sql);
@@ -762,7 +762,7 @@ describe("toSql and printing", () => {
     const { events, User } = listen();
     const relation = User.where({ age: 17, name: "Bob" }).order({ name: "asc" }).limit(3);
     const printed = String(relation);
-    expect(printed).toContain(`SELECT * FROM "users" WHERE "age" = ? AND "name" = ? ORDER BY "name" ASC LIMIT 3`);
+    expect(printed).toContain(`SELECT * FROM "users" WHERE "age" = ?1 AND "name" = ?2 ORDER BY "name" ASC LIMIT 3`);
     expect(printed).toContain("17");
     expect(printed).toContain(`"Bob"`);
     expect(`${User.none()}`).toContain("1 = 0");

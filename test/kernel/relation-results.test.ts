@@ -57,7 +57,7 @@ describe("toArray", () => {
     const relation = User.where({ age: 17 });
     await relation.toArray();
     await relation.toArray();
-    expect(events.map((event) => event.sql)).toEqual([`SELECT * FROM "users" WHERE "age" = ?`, `SELECT * FROM "users" WHERE "age" = ?`]);
+    expect(events.map((event) => event.sql)).toEqual([`SELECT * FROM "users" WHERE "age" = ?1`, `SELECT * FROM "users" WHERE "age" = ?1`]);
   });
 });
 
@@ -68,7 +68,7 @@ describe("find", () => {
     expect(ada).toBeInstanceOf(UserModel);
     expect(ada.name).toBe("Ada");
     expect(events).toHaveLength(1);
-    expect(events[0]!.sql).toBe(`SELECT * FROM "users" WHERE "id" = ? LIMIT 1`);
+    expect(events[0]!.sql).toBe(`SELECT * FROM "users" WHERE "id" = ?1 LIMIT 1`);
   });
 
   it("find(id) throws RecordNotFound when there is no such row", async () => {
@@ -131,7 +131,7 @@ describe("findBy and findByOrThrow", () => {
     expect(bob!.id).toBe(ids["Bob"]);
     expect(await User.findBy({ name: "Bob", age: 36 })).toBeNull();
     expect((await User.findBy({ age: null }))!.name).toBe("Cy");
-    expect(events[0]!.sql).toBe(`SELECT * FROM "users" WHERE "name" = ? AND "age" = ? LIMIT 1`);
+    expect(events[0]!.sql).toBe(`SELECT * FROM "users" WHERE "name" = ?1 AND "age" = ?2 LIMIT 1`);
     expect(await User.where({ admin: true }).findBy({ name: "Bob" })).toBeNull();
   });
 
@@ -235,8 +235,8 @@ describe("first, last and take", () => {
     expect(await User.where({ name: "Nobody" }).take()).toBeNull();
     expect(events.map((event) => event.sql)).toEqual([
       `SELECT * FROM "users" LIMIT 1`,
-      `SELECT * FROM "users" WHERE "age" = ? LIMIT 1`,
-      `SELECT * FROM "users" WHERE "name" = ? LIMIT 1`,
+      `SELECT * FROM "users" WHERE "age" = ?1 LIMIT 1`,
+      `SELECT * FROM "users" WHERE "name" = ?1 LIMIT 1`,
     ]);
   });
 });
@@ -260,7 +260,7 @@ describe("pluck", () => {
       ["Bob", 17, false],
       ["Eve", 17, false],
     ]);
-    expect(events[0]!.sql).toBe(`SELECT "name", "age", "admin" FROM "users" WHERE "age" = ? ORDER BY "name" ASC`);
+    expect(events[0]!.sql).toBe(`SELECT "name", "age", "admin" FROM "users" WHERE "age" = ?1 ORDER BY "name" ASC`);
   });
 
   it("follows limit and offset", async () => {
@@ -299,16 +299,16 @@ describe("count", () => {
     expect(await User.where({ age: 17 }).count()).toBe(2);
     expect(await User.where({ name: "Nobody" }).count()).toBe(0);
     expect(events.map((event) => event.sql)).toEqual([
-      `SELECT COUNT(*) AS count FROM "users"`,
-      `SELECT COUNT(*) AS count FROM "users" WHERE "age" = ?`,
-      `SELECT COUNT(*) AS count FROM "users" WHERE "name" = ?`,
+      `SELECT COUNT(*) AS "recordflare_count" FROM "users"`,
+      `SELECT COUNT(*) AS "recordflare_count" FROM "users" WHERE "age" = ?1`,
+      `SELECT COUNT(*) AS "recordflare_count" FROM "users" WHERE "name" = ?1`,
     ]);
   });
 
   it("under a limit or offset counts the keys of the page, reading no other column", async () => {
     const { events, User } = listen();
     expect(await User.limit(2).offset(1).count()).toBe(2);
-    expect(events[0]!.sql).toBe(`SELECT COUNT(*) AS count FROM (SELECT "id" FROM "users" LIMIT 2 OFFSET 1)`);
+    expect(events[0]!.sql).toBe(`SELECT COUNT(*) AS "recordflare_count" FROM (SELECT "id" FROM "users" LIMIT 2 OFFSET 1)`);
   });
 
   it("always agrees with toArray(), even with limit, offset and distinct", async () => {
@@ -365,7 +365,7 @@ describe("exists, size, isEmpty and hasAny", () => {
     expect(await User.where({ name: "Nobody" }).exists()).toBe(false);
     expect(await User.exists({ age: null })).toBe(true);
     expect(events).toHaveLength(7);
-    expect(events[1]!.sql).toBe(`SELECT 1 AS one FROM "users" WHERE "name" = ? LIMIT 1`);
+    expect(events[1]!.sql).toBe(`SELECT 1 AS "recordflare_one" FROM "users" WHERE "name" = ?1 LIMIT 1`);
   });
 
   it("exists selects 1, not the columns, unless a distinct Relation has an offset", async () => {
@@ -374,8 +374,8 @@ describe("exists, size, isEmpty and hasAny", () => {
     expect(await User.select("age").distinct().exists()).toBe(true);
     expect(await User.select("age").distinct().offset(3).exists()).toBe(true);
     expect(events.map((event) => event.sql)).toEqual([
-      `SELECT 1 AS one FROM "users" LIMIT 1 OFFSET 4`,
-      `SELECT DISTINCT 1 AS one FROM "users" LIMIT 1`,
+      `SELECT 1 AS "recordflare_one" FROM "users" LIMIT 1 OFFSET 4`,
+      `SELECT DISTINCT 1 AS "recordflare_one" FROM "users" LIMIT 1`,
       `SELECT DISTINCT "age" FROM "users" LIMIT 1 OFFSET 3`,
     ]);
   });

@@ -221,7 +221,7 @@ describe("Querying: shape", () => {
 describe("guide: Ordering, paging and shape", () => {
   it("compiles recent as shown; select; merge", async () => {
     const recent = Post.where({ published: true }).order({ createdAt: "desc" }).limit(10);
-    expect(recent.toSql()).toEqual({ sql: `SELECT * FROM "posts" WHERE "published" = ? ORDER BY "created_at" DESC LIMIT 10`, params: [1] });
+    expect(recent.toSql()).toEqual({ sql: `SELECT * FROM "posts" WHERE "published" = ?1 ORDER BY "created_at" DESC LIMIT 10`, params: [1] });
 
     await User.createOrThrow({ name: "Bob" });
     await User.createOrThrow({ name: "Ada" });
@@ -231,7 +231,7 @@ describe("guide: Ordering, paging and shape", () => {
 
     const mine = Post.where({ userId: "u1" });
     const merged = mine.merge(recent).toSql();
-    expect(merged.sql).toBe(`SELECT * FROM "posts" WHERE "user_id" = ? AND "published" = ? ORDER BY "created_at" DESC LIMIT 10`);
+    expect(merged.sql).toBe(`SELECT * FROM "posts" WHERE "user_id" = ?1 AND "published" = ?2 ORDER BY "created_at" DESC LIMIT 10`);
 
     expect(User.order({ age: "asc" }).reorder({ name: "desc" }).limit(20).offset(40).toSql().sql).toBe(
       `SELECT * FROM "users" ORDER BY "name" DESC LIMIT 20 OFFSET 40`,

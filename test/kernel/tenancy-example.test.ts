@@ -75,7 +75,7 @@ describe("guide: Example: multi-tenancy", () => {
         const project = await Project.createOrThrow({ name: "Launch" });
         expect(project.tenantId).toBe("acme");
         expect((await Project.order({ name: "asc" }).toArray()).map((p) => p.name)).toEqual(["Acme site", "Launch"]);
-        expect(sqls().at(-1)).toBe(`SELECT * FROM "guide_projects" WHERE "tenant_id" = ? ORDER BY "name" ASC`);
+        expect(sqls().at(-1)).toBe(`SELECT * FROM "guide_projects" WHERE "tenant_id" = ?1 ORDER BY "name" ASC`);
         expect(events.at(-1)!.params).toEqual(["acme"]);
       }),
     );
@@ -106,6 +106,21 @@ describe("guide: Example: multi-tenancy", () => {
       expect(await Task.count()).toBe(1);
       await expect(acmeTask.reload()).rejects.toBeInstanceOf(RecordNotFound);
     });
+  });
+
+  it("a value an ORDER BY fragment binds before the tenant's cannot open another tenant's rows", async () => {
+    await seed();
+    const victim = sql`${column("tenantId")} = ${"globex"} DESC`;
+    await withTenant("acme", async () => {
+      expect(titles(await Task.order(victim).toArray())).toEqual(["Acme one", "Acme two"]);
+      expect((await Task.order(victim).first())!.tenantId).toBe("acme");
+      expect(await Task.order(victim).pluck("tenantId")).toEqual(["acme", "acme"]);
+      const [project] = await Project.order(victim).includes("tasks").toArray();
+      expect(project!.name).toBe("Acme site");
+      expect(titles(await project!.tasks().toArray())).toEqual(["Acme one", "Acme two"]);
+      expect(await Task.order(victim).limit(10).deleteAll()).toBe(2);
+    });
+    expect(await countRows("guide_tasks")).toBe(1);
   });
 
   it("association loads and includes preloads are narrowed too, even over a foreign key that points across tenants", async () => {
@@ -143,12 +158,12 @@ describe("guide: Example: multi-tenancy", () => {
       withTenant("globex", async () => {
         const project = await Project.find("p-b");
         expect(project.tasks().toDeleteAll().toSql()).toEqual({
-          sql: `DELETE FROM "guide_tasks" WHERE "project_id" = ? AND "tenant_id" = ?`,
+          sql: `DELETE FROM "guide_tasks" WHERE "project_id" = ?1 AND "tenant_id" = ?2`,
           params: ["p-b", "globex"],
         });
         // The dependent deleteAll of the project's tasks, then its own DELETE.
         expect(await project.destroy()).toBe(project);
-        expect(sqls()).toContain(`DELETE FROM "guide_tasks" WHERE "project_id" = ? AND "tenant_id" = ?`);
+        expect(sqls()).toContain(`DELETE FROM "guide_tasks" WHERE "project_id" = ?1 AND "tenant_id" = ?2`);
         expect(await Task.deleteAll()).toBe(0);
       }),
     );
@@ -166,7 +181,7 @@ describe("guide: Example: multi-tenancy", () => {
       const error = await rejectionOf(acmeTask.save());
       expect(error).toBeInstanceOf(TenantMismatch);
       expect(error.message).toBe(`Task with id "t-a1" was not saved: its row is not tenant "globex"'s (or is gone)`);
-      expect(events.at(-1)!.sql).toBe(`UPDATE "guide_tasks" SET "title" = ? WHERE "id" = ? AND ("tenant_id" = ?)`);
+      expect(events.at(-1)!.sql).toBe(`UPDATE "guide_tasks" SET "title" = ?1 WHERE "id" = ?2 AND ("tenant_id" = ?3)`);
       expect(events.at(-1)!.params).toEqual(["Taken over", "t-a1", "globex"]);
       await expect(acmeTask.destroy()).rejects.toThrow(`Task with id "t-a1" was not destroyed: its row is not tenant "globex"'s (or is gone)`);
       expect(acmeTask.isDestroyed()).toBe(false);
@@ -264,7 +279,7 @@ describe("guide: Example: multi-tenancy", () => {
       }
     }
     withTenant("acme", () => {
-      expect(Workspaced.where({ id: "n1" }).toSql()).toEqual({ sql: `SELECT * FROM "notes" WHERE "id" = ? AND "body" = ?`, params: ["n1", "acme"] });
+      expect(Workspaced.where({ id: "n1" }).toSql()).toEqual({ sql: `SELECT * FROM "notes" WHERE "id" = ?1 AND "body" = ?2`, params: ["n1", "acme"] });
     });
   });
 });

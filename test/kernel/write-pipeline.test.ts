@@ -74,10 +74,10 @@ describe("record:planWrite", () => {
     pipeline.plan = (write) => write.where.push(sql`${column("title")} <> ${"locked"}`);
     document.title = "Final";
     await document.saveOrThrow();
-    expect(events.at(-1)!.sql).toBe(`UPDATE "locked_documents" SET "title" = ? WHERE "id" = ? AND ("title" <> ?)`);
+    expect(events.at(-1)!.sql).toBe(`UPDATE "locked_documents" SET "title" = ?1 WHERE "id" = ?2 AND ("title" <> ?3)`);
     expect(events.at(-1)!.params).toEqual(["Final", document.id, "locked"]);
     await document.destroyOrThrow();
-    expect(events.at(-1)!.sql).toBe(`DELETE FROM "locked_documents" WHERE "id" = ? AND ("title" <> ?)`);
+    expect(events.at(-1)!.sql).toBe(`DELETE FROM "locked_documents" WHERE "id" = ?1 AND ("title" <> ?2)`);
   });
 
   it("a WHERE term that matches nothing with no rows demanded changes nothing and the save succeeds, as a write of a gone row does", async () => {
@@ -177,7 +177,7 @@ describe("record:planWrite", () => {
       write.values.set("title", "[gone]");
     };
     await document.destroyOrThrow();
-    expect(events.at(-1)!.sql).toBe(`UPDATE "locked_documents" SET "title" = ? WHERE "id" = ?`);
+    expect(events.at(-1)!.sql).toBe(`UPDATE "locked_documents" SET "title" = ?1 WHERE "id" = ?2`);
     expect(document.isDestroyed()).toBe(true);
     expect(await titles()).toEqual(["[gone]"]);
   });
@@ -259,7 +259,7 @@ describe("defineStatement", () => {
     await PlannedDocument.createOrThrow({ title: "Only" });
     const db = connect(env.DB);
     const rename = (title: string, expectedChanges: number) =>
-      defineStatement({ sql: `UPDATE "locked_documents" SET "title" = ?`, params: [title], result: "meta", expectedChanges });
+      defineStatement({ sql: `UPDATE "locked_documents" SET "title" = ?1`, params: [title], result: "meta", expectedChanges });
     const count = defineStatement({ sql: `SELECT COUNT(*) AS n FROM "locked_documents"`, read: (rows) => rows[0]!["n"] });
     const error = await rejectionOf(db.batch([defineStatement({ sql: `INSERT INTO "locked_documents" ("title") VALUES ('Extra')` }), rename("Both", 1), count]));
     expect(error).toBeInstanceOf(WriteConflict);

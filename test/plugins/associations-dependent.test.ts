@@ -68,7 +68,7 @@ describe("dependent", () => {
     const loaded = await BoundGuarded.find(owner.id);
     events.length = 0;
     expect(await loaded.destroy()).toBe(false);
-    expect(events.map((event) => event.sql)).toEqual(['SELECT 1 AS one FROM "posts" WHERE "user_id" = ? LIMIT 1']);
+    expect(events.map((event) => event.sql)).toEqual(['SELECT 1 AS "recordflare_one" FROM "posts" WHERE "user_id" = ?1 LIMIT 1']);
     expect(events[0]!.rowsRead).toBe(1);
     expect(await countRows("posts")).toBe(2);
   });
@@ -108,8 +108,8 @@ describe("dependent deleteAll, delete and nullify (SPEC: not shown; as in Rails)
     events.length = 0;
     expect(await loaded.destroy()).toBe(loaded);
     expect(events.map((event) => [event.sql, event.batched])).toEqual([
-      [`DELETE FROM "reviews" WHERE "user_id" = ?`, true],
-      [`DELETE FROM "users" WHERE "id" = ?`, true],
+      [`DELETE FROM "reviews" WHERE "user_id" = ?1`, true],
+      [`DELETE FROM "users" WHERE "id" = ?1`, true],
     ]);
     expect(await Review.pluck("body")).toEqual(["kept"]);
     expect(await countRows("users")).toBe(1);
@@ -135,8 +135,8 @@ describe("dependent deleteAll, delete and nullify (SPEC: not shown; as in Rails)
     events.length = 0;
     expect(await loaded.destroy()).toBe(loaded);
     expect(events.map((event) => [event.sql, event.batched])).toEqual([
-      [`UPDATE "reviews" SET "user_id" = ? WHERE "user_id" = ?`, true],
-      [`DELETE FROM "users" WHERE "id" = ?`, true],
+      [`UPDATE "reviews" SET "user_id" = ?1 WHERE "user_id" = ?2`, true],
+      [`DELETE FROM "users" WHERE "id" = ?1`, true],
     ]);
     expect(await Review.where({ userId: null }).count()).toBe(2);
     expect(await countRows("users")).toBe(0);

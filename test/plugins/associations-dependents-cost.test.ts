@@ -127,14 +127,14 @@ describe("dependent: round trips of a destroy", () => {
         `DELETE FROM "dc_locks"`,
         `DELETE FROM "dc_posts"`,
         `DELETE FROM "dc_profiles"`,
-        `UPDATE "dc_drafts" SET "dc_user_id" = ?`,
+        `UPDATE "dc_drafts" SET "dc_user_id" = ?1`,
         `DELETE FROM "dc_locks"`,
         `DELETE FROM "dc_users"`,
       ],
     ]);
     // Each level by a subquery of the level above: no statement per parent.
     expect(batch![0]).toBe(
-      `DELETE FROM "dc_votes" WHERE "dc_comment_id" IN (SELECT "id" FROM "dc_comments" WHERE "dc_post_id" IN (SELECT "id" FROM "dc_posts" WHERE "dc_user_id" = ?))`,
+      `DELETE FROM "dc_votes" WHERE "dc_comment_id" IN (SELECT "id" FROM "dc_comments" WHERE "dc_post_id" IN (SELECT "id" FROM "dc_posts" WHERE "dc_user_id" = ?1))`,
     );
     expect(await remaining()).toEqual(EMPTY);
   });
@@ -319,7 +319,7 @@ describe("record:planDestroy: a plugin's read joins the destroy's one read batch
       await loaded.destroy();
     });
     expect(trips).toHaveLength(2);
-    expect(heads([trips[0]!])).toEqual([[`SELECT 1 AS one FROM "dc_locks"`, `SELECT COUNT(*) AS count FROM "dc_posts"`]]);
+    expect(heads([trips[0]!])).toEqual([[`SELECT 1 AS "recordflare_one" FROM "dc_locks"`, `SELECT COUNT(*) AS "recordflare_count" FROM "dc_posts"`]]);
     expect(counted).toEqual([2]);
   });
 });

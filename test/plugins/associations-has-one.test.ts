@@ -34,7 +34,7 @@ describe("hasOne: default foreign key and dependent", () => {
     const loaded = await db.model(ProfiledUser).find(user.id);
     events.length = 0;
     expect((await loaded.profile.load())?.bio).toBe("hi");
-    expect(events[0]!.sql).toMatch(/FROM "profiles" WHERE "user_id" = \?/);
+    expect(events[0]!.sql).toMatch(/FROM "profiles" WHERE "user_id" = \?1/);
     expect(events[0]!.params).toEqual([user.id]);
 
     // An owner whose name gives a key the target lacks: the default is named after the owner.

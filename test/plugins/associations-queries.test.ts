@@ -415,7 +415,7 @@ describe("guide: Associations, scope and dependent", () => {
     const loaded = await connect(binding).model(Owner).find(o.id);
     roundTrips.length = 0;
     await loaded.destroy();
-    expect(roundTrips).toEqual([[`UPDATE "reviews" SET "user_id" = ? WHERE "user_id" = ?`, `DELETE FROM "users" WHERE "id" = ?`]]);
+    expect(roundTrips).toEqual([[`UPDATE "reviews" SET "user_id" = ?1 WHERE "user_id" = ?2`, `DELETE FROM "users" WHERE "id" = ?1`]]);
   });
 
   it("a parent already writing the record as its child is not saved twice", async () => {

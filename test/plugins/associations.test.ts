@@ -26,7 +26,7 @@ describe("hasMany", () => {
     await Article.create({ userId: writer.id, title: "two" });
     const other = await Writer.create({ name: "Bob" });
     await Article.create({ userId: other.id, title: "other" });
-    expect(writer.posts().toSql().sql).toBe(`SELECT * FROM "posts" WHERE "user_id" = ?`);
+    expect(writer.posts().toSql().sql).toBe(`SELECT * FROM "posts" WHERE "user_id" = ?1`);
     expect((await writer.posts().order({ title: "asc" }).toArray()).map((post) => post.title)).toEqual(["one", "two"]);
     expect(await writer.posts().where({ title: "two" }).count()).toBe(1);
   });
@@ -476,7 +476,7 @@ describe("Associations", () => {
     const owner = await SaaOwner.create({ name: "Ada" });
     const item = owner.items().build({ title: "one" });
     expect(item.saaOwnerId).toBe(owner.id);
-    expect(owner.items().toSql().sql).toContain(`"saa_owner_id" = ?`);
+    expect(owner.items().toSql().sql).toContain(`"saa_owner_id" = ?1`);
   });
 
   it("a child built on a persisted owner is saved by the owner's next save, in one batch with the owner's update", async () => {

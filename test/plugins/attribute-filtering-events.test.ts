@@ -82,7 +82,7 @@ describe("filtered attributes in query events", () => {
     const account = await db.model(Account).create({ name: "Bob", email: "bob@example.com" });
     events.length = 0;
     await account.update({ email: null });
-    expect(events[0]!.sql).toMatch(/^UPDATE "accounts" SET "email" = \?/);
+    expect(events[0]!.sql).toMatch(/^UPDATE "accounts" SET "email" = \?1/);
     expect(events[0]!.params[0]).toBe(FILTERED);
     expect(events[0]!.params).not.toContain(null);
     await db.model(Account).where({ email: null }).count();
@@ -133,7 +133,7 @@ describe("filtered attributes in query events", () => {
     events.length = 0;
     await session.update({ userName: "Bob" });
     expect(events).toHaveLength(1);
-    expect(events[0]!.sql).toMatch(/^UPDATE "sessions" SET .* WHERE "token" = \?/);
+    expect(events[0]!.sql).toMatch(/^UPDATE "sessions" SET .* WHERE "token" = \?\d+/);
     expect(events[0]!.params).toEqual(["Bob", FILTERED]);
 
     const found = await db.model(Session).find("tok-secret-1");
@@ -143,7 +143,7 @@ describe("filtered attributes in query events", () => {
     events.length = 0;
     await session.destroy();
     expect(events).toHaveLength(1);
-    expect(events[0]!.sql).toMatch(/^DELETE FROM "sessions" WHERE "token" = \?/);
+    expect(events[0]!.sql).toMatch(/^DELETE FROM "sessions" WHERE "token" = \?\d+/);
     expect(events[0]!.params).toEqual([FILTERED]);
     expect(await rowOf("sessions", "tok-secret-1", "token")).toBeNull();
   });

@@ -272,7 +272,7 @@ describe("where a filtered value may appear", () => {
   it("prints a Statement with the SQL and filtered params; toSql() alone gives the values", () => {
     const digest = canary();
     const statement = VaultEntry.where({ apiToken: digest }).toUpdateAll({ label: "x", pinCode: PIN });
-    const printed = `#<Statement UPDATE "vault_entries" SET "label" = ?, "pin_code" = ? WHERE "api_token" = ? ["x","[FILTERED]","[FILTERED]"]>`;
+    const printed = `#<Statement UPDATE "vault_entries" SET "label" = ?1, "pin_code" = ?2 WHERE "api_token" = ?3 ["x","[FILTERED]","[FILTERED]"]>`;
     expect(String(statement)).toBe(printed);
     expect(inspect(statement)).toBe(printed);
     expect(JSON.stringify({ statement })).toBe(JSON.stringify({ statement: printed }));

@@ -28,7 +28,7 @@ describe("insert and insertAll", () => {
     expect(await countRows("users")).toBe(500);
     expect(events).toHaveLength(1);
     expect(events[0]!.params).toHaveLength(1);
-    expect(events[0]!.sql).toMatch(/^INSERT INTO "users" \(.*\) SELECT json_extract\(value, .*\) FROM json_each\(\?\) WHERE true$/);
+    expect(events[0]!.sql).toMatch(/^INSERT INTO "users" \(.*\) SELECT json_extract\(value, .*\) FROM json_each\(\?1\) WHERE true$/);
   });
 
   it("shows filtered attributes of each row as [FILTERED] in query events", async () => {
@@ -90,10 +90,10 @@ describe("rows that give no value (every column has a default)", () => {
     expect((await C.upsert({}))["changes"]).toBe(1);
     expect((await C.upsertAll([{}, {}]))["changes"]).toBe(2);
     expect(sqls()).toEqual([
-      `INSERT INTO "counters" ("id") SELECT json_extract(value, '$[0]') FROM json_each(?) WHERE true`,
-      `INSERT INTO "counters" ("id") SELECT json_extract(value, '$[0]') FROM json_each(?) WHERE true ON CONFLICT DO NOTHING`,
-      `INSERT INTO "counters" ("id") SELECT json_extract(value, '$[0]') FROM json_each(?) WHERE true ON CONFLICT ("id") DO NOTHING`,
-      `INSERT INTO "counters" ("id") SELECT json_extract(value, '$[0]') FROM json_each(?) WHERE true ON CONFLICT ("id") DO NOTHING`,
+      `INSERT INTO "counters" ("id") SELECT json_extract(value, '$[0]') FROM json_each(?1) WHERE true`,
+      `INSERT INTO "counters" ("id") SELECT json_extract(value, '$[0]') FROM json_each(?1) WHERE true ON CONFLICT DO NOTHING`,
+      `INSERT INTO "counters" ("id") SELECT json_extract(value, '$[0]') FROM json_each(?1) WHERE true ON CONFLICT ("id") DO NOTHING`,
+      `INSERT INTO "counters" ("id") SELECT json_extract(value, '$[0]') FROM json_each(?1) WHERE true ON CONFLICT ("id") DO NOTHING`,
     ]);
     expect(await Counter.order({ id: "asc" }).pluck("id")).toEqual([1, 2, 3, 4, 5, 6, 7]);
     expect(await Counter.distinct().pluck("value")).toEqual([7]);
@@ -209,7 +209,7 @@ describe("updateAll and deleteAll", () => {
     const { db, events } = listen();
     const changed = await db.model(Counter).where({ label: ["a", "b"] }).updateAll({ value: "42" });
     expect(changed).toBe(2);
-    expect(events[0]!.sql).toBe(`UPDATE "counters" SET "value" = ? WHERE "label" IN (SELECT value FROM json_each(?))`);
+    expect(events[0]!.sql).toBe(`UPDATE "counters" SET "value" = ?1 WHERE "label" IN (SELECT value FROM json_each(?2))`);
     expect(await Counter.order({ id: "asc" }).pluck("value")).toEqual([42, 42, 7]);
     await expect(Counter.all().updateAll({ value: "x" })).rejects.toThrow(TypeError);
   });
@@ -304,7 +304,7 @@ describe("Statements in a batch", () => {
     const C = db.model(Counter);
     const statements = [C.none().toUpdateAll({ value: 1 }), C.none().toDeleteAll()];
     expect(statements.map((statement) => statement.toSql().sql)).toEqual([
-      `UPDATE "counters" SET "value" = ? WHERE 1 = 0`,
+      `UPDATE "counters" SET "value" = ?1 WHERE 1 = 0`,
       `DELETE FROM "counters" WHERE 1 = 0`,
     ]);
     expect(await db.batch(statements)).toEqual([0, 0]);

@@ -22,7 +22,7 @@ describe("pluck: 'array of values, or array of tuples'", () => {
     expect(await db.model(OwnedItem).where({ id: "a" }).pluck("id", "apiToken", "data", "flag", "seenAt")).toEqual([
       ["a", "t-a", { k: 1 }, true, new Date("2024-01-01T00:00:00Z")],
     ]);
-    expect(events[0]!.sql).toBe(`SELECT "id", "api_token", "data", "flag", "seen_at" FROM "saq_items" WHERE "id" = ?`);
+    expect(events[0]!.sql).toBe(`SELECT "id", "api_token", "data", "flag", "seen_at" FROM "saq_items" WHERE "id" = ?1`);
     expect(await I.distinct().order({ ownerId: "asc" }).pluck("ownerId")).toEqual([null, "o1", "o2"]);
     expect(await I.select("name").order({ id: "asc" }).limit(2).pluck("rank")).toEqual([1, 2]);
     expect(await db.model(OwnedItem).where({ apiToken: "t-a" }).pluck("id")).toEqual(["a"]);

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { batch, hasMany, NoTenant, RecordflareError, RecordNotUnique, TenantMismatch, withDatabase, withTenant } from "../../src/index.js";
+import { batch, column, hasMany, NoTenant, RecordflareError, RecordNotFound, RecordNotUnique, sql, TenantMismatch, withDatabase, withTenant } from "../../src/index.js";
 import { rejectionOf } from "../helpers/errors.js";
 import { listen } from "../helpers/queries.js";
 import { TenantTask } from "../models/tenant-tasks.js";
@@ -24,10 +24,10 @@ describe("multiTenancy: the record's own writes", () => {
       const task = (await Tasks.find("a1"))!;
       task.title = "Renamed";
       await task.saveOrThrow();
-      expect(events.at(-1)!.sql).toBe(`UPDATE "guide_tasks" SET "title" = ? WHERE "id" = ? AND ("tenant_id" = ?)`);
+      expect(events.at(-1)!.sql).toBe(`UPDATE "guide_tasks" SET "title" = ?1 WHERE "id" = ?2 AND ("tenant_id" = ?3)`);
       expect(events.at(-1)!.params).toEqual(["Renamed", "a1", "acme"]);
       await task.destroyOrThrow();
-      expect(events.at(-1)!.sql).toBe(`DELETE FROM "guide_tasks" WHERE "id" = ? AND ("tenant_id" = ?)`);
+      expect(events.at(-1)!.sql).toBe(`DELETE FROM "guide_tasks" WHERE "id" = ?1 AND ("tenant_id" = ?2)`);
       expect(events.at(-1)!.params).toEqual(["a1", "acme"]);
       expect(task.isDestroyed()).toBe(true);
     });
@@ -179,5 +179,53 @@ describe("multiTenancy: no write reads or changes another tenant's row", () => {
     });
     expect(events).toEqual([]);
     expect((await titles()).map((row) => row["tenant_id"])).toEqual(["acme", "globex"]);
+  });
+});
+
+describe("multiTenancy: values bound before the tenant's condition stay in their places", () => {
+  // An ORDER BY fragment is compiled before the hook adds the tenant's condition, so its value is bound first. Were
+  // placeholders read in text order, "globex" would fill the tenant's `?` and acme would read globex's rows.
+  const attack = sql`${column("title")} = ${"globex"} DESC`;
+  const acmeOnly = (tasks: { tenantId: string | null }[]) => expect(tasks.map((task) => task.tenantId)).toEqual(tasks.map(() => "acme"));
+
+  beforeEach(async () => {
+    await env.DB.prepare("INSERT INTO guide_tasks (id, tenant_id, project_id, title) VALUES ('b2', 'globex', 'p', 'Globex two')").run();
+  });
+
+  it("every read path returns the current tenant's rows only", async () => {
+    await withTenant("acme", async () => {
+      const tasks = TenantTask.order(attack);
+      acmeOnly(await tasks.toArray());
+      acmeOnly(await tasks.limit(10).offset(0).toArray());
+      acmeOnly(await tasks.distinct().toArray());
+      expect((await tasks.first())!.tenantId).toBe("acme");
+      expect((await tasks.take())!.tenantId).toBe("acme");
+      expect((await tasks.findBy({ projectId: "p" }))!.tenantId).toBe("acme");
+      expect(await tasks.findBy({ id: "b1" })).toBeNull();
+      expect((await tasks.find("a1")).tenantId).toBe("acme");
+      await expect(tasks.find("b1")).rejects.toBeInstanceOf(RecordNotFound);
+      await expect(tasks.find("a1", "b1")).rejects.toBeInstanceOf(RecordNotFound);
+      acmeOnly(await tasks.where({ id: ["a1", "b1", "b2"] }).toArray());
+      expect(await tasks.count()).toBe(1);
+      expect(await tasks.limit(5).count()).toBe(1);
+      expect(await tasks.size()).toBe(1);
+      expect(await tasks.where({ id: "b1" }).exists()).toBe(false);
+      expect(await tasks.where({ id: "b1" }).hasAny()).toBe(false);
+      expect(await tasks.where({ id: ["b1", "b2"] }).isEmpty()).toBe(true);
+      expect(await tasks.pluck("tenantId")).toEqual(["acme"]);
+      expect(await tasks.limit(3).pluck("title")).toEqual(["Acme one"]);
+      const page = await tasks.paginate({ perPage: 5 });
+      expect(page.total).toBe(1);
+      acmeOnly(page.records);
+      acmeOnly((await tasks.paginate({ perPage: 1, page: 1, count: false })).records);
+    });
+  });
+
+  it("updateAll and deleteAll of an ordered or paged Relation change the current tenant's rows only", async () => {
+    await withTenant("acme", async () => {
+      expect(await TenantTask.order(attack).limit(10).updateAll({ title: "Taken" })).toBe(1);
+      expect(await TenantTask.order(attack).limit(10).deleteAll()).toBe(1);
+    });
+    expect(await titles()).toEqual([SEEDED[1], { id: "b2", tenant_id: "globex", title: "Globex two" }]);
   });
 });

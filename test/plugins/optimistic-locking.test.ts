@@ -26,11 +26,11 @@ describe("optimisticLocking", () => {
   it("writes lock version 0 for a new record, and moves it on by one with each UPDATE checked against the version loaded", async () => {
     const { db, events, LockedDocument: Documents } = listen({ models: { LockedDocument } });
     const document = await Documents.createOrThrow({ title: "Draft" });
-    expect(events[0]!.sql).toBe(`INSERT INTO "locked_documents" ("title", "lock_version") VALUES (?, ?) RETURNING *`);
+    expect(events[0]!.sql).toBe(`INSERT INTO "locked_documents" ("title", "lock_version") VALUES (?1, ?2) RETURNING *`);
     expect(document.lockVersion).toBe(0);
     document.title = "Final";
     expect(await document.save()).toBe(true);
-    expect(events[1]!.sql).toBe(`UPDATE "locked_documents" SET "title" = ?, "lock_version" = ? WHERE "id" = ? AND ("lock_version" = ?)`);
+    expect(events[1]!.sql).toBe(`UPDATE "locked_documents" SET "title" = ?1, "lock_version" = ?2 WHERE "id" = ?3 AND ("lock_version" = ?4)`);
     expect(events[1]!.params).toEqual(["Final", 1, document.id, 0]);
     expect(document.lockVersion).toBe(1);
     expect(document.isChanged()).toBe(false);
@@ -97,7 +97,7 @@ describe("optimisticLocking", () => {
     const { events, LockedDocument: Documents } = listen({ models: { LockedDocument } });
     const document = await Documents.createOrThrow({ title: "Gone soon" });
     await document.destroyOrThrow();
-    expect(events.at(-1)!.sql).toBe(`DELETE FROM "locked_documents" WHERE "id" = ? AND ("lock_version" = ?)`);
+    expect(events.at(-1)!.sql).toBe(`DELETE FROM "locked_documents" WHERE "id" = ?1 AND ("lock_version" = ?2)`);
     expect(events.at(-1)!.params).toEqual([document.id, 0]);
     expect(events.at(-1)!.batched).toBe(false);
 
@@ -107,9 +107,9 @@ describe("optimisticLocking", () => {
     await owner.destroyOrThrow();
     const guard = (index: number) => `SELECT json_extract('{}', CASE changes() WHEN 1 THEN '$' ELSE 'recordflare changes guard ${index}' END) AS "guard"`;
     expect(events.filter((event) => !event.sql.startsWith("SELECT *")).map((event) => event.sql)).toEqual([
-      `DELETE FROM "locked_sections" WHERE "id" = ? AND ("lock_version" = ?)`,
+      `DELETE FROM "locked_sections" WHERE "id" = ?1 AND ("lock_version" = ?2)`,
       guard(0),
-      `DELETE FROM "locked_documents" WHERE "id" = ? AND ("lock_version" = ?)`,
+      `DELETE FROM "locked_documents" WHERE "id" = ?1 AND ("lock_version" = ?2)`,
       guard(1),
     ]);
   });
@@ -124,9 +124,9 @@ describe("optimisticLocking", () => {
     expect(error).toBeInstanceOf(StaleObject);
     expect(error.message).toContain(`LockedDocument with id ${document.id} is stale`);
     expect(events.map((event) => event.sql)).toEqual([
-      `UPDATE "locked_documents" SET "title" = ?, "lock_version" = ? WHERE "id" = ? AND ("lock_version" = ?)`,
+      `UPDATE "locked_documents" SET "title" = ?1, "lock_version" = ?2 WHERE "id" = ?3 AND ("lock_version" = ?4)`,
       `SELECT json_extract('{}', CASE changes() WHEN 1 THEN '$' ELSE 'recordflare changes guard 0' END) AS "guard"`,
-      `UPDATE "locked_documents" SET "title" = ?, "lock_version" = ? WHERE "id" = ? AND ("lock_version" = ?)`,
+      `UPDATE "locked_documents" SET "title" = ?1, "lock_version" = ?2 WHERE "id" = ?3 AND ("lock_version" = ?4)`,
       `SELECT json_extract('{}', CASE changes() WHEN 1 THEN '$' ELSE 'recordflare changes guard 1' END) AS "guard"`,
     ]);
     expect(await rowOf(other.id)).toEqual({ title: "Fresh", lock_version: 0 });

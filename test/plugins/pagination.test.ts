@@ -246,8 +246,8 @@ describe("rule 4: count and page in one round trip; count: false skips the count
     expect(events).toHaveLength(2);
     expect(events.every((event) => event.batched)).toBe(true);
     expect(events.map((event) => event.sql)).toEqual([
-      `SELECT COUNT(*) AS count FROM "counters" WHERE "value" = ?`,
-      `SELECT * FROM "counters" WHERE "value" = ? ORDER BY "id" ASC LIMIT 5 OFFSET 5`,
+      `SELECT COUNT(*) AS "recordflare_count" FROM "counters" WHERE "value" = ?1`,
+      `SELECT * FROM "counters" WHERE "value" = ?1 ORDER BY "id" ASC LIMIT 5 OFFSET 5`,
     ]);
   });
 

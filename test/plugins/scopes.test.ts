@@ -61,17 +61,17 @@ describe("rule 1: declared as a static, callable as a static or on any Relation 
     expect(typeof Member.adults).toBe("function");
     const adults = Member.adults();
     expect(adults).toBeInstanceOf(Relation);
-    expect(adults.toSql()).toEqual({ sql: `SELECT * FROM "users" WHERE "age" > ?`, params: [17] });
+    expect(adults.toSql()).toEqual({ sql: `SELECT * FROM "users" WHERE "age" > ?1`, params: [17] });
     expect(await names(adults)).toEqual(["Ada", "Dee"]);
     expect(await names(Member.named("Bob"))).toEqual(["Bob"]);
   });
 
   it("is callable on a Relation, after where and after another scope", async () => {
     const afterWhere = Member.where({ name: ["Ada", "Bob"] }).adults();
-    expect(afterWhere.toSql().sql).toBe(`SELECT * FROM "users" WHERE "name" IN (SELECT value FROM json_each(?)) AND "age" > ?`);
+    expect(afterWhere.toSql().sql).toBe(`SELECT * FROM "users" WHERE "name" IN (SELECT value FROM json_each(?1)) AND "age" > ?2`);
     expect(await names(afterWhere)).toEqual(["Ada"]);
     const afterScope = Member.adults().named("Dee");
-    expect(afterScope.toSql()).toEqual({ sql: `SELECT * FROM "users" WHERE "age" > ? AND "name" = ?`, params: [17, "Dee"] });
+    expect(afterScope.toSql()).toEqual({ sql: `SELECT * FROM "users" WHERE "age" > ?1 AND "name" = ?2`, params: [17, "Dee"] });
     expect(await names(afterScope)).toEqual(["Dee"]);
     expect(await names(Member.named("Bob").adults())).toEqual([]);
     expect(await Member.all().adults().byName("desc").pluck("name")).toEqual(["Dee", "Ada"]);
@@ -97,8 +97,8 @@ describe("rule 1: declared as a static, callable as a static or on any Relation 
     expect(await names(Bound.adults())).toEqual(["Ada", "Dee"]);
     expect(await names(Bound.where({ age: 36 }).named("Ada"))).toEqual(["Ada"]);
     expect(events.map((event) => event.sql)).toEqual([
-      `SELECT "name" FROM "users" WHERE "age" > ?`,
-      `SELECT "name" FROM "users" WHERE "age" = ? AND "name" = ?`,
+      `SELECT "name" FROM "users" WHERE "age" > ?1`,
+      `SELECT "name" FROM "users" WHERE "age" = ?1 AND "name" = ?2`,
     ]);
   });
 
@@ -122,7 +122,7 @@ describe("rule 2: arguments and anything computed inside are evaluated at call t
     expect(bodyRuns).toBe(0);
     expect(Member.counted().toSql().sql).toBe(`SELECT * FROM "users" LIMIT 1`);
     expect(Member.counted().toSql().sql).toBe(`SELECT * FROM "users" LIMIT 2`);
-    expect(Member.where({ age: 17 }).counted().toSql().sql).toBe(`SELECT * FROM "users" WHERE "age" = ? LIMIT 3`);
+    expect(Member.where({ age: 17 }).counted().toSql().sql).toBe(`SELECT * FROM "users" WHERE "age" = ?1 LIMIT 3`);
     expect(bodyRuns).toBe(3);
 
     threshold = 17;
@@ -258,7 +258,7 @@ describe("rule 5: inside a scope, q has the Relation methods but not the Model's
   });
 
   it("a scope may use another scope through its class", async () => {
-    expect(Member.adultsNamed("Dee").toSql()).toEqual({ sql: `SELECT * FROM "users" WHERE "age" > ? AND "name" = ?`, params: [17, "Dee"] });
+    expect(Member.adultsNamed("Dee").toSql()).toEqual({ sql: `SELECT * FROM "users" WHERE "age" > ?1 AND "name" = ?2`, params: [17, "Dee"] });
     expect(await names(Member.adultsNamed("Dee"))).toEqual(["Dee"]);
     expect(await names(Member.adultsNamed("Bob"))).toEqual([]);
   });

@@ -23,7 +23,7 @@ describe("softDelete", () => {
     destroyedWhenCalledBack.length = 0;
     await article.destroyOrThrow();
     const update = events.find((event) => event.sql.startsWith(`UPDATE "trashable_articles"`))!;
-    expect(update.sql).toBe(`UPDATE "trashable_articles" SET "deleted_at" = ?, "updated_at" = ? WHERE "id" = ?`);
+    expect(update.sql).toBe(`UPDATE "trashable_articles" SET "deleted_at" = ?1, "updated_at" = ?2 WHERE "id" = ?3`);
     expect(events.some((event) => event.sql.startsWith(`DELETE FROM "trashable_articles"`))).toBe(false);
     expect(article.isDestroyed()).toBe(true);
     expect(destroyedWhenCalledBack).toEqual([true]);
@@ -80,9 +80,9 @@ describe("softDelete", () => {
     // Not the set-based DELETE of a tree without callbacks: each soft-deleted child is written through its own plan.
     const writes = events.filter((event) => event.batched && !event.sql.startsWith("SELECT")).map((event) => event.sql);
     expect(writes).toEqual([
-      `UPDATE "trashable_comments" SET "deleted_at" = ? WHERE "id" = ?`,
-      `DELETE FROM "trashable_attachments" WHERE "id" = ?`,
-      `UPDATE "trashable_articles" SET "deleted_at" = ?, "updated_at" = ? WHERE "id" = ?`,
+      `UPDATE "trashable_comments" SET "deleted_at" = ?1 WHERE "id" = ?2`,
+      `DELETE FROM "trashable_attachments" WHERE "id" = ?1`,
+      `UPDATE "trashable_articles" SET "deleted_at" = ?1, "updated_at" = ?2 WHERE "id" = ?3`,
     ]);
     expect((await rows("trashable_comments"))[0]!["deleted_at"]).not.toBeNull();
     expect(await rows("trashable_attachments")).toEqual([]);

@@ -239,7 +239,7 @@ describe("guide: Timestamps", () => {
       await post.save();
       expect(sqls().length).toBe(before);
       await post.update({ title: "Hello again" });
-      expect(sqls().at(-1)).toBe(`UPDATE "posts" SET "title" = ?, "updated_at" = ? WHERE "id" = ?`);
+      expect(sqls().at(-1)).toBe(`UPDATE "posts" SET "title" = ?1, "updated_at" = ?2 WHERE "id" = ?3`);
     });
   });
 });

@@ -160,7 +160,7 @@ describe("validations", () => {
     events.length = 0;
     await db.model(Member).create({ name: "Bob", email: "ada@X.IO" });
     const check = events.find((event) => event.sql.includes("COLLATE NOCASE"))!;
-    expect(check.sql).toBe(`SELECT 1 AS one FROM "users" WHERE "email" = ? COLLATE NOCASE LIMIT 1`);
+    expect(check.sql).toBe(`SELECT 1 AS "recordflare_one" FROM "users" WHERE "email" = ?1 COLLATE NOCASE LIMIT 1`);
     expect(check.params).toEqual(["[FILTERED]"]);
   });
 
@@ -431,6 +431,6 @@ describe("edge cases once missed", () => {
     item.name = "b";
     expect(await item.save()).toBe(false);
     expect(item.errors.fullMessages()).toEqual(["Name has already been taken"]);
-    expect(events[0]!.sql).toMatch(/^SELECT 1 AS one FROM "audit_r_items" WHERE "name" = \?/);
+    expect(events[0]!.sql).toMatch(/^SELECT 1 AS "recordflare_one" FROM "audit_r_items" WHERE "name" = \?1/);
   });
 });

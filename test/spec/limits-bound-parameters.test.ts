@@ -78,7 +78,7 @@ describe("Limits, Events 2 and dependents", () => {
     expect([updated.c1, updated.c50, updated.c99]).toEqual(["z-c1", "z-c50", "z-c99"]);
     expect((await (Wide as any).find("w8")).c50).toBeNull();
     // A few values keep the plain form.
-    expect((Wide as any).where({ id: "w9" }).toUpdateAll({ c1: "x" }).toSql().sql).toBe(`UPDATE "audit_q_wide" SET "c1" = ? WHERE "id" = ?`);
+    expect((Wide as any).where({ id: "w9" }).toUpdateAll({ c1: "x" }).toSql().sql).toBe(`UPDATE "audit_q_wide" SET "c1" = ?1 WHERE "id" = ?2`);
   });
 
   it("an error thrown by an afterDestroy callback propagates after the row is deleted", async () => {

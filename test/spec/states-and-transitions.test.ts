@@ -106,7 +106,7 @@ describe("states and transitions", () => {
     expect(bound.changed()).toEqual(["name"]);
     expect(await bound.save()).toBe(true);
     expect(events).toHaveLength(1);
-    expect(events[0]!.sql).toBe('UPDATE "sar_items" SET "name" = ?, "updated_at" = ? WHERE "id" = ?');
+    expect(events[0]!.sql).toBe('UPDATE "sar_items" SET "name" = ?1, "updated_at" = ?2 WHERE "id" = ?3');
     expect(bound.isChanged()).toBe(false);
     expect(Object.keys(bound.savedChanges())).toEqual(["name", "updatedAt"]);
     expect(bound.savedChangeTo("name")).toEqual(["a", "b"]);

@@ -1,6 +1,7 @@
 import {
   type Database,
   databaseOfModel,
+  injectedName,
   joinSelect,
   joinWithAnd,
   ParamWriter,
@@ -8,6 +9,7 @@ import {
   primaryKeyOf,
   quoteIdentifier,
   type Relation,
+  reservedName,
   type SelectParts,
   selectParts,
   Statement,
@@ -18,11 +20,11 @@ import {
 import { type DependentNode, type DependentTree, OWNER } from "./dependent-tree.js";
 import { scopedTargetOf } from "./slot.js";
 
-// The recursive query's table and columns: names no table of the app's takes, so that a scope's unqualified
-// columns still name the target's.
-const REACHED = quoteIdentifier("recordflare_reached");
-const NODE = quoteIdentifier("recordflare_node");
-const KEY = quoteIdentifier("recordflare_key");
+// The recursive query's table and columns: reserved names, which no table of the app's takes, so that a scope's
+// unqualified columns still name the target's.
+const REACHED = injectedName("reached");
+const NODE = injectedName("node");
+const KEY = injectedName("key");
 
 /** What every statement of one destroy's tree starts from: the tree, the owner and its key as stored. */
 export interface TreeReach {
@@ -43,7 +45,7 @@ function columnOf(target: Relation, attribute: string): string {
 
 const nodeOf = (tree: DependentTree, tag: number) => tree.all[tag - 1]!;
 
-/** The target's SELECT parts, unordered: the order of a scope changes no set of rows, and would be bound out of place. */
+/** The target's SELECT parts, unordered: the order of a scope changes no set of rows. */
 function scopeParts(target: Relation, params: ParamWriter, data = target.data): SelectParts {
   return selectParts({ ...data, select: undefined, order: [] }, target.model, params, "preload");
 }
@@ -91,12 +93,12 @@ function aboveKeys(reach: TreeReach, parent: DependentNode, params: ParamWriter)
   return joinSelect(above);
 }
 
-/** Compiles the rows of a node that hang from some of its parents, binding in the order the SQL reads them. */
+/** Compiles the rows of a node that hang from some of its parents. */
 type RowsOf = (node: DependentNode, parents: readonly number[]) => SelectParts;
 
 /**
  * A statement of the tree on `node`'s target: the recursive query first when the tree loops and any of `parents`
- * is not the owner; `build` writes the rest, compiling the rows it names in the order its SQL reads them.
+ * is not the owner; `build` writes the rest.
  */
 function treeStatement<T>(
   reach: TreeReach,
@@ -123,16 +125,16 @@ export function readRecords(reach: TreeReach, node: DependentNode): Statement<an
 /** Whether any row of `node` hangs from `parents` (one row read at most). */
 export function anyReached(reach: TreeReach, node: DependentNode, parents: readonly number[]): Statement<boolean> {
   return treeStatement(reach, node, parents, "rows", (rows) => rows.length > 0, (rowsOf) => {
-    return joinSelect(Object.assign(rowsOf(node, parents), { columns: "1 AS one", distinct: false, limit: 1, offset: undefined }));
+    return joinSelect(Object.assign(rowsOf(node, parents), { columns: `1 AS ${injectedName("one")}`, distinct: false, limit: 1, offset: undefined }));
   });
 }
 
 /** The distinct foreign keys of the rows of `node` below `parents`: which parents have such a child. */
 export function parentsReached(reach: TreeReach, node: DependentNode, parents: readonly number[]): Statement<Set<string>> {
   const column = columnOf(targetOf(node, reach.database), node.association.foreignKey);
-  const read = (rows: Record<string, unknown>[]) => new Set(rows.map((row) => String(row["parent"])));
+  const read = (rows: Record<string, unknown>[]) => new Set(rows.map((row) => String(row[reservedName("parent")])));
   return treeStatement(reach, node, parents, "rows", read, (rowsOf) => {
-    return joinSelect(Object.assign(rowsOf(node, parents), { columns: `${column} AS parent`, distinct: true }));
+    return joinSelect(Object.assign(rowsOf(node, parents), { columns: `${column} AS ${injectedName("parent")}`, distinct: true }));
   });
 }
 
@@ -156,7 +158,6 @@ export function writeReached(reach: TreeReach, group: readonly DependentNode[]):
   const plan = planRowsWrite(target.model, nullifies ? "updateAll" : "deleteAll", nullifies ? new Map([[foreignKey.name, null]]) : undefined);
   return treeStatement(reach, first, parents, "meta", () => undefined, (rowsOf, params) => {
     if (!nullifies) return `DELETE FROM ${table} WHERE ${withRowsWhere(where(rowsOf), plan, params)}`;
-    // Bound before the WHERE's values, as the SQL reads them.
     const set = `${quoteIdentifier(foreignKey.column)} = ${params.bind(null, { kind: "value", attribute: foreignKey })}`;
     return `UPDATE ${table} SET ${set} WHERE ${withRowsWhere(where(rowsOf), plan, params)}`;
   });

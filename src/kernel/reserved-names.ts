@@ -1,0 +1,23 @@
+import { quoteIdentifier } from "./naming.js";
+
+/**
+ * The prefix of every name recordflare adds to the statements it writes: the rows of a subquery (`WITH ... AS`),
+ * a joined list and its column, the columns of a count or an existence check. A Model may not give its table or a
+ * column a name with it, so that none of these ever shadows the table or makes one of its columns ambiguous.
+ */
+export const RESERVED_PREFIX = "recordflare_";
+
+/** A name recordflare adds to a statement, `recordflare_<name>`, as a row read back names it. Plugin API. */
+export function reservedName(name: string): string {
+  return `${RESERVED_PREFIX}${name}`;
+}
+
+/** A name recordflare adds to a statement, quoted for its SQL: `"recordflare_<name>"`. Plugin API. */
+export function injectedName(name: string): string {
+  return quoteIdentifier(reservedName(name));
+}
+
+/** Whether a table or column name is one recordflare keeps for itself (SQLite compares names ignoring case). */
+export function isReservedName(name: string): boolean {
+  return name.toLowerCase().startsWith(RESERVED_PREFIX);
+}
