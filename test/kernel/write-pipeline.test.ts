@@ -229,7 +229,7 @@ describe("rows:planWrite", () => {
     await Documents.insertAll([{ id: 1, title: "locked" }, { id: 2, title: "open" }]);
     pipeline.planRows = (plan) => plan.where.push(sql`${column("title")} <> ${"locked"}`);
     expect(await Documents.where({ id: 1 }).or(Documents.where({ id: 2 })).updateAll({ lockVersion: 1 })).toBe(1);
-    expect(events.at(-1)!.sql).toBe(`UPDATE "locked_documents" SET "lock_version" = ? WHERE (("id" = ? OR "id" = ?)) AND ("title" <> ?)`);
+    expect(events.at(-1)!.sql).toBe(`UPDATE "locked_documents" SET "lock_version" = ?1 WHERE (("id" = ?2 OR "id" = ?3)) AND ("title" <> ?4)`);
     expect(events.at(-1)!.params).toEqual([1, 1, 2, "locked"]);
     await Documents.upsertAll([{ id: 1, title: "Changed" }, { id: 2, title: "Changed too" }]);
     expect(events.at(-1)!.sql).toMatch(/ ON CONFLICT \("id"\) DO UPDATE SET "title" = excluded\."title" WHERE \("title" <> \?\)$/);

@@ -149,7 +149,7 @@ describe("multiTenancy: no write reads or changes another tenant's row", () => {
     const { events, db } = listen();
     await withDatabase(db, () => withTenant("acme", () => TenantTask.upsert({ id: "a1", projectId: "p", title: "Acme upserted" })));
     expect(events.at(-1)!.sql).toBe(
-      `INSERT INTO "guide_tasks" ("id", "tenant_id", "project_id", "title", "done") SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]'), json_extract(value, '$[4]') FROM json_each(?) WHERE true ON CONFLICT ("id") DO UPDATE SET "project_id" = excluded."project_id", "title" = excluded."title" WHERE ("tenant_id" = ?)`,
+      `INSERT INTO "guide_tasks" ("id", "tenant_id", "project_id", "title", "done") SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]'), json_extract(value, '$[4]') FROM json_each(?1) WHERE true ON CONFLICT ("id") DO UPDATE SET "project_id" = excluded."project_id", "title" = excluded."title" WHERE ("tenant_id" = ?2)`,
     );
     expect(events.at(-1)!.params.at(-1)).toBe("acme");
     expect(await acmeRow()).toEqual({ id: "a1", tenant_id: "acme", title: "Acme upserted" });

@@ -191,7 +191,7 @@ describe("optimisticLocking: the version the app assigned", () => {
     expect(error.message).toBe(
       `LockedDocument with id ${document.id} is stale and was not saved: its row no longer has lockVersion 0 (another save moved it on, or the row was deleted)`,
     );
-    expect(events.at(-1)!.sql).toBe(`UPDATE "locked_documents" SET "title" = ?, "lock_version" = ? WHERE "id" = ? AND ("lock_version" = ?)`);
+    expect(events.at(-1)!.sql).toBe(`UPDATE "locked_documents" SET "title" = ?1, "lock_version" = ?2 WHERE "id" = ?3 AND ("lock_version" = ?4)`);
     expect(events.at(-1)!.params).toEqual(["From an old form", 1, document.id, 0]);
     expect(await rowOf(document.id)).toEqual({ title: "Draft, edited", lock_version: 1 });
     // The record keeps what the app assigned, so that the form can be shown again with its error.
@@ -216,7 +216,7 @@ describe("optimisticLocking: the version the app assigned", () => {
     const fresh = (await Documents.find(document.id))!;
     fresh.assign({ title: "From an old form", lockVersion: 0 });
     await expect(fresh.save()).rejects.toBeInstanceOf(StaleObject);
-    expect(events.at(-1)!.sql).toBe(`UPDATE "locked_documents" SET "title" = ?, "lock_version" = ? WHERE "id" = ? AND ("lock_version" = ?)`);
+    expect(events.at(-1)!.sql).toBe(`UPDATE "locked_documents" SET "title" = ?1, "lock_version" = ?2 WHERE "id" = ?3 AND ("lock_version" = ?4)`);
     expect(events.at(-1)!.params).toEqual(["From an old form", 1, document.id, 0]);
     expect(await rowOf(document.id)).toEqual({ title: "Draft, edited", lock_version: 1 });
   });
