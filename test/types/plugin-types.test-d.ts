@@ -4,7 +4,7 @@
  */
 import { expectTypeOf } from "vitest";
 import { type AnyModel, Model, type RelationOf } from "../../src/index.js";
-import { definePlugin } from "../../src/plugin.js";
+import { definePlugin, type Relation } from "../../src/plugin.js";
 
 export const chronologicalPlugin = definePlugin({
   name: "chronological",
@@ -37,3 +37,16 @@ expectTypeOf(Note.where({ body: "x" }).chronological().pinned().paginate).toBeFu
 expectTypeOf(await Note.chronological().toArray()).toEqualTypeOf<Note[]>();
 // @ts-expect-error a merged method takes what it declares
 Note.chronological(1);
+
+// The load stages: `relation:plan` is told what the records are loaded for, and `plan()` takes only those purposes.
+definePlugin({
+  name: "load purposes",
+  hooks: {
+    "relation:plan"({ purpose, relation }) {
+      expectTypeOf(purpose).toEqualTypeOf<"load" | "reload" | "preload">();
+      (relation as Relation).plan({ purpose: "reload" });
+      // @ts-expect-error a count loads no records: it is no purpose of a load
+      (relation as Relation).plan({ purpose: "count" });
+    },
+  },
+});
