@@ -40,8 +40,9 @@ export { definePlugin, defineModelState, type HookRegistration, type ModelStateK
 export type { QueryEvent } from "./query-event.js";
 export { explainStatement, type QueryPlanStep } from "./query-plan.js";
 export type { QueryBudgets } from "./query-budget.js";
+export { differencesBesidesConditions } from "./relation-compatibility.js";
 export { primaryKeyOrder, Relation, type OrderDirection, type ReadPlan } from "./relation.js";
-export { withSource, type PlannedRead, type QuerySource, type RelationPlanContext } from "./read-plan.js";
+export { withSource, type LoadPurpose, type PlannedRead, type QuerySource, type RelationPlanContext } from "./read-plan.js";
 export { includePaths, type IncludeSpec } from "./include-paths.js";
 export { column, sql, SqlFragment, ColumnReference } from "./sql.js";
 export { defineStatement, Statement, type SqlQuery, type StatementDefinition } from "./statement.js";

@@ -4,7 +4,8 @@ import { Statement, type StatementReader } from "./statement.js";
 
 const lookupSql = new WeakMap<ResolvedModel, { sql: string; sources: ReturnType<typeof compileSelect>["sources"] }>();
 
-function lookup(model: ResolvedModel, key: unknown): RelationData {
+/** The description of a Relation of the one row whose primary key is `key` (as stored), at most one row. */
+export function keyLookup(model: ResolvedModel, key: unknown): RelationData {
   return {
     conditions: [{ kind: "equal", attribute: model.primaryKey, value: key }],
     order: [],
@@ -34,10 +35,10 @@ export function findByKeyStatement<Result = Record<string, unknown> | undefined>
   read: StatementReader<Result> = (rows) => rows[0] as Result,
   purpose: Extract<QueryPurpose, "load" | "reload"> = "load",
 ): Statement<Result> {
-  if (hasCompileHooks(model)) return new Statement(compileSelect(lookup(model, key), model, purpose), model, "rows", read);
+  if (hasCompileHooks(model)) return new Statement(compileSelect(keyLookup(model, key), model, purpose), model, "rows", read);
   let compiled = lookupSql.get(model);
   if (!compiled) {
-    const query = compileSelect(lookup(model, key), model);
+    const query = compileSelect(keyLookup(model, key), model);
     compiled = { sql: query.sql, sources: query.sources };
     lookupSql.set(model, compiled);
   }

@@ -10,7 +10,8 @@ import { RecordInvalid } from "./record-invalid.js";
 import type { DestroyContext, DestroyRead, SaveContext, SaveOperation, WriteOutcome, WritePlan } from "./hooks.js";
 import { loadRow } from "./hydrate.js";
 import { type RecordState, STATE, changedAttributes, currentValue, originalValue, snapshotOf } from "./record-state.js";
-import { findByKeyStatement } from "./key-lookup.js";
+import { findByKeyStatement, keyLookup } from "./key-lookup.js";
+import { Relation } from "./relation.js";
 import type { Statement } from "./statement.js";
 import type { AnyRecord } from "./record-methods.js";
 import { compileWrite } from "./write-statements.js";
@@ -421,11 +422,28 @@ export async function reload(record: Persistable): Promise<void> {
   if (state.isNew) throw new RecordNotFound(`${model.name} was never saved, so it cannot be reloaded`);
   const database = await recordDatabase(record);
   const key = state.row[model.primaryKey.column];
-  const row = await database.run(findByKeyStatement(model, key, undefined, "reload"));
-  if (!row) throw new RecordNotFound(`${model.name} with ${model.primaryKey.name} ${previewValue(model.primaryKey, key)} no longer exists`);
+  const read = findByKeyStatement(model, key, (rows) => rows.slice(0, 1).map((row) => reloadRow(record, row)), "reload");
+  const reloaded = model.hooks.has("relation:plan") ? await reloadPlanned(record, database, key, read) : await database.run(read);
+  if (reloaded.length === 0) throw new RecordNotFound(`${model.name} with ${model.primaryKey.name} ${previewValue(model.primaryKey, key)} no longer exists`);
+}
+
+/** Loads the record's row read again into it, as a row is loaded into a record: then `record:hydrate`. */
+function reloadRow(record: Persistable, row: Record<string, unknown>): Persistable {
+  const state = record[STATE];
   loadRow(state, row, undefined);
   state.savedChanges = {};
-  if (model.hooks.has("record:hydrate")) model.hooks.callSync("record:hydrate", { record, row });
+  const { hooks } = state.model;
+  if (hooks.has("record:hydrate")) hooks.callSync("record:hydrate", { record, row });
+  return record;
+}
+
+/**
+ * A reload is a load of the record's own row: the `relation:plan` hooks plan their reads for it (purpose `reload`),
+ * sent in the batch of its SELECT, and receive the reloaded record.
+ */
+async function reloadPlanned(record: Persistable, database: Database, key: unknown, read: Statement<Persistable[]>): Promise<Persistable[]> {
+  const relation = new Relation(database.model(record.constructor), keyLookup(record[STATE].model, key));
+  return (await relation.loadPlanned(relation.plan({ purpose: "reload" }), read)).records;
 }
 
 function batchable(record: Persistable, check: () => Promise<CheckedWrite | undefined>, refusal: () => Error): Batchable {

@@ -1,4 +1,5 @@
 import type { ParamWriter } from "./param-writer.js";
+import type { QueryPurpose } from "./relation-data.js";
 import { injectedName } from "./reserved-names.js";
 import type { Statement } from "./statement.js";
 
@@ -16,12 +17,24 @@ export interface PlannedRead<Result = any> {
   readonly receive: (result: Result, records: readonly any[]) => void;
 }
 
+/**
+ * What records are loaded for, told to `relation:plan`: `load` (a Relation's records, `find`, the finders, a page),
+ * `reload` (`record.reload()`: the record itself is the one record) or `preload` (an association's records read
+ * for `includes`, in the batch of the owners' SELECT).
+ */
+export type LoadPurpose = Extract<QueryPurpose, "load" | "reload" | "preload">;
+
 /** Context of the `relation:plan` hook. */
 export interface RelationPlanContext {
-  /** The Relation whose records are loaded. */
+  /** The Relation whose records are loaded (for a preload, the association's target with its scope). */
   readonly relation: any;
-  /** Its SELECT as a subquery source: the exact rows it returns, with its order, limit, offset and distinct. */
+  /**
+   * The SELECT the records are read by, as a subquery source: the exact rows it returns, with its order, limit,
+   * offset and distinct.
+   */
   readonly source: QuerySource;
+  /** What the records are loaded for. */
+  readonly purpose: LoadPurpose;
   /** The paths of `includes` not yet planned (nested names joined with dots); a hook deletes those it plans. */
   readonly pending: Set<string>;
   /** Reads sent in the same D1 batch as the SELECT, after it; a hook pushes to it. */

@@ -22,8 +22,8 @@ export interface RelationData {
   /**
    * Entries plugins own, by a name of the plugin's choosing (`softDelete`, `tenant`, ...): the kernel never reads
    * them, and they survive every narrowing (`where`, scopes, `with`); `merge` takes the other Relation's entries over
-   * this one's, `or` keeps this one's and adds the other's it lacks. Read with `relation.extension(name)`, set with
-   * `relation.withExtension(name, value)`.
+   * this one's, and `or` requires both Relations to hold the same entries. Read with `relation.extension(name)`, set
+   * with `relation.withExtension(name, value)`.
    */
   readonly extensions: Readonly<Record<string, unknown>>;
 }

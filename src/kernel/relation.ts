@@ -3,19 +3,20 @@ import type { Attribute } from "./attributes.js";
 import { UNCASTABLE } from "./attribute-types.js";
 import { type OrderTerm, type RelationData, compileSelect, joinSelect, selectParts } from "./compiler.js";
 import type { ParamWriter } from "./param-writer.js";
-import type { PlannedRead } from "./read-plan.js";
+import type { LoadPurpose, PlannedRead, QuerySource } from "./read-plan.js";
 import { Comparison, type Condition, castConditionValue, conditionScalars, conditionsFor } from "./conditions.js";
 import { argumentError, refuseUnfitValue, refuseUninspectable } from "./arguments.js";
 import { isPlainObject } from "./plain-object.js";
 import { checkedChanges } from "./relation-shape.js";
+import { loadedAttributes } from "./relation-compatibility.js";
 import { databaseFor } from "./context.js";
 import { boundDatabase, type Database, unboundModel } from "./database.js";
 import { RecordNotFound } from "./errors.js";
 import { instantiate } from "./hydrate.js";
 import { type ResolvedModel, resolveModel } from "./resolve.js";
 import { SqlFragment } from "./sql.js";
-import { Statement, type SqlQuery, type StatementDatabase } from "./statement.js";
-import { findByKeyStatement } from "./key-lookup.js";
+import { Statement, type SqlQuery, type StatementReader } from "./statement.js";
+import { findByKeyStatement, keyLookup } from "./key-lookup.js";
 import { printQuery } from "./query-event.js";
 import { INSPECT } from "./inspect-symbol.js";
 import { previewList, previewText, previewValue, shortText } from "./display.js";
@@ -238,17 +239,19 @@ export class Relation<R = any> {
   }
 
   /**
-   * Runs the `relation:plan` hooks: the reads that join the batch of this Relation's SELECT (its preloads), each
-   * selecting by a subquery of it. Sync; sends nothing. The paths of `includes` no hook planned stay `pending`.
+   * Runs the `relation:plan` hooks: the reads that join the batch of the SELECT that loads this Relation's records
+   * (its preloads, a plugin's own), each selecting by a subquery of it. Sync; sends nothing. The paths of `includes`
+   * no hook planned stay `pending`. `source` is that SELECT when it is not this Relation's own for `purpose` (the
+   * read of a preload), and `purpose` what the records are loaded for (`load` unless told).
    */
-  plan(): ReadPlan {
+  plan({ purpose = "load", source }: { purpose?: LoadPurpose; source?: QuerySource } = {}): ReadPlan {
     const model = this.model;
     if (this.data.includes.length === 0 && !model.hooks.has("relation:plan")) return NOTHING_PLANNED;
     const pending = new Set(this.data.includes);
     const reads: PlannedRead[] = [];
     if (model.hooks.has("relation:plan")) {
-      const source = (params: ParamWriter) => joinSelect(selectParts(this.data, model, params));
-      model.hooks.callSync("relation:plan", { relation: this, source, pending, reads });
+      const ownSource = (params: ParamWriter) => joinSelect(selectParts(this.data, model, params, purpose));
+      model.hooks.callSync("relation:plan", { relation: this, source: source ?? ownSource, purpose, pending, reads });
     }
     return { reads, pending };
   }
@@ -298,12 +301,16 @@ export class Relation<R = any> {
    */
   toSelect(query: SqlQuery & Pick<Partial<Statement>, "sources"> = compileSelect(this.data, this.model)): Statement<any[]> {
     const model = this.model;
-    const { select, distinct } = this.data;
     // distinct() does not add the primary key: such records cannot be saved, reloaded or destroyed.
-    const loaded = select && new Set([...(distinct ? [] : [model.primaryKey.name]), ...select.map((a) => a.name)]);
+    const loaded = loadedAttributes(this.data, model);
+    return new Statement(query, model, "rows", this.#recordsOfRows(loaded), boundDatabase(this.modelClass));
+  }
+
+  /** Reads rows as records of this Relation's Model, loaded with `loaded` attributes (all unless given). */
+  #recordsOfRows(loaded?: ReadonlySet<string>): StatementReader<any[]> {
+    const model = this.model;
     const Class = unboundModel(this.modelClass);
-    const read = (rows: Record<string, unknown>[], _meta: unknown, database: StatementDatabase) => rows.map((row) => instantiate(Class, model, row, database, loaded));
-    return new Statement(query, model, "rows", read, boundDatabase(this.modelClass));
+    return (rows, _meta, database) => rows.map((row) => instantiate(Class, model, row, database, loaded));
   }
 
   /** The database this Relation queries: the bound one, the one `withDatabase` opened, or the Model's binding. */
@@ -321,9 +328,18 @@ export class Relation<R = any> {
   /** Loads the records. */
   async toArray(): Promise<R[]> {
     if (this.data.none) return [];
+    return this.#load();
+  }
+
+  /**
+   * Loads the records through every load stage: `relation:plan`, the check of `includes`, the SELECT (`select`, this
+   * Relation's own unless given) with the planned reads in one round trip, each row through `record:hydrate`, then
+   * `relation:preload`.
+   */
+  async #load(select?: Statement<any[]>): Promise<R[]> {
     const plan = this.plan();
     await this.checkIncludes(plan);
-    const { records } = await this.loadPlanned(plan);
+    const { records } = await this.loadPlanned(plan, select);
     await this.preload(records, plan);
     return records;
   }
@@ -358,6 +374,11 @@ export class Relation<R = any> {
     if (id === undefined) throw new TypeError(`${model.name}.find: the id is undefined`);
     const key = id === null ? UNCASTABLE : castConditionValue(model.primaryKey, id);
     if (key === UNCASTABLE || key === null) return null;
+    if (model.hooks.has("relation:plan")) {
+      // A plugin plans reads for loads: the lookup is a load as any other, by the same SQL.
+      const lookup = this.#with(keyLookup(model, key));
+      return lookup.#load(findByKeyStatement(model, key, lookup.#recordsOfRows())).then(([record]) => record ?? null);
+    }
     const Class = unboundModel(this.modelClass);
     return this.run(findByKeyStatement(model, key, (rows, _meta, database) => (rows[0] === undefined ? null : instantiate(Class, model, rows[0], database))));
   }

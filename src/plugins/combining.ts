@@ -1,28 +1,44 @@
-import { type AnyModel, compileSelect, definePlugin, IncompatibleRelation, type RecordOfModel, type Relation, type RelationOf, type TypedRelation } from "../kernel/index.js";
+import {
+  type AnyModel,
+  argumentError,
+  definePlugin,
+  differencesBesidesConditions,
+  IncompatibleRelation,
+  type RecordOfModel,
+  refuseUninspectable,
+  Relation,
+  type RelationOf,
+  type TypedRelation,
+} from "../kernel/index.js";
 
-/** What a Relation sends besides its conditions, and what it preloads: the two sides of `or` must agree on it. */
-function shapeBesidesConditions(relation: Relation): string {
-  const { sql, params } = compileSelect({ ...relation.data, conditions: [], none: false }, relation.model);
-  return JSON.stringify([sql, params, relation.data.includes]);
+const RELATION = "a Relation of the same Model";
+
+/** Refuses what is not a Relation (a Model class, a condition object, null) before anything reads it. */
+function assertRelation(relation: Relation, other: unknown, method: string): void {
+  const where = `${relation.model.name}.${method}`;
+  // Before instanceof looks at it: a revoked Proxy fails even that.
+  refuseUninspectable(where, RELATION, other);
+  if (!(other instanceof Relation)) throw argumentError(where, RELATION, other);
 }
 
 /**
- * Rows matching this Relation's conditions or the other's; the Relations may differ only in conditions. A
- * `none()` Relation stays empty whatever is chained on it, while `r.or(none())` matches what `r` matches.
+ * Rows matching this Relation's conditions or the other's; the Relations may differ only in conditions. They are
+ * compared as written (their descriptions), never compiled: a plugin's compile hooks run once, when the query runs.
+ * A `none()` Relation stays empty whatever is chained on it, while `r.or(none())` matches what `r` matches.
  */
 function or<R extends Relation>(this: R, other: Relation): R {
-  if (other.model !== this.model || shapeBesidesConditions(this) !== shapeBesidesConditions(other)) {
-    throw new IncompatibleRelation(`${this.model.name}.or: the Relation must be of the same Model and differ only in conditions`);
-  }
+  assertRelation(this, other, "or");
+  const message = `${this.model.name}.or: the Relation must be of the same Model and differ only in conditions`;
+  if (other.model !== this.model) throw new IncompatibleRelation(message);
+  const differences = differencesBesidesConditions(this.data, other.data, this.model);
+  if (differences.length > 0) throw new IncompatibleRelation(`${message}; they differ in ${differences.join(", ")}`);
   if (this.data.none || other.data.none) return this;
-  return this.with({
-    conditions: [{ kind: "or", branches: [this.data.conditions, other.data.conditions] }],
-    extensions: { ...other.data.extensions, ...this.data.extensions },
-  });
+  return this.with({ conditions: [{ kind: "or", branches: [this.data.conditions, other.data.conditions] }] });
 }
 
 /** Joins the other Relation's conditions with AND; what it sets (order, limit, select...) replaces this one's. */
 function merge<R extends Relation>(this: R, other: Relation): R {
+  assertRelation(this, other, "merge");
   if (other.model !== this.model) throw new IncompatibleRelation(`${this.model.name}.merge takes a Relation of the same Model`);
   const ours = this.data;
   const theirs = other.data;

@@ -86,7 +86,7 @@ describe("a plugin's own entry of a Relation's description", () => {
     expect(narrowed.with({ limit: 1 }).extension("label")).toBe("a");
   });
 
-  it("is taken from the other Relation by merge, and kept from both by or", async () => {
+  it("is taken from the other Relation by merge; or requires the same entries on both sides", async () => {
     const plain = Counter.where({ value: 9 }) as unknown as Relation & typeof Counter;
     const merged = plain.merge(labelled(Counter.all(), "b") as never) as unknown as Relation;
     expect(merged.extension("label")).toBe("b");
@@ -96,6 +96,9 @@ describe("a plugin's own entry of a Relation's description", () => {
     const either = (labelled(Counter.where({ value: 1 }), "a") as unknown as typeof Counter).or(labelled(Counter.where({ value: 9 }), "a") as never) as unknown as Relation;
     expect(either.extension("label")).toBe("a");
     expect(await labels(either)).toEqual(["a", "a"]);
+    const other = labelled(Counter.where({ value: 9 }), "b") as never;
+    expect(() => (labelled(Counter.where({ value: 1 }), "a") as unknown as typeof Counter).or(other)).toThrow(/differ in extensions/);
+    expect(() => (Counter.where({ value: 1 }) as unknown as typeof Counter).or(other)).toThrow(/differ in extensions/);
   });
 
   it("narrows counts, existence checks, plucks and set-based writes as it narrows loads", async () => {

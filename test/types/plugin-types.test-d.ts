@@ -4,7 +4,7 @@
  */
 import { expectTypeOf } from "vitest";
 import { type AnyModel, column, Model, type RelationOf, sql } from "../../src/index.js";
-import { definePlugin } from "../../src/plugin.js";
+import { definePlugin, type Relation } from "../../src/plugin.js";
 
 export const chronologicalPlugin = definePlugin({
   name: "chronological",
@@ -52,6 +52,19 @@ export const rowsPlanPlugin = definePlugin({
       plan.where.push(`"title" <> 'locked'`);
       // @ts-expect-error the operation is the write's, not the hook's to change
       plan.operation = "deleteAll";
+    },
+  },
+});
+
+// The load stages: `relation:plan` is told what the records are loaded for, and `plan()` takes only those purposes.
+definePlugin({
+  name: "load purposes",
+  hooks: {
+    "relation:plan"({ purpose, relation }) {
+      expectTypeOf(purpose).toEqualTypeOf<"load" | "reload" | "preload">();
+      (relation as Relation).plan({ purpose: "reload" });
+      // @ts-expect-error a count loads no records: it is no purpose of a load
+      (relation as Relation).plan({ purpose: "count" });
     },
   },
 });

@@ -78,6 +78,16 @@ interface Level {
 }
 
 /**
+ * A preload loads the target's records as any load does: the target Model's `relation:plan` hooks plan their reads
+ * for them (purpose `preload`), by the preload's own read, and receive its records. The `includes` below it are
+ * this tree's, planned level by level, so the target's own are left out.
+ */
+function planTargetReads(target: Relation, source: QuerySource, records: () => readonly Loaded[], reads: PlannedRead[]): void {
+  const plan = target.with({ includes: [] }).plan({ purpose: "preload", source });
+  for (const read of plan.reads) reads.push({ statement: read.statement, receive: (result) => read.receive(result, records()) });
+}
+
+/**
  * Plans the preload of each association of the tree at one level: a read of the targets whose key is in a subquery
  * of the owners' source (so it selects exactly the owners' targets, whatever their order, paging or distinct), then
  * the levels below it, whose source is this read.
@@ -110,6 +120,7 @@ function planLevel(level: Level, tree: IncludeTree, pending: Set<string>, reads:
       fill(association, level.records(main), result, ownKey, theirKey);
     };
     reads.push({ statement: target.toSelect({ sql, params: params.params, sources: params.sources }), receive });
+    planTargetReads(target, source, () => found, reads);
     const path = `${level.prefix}${name}`;
     for (const planned of [...pending]) if (planned === path || planned.startsWith(`${path}.`)) pending.delete(planned);
     planLevel({ owners: target, source, records: () => found, prefix: `${path}.` }, below, pending, reads);
