@@ -232,7 +232,7 @@ describe("rows:planWrite", () => {
     expect(events.at(-1)!.sql).toBe(`UPDATE "locked_documents" SET "lock_version" = ?1 WHERE (("id" = ?2 OR "id" = ?3)) AND ("title" <> ?4)`);
     expect(events.at(-1)!.params).toEqual([1, 1, 2, "locked"]);
     await Documents.upsertAll([{ id: 1, title: "Changed" }, { id: 2, title: "Changed too" }]);
-    expect(events.at(-1)!.sql).toMatch(/ ON CONFLICT \("id"\) DO UPDATE SET "title" = excluded\."title" WHERE \("title" <> \?\)$/);
+    expect(events.at(-1)!.sql).toMatch(/ ON CONFLICT \("id"\) DO UPDATE SET "title" = excluded\."title" WHERE \("title" <> \?2\)$/);
     expect(await titles()).toEqual(["locked", "Changed too"]);
     expect(await Documents.deleteAll()).toBe(1);
     expect(events.at(-1)!.sql).toBe(`DELETE FROM "locked_documents" WHERE (1 = 1) AND ("title" <> ?)`);
