@@ -49,7 +49,7 @@ describe("or compares what the user wrote, never compiling", () => {
     const ids = await withTenant("acme", async () => (await db.model(TenantTask).merge(either).toArray()).map((task) => task.id).sort());
     expect(ids).toEqual(["a1", "a2"]);
     expect(events).toHaveLength(1);
-    expect(events[0]!.sql).toBe(`SELECT * FROM "guide_tasks" WHERE ("title" = ? OR "title" = ?) AND "tenant_id" = ?`);
+    expect(events[0]!.sql).toBe(`SELECT * FROM "guide_tasks" WHERE ("title" = ?1 OR "title" = ?2) AND "tenant_id" = ?3`);
     expect(await withTenant("globex", async () => (await merged.toArray()).map((task) => task.id))).toEqual(["b1"]);
   });
 
@@ -90,18 +90,18 @@ describe("or compares what the user wrote, never compiling", () => {
     expect(() => kept.or(articles.withDeleted().where({ title: "b" }))).toThrow(/differ in extensions/);
     expect(() => kept.withDeleted().or(articles.onlyDeleted().where({ title: "b" }))).toThrow(IncompatibleRelation);
     expect(kept.withDeleted().or(articles.withDeleted().where({ title: "b" })).toSql().sql).toBe(
-      `SELECT * FROM "trashable_articles" WHERE ("title" = ? OR "title" = ?)`,
+      `SELECT * FROM "trashable_articles" WHERE ("title" = ?1 OR "title" = ?2)`,
     );
   });
 
   it("takes sides written alike: the same fragment made twice, the key selected or not", () => {
     const byAge = () => sql`${column("age")} DESC`;
     expect(CountedUser.where({ age: 1 }).order(byAge()).or(CountedUser.where({ age: 2 }).order(byAge())).toSql().sql).toBe(
-      `SELECT * FROM "users" WHERE ("age" = ? OR "age" = ?) ORDER BY "age" DESC`,
+      `SELECT * FROM "users" WHERE ("age" = ?1 OR "age" = ?2) ORDER BY "age" DESC`,
     );
     expect(() => CountedUser.order(sql`${column("age")} > ${1}`).or(CountedUser.order(sql`${column("age")} > ${2}`))).toThrow(/differ in order/);
     expect(CountedUser.select("id", "name").where({ age: 1 }).or(CountedUser.select("name").where({ age: 2 })).toSql().sql).toBe(
-      `SELECT "id", "name" FROM "users" WHERE ("age" = ? OR "age" = ?)`,
+      `SELECT "id", "name" FROM "users" WHERE ("age" = ?1 OR "age" = ?2)`,
     );
     expect(compiles).toBe(2);
   });
