@@ -235,7 +235,7 @@ describe("rows:planWrite", () => {
     expect(events.at(-1)!.sql).toMatch(/ ON CONFLICT \("id"\) DO UPDATE SET "title" = excluded\."title" WHERE \("title" <> \?2\)$/);
     expect(await titles()).toEqual(["locked", "Changed too"]);
     expect(await Documents.deleteAll()).toBe(1);
-    expect(events.at(-1)!.sql).toBe(`DELETE FROM "locked_documents" WHERE (1 = 1) AND ("title" <> ?)`);
+    expect(events.at(-1)!.sql).toBe(`DELETE FROM "locked_documents" WHERE (1 = 1) AND ("title" <> ?1)`);
     expect(await titles()).toEqual(["locked"]);
   });
 
