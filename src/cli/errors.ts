@@ -17,6 +17,7 @@ const FILE_SYSTEM_REASONS: Readonly<Record<string, string>> = {
   ENOTDIR: "a part of the path is a file, not a folder",
   EISDIR: "it is a folder, not a file",
   ENOENT: "it does not exist",
+  EEXIST: "a file of that name is in the way",
   EMFILE: "too many files are open",
   EBUSY: "it is in use",
 };
