@@ -1,12 +1,13 @@
 // The command-line tool, run as users run it: the built `dist/cli.mjs` (fresh, since `npm test` builds first)
 // in a temporary app folder, through the Node.js running these tests (22.13 or later, for node:sqlite).
+import { spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { pathToFileURL } from "node:url";
 import { transform } from "esbuild";
 import { describe, expect, it } from "vitest";
-import { app, ok, read, run } from "./helpers/cli-app.js";
+import { app, ok, read, root, run } from "./helpers/cli-app.js";
 
 /** Runs a command that must fail: exit code 1 and one line on stderr, which is returned. */
 function fails(cwd: string, ...args: string[]): string {
@@ -711,6 +712,27 @@ describe("errors", () => {
       expect(fails(folder, "g", "model", "Post")).toMatch(/^Error: migrations\/0002_broken\.sql does not apply/);
       expect(snapshot(folder)).toEqual(before);
     });
+  });
+});
+
+describe("SPEC 'Limits': the command-line runtime is Node.js 22.13 or later", () => {
+  // A Node.js without node:sqlite (older than 22.13, here 22 with it turned off) refuses every command in one line
+  // that gives the way forward: npm's node package runs the same command on Node.js 22, as checked by hand on Node 20.
+  it("refuses on a Node.js without node:sqlite, with the npx command that runs the same arguments on Node.js 22", () => {
+    const folder = app();
+    const cases: Array<[string[], string]> = [
+      [["schema"], "schema"],
+      [["init", "--cwd", "."], "init --cwd ."],
+      [["g", "model", "User", "name:string!", "bio:string=it's new"], "g model User 'name:string!' 'bio:string=it'\\''s new'"],
+    ];
+    for (const [args, typed] of cases) {
+      const result = spawnSync(process.execPath, ["--no-experimental-sqlite", path.join(root, "dist/cli.mjs"), ...args], { cwd: folder, encoding: "utf8" });
+      expect(result.status).toBe(1);
+      expect(result.stderr).toBe(
+        `Error: recordflare needs Node.js 22.13 or later for node:sqlite (this is ${process.version}). Run it on Node.js 22 from npm: npx -p node@22 -p recordflare recordflare ${typed}\n`,
+      );
+    }
+    expect(snapshot(folder)).toEqual({});
   });
 });
 
