@@ -23,7 +23,7 @@ export const PATHS = {
   applicationRecord: "src/models/application-record.ts",
 } as const;
 
-/** A line of a command's output: the action (`create`, `update`, `identical`, `skip`), the path, and why if need be. */
+/** A line of a command's output: the action (`create`, `update`, `identical`, `skip`, `upgrade`), the path or package, and why if need be. */
 export function outputLine(action: string, relative: string, note?: string): string {
   return `${action.padEnd(9)}  ${relative}${note === undefined ? "" : ` (${note})`}`;
 }
