@@ -16,6 +16,7 @@ import { camelize, underscore } from "../kernel/index.js";
 import { tableize } from "../plugins/table-naming.js";
 import { type AttributeTypeName, GENERATOR_TYPES, type GeneratorType, isGeneratorType } from "./column-types.js";
 import { CliError } from "./errors.js";
+import { refuseReservedTable } from "./reserved-table-names.js";
 import { defaultToSql } from "./sql-literals.js";
 
 /** One column argument of `g model` or `g migration`, understood. */
@@ -80,7 +81,9 @@ export function parseColumn(source: string): ColumnSpec {
   const base = underscore(name);
   if (type === "references") {
     if (defaultText !== undefined) fail(source, "a reference takes no default", false);
-    return { source, type, column: `${base}_id`, required: true, defaultSql: undefined, index: index ?? "plain", parentTable: tableize(name) };
+    const parentTable = tableize(name);
+    refuseReservedTable(parentTable, `Column "${source}"`, "a reference points at a table of the app's");
+    return { source, type, column: `${base}_id`, required: true, defaultSql: undefined, index: index ?? "plain", parentTable };
   }
   // Such a Model would throw InvalidModel at its first use: refuse the column before anything is written.
   const attribute = camelize(base);

@@ -8,6 +8,8 @@ import { underscore } from "../kernel/index.js";
 import { type ColumnSpec, parseColumns } from "./columns.js";
 import { addColumnStatements, createTableStatements, dropColumnStatements, type IdType, referencedKey } from "./ddl.js";
 import { CliError } from "./errors.js";
+import { refuseLongName } from "./name-length.js";
+import { refuseReservedTable } from "./reserved-table-names.js";
 import type { MigratedDatabase, TableInfo } from "./schema-reader.js";
 
 /** A migration to write: its name in snake_case (the file is `<nnnn>_<slug>.sql`) and its statements. */
@@ -40,6 +42,7 @@ function tableAfter(slug: string, verb: string, joiner: string, database: Migrat
 
 function existingTable(found: { name: string; table?: TableInfo }, name: string, database: MigratedDatabase): TableInfo {
   if (found.table) return found.table;
+  refuseReservedTable(found.name, name, "a generated migration changes only the app's own tables");
   const known = database.tables().map((table) => table.name);
   const list = known.length === 0 ? "the migrations make no tables yet" : `tables: ${known.join(", ")}`;
   throw new CliError(`${name}: there is no table ${found.name} (${list}).`);
@@ -84,6 +87,7 @@ function removeStatements(table: TableInfo, specs: readonly ColumnSpec[]): strin
  */
 export function planMigration(name: string | undefined, columnArguments: readonly string[], idType: IdType, database: MigratedDatabase): MigrationPlan {
   if (name === undefined || name === "") throw new CliError("Give the migration's name: recordflare g migration <Name> [column...]");
+  refuseLongName("migration", name);
   if (!MIGRATION_NAME.test(name)) {
     throw new CliError(`"${name}" is not a migration name: use letters, digits and _, starting with a letter (AddEmailToUsers).`);
   }
@@ -94,6 +98,7 @@ export function planMigration(name: string | undefined, columnArguments: readonl
   const created = /^create_([a-z0-9_]+)$/.exec(slug);
   if (created) {
     const table = created[1]!;
+    refuseReservedTable(table, name, "choose another table name");
     if (database.table(table)) throw new CliError(`${name}: the table ${table} already exists.`);
     return { slug, statements: createTableStatements(table, specs, idType, (parent) => referencedKey(database.table(parent), idType)) };
   }

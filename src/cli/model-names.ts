@@ -5,6 +5,8 @@
 import { camelize, underscore } from "../kernel/index.js";
 import { tableize } from "../plugins/table-naming.js";
 import { CliError } from "./errors.js";
+import { refuseLongName } from "./name-length.js";
+import { refuseReservedTable } from "./reserved-table-names.js";
 
 /** The class, table and file names of a Model. */
 export interface ModelNames {
@@ -18,9 +20,13 @@ const MODEL_NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
 // Names the base class file already uses.
 const RESERVED = new Set(["ApplicationRecord", "ApplicationBase"]);
 
-/** The names of a Model from the `<Name>` argument; throws `CliError` for a name that is not one. */
+/**
+ * The names of a Model from the `<Name>` argument; throws `CliError` for a name that is not one, one too long for
+ * its file names, or one whose table D1, Wrangler or SQLite reserve.
+ */
 export function modelNames(input: string | undefined): ModelNames {
   if (input === undefined || input === "") throw new CliError("Give the Model's name: recordflare g model <Name> [column...]");
+  refuseLongName("Model", input);
   if (!MODEL_NAME.test(input)) {
     throw new CliError(`"${input}" is not a Model name: use letters and digits, starting with a letter (BlogPost).`);
   }
@@ -28,5 +34,7 @@ export function modelNames(input: string | undefined): ModelNames {
   const camel = /[_-]/.test(input) ? camelize(underscore(input.replaceAll("-", "_"))) : input;
   const className = camel[0]!.toUpperCase() + camel.slice(1);
   if (RESERVED.has(className)) throw new CliError(`${className} is the app's base class; choose another Model name.`);
-  return { className, table: tableize(className), fileName: `${underscore(className).replaceAll("_", "-")}.ts` };
+  const table = tableize(className);
+  refuseReservedTable(table, `Model ${className}`, "choose another Model name");
+  return { className, table, fileName: `${underscore(className).replaceAll("_", "-")}.ts` };
 }

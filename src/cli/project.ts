@@ -2,16 +2,17 @@
  * The app the commands work on: its folder (the current directory, or `--cwd`), the places of the generated
  * files, its migrations, and writing files with a line of output each.
  */
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { CliError } from "./errors.js";
+import { CliError, fileSystemFailure, isSystemError } from "./errors.js";
 import { type MigrationFile, readMigrations } from "./migrations.js";
 import { MigratedDatabase } from "./schema-reader.js";
 
-/** A file to write, by its path relative to the app's folder. */
+/** A file to write, by its path relative to the app's folder, and what its line of output adds, if anything. */
 export interface FileToWrite {
   readonly path: string;
   readonly text: string;
+  readonly note?: string;
 }
 
 /** Where the generated files go, relative to the app's folder (SPEC "Generated files"). */
@@ -22,7 +23,7 @@ export const PATHS = {
   applicationRecord: "src/models/application-record.ts",
 } as const;
 
-/** A line of a command's output: the action (`create`, `update`, `identical`, `skip`), the path, and why if need be. */
+/** A line of a command's output: the action (`create`, `update`, `identical`, `skip`, `upgrade`), the path or package, and why if need be. */
 export function outputLine(action: string, relative: string, note?: string): string {
   return `${action.padEnd(9)}  ${relative}${note === undefined ? "" : ` (${note})`}`;
 }
@@ -43,9 +44,23 @@ export class Project {
     return existsSync(path.join(this.root, relative));
   }
 
-  /** The migration files, in the order they apply. */
+  /** The migration files, in the order they apply; throws `CliError` when the folder or a file cannot be read. */
   migrations(): MigrationFile[] {
-    return readMigrations(path.join(this.root, PATHS.migrations), PATHS.migrations);
+    try {
+      return readMigrations(path.join(this.root, PATHS.migrations), PATHS.migrations);
+    } catch (error) {
+      throw this.failure(error, "read", PATHS.migrations);
+    }
+  }
+
+  /** A file's text, or undefined when it does not exist; throws `CliError` when it cannot be read. */
+  read(relative: string): string | undefined {
+    if (!this.exists(relative)) return undefined;
+    try {
+      return readFileSync(path.join(this.root, relative), "utf8");
+    } catch (error) {
+      throw this.failure(error, "read", relative);
+    }
   }
 
   /** An in-memory database with every migration applied; throws `CliError` naming a migration that does not apply. */
@@ -61,26 +76,41 @@ export class Project {
 
   /**
    * Writes files (making folders as needed) and returns a line for each: `create`, `update`, or `identical` when
-   * the file already held that text.
+   * the file already held that text. All or nothing: when one cannot be written, those written before it are put
+   * back as they were, and `CliError` says which file and why.
    */
   write(files: readonly FileToWrite[]): string[] {
-    return files.map((file) => {
-      const absolute = path.join(this.root, file.path);
-      const existed = existsSync(absolute);
-      const action = !existed ? "create" : readFileSync(absolute, "utf8") === file.text ? "identical" : "update";
-      if (action !== "identical") {
-        mkdirSync(path.dirname(absolute), { recursive: true });
+    const planned = files.map((file) => ({ file, before: this.read(file.path) }));
+    const undo: Array<() => void> = [];
+    let current = "";
+    try {
+      for (const { file, before } of planned) {
+        if (before === file.text) continue;
+        current = file.path;
+        const absolute = path.join(this.root, file.path);
+        const madeFolder = mkdirSync(path.dirname(absolute), { recursive: true });
+        if (madeFolder !== undefined) undo.push(() => rmSync(madeFolder, { recursive: true, force: true }));
         writeFileSync(absolute, file.text);
+        undo.push(before === undefined ? () => rmSync(absolute, { force: true }) : () => writeFileSync(absolute, before));
       }
-      return outputLine(action, file.path);
-    });
+    } catch (error) {
+      const outcome = undone(undo) ? "nothing was written" : "the files written before it could not all be put back";
+      throw new CliError(`${this.failedOperation(error, "write", current)}; ${outcome}.`);
+    }
+    return planned.map(({ file, before }) =>
+      outputLine(before === undefined ? "create" : before === file.text ? "identical" : "update", file.path, before === file.text ? undefined : file.note),
+    );
   }
 
   /** Makes a folder unless it exists, with a line of output: `create` or `identical`. */
   makeFolder(relative: string): string[] {
     const absolute = path.join(this.root, relative);
     const existed = existsSync(absolute);
-    if (!existed) mkdirSync(absolute, { recursive: true });
+    try {
+      if (!existed) mkdirSync(absolute, { recursive: true });
+    } catch (error) {
+      throw this.failure(error, "make the folder", relative);
+    }
     return [outputLine(existed ? "identical" : "create", `${relative}/`)];
   }
 
@@ -90,9 +120,34 @@ export class Project {
    */
   writeNew(files: readonly FileToWrite[]): string[] {
     return files.flatMap((file) => {
-      if (!this.exists(file.path)) return this.write([file]);
-      const same = readFileSync(path.join(this.root, file.path), "utf8") === file.text;
+      const existing = this.read(file.path);
+      if (existing === undefined) return this.write([file]);
+      const same = existing === file.text;
       return [outputLine(same ? "identical" : "skip", file.path, same ? undefined : "exists, left as it is")];
     });
   }
+
+  // A failed file operation as `CliError`.
+  private failure(error: unknown, action: string, relative: string): CliError {
+    return new CliError(`${this.failedOperation(error, action, relative)}.`);
+  }
+
+  // What went wrong, naming the file that failed relative to the app's folder.
+  private failedOperation(error: unknown, action: string, relative: string): string {
+    const failed = isSystemError(error) && error.path !== undefined ? path.relative(this.root, error.path) || relative : relative;
+    return fileSystemFailure(error, action, failed);
+  }
+}
+
+// Runs the steps that put back what was written, the last first; whether they all succeeded.
+function undone(steps: ReadonlyArray<() => void>): boolean {
+  let complete = true;
+  for (const step of [...steps].reverse()) {
+    try {
+      step();
+    } catch {
+      complete = false;
+    }
+  }
+  return complete;
 }

@@ -3,6 +3,8 @@
  * command named before it; any error prints one line on stderr and gives exit code 1.
  */
 import { type CommandDef, renderUsage, runCommand } from "citty";
+import { fileSystemFailure, isSystemError } from "./errors.js";
+import { NodeTooOldError } from "./node-version.js";
 
 type AnyCommand = CommandDef<any>;
 
@@ -62,6 +64,13 @@ function plain(text: string): string {
   return text.replace(/\u001B\[[0-9;]*m/g, "");
 }
 
+// What the error line says: a failed file operation in words, and on an old Node.js the command that runs instead.
+function messageOf(error: unknown, rawArgs: readonly string[]): string {
+  if (error instanceof NodeTooOldError) return error.withWayForward(rawArgs);
+  if (isSystemError(error)) return fileSystemFailure(error, error.syscall, error.path ?? "a file");
+  return error instanceof Error ? error.message : String(error);
+}
+
 /**
  * Runs the command line and returns the exit code: 0, or 1 after printing the error's message as one line.
  * `recordflare --version` prints the version of the installed package.
@@ -83,7 +92,7 @@ export async function runCli(main: AnyCommand, rawArgs: readonly string[]): Prom
   } catch (error) {
     // Without a command, the usage says what there is to run.
     if ((error as { code?: string }).code === "E_NO_COMMAND") console.log(`${await usageOf(main, rawArgs)}\n`);
-    const message = plain(error instanceof Error ? error.message : String(error)).split("\n")[0];
+    const message = plain(messageOf(error, rawArgs)).split("\n")[0];
     console.error(`Error: ${message}`);
     return 1;
   }

@@ -5,6 +5,8 @@
  */
 import type { DatabaseSync } from "node:sqlite";
 import { CliError } from "./errors.js";
+import { NodeTooOldError } from "./node-version.js";
+import { reservedTableReason } from "./reserved-table-names.js";
 
 /** A migration to apply: where it comes from (for messages) and its SQL. */
 export interface MigrationSource {
@@ -51,9 +53,9 @@ export interface TableInfo {
   readonly foreignKeys: readonly ForeignKeyInfo[];
 }
 
-// Tables that belong to SQLite, to wrangler's migration tracking, or to D1 itself.
+// Tables that belong to SQLite, to wrangler's migration tracking, or to D1 itself are not the app's.
 function isAppTable(name: string): boolean {
-  return !name.startsWith("sqlite_") && name !== "d1_migrations" && !name.startsWith("_cf_");
+  return reservedTableReason(name) === undefined;
 }
 
 function escapeRegExp(text: string): string {
@@ -92,15 +94,15 @@ export class MigratedDatabase {
   private constructor(private readonly database: DatabaseSync) {}
 
   /**
-   * An empty in-memory database with foreign keys enforced, as on D1. Throws `CliError` when `node:sqlite`
-   * is missing (Node.js older than 22.13).
+   * An empty in-memory database with foreign keys enforced, as on D1. Throws `NodeTooOldError` when
+   * `node:sqlite` is missing (Node.js older than 22.13).
    */
   static async open(): Promise<MigratedDatabase> {
     let sqlite: typeof import("node:sqlite");
     try {
       sqlite = await importSqlite();
     } catch {
-      throw new CliError(`recordflare needs Node.js 22.13 or later for node:sqlite (this is ${process.version}).`);
+      throw new NodeTooOldError();
     }
     const database = new sqlite.DatabaseSync(":memory:");
     database.exec("PRAGMA foreign_keys = ON");
@@ -119,7 +121,7 @@ export class MigratedDatabase {
     return this;
   }
 
-  /** The app's tables, sorted by name (SQLite's own, `d1_migrations`, `_cf_*`, views and virtual tables left out). */
+  /** The app's tables, sorted by name (the reserved `sqlite_*`, `d1_*` and `_cf_*`, views and virtual tables left out). */
   tables(): TableInfo[] {
     const names = this.all("SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'table'")
       .map((row) => row.name as string)

@@ -7,6 +7,7 @@ import { type AttributeTypeName, attributeTypeOf } from "./column-types.js";
 import { CliError } from "./errors.js";
 import type { ColumnInfo, TableInfo } from "./schema-reader.js";
 import { defaultFromSql } from "./sql-literals.js";
+import { commentText, typeScriptLiteral } from "./typescript-text.js";
 
 /** The first line of the schema file. */
 export const SCHEMA_HEADER =
@@ -57,23 +58,23 @@ export function schemaEntries(table: TableInfo): SchemaEntry[] {
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 function propertyKey(name: string): string {
-  return IDENTIFIER.test(name) ? name : JSON.stringify(name);
+  return IDENTIFIER.test(name) ? name : typeScriptLiteral(name);
 }
 
 // A default as TypeScript: a literal, or for a JSON object or array a function, so records never share one value.
 function defaultText(value: unknown): string {
-  const json = JSON.stringify(value);
-  return typeof value === "object" && value !== null ? `() => (${json})` : json;
+  const literal = typeScriptLiteral(value);
+  return typeof value === "object" && value !== null ? `() => (${literal})` : literal;
 }
 
 /** One attribute as written in the schema file: `"string"`, or `{ type: "string", null: false, ... }`. */
 export function declarationText(attribute: SchemaAttribute): string {
-  const parts = [`type: ${JSON.stringify(attribute.type)}`];
-  if (attribute.column !== undefined) parts.push(`column: ${JSON.stringify(attribute.column)}`);
+  const parts = [`type: ${typeScriptLiteral(attribute.type)}`];
+  if (attribute.column !== undefined) parts.push(`column: ${typeScriptLiteral(attribute.column)}`);
   if (!attribute.nullable) parts.push("null: false");
   if (attribute.default !== undefined) parts.push(`default: ${defaultText(attribute.default)}`);
   if (attribute.generateId) parts.push("generateId: true");
-  return parts.length === 1 ? JSON.stringify(attribute.type) : `{ ${parts.join(", ")} }`;
+  return parts.length === 1 ? typeScriptLiteral(attribute.type) : `{ ${parts.join(", ")} }`;
 }
 
 /** The whole text of `src/db/schema.ts` for the given tables (in the order given). */
@@ -86,7 +87,7 @@ export function renderSchema(tables: readonly TableInfo[]): string {
       lines.push(
         attribute
           ? `    ${propertyKey(attribute.name)}: ${declarationText(attribute)},`
-          : `    // ${column.name} (${column.declaredType || "no type"}) is left out: no attribute type reads it.`,
+          : `    // ${commentText(column.name)} (${column.declaredType ? commentText(column.declaredType) : "no type"}) is left out: no attribute type reads it.`,
       );
     }
     lines.push("  },");

@@ -1,7 +1,10 @@
 /**
  * SQL identifiers in generated migrations. Names are written bare (`users`, `created_at`) unless they are
- * SQLite keywords (`order`, `group`), which are double-quoted so the statement still parses.
+ * SQLite keywords (`order`, `group`) or hold anything but letters, digits and `_` (a name read back from a
+ * hand-written migration may hold spaces, quotes, `;` or a newline), which are double-quoted so the statement
+ * still parses and says only what it means.
  */
+import { quoteIdentifier } from "../kernel/index.js";
 
 // The keywords of SQLite (https://sqlite.org/lang_keywords.html).
 const KEYWORDS = new Set(
@@ -19,7 +22,9 @@ const KEYWORDS = new Set(
   ).split(" "),
 );
 
-/** An identifier as written in generated SQL: bare, or double-quoted when it is an SQLite keyword. */
+const BARE = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** An identifier as written in generated SQL: bare, or double-quoted when it is an SQLite keyword or not plain. */
 export function sqlIdentifier(name: string): string {
-  return KEYWORDS.has(name.toUpperCase()) ? `"${name.replaceAll('"', '""')}"` : name;
+  return BARE.test(name) && !KEYWORDS.has(name.toUpperCase()) ? name : quoteIdentifier(name);
 }

@@ -1,5 +1,6 @@
 /** The text of the files the Model generator writes besides migrations and the schema. */
 import type { ModelNames } from "./model-names.js";
+import { typeScriptLiteral } from "./typescript-text.js";
 
 /** `src/models/application-record.ts`: the app's base class, written once and then the app's to edit. */
 export const APPLICATION_RECORD_TEMPLATE = `import { ActiveRecord, defineApplicationRecord } from "recordflare";
@@ -18,6 +19,6 @@ export const ApplicationRecord = defineApplicationRecord(schema, ApplicationBase
 export function modelTemplate(names: ModelNames): string {
   return `import { ApplicationRecord } from "./application-record.js";
 
-export class ${names.className} extends ApplicationRecord(${JSON.stringify(names.table)}) {}
+export class ${names.className} extends ApplicationRecord(${typeScriptLiteral(names.table)}) {}
 `;
 }

@@ -1,12 +1,13 @@
 // The command-line tool, run as users run it: the built `dist/cli.mjs` (fresh, since `npm test` builds first)
 // in a temporary app folder, through the Node.js running these tests (22.13 or later, for node:sqlite).
+import { spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { pathToFileURL } from "node:url";
 import { transform } from "esbuild";
 import { describe, expect, it } from "vitest";
-import { app, ok, read, run } from "./helpers/cli-app.js";
+import { app, ok, read, root, run } from "./helpers/cli-app.js";
 
 /** Runs a command that must fail: exit code 1 and one line on stderr, which is returned. */
 function fails(cwd: string, ...args: string[]): string {
@@ -497,6 +498,79 @@ export const schema = {
     expect(ok(folder, "schema")).toBe("identical  src/db/schema.ts\n");
   });
 
+  // A hand-written migration may name a table, column or index anything SQLite takes. Written into the schema file
+  // raw, a newline would end the comment holding it and the rest would run when the app imports the file.
+  it("writes hostile table, column and type names only escaped: the file compiles, runs nothing and holds the names", async () => {
+    const folder = app();
+    const injected = "globalThis.recordflareInjected = true;";
+    write(
+      folder,
+      "migrations/0001_hostile.sql",
+      `CREATE TABLE "we""ird */
+${injected}" (
+  id TEXT PRIMARY KEY NOT NULL,
+  "line
+${injected}
+" TEXT DEFAULT 'ends */ here',
+  "quote""s and \\ back\\slashes" INTEGER DEFAULT 7,
+  "para ${injected}" TEXT DEFAULT 'x y',
+  "comment */ ${injected} /*" BLOB,
+  "blob
+${injected}
+" BLOB,
+  "sep ${injected}" BLOB,
+  typed "BLOB
+${injected} */"
+);
+`,
+    );
+    ok(folder, "schema");
+    const text = read(folder, "src/db/schema.ts");
+    expect(text).not.toMatch(/[\u2028\u2029]/);
+    for (const line of text.split("\n").filter((candidate) => candidate.trimStart().startsWith("//"))) expect(line).not.toContain("*/");
+    const schema = await importSchema(folder);
+    expect((globalThis as { recordflareInjected?: boolean }).recordflareInjected).toBeUndefined();
+    expect(schema).toEqual({
+      [`we"ird */\n${injected}`]: {
+        id: { type: "string", null: false, generateId: true },
+        [`line\n${injected}\n`]: { type: "string", column: `line\n${injected}\n`, default: "ends */ here" },
+        'quote"s and \\ back\\slashes': { type: "integer", default: 7 },
+        [`para ${injected}`]: { type: "string", column: `para ${injected}`, default: "x y" },
+      },
+    });
+    expect(text).toContain(`    // "comment *\\/ ${injected} /*" (BLOB) is left out: no attribute type reads it.\n`);
+  });
+
+  it("quotes every identifier from the migrations that is not plain in the SQL it writes", () => {
+    const folder = app();
+    write(
+      folder,
+      "migrations/0001_hand_written.sql",
+      `CREATE TABLE accounts ("key""; DROP TABLE tags; --" TEXT PRIMARY KEY NOT NULL);
+CREATE TABLE tags (id TEXT PRIMARY KEY NOT NULL, label TEXT);
+CREATE INDEX "odd ""index""; DROP TABLE accounts; --
+" ON tags (label);
+`,
+    );
+    ok(folder, "g", "model", "Post", "account:references");
+    ok(folder, "g", "migration", "RemoveLabelFromTags", "label");
+    expect(read(folder, "migrations/0002_create_posts.sql")).toContain(`  account_id TEXT NOT NULL REFERENCES accounts ("key""; DROP TABLE tags; --"),\n`);
+    expect(read(folder, "migrations/0003_remove_label_from_tags.sql")).toBe(
+      `-- Migration number: 0003 \t remove_label_from_tags\nDROP INDEX "odd ""index""; DROP TABLE accounts; --\n";\nALTER TABLE tags DROP COLUMN label;\n`,
+    );
+    const database = migrated(folder);
+    expect(database.prepare("SELECT name FROM sqlite_schema ORDER BY name").all().map((row) => row.name)).toEqual([
+      "accounts",
+      "index_posts_on_account_id",
+      "posts",
+      "sqlite_autoindex_accounts_1",
+      "sqlite_autoindex_posts_1",
+      "sqlite_autoindex_tags_1",
+      "tags",
+    ]);
+    database.close();
+  });
+
   it("applies migrations in the order of their numbers", () => {
     const folder = app();
     write(folder, "migrations/0010_add_b.sql", "ALTER TABLE t ADD COLUMN b TEXT;\n");
@@ -542,6 +616,15 @@ describe("errors", () => {
     ["an unknown command", ["make", "model"], /^Error: Unknown command make$/],
     ["columns for a migration name that takes none", ["g", "migration", "FixThings", "a:string"], /columns are given only to Add<Columns>To<Table>/],
     ["adding to a table that does not exist", ["g", "migration", "AddEmailToPeople", "email"], /^Error: AddEmailToPeople: there is no table people \(the migrations make no tables yet\)\.$/],
+    ["a Model whose table is wrangler's d1_migrations", ["g", "model", "D1Migration"], /^Error: Model D1Migration: the table d1_migrations has a reserved name \(names starting with d1_ are kept for D1 and Wrangler, which records applied migrations in d1_migrations\); choose another Model name\.$/],
+    ["a Model whose table starts with d1_", ["g", "model", "d1_audit"], /^Error: Model D1Audit: the table d1_audits has a reserved name \(names starting with d1_/],
+    ["a Model whose table starts with sqlite_", ["g", "model", "SqliteStat"], /^Error: Model SqliteStat: the table sqlite_stats has a reserved name \(names starting with sqlite_ are kept for SQLite's own tables\)/],
+    ["a created table starting with _cf_", ["g", "migration", "Create__cf_things", "name"], /^Error: Create__cf_things: the table _cf_things has a reserved name \(names starting with _cf_ are kept for D1's own tables\); choose another table name\.$/],
+    ["a created table starting with D1_ in capitals", ["g", "migration", "create_D1_things", "name"], /^Error: create_D1_things: the table d1_things has a reserved name/],
+    ["adding to wrangler's d1_migrations", ["g", "migration", "AddNoteToD1Migrations", "note"], /^Error: AddNoteToD1Migrations: the table d1_migrations has a reserved name .*; a generated migration changes only the app's own tables\.$/],
+    ["a reference to a reserved table", ["g", "model", "Post", "sqlite_master:references"], /^Error: Column "sqlite_master:references": the table sqlite_masters has a reserved name/],
+    ["a Model name too long for a file name", ["g", "model", "A".repeat(300)], /^Error: The Model name A{20}\.\.\. is 300 characters long; at most 100 are taken, so that the files named after it fit the 255 bytes a file name may have\.$/],
+    ["a migration name too long for a file name", ["g", "migration", `Add${"X".repeat(300)}ToUsers`, "x"], /^Error: The migration name AddX{17}\.\.\. is 310 characters long; at most 100 are taken/],
   ];
 
   for (const [what, args, message] of cases) {
@@ -592,6 +675,35 @@ describe("errors", () => {
       expect(snapshot(folder)).toEqual(before);
     });
 
+    it("refuses reserved tables whatever the case, and leaves the ones hand-written migrations make out of the schema", () => {
+      const { folder } = withUsers();
+      write(folder, "migrations/0002_reserved.sql", "CREATE TABLE D1_Notes (id TEXT);\nCREATE TABLE _CF_Cache (id TEXT);\n");
+      ok(folder, "schema");
+      const before = snapshot(folder);
+      expect(read(folder, "src/db/schema.ts")).not.toMatch(/d1_notes|_cf_cache/i);
+      expect(fails(folder, "g", "migration", "AddBodyToD1Notes", "body")).toMatch(/^Error: AddBodyToD1Notes: the table d1_notes has a reserved name/);
+      expect(snapshot(folder)).toEqual(before);
+    });
+
+    it("takes a Model and a migration name of the longest length allowed", () => {
+      const { folder } = withUsers();
+      const longest = `a${"Bc".repeat(49)}d`;
+      ok(folder, "g", "model", longest);
+      ok(folder, "g", "migration", `Backfill${"x".repeat(92)}`);
+      expect(readdirSync(path.join(folder, "migrations")).length).toBe(3);
+    });
+
+    it("turns a file it cannot write into one line naming the file and why, and puts back what it wrote", () => {
+      const folder = app();
+      // A file where the models folder should be: the migration is written, then the Model cannot be.
+      write(folder, "src/models", "");
+      expect(fails(folder, "g", "model", "Post")).toBe("Error: Cannot write src/models: a file of that name is in the way (EEXIST); nothing was written.");
+      expect(snapshot(folder)).toEqual({ "src/models": "" });
+      const other = app();
+      write(other, "migrations", "");
+      expect(fails(other, "schema")).toBe("Error: Cannot read migrations: a part of the path is a file, not a folder (ENOTDIR).");
+    });
+
     it("names a migration that SQLite refuses", () => {
       const { folder } = withUsers();
       write(folder, "migrations/0002_broken.sql", "CREATE TABLE oops (id TEXT PRIMARY KEY NOT NULL,);\n");
@@ -600,6 +712,27 @@ describe("errors", () => {
       expect(fails(folder, "g", "model", "Post")).toMatch(/^Error: migrations\/0002_broken\.sql does not apply/);
       expect(snapshot(folder)).toEqual(before);
     });
+  });
+});
+
+describe("SPEC 'Limits': the command-line runtime is Node.js 22.13 or later", () => {
+  // A Node.js without node:sqlite (older than 22.13, here 22 with it turned off) refuses every command in one line
+  // that gives the way forward: npm's node package runs the same command on Node.js 22, as checked by hand on Node 20.
+  it("refuses on a Node.js without node:sqlite, with the npx command that runs the same arguments on Node.js 22", () => {
+    const folder = app();
+    const cases: Array<[string[], string]> = [
+      [["schema"], "schema"],
+      [["init", "--cwd", "."], "init --cwd ."],
+      [["g", "model", "User", "name:string!", "bio:string=it's new"], "g model User 'name:string!' 'bio:string=it'\\''s new'"],
+    ];
+    for (const [args, typed] of cases) {
+      const result = spawnSync(process.execPath, ["--no-experimental-sqlite", path.join(root, "dist/cli.mjs"), ...args], { cwd: folder, encoding: "utf8" });
+      expect(result.status).toBe(1);
+      expect(result.stderr).toBe(
+        `Error: recordflare needs Node.js 22.13 or later for node:sqlite (this is ${process.version}). Run it on Node.js 22 from npm: npx -p node@22 -p recordflare recordflare ${typed}\n`,
+      );
+    }
+    expect(snapshot(folder)).toEqual({});
   });
 });
 

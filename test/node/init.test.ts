@@ -1,6 +1,6 @@
 // `recordflare init` in temporary folders: a new project, an existing Worker project whose files are kept, the
 // compatibility date of the installed wrangler, and what is refused. The built `dist/cli.mjs` runs as users run it.
-import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import jsonc from "jsonc-parser";
 import { describe, expect, it } from "vitest";
@@ -169,7 +169,7 @@ describe("recordflare init in an existing Worker project", () => {
     const output = ok(folder, "init");
     expect(output.split("\n\n")[0]!.split("\n")).toEqual([
       "update     wrangler.jsonc",
-      "update     package.json",
+      'update     package.json ("type" is now "module", was unset: the Worker and its tests are ES modules)',
       "skip       package.json (script dev is kept; recordflare's would be `wrangler dev`)",
       "skip       tsconfig.json (exists, left as it is)",
       "create     src/db/schema.ts",
@@ -192,6 +192,7 @@ describe("recordflare init in an existing Worker project", () => {
     expect(manifest).toMatch(/^\{\n {4}"name": "shop",\n {4}"scripts": \{\n {8}"dev": "wrangler dev --port 9000",/);
     expect(JSON.parse(manifest)).toEqual({
       name: "shop",
+      type: "module",
       scripts: { dev: "wrangler dev --port 9000", build: "tsc", "db:migrate": "wrangler d1 migrations apply DB --local", typecheck: "tsc" },
       dependencies: { hono: "^4.0.0", recordflare: expect.stringMatching(/^\^0\./) },
       devDependencies: { wrangler: "^4.1.0", typescript: expect.any(String), "@cloudflare/workers-types": expect.any(String) },
@@ -232,6 +233,69 @@ describe("recordflare init in an existing Worker project", () => {
     expect(output).toContain("skip       wrangler.jsonc (not a JSON object wrangler can read; left as it is)");
     expect(read(folder, "package.json")).toBe("{ not json");
     expect(read(folder, "wrangler.jsonc")).toBe("[1, 2]");
+  });
+});
+
+describe("recordflare init: a project that runs", () => {
+  it("sets \"type\": \"module\" in place of npm init's commonjs, and says so", () => {
+    const folder = app();
+    write(folder, "package.json", `{\n  "name": "shop",\n  "version": "1.0.0",\n  "type": "commonjs"\n}\n`);
+    const output = ok(folder, "init");
+    expect(output).toContain(`update     package.json ("type" is now "module", was "commonjs": the Worker and its tests are ES modules)\n`);
+    const manifest = JSON.parse(read(folder, "package.json"));
+    expect(manifest.type).toBe("module");
+    expect(Object.keys(manifest).slice(0, 3)).toEqual(["name", "version", "type"]);
+    expect(ok(folder, "init")).toContain("identical  package.json\n");
+  });
+
+  it("adds the Workers types in the range the installed wrangler takes, and says why", () => {
+    const folder = app();
+    write(folder, "package.json", `{ "name": "shop", "type": "module", "devDependencies": { "wrangler": "^4.20.0" } }`);
+    write(
+      folder,
+      "node_modules/wrangler/package.json",
+      JSON.stringify({ name: "wrangler", version: "4.20.0", peerDependencies: { "@cloudflare/workers-types": "^4.20250604.0" } }),
+    );
+    const output = ok(folder, "init");
+    expect(output).toContain("update     package.json (@cloudflare/workers-types ^4.20250604.0, the range the installed wrangler 4.20.0 takes)\n");
+    expect(JSON.parse(read(folder, "package.json")).devDependencies).toEqual({
+      wrangler: "^4.20.0",
+      typescript: expect.any(String),
+      "@cloudflare/workers-types": "^4.20250604.0",
+    });
+  });
+
+  it("declares an installed wrangler it finds undeclared at its version, and says to upgrade one older than 4", () => {
+    const folder = app();
+    write(folder, "node_modules/wrangler/package.json", JSON.stringify({ name: "wrangler", version: "3.114.0" }));
+    const output = ok(folder, "init");
+    expect(output).toMatch(/^create {5}package\.json \(wrangler \^3\.114\.0, the version installed\)$/m);
+    expect(output).toMatch(/^upgrade {4}wrangler \(3\.114\.0 is installed; recordflare needs wrangler 4: npm install --save-dev wrangler@\^4\.\d+\.\d+ @cloudflare\/workers-types@\^5\.\d+\.\d+\)$/m);
+    expect(JSON.parse(read(folder, "package.json")).devDependencies.wrangler).toBe("^3.114.0");
+  });
+
+  it("writes the Worker template at the entry a wrangler.toml names, or adds main to what it says to add", () => {
+    const folder = app();
+    write(folder, "wrangler.toml", `name = "shop"\nmain = 'src/worker.ts' # the entry\n[vars]\nmain = "not/this.ts"\n`);
+    const output = ok(folder, "init");
+    expect(output).toContain("create     src/worker.ts\n");
+    expect(read(folder, "src/worker.ts")).toContain("withDatabase(connect(env.DB)");
+    expect(files(folder)["src/index.ts"]).toBeUndefined();
+    expect(output).toContain("skip       wrangler.toml (init edits only wrangler.jsonc or wrangler.json: add nodejs_compat and a D1 binding DB");
+
+    const other = app();
+    write(other, "wrangler.toml", `name = "shop"\n[vars]\nmain = "not/this.ts"\n`);
+    const added = ok(other, "init");
+    expect(added).toContain(`skip       wrangler.toml (init edits only wrangler.jsonc or wrangler.json: add main = "src/index.ts", nodejs_compat`);
+    expect(added).toContain("create     src/index.ts\n");
+  });
+
+  it("writes no Worker entry outside the app's folder", () => {
+    const folder = app();
+    write(folder, "wrangler.jsonc", `{ "name": "x", "main": "../elsewhere/index.ts" }`);
+    const output = ok(folder, "init");
+    expect(output).not.toContain("index.ts");
+    expect(existsSync(path.join(folder, "../elsewhere/index.ts"))).toBe(false);
   });
 });
 

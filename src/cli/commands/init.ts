@@ -8,6 +8,7 @@ import { defineCommand } from "citty";
 import { compatibilityDateFor } from "../init/compatibility-date.js";
 import { planManifest } from "../init/package-manifest.js";
 import { TSCONFIG_TEMPLATE, WORKER_TEMPLATE } from "../init/project-templates.js";
+import { toolVersions } from "../init/tool-versions.js";
 import { planWranglerConfig, workerName } from "../init/wrangler-config.js";
 import { outputLine, PATHS, Project, type FileToWrite } from "../project.js";
 import { renderSchema } from "../schema-writer.js";
@@ -21,6 +22,16 @@ Next:
   npm run db:migrate
   npm run dev`;
 
+/**
+ * The Worker entry to write from the template, at the path the wrangler configuration names (`main`): none when
+ * that entry is not TypeScript (it is the app's to write) or lies outside the app's folder.
+ */
+function workerEntry(project: Project, entry: string): FileToWrite[] {
+  const inside = path.relative(project.root, path.resolve(project.root, entry));
+  if (!entry.endsWith(".ts") || inside.startsWith("..") || path.isAbsolute(inside)) return [];
+  return [{ path: inside, text: WORKER_TEMPLATE }];
+}
+
 /** The `init` command. */
 export const initCommand = defineCommand({
   meta: {
@@ -31,7 +42,7 @@ export const initCommand = defineCommand({
   args: { cwd: cwdArg },
   async run({ args }) {
     const project = new Project(args.cwd);
-    const manifest = planManifest(project, workerName(path.basename(project.root)));
+    const manifest = planManifest(project, workerName(path.basename(project.root)), toolVersions(project.root));
     const name = workerName(manifest.name ?? path.basename(project.root));
     const wrangler = planWranglerConfig(project, name, compatibilityDateFor(project.root));
     const database = await project.migratedDatabase(project.migrations());
@@ -50,8 +61,7 @@ export const initCommand = defineCommand({
         { path: "tsconfig.json", text: TSCONFIG_TEMPLATE },
         { path: PATHS.schema, text: schema },
         { path: PATHS.applicationRecord, text: APPLICATION_RECORD_TEMPLATE },
-        // The template is TypeScript: an entry of another language is the app's to write.
-        ...(wrangler.entry.endsWith(".ts") ? [{ path: wrangler.entry, text: WORKER_TEMPLATE }] : []),
+        ...workerEntry(project, wrangler.entry),
       ]),
       ...project.makeFolder(PATHS.migrations),
     ];

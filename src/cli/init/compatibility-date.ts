@@ -21,7 +21,7 @@ export interface CompatibilityDate {
 
 // workerd 1.YYYYMMDD.N is the release of that day.
 function workerdDate(version: string): string | undefined {
-  const match = /^1\.(\d{4})(\d{2})(\d{2})\./.exec(version);
+  const match = /^1\.(\d{4})(\d{2})(\d{2})\.\d+$/.exec(version);
   return match ? `${match[1]}-${match[2]}-${match[3]}` : undefined;
 }
 

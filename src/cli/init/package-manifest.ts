@@ -1,13 +1,13 @@
 /**
- * The app's package.json, as `init` needs it: the npm scripts that apply migrations and run the Worker, and the
- * packages the project uses. What the app already has is kept: a script or dependency of the same name is left
- * as it is, with a note when it differs.
+ * The app's package.json, as `init` needs it: the npm scripts that apply migrations and run the Worker, the
+ * packages the project uses, and `"type": "module"`. What the app already has is kept: a script or dependency of
+ * the same name is left as it is, with a note when it differs. The type is the exception: the Worker is an ES
+ * module, and with `"type": "commonjs"` (what `npm init -y` writes) the Workers Vitest integration fails to load.
  */
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { isPlainObject } from "../../kernel/index.js";
 import { ownPackage } from "../own-package.js";
 import { outputLine, type FileToWrite, type Project } from "../project.js";
+import { TOOLS, type ToolVersions } from "./tool-versions.js";
 
 /** The npm scripts `init` adds. */
 export const SCRIPTS: Readonly<Record<string, string>> = {
@@ -15,9 +15,6 @@ export const SCRIPTS: Readonly<Record<string, string>> = {
   "db:migrate": "wrangler d1 migrations apply DB --local",
   typecheck: "tsc",
 };
-
-// The tools of the project, in the versions recordflare is tested with.
-const TOOLS = ["wrangler", "typescript", "@cloudflare/workers-types"] as const;
 
 interface Manifest {
   name?: unknown;
@@ -55,25 +52,40 @@ function parsedManifest(text: string): Manifest | undefined {
   }
 }
 
-// The manifest with the scripts and packages it lacks.
-function completedManifest(manifest: Manifest): Manifest {
-  const completed: Manifest = { ...manifest, scripts: withMissing(manifest.scripts, SCRIPTS) };
+// The manifest with the type, scripts and packages it lacks, and what its line of output says about them.
+function completedManifest(manifest: Manifest, versions: ToolVersions): { completed: Manifest; changes: string[] } {
+  const changes: string[] = [];
+  const completed: Manifest = { ...manifest, type: "module", scripts: withMissing(manifest.scripts, SCRIPTS) };
+  if (manifest.type !== "module") {
+    changes.push(`"type" is now "module", was ${manifest.type === undefined ? "unset" : JSON.stringify(manifest.type)}: the Worker and its tests are ES modules`);
+  }
   if (!hasPackage(manifest, "recordflare")) {
     completed.dependencies = withMissing(manifest.dependencies, { recordflare: `^${ownPackage.version}` });
   }
-  const tools = Object.fromEntries(TOOLS.filter((tool) => !hasPackage(manifest, tool)).map((tool) => [tool, ownPackage.devDependencies[tool]!]));
-  if (Object.keys(tools).length > 0) completed.devDependencies = withMissing(manifest.devDependencies, tools);
-  return completed;
+  const added = TOOLS.filter((tool) => !hasPackage(manifest, tool));
+  if (added.length > 0) {
+    completed.devDependencies = withMissing(manifest.devDependencies, Object.fromEntries(added.map((tool) => [tool, versions.ranges[tool]])));
+  }
+  for (const tool of added) if (versions.reasons[tool] !== undefined) changes.push(versions.reasons[tool]);
+  return { completed, changes };
 }
 
-/** What to write for the app's package.json; `name` is a new one's package name. */
-export function planManifest(project: Project, name: string): ManifestPlan {
+// The changes, said in one note; none when there are none.
+function joined(changes: readonly string[]): string | undefined {
+  return changes.length === 0 ? undefined : changes.join("; ");
+}
+
+/**
+ * What to write for the app's package.json; `name` is a new one's package name, `versions` the ranges of the tools
+ * to add.
+ */
+export function planManifest(project: Project, name: string, versions: ToolVersions): ManifestPlan {
   const file = "package.json";
-  if (!project.exists(file)) {
-    const text = `${JSON.stringify(completedManifest({ name, private: true, type: "module" }), null, 2)}\n`;
-    return { file: { path: file, text }, notes: [], name: undefined };
+  const original = project.read(file);
+  if (original === undefined) {
+    const { completed, changes } = completedManifest({ name, private: true, type: "module" }, versions);
+    return { file: { path: file, text: `${JSON.stringify(completed, null, 2)}\n`, note: joined(changes) }, notes: versions.upgrades, name: undefined };
   }
-  const original = readFileSync(path.join(project.root, file), "utf8");
   const manifest = parsedManifest(original);
   if (manifest === undefined) {
     return { file: undefined, notes: [outputLine("skip", file, "not a JSON object npm can read; left as it is")], name: undefined };
@@ -81,12 +93,13 @@ export function planManifest(project: Project, name: string): ManifestPlan {
   const notes = Object.entries(SCRIPTS)
     .filter(([script, command]) => manifest.scripts !== undefined && script in manifest.scripts && manifest.scripts[script] !== command)
     .map(([script, command]) => outputLine("skip", file, `script ${script} is kept; recordflare's would be \`${command}\``));
-  const completed = completedManifest(manifest);
+  notes.push(...versions.upgrades);
+  const { completed, changes } = completedManifest(manifest, versions);
   const packageName = typeof manifest.name === "string" ? manifest.name : undefined;
   // Nothing missing: the file is left byte for byte as it is.
   if (JSON.stringify(completed) === JSON.stringify(manifest)) {
     return { file: undefined, notes: [outputLine("identical", file), ...notes], name: packageName };
   }
   const indent = /^\{\r?\n([ \t]+)"/.exec(original)?.[1] ?? 2;
-  return { file: { path: file, text: `${JSON.stringify(completed, null, indent)}\n` }, notes, name: packageName };
+  return { file: { path: file, text: `${JSON.stringify(completed, null, indent)}\n`, note: joined(changes) }, notes, name: packageName };
 }

@@ -4,11 +4,10 @@
  * wrangler.jsonc; an existing wrangler.jsonc or wrangler.json gets only what it lacks, through edits that keep
  * its comments and layout; a wrangler.toml is left to the user, with what to add.
  */
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import jsonc from "jsonc-parser";
 import { outputLine, PATHS, type FileToWrite, type Project } from "../project.js";
 import type { CompatibilityDate } from "./compatibility-date.js";
+import { tomlMain } from "./wrangler-toml.js";
 
 /** The Worker's entry that `init` writes when the app has none. */
 export const WORKER_ENTRY = "src/index.ts";
@@ -123,15 +122,22 @@ function completedConfig(file: string, original: string, fallbackName: string, d
   return { text, notes, entry };
 }
 
+// A wrangler.toml is left to the user: what to add, and the entry it names (or the one to add).
+function tomlPlan(text: string): WranglerPlan {
+  const main = tomlMain(text);
+  const entry = main ?? WORKER_ENTRY;
+  const additions = `${main === undefined ? `main = "${WORKER_ENTRY}", ` : ""}nodejs_compat and a D1 binding DB with migrations_dir = "${PATHS.migrations}"`;
+  const note = `init edits only wrangler.jsonc or wrangler.json: add ${additions} by hand`;
+  return { file: undefined, notes: [outputLine("skip", "wrangler.toml", note)], entry };
+}
+
 /** What to write for the app's wrangler configuration (`name` is the Worker's and the new database's). */
 export function planWranglerConfig(project: Project, name: string, date: CompatibilityDate): WranglerPlan {
-  if (project.exists("wrangler.toml")) {
-    const note = `init edits only wrangler.jsonc or wrangler.json: add nodejs_compat and a D1 binding DB with migrations_dir = "${PATHS.migrations}" by hand`;
-    return { file: undefined, notes: [outputLine("skip", "wrangler.toml", note)], entry: WORKER_ENTRY };
-  }
+  const toml = project.read("wrangler.toml");
+  if (toml !== undefined) return tomlPlan(toml);
   const existing = ["wrangler.jsonc", "wrangler.json"].find((file) => project.exists(file));
   if (existing === undefined) return { file: { path: "wrangler.jsonc", text: newWranglerConfig(name, date) }, notes: [], entry: WORKER_ENTRY };
-  const original = readFileSync(path.join(project.root, existing), "utf8");
+  const original = project.read(existing)!;
   const { text, notes, entry } = completedConfig(existing, original, name, date);
   return { file: text === original && notes.length > 0 ? undefined : { path: existing, text }, notes, entry };
 }
