@@ -12,8 +12,13 @@ export type QuerySource = (params: ParamWriter) => string;
 /** A read added to the batch of a Relation's SELECT, and what receives its result once the records are loaded. */
 export interface PlannedRead<Result = any> {
   readonly statement: Statement<Result>;
-  /** Gets the statement's result and the records of the main query, after they are loaded (hydrated). Sync. */
-  readonly receive: (result: Result, records: readonly any[]) => void;
+  /**
+   * Gets the statement's result and the records of the main query, after they are loaded (hydrated). Sync. Reads it
+   * still needs (a preload whose subquery chose other rows than the SELECT returned reads the missing ones by their
+   * keys) it gives to `readNext`: the reads of every receiver go together in one more round trip, received the same
+   * way.
+   */
+  readonly receive: (result: Result, records: readonly any[], readNext: (reads: readonly PlannedRead[]) => void) => void;
 }
 
 /** Context of the `relation:plan` hook. */
