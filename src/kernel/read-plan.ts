@@ -25,7 +25,11 @@ export interface PlannedRead<Result = any> {
 export interface RelationPlanContext {
   /** The Relation whose records are loaded. */
   readonly relation: any;
-  /** Its SELECT as a subquery source: the exact rows it returns, with its order, limit, offset and distinct. */
+  /**
+   * Its SELECT as a subquery source, with its order, limit, offset and distinct. SQLite runs it again there and may
+   * choose other rows when the SELECT leaves a choice (ties or `random()` under a limit): a read that must match the
+   * records returned checks them in `receive` and reads what it missed with `readNext`.
+   */
   readonly source: QuerySource;
   /** The paths of `includes` not yet planned (nested names joined with dots); a hook deletes those it plans. */
   readonly pending: Set<string>;

@@ -200,7 +200,8 @@ function readsByKeys(preload: Preload, owners: readonly Loaded[]): PlannedRead[]
 
 /**
  * The `relation:plan` hook of associations: every association `includes` names, at any depth, is read in the batch
- * of the Relation's SELECT, by a subquery of it; the paths whose first name is no association stay pending.
+ * of the Relation's SELECT, by a subquery of it (the owners it missed, in one more round trip); the paths whose
+ * first name is no association stay pending.
  */
 export function planPreloads({ relation, source, pending, reads }: RelationPlanContext): void {
   if (pending.size === 0) return;
