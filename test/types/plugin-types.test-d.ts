@@ -4,7 +4,7 @@
  */
 import { expectTypeOf } from "vitest";
 import { type AnyModel, Model, type RelationOf } from "../../src/index.js";
-import { definePlugin } from "../../src/plugin.js";
+import { definePlugin, defineStatement } from "../../src/plugin.js";
 
 export const chronologicalPlugin = definePlugin({
   name: "chronological",
@@ -37,3 +37,22 @@ expectTypeOf(Note.where({ body: "x" }).chronological().pinned().paginate).toBeFu
 expectTypeOf(await Note.chronological().toArray()).toEqualTypeOf<Note[]>();
 // @ts-expect-error a merged method takes what it declares
 Note.chronological(1);
+
+// A read of `relation:plan` asks for more reads with `readNext`, reads only; a Relation makes records of rows.
+definePlugin({
+  name: "reads next",
+  hooks: {
+    "relation:plan"({ reads }) {
+      const statement = defineStatement({ sql: "SELECT 1" });
+      reads.push({
+        statement,
+        receive: (_rows, _records, readNext) => {
+          readNext([{ statement, receive: () => undefined }]);
+          // @ts-expect-error readNext takes reads ({ statement, receive }), not Statements
+          readNext([statement]);
+        },
+      });
+    },
+  },
+});
+expectTypeOf(Note.all().recordsOf([], undefined as never)).toEqualTypeOf<Note[]>();
