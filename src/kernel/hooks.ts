@@ -246,7 +246,8 @@ export interface ModelHooks {
   "record:inspect": (context: { readonly record: any; readonly entries: InspectEntry[] }) => void;
   /**
    * A Relation is about to load its records: a hook may add reads to the same D1 batch (`reads`), each selecting
-   * by a subquery of `source`, and deletes from `pending` the `includes` paths it planned. Sync.
+   * by a subquery of `source`, and deletes from `pending` the `includes` paths it planned; a read's `receive` may
+   * ask for more reads, sent together in one more round trip. Sync.
    */
   "relation:plan": (context: RelationPlanContext) => void;
   /**

@@ -13,8 +13,13 @@ export type QuerySource = (params: ParamWriter) => string;
 /** A read added to the batch of a Relation's SELECT, and what receives its result once the records are loaded. */
 export interface PlannedRead<Result = any> {
   readonly statement: Statement<Result>;
-  /** Gets the statement's result and the records of the main query, after they are loaded (hydrated). Sync. */
-  readonly receive: (result: Result, records: readonly any[]) => void;
+  /**
+   * Gets the statement's result and the records of the main query, after they are loaded (hydrated). Sync. Reads it
+   * still needs (a preload whose subquery chose other rows than the SELECT returned reads the missing ones by their
+   * keys) it gives to `readNext`: the reads of every receiver go together in one more round trip, received the same
+   * way.
+   */
+  readonly receive: (result: Result, records: readonly any[], readNext: (reads: readonly PlannedRead[]) => void) => void;
 }
 
 /**
@@ -29,8 +34,9 @@ export interface RelationPlanContext {
   /** The Relation whose records are loaded (for a preload, the association's target with its scope). */
   readonly relation: any;
   /**
-   * The SELECT the records are read by, as a subquery source: the exact rows it returns, with its order, limit,
-   * offset and distinct.
+   * Its SELECT as a subquery source, with its order, limit, offset and distinct. SQLite runs it again there and may
+   * choose other rows when the SELECT leaves a choice (ties or `random()` under a limit): a read that must match the
+   * records returned checks them in `receive` and reads what it missed with `readNext`.
    */
   readonly source: QuerySource;
   /** What the records are loaded for. */

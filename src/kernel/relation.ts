@@ -15,7 +15,7 @@ import { RecordNotFound } from "./errors.js";
 import { instantiate } from "./hydrate.js";
 import { type ResolvedModel, resolveModel } from "./resolve.js";
 import { SqlFragment } from "./sql.js";
-import { Statement, type SqlQuery, type StatementReader } from "./statement.js";
+import { Statement, type SqlQuery, type StatementDatabase, type StatementReader } from "./statement.js";
 import { findByKeyStatement, keyLookup } from "./key-lookup.js";
 import { printQuery } from "./query-event.js";
 import { INSPECT } from "./inspect-symbol.js";
@@ -46,6 +46,11 @@ const ORDERING = "an object of attribute directions or an sql fragment";
 export interface ReadPlan {
   readonly reads: readonly PlannedRead[];
   readonly pending: ReadonlySet<string>;
+  /**
+   * The planned Relation's limit: its reads receive at most that many of the loaded records, the first ones (a
+   * caller may load more in the same order, as `paginate` loads one row more to tell whether a next page exists).
+   */
+  readonly limit?: number | undefined;
 }
 
 /** What `create` calls on the record it built (every record has these; `R` is only the record's type). */
@@ -54,6 +59,14 @@ type SavingRecord = { save(): Promise<boolean>; saveOrThrow(): Promise<true> };
 const NOTHING_PLANNED: ReadPlan = { reads: [], pending: new Set() };
 
 export type { OrderDirection } from "./query-typing.js";
+
+/** Gives each read its result; returns the reads they ask for next, all together. */
+function receiveAll(reads: readonly PlannedRead[], results: readonly unknown[], records: readonly any[]): PlannedRead[] {
+  const next: PlannedRead[] = [];
+  const readNext = (more: readonly PlannedRead[]) => void next.push(...more);
+  reads.forEach((read, index) => read.receive(results[index], records, readNext));
+  return next;
+}
 
 /** The order `first` reads by when a Relation has none (and `last` reverses): the primary key, ascending. */
 export function primaryKeyOrder(model: ResolvedModel): OrderTerm[] {
@@ -253,7 +266,7 @@ export class Relation<R = any> {
       const ownSource = (params: ParamWriter) => joinSelect(selectParts(this.data, model, params, purpose));
       model.hooks.callSync("relation:plan", { relation: this, source: source ?? ownSource, purpose, pending, reads });
     }
-    return { reads, pending };
+    return { reads, pending, limit: this.data.limit };
   }
 
   /**
@@ -277,15 +290,17 @@ export class Relation<R = any> {
 
   /**
    * Loads records with `select` (this Relation's SELECT unless given) and the plan's reads in one round trip, after
-   * the `before` Statements (whose results come back too); each read receives its result once the records are.
+   * the `before` Statements (whose results come back too); each read receives its result once the records are. The
+   * reads a receiver asks for next go in one more round trip, and so on until none is left.
    */
   async loadPlanned(plan: ReadPlan, select: Statement<any[]> = this.toSelect(), before: readonly Statement[] = []): Promise<{ records: any[]; before: unknown[] }> {
-    const reads = plan.reads;
-    if (reads.length === 0 && before.length === 0) return { records: await this.run(select), before: [] };
+    if (plan.reads.length === 0 && before.length === 0) return { records: await this.run(select), before: [] };
     const database = await this.database();
-    const results = await database.runAll([...before, select, ...reads.map((read) => read.statement)]);
+    const results = await database.runAll([...before, select, ...plan.reads.map((read) => read.statement)]);
     const records = results[before.length] as any[];
-    reads.forEach((read, index) => read.receive(results[before.length + 1 + index], records));
+    const planned = records.slice(0, plan.limit);
+    let followUps = receiveAll(plan.reads, results.slice(before.length + 1), planned);
+    while (followUps.length > 0) followUps = receiveAll(followUps, await database.runAll(followUps.map((read) => read.statement)), planned);
     return { records, before: results.slice(0, before.length) };
   }
 
@@ -300,10 +315,16 @@ export class Relation<R = any> {
    * preload's), to be read as this Relation's rows.
    */
   toSelect(query: SqlQuery & Pick<Partial<Statement>, "sources"> = compileSelect(this.data, this.model)): Statement<any[]> {
-    const model = this.model;
+    return new Statement(query, this.model, "rows", (rows, _meta, database) => this.recordsOf(rows, database), boundDatabase(this.modelClass));
+  }
+
+  /**
+   * This Relation's records made from rows D1 returned (`database` is the one the query ran on, which the records
+   * keep): for a plugin's own query whose rows carry more than the records (`defineStatement`'s `read`).
+   */
+  recordsOf(rows: readonly Record<string, unknown>[], database: StatementDatabase): R[] {
     // distinct() does not add the primary key: such records cannot be saved, reloaded or destroyed.
-    const loaded = loadedAttributes(this.data, model);
-    return new Statement(query, model, "rows", this.#recordsOfRows(loaded), boundDatabase(this.modelClass));
+    return this.#recordsOfRows(loadedAttributes(this.data, this.model))(rows as Record<string, unknown>[], {}, database) as R[];
   }
 
   /** Reads rows as records of this Relation's Model, loaded with `loaded` attributes (all unless given). */

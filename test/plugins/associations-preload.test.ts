@@ -14,6 +14,7 @@ beforeEach(resetDatabase);
 class Blogger extends ApplicationRecord("users") {
   published = hasMany(Article, { foreignKey: "userId", scope: (q) => q.where({ published: true }).order({ title: "desc" }) });
   latest = hasMany(Article, { foreignKey: "userId", scope: (q) => q.order({ title: "desc" }).limit(1) });
+  titlesOnly = hasMany(Article, { foreignKey: "userId", scope: (q) => q.select("title") });
 }
 
 /** Five writers w1..w5, each with two posts (the second published) and a profile. */
@@ -57,13 +58,19 @@ describe("includes: one round trip, the preloads in the main query's batch", () 
     expect(writers.map((writer) => writer.profile.get()?.bio)).toEqual(["bio w1", "bio w2", "bio w3", "bio w4", "bio w5"]);
     for (const writer of writers) expect(await postTitles(writer)).toEqual([`${writer.name}-a`, `${writer.name}-b`]);
     expect(roundTrips).toHaveLength(1);
-    expect(events[1]!.sql).toMatch(/^WITH "recordflare_source" AS \(SELECT \* FROM "users" ORDER BY "name" ASC\) SELECT \* FROM "posts" WHERE "user_id" IN \(SELECT "id" FROM "recordflare_source"\)$/);
+    // The owner keys the subquery chose, each joined to its posts: an owner without posts still shows as chosen.
+    expect(events[1]!.sql).toBe(
+      `WITH "recordflare_source" AS (SELECT * FROM "users" ORDER BY "name" ASC) SELECT "recordflare_owners"."recordflare_owner", "posts".* ` +
+        `FROM (SELECT DISTINCT "id" AS "recordflare_owner" FROM "recordflare_source" WHERE "id" IS NOT NULL) AS "recordflare_owners" ` +
+        `LEFT JOIN "posts" ON "posts"."user_id" = "recordflare_owners"."recordflare_owner"`,
+    );
 
     roundTrips.length = 0;
     const articles = await A.where({ published: true }).includes("user").toArray();
     expect(roundTrips).toHaveLength(1);
     expect(articles.map((article) => article.user.get()!.name).sort()).toEqual(["w1", "w2", "w3", "w4", "w5"]);
-    expect(roundTrips[0]![1]).toContain(`SELECT * FROM "users" WHERE "id" IN (SELECT "user_id" FROM "recordflare_source")`);
+    expect(roundTrips[0]![1]).toContain(`(SELECT DISTINCT "user_id" AS "recordflare_owner" FROM "recordflare_source" WHERE "user_id" IS NOT NULL)`);
+    expect(roundTrips[0]![1]).toContain(`LEFT JOIN "users" ON "users"."id" = "recordflare_owners"."recordflare_owner"`);
   });
 
   it("limit, offset, order and distinct of the main query: a preload selects exactly the children of the rows returned", async () => {
@@ -148,9 +155,10 @@ describe("includes: one round trip, the preloads in the main query's batch", () 
     expect(roundTrips).toHaveLength(0);
   });
 
-  it("a select that leaves out the owners' key is refused before any query", async () => {
-    const { roundTrips, Article: A } = recording();
+  it("a select that leaves out the owners' key, or a scope's select that leaves out the targets', is refused before any query", async () => {
+    const { roundTrips, Article: A, Blogger: B } = recording();
     await expect(A.select("title").includes("user").toArray()).rejects.toThrow(MissingAttribute);
+    await expect(B.includes("titlesOnly").toArray()).rejects.toThrow(/^Blogger\.includes: titlesOnly needs Article\.userId, which select\(\) leaves out$/);
     expect(roundTrips).toHaveLength(0);
   });
 });
@@ -206,6 +214,41 @@ describe("relation:plan: a plugin adds a read to the batch of a Relation's SELEC
     expect(names.sort()).toEqual(["w1", "w2"]);
     expect(received).toEqual([4, 2]);
     expect(roundTrips).toHaveLength(1);
+  });
+
+  it("a receiver asks for reads in one more round trip (readNext); recordsOf makes records of its own query's rows", async () => {
+    await seedBlog();
+    const received: unknown[] = [];
+    const postsOfW1: { titles?: string[] } = {};
+    const postsLater = definePlugin({
+      name: "posts later",
+      hooks: {
+        "relation:plan"({ relation, reads }) {
+          const later = new Statement({ sql: `SELECT *, 'extra' AS "extra" FROM "posts" WHERE "title" LIKE 'w1-%' ORDER BY "title"`, params: [] }, undefined, "rows", (rows, _meta, database) =>
+            (Article as any).all().recordsOf(rows.map(({ extra: _extra, ...row }) => row), database),
+          );
+          const count = new Statement({ sql: `SELECT COUNT(*) AS n FROM "posts"`, params: [] }, undefined, "rows", (rows) => rows[0]!["n"]);
+          reads.push({
+            statement: count,
+            receive: (n, records, readNext) => {
+              received.push(n, records.length, relation.model.name);
+              readNext([{ statement: later, receive: (posts: Array<{ title: string }>) => void (postsOfW1.titles = posts.map((post) => post.title)) }]);
+            },
+          });
+        },
+      },
+    });
+    class Counted extends ApplicationRecord("users") {
+      static {
+        this.use(postsLater);
+      }
+    }
+    const { binding, roundTrips } = recordingRoundTrips();
+    const loaded = await connect(binding).model(Counted).where({ name: ["w1", "w2"] }).toArray();
+    expect(loaded).toHaveLength(2);
+    expect(received).toEqual([10, 2, "Counted"]);
+    expect(postsOfW1.titles).toEqual(["w1-a", "w1-b"]);
+    expect(roundTrips).toHaveLength(2);
   });
 });
 

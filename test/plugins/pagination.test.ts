@@ -327,8 +327,8 @@ describe("rule 7: includes preloads the page's associations in the page's batch"
     expect(events[0]!.sql).toContain("COUNT(*)");
     expect(events[1]!.sql).toContain(`FROM "users"`);
     const preloads = events.slice(2).map((event) => event.sql);
-    expect(preloads.some((sql) => sql.includes(`FROM "posts"`))).toBe(true);
-    expect(preloads.some((sql) => sql.includes(`FROM "profiles"`))).toBe(true);
+    expect(preloads.some((sql) => sql.includes(`LEFT JOIN "posts"`))).toBe(true);
+    expect(preloads.some((sql) => sql.includes(`LEFT JOIN "profiles"`))).toBe(true);
     // Each preload selects by a subquery of the page itself: its order, limit and offset.
     for (const event of events.slice(2)) expect(event.sql).toContain("LIMIT 2 OFFSET 2");
     events.length = 0;

@@ -4,7 +4,7 @@
  */
 import { expectTypeOf } from "vitest";
 import { type AnyModel, column, Model, type RelationOf, sql } from "../../src/index.js";
-import { definePlugin, type Relation } from "../../src/plugin.js";
+import { definePlugin, defineStatement, type Relation } from "../../src/plugin.js";
 
 export const chronologicalPlugin = definePlugin({
   name: "chronological",
@@ -68,3 +68,22 @@ definePlugin({
     },
   },
 });
+
+// A read of `relation:plan` asks for more reads with `readNext`, reads only; a Relation makes records of rows.
+definePlugin({
+  name: "reads next",
+  hooks: {
+    "relation:plan"({ reads }) {
+      const statement = defineStatement({ sql: "SELECT 1" });
+      reads.push({
+        statement,
+        receive: (_rows, _records, readNext) => {
+          readNext([{ statement, receive: () => undefined }]);
+          // @ts-expect-error readNext takes reads ({ statement, receive }), not Statements
+          readNext([statement]);
+        },
+      });
+    },
+  },
+});
+expectTypeOf(Note.all().recordsOf([], undefined as never)).toEqualTypeOf<Note[]>();

@@ -105,7 +105,8 @@ function includes<R extends Relation>(this: R, ...names: IncludeSpec[]): R {
  * association are saved with their owner in one atomic batch when the owner's key is known before insert (text
  * keys); with database-assigned keys, each level is written in its own batch after the owner. `dependent`
  * strategies run after every before-destroy callback, in the owner's destroy batch. `includes` preloads every
- * association it names, nested ones too, in the batch of the Relation's own SELECT: one round trip.
+ * association it names, nested ones too, in the batch of the Relation's own SELECT: one round trip, and a second
+ * one for the owners whose keys a preload's subquery did not choose (a query SQLite may answer otherwise).
  */
 export const associations = definePlugin({
   name: "associations",
@@ -168,7 +169,8 @@ declare module "../../kernel/index.js" {
 
   interface PluginRelationMethods<R> {
     /**
-     * Preloads the named associations (an object names those below them) in the batch of the query: one round trip.
+     * Preloads the named associations (an object names those below them) in the batch of the query: one round trip,
+     * two when SQLite's second run of the query (ties or `random()` under a limit) chose other rows than it returned.
      * Generic in the names so that a Relation of a subclass that redeclares an association with a subclass of its
      * target (and so has more names) still serves as the base's Relation.
      */
@@ -176,7 +178,10 @@ declare module "../../kernel/index.js" {
   }
 
   interface PluginStatics<A> {
-    /** Preloads the named associations (an object names those below them) in the batch of the query: one round trip. */
+    /**
+     * Preloads the named associations (an object names those below them) in the batch of the query: one round trip,
+     * two when SQLite's second run of the query (ties or `random()` under a limit) chose other rows than it returned.
+     */
     includes<M extends AnyModel>(this: M, ...associations: Array<AssociationName<RecordOfModel<M>> | IncludeObject<RecordOfModel<M>>>): RelationOf<M>;
   }
 }

@@ -1,7 +1,10 @@
 import {
   attributeNamed,
+  defineStatement,
   IncompatibleRelation,
+  injectedName,
   joinSelect,
+  joinWithAnd,
   MissingAttribute,
   ParamWriter,
   type PlannedRead,
@@ -9,7 +12,9 @@ import {
   quoteIdentifier,
   type Relation,
   type RelationPlanContext,
+  reservedName,
   selectParts,
+  type StatementDatabase,
   withSource,
 } from "../../kernel/index.js";
 import { associationsOf, slotsOf } from "./registry.js";
@@ -45,28 +50,44 @@ function scoped(association: ResolvedAssociation): Relation {
   return relation;
 }
 
-/** The owners' key column, refused before any query when the owners' `select` leaves it out. */
-function ownersKeyColumn(owners: Relation, association: ResolvedAssociation, ownKey: string): string {
-  const { model, data } = owners;
-  const attribute = attributeNamed(model, ownKey);
+/**
+ * A key column of a preload's query, refused before any query when the Relation's `select` leaves it out: the
+ * owners' key, or the targets' (by which their rows are told from an owner without any).
+ */
+function loadedKeyColumn(relation: Relation, key: string, needer: string): string {
+  const { model, data } = relation;
+  const attribute = attributeNamed(model, key);
   const loaded = !data.select || data.select.includes(attribute) || (!data.distinct && attribute === model.primaryKey);
-  if (!loaded) throw new MissingAttribute(`${model.name}.includes: ${association.name} needs ${ownKey}, which select() leaves out`);
-  return quoteIdentifier(attribute.column);
+  if (!loaded) throw new MissingAttribute(`${needer} needs ${model.name}.${key}, which select() leaves out`);
+  return attribute.column;
 }
 
-/** Fills each owner's slot with the targets whose key matches its own (the children of a hasMany in their order). */
-function fill(association: ResolvedAssociation, owners: readonly Loaded[], found: readonly Loaded[], ownKey: string, theirKey: string): void {
+/** How the two sides of an association compare keys: as the target's key attribute reads them as a condition. */
+function keyMatcher(association: ResolvedAssociation, theirKey: string): (key: unknown) => unknown {
+  // The owner's key as the target's attribute reads it: an integer key matches a text foreign key.
+  return (key) => keyFor(association.target, theirKey, key);
+}
+
+/**
+ * Fills each owner's slot with the targets whose key matches its own (the children of a hasMany in their order);
+ * returns the targets it gave out, each once.
+ */
+function fill(association: ResolvedAssociation, owners: readonly Loaded[], found: readonly Loaded[], ownKey: string, theirKey: string): Loaded[] {
+  const matchKey = keyMatcher(association, theirKey);
   const grouped = new Map<unknown, Loaded[]>();
   for (const target of found) {
     const key = target.readAttribute(theirKey);
     grouped.set(key, [...(grouped.get(key) ?? []), target]);
   }
+  const given = new Set<Loaded>();
   for (const owner of owners) {
     const slot = slotsOf(owner).find(([candidate]) => candidate.name === association.name)?.[1];
-    // The owner's key as the target's attribute reads it: an integer key matches a text foreign key.
-    const matches = grouped.get(keyFor(association.target, theirKey, owner.readAttribute(ownKey))) ?? [];
+    const matches = grouped.get(matchKey(owner.readAttribute(ownKey))) ?? [];
+    const loaded = association.kind === "hasMany" ? matches : matches.slice(0, 1);
+    for (const target of loaded) given.add(target);
     slot?.remember(association.kind === "hasMany" ? matches : (matches[0] ?? null));
   }
+  return [...given];
 }
 
 /** One level of preloads: the owners' Relation and source, and how to get their records once loaded. */
@@ -77,20 +98,57 @@ interface Level {
   readonly prefix: string;
 }
 
-/**
- * A preload loads the target's records as any load does: the target Model's `relation:plan` hooks plan their reads
- * for them (purpose `preload`), by the preload's own read, and receive its records. The `includes` below it are
- * this tree's, planned level by level, so the target's own are left out.
- */
-function planTargetReads(target: Relation, source: QuerySource, records: () => readonly Loaded[], reads: PlannedRead[]): void {
-  const plan = target.with({ includes: [] }).plan({ purpose: "preload", source });
-  for (const read of plan.reads) reads.push({ statement: read.statement, receive: (result) => read.receive(result, records()) });
+/** An association of a level, with its keys: the owners' (`ownKey`) and the targets' that match it (`theirKey`). */
+interface Preload {
+  readonly association: ResolvedAssociation;
+  readonly ownKey: string;
+  readonly theirKey: string;
+  /** The names to include below it, and its dotted path. */
+  readonly below: IncludeTree;
+  readonly path: string;
+}
+
+/** The column of a preload's rows that names the owner key each row was read for, and the rows of those keys. */
+const OWNER_COLUMN = reservedName("owner");
+const OWNERS = injectedName("owners");
+
+/** The owner keys a preload's query chose (its subquery's run of the owners' query) and the targets it read. */
+interface ChosenTargets {
+  readonly ownerKeys: readonly unknown[];
+  readonly targets: Loaded[];
 }
 
 /**
- * Plans the preload of each association of the tree at one level: a read of the targets whose key is in a subquery
- * of the owners' source (so it selects exactly the owners' targets, whatever their order, paging or distinct), then
- * the levels below it, whose source is this read.
+ * The SQL of a preload by the owners' source: the distinct owner keys the source gives, each joined to its targets
+ * (`LEFT JOIN`, so that an owner without any still shows as chosen), in the targets' own conditions and order.
+ */
+function joinedToOwners(level: Level, target: Relation, preload: Preload, params: ParamWriter): string {
+  const needer = `${level.owners.model.name}.includes: ${preload.association.name}`;
+  const ownColumn = quoteIdentifier(loadedKeyColumn(level.owners, preload.ownKey, needer));
+  return withSource(level.source, params, (owners) => {
+    const parts = selectParts(target.data, target.model, params, "preload");
+    const chosen = `(SELECT DISTINCT ${ownColumn} AS "${OWNER_COLUMN}" FROM ${owners} WHERE ${ownColumn} IS NOT NULL) AS ${OWNERS}`;
+    const theirColumn = `${parts.from}.${quoteIdentifier(attributeNamed(target.model, preload.theirKey).column)}`;
+    const on = joinWithAnd([`${theirColumn} = ${OWNERS}."${OWNER_COLUMN}"`, ...parts.where]);
+    const columns = `${OWNERS}."${OWNER_COLUMN}", ${parts.columns === "*" ? `${parts.from}.*` : parts.columns}`;
+    return joinSelect({ ...parts, columns, from: `${chosen} LEFT JOIN ${parts.from} ON ${on}`, where: [], listJoin: undefined });
+  });
+}
+
+/** Splits a preload's rows into the owner keys its query chose and the targets' records. */
+function chosenTargets(target: Relation, theirColumn: string): (rows: Record<string, unknown>[], meta: unknown, database: StatementDatabase) => ChosenTargets {
+  return (rows, _meta, database) => {
+    const matched = rows.filter((row) => row[theirColumn] !== null).map(({ [OWNER_COLUMN]: _owner, ...row }) => row);
+    return { ownerKeys: rows.map((row) => row[OWNER_COLUMN]), targets: target.recordsOf(matched, database) };
+  };
+}
+
+/**
+ * Plans the preload of each association of the tree at one level: a read of the targets of the owner keys a
+ * subquery of the owners' source chooses, which also says which keys it chose. SQLite may run that subquery
+ * differently from the query that returned the owners (an order with ties, `random()`, a limit without order):
+ * the owners it did not choose have their targets read by their keys, in one more round trip. Then the levels
+ * below it, whose source is this read.
  */
 function planLevel(level: Level, tree: IncludeTree, pending: Set<string>, reads: PlannedRead[]): void {
   const known = associationsOf(level.owners.model.model);
@@ -101,35 +159,76 @@ function planLevel(level: Level, tree: IncludeTree, pending: Set<string>, reads:
       throw new TypeError(`${level.owners.model.name}: ${name} is not an association of ${level.owners.model.name} (includes ${level.prefix}${name})`);
     }
     const belongs = association.kind === "belongsTo";
-    const ownKey = belongs ? association.foreignKey : association.primaryKey;
-    const theirKey = belongs ? association.primaryKey : association.foreignKey;
-    const target = scoped(association);
-    const ownColumn = ownersKeyColumn(level.owners, association, ownKey);
-    const theirColumn = quoteIdentifier(attributeNamed(target.model, theirKey).column);
-    const source: QuerySource = (params) =>
-      withSource(level.source, params, (owners) => {
-        const parts = selectParts(target.data, target.model, params, "preload");
-        parts.where.push(`${theirColumn} IN (SELECT ${ownColumn} FROM ${owners})`);
-        return joinSelect(parts);
-      });
-    const params = new ParamWriter();
-    const sql = source(params);
-    let found: Loaded[] = [];
-    const receive = (result: Loaded[], main: readonly Loaded[]) => {
-      found = result;
-      fill(association, level.records(main), result, ownKey, theirKey);
-    };
-    reads.push({ statement: target.toSelect({ sql, params: params.params, sources: params.sources }), receive });
-    planTargetReads(target, source, () => found, reads);
     const path = `${level.prefix}${name}`;
+    const preload: Preload = { association, ownKey: belongs ? association.foreignKey : association.primaryKey, theirKey: belongs ? association.primaryKey : association.foreignKey, below, path };
     for (const planned of [...pending]) if (planned === path || planned.startsWith(`${path}.`)) pending.delete(planned);
-    planLevel({ owners: target, source, records: () => found, prefix: `${path}.` }, below, pending, reads);
+    planBySource(level, preload, reads);
   }
 }
 
 /**
+ * A preload loads the target's records as any load does: the target Model's `relation:plan` hooks plan their reads
+ * for them (purpose `preload`), by a source of exactly the targets of the owners' source, and receive its records.
+ * The `includes` below it are this tree's, planned level by level, so the target's own are left out.
+ */
+function planTargetReads(target: Relation, source: QuerySource, records: () => readonly Loaded[], reads: PlannedRead[]): void {
+  const plan = target.with({ includes: [] }).plan({ purpose: "preload", source });
+  for (const read of plan.reads) reads.push({ statement: read.statement, receive: (result, _main, readNext) => read.receive(result, records(), readNext) });
+}
+
+/** The targets' SELECT narrowed by a subquery of the owners' source: the rows a preload reads, and no other column. */
+function targetsOfOwners(level: Level, target: Relation, preload: Preload): QuerySource {
+  const needer = `${level.owners.model.name}.includes: ${preload.association.name}`;
+  const ownColumn = quoteIdentifier(loadedKeyColumn(level.owners, preload.ownKey, needer));
+  const theirColumn = quoteIdentifier(attributeNamed(target.model, preload.theirKey).column);
+  return (params) =>
+    withSource(level.source, params, (owners) => {
+      const parts = selectParts(target.data, target.model, params, "preload");
+      parts.where.push(`${theirColumn} IN (SELECT ${ownColumn} FROM ${owners})`);
+      return joinSelect(parts);
+    });
+}
+
+/** The read of one association's targets by the owners' source, then the levels below it. */
+function planBySource(level: Level, preload: Preload, reads: PlannedRead[]): void {
+  const target = scoped(preload.association);
+  const theirColumn = loadedKeyColumn(target, preload.theirKey, `${level.owners.model.name}.includes: ${preload.association.name}`);
+  const source: QuerySource = (params) => joinedToOwners(level, target, preload, params);
+  const params = new ParamWriter();
+  const sql = source(params);
+  const statement = defineStatement({ sql, params: params.params, sources: params.sources, model: target.model, read: chosenTargets(target, theirColumn) });
+  let found: readonly Loaded[] = [];
+  const receive = ({ ownerKeys, targets }: ChosenTargets, main: readonly Loaded[], readNext: (reads: readonly PlannedRead[]) => void) => {
+    const matchKey = keyMatcher(preload.association, preload.theirKey);
+    const chosen = new Set(ownerKeys.map(matchKey));
+    const owners = level.records(main).filter((owner) => owner.readAttribute(preload.ownKey) !== null);
+    const missed = owners.filter((owner) => !chosen.has(matchKey(owner.readAttribute(preload.ownKey))));
+    found = fill(preload.association, owners.filter((owner) => !missed.includes(owner)), targets, preload.ownKey, preload.theirKey);
+    if (missed.length > 0) readNext(readsByKeys(preload, missed));
+  };
+  reads.push({ statement, receive });
+  planTargetReads(target, targetsOfOwners(level, target, preload), () => found, reads);
+  planLevel({ owners: target, source, records: () => found, prefix: `${preload.path}.` }, preload.below, new Set(), reads);
+}
+
+/**
+ * The reads of one association's targets for owners given as records (those a preload's subquery did not choose),
+ * by their keys bound as one JSON list, then the levels below them: the second round trip of a preload.
+ */
+function readsByKeys(preload: Preload, owners: readonly Loaded[]): PlannedRead[] {
+  const keys = [...new Set(owners.map((owner) => owner.readAttribute(preload.ownKey)))];
+  const targets = scoped(preload.association).where({ [preload.theirKey]: keys });
+  let found: readonly Loaded[] = [];
+  const reads: PlannedRead[] = [{ statement: targets.toSelect(), receive: (records: Loaded[]) => void (found = fill(preload.association, owners, records, preload.ownKey, preload.theirKey)) }];
+  const source: QuerySource = (params) => joinSelect(selectParts(targets.data, targets.model, params));
+  planLevel({ owners: targets, source, records: () => found, prefix: `${preload.path}.` }, preload.below, new Set(), reads);
+  return reads;
+}
+
+/**
  * The `relation:plan` hook of associations: every association `includes` names, at any depth, is read in the batch
- * of the Relation's SELECT, by a subquery of it; the paths whose first name is no association stay pending.
+ * of the Relation's SELECT, by a subquery of it (the owners it missed, in one more round trip); the paths whose
+ * first name is no association stay pending.
  */
 export function planPreloads({ relation, source, pending, reads }: RelationPlanContext): void {
   if (pending.size === 0) return;
