@@ -216,9 +216,9 @@ describe("includes: round trips and rows read", () => {
     // level of the first trip, whose own subquery chose other books again, reads the authors of the books it missed.
     const second = events.slice(3);
     expect(second.map((event) => event.sql)).toEqual([
-      `SELECT * FROM "books" WHERE "author_id" IN (SELECT value FROM json_each(?))`,
-      expect.stringMatching(/^WITH "recordflare_source" AS \(SELECT \* FROM "books" WHERE "author_id" IN \(SELECT value FROM json_each\(\?\)\)\) SELECT "recordflare_owners"/),
-      `SELECT "authors".* FROM (SELECT value AS "recordflare_list_value" FROM json_each(?)) CROSS JOIN "authors" ON "id" = "recordflare_list_value"`,
+      `SELECT * FROM "books" WHERE "author_id" IN (SELECT value FROM json_each(?1))`,
+      expect.stringMatching(/^WITH "recordflare_source" AS \(SELECT \* FROM "books" WHERE "author_id" IN \(SELECT value FROM json_each\(\?1\)\)\) SELECT "recordflare_owners"/),
+      `SELECT "authors".* FROM (SELECT value AS "recordflare_list_value" FROM json_each(?1)) AS "recordflare_list" CROSS JOIN "authors" ON "id" = "recordflare_list"."recordflare_list_value"`,
     ]);
     const missed = JSON.parse(second[0]!.params[0] as string) as number[];
     expect(missed.length).toBeGreaterThan(100);
