@@ -3,18 +3,38 @@ import { defineBuildConfig } from "unbuild";
 import type { Plugin } from "rollup";
 
 /**
- * Plugins type their methods by augmenting the kernel's plugin API (`declare module "../kernel/index.js"`), which the
- * main entry re-exports. The bundled types have no module of that name (rollup-plugin-dts keeps the specifier, and a
- * re-exporting module belongs to no chunk), so each augmentation is pointed at the main entry's types, where those
- * interfaces are exported: without this, every plugin method would be missing from the published types.
+ * The published types declare the whole kernel in the plugin entry's own file (dist/plugin.d.mts), which the main
+ * entry re-exports, rather than in a shared chunk that both entries re-export. TypeScript merges augmentations of
+ * one interface made through two different re-exporting modules into a broken declaration (its type parameters
+ * concatenated: `PluginStatics<A, A>`), so with a shared chunk an app augmenting `recordflare/plugin`, as the guide
+ * says, lost every built-in plugin's methods, which augment the main entry. Declared in the entry itself, an
+ * augmentation of `recordflare/plugin` reaches the declaration directly, and one of `recordflare` reaches it
+ * through a single re-export: both merge.
  */
-function pluginTypesOnMainEntry(): Plugin {
+function kernelTypesInPluginEntry(): Plugin {
   return {
-    name: "recordflare:plugin-types-on-main-entry",
+    name: "recordflare:kernel-types-in-plugin-entry",
+    outputOptions(output) {
+      const inPluginEntry = (id: string) => id.includes("/src/kernel/") || id.endsWith("/src/plugin.ts");
+      return { ...output, manualChunks: (id) => (inPluginEntry(id) ? "plugin" : undefined) };
+    },
+  };
+}
+
+/**
+ * Plugins type their methods by augmenting the kernel's plugin API (`declare module "../kernel/index.js"`). The
+ * bundled types have no module of that name (rollup-plugin-dts keeps the specifier, and a re-exporting module
+ * belongs to no chunk), so each augmentation is pointed at the plugin entry's types, where those interfaces are
+ * declared (see `kernelTypesInPluginEntry`): without this, every plugin method would be missing from the published
+ * types.
+ */
+function pluginTypesOnPluginEntry(): Plugin {
+  return {
+    name: "recordflare:plugin-types-on-plugin-entry",
     renderChunk(code, chunk) {
-      const mainEntry = path.posix.relative(path.posix.dirname(chunk.fileName), "index.mjs");
+      const pluginEntry = path.posix.relative(path.posix.dirname(chunk.fileName), "plugin.mjs");
       // Base's own record methods fill the kernel's record contract the same way, from src/kernel ("./index.js").
-      return code.replace(/declare module "(?:(?:\.\.?\/)+kernel\/|\.\/)index\.js"/g, `declare module "./${mainEntry}"`);
+      return code.replace(/declare module "(?:(?:\.\.?\/)+kernel\/|\.\/)index\.js"/g, `declare module "./${pluginEntry}"`);
     },
   };
 }
@@ -27,7 +47,7 @@ export default defineBuildConfig({
   rollup: { emitCJS: false, output: { preserveModules: true, preserveModulesRoot: "src" } },
   hooks: {
     "rollup:dts:options"(_context, options) {
-      options.plugins.push(pluginTypesOnMainEntry());
+      options.plugins.push(kernelTypesInPluginEntry(), pluginTypesOnPluginEntry());
     },
   },
 });

@@ -7,6 +7,7 @@ import { Comment } from "./models/comment.js";
 import { Post } from "./models/post.js";
 import { User } from "./models/user.js";
 import { QueryLog } from "./query-log.js";
+import { RedirectLogs } from "./redirect-logs.js";
 import { seedIfEmpty } from "./seed.js";
 import { layout } from "./views/layout.js";
 import { postForm, postList, postPage, SCOPES, type ScopeName } from "./views/posts.js";
@@ -15,9 +16,8 @@ type App = { Bindings: { DB: D1Database }; Variables: D1Variables & { log: Query
 
 const app = new Hono<App>();
 
-// The log of a request that answered with a redirect, shown on the page it led to. Module state is shared by the
-// requests of one isolate: good enough for a local playground with one visitor.
-let redirected: QueryLog | undefined;
+// The log of a request that answered with a redirect, shown on the page it led to, for that visitor only.
+const redirectLogs = new RedirectLogs();
 
 // Each request has its own database (and D1 session): its queries go to this request's log.
 app.use(d1());
@@ -30,13 +30,13 @@ app.use(async (c, next) => {
 });
 
 function render(c: Context<App>, title: string, content: Parameters<typeof layout>[1], status: 200 | 422 | 404 = 200) {
+  const redirected = redirectLogs.take(c);
   const logs = redirected ? [redirected, c.var.log] : [c.var.log];
-  redirected = undefined;
   return c.html(layout(title, content, logs), status);
 }
 
 function redirect(c: Context<App>, path: string) {
-  redirected = c.var.log;
+  redirectLogs.keep(c, c.var.log);
   return c.redirect(path, 303);
 }
 

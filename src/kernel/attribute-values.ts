@@ -16,6 +16,22 @@ export type AssignAttributes<A> = { [K in keyof A]?: AssignableValue<A[K]> };
 /** The JavaScript value a condition on an attribute of type `T` compares with. */
 export type ConditionScalar<T> = unknown extends T ? unknown : T extends string ? string | number : AssignableValue<T>;
 
+/**
+ * The JavaScript value a comparison helper (`gt`, `between`, ...) on an attribute of type `T` takes: text on a
+ * string attribute, a number or a number's literal text on a number attribute, a Date or date text on a datetime
+ * attribute. Narrower than `ConditionScalar`: text compares as text, so a number on a string attribute would order
+ * by its digits, and text that is not a number's can never bound a number.
+ */
+export type ComparisonScalar<T> = unknown extends T
+  ? unknown
+  : T extends string
+    ? string
+    : T extends number
+      ? number | `${number}`
+      : T extends Date
+        ? Date | string
+        : never;
+
 /** A record's attribute names. */
 export type AttributeName<A> = keyof A & string;
 

@@ -3,6 +3,11 @@ import { UNCASTABLE } from "./attribute-types.js";
 import { assertValueWithinD1Limit } from "./bound-json.js";
 import type { SqlFragment } from "./sql.js";
 import { argumentError, optionsArgument } from "./arguments.js";
+import { previewValue } from "./display.js";
+import { CastError } from "./errors.js";
+
+/** The Model a condition is for, as its errors name it: its name, and its class for a `CastError`. */
+type ConditionModel = { readonly name: string; readonly model: Function };
 
 /** A comparison operator of the comparison helpers; `ignoringCase` is equality apart from ASCII letter case. */
 export type ComparisonOperator = ">" | ">=" | "<" | "<=" | "ignoringCase";
@@ -35,20 +40,20 @@ function comparison<T, Op extends ComparisonOperator | "between">(operator: Op, 
 }
 
 /** Matches values greater than `value`. */
-export const gt = <T>(value: T): Comparison<T, ">"> => comparison(">", [value]);
+export const gt = <const T>(value: T): Comparison<T, ">"> => comparison(">", [value]);
 /** Matches values greater than or equal to `value`. */
-export const gte = <T>(value: T): Comparison<T, ">="> => comparison(">=", [value]);
+export const gte = <const T>(value: T): Comparison<T, ">="> => comparison(">=", [value]);
 /** Matches values less than `value`. */
-export const lt = <T>(value: T): Comparison<T, "<"> => comparison("<", [value]);
+export const lt = <const T>(value: T): Comparison<T, "<"> => comparison("<", [value]);
 /** Matches values less than or equal to `value`. */
-export const lte = <T>(value: T): Comparison<T, "<="> => comparison("<=", [value]);
+export const lte = <const T>(value: T): Comparison<T, "<="> => comparison("<=", [value]);
 /**
  * Matches text equal to `value` apart from the case of ASCII letters (SQLite's NOCASE), on string attributes only.
  * Unlike an `sql` fragment, the value is cast and, for a filtered attribute, shown as `[FILTERED]` in query events.
  */
 export const ignoringCase = (value: string): Comparison<string, "ignoringCase"> => comparison("ignoringCase", [value]);
 /** Matches values from `low` to `high`, both included unless `excludeEnd: true`; each end may take its own form. */
-export const between = <Low, High>(low: Low, high: High, options?: { excludeEnd?: boolean }): Comparison<Low | High, "between"> => {
+export const between = <const Low, const High>(low: Low, high: High, options?: { excludeEnd?: boolean }): Comparison<Low | High, "between"> => {
   const { excludeEnd = false } = optionsArgument("between", options);
   if (typeof excludeEnd !== "boolean") throw argumentError("between", "excludeEnd as a boolean", excludeEnd);
   return comparison("between", [low, high], excludeEnd);
@@ -93,9 +98,23 @@ function listCondition(model: { readonly name: string }, attribute: Attribute, v
   return { kind: "in", attribute, values: cast, orNull };
 }
 
-function comparisonConditions(model: { readonly name: string }, attribute: Attribute, comparison: Comparison): Condition[] {
-  const cast = comparison.values.map((value) => boundConditionValue(model, attribute, value));
-  if (cast.includes(UNCASTABLE) || cast.includes(null)) return [{ kind: "never" }];
+/**
+ * One value of a comparison, cast. Unlike an equality's value, one that cannot be cast is refused: a bound that is
+ * not of the attribute's type (`gt("x")` on an integer) is a mistake in the query, not a value no row holds, and
+ * matching nothing would hide it. Null is kept: a comparison with NULL matches nothing, as in SQL.
+ */
+function comparisonValue(model: ConditionModel, attribute: Attribute, comparison: Comparison, value: unknown): unknown {
+  if (value === null) return null;
+  const cast = boundConditionValue(model, attribute, value);
+  if (cast !== UNCASTABLE) return cast;
+  const helper = HELPER_NAMES[comparison.operator];
+  const message = `${model.name}.${attribute.name}: ${previewValue(attribute, value)} is not a valid ${attribute.typeName} to compare with (${helper})`;
+  throw new CastError(message, model.model, attribute.name);
+}
+
+function comparisonConditions(model: ConditionModel, attribute: Attribute, comparison: Comparison): Condition[] {
+  const cast = comparison.values.map((value) => comparisonValue(model, attribute, comparison, value));
+  if (cast.includes(null)) return [{ kind: "never" }];
   if (comparison.operator !== "between") return [{ kind: "compare", attribute, operator: comparison.operator, value: cast[0] }];
   return [
     { kind: "compare", attribute, operator: ">=", value: cast[0] },
@@ -104,7 +123,7 @@ function comparisonConditions(model: { readonly name: string }, attribute: Attri
 }
 
 /** The conditions one attribute's value in a `where` object of `model` stands for. */
-export function conditionsFor(model: { readonly name: string }, attribute: Attribute, value: unknown): Condition[] {
+export function conditionsFor(model: ConditionModel, attribute: Attribute, value: unknown): Condition[] {
   if (value === null) return [{ kind: "null", attribute }];
   if (Array.isArray(value)) return [listCondition(model, attribute, value)];
   if (value instanceof Comparison) return comparisonConditions(model, attribute, value);

@@ -10,8 +10,8 @@ export class RecordflareError extends Error {
 }
 
 /**
- * A value that cannot be cast to its attribute's type was assigned, permitted or written in bulk (or `undefined`
- * was). A `TypeError`, as every bad value is, that also says where: an app can answer bad request input with a 400
+ * A value that cannot be cast to its attribute's type was assigned, permitted, written in bulk or given to a
+ * comparison helper (or `undefined` was assigned). A `TypeError`, as every bad value is, that also says where: an app can answer bad request input with a 400
  * by catching this class alone, without hiding its own `TypeError`s.
  */
 export class CastError extends TypeError {

@@ -2,17 +2,18 @@
  * What a query takes, typed for a record's attributes: conditions, comparisons, ordering, and the attributes and
  * records of a Model. Types only; below `Relation`, whose methods are declared with them.
  */
-import type { ConditionScalar } from "./attribute-values.js";
+import type { ComparisonScalar, ConditionScalar } from "./attribute-values.js";
 import type { Comparison, OrderingOperator } from "./conditions.js";
 
 /**
- * The comparison helpers an attribute of type `T` takes, with values of its own type: every helper on a string
- * attribute, the ordering ones (`gt`, `gte`, `lt`, `lte`, `between`) on a number or datetime attribute, none on others.
+ * The comparison helpers an attribute of type `T` takes, with values of its own type (`ComparisonScalar`): every
+ * helper on a string attribute, the ordering ones (`gt`, `gte`, `lt`, `lte`, `between`) on a number or datetime
+ * attribute, none on others.
  */
 export type ComparisonOf<T> = T extends string
-  ? Comparison<ConditionScalar<T>>
+  ? Comparison<ComparisonScalar<T>>
   : T extends number | Date
-    ? Comparison<ConditionScalar<T>, OrderingOperator>
+    ? Comparison<ComparisonScalar<T>, OrderingOperator>
     : never;
 
 /** What a condition on an attribute of type `T` may be: a value, null, a list, or a comparison. */

@@ -5,7 +5,8 @@
  */
 import type { MiddlewareHandler } from "hono";
 import { type Database, withDatabase } from "../kernel/index.js";
-import { connectForRequest, type RequestDatabaseOptions, writeBookmark } from "./request-sessions.js";
+import { MIN_SECRET_LENGTH } from "./bookmark-signature.js";
+import { bookmarkSecret, carriedBookmark, connectForRequest, type RequestDatabaseOptions, writeBookmark } from "./request-sessions.js";
 
 export type { RequestDatabaseOptions, SessionConstraint } from "./request-sessions.js";
 
@@ -13,6 +14,19 @@ export type { RequestDatabaseOptions, SessionConstraint } from "./request-sessio
 export interface D1MiddlewareOptions extends RequestDatabaseOptions {
   /** The name of the D1 binding in the Worker's env. Default: `"DB"`. */
   binding?: string;
+}
+
+/** The env variable (a secret) that signs bookmarks when `bookmark.secret` is not given. */
+const SECRET_VARIABLE = "D1_BOOKMARK_SECRET";
+
+/** The request options with the bookmark secret: the one given, else the Worker's `D1_BOOKMARK_SECRET`, if any. */
+function withEnvSecret(options: RequestDatabaseOptions, env: Record<string, unknown> | undefined): RequestDatabaseOptions {
+  const secret = env?.[SECRET_VARIABLE];
+  if (options.bookmark?.secret !== undefined || secret === undefined) return options;
+  if (typeof secret !== "string" || secret.length < MIN_SECRET_LENGTH) {
+    throw new TypeError(`d1: the Worker's env ${SECRET_VARIABLE} must be a secret of at least ${MIN_SECRET_LENGTH} characters`);
+  }
+  return { ...options, bookmark: { ...options.bookmark, secret } };
 }
 
 /** What the middleware adds to a Hono context: `c.var.db`, the request's database. */
@@ -23,9 +37,10 @@ export interface D1Variables {
 /**
  * Connects the request's database and runs the rest of the request inside `withDatabase`, so Models query it
  * without being told; `c.var.db` is the same database. Reads (GET, HEAD, OPTIONS) start their D1 session on the
- * nearest replica, other methods on the primary, and a request that carries a bookmark (header or cookie) starts
- * where that bookmark left off; the response carries the session's newest bookmark. Mount it on a route or a
- * group with other options to choose per route.
+ * nearest replica, other methods on the primary, and a request that carries a bookmark this app signed (header or
+ * cookie) starts where that bookmark left off; the response carries the session's newest bookmark, signed with
+ * `bookmark.secret` or else the Worker's `D1_BOOKMARK_SECRET` (without either, no bookmark travels). Mount it on a
+ * route or a group with other options to choose per route.
  *
  * ```ts
  * const app = new Hono<{ Bindings: Env; Variables: D1Variables }>();
@@ -34,20 +49,24 @@ export interface D1Variables {
  * ```
  */
 export function d1(options: D1MiddlewareOptions = {}): MiddlewareHandler<{ Variables: D1Variables }> {
-  const { binding = "DB", ...requestOptions } = options;
+  const { binding = "DB", ...givenOptions } = options;
   if (typeof binding !== "string") throw new TypeError("d1: options.binding must be the name of a D1 binding");
+  bookmarkSecret(givenOptions, "d1");
   return async (c, next) => {
-    const d1Binding = (c.env as Record<string, unknown> | undefined)?.[binding];
+    const env = c.env as Record<string, unknown> | undefined;
+    const d1Binding = env?.[binding];
     if (!d1Binding) throw new TypeError(`d1: the Worker's env has no binding ${JSON.stringify(binding)}; check its name`);
-    const database = connectForRequest(c.req.raw, d1Binding as never, requestOptions);
+    const requestOptions = withEnvSecret(givenOptions, env);
+    const database = await connectForRequest(c.req.raw, d1Binding as never, requestOptions);
     c.set("db", database);
     await withDatabase(database, next);
+    const carried = await carriedBookmark(database, requestOptions);
     try {
-      writeBookmark(c.res.headers, database, c.req.raw, requestOptions);
+      writeBookmark(c.res.headers, carried, c.req.raw, requestOptions);
     } catch {
       // The headers of a response from fetch() are immutable: carry the bookmark on a copy.
       c.res = new Response(c.res.body, c.res);
-      writeBookmark(c.res.headers, database, c.req.raw, requestOptions);
+      writeBookmark(c.res.headers, carried, c.req.raw, requestOptions);
     }
   };
 }

@@ -1,4 +1,5 @@
 import { connect, type ConnectOptions, type D1DatabaseLike, type Database, withDatabase } from "../kernel/index.js";
+import { isBookmarkShaped, MIN_SECRET_LENGTH, signBookmark, verifiedBookmark } from "./bookmark-signature.js";
 
 /** Where the D1 session of a request starts: on the primary, or on any replica. */
 export type SessionConstraint = "first-primary" | "first-unconstrained";
@@ -12,20 +13,19 @@ export interface RequestDatabaseOptions extends Omit<ConnectOptions, "session"> 
    */
   session?: SessionConstraint | false | ((request: Request) => SessionConstraint | false);
   /**
-   * Where the session's bookmark travels between requests, so that a client reads its own writes on a replica.
-   * A request's bookmark is read from the header first, then the cookie; a response carries the session's newest
-   * bookmark in both. Default: `{ header: "x-d1-bookmark", cookie: "d1_bookmark" }`; `false` turns one off.
+   * Where the session's bookmark travels between requests, so that a client reads its own writes on a replica, and
+   * the secret that signs it. A request's bookmark is read from the header first, then the cookie; a response
+   * carries the session's newest bookmark in both, signed (`<bookmark>.<HMAC-SHA256>`). Default:
+   * `{ header: "x-d1-bookmark", cookie: "d1_bookmark" }`; `false` turns one off. Without `secret` (at least 32
+   * characters, from the Worker's env) no bookmark travels: a value a client sends is never handed to D1 unless this
+   * app signed it.
    */
-  bookmark?: { header?: string | false; cookie?: string | false };
+  bookmark?: { header?: string | false; cookie?: string | false; secret?: string };
 }
 
 const DEFAULT_HEADER = "x-d1-bookmark";
 const DEFAULT_COOKIE = "d1_bookmark";
 const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
-
-// A D1 bookmark is hex digits in dash-separated groups. Anything else a client sends is ignored rather than
-// handed to D1, so a forged or garbled value starts a fresh session instead of failing the request.
-const BOOKMARK = /^[0-9a-f]+(?:-[0-9a-f]+){1,7}$/i;
 
 function headerName(options: RequestDatabaseOptions): string | false {
   return options.bookmark?.header ?? DEFAULT_HEADER;
@@ -33,6 +33,16 @@ function headerName(options: RequestDatabaseOptions): string | false {
 
 function cookieName(options: RequestDatabaseOptions): string | false {
   return options.bookmark?.cookie ?? DEFAULT_COOKIE;
+}
+
+/** The secret that signs bookmarks, if one is given; `TypeError` naming `method` for one that cannot be a secret. */
+export function bookmarkSecret(options: RequestDatabaseOptions, method: string): string | undefined {
+  const secret = options.bookmark?.secret;
+  if (secret === undefined) return undefined;
+  if (typeof secret !== "string" || secret.length < MIN_SECRET_LENGTH) {
+    throw new TypeError(`${method}: bookmark.secret must be a string of at least ${MIN_SECRET_LENGTH} characters (a secret from the Worker's env)`);
+  }
+  return secret;
 }
 
 function cookieValue(request: Request, name: string): string | undefined {
@@ -43,13 +53,21 @@ function cookieValue(request: Request, name: string): string | undefined {
   return undefined;
 }
 
-/** The bookmark a request carries, if it is well formed. */
-export function requestBookmark(request: Request, options: RequestDatabaseOptions = {}): string | undefined {
+/**
+ * The D1 bookmark a request carries, when this app signed it (`bookmark.secret`): from the header first, then the
+ * cookie. A value that is unsigned, badly signed or malformed is ignored; without a secret, every one is.
+ */
+export async function requestBookmark(request: Request, options: RequestDatabaseOptions = {}): Promise<string | undefined> {
+  const secret = bookmarkSecret(options, "requestBookmark");
+  if (secret === undefined) return undefined;
   const header = headerName(options);
   const cookie = cookieName(options);
-  const candidates = [header && request.headers.get(header), cookie && cookieValue(request, cookie)];
-  const bookmark = candidates.find((value) => typeof value === "string" && value.length <= 128 && BOOKMARK.test(value));
-  return bookmark || undefined;
+  for (const carried of [header && request.headers.get(header), cookie && cookieValue(request, cookie)]) {
+    if (typeof carried !== "string") continue;
+    const bookmark = await verifiedBookmark(carried, secret);
+    if (bookmark !== undefined) return bookmark;
+  }
+  return undefined;
 }
 
 function constraintFor(request: Request, options: RequestDatabaseOptions): SessionConstraint | false {
@@ -60,45 +78,54 @@ function constraintFor(request: Request, options: RequestDatabaseOptions): Sessi
 }
 
 /**
- * The D1 session a request opens: its bookmark when it carries one (so it reads at least what it last wrote),
- * else the constraint for its method or route; `undefined` for no session.
+ * The D1 session a request opens: the bookmark it carries when this app signed it (so it reads at least what it
+ * last wrote), else the constraint for its method or route; `undefined` for no session.
  */
-export function sessionFor(request: Request, options: RequestDatabaseOptions = {}): string | undefined {
+export async function sessionFor(request: Request, options: RequestDatabaseOptions = {}): Promise<string | undefined> {
   const constraint = constraintFor(request, options);
   if (constraint === false) return undefined;
-  return requestBookmark(request, options) ?? constraint;
+  return (await requestBookmark(request, options)) ?? constraint;
 }
 
 /** Opens the request's database: connected to `binding`, in the D1 session `sessionFor` chooses. */
-export function connectForRequest(request: Request, binding: D1DatabaseLike, options: RequestDatabaseOptions = {}): Database {
+export async function connectForRequest(request: Request, binding: D1DatabaseLike, options: RequestDatabaseOptions = {}): Promise<Database> {
   if (!(request instanceof Request)) throw new TypeError("withRequestDatabase: the request must be a Request");
+  bookmarkSecret(options, "withRequestDatabase");
   const { session: _session, bookmark: _bookmark, ...connectOptions } = options;
-  return connect(binding, { ...connectOptions, session: sessionFor(request, options) });
+  return connect(binding, { ...connectOptions, session: await sessionFor(request, options) });
 }
 
-function cookieHeader(name: string, bookmark: string, request: Request): string {
+function cookieHeader(name: string, carried: string, request: Request): string {
   const secure = new URL(request.url).protocol === "https:" ? "; Secure" : "";
-  return `${name}=${bookmark}; Path=/; HttpOnly; SameSite=Lax${secure}`;
+  return `${name}=${carried}; Path=/; HttpOnly; SameSite=Lax${secure}`;
 }
 
-/** Adds the session's newest bookmark to the headers of a response. */
-export function writeBookmark(headers: Headers, database: Database, request: Request, options: RequestDatabaseOptions = {}): void {
+/** The session's newest bookmark, signed, as a response carries it; undefined when none travels. */
+export async function carriedBookmark(database: Database, options: RequestDatabaseOptions = {}): Promise<string | undefined> {
+  const secret = bookmarkSecret(options, "withRequestDatabase");
   const bookmark = database.bookmark();
-  if (bookmark === null) return;
+  if (secret === undefined || bookmark === null || !isBookmarkShaped(bookmark)) return undefined;
+  return signBookmark(bookmark, secret);
+}
+
+/** Puts a carried bookmark (from `carriedBookmark`) on the headers of a response. */
+export function writeBookmark(headers: Headers, carried: string | undefined, request: Request, options: RequestDatabaseOptions = {}): void {
+  if (carried === undefined) return;
   const header = headerName(options);
   const cookie = cookieName(options);
-  if (header) headers.set(header, bookmark);
-  if (cookie) headers.append("set-cookie", cookieHeader(cookie, bookmark, request));
+  if (header) headers.set(header, carried);
+  if (cookie) headers.append("set-cookie", cookieHeader(cookie, carried, request));
 }
 
 /**
  * Serves a request of a plain Worker on its own database: connects `binding` in a D1 session chosen for the
- * request (see `RequestDatabaseOptions`), runs `handler` inside `withDatabase`, and carries the session's bookmark
- * on the response. A response whose headers cannot be changed (one returned by `fetch`) is copied.
+ * request (see `RequestDatabaseOptions`), runs `handler` inside `withDatabase`, and carries the session's bookmark,
+ * signed with `bookmark.secret`, on the response. A response whose headers cannot be changed (one returned by `fetch`) is copied.
  *
  * ```ts
  * export default {
- *   fetch: (request, env) => withRequestDatabase(request, env.DB, () => app(request)),
+ *   fetch: (request, env) =>
+ *     withRequestDatabase(request, env.DB, () => app(request), { bookmark: { secret: env.D1_BOOKMARK_SECRET } }),
  * };
  * ```
  */
@@ -109,16 +136,17 @@ export async function withRequestDatabase(
   options: RequestDatabaseOptions = {},
 ): Promise<Response> {
   if (typeof handler !== "function") throw new TypeError("withRequestDatabase: the handler must be a function");
-  const database = connectForRequest(request, binding, options);
+  const database = await connectForRequest(request, binding, options);
   const response = await withDatabase(database, () => handler(database));
   if (!(response instanceof Response)) throw new TypeError("withRequestDatabase: the handler must return a Response");
+  const carried = await carriedBookmark(database, options);
   try {
-    writeBookmark(response.headers, database, request, options);
+    writeBookmark(response.headers, carried, request, options);
     return response;
   } catch {
     // The headers of a response from fetch() are immutable: carry the bookmark on a copy.
     const copy = new Response(response.body, response);
-    writeBookmark(copy.headers, database, request, options);
+    writeBookmark(copy.headers, carried, request, options);
     return copy;
   }
 }

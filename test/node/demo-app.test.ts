@@ -91,28 +91,83 @@ async function navigate(page: Page, action: () => Promise<unknown>): Promise<num
 
 const text = (page: Page, selector: string) => page.$eval(selector, (element) => element.textContent ?? "");
 
+/** A running playground: its address, and how to end it. */
+type RunningPlayground = { base: string; stop(): void };
+
+/** Runs the playground as `npm run playground` does (the package is already built), on a free port and a fresh D1. */
+async function startPlayground(): Promise<RunningPlayground> {
+  const port = await freePort();
+  const state = mkdtempSync(path.join(tmpdir(), "recordflare-playground-"));
+  let output = "";
+  const playground: ChildProcess = spawn(process.execPath, [path.join(root, "scripts/playground.mjs"), "--port", String(port)], {
+    cwd: root,
+    detached: true,
+    env: { ...process.env, PLAYGROUND_PERSIST_TO: state, PLAYGROUND_SKIP_BUILD: "1" },
+  });
+  playground.stdout!.on("data", (chunk) => (output += chunk));
+  playground.stderr!.on("data", (chunk) => (output += chunk));
+  const stop = () => {
+    // wrangler and workerd run under the script: end the whole process group it leads.
+    if (playground.pid && playground.exitCode === null) process.kill(-playground.pid, "SIGTERM");
+    rmSync(state, { recursive: true, force: true });
+  };
+  try {
+    await waitUntilListening(port, playground, () => output);
+  } catch (error) {
+    stop();
+    throw error;
+  }
+  return { base: `http://127.0.0.1:${port}`, stop };
+}
+
+describe("the playground's SQL panel, per visitor", () => {
+  let playground: RunningPlayground | undefined;
+
+  beforeAll(async () => {
+    playground = await startPlayground();
+  }, 60_000);
+
+  afterAll(() => playground?.stop());
+
+  /** A visitor without a browser: posts a form, follows the redirect with the cookies it got; the page's HTML. */
+  async function postAndFollow(path: string, form: Record<string, string>): Promise<string> {
+    const posted = await fetch(`${playground!.base}${path}`, { method: "POST", body: new URLSearchParams(form), redirect: "manual" });
+    expect(posted.status).toBe(303);
+    const cookies = posted.headers.getSetCookie().map((cookie) => cookie.split(";")[0]).join("; ");
+    const page = await fetch(new URL(posted.headers.get("location")!, playground!.base), { headers: { cookie: cookies } });
+    return page.text();
+  }
+
+  it("shows each visitor the queries of its own requests: two concurrent posts each see their own INSERT, never the other's", async () => {
+    await fetch(`${playground!.base}/posts`); // seeds the demo data
+    const users = await (await fetch(`${playground!.base}/posts/new`)).text();
+    const userId = /<option value="([^"]+)"/.exec(users)![1]!;
+    const titles = ["Written by the first visitor", "Written by the second visitor"];
+    const pages = await Promise.all(titles.map((title) => postAndFollow("/posts", { title, body: "Body.", userId, published: "true" })));
+    for (const [index, page] of pages.entries()) {
+      const panel = page.slice(page.indexOf('id="sql-panel"'));
+      expect(panel).toMatch(/POST \/posts<\/strong>/);
+      expect(panel).toContain("INSERT INTO &quot;posts&quot;");
+      // The INSERT's params hold the title: this visitor's, never the other's.
+      expect(panel).toContain(titles[index]);
+      expect(page).not.toContain(titles[1 - index]);
+    }
+    // A visitor arriving without a redirect sees only its own request.
+    const fresh = await (await fetch(`${playground!.base}/posts?scope=drafts`)).text();
+    expect(fresh).not.toMatch(/POST \/posts<\/strong>/);
+  }, 60_000);
+});
+
 describe.skipIf(!hasChromium && !process.env.CI)("the playground in a browser", () => {
-  let playground: ChildProcess;
+  let playground: RunningPlayground | undefined;
   let browser: Browser;
   let page: Page;
   let base: string;
-  let state: string;
-  let output = "";
 
   beforeAll(async () => {
     if (!hasChromium) throw new Error(`${CHROMIUM} is missing: CI must install chromium (see .ci/run)`);
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    state = mkdtempSync(path.join(tmpdir(), "recordflare-playground-"));
-    // As `npm run playground` runs it; the package is already built by `npm test`, and the D1 state is fresh.
-    playground = spawn(process.execPath, [path.join(root, "scripts/playground.mjs"), "--port", String(port)], {
-      cwd: root,
-      detached: true,
-      env: { ...process.env, PLAYGROUND_PERSIST_TO: state, PLAYGROUND_SKIP_BUILD: "1" },
-    });
-    playground.stdout!.on("data", (chunk) => (output += chunk));
-    playground.stderr!.on("data", (chunk) => (output += chunk));
-    await waitUntilListening(port, playground, () => output);
+    playground = await startPlayground();
+    base = playground.base;
     browser = await puppeteer.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu"] });
     page = await browser.newPage();
     await page.setViewport({ width: 1000, height: 900 });
@@ -121,9 +176,7 @@ describe.skipIf(!hasChromium && !process.env.CI)("the playground in a browser", 
 
   afterAll(async () => {
     await browser?.close();
-    // wrangler and workerd run under the script: end the whole process group it leads.
-    if (playground?.pid && playground.exitCode === null) process.kill(-playground.pid, "SIGTERM");
-    if (state) rmSync(state, { recursive: true, force: true });
+    playground?.stop();
   });
 
   it("seeds demo data on the first request, and lists the posts five to a page with the SQL of the request", async () => {

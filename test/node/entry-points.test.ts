@@ -1,10 +1,11 @@
 // The package's two entries as an installed app sees them: `recordflare` exports what apps use, and
 // `recordflare/plugin` the plugin API. Checked on the packed package, at run time and with TypeScript (bundler and
 // Node16 resolution, and the `typesVersions` of an older resolution), including a `ValidatorOptions` augmentation.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { root } from "./helpers/cli-app.js";
 import { installPackedLibrary, linkFromRepository, shIn } from "./helpers/packed-package.js";
 
 let folder: string;
@@ -89,10 +90,51 @@ import { definePlugin } from "recordflare";
 export const unused = [ParamWriter, selectParts, databaseForBatch, definePlugin];
 `;
 
-/** The compiler's complaints about the app's sources with these options: "" when they type-check. */
-function typecheck(compilerOptions: Record<string, unknown>): string {
+/** The first TypeScript example of a section of docs/guide.md, as the guide prints it. */
+function guideExample(heading: string): string {
+  const guide = readFileSync(path.join(root, "docs/guide.md"), "utf8");
+  const section = guide.slice(guide.indexOf(`\n${heading}\n`));
+  const example = /```ts\n([\s\S]*?)```/.exec(section);
+  if (!example) throw new Error(`docs/guide.md has no TypeScript example under ${heading}`);
+  return example[1]!;
+}
+
+// An app using the guide's typed plugin: its methods and the built-in plugins' methods are all typed on the Model.
+const TYPED_PLUGIN_APP_SOURCE = `import { ActiveRecord, defineApplicationRecord, type Page, type RelationOf } from "recordflare";
+import { chronological } from "./chronological.js";
+
+class ApplicationBase extends ActiveRecord {
+  static {
+    this.use(chronological);
+  }
+}
+
+const ApplicationRecord = defineApplicationRecord({ posts: { id: "integer", title: "string", createdAt: "datetime" } }, ApplicationBase);
+
+export class Post extends ApplicationRecord("posts") {
+  static {
+    this.validates("title", { presence: true });
+    // @ts-expect-error validates takes the Model's attribute names
+    this.validates("titel", { presence: true });
+  }
+}
+
+export const oldestFirst: RelationOf<typeof Post> = Post.chronological();
+export const chained: RelationOf<typeof Post> = Post.where({ title: "a" }).chronological().limit(2);
+// @ts-expect-error the plugin's method takes what it declares
+Post.chronological(1);
+export const page: Promise<Page<Post>> = Post.chronological().paginate({ page: 1 });
+export const preloaded: RelationOf<typeof Post> = Post.includes();
+export const renamed: Promise<number> = Post.where({ id: 1 }).updateAll({ title: "b" });
+// @ts-expect-error updateAll takes the Model's attributes
+Post.updateAll({ titel: "b" });
+export const titles: Promise<(string | null)[]> = Post.pluck("title");
+`;
+
+/** The compiler's complaints about the app's sources (in `sources`) with these options: "" when they type-check. */
+function typecheck(compilerOptions: Record<string, unknown>, sources = "src"): string {
   const options = { strict: true, noEmit: true, target: "ES2022", lib: ["ES2023"], types: ["@cloudflare/workers-types"], ...compilerOptions };
-  writeFileSync(path.join(appFolder, "tsconfig.json"), JSON.stringify({ compilerOptions: options, include: ["src"] }));
+  writeFileSync(path.join(appFolder, "tsconfig.json"), JSON.stringify({ compilerOptions: options, include: [sources] }));
   try {
     return shIn(appFolder, "node_modules/.bin/tsc", "-p", "tsconfig.json");
   } catch (error) {
@@ -120,5 +162,20 @@ describe("the packed package's entries", () => {
     expect(typecheck({ module: "Node16", moduleResolution: "node16" })).toBe("");
     // Resolutions that ignore package.json exports find the plugin entry through typesVersions.
     expect(typecheck({ module: "ESNext", moduleResolution: "node10" })).toBe("");
+  }, 120_000);
+
+  it("the guide's typed plugin (augmenting recordflare/plugin, or recordflare) keeps the built-in plugins' methods typed, under each module resolution", () => {
+    const sources = path.join(appFolder, "typed-plugin");
+    mkdirSync(sources, { recursive: true });
+    writeFileSync(path.join(sources, "chronological.ts"), guideExample("### Typing a plugin's methods"));
+    writeFileSync(path.join(sources, "app.ts"), TYPED_PLUGIN_APP_SOURCE);
+    expect(typecheck({ module: "ESNext", moduleResolution: "bundler" }, "typed-plugin")).toBe("");
+    expect(typecheck({ module: "Node16", moduleResolution: "node16" }, "typed-plugin")).toBe("");
+    expect(typecheck({ module: "ESNext", moduleResolution: "node10" }, "typed-plugin")).toBe("");
+    // The main entry re-exports the same interfaces: augmenting it merges into them too.
+    const onMainEntry = guideExample("### Typing a plugin's methods").replace('declare module "recordflare/plugin"', 'declare module "recordflare"');
+    expect(onMainEntry).toContain('declare module "recordflare" {');
+    writeFileSync(path.join(sources, "chronological.ts"), onMainEntry);
+    expect(typecheck({ module: "ESNext", moduleResolution: "bundler" }, "typed-plugin")).toBe("");
   }, 120_000);
 });

@@ -1,4 +1,5 @@
-// D1 sessions per request, for read replicas: the Hono middleware (recordflare/hono) and withRequestDatabase.
+// D1 sessions per request, for read replicas: the Hono middleware (recordflare/hono) and withRequestDatabase, and the
+// signed bookmarks that carry a session from one request to the next.
 import { env } from "cloudflare:test";
 import { Hono } from "hono";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -34,6 +35,20 @@ function usersApp(options: D1MiddlewareOptions = {}) {
 
 beforeEach(resetDatabase);
 
+/** The secret that signs bookmarks, as a Worker's env holds it. */
+const SECRET = "3f9c1e7a5b2d48e6a0c4f1b7d9e2a6c8";
+/** A bookmark D1 could issue, unsigned: what a forger sends. */
+const FORGED = "ffffffff-ffffffff-ffffffff-ffffffff";
+/** A signed bookmark as the app hands it out: D1's bookmark, a dot and its HMAC-SHA256 in base64url. */
+const SIGNED = /^([0-9a-f]+(?:-[0-9a-f]+)+)\.[A-Za-z0-9_-]{43}$/;
+
+/** The D1 bookmark a signed one carries. */
+function bookmarkOf(signed: string | null): string {
+  const match = SIGNED.exec(signed ?? "");
+  if (!match) throw new Error(`not a signed bookmark: ${signed}`);
+  return match[1]!;
+}
+
 describe("the Hono middleware d1()", () => {
   it("runs each request on its own database, the one c.var.db gives, so Models need no binding", async () => {
     const { binding } = sessionRecordingBinding();
@@ -55,30 +70,74 @@ describe("the Hono middleware d1()", () => {
   it("carries the bookmark from a response to the next request, by header and by cookie", async () => {
     const { binding, sessions } = sessionRecordingBinding();
     const app = usersApp();
-    const written = await app.request("/users", { method: "POST", body: "Ada" }, { DB: binding });
-    const bookmark = written.headers.get("x-d1-bookmark");
-    expect(bookmark).toMatch(/^[0-9a-f]+(-[0-9a-f]+)+$/);
-    expect(written.headers.get("set-cookie")).toBe(`d1_bookmark=${bookmark}; Path=/; HttpOnly; SameSite=Lax`);
+    const env = { DB: binding, D1_BOOKMARK_SECRET: SECRET };
+    const written = await app.request("/users", { method: "POST", body: "Ada" }, env);
+    const signed = written.headers.get("x-d1-bookmark")!;
+    expect(written.headers.get("set-cookie")).toBe(`d1_bookmark=${signed}; Path=/; HttpOnly; SameSite=Lax`);
 
-    await app.request("/users", { headers: { "x-d1-bookmark": bookmark! } }, { DB: binding });
-    await app.request("/users", { headers: { cookie: `theme=dark; d1_bookmark=${bookmark}` } }, { DB: binding });
-    expect(sessions.slice(1)).toEqual([bookmark, bookmark]);
+    await app.request("/users", { headers: { "x-d1-bookmark": signed } }, env);
+    await app.request("/users", { headers: { cookie: `theme=dark; d1_bookmark=${signed}` } }, env);
+    // D1 gets its own bookmark, without the signature.
+    expect(sessions.slice(1)).toEqual([bookmarkOf(signed), bookmarkOf(signed)]);
   });
 
   it("marks the cookie Secure on https", async () => {
     const { binding } = sessionRecordingBinding();
-    const response = await usersApp().request("https://example.com/users", { method: "POST", body: "Ada" }, { DB: binding });
+    const response = await usersApp().request("https://example.com/users", { method: "POST", body: "Ada" }, { DB: binding, D1_BOOKMARK_SECRET: SECRET });
     expect(response.headers.get("set-cookie")).toMatch(/; Secure$/);
   });
 
-  it("ignores a bookmark that is not one, and starts the session by the method instead", async () => {
+  it("never hands D1 a bookmark this app did not sign, and never echoes one: forged, badly signed, malformed or oversized", async () => {
     const { binding, sessions } = sessionRecordingBinding();
     const app = usersApp();
-    for (const forged of ["'; DROP TABLE users; --", "first-primary", "x".repeat(40), `${"ab-".repeat(60)}ab`]) {
-      const response = await app.request("/users", { headers: { "x-d1-bookmark": forged } }, { DB: binding });
-      expect(response.status).toBe(200);
+    const env = { DB: binding, D1_BOOKMARK_SECRET: SECRET };
+    const issued = (await app.request("/users", { method: "POST", body: "Ada" }, env)).headers.get("x-d1-bookmark")!;
+    const signature = issued.slice(issued.indexOf(".") + 1);
+    const otherAppsBookmark = (await usersApp().request("/users", { method: "POST", body: "Bo" }, { DB: binding, D1_BOOKMARK_SECRET: "another app's secret, 32 chars.." })).headers.get("x-d1-bookmark")!;
+    sessions.length = 0;
+    const refused = [
+      FORGED,
+      `${FORGED}.${signature}`, // a real signature moved onto another bookmark
+      otherAppsBookmark, // signed with another secret
+      `${issued.slice(0, -1)}${issued.endsWith("A") ? "B" : "A"}`, // the signature altered
+      `${bookmarkOf(issued)}.`,
+      issued.replace(".", ".."),
+      "'; DROP TABLE users; --",
+      "first-primary",
+      `${"ab-".repeat(60)}ab.${signature}`,
+      `${issued}${"0".repeat(10_000)}`,
+    ];
+    for (const forged of refused) {
+      for (const headers of [{ "x-d1-bookmark": forged }, { cookie: `d1_bookmark=${forged}` }] as Record<string, string>[]) {
+        const response = await app.request("/users", { headers }, env);
+        expect(response.status, forged).toBe(200);
+        const carried = [response.headers.get("x-d1-bookmark"), response.headers.get("set-cookie")].join(" ");
+        expect(carried, forged).not.toContain(FORGED);
+        expect(bookmarkOf(response.headers.get("x-d1-bookmark")), forged).not.toBe(FORGED);
+      }
     }
-    expect(sessions).toEqual(Array(4).fill("first-unconstrained"));
+    expect(sessions).toEqual(Array(refused.length * 2).fill("first-unconstrained"));
+    // The bookmark the app issued is taken.
+    await app.request("/users", { headers: { "x-d1-bookmark": issued } }, env);
+    expect(sessions.at(-1)).toBe(bookmarkOf(issued));
+  });
+
+  it("without a secret no bookmark travels: none is taken from a request and none is put on a response", async () => {
+    const { binding, sessions } = sessionRecordingBinding();
+    const signed = (await usersApp().request("/users", { method: "POST", body: "Ada" }, { DB: binding, D1_BOOKMARK_SECRET: SECRET })).headers.get("x-d1-bookmark")!;
+    const response = await usersApp().request("/users", { headers: { "x-d1-bookmark": signed } }, { DB: binding });
+    expect(sessions).toEqual(["first-primary", "first-unconstrained"]);
+    expect(response.headers.get("x-d1-bookmark")).toBeNull();
+    expect(response.headers.get("set-cookie")).toBeNull();
+  });
+
+  it("refuses a secret shorter than 32 characters: given, when the middleware is made; from the env, when a request comes", async () => {
+    expect(() => d1({ bookmark: { secret: "short" } })).toThrow("d1: bookmark.secret must be a string of at least 32 characters");
+    const app = usersApp();
+    let error: unknown;
+    app.onError((thrown, c) => ((error = thrown), c.text("failed", 500)));
+    expect((await app.request("/users", {}, { DB: env.DB, D1_BOOKMARK_SECRET: "short" })).status).toBe(500);
+    expect(String(error)).toContain("d1: the Worker's env D1_BOOKMARK_SECRET must be a secret of at least 32 characters");
   });
 
   it("takes the binding name, the session per request, and where the bookmark travels as options", async () => {
@@ -88,7 +147,7 @@ describe("the Hono middleware d1()", () => {
       session: (request) => (new URL(request.url).searchParams.has("fresh") ? "first-primary" : "first-unconstrained"),
       bookmark: { header: "x-bookmark", cookie: false },
     });
-    const response = await app.request("/users?fresh", {}, { MAIN_DB: binding });
+    const response = await app.request("/users?fresh", {}, { MAIN_DB: binding, D1_BOOKMARK_SECRET: SECRET });
     expect(sessions).toEqual(["first-primary"]);
     expect(response.headers.get("x-bookmark")).toEqual(expect.any(String));
     expect(response.headers.get("x-d1-bookmark")).toBeNull();
@@ -111,7 +170,7 @@ describe("the Hono middleware d1()", () => {
       await User.create({ name: "Ada" });
       return Response.redirect("https://example.com/users", 303);
     });
-    const response = await app.request("/users", { method: "POST" }, { DB: binding });
+    const response = await app.request("/users", { method: "POST" }, { DB: binding, D1_BOOKMARK_SECRET: SECRET });
     expect(response.status).toBe(303);
     expect(response.headers.get("x-d1-bookmark")).toEqual(expect.any(String));
   });
@@ -150,32 +209,58 @@ describe("the Hono middleware d1()", () => {
 
 
 describe("withRequestDatabase (a plain Worker's fetch)", () => {
-  it("runs the handler on the request's database and returns its response with the session's bookmark", async () => {
-    const response = await withRequestDatabase(new Request("http://localhost/users", { method: "POST" }), env.DB, async (db) => {
-      await User.create({ name: "Ada" });
-      return new Response(String(currentDatabase() === db), { status: 201 });
-    });
+  it("runs the handler on the request's database and returns its response with the session's bookmark, signed", async () => {
+    const options = { bookmark: { secret: SECRET } };
+    const response = await withRequestDatabase(
+      new Request("http://localhost/users", { method: "POST" }),
+      env.DB,
+      async (db) => {
+        await User.create({ name: "Ada" });
+        return new Response(String(currentDatabase() === db), { status: 201 });
+      },
+      options,
+    );
     expect(response.status).toBe(201);
     expect(await response.text()).toBe("true");
-    const bookmark = response.headers.get("x-d1-bookmark")!;
-    expect(bookmark).toMatch(/^[0-9a-f]+(-[0-9a-f]+)+$/);
+    const signed = response.headers.get("x-d1-bookmark")!;
 
-    const next = new Request("http://localhost/users", { headers: { "x-d1-bookmark": bookmark } });
-    expect(sessionFor(next)).toBe(bookmark);
-    const read = await withRequestDatabase(next, env.DB, async () => Response.json(await User.count()));
+    const next = new Request("http://localhost/users", { headers: { "x-d1-bookmark": signed } });
+    expect(await sessionFor(next, options)).toBe(bookmarkOf(signed));
+    const read = await withRequestDatabase(next, env.DB, async () => Response.json(await User.count()), options);
     expect(await read.json()).toBe(1);
   });
 
-  it("chooses the session: a well-formed bookmark, else the constraint for the method", () => {
+  it("chooses the session: a bookmark the app signed, else the constraint for the method", async () => {
     const get = new Request("http://localhost/");
     const post = new Request("http://localhost/", { method: "POST" });
-    expect([sessionFor(get), sessionFor(post)]).toEqual(["first-unconstrained", "first-primary"]);
-    expect(sessionFor(post, { session: "first-unconstrained" })).toBe("first-unconstrained");
-    expect(sessionFor(get, { session: false })).toBeUndefined();
-    const cookie = new Request("http://localhost/", { headers: { cookie: "a=1; mine=0000-00ff" } });
-    expect(requestBookmark(cookie, { bookmark: { cookie: "mine" } })).toBe("0000-00ff");
-    expect(requestBookmark(cookie)).toBeUndefined();
-    expect(requestBookmark(new Request("http://localhost/", { headers: { "x-d1-bookmark": "1; DELETE" } }))).toBeUndefined();
+    expect([await sessionFor(get), await sessionFor(post)]).toEqual(["first-unconstrained", "first-primary"]);
+    expect(await sessionFor(post, { session: "first-unconstrained" })).toBe("first-unconstrained");
+    expect(await sessionFor(get, { session: false })).toBeUndefined();
+    const forgedCookie = new Request("http://localhost/", { headers: { cookie: `a=1; mine=${FORGED}` } });
+    expect(await requestBookmark(forgedCookie, { bookmark: { cookie: "mine", secret: SECRET } })).toBeUndefined();
+    expect(await sessionFor(forgedCookie, { bookmark: { cookie: "mine", secret: SECRET } })).toBe("first-unconstrained");
+    const header = new Request("http://localhost/", { headers: { "x-d1-bookmark": "1; DELETE" } });
+    expect(await requestBookmark(header, { bookmark: { secret: SECRET } })).toBeUndefined();
+  });
+
+  it("a forged bookmark reaches neither D1 nor the response, whose bookmark is D1's own", async () => {
+    const { binding, sessions } = sessionRecordingBinding();
+    const forged = new Request("http://localhost/users", { headers: { "x-d1-bookmark": FORGED, cookie: `d1_bookmark=${FORGED}` } });
+    const response = await withRequestDatabase(forged, binding, async () => Response.json(await User.count()), { bookmark: { secret: SECRET } });
+    expect(sessions).toEqual(["first-unconstrained"]);
+    expect(bookmarkOf(response.headers.get("x-d1-bookmark"))).not.toBe(FORGED);
+    expect(response.headers.get("set-cookie")).not.toContain(FORGED);
+  });
+
+  it("refuses a secret that cannot be one with a TypeError naming withRequestDatabase, before the handler runs", async () => {
+    let ran = false;
+    const handler = () => ((ran = true), new Response());
+    for (const secret of ["short", 42]) {
+      await expect(withRequestDatabase(new Request("http://localhost"), env.DB, handler, { bookmark: { secret: secret as never } })).rejects.toThrow(
+        "withRequestDatabase: bookmark.secret must be a string of at least 32 characters",
+      );
+    }
+    expect(ran).toBe(false);
   });
 
   it("refuses what is not a request, a handler or a response with a TypeError naming withRequestDatabase", async () => {

@@ -157,7 +157,7 @@ describe("Casting: 'Every value is cast to the attribute's type when assigned: i
     expect(await thrown(() => IntKeyed.find([3, "x"] as never))).toBeInstanceOf(RecordNotFound);
   });
 
-  it("comparison helpers cast their values: text and Dates compare the same; uncastable ends match nothing", async () => {
+  it("comparison helpers cast their values: text and Dates compare the same; an uncastable end throws CastError naming the Model and attribute", async () => {
     await Row.create({ qty: 5, price: 1.5, happenedAt: "2024-02-29T12:00:00+02:00", label: "m" });
     expect(await Row.where({ qty: gt(" 4 ") }).count()).toBe(1);
     expect(await Row.where({ qty: gte("5") }).count()).toBe(1);
@@ -170,10 +170,16 @@ describe("Casting: 'Every value is cast to the attribute's type when assigned: i
     expect(await Row.where({ label: between("a", "z") }).count()).toBe(1);
     expect(await Row.where({ label: gt(1) as never }).count()).toBe(1);
     for (const bad of ["1e3", "abc", ""]) {
-      expect(await Row.where({ qty: gt(bad) }).count()).toBe(0);
-      expect(await Row.whereNot({ qty: gt(bad) }).count()).toBe(1);
+      for (const refused of [() => Row.where({ qty: gt(bad as never) }), () => Row.whereNot({ qty: gt(bad as never) })]) {
+        const error = (await thrown(refused)) as CastError;
+        expect(error).toBeInstanceOf(CastError);
+        expect([error.model, error.attribute]).toEqual([Row, "qty"]);
+        expect(error.message).toBe(`Row.qty: ${JSON.stringify(bad)} is not a valid integer to compare with (gt)`);
+      }
     }
-    expect(await Row.where({ happenedAt: lt("2024-01-01T00:00:00") }).count()).toBe(0);
+    // A date-time without an offset is no datetime (SPEC): refused too.
+    const noOffset = (await thrown(() => Row.where({ happenedAt: lt("2024-01-01T00:00:00") }))) as CastError;
+    expect([noOffset, noOffset.attribute]).toEqual([expect.any(CastError), "happenedAt"]);
   });
 
   it("'A number in a condition on a string attribute is read as its digits, and a record built from that Relation starts with that value.'", async () => {

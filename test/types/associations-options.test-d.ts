@@ -17,3 +17,28 @@ export class Writer extends ApplicationRecord("users") {
 
 // @ts-expect-error optional is a boolean
 belongsTo(Writer, { optional: "yes" });
+
+// The guide's "Associations": `dependent` takes the strategies of its association only.
+export class Owner extends ApplicationRecord("users") {
+  posts = hasMany(Post, { foreignKey: "userId", dependent: "deleteAll" });
+  latest = hasOne(Post, { foreignKey: "userId", dependent: "delete" });
+  nullified = hasMany(Post, { foreignKey: "userId", dependent: "nullify" });
+  // @ts-expect-error a hasMany deletes its children with deleteAll, not delete
+  deleted = hasMany(Post, { foreignKey: "userId", dependent: "delete" });
+  // @ts-expect-error a hasOne deletes its child with delete, not deleteAll
+  deletedOne = hasOne(Post, { foreignKey: "userId", dependent: "deleteAll" });
+  // @ts-expect-error restrictWithException is not offered (destroyOrThrow with restrictWithError throws)
+  restricted = hasMany(Post, { foreignKey: "userId", dependent: "restrictWithException" });
+}
+
+// The guide's "Not in Rails": options beyond foreignKey, scope, dependent (and belongsTo's optional) are compile errors.
+export class Elsewhere extends ApplicationRecord("users") {
+  // @ts-expect-error className is not an option: the target is the class passed
+  posts = hasMany(Post, { foreignKey: "userId", className: "Post" });
+  // @ts-expect-error through is not an option
+  latest = hasOne(Post, { foreignKey: "userId", through: "posts" });
+}
+// @ts-expect-error autosave is not an option: children built are always saved with the record
+belongsTo(Writer, { foreignKey: "userId", autosave: false });
+// @ts-expect-error scope is for hasMany and hasOne
+belongsTo(Writer, { foreignKey: "userId", scope: (q: never) => q });

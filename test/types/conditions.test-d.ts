@@ -4,12 +4,13 @@ import { Author } from "./authors-and-books.js";
 
 // ---- comparison helpers take values of the attribute's type ------------------------------------------------
 
-function comparisonValues(since: Date) {
-  // Numbers (and numeric text) on number attributes, strings (and numbers, read as digits) on string attributes,
-  // Dates and date text on datetime attributes: as conditions cast them.
+function comparisonValues(since: Date, text: string, count: number) {
+  // Numbers (and a number's literal text) on number attributes, text on string attributes, Dates and date text on
+  // datetime attributes.
   Author.where({ age: gt(18), score: between(0.5, 1.5) });
-  Author.where({ age: gte("18") });
-  Author.where({ name: lt("M"), nickname: lte(5) });
+  Author.where({ age: gte("18"), score: lte(".5e1"), id: gt(text) });
+  Author.where({ age: between(count, "20") });
+  Author.where({ name: lt("M"), nickname: lte(text) });
   Author.where({ bornAt: gt(since), id: between("a", "m") });
   Author.where({ bornAt: between("2020-01-01", since) });
   Author.where({ name: ignoringCase("ada"), nickname: ignoringCase("x") });
@@ -17,6 +18,16 @@ function comparisonValues(since: Date) {
   void Author.findBy({ score: gte(1) });
   void Author.exists({ bornAt: lte(since) });
 
+  // @ts-expect-error: "x" is not a number's text: no integer compares with it (guide: a compile error)
+  Author.where({ age: gt("x") });
+  // @ts-expect-error: nor with text of unknown content (convert it with Number first)
+  Author.where({ age: gte(text) });
+  // @ts-expect-error: either end of between is checked
+  Author.where({ score: between(1, "high") });
+  // @ts-expect-error: a number on a string attribute would order by its digits
+  Author.where({ nickname: lte(5) });
+  // @ts-expect-error: a number on a string attribute would order by its digits
+  Author.where({ name: between(count, "z") });
   // @ts-expect-error: an object is not an integer to compare with
   Author.where({ age: gt({}) });
   // @ts-expect-error: a Date is not an integer to compare with
