@@ -62,9 +62,35 @@ export class RecordDestroyed extends RecordflareError {
   override name = "RecordDestroyed";
 }
 
+/**
+ * The database refused a write for one of the table's constraints; each kind has its subclass. The database's own
+ * error is `cause`. A bug or a race, not bad input: validations are what refuse bad input.
+ */
+export class ConstraintViolation extends RecordflareError {
+  override name = "ConstraintViolation";
+}
+
 /** The database refused a write for a unique constraint. The database's own error is `cause`. */
-export class RecordNotUnique extends RecordflareError {
+export class RecordNotUnique extends ConstraintViolation {
   override name = "RecordNotUnique";
+}
+
+/**
+ * The database refused a write for a FOREIGN KEY constraint: a key refers to no row, or a row that others still refer
+ * to was deleted. D1 does not say which constraint; the message names the Model when the statements sent tell it.
+ */
+export class InvalidForeignKey extends ConstraintViolation {
+  override name = "InvalidForeignKey";
+}
+
+/** The database refused a write for a NOT NULL constraint; the message names the Model and attribute. */
+export class NotNullViolation extends ConstraintViolation {
+  override name = "NotNullViolation";
+}
+
+/** The database refused a write for a CHECK constraint; the message gives the constraint's expression. */
+export class CheckViolation extends ConstraintViolation {
+  override name = "CheckViolation";
 }
 
 /** `last()` was called on a Relation ordered by an `sql` fragment, which cannot be reversed. */

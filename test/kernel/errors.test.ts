@@ -2,6 +2,10 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import {
   abort,
+  CheckViolation,
+  ConstraintViolation,
+  InvalidForeignKey,
+  NotNullViolation,
   Model,
   RecordInvalid,
   RecordNotDestroyed,
@@ -19,7 +23,7 @@ import {
 } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { thrown, rejectionOf } from "../helpers/errors.js";
-import { User } from "../models/fixtures.js";
+import { Post, User } from "../models/fixtures.js";
 import { Item } from "../models/typed-items.js";
 import { stateOf, NEW } from "../helpers/record-states.js";
 import { SaaOwner } from "../models/titled-items-and-owners.js";
@@ -75,6 +79,62 @@ describe("RecordNotUnique for every write the database refuses for a unique cons
   });
 });
 
+describe("guide: Errors, the constraint errors of D1 (on local D1, which enforces foreign keys)", () => {
+  it("a key that refers to no row, on create, update and updateAll, is InvalidForeignKey naming the Model", async () => {
+    const created = await rejectionOf(Post.create({ userId: "nobody", title: "t" }));
+    expect(created).toBeInstanceOf(InvalidForeignKey);
+    expect(created).toBeInstanceOf(ConstraintViolation);
+    expect(created).toBeInstanceOf(RecordflareError);
+    expect(created.message).toMatch(/^Post: a FOREIGN KEY constraint failed/);
+    expect((created.cause as Error).message).toContain("FOREIGN KEY constraint failed");
+    const user = await User.create({ name: "Ada" });
+    const post = await Post.create({ userId: user.id, title: "t" });
+    expect(await rejectionOf(post.update({ userId: "nobody" }))).toBeInstanceOf(InvalidForeignKey);
+    expect(post.userId).toBe("nobody");
+    const bulk = await rejectionOf(Post.where({ id: post.id }).updateAll({ userId: "nobody" }));
+    expect(bulk).toBeInstanceOf(InvalidForeignKey);
+    expect(bulk.message).toMatch(/^Post: /);
+    expect(await Post.where({ userId: user.id }).count()).toBe(1);
+  });
+
+  it("deleting a row others still refer to is InvalidForeignKey naming the deleted Model; nothing is deleted", async () => {
+    const user = await User.create({ name: "Ada" });
+    await Post.create({ userId: user.id, title: "t" });
+    const deleted = await rejectionOf(User.where({ id: user.id }).deleteAll());
+    expect(deleted).toBeInstanceOf(InvalidForeignKey);
+    expect(deleted.message).toMatch(/^User: a FOREIGN KEY constraint failed/);
+    const destroyed = await rejectionOf(user.destroy());
+    expect(destroyed).toBeInstanceOf(InvalidForeignKey);
+    expect(user.isDestroyed()).toBe(false);
+    expect(await User.where({ id: user.id }).count()).toBe(1);
+  });
+
+  it("in a batch of several Models' writes, D1 does not say which failed: the message names no Model", async () => {
+    const { batch } = await import("../../src/index.js");
+    const error = await rejectionOf(batch([User.build({ name: "Ada" }).toSave(), Post.build({ userId: "nobody", title: "t" }).toSave()]));
+    expect(error).toBeInstanceOf(InvalidForeignKey);
+    expect(error.message).toMatch(/^a FOREIGN KEY constraint failed/);
+    expect(await User.all().count()).toBe(0);
+  });
+
+  it("a NOT NULL constraint of a bulk write names the attribute; a CHECK constraint gives its expression", async () => {
+    const user = await User.create({ name: "Ada" });
+    const notNull = await rejectionOf(User.where({ id: user.id }).updateAll({ name: null as never }));
+    expect(notNull).toBeInstanceOf(NotNullViolation);
+    expect(notNull.message).toBe("User.name cannot be NULL (users.name is NOT NULL)");
+    // The json attribute always writes valid JSON: a Model reading the column as text can break the CHECK.
+    class TextSettings extends Model({ id: "string", name: "string", settings: "string", createdAt: "datetime", updatedAt: "datetime" }) {
+      static override binding = "DB";
+      static override tableName = "users";
+    }
+    const check = await rejectionOf(TextSettings.where({ id: user.id }).updateAll({ settings: "{not json" }));
+    expect(check).toBeInstanceOf(CheckViolation);
+    expect(check).toBeInstanceOf(ConstraintViolation);
+    expect(check.message).toBe("TextSettings: CHECK constraint failed: settings IS NULL OR json_valid(settings)");
+    expect((check.cause as Error).message).toContain("CHECK constraint failed");
+  });
+});
+
 // ---- Errors ---------------------------------------------------------------------------------------------------
 
 describe("guide: Errors", () => {
@@ -120,6 +180,10 @@ describe("guide: Errors", () => {
       RecordNotDestroyed,
       RecordDestroyed,
       RecordNotUnique,
+      ConstraintViolation,
+      InvalidForeignKey,
+      NotNullViolation,
+      CheckViolation,
       IrreversibleOrder,
       IncompatibleRelation,
       NoDatabase,
@@ -138,9 +202,12 @@ describe("guide: Errors", () => {
     expect(error.message).not.toContain("sekrit");
   });
 
-  it("NOT NULL errors are D1's own", async () => {
+  it("a NOT NULL constraint is NotNullViolation naming the Model and attribute; D1's error is the cause", async () => {
     const error = await rejectionOf(User.create({} as never));
-    expect(error).not.toBeInstanceOf(RecordflareError);
+    expect(error).toBeInstanceOf(NotNullViolation);
+    expect(error).toBeInstanceOf(ConstraintViolation);
+    expect(error.message).toBe("User.name cannot be NULL (users.name is NOT NULL)");
+    expect(String((error.cause as Error).message)).toContain("NOT NULL constraint failed");
   });
 });
 
