@@ -78,13 +78,13 @@ export function castConditionValue(attribute: Attribute, value: unknown): unknow
 }
 
 /** Casts a condition value as `castConditionValue` does, and refuses one over D1's limit for a bound value. */
-function boundConditionValue(model: { readonly name: string }, attribute: Attribute, value: unknown): unknown {
+function boundConditionValue(model: { readonly name: string; readonly model: Function }, attribute: Attribute, value: unknown): unknown {
   const cast = castConditionValue(attribute, value);
   assertValueWithinD1Limit(model, attribute, cast);
   return cast;
 }
 
-function listCondition(model: { readonly name: string }, attribute: Attribute, values: readonly unknown[]): Condition {
+function listCondition(model: { readonly name: string; readonly model: Function }, attribute: Attribute, values: readonly unknown[]): Condition {
   const orNull = values.includes(null);
   const cast = values
     .filter((value) => value !== null)
@@ -93,7 +93,7 @@ function listCondition(model: { readonly name: string }, attribute: Attribute, v
   return { kind: "in", attribute, values: cast, orNull };
 }
 
-function comparisonConditions(model: { readonly name: string }, attribute: Attribute, comparison: Comparison): Condition[] {
+function comparisonConditions(model: { readonly name: string; readonly model: Function }, attribute: Attribute, comparison: Comparison): Condition[] {
   const cast = comparison.values.map((value) => boundConditionValue(model, attribute, value));
   if (cast.includes(UNCASTABLE) || cast.includes(null)) return [{ kind: "never" }];
   if (comparison.operator !== "between") return [{ kind: "compare", attribute, operator: comparison.operator, value: cast[0] }];
@@ -104,7 +104,7 @@ function comparisonConditions(model: { readonly name: string }, attribute: Attri
 }
 
 /** The conditions one attribute's value in a `where` object of `model` stands for. */
-export function conditionsFor(model: { readonly name: string }, attribute: Attribute, value: unknown): Condition[] {
+export function conditionsFor(model: { readonly name: string; readonly model: Function }, attribute: Attribute, value: unknown): Condition[] {
   if (value === null) return [{ kind: "null", attribute }];
   if (Array.isArray(value)) return [listCondition(model, attribute, value)];
   if (value instanceof Comparison) return comparisonConditions(model, attribute, value);

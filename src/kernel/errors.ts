@@ -10,20 +10,31 @@ export class RecordflareError extends Error {
 }
 
 /**
- * A value that cannot be cast to its attribute's type was assigned, permitted or written in bulk (or `undefined`
- * was). A `TypeError`, as every bad value is, that also says where: an app can answer bad request input with a 400
- * by catching this class alone, without hiding its own `TypeError`s.
+ * Request input was refused: a value that cannot be cast to its attribute's type was assigned, permitted, written in
+ * bulk or used in a condition (or `undefined` was); `permit` got input no form or JSON object gives; `paginate` got a
+ * page or page size that is no whole number from 1; an order direction is not `"asc"` or `"desc"`. A `TypeError`, as
+ * every bad value is, that also says where: an app can answer bad request input with a 400 by catching this class
+ * alone, without hiding its own `TypeError`s (a wrong argument in its code).
  */
 export class CastError extends TypeError {
   override name = "CastError";
-  /** The Model the value was meant for. */
-  readonly model: Function;
-  /** The attribute the value was meant for. */
-  readonly attribute: string;
-  constructor(message: string, model: Function, attribute: string) {
+  /** The Model the value was meant for; undefined for a value of an `sql` fragment, which has no Model. */
+  readonly model: Function | undefined;
+  /**
+   * The attribute the value was meant for, or the option that took it (`paginate`'s `page` or `perPage`); undefined
+   * when `permit` refused the whole input, or for a value of an `sql` fragment.
+   */
+  readonly attribute: string | undefined;
+  /**
+   * What was refused, as given. Not enumerable, as it may be a secret: a logger that copies an error's own keys does
+   * not write it, and the message shows at most 60 characters of it (none of a filtered attribute).
+   */
+  declare readonly value: unknown;
+  constructor(message: string, model: Function | undefined, attribute: string | undefined, value?: unknown) {
     super(message);
     this.model = model;
     this.attribute = attribute;
+    Object.defineProperty(this, "value", { value, enumerable: false });
   }
 }
 

@@ -2,6 +2,8 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import {
   abort,
+  CastError,
+  sql,
   CheckViolation,
   ConstraintViolation,
   InvalidForeignKey,
@@ -132,6 +134,79 @@ describe("guide: Errors, the constraint errors of D1 (on local D1, which enforce
     expect(check).toBeInstanceOf(ConstraintViolation);
     expect(check.message).toBe("TextSettings: CHECK constraint failed: settings IS NULL OR json_valid(settings)");
     expect((check.cause as Error).message).toContain("CHECK constraint failed");
+  });
+});
+
+/** What `fn` threw, checked to be a CastError carrying the Model, the attribute and the value refused. */
+async function castErrorOf(fn: () => unknown, model: Function | undefined, attribute: string | undefined): Promise<CastError> {
+  const error = (await thrown(fn)) as CastError;
+  expect(error).toBeInstanceOf(CastError);
+  expect(error).toBeInstanceOf(TypeError);
+  expect(error.model).toBe(model);
+  expect(error.attribute).toBe(attribute);
+  return error;
+}
+
+/** What `fn` threw, checked to be the app's own TypeError: a wrong argument in code, not bad request input. */
+async function codeErrorOf(fn: () => unknown): Promise<TypeError> {
+  const error = (await thrown(fn)) as TypeError;
+  expect(error).toBeInstanceOf(TypeError);
+  expect(error).not.toBeInstanceOf(CastError);
+  return error;
+}
+
+describe("guide: Errors, CastError for what a request can send, TypeError for the app's code", () => {
+  const loneSurrogate = JSON.parse('"\\ud800"') as string;
+
+  it("conditions: text that is not well-formed, undefined (a field left out) alone or in a list", async () => {
+    const text = await castErrorOf(() => User.where({ name: loneSurrogate }), User, "name");
+    expect(text.value).toBe(loneSurrogate);
+    await castErrorOf(() => User.findBy({ name: ["Ada", loneSurrogate] }), User, "name");
+    await castErrorOf(() => User.where({ email: undefined as never }), User, "email");
+    await castErrorOf(() => User.whereNot({ age: [1, undefined] as never }), User, "age");
+    await codeErrorOf(() => User.where({ name: Symbol("name") as never }));
+    await codeErrorOf(() => User.where({ name: (() => "Ada") as never }));
+  });
+
+  it("find: an id that is not well-formed text or undefined, alone or in a list; an uncastable id is still RecordNotFound", async () => {
+    await castErrorOf(() => User.find(loneSurrogate), User, "id");
+    await castErrorOf(() => User.find(undefined as never), User, "id");
+    await castErrorOf(() => User.find(["a", undefined] as never), User, "id");
+    await castErrorOf(() => User.find(["a", loneSurrogate]), User, "id");
+    expect(await thrown(() => User.find({ id: "a" } as never))).toBeInstanceOf(RecordNotFound);
+    await codeErrorOf(() => User.find(Symbol("id") as never));
+  });
+
+  it("order: a direction or nulls that a query string or JSON can send; an order that is no object is the app's", async () => {
+    const sideways = await castErrorOf(() => User.order({ name: "sideways" as never }), User, "name");
+    expect(sideways.value).toBe("sideways");
+    await castErrorOf(() => User.order({ name: 1 as never }), User, "name");
+    await castErrorOf(() => User.order({ name: { direction: "up" } as never }), User, "name");
+    await castErrorOf(() => User.order({ name: { direction: "asc", nulls: "middle" } as never }), User, "name");
+    await codeErrorOf(() => User.order({ name: Symbol("asc") as never }));
+    await codeErrorOf(() => User.order(new Map() as never));
+  });
+
+  it("sql fragments: a value a request can send and D1 cannot bind is a CastError of no Model", async () => {
+    for (const value of [loneSurrogate, undefined, ["a"], { a: 1 }]) await castErrorOf(() => sql`name = ${value}`, undefined, undefined);
+    await codeErrorOf(() => sql`name = ${new Map()}`);
+    await codeErrorOf(() => sql`name = ${Symbol("x")}`);
+  });
+
+  it("assignments: text that is not well-formed, and a value over D1's limit for one value", async () => {
+    await castErrorOf(() => User.build({ name: loneSurrogate }), User, "name");
+    const long = "x".repeat(1_000_001);
+    const error = await castErrorOf(() => User.create({ name: long }), User, "name");
+    expect(error.message).toBe("User.name: a value of 1000001 bytes is over D1's limit of 1000000 bytes for one value");
+    await castErrorOf(() => User.where({ name: long }).count(), User, "name");
+    await codeErrorOf(() => User.build({ name: Symbol("name") as never }));
+  });
+
+  it("the value refused is not enumerable: a logger that copies the error's keys does not write it", async () => {
+    const error = await castErrorOf(() => User.build({ email: "secret@example.com", age: "secret" as never }), User, "age");
+    expect(error.value).toBe("secret");
+    expect(Object.keys(error)).not.toContain("value");
+    expect(JSON.stringify(error)).not.toContain("secret");
   });
 });
 
