@@ -25,16 +25,22 @@ export class CastError extends TypeError {
    * when `permit` refused the whole input, or for a value of an `sql` fragment.
    */
   readonly attribute: string | undefined;
-  /**
-   * What was refused, as given. Not enumerable, as it may be a secret: a logger that copies an error's own keys does
-   * not write it, and the message shows at most 60 characters of it (none of a filtered attribute).
-   */
-  declare readonly value: unknown;
+  // A private field, as the value may be a secret: no printing, logging or serializing of the error shows it.
+  readonly #value: unknown;
   constructor(message: string, model: Function | undefined, attribute: string | undefined, value?: unknown) {
     super(message);
     this.model = model;
     this.attribute = attribute;
-    Object.defineProperty(this, "value", { value, enumerable: false });
+    this.#value = value;
+  }
+
+  /**
+   * What was refused, as given, for the app to read. It may be a secret, so no printing (`inspect`, even with hidden
+   * properties), logging or `JSON.stringify` of the error shows it; the message shows at most 60 characters of it,
+   * and none of a filtered attribute.
+   */
+  get value(): unknown {
+    return this.#value;
   }
 }
 
