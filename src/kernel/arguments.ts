@@ -1,4 +1,5 @@
 import { previewText } from "./display.js";
+import { CastError } from "./errors.js";
 import { isInspectable, isPlainObject } from "./plain-object.js";
 
 /**
@@ -40,8 +41,35 @@ export function unfitValue(value: unknown): string | undefined {
   }
 }
 
-/** Throws `TypeError` (`<where>: <reason>`) for a value `unfitValue` refuses. */
-export function refuseUnfitValue(where: string, value: unknown): void {
+/** What a value of request input was meant for, as a `CastError` carries it. */
+export interface CastTarget {
+  /** The Model class. */
+  readonly model: Function | undefined;
+  /** The attribute, or the option that took the value. */
+  readonly attribute: string | undefined;
+}
+
+/**
+ * Whether a value can come from a request, as `JSON.parse`, a form or a query string give it (or `undefined`, a
+ * field left out): refusing it is refusing bad input (`CastError`), where refusing a symbol, a function, a `Map` or a
+ * revoked Proxy is refusing the app's code (`TypeError`).
+ */
+export function isRequestValue(value: unknown): boolean {
+  if (value === null || typeof value !== "object") return typeof value !== "symbol" && typeof value !== "function" && typeof value !== "bigint";
+  return isInspectable(value) && (Array.isArray(value) || isPlainObject(value));
+}
+
+/** The error of a refused value: `CastError` when a request can send it (see `isRequestValue`), else `TypeError`. */
+export function refusedValueError(message: string, value: unknown, target: CastTarget): TypeError {
+  return isRequestValue(value) ? new CastError(message, target.model, target.attribute, value) : new TypeError(message);
+}
+
+/**
+ * Throws (`<where>: <reason>`) for a value `unfitValue` refuses: `CastError` for text, which a request can carry
+ * (`JSON.parse` keeps a lone surrogate), `TypeError` for a symbol, a function or a revoked Proxy, which only code
+ * can give.
+ */
+export function refuseUnfitValue(where: string, value: unknown, target: CastTarget): void {
   const problem = unfitValue(value);
-  if (problem !== undefined) throw new TypeError(`${where}: ${problem}`);
+  if (problem !== undefined) throw refusedValueError(`${where}: ${problem}`, value, target);
 }

@@ -15,17 +15,28 @@ export function attributeNamed(model: ResolvedModel, name: string, method?: stri
   return attribute;
 }
 
-/** Casts a value for an attribute; throws `CastError` (a `TypeError`) naming the Model and attribute when it cannot. */
-export function castValue(model: ResolvedModel, attribute: Attribute, value: unknown): unknown {
-  if (value === undefined) {
-    throw new CastError(`${model.name}.${attribute.name} cannot be set to undefined; use null for NULL`, model.model, attribute.name);
+/** The value given for an attribute after the `attribute:input` hooks, which see it before it is cast. */
+function inputAfterHooks(model: ResolvedModel, attribute: Attribute, value: unknown): unknown {
+  const context = { model, attribute, value };
+  model.hooks.callSync("attribute:input", context);
+  return context.value;
+}
+
+/**
+ * Casts a value for an attribute, after the `attribute:input` hooks; throws `CastError` (a `TypeError`) naming the
+ * Model and attribute when it cannot.
+ */
+export function castValue(model: ResolvedModel, attribute: Attribute, given: unknown): unknown {
+  if (given === undefined) {
+    throw new CastError(`${model.name}.${attribute.name} cannot be set to undefined; use null for NULL`, model.model, attribute.name, given);
   }
+  const value = given !== null && model.hooks.has("attribute:input") ? inputAfterHooks(model, attribute, given) : given;
   if (value === null) return null;
-  refuseUnfitValue(`${model.name}.${attribute.name}`, value);
+  refuseUnfitValue(`${model.name}.${attribute.name}`, value, { model: model.model, attribute: attribute.name });
   const cast = attribute.type.cast(value);
   if (cast === UNCASTABLE) {
     const message = `${model.name}.${attribute.name}: ${previewValue(attribute, value)} is not a valid ${attribute.typeName}`;
-    throw new CastError(message, model.model, attribute.name);
+    throw new CastError(message, model.model, attribute.name, value);
   }
   return cast;
 }

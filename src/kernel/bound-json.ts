@@ -1,4 +1,5 @@
 import type { Attribute } from "./attributes.js";
+import { CastError } from "./errors.js";
 
 /**
  * D1's limit on one bound value (a string, blob or row), in bytes: the lower of the two figures D1's limits page
@@ -27,15 +28,18 @@ function isBlob(value: unknown): value is ArrayBuffer | ArrayBufferView {
 }
 
 /**
- * Refuses, with `TypeError` naming the Model, the attribute and the limit, a value in its database form that D1
+ * Refuses, with `CastError` (a request can send a value that long) naming the Model, the attribute and the limit, a value in its database form that D1
  * would refuse as over its limit for one value. Every path that binds an attribute's value calls it before the
  * statement is sent (saves, conditions, bulk writes), so nothing is half-written.
  */
-export function assertValueWithinD1Limit(model: { readonly name: string }, attribute: Attribute, stored: unknown): void {
+export function assertValueWithinD1Limit(model: { readonly name: string; readonly model: Function }, attribute: Attribute, stored: unknown): void {
   if (typeof stored === "string" ? textFits(stored, MAX_VALUE_BYTES) : !isBlob(stored) || stored.byteLength <= MAX_VALUE_BYTES) return;
   const bytes = typeof stored === "string" ? utf8Length(stored) : (stored as ArrayBuffer).byteLength;
-  throw new TypeError(
+  throw new CastError(
     `${model.name}.${attribute.name}: a value of ${bytes} bytes is over D1's limit of ${MAX_VALUE_BYTES} bytes for one value`,
+    model.model,
+    attribute.name,
+    stored,
   );
 }
 

@@ -41,7 +41,7 @@ export function isAttributeChanged(record: object, name: string, options?: { fro
   const given = optionsArgument(where, options);
   // Cast as conditions are, so `undefined` is refused as there, rather than quietly never matching.
   if (Object.values(given).includes(undefined)) throw new TypeError(`${state.model.name}.${attribute.name}: from or to is undefined; use null`);
-  for (const value of Object.values(given)) refuseUnfitValue(`${where}: ${attribute.name}`, value);
+  for (const value of Object.values(given)) refuseUnfitValue(`${where}: ${attribute.name}`, value, { model: state.model.model, attribute: attribute.name });
   if (!isChanged(state, attribute)) return false;
   if ("from" in given && !namesValue(attribute, given.from, originalValue(state, attribute))) return false;
   if ("to" in given && !namesValue(attribute, given.to, currentValue(state, attribute))) return false;

@@ -83,13 +83,13 @@ export function castConditionValue(attribute: Attribute, value: unknown): unknow
 }
 
 /** Casts a condition value as `castConditionValue` does, and refuses one over D1's limit for a bound value. */
-function boundConditionValue(model: { readonly name: string }, attribute: Attribute, value: unknown): unknown {
+function boundConditionValue(model: { readonly name: string; readonly model: Function }, attribute: Attribute, value: unknown): unknown {
   const cast = castConditionValue(attribute, value);
   assertValueWithinD1Limit(model, attribute, cast);
   return cast;
 }
 
-function listCondition(model: { readonly name: string }, attribute: Attribute, values: readonly unknown[]): Condition {
+function listCondition(model: { readonly name: string; readonly model: Function }, attribute: Attribute, values: readonly unknown[]): Condition {
   const orNull = values.includes(null);
   const cast = values
     .filter((value) => value !== null)

@@ -10,20 +10,37 @@ export class RecordflareError extends Error {
 }
 
 /**
- * A value that cannot be cast to its attribute's type was assigned, permitted, written in bulk or given to a
- * comparison helper (or `undefined` was assigned). A `TypeError`, as every bad value is, that also says where: an app can answer bad request input with a 400
- * by catching this class alone, without hiding its own `TypeError`s.
+ * Request input was refused: a value that cannot be cast to its attribute's type was assigned, permitted, written in
+ * bulk, used in a condition or given to a comparison helper (or `undefined` was); `permit` got input no form or JSON
+ * object gives; `paginate` got a page or page size that is no whole number from 1; an order direction is not `"asc"`
+ * or `"desc"`. A `TypeError`, as every bad value is, that also says where: an app can answer bad request input with a
+ * 400 by catching this class alone, without hiding its own `TypeError`s (a wrong argument in its code).
  */
 export class CastError extends TypeError {
   override name = "CastError";
-  /** The Model the value was meant for. */
-  readonly model: Function;
-  /** The attribute the value was meant for. */
-  readonly attribute: string;
-  constructor(message: string, model: Function, attribute: string) {
+  /** The Model the value was meant for; undefined for a value of an `sql` fragment, which has no Model. */
+  readonly model: Function | undefined;
+  /**
+   * The attribute the value was meant for, or the option that took it (`paginate`'s `page` or `perPage`); undefined
+   * when `permit` refused the whole input, or for a value of an `sql` fragment.
+   */
+  readonly attribute: string | undefined;
+  // A private field, as the value may be a secret: no printing, logging or serializing of the error shows it.
+  readonly #value: unknown;
+  constructor(message: string, model: Function | undefined, attribute: string | undefined, value?: unknown) {
     super(message);
     this.model = model;
     this.attribute = attribute;
+    this.#value = value;
+  }
+
+  /**
+   * What was refused, as given, for the app to read. It may be a secret, so no printing (`inspect`, even with hidden
+   * properties), logging or `JSON.stringify` of the error shows it; the message shows at most 60 characters of it,
+   * and none of a filtered attribute.
+   */
+  get value(): unknown {
+    return this.#value;
   }
 }
 
@@ -62,9 +79,35 @@ export class RecordDestroyed extends RecordflareError {
   override name = "RecordDestroyed";
 }
 
+/**
+ * The database refused a write for one of the table's constraints; each kind has its subclass. The database's own
+ * error is `cause`. A bug or a race, not bad input: validations are what refuse bad input.
+ */
+export class ConstraintViolation extends RecordflareError {
+  override name = "ConstraintViolation";
+}
+
 /** The database refused a write for a unique constraint. The database's own error is `cause`. */
-export class RecordNotUnique extends RecordflareError {
+export class RecordNotUnique extends ConstraintViolation {
   override name = "RecordNotUnique";
+}
+
+/**
+ * The database refused a write for a FOREIGN KEY constraint: a key refers to no row, or a row that others still refer
+ * to was deleted. D1 does not say which constraint; the message names the Model when the statements sent tell it.
+ */
+export class InvalidForeignKey extends ConstraintViolation {
+  override name = "InvalidForeignKey";
+}
+
+/** The database refused a write for a NOT NULL constraint; the message names the Model and attribute. */
+export class NotNullViolation extends ConstraintViolation {
+  override name = "NotNullViolation";
+}
+
+/** The database refused a write for a CHECK constraint; the message gives the constraint's expression. */
+export class CheckViolation extends ConstraintViolation {
+  override name = "CheckViolation";
 }
 
 /** `last()` was called on a Relation ordered by an `sql` fragment, which cannot be reversed. */

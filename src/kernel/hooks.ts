@@ -178,6 +178,11 @@ export interface ModelHooks {
   "model:finalize": (model: any) => void;
   /** A new record got its defaults at `build()`, before the caller's attributes are assigned. Sync. */
   "record:initialize": (context: { readonly record: any }) => void;
+  /**
+   * A value given for an attribute (assigned, permitted, set by `updateAll`) is about to be cast; never undefined or
+   * null. A hook may replace `value`, which is then cast. Sync.
+   */
+  "attribute:input": (context: { readonly model: ResolvedModel; readonly attribute: Attribute; value: unknown }) => void;
   /** A value was cast for assignment; a hook may replace `value`. Sync. */
   "attribute:assign": (context: { readonly record: any; readonly attribute: Attribute; value: unknown }) => void;
   /**

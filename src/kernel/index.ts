@@ -54,7 +54,7 @@ export { underscore, camelize, quoteIdentifier } from "./naming.js";
 export { attributeNamed, castValue } from "./assign.js";
 export { attributeWas, changeTrackingMethods, isAttributeChanged } from "./change-tracking.js";
 export { isPlainObject } from "./plain-object.js";
-export { argumentError, optionsArgument, refuseUnfitValue, refuseUninspectable } from "./arguments.js";
+export { argumentError, type CastTarget, optionsArgument, refusedValueError, refuseUnfitValue, refuseUninspectable } from "./arguments.js";
 export { previewList, previewText, previewValue } from "./display.js";
 export { inspectRecord } from "./inspect.js";
 export { INSPECT } from "./inspect-symbol.js";

@@ -5,13 +5,13 @@ import { type OrderTerm, type RelationData, compileSelect, joinSelect, selectPar
 import type { ParamWriter } from "./param-writer.js";
 import type { LoadPurpose, PlannedRead, QuerySource } from "./read-plan.js";
 import { Comparison, type Condition, castConditionValue, conditionScalars, conditionsFor } from "./conditions.js";
-import { argumentError, refuseUnfitValue, refuseUninspectable } from "./arguments.js";
+import { argumentError, refusedValueError, refuseUnfitValue, refuseUninspectable } from "./arguments.js";
 import { isPlainObject } from "./plain-object.js";
 import { checkedChanges } from "./relation-shape.js";
 import { loadedAttributes } from "./relation-compatibility.js";
 import { databaseFor } from "./context.js";
 import { boundDatabase, type Database, unboundModel } from "./database.js";
-import { RecordNotFound } from "./errors.js";
+import { CastError, RecordNotFound } from "./errors.js";
 import { instantiate } from "./hydrate.js";
 import { type ResolvedModel, resolveModel } from "./resolve.js";
 import { SqlFragment } from "./sql.js";
@@ -144,12 +144,14 @@ export class Relation<R = any> {
     for (const [name, value] of Object.entries(conditions)) {
       const attribute = attributeNamed(model, name);
       const where = `${model.name}.${method}: ${name}`;
+      const target = { model: model.model, attribute: attribute.name };
       // Before anything looks inside: a revoked Proxy fails even Array.isArray.
-      refuseUnfitValue(where, value);
-      if (value === undefined) throw new TypeError(`${where} is undefined; use null to match NULL`);
+      refuseUnfitValue(where, value, target);
+      // A field missing from a request body reads as undefined: bad input, as an uncastable value is.
+      if (value === undefined) throw new CastError(`${where} is undefined; use null to match NULL`, model.model, attribute.name, value);
       const scalars = conditionScalars(value);
-      if (scalars.includes(undefined)) throw new TypeError(`${where} holds undefined; use null to match NULL`);
-      for (const scalar of scalars) refuseUnfitValue(where, scalar);
+      if (scalars.includes(undefined)) throw new CastError(`${where} holds undefined; use null to match NULL`, model.model, attribute.name, value);
+      for (const scalar of scalars) refuseUnfitValue(where, scalar, target);
       if (value instanceof Comparison && !COMPARABLE_TYPES.has(attribute.typeName)) {
         throw new TypeError(`${model.name}.${method}: ${name} is a ${attribute.typeName}; comparison helpers are for number, string and datetime attributes`);
       }
@@ -193,16 +195,20 @@ export class Relation<R = any> {
     if (!isPlainObject(order)) throw argumentError(`${model.name}.order`, ORDERING, order);
     return Object.entries(order).map(([name, value]) => {
       const attribute = attributeNamed(model, name);
-      if (typeof value !== "string" && !isPlainObject(value)) throw argumentError(`${model.name}.order: ${name}`, `"asc", "desc" or { direction, nulls }`, value);
+      // A direction often comes from the query string (`?dir=desc`): one refused is bad input when a request can send it.
+      const target = { model: model.model, attribute: attribute.name };
+      if (typeof value !== "string" && !isPlainObject(value)) {
+        throw refusedValueError(`${model.name}.order: ${name} takes "asc", "desc" or { direction, nulls }, not ${previewText(value)}`, value, target);
+      }
       const given = (typeof value === "string" ? { direction: value, nulls: undefined } : value) as { direction?: unknown; nulls?: unknown };
       // "ASC" and "DESC" are read too, as Rails reads them.
       const direction = typeof given.direction === "string" ? given.direction.toLowerCase() : given.direction;
       const { nulls } = given;
       if (direction !== "asc" && direction !== "desc") {
-        throw new TypeError(`${model.name}.order: ${name} must be "asc" or "desc", not ${previewText(direction)}`);
+        throw refusedValueError(`${model.name}.order: ${name} must be "asc" or "desc", not ${previewText(direction)}`, given.direction, target);
       }
       if (nulls !== undefined && nulls !== "first" && nulls !== "last") {
-        throw new TypeError(`${model.name}.order: nulls of ${name} must be "first" or "last"`);
+        throw refusedValueError(`${model.name}.order: nulls of ${name} must be "first" or "last"`, nulls, target);
       }
       return { kind: "attribute" as const, attribute, direction, ...(nulls ? { nulls } : {}) };
     });
@@ -378,7 +384,7 @@ export class Relation<R = any> {
   async find(...ids: unknown[]): Promise<R | R[]>;
   async find(...ids: unknown[]): Promise<R | R[]> {
     const key = this.model.primaryKey;
-    for (const id of ids) refuseUnfitValue(`${this.model.name}.find: ${key.name}`, id);
+    for (const id of ids) refuseUnfitValue(`${this.model.name}.find: ${key.name}`, id, { model: this.model.model, attribute: key.name });
     // As in Rails, find() names no record to find: it is not find([]), the empty list.
     if (ids.length === 0) throw this.#notFound(`find needs an id`);
     const [id] = ids;
@@ -392,7 +398,7 @@ export class Relation<R = any> {
   // A Relation with no description looks the key up with SQL compiled once per Model.
   #findByKey(id: unknown): Promise<R | null> | null {
     const model = this.model;
-    if (id === undefined) throw new TypeError(`${model.name}.find: the id is undefined`);
+    if (id === undefined) throw new CastError(`${model.name}.find: the id is undefined`, model.model, model.primaryKey.name, id);
     const key = id === null ? UNCASTABLE : castConditionValue(model.primaryKey, id);
     if (key === UNCASTABLE || key === null) return null;
     if (model.hooks.has("relation:plan")) {

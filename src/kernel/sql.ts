@@ -1,4 +1,4 @@
-import { argumentError, unfitValue } from "./arguments.js";
+import { argumentError, refusedValueError, unfitValue } from "./arguments.js";
 import { previewText } from "./display.js";
 
 /** A reference to an attribute's column inside an `sql` fragment, made by `column()`. */
@@ -45,13 +45,15 @@ export class SqlFragment {
 
 /**
  * Makes an SQL fragment for `where` and `order`. Interpolated values are bound as parameters;
- * `column('<attribute>')` and nested fragments are spliced as SQL. A value D1 cannot bind throws `TypeError` here.
+ * `column('<attribute>')` and nested fragments are spliced as SQL. A value D1 cannot bind throws here: `CastError`
+ * for one a request can send (`undefined`, a list, a plain object, text that is not well-formed), else `TypeError`.
  */
 export function sql(strings: TemplateStringsArray, ...values: unknown[]): SqlFragment {
   for (const value of values) {
     // unfitValue first: a revoked Proxy fails even instanceof.
     const problem = unfitValue(value) ?? (value instanceof ColumnReference || value instanceof SqlFragment ? undefined : unbindable(value));
-    if (problem !== undefined) throw new TypeError(`sql: ${problem}`);
+    // An sql fragment has no Model: a request's value refused here is a CastError of no attribute.
+    if (problem !== undefined) throw refusedValueError(`sql: ${problem}`, value, { model: undefined, attribute: undefined });
   }
   return new SqlFragment([...strings], values);
 }

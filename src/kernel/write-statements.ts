@@ -35,10 +35,10 @@ function shapeKey(operation: string, attributes: readonly Attribute[]): string {
 }
 
 /**
- * An attribute's value in its stored form, refused with `TypeError` when it is over D1's limit for one value. Plugin
+ * An attribute's value in its stored form, refused with `CastError` when it is over D1's limit for one value. Plugin
  * API, for a plugin that writes values without a record (bulk writes).
  */
-export function storedWithinD1Limit(model: { readonly name: string }, attribute: Attribute, value: unknown): unknown {
+export function storedWithinD1Limit(model: { readonly name: string; readonly model: Function }, attribute: Attribute, value: unknown): unknown {
   const stored = storedValue(attribute, value);
   assertValueWithinD1Limit(model, attribute, stored);
   return stored;

@@ -1,4 +1,4 @@
-import { definePlugin, previewList, previewValue, readAsCondition, RecordNotFound, refuseUnfitValue, Relation } from "../kernel/index.js";
+import { CastError, definePlugin, previewList, previewValue, readAsCondition, RecordNotFound, refuseUnfitValue, Relation } from "../kernel/index.js";
 
 const findOne = Relation.prototype.find;
 
@@ -29,12 +29,13 @@ function find(this: Relation, ...ids: unknown[]): Promise<unknown> {
 async function findList(relation: Relation, ids: unknown[]): Promise<unknown> {
   const key = relation.model.primaryKey;
   const where = `${relation.model.name}.find: ${key.name}`;
+  const target = { model: relation.model.model, attribute: key.name };
   // Before anything looks inside: a revoked Proxy fails even Array.isArray.
-  for (const id of ids) refuseUnfitValue(where, id);
+  for (const id of ids) refuseUnfitValue(where, id, target);
   if (ids.length === 0 || (ids.length === 1 && !Array.isArray(ids[0]))) return findOne.call(relation, ...ids);
   const list = ids.length === 1 ? (ids[0] as unknown[]) : ids;
-  if (list !== ids) for (const id of list) refuseUnfitValue(where, id);
-  if (list.includes(undefined)) throw new TypeError(`${relation.model.name}.find: an id is undefined`);
+  if (list !== ids) for (const id of list) refuseUnfitValue(where, id, target);
+  if (list.includes(undefined)) throw new CastError(`${relation.model.name}.find: an id is undefined`, target.model, target.attribute, list);
   const stored = list.map((id) => storedKey(relation, id));
   assertFound(relation, list.filter((_, index) => stored[index] === undefined));
   const records = (await relation.where({ [key.name]: list }).toArray()) as Record<string, unknown>[];

@@ -44,10 +44,10 @@ function normalized(model: Function, attribute: Attribute, value: unknown, norma
   for (const { normalize, applyToNull } of normalizers) {
     if (result === null && !applyToNull) continue;
     result = normalize(result);
-    if (result === undefined) throw new CastError(`${model.name}.${attribute.name}: a normalizer returned undefined; return null for NULL`, model, attribute.name);
+    if (result === undefined) throw new CastError(`${model.name}.${attribute.name}: a normalizer returned undefined; return null for NULL`, model, attribute.name, value);
     if (result !== null) {
       const cast = castAs(attribute.typeName, result);
-      if (cast === undefined) throw new CastError(`${model.name}.${attribute.name}: a normalizer returned a value that is not a ${attribute.typeName}`, model, attribute.name);
+      if (cast === undefined) throw new CastError(`${model.name}.${attribute.name}: a normalizer returned a value that is not a ${attribute.typeName}`, model, attribute.name, result);
       result = cast;
     }
   }

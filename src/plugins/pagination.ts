@@ -1,6 +1,7 @@
 import {
   type AnyModel,
   argumentError,
+  CastError,
   countStatement,
   definePlugin,
   isSqlCount,
@@ -9,6 +10,7 @@ import {
   previewText,
   type RecordOfModel,
   Relation,
+  type ResolvedModel,
 } from "../kernel/index.js";
 
 /** What every page of records has, counted or not. */
@@ -54,13 +56,14 @@ const WHOLE_NUMBER = /^[+-]?\d+$/;
  * Reads a page or page size from a number or query-string text; missing, null or empty gives the fallback. A whole
  * number above `max` is `max`, however large (`"99999999999999999999"` reads as 1e20, not a safe integer).
  */
-function parsePositive(modelName: string, option: string, value: unknown, fallback: number, max: number): number {
+function parsePositive(model: ResolvedModel, option: string, value: unknown, fallback: number, max: number): number {
   if (value === undefined || value === null || value === "") return fallback;
   const number = typeof value === "string" && WHOLE_NUMBER.test(value.trim()) ? Number(value) : value;
   // A page past the safe integers could not be told from its neighbours; a page size is capped, however large.
   const whole = max === Infinity ? Number.isSafeInteger(number) : Number.isInteger(number);
   if (typeof number !== "number" || !whole || number < 1) {
-    throw new TypeError(`${modelName}.paginate: ${option} must be a whole number from 1, not ${previewText(value)}`);
+    // A page comes from the query string: refusing it is refusing the request, which the app answers with a 400.
+    throw new CastError(`${model.name}.paginate: ${option} must be a whole number from 1, not ${previewText(value)}`, model.model, option, value);
   }
   return Math.min(number, max);
 }
@@ -81,10 +84,12 @@ async function paginate(this: Relation, options?: PaginateOptions): Promise<Page
   const given = optionsArgument(`${model.name}.paginate`, options);
   if (given.count !== undefined && typeof given.count !== "boolean") throw argumentError(`${model.name}.paginate: count`, "a boolean", given.count);
   const settings = this.modelClass as unknown as PaginationSettings;
-  const perPage = parsePositive(model.name, "perPage", given.perPage, settings.perPage, settings.maxPerPage);
-  const page = parsePositive(model.name, "page", given.page, 1, Infinity);
+  const perPage = parsePositive(model, "perPage", given.perPage, settings.perPage, settings.maxPerPage);
+  const page = parsePositive(model, "page", given.page, 1, Infinity);
   // SQLite's OFFSET is a 64-bit integer: a page starting beyond it is refused.
-  if (!isSqlCount((page - 1) * perPage)) throw argumentError(`${model.name}.paginate: page`, `a page whose first row is within SQLite's integers`, given.page);
+  if (!isSqlCount((page - 1) * perPage)) {
+    throw new CastError(`${model.name}.paginate: page takes a page whose first row is within SQLite's integers, not ${previewText(given.page)}`, model.model, "page", given.page);
+  }
   const counting = given.count !== false;
   // Without a count, one extra row tells whether a next page exists.
   const pageRelation = stableOrder(this).with({ limit: counting ? perPage : perPage + 1, offset: (page - 1) * perPage });

@@ -8,6 +8,8 @@ import {
   castValue,
   definePlugin,
   isPlainObject,
+  previewText,
+  refusedValueError,
   type Relation,
   type ResolvedModel,
 } from "../kernel/index.js";
@@ -33,7 +35,7 @@ function readInput(model: ResolvedModel, input: unknown, name: string): { presen
     if (!input.has(name)) return { present: false };
     const values = input.getAll(name);
     const value = values[values.length - 1];
-    if (typeof value !== "string") throw new CastError(`${model.name}.permit: ${name} is a file, not a value`, model.model, name);
+    if (typeof value !== "string") throw new CastError(`${model.name}.permit: ${name} is a file, not a value`, model.model, name, value);
     return { present: true, value };
   }
   const object = input as Record<string, unknown>;
@@ -46,7 +48,9 @@ function readInput(model: ResolvedModel, input: unknown, name: string): { presen
  */
 function permit(model: ResolvedModel, input: unknown, names: readonly string[], options: PermitOptions): Record<string, unknown> {
   if (!isFormLike(input) && !isPlainObject(input)) {
-    throw new TypeError(`${model.name}.permit takes a plain object, FormData or URLSearchParams`);
+    const message = `${model.name}.permit takes a plain object, FormData or URLSearchParams, not ${previewText(input)}`;
+    // A JSON body can be a list, text or null, and a nested object can be missing: the request's fault, not the app's.
+    throw refusedValueError(message, input, { model: model.model, attribute: undefined });
   }
   const permitted: Record<string, unknown> = {};
   for (const name of names) {

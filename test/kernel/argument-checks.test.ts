@@ -1,7 +1,7 @@
 import { inspect } from "node:util";
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { batch, between, column, connect, gt, gte, hasMany, ignoringCase, lt, lte, sql, withDatabase } from "../../src/index.js";
+import { batch, CastError, between, column, connect, gt, gte, hasMany, ignoringCase, lt, lte, sql, withDatabase } from "../../src/index.js";
 import { previewText, Relation } from "../../src/plugin.js";
 import { thrown } from "../helpers/errors.js";
 import { countRows, listen } from "../helpers/queries.js";
@@ -468,5 +468,9 @@ describe("paginate caps a whole perPage above maxPerPage, however large", () => 
       static override maxPerPage = 10_000;
     }
     await expectRefused(() => bound.db.model(Wide).paginate({ page: Number.MAX_SAFE_INTEGER, perPage: 10_000 }), /^Wide\.paginate: page takes a page whose first row is within SQLite's integers/);
+    // A page from the query string: the request's fault, answered with a 400.
+    const error = await thrown(() => bound.db.model(Wide).paginate({ page: Number.MAX_SAFE_INTEGER, perPage: 10_000 }));
+    expect(error).toBeInstanceOf(CastError);
+    expect(error).toMatchObject({ attribute: "page", value: Number.MAX_SAFE_INTEGER });
   });
 });

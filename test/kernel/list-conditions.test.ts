@@ -1,5 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
+import { CastError } from "../../src/index.js";
 import { D1_LIMITS } from "../helpers/d1-limits.js";
 import { listen } from "../helpers/queries.js";
 import { User } from "../models/fixtures.js";
@@ -73,7 +74,7 @@ describe("a single value over D1's limit for one value", () => {
   it("is refused before sending, naming the Model, the attribute and the limit", async () => {
     const { db, events } = listen();
     const Bound = db.model(User);
-    await expect(Bound.create({ name: big })).rejects.toThrow(new TypeError("User.name: a value of 1000002 bytes is over D1's limit of 1000000 bytes for one value"));
+    await expect(Bound.create({ name: big })).rejects.toThrow(new CastError("User.name: a value of 1000002 bytes is over D1's limit of 1000000 bytes for one value", User, "name"));
     expect(() => Bound.where({ name: big })).toThrow(/User\.name: .* over D1's limit of 1000000 bytes/);
     expect(() => Bound.where({ name: ["a", big] })).toThrow(/User\.name: .* over D1's limit/);
     const user = await User.create({ name: "small" });

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { between, column, gt, gte, ignoringCase, lt, lte, MissingAttribute, RecordNotFound, sql, UnknownAttribute } from "../../src/index.js";
+import { between, CastError, column, gt, gte, ignoringCase, lt, lte, MissingAttribute, RecordNotFound, sql, UnknownAttribute } from "../../src/index.js";
 import { Relation } from "../../src/plugin.js";
 import { listen as listenTo } from "../helpers/queries.js";
 import { Counter, Note, Post, User } from "../models/fixtures.js";
@@ -484,7 +484,7 @@ describe("sql and column", () => {
   });
 
   it("refuses undefined and lists when the fragment is made, before D1 sees them", () => {
-    expect(() => User.where(sql`${column("age")} = ${undefined}`).toSql()).toThrow(new TypeError("sql: a value in an sql fragment is undefined; use null for NULL"));
+    expect(() => User.where(sql`${column("age")} = ${undefined}`).toSql()).toThrow(new CastError("sql: a value in an sql fragment is undefined; use null for NULL", undefined, undefined));
     expect(() => User.where(sql`${column("age")} IN (${[17, 50]})`).toSql()).toThrow(/^sql: a list cannot be bound in an sql fragment/);
   });
 

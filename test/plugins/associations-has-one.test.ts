@@ -1,6 +1,6 @@
 /** hasOne: its default foreign key, scope and dependent, and a child built for a saved owner replacing the saved one. */
 import { beforeEach, describe, expect, it } from "vitest";
-import { abort, connect, hasOne, Model, RecordNotDestroyed, batch, sql } from "../../src/index.js";
+import { abort, connect, hasOne, Model, NotNullViolation, RecordNotDestroyed, batch, sql } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { countRows, listen, recordingRoundTrips } from "../helpers/queries.js";
 import { Profile, ProfileGuardedUser, ProfiledUser, Review, Writer } from "../models/association-fixtures.js";
@@ -189,7 +189,7 @@ describe("hasOne: a child built for a saved owner replaces the saved one (SPEC: 
     const owner = await Writer.create({ name: "Ada" });
     await Profile.create({ userId: owner.id, bio: "old" });
     owner.profile.build({ bio: "new" });
-    await expect(owner.save()).rejects.toThrow(/NOT NULL constraint failed: profiles\.user_id/);
+    await expect(owner.save()).rejects.toThrow(new NotNullViolation("Profile.userId cannot be NULL (profiles.user_id is NOT NULL)"));
     expect((await Profile.where({ userId: owner.id }).toArray()).map((profile) => profile.bio)).toEqual(["old"]);
   });
 });

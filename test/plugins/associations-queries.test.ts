@@ -12,6 +12,7 @@ import {
   AssociationNotLoaded,
   IncompatibleRelation,
   InvalidModel,
+  NotNullViolation,
   RecordflareError,
   withDatabase,
 } from "../../src/index.js";
@@ -367,7 +368,7 @@ describe("guide: Associations, prose claims", () => {
     });
   });
 
-  it("dependent: 'delete' on hasMany is InvalidModel at first use; nullify on NOT NULL throws D1's error, nothing written", async () => {
+  it("dependent: 'delete' on hasMany is InvalidModel at first use; nullify on NOT NULL throws NotNullViolation, nothing written", async () => {
     class Bad extends FixtureApplicationRecord("users") {
       posts = hasMany(Post, { dependent: "delete" as never, foreignKey: "userId" });
     }
@@ -378,7 +379,8 @@ describe("guide: Associations, prose claims", () => {
     const n = await Nul.createOrThrow({ name: "x" });
     await Post.createOrThrow({ userId: n.id, title: "t" });
     const error = await rejectionOf(n.destroy());
-    expect(error).not.toBeInstanceOf(RecordflareError);
+    expect(error).toBeInstanceOf(NotNullViolation);
+    expect(error.message).toBe("Post.userId cannot be NULL (posts.user_id is NOT NULL)");
     expect(await countRows("users")).toBe(1);
     expect(await countRows("posts")).toBe(1);
   });

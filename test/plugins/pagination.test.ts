@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
+  CastError,
   column,
   connect,
   defineApplicationRecord,
@@ -14,7 +15,7 @@ import {
 } from "../../src/index.js";
 import { listen as listenTo } from "../helpers/queries.js";
 import { Article, Profile, Writer } from "../models/association-fixtures.js";
-import { ApplicationBase, Counter, schema } from "../models/fixtures.js";
+import { ApplicationBase, Counter, Counter as CounterModel, schema } from "../models/fixtures.js";
 
 // 120 counters shared by every test of this file: ids 1..120, value = id % 7 (so values tie).
 const TOTAL = 120;
@@ -148,14 +149,22 @@ describe("rule 1: page and perPage from numbers or query-string text", () => {
     expect((await Counter.paginate({ page: 2, perPage: null })).perPage).toBe(25);
   });
 
-  it("anything that is not a whole number from 1 throws TypeError, before any query", async () => {
+  it("anything that is not a whole number from 1 throws CastError (bad request input) naming the option, before any query", async () => {
     const { events, Counter } = listen();
     const refused: unknown[] = [0, -1, 1.5, "abc", "2x", "0", "-1", "+0", "1.5", "x2", NaN, Infinity, true, [2], { page: 1 }, 2n];
     for (const value of refused) {
       const label = String(value);
-      await expect(Counter.paginate({ page: value as any }), `page ${label}`).rejects.toThrow(TypeError);
-      await expect(Counter.paginate({ perPage: value as any }), `perPage ${label}`).rejects.toThrow(TypeError);
+      for (const option of ["page", "perPage"]) {
+        const error = await Counter.paginate({ [option]: value as any }).catch((thrown: unknown) => thrown);
+        expect(error, `${option} ${label}`).toBeInstanceOf(CastError);
+        expect(error, `${option} ${label}`).toMatchObject({ model: CounterModel, attribute: option });
+        expect(Object.is((error as CastError).value, value), `${option} ${label}`).toBe(true);
+      }
     }
+    // count is the app's own option, never read from a request: a wrong one is the app's TypeError.
+    const count = await Counter.paginate({ count: "no" as never }).catch((thrown: unknown) => thrown);
+    expect(count).toBeInstanceOf(TypeError);
+    expect(count).not.toBeInstanceOf(CastError);
     await expect(Counter.paginate({ page: "abc" })).rejects.toThrow(/page/);
     await expect(Counter.paginate({ page: 2n as never })).rejects.toThrow("Counter.paginate: page must be a whole number from 1, not 2n");
     expect(events).toHaveLength(0);

@@ -50,6 +50,39 @@ describe("CastError: the TypeError of a value that cannot be cast", () => {
     expect(() => User.permit(data, "name")).toThrow(expect.objectContaining({ name: "CastError", attribute: "name", model: User }));
   });
 
+  it("input a JSON body or a missing nested object gives (a list, text, a number, null, undefined) is a CastError of no attribute", () => {
+    for (const input of [[], ["name"], "name=Ada", 5, true, null, undefined]) {
+      let error: unknown;
+      try {
+        User.permit(input, "name");
+      } catch (thrown) {
+        error = thrown;
+      }
+      expect(error, JSON.stringify(input)).toBeInstanceOf(CastError);
+      expect(error).toMatchObject({ model: User, attribute: undefined });
+      expect((error as CastError).value).toBe(input);
+      expect((error as Error).message).toMatch(/^User\.permit takes a plain object, FormData or URLSearchParams, not /);
+    }
+  });
+
+  it("input only code can give (a Map, Headers, a class instance) and wrong options are the app's TypeError, not CastError", () => {
+    for (const fail of [
+      () => User.permit(new Map([["name", "Ada"]]), "name"),
+      () => User.permit(new Headers({ name: "Ada" }), "name"),
+      () => User.permit(new (class Input {})(), "name"),
+      () => User.permit({}, ["name"], { emptyAsBlank: true } as never),
+    ]) {
+      let error: unknown;
+      try {
+        fail();
+      } catch (thrown) {
+        error = thrown;
+      }
+      expect(error).toBeInstanceOf(TypeError);
+      expect(error).not.toBeInstanceOf(CastError);
+    }
+  });
+
   it("an app can answer bad input with a 400 and still see its own TypeErrors", () => {
     const respond = (handler: () => unknown) => {
       try {

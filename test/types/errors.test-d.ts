@@ -1,6 +1,6 @@
 /** Compile-time checks of the error classes: every class SPEC lists is exported; RecordInvalid's record is a record. Only type-checked by tsc --noEmit. */
 import { expectTypeOf } from "vitest";
-import { AssociationNotLoaded, IncompatibleRelation, InvalidModel, IrreversibleOrder, MissingAttribute, Model, NoDatabase, RecordDestroyed, RecordflareError, RecordInvalid, RecordNotDestroyed, RecordNotFound, RecordNotSaved, RecordNotUnique, UnknownAttribute, type AnyRecord } from "../../src/index.js";
+import { AssociationNotLoaded, CheckViolation, ConstraintViolation, IncompatibleRelation, InvalidForeignKey, NotNullViolation, InvalidModel, IrreversibleOrder, MissingAttribute, Model, NoDatabase, RecordDestroyed, RecordflareError, RecordInvalid, RecordNotDestroyed, RecordNotFound, RecordNotSaved, RecordNotUnique, UnknownAttribute, type AnyRecord } from "../../src/index.js";
 import { Author } from "./authors-and-books.js";
 
 // ---- errors: every class SPEC lists is exported; RecordInvalid's record is a record -------------------------
@@ -16,12 +16,21 @@ function errors(error: unknown) {
     RecordNotDestroyed,
     RecordDestroyed,
     RecordNotUnique,
+    ConstraintViolation,
+    InvalidForeignKey,
+    NotNullViolation,
+    CheckViolation,
     IrreversibleOrder,
     IncompatibleRelation,
     AssociationNotLoaded,
     NoDatabase,
   ]) {
     expectTypeOf(ErrorClass.prototype).toMatchTypeOf<RecordflareError>();
+  }
+
+  // Every constraint the database refuses is caught by its kind or all at once.
+  for (const ViolationClass of [RecordNotUnique, InvalidForeignKey, NotNullViolation, CheckViolation]) {
+    expectTypeOf(ViolationClass.prototype).toMatchTypeOf<ConstraintViolation>();
   }
 
   if (error instanceof RecordInvalid) {

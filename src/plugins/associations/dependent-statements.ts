@@ -56,7 +56,7 @@ function scopeParts(target: Relation, params: ParamWriter, data = target.data): 
  */
 function recursiveClause(reach: TreeReach, params: ParamWriter): string {
   const ownerKey = primaryKeyOf(reach.owner.constructor);
-  const model = { name: reach.owner.constructor.name };
+  const model = { name: reach.owner.constructor.name, model: reach.owner.constructor };
   const selects = [`SELECT ${OWNER}, ${params.bind(storedWithinD1Limit(model, ownerKey, reach.ownerKey), { kind: "value", attribute: ownerKey })}`];
   const parentTags = new Set(reach.tree.all.flatMap((node) => node.parents));
   for (const node of reach.tree.all.filter((each) => parentTags.has(each.tag))) {

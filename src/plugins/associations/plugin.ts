@@ -15,6 +15,7 @@ import {
   type Relation,
   type RelationOf,
 } from "../../kernel/index.js";
+import { blankForeignKeyAsNull } from "./blank-keys.js";
 import { dependentsBeforeDelete, planDependentReads } from "./dependents.js";
 import { copyKey } from "./keys.js";
 import { saveNewParents } from "./new-parents.js";
@@ -127,6 +128,7 @@ export const associations = definePlugin({
   appliesTo: (model: Function) => associationsOf(model).size > 0,
   hooks: {
     "record:initialize": ({ record }) => attach(record),
+    "attribute:input": blankForeignKeyAsNull,
     "record:hydrate": ({ record }) => attach(record),
     "record:validate": ({ record }) => validateRequiredParents(record),
     async "record:beforeWrite"({ record, batch, batchBefore, later }) {
