@@ -89,6 +89,7 @@ export class ConstraintViolation extends RecordflareError {
 
 /** The database refused a write for a unique constraint. The database's own error is `cause`. */
 export class RecordNotUnique extends ConstraintViolation {
+  /** The error class's name, as `error.name` shows it. */
   override name = "RecordNotUnique";
 }
 
@@ -97,16 +98,19 @@ export class RecordNotUnique extends ConstraintViolation {
  * to was deleted. D1 does not say which constraint; the message names the Model when the statements sent tell it.
  */
 export class InvalidForeignKey extends ConstraintViolation {
+  /** The error class's name, as `error.name` shows it. */
   override name = "InvalidForeignKey";
 }
 
 /** The database refused a write for a NOT NULL constraint; the message names the Model and attribute. */
 export class NotNullViolation extends ConstraintViolation {
+  /** The error class's name, as `error.name` shows it. */
   override name = "NotNullViolation";
 }
 
 /** The database refused a write for a CHECK constraint; the message gives the constraint's expression. */
 export class CheckViolation extends ConstraintViolation {
+  /** The error class's name, as `error.name` shows it. */
   override name = "CheckViolation";
 }
 
