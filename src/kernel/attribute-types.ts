@@ -87,11 +87,15 @@ function readIsoTimestamp(text: string): Date {
 
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-function readDatetime(value: unknown): unknown {
+/**
+ * A stored datetime as a Date; null, as Rails reads it, for one no Date can hold (text another writer stored that
+ * names no instant, a number out of range): an Invalid Date would make the record fail on every later write.
+ */
+function readDatetime(value: unknown): Date | null {
+  if (typeof value === "string" && value.length === 24 && ISO_TIMESTAMP.test(value)) return readIsoTimestamp(value);
   // A number that another writer stored (the column has NUMERIC affinity) reads as JavaScript's milliseconds.
-  if (typeof value !== "string") return new Date(value as number);
-  if (value.length === 24 && ISO_TIMESTAMP.test(value)) return readIsoTimestamp(value);
-  return new Date(SQLITE_TIMESTAMP.test(value) ? `${value.replace(" ", "T")}Z` : value);
+  const date = typeof value !== "string" ? new Date(value as number) : new Date(SQLITE_TIMESTAMP.test(value) ? `${value.replace(" ", "T")}Z` : value);
+  return Number.isNaN(date.getTime()) ? null : date;
 }
 
 function readJson(value: unknown): unknown {
@@ -137,7 +141,7 @@ function isoText(date: Date): string {
 
 /** The canonical stored form of a datetime: what recordflare writes is already canonical. */
 function canonicalDatetime(value: unknown): unknown {
-  return typeof value === "string" && value.length === 24 && ISO_TIMESTAMP.test(value) ? value : (readDatetime(value) as Date).toISOString();
+  return typeof value === "string" && value.length === 24 && ISO_TIMESTAMP.test(value) ? value : (readDatetime(value)?.toISOString() ?? null);
 }
 
 /** The conversions of each attribute type. */

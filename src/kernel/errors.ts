@@ -84,6 +84,7 @@ export class RecordDestroyed extends RecordflareError {
  * error is `cause`. A bug or a race, not bad input: validations are what refuse bad input.
  */
 export class ConstraintViolation extends RecordflareError {
+  /** The class's name, shown before the message; each kind of constraint sets its own. */
   override name = "ConstraintViolation";
 }
 

@@ -1,4 +1,4 @@
-import { declareModelState, definePlugin, defineModelState, modelState, type AnyModel, type AttributeName, type AttributesOfModel, type Plugin, type SaveContext } from "../kernel/index.js";
+import { attributesOf, declareModelState, definePlugin, InvalidModel, previewText, defineModelState, modelState, type AnyModel, type AttributeName, type AttributesOfModel, type Plugin, type SaveContext } from "../kernel/index.js";
 import { checkValidationOptions, COMMON_CHECKS, type ValidationOptions } from "./validation-options.js";
 import { BUILT_IN_VALIDATORS } from "./validation-rules.js";
 import { skipsValue } from "./validation-skips.js";
@@ -69,6 +69,19 @@ function declare(model: Function, attribute: string, options: ValidationOptions)
   });
 }
 
+/**
+ * Refuses, at the Model's first use, a validation of a name that is not one of its attributes: it would otherwise
+ * fail only at the first save. Checked then, not in `validates`, since a `static {}` block runs before the Model's
+ * attributes are known (its schema may be read later, and a subclass's declarations come after its parent's).
+ */
+function checkDeclaredAttributes(model: Function): void {
+  const declared = modelState(model, VALIDATIONS);
+  if (declared.length === 0) return;
+  const names = new Set(attributesOf(model).map((attribute) => attribute.name));
+  const unknown = declared.find((declaration) => !names.has(declaration.attribute));
+  if (unknown) throw new InvalidModel(`${model.name}.validates(${previewText(unknown.attribute)}): ${model.name} has no such attribute`);
+}
+
 async function validateAll({ record, operation }: SaveContext, declared: readonly Declared[]): Promise<void> {
   for (const declaration of declared) {
     if (declaration.on !== undefined && declaration.on !== operation) continue;
@@ -102,6 +115,7 @@ export const validations = definePlugin({
   },
   appliesTo: (model: Function) => modelState(model, VALIDATIONS).length > 0,
   hooks: {
+    "model:finalize": checkDeclaredAttributes,
     "record:validate": (context) => validateAll(context, modelState(context.record.constructor, VALIDATIONS)),
   },
 });

@@ -526,6 +526,38 @@ describe("permit", () => {
 describe("casting through the database", () => {
   beforeEach(resetDatabase);
 
+  it("a stored datetime no Date can hold (text another writer stored) reads as null, as in Rails; change tracking and save work", async () => {
+    const insert = `INSERT INTO users (id, name, born_at, created_at, updated_at) VALUES (?, 'Ada', ?, '2024-01-01T00:00:00.000Z', ?)`;
+    await env.DB.prepare(insert).bind("u1", "not a date", "2024-01-01T00:00:00.000Z").run();
+    await env.DB.prepare(insert).bind("u2", "2024-02-30 99:00:00", "yesterday").run();
+    await env.DB.prepare(insert).bind("u3", 8.64e15 + 1, "2024-01-01T00:00:00.000Z").run();
+    for (const id of ["u1", "u2", "u3"]) {
+      const user = await User.find(id);
+      expect(user.bornAt, id).toBeNull();
+      expect(user.attributeWas("bornAt"), id).toBeNull();
+      expect(user.isChanged(), id).toBe(false);
+      expect(user.changes(), id).toEqual({});
+      expect(JSON.parse(JSON.stringify(user)).bornAt, id).toBeNull();
+    }
+    // Reading it changed nothing: a save of another attribute writes that one only, and the text stays as stored.
+    const user = await User.find("u1");
+    void user.bornAt;
+    expect(await user.update({ name: "Bea" })).toBe(true);
+    const row = await env.DB.prepare("SELECT name, born_at FROM users WHERE id = 'u1'").first<Record<string, unknown>>();
+    expect(row).toEqual({ name: "Bea", born_at: "not a date" });
+    // A date assigned over it is a change, saved as any other.
+    await user.update({ bornAt: "2000-01-02" });
+    expect(user.savedChanges()).toMatchObject({ bornAt: [null, new Date("2000-01-02T00:00:00.000Z")] });
+    expect((await User.find("u1")).bornAt).toEqual(new Date("2000-01-02T00:00:00.000Z"));
+    // updated_at that is no date (u2), rewritten by the timestamps on save, and reload reads it back.
+    const other = await User.find("u2");
+    expect(other.updatedAt).toBeNull();
+    expect(await other.update({ name: "Cy" })).toBe(true);
+    expect(other.updatedAt).toBeInstanceOf(Date);
+    await other.reload();
+    expect(other.updatedAt).toBeInstanceOf(Date);
+  });
+
   it("a datetime in the years 0 to 99 is stored and read back as itself; a boolean word is matched only as one", async () => {
     const user = await User.createOrThrow({ name: "Ada", bornAt: "0050-06-01T10:00:00Z", admin: true });
     expect((await User.find(user.id)).bornAt).toEqual(new Date("0050-06-01T10:00:00.000Z"));

@@ -1,6 +1,6 @@
 /** Associations' dependent option: destroy, deleteAll, delete, nullify and the restrict forms. */
 import { beforeEach, describe, expect, it } from "vitest";
-import { abort, hasMany, hasOne, InvalidModel, RecordNotDestroyed, batch, Model } from "../../src/index.js";
+import { abort, belongsTo, hasMany, hasOne, InvalidModel, RecordNotDestroyed, batch, Model } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { countRows, listen } from "../helpers/queries.js";
 import { Article, Guarded, Review, Writer } from "../models/association-fixtures.js";
@@ -185,12 +185,66 @@ describe("dependent deleteAll, delete and nullify (SPEC: not shown; as in Rails)
       reviews = hasMany(Review, { foreignKey: "userId", dependent: "delete" });
     }
     expect(() => Mixed.build({ name: "Ada" })).toThrow(InvalidModel);
-    expect(() => Mixed.build({ name: "Ada" })).toThrow(`Mixed.reviews: dependent "delete" is not known; use one of destroy, deleteAll, nullify, restrictWithError`);
+    expect(() => Mixed.build({ name: "Ada" })).toThrow(`Mixed.reviews (hasMany): dependent must be one of destroy, deleteAll, nullify, restrictWithError, not "delete"`);
     class MixedOne extends ApplicationRecord("users") {
       // @ts-expect-error: hasOne says delete, not deleteAll
       review = hasOne(Review, { foreignKey: "userId", dependent: "deleteAll" });
     }
-    expect(() => MixedOne.build({ name: "Ada" })).toThrow(/MixedOne.review: dependent "deleteAll" is not known; use one of destroy, delete, nullify/);
+    expect(() => MixedOne.build({ name: "Ada" })).toThrow(/MixedOne\.review \(hasOne\): dependent must be one of destroy, delete, nullify, restrictWithError, not "deleteAll"/);
+  });
+});
+
+describe("guide: Associations, options are checked at the Model's first use", () => {
+  it("a misspelt option (dependant) is refused, naming the Model, the association and the option, listing the valid ones", async () => {
+    class Typo extends ApplicationRecord("users") {
+      // @ts-expect-error: dependant is no option
+      reviews = hasMany(Review, { foreignKey: "userId", dependant: "destroy" });
+    }
+    expect(() => Typo.build({ name: "Ada" })).toThrow(new InvalidModel("Typo.reviews (hasMany): dependant is an unknown option (options: dependent, foreignKey, scope)"));
+    // Refused before any row is written or read: no children can be left behind by a destroy.
+    await expect(Typo.create({ name: "Ada" })).rejects.toThrow(InvalidModel);
+    expect(await countRows("users")).toBe(0);
+  });
+
+  it("each kind takes its own options: belongsTo takes foreignKey and optional, no dependent", () => {
+    class Child extends Model({ id: "string", userId: "string" }) {
+      static override binding = "DB";
+      static override tableName = "reviews";
+      // @ts-expect-error: belongsTo takes no dependent
+      user = belongsTo(Writer, { dependent: "destroy" });
+    }
+    expect(() => Child.build({})).toThrow(new InvalidModel("Child.user (belongsTo): dependent is an unknown option (options: foreignKey, optional)"));
+    class HasOneTypo extends ApplicationRecord("users") {
+      // @ts-expect-error: optional is belongsTo's
+      review = hasOne(Review, { foreignKey: "userId", optional: true });
+    }
+    expect(() => HasOneTypo.build({ name: "Ada" })).toThrow(/^HasOneTypo\.review \(hasOne\): optional is an unknown option \(options: dependent, foreignKey, scope\)$/);
+  });
+
+  it("primaryKey, Rails' option for another unique key, is refused rather than silently ignored", () => {
+    class ByCode extends ApplicationRecord("users") {
+      // @ts-expect-error: primaryKey is not supported
+      reviews = hasMany(Review, { foreignKey: "userId", primaryKey: "email" });
+    }
+    expect(() => ByCode.build({ name: "Ada" })).toThrow(InvalidModel);
+    expect(() => ByCode.build({ name: "Ada" })).toThrow(/^ByCode\.reviews \(hasMany\): primaryKey is not supported: .* \(options: dependent, foreignKey, scope\)$/);
+  });
+
+  it("option values of the wrong kind are refused: a scope that is no function, a foreignKey that is no name, optional not a boolean", () => {
+    const cases: Array<[() => unknown, RegExp]> = [
+      [() => hasMany(Review, { foreignKey: "userId", scope: "published" as never }), /\(hasMany\): scope must be a function of the Relation, not "published"/],
+      [() => hasMany(Review, { foreignKey: 5 as never }), /\(hasMany\): foreignKey must be an attribute name, not 5/],
+      [() => belongsTo(Writer, { foreignKey: "userId", optional: "yes" as never }), /\(belongsTo\): optional must be a boolean, not "yes"/],
+      [() => hasMany(Review, null as never), /\(hasMany\): options must be a plain object, not null/],
+      [() => hasMany(undefined as never), /\(hasMany\): the target must be a Model class, not undefined/],
+    ];
+    for (const [declare, message] of cases) {
+      class Declared extends ApplicationRecord("users") {
+        association = declare();
+      }
+      expect(() => Declared.build({ name: "Ada" })).toThrow(InvalidModel);
+      expect(() => Declared.build({ name: "Ada" })).toThrow(message);
+    }
   });
 });
 

@@ -264,14 +264,15 @@ describe("guide: Associations", () => {
     });
   });
 
-  it("association options other than foreignKey, dependent and scope: a compile error, ignored at run time", async () => {
+  it("association options other than foreignKey, dependent and scope: a compile error, and InvalidModel at first use", async () => {
     class Blogger extends FixtureApplicationRecord("users") {
       // @ts-expect-error className is not an option
       posts = hasMany(Post, { foreignKey: "userId", className: "Article" });
     }
-    const blogger = await Blogger.createOrThrow({ name: "Ada" });
-    await Post.createOrThrow({ userId: blogger.id, title: "Hi" });
-    expect(await blogger.posts().count()).toBe(1);
+    await expect(Blogger.createOrThrow({ name: "Ada" })).rejects.toThrow(
+      new InvalidModel("Blogger.posts (hasMany): className is an unknown option (options: dependent, foreignKey, scope)"),
+    );
+    expect(await countRows("users")).toBe(0);
   });
 
   it("Associations, scope: the Blogger example works as described", async () => {

@@ -4,7 +4,7 @@ import { resetDatabase } from "../helpers/db.js";
 import { listen } from "../helpers/queries.js";
 import { User } from "../models/fixtures.js";
 import { env } from "cloudflare:test";
-import { typeError } from "../helpers/errors.js";
+import { thrown, typeError } from "../helpers/errors.js";
 import { Item } from "../models/typed-items.js";
 
 beforeEach(resetDatabase);
@@ -24,12 +24,7 @@ describe("CastError: the TypeError of a value that cannot be cast", () => {
       () => User.permit({ admin: "perhaps" }, "admin"),
     ];
     for (const fail of failures) {
-      let error: unknown;
-      try {
-        fail();
-      } catch (thrown) {
-        error = thrown;
-      }
+      const error = await thrown(fail);
       expect(error).toBeInstanceOf(CastError);
       expect(error).toBeInstanceOf(TypeError);
       expect((error as CastError).model).toBe(User);
@@ -50,14 +45,9 @@ describe("CastError: the TypeError of a value that cannot be cast", () => {
     expect(() => User.permit(data, "name")).toThrow(expect.objectContaining({ name: "CastError", attribute: "name", model: User }));
   });
 
-  it("input a JSON body or a missing nested object gives (a list, text, a number, null, undefined) is a CastError of no attribute", () => {
+  it("input a JSON body or a missing nested object gives (a list, text, a number, null, undefined) is a CastError of no attribute", async () => {
     for (const input of [[], ["name"], "name=Ada", 5, true, null, undefined]) {
-      let error: unknown;
-      try {
-        User.permit(input, "name");
-      } catch (thrown) {
-        error = thrown;
-      }
+      const error = await thrown(() => User.permit(input, "name"));
       expect(error, JSON.stringify(input)).toBeInstanceOf(CastError);
       expect(error).toMatchObject({ model: User, attribute: undefined });
       expect((error as CastError).value).toBe(input);
@@ -65,19 +55,14 @@ describe("CastError: the TypeError of a value that cannot be cast", () => {
     }
   });
 
-  it("input only code can give (a Map, Headers, a class instance) and wrong options are the app's TypeError, not CastError", () => {
+  it("input only code can give (a Map, Headers, a class instance) and wrong options are the app's TypeError, not CastError", async () => {
     for (const fail of [
       () => User.permit(new Map([["name", "Ada"]]), "name"),
       () => User.permit(new Headers({ name: "Ada" }), "name"),
       () => User.permit(new (class Input {})(), "name"),
       () => User.permit({}, ["name"], { emptyAsBlank: true } as never),
     ]) {
-      let error: unknown;
-      try {
-        fail();
-      } catch (thrown) {
-        error = thrown;
-      }
+      const error = await thrown(fail);
       expect(error).toBeInstanceOf(TypeError);
       expect(error).not.toBeInstanceOf(CastError);
     }

@@ -4,7 +4,6 @@ import {
   InvalidModel,
   Model,
   RecordInvalid,
-  UnknownAttribute,
 } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { listen, countRows } from "../helpers/queries.js";
@@ -257,6 +256,20 @@ describe("Validations: declarations Rails refuses", () => {
     }).toThrow(new TypeError('Typo.validates("name"): unknown option presense (options: presence, length, format, inclusion, numericality, uniqueness, allowNil, allowBlank, message, on, if)'));
   });
 
+  it("a name that is not an attribute is refused at the Model's first use, naming the Model and the name, before anything is sent", async () => {
+    // The static block runs before the attributes are known: the check waits for the Model's first use.
+    class Misspelt extends User {
+      static {
+        this.validates("nmae" as never, { presence: true });
+      }
+    }
+    const { db, events } = listen();
+    expect(() => Misspelt.build({ name: "Ada" })).toThrow(new InvalidModel('Misspelt.validates("nmae"): Misspelt has no such attribute'));
+    expect(await thrown(() => db.model(Misspelt).create({ name: "Ada" }))).toBeInstanceOf(InvalidModel);
+    expect(events).toEqual([]);
+    expect(await countRows("users")).toBe(0);
+  });
+
   it("no check at all (an empty object, or only a message) throws TypeError", () => {
     class Empty extends Item {}
     expect(() => Empty.validates("name", {})).toThrow(TypeError);
@@ -301,14 +314,14 @@ describe("Validations: declarations Rails refuses", () => {
   });
 
   // Rails raises when the validation runs (the record has no such method), and so does this library.
-  it("a name that is not an attribute (a compile error) throws UnknownAttribute when the validation runs", async () => {
+  it("a name that is not an attribute is a compile error, and InvalidModel at first use, not when the validation runs", async () => {
     class Ghost extends Item {
       static {
         // @ts-expect-error -- not an attribute of the Model
         this.validates("nickname", { presence: true });
       }
     }
-    expect(await thrown(() => Ghost.build({ name: "x" }).save())).toBeInstanceOf(UnknownAttribute);
+    expect(await thrown(() => Ghost.build({ name: "x" }).save())).toBeInstanceOf(InvalidModel);
     expect(await countRows("sal_items")).toBe(0);
   });
 });

@@ -1,6 +1,6 @@
 /** Compile-time checks of the error classes: every class SPEC lists is exported; RecordInvalid's record is a record. Only type-checked by tsc --noEmit. */
 import { expectTypeOf } from "vitest";
-import { AssociationNotLoaded, CheckViolation, ConstraintViolation, IncompatibleRelation, InvalidForeignKey, NotNullViolation, InvalidModel, IrreversibleOrder, MissingAttribute, Model, NoDatabase, RecordDestroyed, RecordflareError, RecordInvalid, RecordNotDestroyed, RecordNotFound, RecordNotSaved, RecordNotUnique, UnknownAttribute, type AnyRecord } from "../../src/index.js";
+import { AssociationNotLoaded, CastError, CheckViolation, ConstraintViolation, IncompatibleRelation, InvalidForeignKey, NotNullViolation, InvalidModel, IrreversibleOrder, MissingAttribute, Model, NoDatabase, RecordDestroyed, RecordflareError, RecordInvalid, RecordNotDestroyed, RecordNotFound, RecordNotSaved, RecordNotUnique, UnknownAttribute, type AnyRecord } from "../../src/index.js";
 import { Author } from "./authors-and-books.js";
 
 // ---- errors: every class SPEC lists is exported; RecordInvalid's record is a record -------------------------
@@ -31,6 +31,16 @@ function errors(error: unknown) {
   // Every constraint the database refuses is caught by its kind or all at once.
   for (const ViolationClass of [RecordNotUnique, InvalidForeignKey, NotNullViolation, CheckViolation]) {
     expectTypeOf(ViolationClass.prototype).toMatchTypeOf<ConstraintViolation>();
+  }
+
+  // A CastError says what it refused; an sql fragment's has no Model, a refused permit input no attribute.
+  if (error instanceof CastError) {
+    expectTypeOf(error).toMatchTypeOf<TypeError>();
+    expectTypeOf(error.model).toEqualTypeOf<Function | undefined>();
+    expectTypeOf(error.attribute).toEqualTypeOf<string | undefined>();
+    expectTypeOf(error.value).toEqualTypeOf<unknown>();
+    // @ts-expect-error: the refused value is read-only
+    error.value = "other";
   }
 
   if (error instanceof RecordInvalid) {

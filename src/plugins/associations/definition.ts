@@ -1,4 +1,4 @@
-import { attributesOf, camelize, InvalidModel, primaryKeyOf, underscore } from "../../kernel/index.js";
+import { attributesOf, camelize, InvalidModel, isPlainObject, previewText, primaryKeyOf, underscore } from "../../kernel/index.js";
 
 /**
  * What `dependent` does with an owner's children when the owner is destroyed, in the owner's destroy batch:
@@ -75,19 +75,57 @@ function ownerName(model: Function): string {
   return named.name;
 }
 
-/** Resolves the keys of an association declared on `owner` under `name`; InvalidModel if a key is missing. */
+/** Each option an association of a kind takes, and what it must hold. */
+const OPTIONS_OF: Record<AssociationKind, Record<string, { expected: string; fits(value: unknown): boolean }>> = {
+  hasMany: {
+    dependent: { expected: `one of ${DEPENDENTS_OF.hasMany.join(", ")}`, fits: (value) => (DEPENDENTS_OF.hasMany as readonly unknown[]).includes(value) },
+    foreignKey: { expected: "an attribute name", fits: (value) => typeof value === "string" },
+    scope: { expected: "a function of the Relation", fits: (value) => typeof value === "function" },
+  },
+  hasOne: {
+    dependent: { expected: `one of ${DEPENDENTS_OF.hasOne.join(", ")}`, fits: (value) => (DEPENDENTS_OF.hasOne as readonly unknown[]).includes(value) },
+    foreignKey: { expected: "an attribute name", fits: (value) => typeof value === "string" },
+    scope: { expected: "a function of the Relation", fits: (value) => typeof value === "function" },
+  },
+  belongsTo: {
+    foreignKey: { expected: "an attribute name", fits: (value) => typeof value === "string" },
+    optional: { expected: "a boolean", fits: (value) => typeof value === "boolean" },
+  },
+};
+
+/** Why an option of Rails' is refused rather than ignored: an association keyed otherwise would join the wrong rows. */
+const NOT_SUPPORTED: Record<string, string> = {
+  primaryKey: "not supported: an association joins on the primary key of the Model that owns the key",
+};
+
+/**
+ * Refuses options that the association's kind does not take (a misspelt `dependant` would leave children behind)
+ * and values of the wrong kind, naming the Model, the association and the option, and listing the valid ones.
+ */
+function checkOptions(owner: Function, name: string, { kind, target, options }: AssociationDefinition): void {
+  const where = `${owner.name}.${name} (${kind})`;
+  if (typeof target !== "function") throw new InvalidModel(`${where}: the target must be a Model class, not ${previewText(target)}`);
+  if (!isPlainObject(options)) throw new InvalidModel(`${where}: options must be a plain object, not ${previewText(options)}`);
+  const known = OPTIONS_OF[kind];
+  for (const [option, value] of Object.entries(options)) {
+    const check = known[option];
+    if (!check) {
+      const reason = NOT_SUPPORTED[option] ?? "an unknown option";
+      throw new InvalidModel(`${where}: ${option} is ${reason} (options: ${Object.keys(known).join(", ")})`);
+    }
+    if (value !== undefined && !check.fits(value)) throw new InvalidModel(`${where}: ${option} must be ${check.expected}, not ${previewText(value)}`);
+  }
+}
+
+/** Resolves the keys of an association declared on `owner` under `name`; InvalidModel if an option or key is wrong. */
 export function resolveAssociation(owner: Function, name: string, definition: AssociationDefinition): ResolvedAssociation {
+  checkOptions(owner, name, definition);
   const { kind, target, options } = definition;
   const belongs = kind === "belongsTo";
   const foreignKey = options.foreignKey ?? (belongs ? `${name}Id` : `${camelize(underscore(ownerName(owner)))}Id`);
   const keyOwner = belongs ? owner : target;
   if (!attributesOf(keyOwner).some((attribute) => attribute.name === foreignKey)) {
     throw new InvalidModel(`${owner.name}.${name}: ${keyOwner.name} has no attribute ${foreignKey} (the foreign key); pass { foreignKey }`);
-  }
-  const dependent = options.dependent;
-  if (dependent !== undefined && (belongs || !(DEPENDENTS_OF[kind] as readonly string[]).includes(dependent))) {
-    const allowed = belongs ? "belongsTo takes no dependent option" : `use one of ${DEPENDENTS_OF[kind].join(", ")}`;
-    throw new InvalidModel(`${owner.name}.${name}: dependent ${JSON.stringify(dependent)} is not known; ${allowed}`);
   }
   const primaryKey = primaryKeyOf(belongs ? target : owner).name;
   return { ...definition, name, foreignKey, primaryKey };
