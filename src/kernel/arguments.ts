@@ -54,7 +54,7 @@ export interface CastTarget {
  * field left out): refusing it is refusing bad input (`CastError`), where refusing a symbol, a function, a `Map` or a
  * revoked Proxy is refusing the app's code (`TypeError`).
  */
-export function isRequestValue(value: unknown): boolean {
+function isRequestValue(value: unknown): boolean {
   if (value === null || typeof value !== "object") return typeof value !== "symbol" && typeof value !== "function" && typeof value !== "bigint";
   return isInspectable(value) && (Array.isArray(value) || isPlainObject(value));
 }

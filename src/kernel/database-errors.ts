@@ -55,7 +55,8 @@ function uniqueError(statements: readonly Statement[], columns: string, cause: u
  * a missing table whose name was inferred. Any other error is returned unchanged.
  */
 export function translateError(error: unknown, statements: readonly Statement[]): unknown {
-  const message = error instanceof Error ? `${error.message} ${(error.cause as Error | undefined)?.message ?? ""}` : "";
+  const messages = error instanceof Error ? [error.message, (error.cause as Error | undefined)?.message ?? ""] : [];
+  const message = messages.join(" ");
   const unique = UNIQUE.exec(message);
   if (unique) return uniqueError(statements, unique[1]!, error);
   if (FOREIGN_KEY.test(message)) {
@@ -65,7 +66,8 @@ export function translateError(error: unknown, statements: readonly Statement[])
   }
   const notNull = NOT_NULL.exec(message);
   if (notNull) return notNullError(statements, notNull[1]!, error);
-  const check = CHECK.exec(message);
+  // Read from one message: the expression runs to its end, where the other message would follow.
+  const check = messages.map((text) => CHECK.exec(text.trim())).find((match) => match !== null);
   if (check) return new CheckViolation(`${ownerPrefix(modelOfWrites(statements))}CHECK constraint failed: ${check[1]}`, { cause: error });
   const missing = NO_TABLE.exec(message);
   const model = missing ? modelOfTable(statements, missing[1]!) : undefined;

@@ -23,6 +23,28 @@ describe("synchronous hook points", () => {
     expect(record.name).toBe("fine");
   });
 
+  it("attribute:input sees a value before it is cast, on build, assignment, permit and updateAll; null never reaches it", async () => {
+    const seen: unknown[] = [];
+    class Grouped extends User {
+      static {
+        // Digits grouped with commas ("1,000"), which the integer cast refuses, read as the number.
+        this.hook("attribute:input", (context) => {
+          seen.push(context.value);
+          if (context.attribute.name === "age" && typeof context.value === "string") context.value = context.value.replaceAll(",", "");
+        });
+      }
+    }
+    expect(Grouped.build({ name: "Ada", age: "1,000" as never }).age).toBe(1000);
+    const user = await Grouped.create({ name: "Ada" });
+    user.assign({ age: "2,000" as never, email: null });
+    expect(user.age).toBe(2000);
+    expect(Grouped.permit({ age: "3,000" }, "age")).toEqual({ age: 3000 });
+    await Grouped.where({ id: user.id }).updateAll({ age: "4,000" as never });
+    expect((await Grouped.find(user.id)).age).toBe(4000);
+    expect(seen).toContain("4,000");
+    expect(seen).not.toContain(null);
+  });
+
   it("model:finalize errors reach the first use (a scope named like a Model static)", async () => {
     // Declared around the type system: a scope named like a Model static is a compile error as well.
     class Clashing extends User {}
