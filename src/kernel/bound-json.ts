@@ -77,14 +77,15 @@ export function jsonArraysWithinD1Limit(texts: readonly string[], owner: string)
   if (textFits(whole, MAX_VALUE_BYTES)) return [whole];
   const arrays: string[] = [];
   let current: string[] = [];
-  let bytes = 2;
+  // An array's bytes: its brackets, and each element with the comma before it, less the first element's comma.
+  let bytes = 1;
   for (const text of texts) {
     const size = utf8Length(text) + 1;
     if (size + 1 > MAX_VALUE_BYTES) throw new TypeError(`${owner}: a list element of ${size - 1} bytes in JSON is over D1's limit of ${MAX_VALUE_BYTES} bytes for one value`);
     if (bytes + size > MAX_VALUE_BYTES) {
       arrays.push(`[${current.join(",")}]`);
       current = [];
-      bytes = 2;
+      bytes = 1;
     }
     current.push(text);
     bytes += size;

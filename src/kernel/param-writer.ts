@@ -18,7 +18,8 @@ class SpilledValues {
   readonly values: unknown[] = [];
   readonly sources: (ParamSource | undefined)[] = [];
   readonly texts: string[] = [];
-  bytes = 2;
+  /** The array's size in bytes: its brackets, and each text with the comma before it, less the first one's comma. */
+  bytes = 1;
 
   get json(): string {
     return `[${this.texts.join(",")}]`;
@@ -49,7 +50,7 @@ export class ParamWriter {
     const json = jsonOfBound(value);
     if (json === undefined) return this.#slot(value, source);
     const bytes = utf8Length(json) + 1;
-    if (bytes + 2 > MAX_VALUE_BYTES) return this.#slot(value, source);
+    if (bytes + 1 > MAX_VALUE_BYTES) return this.#slot(value, source);
     if (!this.#spilled || this.#spilled.bytes + bytes > MAX_VALUE_BYTES) {
       this.#spilled = new SpilledValues(this.#values.length + 1);
       this.#slot(this.#spilled, undefined);
