@@ -22,6 +22,8 @@ export { RecordInvalid } from "./record-invalid.js";
 export type {
   DestroyRead,
   InspectEntry,
+  RecordsLoadContext,
+  RecordsLoadPurpose,
   ModelHookName,
   ModelHooks,
   RelationCompileContext,
@@ -43,6 +45,7 @@ export type { QueryBudgets } from "./query-budget.js";
 export { differencesBesidesConditions } from "./relation-compatibility.js";
 export { primaryKeyOrder, Relation, type OrderDirection, type ReadPlan } from "./relation.js";
 export { withSource, type LoadPurpose, type PlannedRead, type QuerySource, type RelationPlanContext } from "./read-plan.js";
+export { runLoadStage } from "./load-stage.js";
 export { includePaths, type IncludeSpec } from "./include-paths.js";
 export { column, sql, SqlFragment, ColumnReference } from "./sql.js";
 export { defineStatement, Statement, type SqlQuery, type StatementDefinition } from "./statement.js";

@@ -9,6 +9,7 @@ import { RecordDestroyed, RecordNotDestroyed, RecordNotFound, RecordNotSaved } f
 import { RecordInvalid } from "./record-invalid.js";
 import type { DestroyContext, DestroyRead, SaveContext, SaveOperation, WriteOutcome, WritePlan } from "./hooks.js";
 import { loadRow } from "./hydrate.js";
+import { runLoadStage } from "./load-stage.js";
 import { type RecordState, STATE, changedAttributes, currentValue, originalValue, snapshotOf } from "./record-state.js";
 import { findByKeyStatement, keyLookup } from "./key-lookup.js";
 import { Relation } from "./relation.js";
@@ -311,8 +312,13 @@ function finishSave(
   database: Database,
 ): Promise<void> | void {
   const state = record[STATE];
+  const { hooks } = state.model;
+  let loading: unknown;
   if (context.operation === "create") {
-    loadRow(state, result as Record<string, unknown>, undefined);
+    const row = result as Record<string, unknown>;
+    loadRow(state, row, undefined);
+    // The row the INSERT returned is loaded as any row is, before an after-save hook or the caller reads the record.
+    if (hooks.has("records:load")) loading = runLoadStage(state.model, record, [record], [row], "write");
   } else if (result !== undefined) {
     const row = { ...state.row };
     for (const name of Object.keys(changes)) {
@@ -326,6 +332,12 @@ function finishSave(
   }
   state.database ??= database;
   state.savedChanges = changes;
+  return loading instanceof Promise ? loading.then(() => afterSave(record, context)) : afterSave(record, context);
+}
+
+/** Runs the after-save hooks of a written save. */
+function afterSave(record: Persistable, context: SaveContext): Promise<void> | void {
+  const state = record[STATE];
   const { hooks } = state.model;
   if (hooks.has("record:afterSave")) return runAbortable(state, () => hooks.callHook("record:afterSave", context)).then(() => {});
 }
@@ -422,19 +434,24 @@ export async function reload(record: Persistable): Promise<void> {
   if (state.isNew) throw new RecordNotFound(`${model.name} was never saved, so it cannot be reloaded`);
   const database = await recordDatabase(record);
   const key = state.row[model.primaryKey.column];
-  const read = findByKeyStatement(model, key, (rows) => rows.slice(0, 1).map((row) => reloadRow(record, row)), "reload");
+  const read = findByKeyStatement(model, key, (rows) => reloadRows(record, rows.slice(0, 1)), "reload");
   const reloaded = model.hooks.has("relation:plan") ? await reloadPlanned(record, database, key, read) : await database.run(read);
   if (reloaded.length === 0) throw new RecordNotFound(`${model.name} with ${model.primaryKey.name} ${previewValue(model.primaryKey, key)} no longer exists`);
 }
 
-/** Loads the record's row read again into it, as a row is loaded into a record: then `record:hydrate`. */
-function reloadRow(record: Persistable, row: Record<string, unknown>): Persistable {
+/**
+ * Loads the record's row read again (none when it is gone) into it, as a row is loaded into a record: then
+ * `record:hydrate`, and the load stage (`records:load`, for a `reload`).
+ */
+function reloadRows(record: Persistable, rows: Record<string, unknown>[]): Persistable[] | Promise<Persistable[]> {
+  const [row] = rows;
+  if (row === undefined) return [];
   const state = record[STATE];
   loadRow(state, row, undefined);
   state.savedChanges = {};
   const { hooks } = state.model;
   if (hooks.has("record:hydrate")) hooks.callSync("record:hydrate", { record, row });
-  return record;
+  return runLoadStage(state.model, [record], [record], rows, "reload");
 }
 
 /**
