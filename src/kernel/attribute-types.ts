@@ -1,10 +1,16 @@
 /**
- * The six attribute types: how an assigned value is cast, how it is stored in D1, and how a stored value is read.
- * Casting is strict on purpose: a value that is not clearly of the type is refused rather than guessed at.
+ * The attribute types: how an assigned value is cast, how it is stored in D1, and how a stored value is read. Six
+ * are built in; plugins add their own with `defineAttributeType`. Casting is strict on purpose: a value that is not
+ * clearly of the type is refused rather than guessed at.
  */
+import { argumentError } from "./arguments.js";
 import { parseDateText, utcDate } from "./date-text.js";
 
-/** JavaScript value of each attribute type. */
+/**
+ * JavaScript value of each attribute type, by type name. A plugin that defines a type adds its entry by declaration
+ * merging (`declare module "recordflare" { interface AttributeTypeMap { money: Money } }`), which makes the name a
+ * type name of declarations and overrides, and types the attributes declared with it.
+ */
 export interface AttributeTypeMap {
   string: string;
   integer: number;
@@ -13,6 +19,16 @@ export interface AttributeTypeMap {
   datetime: Date;
   json: unknown;
 }
+
+/**
+ * What may be assigned to, or compared with, an attribute of a plugin's type besides its value, by type name (a
+ * money type's `"12.50"`). Declaration merging adds entries, as on `AttributeTypeMap`; a type without one takes
+ * its value only.
+ */
+export interface AttributeInputMap {}
+
+/** The form a plugin type's value takes in `toJSON()`, by type name, when it is not the value (see `toJSON`). */
+export interface AttributeJsonMap {}
 
 /** Name of an attribute type. */
 export type AttributeTypeName = keyof AttributeTypeMap;
@@ -32,6 +48,10 @@ export interface AttributeType {
   fromDatabase(value: unknown): unknown;
   /** What `toDatabase` would give for the value D1 returned (never null); change tracking compares with it. */
   canonical(value: unknown): unknown;
+  /** Whether the comparison helpers (`gt`, `between`, ...) apply: they compare stored values. */
+  readonly comparable?: boolean;
+  /** The value in `toJSON()`, when it is not the value itself. */
+  toJSON?(value: unknown): unknown;
 }
 
 const INTEGER_TEXT = /^\s*[+-]?\d+\s*$/;
@@ -144,9 +164,10 @@ function canonicalDatetime(value: unknown): unknown {
   return typeof value === "string" && value.length === 24 && ISO_TIMESTAMP.test(value) ? value : (readDatetime(value)?.toISOString() ?? null);
 }
 
-/** The conversions of each attribute type. */
-export const attributeTypes: Record<AttributeTypeName, AttributeType> = {
+/** The conversions of each attribute type, the built-in ones and those plugins defined. */
+export const attributeTypes: Record<string, AttributeType> = {
   string: {
+    comparable: true,
     cast: (value) => (typeof value === "string" ? value : UNCASTABLE),
     castCondition: (value) =>
       typeof value === "string" ? value : typeof value === "number" && Number.isFinite(value) ? String(value) : UNCASTABLE,
@@ -154,8 +175,8 @@ export const attributeTypes: Record<AttributeTypeName, AttributeType> = {
     fromDatabase: readText,
     canonical: readText,
   },
-  integer: { cast: castInteger, castCondition: castInteger, toDatabase: identity, fromDatabase: readNumber, canonical: readNumber },
-  real: { cast: castReal, castCondition: castReal, toDatabase: identity, fromDatabase: readNumber, canonical: readNumber },
+  integer: { comparable: true, cast: castInteger, castCondition: castInteger, toDatabase: identity, fromDatabase: readNumber, canonical: readNumber },
+  real: { comparable: true, cast: castReal, castCondition: castReal, toDatabase: identity, fromDatabase: readNumber, canonical: readNumber },
   boolean: {
     cast: castBoolean,
     castCondition: castBoolean,
@@ -164,6 +185,7 @@ export const attributeTypes: Record<AttributeTypeName, AttributeType> = {
     canonical: (value) => (readBoolean(value) ? 1 : 0),
   },
   datetime: {
+    comparable: true,
     cast: castDatetime,
     castCondition: castDatetime,
     toDatabase: (value) => isoText(value as Date),
@@ -184,6 +206,64 @@ export const attributeTypes: Record<AttributeTypeName, AttributeType> = {
  * plugins that read values the way attributes do (numericality reads text that is wholly a number).
  */
 export function castAs<T extends AttributeTypeName>(type: T, value: unknown): AttributeTypeMap[T] | undefined {
-  const cast = attributeTypes[type].cast(value);
+  const cast = attributeTypes[type]!.cast(value);
   return cast === UNCASTABLE ? undefined : (cast as AttributeTypeMap[T]);
+}
+
+/**
+ * An attribute type a plugin defines (see `defineAttributeType`). `T` is its JavaScript value. Casting and storing
+ * never see null or undefined: null is NULL for every type.
+ */
+export interface AttributeTypeDefinition<T> {
+  /** The value for one assigned (`build`, `assign`, `permit`, `updateAll`, `insertAll`, ...), or undefined to refuse it. */
+  cast(value: unknown): T | undefined;
+  /** The value for one in a condition (`where`, `findBy`, ...), or undefined for one no row can hold; `cast` unless given. */
+  castCondition?(value: unknown): T | undefined;
+  /** What D1 stores for a value: text, a number, or bytes. */
+  toDatabase(value: T): unknown;
+  /** The value for what D1 returned (a record's attribute, a `pluck`ed value). */
+  fromDatabase(stored: unknown): T;
+  /**
+   * Whether the comparison helpers (`gt`, `between`, ...) apply; they compare the stored values in SQL, so only where
+   * the stored form orders as the values do (integer cents do). False unless given.
+   */
+  comparable?: boolean;
+  /** The value in a record's `toJSON()`; the value itself unless given. */
+  toJSON?(value: T): unknown;
+}
+
+const REQUIRED_CONVERSIONS = ["cast", "toDatabase", "fromDatabase"] as const;
+
+/** The kernel's conversions of a plugin's type: `UNCASTABLE` for what it refuses, `canonical` from its two ways. */
+function conversionsOf(definition: AttributeTypeDefinition<any>): AttributeType {
+  const { cast, castCondition = cast, toDatabase, fromDatabase, toJSON } = definition;
+  return {
+    cast: (value) => cast(value) ?? UNCASTABLE,
+    castCondition: (value) => castCondition(value) ?? UNCASTABLE,
+    toDatabase,
+    fromDatabase,
+    canonical: (stored) => toDatabase(fromDatabase(stored)),
+    comparable: definition.comparable === true,
+    ...(toJSON ? { toJSON } : {}),
+  };
+}
+
+const defined = new Map<string, AttributeTypeDefinition<any>>();
+
+/**
+ * Adds an attribute type, under `name`, for every Model declared after it (`price: "money"` in a Model's
+ * declarations or a generated table's overrides). Plugin API: call it in a plugin's `setup`, and add `name` to
+ * `AttributeTypeMap` for its TypeScript type. Defining the same definition again is a no-op; another definition
+ * under a taken name, a built-in type's name included, throws `TypeError`.
+ */
+export function defineAttributeType<Name extends string>(name: Name, definition: AttributeTypeDefinition<Name extends AttributeTypeName ? AttributeTypeMap[Name] : unknown>): void {
+  if (typeof name !== "string" || !/^[A-Za-z]\w*$/.test(name)) throw argumentError("defineAttributeType", "a type name of letters, digits and _", name);
+  if (typeof definition !== "object" || definition === null) throw argumentError(`defineAttributeType(${name})`, "{ cast, toDatabase, fromDatabase }", definition);
+  for (const conversion of REQUIRED_CONVERSIONS) {
+    if (typeof definition[conversion] !== "function") throw argumentError(`defineAttributeType(${name}): ${conversion}`, "a function", definition[conversion]);
+  }
+  if (defined.get(name) === definition) return;
+  if (Object.hasOwn(attributeTypes, name)) throw new TypeError(`defineAttributeType: the attribute type ${name} is already defined`);
+  defined.set(name, definition);
+  attributeTypes[name] = conversionsOf(definition);
 }

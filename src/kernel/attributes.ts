@@ -65,8 +65,11 @@ function refuseMalformed(owner: string, name: string, value: unknown): void {
 export function defineAttribute(modelName: string, name: string, declaration: AttributeDeclaration): Attribute {
   refuseMalformed(modelName, name, declaration);
   const options = toOptions(declaration);
-  const type = attributeTypes[options.type];
-  if (!type) throw new InvalidModel(`${modelName}.${name} has an unknown type ${JSON.stringify(options.type)}`);
+  // Own types only: a name such as "toString" is no type.
+  const type = Object.hasOwn(attributeTypes, options.type) ? attributeTypes[options.type] : undefined;
+  if (!type) {
+    throw new InvalidModel(`${modelName}.${name} has an unknown type ${JSON.stringify(options.type)}; a plugin's type is defined when the plugin is registered, before the Model is declared`);
+  }
   if (options.generateId && options.type !== "string") {
     throw new InvalidModel(`${modelName}.${name}: generateId is only for string attributes`);
   }

@@ -4,7 +4,15 @@
  */
 export { Abort, abort } from "./abort.js";
 export type { Attribute, AttributeDeclaration, AttributeDeclarations, AttributeOptions, AttributeOverride, AttributeOverrides, AttributesOf } from "./attributes.js";
-export { castAs, type AttributeTypeMap, type AttributeTypeName } from "./attribute-types.js";
+export {
+  castAs,
+  defineAttributeType,
+  type AttributeInputMap,
+  type AttributeJsonMap,
+  type AttributeTypeDefinition,
+  type AttributeTypeMap,
+  type AttributeTypeName,
+} from "./attribute-types.js";
 export { Base } from "./base.js";
 export type { Batchable } from "./batchable.js";
 export type { QueryPurpose, RelationData, SelectParts, OrderTerm } from "./compiler.js";

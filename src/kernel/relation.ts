@@ -37,9 +37,6 @@ const EMPTY: RelationData = {
   extensions: {},
 };
 
-/** The attribute types the comparison helpers (`gt`, `between`, ...) apply to. */
-const COMPARABLE_TYPES: ReadonlySet<string> = new Set(["integer", "real", "string", "datetime"]);
-
 const CONDITIONS = "a plain object of attribute values or an sql fragment";
 const ORDERING = "an object of attribute directions or an sql fragment";
 
@@ -153,8 +150,9 @@ export class Relation<R = any> {
       const scalars = conditionScalars(value);
       if (scalars.includes(undefined)) throw new CastError(`${where} holds undefined; use null to match NULL`, model.model, attribute.name, value);
       for (const scalar of scalars) refuseUnfitValue(where, scalar, target);
-      if (value instanceof Comparison && !COMPARABLE_TYPES.has(attribute.typeName)) {
-        throw new TypeError(`${model.name}.${method}: ${name} is a ${attribute.typeName}; comparison helpers are for number, string and datetime attributes`);
+      if (value instanceof Comparison && !attribute.type.comparable) {
+        const types = "number, string and datetime attributes, and those of a comparable type a plugin defines";
+        throw new TypeError(`${model.name}.${method}: ${name} is a ${attribute.typeName}; comparison helpers are for ${types}`);
       }
       compiled.push(...conditionsFor(model, attribute, hookedConditionValue(model, attribute, value)));
     }
