@@ -30,7 +30,10 @@ export interface AttributeInputMap {}
 /** The form a plugin type's value takes in `toJSON()`, by type name, when it is not the value (see `toJSON`). */
 export interface AttributeJsonMap {}
 
-/** Name of an attribute type. */
+/** Name of one of the six built-in attribute types. */
+export type BuiltInAttributeTypeName = "string" | "integer" | "real" | "boolean" | "datetime" | "json";
+
+/** Name of an attribute type: a built-in one, or one a plugin added to `AttributeTypeMap`. */
 export type AttributeTypeName = keyof AttributeTypeMap;
 
 /** Marks a value that cannot be cast. */

@@ -1,8 +1,8 @@
 /** The types of attribute values as apps write them: what may be assigned, compared and serialized. */
-import type { AttributeInputMap, AttributeJsonMap, AttributeTypeMap, AttributeTypeName } from "./attribute-types.js";
+import type { AttributeInputMap, AttributeJsonMap, AttributeTypeMap, AttributeTypeName, BuiltInAttributeTypeName } from "./attribute-types.js";
 
 /** The names of the types plugins added to `AttributeTypeMap`. */
-type PluginTypeName = Exclude<AttributeTypeName, "string" | "integer" | "real" | "boolean" | "datetime" | "json">;
+type PluginTypeName = Exclude<AttributeTypeName, BuiltInAttributeTypeName>;
 
 /** The value of a type plugins added: what their attributes hold. */
 export type PluginTypeValue = AttributeTypeMap[PluginTypeName];

@@ -12,6 +12,7 @@ export {
   type AttributeTypeDefinition,
   type AttributeTypeMap,
   type AttributeTypeName,
+  type BuiltInAttributeTypeName,
 } from "./attribute-types.js";
 export { Base } from "./base.js";
 export type { Batchable } from "./batchable.js";
