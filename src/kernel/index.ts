@@ -6,7 +6,6 @@ export { Abort, abort } from "./abort.js";
 export type { Attribute, AttributeDeclaration, AttributeDeclarations, AttributeOptions, AttributeOverride, AttributeOverrides, AttributesOf } from "./attributes.js";
 export {
   castAs,
-  defineAttributeType,
   type AttributeInputMap,
   type AttributeJsonMap,
   type AttributeTypeDefinition,
@@ -14,6 +13,7 @@ export {
   type AttributeTypeName,
   type BuiltInAttributeTypeName,
 } from "./attribute-types.js";
+export { defineAttributeType } from "./define-attribute-type.js";
 export { Base } from "./base.js";
 export type { Batchable } from "./batchable.js";
 export type { QueryPurpose, RelationData, SelectParts, OrderTerm } from "./compiler.js";
