@@ -67,9 +67,8 @@ export function defineAttribute(modelName: string, name: string, declaration: At
   const options = toOptions(declaration);
   // Own types only: a name such as "toString" is no type.
   const type = Object.hasOwn(attributeTypes, options.type) ? attributeTypes[options.type] : undefined;
-  if (!type) {
-    throw new InvalidModel(`${modelName}.${name} has an unknown type ${JSON.stringify(options.type)}; a plugin's type is defined when the plugin is registered, before the Model is declared`);
-  }
+  // A plugin's type is defined when the plugin is registered: register it before declaring the Models that use it.
+  if (!type) throw new InvalidModel(`${modelName}.${name} has an unknown type ${JSON.stringify(options.type)}`);
   if (options.generateId && options.type !== "string") {
     throw new InvalidModel(`${modelName}.${name}: generateId is only for string attributes`);
   }

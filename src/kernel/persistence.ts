@@ -312,13 +312,9 @@ function finishSave(
   database: Database,
 ): Promise<void> | void {
   const state = record[STATE];
-  const { hooks } = state.model;
-  let loading: unknown;
-  if (context.operation === "create") {
-    const row = result as Record<string, unknown>;
-    loadRow(state, row, undefined);
-    // The row the INSERT returned is loaded as any row is, before an after-save hook or the caller reads the record.
-    if (hooks.has("records:load")) loading = runLoadStage(state.model, record, [record], [row], "write");
+  const create = context.operation === "create";
+  if (create) {
+    loadRow(state, result as Record<string, unknown>, undefined);
   } else if (result !== undefined) {
     const row = { ...state.row };
     for (const name of Object.keys(changes)) {
@@ -332,6 +328,8 @@ function finishSave(
   }
   state.database ??= database;
   state.savedChanges = changes;
+  // The row the INSERT returned is loaded as any row is, before an after-save hook or the caller reads the record.
+  const loading = create && state.model.hooks.has("records:load") && runLoadStage(state.model, 0, [record], [state.row], "write");
   return loading instanceof Promise ? loading.then(() => afterSave(record, context)) : afterSave(record, context);
 }
 
@@ -434,24 +432,30 @@ export async function reload(record: Persistable): Promise<void> {
   if (state.isNew) throw new RecordNotFound(`${model.name} was never saved, so it cannot be reloaded`);
   const database = await recordDatabase(record);
   const key = state.row[model.primaryKey.column];
-  const read = findByKeyStatement(model, key, (rows) => reloadRows(record, rows.slice(0, 1)), "reload");
+  const read = findByKeyStatement(
+    model,
+    key,
+    (rows) => {
+      const reloaded = rows.slice(0, 1).map((row) => reloadRow(record, row));
+      return runLoadStage(model, reloaded, reloaded, rows, "reload");
+    },
+    "reload",
+  );
   const reloaded = model.hooks.has("relation:plan") ? await reloadPlanned(record, database, key, read) : await database.run(read);
   if (reloaded.length === 0) throw new RecordNotFound(`${model.name} with ${model.primaryKey.name} ${previewValue(model.primaryKey, key)} no longer exists`);
 }
 
 /**
- * Loads the record's row read again (none when it is gone) into it, as a row is loaded into a record: then
- * `record:hydrate`, and the load stage (`records:load`, for a `reload`).
+ * Loads the record's row read again into it, as a row is loaded into a record: then `record:hydrate` (and, for the
+ * batch, `records:load`).
  */
-function reloadRows(record: Persistable, rows: Record<string, unknown>[]): Persistable[] | Promise<Persistable[]> {
-  const [row] = rows;
-  if (row === undefined) return [];
+function reloadRow(record: Persistable, row: Record<string, unknown>): Persistable {
   const state = record[STATE];
   loadRow(state, row, undefined);
   state.savedChanges = {};
   const { hooks } = state.model;
   if (hooks.has("record:hydrate")) hooks.callSync("record:hydrate", { record, row });
-  return runLoadStage(state.model, [record], [record], rows, "reload");
+  return record;
 }
 
 /**

@@ -151,8 +151,7 @@ export class Relation<R = any> {
       if (scalars.includes(undefined)) throw new CastError(`${where} holds undefined; use null to match NULL`, model.model, attribute.name, value);
       for (const scalar of scalars) refuseUnfitValue(where, scalar, target);
       if (value instanceof Comparison && !attribute.type.comparable) {
-        const types = "number, string and datetime attributes, and those of a comparable type a plugin defines";
-        throw new TypeError(`${model.name}.${method}: ${name} is a ${attribute.typeName}; comparison helpers are for ${types}`);
+        throw new TypeError(`${model.name}.${method}: ${name} is a ${attribute.typeName}; comparison helpers are for comparable types (number, string, datetime)`);
       }
       compiled.push(...conditionsFor(model, attribute, hookedConditionValue(model, attribute, value)));
     }
