@@ -118,7 +118,7 @@ beforeAll(async () => {
 });
 
 beforeEach(async () => {
-  await Writer.where({ name: ["loaded Dee", "loaded Eve", "Dee", "Eve"] }).deleteAll();
+  await Writer.where({ name: ["loaded Dee", "loaded Eve", "Dee", "Eve", "Fay"] }).deleteAll();
 });
 
 describe("records:load runs once per batch of rows on every load path, before the caller gets the records", () => {
@@ -153,6 +153,33 @@ describe("records:load runs once per batch of rows on every load path, before th
     const ada = (await Writer.findBy({ name: "Ada" }))!;
     expect(ada.name).toBe("loaded Ada");
     expect(ada.changed()).toEqual([]);
+  });
+});
+
+describe("a failing records:load hook", () => {
+  const failing = definePlugin({
+    name: "failing load stage",
+    hooks: {
+      async "records:load"({ purpose }) {
+        await Promise.resolve();
+        throw new Error(`cannot load for ${purpose}`);
+      },
+    },
+  });
+  const Failing = defineApplicationRecord(schema, class extends ActiveRecord {
+    static override binding = "DB";
+    static {
+      this.use(failing);
+    }
+  });
+  class Member extends Failing("users") {}
+
+  it("rejects the load with its error: no records are handed out", async () => {
+    const { id } = (await Writer.findBy({ name: "Ada" }))!;
+    await expect(Member.all().toArray()).rejects.toThrow("cannot load for load");
+    await expect(Member.find(id)).rejects.toThrow("cannot load for load");
+    await expect(Member.pluck("name")).rejects.toThrow("cannot load for pluck");
+    await expect(Member.create({ name: "Fay" })).rejects.toThrow("cannot load for write");
   });
 });
 
