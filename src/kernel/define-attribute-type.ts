@@ -5,19 +5,22 @@
 import { argumentError } from "./arguments.js";
 import { type AttributeType, type AttributeTypeDefinition, type AttributeTypeMap, type AttributeTypeName, attributeTypes, UNCASTABLE } from "./attribute-types.js";
 
-const REQUIRED_CONVERSIONS = ["cast", "toDatabase", "fromDatabase"] as const;
+const CONVERSIONS = ["cast", "castCondition", "toDatabase", "fromDatabase", "toJSON"] as const;
 
-/** The kernel's conversions of a plugin's type: `UNCASTABLE` for what it refuses, `canonical` from its two ways. */
+/**
+ * The kernel's conversions of a plugin's type: `UNCASTABLE` for what it refuses, `canonical` from its two ways. Each
+ * calls the definition's own method, so that a definition written as a class keeps its `this`.
+ */
 function conversionsOf(definition: AttributeTypeDefinition<any>): AttributeType {
-  const { cast, castCondition = cast, toDatabase, fromDatabase, toJSON } = definition;
+  const castCondition = definition.castCondition ? (value: unknown) => definition.castCondition!(value) : (value: unknown) => definition.cast(value);
   return {
-    cast: (value) => cast(value) ?? UNCASTABLE,
+    cast: (value) => definition.cast(value) ?? UNCASTABLE,
     castCondition: (value) => castCondition(value) ?? UNCASTABLE,
-    toDatabase,
-    fromDatabase,
-    canonical: (stored) => toDatabase(fromDatabase(stored)),
+    toDatabase: (value) => definition.toDatabase(value),
+    fromDatabase: (stored) => definition.fromDatabase(stored),
+    canonical: (stored) => definition.toDatabase(definition.fromDatabase(stored)),
     comparable: definition.comparable === true,
-    ...(toJSON ? { toJSON } : {}),
+    ...(definition.toJSON ? { toJSON: (value: unknown) => definition.toJSON!(value) } : {}),
   };
 }
 
@@ -32,9 +35,13 @@ const defined = new Map<string, AttributeTypeDefinition<any>>();
 export function defineAttributeType<Name extends string>(name: Name, definition: AttributeTypeDefinition<Name extends AttributeTypeName ? AttributeTypeMap[Name] : unknown>): void {
   if (typeof name !== "string" || !/^[A-Za-z]\w*$/.test(name)) throw argumentError("defineAttributeType", "a type name of letters, digits and _", name);
   if (typeof definition !== "object" || definition === null) throw argumentError(`defineAttributeType(${name})`, "{ cast, toDatabase, fromDatabase }", definition);
-  for (const conversion of REQUIRED_CONVERSIONS) {
-    if (typeof definition[conversion] !== "function") throw argumentError(`defineAttributeType(${name}): ${conversion}`, "a function", definition[conversion]);
+  for (const conversion of CONVERSIONS) {
+    const given = definition[conversion];
+    const optional = conversion === "castCondition" || conversion === "toJSON";
+    if (typeof given !== "function" && !(optional && given === undefined)) throw argumentError(`defineAttributeType(${name}): ${conversion}`, "a function", given);
   }
+  const { comparable } = definition;
+  if (comparable !== undefined && typeof comparable !== "boolean") throw argumentError(`defineAttributeType(${name}): comparable`, "a boolean", comparable);
   if (defined.get(name) === definition) return;
   if (Object.hasOwn(attributeTypes, name)) throw new TypeError(`defineAttributeType: the attribute type ${name} is already defined`);
   defined.set(name, definition);

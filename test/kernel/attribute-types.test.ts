@@ -167,7 +167,30 @@ describe("defineAttributeType", () => {
   it("refuses a definition it cannot use, naming what is wrong", () => {
     expect(() => defineAttributeType("has space", definition)).toThrow(/^defineAttributeType takes a type name of letters, digits and _/);
     expect(() => defineAttributeType("noRead", { ...definition, fromDatabase: undefined as never })).toThrow(/^defineAttributeType\(noRead\): fromDatabase takes a function/);
+    expect(() => defineAttributeType("badJson", { ...definition, toJSON: "text" as never })).toThrow(/^defineAttributeType\(badJson\): toJSON takes a function/);
+    expect(() => defineAttributeType("badOrder", { ...definition, comparable: "yes" as never })).toThrow(/^defineAttributeType\(badOrder\): comparable takes a boolean/);
     expect(() => defineAttributeType("nothing", null as never)).toThrow(/^defineAttributeType\(nothing\) takes \{ cast, toDatabase, fromDatabase \}/);
+  });
+
+  it("calls a definition's methods on the definition, so that one written as a class keeps its this", () => {
+    class Percent {
+      readonly scale = 100;
+      cast(value: unknown) {
+        return typeof value === "number" ? value : undefined;
+      }
+      toDatabase(value: number) {
+        return Math.round(value * this.scale);
+      }
+      fromDatabase(stored: unknown) {
+        return Number(stored) / this.scale;
+      }
+    }
+    defineAttributeType("percentOfHundred", new Percent());
+    class Rate extends Model({ id: "integer", share: "percentOfHundred" as never }) {
+      static override tableName = "priced_items";
+    }
+    expect(Rate.build({ share: 0.25 } as never).toJSON()).toMatchObject({ share: 0.25 });
+    expect(Rate.where({ share: 0.25 } as never).toSql().params).toEqual([25]);
   });
 
   it("must come before the Models that use it: an unknown type name is refused at declaration", () => {
