@@ -7,7 +7,7 @@ export { ActiveRecord, Model } from "./active-record.js";
 export { Base } from "./kernel/base.js";
 export { defineApplicationRecord, type ApplicationRecordFunction, type AppModel, type Schema } from "./kernel/application-record.js";
 export type { AttributeDeclaration, AttributeDeclarations, AttributeOptions, AttributeOverride, AttributeOverrides, AttributesOf } from "./kernel/attributes.js";
-export type { AttributeTypeMap, AttributeTypeName } from "./kernel/attribute-types.js";
+export type { AttributeInputMap, AttributeJsonMap, AttributeTypeMap, AttributeTypeName, BuiltInAttributeTypeName } from "./kernel/attribute-types.js";
 export type * from "./kernel/types.js";
 export { underscore, camelize } from "./kernel/naming.js";
 

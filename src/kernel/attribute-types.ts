@@ -1,10 +1,15 @@
 /**
- * The six attribute types: how an assigned value is cast, how it is stored in D1, and how a stored value is read.
- * Casting is strict on purpose: a value that is not clearly of the type is refused rather than guessed at.
+ * The attribute types: how an assigned value is cast, how it is stored in D1, and how a stored value is read. Six
+ * are built in; plugins add their own with `defineAttributeType`. Casting is strict on purpose: a value that is not
+ * clearly of the type is refused rather than guessed at.
  */
 import { parseDateText, utcDate } from "./date-text.js";
 
-/** JavaScript value of each attribute type. */
+/**
+ * JavaScript value of each attribute type, by type name. A plugin that defines a type adds its entry by declaration
+ * merging (`declare module "recordflare" { interface AttributeTypeMap { money: Money } }`), which makes the name a
+ * type name of declarations and overrides, and types the attributes declared with it.
+ */
 export interface AttributeTypeMap {
   string: string;
   integer: number;
@@ -14,7 +19,20 @@ export interface AttributeTypeMap {
   json: unknown;
 }
 
-/** Name of an attribute type. */
+/**
+ * What may be assigned to, or compared with, an attribute of a plugin's type besides its value, by type name (a
+ * money type's `"12.50"`). Declaration merging adds entries, as on `AttributeTypeMap`; a type without one takes
+ * its value only.
+ */
+export interface AttributeInputMap {}
+
+/** The form a plugin type's value takes in `toJSON()`, by type name, when it is not the value (see `toJSON`). */
+export interface AttributeJsonMap {}
+
+/** Name of one of the six built-in attribute types. */
+export type BuiltInAttributeTypeName = "string" | "integer" | "real" | "boolean" | "datetime" | "json";
+
+/** Name of an attribute type: a built-in one, or one a plugin added to `AttributeTypeMap`. */
 export type AttributeTypeName = keyof AttributeTypeMap;
 
 /** Marks a value that cannot be cast. */
@@ -32,6 +50,10 @@ export interface AttributeType {
   fromDatabase(value: unknown): unknown;
   /** What `toDatabase` would give for the value D1 returned (never null); change tracking compares with it. */
   canonical(value: unknown): unknown;
+  /** Whether the comparison helpers (`gt`, `between`, ...) apply: they compare stored values. */
+  readonly comparable?: boolean;
+  /** The value in `toJSON()`, when it is not the value itself. */
+  toJSON?(value: unknown): unknown;
 }
 
 const INTEGER_TEXT = /^\s*[+-]?\d+\s*$/;
@@ -144,9 +166,10 @@ function canonicalDatetime(value: unknown): unknown {
   return typeof value === "string" && value.length === 24 && ISO_TIMESTAMP.test(value) ? value : (readDatetime(value)?.toISOString() ?? null);
 }
 
-/** The conversions of each attribute type. */
-export const attributeTypes: Record<AttributeTypeName, AttributeType> = {
+/** The conversions of each attribute type, the built-in ones and those plugins defined. */
+export const attributeTypes: Record<string, AttributeType> = {
   string: {
+    comparable: true,
     cast: (value) => (typeof value === "string" ? value : UNCASTABLE),
     castCondition: (value) =>
       typeof value === "string" ? value : typeof value === "number" && Number.isFinite(value) ? String(value) : UNCASTABLE,
@@ -154,8 +177,8 @@ export const attributeTypes: Record<AttributeTypeName, AttributeType> = {
     fromDatabase: readText,
     canonical: readText,
   },
-  integer: { cast: castInteger, castCondition: castInteger, toDatabase: identity, fromDatabase: readNumber, canonical: readNumber },
-  real: { cast: castReal, castCondition: castReal, toDatabase: identity, fromDatabase: readNumber, canonical: readNumber },
+  integer: { comparable: true, cast: castInteger, castCondition: castInteger, toDatabase: identity, fromDatabase: readNumber, canonical: readNumber },
+  real: { comparable: true, cast: castReal, castCondition: castReal, toDatabase: identity, fromDatabase: readNumber, canonical: readNumber },
   boolean: {
     cast: castBoolean,
     castCondition: castBoolean,
@@ -164,6 +187,7 @@ export const attributeTypes: Record<AttributeTypeName, AttributeType> = {
     canonical: (value) => (readBoolean(value) ? 1 : 0),
   },
   datetime: {
+    comparable: true,
     cast: castDatetime,
     castCondition: castDatetime,
     toDatabase: (value) => isoText(value as Date),
@@ -184,6 +208,28 @@ export const attributeTypes: Record<AttributeTypeName, AttributeType> = {
  * plugins that read values the way attributes do (numericality reads text that is wholly a number).
  */
 export function castAs<T extends AttributeTypeName>(type: T, value: unknown): AttributeTypeMap[T] | undefined {
-  const cast = attributeTypes[type].cast(value);
+  const cast = attributeTypes[type]!.cast(value);
   return cast === UNCASTABLE ? undefined : (cast as AttributeTypeMap[T]);
+}
+
+/**
+ * An attribute type a plugin defines (see `defineAttributeType`). `T` is its JavaScript value. Casting and storing
+ * never see null or undefined: null is NULL for every type.
+ */
+export interface AttributeTypeDefinition<T> {
+  /** The value for one assigned (`build`, `assign`, `permit`, `updateAll`, `insertAll`, ...), or undefined to refuse it. */
+  cast(value: unknown): T | undefined;
+  /** The value for one in a condition (`where`, `findBy`, ...), or undefined for one no row can hold; `cast` unless given. */
+  castCondition?(value: unknown): T | undefined;
+  /** What D1 stores for a value: text, a number, or bytes. */
+  toDatabase(value: T): unknown;
+  /** The value for what D1 returned (a record's attribute, a `pluck`ed value). */
+  fromDatabase(stored: unknown): T;
+  /**
+   * Whether the comparison helpers (`gt`, `between`, ...) apply; they compare the stored values in SQL, so only where
+   * the stored form orders as the values do (integer cents do). False unless given.
+   */
+  comparable?: boolean;
+  /** The value in a record's `toJSON()`; the value itself unless given. */
+  toJSON?(value: T): unknown;
 }

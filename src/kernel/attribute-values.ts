@@ -1,4 +1,22 @@
 /** The types of attribute values as apps write them: what may be assigned, compared and serialized. */
+import type { AttributeInputMap, AttributeJsonMap, AttributeTypeMap, AttributeTypeName, BuiltInAttributeTypeName } from "./attribute-types.js";
+
+/** The names of the types plugins added to `AttributeTypeMap`. */
+type PluginTypeName = Exclude<AttributeTypeName, BuiltInAttributeTypeName>;
+
+/** The value of a type plugins added: what their attributes hold. */
+export type PluginTypeValue = AttributeTypeMap[PluginTypeName];
+
+/** What a plugin's type whose value is `T` takes besides `T` (its `AttributeInputMap` entry); never for others. */
+type PluginInput<T> = {
+  [Name in keyof AttributeInputMap]: [T] extends [AttributeTypeMap[Name & AttributeTypeName]] ? AttributeInputMap[Name] : never;
+}[keyof AttributeInputMap];
+
+/** The JSON form of a plugin's type whose value is `T` (its `AttributeJsonMap` entry); never for others. */
+type PluginJson<T> = {
+  [Name in keyof AttributeJsonMap]: [T] extends [AttributeTypeMap[Name & AttributeTypeName]] ? AttributeJsonMap[Name] : never;
+}[keyof AttributeJsonMap];
+
 /** What may be assigned to an attribute of JavaScript type `T`: the type itself or a form that casts to it. */
 export type AssignableValue<T> = unknown extends T
   ? unknown
@@ -8,7 +26,7 @@ export type AssignableValue<T> = unknown extends T
       ? number | string
       : T extends boolean
         ? boolean | number | string
-        : T;
+        : T | PluginInput<T>;
 
 /** The attribute object `build`, `create`, `assign` and `update` take: known names only. */
 export type AssignAttributes<A> = { [K in keyof A]?: AssignableValue<A[K]> };
@@ -30,10 +48,15 @@ export type ComparisonScalar<T> = unknown extends T
       ? number | `${number}`
       : T extends Date
         ? Date | string
-        : never;
+        : T extends PluginTypeValue
+          ? T | PluginInput<T>
+          : never;
 
 /** A record's attribute names. */
 export type AttributeName<A> = keyof A & string;
 
-/** The JSON form of a record's attributes: dates as ISO strings. */
-export type JsonAttributes<A> = { [K in keyof A]: A[K] extends Date ? string : Extract<A[K], Date> extends never ? A[K] : string | Exclude<A[K], Date> };
+/** The JSON form of one value: a Date as ISO text, a plugin type's value in its JSON form, others as they are. */
+type JsonValue<T> = T extends Date ? string : [PluginJson<T>] extends [never] ? T : PluginJson<T>;
+
+/** The JSON form of a record's attributes: dates as ISO strings, plugin types' values in their JSON form. */
+export type JsonAttributes<A> = { [K in keyof A]: JsonValue<A[K]> };

@@ -65,7 +65,9 @@ function refuseMalformed(owner: string, name: string, value: unknown): void {
 export function defineAttribute(modelName: string, name: string, declaration: AttributeDeclaration): Attribute {
   refuseMalformed(modelName, name, declaration);
   const options = toOptions(declaration);
-  const type = attributeTypes[options.type];
+  // Own types only: a name such as "toString" is no type.
+  const type = Object.hasOwn(attributeTypes, options.type) ? attributeTypes[options.type] : undefined;
+  // A plugin's type is defined when the plugin is registered: register it before declaring the Models that use it.
   if (!type) throw new InvalidModel(`${modelName}.${name} has an unknown type ${JSON.stringify(options.type)}`);
   if (options.generateId && options.type !== "string") {
     throw new InvalidModel(`${modelName}.${name}: generateId is only for string attributes`);

@@ -183,13 +183,18 @@ export class Base<A = any> {
     return result as A;
   }
 
-  /** The attributes for JSON: dates as ISO strings, `hiddenAttributes` left out, associations never included. */
+  /**
+   * The attributes for JSON: dates as ISO strings, a plugin type's values in its JSON form, `hiddenAttributes` left
+   * out, associations never included.
+   */
   toJSON(): Partial<JsonAttributes<A>> {
     const state = this[STATE];
-    const hidden = state.model.hiddenAttributes;
+    const { hiddenAttributes: hidden, byName } = state.model;
     const json: Record<string, unknown> = {};
     for (const [name, value] of Object.entries(this.attributes() as Record<string, unknown>)) {
-      if (!hidden.has(name)) json[name] = value instanceof Date ? value.toISOString() : value;
+      if (hidden.has(name)) continue;
+      const { toJSON } = byName.get(name)!.type;
+      json[name] = value === null || !toJSON ? (value instanceof Date ? value.toISOString() : value) : toJSON(value);
     }
     const { hooks } = state.model;
     if (hooks.has("record:serialize")) hooks.callSync("record:serialize", { record: this, json });

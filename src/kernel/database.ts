@@ -142,10 +142,12 @@ export class Database {
     const results = guarded === sent ? answers : answers.filter((_, index) => !isGuard(guarded[index]!));
     if (sent.length === 1) checkChanges(sent[0]!, results[0]!.meta);
     let offset = 0;
-    return statements.map((statement) => {
+    const read = statements.map((statement) => {
       const own = results.slice(offset, (offset += statement.parts?.length ?? 1));
       return statement.read(own.flatMap((result) => result.results ?? []), summedMeta(own.map((result) => result.meta)), this);
     });
+    // A reader whose records' load stage is async gives a promise: the batch resolves once every one is done.
+    return read.some((result) => result instanceof Promise) ? Promise.all(read) : read;
   }
 
   /**

@@ -147,6 +147,28 @@ export interface RowsWritePlan {
   readonly where: SqlFragment[];
 }
 
+/**
+ * What the rows are loaded for: `load` (a Relation's records, `find`, the finders, a page, a batch's SELECT),
+ * `reload` (`record.reload()`), `preload` (an association's records read for `includes`), `write` (the row an
+ * INSERT returned for a created record) or `pluck` (values without records).
+ */
+export type RecordsLoadPurpose = "load" | "reload" | "preload" | "write" | "pluck";
+
+/** Context of the `records:load` hook. */
+export interface RecordsLoadContext<R = any> {
+  /** The Model loaded: its `name`, attributes with their columns (`byName`, `byColumn`). */
+  readonly model: ResolvedModel;
+  /** The records made from `rows` (`records[i]` from `rows[i]`); none for `pluck`. */
+  readonly records: readonly R[];
+  /**
+   * The rows D1 returned, column name to stored value, holding only the columns loaded (a `select`, a `pluck`). A
+   * hook may replace a stored value here: the record reads its attributes from its row, through the attribute's
+   * type, on first read, and compares its changes with it.
+   */
+  readonly rows: ReadonlyArray<Record<string, unknown>>;
+  readonly purpose: RecordsLoadPurpose;
+}
+
 /** A read a `record:planDestroy` hook adds to a destroy's read batch, and what receives its result. */
 export interface DestroyRead<Result = any> {
   readonly statement: Statement<Result>;
@@ -190,8 +212,19 @@ export interface ModelHooks {
    * itself, or each element of a list; never null or a comparison helper. A hook may replace `value`. Sync.
    */
   "attribute:condition": (context: { readonly model: ResolvedModel; readonly attribute: Attribute; value: unknown }) => void;
-  /** A record was loaded from a row (column name to stored value), or reloaded. Sync. */
+  /**
+   * A record was made from a row (column name to stored value), or reloaded; for each record, before `records:load`
+   * runs for the batch (work that may be async or that concerns the batch belongs there). Sync.
+   */
   "record:hydrate": (context: { readonly record: any; readonly row: Readonly<Record<string, unknown>> }) => void;
+  /**
+   * The load stage: rows were loaded and the records made from them (each through `record:hydrate`), before any
+   * caller receives them. Runs once per batch of rows, never with none: one call for a Relation's records (`first`,
+   * `findBy`, `find`, a page, a batch's SELECT), one for each Model's records a preload read, one for a `reload`, one
+   * for the row an INSERT returned (`write`), one for the values of a `pluck` (no records, the plucked columns).
+   * A hook may replace the rows' stored values (a decryption), which the records read on first use. May be async.
+   */
+  "records:load": (context: RecordsLoadContext) => void | Promise<void>;
   /** Before save, before `record:validate`: may change the record, or `throw abort(reason)`. May be async. */
   "record:beforeValidate": (context: SaveContext) => void | Promise<void>;
   /** Before save: add to `record.errors` to refuse it. May be async. */

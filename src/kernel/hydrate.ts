@@ -1,4 +1,5 @@
 import type { Database } from "./database.js";
+import { runLoadStage } from "./load-stage.js";
 import type { ResolvedModel } from "./resolve.js";
 import type { StatementDatabase } from "./statement.js";
 import { type RecordState, STATE } from "./record-state.js";
@@ -30,4 +31,13 @@ export function instantiate(
   loadRow(state, row, loaded);
   if (model.hooks.has("record:hydrate")) model.hooks.callSync("record:hydrate", { record, row });
   return record;
+}
+
+/**
+ * Makes a persisted record of the Model from one row, through the load stage (`records:load`, for a `load`): the
+ * hottest path there is (`find(id)`), which builds no list unless a load hook is registered.
+ */
+export function loadOne(modelClass: Function, model: ResolvedModel, row: Record<string, unknown>, database: StatementDatabase | undefined): any {
+  const record = instantiate(modelClass, model, row, database);
+  return model.hooks.has("records:load") ? runLoadStage(model, record, [record], [row], "load") : record;
 }

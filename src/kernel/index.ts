@@ -4,7 +4,16 @@
  */
 export { Abort, abort } from "./abort.js";
 export type { Attribute, AttributeDeclaration, AttributeDeclarations, AttributeOptions, AttributeOverride, AttributeOverrides, AttributesOf } from "./attributes.js";
-export { castAs, type AttributeTypeMap, type AttributeTypeName } from "./attribute-types.js";
+export {
+  castAs,
+  type AttributeInputMap,
+  type AttributeJsonMap,
+  type AttributeTypeDefinition,
+  type AttributeTypeMap,
+  type AttributeTypeName,
+  type BuiltInAttributeTypeName,
+} from "./attribute-types.js";
+export { defineAttributeType } from "./define-attribute-type.js";
 export { Base } from "./base.js";
 export type { Batchable } from "./batchable.js";
 export type { QueryPurpose, RelationData, SelectParts, OrderTerm } from "./compiler.js";
@@ -22,6 +31,8 @@ export { RecordInvalid } from "./record-invalid.js";
 export type {
   DestroyRead,
   InspectEntry,
+  RecordsLoadContext,
+  RecordsLoadPurpose,
   ModelHookName,
   ModelHooks,
   RelationCompileContext,
@@ -43,6 +54,7 @@ export type { QueryBudgets } from "./query-budget.js";
 export { differencesBesidesConditions } from "./relation-compatibility.js";
 export { primaryKeyOrder, Relation, type OrderDirection, type ReadPlan } from "./relation.js";
 export { withSource, type LoadPurpose, type PlannedRead, type QuerySource, type RelationPlanContext } from "./read-plan.js";
+export { runLoadStage } from "./load-stage.js";
 export { includePaths, type IncludeSpec } from "./include-paths.js";
 export { column, sql, SqlFragment, ColumnReference } from "./sql.js";
 export { defineStatement, Statement, type SqlQuery, type StatementDefinition } from "./statement.js";

@@ -9,6 +9,7 @@ import { RecordDestroyed, RecordNotDestroyed, RecordNotFound, RecordNotSaved } f
 import { RecordInvalid } from "./record-invalid.js";
 import type { DestroyContext, DestroyRead, SaveContext, SaveOperation, WriteOutcome, WritePlan } from "./hooks.js";
 import { loadRow } from "./hydrate.js";
+import { runLoadStage } from "./load-stage.js";
 import { type RecordState, STATE, changedAttributes, currentValue, originalValue, snapshotOf } from "./record-state.js";
 import { findByKeyStatement, keyLookup } from "./key-lookup.js";
 import { Relation } from "./relation.js";
@@ -311,7 +312,8 @@ function finishSave(
   database: Database,
 ): Promise<void> | void {
   const state = record[STATE];
-  if (context.operation === "create") {
+  const create = context.operation === "create";
+  if (create) {
     loadRow(state, result as Record<string, unknown>, undefined);
   } else if (result !== undefined) {
     const row = { ...state.row };
@@ -326,6 +328,14 @@ function finishSave(
   }
   state.database ??= database;
   state.savedChanges = changes;
+  // The row the INSERT returned is loaded as any row is, before an after-save hook or the caller reads the record.
+  const loading = create && state.model.hooks.has("records:load") && runLoadStage(state.model, 0, [record], [state.row], "write");
+  return loading instanceof Promise ? loading.then(() => afterSave(record, context)) : afterSave(record, context);
+}
+
+/** Runs the after-save hooks of a written save. */
+function afterSave(record: Persistable, context: SaveContext): Promise<void> | void {
+  const state = record[STATE];
   const { hooks } = state.model;
   if (hooks.has("record:afterSave")) return runAbortable(state, () => hooks.callHook("record:afterSave", context)).then(() => {});
 }
@@ -422,12 +432,23 @@ export async function reload(record: Persistable): Promise<void> {
   if (state.isNew) throw new RecordNotFound(`${model.name} was never saved, so it cannot be reloaded`);
   const database = await recordDatabase(record);
   const key = state.row[model.primaryKey.column];
-  const read = findByKeyStatement(model, key, (rows) => rows.slice(0, 1).map((row) => reloadRow(record, row)), "reload");
+  const read = findByKeyStatement(
+    model,
+    key,
+    (rows) => {
+      const reloaded = rows.slice(0, 1).map((row) => reloadRow(record, row));
+      return runLoadStage(model, reloaded, reloaded, rows, "reload");
+    },
+    "reload",
+  );
   const reloaded = model.hooks.has("relation:plan") ? await reloadPlanned(record, database, key, read) : await database.run(read);
   if (reloaded.length === 0) throw new RecordNotFound(`${model.name} with ${model.primaryKey.name} ${previewValue(model.primaryKey, key)} no longer exists`);
 }
 
-/** Loads the record's row read again into it, as a row is loaded into a record: then `record:hydrate`. */
+/**
+ * Loads the record's row read again into it, as a row is loaded into a record: then `record:hydrate` (and, for the
+ * batch, `records:load`).
+ */
 function reloadRow(record: Persistable, row: Record<string, unknown>): Persistable {
   const state = record[STATE];
   loadRow(state, row, undefined);

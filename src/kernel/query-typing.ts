@@ -2,17 +2,17 @@
  * What a query takes, typed for a record's attributes: conditions, comparisons, ordering, and the attributes and
  * records of a Model. Types only; below `Relation`, whose methods are declared with them.
  */
-import type { ComparisonScalar, ConditionScalar } from "./attribute-values.js";
+import type { ComparisonScalar, ConditionScalar, PluginTypeValue } from "./attribute-values.js";
 import type { Comparison, OrderingOperator } from "./conditions.js";
 
 /**
  * The comparison helpers an attribute of type `T` takes, with values of its own type (`ComparisonScalar`): every
  * helper on a string attribute, the ordering ones (`gt`, `gte`, `lt`, `lte`, `between`) on a number or datetime
- * attribute, none on others.
+ * attribute and on one of a type a plugin added (refused at run time unless the type is `comparable`), none on others.
  */
 export type ComparisonOf<T> = T extends string
   ? Comparison<ComparisonScalar<T>>
-  : T extends number | Date
+  : T extends number | Date | PluginTypeValue
     ? Comparison<ComparisonScalar<T>, OrderingOperator>
     : never;
 

@@ -12,7 +12,8 @@ import { loadedAttributes } from "./relation-compatibility.js";
 import { databaseFor } from "./context.js";
 import { boundDatabase, type Database, unboundModel } from "./database.js";
 import { CastError, RecordNotFound } from "./errors.js";
-import { instantiate } from "./hydrate.js";
+import { instantiate, loadOne } from "./hydrate.js";
+import { runLoadStage } from "./load-stage.js";
 import { type ResolvedModel, resolveModel } from "./resolve.js";
 import { SqlFragment } from "./sql.js";
 import { Statement, type SqlQuery, type StatementDatabase, type StatementReader } from "./statement.js";
@@ -35,9 +36,6 @@ const EMPTY: RelationData = {
   includes: [],
   extensions: {},
 };
-
-/** The attribute types the comparison helpers (`gt`, `between`, ...) apply to. */
-const COMPARABLE_TYPES: ReadonlySet<string> = new Set(["integer", "real", "string", "datetime"]);
 
 const CONDITIONS = "a plain object of attribute values or an sql fragment";
 const ORDERING = "an object of attribute directions or an sql fragment";
@@ -152,8 +150,8 @@ export class Relation<R = any> {
       const scalars = conditionScalars(value);
       if (scalars.includes(undefined)) throw new CastError(`${where} holds undefined; use null to match NULL`, model.model, attribute.name, value);
       for (const scalar of scalars) refuseUnfitValue(where, scalar, target);
-      if (value instanceof Comparison && !COMPARABLE_TYPES.has(attribute.typeName)) {
-        throw new TypeError(`${model.name}.${method}: ${name} is a ${attribute.typeName}; comparison helpers are for number, string and datetime attributes`);
+      if (value instanceof Comparison && !attribute.type.comparable) {
+        throw new TypeError(`${model.name}.${method}: ${name} is a ${attribute.typeName}; comparison helpers are for comparable types (number, string, datetime)`);
       }
       compiled.push(...conditionsFor(model, attribute, hookedConditionValue(model, attribute, value)));
     }
@@ -318,26 +316,30 @@ export class Relation<R = any> {
 
   /**
    * The Statement that loads this Relation's records (for plugins and batches); `query` replaces its SQL (a
-   * preload's), to be read as this Relation's rows.
+   * preload's), to be read as this Relation's rows, and `purpose` is what `records:load` is told they are for.
    */
-  toSelect(query: SqlQuery & Pick<Partial<Statement>, "sources"> = compileSelect(this.data, this.model)): Statement<any[]> {
-    return new Statement(query, this.model, "rows", (rows, _meta, database) => this.recordsOf(rows, database), boundDatabase(this.modelClass));
+  toSelect(query: SqlQuery & Pick<Partial<Statement>, "sources"> = compileSelect(this.data, this.model), purpose: LoadPurpose = "load"): Statement<any[]> {
+    return new Statement(query, this.model, "rows", (rows, _meta, database) => this.recordsOf(rows, database, purpose), boundDatabase(this.modelClass));
   }
 
   /**
    * This Relation's records made from rows D1 returned (`database` is the one the query ran on, which the records
-   * keep): for a plugin's own query whose rows carry more than the records (`defineStatement`'s `read`).
+   * keep), through the load stage (`records:load`, once for all of them, for `purpose`): for a plugin's own query
+   * whose rows carry more than the records (`defineStatement`'s `read`). A promise only when a load hook returned one.
    */
-  recordsOf(rows: readonly Record<string, unknown>[], database: StatementDatabase): R[] {
+  recordsOf(rows: readonly Record<string, unknown>[], database: StatementDatabase, purpose: LoadPurpose = "load"): R[] | Promise<R[]> {
     // distinct() does not add the primary key: such records cannot be saved, reloaded or destroyed.
-    return this.#recordsOfRows(loadedAttributes(this.data, this.model))(rows as Record<string, unknown>[], {}, database) as R[];
+    return this.#recordsOfRows(loadedAttributes(this.data, this.model), purpose)(rows as Record<string, unknown>[], {}, database);
   }
 
-  /** Reads rows as records of this Relation's Model, loaded with `loaded` attributes (all unless given). */
-  #recordsOfRows(loaded?: ReadonlySet<string>): StatementReader<any[]> {
+  /** Reads rows as records of this Relation's Model, loaded with `loaded` attributes (all unless given), then loads them. */
+  #recordsOfRows(loaded?: ReadonlySet<string>, purpose: LoadPurpose = "load"): StatementReader<R[]> {
     const model = this.model;
     const Class = unboundModel(this.modelClass);
-    return (rows, _meta, database) => rows.map((row) => instantiate(Class, model, row, database, loaded));
+    return (rows, _meta, database) => {
+      const records = rows.map((row) => instantiate(Class, model, row, database, loaded));
+      return runLoadStage(model, records, records, rows, purpose);
+    };
   }
 
   /** The database this Relation queries: the bound one, the one `withDatabase` opened, or the Model's binding. */
@@ -360,8 +362,8 @@ export class Relation<R = any> {
 
   /**
    * Loads the records through every load stage: `relation:plan`, the check of `includes`, the SELECT (`select`, this
-   * Relation's own unless given) with the planned reads in one round trip, each row through `record:hydrate`, then
-   * `relation:preload`.
+   * Relation's own unless given) with the planned reads in one round trip, each row through `record:hydrate` and the
+   * records through `records:load`, then `relation:preload`.
    */
   async #load(select?: Statement<any[]>): Promise<R[]> {
     const plan = this.plan();
@@ -407,7 +409,7 @@ export class Relation<R = any> {
       return lookup.#load(findByKeyStatement(model, key, lookup.#recordsOfRows())).then(([record]) => record ?? null);
     }
     const Class = unboundModel(this.modelClass);
-    return this.run(findByKeyStatement(model, key, (rows, _meta, database) => (rows[0] === undefined ? null : instantiate(Class, model, rows[0], database))));
+    return this.run(findByKeyStatement(model, key, (rows, _meta, database) => (rows[0] === undefined ? null : loadOne(Class, model, rows[0], database))));
   }
 
   /** The first record matching the conditions, or null. */

@@ -32,8 +32,15 @@ export interface StatementDatabase {
 /** What a Statement's result is read as: rows, the first row, or D1's `meta` of a write. */
 export type StatementResult = "rows" | "meta";
 
-/** Reads what D1 returned for a Statement; `database` is the one it ran on, for the records it makes. */
-export type StatementReader<Result> = (rows: Record<string, unknown>[], meta: Record<string, unknown>, database: StatementDatabase) => Result;
+/**
+ * Reads what D1 returned for a Statement; `database` is the one it ran on, for the records it makes. It may return a
+ * promise (the load stage of the records it makes may be async): running the Statement resolves to what it fulfils.
+ */
+export type StatementReader<Result> = (
+  rows: Record<string, unknown>[],
+  meta: Record<string, unknown>,
+  database: StatementDatabase,
+) => Result | Promise<Result>;
 
 /** SQL text with its bound values. */
 export interface SqlQuery {

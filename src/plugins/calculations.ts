@@ -8,11 +8,13 @@ import {
   type Conditions,
   countOf,
   definePlugin,
+  defineStatement,
   queryOfParts,
   quoteIdentifier,
   type Relation,
+  runLoadStage,
   selectParts,
-  Statement,
+  type StatementReader,
 } from "../kernel/index.js";
 
 /** One or more attribute names, as `pluck(a, b, ...)` takes them (it throws `TypeError` when given none). */
@@ -32,7 +34,13 @@ async function pluck(this: Relation, ...names: string[]): Promise<unknown[]> {
   const parts = selectParts(this.data, model, undefined, "pluck");
   parts.columns = attributes.map((a) => quoteIdentifier(a.column)).join(", ");
   const read = (row: Row) => attributes.map((a) => (row[a.column] == null ? null : a.type.fromDatabase(row[a.column])));
-  return this.run(new Statement(queryOfParts(parts), model, "rows", (rows) => rows.map((row) => (names.length === 1 ? read(row)[0] : read(row)))));
+  const values = (rows: Row[]) => rows.map((row) => (names.length === 1 ? read(row)[0] : read(row)));
+  // The rows go through the load stage as a load's do (a decryption), then each value through its attribute's type.
+  const loaded: StatementReader<unknown[]> = (rows) => {
+    const done = runLoadStage(model, rows, [], rows, "pluck");
+    return done instanceof Promise ? done.then(values) : values(done);
+  };
+  return this.run(defineStatement({ ...queryOfParts(parts), model, read: loaded }));
 }
 
 /**

@@ -1,10 +1,10 @@
 /**
  * The plugin examples of docs/guide.md ("Writing a plugin": audit log, readonly attributes with per-Model state, a
- * validator of your own, the shape of a plugin), copied verbatim apart from the import path. The guide's tests
+ * validator of your own, the shape of a plugin, an attribute type), copied verbatim apart from the import path. The guide's tests
  * (kernel/plugin-examples.test.ts, kernel/plugin-api.test.ts and the feature files) run them against real D1: if one fails, fix the guide with the code.
  */
 import { defineValidator, type ValidatorOption } from "../../src/index.js";
-import { attributesOf, declareModelState, defineModelState, definePlugin, modelState } from "../../src/plugin.js";
+import { type AttributeTypeDefinition, attributesOf, declareModelState, defineAttributeType, defineModelState, definePlugin, modelState } from "../../src/plugin.js";
 
 // ---- docs/guide.md, "Example: audit log" -----------------------------------------------------------------
 
@@ -126,3 +126,52 @@ export const trimNames = definePlugin({
   // optional: whether the hooks run for a Model at all (asked once per Model, at its first use)
   appliesTo: (model) => attributesOf(model).some((attribute) => attribute.name === "name"),
 });
+
+// ---- docs/guide.md, "Adding an attribute type" ------------------------------------------------------------
+
+/** An amount of money, held as whole cents so that no sum is off by a fraction. */
+export interface Money {
+  readonly cents: number;
+}
+
+const AMOUNT = /^(-?)(\d+)(?:\.(\d{1,2}))?$/;
+
+/** Reads `{ cents }` or text such as "12.50"; anything else (a float, "12.505") is refused. */
+function castMoney(value: unknown): Money | undefined {
+  if (typeof value === "object" && value !== null && Number.isSafeInteger((value as Money).cents)) return { cents: (value as Money).cents };
+  const match = typeof value === "string" ? AMOUNT.exec(value.trim()) : null;
+  if (!match) return undefined;
+  const cents = Number(match[2]) * 100 + Number((match[3] ?? "").padEnd(2, "0"));
+  return Number.isSafeInteger(cents) ? { cents: match[1] ? -cents : cents } : undefined;
+}
+
+const moneyText = ({ cents }: Money): string => `${cents < 0 ? "-" : ""}${Math.floor(Math.abs(cents) / 100)}.${String(Math.abs(cents) % 100).padStart(2, "0")}`;
+
+// One definition, made once: registering the plugin on another base class defines the same one again, a no-op.
+const money: AttributeTypeDefinition<Money> = {
+  cast: castMoney,
+  toDatabase: (amount) => amount.cents,
+  fromDatabase: (stored) => ({ cents: Number(stored) }),
+  // Integer cents order as the amounts do, so gt, lt and between compare them in SQL.
+  comparable: true,
+  toJSON: moneyText,
+};
+
+export const moneyType = definePlugin({
+  name: "money-type",
+  setup() {
+    defineAttributeType("money", money);
+  },
+});
+
+declare module "../../src/index.js" {
+  interface AttributeTypeMap {
+    money: Money;
+  }
+  interface AttributeInputMap {
+    money: string;
+  }
+  interface AttributeJsonMap {
+    money: string;
+  }
+}

@@ -5,7 +5,7 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import {
-  type AttributeTypeName,
+  type BuiltInAttributeTypeName,
   connect,
   Model,
   RecordNotFound,
@@ -43,7 +43,7 @@ class Account extends Model({
   static override tableName = "accounts";
 }
 
-const ATTRIBUTE: Record<AttributeTypeName, string> = {
+const ATTRIBUTE: Record<BuiltInAttributeTypeName, string> = {
   boolean: "flag",
   integer: "quantity",
   real: "amount",
@@ -53,7 +53,7 @@ const ATTRIBUTE: Record<AttributeTypeName, string> = {
 };
 
 /** A valid value of each type, assigned before a refused assignment. */
-const OLD_VALUE: Record<AttributeTypeName, unknown> = {
+const OLD_VALUE: Record<BuiltInAttributeTypeName, unknown> = {
   boolean: true,
   integer: 5,
   real: 2.5,
@@ -66,7 +66,7 @@ const utc = (...parts: [number, number, number?, number?, number?, number?, numb
 
 type Accepted = readonly [input: unknown, expected: unknown, name?: string];
 
-const ACCEPTED: Record<AttributeTypeName, readonly Accepted[]> = {
+const ACCEPTED: Record<BuiltInAttributeTypeName, readonly Accepted[]> = {
   boolean: [
     [true, true],
     [false, false],
@@ -155,7 +155,7 @@ const ACCEPTED: Record<AttributeTypeName, readonly Accepted[]> = {
   ],
 };
 
-const REFUSED: Record<AttributeTypeName, readonly unknown[]> = {
+const REFUSED: Record<BuiltInAttributeTypeName, readonly unknown[]> = {
   boolean: [
     ...["", " ", "yes", "no", "y", "n", "t", "f", "2", "01", " true", "true ", "null", 2, -1, 0.5, NaN, Infinity, {}, [], new Date(0)],
     // Names of Object.prototype's members are not boolean words either.
@@ -278,7 +278,7 @@ function setProperty(record: object, name: string, value: unknown): void {
 }
 
 /** A Model like Caster whose attribute of `type` has this default (a value or a function). */
-function casterWithDefault(type: AttributeTypeName, value: unknown) {
+function casterWithDefault(type: BuiltInAttributeTypeName, value: unknown) {
   return class DefaultCaster extends Model({ id: "string", value: { type, default: value } }) {
     static override tableName = "default_casters";
   };
@@ -302,7 +302,7 @@ function expectTypeErrorNaming(fn: () => unknown, model: string, attribute: stri
  * Assigning `input` to a Caster holding the type's OLD_VALUE, with assign, the property setter or writeAttribute,
  * throws TypeError naming the attribute, and the old value stays.
  */
-function expectRefusedKeepingOldValue(type: AttributeTypeName, input: unknown): void {
+function expectRefusedKeepingOldValue(type: BuiltInAttributeTypeName, input: unknown): void {
   const attribute = ATTRIBUTE[type];
   const record = Caster.build({ [attribute]: OLD_VALUE[type] } as never);
   expectTypeErrorNaming(() => record.assign({ [attribute]: input } as never), "Caster", attribute);
@@ -314,7 +314,7 @@ function expectRefusedKeepingOldValue(type: AttributeTypeName, input: unknown): 
 }
 
 describe("accepted values are cast to the attribute's type", () => {
-  for (const type of Object.keys(ACCEPTED) as AttributeTypeName[]) {
+  for (const type of Object.keys(ACCEPTED) as BuiltInAttributeTypeName[]) {
     const attribute = ATTRIBUTE[type];
     for (const [input, expected, name] of ACCEPTED[type]) {
       it(`${type} accepts ${name ?? label(input)}`, () => {
@@ -343,7 +343,7 @@ describe("accepted values are cast to the attribute's type", () => {
 });
 
 describe("refused values throw TypeError and leave the attribute unchanged", () => {
-  for (const type of Object.keys(REFUSED) as AttributeTypeName[]) {
+  for (const type of Object.keys(REFUSED) as BuiltInAttributeTypeName[]) {
     const attribute = ATTRIBUTE[type];
     for (const input of REFUSED[type]) {
       it(`${type} refuses ${label(input)}`, () => {
@@ -397,7 +397,7 @@ describe("negative zero", () => {
 
 describe("null and undefined", () => {
   it("null is always NULL, for every type and every way of assigning", () => {
-    for (const type of Object.keys(ATTRIBUTE) as AttributeTypeName[]) {
+    for (const type of Object.keys(ATTRIBUTE) as BuiltInAttributeTypeName[]) {
       const attribute = ATTRIBUTE[type];
       expect(read(Caster.build({ [attribute]: null } as never), attribute)).toBeNull();
       const record = Caster.build({ [attribute]: OLD_VALUE[type] } as never);
@@ -414,7 +414,7 @@ describe("null and undefined", () => {
   });
 
   it("undefined throws TypeError in build, assign, the setter and writeAttribute, and the old value stays", () => {
-    for (const type of Object.keys(ATTRIBUTE) as AttributeTypeName[]) {
+    for (const type of Object.keys(ATTRIBUTE) as BuiltInAttributeTypeName[]) {
       const attribute = ATTRIBUTE[type];
       expectTypeErrorNaming(() => Caster.build({ [attribute]: undefined } as never), "Caster", attribute);
       expectRefusedKeepingOldValue(type, undefined);

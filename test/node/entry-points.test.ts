@@ -131,6 +131,30 @@ Post.updateAll({ titel: "b" });
 export const titles: Promise<(string | null)[]> = Post.pluck("title");
 `;
 
+// An app using the guide's attribute type: the plugin's name is a type name, and its attributes have its types.
+const TYPED_ATTRIBUTE_APP_SOURCE = `import { ActiveRecord, defineApplicationRecord, gt } from "recordflare";
+import { type Money, moneyType } from "./money.js";
+
+class ApplicationBase extends ActiveRecord {
+  static {
+    this.use(moneyType);
+  }
+}
+
+const ApplicationRecord = defineApplicationRecord({ products: { id: "integer", name: "string", price: "integer" } }, ApplicationBase);
+
+export class Product extends ApplicationRecord("products", { price: "money" }) {}
+
+export const price: Money | null = Product.build({ price: "19.99" }).price;
+export const json: string | null | undefined = Product.build().toJSON().price;
+export const cheap = Product.where({ price: gt({ cents: 1000 }) });
+export const prices: Promise<(Money | null)[]> = Product.pluck("price");
+// @ts-expect-error a number is neither Money nor its text
+Product.build({ price: 19.99 });
+// @ts-expect-error an unknown type name is not an override
+ApplicationRecord("products", { price: "dollars" });
+`;
+
 /** The compiler's complaints about the app's sources (in `sources`) with these options: "" when they type-check. */
 function typecheck(compilerOptions: Record<string, unknown>, sources = "src"): string {
   const options = { strict: true, noEmit: true, target: "ES2022", lib: ["ES2023"], types: ["@cloudflare/workers-types"], ...compilerOptions };
@@ -177,5 +201,15 @@ describe("the packed package's entries", () => {
     expect(onMainEntry).toContain('declare module "recordflare" {');
     writeFileSync(path.join(sources, "chronological.ts"), onMainEntry);
     expect(typecheck({ module: "ESNext", moduleResolution: "bundler" }, "typed-plugin")).toBe("");
+  }, 120_000);
+
+  it("the guide's attribute type (augmenting recordflare) types the attributes declared with it, under each module resolution", () => {
+    const sources = path.join(appFolder, "typed-attribute");
+    mkdirSync(sources, { recursive: true });
+    writeFileSync(path.join(sources, "money.ts"), guideExample("### Adding an attribute type"));
+    writeFileSync(path.join(sources, "app.ts"), TYPED_ATTRIBUTE_APP_SOURCE);
+    expect(typecheck({ module: "ESNext", moduleResolution: "bundler" }, "typed-attribute")).toBe("");
+    expect(typecheck({ module: "Node16", moduleResolution: "node16" }, "typed-attribute")).toBe("");
+    expect(typecheck({ module: "ESNext", moduleResolution: "node10" }, "typed-attribute")).toBe("");
   }, 120_000);
 });

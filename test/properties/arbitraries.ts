@@ -4,7 +4,7 @@
  */
 import fc from "fast-check";
 import { expect } from "vitest";
-import { type AttributeTypeName, RecordflareError } from "../../src/index.js";
+import { type BuiltInAttributeTypeName, RecordflareError } from "../../src/index.js";
 
 /** Runs per property: enough to find a class of bug, few enough that each property takes a few seconds. */
 export const RUNS = 60;
@@ -49,7 +49,7 @@ const dateTimeText = fc
 const jsonValue = fc.jsonValue({ maxDepth: 3 }).filter((value) => value !== "").map((value) => JSON.parse(JSON.stringify(value)) as unknown);
 
 /** For each type, an accepted input and the JavaScript value it is cast to. */
-export const accepted: Record<AttributeTypeName, fc.Arbitrary<readonly [input: unknown, cast: unknown]>> = {
+export const accepted: Record<BuiltInAttributeTypeName, fc.Arbitrary<readonly [input: unknown, cast: unknown]>> = {
   string: text().map((value) => [value, value] as const),
   integer: fc.oneof(
     fc.maxSafeInteger().map((value) => [value, asStored(value)] as const),
@@ -93,7 +93,7 @@ const notPlainValues = fc.constantFrom<unknown>(Symbol("s"), () => 1, 10n, new M
 const objects = fc.oneof(fc.object({ maxDepth: 1 }), fc.array(fc.integer(), { maxLength: 3 }), fc.constant(new Date(0)));
 
 /** For each type, inputs it refuses (each must throw `TypeError`). */
-export const refused: Record<AttributeTypeName, fc.Arbitrary<unknown>> = {
+export const refused: Record<BuiltInAttributeTypeName, fc.Arbitrary<unknown>> = {
   string: fc.oneof(fc.double(), fc.boolean(), objects, notPlainValues, illFormedText),
   integer: fc.oneof(
     fc.double().filter((value) => !Number.isSafeInteger(value)),

@@ -6,13 +6,13 @@
 import { env } from "cloudflare:test";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { AttributeTypeName } from "../../src/index.js";
+import type { BuiltInAttributeTypeName } from "../../src/index.js";
 import { thrown } from "../helpers/errors.js";
 import { listen } from "../helpers/queries.js";
 import { TYPED_ATTRIBUTE, TypedRow } from "../models/typed-row.js";
 import { accepted, DATABASE_PROPERTY_TIMEOUT, refused, RUNS } from "./arbitraries.js";
 
-const TYPES = Object.keys(TYPED_ATTRIBUTE) as AttributeTypeName[];
+const TYPES = Object.keys(TYPED_ATTRIBUTE) as BuiltInAttributeTypeName[];
 
 /** Every row of `typed_rows`, read straight from D1. */
 async function dumpRows(): Promise<unknown[]> {

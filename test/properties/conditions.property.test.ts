@@ -8,7 +8,7 @@
 import { env } from "cloudflare:test";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type AttributeTypeName, between, column, gt, gte, ignoringCase, lt, lte, sql } from "../../src/index.js";
+import { type BuiltInAttributeTypeName, between, column, gt, gte, ignoringCase, lt, lte, sql } from "../../src/index.js";
 import { thrown } from "../helpers/errors.js";
 import { listen } from "../helpers/queries.js";
 import { TYPED_ATTRIBUTE, TypedRow } from "../models/typed-row.js";
@@ -17,10 +17,10 @@ import { accepted, DATABASE_PROPERTY_TIMEOUT, expectDocumentedError, illFormedTe
 type Model = typeof TypedRow;
 type Position = (model: Model, attribute: string, value: unknown) => unknown;
 
-const ORDERED: AttributeTypeName[] = ["string", "integer", "real", "datetime"];
+const ORDERED: BuiltInAttributeTypeName[] = ["string", "integer", "real", "datetime"];
 
 /** The condition positions that compile without sending: each gives the Relation or Statement to compile. */
-const COMPILED: Record<string, { types?: AttributeTypeName[]; position: Position }> = {
+const COMPILED: Record<string, { types?: BuiltInAttributeTypeName[]; position: Position }> = {
   where: { position: (model, attribute, value) => model.where({ [attribute]: value }) },
   whereNot: { position: (model, attribute, value) => model.whereNot({ [attribute]: value }) },
   list: { position: (model, attribute, value) => model.where({ [attribute]: [value, value] }) },
@@ -54,16 +54,16 @@ const SENT: Record<string, Position> = {
   deleteAll: (model, attribute, value) => model.where({ [attribute]: value }).where({ id: "none" }).deleteAll(),
 };
 
-const TYPES = Object.keys(TYPED_ATTRIBUTE) as AttributeTypeName[];
+const TYPES = Object.keys(TYPED_ATTRIBUTE) as BuiltInAttributeTypeName[];
 
 /**
  * An accepted input of a type as a condition value of one shape: `null` (IS NULL) and, for `json`, an array (a
  * list condition) are other shapes.
  */
-const conditionValue = (type: AttributeTypeName) => accepted[type].filter(([input]) => input !== null && !Array.isArray(input));
+const conditionValue = (type: BuiltInAttributeTypeName) => accepted[type].filter(([input]) => input !== null && !Array.isArray(input));
 
 /** A type, and two accepted inputs of it (the same shape, other values). */
-const twoValues = (types: AttributeTypeName[]) =>
+const twoValues = (types: BuiltInAttributeTypeName[]) =>
   fc.constantFrom(...types).chain((type) => fc.tuple(fc.constant(type), conditionValue(type), conditionValue(type)));
 
 /** Every row of `typed_rows`, read straight from D1. */

@@ -86,4 +86,4 @@ definePlugin({
     },
   },
 });
-expectTypeOf(Note.all().recordsOf([], undefined as never)).toEqualTypeOf<Note[]>();
+expectTypeOf(Note.all().recordsOf([], undefined as never)).toEqualTypeOf<Note[] | Promise<Note[]>>();

@@ -14,7 +14,7 @@ import {
   type RelationPlanContext,
   reservedName,
   selectParts,
-  type StatementDatabase,
+  type StatementReader,
   withSource,
 } from "../../kernel/index.js";
 import { associationsOf, slotsOf } from "./registry.js";
@@ -135,11 +135,13 @@ function joinedToOwners(level: Level, target: Relation, preload: Preload, params
   });
 }
 
-/** Splits a preload's rows into the owner keys its query chose and the targets' records. */
-function chosenTargets(target: Relation, theirColumn: string): (rows: Record<string, unknown>[], meta: unknown, database: StatementDatabase) => ChosenTargets {
+/** Splits a preload's rows into the owner keys its query chose and the targets' records, once they are loaded. */
+function chosenTargets(target: Relation, theirColumn: string): StatementReader<ChosenTargets> {
   return (rows, _meta, database) => {
     const matched = rows.filter((row) => row[theirColumn] !== null).map(({ [OWNER_COLUMN]: _owner, ...row }) => row);
-    return { ownerKeys: rows.map((row) => row[OWNER_COLUMN]), targets: target.recordsOf(matched, database) };
+    const ownerKeys = rows.map((row) => row[OWNER_COLUMN]);
+    const targets = target.recordsOf(matched, database, "preload");
+    return targets instanceof Promise ? targets.then((loaded) => ({ ownerKeys, targets: loaded })) : { ownerKeys, targets };
   };
 }
 
@@ -219,7 +221,7 @@ function readsByKeys(preload: Preload, owners: readonly Loaded[]): PlannedRead[]
   const keys = [...new Set(owners.map((owner) => owner.readAttribute(preload.ownKey)))];
   const targets = scoped(preload.association).where({ [preload.theirKey]: keys });
   let found: readonly Loaded[] = [];
-  const reads: PlannedRead[] = [{ statement: targets.toSelect(), receive: (records: Loaded[]) => void (found = fill(preload.association, owners, records, preload.ownKey, preload.theirKey)) }];
+  const reads: PlannedRead[] = [{ statement: targets.toSelect(undefined, "preload"), receive: (records: Loaded[]) => void (found = fill(preload.association, owners, records, preload.ownKey, preload.theirKey)) }];
   const source: QuerySource = (params) => joinSelect(selectParts(targets.data, targets.model, params));
   planLevel({ owners: targets, source, records: () => found, prefix: `${preload.path}.` }, preload.below, new Set(), reads);
   return reads;
