@@ -1,4 +1,4 @@
-import { CastError, definePlugin, previewList, previewValue, readAsCondition, RecordNotFound, refuseUnfitValue, Relation } from "../kernel/index.js";
+import { type AnyModel, CastError, definePlugin, previewList, previewValue, readAsCondition, type RecordOfModel, RecordNotFound, refuseUnfitValue, Relation } from "../kernel/index.js";
 
 const findOne = Relation.prototype.find;
 
@@ -57,5 +57,12 @@ declare module "../kernel/index.js" {
     find(ids: readonly unknown[]): Promise<R[]>;
     /** The records with these primary keys, in the order of the ids, each once (`RecordNotFound` naming those missing). */
     find(first: unknown, second: unknown, ...more: unknown[]): Promise<R[]>;
+  }
+
+  interface PluginStatics<A> {
+    /** `all().find(ids)`: the records with these primary keys, in the order of the ids, each once. */
+    find<M extends AnyModel>(this: M, ids: readonly unknown[]): Promise<RecordOfModel<M>[]>;
+    /** `all().find(first, second, ...more)`: the records with these primary keys, in the order of the ids, each once. */
+    find<M extends AnyModel>(this: M, first: unknown, second: unknown, ...more: unknown[]): Promise<RecordOfModel<M>[]>;
   }
 }

@@ -141,7 +141,7 @@ declare module "../kernel/index.js" {
     paginate(options: PaginateOptions): Promise<Page<R> | UncountedPage<R>>;
   }
 
-  interface PluginStatics<A> {
+  interface PluginStatics<A> extends PaginationSettings {
     /** `all().paginate(options)`. */
     paginate<M extends AnyModel>(this: M, options: PaginateOptions & { count: false }): Promise<UncountedPage<RecordOfModel<M>>>;
     paginate<M extends AnyModel>(this: M, options?: PaginateOptions & { count?: true }): Promise<Page<RecordOfModel<M>>>;
