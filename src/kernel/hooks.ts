@@ -7,7 +7,8 @@ import type { Attribute } from "./attributes.js";
 import type { Batchable } from "./batchable.js";
 import type { BatchItem } from "./database.js";
 import type { HookPoints } from "./hook-points.js";
-import type { QueryPurpose, RelationData, SelectParts } from "./relation-data.js";
+import type { QueryPurpose, SelectParts } from "./relation-data.js";
+import type { RelationDescription } from "./relation-description.js";
 import type { RelationPlanContext } from "./read-plan.js";
 import type { SqlFragment } from "./sql.js";
 import type { Statement, StatementModel } from "./statement.js";
@@ -275,8 +276,8 @@ export interface ModelHooks {
  * Model they are compiled for (a hook registered on a base class serves many Models: it finds columns here).
  */
 export interface RelationCompileContext {
-  /** The Relation's description. */
-  readonly data: RelationData;
+  /** The Relation's description, read-only (`conditions`, `order`, ..., and the plugins' `extensions`). */
+  readonly data: RelationDescription;
   /** The SQL built so far; hooks change it. */
   readonly parts: SelectParts;
   /** The Model compiled for: its `name`, `quotedTable`, and attributes with their columns (`byName`). */

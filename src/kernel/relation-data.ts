@@ -9,7 +9,10 @@ export type OrderTerm =
   | { readonly kind: "attribute"; readonly attribute: Attribute; readonly direction: "asc" | "desc"; readonly nulls?: "first" | "last" }
   | { readonly kind: "sql"; readonly fragment: SqlFragment };
 
-/** The immutable description of a query that a Relation holds. */
+/**
+ * The entries of a query's description that a Relation holds, as `with` takes them (each checked) and the compiler
+ * reads them; plugins read a Relation's through `relation.description`, a read-only view of them.
+ */
 export interface RelationData {
   readonly conditions: readonly Condition[];
   readonly order: readonly OrderTerm[];

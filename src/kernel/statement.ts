@@ -57,6 +57,30 @@ export interface StatementDefinition<Result> {
   readonly read?: StatementReader<Result>;
   /** The number of rows it must change (see `Statement.expectedChanges`); undefined for any. */
   readonly expectedChanges?: number;
+  /**
+   * The database of a bound Model (`databaseOfRelation(relation)`, `databaseOfModel(db.model(M))`): a top-level
+   * `batch([...])` runs the Statement there, as it runs the kernel's Statements of that Model. Undefined for none.
+   */
+  readonly database?: StatementDatabase | undefined;
+}
+
+/**
+ * What `defineStatement` makes a Statement sent as several of: `parts`, sent in one atomic D1 batch (one round trip,
+ * all or nothing), whatever else the batch holds. For a write too big for one statement (a bulk insert over D1's
+ * limit for one value): running it resolves to one result, read from the rows of all parts together and their
+ * `meta` summed (`changes`, `rows_read`, ...; the rest is the last part's).
+ */
+export interface StatementOfPartsDefinition<Result> {
+  /** The statements sent in its place, in order: at least one, none made of parts itself. */
+  readonly parts: readonly Statement[];
+  /** The Model it reads or writes; the first part's unless given. */
+  readonly model?: StatementModel;
+  /** Read as the parts' rows together (the default) or as their `meta` summed. */
+  readonly result?: StatementResult;
+  /** Turns D1's answer into what running the Statement resolves to; by default the rows, or the `meta`. */
+  readonly read?: StatementReader<Result>;
+  /** As `StatementDefinition.database`. */
+  readonly database?: StatementDatabase | undefined;
 }
 
 /** A prepared read or write, for `db.batch([...])` or to run alone. `toSql()` shows what it sends. */
@@ -112,7 +136,13 @@ export class Statement<Result = unknown> {
    * @internal A Statement sent as `parts` in one atomic batch (one round trip, all or nothing). It shows as their
    * SQL texts joined by `;` with all their values, each part's placeholders numbered after the values before it.
    */
-  static ofParts<Result>(parts: readonly Statement[], read: StatementReader<Result>, database?: StatementDatabase): Statement<Result> {
+  static ofParts<Result>(
+    parts: readonly Statement[],
+    read: StatementReader<Result>,
+    database?: StatementDatabase,
+    model = parts[0]?.model,
+    result: StatementResult = "meta",
+  ): Statement<Result> {
     const texts: string[] = [];
     let offset = 0;
     for (const part of parts) {
@@ -124,7 +154,7 @@ export class Statement<Result = unknown> {
       params: parts.flatMap((part) => part.params),
       sources: parts.flatMap((part) => part.params.map((_, index) => part.sources[index])),
     };
-    return new Statement(query, parts[0]?.model, "meta", read, database, parts);
+    return new Statement(query, model, result, read, database, parts);
   }
 
   /** The SQL and its bound values, unfiltered. */
@@ -152,19 +182,42 @@ const readRows: StatementReader<unknown> = (rows) => rows;
 const readMeta: StatementReader<unknown> = (_rows, meta) => meta;
 
 /**
- * Makes a Statement of SQL and bound values, for `db.run`, `db.batch([...])` and the hooks that take Statements.
- * Plugin API. Throws `TypeError` for a definition it cannot send.
+ * Makes a Statement of SQL and bound values, or of `parts` sent as one, for `db.run`, `db.batch([...])` and the
+ * hooks that take Statements. Plugin API. Throws `TypeError` for a definition it cannot send.
  */
-export function defineStatement<Result = Record<string, unknown>[]>(definition: StatementDefinition<Result>): Statement<Result> {
-  const given = optionsArgument("defineStatement", definition);
-  const { sql, params = [], sources, model, result = "rows", read, expectedChanges } = given;
-  if (typeof sql !== "string" || sql.trim() === "") throw argumentError("defineStatement: sql", "SQL text", sql);
-  if (!Array.isArray(params)) throw argumentError("defineStatement: params", "a list of values", params);
+export function defineStatement<Result = Record<string, unknown>[]>(definition: StatementDefinition<Result>): Statement<Result>;
+export function defineStatement<Result = Record<string, unknown>[]>(definition: StatementOfPartsDefinition<Result>): Statement<Result>;
+export function defineStatement<Result>(definition: StatementDefinition<Result> | StatementOfPartsDefinition<Result>): Statement<Result> {
+  const given: Partial<StatementDefinition<Result> & StatementOfPartsDefinition<Result>> = optionsArgument("defineStatement", definition);
+  const { result = "rows", read, database } = given;
   if (result !== "rows" && result !== "meta") throw argumentError("defineStatement: result", '"rows" or "meta"', result);
   if (read !== undefined && typeof read !== "function") throw argumentError("defineStatement: read", "a function", read);
+  if (database !== undefined && !isStatementDatabase(database)) throw argumentError("defineStatement: database", "a Database", database);
+  const reader = (read ?? (result === "rows" ? readRows : readMeta)) as StatementReader<Result>;
+  if ("parts" in given) return statementOfParts(given, result, reader);
+  const { sql, params = [], sources, model, expectedChanges } = given;
+  if (typeof sql !== "string" || sql.trim() === "") throw argumentError("defineStatement: sql", "SQL text", sql);
+  if (!Array.isArray(params)) throw argumentError("defineStatement: params", "a list of values", params);
   if (expectedChanges !== undefined && !(Number.isSafeInteger(expectedChanges) && expectedChanges >= 0)) {
     throw argumentError("defineStatement: expectedChanges", "a whole number of rows", expectedChanges);
   }
-  const reader = (read ?? (result === "rows" ? readRows : readMeta)) as StatementReader<Result>;
-  return new Statement({ sql, params, sources, expectedChanges }, model, result, reader);
+  return new Statement({ sql, params, sources, expectedChanges }, model, result, reader, database);
+}
+
+function isStatementDatabase(database: unknown): database is StatementDatabase {
+  const candidate = database as Partial<StatementDatabase> | null;
+  return typeof candidate === "object" && candidate !== null && typeof candidate.run === "function" && typeof candidate.runAll === "function";
+}
+
+/** The Statement sent as `parts`: the SQL and values are theirs, so a definition giving its own is refused. */
+function statementOfParts<Result>(given: Partial<StatementOfPartsDefinition<Result>>, result: StatementResult, read: StatementReader<Result>): Statement<Result> {
+  for (const own of ["sql", "params", "sources", "expectedChanges"]) {
+    if (own in given) throw new TypeError(`defineStatement: ${own} is the parts' own; give it to each part, not beside parts`);
+  }
+  const { parts, model } = given;
+  const isPart = (part: unknown) => part instanceof Statement && part.parts === undefined;
+  if (!Array.isArray(parts) || parts.length === 0 || !parts.every(isPart)) {
+    throw argumentError("defineStatement: parts", "a non-empty list of Statements, none made of parts", parts);
+  }
+  return Statement.ofParts(parts, read, given.database, model, result);
 }

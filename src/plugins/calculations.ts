@@ -8,11 +8,11 @@ import {
   type Conditions,
   countOf,
   definePlugin,
+  defineStatement,
   queryOfParts,
   quoteIdentifier,
   type Relation,
   selectParts,
-  Statement,
 } from "../kernel/index.js";
 
 /** One or more attribute names, as `pluck(a, b, ...)` takes them (it throws `TypeError` when given none). */
@@ -27,12 +27,12 @@ type Row = Record<string, unknown>;
 async function pluck(this: Relation, ...names: string[]): Promise<unknown[]> {
   const model = this.model;
   if (names.length === 0) throw new TypeError(`${model.name}.pluck needs at least one attribute name`);
-  if (this.data.none) return [];
+  if (this.description.none) return [];
   const attributes = names.map((name) => attributeNamed(model, name, "pluck"));
-  const parts = selectParts(this.data, model, undefined, "pluck");
+  const parts = selectParts(this.description, model, undefined, "pluck");
   parts.columns = attributes.map((a) => quoteIdentifier(a.column)).join(", ");
   const read = (row: Row) => attributes.map((a) => (row[a.column] == null ? null : a.type.fromDatabase(row[a.column])));
-  return this.run(new Statement(queryOfParts(parts), model, "rows", (rows) => rows.map((row) => (names.length === 1 ? read(row)[0] : read(row)))));
+  return this.run(defineStatement({ ...queryOfParts(parts), model, read: (rows) => rows.map((row) => (names.length === 1 ? read(row)[0] : read(row))) }));
 }
 
 /**

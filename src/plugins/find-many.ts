@@ -5,7 +5,7 @@ const findOne = Relation.prototype.find;
 /** An id as the primary key's conditions store it (`"1"` is 1 on an integer key); undefined when it cannot be one. */
 function storedKey(relation: Relation, id: unknown): unknown {
   const key = relation.model.primaryKey;
-  const cast = id === null ? undefined : readAsCondition(relation.modelClass, key.name, id);
+  const cast = id === null ? undefined : readAsCondition(relation.model.model, key.name, id);
   return cast === undefined ? undefined : key.type.toDatabase(cast);
 }
 
