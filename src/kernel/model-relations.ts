@@ -44,7 +44,9 @@ export function relationOf(model: Function, from?: Relation): Relation {
   const ModelRelation = relationClassOf(model);
   if (from === undefined) return new ModelRelation(model);
   const resolved = resolveModel(unboundModel(model));
-  if (!(from instanceof Relation) || from.model !== resolved) throw argumentError(`${resolved.name}: relationOf`, `a Relation of ${resolved.name}`, from);
+  const where = `${resolved.name}: relationOf`;
+  if (!(from instanceof Relation)) throw argumentError(where, `a Relation of ${resolved.name}`, from);
+  if (from.model !== resolved) throw new TypeError(`${where} takes a Relation of ${resolved.name}, not one of ${from.model.name}`);
   return new ModelRelation(model, from.data);
 }
 

@@ -204,9 +204,11 @@ export function defineStatement<Result>(definition: StatementDefinition<Result> 
   return new Statement({ sql, params, sources, expectedChanges }, model, result, reader, database);
 }
 
+/** Whether a value is a database a top-level `batch` can run on (`Database` is the one kind; imported here it would loop). */
 function isStatementDatabase(database: unknown): database is StatementDatabase {
-  const candidate = database as Partial<StatementDatabase> | null;
-  return typeof candidate === "object" && candidate !== null && typeof candidate.run === "function" && typeof candidate.runAll === "function";
+  const candidate = database as Partial<StatementDatabase & { batch: unknown }> | null;
+  const runs = (name: "run" | "runAll" | "batch") => typeof candidate?.[name] === "function";
+  return typeof candidate === "object" && runs("run") && runs("runAll") && runs("batch");
 }
 
 /** The Statement sent as `parts`: the SQL and values are theirs, so a definition giving its own is refused. */
