@@ -13,7 +13,7 @@ import { Note } from "../models/fixtures.js";
 
 beforeEach(resetDatabase);
 
-const insertNote = (id: string) => defineStatement({ sql: `INSERT INTO "notes" ("id", "body") VALUES (?1, 'b')`, params: [id], result: "meta" });
+const insertNote = (id: string) => defineStatement<WriteMeta>({ sql: `INSERT INTO "notes" ("id", "body") VALUES (?1, 'b')`, params: [id], result: "meta" });
 
 describe("defineStatement's database", () => {
   it("is where a top-level batch runs the Statement: the bound Model's, as for the kernel's own Statements", async () => {
