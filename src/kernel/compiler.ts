@@ -9,7 +9,7 @@ import { quoteIdentifier, underscore } from "./naming.js";
 import { ParamWriter } from "./param-writer.js";
 import { injectedName } from "./reserved-names.js";
 import type { ListJoin, OrderTerm, QueryPurpose, RelationData, SelectParts } from "./relation-data.js";
-import { describedAs } from "./relation-description.js";
+import { frozenDescription } from "./relation-description.js";
 import type { ResolvedModel } from "./resolve.js";
 import { ColumnReference, SqlFragment } from "./sql.js";
 
@@ -172,7 +172,7 @@ export function selectParts(data: RelationData, model: ResolvedModel, params = n
   };
   if (hasCompileHooks(model)) {
     // The hooks see the description read-only, as plugins see a Relation's: a Model without them makes no view.
-    const context = { data: describedAs(data), parts, model, purpose };
+    const context = { data: frozenDescription(data), parts, model, purpose };
     for (const name of COMPILE_HOOKS) if (hooks.has(name)) hooks.callSync(name, context);
   }
   return parts;

@@ -7,8 +7,7 @@ import type { Attribute } from "./attributes.js";
 import type { Batchable } from "./batchable.js";
 import type { BatchItem } from "./database.js";
 import type { HookPoints } from "./hook-points.js";
-import type { QueryPurpose, SelectParts } from "./relation-data.js";
-import type { RelationDescription } from "./relation-description.js";
+import type { QueryPurpose, RelationData, SelectParts } from "./relation-data.js";
 import type { RelationPlanContext } from "./read-plan.js";
 import type { SqlFragment } from "./sql.js";
 import type { Statement, StatementModel } from "./statement.js";
@@ -278,8 +277,8 @@ export interface ModelHooks<R = any, M = any, Q = any> {
  * Model they are compiled for (a hook registered on a base class serves many Models: it finds columns here).
  */
 export interface RelationCompileContext {
-  /** The Relation's description, read-only (`conditions`, `order`, ..., and the plugins' `extensions`). */
-  readonly data: RelationDescription;
+  /** The Relation's description, frozen (`conditions`, `order`, ..., and the plugins' `extensions`). */
+  readonly data: RelationData;
   /** The SQL built so far; hooks change it. */
   readonly parts: SelectParts;
   /** The Model compiled for: its `name`, `quotedTable`, and attributes with their columns (`byName`). */

@@ -41,13 +41,10 @@ export function defineRelationMethod(model: Function, name: string, method: (thi
  * methods (a scope's body gets one) takes them on so. Throws `TypeError` for a Relation of another Model.
  */
 export function relationOf(model: Function, from?: Relation): Relation {
-  const ModelRelation = relationClassOf(model);
-  if (from === undefined) return new ModelRelation(model);
-  const resolved = resolveModel(unboundModel(model));
-  const where = `${resolved.name}: relationOf`;
-  if (!(from instanceof Relation)) throw argumentError(where, `a Relation of ${resolved.name}`, from);
-  if (from.model !== resolved) throw new TypeError(`${where} takes a Relation of ${resolved.name}, not one of ${from.model.name}`);
-  return new ModelRelation(model, from.data);
+  const relation = new (relationClassOf(model))(model, from?.data);
+  const { name } = relation.model;
+  if (from !== undefined && from.model !== relation.model) throw argumentError(`${name}: relationOf`, `a Relation of ${name}`, from);
+  return relation;
 }
 
 /** The Relation with the plugins' Relation methods but none defined for its Model alone (what a scope's body gets). */

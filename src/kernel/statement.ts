@@ -65,7 +65,7 @@ export interface StatementDefinition<Result> {
 }
 
 /**
- * What `defineStatement` makes a Statement sent as several of: `parts`, sent in one atomic D1 batch (one round trip,
+ * What `defineStatementOfParts` makes a Statement sent as several of: `parts`, sent in one atomic D1 batch (one round trip,
  * all or nothing), whatever else the batch holds. For a write too big for one statement (a bulk insert over D1's
  * limit for one value): running it resolves to one result, read from the rows of all parts together and their
  * `meta` summed (`changes`, `rows_read`, ...; the rest is the last part's).
@@ -73,8 +73,6 @@ export interface StatementDefinition<Result> {
 export interface StatementOfPartsDefinition<Result> {
   /** The statements sent in its place, in order: at least one, none made of parts itself. */
   readonly parts: readonly Statement[];
-  /** The Model it reads or writes; the first part's unless given. */
-  readonly model?: StatementModel;
   /** Read as the parts' rows together (the default) or as their `meta` summed. */
   readonly result?: StatementResult;
   /** Turns D1's answer into what running the Statement resolves to; by default the rows, or the `meta`. */
@@ -136,13 +134,7 @@ export class Statement<Result = unknown> {
    * @internal A Statement sent as `parts` in one atomic batch (one round trip, all or nothing). It shows as their
    * SQL texts joined by `;` with all their values, each part's placeholders numbered after the values before it.
    */
-  static ofParts<Result>(
-    parts: readonly Statement[],
-    read: StatementReader<Result>,
-    database?: StatementDatabase,
-    model = parts[0]?.model,
-    result: StatementResult = "meta",
-  ): Statement<Result> {
+  static ofParts<Result>(parts: readonly Statement[], read: StatementReader<Result>, database?: StatementDatabase): Statement<Result> {
     const texts: string[] = [];
     let offset = 0;
     for (const part of parts) {
@@ -154,7 +146,7 @@ export class Statement<Result = unknown> {
       params: parts.flatMap((part) => part.params),
       sources: parts.flatMap((part) => part.params.map((_, index) => part.sources[index])),
     };
-    return new Statement(query, model, result, read, database, parts);
+    return new Statement(query, parts[0]?.model, "meta", read, database, parts);
   }
 
   /** The SQL and its bound values, unfiltered. */
@@ -181,45 +173,48 @@ export class Statement<Result = unknown> {
 const readRows: StatementReader<unknown> = (rows) => rows;
 const readMeta: StatementReader<unknown> = (_rows, meta) => meta;
 
-/**
- * Makes a Statement of SQL and bound values, or of `parts` sent as one, for `db.run`, `db.batch([...])` and the
- * hooks that take Statements. Plugin API. Throws `TypeError` for a definition it cannot send.
- */
-export function defineStatement<Result = Record<string, unknown>[]>(definition: StatementDefinition<Result>): Statement<Result>;
-export function defineStatement<Result = Record<string, unknown>[]>(definition: StatementOfPartsDefinition<Result>): Statement<Result>;
-export function defineStatement<Result>(definition: StatementDefinition<Result> | StatementOfPartsDefinition<Result>): Statement<Result> {
-  const given: Partial<StatementDefinition<Result> & StatementOfPartsDefinition<Result>> = optionsArgument("defineStatement", definition);
+/** What a definition says of how a Statement is read and run, checked: the reader it asks for, and its database. */
+function checkedReading<Result>(method: string, given: Partial<Pick<StatementDefinition<Result>, "result" | "read" | "database">>) {
   const { result = "rows", read, database } = given;
-  if (result !== "rows" && result !== "meta") throw argumentError("defineStatement: result", '"rows" or "meta"', result);
-  if (read !== undefined && typeof read !== "function") throw argumentError("defineStatement: read", "a function", read);
-  if (database !== undefined && !isStatementDatabase(database)) throw argumentError("defineStatement: database", "a Database", database);
-  const reader = (read ?? (result === "rows" ? readRows : readMeta)) as StatementReader<Result>;
-  if ("parts" in given) return statementOfParts(given, result, reader);
+  if (result !== "rows" && result !== "meta") throw argumentError(`${method}: result`, '"rows" or "meta"', result);
+  if (read !== undefined && typeof read !== "function") throw argumentError(`${method}: read`, "a function", read);
+  // What a Database runs Statements with, which a D1 binding lacks (`Database` itself, imported here, would loop).
+  if (database !== undefined && typeof (database as Partial<StatementDatabase> | null)?.runAll !== "function") {
+    throw argumentError(`${method}: database`, "a Database", database);
+  }
+  return { result, reader: (read ?? (result === "rows" ? readRows : readMeta)) as StatementReader<Result>, database };
+}
+
+/**
+ * Makes a Statement of SQL and bound values, for `db.run`, `db.batch([...])` and the hooks that take Statements.
+ * Plugin API. Throws `TypeError` for a definition it cannot send.
+ */
+export function defineStatement<Result = Record<string, unknown>[]>(definition: StatementDefinition<Result>): Statement<Result> {
+  const given = optionsArgument("defineStatement", definition);
   const { sql, params = [], sources, model, expectedChanges } = given;
   if (typeof sql !== "string" || sql.trim() === "") throw argumentError("defineStatement: sql", "SQL text", sql);
   if (!Array.isArray(params)) throw argumentError("defineStatement: params", "a list of values", params);
+  const { result, reader, database } = checkedReading("defineStatement", given);
   if (expectedChanges !== undefined && !(Number.isSafeInteger(expectedChanges) && expectedChanges >= 0)) {
     throw argumentError("defineStatement: expectedChanges", "a whole number of rows", expectedChanges);
   }
   return new Statement({ sql, params, sources, expectedChanges }, model, result, reader, database);
 }
 
-/** Whether a value is a database a top-level `batch` can run on (`Database` is the one kind; imported here it would loop). */
-function isStatementDatabase(database: unknown): database is StatementDatabase {
-  const candidate = database as Partial<StatementDatabase & { batch: unknown }> | null;
-  const runs = (name: "run" | "runAll" | "batch") => typeof candidate?.[name] === "function";
-  return typeof candidate === "object" && runs("run") && runs("runAll") && runs("batch");
-}
-
-/** The Statement sent as `parts`: the SQL and values are theirs, so a definition giving its own is refused. */
-function statementOfParts<Result>(given: Partial<StatementOfPartsDefinition<Result>>, result: StatementResult, read: StatementReader<Result>): Statement<Result> {
-  for (const own of ["sql", "params", "sources", "expectedChanges"]) {
-    if (own in given) throw new TypeError(`defineStatement: ${own} is the parts' own; give it to each part, not beside parts`);
-  }
-  const { parts, model } = given;
+/**
+ * Makes one Statement of several, sent as its `parts` in one atomic D1 batch (see `StatementOfPartsDefinition`).
+ * Plugin API. Throws `TypeError` for parts it cannot send, and for SQL, values or `expectedChanges` given beside
+ * them (they are each part's own).
+ */
+export function defineStatementOfParts<Result = Record<string, unknown>[]>(definition: StatementOfPartsDefinition<Result>): Statement<Result> {
+  const given = optionsArgument("defineStatementOfParts", definition);
+  const own = ["sql", "params", "sources", "expectedChanges"].find((name) => name in given);
+  if (own) throw new TypeError(`defineStatementOfParts: ${own} is each part's own; give it to the parts`);
+  const { parts } = given;
   const isPart = (part: unknown) => part instanceof Statement && part.parts === undefined;
   if (!Array.isArray(parts) || parts.length === 0 || !parts.every(isPart)) {
-    throw argumentError("defineStatement: parts", "a non-empty list of Statements, none made of parts", parts);
+    throw argumentError("defineStatementOfParts: parts", "a non-empty list of Statements, none made of parts", parts);
   }
-  return Statement.ofParts(parts, read, given.database, model, result);
+  const { reader, database } = checkedReading("defineStatementOfParts", given);
+  return Statement.ofParts(parts, reader, database);
 }

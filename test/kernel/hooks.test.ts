@@ -428,14 +428,14 @@ describe("guide: The hook catalogue, order guarantees", () => {
     expect(log).toEqual(["beforeDestroy", "beforeDelete", "afterDestroy"]);
   });
 
-  it("relation hooks get data with the fields listed, read-only accessors", () => {
+  it("relation hooks get data with the fields listed, frozen", () => {
     let keys: string[] = [];
     let limit: number | undefined;
     class R extends FixtureApplicationRecord("users") {
       static {
         this.hook("relation:where", ({ data }) => {
-          keys = Object.getOwnPropertyNames(Object.getPrototypeOf(data)).filter((name) => name !== "constructor").sort();
-          limit = data.limit;
+          keys = Object.keys(data).sort();
+          limit = Object.isFrozen(data) ? data.limit : undefined;
         });
       }
     }

