@@ -173,7 +173,7 @@ export function selectParts(data: RelationData, model: ResolvedModel, params = n
   if (hasCompileHooks(model)) {
     // The hooks see the description read-only, as plugins see a Relation's: a Model without them makes no view.
     const context = { data: frozenDescription(data), parts, model, purpose };
-    for (const name of COMPILE_HOOKS) if (hooks.has(name)) hooks.callSync(name, context);
+    for (const name of COMPILE_HOOKS) hooks.callSync(name, context);
   }
   return parts;
 }
