@@ -30,6 +30,12 @@ type ModelStatics = typeof Base;
 type ModelConstructor = abstract new (...args: any) => { attributes(): any };
 
 /**
+ * The hooks `M.hook(...)` takes: their contexts typed for `M`'s records, the class and its Relations; for a base class
+ * (whose attributes are not typed), for any Model below it.
+ */
+type HooksOf<M extends ModelConstructor> = 0 extends 1 & AttributesOfModel<M> ? ModelHooks : ModelHooks<RecordOfModel<M>, M, RelationOf<M>>;
+
+/**
  * The kernel's record class: state, attributes and persistence, with no feature beyond them.
  * Apps extend a base made from it (`Model({...})`, `ApplicationRecord('<table>')`); plugins add the rest.
  */
@@ -78,8 +84,8 @@ export class Base<A = any> {
     resolveModel(this);
   }
 
-  /** Adds a hook function on this Model (and the Models below it). */
-  static hook<Name extends ModelHookName>(this: Function, name: Name, fn: ModelHooks[Name]): void {
+  /** Adds a hook function on this Model (and the Models below it); its context is typed for this Model. */
+  static hook<M extends ModelConstructor, Name extends ModelHookName>(this: M, name: Name, fn: HooksOf<M>[Name]): void {
     if (typeof name !== "string") throw argumentError(`${this.name}.hook`, "a hook name", name);
     if (typeof fn !== "function") throw argumentError(`${this.name}.hook`, "a hook function", fn);
     ownDeclaration(this).hooks.push([name, fn as (...args: any[]) => unknown]);

@@ -9,6 +9,7 @@ import { quoteIdentifier, underscore } from "./naming.js";
 import { ParamWriter } from "./param-writer.js";
 import { injectedName } from "./reserved-names.js";
 import type { ListJoin, OrderTerm, QueryPurpose, RelationData, SelectParts } from "./relation-data.js";
+import { frozenDescription } from "./relation-description.js";
 import type { ResolvedModel } from "./resolve.js";
 import { ColumnReference, SqlFragment } from "./sql.js";
 
@@ -138,6 +139,15 @@ function selectColumns(data: RelationData, model: ResolvedModel): string {
   return attributes.map(columnOf).join(", ");
 }
 
+/** The hooks that compile a SELECT, in the order they run. */
+const COMPILE_HOOKS = ["relation:select", "relation:where", "relation:order", "relation:paging"] as const;
+
+/** Whether plugins change how this Model's queries compile (then nothing compiled may be reused). */
+export function hasCompileHooks(model: ResolvedModel): boolean {
+  const { hooks } = model;
+  return hooks.has("relation:select") || hooks.has("relation:where") || hooks.has("relation:order") || hooks.has("relation:paging");
+}
+
 /** The parts of the SELECT a Relation sends for `purpose`, after the `relation:*` hooks. */
 export function selectParts(data: RelationData, model: ResolvedModel, params = new ParamWriter(), purpose: QueryPurpose = "load"): SelectParts {
   const hooks = model.hooks;
@@ -160,11 +170,11 @@ export function selectParts(data: RelationData, model: ResolvedModel, params = n
     params,
     listJoin,
   };
-  const context = { data, parts, model, purpose };
-  if (hooks.has("relation:select")) hooks.callSync("relation:select", context);
-  if (hooks.has("relation:where")) hooks.callSync("relation:where", context);
-  if (hooks.has("relation:order")) hooks.callSync("relation:order", context);
-  if (hooks.has("relation:paging")) hooks.callSync("relation:paging", context);
+  if (hasCompileHooks(model)) {
+    // The hooks see the description read-only, as plugins see a Relation's: a Model without them makes no view.
+    const context = { data: frozenDescription(data), parts, model, purpose };
+    for (const name of COMPILE_HOOKS) hooks.callSync(name, context);
+  }
   return parts;
 }
 

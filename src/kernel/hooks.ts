@@ -187,9 +187,11 @@ export interface InspectEntry {
 
 /**
  * The catalogue of a Model's hook points. Each receives one context object, which it may change.
- * Hooks whose type may return a promise may be async; the others must stay synchronous.
+ * Hooks whose type may return a promise may be async; the others must stay synchronous. The contexts are typed for
+ * the Model the hooks run for: `R` its records, `M` the Model class, `Q` its Relations (`Model.hook(...)` gives them;
+ * a plugin's hooks, which serve every Model of a base class, get `any`).
  */
-export interface ModelHooks {
+export interface ModelHooks<R = any, M = any, Q = any> {
   /**
    * A Model sets no table: a hook may infer one from `className` (the name of the class just below the
    * declaration class) by setting `tableName`; the last hook to set it wins. Runs whenever the table is inferred,
@@ -197,16 +199,16 @@ export interface ModelHooks {
    */
   "model:tableName": (context: { readonly className: string; tableName: string | undefined }) => void;
   /** Once, at the Model's first use, after its declaration checks pass. Sync. */
-  "model:finalize": (model: any) => void;
+  "model:finalize": (model: M) => void;
   /** A new record got its defaults at `build()`, before the caller's attributes are assigned. Sync. */
-  "record:initialize": (context: { readonly record: any }) => void;
+  "record:initialize": (context: { readonly record: R }) => void;
   /**
    * A value given for an attribute (assigned, permitted, set by `updateAll`) is about to be cast; never undefined or
    * null. A hook may replace `value`, which is then cast. Sync.
    */
   "attribute:input": (context: { readonly model: ResolvedModel; readonly attribute: Attribute; value: unknown }) => void;
   /** A value was cast for assignment; a hook may replace `value`. Sync. */
-  "attribute:assign": (context: { readonly record: any; readonly attribute: Attribute; value: unknown }) => void;
+  "attribute:assign": (context: { readonly record: R; readonly attribute: Attribute; value: unknown }) => void;
   /**
    * A value of a `where`-style condition object (`where`, `whereNot`, `findBy`, ...) is about to be cast: the value
    * itself, or each element of a list; never null or a comparison helper. A hook may replace `value`. Sync.
@@ -216,7 +218,7 @@ export interface ModelHooks {
    * A record was made from a row (column name to stored value), or reloaded; for each record, before `records:load`
    * runs for the batch (work that may be async or that concerns the batch belongs there). Sync.
    */
-  "record:hydrate": (context: { readonly record: any; readonly row: Readonly<Record<string, unknown>> }) => void;
+  "record:hydrate": (context: { readonly record: R; readonly row: Readonly<Record<string, unknown>> }) => void;
   /**
    * The load stage: rows were loaded and the records made from them (each through `record:hydrate`), before any
    * caller receives them. Runs once per batch of rows, never with none: one call for a Relation's records (`first`,
@@ -226,24 +228,24 @@ export interface ModelHooks {
    */
   "records:load": (context: RecordsLoadContext) => void | Promise<void>;
   /** Before save, before `record:validate`: may change the record, or `throw abort(reason)`. May be async. */
-  "record:beforeValidate": (context: SaveContext) => void | Promise<void>;
+  "record:beforeValidate": (context: SaveContext<R>) => void | Promise<void>;
   /** Before save: add to `record.errors` to refuse it. May be async. */
-  "record:validate": (context: SaveContext) => void | Promise<void>;
+  "record:validate": (context: SaveContext<R>) => void | Promise<void>;
   /**
    * After `record:validate`, whether or not it added errors (the save is refused after this hook when any were
    * added). May add errors, or `throw abort(reason)`. May be async.
    */
-  "record:afterValidate": (context: SaveContext) => void | Promise<void>;
+  "record:afterValidate": (context: SaveContext<R>) => void | Promise<void>;
   /** After validation passed, before the write. `throw abort(reason)` stops the save. May be async. */
-  "record:beforeSave": (context: SaveContext) => void | Promise<void>;
+  "record:beforeSave": (context: SaveContext<R>) => void | Promise<void>;
   /**
    * After every `record:beforeSave` hook, just before the INSERT or UPDATE is built: where other records join the
    * save's batch, so that those a callback built or assigned are written too. May abort, and may push writes to
    * `batch` and `batchBefore`. May be async.
    */
-  "record:beforeWrite": (context: SaveContext) => void | Promise<void>;
+  "record:beforeWrite": (context: SaveContext<R>) => void | Promise<void>;
   /** The INSERT or UPDATE is being built, after the before-save hooks; also for each row of a bulk insert. Sync. */
-  "record:write": (context: WriteContext) => void;
+  "record:write": (context: WriteContext<R>) => void;
   /**
    * A write of many rows without records (`updateAll`, `deleteAll`, `upsertAll`, dependents' set-based writes) is
    * planned, before it becomes SQL: a hook may push conditions to `where`, or throw to refuse it before anything is
@@ -254,45 +256,45 @@ export interface ModelHooks {
    * A record's own INSERT, UPDATE or DELETE is planned, after `record:write` (saves) or `record:beforeDelete`
    * (destroys), before it becomes SQL: a hook may change its `kind`, `values`, `where` and `expectedChanges`. Sync.
    */
-  "record:planWrite": (write: WritePlan) => void;
+  "record:planWrite": (write: WritePlan<R>) => void;
   /**
    * The record's own write ran (`changes`), or it or its batch failed (`error`): a hook may throw its own error
    * instead, which then propagates in place of `error` (or, after a success, as an after-hook's error would). Runs
    * before the record's state is updated, and before the after-hooks. Sync.
    */
-  "record:writeOutcome": (outcome: WriteOutcome) => void;
+  "record:writeOutcome": (outcome: WriteOutcome<R>) => void;
   /** After the row is written and the record is clean. May be async. */
-  "record:afterSave": (context: SaveContext) => void | Promise<void>;
+  "record:afterSave": (context: SaveContext<R>) => void | Promise<void>;
   /** Before the DELETE. `throw abort(reason)` stops the destroy. May be async. */
-  "record:beforeDestroy": (context: DestroyContext) => void | Promise<void>;
+  "record:beforeDestroy": (context: DestroyContext<R>) => void | Promise<void>;
   /**
    * After every `record:beforeDestroy` hook, before `record:beforeDelete`: a hook pushes reads it needs for the
    * destroy (dependents, checks), each `{ statement, receive }`. The reads of every hook go in ONE batch (one round
    * trip), and each `receive(result)` runs before `record:beforeDelete`. Sync.
    */
-  "record:planDestroy": (context: { readonly record: any; readonly reads: DestroyRead[] }) => void;
+  "record:planDestroy": (context: { readonly record: R; readonly reads: DestroyRead[] }) => void;
   /**
    * After every before-destroy hook, just before the DELETE: where dependents are handled, so that a callback's
    * abort always protects them. May abort, and may push writes to `batch`. May be async.
    */
-  "record:beforeDelete": (context: DestroyContext) => void | Promise<void>;
+  "record:beforeDelete": (context: DestroyContext<R>) => void | Promise<void>;
   /** After the DELETE. May be async. */
-  "record:afterDestroy": (context: DestroyContext) => void | Promise<void>;
+  "record:afterDestroy": (context: DestroyContext<R>) => void | Promise<void>;
   /** `toJSON()` built `json`; a hook may change it. Sync. */
-  "record:serialize": (context: { readonly record: any; readonly json: Record<string, unknown> }) => void;
+  "record:serialize": (context: { readonly record: R; readonly json: Record<string, unknown> }) => void;
   /** A record is being printed; a hook may change the entries. Sync. */
-  "record:inspect": (context: { readonly record: any; readonly entries: InspectEntry[] }) => void;
+  "record:inspect": (context: { readonly record: R; readonly entries: InspectEntry[] }) => void;
   /**
    * A Relation is about to load its records: a hook may add reads to the same D1 batch (`reads`), each selecting
    * by a subquery of `source`, and deletes from `pending` the `includes` paths it planned; a read's `receive` may
    * ask for more reads, sent together in one more round trip. Sync.
    */
-  "relation:plan": (context: RelationPlanContext) => void;
+  "relation:plan": (context: RelationPlanContext<Q>) => void;
   /**
    * Records of a Relation with `includes(...)` were loaded; a hook preloads the paths `relation:plan` left pending
    * that it knows, after the batch, and removes them from `pending`. Paths left pending are unknown. May be async.
    */
-  "relation:preload": (context: { readonly relation: any; readonly records: readonly any[]; readonly pending: Set<string> }) => void | Promise<void>;
+  "relation:preload": (context: { readonly relation: Q; readonly records: readonly R[]; readonly pending: Set<string> }) => void | Promise<void>;
   /** A Relation's selected columns were compiled (`parts.columns`, `parts.distinct`). Sync. */
   "relation:select": (context: RelationCompileContext) => void;
   /** Its conditions were compiled (`parts.where`, joined with AND; bind values with `parts.params`). Sync. */
@@ -308,7 +310,7 @@ export interface ModelHooks {
  * Model they are compiled for (a hook registered on a base class serves many Models: it finds columns here).
  */
 export interface RelationCompileContext {
-  /** The Relation's description. */
+  /** The Relation's description, frozen (`conditions`, `order`, ..., and the plugins' `extensions`). */
   readonly data: RelationData;
   /** The SQL built so far; hooks change it. */
   readonly parts: SelectParts;

@@ -57,10 +57,10 @@ export { withSource, type LoadPurpose, type PlannedRead, type QuerySource, type 
 export { runLoadStage } from "./load-stage.js";
 export { includePaths, type IncludeSpec } from "./include-paths.js";
 export { column, sql, SqlFragment, ColumnReference } from "./sql.js";
-export { defineStatement, Statement, type SqlQuery, type StatementDefinition } from "./statement.js";
+export { defineStatement, defineStatementOfParts, Statement, type SqlQuery, type StatementDefinition, type StatementOfPartsDefinition } from "./statement.js";
 export { WriteConflict, type ConflictingStatement } from "./write-conflict.js";
 export type * from "./types.js";
-export { attributesOf, databaseOfModel, databaseOfRecord, isAttributeLoaded, primaryKeyOf, readAsCondition } from "./introspection.js";
+export { attributesOf, databaseOfModel, databaseOfRecord, databaseOfRelation, isAttributeLoaded, primaryKeyOf, readAsCondition } from "./introspection.js";
 export { defineRelationMethod, pluginRelationOf, relationOf } from "./model-relations.js";
 export { underscore, camelize, quoteIdentifier } from "./naming.js";
 export { attributeNamed, castValue } from "./assign.js";

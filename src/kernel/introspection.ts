@@ -3,6 +3,7 @@ import { UNCASTABLE } from "./attribute-types.js";
 import type { Attribute } from "./attributes.js";
 import { boundDatabase, type Database, unboundModel } from "./database.js";
 import { type RecordState, STATE } from "./record-state.js";
+import type { Relation } from "./relation.js";
 import { resolveModel } from "./resolve.js";
 
 /** A Model's attributes, resolved (and the Model's declaration fixed) on first call. */
@@ -24,6 +25,15 @@ export function primaryKeyOf(model: Function): Attribute {
 /** The database of a Model view made by `db.model(M)`; undefined for the Model itself. */
 export function databaseOfModel(model: Function): Database | undefined {
   return boundDatabase(model);
+}
+
+/**
+ * The database of the bound Model view a Relation queries (`db.model(M).where(...)`), undefined for the Model itself:
+ * the Statements a plugin makes of the Relation's query name it (`defineStatement`'s `database`), as the kernel's do,
+ * so that a top-level `batch([...])` runs them there.
+ */
+export function databaseOfRelation(relation: Relation): Database | undefined {
+  return boundDatabase(relation.modelClass);
 }
 
 /** The database a record was built or loaded through, if any (its later saves and association loads use it). */

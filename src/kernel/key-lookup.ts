@@ -1,4 +1,4 @@
-import { compileSelect, type QueryPurpose, type RelationData } from "./compiler.js";
+import { compileSelect, hasCompileHooks, type QueryPurpose, type RelationData } from "./compiler.js";
 import type { ResolvedModel } from "./resolve.js";
 import { Statement, type StatementReader } from "./statement.js";
 
@@ -17,12 +17,6 @@ export function keyLookup(model: ResolvedModel, key: unknown): RelationData {
     includes: [],
     extensions: {},
   };
-}
-
-/** Whether plugins change how this Model's queries compile (then nothing compiled may be reused). */
-function hasCompileHooks(model: ResolvedModel): boolean {
-  const { hooks } = model;
-  return hooks.has("relation:select") || hooks.has("relation:where") || hooks.has("relation:order") || hooks.has("relation:paging");
 }
 
 /**

@@ -1,6 +1,6 @@
+import { argumentError } from "./arguments.js";
 import { unboundModel } from "./database.js";
 import { declarationOf } from "./declaration.js";
-import type { RelationData } from "./relation-data.js";
 import { Relation } from "./relation.js";
 import { resolveModel } from "./resolve.js";
 
@@ -35,13 +35,20 @@ export function defineRelationMethod(model: Function, name: string, method: (thi
   Object.defineProperty(relationClassOf(model).prototype, name, { value: method, writable: true, configurable: true });
 }
 
-/** A new Relation of every record of the Model (or of a view of it bound to a database). */
-export function relationOf(model: Function): Relation {
-  return new (relationClassOf(model))(model);
+/**
+ * A new Relation of every record of the Model (or of a view of it bound to a database, `db.model(M)`). Given `from`,
+ * a Relation of the same Model, the new one has its description instead: a Relation made without the Model's own
+ * methods (a scope's body gets one) takes them on so. Throws `TypeError` for a Relation of another Model.
+ */
+export function relationOf(model: Function, from?: Relation): Relation {
+  const relation = new (relationClassOf(model))(model, from?.data);
+  const { name } = relation.model;
+  if (from !== undefined && from.model !== relation.model) throw argumentError(`${name}: relationOf`, `a Relation of ${name}`, from);
+  return relation;
 }
 
-/** A Relation of the Model with the plugins' relation methods but none defined for the Model (what a scope's body gets). */
-export function pluginRelationOf(model: Function, data: RelationData): Relation {
-  const PluginRelation = Object.getPrototypeOf(relationClassOf(model)) as typeof Relation;
-  return new PluginRelation(model, data);
+/** The Relation with the plugins' Relation methods but none defined for its Model alone (what a scope's body gets). */
+export function pluginRelationOf(relation: Relation): Relation {
+  const PluginRelation = Object.getPrototypeOf(relationClassOf(relation.modelClass)) as typeof Relation;
+  return new PluginRelation(relation.modelClass, relation.data);
 }

@@ -29,10 +29,10 @@ export interface PlannedRead<Result = any> {
  */
 export type LoadPurpose = Extract<QueryPurpose, "load" | "reload" | "preload">;
 
-/** Context of the `relation:plan` hook. */
-export interface RelationPlanContext {
+/** Context of the `relation:plan` hook; `Q` is the Relation's type (a Model's hook gets its Model's). */
+export interface RelationPlanContext<Q = any> {
   /** The Relation whose records are loaded (for a preload, the association's target with its scope). */
-  readonly relation: any;
+  readonly relation: Q;
   /**
    * Its SELECT as a subquery source, with its order, limit, offset and distinct. SQLite runs it again there and may
    * choose other rows when the SELECT leaves a choice (ties or `random()` under a limit): a read that must match the

@@ -9,15 +9,27 @@ export type OrderTerm =
   | { readonly kind: "attribute"; readonly attribute: Attribute; readonly direction: "asc" | "desc"; readonly nulls?: "first" | "last" }
   | { readonly kind: "sql"; readonly fragment: SqlFragment };
 
-/** The immutable description of a query that a Relation holds. */
+/**
+ * The description of a query that a Relation holds: what `with` takes (each entry checked), what the compiler reads
+ * (`selectParts`, `compileSelect`), and what plugins read through `relation.description` and the compile hooks'
+ * `data`, frozen there: a Relation changes only through its methods and `with`, which return a new one.
+ */
 export interface RelationData {
+  /** The conditions, ANDed (`where`, `whereNot`, ...); empty when it narrows nothing. */
   readonly conditions: readonly Condition[];
+  /** The ORDER BY terms, in order; empty when unordered. */
   readonly order: readonly OrderTerm[];
+  /** At most this many rows (`limit`), or undefined for all. */
   readonly limit: number | undefined;
+  /** Rows skipped (`offset`), or undefined for none. */
   readonly offset: number | undefined;
+  /** The attributes `select` loads (the primary key is added unless `distinct`), or undefined for all of them. */
   readonly select: readonly Attribute[] | undefined;
+  /** Whether duplicate rows are removed (`distinct`). */
   readonly distinct: boolean;
+  /** Whether it matches nothing, without querying (`none`). */
   readonly none: boolean;
+  /** The `includes` paths, nested names joined with dots (`posts.comments`). */
   readonly includes: readonly string[];
   /**
    * Entries plugins own, by a name of the plugin's choosing (`softDelete`, `tenant`, ...): the kernel never reads

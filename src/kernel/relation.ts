@@ -7,6 +7,7 @@ import type { LoadPurpose, PlannedRead, QuerySource } from "./read-plan.js";
 import { Comparison, type Condition, castConditionValue, conditionScalars, conditionsFor } from "./conditions.js";
 import { argumentError, refusedValueError, refuseUnfitValue, refuseUninspectable } from "./arguments.js";
 import { isPlainObject } from "./plain-object.js";
+import { frozenDescription } from "./relation-description.js";
 import { checkedChanges } from "./relation-shape.js";
 import { loadedAttributes } from "./relation-compatibility.js";
 import { databaseFor } from "./context.js";
@@ -105,6 +106,14 @@ export class Relation<R = any> {
   /** @internal Its description: conditions, order, paging, includes and what plugins add. */
   get data(): RelationData {
     return this.#data;
+  }
+
+  /**
+   * Its description, frozen (for plugins): `conditions`, `order`, `limit`, `offset`, `select`, `distinct`, `none`,
+   * `includes` and the plugins' `extensions`. Change it with the Relation's methods or `with`, which return a new one.
+   */
+  get description(): RelationData {
+    return frozenDescription(this.#data);
   }
 
   /** A Relation like this one with parts of its description replaced (for plugins): each entry is checked. */

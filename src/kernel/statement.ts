@@ -64,6 +64,28 @@ export interface StatementDefinition<Result> {
   readonly read?: StatementReader<Result>;
   /** The number of rows it must change (see `Statement.expectedChanges`); undefined for any. */
   readonly expectedChanges?: number;
+  /**
+   * The database of a bound Model (`databaseOfRelation(relation)`, `databaseOfModel(db.model(M))`): a top-level
+   * `batch([...])` runs the Statement there, as it runs the kernel's Statements of that Model. Undefined for none.
+   */
+  readonly database?: StatementDatabase | undefined;
+}
+
+/**
+ * What `defineStatementOfParts` makes a Statement sent as several of: `parts`, sent in one atomic D1 batch (one round trip,
+ * all or nothing), whatever else the batch holds. For a write too big for one statement (a bulk insert over D1's
+ * limit for one value): running it resolves to one result, read from the rows of all parts together and their
+ * `meta` summed (`changes`, `rows_read`, ...; the rest is the last part's).
+ */
+export interface StatementOfPartsDefinition<Result> {
+  /** The statements sent in its place, in order: at least one, none made of parts itself. */
+  readonly parts: readonly Statement[];
+  /** Read as the parts' rows together (the default) or as their `meta` summed. */
+  readonly result?: StatementResult;
+  /** Turns D1's answer into what running the Statement resolves to; by default the rows, or the `meta`. */
+  readonly read?: StatementReader<Result>;
+  /** As `StatementDefinition.database`. */
+  readonly database?: StatementDatabase | undefined;
 }
 
 /** A prepared read or write, for `db.batch([...])` or to run alone. `toSql()` shows what it sends. */
@@ -158,20 +180,48 @@ export class Statement<Result = unknown> {
 const readRows: StatementReader<unknown> = (rows) => rows;
 const readMeta: StatementReader<unknown> = (_rows, meta) => meta;
 
+/** What a definition says of how a Statement is read and run, checked: the reader it asks for, and its database. */
+function checkedReading<Result>(method: string, given: Partial<Pick<StatementDefinition<Result>, "result" | "read" | "database">>) {
+  const { result = "rows", read, database } = given;
+  if (result !== "rows" && result !== "meta") throw argumentError(`${method}: result`, '"rows" or "meta"', result);
+  if (read !== undefined && typeof read !== "function") throw argumentError(`${method}: read`, "a function", read);
+  // What a Database runs Statements with, which a D1 binding lacks (`Database` itself, imported here, would loop).
+  if (database !== undefined && typeof (database as Partial<StatementDatabase> | null)?.runAll !== "function") {
+    throw argumentError(`${method}: database`, "a Database", database);
+  }
+  return { result, reader: (read ?? (result === "rows" ? readRows : readMeta)) as StatementReader<Result>, database };
+}
+
 /**
  * Makes a Statement of SQL and bound values, for `db.run`, `db.batch([...])` and the hooks that take Statements.
  * Plugin API. Throws `TypeError` for a definition it cannot send.
  */
 export function defineStatement<Result = Record<string, unknown>[]>(definition: StatementDefinition<Result>): Statement<Result> {
   const given = optionsArgument("defineStatement", definition);
-  const { sql, params = [], sources, model, result = "rows", read, expectedChanges } = given;
+  const { sql, params = [], sources, model, expectedChanges } = given;
   if (typeof sql !== "string" || sql.trim() === "") throw argumentError("defineStatement: sql", "SQL text", sql);
   if (!Array.isArray(params)) throw argumentError("defineStatement: params", "a list of values", params);
-  if (result !== "rows" && result !== "meta") throw argumentError("defineStatement: result", '"rows" or "meta"', result);
-  if (read !== undefined && typeof read !== "function") throw argumentError("defineStatement: read", "a function", read);
+  const { result, reader, database } = checkedReading("defineStatement", given);
   if (expectedChanges !== undefined && !(Number.isSafeInteger(expectedChanges) && expectedChanges >= 0)) {
     throw argumentError("defineStatement: expectedChanges", "a whole number of rows", expectedChanges);
   }
-  const reader = (read ?? (result === "rows" ? readRows : readMeta)) as StatementReader<Result>;
-  return new Statement({ sql, params, sources, expectedChanges }, model, result, reader);
+  return new Statement({ sql, params, sources, expectedChanges }, model, result, reader, database);
+}
+
+/**
+ * Makes one Statement of several, sent as its `parts` in one atomic D1 batch (see `StatementOfPartsDefinition`).
+ * Plugin API. Throws `TypeError` for parts it cannot send, and for SQL, values or `expectedChanges` given beside
+ * them (they are each part's own).
+ */
+export function defineStatementOfParts<Result = Record<string, unknown>[]>(definition: StatementOfPartsDefinition<Result>): Statement<Result> {
+  const given = optionsArgument("defineStatementOfParts", definition);
+  const own = ["sql", "params", "sources", "expectedChanges"].find((name) => name in given);
+  if (own) throw new TypeError(`defineStatementOfParts: ${own} is each part's own; give it to the parts`);
+  const { parts } = given;
+  const isPart = (part: unknown) => part instanceof Statement && part.parts === undefined;
+  if (!Array.isArray(parts) || parts.length === 0 || !parts.every(isPart)) {
+    throw argumentError("defineStatementOfParts: parts", "a non-empty list of Statements, none made of parts", parts);
+  }
+  const { reader, database } = checkedReading("defineStatementOfParts", given);
+  return Statement.ofParts(parts, reader, database);
 }

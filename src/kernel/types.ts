@@ -34,24 +34,22 @@ type RelationStatics = {
   [K in RelationStaticName]: <M extends AnyModel>(this: M, ...args: Parameters<RelationOf<M>[K]>) => ReturnType<RelationOf<M>[K]>;
 };
 
-/** The statics of a Model class with attributes `A`. Methods take `this` so that subclasses get their own types. */
-export interface ModelStatics<A> extends BaseStatics, RelationStatics, PluginStatics<A> {
-  /** Attributes shown as `[FILTERED]`. */
-  filterAttributes: (string | RegExp)[];
-  /** Default page size. */
-  perPage: number;
-  /** Largest page size. */
-  maxPerPage: number;
-  /** Makes generated ids. */
-  generateId: (attributeName: string) => string;
-  // Declared here rather than taken from Relation: a static's overloads cannot be mapped, and findMany's are here too.
-  find<M extends AnyModel>(this: M, ids: readonly unknown[]): Promise<Rec<M>[]>;
+/**
+ * The kernel's statics of a Model class with attributes `A`; plugins add theirs to `PluginStatics`. Methods take
+ * `this` so that subclasses get their own types.
+ */
+export interface ModelStatics<A> extends BaseStatics, RelationStatics {
+  // Declared here rather than taken from Relation: a static's overloads cannot be mapped.
+  /** The record with this primary key (`RecordNotFound` if none). */
   find<M extends AnyModel>(this: M, id: unknown): Promise<Rec<M>>;
-  find<M extends AnyModel>(this: M, first: unknown, second: unknown, ...more: unknown[]): Promise<Rec<M>[]>;
 }
 
-/** A Model class whose records have attributes `A`. */
-export interface ModelClass<A, Extra = {}> extends ModelStatics<A> {
-  new (): RecordOf<A> & Extra;
-  readonly prototype: RecordOf<A> & Extra;
-}
+/**
+ * A Model class whose records have attributes `A`: the statics plugins add, then the kernel's (in that order, so
+ * that a plugin's overloads of a kernel static, as findMany's `find` of several ids, are tried first).
+ */
+export type ModelClass<A, Extra = {}> = PluginStatics<A> &
+  ModelStatics<A> & {
+    new (): RecordOf<A> & Extra;
+    readonly prototype: RecordOf<A> & Extra;
+  };

@@ -41,3 +41,7 @@ export const attributeFiltering = definePlugin({
     },
   },
 });
+
+declare module "../kernel/index.js" {
+  interface PluginStatics<A> extends AttributeFilteringSettings {}
+}

@@ -233,7 +233,7 @@ function runOn<T>(model: BuildsRecords, statement: Statement<T>): Promise<T> {
 
 // The Statement is built even for none(), so bad input is refused alike whether or not anything could match.
 function changedRows(relation: Relation, statement: Statement<number>): Promise<number> {
-  return relation.data.none ? Promise.resolve(0) : relation.run(statement);
+  return relation.description.none ? Promise.resolve(0) : relation.run(statement);
 }
 
 /**

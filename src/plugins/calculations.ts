@@ -29,9 +29,9 @@ type Row = Record<string, unknown>;
 async function pluck(this: Relation, ...names: string[]): Promise<unknown[]> {
   const model = this.model;
   if (names.length === 0) throw new TypeError(`${model.name}.pluck needs at least one attribute name`);
-  if (this.data.none) return [];
+  if (this.description.none) return [];
   const attributes = names.map((name) => attributeNamed(model, name, "pluck"));
-  const parts = selectParts(this.data, model, undefined, "pluck");
+  const parts = selectParts(this.description, model, undefined, "pluck");
   parts.columns = attributes.map((a) => quoteIdentifier(a.column)).join(", ");
   const read = (row: Row) => attributes.map((a) => (row[a.column] == null ? null : a.type.fromDatabase(row[a.column])));
   const values = (rows: Row[]) => rows.map((row) => (names.length === 1 ? read(row)[0] : read(row)));

@@ -30,18 +30,20 @@ function or<R extends Relation>(this: R, other: Relation): R {
   assertRelation(this, other, "or");
   const message = `${this.model.name}.or: the Relation must be of the same Model and differ only in conditions`;
   if (other.model !== this.model) throw new IncompatibleRelation(message);
-  const differences = differencesBesidesConditions(this.data, other.data, this.model);
+  const ours = this.description;
+  const theirs = other.description;
+  const differences = differencesBesidesConditions(ours, theirs, this.model);
   if (differences.length > 0) throw new IncompatibleRelation(`${message}; they differ in ${differences.join(", ")}`);
-  if (this.data.none || other.data.none) return this;
-  return this.with({ conditions: [{ kind: "or", branches: [this.data.conditions, other.data.conditions] }] });
+  if (ours.none || theirs.none) return this;
+  return this.with({ conditions: [{ kind: "or", branches: [ours.conditions, theirs.conditions] }] });
 }
 
 /** Joins the other Relation's conditions with AND; what it sets (order, limit, select...) replaces this one's. */
 function merge<R extends Relation>(this: R, other: Relation): R {
   assertRelation(this, other, "merge");
   if (other.model !== this.model) throw new IncompatibleRelation(`${this.model.name}.merge takes a Relation of the same Model`);
-  const ours = this.data;
-  const theirs = other.data;
+  const ours = this.description;
+  const theirs = other.description;
   return this.with({
     conditions: [...ours.conditions, ...theirs.conditions],
     order: theirs.order.length > 0 ? theirs.order : ours.order,

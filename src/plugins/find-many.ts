@@ -1,11 +1,11 @@
-import { CastError, definePlugin, previewList, previewValue, readAsCondition, RecordNotFound, refuseUnfitValue, Relation } from "../kernel/index.js";
+import { type AnyModel, CastError, definePlugin, previewList, previewValue, readAsCondition, type RecordOfModel, RecordNotFound, refuseUnfitValue, Relation } from "../kernel/index.js";
 
 const findOne = Relation.prototype.find;
 
 /** An id as the primary key's conditions store it (`"1"` is 1 on an integer key); undefined when it cannot be one. */
 function storedKey(relation: Relation, id: unknown): unknown {
   const key = relation.model.primaryKey;
-  const cast = id === null ? undefined : readAsCondition(relation.modelClass, key.name, id);
+  const cast = id === null ? undefined : readAsCondition(relation.model.model, key.name, id);
   return cast === undefined ? undefined : key.type.toDatabase(cast);
 }
 
@@ -57,5 +57,12 @@ declare module "../kernel/index.js" {
     find(ids: readonly unknown[]): Promise<R[]>;
     /** The records with these primary keys, in the order of the ids, each once (`RecordNotFound` naming those missing). */
     find(first: unknown, second: unknown, ...more: unknown[]): Promise<R[]>;
+  }
+
+  interface PluginStatics<A> {
+    /** `all().find(ids)`: the records with these primary keys, in the order of the ids, each once. */
+    find<M extends AnyModel>(this: M, ids: readonly unknown[]): Promise<RecordOfModel<M>[]>;
+    /** `all().find(first, second, ...more)`: the records with these primary keys, in the order of the ids, each once. */
+    find<M extends AnyModel>(this: M, first: unknown, second: unknown, ...more: unknown[]): Promise<RecordOfModel<M>[]>;
   }
 }

@@ -44,3 +44,7 @@ export const idGeneration = definePlugin({
     },
   },
 });
+
+declare module "../kernel/index.js" {
+  interface PluginStatics<A> extends IdGenerationSettings {}
+}

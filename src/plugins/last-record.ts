@@ -12,10 +12,11 @@ function reversed(term: OrderTerm, modelName: string): OrderTerm {
  * as reversing the order would move the window.
  */
 async function last(this: Relation): Promise<unknown> {
-  const order = this.data.order.length > 0 ? this.data.order : primaryKeyOrder(this.model);
+  const { order: given, limit, offset } = this.description;
+  const order = given.length > 0 ? given : primaryKeyOrder(this.model);
   const reversedOrder = order.map((term) => reversed(term, this.model.name));
-  if (this.data.limit !== undefined || this.data.offset !== undefined) {
-    const ordered = this.data.order.length > 0 ? this : this.with({ order });
+  if (limit !== undefined || offset !== undefined) {
+    const ordered = given.length > 0 ? this : this.with({ order });
     return (await ordered.toArray()).at(-1) ?? null;
   }
   return this.with({ order: reversedOrder }).take();

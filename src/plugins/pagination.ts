@@ -71,19 +71,21 @@ function parsePositive(model: ResolvedModel, option: string, value: unknown, fal
 /** The Relation ordered by its own order, then by primary key, so that pages never overlap. */
 function stableOrder(relation: Relation): Relation {
   const key = relation.model.primaryKey;
-  const orderedByKey = relation.data.order.some((term) => term.kind === "attribute" && term.attribute === key);
+  const { order } = relation.description;
+  const orderedByKey = order.some((term) => term.kind === "attribute" && term.attribute === key);
   if (orderedByKey) return relation;
-  return relation.with({ order: [...relation.data.order, { kind: "attribute", attribute: key, direction: "asc" }] });
+  return relation.with({ order: [...order, { kind: "attribute", attribute: key, direction: "asc" }] });
 }
 
 async function paginate(this: Relation, options?: PaginateOptions): Promise<Page<unknown> | UncountedPage<unknown>> {
   const model = this.model;
-  if (this.data.limit !== undefined || this.data.offset !== undefined) {
+  const description = this.description;
+  if (description.limit !== undefined || description.offset !== undefined) {
     throw new IncompatibleRelation(`${model.name}.paginate: the Relation already has a limit or offset; paginate sets both`);
   }
   const given = optionsArgument(`${model.name}.paginate`, options);
   if (given.count !== undefined && typeof given.count !== "boolean") throw argumentError(`${model.name}.paginate: count`, "a boolean", given.count);
-  const settings = this.modelClass as unknown as PaginationSettings;
+  const settings = model.model as unknown as PaginationSettings;
   const perPage = parsePositive(model, "perPage", given.perPage, settings.perPage, settings.maxPerPage);
   const page = parsePositive(model, "page", given.page, 1, Infinity);
   // SQLite's OFFSET is a 64-bit integer: a page starting beyond it is refused.
@@ -93,7 +95,7 @@ async function paginate(this: Relation, options?: PaginateOptions): Promise<Page
   const counting = given.count !== false;
   // Without a count, one extra row tells whether a next page exists.
   const pageRelation = stableOrder(this).with({ limit: counting ? perPage : perPage + 1, offset: (page - 1) * perPage });
-  if (this.data.none) return { records: [], page, perPage, ...(counting ? { total: 0, totalPages: 0 } : {}), hasNext: false, hasPrevious: page > 1 } as Page<unknown> | UncountedPage<unknown>;
+  if (description.none) return { records: [], page, perPage, ...(counting ? { total: 0, totalPages: 0 } : {}), hasNext: false, hasPrevious: page > 1 } as Page<unknown> | UncountedPage<unknown>;
   // The preloads select the children of the page's rows: without the extra row read to tell `hasNext`.
   const plan = pageRelation.with({ limit: perPage }).plan();
   await this.checkIncludes(plan);
@@ -141,7 +143,7 @@ declare module "../kernel/index.js" {
     paginate(options: PaginateOptions): Promise<Page<R> | UncountedPage<R>>;
   }
 
-  interface PluginStatics<A> {
+  interface PluginStatics<A> extends PaginationSettings {
     /** `all().paginate(options)`. */
     paginate<M extends AnyModel>(this: M, options: PaginateOptions & { count: false }): Promise<UncountedPage<RecordOfModel<M>>>;
     paginate<M extends AnyModel>(this: M, options?: PaginateOptions & { count?: true }): Promise<Page<RecordOfModel<M>>>;

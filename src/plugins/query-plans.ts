@@ -1,4 +1,4 @@
-import { compileSelect, databaseOfModel, definePlugin, explainStatement, type QueryPlanStep, type Relation } from "../kernel/index.js";
+import { compileSelect, databaseOfRelation, definePlugin, explainStatement, type QueryPlanStep, type Relation } from "../kernel/index.js";
 
 /**
  * Query plans: `explain()` on a Relation or Model, SQLite's plan for the query `toArray()` would send (`EXPLAIN QUERY
@@ -9,7 +9,7 @@ export const queryPlans = definePlugin({
   name: "queryPlans",
   relationMethods: {
     async explain(this: Relation): Promise<QueryPlanStep[]> {
-      return this.run(explainStatement(compileSelect(this.data, this.model), this.model, databaseOfModel(this.modelClass)));
+      return this.run(explainStatement(compileSelect(this.description, this.model), this.model, databaseOfRelation(this)));
     },
   },
 });

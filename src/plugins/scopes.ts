@@ -1,7 +1,7 @@
 import {
   type AnyModel,
   argumentError,
-  databaseOfModel,
+  databaseOfRelation,
   defineRelationMethod,
   definePlugin,
   InvalidModel,
@@ -35,10 +35,9 @@ type ScopeBody = (relation: Relation, ...args: unknown[]) => unknown;
 
 /** Runs a scope's body on a plain Relation (no other scopes inside), then gives the result the Model's methods. */
 function runScope(relation: Relation, name: string, body: ScopeBody, args: unknown[]): Relation {
-  const result = body(pluginRelationOf(relation.modelClass, relation.data), ...args);
+  const result = body(pluginRelationOf(relation), ...args);
   if (!(result instanceof Relation)) throw new TypeError(`${relation.model.name}.${name}: a scope must return a Relation`);
-  const ModelRelation = relation.constructor as new (modelClass: Function, data: Relation["data"]) => Relation;
-  return new ModelRelation(modelClassOf(relation, result), result.data);
+  return relationOf(modelClassOf(relation, result), result);
 }
 
 /**
@@ -46,8 +45,8 @@ function runScope(relation: Relation, name: string, body: ScopeBody, args: unkno
  * `db.model(M)`, the scope still queries that database.
  */
 function modelClassOf(relation: Relation, result: Relation): Function {
-  const unbound = result.model === relation.model && databaseOfModel(result.modelClass) === undefined;
-  return unbound ? relation.modelClass : result.modelClass;
+  const database = databaseOfRelation(result) ?? (result.model === relation.model ? databaseOfRelation(relation) : undefined);
+  return database ? database.model(result.model.model) : result.model.model;
 }
 
 function scopesOf(model: Function): Map<string, ScopeBody> {

@@ -428,16 +428,19 @@ describe("guide: The hook catalogue, order guarantees", () => {
     expect(log).toEqual(["beforeDestroy", "beforeDelete", "afterDestroy"]);
   });
 
-  it("relation hooks get data with the fields listed", () => {
+  it("relation hooks get data with the fields listed, frozen", () => {
     let keys: string[] = [];
+    let limit: number | undefined;
     class R extends FixtureApplicationRecord("users") {
       static {
         this.hook("relation:where", ({ data }) => {
           keys = Object.keys(data).sort();
+          limit = Object.isFrozen(data) ? data.limit : undefined;
         });
       }
     }
-    R.all().toSql();
+    R.limit(2).toSql();
+    expect(limit).toBe(2);
     expect(keys).toEqual(["conditions", "distinct", "extensions", "includes", "limit", "none", "offset", "order", "select"].sort());
   });
 

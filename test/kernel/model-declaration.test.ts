@@ -655,7 +655,7 @@ describe("subclass inheritance (Record item 9)", () => {
     }
     await UsedNote.create({ body: "first" });
     class LaterNote extends UsedNote {}
-    const seen: string[] = [];
+    const seen: (string | null)[] = [];
     LaterNote.hook("record:beforeSave", ({ record }) => {
       seen.push(record.body);
     });

@@ -231,7 +231,7 @@ describe("guide: Writing a plugin, prose claims", () => {
     expect(setups).toEqual([OnceBase]);
   });
 
-  it("relation methods see this.model, this.data, this.with, this.toSelect, this.database, this.run", async () => {
+  it("relation methods see this.model, this.description, this.with, this.toSelect, this.database, this.run", async () => {
     const seen: Record<string, unknown> = {};
     const probe = definePlugin({
       name: "guide-claims-probe",
@@ -239,7 +239,7 @@ describe("guide: Writing a plugin, prose claims", () => {
         async probe(this: any) {
           const m = this.model;
           seen["model"] = [m.name, m.tableName, m.quotedTable, m.primaryKey.name, Array.isArray(m.attributes), m.byName instanceof Map, m.byColumn instanceof Map];
-          seen["data"] = typeof this.data;
+          seen["description"] = [this.description.limit, this.description.conditions.length, m.model === P];
           const limited = this.with({ limit: 1 });
           seen["sql"] = limited.toSelect().toSql().sql;
           seen["db"] = typeof this.database();
@@ -260,7 +260,7 @@ describe("guide: Writing a plugin, prose claims", () => {
     expect(rows).toHaveLength(1);
     expect(seen).toEqual({
       model: ["P", "users", `"users"`, "id", true, true, true],
-      data: "object",
+      description: [undefined, 0, true],
       sql: `SELECT * FROM "users" LIMIT 1`,
       db: "object",
     });

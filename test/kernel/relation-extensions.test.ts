@@ -71,7 +71,7 @@ describe("a plugin's own entry of a Relation's description", () => {
     const narrowed = labelled(all, "a");
     expect(narrowed.extension("label")).toBe("a");
     expect(all.extension("label")).toBeUndefined();
-    expect(narrowed.data.extensions).toEqual({ label: "a" });
+    expect(narrowed.description.extensions).toEqual({ label: "a" });
   });
 
   it("survives where, order, limit, a scope and with()", async () => {

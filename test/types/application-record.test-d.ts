@@ -3,7 +3,7 @@
  * "Overrides"), and of a custom base class. Only type-checked by `tsc --noEmit`; nothing here runs.
  */
 import { expectTypeOf } from "vitest";
-import { ActiveRecord, defineApplicationRecord } from "../../src/index.js";
+import { ActiveRecord, attributeFiltering, Base, defineApplicationRecord, findMany, idGeneration, pagination } from "../../src/index.js";
 // The schema as the generator writes it (this file declares its own base class and Models over it).
 import { schema } from "../models/fixtures.js";
 import { assertTrue, type Equal } from "./assert.js";
@@ -122,6 +122,74 @@ async function customBase(id: string) {
   new User().notAMethod();
 }
 void customBase;
+
+// ---- the plugins' settings are typed on every Model ----------------------------------------------------
+
+function pluginSettings() {
+  // Declared by the plugins that read them (pagination, attribute filtering, id generation), not by the kernel.
+  expectTypeOf(Post.perPage).toEqualTypeOf<number>();
+  expectTypeOf(Post.maxPerPage).toEqualTypeOf<number>();
+  expectTypeOf(Post.filterAttributes).toEqualTypeOf<(string | RegExp)[]>();
+  expectTypeOf(Post.generateId).toEqualTypeOf<(attributeName: string) => string>();
+
+  class Tuned extends ApplicationRecord("posts") {
+    static override perPage = 10;
+    static override maxPerPage = 50;
+    static override filterAttributes = ["title", /secret/];
+    static override generateId = (attributeName: string) => `${attributeName}-1`;
+  }
+  void Tuned;
+
+  // @ts-expect-error: perPage is a number
+  class TextPage extends ApplicationRecord("posts") {
+    static override perPage = "x";
+  }
+  // @ts-expect-error: maxPerPage is a number
+  class TextMax extends ApplicationRecord("posts") {
+    static override maxPerPage = "100";
+  }
+  void [TextPage, TextMax];
+}
+void pluginSettings;
+
+/** A base class on the kernel that registers the plugins itself: their settings come from the plugins' declarations alone. */
+class KernelBase extends Base {
+  static {
+    this.use(pagination, attributeFiltering, idGeneration, findMany);
+  }
+}
+const KernelRecord = defineApplicationRecord(schema, KernelBase);
+
+function pluginSettingsOnTheKernel(id: string) {
+  class Note extends KernelRecord("posts") {
+    static override perPage = 10;
+  }
+  expectTypeOf(Note.perPage).toEqualTypeOf<number>();
+  expectTypeOf(Note.maxPerPage).toEqualTypeOf<number>();
+  expectTypeOf(Note.filterAttributes).toEqualTypeOf<(string | RegExp)[]>();
+  expectTypeOf(Note.generateId).toEqualTypeOf<(attributeName: string) => string>();
+  // findMany's overloads are tried before the kernel's find of one id.
+  expectTypeOf(Note.find(id)).toEqualTypeOf<Promise<Note>>();
+  expectTypeOf(Note.find([id])).toEqualTypeOf<Promise<Note[]>>();
+  expectTypeOf(Note.find(id, id)).toEqualTypeOf<Promise<Note[]>>();
+  // @ts-expect-error: find needs an id
+  void Note.find();
+
+  // @ts-expect-error: perPage is a number
+  class TextPage extends KernelRecord("posts") {
+    static override perPage = "x";
+  }
+  // @ts-expect-error: filterAttributes holds strings and RegExps
+  class NumberFilters extends KernelRecord("posts") {
+    static override filterAttributes = [1];
+  }
+  // @ts-expect-error: generateId makes a string
+  class NumberIds extends KernelRecord("posts") {
+    static override generateId = () => 1;
+  }
+  void [TextPage, NumberFilters, NumberIds];
+}
+void pluginSettingsOnTheKernel;
 
 // ---- overrides ---------------------------------------------------------------------------------------
 

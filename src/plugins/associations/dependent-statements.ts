@@ -1,6 +1,6 @@
 import {
   type Database,
-  databaseOfModel,
+  databaseOfRelation,
   injectedName,
   joinSelect,
   joinWithAnd,
@@ -46,8 +46,8 @@ function columnOf(target: Relation, attribute: string): string {
 const nodeOf = (tree: DependentTree, tag: number) => tree.all[tag - 1]!;
 
 /** The target's SELECT parts, unordered: the order of a scope changes no set of rows. */
-function scopeParts(target: Relation, params: ParamWriter, data = target.data): SelectParts {
-  return selectParts({ ...data, select: undefined, order: [] }, target.model, params, "preload");
+function scopeParts(target: Relation, params: ParamWriter): SelectParts {
+  return selectParts(target.with({ select: undefined, order: [] }).description, target.model, params, "preload");
 }
 
 /**
@@ -78,7 +78,7 @@ function recursiveClause(reach: TreeReach, params: ParamWriter): string {
 function rowParts(reach: TreeReach, node: DependentNode, parents: readonly number[], params: ParamWriter): SelectParts {
   const target = targetOf(node, reach.database);
   const { foreignKey } = node.association;
-  if (parents.length === 1 && parents[0] === OWNER) return scopeParts(target, params, target.where({ [foreignKey]: reach.ownerKey }).data);
+  if (parents.length === 1 && parents[0] === OWNER) return scopeParts(target.where({ [foreignKey]: reach.ownerKey }), params);
   const parentKeys = reach.tree.recursive ? reachedKeys(parents) : aboveKeys(reach, nodeOf(reach.tree, parents[0]!), params);
   const parts = scopeParts(target, params);
   parts.where.unshift(`${columnOf(target, foreignKey)} IN (${parentKeys})`);
@@ -113,7 +113,7 @@ function treeStatement<T>(
   const prefix = recursive ? recursiveClause(reach, params) : "";
   const sql = prefix + build((each, eachParents) => rowParts(reach, each, eachParents, params), params);
   const target = targetOf(node, reach.database);
-  return new Statement({ sql, params: params.params, sources: params.sources }, target.model, result, read, databaseOfModel(target.modelClass));
+  return new Statement({ sql, params: params.params, sources: params.sources }, target.model, result, read, databaseOfRelation(target));
 }
 
 /** The records of `node`, read with one statement. */

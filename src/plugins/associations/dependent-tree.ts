@@ -126,8 +126,8 @@ function hasOtherDestroyHooks(model: Function, own: Function): boolean {
 }
 
 function scopeIsPerOwner(association: ResolvedAssociation): boolean {
-  const { data } = scopedTargetOf(association, undefined);
-  return data.limit !== undefined || data.offset !== undefined || data.distinct;
+  const { limit, offset, distinct } = scopedTargetOf(association, undefined).description;
+  return limit !== undefined || offset !== undefined || distinct;
 }
 
 const trees = new WeakMap<Function, DependentTree>();

@@ -98,7 +98,7 @@ async function saveLevelsBelow(record: Owner): Promise<void> {
  */
 function includes<R extends Relation>(this: R, ...names: IncludeSpec[]): R {
   const paths = includePaths(`${this.model.name}.includes`, names, "");
-  return this.with({ includes: [...new Set([...this.data.includes, ...paths])] });
+  return this.with({ includes: [...new Set([...this.description.includes, ...paths])] });
 }
 
 /**

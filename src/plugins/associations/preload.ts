@@ -44,7 +44,8 @@ function scoped(association: ResolvedAssociation): Relation {
   const all = (association.target as unknown as { all(): Relation }).all();
   if (!association.options.scope) return all;
   const relation = association.options.scope(all) as Relation;
-  if (relation.data.limit !== undefined || relation.data.offset !== undefined) {
+  const { limit, offset } = relation.description;
+  if (limit !== undefined || offset !== undefined) {
     throw new IncompatibleRelation(`${association.name}: a scope with limit or offset cannot be preloaded with includes; load each owner's ${association.name} instead`);
   }
   return relation;
@@ -55,9 +56,10 @@ function scoped(association: ResolvedAssociation): Relation {
  * owners' key, or the targets' (by which their rows are told from an owner without any).
  */
 function loadedKeyColumn(relation: Relation, key: string, needer: string): string {
-  const { model, data } = relation;
+  const { model, description } = relation;
   const attribute = attributeNamed(model, key);
-  const loaded = !data.select || data.select.includes(attribute) || (!data.distinct && attribute === model.primaryKey);
+  const { select, distinct } = description;
+  const loaded = !select || select.includes(attribute) || (!distinct && attribute === model.primaryKey);
   if (!loaded) throw new MissingAttribute(`${needer} needs ${model.name}.${key}, which select() leaves out`);
   return attribute.column;
 }
@@ -126,7 +128,7 @@ function joinedToOwners(level: Level, target: Relation, preload: Preload, params
   const needer = `${level.owners.model.name}.includes: ${preload.association.name}`;
   const ownColumn = quoteIdentifier(loadedKeyColumn(level.owners, preload.ownKey, needer));
   return withSource(level.source, params, (owners) => {
-    const parts = selectParts(target.data, target.model, params, "preload");
+    const parts = selectParts(target.description, target.model, params, "preload");
     const chosen = `(SELECT DISTINCT ${ownColumn} AS "${OWNER_COLUMN}" FROM ${owners} WHERE ${ownColumn} IS NOT NULL) AS ${OWNERS}`;
     const theirColumn = `${parts.from}.${quoteIdentifier(attributeNamed(target.model, preload.theirKey).column)}`;
     const on = joinWithAnd([`${theirColumn} = ${OWNERS}."${OWNER_COLUMN}"`, ...parts.where]);
@@ -185,7 +187,7 @@ function targetsOfOwners(level: Level, target: Relation, preload: Preload): Quer
   const theirColumn = quoteIdentifier(attributeNamed(target.model, preload.theirKey).column);
   return (params) =>
     withSource(level.source, params, (owners) => {
-      const parts = selectParts(target.data, target.model, params, "preload");
+      const parts = selectParts(target.description, target.model, params, "preload");
       parts.where.push(`${theirColumn} IN (SELECT ${ownColumn} FROM ${owners})`);
       return joinSelect(parts);
     });
@@ -222,7 +224,7 @@ function readsByKeys(preload: Preload, owners: readonly Loaded[]): PlannedRead[]
   const targets = scoped(preload.association).where({ [preload.theirKey]: keys });
   let found: readonly Loaded[] = [];
   const reads: PlannedRead[] = [{ statement: targets.toSelect(undefined, "preload"), receive: (records: Loaded[]) => void (found = fill(preload.association, owners, records, preload.ownKey, preload.theirKey)) }];
-  const source: QuerySource = (params) => joinSelect(selectParts(targets.data, targets.model, params));
+  const source: QuerySource = (params) => joinSelect(selectParts(targets.description, targets.model, params));
   planLevel({ owners: targets, source, records: () => found, prefix: `${preload.path}.` }, preload.below, new Set(), reads);
   return reads;
 }
