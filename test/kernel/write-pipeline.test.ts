@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import { column, connect, Model, RecordflareError, RecordNotUnique, sql, WriteConflict } from "../../src/index.js";
-import { defineStatement, type RowsWritePlan, type WriteOutcome, type WritePlan } from "../../src/plugin.js";
+import { defineStatement, type WriteOutcome, type WritePlan } from "../../src/plugin.js";
 import { rejectionOf } from "../helpers/errors.js";
 import { listen } from "../helpers/queries.js";
 
@@ -9,10 +9,10 @@ import { listen } from "../helpers/queries.js";
 const pipeline: {
   plan?: (write: WritePlan) => void;
   outcome?: (outcome: WriteOutcome) => void;
-  planRows?: (plan: RowsWritePlan) => void;
+  planRows?: (plan: WritePlan) => void;
   seen: WritePlan[];
   outcomes: WriteOutcome[];
-  rows: RowsWritePlan[];
+  rows: WritePlan[];
 } = { seen: [], outcomes: [], rows: [] };
 
 /** A Model whose own writes go through hooks the tests set, on the locked documents' table (migration 0070). */
@@ -20,17 +20,21 @@ class PlannedDocument extends Model({ id: "integer", title: { type: "string", nu
   static override tableName = "locked_documents";
   static override binding = "DB";
   static {
-    this.hook("record:planWrite", (write) => {
-      pipeline.seen.push({ ...write, values: new Map(write.values), where: [...write.where] });
-      pipeline.plan?.(write);
+    // One hook for every write: the record's own go to `plan`, the writes of rows without records to `planRows`.
+    this.hook("write:plan", (write) => {
+      const seen = { ...write, values: new Map(write.values), where: [...write.where] };
+      if (write.record) {
+        pipeline.seen.push(seen);
+        pipeline.plan?.(write);
+      } else {
+        pipeline.rows.push(seen);
+        pipeline.planRows?.(write);
+      }
     });
-    this.hook("record:writeOutcome", (outcome) => {
+    this.hook("write:outcome", (outcome) => {
+      if (!outcome.plan.record) return;
       pipeline.outcomes.push(outcome);
       pipeline.outcome?.(outcome);
-    });
-    this.hook("rows:planWrite", (plan) => {
-      pipeline.rows.push({ ...plan, where: [...plan.where] });
-      pipeline.planRows?.(plan);
     });
   }
 }
@@ -49,7 +53,7 @@ beforeEach(async () => {
   pipeline.rows = [];
 });
 
-describe("record:planWrite", () => {
+describe("write:plan of a record's own write", () => {
   it("describes each of a record's own writes: its operation, kind, values, WHERE terms and rows it must change", async () => {
     const document = await PlannedDocument.createOrThrow({ title: "One" });
     document.title = "Two";
@@ -159,7 +163,7 @@ describe("record:planWrite", () => {
     expect(error.message).toBe("PlannedDocument: the write changed other than 1 row as demanded; its batch was rolled back");
     expect(events.filter((event) => event.sql.includes("changes()"))).toHaveLength(3);
     // Every write's outcome hook saw the error; only the write that changed nothing is told it was its conflict.
-    expect(pipeline.outcomes.map((outcome) => [outcome.write.record.title, outcome.conflict, outcome.error === error])).toEqual([
+    expect(pipeline.outcomes.map((outcome) => [outcome.plan.record.title, outcome.conflict, outcome.error === error])).toEqual([
       ["First, edited", false, true],
       ["Third", false, true],
       ["Second, edited", true, true],
@@ -190,7 +194,7 @@ describe("record:planWrite", () => {
       [(write) => (write.expectedChanges = -1), "PlannedDocument: expectedChanges is a whole number of rows, not -1"],
       [(write) => (write.kind = "upsert" as never), `PlannedDocument: the kind of a destroy's write is "delete" or "update", not "upsert"`],
       [(write) => (write.kind = "insert"), `PlannedDocument: the kind of a destroy's write is "delete" or "update", not "insert"`],
-      [(write) => (write.kind = "update"), "PlannedDocument: an UPDATE needs values; a record:planWrite hook left none"],
+      [(write) => (write.kind = "update"), "PlannedDocument: an UPDATE needs values; a write:plan hook left none"],
     ];
     for (const [plan, message] of refusals) {
       pipeline.plan = plan;
@@ -203,23 +207,24 @@ describe("record:planWrite", () => {
     await expect(document.save()).rejects.toThrow(new TypeError(`PlannedDocument: the kind of an update's write is "update", not "delete"`));
     pipeline.plan = (write) => write.where.push(sql`1`);
     await expect(PlannedDocument.create({ title: "New" })).rejects.toThrow(
-      new TypeError("PlannedDocument: an INSERT has no WHERE; a record:planWrite hook added conditions to it"),
+      new TypeError("PlannedDocument: an INSERT has no WHERE; a write:plan hook added conditions to it"),
     );
     expect(events).toEqual([]);
     expect(document.isDestroyed()).toBe(false);
   });
 });
 
-describe("rows:planWrite", () => {
+describe("write:plan of a write of many rows", () => {
   it("describes each write of many rows: its operation and the values it sets", async () => {
     await PlannedDocument.insertAll([{ title: "One" }, { title: "Two" }]);
     await PlannedDocument.where({ title: "One" }).updateAll({ title: "First", lockVersion: "3" as never });
     await PlannedDocument.upsert({ id: 1, title: "Upserted" });
     await PlannedDocument.deleteAll();
-    expect(pipeline.rows.map(({ operation, values, where }) => ({ operation, values, where }))).toEqual([
-      { operation: "updateAll", values: new Map<string, unknown>([["title", "First"], ["lockVersion", 3]]), where: [] },
-      { operation: "upsertAll", values: new Map(), where: [] },
-      { operation: "deleteAll", values: new Map(), where: [] },
+    expect(pipeline.rows.map(({ operation, kind, values, rows, where, conflictTarget }) => ({ operation, kind, values, rows, where, conflictTarget }))).toEqual([
+      { operation: "insertAll", kind: "insert", values: new Map(), rows: [new Map([["title", "One"]]), new Map([["title", "Two"]])], where: [], conflictTarget: undefined },
+      { operation: "updateAll", kind: "update", values: new Map<string, unknown>([["title", "First"], ["lockVersion", 3]]), rows: [], where: [], conflictTarget: undefined },
+      { operation: "upsert", kind: "upsert", values: new Map(), rows: [new Map<string, unknown>([["id", 1], ["title", "Upserted"]])], where: [], conflictTarget: ["id"] },
+      { operation: "deleteAll", kind: "delete", values: new Map(), rows: [], where: [], conflictTarget: undefined },
     ]);
     expect(pipeline.rows.every((plan) => plan.model.name === "PlannedDocument")).toBe(true);
   });
@@ -227,7 +232,7 @@ describe("rows:planWrite", () => {
   it("a hook's WHERE terms are ANDed to updateAll's and deleteAll's WHERE, and made the WHERE of an upsert's DO UPDATE", async () => {
     const { events, PlannedDocument: Documents } = listen({ models: { PlannedDocument } });
     await Documents.insertAll([{ id: 1, title: "locked" }, { id: 2, title: "open" }]);
-    pipeline.planRows = (plan) => plan.where.push(sql`${column("title")} <> ${"locked"}`);
+    pipeline.planRows = (plan) => plan.kind !== "insert" && plan.where.push(sql`${column("title")} <> ${"locked"}`);
     expect(await Documents.where({ id: 1 }).or(Documents.where({ id: 2 })).updateAll({ lockVersion: 1 })).toBe(1);
     expect(events.at(-1)!.sql).toBe(`UPDATE "locked_documents" SET "lock_version" = ?1 WHERE (("id" = ?2 OR "id" = ?3)) AND ("title" <> ?4)`);
     expect(events.at(-1)!.params).toEqual([1, 1, 2, "locked"]);
