@@ -265,9 +265,13 @@ export function insertRowsStatement(modelClass: BuildsRecords, list: readonly ob
   return rowsStatement(write, modelClass);
 }
 
-/** `insertRowsStatement` after the `write:prepare` stage: what the async `insert`, `insertAll`, `upsert` and `upsertAll` run. */
-export async function insertRowsWrite(modelClass: BuildsRecords, list: readonly object[], operation: InsertOperation, options?: object): Promise<Statement<WriteMeta>> {
+/**
+ * Runs a bulk insert or upsert after the `write:prepare` stage (`insert`, `insertAll`, `upsert`, `upsertAll`);
+ * resolves to D1's `meta`. Sent when called unless a hook prepares writes. Plugin API (bulk writes).
+ */
+export async function insertRowsWrite(modelClass: BuildsRecords, list: readonly object[], operation: InsertOperation, options?: object): Promise<WriteMeta> {
   const write = rowsWrite(modelClass, list, operation, options);
-  await prepareAndPlan(write.plan);
-  return rowsStatement(write, modelClass);
+  const planned = prepareAndPlan(write.plan);
+  if (planned instanceof Promise) await planned;
+  return modelClass.all().run(rowsStatement(write, modelClass));
 }

@@ -33,8 +33,14 @@ function targetRows(relation: Relation, params: ParamWriter, purpose: Extract<Qu
   return `${parts.columns} IN (${joinSelect(parts)})`;
 }
 
-/** The rows a set-based write targets, compiled with `params`: a WITH clause it needs (or ""), and its WHERE. */
-export type SetTarget = (params: ParamWriter) => { readonly prefix: string; readonly where: string };
+/**
+ * The rows a set-based write targets: a WITH clause it needs (or ""), compiled first, then its WHERE, compiled after
+ * the values the write sets. Both bind with `params`.
+ */
+export interface SetTarget {
+  readonly prefix?: (params: ParamWriter) => string;
+  readonly where: (params: ParamWriter) => string;
+}
 
 /** The WHERE of a set-based write with the plan's `where` terms ANDed to it, each bound after what comes before. */
 function plannedWhere(plan: PlannedWrite, where: string, params: ParamWriter): string {
@@ -62,15 +68,14 @@ export function setWriteStatement(plan: WritePlan, target: SetTarget, database: 
   const { model, kind } = planned;
   if (kind !== "update" && kind !== "delete") throw new TypeError(`${model.name}: the kind of a ${planned.operation} is "update" or "delete", not ${previewText(kind)}`);
   const params = new ParamWriter();
-  const { prefix, where } = target(params);
-  const sql =
-    kind === "update"
-      ? `${prefix}UPDATE ${model.quotedTable} SET ${setEach(planned, params)} WHERE ${plannedWhere(planned, where, params)}`
-      : `${prefix}DELETE FROM ${model.quotedTable} WHERE ${plannedWhere(planned, where, params)}`;
+  const prefix = target.prefix?.(params) ?? "";
+  const set = kind === "update" ? setEach(planned, params) : "";
+  const where = plannedWhere(planned, target.where(params), params);
+  const sql = kind === "update" ? `${prefix}UPDATE ${model.quotedTable} SET ${set} WHERE ${where}` : `${prefix}DELETE FROM ${model.quotedTable} WHERE ${where}`;
   const keys = () => {
     const keyParams = new ParamWriter();
-    const rows = target(keyParams);
-    const select = `${rows.prefix}SELECT ${quoteIdentifier(model.primaryKey.column)} AS "key" FROM ${model.quotedTable} WHERE ${plannedWhere(planned, rows.where, keyParams)}`;
+    const keyPrefix = target.prefix?.(keyParams) ?? "";
+    const select = `${keyPrefix}SELECT ${quoteIdentifier(model.primaryKey.column)} AS "key" FROM ${model.quotedTable} WHERE ${plannedWhere(planned, target.where(keyParams), keyParams)}`;
     return fragmentOf(select, keyParams.params);
   };
   const write = { query: { sql, params: params.params, sources: params.sources }, keys, keysBefore: true };
@@ -79,7 +84,7 @@ export function setWriteStatement(plan: WritePlan, target: SetTarget, database: 
 
 /** The rows of a Relation a set-based write targets. */
 function relationTarget(relation: Relation, purpose: Extract<QueryPurpose, "updateAll" | "deleteAll">): SetTarget {
-  return (params) => ({ prefix: "", where: targetRows(relation, params, purpose) });
+  return { where: (params) => targetRows(relation, params, purpose) };
 }
 
 /** The plan of `updateAll`: the attributes, cast; `TypeError` for anything but a non-empty plain object of them. */
@@ -107,10 +112,18 @@ export function updateAllStatement(relation: Relation, attributes: Record<string
   return setWriteStatement(plan, relationTarget(relation, "updateAll"), databaseOfModel(relation.modelClass));
 }
 
-/** `updateAllStatement` after the `write:prepare` stage: what the async `updateAll` runs. */
-export async function updateAllWrite(relation: Relation, attributes: Record<string, unknown>): Promise<Statement<number>> {
-  const plan = await prepareAndPlan(updateAllPlan(relation, attributes));
-  return setWriteStatement(plan, relationTarget(relation, "updateAll"), databaseOfModel(relation.modelClass));
+/**
+ * Runs `updateAll` after the `write:prepare` stage; resolves to the rows changed, 0 on `none()` without a query (its
+ * input checked all the same). Plugin API (bulk writes).
+ */
+export async function updateAllWrite(relation: Relation, attributes: Record<string, unknown>): Promise<number> {
+  const planned = prepareAndPlan(updateAllPlan(relation, attributes));
+  return runSetWrite(relation, planned instanceof Promise ? await planned : planned, "updateAll");
+}
+
+function runSetWrite(relation: Relation, plan: PlannedWrite, purpose: "updateAll" | "deleteAll"): Promise<number> {
+  const statement = setWriteStatement(plan, relationTarget(relation, purpose), databaseOfModel(relation.modelClass));
+  return relation.data.none ? Promise.resolve(0) : relation.run(statement);
 }
 
 /**
@@ -122,10 +135,10 @@ export function deleteAllStatement(relation: Relation): Statement<number> {
   return setWriteStatement(plan, relationTarget(relation, "deleteAll"), databaseOfModel(relation.modelClass));
 }
 
-/** `deleteAllStatement` after the `write:prepare` stage: what the async `deleteAll` runs. */
-export async function deleteAllWrite(relation: Relation): Promise<Statement<number>> {
-  const plan = await prepareAndPlan(new PlannedWrite(relation.model, "deleteAll", "delete", undefined));
-  return setWriteStatement(plan, relationTarget(relation, "deleteAll"), databaseOfModel(relation.modelClass));
+/** Runs `deleteAll` after the `write:prepare` stage, as `updateAllWrite` runs `updateAll`. Plugin API (bulk writes). */
+export async function deleteAllWrite(relation: Relation): Promise<number> {
+  const planned = prepareAndPlan(new PlannedWrite(relation.model, "deleteAll", "delete", undefined));
+  return runSetWrite(relation, planned instanceof Promise ? await planned : planned, "deleteAll");
 }
 
 /**
@@ -133,7 +146,7 @@ export async function deleteAllWrite(relation: Relation): Promise<Statement<numb
  * reached) through the `write:prepare` and `write:plan` hooks; compile it with `setWriteStatement`. Plugin API
  * (associations).
  */
-export function dependentsWritePlan(model: ResolvedModel, operation: "nullify" | "deleteDependents", values?: ReadonlyMap<string, unknown>): Promise<WritePlan> {
+export function dependentsWritePlan(model: ResolvedModel, operation: "nullify" | "deleteDependents", values?: ReadonlyMap<string, unknown>): WritePlan | Promise<WritePlan> {
   const kind = operation === "nullify" ? "update" : "delete";
   return prepareAndPlan(new PlannedWrite(model, operation, kind, undefined, new Map(values)));
 }

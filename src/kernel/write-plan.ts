@@ -109,13 +109,12 @@ export class PlannedWrite<R = any> implements WritePlan<R> {
 
 /**
  * Runs the `write:prepare` hooks (async: they may replace the values written) then the `write:plan` hooks of a write
- * reached through an async method.
+ * reached through an async method. Sync when no hook prepares writes, so that such a write is sent when called.
  */
-export async function prepareAndPlan(plan: PlannedWrite): Promise<PlannedWrite> {
-  const { hooks } = plan.model;
-  if (hooks.has("write:prepare")) await hooks.callHook("write:prepare", plan);
+export function prepareAndPlan(plan: PlannedWrite): PlannedWrite | Promise<PlannedWrite> {
   plan.prepared = true;
-  return planWrite(plan);
+  const pending = plan.model.hooks.has("write:prepare") ? plan.model.hooks.callHook("write:prepare", plan) : undefined;
+  return pending ? pending.then(() => planWrite(plan)) : planWrite(plan);
 }
 
 /** Runs the `write:plan` hooks of a write (sync): they may narrow it, add statements, or throw to refuse it. */

@@ -21,16 +21,6 @@ export type { InsertOptions, UpsertOptions };
 
 type BuildsRecords = Function & { build(attributes: object): object; all(): Relation };
 
-// The callers are async and build their Statement inside, so bad input rejects rather than throws.
-function runOn<T>(model: BuildsRecords, statement: Statement<T>): Promise<T> {
-  return model.all().run(statement);
-}
-
-// The Statement is built even for none(), so bad input is refused alike whether or not anything could match.
-function changedRows(relation: Relation, statement: Statement<number>): Promise<number> {
-  return relation.data.none ? Promise.resolve(0) : relation.run(statement);
-}
-
 /**
  * Bulk writes: `insert`/`insertAll`, `upsert`/`upsertAll` (statics), `updateAll`/`deleteAll` (on any Relation
  * or Model), and their `to...` Statements for `batch`. They skip validations and callbacks; inserts still fill
@@ -48,10 +38,10 @@ export const bulkWrites = definePlugin({
       return deleteAllStatement(this);
     },
     async updateAll(this: Relation, attributes: Record<string, unknown>) {
-      return changedRows(this, await updateAllWrite(this, attributes));
+      return updateAllWrite(this, attributes);
     },
     async deleteAll(this: Relation) {
-      return changedRows(this, await deleteAllWrite(this));
+      return deleteAllWrite(this);
     },
   },
   setup(base: Record<string, unknown>) {
@@ -69,16 +59,16 @@ export const bulkWrites = definePlugin({
         return insertRowsStatement(this, [attributes], "upsert", options);
       },
       async insert(this: BuildsRecords, attributes: object, options?: InsertOptions) {
-        return runOn(this, await insertRowsWrite(this, [attributes], "insert", options));
+        return insertRowsWrite(this, [attributes], "insert", options);
       },
       async insertAll(this: BuildsRecords, list: readonly object[], options?: InsertOptions) {
-        return runOn(this, await insertRowsWrite(this, list, "insertAll", options));
+        return insertRowsWrite(this, list, "insertAll", options);
       },
       async upsert(this: BuildsRecords, attributes: object, options?: UpsertOptions) {
-        return runOn(this, await insertRowsWrite(this, [attributes], "upsert", options));
+        return insertRowsWrite(this, [attributes], "upsert", options);
       },
       async upsertAll(this: BuildsRecords, list: readonly object[], options?: UpsertOptions) {
-        return runOn(this, await insertRowsWrite(this, list, "upsertAll", options));
+        return insertRowsWrite(this, list, "upsertAll", options);
       },
     });
   },

@@ -64,14 +64,14 @@ export function multiTenancy({ attribute = "tenantId" }: { attribute?: string } 
       "record:write"({ record, values }) {
         refuseOtherTenant(record.constructor.name, attribute, values, currentTenant(record.constructor.name));
       },
-      // Every write is narrowed to the tenant's rows: a record's own UPDATE and DELETE must change exactly its row;
-      // updateAll, deleteAll and dependents' writes reach the tenant's rows through relation:where too, but an
-      // upsert's conflicting row is found by its key alone, whoever's it is, so its DO UPDATE needs the term.
+      // A record's own UPDATE and DELETE must change exactly its row, the tenant's. updateAll, deleteAll and
+      // dependents' writes reach the tenant's rows through relation:where; an upsert's conflicting row is found by its
+      // key alone, whoever's it is, so its DO UPDATE is made only where the row is the tenant's.
       "write:plan"(plan) {
         const { model, operation, record, kind, values } = plan;
         const tenant = currentTenant(model.name);
         refuseOtherTenant(record ? model.name : `${model.name}.${operation}`, attribute, values, tenant);
-        if (kind === "insert") return;
+        if (kind === "insert" || (!record && kind !== "upsert")) return;
         plan.where.push(sql`${column(attribute)} = ${tenant}`);
         if (record) plan.expectedChanges = 1;
       },

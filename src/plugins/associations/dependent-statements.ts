@@ -152,10 +152,11 @@ export async function writeReached(reach: TreeReach, group: readonly DependentNo
   const values = nullifies ? new Map([[first.association.foreignKey, null]]) : undefined;
   const plan = await dependentsWritePlan(target.model, nullifies ? "nullify" : "deleteDependents", values);
   const recursive = reach.tree.recursive && parents.some((parent) => parent !== OWNER);
-  return setWriteStatement(plan, (params) => {
-    const rowsOf: RowsOf = (node, nodeParents) => rowParts(reach, node, nodeParents, params);
-    const prefix = recursive ? recursiveClause(reach, params) : "";
-    const terms = group.map((node) => joinWithAnd(rowsOf(node, node.parents).where));
-    return { prefix, where: terms.length === 1 ? terms[0]! : terms.map((term) => `(${term})`).join(" OR ") };
+  return setWriteStatement(plan, {
+    prefix: (params) => (recursive ? recursiveClause(reach, params) : ""),
+    where: (params) => {
+      const terms = group.map((node) => joinWithAnd(rowParts(reach, node, node.parents, params).where));
+      return terms.length === 1 ? terms[0]! : terms.map((term) => `(${term})`).join(" OR ");
+    },
   }, databaseOfModel(target.modelClass));
 }
