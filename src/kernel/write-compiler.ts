@@ -162,14 +162,16 @@ function assertExpectedChanges(write: WritePlan): void {
 
 /**
  * The SELECT of a record write's key, for its after-statements: the key bound when known before sending (an update's
- * or delete's, a create's that was assigned one), else the row SQLite just inserted, read right after the INSERT.
+ * or delete's, a create's that was assigned one), else the row the INSERT just made: SQLite numbers a new row past the
+ * highest rowid, and nothing else of the batch writes to the table between the INSERT and its after-statements
+ * (unlike `last_insert_rowid()`, which another after-statement's INSERT would move).
  */
 export function recordKeys(write: WritePlan, state: RecordState): SqlFragment {
   const { model } = write;
   const key = write.kind === "insert" ? write.values.get(model.primaryKey.name) : undefined;
   if (write.kind !== "insert") return new SqlFragment(["SELECT ", ' AS "key"'], [storedKey(model, state)]);
   if (key !== undefined && key !== null) return new SqlFragment(["SELECT ", ' AS "key"'], [storedValue(model.primaryKey, key)]);
-  return new SqlFragment([`SELECT ${quoteIdentifier(model.primaryKey.column)} AS "key" FROM ${model.quotedTable} WHERE rowid = last_insert_rowid()`], []);
+  return new SqlFragment([`SELECT ${quoteIdentifier(model.primaryKey.column)} AS "key" FROM ${model.quotedTable} WHERE rowid = (SELECT max(rowid) FROM ${model.quotedTable})`], []);
 }
 
 /**

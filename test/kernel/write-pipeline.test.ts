@@ -287,3 +287,107 @@ describe("defineStatement", () => {
     );
   });
 });
+
+/** What the prepare stage saw, and whether each plan was prepared. */
+const stages: { prepared: Array<[string, boolean]>; outcomes: Array<[string, number | undefined, number]> } = { prepared: [], outcomes: [] };
+
+/** A Model whose writes an async `write:prepare` hook changes (as an encrypting plugin would), on migration 0070's table. */
+class PreparedDocument extends Model({ id: "integer", title: { type: "string", null: false }, lockVersion: "integer" }) {
+  static override tableName = "locked_documents";
+  static override binding = "DB";
+  static {
+    this.hook("write:prepare", async (plan) => {
+      const shout = async (values: Map<string, unknown>) => {
+        if (typeof values.get("title") === "string") values.set("title", await Promise.resolve((values.get("title") as string).toUpperCase()));
+      };
+      await shout(plan.values);
+      for (const row of plan.rows) await shout(row);
+    });
+    this.hook("write:plan", (plan) => {
+      stages.prepared.push([plan.operation, plan.prepared]);
+      if (!plan.prepared && plan.operation === "updateAll") throw new Refused(`${plan.model.name}.${plan.operation} must be prepared; use the async form`);
+    });
+    this.hook("write:outcome", (outcome) => {
+      stages.outcomes.push([outcome.plan.operation, outcome.changes, outcome.rows.length]);
+    });
+  }
+}
+
+describe("write:prepare and write:outcome", () => {
+  beforeEach(() => {
+    stages.prepared = [];
+    stages.outcomes = [];
+  });
+
+  it("every write reached through an async method is prepared, and may have its values replaced; the to... forms say they were not", async () => {
+    const document = await PreparedDocument.createOrThrow({ title: "one" });
+    document.title = "two";
+    await document.saveOrThrow();
+    await PreparedDocument.insertAll([{ title: "three" }, { title: "four" }]);
+    await PreparedDocument.upsert({ id: document.id, title: "five" });
+    await PreparedDocument.where({ title: "THREE" }).updateAll({ title: "six" });
+    await PreparedDocument.where({ title: "FOUR" }).deleteAll();
+    expect(await titles()).toEqual(["FIVE", "SIX"]);
+    const statement = PreparedDocument.toInsert({ title: "seven" });
+    expect(() => PreparedDocument.toUpdateAll({ title: "x" })).toThrow(new Refused("PreparedDocument.updateAll must be prepared; use the async form"));
+    await document.destroyOrThrow();
+    expect(stages.prepared).toEqual([
+      ["create", true],
+      ["update", true],
+      ["insertAll", true],
+      ["upsert", true],
+      ["updateAll", true],
+      ["deleteAll", true],
+      ["insert", false],
+      ["updateAll", false],
+      ["destroy", true],
+    ]);
+    expect(statement.toSql().params).toEqual([`[["seven"]]`]);
+  });
+
+  it("write:outcome reports every kind of write: the rows changed, and a create's returned row", async () => {
+    const document = await PreparedDocument.createOrThrow({ title: "one" });
+    await PreparedDocument.insertAll([{ title: "two" }, { title: "three" }]);
+    await PreparedDocument.updateAll({ lockVersion: 1 });
+    await document.destroyOrThrow();
+    await PreparedDocument.deleteAll();
+    expect(stages.outcomes).toEqual([
+      ["create", 1, 1],
+      ["insertAll", 2, 0],
+      ["updateAll", 3, 0],
+      ["destroy", 1, 0],
+      ["deleteAll", 2, 0],
+    ]);
+  });
+});
+
+describe("plan.before and plan.after", () => {
+  it("sends a hook's statements in the write's round trip: before it, and after it next to the write whatever else the batch holds", async () => {
+    pipeline.plan = (write) => {
+      write.before(() => sql`SELECT 'before' AS marker`);
+      write.after((written) => sql`SELECT key FROM (${written.keys})`);
+    };
+    const { db, events } = listen();
+    const created = PlannedDocument.build({ title: "New" });
+    const existing = await PlannedDocument.createOrThrow({ title: "Old" });
+    existing.title = "Old, edited";
+    events.length = 0;
+    await db.batch([created.toSave(), existing.toSave()]);
+    expect(events.map((event) => event.sql.split(" ").slice(0, 2).join(" "))).toEqual([
+      "SELECT 'before'",
+      "INSERT INTO",
+      "SELECT key",
+      "SELECT 'before'",
+      "UPDATE \"locked_documents\"",
+      "SELECT key",
+    ]);
+    expect(events[2]!.sql).toContain("max(rowid)");
+    expect(events[5]!.params).toEqual([existing.id]);
+    expect(created.id).toBeGreaterThan(existing.id);
+  });
+
+  it("refuses a builder that is not a function, naming the Model", () => {
+    pipeline.planRows = (plan) => plan.after("INSERT" as never);
+    expect(() => PlannedDocument.toDeleteAll()).toThrow(new TypeError("PlannedDocument: plan.after takes a function of the written rows returning an sql fragment"));
+  });
+});
