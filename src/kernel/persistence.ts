@@ -65,7 +65,7 @@ interface CheckedWrite {
 interface PreparedWrite {
   readonly statements: Statement[];
   finish(results: unknown[], database: Database): Promise<void> | void;
-  /** Its statements, or their batch, failed with `error`: the error to throw instead (a `record:writeOutcome` hook's). */
+  /** Its statements, or their batch, failed with `error`: the error to throw instead (a `write:outcome` hook's). */
   failed(error: unknown): unknown;
 }
 
