@@ -9,7 +9,7 @@ import type { ResolvedModel } from "./resolve.js";
 import { currentValue, type RecordState, storedValue } from "./record-state.js";
 import { SqlFragment } from "./sql.js";
 import { type ParamSource, Statement } from "./statement.js";
-import type { WritePlan } from "./write-plan.js";
+import type { WritePlan } from "./hooks.js";
 
 /** Refuses with `TypeError` naming the Model a write's `where` term that is not an `sql` fragment. */
 export function assertWhereTerms(model: { readonly name: string }, where: readonly unknown[]): void {
