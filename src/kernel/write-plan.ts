@@ -23,11 +23,13 @@ export class PlannedWrite<R = any> implements WritePlan<R> {
     readonly conflictTarget: readonly string[] | undefined = undefined,
   ) {}
 
+  /** Adds a statement sent in the same batch, just before the write (see `WritePlan.before`). */
   before(build: () => SqlFragment): void {
     if (typeof build !== "function") throw new TypeError(`${this.model.name}: plan.before takes a function returning an sql fragment`);
     (this.befores ??= []).push(build);
   }
 
+  /** Adds a statement that reads the rows written, placed by the kernel (see `WritePlan.after`). */
   after(build: WriteExtra): void {
     if (typeof build !== "function") throw new TypeError(`${this.model.name}: plan.after takes a function of the written rows returning an sql fragment`);
     (this.afters ??= []).push(build);
@@ -49,11 +51,6 @@ export function planWrite(plan: PlannedWrite): PlannedWrite {
   const { hooks } = plan.model;
   if (hooks.has("write:plan")) hooks.callSync("write:plan", plan);
   return plan;
-}
-
-/** Whether a plan needs more than its own statement: extra statements, or outcome hooks. */
-export function hasExtras(plan: PlannedWrite): boolean {
-  return plan.befores !== undefined || plan.afters !== undefined;
 }
 
 /**
