@@ -1,22 +1,20 @@
-import { Abort } from "./abort.js";
 import { assertLoaded } from "./assign.js";
-import type { Attribute } from "./attributes.js";
 import { type Batchable, failEach, finishEach, isBatchable, resultsPerItem } from "./batchable.js";
 import { databaseFor } from "./context.js";
 import { previewList, previewValue } from "./display.js";
 import type { BatchItem, Database } from "./database.js";
 import { RecordDestroyed, RecordNotDestroyed, RecordNotFound, RecordNotSaved } from "./errors.js";
 import { RecordInvalid } from "./record-invalid.js";
-import type { DestroyContext, DestroyRead, SaveContext, SaveOperation, WriteOutcome, WritePlan } from "./hooks.js";
+import type { DestroyContext, DestroyRead, SaveContext, SaveOperation } from "./hooks.js";
 import { loadRow } from "./hydrate.js";
 import { runLoadStage } from "./load-stage.js";
-import { type RecordState, STATE, changedAttributes, currentValue, originalValue, snapshotOf } from "./record-state.js";
+import { type RecordState, STATE, snapshotOf } from "./record-state.js";
 import { findByKeyStatement, keyLookup } from "./key-lookup.js";
 import { Relation } from "./relation.js";
 import type { Statement } from "./statement.js";
 import type { AnyRecord } from "./record-methods.js";
-import { compileWrite } from "./write-statements.js";
-import { WriteConflict } from "./write-conflict.js";
+import { buildWrite, ownDelete } from "./record-write.js";
+import { finishSave, runAbortable } from "./save-finish.js";
 
 type Persistable = { [STATE]: RecordState; constructor: Function };
 
@@ -30,23 +28,6 @@ function assertNotDestroyed(state: RecordState, action: string): void {
 function recordDatabase(record: Persistable): Database | Promise<Database> {
   const state = record[STATE];
   return state.database ?? databaseFor(record.constructor as unknown as { name: string; binding?: string });
-}
-
-/**
- * Runs hooks that may abort; an abort sets `abortReason` and returns false. After-hooks run this way too: an abort
- * there cannot undo the write, but it skips the later hooks and makes the save or destroy answer false.
- */
-async function runAbortable(state: RecordState, run: () => Promise<void> | void): Promise<boolean> {
-  try {
-    // Awaited only when a hook really was async: each needless await is a turn of the event loop.
-    const pending = run();
-    if (pending) await pending;
-    return true;
-  } catch (error) {
-    if (!(error instanceof Abort)) throw error;
-    state.abortReason = error.reason;
-    return false;
-  }
 }
 
 /**
@@ -64,54 +45,11 @@ interface CheckedWrite {
 interface PreparedWrite {
   readonly statements: Statement[];
   finish(results: unknown[], database: Database): Promise<void> | void;
-  /** Its statements, or their batch, failed with `error`: the error to throw instead (a `record:writeOutcome` hook's). */
+  /** Its statements, or their batch, failed with `error`: the error to throw instead (a `write:outcome` hook's). */
   failed(error: unknown): unknown;
 }
 
 const unchanged = (error: unknown) => error;
-
-/** How a record's own write reports its outcome to the `record:writeOutcome` hooks. */
-interface OutcomeReport {
-  succeeded(result: unknown): void;
-  failed(error: unknown): unknown;
-}
-
-/** A record's own write: its Statement and, when a hook awaits it, how its outcome is reported. */
-interface OwnWrite {
-  readonly statement: Statement;
-  readonly report: OutcomeReport | undefined;
-}
-
-/**
- * Plans a record's own write (the `record:planWrite` hooks may change it) and compiles it. `attributes` are those of
- * `values`; they are worked out again only when a hook may have changed them.
- */
-function ownWrite(state: RecordState, write: WritePlan, attributes: readonly Attribute[]): OwnWrite {
-  const { hooks } = state.model;
-  const planned = hooks.has("record:planWrite");
-  if (planned) hooks.callSync("record:planWrite", write);
-  const statement = compileWrite(write, state, planned ? undefined : attributes);
-  return { statement, report: hooks.has("record:writeOutcome") ? outcomeReport(state, write, statement) : undefined };
-}
-
-function outcomeReport(state: RecordState, write: WritePlan, statement: Statement): OutcomeReport {
-  const call = (outcome: WriteOutcome) => state.model.hooks.callSync("record:writeOutcome", outcome);
-  return {
-    succeeded(result) {
-      const changes = write.kind === "insert" ? 1 : Number((result as Record<string, unknown>)["changes"] ?? 0);
-      call({ write, statement, changes, error: undefined, conflict: false });
-    },
-    failed(error) {
-      const conflict = error instanceof WriteConflict && error.statement === statement;
-      try {
-        call({ write, statement, changes: conflict ? error.changes : undefined, error, conflict });
-      } catch (replaced) {
-        return replaced;
-      }
-      return error;
-    },
-  };
-}
 
 /** Builds the extra writes hooks asked for (already checked), returning their statements and a way to finish them. */
 async function prepareExtras(extras: readonly BatchItem[]): Promise<PreparedWrite> {
@@ -217,13 +155,15 @@ async function checkSave(record: Persistable): Promise<CheckedWrite | undefined>
 /** Builds a checked save: its own INSERT or UPDATE between the writes to make before and after it. */
 async function buildSave(record: Persistable, context: SaveContext): Promise<PreparedWrite> {
   const state = record[STATE];
-  const { own: write, changes } = buildWrite(record, state, context.operation);
-  const own = write ? [write.statement] : [];
+  const built = buildWrite(record, state, context.operation);
+  const { own: write, changes } = built instanceof Promise ? await built : built;
+  const own = write ? write.statements : [];
   const finishOwn = (results: unknown[], database: Database) => {
-    const finishRecord = () => finishSave(record, context, changes, write ? results[0] : undefined, database);
+    const result = write ? results[write.at] : undefined;
+    const finishRecord = () => finishSave(record, context, changes, result, database);
     const report = write?.report;
     // The row is written: an outcome hook's error propagates once the record has learnt it, as an after-hook's does.
-    return report ? finishEach([() => report.succeeded(results[0]), finishRecord], (part) => part()) : finishRecord();
+    return report ? finishEach([() => report.succeeded(result), finishRecord], (part) => part()) : finishRecord();
   };
   const failOwn = write?.report?.failed ?? unchanged;
   if (context.batch.length === 0 && context.batchBefore.length === 0) return { statements: own, finish: finishOwn, failed: failOwn };
@@ -242,102 +182,6 @@ async function buildSave(record: Persistable, context: SaveContext): Promise<Pre
     },
     failed: (error) => failEach([before.failed, failOwn, after.failed], error, (failed) => failed(error)),
   };
-}
-
-/** The attributes a save writes, in declaration order: the assigned ones on create, the changed ones on update. */
-function pendingAttributes(state: RecordState, operation: SaveOperation): Attribute[] {
-  if (operation === "update") return changedAttributes(state);
-  const assigned: Attribute[] = [];
-  for (const attribute of state.model.attributes) if (state.assigned.has(attribute.name)) assigned.push(attribute);
-  return assigned;
-}
-
-function currentValues(state: RecordState, attributes: readonly Attribute[]): Map<string, unknown> {
-  const values = new Map<string, unknown>();
-  for (const attribute of attributes) values.set(attribute.name, currentValue(state, attribute));
-  return values;
-}
-
-/** What a save writes, after the `record:write` hooks, which may assign more (timestamps do). */
-function pendingWrite(record: object, operation: SaveOperation): { attributes: Attribute[]; values: Map<string, unknown> } {
-  const state = (record as Persistable)[STATE];
-  const { hooks } = state.model;
-  const attributes = pendingAttributes(state, operation);
-  const values = currentValues(state, attributes);
-  if (!hooks.has("record:write")) return { attributes, values };
-  const assignments = state.assignments;
-  state.buildingWrite = true;
-  try {
-    hooks.callSync("record:write", { record, operation, values });
-  } finally {
-    state.buildingWrite = false;
-  }
-  // Worked out again only when a hook assigned something (timestamps do on create and on real updates).
-  if (state.assignments === assignments) return { attributes, values };
-  const written = pendingAttributes(state, operation);
-  return { attributes: written, values: currentValues(state, written) };
-}
-
-/**
- * The attribute values a save of the record would write (assigned ones on create, changed ones on update),
- * after the `record:write` hooks, which may assign more (timestamps do).
- */
-export function valuesToWrite(record: object, operation: SaveOperation): Map<string, unknown> {
-  return pendingWrite(record, operation).values;
-}
-
-function buildWrite(record: Persistable, state: RecordState, operation: SaveOperation) {
-  const { attributes, values } = pendingWrite(record, operation);
-  const changes: Record<string, [unknown, unknown]> = {};
-  for (const attribute of attributes) changes[attribute.name] = [originalValue(state, attribute), values.get(attribute.name)];
-  if (operation === "update" && attributes.length === 0) return { own: undefined, changes };
-  const write: WritePlan = {
-    record,
-    model: state.model,
-    operation,
-    kind: operation === "create" ? "insert" : "update",
-    values,
-    where: [],
-    expectedChanges: undefined,
-  };
-  return { own: ownWrite(state, write, attributes), changes };
-}
-
-/** Applies a written save to the record and runs the after-save hooks. */
-function finishSave(
-  record: Persistable,
-  context: SaveContext,
-  changes: Record<string, [unknown, unknown]>,
-  result: unknown,
-  database: Database,
-): Promise<void> | void {
-  const state = record[STATE];
-  const create = context.operation === "create";
-  if (create) {
-    loadRow(state, result as Record<string, unknown>, undefined);
-  } else if (result !== undefined) {
-    const row = { ...state.row };
-    for (const name of Object.keys(changes)) {
-      const attribute = state.model.byName.get(name)!;
-      const value = currentValue(state, attribute);
-      row[attribute.column] = value === null || value === undefined ? null : attribute.type.toDatabase(value);
-    }
-    state.row = row;
-    // What the write set is known now, even where a partial select had not loaded it.
-    if (state.loaded) state.loaded = new Set([...state.loaded, ...Object.keys(changes)]);
-  }
-  state.database ??= database;
-  state.savedChanges = changes;
-  // The row the INSERT returned is loaded as any row is, before an after-save hook or the caller reads the record.
-  const loading = create && state.model.hooks.has("records:load") && runLoadStage(state.model, 0, [record], [state.row], "write");
-  return loading instanceof Promise ? loading.then(() => afterSave(record, context)) : afterSave(record, context);
-}
-
-/** Runs the after-save hooks of a written save. */
-function afterSave(record: Persistable, context: SaveContext): Promise<void> | void {
-  const state = record[STATE];
-  const { hooks } = state.model;
-  if (hooks.has("record:afterSave")) return runAbortable(state, () => hooks.callHook("record:afterSave", context)).then(() => {});
 }
 
 /**
@@ -391,8 +235,9 @@ async function checkDestroy(record: Persistable): Promise<CheckedWrite | undefin
     });
   return checkWrite(state, () => context.batch, callBefore, async () => {
     const extras = await prepareExtras(context.batch);
-    const write = state.isNew ? undefined : ownDelete(record, state);
-    const own = write ? [write.statement] : [];
+    const planned = state.isNew ? undefined : ownDelete(record, state);
+    const write = planned instanceof Promise ? await planned : planned;
+    const own = write ? write.statements : [];
     return {
       statements: [...extras.statements, ...own],
       async finish(results, database) {
@@ -401,18 +246,12 @@ async function checkDestroy(record: Persistable): Promise<CheckedWrite | undefin
           if (hooks.has("record:afterDestroy")) await runAbortable(state, () => hooks.callHook("record:afterDestroy", context));
         };
         const extrasAt = extras.statements.length;
-        const reportOwn = () => write?.report?.succeeded(results[extrasAt]);
+        const reportOwn = () => write?.report?.succeeded(results[extrasAt + write.at]);
         await finishEach([() => extras.finish(results.slice(0, extrasAt), database), reportOwn, markDestroyed], (part) => part());
       },
       failed: (error) => failEach([extras.failed, write?.report?.failed ?? unchanged], error, (failed) => failed(error)),
     };
   });
-}
-
-/** The DELETE of a persisted record's row, as the `record:planWrite` hooks plan it (a soft delete's UPDATE). */
-function ownDelete(record: Persistable, state: RecordState): OwnWrite {
-  const write: WritePlan = { record, model: state.model, operation: "destroy", kind: "delete", values: new Map(), where: [], expectedChanges: undefined };
-  return ownWrite(state, write, []);
 }
 
 /**

@@ -176,9 +176,6 @@ function probedInternalUses(): string[] {
   return (probed ??= internalUses(new Map([[PROBE, PROBE_SOURCE]])));
 }
 
-/** The plugin files whose writes the write plan takes over, with the kernel's internals they still use until then. */
-const AWAITING_THE_WRITE_PLAN = ["src/plugins/bulk-writes.ts", "src/plugins/associations/dependent-statements.ts"];
-
 describe("architecture", () => {
   it("plugins import only their own files and the kernel's plugin API; the kernel imports no plugin", () => {
     const sources = new Map([...sourcesUnder("src/plugins"), ...sourcesUnder("src/kernel")]);
@@ -240,7 +237,7 @@ describe("architecture", () => {
   });
 
   it("the built-in plugins use only the public plugin API: no kernel member marked @internal", { timeout: 120_000 }, () => {
-    const uses = probedInternalUses().filter((use) => !use.startsWith(`${PROBE}:`) && !AWAITING_THE_WRITE_PLAN.some((file) => use.startsWith(`${file}:`)));
+    const uses = probedInternalUses().filter((use) => !use.startsWith(`${PROBE}:`));
     expect(uses).toEqual([]);
   });
 

@@ -21,11 +21,12 @@ class Article extends Model({ id: { type: "string", null: false }, title: { type
       // @ts-expect-error: writeAttribute takes the Model's attribute names
       record.writeAttribute("bogus", 1);
     });
-    this.hook("record:planWrite", (write) => {
-      expectTypeOf(write).toEqualTypeOf<WritePlan<Article>>();
-      expectTypeOf(write.record.views).toEqualTypeOf<number | null>();
+    this.hook("write:plan", (plan) => {
+      expectTypeOf(plan).toEqualTypeOf<WritePlan<Article>>();
+      expectTypeOf(plan.record?.views).toEqualTypeOf<number | null | undefined>();
     });
-    this.hook("record:writeOutcome", ({ write }) => void expectTypeOf(write.record).toEqualTypeOf<Article>());
+    this.hook("write:prepare", (plan) => void expectTypeOf(plan.record).toEqualTypeOf<Article | undefined>());
+    this.hook("write:outcome", ({ plan }) => void expectTypeOf(plan.record).toEqualTypeOf<Article | undefined>());
     this.hook("record:write", ({ record, values }) => {
       expectTypeOf(record).toEqualTypeOf<Article>();
       expectTypeOf(values).toEqualTypeOf<ReadonlyMap<string, unknown>>();
