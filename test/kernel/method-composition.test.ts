@@ -1,9 +1,11 @@
 /** Plugins composing methods: wrappers of Relation, static and record methods all run, each calling the one before; providing a method twice is refused. */
 import { beforeEach, describe, expect, it } from "vitest";
-import { InvalidModel } from "../../src/index.js";
+import { InvalidModel, withDatabase } from "../../src/index.js";
 import { definePlugin, type Plugin } from "../../src/plugin.js";
 import { resetDatabase } from "../helpers/db.js";
 import { rejectionOf, thrown } from "../helpers/errors.js";
+import { frozenInBulk } from "../helpers/guide-plugins.js";
+import { listen } from "../helpers/queries.js";
 import { ApplicationRecord } from "../models/fixtures.js";
 
 beforeEach(resetDatabase);
@@ -145,6 +147,24 @@ describe("wrapping a Relation method", () => {
     const result = Missing.find("x");
     expect(result).toBeInstanceOf(Promise);
     expect(await rejectionOf(result)).toBeInstanceOf(InvalidModel);
+  });
+});
+
+describe("guide: Wrapping a method", () => {
+  it("frozenInBulk refuses an updateAll setting a frozen attribute, sending nothing, on a Relation and as a static", async () => {
+    const User = usersWith(frozenInBulk("email"));
+    await User.create({ name: "Ada", email: "ada@example.com" });
+    const { db, sqls } = listen();
+    await withDatabase(db, async () => {
+      for (const refused of [User.updateAll({ email: null }), User.where({ admin: false }).updateAll({ email: null, age: 3 })]) {
+        const error = await rejectionOf(refused);
+        expect(error).toBeInstanceOf(TypeError);
+        expect(error.message).toBe("Users.updateAll: email cannot be set in bulk");
+      }
+    });
+    expect(sqls()).toEqual([]);
+    expect(await User.updateAll({ age: 3 })).toBe(1);
+    expect((await User.findByOrThrow({ name: "Ada" })).email).toBe("ada@example.com");
   });
 });
 
