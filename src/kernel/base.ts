@@ -8,7 +8,7 @@ import type { Errors } from "./errors-collection.js";
 import type { ModelHookName, ModelHooks } from "./hooks.js";
 import * as persistence from "./persistence.js";
 import { type Plugin, registrationsOf } from "./plugin.js";
-import { checkRelationMethods, checkWrappers, installStaticAndRecordWraps, noteProvider, setUpRefusingReplacements } from "./method-wrapping.js";
+import { checkRelationMethods, installStaticAndRecordWraps, noteProvider, setUpRefusingReplacements } from "./method-wrapping.js";
 import { relationOf } from "./model-relations.js";
 import { Relation } from "./relation.js";
 import { inferTableName, reserveRecordMethodNames, reserveRecordMethods, resolveModel } from "./resolve.js";
@@ -70,7 +70,6 @@ export class Base<A = any> {
     const declaration = ownDeclaration(this);
     for (const plugin of plugins) {
       if (declaration.plugins.some((known) => known.name === plugin.name)) continue;
-      checkWrappers(this, plugin);
       checkRelationMethods(this, plugin, declaration.plugins, Relation.prototype);
       declaration.plugins.push(plugin);
       declaration.hooks.push(...registrationsOf(plugin));

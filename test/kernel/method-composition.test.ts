@@ -230,9 +230,9 @@ describe("wrapping record methods and statics", () => {
 
 describe("providing a method already provided", () => {
   const cases: [string, Plugin, RegExp][] = [
-    ["a Relation method of a plugin", definePlugin({ name: "own-update-all", relationMethods: { async updateAll() {} } }), /plugin own-update-all provides the Relation method updateAll, which plugin bulk-writes provides already/],
-    ["a Relation method of the kernel", definePlugin({ name: "own-where", relationMethods: { where() {} } }), /plugin own-where provides the Relation method where, which the kernel provides already/],
-    ["a static of a plugin, as a Relation method", definePlugin({ name: "own-insert", relationMethods: { insert() {} } }), /plugin own-insert provides the Relation method insert, which plugin bulk-writes provides already/],
+    ["a Relation method of a plugin", definePlugin({ name: "own-update-all", relationMethods: { async updateAll() {} } }), /plugin own-update-all provides the relation method updateAll, which plugin bulk-writes provides already/],
+    ["a Relation method of the kernel", definePlugin({ name: "own-where", relationMethods: { where() {} } }), /plugin own-where provides the relation method where, which the kernel provides already/],
+    ["a static of a plugin, as a Relation method", definePlugin({ name: "own-insert", relationMethods: { insert() {} } }), /plugin own-insert provides the relation method insert, which plugin bulk-writes provides already/],
     [
       "a static of a plugin, in setup",
       definePlugin({
@@ -241,7 +241,7 @@ describe("providing a method already provided", () => {
           model.insert = () => undefined;
         },
       }),
-      /plugin setup-insert provides the static insert, which plugin bulk-writes provides already/,
+      /plugin setup-insert provides the static method insert, which plugin bulk-writes provides already/,
     ],
     [
       "a record method of the kernel, in setup",
@@ -271,18 +271,18 @@ describe("providing a method already provided", () => {
     const second = definePlugin({ name: "archiving-too", relationMethods: { archive() {} } });
     const error = (await thrown(() => usersWith(first, second))) as Error;
     expect(error).toBeInstanceOf(InvalidModel);
-    expect(error.message).toMatch(/plugin archiving-too provides the Relation method archive, which plugin archiving provides already/);
+    expect(error.message).toMatch(/plugin archiving-too provides the relation method archive, which plugin archiving provides already/);
   });
 
   it("refuses a wrap of a method nobody provides, and a wrapper that is no function", async () => {
     const typo = definePlugin({ name: "wraps-typo", wrap: { relation: { updatAll: (next) => next } } });
-    expect(((await thrown(() => usersWith(typo))) as Error).message).toMatch(/plugin wraps-typo wraps the Relation method updatAll, which neither the kernel nor a plugin registered before it provides/);
+    expect(((await thrown(() => usersWith(typo))) as Error).message).toMatch(/plugin wraps-typo wraps the relation method updatAll, which nothing registered before it provides/);
     const noSave = definePlugin({ name: "wraps-nothing", wrap: { record: { saveAll: (next) => next } } });
     expect(await thrown(() => usersWith(noSave))).toBeInstanceOf(InvalidModel);
     const notAFunction = definePlugin({ name: "wraps-badly", wrap: { static: { create: "no" as never } } });
     const error = (await thrown(() => usersWith(notAFunction))) as Error;
     expect(error).toBeInstanceOf(TypeError);
-    expect(error.message).toMatch(/plugin wraps-badly wraps the static create with string/);
+    expect(error.message).toMatch(/Users.use: plugin wraps-badly's wrap of the static method create is no function of the method it wraps/);
   });
 });
 
