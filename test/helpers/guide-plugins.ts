@@ -174,6 +174,7 @@ declare module "../../src/index.js" {
   interface AttributeJsonMap {
     money: string;
   }
+}
 
 // ---- docs/guide.md, "Wrapping a method" -------------------------------------------------------------------
 
