@@ -8,7 +8,9 @@ import type { Errors } from "./errors-collection.js";
 import type { ModelHookName, ModelHooks } from "./hooks.js";
 import * as persistence from "./persistence.js";
 import { type Plugin, registrationsOf } from "./plugin.js";
+import { checkRelationMethods, installStaticAndRecordWraps, noteProvider, setUpRefusingReplacements } from "./method-wrapping.js";
 import { relationOf } from "./model-relations.js";
+import { Relation } from "./relation.js";
 import { inferTableName, reserveRecordMethodNames, reserveRecordMethods, resolveModel } from "./resolve.js";
 import { currentValue, RecordState, STATE } from "./record-state.js";
 import type { AssignableValue, AssignAttributes, AttributeName, JsonAttributes } from "./attribute-values.js";
@@ -68,13 +70,17 @@ export class Base<A = any> {
     const declaration = ownDeclaration(this);
     for (const plugin of plugins) {
       if (declaration.plugins.some((known) => known.name === plugin.name)) continue;
+      checkRelationMethods(this, plugin, declaration.plugins, Relation.prototype);
       declaration.plugins.push(plugin);
       declaration.hooks.push(...registrationsOf(plugin));
-      // A method that replaces one of the kernel's queries (findMany's `find`) stays a query, whether or not it is async.
-      for (const [name, method] of Object.entries(plugin.relationMethods ?? {})) defineRelationStatic(this, name, isAsync(method) || RELATION_QUERIES.includes(name));
+      for (const [name, method] of Object.entries(plugin.relationMethods ?? {})) {
+        defineRelationStatic(this, name, isAsync(method));
+        noteProvider((this as unknown as Record<string, Function>)[name]!, plugin);
+      }
       const ownNames = () => Object.getOwnPropertyNames(this.prototype);
       const before = new Set(ownNames());
-      plugin.setup?.(this);
+      setUpRefusingReplacements(this, plugin);
+      installStaticAndRecordWraps(this, plugin);
       reserveRecordMethodNames(ownNames().filter((name) => !before.has(name)));
     }
   }

@@ -48,7 +48,7 @@ export type {
   WrittenRows,
 } from "./hooks.js";
 export { declareModelState, modelState } from "./declaration.js";
-export { definePlugin, defineModelState, type HookRegistration, type ModelStateKey, type Plugin } from "./plugin.js";
+export { definePlugin, defineModelState, type HookRegistration, type MethodWrapper, type MethodWrappers, type ModelStateKey, type Plugin, type PluginMethod } from "./plugin.js";
 export type { QueryEvent } from "./query-event.js";
 export { explainStatement, type QueryPlanStep } from "./query-plan.js";
 export type { QueryBudgets } from "./query-budget.js";

@@ -1,12 +1,14 @@
 import { argumentError } from "./arguments.js";
 import { unboundModel } from "./database.js";
 import { declarationOf } from "./declaration.js";
+import { installRelationMethods } from "./method-wrapping.js";
 import { Relation } from "./relation.js";
 import { resolveModel } from "./resolve.js";
 
 /**
  * Each Model's own Relation class (its scopes go there), made at the Model's first Relation, when its declaration is
- * fixed. It extends a class with the plugins' relation methods only, which is what a scope's body receives.
+ * fixed. It extends a class with the plugins' relation methods (and their wraps) only, which is what a scope's body
+ * receives.
  */
 const relationClasses = new WeakMap<Function, typeof Relation>();
 
@@ -20,11 +22,7 @@ function relationClassOf(model: Function): typeof Relation {
   own = relationClasses.get(unbound);
   if (!own) {
     const PluginRelation = class extends Relation {};
-    for (const plugin of declarationOf(resolved.model).plugins) {
-      for (const [name, method] of Object.entries(plugin.relationMethods ?? {})) {
-        Object.defineProperty(PluginRelation.prototype, name, { value: method, writable: true, configurable: true });
-      }
-    }
+    for (const plugin of declarationOf(resolved.model).plugins) installRelationMethods(resolved.model.name, PluginRelation.prototype, plugin);
     relationClasses.set(unbound, (own = class extends PluginRelation {}));
   }
   return own;

@@ -11,7 +11,17 @@ export interface Plugin {
    * of that class, starting from `all()`.
    */
   readonly relationMethods?: { readonly [name: string]: (this: any, ...args: any[]) => unknown };
-  /** Runs once when the plugin is registered, with the class it is registered on (add statics, settings). */
+  /**
+   * Methods the plugin wraps (Rails' `super`): each wrapper receives the method as the kernel or the plugins
+   * registered before it left it, and returns the one that replaces it, which calls `next`. Every plugin that wraps
+   * a method runs, in registration order, the last registered outermost. Providing a method (in `relationMethods`
+   * or `setup`) that the kernel or an earlier plugin provides is refused with `InvalidModel`: wrap it instead.
+   */
+  readonly wrap?: MethodWrappers;
+  /**
+   * Runs once when the plugin is registered, with the class it is registered on (add statics, settings). A static
+   * or record method it adds must be new: one replacing the kernel's or an earlier plugin's is refused.
+   */
   readonly setup?: (model: any) => void;
   /**
    * Whether the plugin's hooks run for a Model at all. Asked once per Model, at its first use, after every
@@ -20,6 +30,25 @@ export interface Plugin {
    * Without it, the hooks run for every Model.
    */
   readonly appliesTo?: (model: any) => boolean;
+}
+
+/** A method a plugin provides or wraps: `this` is the Relation, the Model class or the record it is called on. */
+export type PluginMethod = (this: any, ...args: any[]) => any;
+
+/**
+ * Wraps a method: receives the method as it stood before (the kernel's, or the last plugin's that provided or wrapped
+ * it) and returns the one to use, which calls `next` where Rails would call `super`.
+ */
+export type MethodWrapper = (next: PluginMethod) => PluginMethod;
+
+/** A plugin's wrappers, by the kind of method and its name. */
+export interface MethodWrappers {
+  /** Relation methods (each also reached by its static form, which starts from `all()`). */
+  readonly relation?: { readonly [name: string]: MethodWrapper };
+  /** Statics of the class the plugin is registered on, and of every class below it. */
+  readonly static?: { readonly [name: string]: MethodWrapper };
+  /** Record methods of the Models below the class the plugin is registered on. */
+  readonly record?: { readonly [name: string]: MethodWrapper };
 }
 
 /** A hook function registered under a hook name, with the plugin that brought it (none for `Model.hook`). */

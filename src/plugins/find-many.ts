@@ -1,6 +1,6 @@
-import { type AnyModel, CastError, definePlugin, previewList, previewValue, readAsCondition, type RecordOfModel, RecordNotFound, refuseUnfitValue, Relation } from "../kernel/index.js";
+import { type AnyModel, CastError, definePlugin, previewList, previewValue, readAsCondition, type RecordOfModel, RecordNotFound, refuseUnfitValue, type Relation } from "../kernel/index.js";
 
-const findOne = Relation.prototype.find;
+type FindOne = (this: Relation, ...ids: unknown[]) => Promise<unknown>;
 
 /** An id as the primary key's conditions store it (`"1"` is 1 on an integer key); undefined when it cannot be one. */
 function storedKey(relation: Relation, id: unknown): unknown {
@@ -15,18 +15,19 @@ function assertFound(relation: Relation, missingIds: readonly unknown[]): void {
 }
 
 /**
- * The record with this primary key, as the kernel's `find`; with a list or several ids, the records in the order of
- * the ids, each once, in one query (`RecordNotFound` naming the ids missing). Not async itself: one id that is not an
- * object (the hot path) goes straight to the kernel's `find`, whose checks it keeps, with no promise of its own around
- * it; anything else is checked before anything looks inside it.
+ * Wraps the kernel's `find`: one id that is not an object (the hot path) goes straight to it, whose checks it keeps,
+ * with no promise of its own around it; anything else (a list or several ids) is checked before anything looks inside
+ * it, then found in one query, the records in the order of the ids, each once (`RecordNotFound` naming those missing).
  */
-function find(this: Relation, ...ids: unknown[]): Promise<unknown> {
-  const [id] = ids;
-  if (ids.length === 1 && (typeof id !== "object" || id === null)) return findOne.call(this, id);
-  return findList(this, ids);
+function wrapFind(findOne: FindOne): FindOne {
+  return function find(this: Relation, ...ids: unknown[]): Promise<unknown> {
+    const [id] = ids;
+    if (ids.length === 1 && (typeof id !== "object" || id === null)) return findOne.call(this, id);
+    return findList(this, ids, findOne);
+  };
 }
 
-async function findList(relation: Relation, ids: unknown[]): Promise<unknown> {
+async function findList(relation: Relation, ids: unknown[], findOne: FindOne): Promise<unknown> {
   const key = relation.model.primaryKey;
   const where = `${relation.model.name}.find: ${key.name}`;
   const target = { model: relation.model.model, attribute: key.name };
@@ -48,7 +49,7 @@ async function findList(relation: Relation, ids: unknown[]): Promise<unknown> {
 /** Finding several records by primary key at once: `find([id, ...])` and `find(id, id, ...)`. */
 export const findMany = definePlugin({
   name: "findMany",
-  relationMethods: { find },
+  wrap: { relation: { find: wrapFind } },
 });
 
 declare module "../kernel/index.js" {

@@ -1,6 +1,6 @@
 /**
  * The plugin examples of docs/guide.md ("Writing a plugin": audit log, readonly attributes with per-Model state, a
- * validator of your own, the shape of a plugin, an attribute type), copied verbatim apart from the import path. The guide's tests
+ * validator of your own, the shape of a plugin, an attribute type, wrapping a method), copied verbatim apart from the import path. The guide's tests
  * (kernel/plugin-examples.test.ts, kernel/plugin-api.test.ts and the feature files) run them against real D1: if one fails, fix the guide with the code.
  */
 import { defineValidator, type ValidatorOption } from "../../src/index.js";
@@ -174,4 +174,23 @@ declare module "../../src/index.js" {
   interface AttributeJsonMap {
     money: string;
   }
+}
+
+// ---- docs/guide.md, "Wrapping a method" -------------------------------------------------------------------
+
+/** Refuses an `updateAll` that sets any of these attributes: they change one record at a time, with its checks. */
+export function frozenInBulk(...names: string[]) {
+  return definePlugin({
+    name: `frozen-in-bulk:${names.join(",")}`,
+    wrap: {
+      relation: {
+        updateAll: (next) =>
+          async function (values: Record<string, unknown>) {
+            const frozen = names.filter((name) => name in values);
+            if (frozen.length > 0) throw new TypeError(`${this.model.name}.updateAll: ${frozen.join(", ")} cannot be set in bulk`);
+            return next.call(this, values);
+          },
+      },
+    },
+  });
 }

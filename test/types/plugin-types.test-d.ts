@@ -102,3 +102,29 @@ definePlugin({
   },
 });
 expectTypeOf(Note.all().recordsOf([], undefined as never)).toEqualTypeOf<Note[] | Promise<Note[]>>();
+
+// A wrapper receives the method it wraps and must return the method that replaces it.
+definePlugin({
+  name: "wraps-update-all",
+  wrap: {
+    relation: {
+      updateAll: (next) =>
+        async function (values: Record<string, unknown>) {
+          expectTypeOf(next).toBeFunction();
+          return next.call(this, values);
+        },
+    },
+  },
+});
+definePlugin({
+  name: "wraps-with-no-method",
+  wrap: {
+    // @ts-expect-error a wrapper returns a method, not a value
+    record: { save: () => true },
+  },
+});
+definePlugin({
+  name: "wraps-a-kind-that-is-none",
+  // @ts-expect-error the kinds of methods are relation, static and record
+  wrap: { instance: { save: (next) => next } },
+});
