@@ -16,7 +16,7 @@ export interface Batchable<R extends object = object> {
   /** @internal */
   finish(results: unknown[]): Promise<void>;
   /**
-   * @internal Its statements, or the batch they ran in, failed with `error`: every `record:writeOutcome` hook of its
+   * @internal Its statements, or the batch they ran in, failed with `error`: every `write:outcome` hook of its
    * writes sees it, and the first error one of them threw is returned in its place (else `error`).
    */
   failed(error: unknown): unknown;

@@ -143,7 +143,9 @@ export class Database {
     if (sent.length === 1) checkChanges(sent[0]!, results[0]!.meta);
     let offset = 0;
     const read = statements.map((statement) => {
-      const own = results.slice(offset, (offset += statement.parts?.length ?? 1));
+      const sentOf = results.slice(offset, (offset += statement.parts?.length ?? 1));
+      const { extras } = statement;
+      const own = extras ? sentOf.filter((_, index) => !extras.has(statement.parts![index]!)) : sentOf;
       return statement.read(own.flatMap((result) => result.results ?? []), summedMeta(own.map((result) => result.meta)), this);
     });
     // A reader whose records' load stage is async gives a promise: the batch resolves once every one is done.

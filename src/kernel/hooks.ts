@@ -11,6 +11,7 @@ import type { QueryPurpose, RelationData, SelectParts } from "./relation-data.js
 import type { RelationPlanContext } from "./read-plan.js";
 import type { SqlFragment } from "./sql.js";
 import type { Statement, StatementModel } from "./statement.js";
+import type { WritePlan } from "./write-plan.js";
 
 /** What the kernel needs of a Model at run time, worked out once at its first use. */
 export interface ResolvedModel extends StatementModel {
@@ -72,49 +73,18 @@ export interface WriteContext<R = any> {
   readonly values: ReadonlyMap<string, unknown>;
 }
 
-/** The statement a record's own write becomes. */
-export type WriteKind = "insert" | "update" | "delete";
-
 /**
- * A record's own INSERT, UPDATE or DELETE before it becomes SQL: the context of `record:planWrite`, whose hooks may
- * change it. One compiler then makes it a Statement: `kind` and `values` give the statement, the record's key and
- * `where` its WHERE, `expectedChanges` the rows it must change.
+ * Context of `write:outcome`: how a write ended. A write sent as several statements (a bulk insert over D1's limit
+ * for one value) reports once, with their counts added up.
  */
-export interface WritePlan<R = any> {
-  readonly record: R;
-  /** The Model written: its `name`, `quotedTable`, attributes with their columns (`byName`). */
-  readonly model: ResolvedModel;
-  /** What was asked of the record: a save that creates or updates it, or its destroy. */
-  readonly operation: SaveOperation | "destroy";
-  /**
-   * The statement: `"insert"` for a create, `"update"` for an update, `"delete"` for a destroy. A hook may turn a
-   * destroy's `"delete"` into an `"update"` of `values`; the record still ends destroyed.
-   */
-  kind: WriteKind;
-  /**
-   * Attribute name to value, written by an INSERT or set by an UPDATE; empty for a DELETE. What a hook sets here is
-   * written as given, but only what is assigned on the record is kept in it (assign in `record:write` to save more).
-   */
-  readonly values: Map<string, unknown>;
-  /**
-   * Conditions ANDed to the record's key in the WHERE of its UPDATE or DELETE, as `sql` fragments (values bound,
-   * `column('<attribute>')` for columns). Refused on an INSERT.
-   */
-  readonly where: SqlFragment[];
-  /**
-   * The number of rows the write must change (1 for a checked write), or undefined for any. A different count throws
-   * `WriteConflict` (which `record:writeOutcome` may replace); inside a batch it fails the whole batch first.
-   */
-  expectedChanges: number | undefined;
-}
-
-/** Context of `record:writeOutcome`: how a record's own write ended. */
 export interface WriteOutcome<R = any> {
-  readonly write: Readonly<WritePlan<R>>;
+  readonly plan: Readonly<WritePlan<R>>;
   /** The Statement it became. */
   readonly statement: Statement;
-  /** The rows it changed (D1's `meta.changes`), when known; undefined when its batch failed. */
+  /** The rows it changed (D1's `meta.changes`), when known; undefined when it or its batch failed. */
   readonly changes: number | undefined;
+  /** The rows its `RETURNING` brought back (a record's INSERT: the row as stored, with the key assigned); else empty. */
+  readonly rows: readonly Record<string, unknown>[];
   /**
    * The error the write failed with, or undefined: the database's error (for this write, or for another statement
    * of its batch, which D1 rolled back with it), or a `WriteConflict`.
@@ -122,29 +92,6 @@ export interface WriteOutcome<R = any> {
   readonly error: unknown;
   /** Whether this write changed other than `expectedChanges` rows (`error` is then its `WriteConflict`). */
   readonly conflict: boolean;
-}
-
-/** A write of many rows at once, without records: what `rows:planWrite` hooks see. */
-export type RowsWriteOperation = "updateAll" | "deleteAll" | "upsertAll";
-
-/**
- * A write of many rows before it becomes SQL: the context of `rows:planWrite`. `updateAll` and `deleteAll` (with the
- * set-based writes of dependents built on them) change the rows their Relation matches; `upsertAll` inserts rows
- * (each went through `record:write`) and updates those whose key exists.
- */
-export interface RowsWritePlan {
-  /** The Model written: its `name`, `quotedTable`, attributes with their columns (`byName`). */
-  readonly model: ResolvedModel;
-  readonly operation: RowsWriteOperation;
-  /** Attribute name to the value (cast, stored form) set on every row changed: `updateAll`'s; empty for the others. */
-  readonly values: ReadonlyMap<string, unknown>;
-  /**
-   * Conditions every row the write changes must meet, as `sql` fragments (values bound, `column('<attribute>')` for
-   * columns), ANDed to the WHERE of `updateAll` and `deleteAll`, and made the `WHERE` of an upsert's `ON CONFLICT DO
-   * UPDATE`, where a column is the existing row's: a row that fails them is left as it is (an upsert neither
-   * inserts nor updates it).
-   */
-  readonly where: SqlFragment[];
 }
 
 /**
@@ -245,22 +192,25 @@ export interface ModelHooks {
   /** The INSERT or UPDATE is being built, after the before-save hooks; also for each row of a bulk insert. Sync. */
   "record:write": (context: WriteContext) => void;
   /**
-   * A write of many rows without records (`updateAll`, `deleteAll`, `upsertAll`, dependents' set-based writes) is
-   * planned, before it becomes SQL: a hook may push conditions to `where`, or throw to refuse it before anything is
-   * sent. Sync.
+   * Every write reached through an async method (`save`, `destroy`, `insert`, `insertAll`, `upsert`, `upsertAll`,
+   * `updateAll`, `deleteAll`, dependents' set-based writes), before `write:plan`: a hook may replace values written
+   * (`plan.values`, the maps of `plan.rows`), awaiting what it must (WebCrypto). Never runs on the sync `to...` forms,
+   * whose plan says `prepared: false`. May be async.
    */
-  "rows:planWrite": (plan: RowsWritePlan) => void;
+  "write:prepare": (plan: WritePlan) => void | Promise<void>;
   /**
-   * A record's own INSERT, UPDATE or DELETE is planned, after `record:write` (saves) or `record:beforeDelete`
-   * (destroys), before it becomes SQL: a hook may change its `kind`, `values`, `where` and `expectedChanges`. Sync.
+   * Every write, before it becomes SQL: a record's own INSERT, UPDATE or DELETE (after `record:write` or
+   * `record:beforeDelete`), bulk inserts and upserts, `updateAll`, `deleteAll`, dependents' set-based writes, and
+   * their `to...` Statements. A hook may narrow it (`where`, `expectedChanges`), turn a destroy's DELETE into an
+   * UPDATE, add statements (`before`, `after`) sent in the same batch, or throw to refuse it. Sync.
    */
-  "record:planWrite": (write: WritePlan) => void;
+  "write:plan": (plan: WritePlan) => void;
   /**
-   * The record's own write ran (`changes`), or it or its batch failed (`error`): a hook may throw its own error
-   * instead, which then propagates in place of `error` (or, after a success, as an after-hook's error would). Runs
-   * before the record's state is updated, and before the after-hooks. Sync.
+   * A write ran (`changes`, `rows`), or it or its batch failed (`error`): a hook may throw its own error instead,
+   * which then propagates in place of `error` (or, after a success, as an after-hook's error would). For a record,
+   * runs before its state is updated and before the after-hooks. Sync.
    */
-  "record:writeOutcome": (outcome: WriteOutcome) => void;
+  "write:outcome": (outcome: WriteOutcome) => void;
   /** After the row is written and the record is clean. May be async. */
   "record:afterSave": (context: SaveContext) => void | Promise<void>;
   /** Before the DELETE. `throw abort(reason)` stops the destroy. May be async. */

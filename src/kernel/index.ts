@@ -36,16 +36,13 @@ export type {
   ModelHookName,
   ModelHooks,
   RelationCompileContext,
-  RowsWriteOperation,
-  RowsWritePlan,
   SaveContext,
   DestroyContext,
   SaveOperation,
   WriteContext,
-  WriteKind,
   WriteOutcome,
-  WritePlan,
 } from "./hooks.js";
+export type { WriteExtra, WriteKind, WriteOperation, WritePlan, WrittenRows } from "./write-plan.js";
 export { declareModelState, modelState } from "./declaration.js";
 export { definePlugin, defineModelState, type HookRegistration, type ModelStateKey, type Plugin } from "./plugin.js";
 export type { QueryEvent } from "./query-event.js";
@@ -71,10 +68,11 @@ export { previewList, previewText, previewValue } from "./display.js";
 export { inspectRecord } from "./inspect.js";
 export { INSPECT } from "./inspect-symbol.js";
 export { valuesToWrite } from "./persistence.js";
-export { storedWithinD1Limit } from "./write-statements.js";
+export { storedWithinD1Limit } from "./write-compiler.js";
 export { anyMatch, countOf, countStatement } from "./row-count.js";
-export { deleteAllStatement, updateAllStatement } from "./set-writes.js";
-export { planRowsWrite, rowsWhereTerms, withRowsWhere } from "./rows-write-plan.js";
+export { deleteAllStatement, deleteAllWrite, type SetTarget, setWriteStatement, updateAllStatement, updateAllWrite } from "./set-writes.js";
+export { type InsertOperation, type InsertOptions, insertRowsStatement, insertRowsWrite, type UpsertOptions } from "./row-inserts.js";
+export { dependentsWritePlan } from "./set-writes.js";
 export type { ResolvedModel } from "./resolve.js";
 export type { ParamSource, StatementDatabase, StatementModel, StatementResult, StatementReader } from "./statement.js";
 export type { HookPoints } from "./hook-points.js";

@@ -7,7 +7,7 @@ import { previewList, previewValue } from "./display.js";
 import type { BatchItem, Database } from "./database.js";
 import { RecordDestroyed, RecordNotDestroyed, RecordNotFound, RecordNotSaved } from "./errors.js";
 import { RecordInvalid } from "./record-invalid.js";
-import type { DestroyContext, DestroyRead, SaveContext, SaveOperation, WriteOutcome, WritePlan } from "./hooks.js";
+import type { DestroyContext, DestroyRead, SaveContext, SaveOperation, WriteOutcome } from "./hooks.js";
 import { loadRow } from "./hydrate.js";
 import { runLoadStage } from "./load-stage.js";
 import { type RecordState, STATE, changedAttributes, currentValue, originalValue, snapshotOf } from "./record-state.js";
@@ -15,7 +15,9 @@ import { findByKeyStatement, keyLookup } from "./key-lookup.js";
 import { Relation } from "./relation.js";
 import type { Statement } from "./statement.js";
 import type { AnyRecord } from "./record-methods.js";
-import { compileWrite } from "./write-statements.js";
+import { placeExtras } from "./write-batch.js";
+import { compileWrite, recordKeys } from "./write-compiler.js";
+import { PlannedWrite, planWrite, prepareAndPlan } from "./write-plan.js";
 import { WriteConflict } from "./write-conflict.js";
 
 type Persistable = { [STATE]: RecordState; constructor: Function };
@@ -64,47 +66,57 @@ interface CheckedWrite {
 interface PreparedWrite {
   readonly statements: Statement[];
   finish(results: unknown[], database: Database): Promise<void> | void;
-  /** Its statements, or their batch, failed with `error`: the error to throw instead (a `record:writeOutcome` hook's). */
+  /** Its statements, or their batch, failed with `error`: the error to throw instead (a `write:outcome` hook's). */
   failed(error: unknown): unknown;
 }
 
 const unchanged = (error: unknown) => error;
 
-/** How a record's own write reports its outcome to the `record:writeOutcome` hooks. */
+/** How a record's own write reports its outcome to the `write:outcome` hooks. */
 interface OutcomeReport {
   succeeded(result: unknown): void;
   failed(error: unknown): unknown;
 }
 
-/** A record's own write: its Statement and, when a hook awaits it, how its outcome is reported. */
+/**
+ * A record's own write: its statements (the write, and those hooks added before and after it), where the write is
+ * among them, and, when a hook awaits it, how its outcome is reported.
+ */
 interface OwnWrite {
-  readonly statement: Statement;
+  readonly statements: Statement[];
+  readonly at: number;
   readonly report: OutcomeReport | undefined;
 }
 
 /**
- * Plans a record's own write (the `record:planWrite` hooks may change it) and compiles it. `attributes` are those of
- * `values`; they are worked out again only when a hook may have changed them.
+ * Plans a record's own write (the `write:prepare` and `write:plan` hooks may change it) and compiles it, with the
+ * statements the hooks added. `attributes` are those of the plan's values; they are worked out again only when a
+ * hook may have changed them.
  */
-function ownWrite(state: RecordState, write: WritePlan, attributes: readonly Attribute[]): OwnWrite {
+async function ownWrite(state: RecordState, write: PlannedWrite, attributes: readonly Attribute[]): Promise<OwnWrite> {
   const { hooks } = state.model;
-  const planned = hooks.has("record:planWrite");
-  if (planned) hooks.callSync("record:planWrite", write);
+  const planned = hooks.has("write:plan") || hooks.has("write:prepare");
+  if (hooks.has("write:prepare")) await prepareAndPlan(write);
+  else if (planned) planWrite(write);
   const statement = compileWrite(write, state, planned ? undefined : attributes);
-  return { statement, report: hooks.has("record:writeOutcome") ? outcomeReport(state, write, statement) : undefined };
+  const report = hooks.has("write:outcome") ? outcomeReport(state, write, statement) : undefined;
+  if (write.befores === undefined && write.afters === undefined) return { statements: [statement], at: 0, report };
+  const { statements } = placeExtras(write, [statement], () => ({ keys: () => recordKeys(write, state), keysBefore: false }));
+  return { statements, at: statements.indexOf(statement), report };
 }
 
-function outcomeReport(state: RecordState, write: WritePlan, statement: Statement): OutcomeReport {
-  const call = (outcome: WriteOutcome) => state.model.hooks.callSync("record:writeOutcome", outcome);
+function outcomeReport(state: RecordState, plan: PlannedWrite, statement: Statement): OutcomeReport {
+  const call = (outcome: WriteOutcome) => state.model.hooks.callSync("write:outcome", outcome);
   return {
     succeeded(result) {
-      const changes = write.kind === "insert" ? 1 : Number((result as Record<string, unknown>)["changes"] ?? 0);
-      call({ write, statement, changes, error: undefined, conflict: false });
+      const inserted = plan.kind === "insert";
+      const changes = inserted ? 1 : Number((result as Record<string, unknown>)["changes"] ?? 0);
+      call({ plan, statement, changes, rows: inserted ? [result as Record<string, unknown>] : [], error: undefined, conflict: false });
     },
     failed(error) {
       const conflict = error instanceof WriteConflict && error.statement === statement;
       try {
-        call({ write, statement, changes: conflict ? error.changes : undefined, error, conflict });
+        call({ plan, statement, changes: conflict ? error.changes : undefined, rows: [], error, conflict });
       } catch (replaced) {
         return replaced;
       }
@@ -217,13 +229,14 @@ async function checkSave(record: Persistable): Promise<CheckedWrite | undefined>
 /** Builds a checked save: its own INSERT or UPDATE between the writes to make before and after it. */
 async function buildSave(record: Persistable, context: SaveContext): Promise<PreparedWrite> {
   const state = record[STATE];
-  const { own: write, changes } = buildWrite(record, state, context.operation);
-  const own = write ? [write.statement] : [];
+  const { own: write, changes } = await buildWrite(record, state, context.operation);
+  const own = write ? write.statements : [];
   const finishOwn = (results: unknown[], database: Database) => {
-    const finishRecord = () => finishSave(record, context, changes, write ? results[0] : undefined, database);
+    const result = write ? results[write.at] : undefined;
+    const finishRecord = () => finishSave(record, context, changes, result, database);
     const report = write?.report;
     // The row is written: an outcome hook's error propagates once the record has learnt it, as an after-hook's does.
-    return report ? finishEach([() => report.succeeded(results[0]), finishRecord], (part) => part()) : finishRecord();
+    return report ? finishEach([() => report.succeeded(result), finishRecord], (part) => part()) : finishRecord();
   };
   const failOwn = write?.report?.failed ?? unchanged;
   if (context.batch.length === 0 && context.batchBefore.length === 0) return { statements: own, finish: finishOwn, failed: failOwn };
@@ -286,21 +299,13 @@ export function valuesToWrite(record: object, operation: SaveOperation): Map<str
   return pendingWrite(record, operation).values;
 }
 
-function buildWrite(record: Persistable, state: RecordState, operation: SaveOperation) {
+async function buildWrite(record: Persistable, state: RecordState, operation: SaveOperation) {
   const { attributes, values } = pendingWrite(record, operation);
   const changes: Record<string, [unknown, unknown]> = {};
   for (const attribute of attributes) changes[attribute.name] = [originalValue(state, attribute), values.get(attribute.name)];
   if (operation === "update" && attributes.length === 0) return { own: undefined, changes };
-  const write: WritePlan = {
-    record,
-    model: state.model,
-    operation,
-    kind: operation === "create" ? "insert" : "update",
-    values,
-    where: [],
-    expectedChanges: undefined,
-  };
-  return { own: ownWrite(state, write, attributes), changes };
+  const write = new PlannedWrite(state.model, operation, operation === "create" ? "insert" : "update", record, values);
+  return { own: await ownWrite(state, write, attributes), changes };
 }
 
 /** Applies a written save to the record and runs the after-save hooks. */
@@ -391,8 +396,8 @@ async function checkDestroy(record: Persistable): Promise<CheckedWrite | undefin
     });
   return checkWrite(state, () => context.batch, callBefore, async () => {
     const extras = await prepareExtras(context.batch);
-    const write = state.isNew ? undefined : ownDelete(record, state);
-    const own = write ? [write.statement] : [];
+    const write = state.isNew ? undefined : await ownDelete(record, state);
+    const own = write ? write.statements : [];
     return {
       statements: [...extras.statements, ...own],
       async finish(results, database) {
@@ -401,7 +406,7 @@ async function checkDestroy(record: Persistable): Promise<CheckedWrite | undefin
           if (hooks.has("record:afterDestroy")) await runAbortable(state, () => hooks.callHook("record:afterDestroy", context));
         };
         const extrasAt = extras.statements.length;
-        const reportOwn = () => write?.report?.succeeded(results[extrasAt]);
+        const reportOwn = () => write?.report?.succeeded(results[extrasAt + write.at]);
         await finishEach([() => extras.finish(results.slice(0, extrasAt), database), reportOwn, markDestroyed], (part) => part());
       },
       failed: (error) => failEach([extras.failed, write?.report?.failed ?? unchanged], error, (failed) => failed(error)),
@@ -409,10 +414,9 @@ async function checkDestroy(record: Persistable): Promise<CheckedWrite | undefin
   });
 }
 
-/** The DELETE of a persisted record's row, as the `record:planWrite` hooks plan it (a soft delete's UPDATE). */
-function ownDelete(record: Persistable, state: RecordState): OwnWrite {
-  const write: WritePlan = { record, model: state.model, operation: "destroy", kind: "delete", values: new Map(), where: [], expectedChanges: undefined };
-  return ownWrite(state, write, []);
+/** The DELETE of a persisted record's row, as the `write:plan` hooks plan it (a soft delete's UPDATE). */
+function ownDelete(record: Persistable, state: RecordState): Promise<OwnWrite> {
+  return ownWrite(state, new PlannedWrite(state.model, "destroy", "delete", record), []);
 }
 
 /**

@@ -19,3 +19,21 @@ export function shiftPlaceholders(sql: string, offset: number): string {
   if (offset === 0) return sql;
   return sql.replace(TOKENS, (token, number: string | undefined) => (number === undefined ? token : placeholder(Number(number) + offset)));
 }
+
+/**
+ * The SQL cut at each numbered placeholder: the texts between them and each one's number, in order. Strings, quoted
+ * names and comments are left whole.
+ */
+export function splitAtPlaceholders(sql: string): { texts: string[]; numbers: number[] } {
+  const texts: string[] = [];
+  const numbers: number[] = [];
+  let from = 0;
+  for (const match of sql.matchAll(TOKENS)) {
+    if (match[1] === undefined) continue;
+    texts.push(sql.slice(from, match.index));
+    numbers.push(Number(match[1]));
+    from = match.index! + match[0].length;
+  }
+  texts.push(sql.slice(from));
+  return { texts, numbers };
+}

@@ -81,6 +81,8 @@ export class Statement<Result = unknown> {
    * D1's limit for one value); `read` then gets their rows together and their `meta` summed. Undefined otherwise.
    */
   readonly parts: readonly Statement[] | undefined;
+  /** @internal The parts a plugin added to a write (an audit entry): sent with it, but left out of what `read` gets. */
+  readonly extras: ReadonlySet<Statement> | undefined;
   /**
    * The number of rows the Statement must change, or undefined for any. Run alone, a different `meta.changes` throws
    * `WriteConflict`; in a batch with others, a guard right after it fails the whole batch, so nothing is written.
@@ -103,6 +105,7 @@ export class Statement<Result = unknown> {
     read: StatementReader<Result>,
     database?: StatementDatabase,
     parts?: readonly Statement[],
+    extras?: ReadonlySet<Statement>,
   ) {
     this.sql = query.sql;
     this.#params = query.params;
@@ -112,6 +115,7 @@ export class Statement<Result = unknown> {
     this.read = read;
     this.database = database;
     this.parts = parts;
+    this.extras = extras;
     this.expectedChanges = query.expectedChanges;
   }
 
@@ -119,7 +123,7 @@ export class Statement<Result = unknown> {
    * @internal A Statement sent as `parts` in one atomic batch (one round trip, all or nothing). It shows as their
    * SQL texts joined by `;` with all their values, each part's placeholders numbered after the values before it.
    */
-  static ofParts<Result>(parts: readonly Statement[], read: StatementReader<Result>, database?: StatementDatabase): Statement<Result> {
+  static ofParts<Result>(parts: readonly Statement[], read: StatementReader<Result>, database?: StatementDatabase, extras?: ReadonlySet<Statement>): Statement<Result> {
     const texts: string[] = [];
     let offset = 0;
     for (const part of parts) {
@@ -131,7 +135,7 @@ export class Statement<Result = unknown> {
       params: parts.flatMap((part) => part.params),
       sources: parts.flatMap((part) => part.params.map((_, index) => part.sources[index])),
     };
-    return new Statement(query, parts[0]?.model, "meta", read, database, parts);
+    return new Statement(query, parts[0]?.model, "meta", read, database, parts, extras);
   }
 
   /** The SQL and its bound values, unfiltered. */

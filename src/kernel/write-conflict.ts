@@ -9,7 +9,7 @@ export interface ConflictingStatement {
 /**
  * A Statement that demanded a number of changed rows (`expectedChanges`) changed another number: the row is gone,
  * or a condition a plugin added to the write no longer holds. In a batch, the whole batch was rolled back. A
- * plugin's `record:writeOutcome` hook usually turns it into its own error (`StaleObject`).
+ * plugin's `write:outcome` hook usually turns it into its own error (`StaleObject`).
  */
 export class WriteConflict extends RecordflareError {
   override name = "WriteConflict";

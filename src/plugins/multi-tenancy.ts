@@ -64,26 +64,25 @@ export function multiTenancy({ attribute = "tenantId" }: { attribute?: string } 
       "record:write"({ record, values }) {
         refuseOtherTenant(record.constructor.name, attribute, values, currentTenant(record.constructor.name));
       },
-      "record:planWrite"(write) {
-        if (write.kind === "insert") return;
-        write.where.push(sql`${column(attribute)} = ${currentTenant(write.model.name)}`);
-        write.expectedChanges = 1;
+      // A record's own UPDATE and DELETE must change exactly its row, the tenant's. updateAll, deleteAll and
+      // dependents' writes reach the tenant's rows through relation:where; an upsert's conflicting row is found by its
+      // key alone, whoever's it is, so its DO UPDATE is made only where the row is the tenant's.
+      "write:plan"(plan) {
+        const { model, operation, record, kind, values } = plan;
+        const tenant = currentTenant(model.name);
+        refuseOtherTenant(record ? model.name : `${model.name}.${operation}`, attribute, values, tenant);
+        if (kind === "insert" || (!record && kind !== "upsert")) return;
+        plan.where.push(sql`${column(attribute)} = ${tenant}`);
+        if (record) plan.expectedChanges = 1;
       },
-      "record:writeOutcome"({ write, conflict }) {
-        if (!conflict) return;
-        const { model, record, operation } = write;
+      "write:outcome"({ plan, conflict }) {
+        if (!conflict || !plan.record) return;
+        const { model, record, operation } = plan;
         const id = previewText(record.readAttribute(model.primaryKey.name));
         const action = operation === "destroy" ? "destroyed" : "saved";
         throw new TenantMismatch(
           `${model.name} with ${model.primaryKey.name} ${id} was not ${action}: its row is not tenant ${previewText(tenants.getStore())}'s (or is gone)`,
         );
-      },
-      // updateAll and deleteAll reach the tenant's rows through relation:where; an upsert's conflicting row is found
-      // by its key alone, whoever's it is, so its DO UPDATE is made only where the row is the tenant's.
-      "rows:planWrite"({ model, operation, values, where }) {
-        const tenant = currentTenant(model.name);
-        refuseOtherTenant(`${model.name}.${operation}`, attribute, values, tenant);
-        if (operation === "upsertAll") where.push(sql`${column(attribute)} = ${tenant}`);
       },
       "relation:where"({ model, parts }) {
         const tenantAttribute = model.byName.get(attribute)!;

@@ -49,8 +49,8 @@ export const optimisticLocking = definePlugin({
         record.writeAttribute(LOCK, checked + 1);
       }
     },
-    "record:planWrite"(write) {
-      if (write.kind === "insert") return;
+    "write:plan"(write) {
+      if (write.record === undefined || write.kind === "insert") return;
       const checked = write.operation === "update" ? checkedVersions.get(write.record)! : versionToCheck(write.record);
       checkedVersions.set(write.record, checked);
       // Set even when the version moved on lands back on the loaded one (an older version was assigned).
@@ -58,8 +58,8 @@ export const optimisticLocking = definePlugin({
       write.where.push(sql`${column(LOCK)} = ${checked}`);
       write.expectedChanges = 1;
     },
-    "record:writeOutcome"({ write, conflict }) {
-      if (!conflict) return;
+    "write:outcome"({ plan: write, conflict }) {
+      if (!conflict || write.record === undefined) return;
       const key = write.model.primaryKey.name;
       const id = previewText(write.record.readAttribute(key));
       const action = write.operation === "destroy" ? "destroyed" : "saved";

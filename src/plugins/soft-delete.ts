@@ -36,14 +36,16 @@ export const softDelete = definePlugin({
     });
   },
   hooks: {
-    "record:planWrite"(write) {
-      if (write.operation !== "destroy" || write.kind !== "delete") return;
+    // A record's destroy, and a destroy's set-based DELETE of dependents, become an UPDATE that stamps the rows.
+    "write:plan"(write) {
+      const deletes = write.operation === "destroy" || write.operation === "deleteDependents";
+      if (!deletes || write.kind !== "delete") return;
       write.kind = "update";
       // The stamp changes the row, so the attributes a plugin keeps as it changes (updatedAt) are set with it.
       const now = new Date();
       for (const attribute of write.model.attributes) {
         if (attribute.name !== DELETED_AT && !attribute.updateTimestamp) continue;
-        write.record.writeAttribute(attribute.name, now);
+        write.record?.writeAttribute(attribute.name, now);
         write.values.set(attribute.name, now);
       }
     },

@@ -41,7 +41,7 @@ async function expectNoTrace(make: () => Promise<{ all: any[]; run: () => Promis
 }
 
 describe("an error thrown by a callback or a hook leaves every record as it was", () => {
-  const saveTraps = ["beforeSave", "beforeCreate", "record:validate", "record:beforeSave", "record:beforeWrite", "record:write", "record:planWrite"].flatMap((name) =>
+  const saveTraps = ["beforeSave", "beforeCreate", "record:validate", "record:beforeSave", "record:beforeWrite", "record:write", "write:plan"].flatMap((name) =>
     ["FaOwner", "FaChild", "FaGrandchild"].map((model) => `${model}:${name}`),
   );
   it.each(saveTraps)("creating a text-key graph, thrown at %s", async (at) => {
@@ -55,7 +55,7 @@ describe("an error thrown by a callback or a hook leaves every record as it was"
     );
   });
 
-  const updateTraps = ["FaOwner:beforeUpdate", ...["beforeSave", "record:write", "record:planWrite"].flatMap((name) => ["FaOwner", "FaChild", "FaGrandchild"].map((model) => `${model}:${name}`))];
+  const updateTraps = ["FaOwner:beforeUpdate", ...["beforeSave", "record:write", "write:plan"].flatMap((name) => ["FaOwner", "FaChild", "FaGrandchild"].map((model) => `${model}:${name}`))];
   it.each(updateTraps)("updating a record and a new child's graph, thrown at %s", async (at) => {
     await expectNoTrace(
       async () => {
@@ -71,7 +71,7 @@ describe("an error thrown by a callback or a hook leaves every record as it was"
     );
   });
 
-  const destroyTraps = ["beforeDestroy", "record:beforeDestroy", "record:beforeDelete", "record:planWrite"].flatMap((name) => ["FaOwner", "FaChild", "FaGrandchild"].map((model) => `${model}:${name}`));
+  const destroyTraps = ["beforeDestroy", "record:beforeDestroy", "record:beforeDelete", "write:plan"].flatMap((name) => ["FaOwner", "FaChild", "FaGrandchild"].map((model) => `${model}:${name}`));
   it.each(destroyTraps)("destroying with dependents (destroy), thrown at %s", async (at) => {
     await expectNoTrace(
       async () => {

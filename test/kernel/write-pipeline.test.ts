@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import { column, connect, Model, RecordflareError, RecordNotUnique, sql, WriteConflict } from "../../src/index.js";
-import { defineStatement, type RowsWritePlan, type WriteOutcome, type WritePlan } from "../../src/plugin.js";
+import { defineStatement, type WriteOutcome, type WritePlan } from "../../src/plugin.js";
 import { rejectionOf } from "../helpers/errors.js";
 import { listen } from "../helpers/queries.js";
 
@@ -9,10 +9,10 @@ import { listen } from "../helpers/queries.js";
 const pipeline: {
   plan?: (write: WritePlan) => void;
   outcome?: (outcome: WriteOutcome) => void;
-  planRows?: (plan: RowsWritePlan) => void;
+  planRows?: (plan: WritePlan) => void;
   seen: WritePlan[];
   outcomes: WriteOutcome[];
-  rows: RowsWritePlan[];
+  rows: WritePlan[];
 } = { seen: [], outcomes: [], rows: [] };
 
 /** A Model whose own writes go through hooks the tests set, on the locked documents' table (migration 0070). */
@@ -20,17 +20,21 @@ class PlannedDocument extends Model({ id: "integer", title: { type: "string", nu
   static override tableName = "locked_documents";
   static override binding = "DB";
   static {
-    this.hook("record:planWrite", (write) => {
-      pipeline.seen.push({ ...write, values: new Map(write.values), where: [...write.where] });
-      pipeline.plan?.(write);
+    // One hook for every write: the record's own go to `plan`, the writes of rows without records to `planRows`.
+    this.hook("write:plan", (write) => {
+      const seen = { ...write, values: new Map(write.values), where: [...write.where] };
+      if (write.record) {
+        pipeline.seen.push(seen);
+        pipeline.plan?.(write);
+      } else {
+        pipeline.rows.push(seen);
+        pipeline.planRows?.(write);
+      }
     });
-    this.hook("record:writeOutcome", (outcome) => {
+    this.hook("write:outcome", (outcome) => {
+      if (!outcome.plan.record) return;
       pipeline.outcomes.push(outcome);
       pipeline.outcome?.(outcome);
-    });
-    this.hook("rows:planWrite", (plan) => {
-      pipeline.rows.push({ ...plan, where: [...plan.where] });
-      pipeline.planRows?.(plan);
     });
   }
 }
@@ -49,7 +53,7 @@ beforeEach(async () => {
   pipeline.rows = [];
 });
 
-describe("record:planWrite", () => {
+describe("write:plan of a record's own write", () => {
   it("describes each of a record's own writes: its operation, kind, values, WHERE terms and rows it must change", async () => {
     const document = await PlannedDocument.createOrThrow({ title: "One" });
     document.title = "Two";
@@ -159,7 +163,7 @@ describe("record:planWrite", () => {
     expect(error.message).toBe("PlannedDocument: the write changed other than 1 row as demanded; its batch was rolled back");
     expect(events.filter((event) => event.sql.includes("changes()"))).toHaveLength(3);
     // Every write's outcome hook saw the error; only the write that changed nothing is told it was its conflict.
-    expect(pipeline.outcomes.map((outcome) => [outcome.write.record.title, outcome.conflict, outcome.error === error])).toEqual([
+    expect(pipeline.outcomes.map((outcome) => [outcome.plan.record.title, outcome.conflict, outcome.error === error])).toEqual([
       ["First, edited", false, true],
       ["Third", false, true],
       ["Second, edited", true, true],
@@ -190,7 +194,7 @@ describe("record:planWrite", () => {
       [(write) => (write.expectedChanges = -1), "PlannedDocument: expectedChanges is a whole number of rows, not -1"],
       [(write) => (write.kind = "upsert" as never), `PlannedDocument: the kind of a destroy's write is "delete" or "update", not "upsert"`],
       [(write) => (write.kind = "insert"), `PlannedDocument: the kind of a destroy's write is "delete" or "update", not "insert"`],
-      [(write) => (write.kind = "update"), "PlannedDocument: an UPDATE needs values; a record:planWrite hook left none"],
+      [(write) => (write.kind = "update"), "PlannedDocument: an UPDATE needs values; a write:plan hook left none"],
     ];
     for (const [plan, message] of refusals) {
       pipeline.plan = plan;
@@ -203,23 +207,24 @@ describe("record:planWrite", () => {
     await expect(document.save()).rejects.toThrow(new TypeError(`PlannedDocument: the kind of an update's write is "update", not "delete"`));
     pipeline.plan = (write) => write.where.push(sql`1`);
     await expect(PlannedDocument.create({ title: "New" })).rejects.toThrow(
-      new TypeError("PlannedDocument: an INSERT has no WHERE; a record:planWrite hook added conditions to it"),
+      new TypeError("PlannedDocument: an INSERT has no WHERE; a write:plan hook added conditions to it"),
     );
     expect(events).toEqual([]);
     expect(document.isDestroyed()).toBe(false);
   });
 });
 
-describe("rows:planWrite", () => {
+describe("write:plan of a write of many rows", () => {
   it("describes each write of many rows: its operation and the values it sets", async () => {
     await PlannedDocument.insertAll([{ title: "One" }, { title: "Two" }]);
     await PlannedDocument.where({ title: "One" }).updateAll({ title: "First", lockVersion: "3" as never });
     await PlannedDocument.upsert({ id: 1, title: "Upserted" });
     await PlannedDocument.deleteAll();
-    expect(pipeline.rows.map(({ operation, values, where }) => ({ operation, values, where }))).toEqual([
-      { operation: "updateAll", values: new Map<string, unknown>([["title", "First"], ["lockVersion", 3]]), where: [] },
-      { operation: "upsertAll", values: new Map(), where: [] },
-      { operation: "deleteAll", values: new Map(), where: [] },
+    expect(pipeline.rows.map(({ operation, kind, values, rows, where, conflictTarget }) => ({ operation, kind, values, rows, where, conflictTarget }))).toEqual([
+      { operation: "insertAll", kind: "insert", values: new Map(), rows: [new Map([["title", "One"]]), new Map([["title", "Two"]])], where: [], conflictTarget: undefined },
+      { operation: "updateAll", kind: "update", values: new Map<string, unknown>([["title", "First"], ["lockVersion", 3]]), rows: [], where: [], conflictTarget: undefined },
+      { operation: "upsert", kind: "upsert", values: new Map(), rows: [new Map<string, unknown>([["id", 1], ["title", "Upserted"]])], where: [], conflictTarget: ["id"] },
+      { operation: "deleteAll", kind: "delete", values: new Map(), rows: [], where: [], conflictTarget: undefined },
     ]);
     expect(pipeline.rows.every((plan) => plan.model.name === "PlannedDocument")).toBe(true);
   });
@@ -227,7 +232,7 @@ describe("rows:planWrite", () => {
   it("a hook's WHERE terms are ANDed to updateAll's and deleteAll's WHERE, and made the WHERE of an upsert's DO UPDATE", async () => {
     const { events, PlannedDocument: Documents } = listen({ models: { PlannedDocument } });
     await Documents.insertAll([{ id: 1, title: "locked" }, { id: 2, title: "open" }]);
-    pipeline.planRows = (plan) => plan.where.push(sql`${column("title")} <> ${"locked"}`);
+    pipeline.planRows = (plan) => plan.kind !== "insert" && plan.where.push(sql`${column("title")} <> ${"locked"}`);
     expect(await Documents.where({ id: 1 }).or(Documents.where({ id: 2 })).updateAll({ lockVersion: 1 })).toBe(1);
     expect(events.at(-1)!.sql).toBe(`UPDATE "locked_documents" SET "lock_version" = ?1 WHERE (("id" = ?2 OR "id" = ?3)) AND ("title" <> ?4)`);
     expect(events.at(-1)!.params).toEqual([1, 1, 2, "locked"]);
@@ -280,5 +285,109 @@ describe("defineStatement", () => {
     expect(() => defineStatement({ sql: "SELECT 1", expectedChanges: 1.5 })).toThrow(
       new TypeError("defineStatement: expectedChanges takes a whole number of rows, not 1.5"),
     );
+  });
+});
+
+/** What the prepare stage saw, and whether each plan was prepared. */
+const stages: { prepared: Array<[string, boolean]>; outcomes: Array<[string, number | undefined, number]> } = { prepared: [], outcomes: [] };
+
+/** A Model whose writes an async `write:prepare` hook changes (as an encrypting plugin would), on migration 0070's table. */
+class PreparedDocument extends Model({ id: "integer", title: { type: "string", null: false }, lockVersion: "integer" }) {
+  static override tableName = "locked_documents";
+  static override binding = "DB";
+  static {
+    this.hook("write:prepare", async (plan) => {
+      const shout = async (values: Map<string, unknown>) => {
+        if (typeof values.get("title") === "string") values.set("title", await Promise.resolve((values.get("title") as string).toUpperCase()));
+      };
+      await shout(plan.values);
+      for (const row of plan.rows) await shout(row);
+    });
+    this.hook("write:plan", (plan) => {
+      stages.prepared.push([plan.operation, plan.prepared]);
+      if (!plan.prepared && plan.operation === "updateAll") throw new Refused(`${plan.model.name}.${plan.operation} must be prepared; use the async form`);
+    });
+    this.hook("write:outcome", (outcome) => {
+      stages.outcomes.push([outcome.plan.operation, outcome.changes, outcome.rows.length]);
+    });
+  }
+}
+
+describe("write:prepare and write:outcome", () => {
+  beforeEach(() => {
+    stages.prepared = [];
+    stages.outcomes = [];
+  });
+
+  it("every write reached through an async method is prepared, and may have its values replaced; the to... forms say they were not", async () => {
+    const document = await PreparedDocument.createOrThrow({ title: "one" });
+    document.title = "two";
+    await document.saveOrThrow();
+    await PreparedDocument.insertAll([{ title: "three" }, { title: "four" }]);
+    await PreparedDocument.upsert({ id: document.id, title: "five" });
+    await PreparedDocument.where({ title: "THREE" }).updateAll({ title: "six" });
+    await PreparedDocument.where({ title: "FOUR" }).deleteAll();
+    expect(await titles()).toEqual(["FIVE", "SIX"]);
+    const statement = PreparedDocument.toInsert({ title: "seven" });
+    expect(() => PreparedDocument.toUpdateAll({ title: "x" })).toThrow(new Refused("PreparedDocument.updateAll must be prepared; use the async form"));
+    await document.destroyOrThrow();
+    expect(stages.prepared).toEqual([
+      ["create", true],
+      ["update", true],
+      ["insertAll", true],
+      ["upsert", true],
+      ["updateAll", true],
+      ["deleteAll", true],
+      ["insert", false],
+      ["updateAll", false],
+      ["destroy", true],
+    ]);
+    expect(statement.toSql().params).toEqual([`[["seven"]]`]);
+  });
+
+  it("write:outcome reports every kind of write: the rows changed, and a create's returned row", async () => {
+    const document = await PreparedDocument.createOrThrow({ title: "one" });
+    await PreparedDocument.insertAll([{ title: "two" }, { title: "three" }]);
+    await PreparedDocument.updateAll({ lockVersion: 1 });
+    await document.destroyOrThrow();
+    await PreparedDocument.deleteAll();
+    expect(stages.outcomes).toEqual([
+      ["create", 1, 1],
+      ["insertAll", 2, 0],
+      ["updateAll", 3, 0],
+      ["destroy", 1, 0],
+      ["deleteAll", 2, 0],
+    ]);
+  });
+});
+
+describe("plan.before and plan.after", () => {
+  it("sends a hook's statements in the write's round trip: before it, and after it next to the write whatever else the batch holds", async () => {
+    pipeline.plan = (write) => {
+      write.before(() => sql`SELECT 'before' AS marker`);
+      write.after((written) => sql`SELECT key FROM (${written.keys})`);
+    };
+    const { db, events } = listen();
+    const created = PlannedDocument.build({ title: "New" });
+    const existing = await PlannedDocument.createOrThrow({ title: "Old" });
+    existing.title = "Old, edited";
+    events.length = 0;
+    await db.batch([created.toSave(), existing.toSave()]);
+    expect(events.map((event) => event.sql.split(" ").slice(0, 2).join(" "))).toEqual([
+      "SELECT 'before'",
+      "INSERT INTO",
+      "SELECT key",
+      "SELECT 'before'",
+      "UPDATE \"locked_documents\"",
+      "SELECT key",
+    ]);
+    expect(events[2]!.sql).toContain("max(rowid)");
+    expect(events[5]!.params).toEqual([existing.id]);
+    expect(created.id).toBeGreaterThan(existing.id!);
+  });
+
+  it("refuses a builder that is not a function, naming the Model", () => {
+    pipeline.planRows = (plan) => plan.after("INSERT" as never);
+    expect(() => PlannedDocument.toDeleteAll()).toThrow(new TypeError("PlannedDocument: plan.after takes a function of the written rows returning an sql fragment"));
   });
 });

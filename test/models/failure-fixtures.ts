@@ -13,7 +13,7 @@ export const trap: { at?: string; abort?: boolean; log?: string[] } = {};
 /** The callbacks and plugin hooks a trap can be set on, as `<Model>:<name>`. */
 export const TRAPPABLE = {
   callbacks: ["beforeSave", "beforeCreate", "beforeUpdate", "afterSave", "afterCreate", "afterUpdate", "beforeDestroy", "afterDestroy"],
-  hooks: ["record:validate", "record:beforeSave", "record:beforeWrite", "record:write", "record:planWrite", "record:beforeDestroy", "record:beforeDelete"],
+  hooks: ["record:validate", "record:beforeSave", "record:beforeWrite", "record:write", "write:plan", "record:beforeDestroy", "record:beforeDelete"],
 } as const satisfies { callbacks: string[]; hooks: ModelHookName[] };
 
 type Trappable = { name: string; hook(name: ModelHookName, fn: () => void): void } & Record<(typeof TRAPPABLE.callbacks)[number], (fn: (record: any) => void) => void>;

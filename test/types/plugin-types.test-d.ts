@@ -4,7 +4,7 @@
  */
 import { expectTypeOf } from "vitest";
 import { type AnyModel, column, Model, type RelationOf, sql } from "../../src/index.js";
-import { definePlugin, defineStatement, type Relation } from "../../src/plugin.js";
+import { definePlugin, defineStatement, type Relation, type WriteOperation } from "../../src/plugin.js";
 
 export const chronologicalPlugin = definePlugin({
   name: "chronological",
@@ -38,20 +38,35 @@ expectTypeOf(await Note.chronological().toArray()).toEqualTypeOf<Note[]>();
 // @ts-expect-error a merged method takes what it declares
 Note.chronological(1);
 
-/** A `rows:planWrite` hook gets the plan typed: it reads the values set and pushes `sql` fragments to `where`. */
-export const rowsPlanPlugin = definePlugin({
-  name: "rows-plan",
+/**
+ * A `write:plan` hook gets the plan typed: it reads the values and rows written, pushes `sql` fragments to `where`,
+ * and adds statements built from the written keys; `write:prepare` may be async, `write:plan` may not.
+ */
+export const writePlanPlugin = definePlugin({
+  name: "write-plan",
   hooks: {
-    "rows:planWrite"(plan) {
-      expectTypeOf(plan.operation).toEqualTypeOf<"updateAll" | "deleteAll" | "upsertAll">();
+    async "write:prepare"(plan) {
+      plan.values.set("title", await Promise.resolve("x"));
+    },
+    "write:plan"(plan) {
+      expectTypeOf(plan.operation).toEqualTypeOf<WriteOperation>();
       expectTypeOf(plan.values.get("title")).toEqualTypeOf<unknown>();
+      expectTypeOf(plan.prepared).toEqualTypeOf<boolean>();
       plan.where.push(sql`${column("title")} <> ${"locked"}`);
-      // @ts-expect-error the values are what the write sets: a hook reads them, it does not change them
-      plan.values.set("title", "x");
+      plan.after((written) => sql`INSERT INTO audit_entries (record_key) SELECT key FROM (${written.keys})`);
+      // @ts-expect-error an after-statement is an sql fragment, not SQL text
+      plan.after(() => "INSERT INTO audit_entries DEFAULT VALUES");
       // @ts-expect-error a where term is an sql fragment, not SQL text
       plan.where.push(`"title" <> 'locked'`);
       // @ts-expect-error the operation is the write's, not the hook's to change
       plan.operation = "deleteAll";
+      // @ts-expect-error the stage that ran is the kernel's to say
+      plan.prepared = true;
+    },
+    "write:outcome"({ plan, changes, rows }) {
+      expectTypeOf(changes).toEqualTypeOf<number | undefined>();
+      expectTypeOf(rows).toEqualTypeOf<readonly Record<string, unknown>[]>();
+      expectTypeOf(plan.kind).toEqualTypeOf<"insert" | "update" | "delete" | "upsert">();
     },
   },
 });

@@ -5,17 +5,17 @@ import {
   joinSelect,
   joinWithAnd,
   ParamWriter,
-  planRowsWrite,
+  dependentsWritePlan,
   primaryKeyOf,
   quoteIdentifier,
   type Relation,
   reservedName,
   type SelectParts,
   selectParts,
+  setWriteStatement,
   Statement,
   type StatementReader,
   storedWithinD1Limit,
-  withRowsWhere,
 } from "../../kernel/index.js";
 import { type DependentNode, type DependentTree, OWNER } from "./dependent-tree.js";
 import { scopedTargetOf } from "./slot.js";
@@ -141,24 +141,22 @@ export function parentsReached(reach: TreeReach, node: DependentNode, parents: r
 /**
  * The set-based write of a group of nodes: a `DELETE` of every row reached (one statement for the nodes of a loop,
  * all on one table, so that rows pointing at each other go together), or for `nullify` the `UPDATE` that sets the
- * foreign key to NULL.
+ * foreign key to NULL. Planned like every write, so a plugin's conditions (a tenant's) and statements (an audit
+ * entry) hold for the dependents' writes too.
  */
-export function writeReached(reach: TreeReach, group: readonly DependentNode[]): Statement<unknown> {
+export async function writeReached(reach: TreeReach, group: readonly DependentNode[]): Promise<Statement<unknown>> {
   const first = group[0]!;
   const target = targetOf(first, reach.database);
-  const table = target.model.quotedTable;
   const parents = group.flatMap((node) => node.parents);
-  const where = (rowsOf: RowsOf) => {
-    const terms = group.map((node) => joinWithAnd(rowsOf(node, node.parents).where));
-    return terms.length === 1 ? terms[0]! : terms.map((term) => `(${term})`).join(" OR ");
-  };
-  const foreignKey = target.model.byName.get(first.association.foreignKey)!;
   const nullifies = first.dependent === "nullify";
-  // A plugin's conditions on writes of many rows (a tenant's) hold for the dependents' writes too.
-  const plan = planRowsWrite(target.model, nullifies ? "updateAll" : "deleteAll", nullifies ? new Map([[foreignKey.name, null]]) : undefined);
-  return treeStatement(reach, first, parents, "meta", () => undefined, (rowsOf, params) => {
-    if (!nullifies) return `DELETE FROM ${table} WHERE ${withRowsWhere(where(rowsOf), plan, params)}`;
-    const set = `${quoteIdentifier(foreignKey.column)} = ${params.bind(null, { kind: "value", attribute: foreignKey })}`;
-    return `UPDATE ${table} SET ${set} WHERE ${withRowsWhere(where(rowsOf), plan, params)}`;
-  });
+  const values = nullifies ? new Map([[first.association.foreignKey, null]]) : undefined;
+  const plan = await dependentsWritePlan(target.model, nullifies ? "nullify" : "deleteDependents", values);
+  const recursive = reach.tree.recursive && parents.some((parent) => parent !== OWNER);
+  return setWriteStatement(plan, {
+    prefix: (params) => (recursive ? recursiveClause(reach, params) : ""),
+    where: (params) => {
+      const terms = group.map((node) => joinWithAnd(rowParts(reach, node, node.parents, params).where));
+      return terms.length === 1 ? terms[0]! : terms.map((term) => `(${term})`).join(" OR ");
+    },
+  }, databaseOfModel(target.modelClass));
 }

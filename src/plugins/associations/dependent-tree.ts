@@ -47,7 +47,7 @@ export interface DependentTree {
 }
 
 /** Hooks that need each record destroyed through its own write: callbacks, and a plan of the write (a soft delete's UPDATE). */
-const DESTROY_HOOKS = ["record:beforeDestroy", "record:beforeDelete", "record:afterDestroy", "record:planWrite", "record:writeOutcome"] as const;
+const DESTROY_HOOKS = ["record:beforeDestroy", "record:beforeDelete", "record:afterDestroy", "write:plan", "write:outcome"] as const;
 
 interface BuiltNode extends DependentNode {
   children: BuiltNode[];

@@ -238,9 +238,9 @@ function refuseRestricted(owner: Owner): void {
  * The set-based writes of a tree without callbacks: each group's DELETE (or nullify's UPDATE) reaches its rows from
  * the owner's key, so the groups below a `destroy` go first, while the rows they hang from still exist.
  */
-function writeSetBased(owner: Owner, tree: DependentTree, batch: BatchItem[]): void {
+async function writeSetBased(owner: Owner, tree: DependentTree, batch: BatchItem[]): Promise<void> {
   const reach = reachOf(owner, tree);
-  for (const group of tree.writeOrder) if (group[0]!.dependent !== "restrictWithError") batch.push(writeReached(reach, group));
+  for (const group of tree.writeOrder) if (group[0]!.dependent !== "restrictWithError") batch.push(await writeReached(reach, group));
 }
 
 /** What the read batch found: each `destroy` node's records, and each restriction check's answer. */
@@ -350,7 +350,7 @@ async function handleDependents(record: Owner, batch: BatchItem[]): Promise<void
   if (!tree.plannable) return applyStrategies(record, batch, new Map());
   if (tree.setBased) {
     refuseRestricted(record);
-    writeSetBased(record, tree, batch);
+    await writeSetBased(record, tree, batch);
     return destroyCached(record, batch);
   }
   return applyStrategies(record, batch, new Map());

@@ -3,13 +3,20 @@ import type { Attribute } from "./attributes.js";
 import { assertValueWithinD1Limit } from "./bound-json.js";
 import { compileFragment } from "./compiler.js";
 import { previewText } from "./display.js";
-import type { WritePlan } from "./hooks.js";
 import { quoteIdentifier } from "./naming.js";
-import { assertWhereTerms } from "./rows-write-plan.js";
 import { PLAIN_PARAMETERS, ParamWriter } from "./param-writer.js";
 import type { ResolvedModel } from "./resolve.js";
 import { currentValue, type RecordState, storedValue } from "./record-state.js";
+import { SqlFragment } from "./sql.js";
 import { type ParamSource, Statement } from "./statement.js";
+import type { WritePlan } from "./write-plan.js";
+
+/** Refuses with `TypeError` naming the Model a write's `where` term that is not an `sql` fragment. */
+export function assertWhereTerms(model: { readonly name: string }, where: readonly unknown[]): void {
+  for (const term of where) {
+    if (!(term instanceof SqlFragment)) throw new TypeError(`${model.name}: a write's where terms are sql fragments, not ${previewText(term)}`);
+  }
+}
 
 /** What a write of one shape (the attributes written) always sends: its SQL and where each value comes from. */
 interface WriteShape {
@@ -142,29 +149,49 @@ function attributesOfValues(write: WritePlan): Attribute[] {
   return [...write.values.keys()].map((name) => attributeNamed(write.model, name));
 }
 
-/** The statements each operation may be written as: a hook may turn only a destroy's DELETE into an UPDATE. */
-const KINDS: Readonly<Record<WritePlan["operation"], readonly string[]>> = { create: ["insert"], update: ["update"], destroy: ["delete", "update"] };
+/** The statements a record's operation may be written as: a hook may turn only a destroy's DELETE into an UPDATE. */
+const KINDS: Readonly<Record<string, readonly string[]>> = { create: ["insert"], update: ["update"], destroy: ["delete", "update"] };
+
+/** Refuses an `expectedChanges` that is not a whole number of rows. */
+function assertExpectedChanges(write: WritePlan): void {
+  const { expectedChanges } = write;
+  if (expectedChanges !== undefined && !(Number.isSafeInteger(expectedChanges) && expectedChanges >= 0)) {
+    throw new TypeError(`${write.model.name}: expectedChanges is a whole number of rows, not ${previewText(expectedChanges)}`);
+  }
+}
 
 /**
- * Compiles a record's own write, as its `record:planWrite` hooks left it, into its Statement. `attributes` are those
+ * The SELECT of a record write's key, for its after-statements: the key bound when known before sending (an update's
+ * or delete's, a create's that was assigned one), else the row the INSERT just made: SQLite numbers a new row past the
+ * highest rowid, and nothing else of the batch writes to the table between the INSERT and its after-statements
+ * (unlike `last_insert_rowid()`, which another after-statement's INSERT would move).
+ */
+export function recordKeys(write: WritePlan, state: RecordState): SqlFragment {
+  const { model } = write;
+  const key = write.kind === "insert" ? write.values.get(model.primaryKey.name) : undefined;
+  if (write.kind !== "insert") return new SqlFragment(["SELECT ", ' AS "key"'], [storedKey(model, state)]);
+  if (key !== undefined && key !== null) return new SqlFragment(["SELECT ", ' AS "key"'], [storedValue(model.primaryKey, key)]);
+  return new SqlFragment([`SELECT ${quoteIdentifier(model.primaryKey.column)} AS "key" FROM ${model.quotedTable} WHERE rowid = (SELECT max(rowid) FROM ${model.quotedTable})`], []);
+}
+
+/**
+ * Compiles a record's own write, as its `write:plan` hooks left it, into its Statement. `attributes` are those
  * of `write.values` when the caller knows them (a save's, which no hook changed). Throws `TypeError` for a plan that
  * cannot be sent.
  */
 export function compileWrite(write: WritePlan, state: RecordState, attributes: readonly Attribute[] = attributesOfValues(write)): Statement<unknown> {
-  const { model, kind, where, expectedChanges } = write;
-  if (expectedChanges !== undefined && !(Number.isSafeInteger(expectedChanges) && expectedChanges >= 0)) {
-    throw new TypeError(`${model.name}: expectedChanges is a whole number of rows, not ${previewText(expectedChanges)}`);
-  }
+  const { model, kind, where } = write;
+  assertExpectedChanges(write);
   assertWhereTerms(model, where);
-  const allowed = KINDS[write.operation];
+  const allowed = KINDS[write.operation]!;
   if (!allowed.includes(kind)) {
     throw new TypeError(`${model.name}: the kind of ${write.operation === "update" ? "an" : "a"} ${write.operation}'s write is ${allowed.map((each) => `"${each}"`).join(" or ")}, not ${previewText(kind)}`);
   }
   if (kind === "insert") {
-    if (where.length > 0) throw new TypeError(`${model.name}: an INSERT has no WHERE; a record:planWrite hook added conditions to it`);
+    if (where.length > 0) throw new TypeError(`${model.name}: an INSERT has no WHERE; a write:plan hook added conditions to it`);
     return insertStatement(write, attributes);
   }
   if (kind === "delete") return deleteStatement(write, state);
-  if (attributes.length === 0) throw new TypeError(`${model.name}: an UPDATE needs values; a record:planWrite hook left none`);
+  if (attributes.length === 0) throw new TypeError(`${model.name}: an UPDATE needs values; a write:plan hook left none`);
   return updateStatement(write, state, attributes);
 }

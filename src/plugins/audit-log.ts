@@ -1,0 +1,26 @@
+import { definePlugin, sql } from "../kernel/index.js";
+
+/** The table the audit log writes to; an app's migration creates it (see the guide, "Writing a plugin"). */
+export const AUDIT_LOG_TABLE = "audit_log_entries";
+
+/**
+ * An audit log: one row in `audit_log_entries` (`model`, `operation`, `record_key`, `written_at`) for every row any
+ * write changes: a save (create, update), a destroy, `insert`, `insertAll`, `upsert`, `upsertAll`, `updateAll`,
+ * `deleteAll`, and the set-based writes of dependents. Each entry is an after-statement of the write's plan, so it is
+ * sent in the write's own batch: a write that fails leaves no entry, an entry that fails leaves no write, and
+ * `record_key` is the key the database assigned. Optional: add it to a base class with `plugin(auditLog)`.
+ */
+export const auditLog = definePlugin({
+  name: "audit-log",
+  // Its own table is never audited, were a Model declared on it.
+  appliesTo: (model) => (model as { readonly tableName?: unknown }).tableName !== AUDIT_LOG_TABLE,
+  hooks: {
+    "write:plan"(plan) {
+      const { model, operation } = plan;
+      plan.after(
+        (written) => sql`INSERT INTO "audit_log_entries" ("model", "operation", "record_key", "written_at")
+          SELECT ${model.name}, ${operation}, "key", strftime('%Y-%m-%dT%H:%M:%fZ', 'now') FROM (${written.keys})`,
+      );
+    },
+  },
+});
