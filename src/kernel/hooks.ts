@@ -12,7 +12,6 @@ import type { QueryPurpose, RelationData, SelectParts } from "./relation-data.js
 import type { RelationPlanContext } from "./read-plan.js";
 import type { SqlFragment } from "./sql.js";
 import type { Statement, StatementModel } from "./statement.js";
-import type { WritePlan } from "./write-plan.js";
 
 /** What the kernel needs of a Model at run time, worked out once at its first use. */
 export interface ResolvedModel extends StatementModel {
@@ -72,6 +71,79 @@ export interface WriteContext<R = any> {
   readonly operation: SaveOperation;
   /** Attribute name to JavaScript value, as it stands before this hook. */
   readonly values: ReadonlyMap<string, unknown>;
+}
+
+/** The statement a write becomes: an INSERT, an UPDATE, a DELETE, or an INSERT that updates on conflict. */
+export type WriteKind = "insert" | "update" | "delete" | "upsert";
+
+/**
+ * What was asked: a record's save (`"create"`, `"update"`) or `"destroy"`; a bulk write (`"insert"`, `"insertAll"`,
+ * `"upsert"`, `"upsertAll"`, `"updateAll"`, `"deleteAll"`); or a set-based write of dependents (`"nullify"`,
+ * `"deleteDependents"`) made by a destroy.
+ */
+export type WriteOperation = SaveOperation | "destroy" | "insert" | "insertAll" | "upsert" | "upsertAll" | "updateAll" | "deleteAll" | "nullify" | "deleteDependents";
+
+/** What an after-statement's builder gets: the rows the write wrote, as SQL it may embed. */
+export interface WrittenRows {
+  /**
+   * A SELECT of the keys of the rows written, one column named `key`: the keys bound when known before sending (a
+   * record's, or generated ones), else read from the database (`last_insert_rowid()`, the rows the write targets).
+   * Embed it as `... FROM (${written.keys})`.
+   */
+  readonly keys: SqlFragment;
+}
+
+/** Builds a statement a plugin adds to a write (an `sql` fragment), sent in the write's batch. */
+export type WriteExtra = (written: WrittenRows) => SqlFragment;
+
+/**
+ * Every write, before it becomes SQL: the context of `write:prepare` (async) and `write:plan` (sync). One compiler
+ * then makes it its statements, with the statements hooks added before and after it in the same atomic batch.
+ */
+export interface WritePlan<R = any> {
+  /** The Model written: its `name`, `quotedTable`, attributes with their columns (`byName`). */
+  readonly model: ResolvedModel;
+  readonly operation: WriteOperation;
+  /**
+   * The statement. A hook may turn a destroy's `"delete"` into an `"update"` of `values` (soft delete: the record
+   * still ends destroyed); no other change of kind is allowed.
+   */
+  kind: WriteKind;
+  /** The record of a save or destroy; undefined for the writes without records. */
+  readonly record: R | undefined;
+  /**
+   * Attribute name to value: what a record's INSERT writes or its UPDATE sets, or what `updateAll` (or a nullify)
+   * sets on every row; empty otherwise. `write:prepare` may replace a value (what is written, not the record's).
+   */
+  readonly values: Map<string, unknown>;
+  /** The rows of a bulk insert or upsert, each attribute name to value; empty for the other writes. */
+  readonly rows: readonly Map<string, unknown>[];
+  /**
+   * Conditions every row the write changes must meet, as `sql` fragments: ANDed to a record's key, to the WHERE of
+   * `updateAll`/`deleteAll` and dependents' writes, made the WHERE of an upsert's `DO UPDATE`. Refused on an insert.
+   */
+  readonly where: SqlFragment[];
+  /** The attributes of the unique key an upsert's conflict is decided on; undefined for the other kinds. */
+  readonly conflictTarget: readonly string[] | undefined;
+  /**
+   * The number of rows a record's write must change (1 for a checked write), or undefined for any. A different count
+   * throws `WriteConflict` (which `write:outcome` may replace); inside a batch it fails the whole batch first.
+   */
+  expectedChanges: number | undefined;
+  /**
+   * Whether the `write:prepare` stage ran: false on the sync `to...` forms (`toInsert`, `toUpdateAll`, ...), which
+   * cannot await it. A plugin that must prepare every write throws from `write:plan` when it is false.
+   */
+  readonly prepared: boolean;
+  /** Adds a statement sent in the same batch, just before the write. */
+  before(build: () => SqlFragment): void;
+  /**
+   * Adds a statement sent in the same batch, that reads the rows written through `written.keys`. The kernel places it
+   * where `keys` is sound: directly after the write's own statement (so `last_insert_rowid()` is the write's), or,
+   * for writes that target rows by a WHERE (`updateAll`, `deleteAll`, dependents), directly before it, where the
+   * WHERE still selects the rows the write is about to change.
+   */
+  after(build: WriteExtra): void;
 }
 
 /**

@@ -41,9 +41,13 @@ export type {
   DestroyContext,
   SaveOperation,
   WriteContext,
+  WriteExtra,
+  WriteKind,
+  WriteOperation,
   WriteOutcome,
+  WritePlan,
+  WrittenRows,
 } from "./hooks.js";
-export type { WriteExtra, WriteKind, WriteOperation, WritePlan, WrittenRows } from "./write-plan.js";
 export { declareModelState, modelState } from "./declaration.js";
 export { definePlugin, defineModelState, type HookRegistration, type ModelStateKey, type Plugin } from "./plugin.js";
 export type { QueryEvent } from "./query-event.js";
@@ -69,7 +73,7 @@ export { argumentError, type CastTarget, optionsArgument, refusedValueError, ref
 export { previewList, previewText, previewValue } from "./display.js";
 export { inspectRecord } from "./inspect.js";
 export { INSPECT } from "./inspect-symbol.js";
-export { valuesToWrite } from "./persistence.js";
+export { valuesToWrite } from "./record-write.js";
 export { storedWithinD1Limit } from "./write-compiler.js";
 export { anyMatch, countOf, countStatement } from "./row-count.js";
 export { deleteAllStatement, deleteAllWrite, type SetTarget, setWriteStatement, updateAllStatement, updateAllWrite } from "./set-writes.js";

@@ -1,24 +1,20 @@
-import { Abort } from "./abort.js";
 import { assertLoaded } from "./assign.js";
-import type { Attribute } from "./attributes.js";
 import { type Batchable, failEach, finishEach, isBatchable, resultsPerItem } from "./batchable.js";
 import { databaseFor } from "./context.js";
 import { previewList, previewValue } from "./display.js";
 import type { BatchItem, Database } from "./database.js";
 import { RecordDestroyed, RecordNotDestroyed, RecordNotFound, RecordNotSaved } from "./errors.js";
 import { RecordInvalid } from "./record-invalid.js";
-import type { DestroyContext, DestroyRead, SaveContext, SaveOperation, WriteOutcome } from "./hooks.js";
+import type { DestroyContext, DestroyRead, SaveContext, SaveOperation } from "./hooks.js";
 import { loadRow } from "./hydrate.js";
 import { runLoadStage } from "./load-stage.js";
-import { type RecordState, STATE, changedAttributes, currentValue, originalValue, snapshotOf } from "./record-state.js";
+import { type RecordState, STATE, snapshotOf } from "./record-state.js";
 import { findByKeyStatement, keyLookup } from "./key-lookup.js";
 import { Relation } from "./relation.js";
 import type { Statement } from "./statement.js";
 import type { AnyRecord } from "./record-methods.js";
-import { placeExtras } from "./write-batch.js";
-import { compileWrite, recordKeys } from "./write-compiler.js";
-import { PlannedWrite, planWrite, prepareAndPlan } from "./write-plan.js";
-import { WriteConflict } from "./write-conflict.js";
+import { buildWrite, ownDelete } from "./record-write.js";
+import { finishSave, runAbortable } from "./save-finish.js";
 
 type Persistable = { [STATE]: RecordState; constructor: Function };
 
@@ -32,23 +28,6 @@ function assertNotDestroyed(state: RecordState, action: string): void {
 function recordDatabase(record: Persistable): Database | Promise<Database> {
   const state = record[STATE];
   return state.database ?? databaseFor(record.constructor as unknown as { name: string; binding?: string });
-}
-
-/**
- * Runs hooks that may abort; an abort sets `abortReason` and returns false. After-hooks run this way too: an abort
- * there cannot undo the write, but it skips the later hooks and makes the save or destroy answer false.
- */
-async function runAbortable(state: RecordState, run: () => Promise<void> | void): Promise<boolean> {
-  try {
-    // Awaited only when a hook really was async: each needless await is a turn of the event loop.
-    const pending = run();
-    if (pending) await pending;
-    return true;
-  } catch (error) {
-    if (!(error instanceof Abort)) throw error;
-    state.abortReason = error.reason;
-    return false;
-  }
 }
 
 /**
@@ -71,59 +50,6 @@ interface PreparedWrite {
 }
 
 const unchanged = (error: unknown) => error;
-
-/** How a record's own write reports its outcome to the `write:outcome` hooks. */
-interface OutcomeReport {
-  succeeded(result: unknown): void;
-  failed(error: unknown): unknown;
-}
-
-/**
- * A record's own write: its statements (the write, and those hooks added before and after it), where the write is
- * among them, and, when a hook awaits it, how its outcome is reported.
- */
-interface OwnWrite {
-  readonly statements: Statement[];
-  readonly at: number;
-  readonly report: OutcomeReport | undefined;
-}
-
-/**
- * Plans a record's own write (the `write:prepare` and `write:plan` hooks may change it) and compiles it, with the
- * statements the hooks added. `attributes` are those of the plan's values; they are worked out again only when a
- * hook may have changed them.
- */
-async function ownWrite(state: RecordState, write: PlannedWrite, attributes: readonly Attribute[]): Promise<OwnWrite> {
-  const { hooks } = state.model;
-  const planned = hooks.has("write:plan") || hooks.has("write:prepare");
-  if (hooks.has("write:prepare")) await prepareAndPlan(write);
-  else if (planned) planWrite(write);
-  const statement = compileWrite(write, state, planned ? undefined : attributes);
-  const report = hooks.has("write:outcome") ? outcomeReport(state, write, statement) : undefined;
-  if (write.befores === undefined && write.afters === undefined) return { statements: [statement], at: 0, report };
-  const { statements } = placeExtras(write, [statement], () => ({ keys: () => recordKeys(write, state), keysBefore: false }));
-  return { statements, at: statements.indexOf(statement), report };
-}
-
-function outcomeReport(state: RecordState, plan: PlannedWrite, statement: Statement): OutcomeReport {
-  const call = (outcome: WriteOutcome) => state.model.hooks.callSync("write:outcome", outcome);
-  return {
-    succeeded(result) {
-      const inserted = plan.kind === "insert";
-      const changes = inserted ? 1 : Number((result as Record<string, unknown>)["changes"] ?? 0);
-      call({ plan, statement, changes, rows: inserted ? [result as Record<string, unknown>] : [], error: undefined, conflict: false });
-    },
-    failed(error) {
-      const conflict = error instanceof WriteConflict && error.statement === statement;
-      try {
-        call({ plan, statement, changes: conflict ? error.changes : undefined, rows: [], error, conflict });
-      } catch (replaced) {
-        return replaced;
-      }
-      return error;
-    },
-  };
-}
 
 /** Builds the extra writes hooks asked for (already checked), returning their statements and a way to finish them. */
 async function prepareExtras(extras: readonly BatchItem[]): Promise<PreparedWrite> {
@@ -229,7 +155,8 @@ async function checkSave(record: Persistable): Promise<CheckedWrite | undefined>
 /** Builds a checked save: its own INSERT or UPDATE between the writes to make before and after it. */
 async function buildSave(record: Persistable, context: SaveContext): Promise<PreparedWrite> {
   const state = record[STATE];
-  const { own: write, changes } = await buildWrite(record, state, context.operation);
+  const built = buildWrite(record, state, context.operation);
+  const { own: write, changes } = built instanceof Promise ? await built : built;
   const own = write ? write.statements : [];
   const finishOwn = (results: unknown[], database: Database) => {
     const result = write ? results[write.at] : undefined;
@@ -255,94 +182,6 @@ async function buildSave(record: Persistable, context: SaveContext): Promise<Pre
     },
     failed: (error) => failEach([before.failed, failOwn, after.failed], error, (failed) => failed(error)),
   };
-}
-
-/** The attributes a save writes, in declaration order: the assigned ones on create, the changed ones on update. */
-function pendingAttributes(state: RecordState, operation: SaveOperation): Attribute[] {
-  if (operation === "update") return changedAttributes(state);
-  const assigned: Attribute[] = [];
-  for (const attribute of state.model.attributes) if (state.assigned.has(attribute.name)) assigned.push(attribute);
-  return assigned;
-}
-
-function currentValues(state: RecordState, attributes: readonly Attribute[]): Map<string, unknown> {
-  const values = new Map<string, unknown>();
-  for (const attribute of attributes) values.set(attribute.name, currentValue(state, attribute));
-  return values;
-}
-
-/** What a save writes, after the `record:write` hooks, which may assign more (timestamps do). */
-function pendingWrite(record: object, operation: SaveOperation): { attributes: Attribute[]; values: Map<string, unknown> } {
-  const state = (record as Persistable)[STATE];
-  const { hooks } = state.model;
-  const attributes = pendingAttributes(state, operation);
-  const values = currentValues(state, attributes);
-  if (!hooks.has("record:write")) return { attributes, values };
-  const assignments = state.assignments;
-  state.buildingWrite = true;
-  try {
-    hooks.callSync("record:write", { record, operation, values });
-  } finally {
-    state.buildingWrite = false;
-  }
-  // Worked out again only when a hook assigned something (timestamps do on create and on real updates).
-  if (state.assignments === assignments) return { attributes, values };
-  const written = pendingAttributes(state, operation);
-  return { attributes: written, values: currentValues(state, written) };
-}
-
-/**
- * The attribute values a save of the record would write (assigned ones on create, changed ones on update),
- * after the `record:write` hooks, which may assign more (timestamps do).
- */
-export function valuesToWrite(record: object, operation: SaveOperation): Map<string, unknown> {
-  return pendingWrite(record, operation).values;
-}
-
-async function buildWrite(record: Persistable, state: RecordState, operation: SaveOperation) {
-  const { attributes, values } = pendingWrite(record, operation);
-  const changes: Record<string, [unknown, unknown]> = {};
-  for (const attribute of attributes) changes[attribute.name] = [originalValue(state, attribute), values.get(attribute.name)];
-  if (operation === "update" && attributes.length === 0) return { own: undefined, changes };
-  const write = new PlannedWrite(state.model, operation, operation === "create" ? "insert" : "update", record, values);
-  return { own: await ownWrite(state, write, attributes), changes };
-}
-
-/** Applies a written save to the record and runs the after-save hooks. */
-function finishSave(
-  record: Persistable,
-  context: SaveContext,
-  changes: Record<string, [unknown, unknown]>,
-  result: unknown,
-  database: Database,
-): Promise<void> | void {
-  const state = record[STATE];
-  const create = context.operation === "create";
-  if (create) {
-    loadRow(state, result as Record<string, unknown>, undefined);
-  } else if (result !== undefined) {
-    const row = { ...state.row };
-    for (const name of Object.keys(changes)) {
-      const attribute = state.model.byName.get(name)!;
-      const value = currentValue(state, attribute);
-      row[attribute.column] = value === null || value === undefined ? null : attribute.type.toDatabase(value);
-    }
-    state.row = row;
-    // What the write set is known now, even where a partial select had not loaded it.
-    if (state.loaded) state.loaded = new Set([...state.loaded, ...Object.keys(changes)]);
-  }
-  state.database ??= database;
-  state.savedChanges = changes;
-  // The row the INSERT returned is loaded as any row is, before an after-save hook or the caller reads the record.
-  const loading = create && state.model.hooks.has("records:load") && runLoadStage(state.model, 0, [record], [state.row], "write");
-  return loading instanceof Promise ? loading.then(() => afterSave(record, context)) : afterSave(record, context);
-}
-
-/** Runs the after-save hooks of a written save. */
-function afterSave(record: Persistable, context: SaveContext): Promise<void> | void {
-  const state = record[STATE];
-  const { hooks } = state.model;
-  if (hooks.has("record:afterSave")) return runAbortable(state, () => hooks.callHook("record:afterSave", context)).then(() => {});
 }
 
 /**
@@ -396,7 +235,8 @@ async function checkDestroy(record: Persistable): Promise<CheckedWrite | undefin
     });
   return checkWrite(state, () => context.batch, callBefore, async () => {
     const extras = await prepareExtras(context.batch);
-    const write = state.isNew ? undefined : await ownDelete(record, state);
+    const planned = state.isNew ? undefined : ownDelete(record, state);
+    const write = planned instanceof Promise ? await planned : planned;
     const own = write ? write.statements : [];
     return {
       statements: [...extras.statements, ...own],
@@ -412,11 +252,6 @@ async function checkDestroy(record: Persistable): Promise<CheckedWrite | undefin
       failed: (error) => failEach([extras.failed, write?.report?.failed ?? unchanged], error, (failed) => failed(error)),
     };
   });
-}
-
-/** The DELETE of a persisted record's row, as the `write:plan` hooks plan it (a soft delete's UPDATE). */
-function ownDelete(record: Persistable, state: RecordState): Promise<OwnWrite> {
-  return ownWrite(state, new PlannedWrite(state.model, "destroy", "delete", record), []);
 }
 
 /**

@@ -6,7 +6,7 @@ import { compileFragment } from "./compiler.js";
 import { databaseOfModel } from "./introspection.js";
 import { quoteIdentifier } from "./naming.js";
 import { ParamWriter } from "./param-writer.js";
-import { valuesToWrite } from "./persistence.js";
+import { valuesToWrite } from "./record-write.js";
 import type { Relation } from "./relation.js";
 import type { ResolvedModel } from "./resolve.js";
 import { SqlFragment } from "./sql.js";

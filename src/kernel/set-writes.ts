@@ -14,7 +14,8 @@ import type { WriteMeta } from "./types.js";
 import type { Statement, StatementDatabase } from "./statement.js";
 import { assertWhereTerms, storedWithinD1Limit } from "./write-compiler.js";
 import { planStatement } from "./write-batch.js";
-import { fragmentOf, PlannedWrite, planWrite, prepareAndPlan, type WritePlan } from "./write-plan.js";
+import type { WritePlan } from "./hooks.js";
+import { fragmentOf, PlannedWrite, planWrite, prepareAndPlan } from "./write-plan.js";
 
 function changesOf(meta: WriteMeta): number {
   return Number(meta["changes"] ?? 0);

@@ -19,7 +19,7 @@ export interface CompiledWrite {
 const ignored = () => undefined;
 
 /** A statement a hook added, compiled on its own (so it binds at most D1's limit, whatever the write binds). */
-export function extraStatement(plan: PlannedWrite, fragment: SqlFragment): Statement {
+function extraStatement(plan: PlannedWrite, fragment: SqlFragment): Statement {
   const params = new ParamWriter();
   const sql = compileFragment(fragment, plan.model, params);
   return new Statement({ sql, params: params.params, sources: params.sources }, plan.model, "meta", ignored);

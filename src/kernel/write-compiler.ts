@@ -9,7 +9,7 @@ import type { ResolvedModel } from "./resolve.js";
 import { currentValue, type RecordState, storedValue } from "./record-state.js";
 import { SqlFragment } from "./sql.js";
 import { type ParamSource, Statement } from "./statement.js";
-import type { WritePlan } from "./write-plan.js";
+import type { WritePlan } from "./hooks.js";
 
 /** Refuses with `TypeError` naming the Model a write's `where` term that is not an `sql` fragment. */
 export function assertWhereTerms(model: { readonly name: string }, where: readonly unknown[]): void {
@@ -168,9 +168,10 @@ function assertExpectedChanges(write: WritePlan): void {
  */
 export function recordKeys(write: WritePlan, state: RecordState): SqlFragment {
   const { model } = write;
-  const key = write.kind === "insert" ? write.values.get(model.primaryKey.name) : undefined;
-  if (write.kind !== "insert") return new SqlFragment(["SELECT ", ' AS "key"'], [storedKey(model, state)]);
+  // An UPDATE that sets the key leaves the row under the new one.
+  const key = write.kind === "delete" ? undefined : write.values.get(model.primaryKey.name);
   if (key !== undefined && key !== null) return new SqlFragment(["SELECT ", ' AS "key"'], [storedValue(model.primaryKey, key)]);
+  if (write.kind !== "insert") return new SqlFragment(["SELECT ", ' AS "key"'], [storedKey(model, state)]);
   return new SqlFragment([`SELECT ${quoteIdentifier(model.primaryKey.column)} AS "key" FROM ${model.quotedTable} WHERE rowid = (SELECT max(rowid) FROM ${model.quotedTable})`], []);
 }
 

@@ -1,7 +1,7 @@
 import { definePlugin, sql } from "../kernel/index.js";
 
-/** The table the audit log writes to; an app's migration creates it (see the guide, "Writing a plugin"). */
-export const AUDIT_LOG_TABLE = "audit_log_entries";
+/** The table the audit log writes to; an app's migration creates it (see the guide, "Example: audit log"). */
+const AUDIT_LOG_TABLE = "audit_log_entries";
 
 /**
  * An audit log: one row in `audit_log_entries` (`model`, `operation`, `record_key`, `written_at`) for every row any

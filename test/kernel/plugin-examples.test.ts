@@ -71,7 +71,10 @@ class Invitation extends ApplicationRecord("articles") {
   }
 }
 
-/** Entries kept in a table, by a Model outside the audited base (so the log does not audit itself). */
+/**
+ * Entries kept in a table, by a Model outside the audited base (so the log does not audit itself); not the built-in
+ * auditLog's table (migration 0073), whose entries are written in the write's own batch.
+ */
 class AuditLogEntry extends Model({
   id: { type: "string", null: false },
   model: { type: "string", null: false },
@@ -80,7 +83,9 @@ class AuditLogEntry extends Model({
   changeset: "json",
   createdAt: "datetime",
   updatedAt: "datetime",
-}) {}
+}) {
+  static override tableName = "callback_audit_entries";
+}
 
 beforeAll(async () => {
   await env.DB.prepare(
@@ -88,7 +93,7 @@ beforeAll(async () => {
      created_at DATETIME NOT NULL, updated_at DATETIME NOT NULL)`,
   ).run();
   await env.DB.prepare(
-    `CREATE TABLE audit_log_entries (id TEXT PRIMARY KEY NOT NULL, model TEXT NOT NULL, record_id TEXT, action TEXT NOT NULL,
+    `CREATE TABLE callback_audit_entries (id TEXT PRIMARY KEY NOT NULL, model TEXT NOT NULL, record_id TEXT, action TEXT NOT NULL,
      changeset TEXT, created_at DATETIME, updated_at DATETIME)`,
   ).run();
 });

@@ -383,7 +383,7 @@ describe("plan.before and plan.after", () => {
     ]);
     expect(events[2]!.sql).toContain("max(rowid)");
     expect(events[5]!.params).toEqual([existing.id]);
-    expect(created.id).toBeGreaterThan(existing.id!);
+    expect(created.id!).toBeGreaterThan(existing.id!);
   });
 
   it("refuses a builder that is not a function, naming the Model", () => {

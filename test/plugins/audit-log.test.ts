@@ -88,6 +88,17 @@ describe("auditLog", () => {
     ]);
   });
 
+  it("an update that changes the key is audited under the row's new key", async () => {
+    const note = await Note.createOrThrow({ title: "Renumbered" });
+    const before = note.id!;
+    note.id = before + 100;
+    await note.saveOrThrow();
+    expect((await entries()).map(([, operation, key]) => [operation, key])).toEqual([
+      ["create", before],
+      ["update", before + 100],
+    ]);
+  });
+
   it("sends each entry in its write's round trip, and the to... forms in the batch's", async () => {
     const { binding, roundTrips } = recordingRoundTrips();
     const db = connect(binding);
