@@ -58,6 +58,7 @@ export class EncryptionError extends RecordflareError {
  * `previousKeys`, altered, or not written by `encrypts` at all.
  */
 export class DecryptionError extends EncryptionError {
+  /** The class's name, shown before the message. */
   override name = "DecryptionError";
 }
 
