@@ -85,8 +85,9 @@ type Keyring = readonly [DerivedKey, ...DerivedKey[]];
 const FORMAT = "enc1";
 const IV_BYTES = 12;
 const KEY_BYTES = 32;
-const encoder = new TextEncoder();
-const decoder = new TextDecoder();
+// Marked free of side effects, as every top-level value here, so that a Worker without the plugin drops it whole.
+const encoder = /* @__PURE__ */ new TextEncoder();
+const decoder = /* @__PURE__ */ new TextDecoder();
 
 function base64url(bytes: Uint8Array): string {
   let binary = "";
@@ -129,7 +130,7 @@ async function deriveKey(bytes: Uint8Array): Promise<DerivedKey> {
 }
 
 // Derived once per secret: WebCrypto's derivations are the dear part, and a Worker's secrets do not change.
-const derivedKeys = new Map<string, Promise<DerivedKey>>();
+const derivedKeys = /* @__PURE__ */ new Map<string, Promise<DerivedKey>>();
 
 function derivedKey(secret: unknown, where: string, source: string): Promise<DerivedKey> {
   const bytes = keyBytes(secret, where, source);
@@ -229,7 +230,7 @@ function refusalOf(model: ResolvedModel, { condition, options }: EncryptedLeaf):
 }
 
 // The conditions relation:prepare made, holding ciphertext: any other condition on an encrypted attribute holds plaintext.
-const encryptedConditions = new WeakSet<Condition>();
+const encryptedConditions = /* @__PURE__ */ new WeakSet<Condition>();
 
 /** The condition with its plaintext values replaced by their ciphertexts under every key, so that rows of each match. */
 async function encryptedCondition(condition: Extract<Condition, { kind: "equal" | "in" }>, keyring: Keyring): Promise<Condition> {
@@ -263,7 +264,7 @@ function writtenMaps(plan: WritePlan): readonly Map<string, unknown>[] {
 }
 
 // The ciphertexts write:prepare made for each write: write:plan refuses any other value of an encrypted attribute.
-const encryptedWrites = new WeakMap<WritePlan, Set<unknown>>();
+const encryptedWrites = /* @__PURE__ */ new WeakMap<WritePlan, Set<unknown>>();
 
 /** Refuses a write that would send a value of an encrypted attribute `write:prepare` did not encrypt. */
 function refusePlaintext(plan: WritePlan, name: string): void {
