@@ -19,7 +19,8 @@ export async function workersProject() {
           compatibilityDate,
           compatibilityFlags: ["nodejs_compat"],
           d1Databases: ["DB"],
-          bindings: { TEST_MIGRATIONS: migrations },
+          // A Worker secret as `wrangler secret put` makes one: the encrypts plugin's key, read by name.
+          bindings: { TEST_MIGRATIONS: migrations, ENCRYPTS_TEST_KEY: "RzwX5IyqAvw894mwosA8cgrYzD+BD0Ix9ndyACw9GJo=" },
         },
       }),
     ],

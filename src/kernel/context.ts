@@ -16,16 +16,20 @@ export function withDatabase<T>(database: Database, fn: () => T): T {
 }
 
 type WorkerEnv = Record<string, unknown>;
-let workerEnv: Promise<WorkerEnv | undefined> | undefined;
+let loadedEnv: Promise<WorkerEnv | undefined> | undefined;
 
-// Imported lazily so that the package still loads in plain Node, where this module does not exist.
-function loadWorkerEnv(): Promise<WorkerEnv | undefined> {
+/**
+ * The Worker's `env` (its bindings and secrets), read from `cloudflare:workers`; undefined outside a Worker. Plugin
+ * API, for a plugin that reads a secret (the `encrypts` plugin's keys). Imported lazily, so that the package still
+ * loads in plain Node, where that module does not exist.
+ */
+export function workerEnv(): Promise<WorkerEnv | undefined> {
   const specifier = "cloudflare:workers";
-  workerEnv ??= import(/* @vite-ignore */ specifier).then(
+  loadedEnv ??= import(/* @vite-ignore */ specifier).then(
     (module: { env?: WorkerEnv }) => module.env,
     () => undefined,
   );
-  return workerEnv;
+  return loadedEnv;
 }
 
 const bindingDatabases = new WeakMap<object, Database>();
@@ -34,7 +38,7 @@ async function databaseFromBinding(modelName: string, binding: string | undefine
   if (!binding) {
     throw new NoDatabase(`${modelName} has no database: use withDatabase(db, fn) or db.model(${modelName}), or set static binding on the base class`);
   }
-  const env = await loadWorkerEnv();
+  const env = await workerEnv();
   const d1 = env?.[binding] as D1DatabaseLike | undefined;
   if (!d1) throw new NoDatabase(`${modelName}: the binding ${JSON.stringify(binding)} is not in the Worker's env`);
   let database = bindingDatabases.get(d1);

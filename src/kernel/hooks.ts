@@ -5,6 +5,7 @@
  */
 import type { Attribute } from "./attributes.js";
 import type { Batchable } from "./batchable.js";
+import type { Condition } from "./conditions.js";
 import type { BatchItem } from "./database.js";
 import type { HookPoints } from "./hook-points.js";
 import type { QueryPurpose, RelationData, SelectParts } from "./relation-data.js";
@@ -188,6 +189,25 @@ export interface RecordsLoadContext<R = any> {
   readonly purpose: RecordsLoadPurpose;
 }
 
+/**
+ * Context of `relation:prepare`: a Relation an async method is about to compile and send. A hook may replace
+ * `conditions` with a new list (an `encrypts` plugin encrypts the values compared with its attributes), after
+ * awaiting what it must (WebCrypto); the method then compiles the Relation with those conditions.
+ */
+export interface RelationPrepareContext {
+  /** The Model queried: its `name`, attributes with their columns (`byName`). */
+  readonly model: ResolvedModel;
+  /** What the Relation is compiled for: a load, a count, an existence check, a `pluck`, `updateAll` or `deleteAll`. */
+  readonly purpose: QueryPurpose;
+  /** The Relation prepared (a `Relation` of `model`), to read what else it holds (`extension(name)`). */
+  readonly relation: any;
+  /**
+   * Its conditions (values cast, in their stored form), as the hooks before this one left them; a hook replaces the
+   * list, never changes it in place. What a hook sets is checked as `Relation.with` checks a plugin's changes.
+   */
+  conditions: readonly Condition[];
+}
+
 /** A read a `record:planDestroy` hook adds to a destroy's read batch, and what receives its result. */
 export interface DestroyRead<Result = any> {
   readonly statement: Statement<Result>;
@@ -306,6 +326,15 @@ export interface ModelHooks<R = any, M = any, Q = any> {
   "record:serialize": (context: { readonly record: R; readonly json: Record<string, unknown> }) => void;
   /** A record is being printed; a hook may change the entries. Sync. */
   "record:inspect": (context: { readonly record: R; readonly entries: InspectEntry[] }) => void;
+  /**
+   * The async stage before a Relation is compiled, run by every method that sends its conditions and may await:
+   * its loads (`toArray`, `first`, `findBy`, `find`, a page, `explain`), `count`, `exists`, `pluck`, `updateAll` and
+   * `deleteAll`, before `relation:plan` and the compile hooks. A hook may replace the Relation's `conditions` (values
+   * it rewrote). Never runs for what compiles synchronously (`toSql()`, `toSelect()`, `toUpdateAll()`,
+   * `toDeleteAll()`, the reads of a preload, a record's key in `reload`), which a plugin needing it refuses in
+   * `relation:where`. May be async.
+   */
+  "relation:prepare": (context: RelationPrepareContext) => void | Promise<void>;
   /**
    * A Relation is about to load its records: a hook may add reads to the same D1 batch (`reads`), each selecting
    * by a subquery of `source`, and deletes from `pending` the `includes` paths it planned; a read's `receive` may

@@ -20,8 +20,8 @@ export type { QueryPurpose, RelationData, SelectParts, OrderTerm } from "./compi
 export { ParamWriter } from "./param-writer.js";
 export { injectedName, reservedName } from "./reserved-names.js";
 export { assertValueWithinD1Limit, MAX_VALUE_BYTES, utf8Length } from "./bound-json.js";
-export { between, Comparison, gt, gte, ignoringCase, lt, lte } from "./conditions.js";
-export { currentDatabase, databaseForBatch, withDatabase } from "./context.js";
+export { between, Comparison, gt, gte, ignoringCase, lt, lte, type Condition } from "./conditions.js";
+export { currentDatabase, databaseForBatch, withDatabase, workerEnv } from "./context.js";
 export type { D1DatabaseLike, D1PreparedStatementLike } from "./d1.js";
 export { assertBatchItems, connect, Database, type BatchItem, type BatchItemResult, type BatchResults, type ConnectOptions, type DatabaseHooks } from "./database.js";
 export { defineApplicationRecord, type ApplicationRecordFunction, type AppModel, type Schema } from "./application-record.js";
@@ -33,6 +33,7 @@ export type {
   InspectEntry,
   RecordsLoadContext,
   RecordsLoadPurpose,
+  RelationPrepareContext,
   ModelHookName,
   ModelHooks,
   RelationCompileContext,
@@ -56,6 +57,7 @@ export { differencesBesidesConditions } from "./relation-compatibility.js";
 export { primaryKeyOrder, Relation, type OrderDirection, type ReadPlan } from "./relation.js";
 export { withSource, type LoadPurpose, type PlannedRead, type QuerySource, type RelationPlanContext } from "./read-plan.js";
 export { runLoadStage } from "./load-stage.js";
+export { prepareRelation } from "./relation-prepare.js";
 export { includePaths, type IncludeSpec } from "./include-paths.js";
 export { column, sql, SqlFragment, ColumnReference } from "./sql.js";
 export { defineStatement, defineStatementOfParts, Statement, type SqlQuery, type StatementDefinition, type StatementOfPartsDefinition } from "./statement.js";

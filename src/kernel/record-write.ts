@@ -30,7 +30,11 @@ export interface OwnWrite {
  */
 function ownWrite(state: RecordState, write: PlannedWrite, attributes: readonly Attribute[]): OwnWrite | Promise<OwnWrite> {
   const { hooks } = state.model;
-  if (hooks.has("write:prepare")) return (prepareAndPlan(write) as Promise<PlannedWrite>).then(() => compileOwn(state, write, undefined));
+  if (hooks.has("write:prepare")) {
+    // A write:prepare hook with nothing to await returns nothing: the plan is then ready at once.
+    const prepared = prepareAndPlan(write);
+    return prepared instanceof Promise ? prepared.then(() => compileOwn(state, write, undefined)) : compileOwn(state, write, undefined);
+  }
   const planned = hooks.has("write:plan");
   if (planned) planWrite(write);
   return compileOwn(state, write, planned ? undefined : attributes);

@@ -15,6 +15,7 @@ import { boundDatabase, type Database, unboundModel } from "./database.js";
 import { CastError, RecordNotFound } from "./errors.js";
 import { instantiate, loadOne } from "./hydrate.js";
 import { runLoadStage } from "./load-stage.js";
+import { prepareRelation } from "./relation-prepare.js";
 import { type ResolvedModel, resolveModel } from "./resolve.js";
 import { SqlFragment } from "./sql.js";
 import { Statement, type SqlQuery, type StatementDatabase, type StatementReader } from "./statement.js";
@@ -370,11 +371,18 @@ export class Relation<R = any> {
   }
 
   /**
-   * Loads the records through every load stage: `relation:plan`, the check of `includes`, the SELECT (`select`, this
-   * Relation's own unless given) with the planned reads in one round trip, each row through `record:hydrate` and the
-   * records through `records:load`, then `relation:preload`.
+   * Loads the records through every load stage: `relation:prepare`, `relation:plan`, the check of `includes`, the
+   * SELECT (`select`, this Relation's own unless given) with the planned reads in one round trip, each row through
+   * `record:hydrate` and the records through `records:load`, then `relation:preload`.
    */
   async #load(select?: Statement<any[]>): Promise<R[]> {
+    const pending = prepareRelation(this, "load");
+    const relation = pending instanceof Promise ? await pending : pending;
+    // A hook that made another Relation changed its SQL: a given SELECT was compiled from this one.
+    return relation === this ? this.#loadPrepared(select) : relation.#loadPrepared();
+  }
+
+  async #loadPrepared(select?: Statement<any[]>): Promise<R[]> {
     const plan = this.plan();
     await this.checkIncludes(plan);
     const { records } = await this.loadPlanned(plan, select);
@@ -412,8 +420,8 @@ export class Relation<R = any> {
     if (id === undefined) throw new CastError(`${model.name}.find: the id is undefined`, model.model, model.primaryKey.name, id);
     const key = id === null ? UNCASTABLE : castConditionValue(model.primaryKey, id);
     if (key === UNCASTABLE || key === null) return null;
-    if (model.hooks.has("relation:plan")) {
-      // A plugin plans reads for loads: the lookup is a load as any other, by the same SQL.
+    if (model.hooks.has("relation:plan") || model.hooks.has("relation:prepare")) {
+      // A plugin prepares or plans loads: the lookup is a load as any other, by the same SQL.
       const lookup = this.#with(keyLookup(model, key));
       return lookup.#load(findByKeyStatement(model, key, lookup.#recordsOfRows())).then(([record]) => record ?? null);
     }

@@ -1,6 +1,7 @@
 import { queryOfParts, selectParts } from "./compiler.js";
 import { databaseOfModel } from "./introspection.js";
 import type { Relation } from "./relation.js";
+import { prepareRelation } from "./relation-prepare.js";
 import { injectedName, reservedName } from "./reserved-names.js";
 import { Statement } from "./statement.js";
 
@@ -30,16 +31,20 @@ export function countStatement(relation: Relation): Statement<number> {
 /** The number of rows a Relation matches (none without a query for `none()`). Plugin API, as `countStatement`. */
 export async function countOf(relation: Relation): Promise<number> {
   if (relation.data.none) return 0;
-  return relation.run(countStatement(relation));
+  const pending = prepareRelation(relation, "count");
+  const prepared = pending instanceof Promise ? await pending : pending;
+  return prepared.run(countStatement(prepared));
 }
 
 /**
  * Whether a Relation matches any row; reads one row at most, and none past the Relation's own `limit(0)`. Plugin
  * API: the uniqueness validator and associations ask it, whether or not the `calculations` plugin is registered.
  */
-export async function anyMatch(relation: Relation): Promise<boolean> {
+export async function anyMatch(given: Relation): Promise<boolean> {
+  if (given.data.none) return false;
+  const pending = prepareRelation(given, "exists");
+  const relation = pending instanceof Promise ? await pending : pending;
   const { data, model } = relation;
-  if (data.none) return false;
   // The offset of a distinct Relation skips distinct rows: `SELECT DISTINCT 1` would leave one row to skip, so its
   // columns stay (as Rails' exists? keeps them for distinct with an offset).
   const keepColumns = data.distinct && data.offset !== undefined;

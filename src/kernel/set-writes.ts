@@ -8,6 +8,7 @@ import { quoteIdentifier } from "./naming.js";
 import { ParamWriter } from "./param-writer.js";
 import { isPlainObject } from "./plain-object.js";
 import type { Relation } from "./relation.js";
+import { prepareRelation } from "./relation-prepare.js";
 import type { ResolvedModel } from "./resolve.js";
 import type { WriteMeta } from "./types.js";
 import type { Statement, StatementDatabase } from "./statement.js";
@@ -122,9 +123,12 @@ export async function updateAllWrite(relation: Relation, attributes: Record<stri
   return runSetWrite(relation, planned instanceof Promise ? await planned : planned, "updateAll");
 }
 
-function runSetWrite(relation: Relation, plan: PlannedWrite, purpose: "updateAll" | "deleteAll"): Promise<number> {
+/** Sends a planned `updateAll` or `deleteAll` of the rows the Relation matches, once `relation:prepare` has run. */
+async function runSetWrite(given: Relation, plan: PlannedWrite, purpose: "updateAll" | "deleteAll"): Promise<number> {
+  const pending = prepareRelation(given, purpose);
+  const relation = pending instanceof Promise ? await pending : pending;
   const statement = setWriteStatement(plan, relationTarget(relation, purpose), databaseOfModel(relation.modelClass));
-  return relation.data.none ? Promise.resolve(0) : relation.run(statement);
+  return relation.data.none ? 0 : relation.run(statement);
 }
 
 /**

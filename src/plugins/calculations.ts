@@ -9,6 +9,7 @@ import {
   countOf,
   definePlugin,
   defineStatement,
+  prepareRelation,
   queryOfParts,
   quoteIdentifier,
   type Relation,
@@ -31,7 +32,9 @@ async function pluck(this: Relation, ...names: string[]): Promise<unknown[]> {
   if (names.length === 0) throw new TypeError(`${model.name}.pluck needs at least one attribute name`);
   if (this.description.none) return [];
   const attributes = names.map((name) => attributeNamed(model, name, "pluck"));
-  const parts = selectParts(this.description, model, undefined, "pluck");
+  const pending = prepareRelation(this, "pluck");
+  const relation = pending instanceof Promise ? await pending : pending;
+  const parts = selectParts(relation.description, model, undefined, "pluck");
   parts.columns = attributes.map((a) => quoteIdentifier(a.column)).join(", ");
   const read = (row: Row) => attributes.map((a) => (row[a.column] == null ? null : a.type.fromDatabase(row[a.column])));
   const values = (rows: Row[]) => rows.map((row) => (names.length === 1 ? read(row)[0] : read(row)));
@@ -40,7 +43,7 @@ async function pluck(this: Relation, ...names: string[]): Promise<unknown[]> {
     const done = runLoadStage(model, rows, [], rows, "pluck");
     return done instanceof Promise ? done.then(values) : values(done);
   };
-  return this.run(defineStatement({ ...queryOfParts(parts), model, read: loaded }));
+  return relation.run(defineStatement({ ...queryOfParts(parts), model, read: loaded }));
 }
 
 /**

@@ -7,6 +7,7 @@ import {
   isSqlCount,
   IncompatibleRelation,
   optionsArgument,
+  prepareRelation,
   previewText,
   type RecordOfModel,
   Relation,
@@ -93,21 +94,23 @@ async function paginate(this: Relation, options?: PaginateOptions): Promise<Page
     throw new CastError(`${model.name}.paginate: page takes a page whose first row is within SQLite's integers, not ${previewText(given.page)}`, model.model, "page", given.page);
   }
   const counting = given.count !== false;
-  // Without a count, one extra row tells whether a next page exists.
-  const pageRelation = stableOrder(this).with({ limit: counting ? perPage : perPage + 1, offset: (page - 1) * perPage });
   if (description.none) return { records: [], page, perPage, ...(counting ? { total: 0, totalPages: 0 } : {}), hasNext: false, hasPrevious: page > 1 } as Page<unknown> | UncountedPage<unknown>;
+  const pending = prepareRelation(this, "load");
+  const relation = pending instanceof Promise ? await pending : pending;
+  // Without a count, one extra row tells whether a next page exists.
+  const pageRelation = stableOrder(relation).with({ limit: counting ? perPage : perPage + 1, offset: (page - 1) * perPage });
   // The preloads select the children of the page's rows: without the extra row read to tell `hasNext`.
   const plan = pageRelation.with({ limit: perPage }).plan();
-  await this.checkIncludes(plan);
+  await relation.checkIncludes(plan);
   if (!counting) {
     const rows = (await pageRelation.loadPlanned(plan)).records as object[];
     const records = rows.slice(0, perPage);
-    await this.preload(records, plan);
+    await relation.preload(records, plan);
     return { records, page, perPage, hasNext: rows.length > perPage, hasPrevious: page > 1 };
   }
-  const { records, before } = await pageRelation.loadPlanned(plan, pageRelation.toSelect(), [countStatement(this)]);
+  const { records, before } = await pageRelation.loadPlanned(plan, pageRelation.toSelect(), [countStatement(relation)]);
   const total = before[0] as number;
-  await this.preload(records, plan);
+  await relation.preload(records, plan);
   const totalPages = Math.ceil(total / perPage);
   return { records, page, perPage, total, totalPages, hasNext: page < totalPages, hasPrevious: page > 1 };
 }

@@ -1,4 +1,4 @@
-import { compileSelect, databaseOfRelation, definePlugin, explainStatement, type QueryPlanStep, type Relation } from "../kernel/index.js";
+import { compileSelect, databaseOfRelation, definePlugin, explainStatement, prepareRelation, type QueryPlanStep, type Relation } from "../kernel/index.js";
 
 /**
  * Query plans: `explain()` on a Relation or Model, SQLite's plan for the query `toArray()` would send (`EXPLAIN QUERY
@@ -9,7 +9,10 @@ export const queryPlans = definePlugin({
   name: "queryPlans",
   relationMethods: {
     async explain(this: Relation): Promise<QueryPlanStep[]> {
-      return this.run(explainStatement(compileSelect(this.description, this.model), this.model, databaseOfRelation(this)));
+      // The plan of the query a load sends: its conditions as `relation:prepare` leaves them.
+      const pending = prepareRelation(this, "load");
+      const relation = pending instanceof Promise ? await pending : pending;
+      return relation.run(explainStatement(compileSelect(relation.description, relation.model), relation.model, databaseOfRelation(relation)));
     },
   },
 });

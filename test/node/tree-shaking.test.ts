@@ -34,6 +34,7 @@ const PERMITTING = "permit takes a plain object";
 const TABLE_NAMING = "equipment";
 const CALCULATIONS = "pluck needs at least one";
 const COMBINING = "differ only in conditions";
+const ENCRYPTS = "no condition can match its ciphertext";
 // The Relation and record methods of the default set's plugins, and what only the Models' app code calls.
 const DEFAULT_SET_EXTRAS = {
   lastRecord: "cannot reverse an order given as an sql fragment",
@@ -76,5 +77,7 @@ describe("bundling the built package", () => {
     expect(code.includes(CALCULATIONS)).toBe(true);
     expect(code.includes(COMBINING)).toBe(true);
     for (const [plugin, text] of Object.entries(DEFAULT_SET_EXTRAS)) expect(code.includes(text), plugin).toBe(true);
+    // An optional plugin is not in the default set: a Worker that registers none carries none of it.
+    expect(code.includes(ENCRYPTS)).toBe(false);
   });
 });

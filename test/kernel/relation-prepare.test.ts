@@ -1,0 +1,83 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import { ActiveRecord, defineApplicationRecord } from "../../src/index.js";
+import { type Condition, definePlugin, type QueryPurpose } from "../../src/plugin.js";
+import { resetDatabase } from "../helpers/db.js";
+import { schema } from "../models/fixtures.js";
+
+// relation:prepare, the async stage before a Relation is compiled: this plugin replaces, after a turn of WebCrypto (as
+// an encryption does), each name compared in a condition by the name it stands for, so that a path that compiled
+// its conditions without the stage would match nothing.
+
+const aliases = new Map([["alias of Ann", "Ann"], ["alias of Bob", "Bob"]]);
+const purposes: QueryPurpose[] = [];
+
+function resolved(condition: Condition): Condition {
+  if (condition.kind === "equal" && condition.attribute.name === "name") return { ...condition, value: aliases.get(condition.value as string) ?? condition.value };
+  if (condition.kind === "in" && condition.attribute.name === "name") return { ...condition, values: condition.values.map((value) => aliases.get(value as string) ?? value) };
+  return condition;
+}
+
+const aliasing = definePlugin({
+  name: "aliasing prepare stage",
+  hooks: {
+    async "relation:prepare"(context) {
+      purposes.push(context.purpose);
+      await crypto.subtle.digest("SHA-256", new Uint8Array(1));
+      context.conditions = context.conditions.map(resolved);
+    },
+  },
+});
+
+class PreparedBase extends ActiveRecord {
+  static override binding = "DB";
+  static {
+    this.use(aliasing);
+  }
+}
+
+class Member extends defineApplicationRecord(schema, PreparedBase)("users") {}
+
+beforeEach(async () => {
+  await resetDatabase();
+  purposes.length = 0;
+  await Member.insertAll([{ id: "a", name: "Ann", age: 30 }, { id: "b", name: "Bob", age: 40 }]);
+  purposes.length = 0;
+});
+
+describe("relation:prepare", () => {
+  const paths: Array<[string, () => Promise<unknown>, unknown, QueryPurpose]> = [
+    ["toArray", async () => (await Member.where({ name: "alias of Ann" }).toArray()).map((member) => member.id), ["a"], "load"],
+    ["first", async () => (await Member.where({ name: ["alias of Bob"] }).first())?.id, "b", "load"],
+    ["findBy", async () => (await Member.findBy({ name: "alias of Bob" }))?.id, "b", "load"],
+    ["find on a Relation", async () => (await Member.where({ name: "alias of Ann" }).find("a")).id, "a", "load"],
+    ["find", async () => (await Member.find("a")).id, "a", "load"],
+    ["count", () => Member.where({ name: "alias of Ann" }).count(), 1, "count"],
+    ["exists", () => Member.exists({ name: "alias of Bob" }), true, "exists"],
+    ["pluck", () => Member.where({ name: "alias of Bob" }).pluck("age"), [40], "pluck"],
+    ["paginate", async () => (await Member.where({ name: "alias of Ann" }).paginate({ page: 1 })).total, 1, "load"],
+    ["explain", async () => (await Member.where({ name: "alias of Ann" }).explain()).length > 0, true, "load"],
+    ["updateAll", () => Member.where({ name: "alias of Ann" }).updateAll({ age: 31 }), 1, "updateAll"],
+    ["deleteAll", () => Member.where({ name: "alias of Bob" }).deleteAll(), 1, "deleteAll"],
+  ];
+  for (const [name, run, expected, purpose] of paths) {
+    it(`runs before ${name} compiles, once, and its conditions are those sent`, async () => {
+      expect(await run()).toEqual(expected);
+      expect(purposes).toEqual([purpose]);
+    });
+  }
+
+  it("never runs for what compiles synchronously", () => {
+    expect(Member.where({ name: "alias of Ann" }).toSql().params).toEqual(["alias of Ann"]);
+    Member.where({ name: "alias of Ann" }).toDeleteAll();
+    expect(purposes).toEqual([]);
+  });
+
+  it("refuses conditions a hook left that are not conditions of the Model, before anything is sent", async () => {
+    class Misprepared extends Member {
+      static {
+        this.hook("relation:prepare", (context) => void (context.conditions = [{ kind: "equal", attribute: "name", value: 1 }] as never));
+      }
+    }
+    await expect(Misprepared.where({ name: "Ann" }).toArray()).rejects.toThrow(new TypeError("Misprepared: Relation.with: conditions takes a list of conditions, not [object Array]"));
+  });
+});

@@ -1,0 +1,327 @@
+/** The encrypts plugin: no plaintext reaches D1 on any write or condition, every load decrypts, keys rotate. */
+import { env } from "cloudflare:test";
+import { beforeEach, describe, expect, it } from "vitest";
+import {
+  ActiveRecord,
+  batch,
+  connect,
+  DecryptionError,
+  defineApplicationRecord,
+  EncryptionError,
+  encrypts,
+  gt,
+  hasMany,
+  InvalidModel,
+  type QueryEvent,
+  withDatabase,
+} from "../../src/index.js";
+import { recordRoundTrips } from "../helpers/round-trips.js";
+import { rejectionOf } from "../helpers/errors.js";
+
+const schema = {
+  encrypted_teams: { id: "integer", name: { type: "string", null: false } },
+  encrypted_people: { id: "integer", email: "string", note: "string", name: { type: "string", null: false }, age: "integer", teamId: "integer" },
+} as const;
+
+const KEY_A = "UztXy7xYILLuU3J4qWW3MeA+qr2nS//Ch4FJrW0/enQ=";
+const KEY_B = "JGXhOh/dX+7b1DyX6Wf4FA/nJH1VghEg/mEEZFFi/fI=";
+/** The keys the plugin reads on each use, as a Worker reads its secrets; tests rotate them. */
+const keys: { current: unknown; previous: unknown[] } = { current: KEY_A, previous: [] };
+
+class EncryptedBase extends ActiveRecord {
+  static override binding = "DB";
+  static {
+    this.use(encrypts({ key: () => keys.current, previousKeys: () => keys.previous }));
+  }
+}
+const Encrypted = defineApplicationRecord(schema, EncryptedBase);
+
+class Person extends Encrypted("encrypted_people") {
+  static {
+    this.encrypts("email", { deterministic: true });
+    this.encrypts("note");
+  }
+}
+
+class Team extends Encrypted("encrypted_teams") {
+  people = hasMany(Person, { foreignKey: "teamId" });
+}
+
+/** The same table without encryption: what each path costs when nothing is encrypted. */
+class PlainBase extends ActiveRecord {
+  static override binding = "DB";
+}
+class PlainPerson extends defineApplicationRecord(schema, PlainBase)("encrypted_people") {}
+
+/** A binding over the test database keeping every SQL text and bound value sent: all that reaches D1. */
+function recordingWire(): { binding: D1Database; sent: unknown[] } {
+  const sent: unknown[] = [];
+  const inners = new WeakMap<object, D1PreparedStatement>();
+  const wrap = (inner: D1PreparedStatement): D1PreparedStatement => {
+    const statement: D1PreparedStatement = Object.assign(Object.create(inner) as D1PreparedStatement, {
+      bind: (...values: unknown[]) => (sent.push(...values), wrap(inner.bind(...values))),
+      all: () => inner.all(),
+      run: () => inner.run(),
+      first: (column?: string) => (column === undefined ? inner.first() : inner.first(column)),
+      raw: (options?: { columnNames?: boolean }) => inner.raw(options as { columnNames: true }),
+    });
+    inners.set(statement, inner);
+    return statement;
+  };
+  const binding = Object.assign(Object.create(env.DB) as D1Database, {
+    prepare: (sql: string) => (sent.push(sql), wrap(env.DB.prepare(sql))),
+    batch: (statements: D1PreparedStatement[]) => env.DB.batch(statements.map((statement) => inners.get(statement)!)),
+  });
+  return { binding, sent };
+}
+
+/** Runs `work` on a database over the wire recorder, counting round trips and collecting query events. */
+async function observed(work: () => Promise<unknown>) {
+  const wire = recordingWire();
+  const { binding, roundTrips } = recordRoundTrips(wire.binding);
+  const events: QueryEvent[] = [];
+  await withDatabase(connect(binding, { onQuery: (event) => events.push(event) }), work);
+  return { sent: wire.sent, roundTrips, events };
+}
+
+async function storedRows(): Promise<Record<string, unknown>[]> {
+  return (await env.DB.prepare("SELECT * FROM encrypted_people ORDER BY id").all<Record<string, unknown>>()).results;
+}
+
+beforeEach(async () => {
+  keys.current = KEY_A;
+  keys.previous = [];
+  await env.DB.exec("DELETE FROM encrypted_people; DELETE FROM encrypted_teams;");
+});
+
+type People = typeof Person;
+
+/** Each way a value or a condition reaches D1; `secret` must never be sent, shown in an event, or stored as it is. */
+const writePaths: Array<[string, (M: People, secret: string) => Promise<unknown>]> = [
+  ["create", (M, secret) => M.createOrThrow({ name: "a", email: secret, note: secret })],
+  ["update", async (M, secret) => {
+    const person = await M.createOrThrow({ name: "a" });
+    person.email = secret;
+    person.note = secret;
+    await person.saveOrThrow();
+  }],
+  ["batch of toSave", (M, secret) => batch([M.build({ name: "a", email: secret, note: secret }).toSave()])],
+  ["insert", (M, secret) => M.insert({ name: "a", email: secret, note: secret })],
+  ["insertAll", (M, secret) => M.insertAll([{ name: "a", email: secret, note: secret }, { name: "b", email: `${secret}-2`, note: null }])],
+  ["upsert", async (M, secret) => {
+    await M.upsert({ name: "a", email: secret, note: secret }, { uniqueBy: ["email"] });
+    await M.upsert({ name: "b", email: secret, note: `${secret}-2` }, { uniqueBy: ["email"] });
+  }],
+  ["upsertAll", (M, secret) => M.upsertAll([{ name: "a", email: secret, note: secret }], { uniqueBy: ["email"] })],
+  ["updateAll", async (M, secret) => {
+    await M.insert({ name: "a" });
+    await M.where({ name: "a" }).updateAll({ email: secret, note: secret });
+  }],
+  ["updateAll by an encrypted condition", async (M, secret) => {
+    await M.where({ email: secret }).updateAll({ name: "b" });
+    await M.where({ email: [secret, "other"] }).updateAll({ name: "c" });
+  }],
+  ["deleteAll by an encrypted condition", (M, secret) => M.where({ email: secret }).deleteAll()],
+  ["conditions of loads", async (M, secret) => {
+    await M.findBy({ email: secret });
+    await M.where({ email: [secret, "other"] }).toArray();
+    await M.whereNot({ email: secret }).first();
+    await M.where({ email: secret }).count();
+    await M.exists({ email: secret });
+    await M.where({ email: secret }).pluck("name");
+    await M.where({ email: secret }).paginate({ page: 1 });
+    await M.where({ email: secret }).explain();
+  }],
+];
+
+describe("encrypts: no plaintext reaches D1", () => {
+  for (const [name, write] of writePaths) {
+    it(`${name}: sends, shows and stores only ciphertext, in as many round trips as without encryption`, async () => {
+      const secret = `secret-${name.replace(/\W/g, "-")}@example.com`;
+      const encrypted = await observed(() => write(Person, secret));
+      for (const value of encrypted.sent) expect(String(value), name).not.toContain(secret);
+      expect(JSON.stringify(encrypted.events)).not.toContain(secret);
+      const stored = await storedRows();
+      expect(JSON.stringify(stored)).not.toContain(secret);
+      for (const row of stored) for (const column of ["email", "note"]) if (row[column] !== null) expect(row[column]).toMatch(/^enc1\.[0-9a-f]{8}\./);
+
+      await env.DB.exec("DELETE FROM encrypted_people");
+      const plain = await observed(() => write(PlainPerson as unknown as People, secret));
+      expect(encrypted.roundTrips.map((trip) => trip.length)).toEqual(plain.roundTrips.map((trip) => trip.length));
+    });
+  }
+});
+
+describe("encrypts: every load decrypts", () => {
+  it("find, findBy, where, first, reload, the row a create returns, pluck, a page and a batch's select give plaintext", async () => {
+    const ann = await Person.createOrThrow({ name: "Ann", email: "ann@example.com", note: "likes tea" });
+    // The row the INSERT returned went through the load stage: the record holds plaintext, with no change pending.
+    expect([ann.email, ann.note, ann.isChanged()]).toEqual(["ann@example.com", "likes tea", false]);
+    await Person.createOrThrow({ name: "Bob", email: "bob@example.com", note: null });
+
+    const found = await Person.find(ann.id);
+    expect([found.email, found.note]).toEqual(["ann@example.com", "likes tea"]);
+    expect((await Person.findBy({ email: "bob@example.com" }))?.name).toBe("Bob");
+    expect((await Person.order({ name: "asc" }).toArray()).map((person) => person.email)).toEqual(["ann@example.com", "bob@example.com"]);
+    expect((await Person.first())?.note).toBe("likes tea");
+    await env.DB.prepare("UPDATE encrypted_people SET name = 'Annie' WHERE id = ?").bind(ann.id).run();
+    await ann.reload();
+    expect([ann.name, ann.email, ann.note]).toEqual(["Annie", "ann@example.com", "likes tea"]);
+    expect(await Person.order({ name: "asc" }).pluck("email")).toEqual(["ann@example.com", "bob@example.com"]);
+    expect(await Person.order({ name: "asc" }).pluck("name", "note")).toEqual([["Annie", "likes tea"], ["Bob", null]]);
+    expect((await Person.order({ name: "asc" }).paginate({ page: 1 })).records.map((person) => person.email)).toEqual(["ann@example.com", "bob@example.com"]);
+    const [selected] = await batch([Person.where({ name: "Bob" }).toSelect()]);
+    expect((selected as Person[]).map((person) => person.email)).toEqual(["bob@example.com"]);
+  });
+
+  it("decrypts the records another Model's includes preloads, in the same round trip", async () => {
+    const team = await Team.createOrThrow({ name: "Red" });
+    await Person.insertAll([{ name: "Ann", email: "ann@example.com", note: "n1", teamId: team.id }, { name: "Bob", email: "bob@example.com", note: null, teamId: team.id }]);
+    const { roundTrips } = await observed(async () => {
+      const [loaded] = await Team.includes("people").toArray();
+      const people = await loaded!.people().toArray();
+      expect(people.map((person) => [person.email, person.note]).sort()).toEqual([["ann@example.com", "n1"], ["bob@example.com", null]]);
+    });
+    expect(roundTrips).toHaveLength(1);
+  });
+
+  it("stores equal plaintexts as equal ciphertexts in deterministic mode, and as different ones otherwise", async () => {
+    await Person.insertAll([{ name: "a", email: "same@example.com", note: "same" }, { name: "b", email: "other@example.com", note: "same" }]);
+    const [first, second] = await storedRows();
+    expect(first!["note"]).not.toBe(second!["note"]);
+    await Person.where({ name: "a" }).deleteAll();
+    await Person.insert({ name: "c", email: "same@example.com" });
+    expect((await storedRows())[1]!["email"]).toBe(first!["email"]);
+    // One ciphertext per value: a unique index on it refuses the same email again.
+    await expect(Person.insert({ name: "d", email: "same@example.com" })).rejects.toThrow(/must be unique/);
+  });
+
+  it("matches equality conditions: where, findBy, a list, whereNot, exists, count", async () => {
+    await Person.insertAll([{ name: "a", email: "a@example.com" }, { name: "b", email: "b@example.com" }, { name: "c", email: null }]);
+    expect((await Person.findBy({ email: "b@example.com" }))?.name).toBe("b");
+    expect(await Person.where({ email: ["a@example.com", "b@example.com", null] }).order({ name: "asc" }).pluck("name")).toEqual(["a", "b", "c"]);
+    expect(await Person.whereNot({ email: "a@example.com" }).pluck("name")).toEqual(["b"]);
+    expect(await Person.exists({ email: "c@example.com" })).toBe(false);
+    expect(await Person.where({ email: "a@example.com" }).count()).toBe(1);
+    expect(await Person.where({ email: "a@example.com" }).updateAll({ name: "A" })).toBe(1);
+    expect(await Person.where({ email: ["A@example.com"] }).deleteAll()).toBe(0);
+  });
+});
+
+describe("encrypts: key rotation", () => {
+  it("reads rows written under a previous key, writes with the newest, and finds both by equality", async () => {
+    const old = await Person.createOrThrow({ name: "old", email: "old@example.com", note: "from before" });
+    const [before] = await storedRows();
+    keys.current = KEY_B;
+    keys.previous = [KEY_A];
+    const reloaded = await Person.find(old.id);
+    expect([reloaded.email, reloaded.note]).toEqual(["old@example.com", "from before"]);
+    await Person.createOrThrow({ name: "new", email: "new@example.com" });
+    const [, written] = await storedRows();
+    const keyId = (stored: unknown) => String(stored).split(".")[1];
+    expect(keyId(written!["email"])).not.toBe(keyId(before!["email"]));
+    // A condition matches the rows of every key: the old row is found by its email without being written again.
+    expect(await Person.where({ email: ["old@example.com", "new@example.com"] }).order({ name: "asc" }).pluck("name")).toEqual(["new", "old"]);
+    expect((await Person.findBy({ email: "old@example.com" }))?.name).toBe("old");
+    // Saving the old row writes it under the newest key.
+    reloaded.note = "rewritten";
+    await reloaded.saveOrThrow();
+    const [after] = await storedRows();
+    expect(keyId(after!["note"])).toBe(keyId(written!["email"]));
+  });
+
+  it("reads the key from a Worker secret by name", async () => {
+    class SecretBase extends ActiveRecord {
+      static override binding = "DB";
+      static {
+        this.use(encrypts({ key: "ENCRYPTS_TEST_KEY" }));
+      }
+    }
+    class Secretive extends defineApplicationRecord(schema, SecretBase)("encrypted_people") {
+      static {
+        this.encrypts("note");
+      }
+    }
+    const made = await Secretive.createOrThrow({ name: "s", note: "hidden" });
+    expect((await Secretive.find(made.id)).note).toBe("hidden");
+    await expect(Person.find(made.id)).rejects.toThrow(DecryptionError);
+  });
+});
+
+describe("encrypts: refusals", () => {
+  it("refuses the sync to... forms that would write an encrypted value, naming the Model, attribute and method", () => {
+    expect(() => Person.toInsert({ name: "a", email: "x@example.com" })).toThrow(
+      new TypeError("Person.toInsert: email is encrypted, which needs the async write stage; use await Person.insert(...) instead"),
+    );
+    expect(() => Person.toInsertAll([{ name: "a", note: "x" }])).toThrow(/Person\.toInsertAll: note is encrypted/);
+    expect(() => Person.toUpsert({ name: "a", email: "x" })).toThrow(/Person\.toUpsert: email is encrypted/);
+    expect(() => Person.where({ name: "a" }).toUpdateAll({ note: "x" })).toThrow(/Person\.toUpdateAll: note is encrypted/);
+    // Null is no plaintext: it is written as it is.
+    expect(Person.toInsert({ name: "a", note: null }).toSql().sql).toMatch(/^INSERT/);
+  });
+
+  it("refuses to compile a plaintext condition synchronously: toSql, toSelect, toDeleteAll", () => {
+    const message = /Person\.email is encrypted: a condition on it is encrypted by the async methods/;
+    expect(() => Person.where({ email: "x@example.com" }).toSql()).toThrow(message);
+    expect(() => Person.whereNot({ email: "x@example.com" }).toSelect()).toThrow(message);
+    expect(() => Person.where({ email: ["x"] }).toDeleteAll()).toThrow(message);
+    expect(Person.where({ email: null }).toSql().sql).toContain(`"email" IS NULL`);
+  });
+
+  it("refuses conditions no ciphertext can answer: a non-deterministic attribute, a comparison, an order", async () => {
+    await expect(Person.findBy({ note: "x" })).rejects.toThrow(new TypeError(
+      "Person.note is encrypted with a random IV: no condition can match its ciphertext; declare it encrypts(..., { deterministic: true }) to query it",
+    ));
+    await expect(Person.where({ note: ["x"] }).count()).rejects.toThrow(/Person\.note is encrypted with a random IV/);
+    await expect(Person.where({ email: gt("a") }).toArray()).rejects.toThrow(/Person\.email is encrypted: a comparison/);
+    await expect(Person.order({ email: "asc" }).toArray()).rejects.toThrow(/Person\.order: email is encrypted/);
+    expect(await Person.where({ note: null }).count()).toBe(0);
+  });
+
+  it("refuses a missing or malformed key with EncryptionError, and a value no key decrypts with DecryptionError, naming the Model and attribute", async () => {
+    const person = await Person.createOrThrow({ name: "a", email: "a@example.com", note: "n" });
+    keys.current = undefined;
+    const missing = await rejectionOf(Person.create({ name: "b", note: "x" }));
+    expect(missing).toBeInstanceOf(EncryptionError);
+    expect(missing.message).toMatch(/^Person\.note: no encryption key/);
+    keys.current = "c2hvcnQ=";
+    expect((await rejectionOf(Person.find(person.id))).message).toMatch(/^Person\.(email|note): the encryption key in the key function's key is not 32 bytes/);
+
+    keys.current = KEY_B;
+    const wrongKey = await rejectionOf(Person.find(person.id));
+    expect(wrongKey).toBeInstanceOf(DecryptionError);
+    expect(wrongKey.message).toMatch(/^Person\.(email|note): the value was encrypted with key [0-9a-f]{8}, which is neither the key nor one of previousKeys$/);
+
+    keys.current = KEY_A;
+    const [row] = await storedRows();
+    const altered = String(row!["note"]).replace(/.$/, (last) => (last === "A" ? "B" : "A"));
+    await env.DB.prepare("UPDATE encrypted_people SET note = ? WHERE id = ?").bind(altered, person.id).run();
+    const tampered = await rejectionOf(Person.find(person.id));
+    expect(tampered).toBeInstanceOf(DecryptionError);
+    expect(tampered.message).toMatch(/^Person\.note: the value does not decrypt with key [0-9a-f]{8}: it was altered/);
+    expect(tampered.cause).toBeInstanceOf(DOMException);
+
+    await env.DB.prepare("UPDATE encrypted_people SET note = 'plain' WHERE id = ?").bind(person.id).run();
+    expect((await rejectionOf(Person.find(person.id))).message).toBe("Person.note: the stored value is not one encrypts wrote (was it stored before the attribute was encrypted?)");
+  });
+
+  it("refuses, at the Model's first use, an attribute it does not have, a non-string one and the primary key", async () => {
+    const declared = (name: string) => {
+      class Declared extends Encrypted("encrypted_people") {}
+      (Declared as unknown as { encrypts(name: string): void }).encrypts(name);
+      return Declared;
+    };
+    await expect(declared("emial").first()).rejects.toThrow(new InvalidModel("Declared.encrypts: emial is not an attribute"));
+    await expect(declared("age").first()).rejects.toThrow(new InvalidModel("Declared.encrypts: age is a integer; only string attributes are encrypted"));
+    await expect(declared("id").first()).rejects.toThrow(InvalidModel);
+    expect(() => encrypts({} as never)).toThrow(TypeError);
+    class Undeclared extends Encrypted("encrypted_people") {}
+    expect(() => Undeclared.encrypts("email", { deterministic: "yes" } as never)).toThrow(new TypeError("Undeclared.encrypts: the options are { deterministic?: boolean }"));
+  });
+
+  it("filters encrypted attributes wherever recordflare shows values", async () => {
+    const person = await Person.createOrThrow({ name: "a", email: "a@example.com", note: "n" });
+    expect(String(person)).toContain("email: [FILTERED]");
+    expect(String(person)).not.toContain("a@example.com");
+  });
+});
