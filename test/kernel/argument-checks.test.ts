@@ -3,6 +3,7 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { batch, CastError, between, column, connect, gt, gte, hasMany, ignoringCase, lt, lte, sql, withDatabase } from "../../src/index.js";
 import { previewText, Relation } from "../../src/plugin.js";
+import { refusedValueError, refuseUninspectable, unfitValue } from "../../src/kernel/arguments.js";
 import { thrown } from "../helpers/errors.js";
 import { countRows, listen } from "../helpers/queries.js";
 import { ApplicationRecord, Counter, Post, User } from "../models/fixtures.js";
@@ -472,5 +473,32 @@ describe("paginate caps a whole perPage above maxPerPage, however large", () => 
     const error = await thrown(() => bound.db.model(Wide).paginate({ page: Number.MAX_SAFE_INTEGER, perPage: 10_000 }));
     expect(error).toBeInstanceOf(CastError);
     expect(error).toMatchObject({ attribute: "page", value: Number.MAX_SAFE_INTEGER });
+  });
+});
+
+describe("refused values", () => {
+  const target = { model: User, attribute: "name" };
+
+  it("are CastError when a request can carry them (text, null, arrays and plain objects), TypeError when only code can give them", () => {
+    for (const value of ["\ud800", null, undefined, 1, ["\ud800"], { name: "\ud800" }]) expect(refusedValueError("m", value, target)).toBeInstanceOf(CastError);
+    for (const value of [10n, Symbol("s"), () => 1, new Map(), new Plain(), revokedProxy()]) {
+      const error = refusedValueError("m", value, target);
+      expect(error).toBeInstanceOf(TypeError);
+      expect(error).not.toBeInstanceOf(CastError);
+    }
+  });
+
+  it("say why a value is unfit, and nothing for a fit one", () => {
+    expect(unfitValue(Symbol("s"))).toBe("a symbol is not a value");
+    expect(unfitValue(() => 1)).toBe("a function is not a value");
+    expect(unfitValue("\udc00")).toMatch(/lone surrogate/);
+    expect(unfitValue(revokedProxy())).toMatch(/revoked Proxy/);
+    for (const value of [null, undefined, 0, 1n, true, "é", {}, [], new Map()]) expect(unfitValue(value)).toBeUndefined();
+  });
+
+  it("refuse only an object that cannot be inspected, naming where it was given", () => {
+    for (const value of [null, undefined, 1, "x", {}, [], new Map()]) expect(() => refuseUninspectable("User.where", "conditions", value)).not.toThrow();
+    for (const value of [revokedProxy(), trappedProxy]) expect(() => refuseUninspectable("User.where", "conditions", value)).toThrow(TypeError);
+    expect(() => refuseUninspectable("User.where", "conditions", revokedProxy())).toThrow(/^User\.where takes conditions, not/);
   });
 });
