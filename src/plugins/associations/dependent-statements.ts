@@ -119,7 +119,8 @@ function treeStatement<T>(
 
 /** The records of `node`, read with one statement. */
 export function readRecords(reach: TreeReach, node: DependentNode): Statement<any[]> {
-  const { read } = targetOf(node, reach.database).toSelect();
+  const target = targetOf(node, reach.database);
+  const read: StatementReader<any[]> = (rows, _meta, database) => target.recordsOf(rows, database);
   return treeStatement(reach, node, node.parents, "rows", read, (rowsOf) => joinSelect(rowsOf(node, node.parents)));
 }
 
