@@ -1,4 +1,5 @@
 import { Statement } from "./statement.js";
+import { changesGuardSlot } from "./changes-check.js";
 import { WriteConflict } from "./write-conflict.js";
 
 /**
@@ -18,28 +19,23 @@ function guardOf(expected: number, index: number): Statement {
   return guard;
 }
 
-/** The statements of a batch with a guard after each that demands a number of changed rows. */
-export function withGuards(sent: readonly Statement[]): readonly Statement[] {
-  if (sent.length < 2 || !sent.some((statement) => statement.expectedChanges !== undefined)) return sent;
+function withGuards(sent: readonly Statement[]): readonly Statement[] {
   return sent.flatMap((statement, index) => (statement.expectedChanges === undefined ? [statement] : [statement, guardOf(statement.expectedChanges, index)]));
 }
 
-/** Whether a statement is a guard that `withGuards` added. */
-export function isGuard(statement: Statement): boolean {
-  return guards.has(statement);
-}
-
-/** The conflict of the statement whose guard failed the batch with `error`, or undefined for any other error. */
-export function guardConflict(error: unknown, sent: readonly Statement[]): WriteConflict | undefined {
+function guardConflict(error: unknown, sent: readonly Statement[]): WriteConflict | undefined {
   const message = error instanceof Error ? `${error.message} ${(error.cause as Error | undefined)?.message ?? ""}` : "";
   const failed = GUARD_ERROR.exec(message);
   const statement = failed ? sent[Number(failed[1])] : undefined;
   return statement ? new WriteConflict(statement, undefined) : undefined;
 }
 
-/** Throws `WriteConflict` when a statement run alone changed other than the rows it demanded. */
-export function checkChanges(statement: Statement, meta: Record<string, unknown>): void {
-  if (statement.expectedChanges === undefined) return;
-  const changes = Number(meta["changes"] ?? 0);
-  if (changes !== statement.expectedChanges) throw new WriteConflict(statement, changes);
+/**
+ * Installs the guard that checks, inside an atomic batch, the statements demanding `expectedChanges`. Plugin API:
+ * a plugin whose `write:plan` hook sets `expectedChanges`, or code that batches a `defineStatement` with one, calls it
+ * first (it is idempotent and cheap); a batch with such a statement and no guard throws `TypeError`. A statement
+ * run alone is checked by D1's `meta.changes` without it.
+ */
+export function installChangesGuard(): void {
+  changesGuardSlot.guard ??= { guarded: withGuards, isGuard: (statement) => guards.has(statement), conflict: guardConflict };
 }

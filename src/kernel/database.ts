@@ -2,7 +2,7 @@ import { HookPoints } from "./hook-points.js";
 import { argumentError, optionsArgument, refuseUninspectable } from "./arguments.js";
 import { type Batchable, failEach, finishEach, isBatchable, resultsPerItem } from "./batchable.js";
 import type { D1DatabaseLike, D1PreparedStatementLike } from "./d1.js";
-import { checkChanges, guardConflict, isGuard, withGuards } from "./changes-guard.js";
+import { changesGuardSlot, checkChanges, guardedBatch } from "./changes-check.js";
 import { metaOfError, translateError } from "./database-errors.js";
 import { QueryBudget, type QueryBudgets } from "./query-budget.js";
 import { type QueryEvent, queryEvent } from "./query-event.js";
@@ -132,14 +132,14 @@ export class Database {
     if (statements.length === 0) return [];
     const sent = statements.flatMap((statement) => statement.parts ?? [statement]);
     // The guards are statements D1 runs and bills like any other: the budget counts them.
-    const guarded = withGuards(sent);
+    const guarded = guardedBatch(sent);
     const answers = await this.#send(
       guarded,
       true,
       () => this.#binding.batch(guarded.map((statement) => this.#prepare(statement))),
-      (error) => guardConflict(error, sent) ?? translateError(error, sent),
+      (error) => (guarded === sent ? undefined : changesGuardSlot.guard!.conflict(error, sent)) ?? translateError(error, sent),
     );
-    const results = guarded === sent ? answers : answers.filter((_, index) => !isGuard(guarded[index]!));
+    const results = guarded === sent ? answers : answers.filter((_, index) => !changesGuardSlot.guard!.isGuard(guarded[index]!));
     if (sent.length === 1) checkChanges(sent[0]!, results[0]!.meta);
     let offset = 0;
     const read = statements.map((statement) => {

@@ -62,6 +62,8 @@ export { includePaths, type IncludeSpec } from "./include-paths.js";
 export { column, sql, SqlFragment, ColumnReference } from "./sql.js";
 export { defineStatement, defineStatementOfParts, Statement, type SqlQuery, type StatementDefinition, type StatementOfPartsDefinition } from "./statement.js";
 export { WriteConflict, type ConflictingStatement } from "./write-conflict.js";
+export { installChangesGuard } from "./changes-guard.js";
+export type { BatchChangesGuard } from "./changes-check.js";
 export type * from "./types.js";
 export { attributesOf, databaseOfModel, databaseOfRecord, databaseOfRelation, isAttributeLoaded, primaryKeyOf, readAsCondition } from "./introspection.js";
 export { defineRelationMethod, pluginRelationOf, relationOf } from "./model-relations.js";

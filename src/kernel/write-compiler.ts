@@ -175,12 +175,8 @@ export function recordKeys(write: WritePlan, state: RecordState): SqlFragment {
   return new SqlFragment([`SELECT ${quoteIdentifier(model.primaryKey.column)} AS "key" FROM ${model.quotedTable} WHERE rowid = (SELECT max(rowid) FROM ${model.quotedTable})`], []);
 }
 
-/**
- * Compiles a record's own write, as its `write:plan` hooks left it, into its Statement. `attributes` are those
- * of `write.values` when the caller knows them (a save's, which no hook changed). Throws `TypeError` for a plan that
- * cannot be sent.
- */
-export function compileWrite(write: WritePlan, state: RecordState, attributes: readonly Attribute[] = attributesOfValues(write)): Statement<unknown> {
+/** Refuses with `TypeError` naming the Model a plan its hooks left unsendable; returns the attributes of its values. */
+function checkedPlan(write: WritePlan): Attribute[] {
   const { model, kind, where } = write;
   assertExpectedChanges(write);
   assertWhereTerms(model, where);
@@ -188,11 +184,19 @@ export function compileWrite(write: WritePlan, state: RecordState, attributes: r
   if (!allowed.includes(kind)) {
     throw new TypeError(`${model.name}: the kind of ${write.operation === "update" ? "an" : "a"} ${write.operation}'s write is ${allowed.map((each) => `"${each}"`).join(" or ")}, not ${previewText(kind)}`);
   }
-  if (kind === "insert") {
-    if (where.length > 0) throw new TypeError(`${model.name}: an INSERT has no WHERE; a write:plan hook added conditions to it`);
-    return insertStatement(write, attributes);
-  }
-  if (kind === "delete") return deleteStatement(write, state);
-  if (attributes.length === 0) throw new TypeError(`${model.name}: an UPDATE needs values; a write:plan hook left none`);
+  if (kind === "insert" && where.length > 0) throw new TypeError(`${model.name}: an INSERT has no WHERE; a write:plan hook added conditions to it`);
+  const attributes = attributesOfValues(write);
+  if (kind === "update" && attributes.length === 0) throw new TypeError(`${model.name}: an UPDATE needs values; a write:plan hook left none`);
+  return attributes;
+}
+
+/**
+ * Compiles a record's own write, as its `write:plan` hooks left it, into its Statement. `attributes` are those
+ * of `write.values` when the caller knows them (a save's, which no hook changed: its plan is then the kernel's own,
+ * well-formed by construction, and skips the checks). Throws `TypeError` for a plan that cannot be sent.
+ */
+export function compileWrite(write: WritePlan, state: RecordState, attributes: readonly Attribute[] = checkedPlan(write)): Statement<unknown> {
+  if (write.kind === "insert") return insertStatement(write, attributes);
+  if (write.kind === "delete") return deleteStatement(write, state);
   return updateStatement(write, state, attributes);
 }

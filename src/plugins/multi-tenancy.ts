@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { abort, attributesOf, column, definePlugin, previewText, quoteIdentifier, RecordflareError, sql } from "../kernel/index.js";
+import { abort, attributesOf, column, definePlugin, installChangesGuard, previewText, quoteIdentifier, RecordflareError, sql } from "../kernel/index.js";
 
 const tenants = new AsyncLocalStorage<string>();
 
@@ -73,7 +73,10 @@ export function multiTenancy({ attribute = "tenantId" }: { attribute?: string } 
         refuseOtherTenant(record ? model.name : `${model.name}.${operation}`, attribute, values, tenant);
         if (kind === "insert" || (!record && kind !== "upsert")) return;
         plan.where.push(sql`${column(attribute)} = ${tenant}`);
-        if (record) plan.expectedChanges = 1;
+        if (record) {
+          installChangesGuard();
+          plan.expectedChanges = 1;
+        }
       },
       "write:outcome"({ plan, conflict }) {
         if (!conflict || !plan.record) return;

@@ -1,4 +1,4 @@
-import { attributesOf, attributeWas, column, definePlugin, isAttributeChanged, previewText, RecordflareError, sql } from "../kernel/index.js";
+import { attributesOf, attributeWas, column, definePlugin, installChangesGuard, isAttributeChanged, previewText, RecordflareError, sql } from "../kernel/index.js";
 
 const LOCK = "lockVersion";
 
@@ -56,6 +56,7 @@ export const optimisticLocking = definePlugin({
       // Set even when the version moved on lands back on the loaded one (an older version was assigned).
       if (write.operation === "update") write.values.set(LOCK, checked + 1);
       write.where.push(sql`${column(LOCK)} = ${checked}`);
+      installChangesGuard();
       write.expectedChanges = 1;
     },
     "write:outcome"({ plan: write, conflict }) {

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import { column, connect, Model, RecordflareError, RecordNotUnique, sql, WriteConflict } from "../../src/index.js";
-import { defineStatement, type WriteOutcome, type WritePlan } from "../../src/plugin.js";
+import { defineStatement, installChangesGuard, type WriteOutcome, type WritePlan } from "../../src/plugin.js";
 import { rejectionOf } from "../helpers/errors.js";
 import { listen } from "../helpers/queries.js";
 
@@ -151,6 +151,7 @@ describe("write:plan of a record's own write", () => {
     const second = await PlannedDocument.createOrThrow({ title: "Second" });
     pipeline.plan = (write) => {
       if (write.record === second) write.where.push(sql`0`);
+      installChangesGuard();
       write.expectedChanges = 1;
     };
     first.title = "First, edited";
@@ -263,6 +264,7 @@ describe("defineStatement", () => {
   it("makes a Statement a batch runs; one demanding changed rows is guarded in a batch and checked alone", async () => {
     await PlannedDocument.createOrThrow({ title: "Only" });
     const db = connect(env.DB);
+    installChangesGuard();
     const rename = (title: string, expectedChanges: number) =>
       defineStatement({ sql: `UPDATE "locked_documents" SET "title" = ?1`, params: [title], result: "meta", expectedChanges });
     const count = defineStatement({ sql: `SELECT COUNT(*) AS n FROM "locked_documents"`, read: (rows) => rows[0]!["n"] });
