@@ -6,31 +6,31 @@
 export { ActiveRecord, Model } from "./active-record.js";
 export { Base } from "./kernel/base.js";
 export { defineApplicationRecord, type ApplicationRecordFunction, type AppModel, type Schema } from "./kernel/application-record.js";
-export type { AttributeDeclaration, AttributeDeclarations, AttributeOptions, AttributeOverride, AttributeOverrides, AttributesOf } from "./kernel/attributes.js";
-export type { AttributeInputMap, AttributeJsonMap, AttributeTypeMap, AttributeTypeName, BuiltInAttributeTypeName } from "./kernel/attribute-types.js";
+export type { AttributeDeclaration, AttributeDeclarations, AttributeOptions, AttributeOverride, AttributeOverrides, AttributesOf } from "./kernel/records/attributes.js";
+export type { AttributeInputMap, AttributeJsonMap, AttributeTypeMap, AttributeTypeName, BuiltInAttributeTypeName } from "./kernel/records/attribute-types.js";
 export type * from "./kernel/types.js";
-export { underscore, camelize } from "./kernel/naming.js";
+export { underscore, camelize } from "./kernel/sql/naming.js";
 
-export { connect, Database, type BatchItem, type BatchItemResult, type BatchResults, type ConnectOptions, type DatabaseHooks } from "./kernel/database.js";
-export type { D1DatabaseLike, D1PreparedStatementLike } from "./kernel/d1.js";
-export { currentDatabase, withDatabase } from "./kernel/context.js";
+export { connect, Database, type BatchItem, type BatchItemResult, type BatchResults, type ConnectOptions, type DatabaseHooks } from "./kernel/database/database.js";
+export type { D1DatabaseLike, D1PreparedStatementLike } from "./kernel/database/d1.js";
+export { currentDatabase, withDatabase } from "./kernel/database/context.js";
 export { batch } from "./batch.js";
-export type { Batchable } from "./kernel/batchable.js";
-export type { Statement, SqlQuery } from "./kernel/statement.js";
-export type { QueryEvent } from "./kernel/query-event.js";
-export type { QueryPlanStep } from "./kernel/query-plan.js";
-export type { QueryBudgets } from "./kernel/query-budget.js";
+export type { Batchable } from "./kernel/database/batchable.js";
+export type { Statement, SqlQuery } from "./kernel/sql/statement.js";
+export type { QueryEvent } from "./kernel/sql/query-event.js";
+export type { QueryPlanStep } from "./kernel/database/query-plan.js";
+export type { QueryBudgets } from "./kernel/database/query-budget.js";
 export { requestBookmark, sessionFor, withRequestDatabase, type RequestDatabaseOptions, type SessionConstraint } from "./web/request-sessions.js";
 
-export { between, Comparison, gt, gte, ignoringCase, lt, lte } from "./kernel/conditions.js";
-export { column, sql, SqlFragment, ColumnReference } from "./kernel/sql.js";
-export type { OrderDirection } from "./kernel/relation.js";
+export { between, Comparison, gt, gte, ignoringCase, lt, lte } from "./kernel/sql/conditions.js";
+export { column, sql, SqlFragment, ColumnReference } from "./kernel/sql/sql.js";
+export type { OrderDirection } from "./kernel/relations/relation.js";
 
-export { Abort, abort } from "./kernel/abort.js";
+export { Abort, abort } from "./kernel/persistence/abort.js";
 export * from "./kernel/errors.js";
-export { RecordInvalid } from "./kernel/record-invalid.js";
-export { WriteConflict } from "./kernel/write-conflict.js";
-export { Errors, type ErrorEntry } from "./kernel/errors-collection.js";
+export { RecordInvalid } from "./kernel/persistence/record-invalid.js";
+export { WriteConflict } from "./kernel/persistence/write-conflict.js";
+export { Errors, type ErrorEntry } from "./kernel/records/errors-collection.js";
 
 export { defaultPlugins } from "./plugins/default-plugins.js";
 export { attributeFiltering, type AttributeFilteringSettings } from "./plugins/attribute-filtering.js";

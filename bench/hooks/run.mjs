@@ -17,7 +17,7 @@ import { WORKER_BUILD_OPTIONS } from "../lib/esbuild-worker.mjs";
 const hookablePackage = process.argv[2];
 if (!hookablePackage) throw new Error("usage: node bench/hooks/run.mjs <path of hookable's unpacked package>");
 const hookableModule = resolve(hookablePackage, "dist/index.mjs");
-const kernelHookPoints = resolve(import.meta.dirname, "../../src/kernel/hook-points.ts");
+const kernelHookPoints = resolve(import.meta.dirname, "../../src/kernel/plugin-api/hook-points.ts");
 
 /** The kernel's HookPoints interface (hook, has, functionsOf, callSync, callHook) on hookable's public API. */
 const onHookable = `

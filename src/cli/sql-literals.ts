@@ -3,7 +3,7 @@
  * and a column's DEFAULT, read back from SQLite, becomes the JavaScript value of the schema file. Only literals
  * are carried; an expression such as `CURRENT_TIMESTAMP` stays the database's business.
  */
-import { parseDateText } from "../kernel/date-text.js";
+import { parseDateText } from "../kernel/records/date-text.js";
 import type { AttributeTypeName } from "./column-types.js";
 
 const INTEGER_TEXT = /^[+-]?\d+$/;

@@ -1,6 +1,6 @@
-import type { AttributeDeclarations, AttributeOverride, AttributesOf, OverriddenDeclarations } from "./attributes.js";
+import type { AttributeDeclarations, AttributeOverride, AttributesOf, OverriddenDeclarations } from "./records/attributes.js";
 import type { Base } from "./base.js";
-import { defineModel, defineTableModel } from "./define-model.js";
+import { defineModel, defineTableModel } from "./records/define-model.js";
 import type { ModelClass } from "./types.js";
 
 /** The generated schema: each table's attribute declarations, by table name. */

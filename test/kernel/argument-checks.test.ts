@@ -3,7 +3,7 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { batch, CastError, between, column, connect, gt, gte, hasMany, ignoringCase, lt, lte, sql, withDatabase } from "../../src/index.js";
 import { previewText, Relation } from "../../src/plugin.js";
-import { refusedValueError, refuseUninspectable, unfitValue } from "../../src/kernel/arguments.js";
+import { refusedValueError, refuseUninspectable, unfitValue } from "../../src/kernel/records/arguments.js";
 import { thrown } from "../helpers/errors.js";
 import { countRows, listen } from "../helpers/queries.js";
 import { ApplicationRecord, Counter, Post, User } from "../models/fixtures.js";

@@ -7,8 +7,8 @@
 import { describe, expect, it } from "vitest";
 import { CastError } from "../../src/index.js";
 import { ParamWriter, utf8Length, assertValueWithinD1Limit, MAX_VALUE_BYTES } from "../../src/plugin.js";
-import { jsonArraysWithinD1Limit, jsonOfBound } from "../../src/kernel/bound-json.js";
-import { distinctListValues, matchesEachRowOnce } from "../../src/kernel/list-values.js";
+import { jsonArraysWithinD1Limit, jsonOfBound } from "../../src/kernel/sql/bound-json.js";
+import { distinctListValues, matchesEachRowOnce } from "../../src/kernel/sql/list-values.js";
 import { User } from "../models/fixtures.js";
 
 const encoder = new TextEncoder();

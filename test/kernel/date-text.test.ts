@@ -3,7 +3,7 @@
  * the kernel's casting and the CLI's column defaults: every text it accepts or refuses, and casting agreeing.
  */
 import { describe, expect, it } from "vitest";
-import { parseDateText } from "../../src/kernel/date-text.js";
+import { parseDateText } from "../../src/kernel/records/date-text.js";
 import { castAs } from "../../src/plugin.js";
 
 // The instant each accepted text names, as ISO text (years 0 to 99 included, which Date.UTC alone would shift).

@@ -1,6 +1,6 @@
 /**
  * The documentation standards that can be checked mechanically: every exported symbol (and public class member)
- * has a TSDoc comment, and the guide's hook catalogue lists every hook of src/kernel/hooks.ts as sync or async as
+ * has a TSDoc comment, and the guide's hook catalogue lists every hook of src/kernel/plugin-api/hooks.ts as sync or async as
  * the code types it.
  */
 import { execFileSync } from "node:child_process";
@@ -18,7 +18,7 @@ describe("documentation", () => {
   }, 60_000);
 
   it("the guide's hook catalogue has a row for every hook of hooks.ts, sync or async as the code says", () => {
-    const hooks = readFileSync(`${root}/src/kernel/hooks.ts`, "utf8");
+    const hooks = readFileSync(`${root}/src/kernel/plugin-api/hooks.ts`, "utf8");
     const body = hooks.slice(hooks.indexOf("export interface ModelHooks"), hooks.indexOf("export interface RelationCompileContext"));
     const declared = [...body.matchAll(/\/\*\*([\s\S]*?)\*\/\s*"([a-zA-Z:]+)": \(([\s\S]*?)\) => (void \| Promise<void>|void);/g)].map(
       ([, comment, name, , returns]) => ({ name: name!, async: returns !== "void", comment: comment! }),

@@ -1,0 +1,72 @@
+import type { Statement, StatementDatabase } from "../sql/statement.js";
+
+/**
+ * A write of records that joins a batch: `rec.toSave()` and `rec.toDestroy()`. `check` runs the validations and
+ * before-callbacks; `prepare` (checking first if that was not done) returns the statements; `finish` gets their
+ * results and runs the after-callbacks.
+ */
+export interface Batchable<R extends object = object> {
+  /**
+   * @internal Runs the validations and before-callbacks, of the record and of the writes they add, and throws the
+   * refusal (`RecordInvalid`, `RecordNotSaved`, `RecordNotDestroyed`); builds and writes nothing.
+   */
+  check(): Promise<void>;
+  /** @internal */
+  prepare(): Promise<Statement[]>;
+  /** @internal */
+  finish(results: unknown[]): Promise<void>;
+  /**
+   * @internal Its statements, or the batch they ran in, failed with `error`: every `write:outcome` hook of its
+   * writes sees it, and the first error one of them threw is returned in its place (else `error`).
+   */
+  failed(error: unknown): unknown;
+  /**
+   * @internal The write will not be made (another item was refused, a hook threw, or D1 refused the batch): puts
+   * back every record `check` and `prepare` touched as it was before.
+   */
+  abandon(): void;
+  /** @internal The database the record writes through. */
+  database(): StatementDatabase | Promise<StatementDatabase>;
+  /** The record written; what `batch` resolves to for this item. */
+  readonly record: R;
+}
+
+/** Whether a batch item is a record write rather than a Statement. */
+export function isBatchable(item: unknown): item is Batchable {
+  return typeof item === "object" && item !== null && "prepare" in item && "finish" in item && "database" in item && "record" in item;
+}
+
+/** Splits a batch's results among the items whose statements it ran, in order. */
+export function resultsPerItem(results: readonly unknown[], statementsPerItem: ReadonlyArray<readonly unknown[]>): unknown[][] {
+  let offset = 0;
+  return statementsPerItem.map((statements) => results.slice(offset, (offset += statements.length)));
+}
+
+/**
+ * Calls `finish` for every item even when one throws, because each record must still learn that its row was
+ * written (its state, its after-callbacks); then rethrows the first error.
+ */
+export async function finishEach<T>(items: readonly T[], finish: (item: T, index: number) => Promise<void> | void): Promise<void> {
+  let failure: { error: unknown } | undefined;
+  for (const [index, item] of items.entries()) {
+    try {
+      await finish(item, index);
+    } catch (error) {
+      failure ??= { error };
+    }
+  }
+  if (failure) throw failure.error;
+}
+
+/**
+ * Hands a failed batch's error to every part (each write's outcome hooks see it), and returns the first error a part
+ * replaced it with, else the error itself.
+ */
+export function failEach<T>(parts: readonly T[], error: unknown, fail: (part: T) => unknown): unknown {
+  let thrown = error;
+  for (const part of parts) {
+    const replaced = fail(part);
+    if (thrown === error) thrown = replaced;
+  }
+  return thrown;
+}

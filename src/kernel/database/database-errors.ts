@@ -1,0 +1,91 @@
+import { CheckViolation, InvalidForeignKey, InvalidModel, NotNullViolation, RecordNotUnique } from "../errors.js";
+import type { Statement, StatementModel } from "../sql/statement.js";
+
+const UNIQUE = /UNIQUE constraint failed: ([^:]+?)(?::|$)/;
+const NO_TABLE = /no such table: ([^\s:]+)/;
+const FOREIGN_KEY = /FOREIGN KEY constraint failed/;
+const NOT_NULL = /NOT NULL constraint failed: ([^\s:]+)/;
+// The expression (or the constraint's name) runs up to SQLite's result code, when D1 adds it.
+const CHECK = /CHECK constraint failed: (.+?)(?:: SQLITE_CONSTRAINT|$)/;
+const READ = /^\s*(SELECT|VALUES|PRAGMA|EXPLAIN)\b/i;
+
+/** The Model of the statement that writes `table`: in a batch, D1 does not say which statement failed. */
+function modelOfTable(statements: readonly Statement[], table: string): StatementModel | undefined {
+  return statements.find((statement) => statement.model?.tableName === table)?.model;
+}
+
+/**
+ * The one Model that the writing statements sent are of, when D1 names no table: a batch that writes rows of
+ * several Models does not say which of them failed.
+ */
+function modelOfWrites(statements: readonly Statement[]): StatementModel | undefined {
+  const models = new Set(statements.filter((statement) => !READ.test(statement.sql)).map((statement) => statement.model));
+  return models.size === 1 ? [...models][0] : undefined;
+}
+
+function ownerPrefix(model: StatementModel | undefined): string {
+  return model ? `${model.name}: ` : "";
+}
+
+function notNullError(statements: readonly Statement[], qualified: string, cause: unknown): NotNullViolation {
+  const [table, column] = qualified.split(".");
+  const model = modelOfTable(statements, table!);
+  const attribute = model?.byColumn.get(column!)?.name;
+  const subject = model && attribute ? `${model.name}.${attribute}` : qualified;
+  return new NotNullViolation(`${subject} cannot be NULL (${qualified} is NOT NULL)`, { cause });
+}
+
+function uniqueError(statements: readonly Statement[], columns: string, cause: unknown): RecordNotUnique {
+  const [table, inTable] = columns.trim().split(".");
+  // A unique index on an expression is reported as index '<name>', without its table: then the Model is known only
+  // when every statement is of the same one.
+  const oneModel = statements.every((statement) => statement.model === statements[0]!.model);
+  const model = inTable === undefined && oneModel ? statements[0]!.model : modelOfTable(statements, table!);
+  const names = columns.split(",").map((qualified) => {
+    const column = qualified.trim().split(".").pop()!;
+    return model?.byColumn.get(column)?.name ?? column;
+  });
+  const owner = model ? `${model.name}.` : "";
+  return new RecordNotUnique(`${owner}${names.join(", ")} has already been taken (${columns.trim()} must be unique)`, { cause });
+}
+
+/**
+ * Translates a database error of one statement, or of a batch of them, into the error recordflare promises:
+ * `RecordNotUnique`, `InvalidForeignKey`, `NotNullViolation` or `CheckViolation` for a constraint, `InvalidModel` for
+ * a missing table whose name was inferred. Any other error is returned unchanged.
+ */
+export function translateError(error: unknown, statements: readonly Statement[]): unknown {
+  const messages = error instanceof Error ? [error.message, (error.cause as Error | undefined)?.message ?? ""] : [];
+  const message = messages.join(" ");
+  const unique = UNIQUE.exec(message);
+  if (unique) return uniqueError(statements, unique[1]!, error);
+  if (FOREIGN_KEY.test(message)) {
+    const owner = ownerPrefix(modelOfWrites(statements));
+    const reason = "a key refers to no row, or a row still referred to was deleted (D1 does not say which key)";
+    return new InvalidForeignKey(`${owner}a FOREIGN KEY constraint failed: ${reason}`, { cause: error });
+  }
+  const notNull = NOT_NULL.exec(message);
+  if (notNull) return notNullError(statements, notNull[1]!, error);
+  // Read from one message: the expression runs to its end, where the other message would follow.
+  const check = messages.map((text) => CHECK.exec(text.trim())).find((match) => match !== null);
+  if (check) return new CheckViolation(`${ownerPrefix(modelOfWrites(statements))}CHECK constraint failed: ${check[1]}`, { cause: error });
+  const missing = NO_TABLE.exec(message);
+  const model = missing ? modelOfTable(statements, missing[1]!) : undefined;
+  if (model?.tableInferred) {
+    return new InvalidModel(
+      `${model.name}: the inferred table ${model.tableName} does not exist; if a bundler renamed the class, set static tableName`,
+      { cause: error },
+    );
+  }
+  return error;
+}
+
+/**
+ * The `meta` D1 reported with a failed call (on the error, or on its cause), so that the rows the failed statement
+ * read are counted as D1 bills them; undefined when the error carries none.
+ */
+export function metaOfError(error: unknown): Record<string, unknown> | undefined {
+  const metaOf = (value: unknown) => (value !== null && typeof value === "object" ? (value as { meta?: unknown }).meta : undefined);
+  const meta = metaOf(error) ?? metaOf((error as { cause?: unknown } | null | undefined)?.cause);
+  return meta !== null && typeof meta === "object" ? (meta as Record<string, unknown>) : undefined;
+}

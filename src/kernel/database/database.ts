@@ -1,0 +1,261 @@
+import { HookPoints } from "../plugin-api/hook-points.js";
+import { argumentError, optionsArgument, refuseUninspectable } from "../records/arguments.js";
+import { type Batchable, failEach, finishEach, isBatchable, resultsPerItem } from "./batchable.js";
+import type { D1DatabaseLike, D1PreparedStatementLike } from "./d1.js";
+import { changesGuardSlot, checkChanges, guardedBatch } from "./changes-check.js";
+import { metaOfError, translateError } from "./database-errors.js";
+import { QueryBudget, type QueryBudgets } from "./query-budget.js";
+import { type QueryEvent, queryEvent } from "../sql/query-event.js";
+import { Statement } from "../sql/statement.js";
+
+/**
+ * A Model class's check of its own declaration, which `db.model(M)` runs before binding it (the kernel's `Base`
+ * resolves the Model there): the database layer does not import the Model layer above it.
+ */
+export const CHECK_MODEL = Symbol("recordflare.checkModel");
+
+/** Hook points of a database object. */
+export interface DatabaseHooks {
+  /** After each query D1 answered, with its event. Sync. */
+  query: (event: QueryEvent) => void;
+}
+
+/** Options of `connect`; `maxQueries` and `maxRowsRead` are opt-in budgets (see `QueryBudgetExceeded`). */
+export interface ConnectOptions extends QueryBudgets {
+  /** Receives an event for each query sent. */
+  onQuery?: (event: QueryEvent) => void;
+  /**
+   * Opens a D1 session (read replication): `"first-primary"`, `"first-unconstrained"`, or a bookmark from an
+   * earlier session's `db.bookmark()`.
+   */
+  session?: string;
+}
+
+/** What D1 answers for one statement: the rows it read (for a SELECT or a RETURNING) and its `meta`. */
+type D1Answer = { results?: Record<string, unknown>[]; meta: Record<string, unknown> };
+
+/** Something `batch` runs: a Statement, or a record's `toSave()` / `toDestroy()`. */
+export type BatchItem = Statement<any> | Batchable;
+
+/** What `batch` resolves to for one item: a Statement's result, or the record of a `toSave()` / `toDestroy()`. */
+export type BatchItemResult<Item> = Item extends Statement<infer Result> ? Result : Item extends Batchable<infer R> ? R : never;
+
+/** What `batch(items)` resolves to: each item's result, in the items' order. */
+export type BatchResults<Items extends readonly BatchItem[]> = { -readonly [I in keyof Items]: BatchItemResult<Items[I]> };
+
+/** A database opened with `connect`: runs statements and batches, and binds Models with `model()`. */
+export class Database {
+  /** Hook points of this database (`query`). */
+  readonly hooks = new HookPoints<DatabaseHooks>();
+  readonly #binding: D1DatabaseLike;
+  readonly #budget: QueryBudget | undefined;
+
+  /** @internal Use `connect`. */
+  constructor(binding: D1DatabaseLike, options: ConnectOptions = {}) {
+    const budget = new QueryBudget(options);
+    this.#budget = budget.isSet ? budget : undefined;
+    this.#binding = options.session !== undefined && binding.withSession ? binding.withSession(options.session) : binding;
+    if (options.onQuery) this.onQuery(options.onQuery);
+  }
+
+  /** Adds a query listener; returns a function that removes it. */
+  onQuery(listener: (event: QueryEvent) => void): () => void {
+    if (typeof listener !== "function") throw argumentError("onQuery", "a function receiving each query event", listener);
+    return this.hooks.hook("query", listener);
+  }
+
+  /** The bookmark of a D1 session, to continue it in a later request; null outside a session. */
+  bookmark(): string | null {
+    return this.#binding.getBookmark?.() ?? null;
+  }
+
+  #prepare(statement: Statement): D1PreparedStatementLike {
+    const prepared = this.#binding.prepare(statement.sql);
+    return statement.params.length === 0 ? prepared : prepared.bind(...statement.params);
+  }
+
+  #emit(statement: Statement, meta: Record<string, unknown> | undefined, batched: boolean, error?: unknown): void {
+    if (this.hooks.has("query")) this.hooks.callSync("query", queryEvent(statement, meta, batched, error));
+  }
+
+  /**
+   * Sends statements as one call (`send`: a lone statement, or a batch), once the budget admits them, and reports
+   * each answer, or the failure translated by `translate`, to the budget and the query listeners. The rows a failed
+   * call read, when D1's error reports them, are counted and shown on the event of a call of one statement.
+   */
+  async #send(statements: readonly Statement[], batched: boolean, send: () => Promise<D1Answer[]>, translate: (error: unknown) => unknown): Promise<D1Answer[]> {
+    const answered = await this.#budget?.admit(statements.map((statement) => statement.sql));
+    try {
+      let answers: D1Answer[];
+      try {
+        answers = await send();
+      } catch (error) {
+        const translated = translate(error);
+        const meta = metaOfError(error);
+        this.#budget?.read(meta);
+        for (const statement of statements) this.#emit(statement, statements.length === 1 ? meta : undefined, batched, translated);
+        throw translated;
+      }
+      statements.forEach((statement, index) => {
+        this.#budget?.read(answers[index]!.meta);
+        this.#emit(statement, answers[index]!.meta, batched);
+      });
+      return answers;
+    } finally {
+      answered?.();
+    }
+  }
+
+  /** Runs one Statement and resolves to what it reads. */
+  async run<Result>(statement: Statement<Result>): Promise<Result> {
+    assertBatchItems("db.run", [statement], false);
+    if (statement.parts) return (await this.runAll([statement]))[0] as Result;
+    const [result] = await this.#send(
+      [statement],
+      false,
+      async () => {
+        const prepared = this.#prepare(statement);
+        return [statement.result === "rows" ? await prepared.all() : await prepared.run()];
+      },
+      (error) => translateError(error, [statement]),
+    );
+    checkChanges(statement, result!.meta);
+    return statement.read(result!.results ?? [], result!.meta, this);
+  }
+
+  /**
+   * Runs Statements in one atomic D1 batch (one round trip) and resolves to what each reads; a Statement made of
+   * parts sends each of them.
+   */
+  async runAll(statements: readonly Statement[]): Promise<unknown[]> {
+    assertBatchItems("db.runAll", statements, false);
+    if (statements.length === 0) return [];
+    const sent = statements.flatMap((statement) => statement.parts ?? [statement]);
+    // The guards are statements D1 runs and bills like any other: the budget counts them.
+    const guarded = guardedBatch(sent);
+    const answers = await this.#send(
+      guarded,
+      true,
+      () => this.#binding.batch(guarded.map((statement) => this.#prepare(statement))),
+      (error) => (guarded === sent ? undefined : changesGuardSlot.guard!.conflict(error, sent)) ?? translateError(error, sent),
+    );
+    const results = guarded === sent ? answers : answers.filter((_, index) => !changesGuardSlot.guard!.isGuard(guarded[index]!));
+    if (sent.length === 1) checkChanges(sent[0]!, results[0]!.meta);
+    let offset = 0;
+    const read = statements.map((statement) => {
+      const sentOf = results.slice(offset, (offset += statement.parts?.length ?? 1));
+      const { extras } = statement;
+      const own = extras ? sentOf.filter((_, index) => !extras.has(statement.parts![index]!)) : sentOf;
+      return statement.read(own.flatMap((result) => result.results ?? []), summedMeta(own.map((result) => result.meta)), this);
+    });
+    // A reader whose records' load stage is async gives a promise: the batch resolves once every one is done.
+    return read.some((result) => result instanceof Promise) ? Promise.all(read) : read;
+  }
+
+  /**
+   * Executes Statements and record writes atomically, in one round trip: every record's before-callbacks
+   * run first, then one D1 batch, then every after-callback. Resolves to each item's result: a Statement's
+   * result, or the record of a `toSave()` / `toDestroy()`. An error of one record's after-callbacks is thrown
+   * once every record has been finished.
+   */
+  async batch<const Items extends readonly BatchItem[]>(items: Items): Promise<BatchResults<Items>> {
+    assertBatchItems("db.batch", items);
+    const prepared: Statement[][] = [];
+    let results: unknown[];
+    try {
+      for (const item of items) prepared.push(isBatchable(item) ? await item.prepare() : [item]);
+      results = await this.runAll(prepared.flat());
+    } catch (error) {
+      // Every record write's outcome hooks see the error first, and may replace it with their own.
+      const thrown = failEach(items, error, (item) => (isBatchable(item) ? item.failed(error) : error));
+      // Nothing was written: every record is put back as it was (a refused item keeps the reasons of its refusal).
+      for (const item of items) if (isBatchable(item)) item.abandon();
+      throw thrown;
+    }
+    const perItem = resultsPerItem(results, prepared);
+    await finishEach(items, (item, index) => (isBatchable(item) ? item.finish(perItem[index]!) : undefined));
+    return items.map((item, index) => (isBatchable(item) ? item.record : perItem[index]![0])) as BatchResults<Items>;
+  }
+
+  /** Binds a Model to this database: queries and records made through it use this database. */
+  model<M extends Function>(model: M): M {
+    refuseUninspectable("db.model", "a Model class", model);
+    // A Model bound to another database is an object that inherits from the Model.
+    const unbound = model != null && (unboundModel(model) as M & { [CHECK_MODEL]?: () => void });
+    if (typeof unbound !== "function" || typeof unbound[CHECK_MODEL] !== "function") throw argumentError("db.model", "a Model class", model);
+    unbound[CHECK_MODEL]();
+    return bindModel(unbound, this);
+  }
+}
+
+/** What D1 counts per statement, added up over the parts of a Statement sent as several. */
+const SUMMED_META = ["changes", "duration", "rows_read", "rows_written"];
+
+/** The `meta` of a Statement sent as several: their counts added up, the rest (`last_row_id`, ...) of the last. */
+function summedMeta(metas: Record<string, unknown>[]): Record<string, unknown> {
+  if (metas.length === 1) return metas[0]!;
+  const meta = { ...metas.at(-1) };
+  for (const key of SUMMED_META) meta[key] = metas.reduce((sum, part) => sum + Number(part[key] ?? 0), 0);
+  return meta;
+}
+
+const BOUND_DATABASE = Symbol("recordflare.database");
+const boundModels = new WeakMap<Database, WeakMap<Function, Function>>();
+
+/**
+ * A view of the Model whose statics query `database`. It inherits everything from the Model, so every static keeps
+ * working; it is cached per database and Model. Not being a function, it answers `instanceof` as the Model does.
+ */
+function bindModel<M extends Function>(model: M, database: Database): M {
+  let byModel = boundModels.get(database);
+  if (!byModel) boundModels.set(database, (byModel = new WeakMap()));
+  let bound = byModel.get(model);
+  if (!bound) {
+    bound = Object.create(model, {
+      [BOUND_DATABASE]: { value: database },
+      [Symbol.hasInstance]: { value: (value: unknown) => value instanceof model },
+    }) as Function;
+    byModel.set(model, bound);
+  }
+  return bound as M;
+}
+
+/** The database a bound Model view carries, if any. */
+export function boundDatabase(model: object): Database | undefined {
+  return (model as { [BOUND_DATABASE]?: Database })[BOUND_DATABASE];
+}
+
+/** The Model behind a bound view (or the Model itself). */
+export function unboundModel<M extends Function>(model: M): M {
+  return Object.hasOwn(model, BOUND_DATABASE) ? (Object.getPrototypeOf(model) as M) : model;
+}
+
+const BINDING = "a D1 binding (env.DB, not its name)";
+
+/** Opens a database on a D1 binding of the Worker's env, with per-request options such as `onQuery`. */
+export function connect(binding: D1DatabaseLike, options?: ConnectOptions): Database {
+  // A misspelt binding name reads undefined from env: say so now, not as a failed property read at the first query.
+  if (!binding) throw new TypeError(`connect: the D1 binding is ${binding}; check its name`);
+  // The binding's name ("DB") instead of env.DB, or any other object, is refused now too.
+  refuseUninspectable("connect", BINDING, binding);
+  const usable = typeof binding === "object" && typeof binding.prepare === "function" && typeof binding.batch === "function";
+  if (!usable) throw argumentError("connect", BINDING, binding);
+  const given = optionsArgument("connect", options);
+  if (given.onQuery !== undefined && typeof given.onQuery !== "function") throw argumentError("connect: onQuery", "a function", given.onQuery);
+  if (given.session !== undefined && typeof given.session !== "string") throw argumentError("connect: session", "a string", given.session);
+  return new Database(binding, given);
+}
+
+/**
+ * Refuses what `batch` cannot run, before anything is prepared: a list is needed, each item a Statement or (unless
+ * `records` is false) a record's `toSave()` / `toDestroy()`.
+ */
+export function assertBatchItems(method: string, items: unknown, records = true): void {
+  refuseUninspectable(method, "a list of Statements", items);
+  if (!Array.isArray(items)) throw argumentError(method, "a list of Statements", items);
+  const expected = records ? "Statements and record writes (toSave(), toDestroy())" : "Statements";
+  for (const item of items) {
+    refuseUninspectable(method, expected, item);
+    if (!(item instanceof Statement) && !(records && isBatchable(item))) throw argumentError(method, expected, item);
+  }
+}

@@ -1,0 +1,134 @@
+import type { Attribute } from "../records/attributes.js";
+import type { SaveOperation, WriteOutcome } from "../plugin-api/hooks.js";
+import { changedAttributes, currentValue, originalValue, type RecordState, STATE } from "../records/record-state.js";
+import type { Statement } from "../sql/statement.js";
+import { placeExtras } from "./write-batch.js";
+import { compileWrite, recordKeys } from "./write-compiler.js";
+import { WriteConflict } from "./write-conflict.js";
+import { PlannedWrite, planWrite, prepareAndPlan } from "./write-plan.js";
+
+/** How a record's own write reports its outcome to the `write:outcome` hooks. */
+export interface OutcomeReport {
+  succeeded(result: unknown): void;
+  failed(error: unknown): unknown;
+}
+
+/**
+ * A record's own write: its statements (the write, and those hooks added before and after it), where the write is
+ * among them, and, when a hook awaits it, how its outcome is reported.
+ */
+export interface OwnWrite {
+  readonly statements: Statement[];
+  readonly at: number;
+  readonly report: OutcomeReport | undefined;
+}
+
+/**
+ * Plans a record's own write (the `write:prepare` and `write:plan` hooks may change it) and compiles it, with the
+ * statements the hooks added. `attributes` are those of the plan's values; they are worked out again only when a
+ * hook may have changed them.
+ */
+function ownWrite(state: RecordState, write: PlannedWrite, attributes: readonly Attribute[]): OwnWrite | Promise<OwnWrite> {
+  const { hooks } = state.model;
+  if (hooks.has("write:prepare")) {
+    // A write:prepare hook with nothing to await returns nothing: the plan is then ready at once.
+    const prepared = prepareAndPlan(write);
+    return prepared instanceof Promise ? prepared.then(() => compileOwn(state, write, undefined)) : compileOwn(state, write, undefined);
+  }
+  const planned = hooks.has("write:plan");
+  if (planned) planWrite(write);
+  return compileOwn(state, write, planned ? undefined : attributes);
+}
+
+/** Compiles a planned record write with the statements its hooks added; `attributes` when no hook may have changed them. */
+function compileOwn(state: RecordState, write: PlannedWrite, attributes: readonly Attribute[] | undefined): OwnWrite {
+  const statement = compileWrite(write, state, attributes);
+  const report = state.model.hooks.has("write:outcome") ? outcomeReport(state, write, statement) : undefined;
+  if (write.befores === undefined && write.afters === undefined) return { statements: [statement], at: 0, report };
+  const { statements } = placeExtras(write, [statement], () => ({ keys: () => recordKeys(write, state), keysBefore: false }));
+  return { statements, at: statements.indexOf(statement), report };
+}
+
+function outcomeReport(state: RecordState, plan: PlannedWrite, statement: Statement): OutcomeReport {
+  const call = (outcome: WriteOutcome) => state.model.hooks.callSync("write:outcome", outcome);
+  return {
+    succeeded(result) {
+      const inserted = plan.kind === "insert";
+      const changes = inserted ? 1 : Number((result as Record<string, unknown>)["changes"] ?? 0);
+      call({ plan, statement, changes, rows: inserted ? [result as Record<string, unknown>] : [], error: undefined, conflict: false });
+    },
+    failed(error) {
+      const conflict = error instanceof WriteConflict && error.statement === statement;
+      try {
+        call({ plan, statement, changes: conflict ? error.changes : undefined, rows: [], error, conflict });
+      } catch (replaced) {
+        return replaced;
+      }
+      return error;
+    },
+  };
+}
+
+/** The attributes a save writes, in declaration order: the assigned ones on create, the changed ones on update. */
+function pendingAttributes(state: RecordState, operation: SaveOperation): Attribute[] {
+  if (operation === "update") return changedAttributes(state);
+  const assigned: Attribute[] = [];
+  for (const attribute of state.model.attributes) if (state.assigned.has(attribute.name)) assigned.push(attribute);
+  return assigned;
+}
+
+function currentValues(state: RecordState, attributes: readonly Attribute[]): Map<string, unknown> {
+  const values = new Map<string, unknown>();
+  for (const attribute of attributes) values.set(attribute.name, currentValue(state, attribute));
+  return values;
+}
+
+/** What a save writes, after the `record:write` hooks, which may assign more (timestamps do). */
+function pendingWrite(record: object, operation: SaveOperation): { attributes: Attribute[]; values: Map<string, unknown> } {
+  const state = (record as { [STATE]: RecordState })[STATE];
+  const { hooks } = state.model;
+  const attributes = pendingAttributes(state, operation);
+  const values = currentValues(state, attributes);
+  if (!hooks.has("record:write")) return { attributes, values };
+  const assignments = state.assignments;
+  state.buildingWrite = true;
+  try {
+    hooks.callSync("record:write", { record, operation, values });
+  } finally {
+    state.buildingWrite = false;
+  }
+  // Worked out again only when a hook assigned something (timestamps do on create and on real updates).
+  if (state.assignments === assignments) return { attributes, values };
+  const written = pendingAttributes(state, operation);
+  return { attributes: written, values: currentValues(state, written) };
+}
+
+/**
+ * The attribute values a save of the record would write (assigned ones on create, changed ones on update),
+ * after the `record:write` hooks, which may assign more (timestamps do).
+ */
+export function valuesToWrite(record: object, operation: SaveOperation): Map<string, unknown> {
+  return pendingWrite(record, operation).values;
+}
+
+/** A save's own write, planned and compiled (none for an update with nothing to write), and the changes it makes. */
+export interface SaveWrite {
+  readonly own: OwnWrite | undefined;
+  readonly changes: Record<string, [unknown, unknown]>;
+}
+
+/** Builds a save's own write; sync unless a `write:prepare` hook must be awaited. */
+export function buildWrite(record: object, state: RecordState, operation: SaveOperation): SaveWrite | Promise<SaveWrite> {
+  const { attributes, values } = pendingWrite(record, operation);
+  const changes: Record<string, [unknown, unknown]> = {};
+  for (const attribute of attributes) changes[attribute.name] = [originalValue(state, attribute), values.get(attribute.name)];
+  if (operation === "update" && attributes.length === 0) return { own: undefined, changes };
+  const write = new PlannedWrite(state.model, operation, operation === "create" ? "insert" : "update", record, values);
+  const own = ownWrite(state, write, attributes);
+  return own instanceof Promise ? own.then((planned) => ({ own: planned, changes })) : { own, changes };
+}
+
+/** The DELETE of a persisted record's row, as the `write:plan` hooks plan it (a soft delete's UPDATE). */
+export function ownDelete(record: object, state: RecordState): OwnWrite | Promise<OwnWrite> {
+  return ownWrite(state, new PlannedWrite(state.model, "destroy", "delete", record), []);
+}

@@ -1,0 +1,59 @@
+import { Abort } from "./abort.js";
+import type { Database } from "../database/database.js";
+import type { SaveContext } from "../plugin-api/hooks.js";
+import { loadRow } from "../records/hydrate.js";
+import { runLoadStage } from "../records/load-stage.js";
+import { currentValue, type RecordState, STATE } from "../records/record-state.js";
+
+/**
+ * Runs hooks that may abort; an abort sets `abortReason` and returns false. After-hooks run this way too: an abort
+ * there cannot undo the write, but it skips the later hooks and makes the save or destroy answer false.
+ */
+export async function runAbortable(state: RecordState, run: () => Promise<void> | void): Promise<boolean> {
+  try {
+    // Awaited only when a hook really was async: each needless await is a turn of the event loop.
+    const pending = run();
+    if (pending) await pending;
+    return true;
+  } catch (error) {
+    if (!(error instanceof Abort)) throw error;
+    state.abortReason = error.reason;
+    return false;
+  }
+}
+
+/** Applies a written save to the record and runs the after-save hooks. */
+export function finishSave(
+  record: { [STATE]: RecordState },
+  context: SaveContext,
+  changes: Record<string, [unknown, unknown]>,
+  result: unknown,
+  database: Database,
+): Promise<void> | void {
+  const state = record[STATE];
+  const create = context.operation === "create";
+  if (create) {
+    loadRow(state, result as Record<string, unknown>, undefined);
+  } else if (result !== undefined) {
+    const row = { ...state.row };
+    for (const name of Object.keys(changes)) {
+      const attribute = state.model.byName.get(name)!;
+      const value = currentValue(state, attribute);
+      row[attribute.column] = value === null || value === undefined ? null : attribute.type.toDatabase(value);
+    }
+    state.row = row;
+    // What the write set is known now, even where a partial select had not loaded it.
+    if (state.loaded) state.loaded = new Set([...state.loaded, ...Object.keys(changes)]);
+  }
+  state.database ??= database;
+  state.savedChanges = changes;
+  // The row the INSERT returned is loaded as any row is, before an after-save hook or the caller reads the record.
+  const loading = create && state.model.hooks.has("records:load") && runLoadStage(state.model, 0, [record], [state.row], "write");
+  return loading instanceof Promise ? loading.then(() => afterSave(state, context)) : afterSave(state, context);
+}
+
+/** Runs the after-save hooks of a written save. */
+function afterSave(state: RecordState, context: SaveContext): Promise<void> | void {
+  const { hooks } = state.model;
+  if (hooks.has("record:afterSave")) return runAbortable(state, () => hooks.callHook("record:afterSave", context)).then(() => {});
+}

@@ -1,0 +1,157 @@
+import { argumentError } from "../records/arguments.js";
+import { attributeNamed, castValue } from "../records/assign.js";
+import { compileFragment, joinSelect, joinWithAnd, type QueryPurpose, selectParts } from "../sql/compiler.js";
+import { previewText } from "../records/display.js";
+import { IncompatibleRelation } from "../errors.js";
+import { databaseOfModel } from "../records/introspection.js";
+import { quoteIdentifier } from "../sql/naming.js";
+import { ParamWriter } from "../sql/param-writer.js";
+import { isPlainObject } from "../records/plain-object.js";
+import type { Relation } from "../relations/relation.js";
+import { prepareRelation } from "../relations/relation-prepare.js";
+import type { ResolvedModel } from "../records/resolve.js";
+import type { WriteMeta } from "../types.js";
+import type { Statement, StatementDatabase } from "../sql/statement.js";
+import { assertWhereTerms, storedWithinD1Limit } from "./write-compiler.js";
+import { planStatement } from "./write-batch.js";
+import type { WritePlan } from "../plugin-api/hooks.js";
+import { fragmentOf, PlannedWrite, planWrite, prepareAndPlan } from "./write-plan.js";
+
+function changesOf(meta: WriteMeta): number {
+  return Number(meta["changes"] ?? 0);
+}
+
+/** The WHERE of a set-based UPDATE or DELETE: the Relation's conditions, or its rows by key when it pages or orders. */
+function targetRows(relation: Relation, params: ParamWriter, purpose: Extract<QueryPurpose, "updateAll" | "deleteAll">): string {
+  const { data, model } = relation;
+  if (data.distinct) throw new IncompatibleRelation(`${model.name}: updateAll and deleteAll cannot target a distinct Relation`);
+  if (data.limit === undefined && data.offset === undefined && data.order.length === 0) {
+    const { where } = selectParts({ ...data, select: undefined }, model, params, purpose);
+    return where.length > 0 ? joinWithAnd(where) : "1 = 1";
+  }
+  // SQLite has no LIMIT on UPDATE or DELETE: target the page of rows by key instead.
+  const parts = selectParts(data, model, params, purpose);
+  parts.columns = quoteIdentifier(model.primaryKey.column);
+  return `${parts.columns} IN (${joinSelect(parts)})`;
+}
+
+/**
+ * The rows a set-based write targets: a WITH clause it needs (or ""), compiled first, then its WHERE, compiled after
+ * the values the write sets. Both bind with `params`.
+ */
+export interface SetTarget {
+  readonly prefix?: (params: ParamWriter) => string;
+  readonly where: (params: ParamWriter) => string;
+}
+
+/** The WHERE of a set-based write with the plan's `where` terms ANDed to it, each bound after what comes before. */
+function plannedWhere(plan: PlannedWrite, where: string, params: ParamWriter): string {
+  assertWhereTerms(plan.model, plan.where);
+  if (plan.where.length === 0) return where;
+  return [`(${where})`, ...plan.where.map((term) => `(${compileFragment(term, plan.model, params)})`)].join(" AND ");
+}
+
+/** `"a" = ?, "b" = ?`: each value set, in its stored form, bound on its own. */
+function setEach(plan: PlannedWrite, params: ParamWriter): string {
+  if (plan.values.size === 0) throw new TypeError(`${plan.model.name}: an UPDATE needs values; a write:plan hook left none`);
+  return [...plan.values].map(([name, value]) => {
+    const attribute = attributeNamed(plan.model, name);
+    return `${quoteIdentifier(attribute.column)} = ${params.bind(storedWithinD1Limit(plan.model, attribute, value), { kind: "value", attribute })}`;
+  }).join(", ");
+}
+
+/**
+ * Compiles a planned set-based write (`updateAll`, `deleteAll`, dependents' nullify and delete) of the rows `target`
+ * selects: an UPDATE of `plan.values` or a DELETE, with the plan's `where` terms and the statements hooks added.
+ * Resolves to the rows changed. Plugin API, for a plugin that writes rows by a WHERE of its own (dependents).
+ */
+export function setWriteStatement(plan: WritePlan, target: SetTarget, database: StatementDatabase | undefined): Statement<number> {
+  const planned = plan as PlannedWrite;
+  const { model, kind } = planned;
+  if (kind !== "update" && kind !== "delete") throw new TypeError(`${model.name}: the kind of a ${planned.operation} is "update" or "delete", not ${previewText(kind)}`);
+  const params = new ParamWriter();
+  const prefix = target.prefix?.(params) ?? "";
+  const set = kind === "update" ? setEach(planned, params) : "";
+  const where = plannedWhere(planned, target.where(params), params);
+  const sql = kind === "update" ? `${prefix}UPDATE ${model.quotedTable} SET ${set} WHERE ${where}` : `${prefix}DELETE FROM ${model.quotedTable} WHERE ${where}`;
+  const keys = () => {
+    const keyParams = new ParamWriter();
+    const keyPrefix = target.prefix?.(keyParams) ?? "";
+    const select = `${keyPrefix}SELECT ${quoteIdentifier(model.primaryKey.column)} AS "key" FROM ${model.quotedTable} WHERE ${plannedWhere(planned, target.where(keyParams), keyParams)}`;
+    return fragmentOf(select, keyParams.params);
+  };
+  const write = { query: { sql, params: params.params, sources: params.sources }, keys, keysBefore: true };
+  return planStatement(planned, [write], (_rows, meta) => changesOf(meta), database);
+}
+
+/** The rows of a Relation a set-based write targets. */
+function relationTarget(relation: Relation, purpose: Extract<QueryPurpose, "updateAll" | "deleteAll">): SetTarget {
+  return { where: (params) => targetRows(relation, params, purpose) };
+}
+
+/** The plan of `updateAll`: the attributes, cast; `TypeError` for anything but a non-empty plain object of them. */
+function updateAllPlan(relation: Relation, attributes: Record<string, unknown>): PlannedWrite {
+  const model = relation.model;
+  if (!isPlainObject(attributes)) throw argumentError(`${model.name}.updateAll`, "a plain object of attribute values", attributes);
+  const entries = Object.entries(attributes);
+  if (entries.length === 0) throw new TypeError(`${model.name}.updateAll needs at least one attribute to set`);
+  const values = new Map<string, unknown>();
+  for (const [name, value] of entries) {
+    const attribute = attributeNamed(model, name);
+    values.set(attribute.name, castValue(model, attribute, value));
+  }
+  return new PlannedWrite(model, "updateAll", "update", undefined, values);
+}
+
+/**
+ * The UPDATE of `updateAll`: sets the attributes, cast, on every row the Relation matches; reads the rows changed.
+ * Sync, so the `write:prepare` stage does not run (see `updateAllWrite`). Plugin API: the bulk-writes plugin's
+ * `toUpdateAll` builds it, with no validation or callback. Throws `TypeError` for anything but a non-empty plain
+ * object of attribute values.
+ */
+export function updateAllStatement(relation: Relation, attributes: Record<string, unknown>): Statement<number> {
+  const plan = planWrite(updateAllPlan(relation, attributes));
+  return setWriteStatement(plan, relationTarget(relation, "updateAll"), databaseOfModel(relation.modelClass));
+}
+
+/**
+ * Runs `updateAll` after the `write:prepare` stage; resolves to the rows changed, 0 on `none()` without a query (its
+ * input checked all the same). Plugin API (bulk writes).
+ */
+export async function updateAllWrite(relation: Relation, attributes: Record<string, unknown>): Promise<number> {
+  const planned = prepareAndPlan(updateAllPlan(relation, attributes));
+  return runSetWrite(relation, planned instanceof Promise ? await planned : planned, "updateAll");
+}
+
+/** Sends a planned `updateAll` or `deleteAll` of the rows the Relation matches, once `relation:prepare` has run. */
+async function runSetWrite(given: Relation, plan: PlannedWrite, purpose: "updateAll" | "deleteAll"): Promise<number> {
+  const pending = prepareRelation(given, purpose);
+  const relation = pending instanceof Promise ? await pending : pending;
+  const statement = setWriteStatement(plan, relationTarget(relation, purpose), databaseOfModel(relation.modelClass));
+  return relation.data.none ? 0 : relation.run(statement);
+}
+
+/**
+ * The DELETE of `deleteAll`: every row the Relation matches; reads the rows deleted. Sync, so the `write:prepare`
+ * stage does not run (see `deleteAllWrite`). Plugin API: the bulk-writes plugin's `toDeleteAll` builds it.
+ */
+export function deleteAllStatement(relation: Relation): Statement<number> {
+  const plan = planWrite(new PlannedWrite(relation.model, "deleteAll", "delete", undefined));
+  return setWriteStatement(plan, relationTarget(relation, "deleteAll"), databaseOfModel(relation.modelClass));
+}
+
+/** Runs `deleteAll` after the `write:prepare` stage, as `updateAllWrite` runs `updateAll`. Plugin API (bulk writes). */
+export async function deleteAllWrite(relation: Relation): Promise<number> {
+  const planned = prepareAndPlan(new PlannedWrite(relation.model, "deleteAll", "delete", undefined));
+  return runSetWrite(relation, planned instanceof Promise ? await planned : planned, "deleteAll");
+}
+
+/**
+ * Plans a set-based write of a destroy's dependents (`nullify`'s UPDATE of `values`, or the DELETE of the rows
+ * reached) through the `write:prepare` and `write:plan` hooks; compile it with `setWriteStatement`. Plugin API
+ * (associations).
+ */
+export function dependentsWritePlan(model: ResolvedModel, operation: "nullify" | "deleteDependents", values?: ReadonlyMap<string, unknown>): WritePlan | Promise<WritePlan> {
+  const kind = operation === "nullify" ? "update" : "delete";
+  return prepareAndPlan(new PlannedWrite(model, operation, kind, undefined, new Map(values)));
+}

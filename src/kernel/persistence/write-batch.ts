@@ -1,0 +1,72 @@
+import { compileFragment } from "../sql/compiler.js";
+import { ParamWriter } from "../sql/param-writer.js";
+import type { SqlFragment } from "../sql/sql.js";
+import { type ParamSource, Statement, type StatementDatabase, type StatementReader } from "../sql/statement.js";
+import type { PlannedWrite } from "./write-plan.js";
+
+/** A write's own statement as compiled, before it is placed among the statements hooks added. */
+export interface CompiledWrite {
+  readonly query: { readonly sql: string; readonly params: readonly unknown[]; readonly sources: readonly (ParamSource | undefined)[] };
+  /** The SELECT of the keys of the rows it writes, for the after-statements' builders. */
+  readonly keys: () => SqlFragment;
+  /**
+   * Whether `keys` reads the rows the write targets (a WHERE), so it holds only before the write: its
+   * after-statements are then placed directly before it.
+   */
+  readonly keysBefore: boolean;
+}
+
+const ignored = () => undefined;
+
+/** A statement a hook added, compiled on its own (so it binds at most D1's limit, whatever the write binds). */
+function extraStatement(plan: PlannedWrite, fragment: SqlFragment): Statement {
+  const params = new ParamWriter();
+  const sql = compileFragment(fragment, plan.model, params);
+  return new Statement({ sql, params: params.params, sources: params.sources }, plan.model, "meta", ignored);
+}
+
+/**
+ * The statements of a write in the order they are sent: the before-statements, then each own statement with its
+ * after-statements next to it (directly after it, or directly before it when its keys hold only there). Adjacency is
+ * what makes `last_insert_rowid()` and `changes()` in an after-statement read the write's own.
+ */
+export function placeExtras(plan: PlannedWrite, own: readonly Statement[], keysOf: (index: number) => { keys: () => SqlFragment; keysBefore: boolean }): { statements: Statement[]; extras: Set<Statement> } {
+  const extras = new Set<Statement>();
+  const add = (fragment: SqlFragment) => {
+    const statement = extraStatement(plan, fragment);
+    extras.add(statement);
+    return statement;
+  };
+  const statements = (plan.befores ?? []).map((build) => add(build()));
+  own.forEach((statement, index) => {
+    const { keys, keysBefore } = keysOf(index);
+    const afters = (plan.afters ?? []).map((build) => add(build({ keys: keys() })));
+    statements.push(...(keysBefore ? [...afters, statement] : [statement, ...afters]));
+  });
+  return { statements, extras };
+}
+
+/**
+ * One Statement of a write without records (bulk inserts and upserts, `updateAll`, `deleteAll`, dependents): its
+ * own statements with those hooks added, sent in one atomic batch; `read` gets only the own statements' rows and
+ * summed `meta`, and the `write:outcome` hooks see the rows changed.
+ */
+export function planStatement<T>(plan: PlannedWrite, writes: readonly CompiledWrite[], read: StatementReader<T>, database: StatementDatabase | undefined): Statement<T> {
+  const { hooks } = plan.model;
+  let statement: Statement<T>;
+  const reported: StatementReader<T> = !hooks.has("write:outcome")
+    ? read
+    : (rows, meta, db) => {
+        const changes = Number(meta["changes"] ?? 0);
+        hooks.callSync("write:outcome", { plan, statement, changes, rows: [], error: undefined, conflict: false });
+        return read(rows, meta, db);
+      };
+  if (writes.length === 1 && plan.befores === undefined && plan.afters === undefined) {
+    statement = new Statement(writes[0]!.query, plan.model, "meta", reported, database);
+    return statement;
+  }
+  const own = writes.map((write) => new Statement(write.query, plan.model, "meta", ignored));
+  const { statements, extras } = placeExtras(plan, own, (index) => writes[index]!);
+  statement = Statement.ofParts(statements, reported, database, extras);
+  return statement;
+}

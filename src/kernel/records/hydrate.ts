@@ -1,0 +1,43 @@
+import type { Database } from "../database/database.js";
+import { runLoadStage } from "./load-stage.js";
+import type { ResolvedModel } from "./resolve.js";
+import type { StatementDatabase } from "../sql/statement.js";
+import { type RecordState, STATE } from "./record-state.js";
+
+type Constructor = new () => { [STATE]: RecordState };
+
+/** Loads a row into a record's state; the row is what change tracking compares with. */
+export function loadRow(state: RecordState, row: Record<string, unknown>, loaded: ReadonlySet<string> | undefined): void {
+  // Values are converted from the row on first read (see `currentValue`).
+  state.values = {};
+  state.row = row;
+  state.loaded = loaded;
+  state.isNew = false;
+  state.assigned.clear();
+}
+
+/** Makes a persisted record of the Model from a row that D1 returned. */
+export function instantiate(
+  modelClass: Function,
+  model: ResolvedModel,
+  row: Record<string, unknown>,
+  database: StatementDatabase | undefined,
+  loaded?: ReadonlySet<string>,
+): any {
+  const record = new (modelClass as Constructor)();
+  const state = record[STATE];
+  // The kernel's Database is the one kind of StatementDatabase: a Statement names it so only to import nothing above.
+  state.database = database as Database | undefined;
+  loadRow(state, row, loaded);
+  if (model.hooks.has("record:hydrate")) model.hooks.callSync("record:hydrate", { record, row });
+  return record;
+}
+
+/**
+ * Makes a persisted record of the Model from one row, through the load stage (`records:load`, for a `load`): the
+ * hottest path there is (`find(id)`), which builds no list unless a load hook is registered.
+ */
+export function loadOne(modelClass: Function, model: ResolvedModel, row: Record<string, unknown>, database: StatementDatabase | undefined): any {
+  const record = instantiate(modelClass, model, row, database);
+  return model.hooks.has("records:load") ? runLoadStage(model, record, [record], [row], "load") : record;
+}

@@ -1,0 +1,120 @@
+import type { Attribute } from "./attributes.js";
+import type { Database } from "../database/database.js";
+import { Errors } from "./errors-collection.js";
+import { type ResolvedModel, resolveModel } from "./resolve.js";
+
+/** Key of a record's kernel state; not exported from the package. */
+export const STATE = Symbol("recordflare.state");
+
+// Shared by every record until it has its own: a load makes no objects it would throw away.
+const NOTHING: Readonly<Record<string, never>> = Object.freeze({});
+
+/** What the kernel keeps for each record. */
+export class RecordState {
+  /** Attribute name to JavaScript value. */
+  values: Record<string, unknown> = {};
+  /** The row as last loaded or saved, by column: what change tracking compares with. */
+  row: Readonly<Record<string, unknown>> = NOTHING;
+  /** The attributes a partial `select` loaded; undefined when all were. */
+  loaded: ReadonlySet<string> | undefined = undefined;
+  /** A new record's values once `build()` applied defaults and generated ids: what restoring goes back to. */
+  builtValues: Readonly<Record<string, unknown>> = NOTHING;
+  /** Attributes given a value since `build()`; only these are written on insert. */
+  assigned = new Set<string>();
+  /** Counts assignments, so that code can tell whether a hook assigned anything. */
+  assignments = 0;
+  /** While the `record:write` hooks run: they may set what a partial select left out, as timestamps set `updatedAt`. */
+  buildingWrite = false;
+  isNew = true;
+  destroyed = false;
+  database: Database | undefined = undefined;
+  savedChanges: Readonly<Record<string, [unknown, unknown]>> = NOTHING;
+  abortReason: string | undefined = undefined;
+  #errors: Errors | undefined;
+  #model: ResolvedModel | undefined;
+
+  constructor(private readonly modelClass: Function) {}
+
+  /** The record's errors, made on first need: most loaded records never have any. */
+  get errors(): Errors {
+    return (this.#errors ??= new Errors());
+  }
+
+  /** Whether the last save or destroy left reasons in `errors`. */
+  hasErrors(): boolean {
+    return this.#errors !== undefined && !this.#errors.isEmpty();
+  }
+
+  /** Forgets the reasons of the last refused save or destroy. */
+  clearRefusal(): void {
+    this.#errors?.clear();
+    this.abortReason = undefined;
+  }
+
+  /** The record's Model, resolved on first need (a probe instance is made while resolving). */
+  get model(): ResolvedModel {
+    return (this.#model ??= resolveModel(this.modelClass));
+  }
+}
+
+/**
+ * Takes a copy of everything a save or destroy may change on a record (values, assignments, stored row, state,
+ * errors) and returns what puts it back: a save or destroy that throws leaves the record as it was before the call,
+ * whatever its callbacks, its hooks (timestamps) or its batch had set.
+ */
+export function snapshotOf(state: RecordState): () => void {
+  const { row, loaded, isNew, destroyed, database, savedChanges, abortReason } = state;
+  const kept = { values: { ...state.values }, assigned: new Set(state.assigned), errors: state.hasErrors() ? state.errors.toArray() : [] };
+  return () => {
+    state.clearRefusal();
+    for (const { attribute, type, message } of kept.errors) state.errors.add(attribute, type, message);
+    Object.assign(state, { row, loaded, isNew, destroyed, database, savedChanges, abortReason });
+    state.values = { ...kept.values };
+    state.assigned = new Set(kept.assigned);
+  };
+}
+
+/**
+ * An attribute's current value. A loaded record converts stored values on first read (dates and JSON cost
+ * most of a load), so its `values` fill in lazily from `row`.
+ */
+export function currentValue(state: RecordState, attribute: Attribute): unknown {
+  const value = state.values[attribute.name];
+  if (value !== undefined || state.isNew) return value ?? null;
+  const raw = state.row[attribute.column];
+  const loaded = raw === null || raw === undefined ? null : attribute.type.fromDatabase(raw);
+  state.values[attribute.name] = loaded;
+  return loaded;
+}
+
+/** The stored form of an attribute's current value, for comparing. */
+export function storedValue(attribute: Attribute, value: unknown): unknown {
+  return value === null || value === undefined ? null : attribute.type.toDatabase(value);
+}
+
+/** The stored form of the attribute as last loaded or saved (null for a new record). */
+function originalStoredValue(state: RecordState, attribute: Attribute): unknown {
+  if (state.isNew) return null;
+  const raw = state.row[attribute.column];
+  return raw === null || raw === undefined ? null : attribute.type.canonical(raw);
+}
+
+/** The attribute's value as last loaded or saved, as a fresh JavaScript value. */
+export function originalValue(state: RecordState, attribute: Attribute): unknown {
+  if (state.isNew) return null;
+  const raw = state.row[attribute.column];
+  return raw === null || raw === undefined ? null : attribute.type.fromDatabase(raw);
+}
+
+/** Whether an attribute differs from what was last loaded or saved. */
+export function isChanged(state: RecordState, attribute: Attribute): boolean {
+  if (state.isNew && !state.assigned.has(attribute.name)) return false;
+  // Never read nor assigned since loading (nor, if a partial select left it out, set while building a write).
+  if (!state.isNew && state.values[attribute.name] === undefined) return false;
+  return storedValue(attribute, currentValue(state, attribute)) !== originalStoredValue(state, attribute);
+}
+
+/** The changed attributes, in declaration order. */
+export function changedAttributes(state: RecordState): Attribute[] {
+  return state.model.attributes.filter((attribute) => isChanged(state, attribute));
+}

@@ -1,0 +1,52 @@
+import { argumentError } from "../records/arguments.js";
+import { unboundModel } from "../database/database.js";
+import { declarationOf } from "../records/declaration.js";
+import { installRelationMethods } from "../plugin-api/method-wrapping.js";
+import { Relation } from "./relation.js";
+import { resolveModel } from "../records/resolve.js";
+
+/**
+ * Each Model's own Relation class (its scopes go there), made at the Model's first Relation, when its declaration is
+ * fixed. It extends a class with the plugins' relation methods (and their wraps) only, which is what a scope's body
+ * receives.
+ */
+const relationClasses = new WeakMap<Function, typeof Relation>();
+
+function relationClassOf(model: Function): typeof Relation {
+  // Keyed by the Model class: a hit (every Relation after the first) needs no resolution.
+  const unbound = unboundModel(model);
+  let own = relationClasses.get(unbound);
+  if (own) return own;
+  // Resolving runs the finalize hooks, which may define Relation methods (scopes) and so make the class first.
+  const resolved = resolveModel(unbound);
+  own = relationClasses.get(unbound);
+  if (!own) {
+    const PluginRelation = class extends Relation {};
+    for (const plugin of declarationOf(resolved.model).plugins) installRelationMethods(resolved.model.name, PluginRelation.prototype, plugin);
+    relationClasses.set(unbound, (own = class extends PluginRelation {}));
+  }
+  return own;
+}
+
+/** Adds a method to a Model's Relations (and Relations of its subclasses made later); for plugins. */
+export function defineRelationMethod(model: Function, name: string, method: (this: Relation, ...args: any[]) => unknown): void {
+  Object.defineProperty(relationClassOf(model).prototype, name, { value: method, writable: true, configurable: true });
+}
+
+/**
+ * A new Relation of every record of the Model (or of a view of it bound to a database, `db.model(M)`). Given `from`,
+ * a Relation of the same Model, the new one has its description instead: a Relation made without the Model's own
+ * methods (a scope's body gets one) takes them on so. Throws `TypeError` for a Relation of another Model.
+ */
+export function relationOf(model: Function, from?: Relation): Relation {
+  const relation = new (relationClassOf(model))(model, from?.data);
+  const { name } = relation.model;
+  if (from !== undefined && from.model !== relation.model) throw argumentError(`${name}: relationOf`, `a Relation of ${name}`, from);
+  return relation;
+}
+
+/** The Relation with the plugins' Relation methods but none defined for its Model alone (what a scope's body gets). */
+export function pluginRelationOf(relation: Relation): Relation {
+  const PluginRelation = Object.getPrototypeOf(relationClassOf(relation.modelClass)) as typeof Relation;
+  return new PluginRelation(relation.modelClass, relation.data);
+}

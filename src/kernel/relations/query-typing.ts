@@ -1,0 +1,42 @@
+/**
+ * What a query takes, typed for a record's attributes: conditions, comparisons, ordering, and the attributes and
+ * records of a Model. Types only; below `Relation`, whose methods are declared with them.
+ */
+import type { ComparisonScalar, ConditionScalar, PluginTypeValue } from "../records/attribute-values.js";
+import type { Comparison, OrderingOperator } from "../sql/conditions.js";
+
+/**
+ * The comparison helpers an attribute of type `T` takes, with values of its own type (`ComparisonScalar`): every
+ * helper on a string attribute, the ordering ones (`gt`, `gte`, `lt`, `lte`, `between`) on a number or datetime
+ * attribute and on one of a type a plugin added (refused at run time unless the type is `comparable`), none on others.
+ */
+export type ComparisonOf<T> = T extends string
+  ? Comparison<ComparisonScalar<T>>
+  : T extends number | Date | PluginTypeValue
+    ? Comparison<ComparisonScalar<T>, OrderingOperator>
+    : never;
+
+/** What a condition on an attribute of type `T` may be: a value, null, a list, or a comparison. */
+export type ConditionValue<T> =
+  | ConditionScalar<NonNullable<T>>
+  | null
+  | ReadonlyArray<ConditionScalar<NonNullable<T>> | null>
+  | ComparisonOf<NonNullable<T>>;
+
+/** A `where` object: attribute names to condition values. */
+export type Conditions<A> = { [K in keyof A]?: ConditionValue<A[K]> };
+
+/** An order direction, or the long form with NULLs placement. */
+export type OrderDirection = "asc" | "desc" | { direction: "asc" | "desc"; nulls?: "first" | "last" };
+
+/** An `order` object: attribute names to directions. */
+export type Ordering<A> = { [K in keyof A]?: OrderDirection };
+
+/** The attributes of a record type. */
+export type AttributesOfRecord<R> = R extends { attributes(): infer A } ? A : never;
+
+/** The attributes of a Model class. */
+export type AttributesOfModel<M> = M extends abstract new (...args: any) => infer R ? AttributesOfRecord<R> : never;
+
+/** The record type of a Model class. */
+export type RecordOfModel<M> = M extends abstract new (...args: any) => infer R ? R : never;

@@ -1,0 +1,514 @@
+import { assertAttributeObject, attributeNamed } from "../records/assign.js";
+import type { Attribute } from "../records/attributes.js";
+import { UNCASTABLE } from "../records/attribute-types.js";
+import { type OrderTerm, type RelationData, compileSelect, joinSelect, selectParts } from "../sql/compiler.js";
+import type { ParamWriter } from "../sql/param-writer.js";
+import type { LoadPurpose, PlannedRead, QuerySource } from "./read-plan.js";
+import { Comparison, type Condition, castConditionValue, conditionScalars, conditionsFor } from "../sql/conditions.js";
+import { argumentError, refusedValueError, refuseUnfitValue, refuseUninspectable } from "../records/arguments.js";
+import { isPlainObject } from "../records/plain-object.js";
+import { frozenDescription } from "./relation-description.js";
+import { checkedChanges } from "./relation-shape.js";
+import { loadedAttributes } from "./relation-compatibility.js";
+import { databaseFor } from "../database/context.js";
+import { boundDatabase, type Database, unboundModel } from "../database/database.js";
+import { CastError, RecordNotFound } from "../errors.js";
+import { instantiate, loadOne } from "../records/hydrate.js";
+import { runLoadStage } from "../records/load-stage.js";
+import { prepareRelation } from "./relation-prepare.js";
+import { type ResolvedModel, resolveModel } from "../records/resolve.js";
+import { SqlFragment } from "../sql/sql.js";
+import { Statement, type SqlQuery, type StatementDatabase, type StatementReader } from "../sql/statement.js";
+import { findByKeyStatement, keyLookup } from "./key-lookup.js";
+import { printQuery } from "../sql/query-event.js";
+import { INSPECT } from "../records/inspect-symbol.js";
+import { previewList, previewText, previewValue, shortText } from "../records/display.js";
+import type { AssignAttributes, AttributeName } from "../records/attribute-values.js";
+import type { AttributesOfRecord, Conditions, Ordering } from "./query-typing.js";
+
+
+const EMPTY: RelationData = {
+  conditions: [],
+  order: [],
+  limit: undefined,
+  offset: undefined,
+  select: undefined,
+  distinct: false,
+  none: false,
+  includes: [],
+  extensions: {},
+};
+
+const CONDITIONS = "a plain object of attribute values or an sql fragment";
+const ORDERING = "an object of attribute directions or an sql fragment";
+
+/** What `relation:plan` made of a Relation: reads for the batch of its SELECT, and the `includes` paths left. */
+export interface ReadPlan {
+  readonly reads: readonly PlannedRead[];
+  readonly pending: ReadonlySet<string>;
+  /**
+   * The planned Relation's limit: its reads receive at most that many of the loaded records, the first ones (a
+   * caller may load more in the same order, as `paginate` loads one row more to tell whether a next page exists).
+   */
+  readonly limit?: number | undefined;
+}
+
+/** What `create` calls on the record it built (every record has these; `R` is only the record's type). */
+type SavingRecord = { save(): Promise<boolean>; saveOrThrow(): Promise<true> };
+
+const NOTHING_PLANNED: ReadPlan = { reads: [], pending: new Set() };
+
+export type { OrderDirection } from "./query-typing.js";
+
+/** Gives each read its result; returns the reads they ask for next, all together. */
+function receiveAll(reads: readonly PlannedRead[], results: readonly unknown[], records: readonly any[]): PlannedRead[] {
+  const next: PlannedRead[] = [];
+  const readNext = (more: readonly PlannedRead[]) => void next.push(...more);
+  reads.forEach((read, index) => read.receive(results[index], records, readNext));
+  return next;
+}
+
+/** The order `first` reads by when a Relation has none (and `last` reverses): the primary key, ascending. */
+export function primaryKeyOrder(model: ResolvedModel): OrderTerm[] {
+  return [{ kind: "attribute", attribute: model.primaryKey, direction: "asc" }];
+}
+
+/** A `where` value after the `attribute:condition` hooks: the value itself, or each element of a list. */
+function hookedConditionValue(model: ResolvedModel, attribute: Attribute, value: unknown): unknown {
+  if (!model.hooks.has("attribute:condition") || value === null || value instanceof Comparison) return value;
+  const hooked = (one: unknown) => {
+    if (one === null) return one;
+    const context = { model, attribute, value: one };
+    model.hooks.callSync("attribute:condition", context);
+    return context.value;
+  };
+  return Array.isArray(value) ? value.map(hooked) : hooked(value);
+}
+
+/**
+ * An immutable query for one Model. Each narrowing, ordering or paging method returns a new Relation;
+ * nothing is sent until results are asked for (`toArray`, `first`, `count`, ...). Relations have no `then`.
+ */
+export class Relation<R = any> {
+  /** @internal The Model class, or a view of it bound to a database. */
+  readonly modelClass: Function;
+  // Private, so that spreading or listing a Relation's keys never shows the values of its conditions.
+  readonly #data: RelationData;
+  /** The resolved Model (for plugins). */
+  readonly model: ResolvedModel;
+
+  /** @internal Use the Model's statics (`User.where(...)`, `User.all()`). */
+  constructor(modelClass: Function, data: RelationData = EMPTY) {
+    this.modelClass = modelClass;
+    this.#data = data;
+    this.model = resolveModel(unboundModel(modelClass));
+  }
+
+  /** @internal Its description: conditions, order, paging, includes and what plugins add. */
+  get data(): RelationData {
+    return this.#data;
+  }
+
+  /**
+   * Its description, frozen (for plugins): `conditions`, `order`, `limit`, `offset`, `select`, `distinct`, `none`,
+   * `includes` and the plugins' `extensions`. Change it with the Relation's methods or `with`, which return a new one.
+   */
+  get description(): RelationData {
+    return frozenDescription(this.#data);
+  }
+
+  /** A Relation like this one with parts of its description replaced (for plugins): each entry is checked. */
+  with(changes: Partial<RelationData>): this {
+    return this.#with(checkedChanges(this.model, changes));
+  }
+
+  // The kernel's own changes are well-formed by construction: they skip the checks a plugin's changes pass.
+  #with(changes: Partial<RelationData>): this {
+    const Class = this.constructor as new (modelClass: Function, data: RelationData) => this;
+    return new Class(this.modelClass, { ...this.data, ...changes });
+  }
+
+  /** A plugin's own entry of the description (see `RelationData.extensions`); undefined when it was never set. */
+  extension(name: string): unknown {
+    return this.data.extensions[name];
+  }
+
+  /** A Relation like this one with a plugin's own entry set to `value` (for plugins; see `RelationData.extensions`). */
+  withExtension(name: string, value: unknown): this {
+    if (typeof name !== "string") throw argumentError(`${this.model.name}: Relation.withExtension`, "a string name", name);
+    return this.#with({ extensions: { ...this.data.extensions, [name]: value } });
+  }
+
+  #conditionsOf(conditions: unknown, method: string): Condition[] {
+    refuseUninspectable(`${this.model.name}.${method}`, CONDITIONS, conditions);
+    if (conditions instanceof SqlFragment) return [{ kind: "sql", fragment: conditions }];
+    const model = this.model;
+    if (typeof conditions === "string") {
+      throw new TypeError(`${model.name}.${method}: a plain string is not accepted; build the condition with sql\`...\``);
+    }
+    // URLSearchParams, FormData, a Map or a record has no own keys to read: it would narrow nothing.
+    if (!isPlainObject(conditions)) throw argumentError(`${model.name}.${method}`, CONDITIONS, conditions);
+    const compiled: Condition[] = [];
+    for (const [name, value] of Object.entries(conditions)) {
+      const attribute = attributeNamed(model, name);
+      const where = `${model.name}.${method}: ${name}`;
+      const target = { model: model.model, attribute: attribute.name };
+      // Before anything looks inside: a revoked Proxy fails even Array.isArray.
+      refuseUnfitValue(where, value, target);
+      // A field missing from a request body reads as undefined: bad input, as an uncastable value is.
+      if (value === undefined) throw new CastError(`${where} is undefined; use null to match NULL`, model.model, attribute.name, value);
+      const scalars = conditionScalars(value);
+      if (scalars.includes(undefined)) throw new CastError(`${where} holds undefined; use null to match NULL`, model.model, attribute.name, value);
+      for (const scalar of scalars) refuseUnfitValue(where, scalar, target);
+      if (value instanceof Comparison && !attribute.type.comparable) {
+        throw new TypeError(`${model.name}.${method}: ${name} is a ${attribute.typeName}; comparison helpers are for comparable types (number, string, datetime)`);
+      }
+      compiled.push(...conditionsFor(model, attribute, hookedConditionValue(model, attribute, value)));
+    }
+    return compiled;
+  }
+
+  /**
+   * Narrows to rows matching every key (null matches NULL, an array any element), or an `sql` fragment. `method`
+   * is the method errors name (for plugins whose own methods take conditions, as `exists` does).
+   */
+  where(conditions: Conditions<AttributesOfRecord<R>> | SqlFragment, method = "where"): this {
+    return this.#with({ conditions: [...this.data.conditions, ...this.#conditionsOf(conditions, method)] });
+  }
+
+  /** Narrows to rows NOT matching the whole condition; rows with NULL in a named attribute are excluded too. */
+  whereNot(conditions: Conditions<AttributesOfRecord<R>> | SqlFragment): this {
+    const compiled = this.#conditionsOf(conditions, "whereNot");
+    // Nothing to negate: as where({}) narrows nothing, whereNot({}) excludes nothing.
+    if (compiled.length === 0) return this;
+    const negated: Condition = { kind: "not", conditions: compiled };
+    return this.#with({ conditions: [...this.data.conditions, negated, ...this.#notNullOf(compiled)] });
+  }
+
+  /**
+   * With several conditions, NOT (a = ? AND b IS NULL) would keep a row whose `a` is NULL; each attribute compared
+   * with a value is required to be non-NULL, as with one condition, where SQL's NULL comparison already does it.
+   */
+  #notNullOf(compiled: readonly Condition[]): Condition[] {
+    if (compiled.length < 2) return [];
+    const compared = new Set(compiled.flatMap((condition) => (condition.kind === "null" || !("attribute" in condition) ? [] : [condition.attribute])));
+    return [...compared].map((attribute) => ({ kind: "not", conditions: [{ kind: "null", attribute }] }));
+  }
+
+  #orderTerms(order: object): OrderTerm[] {
+    refuseUninspectable(`${this.model.name}.order`, ORDERING, order);
+    if (order instanceof SqlFragment) return [{ kind: "sql", fragment: order }];
+    const model = this.model;
+    if (typeof order === "string") throw new TypeError(`${model.name}.order: a plain string is not accepted; build the order with sql\`...\``);
+    if (!isPlainObject(order)) throw argumentError(`${model.name}.order`, ORDERING, order);
+    return Object.entries(order).map(([name, value]) => {
+      const attribute = attributeNamed(model, name);
+      // A direction often comes from the query string (`?dir=desc`): one refused is bad input when a request can send it.
+      const target = { model: model.model, attribute: attribute.name };
+      if (typeof value !== "string" && !isPlainObject(value)) {
+        throw refusedValueError(`${model.name}.order: ${name} takes "asc", "desc" or { direction, nulls }, not ${previewText(value)}`, value, target);
+      }
+      const given = (typeof value === "string" ? { direction: value, nulls: undefined } : value) as { direction?: unknown; nulls?: unknown };
+      // "ASC" and "DESC" are read too, as Rails reads them.
+      const direction = typeof given.direction === "string" ? given.direction.toLowerCase() : given.direction;
+      const { nulls } = given;
+      if (direction !== "asc" && direction !== "desc") {
+        throw refusedValueError(`${model.name}.order: ${name} must be "asc" or "desc", not ${previewText(direction)}`, given.direction, target);
+      }
+      if (nulls !== undefined && nulls !== "first" && nulls !== "last") {
+        throw refusedValueError(`${model.name}.order: nulls of ${name} must be "first" or "last"`, nulls, target);
+      }
+      return { kind: "attribute" as const, attribute, direction, ...(nulls ? { nulls } : {}) };
+    });
+  }
+
+  /** Adds ordering: `{ attribute: 'asc' | 'desc' | { direction, nulls } }` or an `sql` fragment. */
+  order(order: Ordering<AttributesOfRecord<R>> | SqlFragment): this {
+    return this.#with({ order: [...this.data.order, ...this.#orderTerms(order)] });
+  }
+
+  /** Replaces the ordering; `reorder()` removes it. */
+  reorder(order?: Ordering<AttributesOfRecord<R>> | SqlFragment): this {
+    return this.#with({ order: order === undefined ? [] : this.#orderTerms(order) });
+  }
+
+  #count(value: unknown, method: string, minimum: number): number {
+    if (!Number.isSafeInteger(value) || (value as number) < minimum) {
+      throw argumentError(`${this.model.name}.${method}`, `a whole number from ${minimum}`, value);
+    }
+    return value as number;
+  }
+
+  /** At most `count` rows. */
+  limit(count: number): this {
+    return this.#with({ limit: this.#count(count, "limit", 0) });
+  }
+
+  /** Skips `count` rows. */
+  offset(count: number): this {
+    return this.#with({ offset: this.#count(count, "offset", 0) });
+  }
+
+  /** Loads only these attributes (plus the primary key); reading another throws `MissingAttribute`. */
+  select(...names: AttributeName<AttributesOfRecord<R>>[]): this {
+    const model = this.model;
+    return this.#with({ select: names.map((name) => attributeNamed(model, name, "select")) });
+  }
+
+  /** Removes duplicate rows; the primary key is then not added to a `select`, so records cannot be saved. */
+  distinct(): this {
+    return this.#with({ distinct: true });
+  }
+
+  /** Matches nothing, without querying; chaining keeps it empty. */
+  none(): this {
+    return this.#with({ none: true });
+  }
+
+  /**
+   * Runs the `relation:plan` hooks: the reads that join the batch of the SELECT that loads this Relation's records
+   * (its preloads, a plugin's own), each selecting by a subquery of it. Sync; sends nothing. The paths of `includes`
+   * no hook planned stay `pending`. `source` is that SELECT when it is not this Relation's own for `purpose` (the
+   * read of a preload), and `purpose` what the records are loaded for (`load` unless told).
+   */
+  plan({ purpose = "load", source }: { purpose?: LoadPurpose; source?: QuerySource } = {}): ReadPlan {
+    const model = this.model;
+    if (this.data.includes.length === 0 && !model.hooks.has("relation:plan")) return NOTHING_PLANNED;
+    const pending = new Set(this.data.includes);
+    const reads: PlannedRead[] = [];
+    if (model.hooks.has("relation:plan")) {
+      const ownSource = (params: ParamWriter) => joinSelect(selectParts(this.data, model, params, purpose));
+      model.hooks.callSync("relation:plan", { relation: this, source: source ?? ownSource, purpose, pending, reads });
+    }
+    return { reads, pending, limit: this.data.limit };
+  }
+
+  /**
+   * Throws for a path of `includes` that no hook planned nor preloads, before any query is sent (the
+   * `relation:preload` hooks get no records).
+   */
+  async checkIncludes(plan: ReadPlan): Promise<void> {
+    if (plan.pending.size > 0) await this.preload([], plan);
+  }
+
+  /** Runs the `relation:preload` hooks for the paths of `includes` the plan left pending, on loaded records. */
+  async preload(records: readonly object[], plan: ReadPlan): Promise<void> {
+    if (plan.pending.size === 0) return;
+    const model = this.model;
+    const pending = new Set(plan.pending);
+    // Called with no records too, so that an unknown name fails whatever the data (hooks send no query then).
+    if (model.hooks.has("relation:preload")) await model.hooks.callHook("relation:preload", { relation: this, records, pending });
+    const unknown = [...pending];
+    if (unknown.length > 0) throw new TypeError(`${model.name}.includes: ${previewList(unknown, shortText)} is not an association of ${model.name}`);
+  }
+
+  /**
+   * Loads records with `select` (this Relation's SELECT unless given) and the plan's reads in one round trip, after
+   * the `before` Statements (whose results come back too); each read receives its result once the records are. The
+   * reads a receiver asks for next go in one more round trip, and so on until none is left.
+   */
+  async loadPlanned(plan: ReadPlan, select: Statement<any[]> = this.toSelect(), before: readonly Statement[] = []): Promise<{ records: any[]; before: unknown[] }> {
+    if (plan.reads.length === 0 && before.length === 0) return { records: await this.run(select), before: [] };
+    const database = await this.database();
+    const results = await database.runAll([...before, select, ...plan.reads.map((read) => read.statement)]);
+    const records = results[before.length] as any[];
+    const planned = records.slice(0, plan.limit);
+    let followUps = receiveAll(plan.reads, results.slice(before.length + 1), planned);
+    while (followUps.length > 0) followUps = receiveAll(followUps, await database.runAll(followUps.map((read) => read.statement)), planned);
+    return { records, before: results.slice(0, before.length) };
+  }
+
+  /** The SQL and bound values `toArray()` would send; values unfiltered. */
+  toSql(): SqlQuery {
+    const { sql, params } = compileSelect(this.data, this.model);
+    return { sql, params };
+  }
+
+  /**
+   * The Statement that loads this Relation's records (for plugins and batches); `query` replaces its SQL (a
+   * preload's), to be read as this Relation's rows, and `purpose` is what `records:load` is told they are for.
+   */
+  toSelect(query: SqlQuery & Pick<Partial<Statement>, "sources"> = compileSelect(this.data, this.model), purpose: LoadPurpose = "load"): Statement<any[]> {
+    return new Statement(query, this.model, "rows", (rows, _meta, database) => this.recordsOf(rows, database, purpose), boundDatabase(this.modelClass));
+  }
+
+  /**
+   * This Relation's records made from rows D1 returned (`database` is the one the query ran on, which the records
+   * keep), through the load stage (`records:load`, once for all of them, for `purpose`): for a plugin's own query
+   * whose rows carry more than the records (`defineStatement`'s `read`). A promise only when a load hook returned one.
+   */
+  recordsOf(rows: readonly Record<string, unknown>[], database: StatementDatabase, purpose: LoadPurpose = "load"): R[] | Promise<R[]> {
+    // distinct() does not add the primary key: such records cannot be saved, reloaded or destroyed.
+    return this.#recordsOfRows(loadedAttributes(this.data, this.model), purpose)(rows as Record<string, unknown>[], {}, database);
+  }
+
+  /** Reads rows as records of this Relation's Model, loaded with `loaded` attributes (all unless given), then loads them. */
+  #recordsOfRows(loaded?: ReadonlySet<string>, purpose: LoadPurpose = "load"): StatementReader<R[]> {
+    const model = this.model;
+    const Class = unboundModel(this.modelClass);
+    return (rows, _meta, database) => {
+      const records = rows.map((row) => instantiate(Class, model, row, database, loaded));
+      return runLoadStage(model, records, records, rows, purpose);
+    };
+  }
+
+  /** The database this Relation queries: the bound one, the one `withDatabase` opened, or the Model's binding. */
+  database(): Database | Promise<Database> {
+    return databaseFor(this.modelClass as unknown as { name: string; binding?: string });
+  }
+
+  /** Runs a Statement on this Relation's database. */
+  run<T>(statement: Statement<T>): Promise<T> {
+    // A bound Model or withDatabase gives the database at once: no turn of the event loop is spent waiting for it.
+    const database = this.database();
+    return database instanceof Promise ? database.then((found) => found.run(statement)) : database.run(statement);
+  }
+
+  /** Loads the records. */
+  async toArray(): Promise<R[]> {
+    if (this.data.none) return [];
+    return this.#load();
+  }
+
+  /**
+   * Loads the records through every load stage: `relation:prepare`, `relation:plan`, the check of `includes`, the
+   * SELECT (`select`, this Relation's own unless given) with the planned reads in one round trip, each row through
+   * `record:hydrate` and the records through `records:load`, then `relation:preload`.
+   */
+  async #load(select?: Statement<any[]>): Promise<R[]> {
+    const pending = prepareRelation(this, "load");
+    const relation = pending instanceof Promise ? await pending : pending;
+    // A hook that made another Relation changed its SQL: a given SELECT was compiled from this one.
+    return relation === this ? this.#loadPrepared(select) : relation.#loadPrepared();
+  }
+
+  async #loadPrepared(select?: Statement<any[]>): Promise<R[]> {
+    const plan = this.plan();
+    await this.checkIncludes(plan);
+    const { records } = await this.loadPlanned(plan, select);
+    await this.preload(records, plan);
+    return records;
+  }
+
+  #notFound(message: string): RecordNotFound {
+    return new RecordNotFound(`${this.model.name}: ${message}`);
+  }
+
+  /**
+   * The record with this primary key (`RecordNotFound` if none). Finding a list or several ids at once is the
+   * findMany plugin's.
+   */
+  async find(id: unknown): Promise<R>;
+  /** Several ids or a list: refused unless the findMany plugin is registered, whose overloads type the results. */
+  async find(...ids: unknown[]): Promise<R | R[]>;
+  async find(...ids: unknown[]): Promise<R | R[]> {
+    const key = this.model.primaryKey;
+    for (const id of ids) refuseUnfitValue(`${this.model.name}.find: ${key.name}`, id, { model: this.model.model, attribute: key.name });
+    // As in Rails, find() names no record to find: it is not find([]), the empty list.
+    if (ids.length === 0) throw this.#notFound(`find needs an id`);
+    const [id] = ids;
+    if (ids.length > 1 || Array.isArray(id)) throw new TypeError(`${this.model.name}.find takes one id; register the findMany plugin to find several`);
+    const record = this.data === EMPTY ? await this.#findByKey(id) : await this.findBy({ [key.name]: id } as Conditions<AttributesOfRecord<R>>);
+    // Ids show as cast errors show values: briefly, hidden when filtered, and never failing on one JSON cannot write (10n).
+    if (!record) throw this.#notFound(`no record with ${key.name} ${previewValue(key, id)}`);
+    return record;
+  }
+
+  // A Relation with no description looks the key up with SQL compiled once per Model.
+  #findByKey(id: unknown): Promise<R | null> | null {
+    const model = this.model;
+    if (id === undefined) throw new CastError(`${model.name}.find: the id is undefined`, model.model, model.primaryKey.name, id);
+    const key = id === null ? UNCASTABLE : castConditionValue(model.primaryKey, id);
+    if (key === UNCASTABLE || key === null) return null;
+    if (model.hooks.has("relation:plan") || model.hooks.has("relation:prepare")) {
+      // A plugin prepares or plans loads: the lookup is a load as any other, by the same SQL.
+      const lookup = this.#with(keyLookup(model, key));
+      return lookup.#load(findByKeyStatement(model, key, lookup.#recordsOfRows())).then(([record]) => record ?? null);
+    }
+    const Class = unboundModel(this.modelClass);
+    return this.run(findByKeyStatement(model, key, (rows, _meta, database) => (rows[0] === undefined ? null : loadOne(Class, model, rows[0], database))));
+  }
+
+  /** The first record matching the conditions, or null. */
+  async findBy(conditions: Conditions<AttributesOfRecord<R>>): Promise<R | null> {
+    return this.where(conditions, "findBy").take();
+  }
+
+  /** The first record matching the conditions, or `RecordNotFound`. */
+  async findByOrThrow(conditions: Conditions<AttributesOfRecord<R>>): Promise<R> {
+    const record = await this.where(conditions, "findByOrThrow").take();
+    if (!record) throw this.#notFound(`no record matches the conditions`);
+    return record;
+  }
+
+  #ordered(): this {
+    return this.data.order.length > 0 ? this : this.#with({ order: primaryKeyOrder(this.model) });
+  }
+
+  /** One record, without ordering; null if none. A `limit(0)` stays empty. */
+  async take(): Promise<R | null> {
+    const [record] = await this.limit(this.#atMostOne()).toArray();
+    return record ?? null;
+  }
+
+  /** A limit of one that keeps the Relation's own `limit(0)`: reading one record never widens the Relation. */
+  #atMostOne(): number {
+    return Math.min(this.data.limit ?? 1, 1);
+  }
+
+  /** The first record by the Relation's order, else by primary key; null if none. */
+  async first(): Promise<R | null> {
+    return this.#ordered().take();
+  }
+
+  /** Attributes a record built from this Relation starts with: its equality conditions. */
+  scopeAttributes(): Record<string, unknown> {
+    const attributes: Record<string, unknown> = {};
+    for (const condition of this.data.conditions) {
+      if (condition.kind === "equal") attributes[condition.attribute.name] = condition.attribute.type.fromDatabase(condition.value);
+      if (condition.kind === "null") attributes[condition.attribute.name] = null;
+    }
+    return attributes;
+  }
+
+  /** Builds a record that starts with this Relation's equality conditions. */
+  build(attributes: AssignAttributes<AttributesOfRecord<R>> = {}): R {
+    assertAttributeObject(this.model, attributes, "build");
+    const Class = this.modelClass as unknown as { build(attributes: object): R };
+    return Class.build({ ...this.scopeAttributes(), ...attributes });
+  }
+
+  /** Builds and saves a record that starts with this Relation's equality conditions. */
+  async create(attributes: AssignAttributes<AttributesOfRecord<R>> = {}): Promise<R> {
+    const record = this.build(attributes) as R & SavingRecord;
+    await record.save();
+    return record;
+  }
+
+  /** As `create`, throwing `RecordInvalid` or `RecordNotSaved` when refused. */
+  async createOrThrow(attributes: AssignAttributes<AttributesOfRecord<R>> = {}): Promise<R> {
+    const record = this.build(attributes) as R & SavingRecord;
+    await record.saveOrThrow();
+    return record;
+  }
+
+  /** Prints the Relation's SQL and params, without sending the query. */
+  toString(): string {
+    try {
+      return `#<Relation ${this.model.name} ${printQuery(compileSelect(this.data, this.model))}>`;
+    } catch (error) {
+      // Printing must never throw: a plugin's compile hook may refuse what it holds.
+      return `#<Relation ${this.model.name} (cannot compile: ${error instanceof Error ? error.message : previewText(error)})>`;
+    }
+  }
+
+  /** Serializes as printed: a Relation's JSON never holds a filtered value. */
+  toJSON(): string {
+    return this.toString();
+  }
+
+  /** What `console.log` and `util.inspect` print in Node: the same text as `toString()`; sends no query. */
+  [INSPECT](): string {
+    return this.toString();
+  }
+}

@@ -1,0 +1,248 @@
+import { argumentError } from "../records/arguments.js";
+import { attributeNamed } from "../records/assign.js";
+import type { Attribute } from "../records/attributes.js";
+import { attributeTypes } from "../records/attribute-types.js";
+import { jsonArraysWithinD1Limit } from "./bound-json.js";
+import type { Condition } from "./conditions.js";
+import { distinctListValues, matchesEachRowOnce } from "./list-values.js";
+import { quoteIdentifier, underscore } from "./naming.js";
+import { ParamWriter } from "./param-writer.js";
+import { injectedName } from "./reserved-names.js";
+import type { ListJoin, OrderTerm, QueryPurpose, RelationData, SelectParts } from "../relations/relation-data.js";
+import { frozenDescription } from "../relations/relation-description.js";
+import type { ResolvedModel } from "../records/resolve.js";
+import { ColumnReference, SqlFragment } from "./sql.js";
+
+export type { OrderTerm, QueryPurpose, RelationData, SelectParts };
+
+function columnOf(attribute: Attribute): string {
+  return quoteIdentifier(attribute.column);
+}
+
+/**
+ * Binds a value interpolated in a fragment (checked when the fragment was made) as D1 takes it: Dates and booleans
+ * as their attribute types store them, and a BigInt, which D1 does not bind, as its digits cast to SQLite's integer.
+ */
+function bindFragmentParam(value: unknown, params: ParamWriter): string {
+  if (typeof value === "bigint") return `CAST(${params.bind(String(value))} AS INTEGER)`;
+  if (value instanceof Date) return params.bind(attributeTypes.datetime.toDatabase(value));
+  return params.bind(typeof value === "boolean" ? attributeTypes.boolean.toDatabase(value) : value);
+}
+
+/** Splices an `sql` fragment, binding its values and naming the columns of `column()` references. */
+export function compileFragment(fragment: SqlFragment, model: ResolvedModel | undefined, params: ParamWriter): string {
+  let text = fragment.strings[0]!;
+  fragment.values.forEach((value, index) => {
+    if (value instanceof ColumnReference) {
+      text += quoteIdentifier(model ? attributeNamed(model, value.attribute).column : underscore(value.attribute));
+    } else if (value instanceof SqlFragment) {
+      text += compileFragment(value, model, params);
+    } else {
+      text += bindFragmentParam(value, params);
+    }
+    text += fragment.strings[index + 1]!;
+  });
+  return text;
+}
+
+/**
+ * `column IN (SELECT value FROM json_each(?))`: the list, each value once, bound as one JSON value whatever its
+ * length, or, past D1's limit for one value, as several JSON values each in its own IN, joined with OR (each still
+ * searches an index; D1 refuses a compound SELECT of as many terms, so not UNION ALL). `joinable` receives a list
+ * bound as one value, which `joinSelect` may read as a join instead.
+ */
+function compileIn(
+  condition: Extract<Condition, { kind: "in" }>,
+  model: ResolvedModel,
+  params: ParamWriter,
+  joinable?: (join: ListJoin) => void,
+): string {
+  const { attribute } = condition;
+  const column = columnOf(attribute);
+  const { values, texts } = distinctListValues(condition.values);
+  const bound = jsonArraysWithinD1Limit(texts, `${model.name}.${attribute.name}`).map((json) => params.bind(json, { kind: "list", attribute }));
+  const lists = bound.map((list) => `${column} IN (SELECT value FROM json_each(${list}))`);
+  if (joinable && bound.length === 1 && !condition.orNull && matchesEachRowOnce(values)) joinable({ term: lists[0]!, column, list: bound[0]! });
+  if (condition.orNull) lists.push(`${column} IS NULL`);
+  return lists.length === 1 ? lists[0]! : `(${joinBalanced(lists, " OR ")})`;
+}
+
+/** Chains of up to this many terms are joined flat; SQLite nests each further term one level deeper. */
+const FLAT_TERMS = 8;
+
+/**
+ * Joins terms with AND or OR as a balanced tree of parenthesised halves, so that any number of conditions stays
+ * far within D1's limit of 100 on the depth of an expression (1,000 terms nest 15 deep, not 1,000).
+ */
+function joinBalanced(terms: readonly string[], operator: " AND " | " OR "): string {
+  if (terms.length <= FLAT_TERMS) return terms.join(operator);
+  const middle = terms.length >> 1;
+  return `(${joinBalanced(terms.slice(0, middle), operator)})${operator}(${joinBalanced(terms.slice(middle), operator)})`;
+}
+
+/** Joins compiled conditions with AND, as a balanced tree (see `joinBalanced`); for plugins that build a WHERE. */
+export function joinWithAnd(terms: readonly string[]): string {
+  return joinBalanced(terms, " AND ");
+}
+
+/** The branches of an OR, with nested ORs (`a.or(b).or(c)`) lifted into one list, so that chaining never nests. */
+function orBranches(branches: ReadonlyArray<readonly Condition[]>): ReadonlyArray<readonly Condition[]> {
+  return branches.flatMap((branch) => (branch.length === 1 && branch[0]!.kind === "or" ? orBranches(branch[0]!.branches) : [branch]));
+}
+
+function compileComparison(condition: Extract<Condition, { kind: "compare" }>, params: ParamWriter): string {
+  const column = columnOf(condition.attribute);
+  const value = params.bind(condition.value, { kind: "value", attribute: condition.attribute });
+  return condition.operator === "ignoringCase" ? `${column} = ${value} COLLATE NOCASE` : `${column} ${condition.operator} ${value}`;
+}
+
+/** Compiles one condition to SQL. */
+export function compileCondition(condition: Condition, model: ResolvedModel, params: ParamWriter): string {
+  switch (condition.kind) {
+    case "equal":
+      return `${columnOf(condition.attribute)} = ${params.bind(condition.value, { kind: "value", attribute: condition.attribute })}`;
+    case "null":
+      return `${columnOf(condition.attribute)} IS NULL`;
+    case "in":
+      return compileIn(condition, model, params);
+    case "compare":
+      return compileComparison(condition, params);
+    case "never":
+      return "1 = 0";
+    case "sql":
+      return `(${compileFragment(condition.fragment, model, params)})`;
+    case "not":
+      return `NOT (${compileConditions(condition.conditions, model, params)})`;
+    case "or":
+      return `(${joinBalanced(
+        orBranches(condition.branches).map((branch) => compileConditions(branch, model, params)),
+        " OR ",
+      )})`;
+  }
+}
+
+/** Compiles conditions joined with AND. */
+export function compileConditions(conditions: readonly Condition[], model: ResolvedModel, params: ParamWriter): string {
+  if (conditions.length === 0) return "1 = 1";
+  return joinWithAnd(conditions.map((condition) => compileCondition(condition, model, params)));
+}
+
+function compileOrderTerm(term: OrderTerm, model: ResolvedModel, params: ParamWriter): string {
+  if (term.kind === "sql") return compileFragment(term.fragment, model, params);
+  const nulls = term.nulls ? ` NULLS ${term.nulls.toUpperCase()}` : "";
+  return `${columnOf(term.attribute)} ${term.direction.toUpperCase()}${nulls}`;
+}
+
+function selectColumns(data: RelationData, model: ResolvedModel): string {
+  if (!data.select) return model.selectList;
+  const attributes = data.distinct || data.select.includes(model.primaryKey) ? data.select : [model.primaryKey, ...data.select];
+  return attributes.map(columnOf).join(", ");
+}
+
+/** The hooks that compile a SELECT, in the order they run. */
+const COMPILE_HOOKS = ["relation:select", "relation:where", "relation:order", "relation:paging"] as const;
+
+/** Whether plugins change how this Model's queries compile (then nothing compiled may be reused). */
+export function hasCompileHooks(model: ResolvedModel): boolean {
+  const { hooks } = model;
+  return hooks.has("relation:select") || hooks.has("relation:where") || hooks.has("relation:order") || hooks.has("relation:paging");
+}
+
+/** The parts of the SELECT a Relation sends for `purpose`, after the `relation:*` hooks. */
+export function selectParts(data: RelationData, model: ResolvedModel, params = new ParamWriter(), purpose: QueryPurpose = "load"): SelectParts {
+  const hooks = model.hooks;
+  let listJoin: ListJoin | undefined;
+  const joinable = (join: ListJoin) => (listJoin ??= join);
+  const parts: SelectParts = {
+    distinct: data.distinct,
+    columns: selectColumns(data, model),
+    from: model.quotedTable,
+    where: data.none
+      ? ["1 = 0"]
+      : data.conditions.map((condition) =>
+          condition.kind === "in" && condition.attribute === model.primaryKey
+            ? compileIn(condition, model, params, joinable)
+            : compileCondition(condition, model, params),
+        ),
+    order: data.order.map((term) => compileOrderTerm(term, model, params)),
+    limit: data.limit,
+    offset: data.offset,
+    params,
+    listJoin,
+  };
+  if (hasCompileHooks(model)) {
+    // The hooks see the description read-only, as plugins see a Relation's: a Model without them makes no view.
+    const context = { data: frozenDescription(data), parts, model, purpose };
+    for (const name of COMPILE_HOOKS) hooks.callSync(name, context);
+  }
+  return parts;
+}
+
+/** Whether a value may be a LIMIT or OFFSET: a whole number from 0 within SQLite's 64-bit integers. */
+export function isSqlCount(value: unknown): value is number {
+  return Number.isInteger(value) && (value as number) >= 0 && (value as number) < 2 ** 63;
+}
+
+/** A LIMIT or OFFSET as SQL text: only a whole number is ever spliced (a `relation:paging` hook may set anything). */
+function countText(clause: string, value: number): string {
+  if (!isSqlCount(value)) throw argumentError(clause, "a whole number from 0", value);
+  return String(value);
+}
+
+/** The joined list's rows, and the one column they have: names of recordflare's own (see `injectedName`). */
+const LIST = injectedName("list");
+const LIST_VALUE = injectedName("list_value");
+
+/**
+ * The list condition to send as a join, if any: one whose term is still in the WHERE, in a SELECT without ORDER BY
+ * (a sort after a join reads every row again; IN walks the list in order and stops at the LIMIT). Where the term
+ * stands does not matter: every placeholder is numbered, so moving it to the FROM keeps each value in its place.
+ */
+function joinedList(parts: SelectParts): ListJoin | undefined {
+  const join = parts.listJoin;
+  return join && parts.where.includes(join.term) && parts.order.length === 0 ? join : undefined;
+}
+
+/** The WHERE terms left once the joined list's term is read as the join: all but that one. */
+function termsBesideJoin(where: readonly string[], join: ListJoin): string[] {
+  const rest = [...where];
+  rest.splice(rest.indexOf(join.term), 1);
+  return rest;
+}
+
+/**
+ * The FROM of a SELECT: the table, or, for a list of primary keys, the list's values CROSS JOIN the table on its
+ * key. D1 bills the join one row per value and one per key search (the IN it replaces, three per value); CROSS JOIN
+ * keeps the list the outer loop, which SQLite, not knowing the list's length, might otherwise scan once per row of
+ * another index's search. Only the primary key is surely indexed: on another column the join could search the whole
+ * table once per value, so other lists stay IN. The values are distinct and no row matches two of them (see
+ * `matchesEachRowOnce`), so each row comes once, as with IN. The list's column is reserved, so the table's own
+ * columns stay unambiguous, and read qualified, so that even a column of that name the Model does not declare is.
+ */
+function fromClause(parts: SelectParts, join: ListJoin | undefined): string {
+  if (!join) return parts.from;
+  return `(SELECT value AS ${LIST_VALUE} FROM json_each(${join.list})) AS ${LIST} CROSS JOIN ${parts.from} ON ${join.column} = ${LIST}.${LIST_VALUE}`;
+}
+
+/** Joins SELECT parts into SQL text. */
+export function joinSelect(parts: SelectParts): string {
+  const join = joinedList(parts);
+  const columns = join && parts.columns === "*" ? `${parts.from}.*` : parts.columns;
+  const where = join ? termsBesideJoin(parts.where, join) : parts.where;
+  let text = `SELECT ${parts.distinct ? "DISTINCT " : ""}${columns} FROM ${fromClause(parts, join)}`;
+  if (where.length > 0) text += ` WHERE ${joinWithAnd(where)}`;
+  if (parts.order.length > 0) text += ` ORDER BY ${parts.order.join(", ")}`;
+  if (parts.limit !== undefined) text += ` LIMIT ${countText("LIMIT", parts.limit)}`;
+  if (parts.offset !== undefined) text += `${parts.limit === undefined ? " LIMIT -1" : ""} OFFSET ${countText("OFFSET", parts.offset)}`;
+  return text;
+}
+
+/** The query of compiled parts: its SQL, bound values and where each value came from (for a Statement). */
+export function queryOfParts(parts: SelectParts) {
+  return { sql: joinSelect(parts), params: parts.params.params, sources: parts.params.sources };
+}
+
+/** Compiles a Relation's SELECT for `purpose`. */
+export function compileSelect(data: RelationData, model: ResolvedModel, purpose: QueryPurpose = "load") {
+  return queryOfParts(selectParts(data, model, undefined, purpose));
+}

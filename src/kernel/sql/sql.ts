@@ -1,0 +1,65 @@
+import { argumentError, refusedValueError, unfitValue } from "../records/arguments.js";
+import { previewText } from "../records/display.js";
+
+/** A reference to an attribute's column inside an `sql` fragment, made by `column()`. */
+export class ColumnReference {
+  /** @internal Use `column()`, which checks the name. */
+  constructor(readonly attribute: string) {}
+}
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/**
+ * Why D1 cannot bind a value interpolated in a fragment, or undefined. Refused when the fragment is made, so that
+ * the mistake shows where it is written, not at a later query: D1 would fail on undefined, an object or a BigInt
+ * beyond SQLite's integers, match nothing with a list, and store NULL for NaN, Infinity and an Invalid Date.
+ */
+function unbindable(value: unknown): string | undefined {
+  if (value === undefined) return "a value in an sql fragment is undefined; use null for NULL";
+  if (Array.isArray(value)) return "a list cannot be bound in an sql fragment; use where({ <attribute>: list }) (see the guide)";
+  if (typeof value === "bigint") return value < INT64_MIN || value > INT64_MAX ? `${value}n is beyond SQLite's 64-bit integers` : undefined;
+  if (typeof value === "number") return Number.isFinite(value) ? undefined : `${value} would be stored as NULL`;
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? "an Invalid Date cannot be bound" : undefined;
+  const bytes = value instanceof ArrayBuffer || ArrayBuffer.isView(value);
+  if (typeof value === "object" && value !== null && !bytes) {
+    return `${previewText(value)} cannot be bound; an sql fragment takes null, numbers, BigInts, text, booleans, Dates and bytes`;
+  }
+  return undefined;
+}
+
+/** A piece of SQL made with the `sql` tagged template; every interpolated value is bound, never spliced. */
+export class SqlFragment {
+  // The checks are sql`...`'s, the only maker of fragments: a Worker that never writes one does not carry them.
+  /** @internal Use sql`...`, which checks the values. */
+  constructor(
+    readonly strings: readonly string[],
+    readonly values: readonly unknown[],
+  ) {}
+
+  /** Prints the fragment with `?` for its bound values. */
+  toString(): string {
+    return this.strings.reduce((text, part, index) => text + (index > 0 ? "?" : "") + part, "");
+  }
+}
+
+/**
+ * Makes an SQL fragment for `where` and `order`. Interpolated values are bound as parameters;
+ * `column('<attribute>')` and nested fragments are spliced as SQL. A value D1 cannot bind throws here: `CastError`
+ * for one a request can send (`undefined`, a list, a plain object, text that is not well-formed), else `TypeError`.
+ */
+export function sql(strings: TemplateStringsArray, ...values: unknown[]): SqlFragment {
+  for (const value of values) {
+    // unfitValue first: a revoked Proxy fails even instanceof.
+    const problem = unfitValue(value) ?? (value instanceof ColumnReference || value instanceof SqlFragment ? undefined : unbindable(value));
+    // An sql fragment has no Model: a request's value refused here is a CastError of no attribute.
+    if (problem !== undefined) throw refusedValueError(`sql: ${problem}`, value, { model: undefined, attribute: undefined });
+  }
+  return new SqlFragment([...strings], values);
+}
+
+/** Names an attribute's column inside an `sql` fragment: `sql\`${column('createdAt')} > ${date}\``. */
+export function column(attribute: string): ColumnReference {
+  if (typeof attribute !== "string") throw argumentError("column", "an attribute name", attribute);
+  return new ColumnReference(attribute);
+}
