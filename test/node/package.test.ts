@@ -23,7 +23,7 @@ describe("the built package in plain Node", () => {
     const { d1 } = await import("recordflare/hono");
     expect(typeof d1()).toBe("function");
     const hono = readFileSync(`${root}/dist/hono.mjs`, "utf8");
-    expect(hono).toMatch(/from '\.\/kernel\/context\.mjs'/);
+    expect(hono).toMatch(/from '\.\/kernel\/database\/context\.mjs'/);
   });
 
   it("loads with require on Node 22 (the ESM build, through the exports' default condition)", () => {
