@@ -1,22 +1,13 @@
 import { compileSelect, hasCompileHooks, type QueryPurpose, type RelationData } from "../sql/compiler.js";
 import type { ResolvedModel } from "../records/resolve.js";
+import { EMPTY_RELATION } from "./relation-data.js";
 import { Statement, type StatementReader } from "../sql/statement.js";
 
 const lookupSql = new WeakMap<ResolvedModel, { sql: string; sources: ReturnType<typeof compileSelect>["sources"] }>();
 
 /** The description of a Relation of the one row whose primary key is `key` (as stored), at most one row. */
 export function keyLookup(model: ResolvedModel, key: unknown): RelationData {
-  return {
-    conditions: [{ kind: "equal", attribute: model.primaryKey, value: key }],
-    order: [],
-    limit: 1,
-    offset: undefined,
-    select: undefined,
-    distinct: false,
-    none: false,
-    includes: [],
-    extensions: {},
-  };
+  return { ...EMPTY_RELATION, conditions: [{ kind: "equal", attribute: model.primaryKey, value: key }], limit: 1 };
 }
 
 /**

@@ -75,3 +75,16 @@ export interface SelectParts {
   /** The list condition that `joinSelect` may send as a join (a hook may clear it); undefined when there is none. */
   listJoin?: ListJoin | undefined;
 }
+
+/** The description of a Relation that narrows nothing: a Model's `all()`. */
+export const EMPTY_RELATION: RelationData = {
+  conditions: [],
+  order: [],
+  limit: undefined,
+  offset: undefined,
+  select: undefined,
+  distinct: false,
+  none: false,
+  includes: [],
+  extensions: {},
+};

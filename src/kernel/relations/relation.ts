@@ -2,6 +2,7 @@ import { assertAttributeObject, attributeNamed } from "../records/assign.js";
 import type { Attribute } from "../records/attributes.js";
 import { UNCASTABLE } from "../records/attribute-types.js";
 import { type OrderTerm, type RelationData, compileSelect, joinSelect, selectParts } from "../sql/compiler.js";
+import { EMPTY_RELATION } from "./relation-data.js";
 import type { ParamWriter } from "../sql/param-writer.js";
 import type { LoadPurpose, PlannedRead, QuerySource } from "./read-plan.js";
 import { Comparison, type Condition, castConditionValue, conditionScalars, conditionsFor } from "../sql/conditions.js";
@@ -27,17 +28,6 @@ import type { AssignAttributes, AttributeName } from "../records/attribute-value
 import type { AttributesOfRecord, Conditions, Ordering } from "./query-typing.js";
 
 
-const EMPTY: RelationData = {
-  conditions: [],
-  order: [],
-  limit: undefined,
-  offset: undefined,
-  select: undefined,
-  distinct: false,
-  none: false,
-  includes: [],
-  extensions: {},
-};
 
 const CONDITIONS = "a plain object of attribute values or an sql fragment";
 const ORDERING = "an object of attribute directions or an sql fragment";
@@ -98,7 +88,7 @@ export class Relation<R = any> {
   readonly model: ResolvedModel;
 
   /** @internal Use the Model's statics (`User.where(...)`, `User.all()`). */
-  constructor(modelClass: Function, data: RelationData = EMPTY) {
+  constructor(modelClass: Function, data: RelationData = EMPTY_RELATION) {
     this.modelClass = modelClass;
     this.#data = data;
     this.model = resolveModel(unboundModel(modelClass));
@@ -408,7 +398,7 @@ export class Relation<R = any> {
     if (ids.length === 0) throw this.#notFound(`find needs an id`);
     const [id] = ids;
     if (ids.length > 1 || Array.isArray(id)) throw new TypeError(`${this.model.name}.find takes one id; register the findMany plugin to find several`);
-    const record = this.data === EMPTY ? await this.#findByKey(id) : await this.findBy({ [key.name]: id } as Conditions<AttributesOfRecord<R>>);
+    const record = this.data === EMPTY_RELATION ? await this.#findByKey(id) : await this.findBy({ [key.name]: id } as Conditions<AttributesOfRecord<R>>);
     // Ids show as cast errors show values: briefly, hidden when filtered, and never failing on one JSON cannot write (10n).
     if (!record) throw this.#notFound(`no record with ${key.name} ${previewValue(key, id)}`);
     return record;
