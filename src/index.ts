@@ -58,6 +58,7 @@ export { optimisticLocking, StaleObject } from "./plugins/optimistic-locking.js"
 export { currentTenant, multiTenancy, NoTenant, TenantMismatch, withTenant } from "./plugins/multi-tenancy.js";
 export { softDelete } from "./plugins/soft-delete.js";
 export { auditLog } from "./plugins/audit-log.js";
+export { type InheritanceOptions, singleTableInheritance, SubclassNotFound } from "./plugins/single-table-inheritance.js";
 export { DecryptionError, encrypts, EncryptionError, type EncryptedAttributeOptions, type EncryptsOptions, type TextAttributeName, type WorkerSecrets } from "./plugins/encrypts.js";
 export { associations, type JsonInclude } from "./plugins/associations/plugin.js";
 export { AssociationNotLoaded } from "./plugins/associations/association-not-loaded.js";

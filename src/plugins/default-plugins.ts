@@ -16,8 +16,9 @@ import { recordPrinting } from "./record-printing.js";
 import { scopes } from "./scopes.js";
 import { tableNaming } from "./table-naming.js";
 import { timestamps } from "./timestamps.js";
+import { singleTableInheritance } from "./single-table-inheritance.js";
 import { validations } from "./validations.js";
 
 /** The built-in plugins every app gets: together they are the behaviour SPEC.md specifies. */
 // Scopes come first: their name check must see a scope named like a static (`filterAttributes`) before a plugin reads it.
-export const defaultPlugins = [scopes, tableNaming, combining, calculations, findMany, lastRecord, queryPlans, recordPrinting, changeTracking, attributeFiltering, idGeneration, normalization, validations, callbacks, timestamps, pagination, permitting, bulkWrites, associations];
+export const defaultPlugins = [scopes, tableNaming, combining, calculations, findMany, lastRecord, queryPlans, recordPrinting, changeTracking, attributeFiltering, idGeneration, normalization, validations, callbacks, timestamps, pagination, permitting, bulkWrites, associations, singleTableInheritance];

@@ -254,6 +254,12 @@ export interface ModelHooks<R = any, M = any, Q = any> {
    */
   "attribute:condition": (context: { readonly model: ResolvedModel; readonly attribute: Attribute; value: unknown }) => void;
   /**
+   * A row is about to be made into a record of `modelClass` (the Model queried, never a bound one): a hook may set
+   * `modelClass` to a subclass of it, whose record the row becomes (single-table inheritance). Not run by `reload`,
+   * which keeps the record's class. Sync.
+   */
+  "record:class": (context: { readonly row: Readonly<Record<string, unknown>>; modelClass: Function }) => void;
+  /**
    * A record was made from a row (column name to stored value), or reloaded; for each record, before `records:load`
    * runs for the batch (work that may be async or that concerns the batch belongs there). Sync.
    */

@@ -24,13 +24,23 @@ export function instantiate(
   database: StatementDatabase | undefined,
   loaded?: ReadonlySet<string>,
 ): any {
-  const record = new (modelClass as Constructor)();
+  const Class = classOfRow(modelClass, model, row);
+  const record = new (Class as Constructor)();
   const state = record[STATE];
   // The kernel's Database is the one kind of StatementDatabase: a Statement names it so only to import nothing above.
   state.database = database as Database | undefined;
   loadRow(state, row, loaded);
-  if (model.hooks.has("record:hydrate")) model.hooks.callSync("record:hydrate", { record, row });
+  const { hooks } = Class === modelClass ? model : state.model;
+  if (hooks.has("record:hydrate")) hooks.callSync("record:hydrate", { record, row });
   return record;
+}
+
+/** The class whose record a row becomes: the Model queried, unless a `record:class` hook picks a subclass. */
+function classOfRow(modelClass: Function, model: ResolvedModel, row: Record<string, unknown>): Function {
+  if (!model.hooks.has("record:class")) return modelClass;
+  const context = { row, modelClass };
+  model.hooks.callSync("record:class", context);
+  return context.modelClass;
 }
 
 /**

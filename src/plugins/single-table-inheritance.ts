@@ -1,0 +1,175 @@
+import {
+  type AnyModel,
+  type Attribute,
+  type AttributeName,
+  type AttributesOfModel,
+  attributesOf,
+  databaseOfModel,
+  declareModelState,
+  definePlugin,
+  defineModelState,
+  InvalidModel,
+  modelState,
+  previewText,
+  quoteIdentifier,
+  RecordflareError,
+} from "../kernel/index.js";
+
+/**
+ * A row's type names no class of its Model's hierarchy, or a class that is not the queried Model or one of its
+ * subclasses (Rails' `SubclassNotFound`): nothing is made of the row.
+ */
+export class SubclassNotFound extends RecordflareError {
+  override name = "SubclassNotFound";
+}
+
+/** Options of `inheritance`. */
+export interface InheritanceOptions<A = Record<string, unknown>> {
+  /** The string attribute that stores each row's type; `type` by default (Rails' `inheritance_column`). */
+  column?: AttributeName<A>;
+}
+
+/** What a Model that stores its subclasses in one table declared: its column and its types, by stored value. */
+interface Inheritance {
+  readonly root: Function;
+  readonly column: string;
+  readonly types: () => Record<string, Function>;
+}
+
+/** The declaration a Model made or inherited (a holder, so that declaring is a write to the Model's own copy). */
+const INHERITANCE = defineModelState<{ declared?: Inheritance }>("inheritance", () => ({}), (holder) => ({ ...holder }));
+
+/** Each Model's type value and the values of it and its subclasses, read once from the declaration. */
+const resolvedTypes = new WeakMap<Function, Map<string, Function>>();
+
+function inheritanceOf(model: Function): Inheritance | undefined {
+  return modelState(model, INHERITANCE).declared;
+}
+
+/** The declaration's types, checked: each a string naming the root or one of its subclasses, each class once. */
+function typesOf(inheritance: Inheritance): Map<string, Function> {
+  const known = resolvedTypes.get(inheritance.root);
+  if (known) return known;
+  const { root } = inheritance;
+  const declared: unknown = inheritance.types();
+  if (typeof declared !== "object" || declared === null || Array.isArray(declared)) {
+    throw new InvalidModel(`${root.name}.inheritance: the types function returns an object of stored type to Model class, not ${previewText(declared)}`);
+  }
+  const types = new Map<string, Function>();
+  for (const [value, Class] of Object.entries(declared)) {
+    if (typeof Class !== "function" || (Class !== root && !(Class.prototype instanceof root))) {
+      throw new InvalidModel(`${root.name}.inheritance: type ${previewText(value)} names ${typeof Class === "function" ? Class.name : previewText(Class)}, which is not ${root.name} or a subclass of it`);
+    }
+    if ([...types.values()].includes(Class)) throw new InvalidModel(`${root.name}.inheritance: ${Class.name} is given two types`);
+    if (value === "") throw new InvalidModel(`${root.name}.inheritance: a type is the empty string`);
+    types.set(value, Class);
+  }
+  resolvedTypes.set(root, types);
+  return types;
+}
+
+/** The type a class stores: its value in the declaration, or null for the root when it has none. */
+function typeOfClass(inheritance: Inheritance, Class: Function): string | null {
+  for (const [value, each] of typesOf(inheritance)) if (each === Class) return value;
+  if (Class === inheritance.root) return null;
+  throw new InvalidModel(`${Class.name}: it shares ${inheritance.root.name}'s table but is not one of its inheritance types; add it to ${inheritance.root.name}.inheritance`);
+}
+
+/** The type values of a class and its subclasses: the rows a query of that class reads. */
+function typesWithin(inheritance: Inheritance, Class: Function): string[] {
+  return [...typesOf(inheritance)].filter(([, each]) => each === Class || each.prototype instanceof Class).map(([value]) => value);
+}
+
+/** The class a row's type names, refused unless it is `modelClass` or a subclass of it. */
+function classOfType(inheritance: Inheritance, modelClass: Function, attribute: Attribute, type: unknown): Function {
+  const Class = type === null ? inheritance.root : typeof type === "string" ? typesOf(inheritance).get(type) : undefined;
+  if (Class === undefined) {
+    throw new SubclassNotFound(`${modelClass.name}.${attribute.name}: the type ${previewText(type)} names none of ${inheritance.root.name}'s inheritance types`);
+  }
+  if (Class !== modelClass && !(Class.prototype instanceof modelClass)) {
+    throw new SubclassNotFound(`${modelClass.name}.${attribute.name}: the type ${previewText(type)} is ${Class.name}, which is not ${modelClass.name} or a subclass of it`);
+  }
+  return Class;
+}
+
+/** `build` with a type among the attributes makes a record of the class it names (Rails' `new(type: "Admin")`). */
+function wrapBuild(build: (this: Function, attributes?: object) => object) {
+  return function (this: Function, attributes?: object): object {
+    const database = databaseOfModel(this);
+    const Class: Function = database ? Object.getPrototypeOf(this) : this;
+    const inheritance = inheritanceOf(Class);
+    const type = inheritance && attributes && (attributes as Record<string, unknown>)[inheritance.column];
+    if (!inheritance || type === undefined || type === typeOfClass(inheritance, Class)) return build.call(this, attributes);
+    const attribute = attributesOf(Class).find((each) => each.name === inheritance.column)!;
+    const Subclass = classOfType(inheritance, Class, attribute, type);
+    const target = database ? database.model(Subclass) : Subclass;
+    return build.call(target as Function, attributes);
+  };
+}
+
+/**
+ * Single-table inheritance, opt-in per Model: `this.inheritance(() => ({ Admin, Guest }))` on the Model whose table
+ * the subclasses share stores each record's class in its `type` column (the key naming it; the declaring Model's own
+ * records store NULL unless it is given a key too). A row becomes a record of the class its type names, a query of a
+ * subclass reads only its rows and its subclasses', and a record of a subclass is written with its type.
+ */
+export const singleTableInheritance = definePlugin({
+  name: "singleTableInheritance",
+  setup(base: Record<string, unknown>) {
+    base["inheritance"] = function (this: Function, types: unknown, options?: unknown) {
+      if (typeof types !== "function") throw new TypeError(`${this.name}.inheritance takes a function returning the types, such as () => ({ Admin, Guest })`);
+      if (options !== undefined && (typeof options !== "object" || options === null || Object.keys(options).some((key) => key !== "column"))) {
+        throw new TypeError(`${this.name}.inheritance: the options are { column?: string }`);
+      }
+      const { column = "type" } = (options ?? {}) as { column?: unknown };
+      if (typeof column !== "string") throw new TypeError(`${this.name}.inheritance: column takes an attribute name, not ${previewText(column)}`);
+      if (inheritanceOf(this)) throw new InvalidModel(`${this.name}.inheritance: ${inheritanceOf(this)!.root.name} declares it already`);
+      declareModelState(this, INHERITANCE).declared = { root: this, column, types: types as Inheritance["types"] };
+    };
+  },
+  wrap: { static: { build: wrapBuild } },
+  appliesTo: (model: Function) => inheritanceOf(model) !== undefined,
+  hooks: {
+    "model:finalize"(model: Function) {
+      // Runs for every Model (before appliesTo is asked).
+      const inheritance = inheritanceOf(model);
+      if (!inheritance) return;
+      const attribute = attributesOf(model).find((each) => each.name === inheritance.column);
+      if (attribute?.typeName !== "string") {
+        throw new InvalidModel(`${model.name}.inheritance: ${inheritance.column} is not a string attribute; it stores each row's type`);
+      }
+      typeOfClass(inheritance, model);
+    },
+    "record:initialize"({ record }) {
+      const inheritance = inheritanceOf(record.constructor)!;
+      const type = typeOfClass(inheritance, record.constructor);
+      if (type !== null) record.writeAttribute(inheritance.column, type);
+    },
+    "record:class"(context) {
+      const inheritance = inheritanceOf(context.modelClass)!;
+      const attribute = attributesOf(context.modelClass).find((each) => each.name === inheritance.column)!;
+      // A row read without its type column (select) stays a record of the Model queried.
+      if (!Object.hasOwn(context.row, attribute.column)) return;
+      context.modelClass = classOfType(inheritance, context.modelClass, attribute, context.row[attribute.column]);
+    },
+    "relation:where"({ model, parts }) {
+      const inheritance = inheritanceOf(model.model)!;
+      if (model.model === inheritance.root) return;
+      const attribute = model.byName.get(inheritance.column)!;
+      const types = typesWithin(inheritance, model.model);
+      const list = parts.params.bind(JSON.stringify(types), { kind: "list", attribute });
+      parts.where.push(`${quoteIdentifier(attribute.column)} IN (SELECT value FROM json_each(${list}))`);
+    },
+  },
+});
+
+declare module "../kernel/index.js" {
+  interface PluginStatics<A> {
+    /**
+     * Stores this Model's subclasses in its table (single-table inheritance): `types` returns each subclass by the
+     * value its rows store in `column` (`type` by default), as `() => ({ Admin, Guest })`; a function, so that the
+     * subclasses declared below the Model can be named. This Model's own records store NULL unless it is listed too.
+     */
+    inheritance<M extends AnyModel>(this: M, types: () => Record<string, M>, options?: InheritanceOptions<AttributesOfModel<M>>): void;
+  }
+}

@@ -1,0 +1,186 @@
+import { env } from "cloudflare:test";
+import { beforeEach, describe, expect, it } from "vitest";
+import { connect, InvalidModel, Model, SubclassNotFound, withDatabase } from "../../src/index.js";
+import { rejectionOf, thrown } from "../helpers/errors.js";
+
+/** What `fn` threw, as an Error. */
+const thrownBy = async (fn: () => unknown) => (await thrown(fn)) as Error;
+import { listen, recordingRoundTrips } from "../helpers/queries.js";
+import { callbackLog, Engineer, Manager, SeniorEngineer, StaffMember, StiTeam } from "../models/staff-members.js";
+
+const rows = async () => (await env.DB.prepare("SELECT id, type, name FROM sti_staff ORDER BY id").all<Record<string, unknown>>()).results;
+
+beforeEach(async () => {
+  await env.DB.exec("DELETE FROM sti_staff; DELETE FROM sti_teams;");
+  callbackLog.length = 0;
+});
+
+/** One of each kind: a plain staff member (NULL type), a manager, an engineer and a senior engineer. */
+async function oneOfEach() {
+  const plain = await StaffMember.createOrThrow({ name: "Pat" });
+  const manager = await Manager.createOrThrow({ name: "Mo" });
+  const engineer = await Engineer.createOrThrow({ name: "Eve", level: 2 });
+  const senior = await SeniorEngineer.createOrThrow({ name: "Sam", level: 4 });
+  return { plain, manager, engineer, senior };
+}
+
+describe("single-table inheritance: writing the type", () => {
+  it("a subclass's record is written with its type, the declaring Model's with NULL", async () => {
+    await oneOfEach();
+    expect((await rows()).map((row) => [row["type"], row["name"]])).toEqual([
+      [null, "Pat"],
+      ["Manager", "Mo"],
+      ["Engineer", "Eve"],
+      ["SeniorEngineer", "Sam"],
+    ]);
+    expect(Manager.build().type).toBe("Manager");
+    expect(StaffMember.build().type).toBeNull();
+  });
+
+  it("building the declaring Model with a type makes a record of that class (Rails' new(type:)); bulk inserts write it too", async () => {
+    const built = StaffMember.build({ name: "Ann", type: "Manager" });
+    expect(built).toBeInstanceOf(Manager);
+    const created = await StaffMember.createOrThrow({ name: "Ed", type: "SeniorEngineer", level: 3 });
+    expect(created).toBeInstanceOf(SeniorEngineer);
+    expect(callbackLog).toEqual(["Engineer Ed"]);
+    await Engineer.insertAll([{ name: "Ivy", level: 1 }]);
+    expect((await rows()).map((row) => row["type"])).toEqual(["SeniorEngineer", "Engineer"]);
+    const bound = connect(env.DB).model(StaffMember).build({ name: "Bo", type: "Manager" });
+    expect(bound).toBeInstanceOf(Manager);
+  });
+
+  it("a type that names no class, or a class outside the one built, is refused naming the Model, the attribute and the value", async () => {
+    const unknown = await thrownBy(() => StaffMember.build({ name: "X", type: "Janitor" }));
+    expect(unknown).toBeInstanceOf(SubclassNotFound);
+    expect(unknown.message).toBe(`StaffMember.type: the type "Janitor" names none of StaffMember's inheritance types`);
+    const outside = await thrownBy(() => Engineer.build({ name: "X", type: "Manager" }));
+    expect(outside).toBeInstanceOf(SubclassNotFound);
+    expect(outside.message).toBe(`Engineer.type: the type "Manager" is Manager, which is not Engineer or a subclass of it`);
+    expect(await rows()).toEqual([]);
+  });
+});
+
+describe("single-table inheritance: reading", () => {
+  it("a query of the declaring Model makes each row a record of the class its type names", async () => {
+    await oneOfEach();
+    const all = await StaffMember.order({ id: "asc" }).toArray();
+    expect(all.map((record) => record.constructor)).toEqual([StaffMember, Manager, Engineer, SeniorEngineer]);
+    expect(await StaffMember.find(all[3]!.id)).toBeInstanceOf(SeniorEngineer);
+    expect(await StaffMember.findBy({ name: "Mo" })).toBeInstanceOf(Manager);
+  });
+
+  it("a query of a subclass reads only its rows and its subclasses', on every path, with the types bound as one value", async () => {
+    const { manager, senior } = await oneOfEach();
+    const { events, Engineer: Engineers } = listen({ models: { Engineer } });
+    expect((await Engineers.order({ id: "asc" }).toArray()).map((record) => record.name)).toEqual(["Eve", "Sam"]);
+    expect(events[0]!.sql).toBe(`SELECT * FROM "sti_staff" WHERE "type" IN (SELECT value FROM json_each(?1)) ORDER BY "id" ASC`);
+    expect(events[0]!.params).toEqual([`["Engineer","SeniorEngineer"]`]);
+    expect(await Engineer.count()).toBe(2);
+    expect(await SeniorEngineer.pluck("name")).toEqual(["Sam"]);
+    expect(await Engineer.findBy({ name: "Mo" })).toBeNull();
+    expect(await Engineer.exists({ id: manager.id })).toBe(false);
+    await expect(Engineer.find(manager.id)).rejects.toThrow(`Engineer: no record with id ${manager.id}`);
+    expect(await Engineer.find(senior.id)).toBeInstanceOf(SeniorEngineer);
+    expect((await Engineer.seniors().toArray()).map((record) => record.name)).toEqual(["Sam"]);
+    expect(await Manager.named("Mo").count()).toBe(1);
+    expect((await Engineer.paginate({ page: 1 })).total).toBe(2);
+  });
+
+  it("updateAll and deleteAll of a subclass reach only its rows", async () => {
+    await oneOfEach();
+    expect(await Engineer.updateAll({ level: 9 })).toBe(2);
+    expect(await Manager.deleteAll()).toBe(1);
+    const left = await StaffMember.order({ id: "asc" }).toArray();
+    expect(left.map((record) => [record.name, record.level])).toEqual([["Pat", null], ["Eve", 9], ["Sam", 9]]);
+  });
+
+  it("associations read through a subclass's narrowing, preloads included, in one round trip", async () => {
+    const team = await StiTeam.createOrThrow({ name: "Core" });
+    await Engineer.createOrThrow({ name: "Eve", level: 2, stiTeamId: team.id });
+    await Manager.createOrThrow({ name: "Mo", stiTeamId: team.id });
+    await SeniorEngineer.createOrThrow({ name: "Sam", level: 4, stiTeamId: team.id });
+    expect((await team.engineers().order({ id: "asc" }).toArray()).map((record) => record.name)).toEqual(["Eve", "Sam"]);
+    const { binding, roundTrips } = recordingRoundTrips();
+    await withDatabase(connect(binding), async () => {
+      const loaded = await StiTeam.includes("engineers", "staff").find(team.id);
+      const engineers = await loaded.engineers().toArray();
+      const staff = await loaded.staff().toArray();
+      expect(engineers.map((record) => record.constructor)).toEqual([Engineer, SeniorEngineer]);
+      expect(staff.map((record) => record.constructor.name).sort()).toEqual(["Engineer", "Manager", "SeniorEngineer"]);
+    });
+    expect(roundTrips).toHaveLength(1);
+  });
+
+  it("a dependent destroy through a subclass's association destroys only its rows, in one round trip", async () => {
+    const [core, other] = [await StiTeam.createOrThrow({ name: "Core" }), await StiTeam.createOrThrow({ name: "Other" })];
+    await Engineer.createOrThrow({ name: "Eve", level: 2, stiTeamId: core.id });
+    await SeniorEngineer.createOrThrow({ name: "Sam", level: 4, stiTeamId: core.id });
+    await Engineer.createOrThrow({ name: "Ivy", level: 1, stiTeamId: other.id });
+    await Manager.createOrThrow({ name: "Mo", stiTeamId: core.id });
+    await Manager.where({ name: "Mo" }).updateAll({ stiTeamId: null });
+    const { binding, roundTrips } = recordingRoundTrips();
+    await withDatabase(connect(binding), async () => {
+      const loaded = await StiTeam.find(core.id);
+      roundTrips.length = 0;
+      await loaded.destroyOrThrow();
+    });
+    expect(roundTrips).toHaveLength(1);
+    expect((await StaffMember.order({ name: "asc" }).toArray()).map((record) => record.name)).toEqual(["Ivy", "Mo"]);
+  });
+
+  it("a row whose type names no class is refused naming the Model, the column and the value", async () => {
+    await env.DB.prepare(`INSERT INTO sti_staff (type, name) VALUES ('Janitor', 'Jo')`).run();
+    const error = await rejectionOf(StaffMember.toArray());
+    expect(error).toBeInstanceOf(SubclassNotFound);
+    expect(error.message).toBe(`StaffMember.type: the type "Janitor" names none of StaffMember's inheritance types`);
+  });
+
+  it("a row read without its type column stays a record of the Model queried", async () => {
+    await oneOfEach();
+    const names = await StaffMember.select("id", "name").order({ id: "asc" }).toArray();
+    expect(names.map((record) => record.constructor)).toEqual([StaffMember, StaffMember, StaffMember, StaffMember]);
+  });
+});
+
+describe("single-table inheritance: a subclass's declarations reach its rows only", () => {
+  it("validations and callbacks of a subclass run for its records, not its parent's or siblings'", async () => {
+    expect(await Manager.build({ name: "Mo" }).save()).toBe(true);
+    const engineer = Engineer.build({ name: "Eve" });
+    expect(await engineer.save()).toBe(false);
+    expect(engineer.errors.fullMessages()).toEqual(["Level can't be blank"]);
+    const loaded = await StaffMember.createOrThrow({ name: "Sam", type: "SeniorEngineer", level: 4 });
+    expect(callbackLog).toEqual(["Engineer Sam"]);
+    const reread = (await StaffMember.find(loaded.id)) as SeniorEngineer;
+    reread.level = null;
+    expect(await reread.save()).toBe(false);
+  });
+});
+
+describe("single-table inheritance: declaration checks", () => {
+  it("a subclass that shares the table but is not listed is refused at its first use", async () => {
+    class Intern extends StaffMember {}
+    const error = await rejectionOf(Intern.count());
+    expect(error).toBeInstanceOf(InvalidModel);
+    expect(error.message).toBe(`Intern: it shares StaffMember's table but is not one of its inheritance types; add it to StaffMember.inheritance`);
+  });
+
+  it("a column that is not a string attribute, bad types and bad options are refused naming the Model", async () => {
+    class Gadget extends Model({ id: "integer", kind: "integer" }) {
+      static override tableName = "sti_staff";
+      static {
+        this.inheritance(() => ({}), { column: "kind" });
+      }
+    }
+    expect((await rejectionOf(Gadget.count())).message).toBe(`Gadget.inheritance: kind is not a string attribute; it stores each row's type`);
+    class Widget extends Model({ id: "integer", type: "string" }) {
+      static override tableName = "sti_staff";
+      static {
+        this.inheritance(() => ({ Stranger: StiTeam as never }));
+      }
+    }
+    expect((await rejectionOf(Widget.count())).message).toBe(`Widget.inheritance: type "Stranger" names StiTeam, which is not Widget or a subclass of it`);
+    expect(await thrownBy(() => StaffMember.inheritance(() => ({})))).toBeInstanceOf(InvalidModel);
+    expect((await thrownBy(() => (Model({ id: "integer" }) as any).inheritance(() => ({}), { colum: "x" }))).message).toMatch(/the options are \{ column\?: string \}/);
+    expect((await thrownBy(() => (Model({ id: "integer" }) as any).inheritance({}))).message).toMatch(/takes a function returning the types/);
+  });
+});
