@@ -12,6 +12,7 @@ export type * from "./kernel/types.js";
 export { underscore, camelize } from "./kernel/sql/naming.js";
 
 export { connect, Database, type BatchItem, type BatchItemResult, type BatchResults, type ConnectOptions, type DatabaseHooks } from "./kernel/database/database.js";
+export type { RetryOptions } from "./kernel/database/retries.js";
 export type { D1DatabaseLike, D1PreparedStatementLike } from "./kernel/database/d1.js";
 export { currentDatabase, withDatabase } from "./kernel/database/context.js";
 export { batch } from "./batch.js";

@@ -76,6 +76,8 @@ describe("single-table inheritance: reading", () => {
     expect(events[0]!.sql).toBe(`SELECT * FROM "sti_staff" WHERE "type" IN (SELECT value FROM json_each(?1)) ORDER BY "id" ASC`);
     expect(events[0]!.params).toEqual([`["Engineer","SeniorEngineer"]`]);
     expect(await Engineer.count()).toBe(2);
+    expect(await connect(env.DB).model(Engineer).count()).toBe(2);
+    expect(await connect(env.DB).model(StaffMember).where({ name: "Sam" }).first()).toBeInstanceOf(SeniorEngineer);
     expect(await SeniorEngineer.pluck("name")).toEqual(["Sam"]);
     expect(await Engineer.findBy({ name: "Mo" })).toBeNull();
     expect(await Engineer.exists({ id: manager.id })).toBe(false);

@@ -5,7 +5,8 @@ import type { D1DatabaseLike, D1PreparedStatementLike } from "./d1.js";
 import { changesGuardSlot, checkChanges, guardedBatch } from "./changes-check.js";
 import { metaOfError, translateError } from "./database-errors.js";
 import { QueryBudget, type QueryBudgets } from "./query-budget.js";
-import { type QueryEvent, queryEvent } from "../sql/query-event.js";
+import { backoffMs, isRetrySafe, isTransientError, type RetryOptions, retrySettings, type RetrySettings, wait } from "./retries.js";
+import { type QueryEvent, queryEvent, type RoundTrip } from "../sql/query-event.js";
 import { Statement } from "../sql/statement.js";
 
 /**
@@ -29,6 +30,12 @@ export interface ConnectOptions extends QueryBudgets {
    * earlier session's `db.bookmark()`.
    */
   session?: string;
+  /**
+   * Retries of a round trip that fails with one of D1's transient errors (a lost connection, the database's
+   * restart), when every statement in it may be sent again: reads, and writes idempotent by construction. Default
+   * `{ attempts: 3, delayMs: 100 }`; `false` sends each round trip once.
+   */
+  retries?: RetryOptions | false;
 }
 
 /** What D1 answers for one statement: the rows it read (for a SELECT or a RETURNING) and its `meta`. */
@@ -49,9 +56,13 @@ export class Database {
   readonly hooks = new HookPoints<DatabaseHooks>();
   readonly #binding: D1DatabaseLike;
   readonly #budget: QueryBudget | undefined;
+  readonly #retries: RetrySettings;
+  /** Round trips sent so far: each one's events carry its number. */
+  #roundTrips = 0;
 
   /** @internal Use `connect`. */
   constructor(binding: D1DatabaseLike, options: ConnectOptions = {}) {
+    this.#retries = retrySettings(options.retries);
     const budget = new QueryBudget(options);
     this.#budget = budget.isSet ? budget : undefined;
     this.#binding = options.session !== undefined && binding.withSession ? binding.withSession(options.session) : binding;
@@ -69,40 +80,45 @@ export class Database {
     return this.#binding.getBookmark?.() ?? null;
   }
 
-  #prepare(statement: Statement): D1PreparedStatementLike {
-    const prepared = this.#binding.prepare(statement.sql);
+  /** The D1 statement of a Statement; on a retry (`attempt` over 1), of the form it is retried in, if it has one. */
+  #prepare(statement: Statement, attempt = 1): D1PreparedStatementLike {
+    const prepared = this.#binding.prepare(attempt > 1 ? (statement.retrySql ?? statement.sql) : statement.sql);
     return statement.params.length === 0 ? prepared : prepared.bind(...statement.params);
   }
 
-  #emit(statement: Statement, meta: Record<string, unknown> | undefined, batched: boolean, error?: unknown): void {
-    if (this.hooks.has("query")) this.hooks.callSync("query", queryEvent(statement, meta, batched, error));
+  #emit(statement: Statement, meta: Record<string, unknown> | undefined, trip: RoundTrip, error?: unknown): void {
+    if (this.hooks.has("query")) this.hooks.callSync("query", queryEvent(statement, meta, trip, error));
   }
 
   /**
-   * Sends statements as one call (`send`: a lone statement, or a batch), once the budget admits them, and reports
-   * each answer, or the failure translated by `translate`, to the budget and the query listeners. The rows a failed
-   * call read, when D1's error reports them, are counted and shown on the event of a call of one statement.
+   * Sends statements as one call (`send`: a lone statement, or a batch), and again, after a backoff, while it fails
+   * with a transient error and every statement may be sent again (see `ConnectOptions.retries`). Each try is one
+   * round trip, admitted by the budget and reported, answer or failure (translated by `translate`), to the budget
+   * and the query listeners. The rows a failed call read, when D1's error reports them, are counted and shown on the
+   * event of a call of one statement.
    */
-  async #send(statements: readonly Statement[], batched: boolean, send: () => Promise<D1Answer[]>, translate: (error: unknown) => unknown): Promise<D1Answer[]> {
-    const answered = await this.#budget?.admit(statements.map((statement) => statement.sql));
-    try {
-      let answers: D1Answer[];
+  async #send(statements: readonly Statement[], batched: boolean, send: (attempt: number) => Promise<D1Answer[]>, translate: (error: unknown) => unknown): Promise<D1Answer[]> {
+    for (let attempt = 1; ; attempt++) {
+      const trip: RoundTrip = { batched, number: ++this.#roundTrips, attempt };
+      const answered = await this.#budget?.admit(statements.map((statement) => statement.sql));
       try {
-        answers = await send();
+        const answers = await send(attempt);
+        statements.forEach((statement, index) => {
+          this.#budget?.read(answers[index]!.meta);
+          this.#emit(statement, answers[index]!.meta, trip);
+        });
+        return answers;
       } catch (error) {
-        const translated = translate(error);
+        const retried = attempt < this.#retries.attempts && isTransientError(error) && statements.every(isRetrySafe);
+        const reported = retried ? error : translate(error);
         const meta = metaOfError(error);
         this.#budget?.read(meta);
-        for (const statement of statements) this.#emit(statement, statements.length === 1 ? meta : undefined, batched, translated);
-        throw translated;
+        for (const statement of statements) this.#emit(statement, statements.length === 1 ? meta : undefined, trip, reported);
+        if (!retried) throw reported;
+      } finally {
+        answered?.();
       }
-      statements.forEach((statement, index) => {
-        this.#budget?.read(answers[index]!.meta);
-        this.#emit(statement, answers[index]!.meta, batched);
-      });
-      return answers;
-    } finally {
-      answered?.();
+      await wait(backoffMs(this.#retries, attempt));
     }
   }
 
@@ -113,8 +129,8 @@ export class Database {
     const [result] = await this.#send(
       [statement],
       false,
-      async () => {
-        const prepared = this.#prepare(statement);
+      async (attempt) => {
+        const prepared = this.#prepare(statement, attempt);
         return [statement.result === "rows" ? await prepared.all() : await prepared.run()];
       },
       (error) => translateError(error, [statement]),
@@ -136,7 +152,7 @@ export class Database {
     const answers = await this.#send(
       guarded,
       true,
-      () => this.#binding.batch(guarded.map((statement) => this.#prepare(statement))),
+      (attempt) => this.#binding.batch(guarded.map((statement) => this.#prepare(statement, attempt))),
       (error) => (guarded === sent ? undefined : changesGuardSlot.guard!.conflict(error, sent)) ?? translateError(error, sent),
     );
     const results = guarded === sent ? answers : answers.filter((_, index) => !changesGuardSlot.guard!.isGuard(guarded[index]!));
@@ -243,6 +259,7 @@ export function connect(binding: D1DatabaseLike, options?: ConnectOptions): Data
   const given = optionsArgument("connect", options);
   if (given.onQuery !== undefined && typeof given.onQuery !== "function") throw argumentError("connect: onQuery", "a function", given.onQuery);
   if (given.session !== undefined && typeof given.session !== "string") throw argumentError("connect: session", "a string", given.session);
+  retrySettings(given.retries);
   return new Database(binding, given);
 }
 

@@ -14,6 +14,10 @@ export interface QueryEvent {
   readonly rowsWritten: number;
   /** Whether the query was sent as part of a batch. */
   readonly batched: boolean;
+  /** The round trip it was sent in, numbered from 1 per connection: queries sent together share it. */
+  readonly roundTrip: number;
+  /** Which try of its round trip this is: 1, or more when the connection retried it after a transient error. */
+  readonly attempt: number;
   /** The error the query (or its batch) failed with; the same error is thrown to the caller. */
   readonly error?: unknown;
 }
@@ -62,8 +66,15 @@ export function printQuery(query: PrintedQuery): string {
   return `${query.sql} ${JSON.stringify(displayParams(query))}`;
 }
 
-/** Builds the event for one query from its Statement and D1's `meta`. */
-export function queryEvent(statement: PrintedQuery, meta: Record<string, unknown> | undefined, batched: boolean, error?: unknown): QueryEvent {
+/** The round trip a query was sent in: batched or alone, its number, and which try of it. */
+export interface RoundTrip {
+  readonly batched: boolean;
+  readonly number: number;
+  readonly attempt: number;
+}
+
+/** Builds the event for one query from its Statement, its round trip and D1's `meta`. */
+export function queryEvent(statement: PrintedQuery, meta: Record<string, unknown> | undefined, trip: RoundTrip, error?: unknown): QueryEvent {
   return {
     ...(error === undefined ? {} : { error }),
     sql: statement.sql,
@@ -71,6 +82,8 @@ export function queryEvent(statement: PrintedQuery, meta: Record<string, unknown
     durationMs: Number(meta?.["duration"] ?? 0),
     rowsRead: Number(meta?.["rows_read"] ?? 0),
     rowsWritten: Number(meta?.["rows_written"] ?? 0),
-    batched,
+    batched: trip.batched,
+    roundTrip: trip.number,
+    attempt: trip.attempt,
   };
 }

@@ -65,6 +65,13 @@ export interface StatementDefinition<Result> {
   /** The number of rows it must change (see `Statement.expectedChanges`); undefined for any. */
   readonly expectedChanges?: number;
   /**
+   * Whether sending it twice has the effect and the result of sending it once (an UPDATE that sets values by key,
+   * a DELETE by key, an INSERT ... ON CONFLICT DO NOTHING of a key made in code), so that a connection may send it
+   * again after one of D1's transient errors, which may come after D1 committed it. Reads are retried without it;
+   * `n = n + 1` is never idempotent. Default false.
+   */
+  readonly idempotent?: boolean;
+  /**
    * The database of a bound Model (`databaseOfRelation(relation)`, `databaseOfModel(db.model(M))`): a top-level
    * `batch([...])` runs the Statement there, as it runs the kernel's Statements of that Model. Undefined for none.
    */
@@ -110,6 +117,14 @@ export class Statement<Result = unknown> {
    * `WriteConflict`; in a batch with others, a guard right after it fails the whole batch, so nothing is written.
    */
   readonly expectedChanges: number | undefined;
+  /** Whether it may be sent again after a transient error (see `StatementDefinition.idempotent`). */
+  readonly idempotent: boolean;
+  /**
+   * @internal The SQL sent in its place, with the same values, when a connection retries it after a transient error:
+   * a form whose second try has the effect and result of one (the INSERT of a key made in code, which finds its own
+   * row if the first try was committed). Undefined when it is sent again as it is, or not at all.
+   */
+  readonly retrySql: string | undefined;
 
   // Private, so that spreading or listing a Statement's keys never shows values of filtered attributes.
   readonly #params: readonly unknown[];
@@ -121,7 +136,14 @@ export class Statement<Result = unknown> {
 
   /** @internal Plugins use `defineStatement`. */
   constructor(
-    query: { sql: string; params: readonly unknown[]; sources?: ReadonlyArray<ParamSource | undefined>; expectedChanges?: number | undefined },
+    query: {
+      sql: string;
+      params: readonly unknown[];
+      sources?: ReadonlyArray<ParamSource | undefined>;
+      expectedChanges?: number | undefined;
+      idempotent?: boolean;
+      retrySql?: string;
+    },
     model: StatementModel | undefined,
     result: StatementResult,
     read: StatementReader<Result>,
@@ -139,6 +161,8 @@ export class Statement<Result = unknown> {
     this.parts = parts;
     this.extras = extras;
     this.expectedChanges = query.expectedChanges;
+    this.retrySql = query.retrySql;
+    this.idempotent = query.idempotent ?? query.retrySql !== undefined;
   }
 
   /**
@@ -202,14 +226,15 @@ function checkedReading<Result>(method: string, given: Partial<Pick<StatementDef
  */
 export function defineStatement<Result = Record<string, unknown>[]>(definition: StatementDefinition<Result>): Statement<Result> {
   const given = optionsArgument("defineStatement", definition);
-  const { sql, params = [], sources, model, expectedChanges } = given;
+  const { sql, params = [], sources, model, expectedChanges, idempotent = false } = given;
   if (typeof sql !== "string" || sql.trim() === "") throw argumentError("defineStatement: sql", "SQL text", sql);
   if (!Array.isArray(params)) throw argumentError("defineStatement: params", "a list of values", params);
   const { result, reader, database } = checkedReading("defineStatement", given);
   if (expectedChanges !== undefined && !(Number.isSafeInteger(expectedChanges) && expectedChanges >= 0)) {
     throw argumentError("defineStatement: expectedChanges", "a whole number of rows", expectedChanges);
   }
-  return new Statement({ sql, params, sources, expectedChanges }, model, result, reader, database);
+  if (typeof idempotent !== "boolean") throw argumentError("defineStatement: idempotent", "a boolean", idempotent);
+  return new Statement({ sql, params, sources, expectedChanges, idempotent }, model, result, reader, database);
 }
 
 /**
@@ -219,7 +244,7 @@ export function defineStatement<Result = Record<string, unknown>[]>(definition: 
  */
 export function defineStatementOfParts<Result = Record<string, unknown>[]>(definition: StatementOfPartsDefinition<Result>): Statement<Result> {
   const given = optionsArgument("defineStatementOfParts", definition);
-  const own = ["sql", "params", "sources", "expectedChanges"].find((name) => name in given);
+  const own = ["sql", "params", "sources", "expectedChanges", "idempotent"].find((name) => name in given);
   if (own) throw new TypeError(`defineStatementOfParts: ${own} is each part's own; give it to the parts`);
   const { parts } = given;
   const isPart = (part: unknown) => part instanceof Statement && part.parts === undefined;
