@@ -7,6 +7,7 @@ import type { MiddlewareHandler } from "hono";
 import { type Database, withDatabase } from "../kernel/index.js";
 import { MIN_SECRET_LENGTH } from "./bookmark-signature.js";
 import { bookmarkSecret, carriedBookmark, connectForRequest, type RequestDatabaseOptions, writeBookmark } from "./request-sessions.js";
+import { meterQueries } from "./server-timing.js";
 
 export type { RequestDatabaseOptions, SessionConstraint } from "./request-sessions.js";
 
@@ -14,6 +15,12 @@ export type { RequestDatabaseOptions, SessionConstraint } from "./request-sessio
 export interface D1MiddlewareOptions extends RequestDatabaseOptions {
   /** The name of the D1 binding in the Worker's env. Default: `"DB"`. */
   binding?: string;
+  /**
+   * Adds a `Server-Timing` header to each response with what the request's queries cost: round trips, rows read,
+   * rows written and D1's duration, shown by the browser's developer tools. For development: it tells anyone who
+   * sees the response. Default: false.
+   */
+  serverTiming?: boolean;
 }
 
 /** The env variable (a secret) that signs bookmarks when `bookmark.secret` is not given. */
@@ -49,8 +56,9 @@ export interface D1Variables {
  * ```
  */
 export function d1(options: D1MiddlewareOptions = {}): MiddlewareHandler<{ Variables: D1Variables }> {
-  const { binding = "DB", ...givenOptions } = options;
+  const { binding = "DB", serverTiming = false, ...givenOptions } = options;
   if (typeof binding !== "string") throw new TypeError("d1: options.binding must be the name of a D1 binding");
+  if (typeof serverTiming !== "boolean") throw new TypeError("d1: options.serverTiming must be a boolean");
   bookmarkSecret(givenOptions, "d1");
   return async (c, next) => {
     const env = c.env as Record<string, unknown> | undefined;
@@ -59,14 +67,19 @@ export function d1(options: D1MiddlewareOptions = {}): MiddlewareHandler<{ Varia
     const requestOptions = withEnvSecret(givenOptions, env);
     const database = await connectForRequest(c.req.raw, d1Binding as never, requestOptions);
     c.set("db", database);
+    const timing = serverTiming ? meterQueries(database) : undefined;
     await withDatabase(database, next);
     const carried = await carriedBookmark(database, requestOptions);
+    const writeHeaders = (headers: Headers) => {
+      writeBookmark(headers, carried, c.req.raw, requestOptions);
+      if (timing) headers.append("Server-Timing", timing());
+    };
     try {
-      writeBookmark(c.res.headers, carried, c.req.raw, requestOptions);
+      writeHeaders(c.res.headers);
     } catch {
-      // The headers of a response from fetch() are immutable: carry the bookmark on a copy.
+      // The headers of a response from fetch() are immutable: write them on a copy.
       c.res = new Response(c.res.body, c.res);
-      writeBookmark(c.res.headers, carried, c.req.raw, requestOptions);
+      writeHeaders(c.res.headers);
     }
   };
 }

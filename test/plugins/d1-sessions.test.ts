@@ -204,6 +204,27 @@ describe("the Hono middleware d1()", () => {
 
   it("refuses a binding option that is not a name when the middleware is made", () => {
     expect(() => d1({ binding: 5 as never })).toThrow(/d1: options.binding/);
+    expect(() => d1({ serverTiming: "yes" as never })).toThrow("d1: options.serverTiming must be a boolean");
+  });
+
+  it("with serverTiming, each response says what its request's queries cost: round trips, rows read and written", async () => {
+    const app = new Hono<{ Variables: D1Variables }>();
+    app.use(d1({ serverTiming: true }));
+    app.get("/users", async (c) => {
+      const [count, first] = await Promise.all([User.count(), User.order({ name: "asc" }).first()]);
+      return c.json({ count, first: first?.name });
+    });
+    app.post("/users", async () => {
+      await User.create({ name: "Ada" });
+      return Response.redirect("https://example.com/users", 303);
+    });
+    const created = await app.request("/users", { method: "POST" }, { DB: env.DB });
+    expect(created.headers.get("Server-Timing")).toMatch(/^d1;desc="1 round trip, \d+ rows? read, [1-9]\d* rows written";dur=\d+\.\d\d$/);
+    const listed = await app.request("/users", {}, { DB: env.DB });
+    expect(await listed.json()).toEqual({ count: 1, first: "Ada" });
+    expect(listed.headers.get("Server-Timing")).toMatch(/^d1;desc="2 round trips, [1-9]\d* rows? read, 0 rows written";dur=\d+\.\d\d$/);
+    const plain = await usersApp().request("/users", {}, { DB: env.DB });
+    expect(plain.headers.get("Server-Timing")).toBeNull();
   });
 });
 
