@@ -40,10 +40,17 @@ function pluginTypesOnPluginEntry(): Plugin {
 }
 
 export default defineBuildConfig({
-  entries: ["src/index", "src/plugin", { input: "src/web/hono", name: "hono" }, { input: "src/cli/index", name: "cli" }],
+  entries: [
+    "src/index",
+    "src/plugin",
+    { input: "src/web/hono", name: "hono" },
+    { input: "src/testing/index", name: "testing" },
+    { input: "src/testing/migration-files", name: "testing-config" },
+    { input: "src/cli/index", name: "cli" },
+  ],
   declaration: "node16",
   clean: true,
-  externals: ["cloudflare:workers", "node:async_hooks", "node:sqlite", "hono"],
+  externals: ["cloudflare:workers", "node:async_hooks", "node:sqlite", "hono", "wrangler"],
   rollup: { emitCJS: false, output: { preserveModules: true, preserveModulesRoot: "src" } },
   hooks: {
     "rollup:dts:options"(_context, options) {

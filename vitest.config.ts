@@ -1,7 +1,8 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { readMigrations } from "./src/testing/migration-files.js";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 
@@ -11,7 +12,7 @@ export const compatibilityDate = "2026-11-01";
 
 /** The library tests: run inside workerd with a local D1 database (also the whole of vitest.mutate.config.ts). */
 export async function workersProject() {
-  const migrations = await readD1Migrations(path.join(root, "test/fixtures/migrations"));
+  const { migrations } = await readMigrations({ migrationsDir: path.join(root, "test/fixtures/migrations") });
   return {
     plugins: [
       cloudflareTest({

@@ -38,6 +38,10 @@ create     tsconfig.json
 create     src/db/schema.ts
 create     src/models/application-record.ts
 create     src/index.ts
+create     vitest.config.ts
+create     test/setup.ts
+create     test/env.d.ts
+create     test/database.test.ts
 create     migrations/
 `;
 
@@ -56,10 +60,12 @@ describe("recordflare init in an empty folder", () => {
     ]);
     expect(read(folder, "wrangler.jsonc")).toContain(`// A placeholder, enough for local work (--local). To deploy, run \`npx wrangler d1 create`);
     const manifest = JSON.parse(read(folder, "package.json"));
-    expect(manifest.scripts).toEqual({ dev: "wrangler dev", "db:migrate": "wrangler d1 migrations apply DB --local", typecheck: "tsc" });
+    expect(manifest.scripts).toEqual({ dev: "wrangler dev", "db:migrate": "wrangler d1 migrations apply DB --local", typecheck: "tsc", test: "vitest run" });
     expect(manifest.type).toBe("module");
     expect(Object.keys(manifest.dependencies)).toEqual(["recordflare"]);
-    expect(Object.keys(manifest.devDependencies)).toEqual(["wrangler", "typescript", "@cloudflare/workers-types"]);
+    expect(Object.keys(manifest.devDependencies)).toEqual(["wrangler", "typescript", "@cloudflare/workers-types", "vitest", "@cloudflare/vitest-plugin"]);
+    expect(read(folder, "vitest.config.ts")).toContain(`readMigrations({ config: "./wrangler.jsonc" })`);
+    expect(read(folder, "test/setup.ts")).toContain("await applyMigrations(env.DB, env.TEST_MIGRATIONS, { table: env.TEST_MIGRATIONS_TABLE });");
     expect(JSON.parse(read(folder, "tsconfig.json")).compilerOptions.types).toEqual(["@cloudflare/workers-types"]);
     expect(read(folder, "src/db/schema.ts")).toContain("export const schema = {} as const;");
     expect(read(folder, "src/models/application-record.ts")).toContain("defineApplicationRecord(schema, ApplicationBase)");
@@ -175,6 +181,10 @@ describe("recordflare init in an existing Worker project", () => {
       "create     src/db/schema.ts",
       "skip       src/models/application-record.ts (exists, left as it is)",
       "skip       src/worker.ts (exists, left as it is)",
+      "create     vitest.config.ts",
+      "create     test/setup.ts",
+      "create     test/env.d.ts",
+      "create     test/database.test.ts",
       "create     migrations/",
     ]);
     const text = read(folder, "wrangler.jsonc");
@@ -193,9 +203,15 @@ describe("recordflare init in an existing Worker project", () => {
     expect(JSON.parse(manifest)).toEqual({
       name: "shop",
       type: "module",
-      scripts: { dev: "wrangler dev --port 9000", build: "tsc", "db:migrate": "wrangler d1 migrations apply DB --local", typecheck: "tsc" },
+      scripts: { dev: "wrangler dev --port 9000", build: "tsc", "db:migrate": "wrangler d1 migrations apply DB --local", typecheck: "tsc", test: "vitest run" },
       dependencies: { hono: "^4.0.0", recordflare: expect.stringMatching(/^\^0\./) },
-      devDependencies: { wrangler: "^4.1.0", typescript: expect.any(String), "@cloudflare/workers-types": expect.any(String) },
+      devDependencies: {
+        wrangler: "^4.1.0",
+        typescript: expect.any(String),
+        "@cloudflare/workers-types": expect.any(String),
+        vitest: expect.any(String),
+        "@cloudflare/vitest-plugin": expect.any(String),
+      },
     });
     expect(read(folder, "src/worker.ts")).toBe("export default { fetch: () => new Response('shop') };\n");
     expect(read(folder, "tsconfig.json")).toBe(`{ "compilerOptions": { "strict": true } }\n`);
@@ -262,6 +278,8 @@ describe("recordflare init: a project that runs", () => {
       wrangler: "^4.20.0",
       typescript: expect.any(String),
       "@cloudflare/workers-types": "^4.20250604.0",
+      vitest: expect.any(String),
+      "@cloudflare/vitest-plugin": expect.any(String),
     });
   });
 

@@ -1,7 +1,7 @@
 // A new user's first steps, against the package as npm would install it: `npm pack` of the built library,
 // installed into an empty folder; then `npx recordflare init`, two Models (one referencing the other), the
-// migrations applied by wrangler, a typecheck of the project with its own tsconfig, and a request to its Worker on
-// local D1. wrangler, TypeScript and the Workers types are the repository's own (linked into the app, as npm would
+// migrations applied by wrangler, a typecheck of the project with its own tsconfig, its first test (`npm test`,
+// the Workers Vitest integration with recordflare/testing), and a request to its Worker on local D1. wrangler, TypeScript and the Workers types are the repository's own (linked into the app, as npm would
 // install them), so that nothing but recordflare's two dependencies comes from npm's cache or registry.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -26,6 +26,8 @@ beforeAll(() => {
   linkFromRepository(appFolder, "wrangler", { name: "wrangler", file: "bin/wrangler.js" });
   linkFromRepository(appFolder, "typescript", { name: "tsc", file: "bin/tsc" });
   linkFromRepository(appFolder, "@cloudflare/workers-types");
+  linkFromRepository(appFolder, "vitest", { name: "vitest", file: "vitest.mjs" });
+  linkFromRepository(appFolder, "@cloudflare/vitest-plugin");
 }, 120_000);
 
 afterAll(() => {
@@ -86,8 +88,9 @@ describe("a new project, from npx recordflare init to a request on local D1", ()
     expect(migrated).toContain("0001_create_users.sql");
     expect(migrated).toContain("0002_create_posts.sql");
 
-    // The project as generated, then with the user's routes.
+    // The project as generated (its first test passing on local D1 with both migrations), then with the user's routes.
     sh("npm", "run", "typecheck");
+    expect(sh("npm", "test")).toMatch(/Tests\s+1 passed/);
     writeFileSync(path.join(appFolder, "src/index.ts"), WORKER_WITH_ROUTES);
     sh("npm", "run", "typecheck");
 

@@ -67,5 +67,5 @@ describe("the built package in plain Node", () => {
       execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }),
     ) as Array<{ files: Array<{ path: string }> }>;
     expect(packed[0]!.files.map((file) => file.path)).toContain("docs/guide.md");
-  });
+  }, 30_000);
 });

@@ -7,7 +7,7 @@ import path from "node:path";
 import { defineCommand } from "citty";
 import { compatibilityDateFor } from "../init/compatibility-date.js";
 import { planManifest } from "../init/package-manifest.js";
-import { TSCONFIG_TEMPLATE, WORKER_TEMPLATE } from "../init/project-templates.js";
+import { FIRST_TEST_TEMPLATE, TEST_ENV_TEMPLATE, TEST_SETUP_TEMPLATE, TSCONFIG_TEMPLATE, vitestConfigTemplate, WORKER_TEMPLATE } from "../init/project-templates.js";
 import { toolVersions } from "../init/tool-versions.js";
 import { planWranglerConfig, workerName } from "../init/wrangler-config.js";
 import { outputLine, PATHS, Project, type FileToWrite } from "../project.js";
@@ -20,7 +20,8 @@ Next:
   npm install
   npx recordflare g model User name:string!
   npm run db:migrate
-  npm run dev`;
+  npm run dev
+  npm test`;
 
 /**
  * The Worker entry to write from the template, at the path the wrangler configuration names (`main`): none when
@@ -37,7 +38,7 @@ export const initCommand = defineCommand({
   meta: {
     name: "init",
     description:
-      "Set up a Worker project for recordflare: wrangler.jsonc (D1 binding DB, nodejs_compat), tsconfig.json, migrations/, the schema file, the base class, src/index.ts and npm scripts; files that exist are kept",
+      "Set up a Worker project for recordflare: wrangler.jsonc (D1 binding DB, nodejs_compat), tsconfig.json, migrations/, the schema file, the base class, src/index.ts, a Vitest config with a first test, and npm scripts; files that exist are kept",
   },
   args: { cwd: cwdArg },
   async run({ args }) {
@@ -62,6 +63,10 @@ export const initCommand = defineCommand({
         { path: PATHS.schema, text: schema },
         { path: PATHS.applicationRecord, text: APPLICATION_RECORD_TEMPLATE },
         ...workerEntry(project, wrangler.entry),
+        { path: "vitest.config.ts", text: vitestConfigTemplate(wrangler.configFile) },
+        { path: "test/setup.ts", text: TEST_SETUP_TEMPLATE },
+        { path: "test/env.d.ts", text: TEST_ENV_TEMPLATE },
+        { path: "test/database.test.ts", text: FIRST_TEST_TEMPLATE },
       ]),
       ...project.makeFolder(PATHS.migrations),
     ];

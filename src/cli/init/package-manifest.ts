@@ -14,6 +14,7 @@ export const SCRIPTS: Readonly<Record<string, string>> = {
   dev: "wrangler dev",
   "db:migrate": "wrangler d1 migrations apply DB --local",
   typecheck: "tsc",
+  test: "vitest run",
 };
 
 interface Manifest {

@@ -1,15 +1,15 @@
 /**
- * The versions of the tools `init` adds to package.json (wrangler, TypeScript, the Workers types). By default
- * those recordflare is tested with, from its own devDependencies. An app that already has wrangler installed
- * keeps it, and gets the `@cloudflare/workers-types` range that wrangler's peerDependencies ask for: npm refuses to
- * install a version outside it (ERESOLVE).
+ * The versions of the tools `init` adds to package.json (wrangler, TypeScript, the Workers types, Vitest and the
+ * Workers Vitest integration). By default those recordflare is tested with, from its own devDependencies. An app
+ * that already has wrangler installed keeps it, and gets the `@cloudflare/workers-types` range that wrangler's
+ * peerDependencies ask for: npm refuses to install a version outside it (ERESOLVE).
  */
 import { ownPackage } from "../own-package.js";
 import { outputLine } from "../project.js";
 import { installedPackage } from "./installed-package.js";
 
 /** The tools of a project, in the order they are added. */
-export const TOOLS = ["wrangler", "typescript", "@cloudflare/workers-types"] as const;
+export const TOOLS = ["wrangler", "typescript", "@cloudflare/workers-types", "vitest", "@cloudflare/vitest-plugin"] as const;
 
 // recordflare's generated files and commands need wrangler 4.
 const OLDEST_WRANGLER_MAJOR = 4;
@@ -29,7 +29,7 @@ export interface ToolVersions {
 /** The ranges for an app in `root`: the tested versions, or those that agree with the installed wrangler. */
 export function toolVersions(root: string): ToolVersions {
   const tested = ownPackage.devDependencies;
-  const ranges: Record<Tool, string> = { wrangler: tested.wrangler!, typescript: tested.typescript!, "@cloudflare/workers-types": tested["@cloudflare/workers-types"]! };
+  const ranges = Object.fromEntries(TOOLS.map((tool) => [tool, tested[tool]!])) as Record<Tool, string>;
   const wrangler = installedPackage(root, "wrangler");
   if (wrangler === undefined) return { ranges, reasons: {}, upgrades: [] };
   ranges.wrangler = `^${wrangler.version}`;

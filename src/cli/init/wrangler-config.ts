@@ -28,6 +28,8 @@ export interface WranglerPlan {
   readonly notes: string[];
   /** The Worker's entry the configuration names (`main`), relative to the app's folder. */
   readonly entry: string;
+  /** The configuration file: `wrangler.toml`, `wrangler.json` or `wrangler.jsonc`. */
+  readonly configFile: string;
 }
 
 interface D1Entry {
@@ -128,7 +130,7 @@ function tomlPlan(text: string): WranglerPlan {
   const entry = main ?? WORKER_ENTRY;
   const additions = `${main === undefined ? `main = "${WORKER_ENTRY}", ` : ""}nodejs_compat and a D1 binding DB with migrations_dir = "${PATHS.migrations}"`;
   const note = `init edits only wrangler.jsonc or wrangler.json: add ${additions} by hand`;
-  return { file: undefined, notes: [outputLine("skip", "wrangler.toml", note)], entry };
+  return { file: undefined, notes: [outputLine("skip", "wrangler.toml", note)], entry, configFile: "wrangler.toml" };
 }
 
 /** What to write for the app's wrangler configuration (`name` is the Worker's and the new database's). */
@@ -136,8 +138,8 @@ export function planWranglerConfig(project: Project, name: string, date: Compati
   const toml = project.read("wrangler.toml");
   if (toml !== undefined) return tomlPlan(toml);
   const existing = ["wrangler.jsonc", "wrangler.json"].find((file) => project.exists(file));
-  if (existing === undefined) return { file: { path: "wrangler.jsonc", text: newWranglerConfig(name, date) }, notes: [], entry: WORKER_ENTRY };
+  if (existing === undefined) return { file: { path: "wrangler.jsonc", text: newWranglerConfig(name, date) }, notes: [], entry: WORKER_ENTRY, configFile: "wrangler.jsonc" };
   const original = project.read(existing)!;
   const { text, notes, entry } = completedConfig(existing, original, name, date);
-  return { file: text === original && notes.length > 0 ? undefined : { path: existing, text }, notes, entry };
+  return { file: text === original && notes.length > 0 ? undefined : { path: existing, text }, notes, entry, configFile: existing };
 }

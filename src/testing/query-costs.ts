@@ -1,0 +1,88 @@
+import { connect, type D1DatabaseLike, type D1PreparedStatementLike, type QueryEvent, withDatabase, workerEnv } from "../kernel/index.js";
+
+/** Options of the functions that count what a test's queries cost. */
+export interface QueryCostOptions {
+  /** The D1 binding the work runs on. Default: the Worker's `env.DB`. */
+  binding?: D1DatabaseLike;
+}
+
+/** A statement as sent: its SQL and the values bound to it. */
+export interface SentStatement {
+  readonly sql: string;
+  readonly params: readonly unknown[];
+}
+
+/** What some work cost: round trips (a batch is one), statements, rows read and written as D1 bills them. */
+export interface QueryCosts<T> {
+  /** What the work returned. */
+  readonly result: T;
+  /** The statements of each round trip, in order. */
+  readonly roundTrips: SentStatement[][];
+  /** One query event per statement D1 answered. */
+  readonly events: QueryEvent[];
+  readonly rowsRead: number;
+  readonly rowsWritten: number;
+}
+
+/** The binding given, or the Worker's `env.DB`. */
+export async function bindingOf(options: QueryCostOptions | undefined, method: string): Promise<D1DatabaseLike> {
+  const binding = options?.binding ?? ((await workerEnv())?.["DB"] as D1DatabaseLike | undefined);
+  if (!binding) throw new TypeError(`${method}: no binding given and the Worker's env has no DB; pass { binding: env.DB }`);
+  return binding;
+}
+
+/** A binding that records each round trip it sends (a lone statement, or a batch) with the values bound. */
+function recordingBinding(binding: D1DatabaseLike, roundTrips: SentStatement[][]): D1DatabaseLike {
+  const sent = new WeakMap<D1PreparedStatementLike, SentStatement & { inner: D1PreparedStatementLike }>();
+  const wrap = (sql: string, params: readonly unknown[], inner: D1PreparedStatementLike): D1PreparedStatementLike => {
+    const statement: D1PreparedStatementLike = {
+      bind: (...values: unknown[]) => wrap(sql, values, inner.bind(...values)),
+      all: () => (roundTrips.push([{ sql, params }]), inner.all()),
+      run: () => (roundTrips.push([{ sql, params }]), inner.run()),
+    };
+    sent.set(statement, { sql, params, inner });
+    return statement;
+  };
+  return {
+    prepare: (sql) => wrap(sql, [], binding.prepare(sql)),
+    batch: (statements) => {
+      const known = statements.map((statement) => sent.get(statement)!);
+      roundTrips.push(known.map(({ sql, params }) => ({ sql, params })));
+      return binding.batch(known.map((statement) => statement.inner));
+    },
+  };
+}
+
+/**
+ * Runs `work` on a database of its own (inside `withDatabase`, so Models query it without being told; records loaded
+ * before keep theirs) and resolves to what it cost: its round trips with their statements, its query events, and
+ * the rows D1 read and wrote.
+ */
+export async function countQueries<T>(work: () => T | Promise<T>, options?: QueryCostOptions): Promise<QueryCosts<T>> {
+  const roundTrips: SentStatement[][] = [];
+  const events: QueryEvent[] = [];
+  const binding = recordingBinding(await bindingOf(options, "countQueries"), roundTrips);
+  const database = connect(binding, { onQuery: (event) => events.push(event), retries: false });
+  const result = await withDatabase(database, work);
+  const sum = (field: "rowsRead" | "rowsWritten") => events.reduce((total, event) => total + event[field], 0);
+  return { result, roundTrips, events, rowsRead: sum("rowsRead"), rowsWritten: sum("rowsWritten") };
+}
+
+/** The round trips as a failure message lists them. */
+function listed(roundTrips: readonly SentStatement[][]): string {
+  return roundTrips.map((trip, index) => `  ${index + 1}. ${trip.map((statement) => statement.sql).join("\n     ")}`).join("\n");
+}
+
+/**
+ * Runs `work` (see `countQueries`) and throws, listing the SQL of every round trip, unless it took exactly `count`
+ * round trips; resolves to what it returned. A promise tested as a promise: `await expectRoundTrips(1, () =>
+ * Post.includes("comments").find(id))`.
+ */
+export async function expectRoundTrips<T>(count: number, work: () => T | Promise<T>, options?: QueryCostOptions): Promise<T> {
+  if (!Number.isInteger(count) || count < 0) throw new TypeError(`expectRoundTrips takes a whole number of round trips, not ${String(count)}`);
+  const { result, roundTrips } = await countQueries(work, options);
+  if (roundTrips.length !== count) {
+    throw new Error(`expected ${count} round trip${count === 1 ? "" : "s"}, got ${roundTrips.length}:\n${listed(roundTrips)}`);
+  }
+  return result;
+}

@@ -1,0 +1,70 @@
+import { env } from "cloudflare:test";
+import { beforeEach, describe, expect, it } from "vitest";
+import { RecordInvalid } from "../../src/index.js";
+import { countQueries, defineFactory } from "../../src/testing/index.js";
+import { resetDatabase } from "../helpers/db.js";
+import { rejectionOf } from "../helpers/errors.js";
+import { Post, User } from "../models/fixtures.js";
+import { Engineer, StiTeam } from "../models/staff-members.js";
+
+beforeEach(async () => {
+  await resetDatabase();
+  await env.DB.exec("DELETE FROM sti_staff; DELETE FROM sti_teams;");
+});
+
+const users = defineFactory(User, (n) => ({ name: `User ${n}`, email: `user${n}@example.com` }), {
+  traits: { admin: { admin: true }, named: (n) => ({ name: `Named ${n}` }) },
+});
+const posts = defineFactory(Post, (n) => ({ title: `Post ${n}`, userId: users }));
+const teams = defineFactory(StiTeam, (n) => ({ name: `Team ${n}` }));
+const engineers = defineFactory(Engineer, (n) => ({ name: `Engineer ${n}`, level: 1, stiTeamId: teams }));
+
+const count = async (table: string) => (await env.DB.prepare(`SELECT COUNT(*) AS n FROM ${table}`).first<{ n: number }>())!.n;
+
+describe("recordflare/testing: factories", () => {
+  it("build gives unsaved records with a sequence, traits in order, then overrides", async () => {
+    const [first, second] = [users.build(), users.build({ email: "given@example.com" }, "admin", "named")];
+    expect(first.isNewRecord()).toBe(true);
+    expect(second.email).toBe("given@example.com");
+    expect(second.admin).toBe(true);
+    expect(second.name).toMatch(/^Named \d+$/);
+    expect(Number(first.name.split(" ")[1]) + 1).toBe(Number(second.name.split(" ")[1]));
+    expect(await count("users")).toBe(0);
+  });
+
+  it("createList saves every record, validations and callbacks run, in one round trip past 100 bound values", async () => {
+    const { result, roundTrips } = await countQueries(() => users.createList(150));
+    expect(roundTrips).toHaveLength(1);
+    expect(roundTrips[0]!.length).toBe(150);
+    expect(result.every((user) => user.isPersisted() && user.createdAt instanceof Date)).toBe(true);
+    expect(await count("users")).toBe(150);
+    expect(new Set(result.map((user) => user.email)).size).toBe(150);
+  });
+
+  it("an attribute given a factory gets a new parent's key: parents and children in one batch when keys are made in code", async () => {
+    const { result, roundTrips } = await countQueries(() => posts.createList(3));
+    expect(roundTrips).toHaveLength(1);
+    expect(await count("users")).toBe(3);
+    const owners = await User.where({ id: result.map((post) => post.userId) }).count();
+    expect(owners).toBe(3);
+  });
+
+  it("parents whose integer keys the database numbers are saved first, in a round trip of their own", async () => {
+    const { result, roundTrips } = await countQueries(() => engineers.createList(2));
+    expect(roundTrips).toHaveLength(2);
+    expect(result.map((engineer) => engineer.stiTeamId)).toEqual([expect.any(Number), expect.any(Number)]);
+    expect(await StiTeam.where({ id: result.map((engineer) => engineer.stiTeamId!) }).count()).toBe(2);
+  });
+
+  it("a record its validations refuse fails the create with RecordInvalid, and nothing of its batch is written", async () => {
+    const error = await rejectionOf(engineers.createList(2, { level: null }));
+    expect(error).toBeInstanceOf(RecordInvalid);
+    expect(await count("sti_staff")).toBe(0);
+  });
+
+  it("an unknown trait or a bad count is refused naming the factory's Model", async () => {
+    expect(() => users.build({}, "nope" as never)).toThrow(`defineFactory(User): no trait named "nope"`);
+    await expect(users.createList(-1)).rejects.toThrow("User factory: buildList takes a whole number of records, not -1");
+    expect(() => defineFactory(User, {} as never)).toThrow("defineFactory(User): the definition is a function of the sequence number giving attributes");
+  });
+});

@@ -1,0 +1,49 @@
+import { env } from "cloudflare:test";
+import { beforeEach, describe, expect, it } from "vitest";
+import { countQueries, expectNoTableScans, expectRoundTrips } from "../../src/testing/index.js";
+import { resetDatabase } from "../helpers/db.js";
+import { rejectionOf } from "../helpers/errors.js";
+import { Post, User } from "../models/fixtures.js";
+
+beforeEach(resetDatabase);
+
+async function seed() {
+  const ada = await User.createOrThrow({ name: "Ada", email: "ada@example.com" });
+  await Post.createOrThrow({ userId: ada.id, title: "First" });
+  return ada;
+}
+
+describe("recordflare/testing: what a test's queries cost", () => {
+  it("countQueries gives the round trips with their statements and values, and the rows read", async () => {
+    const ada = await seed();
+    const { result, roundTrips, rowsRead, events } = await countQueries(() => User.find(ada.id));
+    expect(result.name).toBe("Ada");
+    expect(roundTrips).toEqual([[{ sql: expect.stringContaining(`FROM "users"`), params: [ada.id] }]]);
+    expect(rowsRead).toBe(1);
+    expect(events).toHaveLength(1);
+  });
+
+  it("expectRoundTrips passes the exact count and fails on any other, listing the SQL of each round trip", async () => {
+    const ada = await seed();
+    const found = await expectRoundTrips(1, () => User.find(ada.id));
+    expect(found.id).toBe(ada.id);
+    const error = await rejectionOf(expectRoundTrips(1, async () => [await User.find(ada.id), await Post.count()]));
+    expect(error.message).toMatch(/^expected 1 round trip, got 2:\n  1\. SELECT .* FROM "users".*\n  2\. SELECT COUNT\(\*\).* FROM "posts"/);
+    await expect(expectRoundTrips(1.5, () => null)).rejects.toThrow("expectRoundTrips takes a whole number of round trips, not 1.5");
+  });
+
+  it("expectNoTableScans fails a query that reads a table row by row, naming it, and passes a search by key or index", async () => {
+    const ada = await seed();
+    expect((await expectNoTableScans(() => User.find(ada.id))).name).toBe("Ada");
+    expect(await expectNoTableScans(() => Post.where({ userId: ada.id }).count())).toBe(1);
+    const error = await rejectionOf(expectNoTableScans(() => User.where({ name: "Ada" }).toArray()));
+    expect(error.message).toMatch(/^expected no table scans, got 1:\n  SCAN users in SELECT \* FROM "users" WHERE "name" = \?1/);
+    expect(await expectNoTableScans(() => User.where({ name: "Ada" }).count(), { allow: ["users"] })).toBe(1);
+  });
+
+  it("the binding is the Worker's env.DB unless given", async () => {
+    const ada = await seed();
+    const { roundTrips } = await countQueries(() => User.find(ada.id), { binding: env.DB });
+    expect(roundTrips).toHaveLength(1);
+  });
+});
