@@ -1,10 +1,8 @@
 /**
- * The round-trip recorder of docs/guide.md ("Testing your app: Counting what a page costs"), copied verbatim: the
- * suite's `recordingRoundTrips` (helpers/queries.ts) is this one over the test database, so every test that counts
- * round trips runs the guide's code. If it fails, fix the guide with the code.
+ * A binding that records the SQL of each round trip it sends, keeping every method of the binding it wraps (`first`,
+ * `raw`, `withSession`): the suite's `recordingRoundTrips` (helpers/queries.ts) is this one over the test database.
+ * Apps count round trips with `recordflare/testing`'s `countQueries` and `expectRoundTrips`.
  */
-
-// ---- docs/guide.md, "Counting what a page costs" ---------------------------------------------------------
 
 /** Wraps a D1 binding to record its round trips: the SQL of the statements each one sent. */
 export function recordRoundTrips(db: D1Database): { binding: D1Database; roundTrips: string[][] } {
