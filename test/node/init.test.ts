@@ -119,6 +119,17 @@ describe("recordflare init: the compatibility date", () => {
     expect(wranglerSettings(folder).compatibility_date).toBe(new Date().toISOString().slice(0, 10));
   });
 
+  it("is no newer than the Workers Vitest integration's workerd (through miniflare), so that the first test runs", () => {
+    const folder = app();
+    installWrangler(folder, "1.20250707.0");
+    write(folder, "node_modules/@cloudflare/vitest-plugin/package.json", JSON.stringify({ name: "@cloudflare/vitest-plugin", version: "1.5.0" }));
+    write(folder, "node_modules/miniflare/package.json", JSON.stringify({ name: "miniflare", version: "4.0.0" }));
+    write(folder, "node_modules/workerd/package.json", JSON.stringify({ name: "workerd", version: "1.20250606.1" }));
+    ok(folder, "init");
+    expect(wranglerSettings(folder).compatibility_date).toBe("2025-06-06");
+    expect(read(folder, "wrangler.jsonc")).toContain("// compatibility_date: the newest the installed workerd 1.20250606.1 supports.");
+  });
+
   it("is read from a workerd installed beside wrangler, found from a folder above", () => {
     const folder = app();
     write(folder, "node_modules/wrangler/package.json", JSON.stringify({ name: "wrangler", version: "4.99.0" }));

@@ -1,7 +1,8 @@
 /**
- * The `compatibility_date` for a new wrangler.jsonc: the newest date the app's installed wrangler runs. wrangler
- * refuses a date newer than its workerd's release ("requires compatibility date X, newest supported Y"), and that
- * release date is workerd's version (1.20261117.1 supports up to 2026-11-17).
+ * The `compatibility_date` for a new wrangler.jsonc: the newest date both the app's installed wrangler and its
+ * Workers Vitest integration run. Each refuses a date newer than its workerd's release ("requires compatibility
+ * date X, newest supported Y"), that release date is workerd's version (1.20261117.1 supports up to 2026-11-17), and
+ * the integration's workerd (through miniflare) is often older than wrangler's.
  */
 import { installedPackage } from "./installed-package.js";
 
@@ -25,11 +26,22 @@ function workerdDate(version: string): string | undefined {
   return match ? `${match[1]}-${match[2]}-${match[3]}` : undefined;
 }
 
-/** The older of `today` and the newest date the app's wrangler (or else its workerd) supports; else the fallback. */
-export function compatibilityDateFor(root: string, today: Date = new Date()): CompatibilityDate {
+/** The workerd installations the app runs on: wrangler's, and the Vitest integration's (through miniflare). */
+function installedWorkerds(root: string): { version: string; date: string }[] {
   const wrangler = installedPackage(root, "wrangler");
-  const workerd = installedPackage(wrangler?.folder ?? root, "workerd");
-  const supported = workerd === undefined ? undefined : workerdDate(workerd.version);
+  const plugin = installedPackage(root, "@cloudflare/vitest-plugin");
+  const miniflare = plugin && installedPackage(plugin.folder, "miniflare");
+  const found = [installedPackage(wrangler?.folder ?? root, "workerd"), miniflare && installedPackage(miniflare.folder, "workerd")];
+  return found.flatMap((workerd) => {
+    const date = workerd && workerdDate(workerd.version);
+    return workerd && date ? [{ version: workerd.version, date }] : [];
+  });
+}
+
+/** The older of `today` and the newest date every installed workerd supports; else the fallback. */
+export function compatibilityDateFor(root: string, today: Date = new Date()): CompatibilityDate {
+  const [workerd] = installedWorkerds(root).sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+  const supported = workerd?.date;
   if (workerd === undefined || supported === undefined) {
     return { date: FALLBACK_COMPATIBILITY_DATE, source: "a date every wrangler 4 supports (wrangler was not installed when recordflare init ran)", installed: false };
   }

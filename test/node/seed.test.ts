@@ -1,0 +1,71 @@
+// `recordflare seed`: the app's seeds file run with its Models against the local D1 that wrangler uses, through
+// wrangler's platform proxy. Runs the built `dist/cli.mjs` in a temporary app folder, with the repository's wrangler.
+import { spawnSync } from "node:child_process";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { app, ok, root, run } from "./helpers/cli-app.js";
+
+const wrangler = path.join(root, "node_modules/wrangler/bin/wrangler.js");
+
+function write(folder: string, file: string, text: string): void {
+  mkdirSync(path.dirname(path.join(folder, file)), { recursive: true });
+  writeFileSync(path.join(folder, file), text);
+}
+
+/** A project from init with a User Model, its packages linked as after npm install, and its migration applied. */
+function seededApp(): string {
+  const folder = app();
+  ok(folder, "init");
+  ok(folder, "g", "model", "User", "name:string!", "email:string:unique");
+  mkdirSync(path.join(folder, "node_modules"), { recursive: true });
+  for (const name of ["recordflare", "wrangler", "esbuild"]) {
+    symlinkSync(name === "recordflare" ? root : path.join(root, "node_modules", name), path.join(folder, "node_modules", name), "dir");
+  }
+  const migrated = spawnSync(process.execPath, [wrangler, "d1", "migrations", "apply", "DB", "--local"], { cwd: folder, encoding: "utf8", env: { ...process.env, CI: "1" } });
+  expect(migrated.status, migrated.stderr).toBe(0);
+  return folder;
+}
+
+/** The rows of a table of the app's local D1, read with wrangler. */
+function count(folder: string): number {
+  const result = spawnSync(process.execPath, [wrangler, "d1", "execute", "DB", "--local", "--json", "--command", "SELECT COUNT(*) AS n FROM users"], { cwd: folder, encoding: "utf8" });
+  return (JSON.parse(result.stdout) as { results: { n: number }[] }[])[0]!.results[0]!.n;
+}
+
+// 10,000 users in bulk, idempotent by key: D1's limits hold (insertAll binds rows as JSON values within them).
+const SEEDS = `import { User } from "../models/user.js";
+
+export default async function seed({ db }) {
+  const users = Array.from({ length: 10_000 }, (_, n) => ({
+    id: \`00000000-0000-4000-8000-\${String(n).padStart(12, "0")}\`,
+    name: \`User \${n}\`,
+    email: \`user\${n}@example.com\`,
+  }));
+  await User.upsertAll(users);
+  console.log(\`users: \${await User.count()}, same database: \${db === (await import("recordflare")).currentDatabase()}\`);
+}
+`;
+
+describe("recordflare seed", () => {
+  it("runs src/db/seeds.ts with the app's Models on the local D1; run twice, upserts leave 10,000 rows", () => {
+    const folder = seededApp();
+    write(folder, "src/db/seeds.ts", SEEDS);
+    for (let time = 0; time < 2; time++) {
+      const output = ok(folder, "seed");
+      expect(output).toBe("users: 10000, same database: true\nseeded     DB (local) from src/db/seeds.ts\n");
+    }
+    expect(count(folder)).toBe(10_000);
+  }, 240_000);
+
+  it("a missing seeds file, or a binding the configuration lacks, is refused with what to do", () => {
+    const folder = seededApp();
+    const missing = run(folder, "seed");
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toContain("seed: no seeds file at src/db/seeds.ts; write one that exports default async function seed({ db, env })");
+    write(folder, "src/db/seeds.ts", "export default async function seed() {}\n");
+    const unknown = run(folder, "seed", "--binding", "ANALYTICS");
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toContain(`seed: the wrangler configuration has no binding "ANALYTICS"`);
+  }, 240_000);
+});
