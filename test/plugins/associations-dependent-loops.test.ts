@@ -42,7 +42,10 @@ async function cycleChain(length: 2 | 3, depth: number, first: number, depotId: 
     statements.push(insert("INSERT INTO cy_crates (id, cy_box_id, name) VALUES (?, ?, 'c')", crate, box - 1));
     statements.push(insert("INSERT INTO cy_labels (cy_crate_id, name) VALUES (?, 'l')", crate));
     if (length === 2) statements.push(insert("INSERT INTO cy_boxes (id, cy_crate_id, name) VALUES (?, ?, 'b')", box, crate));
-    else statements.push(insert("INSERT INTO cy_pallets (id, cy_crate_id, name) VALUES (?, ?, 'p')", crate, crate), insert("INSERT INTO cy_boxes (id, cy_pallet_id, name) VALUES (?, ?, 'b')", box, crate));
+    else {
+      statements.push(insert("INSERT INTO cy_pallets (id, cy_crate_id, name) VALUES (?, ?, 'p')", crate, crate));
+      statements.push(insert("INSERT INTO cy_boxes (id, cy_pallet_id, name) VALUES (?, ?, 'b')", box, crate));
+    }
   }
   await env.DB.batch(statements);
   return first;
@@ -51,7 +54,8 @@ async function cycleChain(length: 2 | 3, depth: number, first: number, depotId: 
 /** The rows of one chain (ids from `first` to `first + 999`): boxes, crates, pallets, and labels pointing at its crates. */
 async function chainRows(first: number): Promise<number[]> {
   const range = `BETWEEN ${first} AND ${first + 999}`;
-  return Promise.all([...["cy_boxes", "cy_crates", "cy_pallets"].map((table) => countRows(`${table} WHERE id ${range}`)), countRows(`cy_labels WHERE cy_crate_id ${range}`)]);
+  const rows = ["cy_boxes", "cy_crates", "cy_pallets"].map((table) => countRows(`${table} WHERE id ${range}`));
+  return Promise.all([...rows, countRows(`cy_labels WHERE cy_crate_id ${range}`)]);
 }
 
 /** Two comments whose parents are each other (the second is made a reply first, then the first is pointed at it). */

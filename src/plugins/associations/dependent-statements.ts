@@ -62,7 +62,8 @@ function recursiveClause(reach: TreeReach, params: ParamWriter, anchored = false
   const ownerKey = primaryKeyOf(reach.owner.constructor);
   const model = { name: reach.owner.constructor.name, model: reach.owner.constructor };
   const anchorColumn = (expression: string) => (anchored ? `, ${expression}` : "");
-  const selects = [`SELECT ${OWNER}, ${params.bind(storedWithinD1Limit(model, ownerKey, reach.ownerKey), { kind: "value", attribute: ownerKey })}${anchorColumn("NULL")}`];
+  const boundKey = params.bind(storedWithinD1Limit(model, ownerKey, reach.ownerKey), { kind: "value", attribute: ownerKey });
+  const selects = [`SELECT ${OWNER}, ${boundKey}${anchorColumn("NULL")}`];
   const parentTags = new Set(reach.tree.all.flatMap((node) => node.parents));
   for (const node of reach.tree.all.filter((each) => parentTags.has(each.tag))) {
     const target = targetOf(node, reach.database);
@@ -200,5 +201,6 @@ export function relinkStatement(reach: TreeReach, node: DependentNode, loop: Loo
   const where = `${key} IN (${reachedKeys([node.tag])}) AND ${foreignKey} NOT IN (${reachedKeys([loop.above])})`;
   const sql = `${prefix}UPDATE ${target.model.quotedTable} SET ${columnOf(target, node.association.foreignKey)} = ${anchor} WHERE ${where}`;
   const read: StatementReader<unknown> = (_rows, meta) => meta["changes"];
-  return defineStatement({ sql, params: params.params, sources: params.sources, model: target.model, result: "meta", read, database: databaseOfRelation(target) });
+  const database = databaseOfRelation(target);
+  return defineStatement({ sql, params: params.params, sources: params.sources, model: target.model, result: "meta", read, database });
 }

@@ -20,7 +20,7 @@ export interface DependentNode {
   readonly children: readonly DependentNode[];
   /** The tags of the nodes whose rows this node's rows hang from; `OWNER` for the owner's own children. */
   readonly parents: readonly number[];
-  /** The tag of the node whose target declares this association (`OWNER` for the owner's own): its parent in the tree as declared, loops aside. */
+  /** The tag of the node whose target declares this association (`OWNER` for the owner's own): its parent, loops aside. */
   readonly above: number;
 }
 
@@ -199,7 +199,10 @@ function writeStepsOf(groups: readonly DependentNode[][], loops: ReadonlyMap<rea
   for (const group of groups.filter((each) => each[0]!.dependent !== "restrictWithError")) {
     const loop = loops.get(group);
     if (!loop) steps.push({ kind: "write", nodes: group, spared: [] });
-    else steps.push(...loop.entries.map((node): WriteStep => ({ kind: "relink", node, loop })), ...deepestFirst(loop).map((node): WriteStep => ({ kind: "write", nodes: [node], spared: [] })));
+    else {
+      for (const node of loop.entries) steps.push({ kind: "relink", node, loop });
+      for (const node of deepestFirst(loop)) steps.push({ kind: "write", nodes: [node], spared: [] });
+    }
   }
   const inLoops = new Set([...loops.values()].flatMap((loop) => loop.nodes));
   return steps.map((step, index) => {
