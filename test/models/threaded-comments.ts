@@ -39,7 +39,7 @@ export function threadedComments(options: { callbacks?: boolean; comments?: Depe
     comments = hasMany(Comment, { foreignKey: "tcUserId", dependent: (options.comments ?? "destroy") as "destroy" });
     flag = hasOne(Flag, { foreignKey: "tcUserId", dependent: (options.flags ?? "delete") as "delete" });
   }
-  class Shelf extends Model({ id: "integer", tcFolderId: "integer", name: "string", tenantId: "string" }) {
+  class Shelf extends Model({ id: "integer", tcFolderId: "integer", tcUserId: "integer", name: "string", tenantId: "string" }) {
     static override binding = "DB";
     static override tableName = "tc_shelves";
     static {

@@ -1,7 +1,7 @@
 /** Associations' dependents through loops: a Model its own dependent (threaded comments) and loops through several Models. */
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { connect, withDatabase, withTenant } from "../../src/index.js";
+import { connect, hasMany, Model, withDatabase, withTenant } from "../../src/index.js";
 import { countRows, recordingRoundTrips } from "../helpers/queries.js";
 import { CYCLE_TABLES_EMPTIED, modelCycles } from "../models/model-cycles.js";
 import { THREADED_TABLES, threadedComments } from "../models/threaded-comments.js";
@@ -217,6 +217,16 @@ describe("dependent destroy through a loop of several Models, REFERENCES on ever
     expect([await countRows("cy_boxes"), await countRows("cy_crates"), await countRows("cy_pallets")]).toEqual([0, 0, 0]);
   });
 
+  it("every box of the loop also in the depot: each is deleted with the loop, children before parents", async () => {
+    const { Depot } = modelCycles({ length: 2 });
+    const depot = await Depot.create({ name: "d" });
+    await cycleChain(2, 5, 1_000, depot.id);
+    await env.DB.prepare("UPDATE cy_boxes SET cy_depot_id = ? WHERE id BETWEEN 1000 AND 1999").bind(depot.id).run();
+    const trips = await destroyCounted(Depot, depot.id);
+    expect(trips).toHaveLength(1);
+    expect(await chainRows(1_000)).toEqual([0, 0, 0, 0]);
+  });
+
   it("restrictWithError inside the loop: a hold deep down refuses the destroy in the first round trip and writes nothing", async () => {
     const { Box } = modelCycles({ length: 2, holds: "restrictWithError" });
     const root = await cycleChain(2, 5, 1_000);
@@ -263,6 +273,26 @@ describe("dependent destroy through a loop of several Models, rows pointing at e
     const trips = await destroyCounted(Shelf, shelf.id);
     expect(trips).toHaveLength(1);
     expect([await Shelf.pluck("name"), await countRows("tc_folders")]).toEqual([["other"], 0]);
+  });
+
+  it("a row both entered from and inside the loop, pointing around it: kept while the loop's rows hang from it", async () => {
+    const { Shelf, Folder } = threadedComments();
+    class Keeper extends Model({ id: "integer", name: "string" }) {
+      static override binding = "DB";
+      static override tableName = "tc_users";
+      shelves = hasMany(Shelf, { foreignKey: "tcUserId", dependent: "destroy" });
+    }
+    const keeper = await Keeper.create({ name: "k" });
+    // The keeper's shelf s1 holds f1, which holds s2, which holds f2, which holds s1 again.
+    const s1 = await Shelf.create({ name: "s1", tcUserId: keeper.id });
+    const f1 = await Folder.create({ name: "f1", tcShelfId: s1.id });
+    const s2 = await Shelf.create({ name: "s2", tcFolderId: f1.id });
+    const f2 = await Folder.create({ name: "f2", tcShelfId: s2.id });
+    await Shelf.where({ id: s1.id }).updateAll({ tcFolderId: f2.id });
+    await Folder.create({ name: "other", tcShelfId: 999 });
+    const trips = await destroyCounted(Keeper, keeper.id);
+    expect(trips).toHaveLength(1);
+    expect([await countRows("tc_shelves"), await Folder.pluck("name"), await countRows("tc_users")]).toEqual([0, ["other"], 0]);
   });
 
   it("a loop within a loop (rows pointing back to two levels) is read first: two round trips, every row gone", async () => {

@@ -159,47 +159,60 @@ export function parentsReached(reach: TreeReach, node: DependentNode, parents: r
 
 /**
  * The set-based write of a step's nodes: a `DELETE` of every row reached (one statement for the nodes of a loop
- * within one Model, so that rows pointing at each other go together), but those of `spared` nodes, or for
- * `nullify` the `UPDATE` that sets the foreign key to NULL. Planned like every write, so a plugin's conditions (a
- * tenant's) and statements (an audit entry) hold for the dependents' writes too.
+ * within one Model, so that rows pointing at each other go together), but the rows a loop's entries still hang
+ * from (`keepsAnchorsOf`), or for `nullify` the `UPDATE` that sets the foreign key to NULL. Planned like every
+ * write, so a plugin's conditions (a tenant's) and statements (an audit entry) hold for the dependents' writes too.
  */
-export async function writeReached(reach: TreeReach, { nodes, spared }: Extract<WriteStep, { kind: "write" }>): Promise<Statement<unknown>> {
+export async function writeReached(reach: TreeReach, { nodes, keepsAnchorsOf }: Extract<WriteStep, { kind: "write" }>): Promise<Statement<unknown>> {
   const first = nodes[0]!;
   const target = targetOf(first, reach.database);
   const parents = nodes.flatMap((node) => node.parents);
   const nullifies = first.dependent === "nullify";
   const values = nullifies ? new Map([[first.association.foreignKey, null]]) : undefined;
   const plan = await dependentsWritePlan(target.model, nullifies ? "nullify" : "deleteDependents", values);
-  const recursive = reach.tree.recursive && (spared.length > 0 || parents.some((parent) => parent !== OWNER));
+  const recursive = reach.tree.recursive && (keepsAnchorsOf !== undefined || parents.some((parent) => parent !== OWNER));
   return setWriteStatement(plan, {
     prefix: (params) => (recursive ? recursiveClause(reach, params) : ""),
     where: (params) => {
       const terms = nodes.map((node) => joinWithAnd(rowParts(reach, node, node.parents, params).where));
       const reached = terms.length === 1 ? terms[0]! : terms.map((term) => `(${term})`).join(" OR ");
-      return spared.length === 0 ? reached : `${reached} AND ${keyColumnOf(target)} NOT IN (${reachedKeys(spared)})`;
+      if (!keepsAnchorsOf) return reached;
+      const anchors = keepsAnchorsOf.entries.map((entry) => parentKeysOf(reach, entry));
+      return `${reached} AND ${keyColumnOf(target)} NOT IN (${anchors.join(" UNION ")})`;
     },
   }, databaseOfRelation(target));
 }
 
 const keyColumnOf = (target: Relation): string => `${target.model.quotedTable}.${quoteIdentifier(target.model.primaryKey.column)}`;
 
+/** A SELECT of the foreign keys of the rows the recursive query reached for `node`: the rows they hang from. */
+function parentKeysOf(reach: TreeReach, node: DependentNode): string {
+  const target = targetOf(node, reach.database);
+  const foreignKey = columnOf(target, node.association.foreignKey);
+  return `SELECT ${foreignKey} FROM ${target.model.quotedTable} WHERE ${keyColumnOf(target)} IN (${reachedKeys([node.tag])})`;
+}
+
 /**
  * The UPDATE that relinks the rows of a loop's entry node that hang from rows of the loop: each is made to hang
- * from the row the loop was entered from (its anchor), which stays until the loop's rows are deleted. The rows
- * reached stay the same, but each is then reached in as many steps as the loop has Models, so that the loop's
- * DELETEs, deepest first, each still find their rows. Only rows that the loop's DELETEs remove in the same atomic
- * batch are changed, so it is no write of its own: it is not planned, and no plugin sees it (a loop whose Models
- * have write hooks is destroyed record by record).
+ * from a row the loop was entered from (its anchor; one that is no row of the loop where there is one), which
+ * stays until the loop's rows are deleted. The rows reached stay the same, but each is then reached in as many
+ * steps as the loop has Models, so that the loop's DELETEs, deepest first, each still find their rows, children
+ * before parents. Only rows that the loop's DELETEs remove in the same atomic batch are changed, so it is no write
+ * of its own: it is not planned, and no plugin sees it (a loop whose Models have write hooks is destroyed record by
+ * record).
  */
 export function relinkStatement(reach: TreeReach, node: DependentNode, loop: LoopOverModels): Statement<unknown> {
   const target = targetOf(node, reach.database);
   const params = new ParamWriter();
   const prefix = recursiveClause(reach, params, true);
   const key = keyColumnOf(target);
-  const foreignKey = `${target.model.quotedTable}.${columnOf(target, node.association.foreignKey)}`;
-  const anchor = `(SELECT MIN(${ANCHOR}) FROM ${REACHED} WHERE ${NODE} = ${node.tag} AND ${KEY} = ${key})`;
-  const where = `${key} IN (${reachedKeys([node.tag])}) AND ${foreignKey} NOT IN (${reachedKeys([loop.above])})`;
-  const sql = `${prefix}UPDATE ${target.model.quotedTable} SET ${columnOf(target, node.association.foreignKey)} = ${anchor} WHERE ${where}`;
+  const foreignKey = columnOf(target, node.association.foreignKey);
+  const outsideLoop = (column: string) => (loop.onAboveTable.length === 0 ? "" : ` AND ${column} NOT IN (${reachedKeys(loop.onAboveTable)})`);
+  const anchors = `FROM ${REACHED} WHERE ${NODE} = ${node.tag} AND ${KEY} = ${key}`;
+  const anchor = `COALESCE((SELECT MIN(${ANCHOR}) ${anchors}${outsideLoop(ANCHOR)}), (SELECT MIN(${ANCHOR}) ${anchors}))`;
+  const anchorRows = `${reachedKeys([loop.above])}${outsideLoop(KEY)}`;
+  const where = `${key} IN (${reachedKeys([node.tag])}) AND ${target.model.quotedTable}.${foreignKey} NOT IN (${anchorRows})`;
+  const sql = `${prefix}UPDATE ${target.model.quotedTable} SET ${foreignKey} = ${anchor} WHERE ${where}`;
   const read: StatementReader<unknown> = (_rows, meta) => meta["changes"];
   const database = databaseOfRelation(target);
   return defineStatement({ sql, params: params.params, sources: params.sources, model: target.model, result: "meta", read, database });

@@ -26,8 +26,8 @@ export interface DependentNode {
 
 /**
  * A loop through several Models, destroyed with set-based writes: the rows of its `entries` that hang from rows of
- * the loop are first made to hang from the row of `above` the loop was entered from (one UPDATE per entry), so
- * that each later DELETE, one per node with the deepest first, still finds its rows once the rows below are gone.
+ * the loop are first made to hang from a row of `above` the loop was entered from (one UPDATE per entry), so that
+ * each later DELETE, one per node with the deepest first, still finds its rows once the rows below are gone.
  */
 export interface LoopOverModels {
   readonly nodes: readonly DependentNode[];
@@ -35,6 +35,11 @@ export interface LoopOverModels {
   readonly entries: readonly DependentNode[];
   /** The node (or `OWNER`) whose rows the loop is entered from: they stay until every row of the loop is deleted. */
   readonly above: number;
+  /**
+   * The tags of the loop's nodes on the table of `above`'s rows: a row can be both (a box in a depot and in a crate
+   * of the depot), and is then deleted with the loop, so that no row of the loop is left pointing at it.
+   */
+  readonly onAboveTable: readonly number[];
 }
 
 /**
@@ -47,10 +52,10 @@ export type WriteStep =
       readonly kind: "write";
       readonly nodes: readonly DependentNode[];
       /**
-       * The tags of the nodes deleted by later steps from the same table: their rows are left to those steps, which
-       * still reach the rows below through them (a row can be reached twice where rows point at each other).
+       * For a node of a loop on the table of the rows it was entered from, the loop: a row its entries still hang
+       * from is left to the write of `above` (where rows point at each other, no other row could hold them).
        */
-      readonly spared: readonly number[];
+      readonly keepsAnchorsOf?: LoopOverModels;
     }
   | { readonly kind: "relink"; readonly node: DependentNode; readonly loop: LoopOverModels };
 
@@ -156,7 +161,7 @@ function writeOrderOf(nodes: readonly DependentNode[], all: readonly DependentNo
   return order;
 }
 
-const tableOf = (node: DependentNode): string => relationOf(node.association.target).model.quotedTable;
+const tableOf = (model: Function): string => relationOf(model).model.quotedTable;
 
 const spansModels = (group: readonly DependentNode[]): boolean => group.some((node) => node.association.target !== group[0]!.association.target);
 
@@ -164,11 +169,13 @@ const spansModels = (group: readonly DependentNode[]): boolean => group.some((no
  * A loop through several Models as a `LoopOverModels`, or undefined when its rows point back to more than one
  * level (a loop within a loop): no single row it was entered from can then hold every row of it.
  */
-function loopOverModels(group: readonly DependentNode[]): LoopOverModels | undefined {
+function loopOverModels(group: readonly DependentNode[], all: readonly DependentNode[], owner: Function): LoopOverModels | undefined {
   const entries = group.filter((node) => node.parents.some((parent) => parent !== node.above));
   const { above } = entries[0]!;
   if (entries.some((node) => node.above !== above) || group.some((node) => node.tag === above)) return undefined;
-  return { nodes: group, entries, above };
+  const aboveTable = tableOf(above === OWNER ? owner : all[above - 1]!.association.target);
+  const onAboveTable = group.filter((node) => tableOf(node.association.target) === aboveTable).map((node) => node.tag);
+  return { nodes: group, entries, above, onAboveTable };
 }
 
 /** The loop's nodes, each after the nodes declared below it: once relinked, the rows of each hang from those above. */
@@ -182,33 +189,23 @@ function deepestFirst(loop: LoopOverModels): DependentNode[] {
   return order;
 }
 
-const deletes = (node: DependentNode): boolean => node.dependent !== "nullify" && node.dependent !== "restrictWithError";
-
-/** The tags of the deleting nodes of `later` steps on the node's table. */
-function sparedFor(node: DependentNode, later: readonly WriteStep[]): number[] {
-  const nodes = later.flatMap((step) => (step.kind === "write" ? step.nodes : []));
-  return nodes.filter((each) => deletes(each) && tableOf(each) === tableOf(node)).map((each) => each.tag);
-}
-
 /**
  * The steps of each group, in order: one write per group, or for a loop through several Models its relinks, then
- * one DELETE per node, the deepest first, each sparing the rows that later steps delete.
+ * one DELETE per node, the deepest first.
  */
 function writeStepsOf(groups: readonly DependentNode[][], loops: ReadonlyMap<readonly DependentNode[], LoopOverModels>): WriteStep[] {
   const steps: WriteStep[] = [];
   for (const group of groups.filter((each) => each[0]!.dependent !== "restrictWithError")) {
     const loop = loops.get(group);
-    if (!loop) steps.push({ kind: "write", nodes: group, spared: [] });
+    if (!loop) steps.push({ kind: "write", nodes: group });
     else {
       for (const node of loop.entries) steps.push({ kind: "relink", node, loop });
-      for (const node of deepestFirst(loop)) steps.push({ kind: "write", nodes: [node], spared: [] });
+      for (const node of deepestFirst(loop)) {
+        steps.push({ kind: "write", nodes: [node], ...(loop.onAboveTable.includes(node.tag) && { keepsAnchorsOf: loop }) });
+      }
     }
   }
-  const inLoops = new Set([...loops.values()].flatMap((loop) => loop.nodes));
-  return steps.map((step, index) => {
-    if (step.kind === "relink" || !inLoops.has(step.nodes[0]!)) return step;
-    return { ...step, spared: sparedFor(step.nodes[0]!, steps.slice(index + 1)) };
-  });
+  return steps;
 }
 
 /** Whether a Model's records have destroy hooks other than `own` (this plugin's dependents handling). */
@@ -233,7 +230,7 @@ function buildTree(model: Function, own: Function): DependentTree {
   const loops = new Map<readonly DependentNode[], LoopOverModels>();
   let relinkable = true;
   for (const group of groups.filter(spansModels)) {
-    const loop = loopOverModels(group);
+    const loop = loopOverModels(group, all, model);
     if (loop) loops.set(group, loop);
     else relinkable = false;
   }
