@@ -1,12 +1,62 @@
-/** Associations' dependents through loops: a Model its own dependent (threaded comments) and a loop through two Models. */
+/** Associations' dependents through loops: a Model its own dependent (threaded comments) and loops through several Models. */
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { countRows } from "../helpers/queries.js";
+import { connect, hasMany, Model, withDatabase, withTenant } from "../../src/index.js";
+import { countRows, recordingRoundTrips } from "../helpers/queries.js";
+import { CYCLE_TABLES_EMPTIED, modelCycles } from "../models/model-cycles.js";
 import { THREADED_TABLES, threadedComments } from "../models/threaded-comments.js";
 
 beforeEach(async () => {
   await env.DB.batch(THREADED_TABLES.map((table) => env.DB.prepare(`DELETE FROM ${table}`)));
+  await env.DB.batch(CYCLE_TABLES_EMPTIED.map((statement) => env.DB.prepare(statement)));
 });
+
+/** The round trips of `work`, run on a database that records them, from its call of `start` on. */
+async function roundTripsOf(work: (start: () => void) => Promise<void>): Promise<string[][]> {
+  const { binding, roundTrips } = recordingRoundTrips();
+  await withDatabase(connect(binding), () => work(() => (roundTrips.length = 0)));
+  return roundTrips;
+}
+
+/** Destroys `model`'s record `id`, loaded first; the round trips of the destroy alone. */
+function destroyCounted(model: any, id: number | null): Promise<string[][]> {
+  return roundTripsOf(async (start) => {
+    const loaded = await model.find(id);
+    start();
+    expect(await loaded.destroy()).toBe(loaded);
+  });
+}
+
+/** Each statement's verb and table, a WITH RECURSIVE prefix left out: `DELETE FROM "cy_boxes"`. */
+const heads = (trip: readonly string[]) => trip.map((sql) => sql.replace(/^WITH RECURSIVE .*?\) (DELETE|UPDATE) /, "$1 ").split(/ WHERE| SET/)[0]);
+
+/**
+ * A chain of `depth` turns of a cycle below one box (of a depot when given), ids from `first` in every table: each
+ * crate has a label and holds a box (`length` 2), or a pallet that holds a box (3). Returns the top box's id.
+ */
+async function cycleChain(length: 2 | 3, depth: number, first: number, depotId: number | null = null): Promise<number> {
+  const insert = (sql: string, ...values: unknown[]) => env.DB.prepare(sql).bind(...values);
+  const statements = [insert("INSERT INTO cy_boxes (id, cy_depot_id, name) VALUES (?, ?, 'b0')", first, depotId)];
+  for (let level = 0; level < depth; level++) {
+    const [crate, box] = [first + level, first + level + 1];
+    statements.push(insert("INSERT INTO cy_crates (id, cy_box_id, name) VALUES (?, ?, 'c')", crate, box - 1));
+    statements.push(insert("INSERT INTO cy_labels (cy_crate_id, name) VALUES (?, 'l')", crate));
+    if (length === 2) statements.push(insert("INSERT INTO cy_boxes (id, cy_crate_id, name) VALUES (?, ?, 'b')", box, crate));
+    else {
+      statements.push(insert("INSERT INTO cy_pallets (id, cy_crate_id, name) VALUES (?, ?, 'p')", crate, crate));
+      statements.push(insert("INSERT INTO cy_boxes (id, cy_pallet_id, name) VALUES (?, ?, 'b')", box, crate));
+    }
+  }
+  await env.DB.batch(statements);
+  return first;
+}
+
+/** The rows of one chain (ids from `first` to `first + 999`): boxes, crates, pallets, and labels pointing at its crates. */
+async function chainRows(first: number): Promise<number[]> {
+  const range = `BETWEEN ${first} AND ${first + 999}`;
+  const rows = ["cy_boxes", "cy_crates", "cy_pallets"].map((table) => countRows(`${table} WHERE id ${range}`));
+  return Promise.all([...rows, countRows(`cy_labels WHERE cy_crate_id ${range}`)]);
+}
 
 /** Two comments whose parents are each other (the second is made a reply first, then the first is pointed at it). */
 async function twoCommentCycle(Comment: any) {
@@ -99,5 +149,187 @@ describe("dependent destroy through a loop", () => {
     expect(await (await User.find(user.id)).destroy()).toBeTruthy();
     expect(await Flag.pluck("tcCommentId")).toEqual([other.id]);
     expect(await Comment.pluck("body")).toEqual(["other"]);
+  });
+});
+
+describe("dependent destroy through a loop of several Models, REFERENCES on every key", () => {
+  for (const depth of [1, 5, 200]) {
+    it(`a loop through two Models ${depth} deep without callbacks: one round trip, every row of the tree gone, another tree untouched`, async () => {
+      const { Box } = modelCycles({ length: 2 });
+      const root = await cycleChain(2, depth, 1_000);
+      await cycleChain(2, 3, 5_000);
+      const before = await chainRows(5_000);
+      const trips = await destroyCounted(Box, root);
+      // The labels' nullify and the holds' DELETE, the relink of the crates, then one DELETE per node, the deepest first.
+      expect(trips.map(heads)).toEqual([
+        [`UPDATE "cy_labels"`, `DELETE FROM "cy_holds"`, `UPDATE "cy_crates"`, `DELETE FROM "cy_boxes"`, `DELETE FROM "cy_crates"`, `DELETE FROM "cy_boxes"`],
+      ]);
+      expect(await chainRows(1_000)).toEqual([0, 0, 0, 0]);
+      expect(await countRows("cy_labels WHERE cy_crate_id IS NULL")).toBe(depth);
+      expect(await chainRows(5_000)).toEqual(before);
+    });
+  }
+
+  it("the statements bind the owner's key and the scopes' values only: the same at any depth", async () => {
+    const { Box } = modelCycles({ length: 2 });
+    const shapes: string[][] = [];
+    for (const [depth, first] of [[2, 1_000], [40, 2_000]] as const) {
+      const trips = await destroyCounted(Box, await cycleChain(2, depth, first));
+      shapes.push(trips[0]!.map((sql) => sql.replace(/\?\d+/g, "?")));
+    }
+    expect(shapes[1]).toEqual(shapes[0]);
+    expect(Math.max(...shapes[0]!.map((sql) => sql.split("?").length - 1))).toBeLessThanOrEqual(2);
+  });
+
+  it("a loop through three Models entered from a depot: one round trip, the depot's other boxes and another depot untouched", async () => {
+    const { Depot, Box } = modelCycles({ length: 3 });
+    const [depot, other] = [await Depot.create({ name: "d" }), await Depot.create({ name: "other" })];
+    await cycleChain(3, 5, 1_000, depot.id);
+    await cycleChain(3, 4, 2_000, depot.id);
+    await cycleChain(3, 5, 5_000, other.id);
+    await Box.create({ name: "loose" });
+    const before = await chainRows(5_000);
+    const trips = await destroyCounted(Depot, depot.id);
+    expect(trips.map(heads)).toEqual([
+      [
+        `UPDATE "cy_labels"`,
+        `DELETE FROM "cy_holds"`,
+        `UPDATE "cy_crates"`,
+        `DELETE FROM "cy_boxes"`,
+        `DELETE FROM "cy_pallets"`,
+        `DELETE FROM "cy_crates"`,
+        `DELETE FROM "cy_boxes"`,
+        `DELETE FROM "cy_depots"`,
+      ],
+    ]);
+    expect([...(await chainRows(1_000)), ...(await chainRows(2_000))]).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
+    expect(await countRows("cy_labels WHERE cy_crate_id IS NULL")).toBe(9);
+    expect(await chainRows(5_000)).toEqual(before);
+    expect(await Box.where({ cyDepotId: null, cyCrateId: null, cyPalletId: null }).pluck("name")).toEqual(["loose"]);
+    expect(await Depot.pluck("name")).toEqual(["other"]);
+  });
+
+  it("a loop through three Models from one of its own Models: one round trip, children before parents for every REFERENCES", async () => {
+    const { Box } = modelCycles({ length: 3 });
+    const root = await cycleChain(3, 200, 1_000);
+    const trips = await destroyCounted(Box, root);
+    expect(trips).toHaveLength(1);
+    expect([await countRows("cy_boxes"), await countRows("cy_crates"), await countRows("cy_pallets")]).toEqual([0, 0, 0]);
+  });
+
+  it("every box of the loop also in the depot: each is deleted with the loop, children before parents", async () => {
+    const { Depot } = modelCycles({ length: 2 });
+    const depot = await Depot.create({ name: "d" });
+    await cycleChain(2, 5, 1_000, depot.id);
+    await env.DB.prepare("UPDATE cy_boxes SET cy_depot_id = ? WHERE id BETWEEN 1000 AND 1999").bind(depot.id).run();
+    const trips = await destroyCounted(Depot, depot.id);
+    expect(trips).toHaveLength(1);
+    expect(await chainRows(1_000)).toEqual([0, 0, 0, 0]);
+  });
+
+  it("restrictWithError inside the loop: a hold deep down refuses the destroy in the first round trip and writes nothing", async () => {
+    const { Box } = modelCycles({ length: 2, holds: "restrictWithError" });
+    const root = await cycleChain(2, 5, 1_000);
+    await env.DB.prepare("INSERT INTO cy_holds (cy_crate_id) VALUES (1004)").run();
+    const before = await chainRows(1_000);
+    const trips = await roundTripsOf(async (start) => {
+      const loaded = await Box.find(root);
+      start();
+      expect(await loaded.destroy()).toBe(false);
+      await expect(loaded.destroyOrThrow()).rejects.toThrow("Cannot delete record because dependent holds exist");
+    });
+    expect(trips.map((trip) => trip.every((sql) => /^(WITH RECURSIVE .*\) )?SELECT /.test(sql)))).toEqual([true, true]);
+    expect(await chainRows(1_000)).toEqual(before);
+  });
+
+  it("restrictWithError inside the loop with no hold: the checks, then the set-based writes", async () => {
+    const { Box } = modelCycles({ length: 2, holds: "restrictWithError" });
+    const root = await cycleChain(2, 5, 1_000);
+    await env.DB.prepare("INSERT INTO cy_holds (cy_crate_id) VALUES (NULL)").run();
+    const trips = await destroyCounted(Box, root);
+    expect(trips.map((trip) => trip.length)).toEqual([1, 5]);
+    expect(await chainRows(1_000)).toEqual([0, 0, 0, 0]);
+    expect(await countRows("cy_holds")).toBe(1);
+  });
+
+  it("nullify inside the loop: the labels of every crate reached lose their key, no other label does", async () => {
+    const { Box, Label } = modelCycles({ length: 3 });
+    const root = await cycleChain(3, 5, 1_000);
+    await cycleChain(3, 1, 5_000);
+    await destroyCounted(Box, root);
+    expect(await Label.order({ id: "asc" }).pluck("cyCrateId")).toEqual([null, null, null, null, null, 5_000]);
+  });
+});
+
+describe("dependent destroy through a loop of several Models, rows pointing at each other", () => {
+  it("without callbacks: one round trip, the recursion ends and every row goes", async () => {
+    const { Shelf, Folder } = threadedComments();
+    const shelf = await Shelf.create({ name: "s0" });
+    const folder = await Folder.create({ name: "f1", tcShelfId: shelf.id });
+    const inner = await Shelf.create({ name: "s1", tcFolderId: folder.id });
+    await Folder.create({ name: "f2", tcShelfId: inner.id });
+    await Shelf.where({ id: shelf.id }).updateAll({ tcFolderId: folder.id });
+    await Shelf.create({ name: "other", tcFolderId: 99 });
+    const trips = await destroyCounted(Shelf, shelf.id);
+    expect(trips).toHaveLength(1);
+    expect([await Shelf.pluck("name"), await countRows("tc_folders")]).toEqual([["other"], 0]);
+  });
+
+  it("a row both entered from and inside the loop, pointing around it: kept while the loop's rows hang from it", async () => {
+    const { Shelf, Folder } = threadedComments();
+    class Keeper extends Model({ id: "integer", name: "string" }) {
+      static override binding = "DB";
+      static override tableName = "tc_users";
+      shelves = hasMany(Shelf, { foreignKey: "tcUserId", dependent: "destroy" });
+    }
+    const keeper = await Keeper.create({ name: "k" });
+    // The keeper's shelf s1 holds f1, which holds s2, which holds f2, which holds s1 again.
+    const s1 = await Shelf.create({ name: "s1", tcUserId: keeper.id });
+    const f1 = await Folder.create({ name: "f1", tcShelfId: s1.id });
+    const s2 = await Shelf.create({ name: "s2", tcFolderId: f1.id });
+    const f2 = await Folder.create({ name: "f2", tcShelfId: s2.id });
+    await Shelf.where({ id: s1.id }).updateAll({ tcFolderId: f2.id });
+    await Folder.create({ name: "other", tcShelfId: 999 });
+    const trips = await destroyCounted(Keeper, keeper.id);
+    expect(trips).toHaveLength(1);
+    expect([await countRows("tc_shelves"), await Folder.pluck("name"), await countRows("tc_users")]).toEqual([0, ["other"], 0]);
+  });
+
+  it("a loop within a loop (rows pointing back to two levels) is read first: two round trips, every row gone", async () => {
+    const { Box } = modelCycles({ length: 3, nested: true });
+    const root = await cycleChain(3, 4, 1_000);
+    // Crates below the pallets, each with a pallet of its own.
+    await env.DB.batch([
+      env.DB.prepare("INSERT INTO cy_crates (id, cy_pallet_id, name) VALUES (1100, 1001, 'c'), (1101, 1003, 'c')"),
+      env.DB.prepare("INSERT INTO cy_pallets (id, cy_crate_id, name) VALUES (1100, 1100, 'p')"),
+    ]);
+    await cycleChain(3, 2, 5_000);
+    const before = await chainRows(5_000);
+    const trips = await destroyCounted(Box, root);
+    expect(trips).toHaveLength(2);
+    expect(await chainRows(1_000)).toEqual([0, 0, 0, 0]);
+    expect(await chainRows(5_000)).toEqual(before);
+  });
+});
+
+describe("dependent destroy through a loop of several Models, under multiTenancy", () => {
+  it("shelves and folders of two tenants: the destroy reaches the current tenant's rows only", async () => {
+    const { Shelf, Folder } = threadedComments({ tenants: true });
+    const [top, folder] = await withTenant("acme", async () => {
+      const shelf = await Shelf.create({ name: "s0" });
+      const inner = await Folder.create({ name: "f1", tcShelfId: shelf.id });
+      await Folder.create({ name: "f2", tcShelfId: (await Shelf.create({ name: "s1", tcFolderId: inner.id })).id });
+      return [shelf, inner];
+    });
+    // Another tenant's rows holding the acme rows' keys: no REFERENCES here, so nothing but the tenant tells them apart.
+    await env.DB.batch([
+      env.DB.prepare("INSERT INTO tc_folders (tc_shelf_id, name, tenant_id) VALUES (?, 'g-folder', 'globex')").bind(top.id),
+      env.DB.prepare("INSERT INTO tc_shelves (tc_folder_id, name, tenant_id) VALUES (?, 'g-shelf', 'globex')").bind(folder.id),
+    ]);
+    const trips = await withTenant("acme", () => destroyCounted(Shelf, top.id));
+    expect(trips).toHaveLength(2);
+    const left = async (table: string) => (await env.DB.prepare(`SELECT name, tenant_id FROM ${table} ORDER BY id`).all()).results;
+    expect(await left("tc_shelves")).toEqual([{ name: "g-shelf", tenant_id: "globex" }]);
+    expect(await left("tc_folders")).toEqual([{ name: "g-folder", tenant_id: "globex" }]);
   });
 });

@@ -18,7 +18,7 @@ import {
   type StatementReader,
   storedWithinD1Limit,
 } from "../../kernel/index.js";
-import { type DependentNode, type DependentTree, OWNER } from "./dependent-tree.js";
+import { type DependentNode, type DependentTree, type LoopOverModels, OWNER, type WriteStep } from "./dependent-tree.js";
 import { scopedTargetOf } from "./slot.js";
 
 // The recursive query's table and columns: reserved names, which no table of the app's takes, so that a scope's
@@ -26,6 +26,7 @@ import { scopedTargetOf } from "./slot.js";
 const REACHED = injectedName("reached");
 const NODE = injectedName("node");
 const KEY = injectedName("key");
+const ANCHOR = injectedName("anchor");
 
 /** What every statement of one destroy's tree starts from: the tree, the owner and its key as stored. */
 export interface TreeReach {
@@ -54,11 +55,15 @@ function scopeParts(target: Relation, params: ParamWriter): SelectParts {
 /**
  * The recursive query of a looping tree: `(node, key)` for the owner and for every row reached, each node's rows
  * joined to its parents' keys. `UNION` keeps each pair once, so the query ends on rows that point at each other.
+ * `anchored` adds a third column: for a row of a loop through several Models, the key of the row the loop was
+ * entered from (see `anchorOf`).
  */
-function recursiveClause(reach: TreeReach, params: ParamWriter): string {
+function recursiveClause(reach: TreeReach, params: ParamWriter, anchored = false): string {
   const ownerKey = primaryKeyOf(reach.owner.constructor);
   const model = { name: reach.owner.constructor.name, model: reach.owner.constructor };
-  const selects = [`SELECT ${OWNER}, ${params.bind(storedWithinD1Limit(model, ownerKey, reach.ownerKey), { kind: "value", attribute: ownerKey })}`];
+  const anchorColumn = (expression: string) => (anchored ? `, ${expression}` : "");
+  const boundKey = params.bind(storedWithinD1Limit(model, ownerKey, reach.ownerKey), { kind: "value", attribute: ownerKey });
+  const selects = [`SELECT ${OWNER}, ${boundKey}${anchorColumn("NULL")}`];
   const parentTags = new Set(reach.tree.all.flatMap((node) => node.parents));
   for (const node of reach.tree.all.filter((each) => parentTags.has(each.tag))) {
     const target = targetOf(node, reach.database);
@@ -66,9 +71,21 @@ function recursiveClause(reach: TreeReach, params: ParamWriter): string {
     const parts = scopeParts(target, params);
     const join = `${REACHED} ON ${NODE} IN (${node.parents.join(", ")}) AND ${table}.${columnOf(target, node.association.foreignKey)} = ${KEY}`;
     const where = parts.where.length > 0 ? ` WHERE ${joinWithAnd(parts.where)}` : "";
-    selects.push(`SELECT ${node.tag}, ${table}.${quoteIdentifier(target.model.primaryKey.column)} FROM ${parts.from} JOIN ${join}${where}`);
+    const key = `${table}.${quoteIdentifier(target.model.primaryKey.column)}`;
+    selects.push(`SELECT ${node.tag}, ${key}${anchorColumn(anchorOf(reach.tree, node))} FROM ${parts.from} JOIN ${join}${where}`);
   }
-  return `WITH RECURSIVE ${REACHED}(${NODE}, ${KEY}) AS (${selects.join(" UNION ")}) `;
+  const columns = anchored ? `${NODE}, ${KEY}, ${ANCHOR}` : `${NODE}, ${KEY}`;
+  return `WITH RECURSIVE ${REACHED}(${columns}) AS (${selects.join(" UNION ")}) `;
+}
+
+/**
+ * The anchor of a node's rows: where a loop through several Models is entered (from the rows of `loop.above`), the
+ * parent's key; further into the loop, the parent's anchor; NULL outside such loops.
+ */
+function anchorOf(tree: DependentTree, node: DependentNode): string {
+  const loop = tree.loops.find((each) => each.nodes.includes(node));
+  if (!loop) return "NULL";
+  return node.above === loop.above ? `CASE WHEN ${NODE} = ${loop.above} THEN ${KEY} ELSE ${ANCHOR} END` : ANCHOR;
 }
 
 /**
@@ -141,24 +158,62 @@ export function parentsReached(reach: TreeReach, node: DependentNode, parents: r
 }
 
 /**
- * The set-based write of a group of nodes: a `DELETE` of every row reached (one statement for the nodes of a loop,
- * all on one table, so that rows pointing at each other go together), or for `nullify` the `UPDATE` that sets the
- * foreign key to NULL. Planned like every write, so a plugin's conditions (a tenant's) and statements (an audit
- * entry) hold for the dependents' writes too.
+ * The set-based write of a step's nodes: a `DELETE` of every row reached (one statement for the nodes of a loop
+ * within one Model, so that rows pointing at each other go together), but the rows a loop's entries still hang
+ * from (`keepsAnchorsOf`), or for `nullify` the `UPDATE` that sets the foreign key to NULL. Planned like every
+ * write, so a plugin's conditions (a tenant's) and statements (an audit entry) hold for the dependents' writes too.
  */
-export async function writeReached(reach: TreeReach, group: readonly DependentNode[]): Promise<Statement<unknown>> {
-  const first = group[0]!;
+export async function writeReached(reach: TreeReach, { nodes, keepsAnchorsOf }: Extract<WriteStep, { kind: "write" }>): Promise<Statement<unknown>> {
+  const first = nodes[0]!;
   const target = targetOf(first, reach.database);
-  const parents = group.flatMap((node) => node.parents);
+  const parents = nodes.flatMap((node) => node.parents);
   const nullifies = first.dependent === "nullify";
   const values = nullifies ? new Map([[first.association.foreignKey, null]]) : undefined;
   const plan = await dependentsWritePlan(target.model, nullifies ? "nullify" : "deleteDependents", values);
-  const recursive = reach.tree.recursive && parents.some((parent) => parent !== OWNER);
+  const recursive = reach.tree.recursive && (keepsAnchorsOf !== undefined || parents.some((parent) => parent !== OWNER));
   return setWriteStatement(plan, {
     prefix: (params) => (recursive ? recursiveClause(reach, params) : ""),
     where: (params) => {
-      const terms = group.map((node) => joinWithAnd(rowParts(reach, node, node.parents, params).where));
-      return terms.length === 1 ? terms[0]! : terms.map((term) => `(${term})`).join(" OR ");
+      const terms = nodes.map((node) => joinWithAnd(rowParts(reach, node, node.parents, params).where));
+      const reached = terms.length === 1 ? terms[0]! : terms.map((term) => `(${term})`).join(" OR ");
+      if (!keepsAnchorsOf) return reached;
+      const anchors = keepsAnchorsOf.entries.map((entry) => parentKeysOf(reach, entry));
+      return `${reached} AND ${keyColumnOf(target)} NOT IN (${anchors.join(" UNION ")})`;
     },
   }, databaseOfRelation(target));
+}
+
+const keyColumnOf = (target: Relation): string => `${target.model.quotedTable}.${quoteIdentifier(target.model.primaryKey.column)}`;
+
+/** A SELECT of the foreign keys of the rows the recursive query reached for `node`: the rows they hang from. */
+function parentKeysOf(reach: TreeReach, node: DependentNode): string {
+  const target = targetOf(node, reach.database);
+  const foreignKey = columnOf(target, node.association.foreignKey);
+  return `SELECT ${foreignKey} FROM ${target.model.quotedTable} WHERE ${keyColumnOf(target)} IN (${reachedKeys([node.tag])})`;
+}
+
+/**
+ * The UPDATE that relinks the rows of a loop's entry node that hang from rows of the loop: each is made to hang
+ * from a row the loop was entered from (its anchor; one that is no row of the loop where there is one), which
+ * stays until the loop's rows are deleted. The rows reached stay the same, but each is then reached in as many
+ * steps as the loop has Models, so that the loop's DELETEs, deepest first, each still find their rows, children
+ * before parents. Only rows that the loop's DELETEs remove in the same atomic batch are changed, so it is no write
+ * of its own: it is not planned, and no plugin sees it (a loop whose Models have write hooks is destroyed record by
+ * record).
+ */
+export function relinkStatement(reach: TreeReach, node: DependentNode, loop: LoopOverModels): Statement<unknown> {
+  const target = targetOf(node, reach.database);
+  const params = new ParamWriter();
+  const prefix = recursiveClause(reach, params, true);
+  const key = keyColumnOf(target);
+  const foreignKey = columnOf(target, node.association.foreignKey);
+  const outsideLoop = (column: string) => (loop.onAboveTable.length === 0 ? "" : ` AND ${column} NOT IN (${reachedKeys(loop.onAboveTable)})`);
+  const anchors = `FROM ${REACHED} WHERE ${NODE} = ${node.tag} AND ${KEY} = ${key}`;
+  const anchor = `COALESCE((SELECT MIN(${ANCHOR}) ${anchors}${outsideLoop(ANCHOR)}), (SELECT MIN(${ANCHOR}) ${anchors}))`;
+  const anchorRows = `${reachedKeys([loop.above])}${outsideLoop(KEY)}`;
+  const where = `${key} IN (${reachedKeys([node.tag])}) AND ${target.model.quotedTable}.${foreignKey} NOT IN (${anchorRows})`;
+  const sql = `${prefix}UPDATE ${target.model.quotedTable} SET ${foreignKey} = ${anchor} WHERE ${where}`;
+  const read: StatementReader<unknown> = (_rows, meta) => meta["changes"];
+  const database = databaseOfRelation(target);
+  return defineStatement({ sql, params: params.params, sources: params.sources, model: target.model, result: "meta", read, database });
 }

@@ -20,7 +20,44 @@ export interface DependentNode {
   readonly children: readonly DependentNode[];
   /** The tags of the nodes whose rows this node's rows hang from; `OWNER` for the owner's own children. */
   readonly parents: readonly number[];
+  /** The tag of the node whose target declares this association (`OWNER` for the owner's own): its parent, loops aside. */
+  readonly above: number;
 }
+
+/**
+ * A loop through several Models, destroyed with set-based writes: the rows of its `entries` that hang from rows of
+ * the loop are first made to hang from a row of `above` the loop was entered from (one UPDATE per entry), so that
+ * each later DELETE, one per node with the deepest first, still finds its rows once the rows below are gone.
+ */
+export interface LoopOverModels {
+  readonly nodes: readonly DependentNode[];
+  /** The loop's nodes that rows of the loop point back to: all of one Model's associations, declared below `above`. */
+  readonly entries: readonly DependentNode[];
+  /** The node (or `OWNER`) whose rows the loop is entered from: they stay until every row of the loop is deleted. */
+  readonly above: number;
+  /**
+   * The tags of the loop's nodes on the table of `above`'s rows: a row can be both (a box in a depot and in a crate
+   * of the depot), and is then deleted with the loop, so that no row of the loop is left pointing at it.
+   */
+  readonly onAboveTable: readonly number[];
+}
+
+/**
+ * One set-based write of a destroy's tree: the strategy's DELETE (or nullify's UPDATE) of the rows of `nodes` (one
+ * node, or the nodes of a loop within one Model), or, for a loop through several Models, the UPDATE that relinks
+ * the rows of one of its entries (`relink`).
+ */
+export type WriteStep =
+  | {
+      readonly kind: "write";
+      readonly nodes: readonly DependentNode[];
+      /**
+       * For a node of a loop on the table of the rows it was entered from, the loop: a row its entries still hang
+       * from is left to the write of `above` (where rows point at each other, no other row could hold them).
+       */
+      readonly keepsAnchorsOf?: LoopOverModels;
+    }
+  | { readonly kind: "relink"; readonly node: DependentNode; readonly loop: LoopOverModels };
 
 /** A Model's dependent tree and what a destroy of one of its records needs, worked out once per Model. */
 export interface DependentTree {
@@ -32,18 +69,20 @@ export interface DependentTree {
   /** Whether set-based reads and writes keep the tree's meaning: no scope with a limit or offset (each owner's own). */
   readonly plannable: boolean;
   /**
-   * Whether the tree can be destroyed with set-based writes alone: plannable, every loop within one Model (its rows
-   * deleted by one statement), and no record reached by `destroy` has destroy hooks other than this plugin's
-   * (callbacks run per record, so they need records; so does a plugin that plans a record's own write).
+   * Whether the tree can be destroyed with set-based writes alone: plannable, every loop through several Models
+   * entered at one level (see `LoopOverModels`), and no record reached by `destroy` has destroy hooks other than
+   * this plugin's (callbacks run per record, so they need records; so does a plugin that plans a record's own write).
    */
   readonly setBased: boolean;
   /** Whether any node is `restrictWithError`: the refusal needs a read before anything is written. */
   readonly restricts: boolean;
+  /** The loops through several Models. */
+  readonly loops: readonly LoopOverModels[];
   /**
-   * The set-based writes, in the order they are sent: each group of nodes after every group below it, so that each
-   * statement still finds the rows it reaches through; a group is one node, or the nodes of one loop.
+   * The set-based writes, in the order they are sent: each node's after every node below it, so that each
+   * statement still finds the rows it reaches through.
    */
-  readonly writeOrder: readonly (readonly DependentNode[])[];
+  readonly writeSteps: readonly WriteStep[];
 }
 
 /** Hooks that need each record destroyed through its own write: callbacks, and a plan of the write (a soft delete's UPDATE). */
@@ -65,17 +104,20 @@ function dependentAssociations(model: Function): ResolvedAssociation[] {
   return [...associationsOf(model).values()].filter((association) => association.kind !== "belongsTo" && association.options.dependent);
 }
 
-/** Fills a level's nodes, and those below; a `destroy` whose target is already on the path loops back to it. */
-function fillLevel(level: Level, path: readonly Level[], all: BuiltNode[]): void {
+/**
+ * Fills a level's nodes, and those below; a `destroy` whose target is already on the path loops back to it.
+ * `above` is the node whose target the level is (`OWNER` for the owner's).
+ */
+function fillLevel(level: Level, above: number, path: readonly Level[], all: BuiltNode[]): void {
   const here = [...path, level];
   for (const association of dependentAssociations(level.model)) {
-    const node: BuiltNode = { association, dependent: association.options.dependent!, tag: all.length + 1, children: [], parents: [] };
+    const node: BuiltNode = { association, dependent: association.options.dependent!, tag: all.length + 1, children: [], parents: [], above };
     all.push(node);
     level.nodes.push(node);
     if (node.dependent !== "destroy") continue;
     const earlier = here.find((each) => each.model === association.target);
     if (earlier) node.children = earlier.nodes;
-    else fillLevel({ model: association.target, nodes: node.children }, here, all);
+    else fillLevel({ model: association.target, nodes: node.children }, node.tag, here, all);
   }
 }
 
@@ -119,6 +161,53 @@ function writeOrderOf(nodes: readonly DependentNode[], all: readonly DependentNo
   return order;
 }
 
+const tableOf = (model: Function): string => relationOf(model).model.quotedTable;
+
+const spansModels = (group: readonly DependentNode[]): boolean => group.some((node) => node.association.target !== group[0]!.association.target);
+
+/**
+ * A loop through several Models as a `LoopOverModels`, or undefined when its rows point back to more than one
+ * level (a loop within a loop): no single row it was entered from can then hold every row of it.
+ */
+function loopOverModels(group: readonly DependentNode[], all: readonly DependentNode[], owner: Function): LoopOverModels | undefined {
+  const entries = group.filter((node) => node.parents.some((parent) => parent !== node.above));
+  const { above } = entries[0]!;
+  if (entries.some((node) => node.above !== above) || group.some((node) => node.tag === above)) return undefined;
+  const aboveTable = tableOf(above === OWNER ? owner : all[above - 1]!.association.target);
+  const onAboveTable = group.filter((node) => tableOf(node.association.target) === aboveTable).map((node) => node.tag);
+  return { nodes: group, entries, above, onAboveTable };
+}
+
+/** The loop's nodes, each after the nodes declared below it: once relinked, the rows of each hang from those above. */
+function deepestFirst(loop: LoopOverModels): DependentNode[] {
+  const order: DependentNode[] = [];
+  const visit = (node: DependentNode) => {
+    for (const child of loop.nodes) if (child.above === node.tag) visit(child);
+    order.push(node);
+  };
+  for (const node of loop.nodes) if (node.above === loop.above) visit(node);
+  return order;
+}
+
+/**
+ * The steps of each group, in order: one write per group, or for a loop through several Models its relinks, then
+ * one DELETE per node, the deepest first.
+ */
+function writeStepsOf(groups: readonly DependentNode[][], loops: ReadonlyMap<readonly DependentNode[], LoopOverModels>): WriteStep[] {
+  const steps: WriteStep[] = [];
+  for (const group of groups.filter((each) => each[0]!.dependent !== "restrictWithError")) {
+    const loop = loops.get(group);
+    if (!loop) steps.push({ kind: "write", nodes: group });
+    else {
+      for (const node of loop.entries) steps.push({ kind: "relink", node, loop });
+      for (const node of deepestFirst(loop)) {
+        steps.push({ kind: "write", nodes: [node], ...(loop.onAboveTable.includes(node.tag) && { keepsAnchorsOf: loop }) });
+      }
+    }
+  }
+  return steps;
+}
+
 /** Whether a Model's records have destroy hooks other than `own` (this plugin's dependents handling). */
 function hasOtherDestroyHooks(model: Function, own: Function): boolean {
   const { hooks } = relationOf(model).model;
@@ -135,21 +224,28 @@ const trees = new WeakMap<Function, DependentTree>();
 function buildTree(model: Function, own: Function): DependentTree {
   const nodes: BuiltNode[] = [];
   const all: BuiltNode[] = [];
-  fillLevel({ model, nodes }, [], all);
+  fillLevel({ model, nodes }, OWNER, [], all);
   linkParents(OWNER, nodes);
-  const writeOrder = writeOrderOf(nodes, all);
+  const groups = writeOrderOf(nodes, all);
+  const loops = new Map<readonly DependentNode[], LoopOverModels>();
+  let relinkable = true;
+  for (const group of groups.filter(spansModels)) {
+    const loop = loopOverModels(group, all, model);
+    if (loop) loops.set(group, loop);
+    else relinkable = false;
+  }
   const destroys = all.filter((node) => node.dependent === "destroy");
   const plannable = all.every((node) => !scopeIsPerOwner(node.association));
-  const oneModelLoops = writeOrder.every((group) => group.every((node) => node.association.target === group[0]!.association.target));
   const callbackFree = destroys.every((node) => !hasOtherDestroyHooks(node.association.target, own));
   return {
     nodes,
     all,
     recursive: all.some((node) => node.parents.some((parent) => parent >= node.tag)),
     plannable,
-    setBased: plannable && oneModelLoops && callbackFree,
+    setBased: plannable && relinkable && callbackFree,
     restricts: all.some((node) => node.dependent === "restrictWithError"),
-    writeOrder,
+    loops: [...loops.values()],
+    writeSteps: writeStepsOf(groups, loops),
   };
 }
 

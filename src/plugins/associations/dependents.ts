@@ -13,7 +13,7 @@ import {
   updateAllStatement,
 } from "../../kernel/index.js";
 import type { Dependent, ResolvedAssociation } from "./definition.js";
-import { anyReached, parentsReached, readRecords, type TreeReach, writeReached } from "./dependent-statements.js";
+import { anyReached, parentsReached, readRecords, relinkStatement, type TreeReach, writeReached } from "./dependent-statements.js";
 import { type DependentNode, type DependentTree, dependentTreeOf, OWNER } from "./dependent-tree.js";
 import { rowKeyOf } from "./keys.js";
 import { slotsOf } from "./registry.js";
@@ -235,12 +235,12 @@ function refuseRestricted(owner: Owner): void {
 }
 
 /**
- * The set-based writes of a tree without callbacks: each group's DELETE (or nullify's UPDATE) reaches its rows from
- * the owner's key, so the groups below a `destroy` go first, while the rows they hang from still exist.
+ * The set-based writes of a tree without callbacks: each step's DELETE (or nullify's UPDATE) reaches its rows from
+ * the owner's key, so the steps below a `destroy` go first, while the rows they hang from still exist.
  */
 async function writeSetBased(owner: Owner, tree: DependentTree, batch: BatchItem[]): Promise<void> {
   const reach = reachOf(owner, tree);
-  for (const group of tree.writeOrder) if (group[0]!.dependent !== "restrictWithError") batch.push(await writeReached(reach, group));
+  for (const step of tree.writeSteps) batch.push(step.kind === "relink" ? relinkStatement(reach, step.node, step.loop) : await writeReached(reach, step));
 }
 
 /** What the read batch found: each `destroy` node's records, and each restriction check's answer. */
