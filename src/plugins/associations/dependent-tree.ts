@@ -34,7 +34,8 @@ export interface DependentTree {
   /**
    * Whether the tree can be destroyed with set-based writes alone: plannable, every loop within one Model (its rows
    * deleted by one statement), and no record reached by `destroy` has destroy hooks other than this plugin's
-   * (callbacks run per record, so they need records; so does a plugin that plans a record's own write).
+   * (callbacks run per record, so they need records; so does a plugin that plans a record's own write, unless it
+   * plans the set-based writes alike: counter caches).
    */
   readonly setBased: boolean;
   /** Whether any node is `restrictWithError`: the refusal needs a read before anything is written. */
@@ -48,6 +49,17 @@ export interface DependentTree {
 
 /** Hooks that need each record destroyed through its own write: callbacks, and a plan of the write (a soft delete's UPDATE). */
 const DESTROY_HOOKS = ["record:beforeDestroy", "record:beforeDelete", "record:afterDestroy", "write:plan", "write:outcome"] as const;
+
+/** Write hooks that plan a destroy's set-based writes of dependents as they plan each record's own: they need no records. */
+const setBasedAlike = new WeakSet<Function>();
+
+/**
+ * Marks write hooks of this folder's plugins (counter caches) that plan a `deleteDependents` or `nullify` write as
+ * they plan a record's own destroy, so that a tree reaching their Model stays set-based.
+ */
+export function planSetBasedAlike(...hooks: Function[]): void {
+  for (const hook of hooks) setBasedAlike.add(hook);
+}
 
 interface BuiltNode extends DependentNode {
   children: BuiltNode[];
@@ -122,7 +134,7 @@ function writeOrderOf(nodes: readonly DependentNode[], all: readonly DependentNo
 /** Whether a Model's records have destroy hooks other than `own` (this plugin's dependents handling). */
 function hasOtherDestroyHooks(model: Function, own: Function): boolean {
   const { hooks } = relationOf(model).model;
-  return DESTROY_HOOKS.some((name) => hooks.functionsOf(name).some((fn) => fn !== own));
+  return DESTROY_HOOKS.some((name) => hooks.functionsOf(name).some((fn) => fn !== own && !setBasedAlike.has(fn)));
 }
 
 function scopeIsPerOwner(association: ResolvedAssociation): boolean {
