@@ -109,7 +109,8 @@ function planCounters(plan: WritePlan): void {
     const takeWritten = (written: { keys: SqlFragment }) => counterUpdate(child, counter, "-", writtenRows(plan, written.keys));
     switch (plan.operation) {
       case "create":
-        if (plan.values.get(counter.foreignKey) !== null) plan.after(add);
+        // A foreign key not written is the column's default: NULL for a reference.
+        if ((plan.values.get(counter.foreignKey) ?? null) !== null) plan.after(add);
         break;
       case "update":
         if (!setsForeignKey(plan, counter)) break;
