@@ -79,7 +79,7 @@ export { INSPECT } from "./records/inspect-symbol.js";
 export { valuesToWrite } from "./persistence/record-write.js";
 export { storedWithinD1Limit } from "./persistence/write-compiler.js";
 export { anyMatch, countOf, countStatement } from "./database/row-count.js";
-export { deleteAllStatement, deleteAllWrite, type SetTarget, setWriteStatement, updateAllStatement, updateAllWrite } from "./persistence/set-writes.js";
+export { deleteAllStatement, deleteAllWrite, relationTarget, type SetTarget, setWriteStatement, updateAllStatement, updateAllWrite } from "./persistence/set-writes.js";
 export { type InsertOperation, type InsertOptions, insertRowsStatement, insertRowsWrite, type UpsertOptions } from "./persistence/row-inserts.js";
 export { dependentsWritePlan } from "./persistence/set-writes.js";
 export { fragmentOf } from "./persistence/write-plan.js";

@@ -6,14 +6,14 @@ import { belongsTo, type HasManyDependent, hasMany, Model, multiTenancy } from "
  * their comments (`commentsCount`, a name of its own), users counting the comments they wrote, comments threaded by
  * `parentId` counting their replies. Each call makes new classes, so that each test fixes its own Models' hooks;
  * `callbacks` gives comments a destroy callback (their dependents are then destroyed record by record), `userComments`
- * the user's `dependent` strategy for the comments they wrote.
+ * the user's `dependent` strategy for the comments they wrote, `userPosts` for their posts (none by default).
  */
-export function countedComments(options: { callbacks?: boolean; userComments?: HasManyDependent } = {}) {
+export function countedComments(options: { callbacks?: boolean; userComments?: HasManyDependent; userPosts?: HasManyDependent } = {}) {
   const log: string[] = [];
   class User extends Model({ id: { type: "string", null: false }, name: "string", commentsCount: { type: "integer", null: false } }) {
     static override binding = "DB";
     static override tableName = "cc_users";
-    posts = hasMany(Post, { foreignKey: "ccUserId" });
+    posts = hasMany(Post, { foreignKey: "ccUserId", ...(options.userPosts && { dependent: options.userPosts }) });
     comments = hasMany(Comment, { foreignKey: "ccUserId", dependent: options.userComments ?? "destroy" });
   }
   class Post extends Model({

@@ -280,6 +280,14 @@ describe("counter caches: dependents", () => {
     expect(await stored("cc_posts")).toEqual({ a: 1, g: 3 });
     expect(await stored("cc_users")).toEqual({ ada: 2 });
   });
+  it("deleteAll and nullify of a tree destroyed record by record keep the counters too", async () => {
+    const models = countedComments({ callbacks: true, userComments: "deleteAll", userPosts: "destroy" });
+    const { grace } = await discussion(models);
+    await (await models.User.find(grace.id)).destroyOrThrow();
+    expect(models.log.sort()).toEqual(["destroy ada again on g", "destroy ada asks on g", "destroy grace replies on g"]);
+    expect(await stored("cc_posts")).toEqual({ a: 0 });
+    expect(await stored("cc_users")).toEqual({ ada: 0 });
+  });
 });
 
 describe("counter caches: resetCounters and bulk writes", () => {

@@ -26,6 +26,7 @@ import {
   writeStoredAttribute,
 } from "../../kernel/index.js";
 import { serveCounterCaches } from "./counter-column.js";
+import type { NumberAttributeName } from "./declare.js";
 import type { ResolvedAssociation } from "./definition.js";
 import { planSetBasedAlike } from "./dependent-tree.js";
 import { rowKeyOf } from "./keys.js";
@@ -273,12 +274,15 @@ export const counterCaches = definePlugin({
   },
 });
 
+/** What names a counter to `resetCounters`: a `hasMany` of the Model, or the counter attribute. */
+type CounterName<M extends AnyModel> = AssociationName<RecordOfModel<M>> | NumberAttributeName<M>;
+
 declare module "../../kernel/index.js" {
   interface PluginStatics<A> {
     /**
      * Recounts the counter caches of the rows with this key or list of keys, in one statement; each counter is named
      * by its `hasMany` (or its attribute). Resolves to the rows changed.
      */
-    resetCounters<M extends AnyModel>(this: M, ids: unknown, ...counters: [AssociationName<RecordOfModel<M>>, ...AssociationName<RecordOfModel<M>>[]]): Promise<number>;
+    resetCounters<M extends AnyModel>(this: M, ids: unknown, ...counters: [CounterName<M>, ...CounterName<M>[]]): Promise<number>;
   }
 }

@@ -10,7 +10,7 @@ type RecordOf<T> = T extends abstract new (...args: any) => infer R ? R : never;
 type ChildOptions<Options, T extends AnyModel> = Options & { foreignKey?: AttributeName<AttributesOfModel<T>> };
 
 /** The attributes of `T` that hold numbers: what a counter cache may keep. */
-type NumberAttributeName<T extends AnyModel> = {
+export type NumberAttributeName<T extends AnyModel> = {
   [K in keyof AttributesOfModel<T>]-?: NonNullable<AttributesOfModel<T>[K]> extends number ? K : never;
 }[keyof AttributesOfModel<T>] &
   string;
