@@ -172,8 +172,6 @@ function countInMemory({ plan, error, changes }: WriteOutcome): void {
   }
 }
 
-planSetBasedAlike(planCounters, countInMemory);
-
 const inverses = new WeakMap<ResolvedAssociation, string | null>();
 
 /** The counter attribute of a `hasMany` of `owner`: that of the child's `belongsTo` back to it, on the same key. */
@@ -265,6 +263,8 @@ export const counterCaches = definePlugin({
   name: "counter-caches",
   setup(base: Record<string, unknown> & Function) {
     serveCounterCaches(base);
+    // Marked when registered, not when loaded: a Worker whose associations never count carries none of this.
+    planSetBasedAlike(planCounters, countInMemory);
     Object.assign(base, { resetCounters });
   },
   appliesTo: (model: Function) => countersOf(model).length > 0,
