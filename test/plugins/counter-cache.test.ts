@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { associations, Base, belongsTo, connect, defineApplicationRecord, hasMany, InvalidModel, Model, withDatabase, withTenant } from "../../src/index.js";
+import { associations, Base, belongsTo, connect, defineApplicationRecord, hasMany, InvalidModel, Model, softDelete, withDatabase, withTenant } from "../../src/index.js";
 import { recordingRoundTrips } from "../helpers/queries.js";
 import { Board, type CountedComments, countedComments, TenantList, TenantTask } from "../models/counted-comments.js";
 
@@ -36,7 +36,7 @@ async function seed({ User, Post }: CountedComments) {
   return { ada, grace, a, g };
 }
 
-describe("counter caches: create, destroy, move", () => {
+describe("guide: Counter caches, what keeps it right", () => {
   it("a create adds to the parents' counters in the INSERT's round trip, after it", async () => {
     const models = countedComments();
     await recorded(async (roundTrips) => {
@@ -137,7 +137,7 @@ describe("counter caches: create, destroy, move", () => {
   });
 });
 
-describe("counter caches: the parent in memory", () => {
+describe("guide: Counter caches, loaded parents", () => {
   it("a loaded parent, and the owner a child was built through, count it as stored: no change for their next save", async () => {
     const models = countedComments();
     const { ada, a, g } = await seed(models);
@@ -157,6 +157,13 @@ describe("counter caches: the parent in memory", () => {
     await g.saveOrThrow();
     await moved.destroyOrThrow();
     expect(g.commentsCount).toBe(0);
+    // Moved by its foreign key while holding its old parent: the held parent is the one it left.
+    const leaving = await models.Comment.createOrThrow({ ccPostId: a.id, body: "leaving" });
+    const held = (await leaving.post.load())!;
+    expect(held.commentsCount).toBe(1);
+    await leaving.updateOrThrow({ ccPostId: g.id });
+    expect(held.commentsCount).toBe(0);
+    await leaving.destroyOrThrow();
     const built = a.comments().build({ body: "built" });
     await a.saveOrThrow();
     expect(built.isPersisted()).toBe(true);
@@ -170,7 +177,7 @@ describe("counter caches: the parent in memory", () => {
   });
 });
 
-describe("counter caches: size() answers from the counter", () => {
+describe("guide: Counter caches, size() from the counter", () => {
   it("sends no query when the owner was loaded with the counter; queries when it was not, or for a scoped association", async () => {
     const models = countedComments();
     const { ada, a } = await seed(models);
@@ -219,7 +226,7 @@ describe("counter caches: size() answers from the counter", () => {
   });
 });
 
-describe("counter caches: dependents", () => {
+describe("guide: Counter caches, a destroy's dependents", () => {
   /** grace comments on a; on g, ada asks, grace replies to her, and ada comments again. */
   async function discussion(models: CountedComments) {
     const { ada, grace, a, g } = await seed(models);
@@ -290,7 +297,7 @@ describe("counter caches: dependents", () => {
   });
 });
 
-describe("counter caches: resetCounters and bulk writes", () => {
+describe("guide: Counter caches, resetCounters and bulk writes", () => {
   it("bulk writes skip counters, as in Rails; resetCounters recounts any number of rows in one statement", async () => {
     const models = countedComments();
     const { Comment, Post } = models;
@@ -341,7 +348,7 @@ describe("counter caches: resetCounters and bulk writes", () => {
   });
 });
 
-describe("counter caches: declaration checks at first use", () => {
+describe("guide: Counter caches, the column", () => {
   const firstUse = (model: { all(): { toSql(): unknown } }) => {
     try {
       model.all().toSql();
@@ -398,7 +405,7 @@ describe("counter caches: declaration checks at first use", () => {
   });
 });
 
-describe("counter caches: multi-tenancy", () => {
+describe("guide: Counter caches, plugins", () => {
   it("a counter statement reaches only the current tenant's parent rows", async () => {
     await env.DB.prepare("INSERT INTO cc_lists (id, tenant_id, name) VALUES ('theirs', 'globex', 'Theirs')").run();
     await withTenant("acme", async () => {
@@ -412,5 +419,28 @@ describe("counter caches: multi-tenancy", () => {
     });
     const { results } = await env.DB.prepare("SELECT id, tasks_count AS n FROM cc_lists WHERE tenant_id = 'globex'").all();
     expect(results).toEqual([{ id: "theirs", n: 0 }]);
+  });
+
+  it("with softDelete on the parent, a counter statement reaches kept parents only, as updateAll does", async () => {
+    class KeptPost extends Model({ id: { type: "string", null: false }, title: "string", commentsCount: "integer", deletedAt: "datetime" }) {
+      static override binding = "DB";
+      static override tableName = "cc_posts";
+      static {
+        this.use(softDelete);
+      }
+      comments = hasMany(KeptComment, { foreignKey: "ccPostId" });
+    }
+    class KeptComment extends Model({ id: { type: "string", null: false }, ccPostId: "string", body: "string" }) {
+      static override binding = "DB";
+      static override tableName = "cc_comments";
+      post = belongsTo(KeptPost, { foreignKey: "ccPostId", counterCache: "commentsCount" });
+    }
+    const kept = await KeptPost.createOrThrow({ title: "kept" });
+    const trashed = await KeptPost.createOrThrow({ title: "trashed" });
+    await trashed.destroyOrThrow();
+    await KeptComment.createOrThrow({ ccPostId: kept.id, body: "on kept" });
+    await KeptComment.createOrThrow({ ccPostId: trashed.id, body: "on trashed" });
+    expect(await stored("cc_posts")).toEqual({ kept: 1, trashed: 0 });
+    expect(await KeptPost.resetCounters([kept.id, trashed.id], "comments")).toBe(1);
   });
 });
