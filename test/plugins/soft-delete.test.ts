@@ -92,7 +92,7 @@ describe("softDelete", () => {
 
   it("a deleteAll dependent stamps the kept children's rows with one UPDATE, whether the tree is destroyed set-based or record by record", async () => {
     class ArticleDeletingComments extends TrashableArticle {
-      trashableComments = hasMany(TrashableComment, { foreignKey: "trashableArticleId", dependent: "deleteAll" });
+      override trashableComments = hasMany(TrashableComment, { foreignKey: "trashableArticleId", dependent: "deleteAll" });
     }
     // A destroy dependent on a soft-deleted Model: the tree is destroyed record by record.
     class ArticleWithDestroyedComments extends ArticleDeletingComments {
