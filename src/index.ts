@@ -62,6 +62,7 @@ export { auditLog } from "./plugins/audit-log.js";
 export { type InheritanceOptions, singleTableInheritance, SubclassNotFound } from "./plugins/single-table-inheritance.js";
 export { DecryptionError, encrypts, EncryptionError, type EncryptedAttributeOptions, type EncryptsOptions, type TextAttributeName, type WorkerSecrets } from "./plugins/encrypts.js";
 export { associations, type JsonInclude } from "./plugins/associations/plugin.js";
+export { counterCaches } from "./plugins/associations/counter-cache.js";
 export { AssociationNotLoaded } from "./plugins/associations/association-not-loaded.js";
 export { belongsTo, hasMany, hasOne, type AssociationRelation, type BelongsTo, type HasMany, type HasOne } from "./plugins/associations/declare.js";
 export type { BelongsToOptions, Dependent, HasManyDependent, HasManyOptions, HasOneDependent, HasOneOptions } from "./plugins/associations/definition.js";

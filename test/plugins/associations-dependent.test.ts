@@ -206,14 +206,14 @@ describe("guide: Associations, options are checked at the Model's first use", ()
     expect(await countRows("users")).toBe(0);
   });
 
-  it("each kind takes its own options: belongsTo takes foreignKey and optional, no dependent", () => {
+  it("each kind takes its own options: belongsTo takes foreignKey, optional and counterCache, no dependent", () => {
     class Child extends Model({ id: "string", userId: "string" }) {
       static override binding = "DB";
       static override tableName = "reviews";
       // @ts-expect-error: belongsTo takes no dependent
       user = belongsTo(Writer, { dependent: "destroy" });
     }
-    expect(() => Child.build({})).toThrow(new InvalidModel("Child.user (belongsTo): dependent is an unknown option (options: foreignKey, optional)"));
+    expect(() => Child.build({})).toThrow(new InvalidModel("Child.user (belongsTo): dependent is an unknown option (options: foreignKey, optional, counterCache)"));
     class HasOneTypo extends ApplicationRecord("users") {
       // @ts-expect-error: optional is belongsTo's
       review = hasOne(Review, { foreignKey: "userId", optional: true });

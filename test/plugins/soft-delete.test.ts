@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { connect, RecordDestroyed } from "../../src/index.js";
+import { connect, hasMany, RecordDestroyed } from "../../src/index.js";
 import { rejectionOf } from "../helpers/errors.js";
 import { listen } from "../helpers/queries.js";
 import { destroyedWhenCalledBack, TrashableArticle, TrashableAttachment, TrashableComment } from "../models/trashable-articles.js";
@@ -88,6 +88,28 @@ describe("softDelete", () => {
     expect(await rows("trashable_attachments")).toEqual([]);
     expect(await TrashableComment.count()).toBe(0);
     expect(await articles(TrashableComment).withDeleted().count()).toBe(1);
+  });
+
+  it("a deleteAll dependent stamps the kept children's rows with one UPDATE, whether the tree is destroyed set-based or record by record", async () => {
+    class ArticleDeletingComments extends TrashableArticle {
+      override trashableComments = hasMany(TrashableComment, { foreignKey: "trashableArticleId", dependent: "deleteAll" });
+    }
+    // A destroy dependent on a soft-deleted Model: the tree is destroyed record by record.
+    class ArticleWithDestroyedComments extends ArticleDeletingComments {
+      firsts = hasMany(TrashableComment, { foreignKey: "trashableArticleId", dependent: "destroy", scope: (q) => q.where({ body: "first" }) });
+    }
+    for (const Article of [ArticleDeletingComments, ArticleWithDestroyedComments]) {
+      const article = await Article.createOrThrow({ title: "Parent" });
+      await TrashableComment.createOrThrow({ trashableArticleId: article.id!, body: "other" });
+      const { events, Article: Articles } = listen({ models: { Article } });
+      await (await Articles.find(article.id))!.destroyOrThrow();
+      const writes = events.filter((event) => event.batched && !event.sql.startsWith("SELECT")).map((event) => event.sql);
+      expect(writes.filter((text) => text.includes("trashable_comments")), Article.name).toEqual([
+        expect.stringMatching(/^UPDATE "trashable_comments" SET "deleted_at" = \?1 WHERE/),
+      ]);
+      expect(await articles(TrashableComment).withDeleted().where({ trashableArticleId: article.id }).count()).toBe(1);
+      expect(await TrashableComment.where({ trashableArticleId: article.id }).count()).toBe(0);
+    }
   });
 
   it("is atomic inside batch: when another item fails, no deletedAt is written and the record is not destroyed", async () => {

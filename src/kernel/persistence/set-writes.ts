@@ -84,8 +84,11 @@ export function setWriteStatement(plan: WritePlan, target: SetTarget, database: 
   return planStatement(planned, [write], (_rows, meta) => changesOf(meta), database);
 }
 
-/** The rows of a Relation a set-based write targets. */
-function relationTarget(relation: Relation, purpose: Extract<QueryPurpose, "updateAll" | "deleteAll">): SetTarget {
+/**
+ * The rows of a Relation a set-based write targets (its conditions, or its rows by key when it pages or orders), for
+ * `setWriteStatement`. Plugin API: the associations' per-owner dependents write their children's rows so.
+ */
+export function relationTarget(relation: Relation, purpose: Extract<QueryPurpose, "updateAll" | "deleteAll">): SetTarget {
   return { where: (params) => targetRows(relation, params, purpose) };
 }
 

@@ -9,6 +9,15 @@ type RecordOf<T> = T extends abstract new (...args: any) => infer R ? R : never;
 /** The options of a `hasMany` or `hasOne` to `T`, whose `foreignKey` must name an attribute of `T`. */
 type ChildOptions<Options, T extends AnyModel> = Options & { foreignKey?: AttributeName<AttributesOfModel<T>> };
 
+/** The attributes of `T` that hold numbers: what a counter cache may keep. */
+export type NumberAttributeName<T extends AnyModel> = {
+  [K in keyof AttributesOfModel<T>]-?: NonNullable<AttributesOfModel<T>[K]> extends number ? K : never;
+}[keyof AttributesOfModel<T>] &
+  string;
+
+/** The options of a `belongsTo` to `T`, whose `counterCache` must be `true` or name a number attribute of `T`. */
+type ParentOptions<T extends AnyModel> = Omit<BelongsToOptions, "counterCache"> & { counterCache?: true | NumberAttributeName<T> };
+
 /** `user.posts()`: the children as a Relation, plus `build` for a child saved with its owner. */
 export type AssociationRelation<T extends AnyModel> = RelationOf<T> & {
   /** Builds a child with the owner's key, saved with the owner in one atomic batch. */
@@ -58,8 +67,11 @@ export function hasMany<T extends AnyModel>(target: T, options: ChildOptions<Has
   return Object.defineProperty(field, ASSOCIATION, { value: slot }) as unknown as HasMany<T>;
 }
 
-/** Declares the owning side as an instance field: `user = belongsTo(User)`; `post.user.load()`, `post.user.set(u)`. */
-export function belongsTo<T extends AnyModel>(target: T, options: BelongsToOptions = {}): BelongsTo<T> {
+/**
+ * Declares the owning side as an instance field: `user = belongsTo(User)`; `post.user.load()`, `post.user.set(u)`.
+ * `belongsTo(Post, { counterCache: true })` keeps a count of the children on the parent (see `BelongsToOptions`).
+ */
+export function belongsTo<T extends AnyModel>(target: T, options: ParentOptions<T> = {}): BelongsTo<T> {
   return new BelongsToAssociation(new AssociationSlot({ kind: "belongsTo", target, options })) as unknown as BelongsTo<T>;
 }
 

@@ -1,4 +1,5 @@
 import { attributesOf, camelize, InvalidModel, isPlainObject, previewText, primaryKeyOf, underscore } from "../../kernel/index.js";
+import { counterAttributeOf } from "./counter-column.js";
 
 /**
  * What `dependent` does with an owner's children when the owner is destroyed, in the owner's destroy batch:
@@ -47,6 +48,12 @@ export interface BelongsToOptions {
    * with "must exist" (unless a parent was assigned or it was built through its parent).
    */
   optional?: boolean;
+  /**
+   * Keeps a count of the children on the parent (Rails' `counter_cache`): `true` for the child's table in camelCase
+   * plus `Count` (`commentsCount` for comments), or the parent's attribute to keep. Creating, destroying and moving a
+   * child update it in the write's own batch; see the guide, "Counter caches".
+   */
+  counterCache?: true | string;
 }
 
 /** The kind of an association. */
@@ -56,7 +63,7 @@ export type AssociationKind = "hasMany" | "hasOne" | "belongsTo";
 export interface AssociationDefinition {
   readonly kind: AssociationKind;
   readonly target: Function;
-  readonly options: { dependent?: Dependent; scope?: HasManyOptions["scope"]; foreignKey?: string; optional?: boolean };
+  readonly options: { dependent?: Dependent; scope?: HasManyOptions["scope"]; foreignKey?: string; optional?: boolean; counterCache?: true | string };
 }
 
 /** An association resolved for a Model: its name and the keys that join owner and target. */
@@ -66,6 +73,8 @@ export interface ResolvedAssociation extends AssociationDefinition {
   readonly foreignKey: string;
   /** The key the foreign key points at: the owner's primary key, or the target's for belongsTo. */
   readonly primaryKey: string;
+  /** For a `belongsTo` with `counterCache`: the parent's attribute that counts the children. */
+  readonly counterCache?: string;
 }
 
 /** The class name an owner's foreign keys are named after: the Model class just below its nameless declaration. */
@@ -90,6 +99,7 @@ const OPTIONS_OF: Record<AssociationKind, Record<string, { expected: string; fit
   belongsTo: {
     foreignKey: { expected: "an attribute name", fits: (value) => typeof value === "string" },
     optional: { expected: "a boolean", fits: (value) => typeof value === "boolean" },
+    counterCache: { expected: "true or the name of the parent's counter attribute", fits: (value) => value === true || typeof value === "string" },
   },
 };
 
@@ -128,5 +138,6 @@ export function resolveAssociation(owner: Function, name: string, definition: As
     throw new InvalidModel(`${owner.name}.${name}: ${keyOwner.name} has no attribute ${foreignKey} (the foreign key); pass { foreignKey }`);
   }
   const primaryKey = primaryKeyOf(belongs ? target : owner).name;
-  return { ...definition, name, foreignKey, primaryKey };
+  const counted = belongs && options.counterCache !== undefined;
+  return { ...definition, name, foreignKey, primaryKey, ...(counted && { counterCache: counterAttributeOf(owner, name, target, options.counterCache!) }) };
 }

@@ -70,8 +70,10 @@ export interface DependentTree {
   readonly plannable: boolean;
   /**
    * Whether the tree can be destroyed with set-based writes alone: plannable, every loop through several Models
-   * entered at one level (see `LoopOverModels`), and no record reached by `destroy` has destroy hooks other than
-   * this plugin's (callbacks run per record, so they need records; so does a plugin that plans a record's own write).
+   * entered at one level (see `LoopOverModels`) with no write hook on its Models (the loop's relink UPDATE is planned
+   * by none), and no record reached by `destroy` has destroy hooks other than this plugin's (callbacks run per
+   * record, so they need records; so does a plugin that plans a record's own write, unless it plans the set-based
+   * writes alike: counter caches).
    */
   readonly setBased: boolean;
   /** Whether any node is `restrictWithError`: the refusal needs a read before anything is written. */
@@ -87,6 +89,17 @@ export interface DependentTree {
 
 /** Hooks that need each record destroyed through its own write: callbacks, and a plan of the write (a soft delete's UPDATE). */
 const DESTROY_HOOKS = ["record:beforeDestroy", "record:beforeDelete", "record:afterDestroy", "write:plan", "write:outcome"] as const;
+
+/** Write hooks that plan a destroy's set-based writes of dependents as they plan each record's own: they need no records. */
+const setBasedAlike = new WeakSet<Function>();
+
+/**
+ * Marks write hooks of this folder's plugins (counter caches) that plan a `deleteDependents` or `nullify` write as
+ * they plan a record's own destroy, so that a tree reaching their Model stays set-based.
+ */
+export function planSetBasedAlike(...hooks: Function[]): void {
+  for (const hook of hooks) setBasedAlike.add(hook);
+}
 
 interface BuiltNode extends DependentNode {
   children: BuiltNode[];
@@ -211,7 +224,13 @@ function writeStepsOf(groups: readonly DependentNode[][], loops: ReadonlyMap<rea
 /** Whether a Model's records have destroy hooks other than `own` (this plugin's dependents handling). */
 function hasOtherDestroyHooks(model: Function, own: Function): boolean {
   const { hooks } = relationOf(model).model;
-  return DESTROY_HOOKS.some((name) => hooks.functionsOf(name).some((fn) => fn !== own));
+  return DESTROY_HOOKS.some((name) => hooks.functionsOf(name).some((fn) => fn !== own && !setBasedAlike.has(fn)));
+}
+
+/** Whether any plugin plans a Model's writes: then no write of its rows may bypass the plan (a loop's relink). */
+function hasWriteHooks(model: Function): boolean {
+  const { hooks } = relationOf(model).model;
+  return hooks.has("write:plan") || hooks.has("write:outcome");
 }
 
 function scopeIsPerOwner(association: ResolvedAssociation): boolean {
@@ -231,7 +250,7 @@ function buildTree(model: Function, own: Function): DependentTree {
   let relinkable = true;
   for (const group of groups.filter(spansModels)) {
     const loop = loopOverModels(group, all, model);
-    if (loop) loops.set(group, loop);
+    if (loop && !group.some((node) => hasWriteHooks(node.association.target))) loops.set(group, loop);
     else relinkable = false;
   }
   const destroys = all.filter((node) => node.dependent === "destroy");

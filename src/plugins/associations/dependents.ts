@@ -3,14 +3,17 @@ import {
   anyMatch,
   type BatchItem,
   databaseOfRecord,
-  deleteAllStatement,
+  databaseOfRelation,
+  dependentsWritePlan,
   type DestroyContext,
   type DestroyRead,
   humanize,
   primaryKeyOf,
+  type Relation,
   relationOf,
+  relationTarget,
+  setWriteStatement,
   type Statement,
-  updateAllStatement,
 } from "../../kernel/index.js";
 import type { Dependent, ResolvedAssociation } from "./definition.js";
 import { anyReached, parentsReached, readRecords, relinkStatement, type TreeReach, writeReached } from "./dependent-statements.js";
@@ -126,8 +129,18 @@ function refuse(owner: Owner, association: ResolvedAssociation): never {
   throw abort(reason);
 }
 
-const deleteRows: Strategy = ({ owner, association, slot, batch }) => {
-  batch.push(deleteAllStatement(childRows(owner, association, slot)));
+/**
+ * A set-based write of one owner's children (`deleteAll`'s DELETE, `nullify`'s UPDATE), planned as the dependents'
+ * writes of a set-based tree are (`deleteDependents`, `nullify`), so that plugins treat both alike: a soft delete
+ * stamps the rows, counter caches take them off their other parents.
+ */
+async function writeChildren(rows: Relation, operation: "deleteDependents" | "nullify", values?: ReadonlyMap<string, unknown>): Promise<Statement<number>> {
+  const plan = await dependentsWritePlan(rows.model, operation, values);
+  return setWriteStatement(plan, relationTarget(rows, operation === "nullify" ? "updateAll" : "deleteAll"), databaseOfRelation(rows));
+}
+
+const deleteRows: Strategy = async ({ owner, association, slot, batch }) => {
+  batch.push(await writeChildren(childRows(owner, association, slot), "deleteDependents"));
 };
 
 const STRATEGIES: Record<Dependent, Strategy> = {
@@ -137,8 +150,8 @@ const STRATEGIES: Record<Dependent, Strategy> = {
   },
   deleteAll: deleteRows,
   delete: deleteRows,
-  nullify({ owner, association, slot, batch }) {
-    batch.push(updateAllStatement(childRows(owner, association, slot), { [association.foreignKey]: null }));
+  async nullify({ owner, association, slot, batch }) {
+    batch.push(await writeChildren(childRows(owner, association, slot), "nullify", new Map([[association.foreignKey, null]])));
   },
   // One query that reads a row at most, as Rails' exists?: the children are not loaded to be counted.
   async restrictWithError({ owner, association, slot, found }) {

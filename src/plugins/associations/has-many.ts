@@ -1,4 +1,5 @@
 import { anyMatch, countOf, Relation } from "../../kernel/index.js";
+import { cachedCount } from "./counter-cache.js";
 import { rowKeyOf } from "./keys.js";
 import { markBuiltThroughOwner } from "./required-parents.js";
 import type { AssociationSlot } from "./slot.js";
@@ -6,7 +7,8 @@ import type { AssociationSlot } from "./slot.js";
 /**
  * `user.posts()`: a Relation of the children. Narrowing it queries as usual; used as it is, it answers from the
  * loaded children (after `includes` or a first `toArray`) without a query, and `build` adds a child that the
- * owner's next save writes in the same batch; `toArray`, `size`, `isEmpty` and `hasAny` count such a child.
+ * owner's next save writes in the same batch; `toArray`, `size`, `isEmpty` and `hasAny` count such a child. Before a
+ * load, `size`, `isEmpty` and `hasAny` read the owner's counter cache when it has one, else query.
  */
 export function collection(slot: AssociationSlot): Relation {
   const { owner, association } = slot.requireOwner();
@@ -14,11 +16,19 @@ export function collection(slot: AssociationSlot): Relation {
   const base = slot.scopedTarget();
   const relation = key === null ? base.where({ [association.foreignKey]: null }).none() : base.where({ [association.foreignKey]: key });
   const loaded = (): any[] => slot.value as any[];
+  // Built children not yet written; one created through the association is a row already, counted as such.
+  const unsaved = (): number => slot.pending.filter((child) => child.isNewRecord()).length;
+  // The rows: the owner's counter cache answers without a query, as Rails' size does, when it was loaded.
+  const rowCount = async (): Promise<number> => cachedCount(owner, association) ?? countOf(relation);
+  const hasRows = async (): Promise<boolean> => {
+    const cached = cachedCount(owner, association);
+    return cached === undefined ? anyMatch(relation) : cached > 0;
+  };
   return Object.defineProperties(relation, {
     build: {
       value(attributes: object = {}) {
         const child = Relation.prototype.build.call(relation, attributes);
-        markBuiltThroughOwner(child);
+        markBuiltThroughOwner(child, owner);
         slot.pending.push(child);
         if (slot.loaded) loaded().push(child);
         return child;
@@ -33,13 +43,13 @@ export function collection(slot: AssociationSlot): Relation {
     },
     // Before a load, the rows are asked of the database and the built children added, as Rails' size and empty? do.
     size: {
-      value: async () => (slot.loaded ? loaded().length : (await countOf(relation)) + slot.pending.length),
+      value: async () => (slot.loaded ? loaded().length : (await rowCount()) + unsaved()),
     },
     isEmpty: {
-      value: async () => (slot.loaded ? loaded().length === 0 : slot.pending.length === 0 && !(await anyMatch(relation))),
+      value: async () => (slot.loaded ? loaded().length === 0 : unsaved() === 0 && !(await hasRows())),
     },
     hasAny: {
-      value: async () => (slot.loaded ? loaded().length > 0 : slot.pending.length > 0 || anyMatch(relation)),
+      value: async () => (slot.loaded ? loaded().length > 0 : unsaved() > 0 || hasRows()),
     },
   });
 }

@@ -3,12 +3,17 @@ import { slotsOf } from "./registry.js";
 
 type Owner = Record<string, any>;
 
-/** Records built through an owner's `hasMany` or `hasOne`: their parent is that owner, whose save writes them. */
-const builtThroughOwner = new WeakSet<object>();
+/** Records built through an owner's `hasMany` or `hasOne`, and that owner: their parent, whose save writes them. */
+const builtThroughOwner = new WeakMap<object, object>();
 
 /** Marks a child built through an owner's association: it takes the owner's key when the owner is written. */
-export function markBuiltThroughOwner(child: object): void {
-  builtThroughOwner.add(child);
+export function markBuiltThroughOwner(child: object, owner: object): void {
+  builtThroughOwner.set(child, owner);
+}
+
+/** The owner a child was built through, if any (a counter cache counts the child on it in memory). */
+export function ownerBuiltThrough(child: object): object | undefined {
+  return builtThroughOwner.get(child);
 }
 
 /**

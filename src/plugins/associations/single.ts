@@ -87,7 +87,7 @@ export class HasOneAssociation extends SingleAssociation {
     const { owner, association } = slot.requireOwner();
     const key = keyFor(association.target, association.foreignKey, rowKeyOf(owner, association.primaryKey));
     const child = slot.targetModel().build({ ...attributes, [association.foreignKey]: key });
-    markBuiltThroughOwner(child);
+    markBuiltThroughOwner(child, owner);
     slot.pending.length = 0;
     slot.pending.push(child);
     slot.remember(child);

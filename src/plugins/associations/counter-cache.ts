@@ -1,0 +1,288 @@
+import {
+  type AnyModel,
+  type AssociationName,
+  attributeWas,
+  column,
+  databaseOfRelation,
+  definePlugin,
+  defineStatement,
+  fragmentOf,
+  injectedName,
+  isAttributeLoaded,
+  joinWithAnd,
+  ParamWriter,
+  prepareRelation,
+  previewText,
+  quoteIdentifier,
+  type RecordOfModel,
+  type Relation,
+  relationOf,
+  type ResolvedModel,
+  selectParts,
+  sql,
+  type SqlFragment,
+  type WriteOutcome,
+  type WritePlan,
+  writeStoredAttribute,
+} from "../../kernel/index.js";
+import { serveCounterCaches } from "./counter-column.js";
+import type { NumberAttributeName } from "./declare.js";
+import type { ResolvedAssociation } from "./definition.js";
+import { planSetBasedAlike } from "./dependent-tree.js";
+import { rowKeyOf } from "./keys.js";
+import { associationsOf, slotsOf } from "./registry.js";
+import { ownerBuiltThrough } from "./required-parents.js";
+import { scopedTargetOf } from "./slot.js";
+
+type Counted = Record<string, any>;
+
+/** A `belongsTo` that keeps a counter on its parent (`counterCache` is the parent's attribute). */
+type Counter = ResolvedAssociation & { readonly counterCache: string };
+
+const countersByModel = new WeakMap<Function, readonly Counter[]>();
+
+/** The counters a child Model keeps, one per `belongsTo` with `counterCache`. */
+function countersOf(model: Function): readonly Counter[] {
+  let counters = countersByModel.get(model);
+  if (!counters) {
+    counters = [...associationsOf(model).values()].filter((association): association is Counter => association.counterCache !== undefined);
+    countersByModel.set(model, counters);
+  }
+  return counters;
+}
+
+// The parents' counts, joined to the parents' rows: names of recordflare's own, which no table or column takes.
+const COUNTED = injectedName("counted");
+const PARENT = injectedName("parent");
+const COUNT = injectedName("count");
+
+const columnOf = (model: ResolvedModel, attribute: string) => quoteIdentifier(model.byName.get(attribute)!.column);
+
+/**
+ * The parent rows a counter statement may change, as `Parent.updateAll` would reach them: the compiled WHERE terms
+ * of the parent's plugins (the current tenant's rows only), bound with `params`.
+ */
+function parentTerms(parent: Relation, params: ParamWriter): string[] {
+  return selectParts(parent.description, parent.model, params, "updateAll").where;
+}
+
+/**
+ * The UPDATE that adds to (`+`) or takes from (`-`) each parent's counter the number of the child rows that `rows`
+ * selects and that point at it: `UPDATE "posts" SET "comments_count" = COALESCE("comments_count", 0) + counted.count
+ * FROM (SELECT "post_id", COUNT(*) ... GROUP BY "post_id") WHERE "id" = counted.parent`. One statement for any
+ * number of rows and parents, reading the foreign keys as the rows hold them when it runs, never as loaded.
+ */
+function counterUpdate(child: ResolvedModel, counter: Counter, sign: "+" | "-", rows: SqlFragment): SqlFragment {
+  const parent = relationOf(counter.target);
+  const params = new ParamWriter();
+  const where = joinWithAnd([`${columnOf(parent.model, counter.primaryKey)} = ${COUNTED}.${PARENT}`, ...parentTerms(parent, params)]);
+  const count = columnOf(parent.model, counter.counterCache);
+  const foreignKey = columnOf(child, counter.foreignKey);
+  const head = `UPDATE ${parent.model.quotedTable} SET ${count} = COALESCE(${count}, 0) ${sign} ${COUNTED}.${COUNT} FROM (SELECT ${foreignKey} AS ${PARENT}, COUNT(*) AS ${COUNT} FROM ${child.quotedTable} WHERE `;
+  const tail = ` GROUP BY ${foreignKey}) AS ${COUNTED} WHERE ${where}`;
+  return sql`${fragmentOf(head, [])}${rows}${fragmentOf(tail, params.params)}`;
+}
+
+/** The child rows a write wrote, by their keys (see `WrittenRows.keys`). */
+const writtenRows = (plan: WritePlan, keys: SqlFragment) => sql`${column(plan.model.primaryKey.name)} IN (SELECT "key" FROM (${keys}))`;
+
+/** A record's row, by its key as stored, where it meets the `where` terms given (a DELETE's, to take the row it deletes). */
+function recordRow(plan: WritePlan, where: readonly SqlFragment[]): SqlFragment {
+  const key = plan.model.primaryKey.name;
+  const row = sql`${column(key)} = ${rowKeyOf(plan.record, key)}`;
+  return where.reduce((rows, term) => sql`${rows} AND (${term})`, row);
+}
+
+/** Whether a write sets the counter's foreign key (a move, or a nullify). */
+const setsForeignKey = (plan: WritePlan, counter: Counter) => plan.values.has(counter.foreignKey);
+
+/**
+ * Adds each counter's statements to a child's write, in its batch: a create adds to the new parent's counter after
+ * the INSERT; a destroy (and a destroy's set-based DELETE or soft delete of dependents, and their nullify) takes from
+ * the parent's just before the row goes, where the row still says which parent that is; a move takes from the old
+ * parent before the UPDATE and adds to the new one after it. Bulk writes (`insertAll`, `updateAll`, `deleteAll`,
+ * upserts) skip counters, as in Rails.
+ */
+function planCounters(plan: WritePlan): void {
+  const child = plan.model;
+  for (const counter of countersOf(child.model)) {
+    const add = (written: { keys: SqlFragment }) => counterUpdate(child, counter, "+", writtenRows(plan, written.keys));
+    const takeWritten = (written: { keys: SqlFragment }) => counterUpdate(child, counter, "-", writtenRows(plan, written.keys));
+    switch (plan.operation) {
+      case "create":
+        // A foreign key not written is the column's default: NULL for a reference.
+        if ((plan.values.get(counter.foreignKey) ?? null) !== null) plan.after(add);
+        break;
+      case "update":
+        if (!setsForeignKey(plan, counter)) break;
+        // Whatever the UPDATE's conditions: should they refuse it, the after-statement adds back to the same parent.
+        plan.before(() => counterUpdate(child, counter, "-", recordRow(plan, [])));
+        plan.after(add);
+        break;
+      case "destroy":
+        if (attributeWas(plan.record, counter.foreignKey) !== null) plan.before(() => counterUpdate(child, counter, "-", recordRow(plan, plan.where)));
+        break;
+      case "deleteDependents":
+        plan.after(takeWritten);
+        break;
+      case "nullify":
+        if (setsForeignKey(plan, counter)) plan.after(takeWritten);
+        break;
+    }
+  }
+}
+
+/** What a record's write did to each parent's count, by the parent's key: +1 for the new parent, -1 for the old. */
+function countChanges(plan: WritePlan, counter: Counter): Map<string, number> {
+  const changes = new Map<string, number>();
+  const change = (key: unknown, by: number) => key !== null && key !== undefined && changes.set(String(key), (changes.get(String(key)) ?? 0) + by);
+  const { record, operation } = plan;
+  if (operation === "create") change(plan.values.get(counter.foreignKey), 1);
+  if (operation === "destroy" || (operation === "update" && setsForeignKey(plan, counter))) change(attributeWas(record, counter.foreignKey), -1);
+  if (operation === "update" && setsForeignKey(plan, counter)) change(plan.values.get(counter.foreignKey), 1);
+  return changes;
+}
+
+/** The parents of a child held in memory: the one its `belongsTo` loaded or was given, and the owner it was built through. */
+function parentsInMemory(record: Counted, counter: Counter): Set<Counted> {
+  const parents = new Set<Counted>();
+  const slot = slotsOf(record).find(([association]) => association.name === counter.name)?.[1];
+  if (slot?.loaded && slot.value) parents.add(slot.value);
+  const owner = ownerBuiltThrough(record) as Counted | undefined;
+  if (owner instanceof counter.target) parents.add(owner);
+  return parents;
+}
+
+/**
+ * After a child's write succeeded, the parents it holds in memory count it too (as Rails increments a loaded
+ * parent's counter): their counter moves by what the write did to their row, as stored, so that it is no change a
+ * save of the parent would write.
+ */
+function countInMemory({ plan, error, changes }: WriteOutcome): void {
+  const record = plan.record as Counted | undefined;
+  if (!record || error !== undefined || changes === 0) return;
+  for (const counter of countersOf(plan.model.model)) {
+    const moved = countChanges(plan, counter);
+    if (moved.size === 0) continue;
+    for (const parent of parentsInMemory(record, counter)) {
+      if (parent.isNewRecord() || parent.isDestroyed() || !isAttributeLoaded(parent, counter.counterCache)) continue;
+      const by = moved.get(String(rowKeyOf(parent, counter.primaryKey))) ?? 0;
+      if (by !== 0) writeStoredAttribute(parent, counter.counterCache, Number(attributeWas(parent, counter.counterCache) ?? 0) + by);
+    }
+  }
+}
+
+const inverses = new WeakMap<ResolvedAssociation, string | null>();
+
+/** The counter attribute of a `hasMany` of `owner`: that of the child's `belongsTo` back to it, on the same key. */
+function counterOfCollection(association: ResolvedAssociation, owner: Function): string | undefined {
+  let counter = inverses.get(association);
+  if (counter === undefined) {
+    const found =
+      association.kind !== "hasMany" || association.options.scope
+        ? undefined
+        : countersOf(association.target).find(
+            (each) => each.foreignKey === association.foreignKey && (each.target === owner || owner.prototype instanceof each.target),
+          );
+    inverses.set(association, (counter = found?.counterCache ?? null));
+  }
+  return counter ?? undefined;
+}
+
+/**
+ * The number of children an owner's counter cache holds for its `hasMany`, read without a query (Rails' `size`);
+ * undefined when the association keeps no counter (none declared, or a `scope`, which the counter does not follow),
+ * the owner is new, or the owner was loaded without the counter's column. A null counter reads as 0, as in Rails.
+ */
+export function cachedCount(owner: Counted, association: ResolvedAssociation): number | undefined {
+  const counter = counterOfCollection(association, owner.constructor as Function);
+  if (counter === undefined || owner.isNewRecord() || !isAttributeLoaded(owner, counter)) return undefined;
+  return Number(owner.readAttribute(counter) ?? 0);
+}
+
+type CountingModel = Function & { name: string; all(): Relation };
+
+/** The `hasMany` a `resetCounters` name stands for (its own name, or its counter attribute's), with that counter. */
+function resetTarget(model: CountingModel, name: unknown): { association: ResolvedAssociation; counter: string } {
+  if (typeof name !== "string") throw new TypeError(`${model.name}.resetCounters: a counter is named by its hasMany association, not ${previewText(name)}`);
+  for (const association of associationsOf(model).values()) {
+    const counter = counterOfCollection(association, model);
+    if (counter !== undefined && (association.name === name || counter === name)) return { association, counter };
+  }
+  const known = associationsOf(model).get(name);
+  throw new TypeError(
+    known
+      ? `${model.name}.resetCounters: ${name} keeps no counter cache (declare belongsTo(${model.name}, { counterCache: true }) on ${known.target.name}, and no scope on ${name})`
+      : `${model.name}.resetCounters: ${model.name} has no hasMany ${name} with a counter cache`,
+  );
+}
+
+/** `"comments_count" = (SELECT COUNT(*) FROM "comments" AS counted WHERE counted."post_id" = "posts"."id" AND ...)`. */
+function recountTerm(parent: ResolvedModel, { association, counter }: ReturnType<typeof resetTarget>, params: ParamWriter): string {
+  const children = scopedTargetOf(association, undefined);
+  const parts = selectParts(children.description, children.model, params, "count");
+  const joined = `${COUNTED}.${columnOf(children.model, association.foreignKey)} = ${parent.quotedTable}.${columnOf(parent, association.primaryKey)}`;
+  return `${columnOf(parent, counter)} = (SELECT COUNT(*) FROM ${children.model.quotedTable} AS ${COUNTED} WHERE ${joinWithAnd([joined, ...parts.where])})`;
+}
+
+/**
+ * `Post.resetCounters(id, "comments")`: recounts the children of the rows with the key or list of keys given and
+ * writes the counts, in ONE statement whatever the number of keys (bound as one value) and counters; resolves to
+ * the rows changed. A counter is named by its `hasMany` (or its attribute). Counts what the association reads (its
+ * Model's plugins apply: a tenant's rows, soft-deleted ones left out).
+ */
+async function resetCounters(this: CountingModel, ids: unknown, ...names: unknown[]): Promise<number> {
+  if (names.length === 0) throw new TypeError(`${this.name}.resetCounters needs the name of a hasMany with a counter cache after the ids`);
+  if (ids === undefined) throw new TypeError(`${this.name}.resetCounters: the ids are undefined; give a key or a list of keys`);
+  const targets = names.map((name) => resetTarget(this, name));
+  const primaryKey = this.all().model.primaryKey.name;
+  const pending = prepareRelation(this.all().where({ [primaryKey]: ids }), "updateAll");
+  const parent = pending instanceof Promise ? await pending : pending;
+  const params = new ParamWriter();
+  const set = targets.map((target) => recountTerm(parent.model, target, params)).join(", ");
+  const where = parentTerms(parent, params);
+  const statement = defineStatement({
+    sql: `UPDATE ${parent.model.quotedTable} SET ${set} WHERE ${joinWithAnd(where)}`,
+    params: params.params,
+    sources: params.sources,
+    model: parent.model,
+    result: "meta",
+    read: (_rows, meta) => Number(meta["changes"] ?? 0),
+    database: databaseOfRelation(parent),
+  });
+  return parent.description.none ? 0 : parent.run(statement);
+}
+
+/**
+ * Counter caches: `belongsTo(Post, { counterCache: true })` keeps `posts.comments_count` right in the write's own
+ * batch (no round trip of its own, no read: `SET n = n + 1`) when a comment is created, destroyed (by its own
+ * destroy or a dependent one, set-based or not) or moved to another post; `post.comments().size()` reads it without a
+ * query; `Post.resetCounters(ids, "comments")` recounts in one statement. Bulk writes skip it, as in Rails.
+ */
+export const counterCaches = definePlugin({
+  name: "counter-caches",
+  setup(base: Record<string, unknown> & Function) {
+    serveCounterCaches(base);
+    // Marked when registered, not when loaded: a Worker whose associations never count carries none of this.
+    planSetBasedAlike(planCounters, countInMemory);
+    Object.assign(base, { resetCounters });
+  },
+  appliesTo: (model: Function) => countersOf(model).length > 0,
+  hooks: {
+    "write:plan": planCounters,
+    "write:outcome": countInMemory,
+  },
+});
+
+/** What names a counter to `resetCounters`: a `hasMany` of the Model, or the counter attribute. */
+type CounterName<M extends AnyModel> = AssociationName<RecordOfModel<M>> | NumberAttributeName<M>;
+
+declare module "../../kernel/index.js" {
+  interface PluginStatics<A> {
+    /**
+     * Recounts the counter caches of the rows with this key or list of keys, in one statement; each counter is named
+     * by its `hasMany` (or its attribute). Resolves to the rows changed.
+     */
+    resetCounters<M extends AnyModel>(this: M, ids: unknown, ...counters: [CounterName<M>, ...CounterName<M>[]]): Promise<number>;
+  }
+}

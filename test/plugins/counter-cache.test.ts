@@ -1,0 +1,446 @@
+import { env } from "cloudflare:test";
+import { beforeEach, describe, expect, it } from "vitest";
+import { associations, Base, belongsTo, connect, defineApplicationRecord, hasMany, InvalidModel, Model, softDelete, withDatabase, withTenant } from "../../src/index.js";
+import { recordingRoundTrips } from "../helpers/queries.js";
+import { Board, type CountedComments, countedComments, TenantList, TenantTask } from "../models/counted-comments.js";
+
+const TABLES = ["cc_comments", "cc_posts", "cc_users", "cc_topics", "cc_boards", "cc_tasks", "cc_lists"];
+
+beforeEach(async () => {
+  await env.DB.batch(TABLES.map((table) => env.DB.prepare(`DELETE FROM ${table}`)));
+});
+
+/** The counter columns as D1 holds them, by the row's title, name or body. */
+async function stored(table: "cc_posts" | "cc_users" | "cc_comments"): Promise<Record<string, number | null>> {
+  const label = table === "cc_posts" ? "title" : table === "cc_users" ? "name" : "body";
+  const column = table === "cc_comments" ? "replies_count" : "comments_count";
+  const { results } = await env.DB.prepare(`SELECT ${label} AS label, ${column} AS n FROM ${table}`).all<{ label: string; n: number }>();
+  return Object.fromEntries(results.map((row) => [row.label, row.n]));
+}
+
+/** Runs `work` on a database whose round trips are recorded (each the list of its SQL texts); `work` may clear them. */
+async function recorded(work: (roundTrips: string[][]) => Promise<void>): Promise<void> {
+  const { binding, roundTrips } = recordingRoundTrips();
+  await withDatabase(connect(binding), () => work(roundTrips));
+}
+
+/** The start of each statement of a round trip: `UPDATE "cc_posts"`, `DELETE FROM`, ... */
+const heads = (trip: readonly string[]) => trip.map((text) => text.split(" ").slice(0, 2).join(" "));
+
+/** Two users, ada with a post "a" and grace with a post "g". */
+async function seed({ User, Post }: CountedComments) {
+  const ada = await User.createOrThrow({ name: "ada" });
+  const grace = await User.createOrThrow({ name: "grace" });
+  const a = await Post.createOrThrow({ ccUserId: ada.id, title: "a" });
+  const g = await Post.createOrThrow({ ccUserId: grace.id, title: "g" });
+  return { ada, grace, a, g };
+}
+
+describe("guide: Counter caches, what keeps it right", () => {
+  it("a create adds to the parents' counters in the INSERT's round trip, after it", async () => {
+    const models = countedComments();
+    await recorded(async (roundTrips) => {
+      const { ada, a } = await seed(models);
+      roundTrips.length = 0;
+      await models.Comment.createOrThrow({ ccPostId: a.id, ccUserId: ada.id, body: "hi" });
+      // No parent comment: no statement for that counter.
+      expect(roundTrips.map(heads)).toEqual([["INSERT INTO", 'UPDATE "cc_posts"', 'UPDATE "cc_users"']]);
+    });
+    expect(await stored("cc_posts")).toEqual({ a: 1, g: 0 });
+    expect(await stored("cc_users")).toEqual({ ada: 1, grace: 0 });
+  });
+
+  it("a destroy takes from the parents' counters in the DELETE's round trip, before it; a row already gone takes nothing", async () => {
+    const models = countedComments();
+    await recorded(async (roundTrips) => {
+      const { ada, a } = await seed(models);
+      const comment = await models.Comment.createOrThrow({ ccPostId: a.id, ccUserId: ada.id, body: "hi" });
+      const again = await models.Comment.find(comment.id);
+      roundTrips.length = 0;
+      await comment.destroyOrThrow();
+      // Its replies' set-based DELETE (with their counters) comes first, then the comment's counters and DELETE.
+      expect(roundTrips).toHaveLength(1);
+      expect(heads(roundTrips[0]!).slice(-3)).toEqual(['UPDATE "cc_posts"', 'UPDATE "cc_users"', "DELETE FROM"]);
+      // Another request already deleted the row: this destroy succeeds and takes nothing twice.
+      await again.destroyOrThrow();
+    });
+    expect(await stored("cc_posts")).toEqual({ a: 0, g: 0 });
+    expect(await stored("cc_users")).toEqual({ ada: 0, grace: 0 });
+  });
+
+  it("a move takes from the old parent before the UPDATE and adds to the new one after it, in one round trip", async () => {
+    const models = countedComments();
+    await recorded(async (roundTrips) => {
+      const { ada, a, g } = await seed(models);
+      const comment = await models.Comment.createOrThrow({ ccPostId: a.id, ccUserId: ada.id, body: "hi" });
+      roundTrips.length = 0;
+      await comment.updateOrThrow({ ccPostId: g.id });
+      expect(roundTrips.map(heads)).toEqual([['UPDATE "cc_posts"', 'UPDATE "cc_comments"', 'UPDATE "cc_posts"']]);
+      expect(await stored("cc_posts")).toEqual({ a: 0, g: 1 });
+      // A save that changes no foreign key sends no counter statement; moving to no post takes from the old one.
+      roundTrips.length = 0;
+      await comment.updateOrThrow({ body: "edited" });
+      expect(roundTrips.map(heads)).toEqual([['UPDATE "cc_comments"']]);
+      await comment.updateOrThrow({ ccPostId: null });
+    });
+    expect(await stored("cc_posts")).toEqual({ a: 0, g: 0 });
+    expect(await stored("cc_users")).toEqual({ ada: 1, grace: 0 });
+  });
+
+  it("reads the foreign key the row holds when the batch runs, not the one loaded: a stale record counts its row's parent", async () => {
+    const models = countedComments();
+    const { ada, a, g } = await seed(models);
+    const comment = await models.Comment.createOrThrow({ ccPostId: a.id, ccUserId: ada.id, body: "hi" });
+    const stale = await models.Comment.find(comment.id);
+    await comment.updateOrThrow({ ccPostId: g.id });
+    await stale.destroyOrThrow(); // loaded when it was a's, destroyed as g's
+    expect(await stored("cc_posts")).toEqual({ a: 0, g: 0 });
+  });
+
+  it("a write that fails leaves every counter as it was: its statements are in its atomic batch", async () => {
+    const models = countedComments();
+    const { ada, a } = await seed(models);
+    await expect(models.Comment.create({ ccPostId: a.id, ccUserId: ada.id, parentId: "no such comment", body: "x" })).rejects.toThrow(/FOREIGN KEY/);
+    expect(await stored("cc_posts")).toEqual({ a: 0, g: 0 });
+    expect(await stored("cc_users")).toEqual({ ada: 0, grace: 0 });
+  });
+
+  it("counts children saved with their owner in its batch, and the replies of a Model that references itself", async () => {
+    const models = countedComments();
+    await recorded(async (roundTrips) => {
+      const { ada } = await seed(models);
+      const post = models.Post.build({ ccUserId: ada.id, title: "n" });
+      const root = post.comments().build({ ccUserId: ada.id, body: "root" });
+      post.comments().build({ ccUserId: ada.id, body: "second" });
+      roundTrips.length = 0;
+      await post.saveOrThrow();
+      expect(roundTrips).toHaveLength(1);
+      expect(post.commentsCount).toBe(2);
+      const reply = await models.Comment.createOrThrow({ ccPostId: post.id, parentId: root.id, body: "reply" });
+      await models.Comment.createOrThrow({ ccPostId: post.id, parentId: reply.id, body: "reply to reply" });
+    });
+    expect(await stored("cc_posts")).toEqual({ a: 0, g: 0, n: 4 });
+    expect(await stored("cc_users")).toEqual({ ada: 2, grace: 0 });
+    expect(await stored("cc_comments")).toEqual({ root: 1, second: 0, reply: 1, "reply to reply": 0 });
+  });
+
+  it("keys the database assigns, and the default counter name (the child's table plus Count)", async () => {
+    const board = Board.build({ name: "general" });
+    board.topics().build({ title: "one" });
+    board.topics().build({ title: "two" });
+    await board.saveOrThrow();
+    expect(board.ccTopicsCount).toBe(2);
+    expect((await Board.find(board.id)).ccTopicsCount).toBe(2);
+    const [first] = await board.topics().toArray();
+    await first!.destroyOrThrow();
+    expect((await Board.find(board.id)).ccTopicsCount).toBe(1);
+  });
+});
+
+describe("guide: Counter caches, loaded parents", () => {
+  it("a loaded parent, and the owner a child was built through, count it as stored: no change for their next save", async () => {
+    const models = countedComments();
+    const { ada, a, g } = await seed(models);
+    const comment = await models.Comment.createOrThrow({ ccPostId: a.id, ccUserId: ada.id, body: "hi" });
+    const post = (await comment.post.load())!;
+    expect(post.commentsCount).toBe(1);
+    await comment.destroyOrThrow();
+    expect(post.commentsCount).toBe(0);
+    expect(post.isChanged()).toBe(false);
+    // A parent given with set, with an unsaved change of its own, which stays the only change.
+    const moved = await models.Comment.createOrThrow({ ccPostId: a.id, body: "moved" });
+    g.assign({ title: "g, renamed" });
+    moved.post.set(g);
+    await moved.saveOrThrow();
+    expect(g.commentsCount).toBe(1);
+    expect(g.changed()).toEqual(["title"]);
+    await g.saveOrThrow();
+    await moved.destroyOrThrow();
+    expect(g.commentsCount).toBe(0);
+    // Moved by its foreign key while holding its old parent: the held parent is the one it left.
+    const leaving = await models.Comment.createOrThrow({ ccPostId: a.id, body: "leaving" });
+    const held = (await leaving.post.load())!;
+    expect(held.commentsCount).toBe(1);
+    await leaving.updateOrThrow({ ccPostId: g.id });
+    expect(held.commentsCount).toBe(0);
+    await leaving.destroyOrThrow();
+    const built = a.comments().build({ body: "built" });
+    await a.saveOrThrow();
+    expect(built.isPersisted()).toBe(true);
+    expect(a.commentsCount).toBe(1);
+    expect(a.isChanged()).toBe(false);
+    await a.comments().create({ body: "created" });
+    expect(a.commentsCount).toBe(2);
+    await built.destroyOrThrow();
+    expect(a.commentsCount).toBe(1);
+    expect(await stored("cc_posts")).toEqual({ a: 1, "g, renamed": 0 });
+  });
+});
+
+describe("guide: Counter caches, size() from the counter", () => {
+  it("sends no query when the owner was loaded with the counter; queries when it was not, or for a scoped association", async () => {
+    const models = countedComments();
+    const { ada, a } = await seed(models);
+    await models.Comment.createOrThrow({ ccPostId: a.id, ccUserId: ada.id, body: "one" });
+    await models.Comment.createOrThrow({ ccPostId: a.id, ccUserId: ada.id, body: "two" });
+    await recorded(async (roundTrips) => {
+      const post = await models.Post.find(a.id);
+      roundTrips.length = 0;
+      expect(await post.comments().size()).toBe(2);
+      expect(await post.comments().isEmpty()).toBe(false);
+      expect(await post.comments().hasAny()).toBe(true);
+      post.comments().build({ body: "built, not saved" });
+      expect(await post.comments().size()).toBe(3);
+      expect(roundTrips).toEqual([]);
+      // Rails' count always asks the database.
+      expect(await post.comments().count()).toBe(2);
+      expect(roundTrips).toHaveLength(1);
+      // Loaded without the counter's column, or through a scope the counter does not follow: one query each.
+      const partial = (await models.Post.select("title").where({ id: a.id }).first())!;
+      roundTrips.length = 0;
+      expect(await partial.comments().size()).toBe(2);
+      expect(await post.firstComments().size()).toBe(2);
+      expect(roundTrips).toHaveLength(2);
+    });
+  });
+
+  it("reads a null counter as 0, as Rails does", async () => {
+    const { Post } = countedComments();
+    const post = await Post.createOrThrow({ title: "empty" });
+    await env.DB.prepare("UPDATE cc_posts SET comments_count = 0 WHERE id = ?").bind(post.id).run();
+    class NullablePost extends Model({ id: { type: "string", null: false }, title: "string", repliesCount: "integer" }) {
+      static override binding = "DB";
+      static override tableName = "cc_posts";
+      replies = hasMany(Reply, { foreignKey: "ccPostId" });
+    }
+    class Reply extends Model({ id: { type: "string", null: false }, ccPostId: "string", body: "string" }) {
+      static override binding = "DB";
+      static override tableName = "cc_comments";
+      post = belongsTo(NullablePost, { foreignKey: "ccPostId", counterCache: "repliesCount" });
+    }
+    const loaded = await NullablePost.find(post.id);
+    expect(loaded.repliesCount).toBeNull();
+    expect(await loaded.replies().size()).toBe(0);
+    await Reply.createOrThrow({ ccPostId: post.id, body: "first" });
+    expect((await NullablePost.find(post.id)).repliesCount).toBe(1);
+  });
+});
+
+describe("guide: Counter caches, a destroy's dependents", () => {
+  /** grace comments on a; on g, ada asks, grace replies to her, and ada comments again. */
+  async function discussion(models: CountedComments) {
+    const { ada, grace, a, g } = await seed(models);
+    const { Comment } = models;
+    await Comment.createOrThrow({ ccPostId: a.id, ccUserId: grace.id, body: "grace on a" });
+    const question = await Comment.createOrThrow({ ccPostId: g.id, ccUserId: ada.id, body: "ada asks on g" });
+    await Comment.createOrThrow({ ccPostId: g.id, ccUserId: grace.id, parentId: question.id, body: "grace replies on g" });
+    await Comment.createOrThrow({ ccPostId: g.id, ccUserId: ada.id, body: "ada again on g" });
+    expect(await stored("cc_posts")).toEqual({ a: 1, g: 3 });
+    expect(await stored("cc_users")).toEqual({ ada: 2, grace: 2 });
+    return { ada, grace, a, g, question };
+  }
+
+  it("set-based: destroying a user takes their comments, and the replies to them, off other users' posts in one round trip", async () => {
+    const models = countedComments();
+    await recorded(async (roundTrips) => {
+      const { ada } = await discussion(models);
+      const loaded = await models.User.find(ada.id);
+      roundTrips.length = 0;
+      await loaded.destroyOrThrow();
+      // One batch, nothing read: each set-based DELETE preceded by the counter statements of the rows it deletes.
+      expect(roundTrips).toHaveLength(1);
+      expect(roundTrips[0]!.filter((text) => text.startsWith("SELECT"))).toEqual([]);
+      expect(heads(roundTrips[0]!).filter((head) => head === "DELETE FROM" || head === "WITH RECURSIVE")).toHaveLength(3);
+    });
+    expect(await stored("cc_posts")).toEqual({ a: 1, g: 0 });
+    expect(await stored("cc_users")).toEqual({ grace: 1 });
+    expect(await stored("cc_comments")).toEqual({ "grace on a": 0 });
+  });
+
+  it("record by record (comments have destroy callbacks): the same counts", async () => {
+    const models = countedComments({ callbacks: true });
+    const { ada } = await discussion(models);
+    await (await models.User.find(ada.id)).destroyOrThrow();
+    expect(models.log.sort()).toEqual(["destroy ada again on g", "destroy ada asks on g", "destroy grace replies on g"]);
+    expect(await stored("cc_posts")).toEqual({ a: 1, g: 0 });
+    expect(await stored("cc_users")).toEqual({ grace: 1 });
+  });
+
+  it("a post's own destroy with its comments: the authors' counters follow", async () => {
+    const models = countedComments();
+    const { g } = await discussion(models);
+    await g.destroyOrThrow();
+    expect(await stored("cc_users")).toEqual({ ada: 0, grace: 1 });
+    expect(await stored("cc_posts")).toEqual({ a: 1 });
+  });
+
+  it("deleteAll takes the deleted rows off their parents; nullify takes the rows off the parent it unsets", async () => {
+    const deleting = countedComments({ userComments: "deleteAll" });
+    const first = await discussion(deleting);
+    await (await deleting.User.find(first.grace.id)).destroyOrThrow();
+    expect(await stored("cc_posts")).toEqual({ a: 0, g: 2 });
+    expect(await stored("cc_comments")).toEqual({ "ada asks on g": 0, "ada again on g": 0 });
+    await env.DB.batch(TABLES.map((table) => env.DB.prepare(`DELETE FROM ${table}`)));
+    const nullifying = countedComments({ userComments: "nullify" });
+    const second = await discussion(nullifying);
+    await (await nullifying.User.find(second.grace.id)).destroyOrThrow();
+    expect(await stored("cc_posts")).toEqual({ a: 1, g: 3 });
+    expect(await stored("cc_users")).toEqual({ ada: 2 });
+  });
+  it("deleteAll and nullify of a tree destroyed record by record keep the counters too", async () => {
+    const models = countedComments({ callbacks: true, userComments: "deleteAll", userPosts: "destroy" });
+    const { grace } = await discussion(models);
+    await (await models.User.find(grace.id)).destroyOrThrow();
+    expect(models.log.sort()).toEqual(["destroy ada again on g", "destroy ada asks on g", "destroy grace replies on g"]);
+    expect(await stored("cc_posts")).toEqual({ a: 0 });
+    expect(await stored("cc_users")).toEqual({ ada: 0 });
+  });
+});
+
+describe("guide: Counter caches, resetCounters and bulk writes", () => {
+  it("bulk writes skip counters, as in Rails; resetCounters recounts any number of rows in one statement", async () => {
+    const models = countedComments();
+    const { Comment, Post } = models;
+    const { ada, a, g } = await seed(models);
+    await Comment.insertAll([
+      { ccPostId: a.id, ccUserId: ada.id, body: "x" },
+      { ccPostId: a.id, ccUserId: ada.id, body: "y" },
+      { ccPostId: g.id, ccUserId: ada.id, body: "z" },
+    ]);
+    await Comment.where({ body: "z" }).updateAll({ ccPostId: a.id });
+    expect(await stored("cc_posts")).toEqual({ a: 0, g: 0 });
+    await recorded(async (roundTrips) => {
+      expect(await Post.resetCounters([a.id, g.id], "comments")).toBe(2);
+      expect(roundTrips).toHaveLength(1);
+      expect(roundTrips[0]).toHaveLength(1);
+      expect(await stored("cc_posts")).toEqual({ a: 3, g: 0 });
+      await Comment.where({ body: "x" }).deleteAll();
+      expect(await stored("cc_posts")).toEqual({ a: 3, g: 0 });
+      // One key, and a counter named by its attribute.
+      expect(await Post.resetCounters(a.id, "commentsCount")).toBe(1);
+      expect(await models.User.resetCounters(ada.id, "comments")).toBe(1);
+    });
+    expect(await stored("cc_posts")).toEqual({ a: 2, g: 0 });
+    expect(await stored("cc_users")).toEqual({ ada: 2, grace: 0 });
+  });
+
+  it("resetCounters of a Model that counts its own rows (replies), and several counters in one statement", async () => {
+    const models = countedComments();
+    const { ada, a } = await seed(models);
+    const root = await models.Comment.createOrThrow({ ccPostId: a.id, body: "root" });
+    await models.Comment.insertAll([{ parentId: root.id, body: "r1" }, { parentId: root.id, body: "r2" }]);
+    expect(await models.Comment.resetCounters(root.id, "replies")).toBe(1);
+    expect(await stored("cc_comments")).toEqual({ root: 2, r1: 0, r2: 0 });
+    await env.DB.prepare("UPDATE cc_users SET comments_count = 9").run();
+    await models.Comment.insertAll([{ ccUserId: ada.id, ccPostId: a.id, body: "by ada" }]);
+    expect(await models.User.resetCounters([ada.id], "comments")).toBe(1);
+    expect(await stored("cc_users")).toEqual({ ada: 1, grace: 9 });
+  });
+
+  it("refuses a name that keeps no counter, and missing arguments, naming the Model", async () => {
+    const { Post, User } = countedComments();
+    const refused = (work: () => Promise<unknown>) => work().then(() => "resolved", (error: Error) => `${error.name}: ${error.message}`);
+    expect(await refused(() => Post.resetCounters("x", "firstComments"))).toMatch(/^TypeError: Post\.resetCounters: firstComments keeps no counter cache/);
+    expect(await refused(() => (Post as any).resetCounters("x", "nope"))).toMatch(/^TypeError: Post\.resetCounters: Post has no hasMany nope/);
+    expect(await refused(() => (User as any).resetCounters("x"))).toMatch(/^TypeError: User\.resetCounters needs the name of a hasMany/);
+    expect(await refused(() => (User as any).resetCounters(undefined, "comments"))).toMatch(/^TypeError: User\.resetCounters: the ids are undefined/);
+    expect(await refused(() => (User as any).resetCounters("x", 3))).toMatch(/^TypeError: User\.resetCounters: a counter is named by its hasMany association, not 3/);
+  });
+});
+
+describe("guide: Counter caches, the column", () => {
+  const firstUse = (model: { all(): { toSql(): unknown } }) => {
+    try {
+      model.all().toSql();
+      return "used";
+    } catch (error) {
+      return `${(error as Error).name}: ${(error as Error).message}`;
+    }
+  };
+
+  it("a counter the parent lacks, or that is no number, or the option's wrong value: InvalidModel naming the Models and column", async () => {
+    class Parent extends Model({ id: "integer", title: "string" }) {
+      static override binding = "DB";
+      static override tableName = "cc_boards";
+    }
+    class Missing extends Model({ id: "integer", ccBoardId: "integer" }) {
+      static override binding = "DB";
+      static override tableName = "cc_topics";
+      board = belongsTo(Parent, { foreignKey: "ccBoardId", counterCache: true });
+    }
+    class Text extends Model({ id: "integer", ccBoardId: "integer" }) {
+      static override binding = "DB";
+      static override tableName = "cc_topics";
+      // @ts-expect-error the counter must be a number attribute of the parent
+      board = belongsTo(Parent, { foreignKey: "ccBoardId", counterCache: "title" });
+    }
+    class Wrong extends Model({ id: "integer", ccBoardId: "integer" }) {
+      static override binding = "DB";
+      static override tableName = "cc_topics";
+      // @ts-expect-error true or an attribute name
+      board = belongsTo(Parent, { foreignKey: "ccBoardId", counterCache: 1 });
+    }
+    expect(firstUse(Missing)).toMatch(/^InvalidModel: Missing\.board \(belongsTo\): counterCache needs Parent\.ccTopicsCount \(column cc_topics_count\), which Parent does not have/);
+    expect(firstUse(Text)).toMatch(/^InvalidModel: Text\.board \(belongsTo\): counterCache Parent\.title \(column title\) must be an integer attribute, not string/);
+    expect(firstUse(Wrong)).toMatch(/^InvalidModel: Wrong\.board \(belongsTo\): counterCache must be true or the name of the parent's counter attribute, not 1/);
+    expect(() => Missing.all().toSql()).toThrow(InvalidModel);
+  });
+
+  it("a counterCache where the counterCaches plugin is not registered is refused, not ignored", () => {
+    class AssociationsOnly extends Base {
+      static override binding = "DB";
+      static {
+        this.use(associations);
+      }
+    }
+    const Declared = defineApplicationRecord({}, AssociationsOnly);
+    class Parent extends Declared({ id: "integer", ccTopicsCount: "integer" }) {
+      static override tableName = "cc_boards";
+    }
+    class Child extends Declared({ id: "integer", ccBoardId: "integer" }) {
+      static override tableName = "cc_topics";
+      board = belongsTo(Parent, { foreignKey: "ccBoardId", counterCache: true });
+    }
+    expect(firstUse(Child)).toMatch(/^InvalidModel: Child\.board \(belongsTo\): counterCache needs the counterCaches plugin \(in the default set\)/);
+  });
+});
+
+describe("guide: Counter caches, plugins", () => {
+  it("a counter statement reaches only the current tenant's parent rows", async () => {
+    await env.DB.prepare("INSERT INTO cc_lists (id, tenant_id, name) VALUES ('theirs', 'globex', 'Theirs')").run();
+    await withTenant("acme", async () => {
+      const mine = await TenantList.createOrThrow({ name: "Mine" });
+      await TenantTask.createOrThrow({ ccListId: mine.id, title: "one" });
+      // A task of acme's pointing at globex's list: the write is acme's, the list is not.
+      const stray = await TenantTask.createOrThrow({ ccListId: "theirs", title: "stray" });
+      await stray.destroyOrThrow();
+      expect(await TenantList.resetCounters([mine.id, "theirs"], "tasks")).toBe(1);
+      expect((await TenantList.find(mine.id)).tasksCount).toBe(1);
+    });
+    const { results } = await env.DB.prepare("SELECT id, tasks_count AS n FROM cc_lists WHERE tenant_id = 'globex'").all();
+    expect(results).toEqual([{ id: "theirs", n: 0 }]);
+  });
+
+  it("with softDelete on the parent, a counter statement reaches kept parents only, as updateAll does", async () => {
+    class KeptPost extends Model({ id: { type: "string", null: false }, title: "string", commentsCount: "integer", deletedAt: "datetime" }) {
+      static override binding = "DB";
+      static override tableName = "cc_posts";
+      static {
+        this.use(softDelete);
+      }
+      comments = hasMany(KeptComment, { foreignKey: "ccPostId" });
+    }
+    class KeptComment extends Model({ id: { type: "string", null: false }, ccPostId: "string", body: "string" }) {
+      static override binding = "DB";
+      static override tableName = "cc_comments";
+      post = belongsTo(KeptPost, { foreignKey: "ccPostId", counterCache: "commentsCount" });
+    }
+    const kept = await KeptPost.createOrThrow({ title: "kept" });
+    const trashed = await KeptPost.createOrThrow({ title: "trashed" });
+    await trashed.destroyOrThrow();
+    await KeptComment.createOrThrow({ ccPostId: kept.id, body: "on kept" });
+    await KeptComment.createOrThrow({ ccPostId: trashed.id, body: "on trashed" });
+    expect(await stored("cc_posts")).toEqual({ kept: 1, trashed: 0 });
+    expect(await KeptPost.resetCounters([kept.id, trashed.id], "comments")).toBe(1);
+  });
+});
