@@ -197,7 +197,10 @@ export const defaultScopes = definePlugin({
       context.relation = context.relation.withExtension(EXTENSION, scopesFor(context.relation));
     },
     "record:initialize"({ record }) {
-      for (const [name, value] of Object.entries(scopeAttributesOf(record))) record.writeAttribute(name, value);
+      for (const [name, value] of Object.entries(scopeAttributesOf(record))) {
+        // An attribute that reads null already stays unassigned: no change to report, and the column's default applies.
+        if (value !== null || record.readAttribute(name) !== null) record.writeAttribute(name, value);
+      }
     },
     "relation:where"({ data, parts, model, purpose }) {
       // A Relation not started by all() (reload's lookup by key) reads through the scopes a new one would.

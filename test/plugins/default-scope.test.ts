@@ -123,6 +123,11 @@ describe("defaultScope: associations", () => {
       { id: 2, board: 1, title: "Archived", archived: 1 },
       { id: 4, board: 1, title: "Pinned archived", archived: 1 },
     ]);
+    await env.DB.prepare("INSERT INTO archivable_boards (id, name) VALUES (2, 'Another')").run();
+    await env.DB.prepare("UPDATE archivable_notes SET archivable_board_id = 2").run();
+    const another = await ArchivableBoard.find(2);
+    await ArchivableNote.unscoped(() => another.destroyOrThrow());
+    expect(await rows()).toEqual([]);
   });
 
   it("dependent deleteAll and nullify reach the notes the scope shows, with one set-based write", async () => {
