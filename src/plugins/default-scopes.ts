@@ -1,15 +1,18 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import {
   type AnyModel,
+  type AppliedDefaultScope,
+  appliedDefaultScopes,
   argumentError,
   type Condition,
   compileConditions,
   databaseOfModel,
-  declareModelState,
+  DEFAULT_SCOPE,
+  declareDefaultScope,
+  type DefaultScopeDeclaration,
+  defaultScopesOf,
   definePlugin,
-  defineModelState,
   differencesBesidesConditions,
-  modelState,
   pluginRelationOf,
   previewText,
   type RecordOfModel,
@@ -18,42 +21,8 @@ import {
   type RelationOf,
   type ResolvedModel,
   type TypedRelation,
+  withoutDefaultScope,
 } from "../kernel/index.js";
-
-/** A default scope a Model declared or inherited. */
-export interface DefaultScopeDeclaration {
-  /** Narrows the Relation it gets, as a scope's body does: its conditions are the default scope's. */
-  readonly body: (relation: Relation) => unknown;
-  /** The name a plugin gives the scope it declares (`softDelete`), to lift that one alone; the Model's own have none. */
-  readonly name?: string;
-  /** Whether it applies to a Model below the class it is declared on (a plugin's, by the Model's attributes); all by default. */
-  readonly appliesTo?: (model: Function) => boolean;
-  /** Whether `reload()` reads through it; true unless false (soft delete reloads a deleted record's row). */
-  readonly reload?: boolean;
-}
-
-/** One default scope as a query started with it: its name ("" for the Model's own) and the conditions its body gave. */
-interface AppliedScope {
-  readonly name: string;
-  readonly conditions: readonly Condition[];
-}
-
-/**
- * The Relation's own entry: the default scopes it reads through, evaluated when it was started (`all()`); an empty
- * list once `unscoped()`. Plain data, so that `or` compares two Relations' entries by what they hold.
- */
-const EXTENSION = "defaultScope";
-
-const DECLARED = defineModelState<DefaultScopeDeclaration[]>("defaultScopes", () => [], (declared) => [...declared]);
-
-/** Each Model's default scopes that apply to it, read once its declaration is fixed. */
-const applicable = new WeakMap<Function, readonly DefaultScopeDeclaration[]>();
-
-function declarationsOf(model: Function): readonly DefaultScopeDeclaration[] {
-  let found = applicable.get(model);
-  if (!found) applicable.set(model, (found = modelState(model, DECLARED).filter((declared) => declared.appliesTo?.(model) ?? true)));
-  return found;
-}
 
 /** The Models whose default scopes `Model.unscoped(fn)` lifted for the queries `fn` makes (each with its subclasses). */
 const liftedModels = new AsyncLocalStorage<ReadonlySet<Function>>();
@@ -91,46 +60,14 @@ function conditionsOf(relation: Relation, declared: DefaultScopeDeclaration): re
 }
 
 /** The default scopes a Relation of the Model just started reads through: none when lifted, else each body's conditions. */
-function scopesFor(relation: Relation): AppliedScope[] {
+function scopesFor(relation: Relation): AppliedDefaultScope[] {
   if (isLifted(relation.model.model)) return [];
-  return declarationsOf(relation.model.model).map((declared) => ({ name: declared.name ?? "", conditions: conditionsOf(relation, declared) }));
-}
-
-/** The default scopes a Relation reads through; for one not started by `all()` (made by a plugin), those of a new one. */
-function appliedScopes(relation: Relation): readonly AppliedScope[] {
-  return (relation.extension(EXTENSION) as readonly AppliedScope[] | undefined) ?? scopesOfNew(relation.model);
-}
-
-/** The default scopes a Relation of the Model started now reads through. */
-function scopesOfNew(model: ResolvedModel): readonly AppliedScope[] {
-  return (relationOf(model.model).extension(EXTENSION) as readonly AppliedScope[] | undefined) ?? [];
+  return defaultScopesOf(relation.model.model).map((declared) => ({ name: declared.name ?? "", conditions: conditionsOf(relation, declared) }));
 }
 
 /** Whether `reload()` reads through a default scope: unless the plugin that declared it said not. */
-function readsOnReload(model: ResolvedModel, scope: AppliedScope): boolean {
-  return declarationsOf(model.model).find((declared) => (declared.name ?? "") === scope.name)?.reload !== false;
-}
-
-/**
- * The Relation without its default scopes (`unscoped()`), or without the one a plugin declared under `name`
- * (`withDeleted()`); its own conditions stay. Plugin API, for a plugin that declares a default scope.
- */
-export function withoutDefaultScope<R extends Relation>(relation: R, name?: string): R {
-  // A Model without default scopes keeps its Relations as they are, so that `or` still takes them with any other.
-  if (declarationsOf(relation.model.model).length === 0) return relation;
-  const kept = name === undefined ? [] : appliedScopes(relation).filter((scope) => scope.name !== name);
-  return relation.withExtension(EXTENSION, kept);
-}
-
-/**
- * Declares a default scope on a Model or base class, for a plugin whose feature narrows every query (soft delete):
- * in its `setup`, so that Models below inherit it. A plugin's scope has a `name`, which `withoutDefaultScope` lifts.
- */
-export function declareDefaultScope(model: Function, declared: DefaultScopeDeclaration): void {
-  const list = declareModelState(model, DECLARED);
-  const index = declared.name === undefined ? -1 : list.findIndex((each) => each.name === declared.name);
-  if (index === -1) list.push(declared);
-  else list[index] = declared;
+function readsOnReload(model: ResolvedModel, scope: AppliedDefaultScope): boolean {
+  return defaultScopesOf(model.model).find((declared) => (declared.name ?? "") === scope.name)?.reload !== false;
 }
 
 /** The scope `record:initialize` reads for a record a Relation builds: that Relation's, evaluated when it started. */
@@ -164,7 +101,7 @@ function wrapUnscoped(next: (this: Function) => unknown) {
 function scopeAttributesOf(record: object): Record<string, unknown> {
   const Class = record.constructor;
   const source = building?.model === Class ? building.relation : relationOf(Class);
-  const conditions = appliedScopes(source).flatMap((scope) => scope.conditions);
+  const conditions = appliedDefaultScopes(source).flatMap((scope) => scope.conditions);
   return conditions.length === 0 ? {} : source.with({ conditions }).scopeAttributes();
 }
 
@@ -190,11 +127,11 @@ export const defaultScopes = definePlugin({
     },
   },
   wrap: { relation: { build: wrapBuild }, static: { unscoped: wrapUnscoped } },
-  appliesTo: (model: Function) => declarationsOf(model).length > 0,
+  appliesTo: (model: Function) => defaultScopesOf(model).length > 0,
   hooks: {
     "relation:start"(context) {
       if (evaluating.has(context.relation.model)) return;
-      context.relation = context.relation.withExtension(EXTENSION, scopesFor(context.relation));
+      context.relation = context.relation.withExtension(DEFAULT_SCOPE, scopesFor(context.relation));
     },
     "record:initialize"({ record }) {
       for (const [name, value] of Object.entries(scopeAttributesOf(record))) {
@@ -204,7 +141,7 @@ export const defaultScopes = definePlugin({
     },
     "relation:where"({ data, parts, model, purpose }) {
       // A Relation not started by all() (reload's lookup by key) reads through the scopes a new one would.
-      const scopes = (data.extensions[EXTENSION] as readonly AppliedScope[] | undefined) ?? scopesOfNew(model);
+      const scopes = (data.extensions[DEFAULT_SCOPE] as readonly AppliedDefaultScope[] | undefined) ?? appliedDefaultScopes(relationOf(model.model));
       const conditions = scopes.filter((scope) => purpose !== "reload" || readsOnReload(model, scope)).flatMap((scope) => scope.conditions);
       if (conditions.length > 0) parts.where.push(compileConditions(conditions, model, parts.params));
     },

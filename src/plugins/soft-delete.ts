@@ -1,5 +1,4 @@
-import { attributesOf, definePlugin, InvalidModel, type Relation } from "../kernel/index.js";
-import { declareDefaultScope, withoutDefaultScope } from "./default-scopes.js";
+import { attributesOf, declareDefaultScope, definePlugin, InvalidModel, type Relation, withoutDefaultScope } from "../kernel/index.js";
 
 const DELETED_AT = "deletedAt";
 /** The name of the default scope the plugin declares, by which `withDeleted()` lifts it alone. */
