@@ -162,6 +162,21 @@ describe("defaultScope: new records", () => {
   });
 });
 
+describe("defaultScope: uniqueness", () => {
+  it("a uniqueness validation sees the rows the scope hides, as Rails' does (unscoped)", async () => {
+    class UniquelyTitledNote extends ArchivableNote {
+      static {
+        this.validates("title", { uniqueness: true });
+      }
+    }
+    const { events, UniquelyTitledNote: Notes } = listen({ models: { UniquelyTitledNote } });
+    const duplicate = await Notes.create({ title: "Archived" });
+    expect(duplicate.errors.fullMessages()).toEqual(["Title has already been taken"]);
+    expect(events.at(-1)!.sql).toBe(`SELECT 1 AS "recordflare_one" FROM "archivable_notes" WHERE "title" = ?1 LIMIT 1`);
+    expect((await Notes.create({ title: "Fresh" })).isPersisted()).toBe(true);
+  });
+});
+
 describe("defaultScope: unscoped", () => {
   it("unscoped() on a Relation lifts the default scope and keeps its own conditions; Model.unscoped() is every row", async () => {
     const { events, ArchivableNote: Notes } = listen({ models: { ArchivableNote } });
