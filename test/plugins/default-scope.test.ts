@@ -228,6 +228,10 @@ describe("defaultScope: cost", () => {
     scopeRuns.count = 0;
     await ArchivableNote.find(1);
     expect(scopeRuns.count).toBe(1);
+    // A Relation's create builds with the scope it started with.
+    scopeRuns.count = 0;
+    expect((await ArchivableNote.where({ pinned: true }).createOrThrow({ title: "New" })).archived).toBe(false);
+    expect(scopeRuns.count).toBe(1);
   });
 
   it("adds no query: a find, a page with its total and an includes are one round trip each", async () => {
