@@ -38,6 +38,7 @@ export { attributeFiltering, type AttributeFilteringSettings } from "./plugins/a
 export { idGeneration, type IdGenerationSettings } from "./plugins/id-generation.js";
 export { timestamps } from "./plugins/timestamps.js";
 export { scopes, type ScopeStatic } from "./plugins/scopes.js";
+export { defaultScopes } from "./plugins/default-scopes.js";
 export { tableNaming, tableize } from "./plugins/table-naming.js";
 export { pluralize } from "./plugins/inflection.js";
 export { combining } from "./plugins/combining.js";

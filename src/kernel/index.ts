@@ -69,6 +69,15 @@ export type * from "./types.js";
 export { attributesOf, databaseOfModel, databaseOfRecord, databaseOfRelation, isAttributeLoaded, primaryKeyOf, readAsCondition } from "./records/introspection.js";
 export { writeStoredAttribute } from "./records/stored-attribute.js";
 export { defineRelationMethod, pluginRelationOf, relationOf } from "./relations/model-relations.js";
+export {
+  type AppliedDefaultScope,
+  appliedDefaultScopes,
+  DEFAULT_SCOPE,
+  declareDefaultScope,
+  type DefaultScopeDeclaration,
+  defaultScopesOf,
+  withoutDefaultScope,
+} from "./relations/default-scope.js";
 export { underscore, camelize, quoteIdentifier } from "./sql/naming.js";
 export { attributeNamed, castValue } from "./records/assign.js";
 export { attributeWas, changeTrackingMethods, isAttributeChanged } from "./records/change-tracking.js";

@@ -1,31 +1,37 @@
-import { attributesOf, definePlugin, quoteIdentifier, type Relation } from "../kernel/index.js";
+import { attributesOf, declareDefaultScope, definePlugin, InvalidModel, type Relation, withoutDefaultScope } from "../kernel/index.js";
 
 const DELETED_AT = "deletedAt";
-/** The Relation's own entry (`data.extensions`): which rows it reads, the kept ones unless told otherwise. */
-const EXTENSION = "softDelete";
-type Reading = "kept" | "withDeleted" | "onlyDeleted";
+/** The name of the default scope the plugin declares, by which `withDeleted()` lifts it alone. */
+const SCOPE = "softDelete";
+
+const hasDeletedAt = (model: Function) => attributesOf(model).some((attribute) => attribute.name === DELETED_AT && attribute.typeName === "datetime");
 
 /**
  * Soft delete for the Models with a `deletedAt` datetime attribute (column `deleted_at`): `destroy()` sets it (and
  * `updatedAt`, or any attribute marked `updateTimestamp`) with an UPDATE instead of deleting the row, and the record
- * ends destroyed (its after-destroy callbacks run, dependents follow their `dependent` option); queries leave deleted
- * rows out unless asked with `withDeleted()` or `onlyDeleted()` (a `reload` reads the row either way);
- * `record.restore()` clears `deletedAt`.
+ * ends destroyed (its after-destroy callbacks run, dependents follow their `dependent` option); a default scope leaves
+ * deleted rows out of queries unless asked with `withDeleted()` or `onlyDeleted()` (or `unscoped()`, which lifts the
+ * Model's own default scopes too; a `reload` reads the row either way); `record.restore()` clears `deletedAt`. Needs
+ * the `defaultScopes` plugin (in the default set) on the class or above it.
  */
 export const softDelete = definePlugin({
   name: "soft-delete",
-  appliesTo: (model) => attributesOf(model).some((attribute) => attribute.name === DELETED_AT && attribute.typeName === "datetime"),
+  appliesTo: hasDeletedAt,
   relationMethods: {
     /** Reads kept and deleted rows alike. */
     withDeleted(this: Relation) {
-      return this.withExtension(EXTENSION, "withDeleted");
+      return withoutDefaultScope(this, SCOPE);
     },
     /** Reads the deleted rows only. */
     onlyDeleted(this: Relation) {
-      return this.withExtension(EXTENSION, "onlyDeleted");
+      return withoutDefaultScope(this, SCOPE).whereNot({ [DELETED_AT]: null });
     },
   },
-  setup(model) {
+  setup(model: Function & { defaultScope?: unknown }) {
+    if (typeof model.defaultScope !== "function") {
+      throw new InvalidModel(`${model.name}.use: softDelete narrows queries with a default scope; register the defaultScopes plugin first`);
+    }
+    declareDefaultScope(model, { name: SCOPE, body: (q) => q.where({ [DELETED_AT]: null }), appliesTo: hasDeletedAt, reload: false });
     Object.defineProperty(model.prototype, "restore", {
       /** Clears `deletedAt` of a record loaded with `onlyDeleted()` or `withDeleted()`; answers as `save()` does. */
       value: function restore(this: { update(attributes: object): Promise<boolean> }) {
@@ -48,12 +54,6 @@ export const softDelete = definePlugin({
         write.record?.writeAttribute(attribute.name, now);
         write.values.set(attribute.name, now);
       }
-    },
-    "relation:where"({ data, parts, model, purpose }) {
-      const reading = (data.extensions[EXTENSION] ?? "kept") as Reading;
-      if (reading === "withDeleted" || purpose === "reload") return;
-      const column = quoteIdentifier(model.byName.get(DELETED_AT)!.column);
-      parts.where.push(reading === "onlyDeleted" ? `${column} IS NOT NULL` : `${column} IS NULL`);
     },
   },
 });

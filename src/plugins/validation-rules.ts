@@ -1,4 +1,4 @@
-import { anyMatch, attributeWas, castAs, databaseOfRecord, ignoringCase, isAttributeChanged, primaryKeyOf, type Relation } from "../kernel/index.js";
+import { anyMatch, attributeWas, castAs, databaseOfRecord, ignoringCase, isAttributeChanged, primaryKeyOf, type Relation, withoutDefaultScope } from "../kernel/index.js";
 import { boolean, type Check, longForm, shortOrLong, trueOrObject } from "./validation-options.js";
 import { isBlank } from "./validation-skips.js";
 import type { Validator, ValidatorContext } from "./validator.js";
@@ -53,7 +53,8 @@ async function isTaken({ record, attribute, value, options }: ValidatorContext<{
   const database = databaseOfRecord(record);
   const model = (database ? database.model(record.constructor) : record.constructor) as { all(): Relation };
   const caseSensitive = options.caseSensitive !== false;
-  let others = model.all().where({ [attribute]: caseSensitive || typeof value !== "string" ? value : ignoringCase(value) });
+  // As Rails' `klass.unscoped`: a row a default scope hides (archived, soft-deleted) still holds the value.
+  let others = withoutDefaultScope(model.all()).where({ [attribute]: caseSensitive || typeof value !== "string" ? value : ignoringCase(value) });
   if (!record.isNewRecord()) {
     const key = primaryKeyOf(record.constructor);
     // Its row as stored, as Rails' `id_in_database`: a key being changed must not make its own row a rival.

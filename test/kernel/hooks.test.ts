@@ -77,6 +77,36 @@ describe("synchronous hook points", () => {
   });
 });
 
+describe("relation:start", () => {
+  it("runs once for each new Relation of every record (a static query, all()), never for one made from another", () => {
+    const started: string[] = [];
+    class Labelled extends User {
+      static {
+        this.hook("relation:start", (context) => {
+          started.push(context.relation.model.name);
+          context.relation = context.relation.withExtension("label", "x");
+        });
+      }
+    }
+    const relation = Labelled.where({ name: "Ada" }).order({ id: "asc" }).limit(1);
+    expect(started).toEqual(["Labelled"]);
+    expect(relation.extension("label")).toBe("x");
+    Labelled.all();
+    expect(started).toEqual(["Labelled", "Labelled"]);
+  });
+
+  it("refuses a hook that leaves anything but a Relation made from the one it got, naming the Model", () => {
+    class Replaced extends User {
+      static {
+        this.hook("relation:start", (context) => {
+          context.relation = User.all() as never;
+        });
+      }
+    }
+    expect(() => Replaced.all()).toThrow(new TypeError("Replaced: a relation:start hook must leave a Relation of Replaced made from the one it got"));
+  });
+});
+
 describe("relation compile hooks' context", () => {
   it("gives each of the four hooks the ResolvedModel it compiles for, also through a plugin on a base class", () => {
     const seen: [string, string, string][] = [];

@@ -251,7 +251,7 @@ describe("whereNot", () => {
   it("negates the whole condition, not each key", async () => {
     const relation = User.whereNot({ name: "Ada", admin: true });
     expect(relation.toSql()).toEqual({
-      sql: `SELECT * FROM "users" WHERE NOT ("name" = ?1 AND "admin" = ?2) AND NOT ("name" IS NULL) AND NOT ("admin" IS NULL)`,
+      sql: `SELECT * FROM "users" WHERE NOT ("name" = ?1 AND "admin" = ?2) AND "name" IS NOT NULL AND "admin" IS NOT NULL`,
       params: ["Ada", 1],
     });
     expect(await names(relation)).toEqual(["Bob", "Cy", "Dee", "Eve"]);

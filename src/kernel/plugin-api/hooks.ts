@@ -333,6 +333,13 @@ export interface ModelHooks<R = any, M = any, Q = any> {
   /** A record is being printed; a hook may change the entries. Sync. */
   "record:inspect": (context: { readonly record: R; readonly entries: InspectEntry[] }) => void;
   /**
+   * A Relation of every record of the Model was made (`all()`, and so every static query, an association's reads and
+   * preloads): the start of a query. A hook may put another Relation in its place, made from it (`withExtension`,
+   * `where`): a default scope is evaluated here, once per query. Not run for a Relation made from another (`where`,
+   * `with`, ...), nor for `reload`'s lookup by key. Sync.
+   */
+  "relation:start": (context: { relation: Q }) => void;
+  /**
    * The async stage before a Relation is compiled, run by every method that sends its conditions and may await:
    * its loads (`toArray`, `first`, `findBy`, `find`, a page, `explain`), `count`, `exists`, `pluck`, `updateAll` and
    * `deleteAll`, before `relation:plan` and the compile hooks. A hook may replace the Relation's `conditions` (values

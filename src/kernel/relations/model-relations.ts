@@ -40,9 +40,20 @@ export function defineRelationMethod(model: Function, name: string, method: (thi
  */
 export function relationOf(model: Function, from?: Relation): Relation {
   const relation = new (relationClassOf(model))(model, from?.data);
-  const { name } = relation.model;
+  const { name, hooks } = relation.model;
   if (from !== undefined && from.model !== relation.model) throw argumentError(`${name}: relationOf`, `a Relation of ${name}`, from);
-  return relation;
+  return from === undefined && hooks.has("relation:start") ? startedRelation(relation) : relation;
+}
+
+/** A new Relation of every record after the `relation:start` hooks, each of which may give another in its place. */
+function startedRelation(relation: Relation): Relation {
+  const context = { relation };
+  relation.model.hooks.callSync("relation:start", context);
+  const started: unknown = context.relation;
+  if (!(started instanceof Relation) || started.model !== relation.model || started.constructor !== relation.constructor) {
+    throw new TypeError(`${relation.model.name}: a relation:start hook must leave a Relation of ${relation.model.name} made from the one it got`);
+  }
+  return started;
 }
 
 /** The Relation with the plugins' Relation methods but none defined for its Model alone (what a scope's body gets). */

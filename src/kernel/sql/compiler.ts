@@ -112,13 +112,20 @@ export function compileCondition(condition: Condition, model: ResolvedModel, par
     case "sql":
       return `(${compileFragment(condition.fragment, model, params)})`;
     case "not":
-      return `NOT (${compileConditions(condition.conditions, model, params)})`;
+      return compileNot(condition.conditions, model, params);
     case "or":
       return `(${joinBalanced(
         orBranches(condition.branches).map((branch) => compileConditions(branch, model, params)),
         " OR ",
       )})`;
   }
+}
+
+/** NOT of conditions; of one IS NULL, the plainer `IS NOT NULL` (`whereNot({ deletedAt: null })`), which reads an index alike. */
+function compileNot(conditions: readonly Condition[], model: ResolvedModel, params: ParamWriter): string {
+  const [only] = conditions;
+  if (conditions.length === 1 && only?.kind === "null") return `${columnOf(only.attribute)} IS NOT NULL`;
+  return `NOT (${compileConditions(conditions, model, params)})`;
 }
 
 /** Compiles conditions joined with AND. */
