@@ -62,5 +62,7 @@ export { type InheritanceOptions, singleTableInheritance, SubclassNotFound } fro
 export { DecryptionError, encrypts, EncryptionError, type EncryptedAttributeOptions, type EncryptsOptions, type TextAttributeName, type WorkerSecrets } from "./plugins/encrypts.js";
 export { associations, type JsonInclude } from "./plugins/associations/plugin.js";
 export { AssociationNotLoaded } from "./plugins/associations/association-not-loaded.js";
-export { belongsTo, hasMany, hasOne, type AssociationRelation, type BelongsTo, type HasMany, type HasOne } from "./plugins/associations/declare.js";
+export { belongsTo, hasMany, hasOne, type AssociationRelation, type BelongsTo, type HasMany, type HasOne, type PolymorphicBelongsTo } from "./plugins/associations/declare.js";
+export type { PolymorphicBelongsToOptions } from "./plugins/associations/polymorphic.js";
+export { UnknownPolymorphicType } from "./plugins/associations/polymorphic-type.js";
 export type { BelongsToOptions, Dependent, HasManyDependent, HasManyOptions, HasOneDependent, HasOneOptions } from "./plugins/associations/definition.js";

@@ -18,6 +18,7 @@ import {
   type StatementReader,
   storedWithinD1Limit,
 } from "../../kernel/index.js";
+import { detachedKeys } from "./polymorphic-type.js";
 import { type DependentNode, type DependentTree, OWNER } from "./dependent-tree.js";
 import { scopedTargetOf } from "./slot.js";
 
@@ -151,7 +152,7 @@ export async function writeReached(reach: TreeReach, group: readonly DependentNo
   const target = targetOf(first, reach.database);
   const parents = group.flatMap((node) => node.parents);
   const nullifies = first.dependent === "nullify";
-  const values = nullifies ? new Map([[first.association.foreignKey, null]]) : undefined;
+  const values = nullifies ? new Map(Object.entries(detachedKeys(first.association))) : undefined;
   const plan = await dependentsWritePlan(target.model, nullifies ? "nullify" : "deleteDependents", values);
   const recursive = reach.tree.recursive && parents.some((parent) => parent !== OWNER);
   return setWriteStatement(plan, {

@@ -16,6 +16,7 @@ import type { Dependent, ResolvedAssociation } from "./definition.js";
 import { anyReached, parentsReached, readRecords, type TreeReach, writeReached } from "./dependent-statements.js";
 import { type DependentNode, type DependentTree, dependentTreeOf, OWNER } from "./dependent-tree.js";
 import { rowKeyOf } from "./keys.js";
+import { detachedKeys } from "./polymorphic-type.js";
 import { slotsOf } from "./registry.js";
 import type { AssociationSlot } from "./slot.js";
 
@@ -138,7 +139,7 @@ const STRATEGIES: Record<Dependent, Strategy> = {
   deleteAll: deleteRows,
   delete: deleteRows,
   nullify({ owner, association, slot, batch }) {
-    batch.push(updateAllStatement(childRows(owner, association, slot), { [association.foreignKey]: null }));
+    batch.push(updateAllStatement(childRows(owner, association, slot), detachedKeys(association)));
   },
   // One query that reads a row at most, as Rails' exists?: the children are not loaded to be counted.
   async restrictWithError({ owner, association, slot, found }) {
