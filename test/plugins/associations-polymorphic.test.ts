@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { belongsTo, connect, hasMany, InvalidModel, Model, UnknownPolymorphicType, withDatabase } from "../../src/index.js";
+import { belongsTo, connect, hasMany, InvalidModel, Model, sql, UnknownPolymorphicType, withDatabase } from "../../src/index.js";
 import { countRows, listen, recordingRoundTrips } from "../helpers/queries.js";
 import { commentsOnPostsAndPhotos, type CommentsOnPostsAndPhotos, POLYMORPHIC_TABLES } from "../models/comments-on-posts-and-photos.js";
 
@@ -37,7 +37,7 @@ async function seed({ Post, Photo, Comment }: CommentsOnPostsAndPhotos) {
   return { post, photo, other };
 }
 
-describe("polymorphic belongsTo: reading and assigning", () => {
+describe("guide: Polymorphic associations, reading and assigning", () => {
   it("set writes the key and the Model's name; load reads the record of the Model the type names", async () => {
     const models = commentsOnPostsAndPhotos();
     const { Post, Photo, Comment } = models;
@@ -129,7 +129,7 @@ describe("polymorphic belongsTo: reading and assigning", () => {
   });
 });
 
-describe("polymorphic belongsTo: validation", () => {
+describe("guide: Polymorphic associations, validation", () => {
   it("a required one fails with must exist when the key or the type is null", async () => {
     const { Comment } = commentsOnPostsAndPhotos();
     const noType = Comment.build({ body: "x", commentableId: "1" });
@@ -157,7 +157,7 @@ describe("polymorphic belongsTo: validation", () => {
   });
 });
 
-describe("polymorphic includes: one round trip", () => {
+describe("guide: Polymorphic associations, includes in one round trip", () => {
   it("includes(commentable) reads each listed Model's rows in the main query's batch, the type bound", async () => {
     const models = commentsOnPostsAndPhotos({ optional: true });
     await seed(models);
@@ -188,6 +188,19 @@ describe("polymorphic includes: one round trip", () => {
       expect(page.records.map((comment) => comment.commentable.get()?.constructor)).toEqual([models.Post, models.Photo, models.Photo]);
     });
     expect(trips).toHaveLength(1);
+  });
+
+  it("the parents are those of the rows returned, whichever rows SQLite's second run of a random order chose", async () => {
+    const models = commentsOnPostsAndPhotos();
+    await seed(models);
+    const expected = { c1: "1", c2: 1, c3: 2, c4: "1" } as Record<string, unknown>;
+    for (let run = 0; run < 5; run += 1) {
+      const trips = await counting(async () => {
+        const comments = await models.Comment.includes("commentable").order(sql`random()`).limit(2).toArray();
+        for (const comment of comments) expect(comment.commentable.get()?.id).toBe(expected[comment.id]);
+      });
+      expect(trips.length).toBeLessThanOrEqual(2);
+    }
   });
 
   it("a row whose type names no listed Model makes the load throw UnknownPolymorphicType", async () => {
@@ -225,7 +238,7 @@ describe("polymorphic includes: one round trip", () => {
   });
 });
 
-describe("hasMany and hasOne as a polymorphic belongsTo", () => {
+describe("guide: Polymorphic associations, hasMany and hasOne with as", () => {
   it("post.comments() is the rows of the post's type and key", async () => {
     const models = commentsOnPostsAndPhotos();
     const { post, photo } = await seed(models);
@@ -260,7 +273,7 @@ describe("hasMany and hasOne as a polymorphic belongsTo", () => {
   });
 });
 
-describe("dependent through as", () => {
+describe("guide: Polymorphic associations, dependent through as", () => {
   it("destroy without callbacks: one round trip, set-based, narrowed by the type at every level", async () => {
     const models = commentsOnPostsAndPhotos({ comments: "destroy" });
     const { post } = await seed(models);
@@ -332,7 +345,7 @@ describe("dependent through as", () => {
   });
 });
 
-describe("polymorphic declarations are checked at first use", () => {
+describe("guide: Polymorphic associations, declarations checked at first use", () => {
   const base = { id: { type: "string", null: false }, commentableType: "string", commentableId: "string" } as const;
 
   it("as naming no polymorphic belongsTo of the target", async () => {
@@ -384,7 +397,7 @@ describe("polymorphic declarations are checked at first use", () => {
   });
 });
 
-describe("polymorphic as JSON", () => {
+describe("guide: Polymorphic associations, as JSON", () => {
   it("asJson nests the loaded parent of each comment, whatever its Model", async () => {
     const models = commentsOnPostsAndPhotos();
     await seed(models);
@@ -393,5 +406,12 @@ describe("polymorphic as JSON", () => {
       { id: "1", title: "A post" },
       { id: 1, caption: "A photo" },
     ]);
+    // Below the polymorphic association: what every listed Model has.
+    const [first] = await models.Comment.includes({ commentable: "comments" }).where({ id: "c2" }).toArray();
+    expect(first!.asJson({ include: { commentable: "comments" } })["commentable"]).toEqual({
+      id: 1,
+      caption: "A photo",
+      comments: [{ id: "c2", commentableType: "Photo", commentableId: "1", body: "on the photo" }],
+    });
   });
 });
