@@ -51,14 +51,25 @@ export function ownerType(association: ResolvedAssociation): Record<string, stri
   return { [association.polymorphic.foreignType]: type! };
 }
 
+const parentsByModel = new WeakMap<Function, readonly ResolvedAssociation[]>();
+
+/** A Model's polymorphic `belongsTo` associations, found once: a save of a Model without any looks at none. */
+function polymorphicParentsOf(model: Function): readonly ResolvedAssociation[] {
+  let parents = parentsByModel.get(model);
+  if (!parents) {
+    parents = [...associationsOf(model).values()].filter((association) => association.kind === "belongsTo" && association.polymorphic);
+    parentsByModel.set(model, parents);
+  }
+  return parents;
+}
+
 /**
  * A type that names none of a polymorphic `belongsTo`'s Models fails validation ("Commentable type is not one of
  * Post, Photo"), checked without a query, on a new record or a changed type: such a row could never be read back.
  */
 export function validatePolymorphicTypes(record: Owner): void {
-  for (const association of associationsOf(record.constructor).values()) {
-    if (association.kind !== "belongsTo" || !association.polymorphic) continue;
-    const { foreignType, models } = association.polymorphic;
+  for (const association of polymorphicParentsOf(record.constructor)) {
+    const { foreignType, models } = association.polymorphic!;
     if (!record.isNewRecord() && !isAttributeChanged(record, foreignType)) continue;
     const type: unknown = record.readAttribute(foreignType);
     if (type !== null && !models.has(type as string)) record.errors.add(foreignType, "inclusion", `is not one of ${modelNames(association)}`);
