@@ -258,6 +258,28 @@ describe("guide: Polymorphic associations, hasMany and hasOne with as", () => {
     expect([stored.commentableType, stored.commentableId]).toEqual(["Post", post.id]);
   });
 
+  it("a child of an owner whose key the database assigns takes it after the owner's insert, with the owner's type", async () => {
+    const { Photo, Comment } = commentsOnPostsAndPhotos();
+    const photo = Photo.build({ caption: "new" });
+    const comment = photo.comments().build({ body: "first" });
+    await photo.saveOrThrow();
+    const stored = await Comment.find(comment.id);
+    expect([stored.commentableType, stored.commentableId]).toEqual(["Photo", String(photo.id)]);
+  });
+
+  it("a new image built for a saved post replaces the old one by clearing its key and type (no dependent)", async () => {
+    const models = commentsOnPostsAndPhotos();
+    const { post } = await seed(models);
+    await models.Image.insertAll([{ imageableType: "Post", imageableId: "1", url: "old.png" }, { imageableType: "Photo", imageableId: "1", url: "photo.png" }]);
+    post.image.build({ url: "new.png" });
+    await post.saveOrThrow();
+    expect(await rows(`SELECT url, imageable_type, imageable_id FROM pm_images ORDER BY url`)).toEqual([
+      { url: "new.png", imageable_type: "Post", imageable_id: "1" },
+      { url: "old.png", imageable_type: null, imageable_id: null },
+      { url: "photo.png", imageable_type: "Photo", imageable_id: "1" },
+    ]);
+  });
+
   it("hasOne as: build with the owner's type, load by type and key", async () => {
     const models = commentsOnPostsAndPhotos();
     const { post, photo } = await seed(models);
