@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { belongsTo, connect, hasMany, InvalidModel, Model, sql, UnknownPolymorphicType, withDatabase } from "../../src/index.js";
+import { AssociationNotLoaded, belongsTo, connect, hasMany, InvalidModel, Model, sql, UnknownPolymorphicType, withDatabase } from "../../src/index.js";
 import { countRows, listen, recordingRoundTrips } from "../helpers/queries.js";
 import { commentsOnPostsAndPhotos, type CommentsOnPostsAndPhotos, POLYMORPHIC_TABLES } from "../models/comments-on-posts-and-photos.js";
 
@@ -98,6 +98,11 @@ describe("guide: Polymorphic associations, reading and assigning", () => {
     expect(() => comment.commentable.set(Like.build({}) as never)).toThrow(new TypeError("Comment.commentable.set takes a record of Post, Photo or null, not a Like"));
     expect(() => comment.commentable.set("Post" as never)).toThrow(/Comment\.commentable\.set takes a record of Post, Photo or null, not "Post"/);
     expect([comment.commentableType, comment.commentableId]).toEqual([null, null]);
+  });
+
+  it("used on a record made with new: AssociationNotLoaded naming the listed Models", async () => {
+    const { Comment } = commentsOnPostsAndPhotos();
+    expect(() => new Comment().commentable.get()).toThrow(new AssociationNotLoaded("Post or Photo association used on a record made with new; make records with Model.build()"));
   });
 
   it("a record of a subclass of a listed Model stores the listed Model's name (Rails stores the base class)", async () => {
