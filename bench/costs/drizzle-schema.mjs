@@ -14,6 +14,16 @@ export const comments = sqliteTable("comments", {
   ...timestamps,
 });
 
+export const photos = sqliteTable("photos", { id: text("id").primaryKey(), caption: text("caption").notNull(), ...timestamps });
+// Drizzle has no polymorphic relation: remarks are read, then their posts and photos by the keys of each type.
+export const remarks = sqliteTable("remarks", {
+  id: text("id").primaryKey(),
+  remarkableType: text("remarkable_type").notNull(),
+  remarkableId: text("remarkable_id").notNull(),
+  body: text("body").notNull(),
+  ...timestamps,
+});
+
 export const usersRelations = relations(users, ({ many }) => ({ posts: many(posts) }));
 export const postsRelations = relations(posts, ({ one, many }) => ({ user: one(users, { fields: [posts.userId], references: [users.id] }), comments: many(comments) }));
 export const commentsRelations = relations(comments, ({ one }) => ({ post: one(posts, { fields: [comments.postId], references: [posts.id] }) }));

@@ -17,6 +17,23 @@ export class Post extends Model({ id: { type: "string", null: false, generateId:
   comments = hasMany(Comment, { dependent: "destroy" });
 }
 
+export class Photo extends Model({ id: { type: "string", null: false, generateId: true }, caption: { type: "string", null: false }, ...timestamps }) {
+  static tableName = "photos";
+  remarks = hasMany(Remark, { as: "remarkable" });
+}
+
+/** A comment on a post or on a photo: a polymorphic belongsTo. */
+export class Remark extends Model({
+  id: { type: "string", null: false, generateId: true },
+  remarkableType: { type: "string", null: false },
+  remarkableId: { type: "string", null: false },
+  body: { type: "string", null: false },
+  ...timestamps,
+}) {
+  static tableName = "remarks";
+  remarkable = belongsTo([Post, Photo], { polymorphic: true });
+}
+
 export class Comment extends Model({ id: { type: "string", null: false, generateId: true }, postId: { type: "string", null: false }, userId: { type: "string", null: false }, body: { type: "string", null: false }, ...timestamps }) {
   static tableName = "comments";
   post = belongsTo(Post);

@@ -1,6 +1,7 @@
 /**
- * The blog every cost scenario runs on, as SQL (what the generator would write for users, posts and comments, with
- * the indexes an app has), for recordflare's Models and Drizzle's tables alike.
+ * The blog every cost scenario runs on, as SQL (what the generator would write for users, posts and comments, and
+ * for photos and remarks, which are comments on a post or a photo, with the indexes an app has), for recordflare's
+ * Models and Drizzle's tables alike.
  */
 export const BLOG_SCHEMA = [
   `CREATE TABLE users (id TEXT PRIMARY KEY NOT NULL, name TEXT NOT NULL, email TEXT NOT NULL, created_at DATETIME NOT NULL, updated_at DATETIME NOT NULL)`,
@@ -10,6 +11,10 @@ export const BLOG_SCHEMA = [
   `CREATE INDEX index_posts_on_created_at ON posts (created_at)`,
   `CREATE TABLE comments (id TEXT PRIMARY KEY NOT NULL, post_id TEXT NOT NULL REFERENCES posts (id), user_id TEXT NOT NULL REFERENCES users (id), body TEXT NOT NULL, created_at DATETIME NOT NULL, updated_at DATETIME NOT NULL)`,
   `CREATE INDEX index_comments_on_post_id ON comments (post_id)`,
+  `CREATE TABLE photos (id TEXT PRIMARY KEY NOT NULL, caption TEXT NOT NULL, created_at DATETIME NOT NULL, updated_at DATETIME NOT NULL)`,
+  `CREATE TABLE remarks (id TEXT PRIMARY KEY NOT NULL, remarkable_type TEXT NOT NULL, remarkable_id TEXT NOT NULL, body TEXT NOT NULL, created_at DATETIME NOT NULL, updated_at DATETIME NOT NULL)`,
+  `CREATE INDEX index_remarks_on_remarkable ON remarks (remarkable_type, remarkable_id)`,
+  `CREATE INDEX index_remarks_on_created_at ON remarks (created_at)`,
 ];
 
-export const TABLES = ["comments", "posts", "users"];
+export const TABLES = ["remarks", "photos", "comments", "posts", "users"];

@@ -9,16 +9,21 @@ import { drizzle } from "drizzle-orm/d1";
 import { count, desc, eq, inArray } from "drizzle-orm";
 import { countingD1 } from "./counting-d1.mjs";
 import * as blog from "./drizzle-schema.mjs";
-import { Comment, Post, User } from "./recordflare-models.mjs";
+import { Comment, Post, Remark, User } from "./recordflare-models.mjs";
 import { BLOG_SCHEMA, TABLES } from "./schema.mjs";
 
 const USERS = 5_000;
 const POSTS = 200;
 const COMMENTS_PER_POST = 2;
 const DELETED_POSTS = 30;
+const PHOTOS = 50;
+const REMARKS = 100;
 const now = "2026-11-25T00:00:00.000Z";
 
-/** Seeds 5,000 users, 200 posts with 2 comments each (spread over authors), and one user with 30 posts of 2 comments. */
+/**
+ * Seeds 5,000 users, 200 posts with 2 comments each (spread over authors), one user with 30 posts of 2 comments, and
+ * 50 photos with 100 remarks, every other one on a post, the others on a photo.
+ */
 async function seed(d1) {
   for (const table of TABLES) await d1.prepare(`DROP TABLE IF EXISTS ${table}`).run();
   for (const statement of BLOG_SCHEMA) await d1.prepare(statement).run();
@@ -27,7 +32,11 @@ async function seed(d1) {
   for (let i = 0; i < DELETED_POSTS; i++) posts.push([`dp-${i}`, "u-doomed", `Doomed ${i}`, new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString()]);
   users.push(["u-doomed", "Doomed", "doomed@example.com"]);
   const comments = posts.flatMap(([postId], p) => Array.from({ length: COMMENTS_PER_POST }, (_, c) => [`c-${p}-${c}`, postId, `u-${(p + c) % USERS}`, `Comment ${c}`]));
+  const photos = Array.from({ length: PHOTOS }, (_, i) => [`ph-${i}`, `Photo ${i}`]);
+  const remarks = Array.from({ length: REMARKS }, (_, i) => [`r-${i}`, i % 2 === 0 ? "Post" : "Photo", i % 2 === 0 ? `p-${i}` : `ph-${i % PHOTOS}`, `Remark ${i}`, new Date(Date.UTC(2026, 1, 1, 0, i)).toISOString()]);
   await d1.batch([
+    d1.prepare(`INSERT INTO photos SELECT value->>0, value->>1, '${now}', '${now}' FROM json_each(?)`).bind(JSON.stringify(photos)),
+    d1.prepare(`INSERT INTO remarks SELECT value->>0, value->>1, value->>2, value->>3, value->>4, value->>4 FROM json_each(?)`).bind(JSON.stringify(remarks)),
     d1.prepare(`INSERT INTO users SELECT value->>0, value->>1, value->>2, '${now}', '${now}' FROM json_each(?)`).bind(JSON.stringify(users)),
     d1.prepare(`INSERT INTO posts SELECT value->>0, value->>1, value->>2, value->>3, value->>3 FROM json_each(?)`).bind(JSON.stringify(posts)),
     d1.prepare(`INSERT INTO comments SELECT value->>0, value->>1, value->>2, value->>3, '${now}', '${now}' FROM json_each(?)`).bind(JSON.stringify(comments)),
@@ -35,6 +44,9 @@ async function seed(d1) {
 }
 
 const LATEST = 25;
+
+/** What a remarks page shows of each remark: its text and the title or caption of what it is on. */
+const remarkLine = (body, parent) => `${body} on ${parent.title ?? parent.caption}`;
 
 const recordflare = {
   async postPage(db) {
@@ -48,6 +60,10 @@ const recordflare = {
   async postsPage(db) {
     const page = await db.model(Post).includes("user").order({ createdAt: "desc" }).paginate({ page: 2, perPage: LATEST });
     return { total: page.total, titles: page.records.map((post) => `${post.title} by ${post.user.get().name}`) };
+  },
+  async remarksPage(db) {
+    const remarks = await db.model(Remark).includes("remarkable").order({ createdAt: "desc" }).limit(LATEST).toArray();
+    return remarks.map((remark) => remarkLine(remark.body, remark.remarkable.get()));
   },
   async deleteUser(db) {
     const user = await db.model(User).find("u-doomed");
@@ -74,6 +90,16 @@ const drizzleQueries = {
       db.query.posts.findMany({ orderBy: desc(blog.posts.createdAt), limit: LATEST, offset: LATEST, with: { user: true } }),
     ]);
     return { total, titles: posts.map((post) => `${post.title} by ${post.user.name}`) };
+  },
+  async remarksPage(db) {
+    const remarks = await db.select().from(blog.remarks).orderBy(desc(blog.remarks.createdAt)).limit(LATEST);
+    const keysOf = (type) => remarks.filter((remark) => remark.remarkableType === type).map((remark) => remark.remarkableId);
+    const [posts, photos] = await db.batch([
+      db.select().from(blog.posts).where(inArray(blog.posts.id, keysOf("Post"))),
+      db.select().from(blog.photos).where(inArray(blog.photos.id, keysOf("Photo"))),
+    ]);
+    const parents = new Map([...posts.map((post) => [`Post ${post.id}`, post]), ...photos.map((photo) => [`Photo ${photo.id}`, photo])]);
+    return remarks.map((remark) => remarkLine(remark.body, parents.get(`${remark.remarkableType} ${remark.remarkableId}`)));
   },
   async deleteUser(db) {
     // Set-based deletes in one batch: what a Drizzle user writes by hand (no callbacks, no dependents declared).
@@ -116,6 +142,16 @@ const minimum = {
     ]);
     const byId = new Map(users.results.map((user) => [user.id, user]));
     return { total: total.results[0].total, titles: posts.results.map((post) => `${post.title} by ${byId.get(post.user_id).name}`) };
+  },
+  async remarksPage(d1) {
+    const page = `SELECT * FROM remarks ORDER BY created_at DESC LIMIT ${LATEST}`;
+    const [remarks, posts, photos] = await d1.batch([
+      d1.prepare(page),
+      d1.prepare(`SELECT * FROM posts WHERE id IN (SELECT remarkable_id FROM (${page}) WHERE remarkable_type = ?)`).bind("Post"),
+      d1.prepare(`SELECT * FROM photos WHERE id IN (SELECT remarkable_id FROM (${page}) WHERE remarkable_type = ?)`).bind("Photo"),
+    ]);
+    const parents = new Map([...posts.results.map((post) => [`Post ${post.id}`, post]), ...photos.results.map((photo) => [`Photo ${photo.id}`, photo])]);
+    return remarks.results.map((remark) => remarkLine(remark.body, parents.get(`${remark.remarkable_type} ${remark.remarkable_id}`)));
   },
   async deleteUser(d1) {
     await d1.batch([

@@ -1,7 +1,7 @@
 /**
  * Column syntax of the generators: `name[:type][:unique|:unique_nocase|:index][!][=<literal>]`.
  *
- * - `type` is one of string (the default), integer, real, boolean, datetime, json, references;
+ * - `type` is one of string (the default; `text` is the same), integer, real, boolean, datetime, json, references;
  * - a `!` at the end of the name, the type or a modifier marks the column NOT NULL, and so does a `!` ending the
  *   whole argument after a default (`count:integer=0!`);
  * - `=<literal>` sets the DEFAULT (everything after the first `=`, so a string default may hold `:`; one that
@@ -9,7 +9,9 @@
  * - `:unique` adds a unique index, `:index` a plain one; `:unique_nocase` a unique index that compares with SQLite's
  *   NOCASE (ASCII letters folded), which `uniqueness: { caseSensitive: false }` searches instead of reading the table;
  * - a camelCase name gives a snake_case column (`firstName` gives `first_name`);
- * - `user:references` gives the column `user_id`, referencing the table `users`, with an index.
+ * - `user:references` gives the column `user_id`, referencing the table `users`, with an index;
+ * - `commentable:references{polymorphic}` (Rails' syntax) gives `commentable_type` (the parent's Model name) and
+ *   `commentable_id`, which references no one table, with one index on the pair.
  */
 import { ActiveRecord } from "../active-record.js";
 import { camelize, underscore } from "../kernel/index.js";
@@ -33,12 +35,18 @@ export interface ColumnSpec {
   readonly defaultSql: string | undefined;
   /** Index to create on the column: from `:unique`, `:unique_nocase`, `:index`, or (plain) for a reference. */
   readonly index: "unique" | "uniqueNocase" | "plain" | undefined;
-  /** For a reference, the parent table (`users` for `user:references`). */
+  /** For a reference, the parent table (`users` for `user:references`); none for a polymorphic one. */
   readonly parentTable: string | undefined;
+  /** For a polymorphic reference, the column holding the parent's Model name (`commentable_type`). */
+  readonly typeColumn: string | undefined;
 }
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const MODIFIERS = ["unique", "unique_nocase", "index"] as const;
+/** Rails' `text`, a long string: SQLite's TEXT holds strings of any length, so it is `string`. */
+const TYPE_ALIASES: Readonly<Record<string, GeneratorType>> = { text: "string" };
+/** The type of a polymorphic reference, in Rails' syntax: `commentable:references{polymorphic}`. */
+const POLYMORPHIC_REFERENCE = "references{polymorphic}";
 
 // A problem with one argument; `syntax` adds a reminder of the column syntax.
 function fail(source: string, problem: string, syntax = true): never {
@@ -63,11 +71,15 @@ export function parseColumn(source: string): ColumnSpec {
   if (name === "") fail(source, "the name is missing");
   if (!NAME.test(name)) fail(source, `"${name}" is not a valid column name (letters, digits and _, not starting with a digit)`);
   let type: GeneratorType = "string";
+  let polymorphic = false;
   if (rest[0] !== undefined && !(MODIFIERS as readonly string[]).includes(rest[0])) {
     const word = rest.shift()!;
     if (word === "") fail(source, "the type is empty");
-    if (!isGeneratorType(word)) fail(source, `unknown type "${word}"`);
-    type = word;
+    polymorphic = word === POLYMORPHIC_REFERENCE;
+    if (!polymorphic && word.startsWith("references{")) fail(source, `references takes {polymorphic} only, not "${word.slice("references".length)}"`, false);
+    const named = polymorphic ? "references" : (TYPE_ALIASES[word] ?? word);
+    if (!isGeneratorType(named)) fail(source, `unknown type "${word}"`);
+    type = named;
   }
   let index: ColumnSpec["index"];
   for (const modifier of rest) {
@@ -81,9 +93,11 @@ export function parseColumn(source: string): ColumnSpec {
   const base = underscore(name);
   if (type === "references") {
     if (defaultText !== undefined) fail(source, "a reference takes no default", false);
+    const reference = { source, type, column: `${base}_id`, required: true, defaultSql: undefined, index: index ?? "plain" } as const;
+    if (polymorphic) return { ...reference, parentTable: undefined, typeColumn: `${base}_type` };
     const parentTable = tableize(name);
     refuseReservedTable(parentTable, `Column "${source}"`, "a reference points at a table of the app's");
-    return { source, type, column: `${base}_id`, required: true, defaultSql: undefined, index: index ?? "plain", parentTable };
+    return { ...reference, parentTable, typeColumn: undefined };
   }
   // Such a Model would throw InvalidModel at its first use: refuse the column before anything is written.
   const attribute = camelize(base);
@@ -96,7 +110,12 @@ export function parseColumn(source: string): ColumnSpec {
     if ("error" in result) fail(source, `the default ${JSON.stringify(literal)} ${result.error}`, false);
     defaultSql = result.sql;
   }
-  return { source, type, column: base, required, defaultSql, index, parentTable: undefined };
+  return { source, type, column: base, required, defaultSql, index, parentTable: undefined, typeColumn: undefined };
+}
+
+/** The table columns one argument makes: one, or for a polymorphic reference its type and key columns. */
+export function columnsOf(spec: ColumnSpec): string[] {
+  return spec.typeColumn === undefined ? [spec.column] : [spec.typeColumn, spec.column];
 }
 
 /** Parses column arguments; throws `CliError` for a bad one or for two arguments naming the same column. */
@@ -104,9 +123,11 @@ export function parseColumns(sources: readonly string[]): ColumnSpec[] {
   const columns = sources.map(parseColumn);
   const seen = new Map<string, string>();
   for (const column of columns) {
-    const earlier = seen.get(column.column);
-    if (earlier !== undefined) throw new CliError(`Columns "${earlier}" and "${column.source}" both name the column ${column.column}.`);
-    seen.set(column.column, column.source);
+    for (const name of columnsOf(column)) {
+      const earlier = seen.get(name);
+      if (earlier !== undefined) throw new CliError(`Columns "${earlier}" and "${column.source}" both name the column ${name}.`);
+      seen.set(name, column.source);
+    }
   }
   return columns;
 }

@@ -3,7 +3,7 @@
  * DROP COLUMN, and the indexes named `index_<table>_on_<column>`.
  */
 import { type AttributeTypeName, SQL_TYPES } from "./column-types.js";
-import type { ColumnSpec } from "./columns.js";
+import { type ColumnSpec, columnsOf } from "./columns.js";
 import type { TableInfo } from "./schema-reader.js";
 import { CliError } from "./errors.js";
 import { sqlIdentifier } from "./sql-identifiers.js";
@@ -44,10 +44,24 @@ export interface ColumnContext {
   /** Whether references are NOT NULL (in CREATE TABLE) or nullable (added to an existing table). */
   readonly requiredReferences: boolean;
   readonly keyOf: (parentTable: string) => ReferencedKey;
+  /** The app's kind of keys (`--id`), which a polymorphic reference's key column takes: its parents are of any table. */
+  readonly idType: IdType;
+}
+
+/**
+ * The column definitions of one argument: one, or for a polymorphic reference its type (`commentable_type TEXT`,
+ * the parent's Model name) and its key, of the app's key type, with no REFERENCES clause (its parents are in
+ * several tables).
+ */
+export function columnDefinitions(spec: ColumnSpec, context: ColumnContext): string[] {
+  if (spec.typeColumn === undefined) return [columnDefinition(spec, context)];
+  const notNull = context.requiredReferences ? " NOT NULL" : "";
+  const keyType = context.idType === "integer" ? "INTEGER" : "TEXT";
+  return [`${sqlIdentifier(spec.typeColumn)} TEXT${notNull}`, `${sqlIdentifier(spec.column)} ${keyType}${notNull}`];
 }
 
 /** One column definition: `name TEXT NOT NULL DEFAULT 'x'`, a json CHECK, a REFERENCES clause. */
-export function columnDefinition(spec: ColumnSpec, context: ColumnContext): string {
+function columnDefinition(spec: ColumnSpec, context: ColumnContext): string {
   const name = sqlIdentifier(spec.column);
   if (spec.type === "references") {
     const key = context.keyOf(spec.parentTable!);
@@ -70,6 +84,8 @@ export function indexName(table: string, column: string): string {
 /**
  * CREATE INDEX statements for the columns that ask for one (`:unique`, `:unique_nocase`, `:index`, references), in
  * column order. `:unique_nocase` indexes the column `COLLATE NOCASE`, which SQLite uses for `column = ? COLLATE NOCASE`.
+ * A polymorphic reference has one index on its type and key, named for the association as Rails names it
+ * (`index_comments_on_commentable`): its rows are always looked up by both.
  */
 export function indexStatements(table: string, specs: readonly ColumnSpec[]): string[] {
   return specs
@@ -77,7 +93,9 @@ export function indexStatements(table: string, specs: readonly ColumnSpec[]): st
     .map((spec) => {
       const unique = spec.index === "unique" || spec.index === "uniqueNocase" ? "UNIQUE " : "";
       const collation = spec.index === "uniqueNocase" ? " COLLATE NOCASE" : "";
-      return `CREATE ${unique}INDEX ${sqlIdentifier(indexName(table, spec.column))} ON ${sqlIdentifier(table)} (${sqlIdentifier(spec.column)}${collation});`;
+      const named = spec.typeColumn === undefined ? spec.column : spec.column.slice(0, -"_id".length);
+      const columns = columnsOf(spec).map((column) => `${sqlIdentifier(column)}${collation}`).join(", ");
+      return `CREATE ${unique}INDEX ${sqlIdentifier(indexName(table, named))} ON ${sqlIdentifier(table)} (${columns});`;
     });
 }
 
@@ -88,11 +106,11 @@ export function indexStatements(table: string, specs: readonly ColumnSpec[]): st
 export function createTableStatements(table: string, specs: readonly ColumnSpec[], idType: IdType, keyOf: ColumnContext["keyOf"]): string[] {
   const generated = specs.find((spec) => GENERATED_COLUMNS.includes(spec.column));
   if (generated) throw new CliError(`Column "${generated.source}": ${generated.column} is added to every table by the generator; leave it out.`);
-  const context: ColumnContext = { requiredReferences: true, keyOf };
+  const context: ColumnContext = { requiredReferences: true, keyOf, idType };
   const ordered = [...specs.filter((spec) => spec.type === "references"), ...specs.filter((spec) => spec.type !== "references")];
   const definitions = [
     idType === "integer" ? "id INTEGER PRIMARY KEY" : "id TEXT PRIMARY KEY NOT NULL",
-    ...ordered.map((spec) => columnDefinition(spec, context)),
+    ...ordered.flatMap((spec) => columnDefinitions(spec, context)),
     "created_at DATETIME NOT NULL",
     "updated_at DATETIME NOT NULL",
   ];
@@ -101,10 +119,10 @@ export function createTableStatements(table: string, specs: readonly ColumnSpec[
 }
 
 /** ALTER TABLE ... ADD COLUMN for each column, then their indexes. References are nullable here (see `g migration`). */
-export function addColumnStatements(table: string, specs: readonly ColumnSpec[], keyOf: ColumnContext["keyOf"]): string[] {
-  const context: ColumnContext = { requiredReferences: false, keyOf };
+export function addColumnStatements(table: string, specs: readonly ColumnSpec[], idType: IdType, keyOf: ColumnContext["keyOf"]): string[] {
+  const context: ColumnContext = { requiredReferences: false, keyOf, idType };
   return [
-    ...specs.map((spec) => `ALTER TABLE ${sqlIdentifier(table)} ADD COLUMN ${columnDefinition(spec, context)};`),
+    ...specs.flatMap((spec) => columnDefinitions(spec, context)).map((definition) => `ALTER TABLE ${sqlIdentifier(table)} ADD COLUMN ${definition};`),
     ...indexStatements(table, specs),
   ];
 }

@@ -5,7 +5,7 @@
  * The table of Add and Remove must exist in the migrations so far; the columns are checked against it.
  */
 import { underscore } from "../kernel/index.js";
-import { type ColumnSpec, parseColumns } from "./columns.js";
+import { type ColumnSpec, columnsOf, parseColumns } from "./columns.js";
 import { addColumnStatements, createTableStatements, dropColumnStatements, type IdType, referencedKey } from "./ddl.js";
 import { CliError } from "./errors.js";
 import { refuseLongName } from "./name-length.js";
@@ -50,8 +50,8 @@ function existingTable(found: { name: string; table?: TableInfo }, name: string,
 
 function addStatements(table: TableInfo, specs: readonly ColumnSpec[], idType: IdType, database: MigratedDatabase): string[] {
   for (const spec of specs) {
-    if (table.columns.some((column) => column.name === spec.column)) {
-      throw new CliError(`Column "${spec.source}": ${table.name} already has a column ${spec.column}.`);
+    for (const name of columnsOf(spec)) {
+      if (table.columns.some((column) => column.name === name)) throw new CliError(`Column "${spec.source}": ${table.name} already has a column ${name}.`);
     }
     if (spec.type !== "references" && spec.required && spec.defaultSql === undefined) {
       throw new CliError(
@@ -59,25 +59,27 @@ function addStatements(table: TableInfo, specs: readonly ColumnSpec[], idType: I
       );
     }
   }
-  return addColumnStatements(table.name, specs, (parent) => referencedKey(database.table(parent), idType));
+  return addColumnStatements(table.name, specs, idType, (parent) => referencedKey(database.table(parent), idType));
 }
 
 function removeStatements(table: TableInfo, specs: readonly ColumnSpec[]): string[] {
   const indexes = new Set<string>();
   for (const spec of specs) {
-    const column = table.columns.find((candidate) => candidate.name === spec.column);
-    if (!column) throw new CliError(`Column "${spec.source}": ${table.name} has no column ${spec.column}.`);
-    if (column.primaryKey > 0) throw new CliError(`Column "${spec.source}": ${spec.column} is the primary key of ${table.name}; it cannot be dropped.`);
-    for (const index of table.indexes.filter((candidate) => candidate.columns.includes(spec.column))) {
-      if (index.origin !== "c") {
-        throw new CliError(
-          `Column "${spec.source}": ${table.name}.${spec.column} has a UNIQUE constraint, which SQLite cannot drop with ALTER TABLE; write a migration that rebuilds the table.`,
-        );
+    for (const name of columnsOf(spec)) {
+      const column = table.columns.find((candidate) => candidate.name === name);
+      if (!column) throw new CliError(`Column "${spec.source}": ${table.name} has no column ${name}.`);
+      if (column.primaryKey > 0) throw new CliError(`Column "${spec.source}": ${name} is the primary key of ${table.name}; it cannot be dropped.`);
+      for (const index of table.indexes.filter((candidate) => candidate.columns.includes(name))) {
+        if (index.origin !== "c") {
+          throw new CliError(
+            `Column "${spec.source}": ${table.name}.${name} has a UNIQUE constraint, which SQLite cannot drop with ALTER TABLE; write a migration that rebuilds the table.`,
+          );
+        }
+        indexes.add(index.name);
       }
-      indexes.add(index.name);
     }
   }
-  return dropColumnStatements(table.name, specs.map((spec) => spec.column), [...indexes].sort());
+  return dropColumnStatements(table.name, specs.flatMap(columnsOf), [...indexes].sort());
 }
 
 /**

@@ -200,7 +200,7 @@ describe("guide: Associations, options are checked at the Model's first use", ()
       // @ts-expect-error: dependant is no option
       reviews = hasMany(Review, { foreignKey: "userId", dependant: "destroy" });
     }
-    expect(() => Typo.build({ name: "Ada" })).toThrow(new InvalidModel("Typo.reviews (hasMany): dependant is an unknown option (options: dependent, foreignKey, scope)"));
+    expect(() => Typo.build({ name: "Ada" })).toThrow(new InvalidModel("Typo.reviews (hasMany): dependant is an unknown option (options: dependent, foreignKey, scope, as)"));
     // Refused before any row is written or read: no children can be left behind by a destroy.
     await expect(Typo.create({ name: "Ada" })).rejects.toThrow(InvalidModel);
     expect(await countRows("users")).toBe(0);
@@ -218,7 +218,7 @@ describe("guide: Associations, options are checked at the Model's first use", ()
       // @ts-expect-error: optional is belongsTo's
       review = hasOne(Review, { foreignKey: "userId", optional: true });
     }
-    expect(() => HasOneTypo.build({ name: "Ada" })).toThrow(/^HasOneTypo\.review \(hasOne\): optional is an unknown option \(options: dependent, foreignKey, scope\)$/);
+    expect(() => HasOneTypo.build({ name: "Ada" })).toThrow(/^HasOneTypo\.review \(hasOne\): optional is an unknown option \(options: dependent, foreignKey, scope, as\)$/);
   });
 
   it("primaryKey, Rails' option for another unique key, is refused rather than silently ignored", () => {
@@ -227,7 +227,7 @@ describe("guide: Associations, options are checked at the Model's first use", ()
       reviews = hasMany(Review, { foreignKey: "userId", primaryKey: "email" });
     }
     expect(() => ByCode.build({ name: "Ada" })).toThrow(InvalidModel);
-    expect(() => ByCode.build({ name: "Ada" })).toThrow(/^ByCode\.reviews \(hasMany\): primaryKey is not supported: .* \(options: dependent, foreignKey, scope\)$/);
+    expect(() => ByCode.build({ name: "Ada" })).toThrow(/^ByCode\.reviews \(hasMany\): primaryKey is not supported: .* \(options: dependent, foreignKey, scope, as\)$/);
   });
 
   it("option values of the wrong kind are refused: a scope that is no function, a foreignKey that is no name, optional not a boolean", () => {

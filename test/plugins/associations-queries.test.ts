@@ -270,7 +270,7 @@ describe("guide: Associations", () => {
       posts = hasMany(Post, { foreignKey: "userId", className: "Article" });
     }
     await expect(Blogger.createOrThrow({ name: "Ada" })).rejects.toThrow(
-      new InvalidModel("Blogger.posts (hasMany): className is an unknown option (options: dependent, foreignKey, scope)"),
+      new InvalidModel("Blogger.posts (hasMany): className is an unknown option (options: dependent, foreignKey, scope, as)"),
     );
     expect(await countRows("users")).toBe(0);
   });

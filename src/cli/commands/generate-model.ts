@@ -20,7 +20,7 @@ export const generateModel = defineCommand({
     columns: {
       type: "positional",
       required: false,
-      description: "Columns, each name[:type][:unique][!][=default]; types string, integer, real, boolean, datetime, json, references",
+      description: "Columns, each name[:type][:unique][!][=default]; types string, integer, real, boolean, datetime, json, references, references{polymorphic}",
     },
     id: idArg,
     cwd: cwdArg,

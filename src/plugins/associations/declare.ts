@@ -3,11 +3,24 @@ import type { BelongsToOptions, HasManyOptions, HasOneOptions } from "./definiti
 import { ASSOCIATION, AssociationSlot } from "./slot.js";
 import { collection } from "./has-many.js";
 import { BelongsToAssociation, HasOneAssociation } from "./single.js";
+import { PolymorphicDefinition, type PolymorphicBelongsToOptions } from "./polymorphic.js";
+import { PolymorphicBelongsToAssociation } from "./polymorphic-belongs-to.js";
 
 type RecordOf<T> = T extends abstract new (...args: any) => infer R ? R : never;
 
+declare const polymorphicBrand: unique symbol;
+
+/** The names of the polymorphic `belongsTo` fields of a record type `R`: what `as` may name. */
+type PolymorphicName<R> = { [K in keyof R]: R[K] extends { readonly [polymorphicBrand]: true } ? K : never }[keyof R] & string;
+
 /** The options of a `hasMany` or `hasOne` to `T`, whose `foreignKey` must name an attribute of `T`. */
-type ChildOptions<Options, T extends AnyModel> = Options & { foreignKey?: AttributeName<AttributesOfModel<T>> };
+type ChildOptions<Options, T extends AnyModel> = Omit<Options, "as"> & { foreignKey?: AttributeName<AttributesOfModel<T>> };
+
+/**
+ * The options of a `hasMany` or `hasOne` declared `as` a polymorphic `belongsTo` of `T`, which `as` must name (a
+ * separate signature, so that a Model's children of its own Model are typed without looking into `T`'s fields).
+ */
+type ChildOfPolymorphicOptions<Options, T extends AnyModel> = ChildOptions<Options, T> & { as: PolymorphicName<RecordOf<T>> };
 
 /** The attributes of `T` that hold numbers: what a counter cache may keep. */
 export type NumberAttributeName<T extends AnyModel> = {
@@ -43,6 +56,12 @@ export interface BelongsTo<T extends AnyModel> extends AssociationField<RecordOf
   readonly isLoaded: boolean;
 }
 
+/** A polymorphic `belongsTo` field: a `belongsTo` whose parent is a record of any of the listed Models `T`. */
+export interface PolymorphicBelongsTo<T extends AnyModel> extends BelongsTo<T> {
+  /** Marks polymorphic fields apart from other `belongsTo` fields (it exists only in types). */
+  readonly [polymorphicBrand]: true;
+}
+
 /** A `hasOne` field: `load()` the child, `build()` a new one saved with the owner. */
 export interface HasOne<T extends AnyModel> extends AssociationField<RecordOf<T> | null> {
   /** The child, loaded once (or from `includes`); null if none. */
@@ -61,21 +80,36 @@ export interface HasOne<T extends AnyModel> extends AssociationField<RecordOf<T>
  * Declares a one-to-many association as an instance field: `posts = hasMany(Post, { dependent: "destroy" })`.
  * `user.posts()` is a Relation of the children; `user.posts().build(attrs)` builds one saved with the owner.
  */
-export function hasMany<T extends AnyModel>(target: T, options: ChildOptions<HasManyOptions, T> = {}): HasMany<T> {
+export function hasMany<T extends AnyModel>(target: T, options?: ChildOptions<HasManyOptions, T>): HasMany<T>;
+/** Declares the children of a polymorphic `belongsTo`: `comments = hasMany(Comment, { as: "commentable" })`. */
+export function hasMany<T extends AnyModel>(target: T, options: ChildOfPolymorphicOptions<HasManyOptions, T>): HasMany<T>;
+export function hasMany<T extends AnyModel>(target: T, options: HasManyOptions = {}): HasMany<T> {
   const slot = new AssociationSlot({ kind: "hasMany", target, options });
   const field = () => collection(slot);
   return Object.defineProperty(field, ASSOCIATION, { value: slot }) as unknown as HasMany<T>;
 }
 
 /**
+ * Declares a polymorphic owning side: `commentable = belongsTo([Post, Photo], { polymorphic: true })` stores the
+ * parent's key in `commentableId` and its Model's name in `commentableType`; `get()` is a `Post` or a `Photo`.
+ */
+export function belongsTo<const T extends readonly [AnyModel, ...AnyModel[]]>(targets: T, options: PolymorphicBelongsToOptions): PolymorphicBelongsTo<T[number]>;
+/**
  * Declares the owning side as an instance field: `user = belongsTo(User)`; `post.user.load()`, `post.user.set(u)`.
  * `belongsTo(Post, { counterCache: true })` keeps a count of the children on the parent (see `BelongsToOptions`).
  */
-export function belongsTo<T extends AnyModel>(target: T, options: ParentOptions<T> = {}): BelongsTo<T> {
-  return new BelongsToAssociation(new AssociationSlot({ kind: "belongsTo", target, options })) as unknown as BelongsTo<T>;
+export function belongsTo<T extends AnyModel>(target: T, options?: ParentOptions<T>): BelongsTo<T>;
+export function belongsTo(target: AnyModel | readonly AnyModel[], options: BelongsToOptions | PolymorphicBelongsToOptions = {}): unknown {
+  if (Array.isArray(target) || (options as { polymorphic?: unknown } | null)?.polymorphic !== undefined) {
+    return new PolymorphicBelongsToAssociation(new AssociationSlot(new PolymorphicDefinition(target as AnyModel[], options as PolymorphicBelongsToOptions)));
+  }
+  return new BelongsToAssociation(new AssociationSlot({ kind: "belongsTo", target: target as AnyModel, options }));
 }
 
 /** Declares a one-to-one association as an instance field: `profile = hasOne(Profile)`; `user.profile.build()`. */
-export function hasOne<T extends AnyModel>(target: T, options: ChildOptions<HasOneOptions, T> = {}): HasOne<T> {
+export function hasOne<T extends AnyModel>(target: T, options?: ChildOptions<HasOneOptions, T>): HasOne<T>;
+/** Declares the child of a polymorphic `belongsTo`: `image = hasOne(Image, { as: "imageable" })`. */
+export function hasOne<T extends AnyModel>(target: T, options: ChildOfPolymorphicOptions<HasOneOptions, T>): HasOne<T>;
+export function hasOne<T extends AnyModel>(target: T, options: HasOneOptions = {}): HasOne<T> {
   return new HasOneAssociation(new AssociationSlot({ kind: "hasOne", target, options })) as unknown as HasOne<T>;
 }

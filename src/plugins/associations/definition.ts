@@ -31,6 +31,11 @@ export interface HasManyOptions {
    * `limit` or `offset` throws, since one query cannot limit each owner's children.
    */
   scope?: (relation: any) => any;
+  /**
+   * The target's polymorphic `belongsTo` that points back at the owner (Rails' `as:`): the children are the rows
+   * whose type names the owner's Model and whose key is the owner's; the foreign key is that `belongsTo`'s.
+   */
+  as?: string;
 }
 
 /** Options of `hasOne`. */
@@ -62,8 +67,22 @@ export type AssociationKind = "hasMany" | "hasOne" | "belongsTo";
 /** One association as declared by a field: its kind, target Model and options. */
 export interface AssociationDefinition {
   readonly kind: AssociationKind;
+  /** The target Model; a polymorphic `belongsTo` has none (reading it throws): its `models` are the candidates. */
   readonly target: Function;
-  readonly options: { dependent?: Dependent; scope?: HasManyOptions["scope"]; foreignKey?: string; optional?: boolean; counterCache?: true | string };
+  /** The Models a polymorphic `belongsTo`'s type may name. */
+  readonly models?: readonly Function[];
+  readonly options: { dependent?: Dependent; scope?: HasManyOptions["scope"]; foreignKey?: string; optional?: boolean; counterCache?: true | string; as?: string };
+}
+
+/**
+ * The type column of a polymorphic association and the Models it names, by the value naming each (the Model's
+ * name): all the listed Models for a polymorphic `belongsTo` (the column is the owner's), the owner's alone for a
+ * `hasMany` or `hasOne` declared `as` it (the column is the target's).
+ */
+export interface PolymorphicSide {
+  /** The attribute holding the type. */
+  readonly foreignType: string;
+  readonly models: ReadonlyMap<string, Function>;
 }
 
 /** An association resolved for a Model: its name and the keys that join owner and target. */
@@ -75,6 +94,8 @@ export interface ResolvedAssociation extends AssociationDefinition {
   readonly primaryKey: string;
   /** For a `belongsTo` with `counterCache`: the parent's attribute that counts the children. */
   readonly counterCache?: string;
+  /** The type column and the Models it names, for a polymorphic `belongsTo` and for `as`. */
+  readonly polymorphic?: PolymorphicSide;
 }
 
 /** The class name an owner's foreign keys are named after: the Model class just below its nameless declaration. */
@@ -90,11 +111,13 @@ const OPTIONS_OF: Record<AssociationKind, Record<string, { expected: string; fit
     dependent: { expected: `one of ${DEPENDENTS_OF.hasMany.join(", ")}`, fits: (value) => (DEPENDENTS_OF.hasMany as readonly unknown[]).includes(value) },
     foreignKey: { expected: "an attribute name", fits: (value) => typeof value === "string" },
     scope: { expected: "a function of the Relation", fits: (value) => typeof value === "function" },
+    as: { expected: "the name of the target's polymorphic belongsTo", fits: (value) => typeof value === "string" },
   },
   hasOne: {
     dependent: { expected: `one of ${DEPENDENTS_OF.hasOne.join(", ")}`, fits: (value) => (DEPENDENTS_OF.hasOne as readonly unknown[]).includes(value) },
     foreignKey: { expected: "an attribute name", fits: (value) => typeof value === "string" },
     scope: { expected: "a function of the Relation", fits: (value) => typeof value === "function" },
+    as: { expected: "the name of the target's polymorphic belongsTo", fits: (value) => typeof value === "string" },
   },
   belongsTo: {
     foreignKey: { expected: "an attribute name", fits: (value) => typeof value === "string" },
@@ -112,7 +135,7 @@ const NOT_SUPPORTED: Record<string, string> = {
  * Refuses options that the association's kind does not take (a misspelt `dependant` would leave children behind)
  * and values of the wrong kind, naming the Model, the association and the option, and listing the valid ones.
  */
-function checkOptions(owner: Function, name: string, { kind, target, options }: AssociationDefinition): void {
+export function checkOptions(owner: Function, name: string, { kind, target, options }: AssociationDefinition): void {
   const where = `${owner.name}.${name} (${kind})`;
   if (typeof target !== "function") throw new InvalidModel(`${where}: the target must be a Model class, not ${previewText(target)}`);
   if (!isPlainObject(options)) throw new InvalidModel(`${where}: options must be a plain object, not ${previewText(options)}`);

@@ -18,6 +18,7 @@ import {
   type StatementReader,
   storedWithinD1Limit,
 } from "../../kernel/index.js";
+import { detachedKeys } from "./polymorphic-type.js";
 import { type DependentNode, type DependentTree, type LoopOverModels, OWNER, type WriteStep } from "./dependent-tree.js";
 import { scopedTargetOf } from "./slot.js";
 
@@ -168,7 +169,7 @@ export async function writeReached(reach: TreeReach, { nodes, keepsAnchorsOf }: 
   const target = targetOf(first, reach.database);
   const parents = nodes.flatMap((node) => node.parents);
   const nullifies = first.dependent === "nullify";
-  const values = nullifies ? new Map([[first.association.foreignKey, null]]) : undefined;
+  const values = nullifies ? new Map(Object.entries(detachedKeys(first.association))) : undefined;
   const plan = await dependentsWritePlan(target.model, nullifies ? "nullify" : "deleteDependents", values);
   const recursive = reach.tree.recursive && (keepsAnchorsOf !== undefined || parents.some((parent) => parent !== OWNER));
   return setWriteStatement(plan, {

@@ -19,6 +19,7 @@ import type { Dependent, ResolvedAssociation } from "./definition.js";
 import { anyReached, parentsReached, readRecords, relinkStatement, type TreeReach, writeReached } from "./dependent-statements.js";
 import { type DependentNode, type DependentTree, dependentTreeOf, OWNER } from "./dependent-tree.js";
 import { rowKeyOf } from "./keys.js";
+import { detachedKeys } from "./polymorphic-type.js";
 import { slotsOf } from "./registry.js";
 import type { AssociationSlot } from "./slot.js";
 
@@ -151,7 +152,7 @@ const STRATEGIES: Record<Dependent, Strategy> = {
   deleteAll: deleteRows,
   delete: deleteRows,
   async nullify({ owner, association, slot, batch }) {
-    batch.push(await writeChildren(childRows(owner, association, slot), "nullify", new Map([[association.foreignKey, null]])));
+    batch.push(await writeChildren(childRows(owner, association, slot), "nullify", new Map(Object.entries(detachedKeys(association)))));
   },
   // One query that reads a row at most, as Rails' exists?: the children are not loaded to be counted.
   async restrictWithError({ owner, association, slot, found }) {

@@ -1,4 +1,4 @@
-import { abort, type BatchItem, RecordInvalid, RecordNotSaved } from "../../kernel/index.js";
+import { abort, type BatchItem, primaryKeyOf, RecordInvalid, RecordNotSaved } from "../../kernel/index.js";
 import { copyKey } from "./keys.js";
 import { slotsOf } from "./registry.js";
 
@@ -15,7 +15,8 @@ function newParents(record: Owner): Array<{ parent: Owner; foreignKey: string; p
   for (const [association, slot] of slotsOf(record)) {
     if (association.kind !== "belongsTo") continue;
     const parent = slot.pending[0];
-    if (parent?.isNewRecord() && !writesChild(parent, record)) parents.push({ parent, ...association });
+    // The parent's own primary key: a polymorphic association's depends on the parent's Model.
+    if (parent?.isNewRecord() && !writesChild(parent, record)) parents.push({ parent, foreignKey: association.foreignKey, primaryKey: primaryKeyOf(parent.constructor).name });
   }
   return parents;
 }

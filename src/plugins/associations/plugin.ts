@@ -21,6 +21,7 @@ import { copyKey } from "./keys.js";
 import { saveNewParents } from "./new-parents.js";
 import { planPreloads } from "./preload.js";
 import { replaceSavedChildren } from "./replace-child.js";
+import { validatePolymorphicTypes } from "./polymorphic-type.js";
 import { validateRequiredParents } from "./required-parents.js";
 import { associationsOf, slotsOf } from "./registry.js";
 import { serializeWithAssociations } from "./serialization.js";
@@ -130,7 +131,10 @@ export const associations = definePlugin({
     "record:initialize": ({ record }) => attach(record),
     "attribute:input": blankForeignKeyAsNull,
     "record:hydrate": ({ record }) => attach(record),
-    "record:validate": ({ record }) => validateRequiredParents(record),
+    "record:validate"({ record }) {
+      validateRequiredParents(record);
+      validatePolymorphicTypes(record);
+    },
     async "record:beforeWrite"({ record, batch, batchBefore, later }) {
       for (const { child, foreignKey, key } of pendingChildren(record)) {
         if (key === null) {

@@ -20,6 +20,7 @@ import {
 import { associationsOf, slotsOf } from "./registry.js";
 import type { ResolvedAssociation } from "./definition.js";
 import { keyFor } from "./keys.js";
+import { settleOwnersOfNothing, typedTargets } from "./polymorphic-preload.js";
 
 type Loaded = Record<string, any>;
 
@@ -164,10 +165,30 @@ function planLevel(level: Level, tree: IncludeTree, pending: Set<string>, reads:
     }
     const belongs = association.kind === "belongsTo";
     const path = `${level.prefix}${name}`;
-    const preload: Preload = { association, ownKey: belongs ? association.foreignKey : association.primaryKey, theirKey: belongs ? association.primaryKey : association.foreignKey, below, path };
     for (const planned of [...pending]) if (planned === path || planned.startsWith(`${path}.`)) pending.delete(planned);
+    if (belongs && association.polymorphic) {
+      planByType(level, association, below, path, reads);
+      continue;
+    }
+    const preload: Preload = { association, ownKey: belongs ? association.foreignKey : association.primaryKey, theirKey: belongs ? association.primaryKey : association.foreignKey, below, path };
     planBySource(level, preload, reads);
   }
+}
+
+/**
+ * A polymorphic `belongsTo`: one read per listed Model, each of the owners whose type names it (a narrowed source),
+ * all in the same batch. The first to be received checks every owner's type and settles those pointing at nothing.
+ */
+function planByType(level: Level, association: ResolvedAssociation, below: IncludeTree, path: string, reads: PlannedRead[]): void {
+  const { foreignType } = association.polymorphic!;
+  loadedKeyColumn(level.owners, foreignType, `${level.owners.model.name}.includes: ${association.name}`);
+  const first = reads.length;
+  for (const typed of typedTargets(association, attributeNamed(level.owners.model, foreignType))) {
+    const owners: Level = { ...level, source: typed.narrow(level.source), records: (main) => level.records(main).filter(typed.owns) };
+    planBySource(owners, { association: typed.association, ownKey: association.foreignKey, theirKey: typed.association.primaryKey, below, path }, reads);
+  }
+  const { statement, receive } = reads[first]!;
+  reads[first] = { statement, receive: (result, main, readNext) => (settleOwnersOfNothing(association, level.records(main)), receive(result, main, readNext)) };
 }
 
 /**

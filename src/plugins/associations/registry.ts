@@ -1,4 +1,6 @@
-import { type ResolvedAssociation, resolveAssociation } from "./definition.js";
+import { isPlainObject } from "../../kernel/index.js";
+import { type AssociationDefinition, type ResolvedAssociation, resolveAssociation } from "./definition.js";
+import { PolymorphicDefinition, resolveAs, resolvePolymorphicBelongsTo } from "./polymorphic.js";
 import { ASSOCIATION, type AssociationSlot } from "./slot.js";
 
 const byModel = new WeakMap<Function, Map<string, ResolvedAssociation>>();
@@ -7,6 +9,14 @@ function slotOf(value: unknown): AssociationSlot | undefined {
   return (typeof value === "function" || (typeof value === "object" && value !== null)) && ASSOCIATION in value
     ? (value as { [ASSOCIATION]: AssociationSlot })[ASSOCIATION]
     : undefined;
+}
+
+/** Resolves one declared association; a polymorphic one, and one declared `as` it, by their own rules. */
+function resolveDeclared(model: Function, name: string, definition: AssociationDefinition): ResolvedAssociation {
+  if (definition instanceof PolymorphicDefinition) return resolvePolymorphicBelongsTo(model, name, definition);
+  const as = isPlainObject(definition.options) ? definition.options.as : undefined;
+  if (as === undefined || typeof definition.target !== "function") return resolveAssociation(model, name, definition);
+  return resolveAs(model, name, definition, associationsOf(definition.target).get(as));
 }
 
 /**
@@ -20,7 +30,7 @@ export function associationsOf(model: Function): Map<string, ResolvedAssociation
     const probe = new (model as new () => Record<string, unknown>)();
     for (const [name, value] of Object.entries(probe)) {
       const slot = slotOf(value);
-      if (slot) associations.set(name, resolveAssociation(model, name, slot.definition));
+      if (slot) associations.set(name, resolveDeclared(model, name, slot.definition));
     }
     byModel.set(model, associations);
   }

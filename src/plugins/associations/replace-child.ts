@@ -1,6 +1,7 @@
 import { type BatchItem, deleteAllStatement, updateAllStatement } from "../../kernel/index.js";
 import type { ResolvedAssociation } from "./definition.js";
 import { childRows } from "./dependents.js";
+import { detachedKeys } from "./polymorphic-type.js";
 import { slotsOf } from "./registry.js";
 import type { AssociationSlot } from "./slot.js";
 
@@ -27,7 +28,7 @@ export async function replaceSavedChildren(owner: Owner, batchBefore: BatchItem[
     } else if (dependent === "delete") {
       batchBefore.push(deleteAllStatement(rows));
     } else {
-      batchBefore.push(updateAllStatement(rows, { [association.foreignKey]: null }));
+      batchBefore.push(updateAllStatement(rows, detachedKeys(association)));
     }
   }
 }

@@ -1,4 +1,4 @@
-import { isAttributeChanged } from "../../kernel/index.js";
+import { keysChanged, pointsAtNothing } from "./polymorphic-type.js";
 import { slotsOf } from "./registry.js";
 
 type Owner = Record<string, any>;
@@ -17,17 +17,18 @@ export function ownerBuiltThrough(child: object): object | undefined {
 }
 
 /**
- * Rails 5's required `belongsTo`: a record whose foreign key is null fails validation with "must exist", unless the
- * association is declared `optional: true`, a parent was assigned with `set`, or the record was built through its
- * parent's association (both get the key when the parent is written). Checked without a query, on a new record or a
- * changed key only, as Rails 7.1 does: that the row exists is the FOREIGN KEY constraint's job.
+ * Rails 5's required `belongsTo`: a record whose foreign key (or a polymorphic one's type) is null fails validation
+ * with "must exist", unless the association is declared `optional: true`, a parent was assigned with `set`, or the
+ * record was built through its parent's association (both get the key when the parent is written). Checked without
+ * a query, on a new record or a changed key only, as Rails 7.1 does: that the row exists is the FOREIGN KEY
+ * constraint's job.
  */
 export function validateRequiredParents(record: Owner): void {
   if (builtThroughOwner.has(record)) return;
   for (const [association, slot] of slotsOf(record)) {
     if (association.kind !== "belongsTo" || association.options.optional) continue;
-    if (!record.isNewRecord() && !isAttributeChanged(record, association.foreignKey)) continue;
-    if (record.readAttribute(association.foreignKey) === null && slot.pending.length === 0) {
+    if (!record.isNewRecord() && !keysChanged(record, association)) continue;
+    if (pointsAtNothing(record, association) && slot.pending.length === 0) {
       record.errors.add(association.name, "required", "must exist");
     }
   }

@@ -1,4 +1,5 @@
 import { AssociationNotLoaded } from "./association-not-loaded.js";
+import { targetModels } from "./polymorphic.js";
 import { associationsOf, slotsOf } from "./registry.js";
 
 type Owner = Record<string, any> & { toJSON(): Record<string, unknown> };
@@ -18,7 +19,10 @@ function includeTree(model: Function, include: unknown, into: IncludeTree = new 
   if (typeof include === "string") add(include);
   else if (Array.isArray(include)) for (const entry of include) includeTree(model, entry, into);
   else if (typeof include === "object" && include !== null && Object.getPrototypeOf(include) === Object.prototype) {
-    for (const [name, nested] of Object.entries(include)) includeTree(associationsOf(model).get(name)?.target ?? model, nested, add(name));
+    for (const [name, nested] of Object.entries(include)) {
+      const below = add(name);
+      for (const target of targetModels(associationsOf(model).get(name)!)) includeTree(target, nested, below);
+    }
   } else {
     const kind = include === null ? "null" : typeof include;
     throw new TypeError(`${model.name}.asJson: include must be an association name, an object of them or a list, not ${kind}`);

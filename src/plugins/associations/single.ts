@@ -1,5 +1,7 @@
 import { AssociationNotLoaded } from "./association-not-loaded.js";
+import type { ResolvedAssociation } from "./definition.js";
 import { keyFor, rowKeyOf } from "./keys.js";
+import { ownerType } from "./polymorphic-type.js";
 import { markBuiltThroughOwner } from "./required-parents.js";
 import { ASSOCIATION, type AssociationSlot } from "./slot.js";
 
@@ -61,11 +63,16 @@ export class BelongsToAssociation extends SingleAssociation {
   set(record: any): void {
     const slot = this[ASSOCIATION];
     const { owner, association } = slot.requireOwner();
-    const key = record === null ? null : rowKeyOf(record, association.primaryKey);
-    owner.writeAttribute(association.foreignKey, keyFor(owner.constructor, association.foreignKey, key));
+    this.writeKeys(owner, association, record);
     slot.remember(record);
     slot.pending.length = 0;
     if (record?.isNewRecord()) slot.pending.push(record);
+  }
+
+  /** Writes the parent's key (null clears it) into the owner's foreign key. */
+  protected writeKeys(owner: Record<string, any>, association: ResolvedAssociation, record: any): void {
+    const key = record === null ? null : rowKeyOf(record, association.primaryKey);
+    owner.writeAttribute(association.foreignKey, keyFor(owner.constructor, association.foreignKey, key));
   }
 }
 
@@ -86,7 +93,7 @@ export class HasOneAssociation extends SingleAssociation {
     const slot = this[ASSOCIATION];
     const { owner, association } = slot.requireOwner();
     const key = keyFor(association.target, association.foreignKey, rowKeyOf(owner, association.primaryKey));
-    const child = slot.targetModel().build({ ...attributes, [association.foreignKey]: key });
+    const child = slot.targetModel().build({ ...attributes, ...ownerType(association), [association.foreignKey]: key });
     markBuiltThroughOwner(child, owner);
     slot.pending.length = 0;
     slot.pending.push(child);

@@ -53,7 +53,9 @@ export class AssociationSlot {
   /** The owner, or an error for a record made with `new` (which has no association state). */
   requireOwner(): { owner: Owner; association: ResolvedAssociation } {
     if (!this.owner || !this.association) {
-      throw new AssociationNotLoaded(`${this.definition.target.name} association used on a record made with new; make records with Model.build()`);
+      const { models } = this.definition;
+      const names = models === undefined ? this.definition.target.name : [models].flat().map((model) => model.name).join(" or ");
+      throw new AssociationNotLoaded(`${names} association used on a record made with new; make records with Model.build()`);
     }
     return { owner: this.owner, association: this.association };
   }
