@@ -56,7 +56,7 @@ export type AssociationKind = "hasMany" | "hasOne" | "belongsTo";
 export interface AssociationDefinition {
   readonly kind: AssociationKind;
   readonly target: Function;
-  readonly options: { dependent?: Dependent; scope?: HasManyOptions["scope"]; foreignKey?: string; optional?: boolean };
+  readonly options: { dependent?: Dependent; scope?: HasManyOptions["scope"]; foreignKey?: string; optional?: boolean; through?: unknown; source?: string };
 }
 
 /** An association resolved for a Model: its name and the keys that join owner and target. */
@@ -66,6 +66,11 @@ export interface ResolvedAssociation extends AssociationDefinition {
   readonly foreignKey: string;
   /** The key the foreign key points at: the owner's primary key, or the target's for belongsTo. */
   readonly primaryKey: string;
+  /**
+   * For a through association, the name of the owner's association it goes through (whose keys join it; its own
+   * `foreignKey` and `primaryKey` are then the owner's primary key).
+   */
+  readonly through?: string;
 }
 
 /** The class name an owner's foreign keys are named after: the Model class just below its nameless declaration. */
@@ -75,15 +80,24 @@ function ownerName(model: Function): string {
   return named.name;
 }
 
+/** Each option an association takes, and what it must hold. */
+export type OptionChecks = Record<string, { expected: string; fits(value: unknown): boolean }>;
+
+/** The `dependent` values of each kind, as an option check. */
+export const dependentOption = (kind: "hasMany" | "hasOne") => ({
+  expected: `one of ${DEPENDENTS_OF[kind].join(", ")}`,
+  fits: (value: unknown) => (DEPENDENTS_OF[kind] as readonly unknown[]).includes(value),
+});
+
 /** Each option an association of a kind takes, and what it must hold. */
-const OPTIONS_OF: Record<AssociationKind, Record<string, { expected: string; fits(value: unknown): boolean }>> = {
+const OPTIONS_OF: Record<AssociationKind, OptionChecks> = {
   hasMany: {
-    dependent: { expected: `one of ${DEPENDENTS_OF.hasMany.join(", ")}`, fits: (value) => (DEPENDENTS_OF.hasMany as readonly unknown[]).includes(value) },
+    dependent: dependentOption("hasMany"),
     foreignKey: { expected: "an attribute name", fits: (value) => typeof value === "string" },
     scope: { expected: "a function of the Relation", fits: (value) => typeof value === "function" },
   },
   hasOne: {
-    dependent: { expected: `one of ${DEPENDENTS_OF.hasOne.join(", ")}`, fits: (value) => (DEPENDENTS_OF.hasOne as readonly unknown[]).includes(value) },
+    dependent: dependentOption("hasOne"),
     foreignKey: { expected: "an attribute name", fits: (value) => typeof value === "string" },
     scope: { expected: "a function of the Relation", fits: (value) => typeof value === "function" },
   },
@@ -99,14 +113,14 @@ const NOT_SUPPORTED: Record<string, string> = {
 };
 
 /**
- * Refuses options that the association's kind does not take (a misspelt `dependant` would leave children behind)
- * and values of the wrong kind, naming the Model, the association and the option, and listing the valid ones.
+ * Refuses options that the association's kind (or `known`) does not take (a misspelt `dependant` would leave
+ * children behind) and values of the wrong kind, naming the Model, the association and the option, and listing the
+ * valid ones.
  */
-function checkOptions(owner: Function, name: string, { kind, target, options }: AssociationDefinition): void {
+export function checkOptions(owner: Function, name: string, { kind, target, options }: AssociationDefinition, known: OptionChecks = OPTIONS_OF[kind]): void {
   const where = `${owner.name}.${name} (${kind})`;
   if (typeof target !== "function") throw new InvalidModel(`${where}: the target must be a Model class, not ${previewText(target)}`);
   if (!isPlainObject(options)) throw new InvalidModel(`${where}: options must be a plain object, not ${previewText(options)}`);
-  const known = OPTIONS_OF[kind];
   for (const [option, value] of Object.entries(options)) {
     const check = known[option];
     if (!check) {

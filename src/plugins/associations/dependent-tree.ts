@@ -2,6 +2,7 @@ import { relationOf } from "../../kernel/index.js";
 import type { Dependent, ResolvedAssociation } from "./definition.js";
 import { associationsOf } from "./registry.js";
 import { scopedTargetOf } from "./slot.js";
+import { dependentRows } from "./through-dependent.js";
 
 /** The tag that stands for the owner among a node's parents. */
 export const OWNER = 0;
@@ -60,9 +61,10 @@ interface Level {
   readonly nodes: BuiltNode[];
 }
 
-/** The dependent associations of a Model that are not `belongsTo`, in declaration order. */
+/** The dependent associations of a Model that are not `belongsTo` (a through one's join rows), in declaration order. */
 function dependentAssociations(model: Function): ResolvedAssociation[] {
-  return [...associationsOf(model).values()].filter((association) => association.kind !== "belongsTo" && association.options.dependent);
+  const dependents = [...associationsOf(model).values()].filter((association) => association.kind !== "belongsTo" && association.options.dependent);
+  return dependents.map((association) => dependentRows(model, association));
 }
 
 /** Fills a level's nodes, and those below; a `destroy` whose target is already on the path loops back to it. */
@@ -120,7 +122,7 @@ function writeOrderOf(nodes: readonly DependentNode[], all: readonly DependentNo
 }
 
 /** Whether a Model's records have destroy hooks other than `own` (this plugin's dependents handling). */
-function hasOtherDestroyHooks(model: Function, own: Function): boolean {
+export function hasOtherDestroyHooks(model: Function, own: Function): boolean {
   const { hooks } = relationOf(model).model;
   return DESTROY_HOOKS.some((name) => hooks.functionsOf(name).some((fn) => fn !== own));
 }

@@ -1,4 +1,5 @@
 import { type ResolvedAssociation, resolveAssociation } from "./definition.js";
+import { resolveThrough } from "./through-definition.js";
 import { ASSOCIATION, type AssociationSlot } from "./slot.js";
 
 const byModel = new WeakMap<Function, Map<string, ResolvedAssociation>>();
@@ -20,7 +21,9 @@ export function associationsOf(model: Function): Map<string, ResolvedAssociation
     const probe = new (model as new () => Record<string, unknown>)();
     for (const [name, value] of Object.entries(probe)) {
       const slot = slotOf(value);
-      if (slot) associations.set(name, resolveAssociation(model, name, slot.definition));
+      if (!slot) continue;
+      const { definition } = slot;
+      associations.set(name, definition.options.through === undefined ? resolveAssociation(model, name, definition) : resolveThrough(model, name, definition, probe));
     }
     byModel.set(model, associations);
   }
