@@ -19,7 +19,7 @@ export class ThrTag extends Model({
   thrPosts = hasMany(ThrPost, { through: this.thrTaggings });
 }
 
-/** The join rows of posts and tags, soft-deleted: a note that must not be "refused", and callbacks that record what ran. */
+/** The join rows of posts and tags, soft-deleted: refused for a tag named "forbidden", and callbacks that record what ran. */
 export class ThrTagging extends Model({
   id: "integer",
   thrPostId: { type: "integer", null: false },
@@ -31,7 +31,8 @@ export class ThrTagging extends Model({
   static override binding = "DB";
   static {
     this.use(softDelete);
-    this.validates("note", { format: /^(?!refused$)/ });
+    // A tagging to a tag named "forbidden" is refused (its note must then be present, and never is).
+    this.validates("note", { presence: true, if: (tagging: ThrTagging) => tagging.thrTag.isLoaded && tagging.thrTag.get()?.name === "forbidden" });
     this.afterSave((tagging) => void taggingCallbacks.push(`save ${tagging.thrTagId}`));
     this.afterDestroy((tagging) => void taggingCallbacks.push(`destroy ${tagging.thrTagId}`));
   }

@@ -105,3 +105,148 @@ describe("guide: Through associations: includes", () => {
     expect(roundTrips).toHaveLength(1);
   });
 });
+
+describe("guide: Through associations: includes, nested and paged", () => {
+  it("nested under the owner's association (writers' posts' tags), and a through a through: one round trip each", async () => {
+    await seed();
+    const { roundTrips, Writer } = recording();
+    const writers = await Writer.order({ name: "asc" }).includes({ thrPosts: ["thrTags"] }).toArray();
+    expect(roundTrips).toHaveLength(1);
+    const tagsOf = async (writer: ThrWriter) => Promise.all((await writer.thrPosts().toArray()).map(async (post) => [post.title, names(await post.thrTags().toArray())]));
+    expect(await tagsOf(writers[0]!)).toEqual([["a1", ["blue", "red"]], ["a2", ["blue"]]]);
+    expect(await tagsOf(writers[1]!)).toEqual([["b1", ["green"]]]);
+    expect(roundTrips).toHaveLength(1);
+
+    roundTrips.length = 0;
+    const again = await Writer.order({ name: "asc" }).includes("thrTags", "thrComments").toArray();
+    expect(roundTrips).toHaveLength(1);
+    expect(names(await again[0]!.thrTags().toArray())).toEqual(["blue", "red"]);
+    expect((await again[1]!.thrComments().toArray()).map((comment) => comment.body)).toEqual(["on b1"]);
+    expect(await again[0]!.thrTags().size()).toBe(2);
+    expect(roundTrips).toHaveLength(1);
+  });
+
+  it("with paginate: the count, the page, the join rows and the tags in one round trip", async () => {
+    await seed();
+    const { roundTrips, Post } = recording();
+    const page = await Post.order({ title: "asc" }).includes("thrTags").paginate({ page: 1, perPage: 2 });
+    expect(page.total).toBe(3);
+    expect(await Promise.all(page.records.map(async (post) => names(await post.thrTags().toArray())))).toEqual([["blue", "red"], ["blue"]]);
+    expect(roundTrips).toHaveLength(1);
+    // The count, the page, the taggings of its posts, their tags.
+    expect(roundTrips[0]).toHaveLength(4);
+  });
+
+  it("hasOne through: preloaded, and asJson nests what includes loaded", async () => {
+    await seed();
+    const { roundTrips, Post } = recording();
+    const posts = await Post.order({ title: "asc" }).includes("thrBio", "thrTags").toArray();
+    expect(posts.map((post) => post.thrBio.get()?.text ?? null)).toEqual(["ann's bio", "ann's bio", null]);
+    expect(posts[0]!.thrBio.isLoaded).toBe(true);
+    const json = posts[1]!.asJson({ include: ["thrTags", "thrBio"] });
+    expect(json["thrTags"]).toEqual([expect.objectContaining({ name: "blue" })]);
+    expect(json["thrBio"]).toEqual(expect.objectContaining({ text: "ann's bio" }));
+    expect(roundTrips).toHaveLength(1);
+  });
+
+  it("a through association not loaded: get() and asJson throw AssociationNotLoaded; reloadAssociation reads it again", async () => {
+    const { a1, blue } = await seed();
+    expect(() => a1.thrBio.get()).toThrow(/thrBio is not loaded/);
+    expect(() => a1.asJson({ include: ["thrTags"] })).toThrow(/thrTags is not loaded/);
+    expect(names(await a1.thrTags().toArray())).toEqual(["blue", "red"]);
+    await ThrTagging.where({ thrPostId: a1.id, thrTagId: blue.id }).deleteAll();
+    expect(names(await a1.thrTags().toArray())).toEqual(["blue", "red"]);
+    expect(names(await a1.reloadAssociation("thrTags"))).toEqual(["red"]);
+  });
+});
+
+describe("guide: Through associations: writes keep the join rows right", () => {
+  it("add on a saved post: the join rows in one batch, their validations and callbacks run; the tags are not written", async () => {
+    const { a2, red, green } = await seed();
+    const { roundTrips, Post } = recording();
+    const post = await Post.find(a2.id);
+    roundTrips.length = 0;
+    await post.thrTags().add(red, green);
+    expect(roundTrips).toHaveLength(1);
+    expect(taggingCallbacks).toEqual([`save ${red.id}`, `save ${green.id}`]);
+    expect(names(await post.thrTags().toArray())).toEqual(["blue", "green", "red"]);
+    expect(await ThrTag.count()).toBe(4);
+  });
+
+  it("add on a new post: the join rows are written by the post's save, a new tag with them", async () => {
+    const { red } = await seed();
+    const post = ThrPost.build({ title: "new" });
+    const fresh = ThrTag.build({ name: "fresh" });
+    await post.thrTags().add(red, fresh);
+    expect(await ThrTagging.count()).toBe(4);
+    expect(names(await post.thrTags().toArray())).toEqual(["fresh", "red"]);
+    await post.save();
+    expect(post.isNewRecord()).toBe(false);
+    expect(names(await ThrPost.find(post.id).then((saved) => saved.thrTags().toArray()))).toEqual(["fresh", "red"]);
+  });
+
+  it("a join row its validations refuse: RecordInvalid naming the join Model, and nothing written", async () => {
+    const { a2, red } = await seed();
+    const forbidden = await ThrTag.create({ name: "forbidden" });
+    const error = await rejectionOf(a2.thrTags().add(red, forbidden));
+    expect(error).toBeInstanceOf(RecordInvalid);
+    expect(error.message).toMatch(/Note can't be blank/);
+    expect(await ThrTagging.where({ thrPostId: a2.id }).count()).toBe(1);
+    expect(names(await a2.thrTags().toArray())).toEqual(["blue"]);
+  });
+
+  it("remove deletes the join rows (destroyed, their callbacks run), never the tags", async () => {
+    const { a1, red, blue } = await seed();
+    const { roundTrips, Post } = recording();
+    const post = await Post.find(a1.id);
+    roundTrips.length = 0;
+    await post.thrTags().remove(red);
+    // The join rows are read, then destroyed in one batch (the join Model has destroy callbacks).
+    expect(roundTrips).toHaveLength(2);
+    expect(taggingCallbacks).toEqual([`destroy ${red.id}`]);
+    expect(names(await post.thrTags().toArray())).toEqual(["blue"]);
+    expect(await ThrTag.where({ id: [red.id, blue.id] }).count()).toBe(2);
+  });
+
+  it("set writes the difference in one batch after one read; setIds reads the tags with the join rows", async () => {
+    const { a1, red, blue, green, unused } = await seed();
+    const { roundTrips, Post, Tag } = recording();
+    const post = await Post.find(a1.id);
+    roundTrips.length = 0;
+    await post.thrTags().set([red, green]);
+    expect(roundTrips).toHaveLength(2);
+    expect(roundTrips[1]!.filter((sql) => /^(INSERT|UPDATE|DELETE)/.test(sql))).toHaveLength(2);
+    expect(taggingCallbacks).toEqual([`destroy ${blue.id}`, `save ${green.id}`]);
+    expect(names(await post.thrTags().toArray())).toEqual(["green", "red"]);
+    expect(names(await Post.find(a1.id).then((fresh) => fresh.thrTags().toArray()))).toEqual(["green", "red"]);
+
+    roundTrips.length = 0;
+    await post.thrTags().setIds([unused.id, red.id]);
+    expect(roundTrips).toHaveLength(2);
+    expect(roundTrips[0]).toHaveLength(2);
+    expect(names(await Tag.where({ id: (await ThrTagging.where({ thrPostId: a1.id }).pluck("thrTagId")) as number[] }).toArray())).toEqual(["red", "unused"]);
+
+    // Nothing to change: the join rows are read (from memory here, set loaded them) and nothing is written.
+    roundTrips.length = 0;
+    await post.thrTags().set([red, unused]);
+    const again = await Post.find(a1.id);
+    await again.thrTags().set([unused, red]);
+    expect(roundTrips).toHaveLength(2);
+  });
+
+  it("setIds with a key of no row: RecordNotFound naming the Model and the key, nothing written", async () => {
+    const { a1, red } = await seed();
+    const error = await rejectionOf(a1.thrTags().setIds([red.id, 999]));
+    expect(error).toBeInstanceOf(RecordNotFound);
+    expect(error.message).toBe("ThrPost.thrTags.setIds: no ThrTag with id 999");
+    expect(await ThrTagging.where({ thrPostId: a1.id }).count()).toBe(2);
+  });
+
+  it("bad arguments are refused naming the method; a through a through is read-only", async () => {
+    const { a1, ann } = await seed();
+    await expect(a1.thrTags().add("red" as never)).rejects.toThrow("ThrPost.thrTags.add takes records of ThrTag, not");
+    await expect(a1.thrTags().set("red" as never)).rejects.toThrow("ThrPost.thrTags.set takes a list of records of ThrTag");
+    await expect(a1.thrTags().setIds(5 as never)).rejects.toThrow("ThrPost.thrTags.setIds takes a list of keys");
+    await expect(ann.thrTags().add(await ThrTag.findBy({ name: "red" }) as never)).rejects.toThrow("ThrWriter.thrTags.add: thrTags is read-only");
+  });
+});

@@ -24,15 +24,20 @@ function eachOnce(records: readonly Loaded[]): Loaded[] {
   });
 }
 
-/** The targets the loaded hops reach from `owner`, or undefined when a hop of some record on the way is not loaded. */
+/**
+ * The targets the loaded hops reach from `owner` (from a new record, those built through it), or undefined when a
+ * hop of some saved record on the way is not loaded.
+ */
 function reachedInMemory(owner: Loaded, hops: readonly Hop[]): Loaded[] | undefined {
   let level = [owner];
   for (const hop of hops) {
     const next: Loaded[] = [];
     for (const record of level) {
       const slot = slotNamed(record, hop.association.name);
-      if (!slot?.loaded) return undefined;
-      next.push(...heldBy(slot));
+      // A new record has no rows yet: what it holds is what was built through it.
+      if (slot && !slot.loaded && record.isNewRecord()) next.push(...slot.pending);
+      else if (slot?.loaded) next.push(...heldBy(slot));
+      else return undefined;
     }
     level = eachOnce(next);
   }
