@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { connect, hasMany, InvalidModel, Model, RecordInvalid, RecordNotFound, withTenant, multiTenancy, belongsTo } from "../../src/index.js";
+import { belongsTo, connect, hasMany, hasOne, InvalidModel, Model, RecordInvalid, RecordNotFound, withTenant, multiTenancy } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { recordingRoundTrips, listen } from "../helpers/queries.js";
-import { rejectionOf } from "../helpers/errors.js";
+import { rejectionOf, thrown } from "../helpers/errors.js";
 import { taggingCallbacks, ThrBio, ThrComment, ThrPost, ThrTag, ThrTagging, ThrWriter } from "../models/tagged-posts.js";
 
 beforeEach(async () => {
@@ -18,9 +18,9 @@ async function seed() {
   const a1 = await ThrPost.create({ thrWriterId: ann.id, title: "a1" });
   const a2 = await ThrPost.create({ thrWriterId: ann.id, title: "a2" });
   const b1 = await ThrPost.create({ thrWriterId: bob.id, title: "b1" });
-  for (const [post, tag] of [[a1, red], [a1, blue], [a2, blue], [b1, green]] as const) await ThrTagging.create({ thrPostId: post.id, thrTagId: tag!.id });
-  for (const post of [a1, a2, b1]) await ThrComment.create({ thrPostId: post.id, body: `on ${post.title}` });
-  await ThrBio.create({ thrWriterId: ann.id, text: "ann's bio" });
+  for (const [post, tag] of [[a1, red], [a1, blue], [a2, blue], [b1, green]] as const) await ThrTagging.create({ thrPostId: post.id!, thrTagId: tag!.id! });
+  for (const post of [a1, a2, b1]) await ThrComment.create({ thrPostId: post.id!, body: `on ${post.title}` });
+  await ThrBio.create({ thrWriterId: ann.id!, text: "ann's bio" });
   taggingCallbacks.length = 0;
   return { ann, bob, red: red!, blue: blue!, green: green!, unused: unused!, a1, a2, b1 };
 }
@@ -89,7 +89,7 @@ describe("guide: Through associations: reads", () => {
 
   it("each target once, however many join rows reach it", async () => {
     const { a1, red } = await seed();
-    await ThrTagging.create({ thrPostId: a1.id, thrTagId: red.id });
+    await ThrTagging.create({ thrPostId: a1.id!, thrTagId: red.id! });
     expect(names(await a1.thrTags().toArray())).toEqual(["blue", "red"]);
   });
 });
@@ -221,7 +221,7 @@ describe("guide: Through associations: writes keep the join rows right", () => {
     expect(names(await Post.find(a1.id).then((fresh) => fresh.thrTags().toArray()))).toEqual(["green", "red"]);
 
     roundTrips.length = 0;
-    await post.thrTags().setIds([unused.id, red.id]);
+    await post.thrTags().setIds([unused.id!, red.id!]);
     expect(roundTrips).toHaveLength(2);
     expect(roundTrips[0]).toHaveLength(2);
     expect(names(await Tag.where({ id: (await ThrTagging.where({ thrPostId: a1.id }).pluck("thrTagId")) as number[] }).toArray())).toEqual(["red", "unused"]);
@@ -236,7 +236,7 @@ describe("guide: Through associations: writes keep the join rows right", () => {
 
   it("setIds with a key of no row: RecordNotFound naming the Model and the key, nothing written", async () => {
     const { a1, red } = await seed();
-    const error = await rejectionOf(a1.thrTags().setIds([red.id, 999]));
+    const error = await rejectionOf(a1.thrTags().setIds([red.id!, 999]));
     expect(error).toBeInstanceOf(RecordNotFound);
     expect(error.message).toBe("ThrPost.thrTags.setIds: no ThrTag with id 999");
     expect(await ThrTagging.where({ thrPostId: a1.id }).count()).toBe(2);
@@ -248,5 +248,172 @@ describe("guide: Through associations: writes keep the join rows right", () => {
     await expect(a1.thrTags().set("red" as never)).rejects.toThrow("ThrPost.thrTags.set takes a list of records of ThrTag");
     await expect(a1.thrTags().setIds(5 as never)).rejects.toThrow("ThrPost.thrTags.setIds takes a list of keys");
     await expect(ann.thrTags().add(await ThrTag.findBy({ name: "red" }) as never)).rejects.toThrow("ThrWriter.thrTags.add: thrTags is read-only");
+  });
+});
+
+/** The join rows without soft delete (a destroy deletes them), whose destroy callback records the tag. */
+class HardTagging extends Model({ id: "integer", thrPostId: { type: "integer", null: false }, thrTagId: { type: "integer", null: false } }) {
+  static override tableName = "thr_taggings";
+  static override binding = "DB";
+  static {
+    this.afterDestroy((tagging) => void taggingCallbacks.push(`destroy ${tagging.thrTagId}`));
+  }
+  thrTag = belongsTo(ThrTag);
+}
+
+/** Posts on the same table whose tags go through taggings with each `dependent` strategy. */
+function postsWith(dependent: "destroy" | "deleteAll" | "nullify" | "restrictWithError") {
+  return class extends Model({ id: "integer", thrWriterId: "integer", title: { type: "string", null: false }, tenantId: "string" }) {
+    static override tableName = "thr_posts";
+    static override binding = "DB";
+    thrTaggings = hasMany(HardTagging, { foreignKey: "thrPostId" });
+    thrTags = hasMany(ThrTag, { through: this.thrTaggings, source: "thrTag", dependent });
+  };
+}
+
+describe("guide: Through associations: dependent deletes the join rows, never the targets", () => {
+  it("destroy: each join row destroyed, its callbacks run, in the post's destroy", async () => {
+    const { a1, red, blue } = await seed();
+    const Post = postsWith("destroy");
+    await ThrComment.where({ thrPostId: a1.id }).deleteAll();
+    await (await Post.find(a1.id)).destroy();
+    expect(taggingCallbacks.sort()).toEqual([`destroy ${red.id}`, `destroy ${blue.id}`].sort());
+    expect(await ThrTagging.where({ thrPostId: a1.id }).count()).toBe(0);
+    expect(await ThrTag.count()).toBe(4);
+  });
+
+  it("deleteAll and nullify: the join rows go with one statement in the destroy's batch, no callbacks", async () => {
+    for (const dependent of ["deleteAll", "nullify"] as const) {
+      const { a1 } = await seed();
+      await ThrComment.where({ thrPostId: a1.id }).deleteAll();
+      const { roundTrips, db } = recording();
+      const Post = db.model(postsWith(dependent));
+      const post = await Post.find(a1.id);
+      roundTrips.length = 0;
+      await post.destroy();
+      expect(roundTrips).toHaveLength(1);
+      expect(taggingCallbacks).toEqual([]);
+      expect(await ThrTagging.where({ thrPostId: a1.id }).count()).toBe(0);
+      expect(await ThrTag.count()).toBe(4);
+      await resetDatabase();
+    }
+  });
+
+  it("restrictWithError: a post with join rows is not destroyed; the reason names the association", async () => {
+    const { a1 } = await seed();
+    const post = await postsWith("restrictWithError").find(a1.id);
+    expect(await post.destroy()).toBe(false);
+    expect(post.errors.fullMessages()).toEqual(["Cannot delete record because dependent thr tags exist"]);
+  });
+
+  it("dependent on a through association that cannot write its join rows is refused", async () => {
+    class Writer extends Model({ id: "integer", name: { type: "string", null: false }, tenantId: "string" }) {
+      static override tableName = "thr_writers";
+      static override binding = "DB";
+      thrPosts = hasMany(ThrPost, { foreignKey: "thrWriterId" });
+      thrComments = hasMany(ThrComment, { through: this.thrPosts, dependent: "destroy" });
+    }
+    const writer = await Writer.create({ name: "w" });
+    await expect(writer.destroy()).rejects.toThrow("Writer.thrComments: dependent needs a hasMany through a hasMany whose source is a belongsTo");
+  });
+});
+
+describe("guide: Through associations: soft delete and multi-tenancy narrow every hop", () => {
+  it("a soft-deleted join row or tag is not reached, by the Relation or by includes", async () => {
+    const { a1, red, blue } = await seed();
+    await ThrTag.find(red.id).then((tag) => tag.destroy());
+    await ThrTagging.findBy({ thrPostId: a1.id, thrTagId: blue.id }).then((tagging) => tagging!.destroy());
+    expect(await a1.thrTags().count()).toBe(0);
+    const [post] = await ThrPost.where({ id: a1.id }).includes("thrTags").toArray();
+    expect(await post!.thrTags().toArray()).toEqual([]);
+    const withDeleted = (ThrTagging.all() as unknown as { withDeleted(): typeof ThrTagging }).withDeleted();
+    expect(await withDeleted.where({ thrPostId: a1.id }).count()).toBe(2);
+  });
+
+  it("multi-tenancy: each hop's rows are the current tenant's", async () => {
+    const tenancy = multiTenancy();
+    class TTag extends Model({ id: "integer", name: { type: "string", null: false }, tenantId: "string" }) {
+      static override tableName = "thr_tags";
+      static override binding = "DB";
+      static {
+        this.use(tenancy);
+      }
+    }
+    class TTagging extends Model({ id: "integer", thrPostId: "integer", thrTagId: "integer", tenantId: "string" }) {
+      static override tableName = "thr_taggings";
+      static override binding = "DB";
+      static {
+        this.use(tenancy);
+      }
+      tTag = belongsTo(TTag, { foreignKey: "thrTagId" });
+    }
+    class TPost extends Model({ id: "integer", title: { type: "string", null: false }, tenantId: "string" }) {
+      static override tableName = "thr_posts";
+      static override binding = "DB";
+      static {
+        this.use(tenancy);
+      }
+      tTaggings = hasMany(TTagging, { foreignKey: "thrPostId" });
+      tTags = hasMany(TTag, { through: this.tTaggings });
+    }
+    const post = await withTenant("a", () => TPost.create({ title: "p" }));
+    const [mine, theirs] = await Promise.all([withTenant("a", () => TTag.create({ name: "mine" })), withTenant("b", () => TTag.create({ name: "theirs" }))]);
+    await withTenant("a", () => TTagging.create({ thrPostId: post.id!, thrTagId: mine.id! }));
+    await withTenant("b", () => TTagging.create({ thrPostId: post.id!, thrTagId: theirs.id! }));
+    const { events, db } = listen();
+    await withTenant("a", async () => {
+      const read = await db.model(TPost).find(post.id);
+      expect(names(await read.tTags().toArray())).toEqual(["mine"]);
+      const [preloaded] = await db.model(TPost).where({ id: post.id }).includes("tTags").toArray();
+      expect(names(await preloaded!.tTags().toArray())).toEqual(["mine"]);
+    });
+    expect(events[1]!.params.filter((param) => param === "a")).toHaveLength(2);
+  });
+});
+
+describe("guide: Through associations: declarations", () => {
+  const declare = (fields: (self: any) => Record<string, unknown>) => {
+    class Declared extends Model({ id: "integer", title: { type: "string", null: false } }) {
+      static override tableName = "thr_posts";
+      static override binding = "DB";
+      thrTaggings = hasMany(ThrTagging, { foreignKey: "thrPostId" });
+      constructor() {
+        super();
+        Object.assign(this, fields(this));
+      }
+    }
+    return Declared;
+  };
+
+  it("an unknown or misplaced option, or a through named wrong, is refused naming the Model, association and option", async () => {
+    const refused = async (fields: (self: any) => Record<string, unknown>) => ((await thrown(() => declare(fields).all().toArray())) as Error).message;
+    expect(await refused((self) => ({ tags: hasMany(ThrTag, { through: self.thrTaggings, dependant: "destroy" } as never) }))).toBe(
+      "Declared.tags (hasMany): dependant is an unknown option (options: through, source, dependent)",
+    );
+    expect(await refused((self) => ({ tags: hasMany(ThrTag, { through: self.thrTaggings, foreignKey: "x" } as never) }))).toMatch(
+      /^Declared.tags \(hasMany through\): foreignKey is not taken/,
+    );
+    expect(await refused(() => ({ tags: hasMany(ThrTag, { through: "taggings" } as never) }))).toBe("Declared.tags: through taggings is not an association of Declared");
+    expect(await refused(() => ({ tags: hasMany(ThrTag, { through: undefined } as never) }))).toBe(
+      "Declared.tags: through must be an association of Declared declared before tags (this.<association>)",
+    );
+    expect(await refused((self) => ({ tag: hasOne(ThrTag, { through: self.thrTaggings, dependent: "destroy" } as never) }))).toBe(
+      "Declared.tag (hasOne): dependent is an unknown option (options: through, source)",
+    );
+  });
+
+  it("a source that does not exist or reaches another Model, and a hasOne through a hasMany: InvalidModel at first use", async () => {
+    const Missing = declare((self) => ({ things: hasMany(ThrTag, { through: self.thrTaggings }) }));
+    const missing: any = await Missing.create({ title: "t" });
+    expect(await thrown(() => missing.things().toArray())).toEqual(
+      new InvalidModel("Declared.things: ThrTagging has no association things or its singular (the source); pass { source }"),
+    );
+    const Other = declare((self) => ({ tags: hasMany(ThrComment, { through: self.thrTaggings, source: "thrTag" } as never) }));
+    const other: any = await Other.create({ title: "t" });
+    expect(await thrown(() => other.tags().toArray())).toEqual(new InvalidModel("Declared.tags: its source ThrTagging.thrTag reaches ThrTag, not ThrComment"));
+    const One = declare((self) => ({ tag: hasOne(ThrTag, { through: self.thrTaggings, source: "thrTag" } as never) }));
+    const one: any = await One.create({ title: "t" });
+    expect(String(await thrown(() => one.tag.load()))).toMatch(/^InvalidModel: Declared.tag: a hasOne cannot go through a hasMany/);
+    expect(await thrown(() => One.includes("tag" as never).toArray())).toBeInstanceOf(InvalidModel);
   });
 });

@@ -6,6 +6,7 @@ import { BelongsToAssociation, HasOneAssociation } from "./single.js";
 import { throughCollection } from "./through-collection.js";
 import { ThroughOneAssociation } from "./through-one.js";
 import { ThroughSlot } from "./through-slot.js";
+import { goesThrough } from "./through-definition.js";
 
 type RecordOf<T> = T extends abstract new (...args: any) => infer R ? R : never;
 
@@ -100,9 +101,6 @@ export interface HasOneThrough<T extends AnyModel> extends AssociationField<Reco
   /** Whether the target was loaded. */
   readonly isLoaded: boolean;
 }
-
-/** Whether options declare a through association (options of another kind are refused when the Model is resolved). */
-const goesThrough = (options: unknown) => typeof options === "object" && options !== null && (options as { through?: unknown }).through !== undefined;
 
 /**
  * Declares a one-to-many association as an instance field: `posts = hasMany(Post, { dependent: "destroy" })`.

@@ -1,5 +1,5 @@
 import { type ResolvedAssociation, resolveAssociation } from "./definition.js";
-import { resolveThrough } from "./through-definition.js";
+import { checkThroughNames, goesThrough, resolveThrough } from "./through-definition.js";
 import { ASSOCIATION, type AssociationSlot } from "./slot.js";
 
 const byModel = new WeakMap<Function, Map<string, ResolvedAssociation>>();
@@ -23,8 +23,9 @@ export function associationsOf(model: Function): Map<string, ResolvedAssociation
       const slot = slotOf(value);
       if (!slot) continue;
       const { definition } = slot;
-      associations.set(name, definition.options.through === undefined ? resolveAssociation(model, name, definition) : resolveThrough(model, name, definition, probe));
+      associations.set(name, goesThrough(definition.options) ? resolveThrough(model, name, definition, probe) : resolveAssociation(model, name, definition));
     }
+    checkThroughNames(model, associations);
     byModel.set(model, associations);
   }
   return associations;

@@ -2,6 +2,9 @@ import { InvalidModel, primaryKeyOf } from "../../kernel/index.js";
 import { type AssociationDefinition, checkOptions, dependentOption, type OptionChecks, type ResolvedAssociation } from "./definition.js";
 import { ASSOCIATION } from "./slot.js";
 
+/** Whether options declare a through association (even `through: undefined`, a field named before its declaration). */
+export const goesThrough = (options: unknown): boolean => typeof options === "object" && options !== null && "through" in options;
+
 const isName = (value: unknown) => typeof value === "string" && value !== "";
 const isField = (value: unknown) => (typeof value === "function" || (typeof value === "object" && value !== null)) && ASSOCIATION in value;
 
@@ -46,4 +49,13 @@ export function resolveThrough(owner: Function, name: string, definition: Associ
   if (through === name) throw new InvalidModel(`${owner.name}.${name}: an association cannot go through itself`);
   const primaryKey = primaryKeyOf(owner).name;
   return { ...definition, name, foreignKey: primaryKey, primaryKey, through };
+}
+
+/** Refuses a through association whose `through` names no association of its Model (a misspelt name in JavaScript). */
+export function checkThroughNames(owner: Function, associations: ReadonlyMap<string, ResolvedAssociation>): void {
+  for (const { name, through } of associations.values()) {
+    if (through !== undefined && !associations.has(through)) {
+      throw new InvalidModel(`${owner.name}.${name}: through ${through} is not an association of ${owner.name}`);
+    }
+  }
 }
