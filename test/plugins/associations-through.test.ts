@@ -60,6 +60,28 @@ describe("guide: Through associations: reads", () => {
     expect(events).toHaveLength(4);
   });
 
+  it("the guide's count: the through condition, then the Relation's own", async () => {
+    const { a1 } = await seed();
+    const { events, db } = listen();
+    const post = await db.model(ThrPost).find(a1.id);
+    await post.thrTags().where({ name: "red" }).count();
+    expect(events.at(-1)!.sql).toBe(
+      `SELECT COUNT(*) AS "recordflare_count" FROM "thr_tags" WHERE ("id" IN (SELECT "thr_tag_id" FROM "thr_taggings" WHERE "thr_post_id" = ?1 AND "deleted_at" IS NULL)) AND "name" = ?2 AND "deleted_at" IS NULL`,
+    );
+  });
+
+  it("through given by name, as plain JavaScript declares it", async () => {
+    const { a1 } = await seed();
+    class Named extends Model({ id: "integer", title: { type: "string", null: false } }) {
+      static override tableName = "thr_posts";
+      static override binding = "DB";
+      thrTaggings = hasMany(ThrTagging, { foreignKey: "thrPostId" });
+      thrTags = hasMany(ThrTag, { through: "thrTaggings" } as never);
+    }
+    const post = await Named.find(a1.id);
+    expect(names(await (post.thrTags as any)().toArray())).toEqual(["blue", "red"]);
+  });
+
   it("source: the join Model's association of another name; and the other way, tag.posts", async () => {
     const { a1, blue } = await seed();
     expect(names(await a1.labels().toArray())).toEqual(["blue", "red"]);
@@ -193,6 +215,17 @@ describe("guide: Through associations: writes keep the join rows right", () => {
     expect(error.message).toMatch(/Note can't be blank/);
     expect(await ThrTagging.where({ thrPostId: a2.id }).count()).toBe(1);
     expect(names(await a2.thrTags().toArray())).toEqual(["blue"]);
+  });
+
+  it("after includes, what add and remove write is what the loaded association holds, with no query", async () => {
+    const { a1, red, green } = await seed();
+    const [post] = await ThrPost.where({ id: a1.id }).includes("thrTags").toArray();
+    await post!.thrTags().add(green);
+    await post!.thrTags().remove(red);
+    const { events, db } = listen();
+    expect(names(await post!.thrTags().toArray())).toEqual(["blue", "green"]);
+    expect(events).toHaveLength(0);
+    expect(names(await db.model(ThrPost).find(a1.id).then((fresh) => fresh.thrTags().toArray()))).toEqual(["blue", "green"]);
   });
 
   it("remove deletes the join rows (destroyed, their callbacks run), never the tags", async () => {

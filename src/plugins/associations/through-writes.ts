@@ -91,20 +91,30 @@ async function run(writes: Writing, items: readonly BatchItem[], built: readonly
  */
 async function add(writes: Writing, targets: readonly Loaded[]): Promise<void> {
   const built = buildJoins(writes, targets);
-  writes.slot.changeLoaded((loaded) => [...loaded, ...targets.filter((target) => !loaded.includes(target))]);
+  writes.slot.changeLoaded((loaded) => [...loaded, ...targets.filter((target) => !loaded.some(isAmong(writes, [target])))]);
   if (writes.owner.isNewRecord()) return;
   try {
     await run(writes, built.map((join) => join.toSave()), built);
   } catch (error) {
-    writes.slot.changeLoaded((loaded) => loaded.filter((target) => !targets.includes(target)));
+    writes.slot.changeLoaded((loaded) => loaded.filter((target) => !built.some((join) => join[writes.source.association.name].get() === target)));
     throw error;
   }
 }
 
+/** The keys of the saved ones of `targets`. */
+const savedKeys = (writes: Writing, targets: readonly Loaded[]) => new Set(targets.filter((target) => !target.isNewRecord()).map((target) => targetKey(writes, target)));
+
+/** Whether a target is one of `targets`: the same record, or one loaded for the same row. */
+function isAmong(writes: Writing, targets: readonly Loaded[]): (target: Loaded) => boolean {
+  const keys = savedKeys(writes, targets);
+  return (target) => targets.includes(target) || (!target.isNewRecord() && keys.has(targetKey(writes, target)));
+}
+
 /** Whether a join row links one of `targets`: the same record, or the row of its key. */
 function linksAny(writes: Writing, targets: readonly Loaded[]): (join: Loaded) => boolean {
-  const keys = new Set(targets.filter((target) => !target.isNewRecord()).map((target) => targetKey(writes, target)));
-  return (join) => targets.includes(join[writes.source.association.name].isLoaded ? join[writes.source.association.name].get() : undefined) || keys.has(keyHeld(writes, join));
+  const keys = savedKeys(writes, targets);
+  const source = writes.source.association.name;
+  return (join) => (join[source].isLoaded && targets.includes(join[source].get())) || keys.has(keyHeld(writes, join));
 }
 
 /**
@@ -113,10 +123,10 @@ function linksAny(writes: Writing, targets: readonly Loaded[]): (join: Loaded) =
  * callbacks run, in one batch.
  */
 async function remove(writes: Writing, targets: readonly Loaded[]): Promise<void> {
-  const linked = linksAny(writes, targets);
-  const keys = [...new Set(targets.filter((target) => !target.isNewRecord()).map((target) => targetKey(writes, target)))];
-  forgetJoins(writes, linked);
-  writes.slot.changeLoaded((loaded) => loaded.filter((target) => !targets.includes(target)));
+  const keys = [...savedKeys(writes, targets)];
+  const among = isAmong(writes, targets);
+  forgetJoins(writes, linksAny(writes, targets));
+  writes.slot.changeLoaded((loaded) => loaded.filter((target) => !among(target)));
   if (writes.owner.isNewRecord() || keys.length === 0) return;
   const rows = joins(writes).rows().where({ [writes.source.ownKey]: keys });
   if (!hasOtherDestroyHooks(rows.model.model, dependentsBeforeDelete)) return run(writes, [deleteAllStatement(rows)], []);
