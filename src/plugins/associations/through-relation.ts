@@ -1,4 +1,5 @@
 import {
+  attributeNamed,
   column,
   type Database,
   databaseOfRecord,
@@ -26,7 +27,7 @@ function keysOf(relation: Relation, key: string) {
   const rows = limit === undefined && offset === undefined ? relation.with({ order: [], select: undefined }) : relation.with({ select: undefined });
   return subquery((params) => {
     const parts = selectParts(rows.description, rows.model, params, "load");
-    return joinSelect({ ...parts, columns: quoteIdentifier(rows.model.byName.get(key)!.column), distinct: false, listJoin: undefined });
+    return joinSelect({ ...parts, columns: quoteIdentifier(attributeNamed(rows.model, key).column), distinct: false, listJoin: undefined });
   });
 }
 
