@@ -61,5 +61,18 @@ export { auditLog } from "./plugins/audit-log.js";
 export { DecryptionError, encrypts, EncryptionError, type EncryptedAttributeOptions, type EncryptsOptions, type TextAttributeName, type WorkerSecrets } from "./plugins/encrypts.js";
 export { associations, type JsonInclude } from "./plugins/associations/plugin.js";
 export { AssociationNotLoaded } from "./plugins/associations/association-not-loaded.js";
-export { belongsTo, hasMany, hasOne, type AssociationRelation, type BelongsTo, type HasMany, type HasOne } from "./plugins/associations/declare.js";
+export {
+  belongsTo,
+  hasMany,
+  hasOne,
+  type AssociationRelation,
+  type BelongsTo,
+  type HasMany,
+  type HasManyThrough,
+  type HasManyThroughOptions,
+  type HasOne,
+  type HasOneThrough,
+  type ThroughOptions,
+  type ThroughRelation,
+} from "./plugins/associations/declare.js";
 export type { BelongsToOptions, Dependent, HasManyDependent, HasManyOptions, HasOneDependent, HasOneOptions } from "./plugins/associations/definition.js";
