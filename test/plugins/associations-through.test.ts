@@ -241,6 +241,32 @@ describe("guide: Through associations: writes keep the join rows right", () => {
     expect(await ThrTag.where({ id: [red.id, blue.id] }).count()).toBe(2);
   });
 
+  it("remove with a join Model without destroy callbacks: one DELETE of the join rows, one round trip", async () => {
+    const { a1, red } = await seed();
+    class PlainTagging extends Model({ id: "integer", thrPostId: { type: "integer", null: false }, thrTagId: { type: "integer", null: false } }) {
+      static override tableName = "thr_taggings";
+      static override binding = "DB";
+      thrTag = belongsTo(ThrTag);
+    }
+    class PlainPost extends Model({ id: "integer", title: { type: "string", null: false } }) {
+      static override tableName = "thr_posts";
+      static override binding = "DB";
+      plainTaggings = hasMany(PlainTagging, { foreignKey: "thrPostId" });
+      thrTags = hasMany(ThrTag, { through: this.plainTaggings });
+    }
+    const { roundTrips, db } = recording();
+    const post = await db.model(PlainPost).find(a1.id);
+    roundTrips.length = 0;
+    await post.thrTags().remove(red);
+    expect(roundTrips).toEqual([[`DELETE FROM "thr_taggings" WHERE "thr_post_id" = ?1 AND "thr_tag_id" IN (SELECT value FROM json_each(?2))`]]);
+    expect(names(await post.thrTags().toArray())).toEqual(["blue"]);
+    // Nothing to add or remove: nothing is sent.
+    roundTrips.length = 0;
+    await post.thrTags().add();
+    await post.thrTags().remove();
+    expect(roundTrips).toHaveLength(0);
+  });
+
   it("set writes the difference in one batch after one read; setIds reads the tags with the join rows", async () => {
     const { a1, red, blue, green, unused } = await seed();
     const { roundTrips, Post, Tag } = recording();
