@@ -16,6 +16,7 @@ export class ThrTag extends Model({
     this.validates("name", { presence: true });
   }
   thrTaggings = hasMany(ThrTagging);
+  // The source is the tagging's one association to posts.
   thrPosts = hasMany(ThrPost, { through: this.thrTaggings });
 }
 
@@ -54,12 +55,13 @@ export class ThrBio extends Model({ id: "integer", thrWriterId: { type: "integer
   thrWriter = belongsTo(ThrWriter);
 }
 
-/** Posts: tags through taggings (by the source's name, and by `source`), and the writer's bio through the writer. */
+/** Posts: tags through taggings (by either source), and the writer's bio through the writer (by its name). */
 export class ThrPost extends Model({ id: "integer", thrWriterId: "integer", title: { type: "string", null: false }, tenantId: "string" }) {
   static override binding = "DB";
   thrWriter = belongsTo(ThrWriter, { optional: true });
   thrTaggings = hasMany(ThrTagging);
-  thrTags = hasMany(ThrTag, { through: this.thrTaggings });
+  // A tagging reaches tags by two associations (thrTag, label): the source is named.
+  thrTags = hasMany(ThrTag, { through: this.thrTaggings, source: "thrTag" });
   labels = hasMany(ThrTag, { through: this.thrTaggings, source: "label" });
   thrComments = hasMany(ThrComment);
   thrBio = hasOne(ThrBio, { through: this.thrWriter });

@@ -76,13 +76,13 @@ describe("guide: Through associations: reads", () => {
       static override tableName = "thr_posts";
       static override binding = "DB";
       thrTaggings = hasMany(ThrTagging, { foreignKey: "thrPostId" });
-      thrTags = hasMany(ThrTag, { through: "thrTaggings" } as never);
+      thrTags = hasMany(ThrTag, { through: "thrTaggings", source: "thrTag" } as never);
     }
     const post = await Named.find(a1.id);
     expect(names(await (post.thrTags as any)().toArray())).toEqual(["blue", "red"]);
   });
 
-  it("source: the join Model's association of another name; and the other way, tag.posts", async () => {
+  it("source: the join Model's association of another name; by default its one association to the target (tag.posts)", async () => {
     const { a1, blue } = await seed();
     expect(names(await a1.labels().toArray())).toEqual(["blue", "red"]);
     expect(titles(await blue.thrPosts().toArray())).toEqual(["a1", "a2"]);
@@ -465,8 +465,14 @@ describe("guide: Through associations: declarations", () => {
     const Missing = declare((self) => ({ things: hasMany(ThrTag, { through: self.thrTaggings }) }));
     const missing: any = await Missing.create({ title: "t" });
     expect(await thrown(() => missing.things().toArray())).toEqual(
-      new InvalidModel("Declared.things: ThrTagging has no association things or its singular (the source); pass { source }"),
+      new InvalidModel("Declared.things: ThrTagging has several associations to ThrTag (thrTag, label); pass { source }"),
     );
+    const Unknown = declare((self) => ({ things: hasMany(ThrTag, { through: self.thrTaggings, source: "thing" } as never) }));
+    const unknown: any = await Unknown.create({ title: "t" });
+    expect(await thrown(() => unknown.things().toArray())).toEqual(new InvalidModel("Declared.things: ThrTagging has no association thing (the source)"));
+    const None = declare((self) => ({ things: hasMany(ThrBio, { through: self.thrTaggings }) }));
+    const none: any = await None.create({ title: "t" });
+    expect(await thrown(() => none.things().toArray())).toEqual(new InvalidModel("Declared.things: ThrTagging has no association things nor one to ThrBio; pass { source }"));
     const Other = declare((self) => ({ tags: hasMany(ThrComment, { through: self.thrTaggings, source: "thrTag" } as never) }));
     const other: any = await Other.create({ title: "t" });
     expect(await thrown(() => other.tags().toArray())).toEqual(new InvalidModel("Declared.tags: its source ThrTagging.thrTag reaches ThrTag, not ThrComment"));

@@ -1,5 +1,4 @@
 import { InvalidModel } from "../../kernel/index.js";
-import { pluralize } from "../inflection.js";
 import type { ResolvedAssociation } from "./definition.js";
 import { associationsOf } from "./registry.js";
 
@@ -27,17 +26,31 @@ export function hopOf(association: ResolvedAssociation): Hop {
 /** Whether a hop reaches one row at most. */
 const single = (hop: Hop) => hop.association.kind !== "hasMany";
 
+/** Whether an association reaches records of `model` (or of a subclass of it). */
+const reaches = (association: ResolvedAssociation, model: Function) => association.target === model || association.target.prototype instanceof model;
+
 /**
  * The source of a through association on the Model gone through: `source`, else the association named as it is
- * (`tags`) or as its singular (`tag`: the association whose plural is its name), as Rails looks for it.
+ * (`comments` through `posts`), else the one association of that Model that reaches the target (`tag` for `tags`
+ * through `taggings`). Rails looks for the singular name instead; inflecting names would ship English rules to
+ * every Worker with associations (see the table-naming plugin), so the target is looked for, and several that reach
+ * it ask for `source`.
  */
 function sourceOf(owner: Function, association: ResolvedAssociation, middle: Function): ResolvedAssociation {
   const known = associationsOf(middle);
+  const where = `${owner.name}.${association.name}`;
   const { source } = association.options;
-  const found = source !== undefined ? known.get(source) : (known.get(association.name) ?? [...known.values()].find((each) => pluralize(each.name) === association.name));
-  if (found) return found;
-  const looked = source ?? `${association.name} or its singular`;
-  throw new InvalidModel(`${owner.name}.${association.name}: ${middle.name} has no association ${looked} (the source); pass { source }`);
+  if (source !== undefined) {
+    const named = known.get(source);
+    if (!named) throw new InvalidModel(`${where}: ${middle.name} has no association ${source} (the source)`);
+    return named;
+  }
+  const same = known.get(association.name);
+  if (same) return same;
+  const reaching = [...known.values()].filter((each) => reaches(each, association.target));
+  if (reaching.length === 1) return reaching[0]!;
+  const found = reaching.length === 0 ? `no association ${association.name} nor one to ${association.target.name}` : `several associations to ${association.target.name} (${reaching.map((each) => each.name).join(", ")})`;
+  throw new InvalidModel(`${where}: ${middle.name} has ${found}; pass { source }`);
 }
 
 /** The hops of one association of `model`: itself, or, for a through association, those it crosses. */
@@ -55,7 +68,7 @@ function resolveHops(owner: Function, association: ResolvedAssociation, path: re
   const source = sourceOf(owner, association, through.target);
   const hops = [...first, ...hopsOfAssociation(through.target, source, here)];
   const reached = hops.at(-1)!.association.target;
-  if (reached !== association.target && !(reached.prototype instanceof association.target)) {
+  if (!reaches(hops.at(-1)!.association, association.target)) {
     throw new InvalidModel(`${where}: its source ${through.target.name}.${source.name} reaches ${reached.name}, not ${association.target.name}`);
   }
   if (association.kind === "hasOne" && !hops.every(single)) {
