@@ -148,6 +148,17 @@ describe("guide: Through associations: includes, nested and paged", () => {
     expect(roundTrips).toHaveLength(1);
   });
 
+  it("beside the association it goes through, named with its own includes: one round trip, each loaded once", async () => {
+    await seed();
+    const { roundTrips, Post } = recording();
+    const posts = await Post.order({ title: "asc" }).includes("thrTags", { thrTaggings: ["thrPost"] }).toArray();
+    expect(roundTrips).toHaveLength(1);
+    expect(names(await posts[0]!.thrTags().toArray())).toEqual(["blue", "red"]);
+    const taggings = await posts[0]!.thrTaggings().toArray();
+    expect(taggings.map((tagging) => tagging.thrPost.get()?.title)).toEqual(["a1", "a1"]);
+    expect(roundTrips).toHaveLength(1);
+  });
+
   it("with paginate: the count, the page, the join rows and the tags in one round trip", async () => {
     await seed();
     const { roundTrips, Post } = recording();

@@ -2,6 +2,7 @@ import { argumentError, type BatchItem, databaseForBatch, deleteAllStatement, Re
 import { hasOtherDestroyHooks } from "./dependent-tree.js";
 import { dependentsBeforeDelete } from "./dependents.js";
 import { rowKeyOf } from "./keys.js";
+import type { AssociationSlot } from "./slot.js";
 import type { Hop } from "./through-hops.js";
 import { slotNamed, type ThroughSlot } from "./through-slot.js";
 
@@ -49,7 +50,7 @@ const targetKey = (writes: Writing, target: Loaded) => rowKeyOf(target, writes.s
 const keyHeld = (writes: Writing, join: Loaded) => join.readAttribute(writes.source.ownKey);
 
 /** The owner's join-row association: its slot, and its Relation of the owner's join rows. */
-function joins(writes: Writing): { slot: ReturnType<typeof slotNamed>; rows: () => Relation } {
+function joins(writes: Writing): { slot: AssociationSlot | undefined; rows: () => Relation } {
   const name = writes.join.association.name;
   return { slot: slotNamed(writes.owner, name), rows: () => writes.owner[name]() as Relation };
 }
@@ -173,16 +174,21 @@ async function setIds(writes: Writing, ids: unknown): Promise<void> {
   return set(writes, [...new Set(ids.map((id) => byKey.get(String(id))!))], current);
 }
 
+/** Runs a write of the targets given to `method`, once they are checked. */
+function withTargets(slot: ThroughSlot, method: string, targets: readonly unknown[], write: (writes: Writing, targets: readonly Loaded[]) => Promise<void>) {
+  const writes = writing(slot, method);
+  return write(writes, targetsOf(writes, method, targets));
+}
+
 /** The write methods of a through collection: `add`, `remove`, `set` and `setIds`, each resolving once written. */
 export function throughWrites(slot: ThroughSlot): PropertyDescriptorMap {
   return {
-    add: { value: async (...targets: unknown[]) => add(writing(slot, "add"), targetsOf(writing(slot, "add"), "add", targets)) },
-    remove: { value: async (...targets: unknown[]) => remove(writing(slot, "remove"), targetsOf(writing(slot, "remove"), "remove", targets)) },
+    add: { value: async (...targets: unknown[]) => withTargets(slot, "add", targets, add) },
+    remove: { value: async (...targets: unknown[]) => withTargets(slot, "remove", targets, remove) },
     set: {
       async value(targets: unknown) {
-        const writes = writing(slot, "set");
-        if (!Array.isArray(targets)) throw argumentError(writes.where("set"), `a list of records of ${slot.requireOwner().association.target.name}`, targets);
-        return set(writes, targetsOf(writes, "set", targets));
+        if (Array.isArray(targets)) return withTargets(slot, "set", targets, (writes, checked) => set(writes, checked));
+        throw argumentError(writing(slot, "set").where("set"), `a list of records of ${slot.requireOwner().association.target.name}`, targets);
       },
     },
     setIds: { value: (ids: unknown) => setIds(writing(slot, "setIds"), ids) },
