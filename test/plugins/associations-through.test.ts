@@ -218,6 +218,19 @@ describe("guide: Through associations: writes keep the join rows right", () => {
     expect(names(await ThrPost.find(post.id).then((saved) => saved.thrTags().toArray()))).toEqual(["fresh", "red"]);
   });
 
+  it("build: a new tag and its join row, written by the post's next save in its batch", async () => {
+    const { a2 } = await seed();
+    const post = await ThrPost.find(a2.id);
+    const built = post.thrTags().build({ name: "built" });
+    expect(built).toBeInstanceOf(ThrTag);
+    expect(built.isNewRecord()).toBe(true);
+    expect(await ThrTag.findBy({ name: "built" })).toBeNull();
+    await post.save();
+    expect(built.isNewRecord()).toBe(false);
+    expect(names(await ThrPost.find(a2.id).then((fresh) => fresh.thrTags().toArray()))).toEqual(["blue", "built"]);
+    expect(taggingCallbacks).toEqual([`save ${built.id}`]);
+  });
+
   it("a join row its validations refuse: RecordInvalid naming the join Model, and nothing written", async () => {
     const { a2, red } = await seed();
     const forbidden = await ThrTag.create({ name: "forbidden" });

@@ -83,6 +83,8 @@ export type ThroughRelation<T extends AnyModel> = RelationOf<T> & {
   set(targets: readonly RecordOf<T>[]): Promise<void>;
   /** `set` with the targets of these keys (Rails' `tag_ids=`), read with the join rows; `RecordNotFound` for a missing one. */
   setIds(ids: ReadonlyArray<string | number | bigint>): Promise<void>;
+  /** Builds a target with its join row (Rails' `build`); the owner's next save writes both. */
+  build(attributes?: AssignAttributes<AttributesOfModel<T>>): RecordOf<T>;
 };
 
 /** A `hasMany` through another: call it for the targets. */

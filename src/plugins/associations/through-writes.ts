@@ -174,13 +174,25 @@ async function setIds(writes: Writing, ids: unknown): Promise<void> {
   return set(writes, [...new Set(ids.map((id) => byKey.get(String(id))!))], current);
 }
 
+/**
+ * `post.tags().build(attributes)`: a new target with its join row, built through `post.taggings`; the owner's next
+ * save writes both, new or saved owner alike, in its batch (the target first, in a round trip of its own when the
+ * database assigns its key).
+ */
+function build(writes: Writing, attributes: object): Loaded {
+  const target = writes.slot.targetModel().build(attributes);
+  buildJoins(writes, [target]);
+  writes.slot.changeLoaded((loaded) => [...loaded, target]);
+  return target;
+}
+
 /** Runs a write of the targets given to `method`, once they are checked. */
 function withTargets(slot: ThroughSlot, method: string, targets: readonly unknown[], write: (writes: Writing, targets: readonly Loaded[]) => Promise<void>) {
   const writes = writing(slot, method);
   return write(writes, targetsOf(writes, method, targets));
 }
 
-/** The write methods of a through collection: `add`, `remove`, `set` and `setIds`, each resolving once written. */
+/** The write methods of a through collection: `add`, `remove`, `set` and `setIds`, each resolving once written, and `build`. */
 export function throughWrites(slot: ThroughSlot): PropertyDescriptorMap {
   return {
     add: { value: async (...targets: unknown[]) => withTargets(slot, "add", targets, add) },
@@ -192,5 +204,6 @@ export function throughWrites(slot: ThroughSlot): PropertyDescriptorMap {
       },
     },
     setIds: { value: (ids: unknown) => setIds(writing(slot, "setIds"), ids) },
+    build: { value: (attributes: object = {}) => build(writing(slot, "build"), attributes) },
   };
 }
