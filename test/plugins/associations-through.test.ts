@@ -109,6 +109,13 @@ describe("guide: Through associations: reads", () => {
     expect(await orphan.thrBio.load()).toBeNull();
   });
 
+  it("updateAll on it acts on the targets it reaches, as on any Relation, by the same subquery", async () => {
+    const { a1, b1 } = await seed();
+    expect(await a1.thrTags().where({ name: "red" }).updateAll({ name: "crimson" })).toBe(1);
+    expect(names(await a1.thrTags().toArray())).toEqual(["blue", "crimson"]);
+    expect(names(await b1.thrTags().toArray())).toEqual(["green"]);
+  });
+
   it("each target once, however many join rows reach it", async () => {
     const { a1, red } = await seed();
     await ThrTagging.create({ thrPostId: a1.id!, thrTagId: red.id! });
