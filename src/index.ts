@@ -65,7 +65,21 @@ export { DecryptionError, encrypts, EncryptionError, type EncryptedAttributeOpti
 export { associations, type JsonInclude } from "./plugins/associations/plugin.js";
 export { counterCaches } from "./plugins/associations/counter-cache.js";
 export { AssociationNotLoaded } from "./plugins/associations/association-not-loaded.js";
-export { belongsTo, hasMany, hasOne, type AssociationRelation, type BelongsTo, type HasMany, type HasOne, type PolymorphicBelongsTo } from "./plugins/associations/declare.js";
+export {
+  belongsTo,
+  hasMany,
+  hasOne,
+  type AssociationRelation,
+  type BelongsTo,
+  type HasMany,
+  type HasManyThrough,
+  type HasManyThroughOptions,
+  type HasOne,
+  type PolymorphicBelongsTo,
+  type HasOneThrough,
+  type ThroughOptions,
+  type ThroughRelation,
+} from "./plugins/associations/declare.js";
 export type { PolymorphicBelongsToOptions } from "./plugins/associations/polymorphic.js";
 export { UnknownPolymorphicType } from "./plugins/associations/polymorphic-type.js";
 export type { BelongsToOptions, Dependent, HasManyDependent, HasManyOptions, HasOneDependent, HasOneOptions } from "./plugins/associations/definition.js";

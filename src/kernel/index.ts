@@ -60,7 +60,7 @@ export { withSource, type LoadPurpose, type PlannedRead, type QuerySource, type 
 export { runLoadStage } from "./records/load-stage.js";
 export { prepareRelation } from "./relations/relation-prepare.js";
 export { includePaths, type IncludeSpec } from "./relations/include-paths.js";
-export { column, sql, SqlFragment, ColumnReference } from "./sql/sql.js";
+export { column, sql, SqlFragment, ColumnReference, Subquery, subquery } from "./sql/sql.js";
 export { defineStatement, defineStatementOfParts, Statement, type SqlQuery, type StatementDefinition, type StatementOfPartsDefinition } from "./sql/statement.js";
 export { WriteConflict, type ConflictingStatement } from "./persistence/write-conflict.js";
 export { installChangesGuard } from "./database/changes-guard.js";

@@ -1,8 +1,8 @@
 /** The plugin API as the guide describes it: per-Model state, the plugin API table, smaller bundles, and the soft delete and audit log examples. */
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { ActiveRecord, Base, batch, belongsTo, combining, defineApplicationRecord, hasMany, idGeneration, IncompatibleRelation, InvalidModel, Model, RecordNotDestroyed, RecordNotUnique, sql, timestamps, withDatabase, softDelete } from "../../src/index.js";
-import { declareModelState, definePlugin, anyMatch, castAs, countOf, countStatement, isPlainObject, readAsCondition } from "../../src/plugin.js";
+import { ActiveRecord, Base, batch, belongsTo, combining, defineApplicationRecord, hasMany, idGeneration, IncompatibleRelation, InvalidModel, Model, RecordNotDestroyed, RecordNotUnique, sql, column, timestamps, withDatabase, softDelete } from "../../src/index.js";
+import { declareModelState, definePlugin, anyMatch, castAs, countOf, countStatement, isPlainObject, joinSelect, readAsCondition, selectParts, subquery } from "../../src/plugin.js";
 import { resetDatabase } from "../helpers/db.js";
 import { attrReadonly, readonlyAttributes } from "../helpers/guide-plugins.js";
 import { rejectionOf } from "../helpers/errors.js";
@@ -315,5 +315,31 @@ describe("guide: Writing a plugin, prose claims", () => {
     const s = Stamp.build({ name: "b", email: "a@x.org" });
     await expect(s.save()).rejects.toBeInstanceOf(RecordNotUnique);
     expect(s.age).toBeNull();
+  });
+});
+
+describe("guide: Plugin API: subquery", () => {
+  it("a subquery in an sql fragment is compiled at each query, with its Model's relation hooks, its values bound in place", async () => {
+    class Kept extends Model({ id: "integer", title: { type: "string", null: false }, deletedAt: "datetime" }) {
+      static override tableName = "trashable_articles";
+      static override binding = "DB";
+      static {
+        this.use(softDelete);
+      }
+    }
+    const [a, b] = [await Kept.create({ title: "a" }), await Kept.create({ title: "b" })];
+    await b.destroy();
+    const keptIds = subquery((params) => joinSelect({ ...selectParts(Kept.where({ title: ["a", "b"] }).description, Kept.all().model, params), columns: `"id"` }));
+    const { events, db } = listen();
+    const kept = db.model(Kept).where(sql`${column("id")} IN ${keptIds} AND ${column("title")} <> ${"z"}`);
+    expect((await kept.toArray()).map((record) => record.id)).toEqual([a.id]);
+    expect(events[0]!.sql).toBe(
+      `SELECT * FROM "trashable_articles" WHERE ("id" IN (SELECT "id" FROM "trashable_articles" WHERE "title" IN (SELECT value FROM json_each(?1)) AND "deleted_at" IS NULL) AND "title" <> ?2) AND "deleted_at" IS NULL`,
+    );
+    expect(events[0]!.params).toEqual([`["a","b"]`, "z"]);
+  });
+
+  it("refuses what is not a function, naming subquery", () => {
+    expect(() => subquery("SELECT 1" as never)).toThrow(new TypeError(`subquery takes a function that compiles a SELECT, not "SELECT 1"`));
   });
 });

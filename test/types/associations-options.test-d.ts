@@ -35,7 +35,7 @@ export class Owner extends ApplicationRecord("users") {
 export class Elsewhere extends ApplicationRecord("users") {
   // @ts-expect-error className is not an option: the target is the class passed
   posts = hasMany(Post, { foreignKey: "userId", className: "Post" });
-  // @ts-expect-error through is not an option
+  // @ts-expect-error through takes an association field of the owner (this.posts), with no foreignKey
   latest = hasOne(Post, { foreignKey: "userId", through: "posts" });
 }
 // @ts-expect-error autosave is not an option: children built are always saved with the record

@@ -11,7 +11,7 @@ import { injectedName } from "./reserved-names.js";
 import type { ListJoin, OrderTerm, QueryPurpose, RelationData, SelectParts } from "../relations/relation-data.js";
 import { frozenDescription } from "../relations/relation-description.js";
 import type { ResolvedModel } from "../records/resolve.js";
-import { ColumnReference, SqlFragment } from "./sql.js";
+import { ColumnReference, SqlFragment, Subquery } from "./sql.js";
 
 export type { OrderTerm, QueryPurpose, RelationData, SelectParts };
 
@@ -29,7 +29,7 @@ function bindFragmentParam(value: unknown, params: ParamWriter): string {
   return params.bind(typeof value === "boolean" ? attributeTypes.boolean.toDatabase(value) : value);
 }
 
-/** Splices an `sql` fragment, binding its values and naming the columns of `column()` references. */
+/** Splices an `sql` fragment, binding its values, naming the columns of `column()` references, compiling subqueries. */
 export function compileFragment(fragment: SqlFragment, model: ResolvedModel | undefined, params: ParamWriter): string {
   let text = fragment.strings[0]!;
   fragment.values.forEach((value, index) => {
@@ -37,6 +37,8 @@ export function compileFragment(fragment: SqlFragment, model: ResolvedModel | un
       text += quoteIdentifier(model ? attributeNamed(model, value.attribute).column : underscore(value.attribute));
     } else if (value instanceof SqlFragment) {
       text += compileFragment(value, model, params);
+    } else if (value instanceof Subquery) {
+      text += `(${value.compile(params)})`;
     } else {
       text += bindFragmentParam(value, params);
     }

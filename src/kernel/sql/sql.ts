@@ -1,10 +1,29 @@
 import { argumentError, refusedValueError, unfitValue } from "../records/arguments.js";
 import { previewText } from "../records/display.js";
+import type { ParamWriter } from "./param-writer.js";
 
 /** A reference to an attribute's column inside an `sql` fragment, made by `column()`. */
 export class ColumnReference {
   /** @internal Use `column()`, which checks the name. */
   constructor(readonly attribute: string) {}
+}
+
+/**
+ * A SELECT spliced into an `sql` fragment as `(SELECT ...)`, compiled when the fragment is (at each query, so the
+ * `relation:*` hooks of its Model narrow it then), binding its values among the statement's: made by `subquery()`.
+ */
+export class Subquery {
+  /** @internal Use `subquery()`. */
+  constructor(readonly compile: (params: ParamWriter) => string) {}
+}
+
+/**
+ * Makes a subquery for an `sql` fragment from a function that compiles a SELECT into the statement's values (the
+ * plugin API's `selectParts` and `joinSelect`): `sql\`${column("id")} IN ${subquery(compile)}\``.
+ */
+export function subquery(compile: (params: ParamWriter) => string): Subquery {
+  if (typeof compile !== "function") throw argumentError("subquery", "a function that compiles a SELECT", compile);
+  return new Subquery(compile);
 }
 
 const INT64_MIN = -(2n ** 63n);
@@ -51,7 +70,7 @@ export class SqlFragment {
 export function sql(strings: TemplateStringsArray, ...values: unknown[]): SqlFragment {
   for (const value of values) {
     // unfitValue first: a revoked Proxy fails even instanceof.
-    const problem = unfitValue(value) ?? (value instanceof ColumnReference || value instanceof SqlFragment ? undefined : unbindable(value));
+    const problem = unfitValue(value) ?? (value instanceof ColumnReference || value instanceof SqlFragment || value instanceof Subquery ? undefined : unbindable(value));
     // An sql fragment has no Model: a request's value refused here is a CastError of no attribute.
     if (problem !== undefined) throw refusedValueError(`sql: ${problem}`, value, { model: undefined, attribute: undefined });
   }

@@ -1,10 +1,14 @@
-import type { AnyModel, AssignAttributes, AssociationField, AttributeName, AttributesOfModel, RelationOf } from "../../kernel/index.js";
+import type { AnyModel, AssignAttributes, AssociatedRecord, AssociationField, AssociationName, AttributeName, AttributesOfModel, RelationOf } from "../../kernel/index.js";
 import type { BelongsToOptions, HasManyOptions, HasOneOptions } from "./definition.js";
 import { ASSOCIATION, AssociationSlot } from "./slot.js";
 import { collection } from "./has-many.js";
 import { BelongsToAssociation, HasOneAssociation } from "./single.js";
 import { PolymorphicDefinition, type PolymorphicBelongsToOptions } from "./polymorphic.js";
 import { PolymorphicBelongsToAssociation } from "./polymorphic-belongs-to.js";
+import { throughCollection } from "./through-collection.js";
+import { ThroughOneAssociation } from "./through-one.js";
+import { ThroughSlot } from "./through-slot.js";
+import { goesThrough } from "./through-definition.js";
 
 type RecordOf<T> = T extends abstract new (...args: any) => infer R ? R : never;
 
@@ -77,16 +81,76 @@ export interface HasOne<T extends AnyModel> extends AssociationField<RecordOf<T>
 }
 
 /**
+ * The options of an association through another (`through: this.taggings`, an association field of the owner, so
+ * that TypeScript checks it), and `source`, the association of the Model gone through that reaches the target when
+ * it is not named as the association is (or as its singular), checked against that Model's associations.
+ */
+export interface ThroughOptions<F extends AssociationField<any>> {
+  /** The owner's association to go through: its field, `this.taggings`, declared before this one. */
+  through: F;
+  /** The association of the Model gone through that reaches the target; the association's name or its singular by default. */
+  source?: AssociationName<AssociatedRecord<F>>;
+}
+
+/** The options of a `hasMany` through another: `dependent` deletes the join rows (see `HasManyOptions`). */
+export interface HasManyThroughOptions<F extends AssociationField<any>> extends ThroughOptions<F> {
+  /**
+   * What happens to the owner's join rows when it is destroyed, as in Rails (the targets stay): `destroy` destroys
+   * them with their callbacks, `deleteAll` and `nullify` delete them with one DELETE, `restrictWithError` refuses.
+   */
+  dependent?: HasManyOptions["dependent"];
+}
+
+/** `post.tags()` of a `hasMany` through another: the targets as a Relation, and the writes of the join rows. */
+export type ThroughRelation<T extends AnyModel> = RelationOf<T> & {
+  /** Adds a join row to each target (Rails' `<<`): now for a saved owner, in one batch; with the owner's save for a new one. */
+  add(...targets: RecordOf<T>[]): Promise<void>;
+  /** Deletes the owner's join rows to the targets (Rails' `delete`), never the targets; their callbacks run. */
+  remove(...targets: RecordOf<T>[]): Promise<void>;
+  /** Makes the join rows those of `targets` (Rails' `tags=`): reads them, then writes the difference in one batch. */
+  set(targets: readonly RecordOf<T>[]): Promise<void>;
+  /** `set` with the targets of these keys (Rails' `tag_ids=`), read with the join rows; `RecordNotFound` for a missing one. */
+  setIds(ids: ReadonlyArray<string | number | bigint>): Promise<void>;
+  /** Builds a target with its join row (Rails' `build`); the owner's next save writes both. */
+  build(attributes?: AssignAttributes<AttributesOfModel<T>>): RecordOf<T>;
+};
+
+/** A `hasMany` through another: call it for the targets. */
+export interface HasManyThrough<T extends AnyModel> extends AssociationField<RecordOf<T>[]> {
+  (): ThroughRelation<T>;
+}
+
+/** A `hasOne` through another: `load()` the target; read-only. */
+export interface HasOneThrough<T extends AnyModel> extends AssociationField<RecordOf<T> | null> {
+  /** The target, loaded once (or from `includes`); null if none. */
+  load(): Promise<RecordOf<T> | null>;
+  /** The loaded target; throws when it was not loaded. */
+  get(): RecordOf<T> | null;
+  /** Loads the target again. */
+  reload(): Promise<RecordOf<T> | null>;
+  /** Whether the target was loaded. */
+  readonly isLoaded: boolean;
+}
+
+/**
  * Declares a one-to-many association as an instance field: `posts = hasMany(Post, { dependent: "destroy" })`.
  * `user.posts()` is a Relation of the children; `user.posts().build(attrs)` builds one saved with the owner.
+ * With `through`, the targets the owner reaches through another of its associations:
+ * `tags = hasMany(Tag, { through: this.taggings })`; `post.tags()` is their Relation, and `add`, `remove`, `set`
+ * and `setIds` write the join rows.
  */
+export function hasMany<T extends AnyModel, F extends AssociationField<any>>(target: T, options: HasManyThroughOptions<F>): HasManyThrough<T>;
 export function hasMany<T extends AnyModel>(target: T, options?: ChildOptions<HasManyOptions, T>): HasMany<T>;
 /** Declares the children of a polymorphic `belongsTo`: `comments = hasMany(Comment, { as: "commentable" })`. */
 export function hasMany<T extends AnyModel>(target: T, options: ChildOfPolymorphicOptions<HasManyOptions, T>): HasMany<T>;
-export function hasMany<T extends AnyModel>(target: T, options: HasManyOptions = {}): HasMany<T> {
+export function hasMany(target: AnyModel, options: object = {}): unknown {
+  if (goesThrough(options)) {
+    const slot = new ThroughSlot({ kind: "hasMany", target, options });
+    return Object.defineProperty(() => throughCollection(slot), ASSOCIATION, { value: slot });
+  }
   const slot = new AssociationSlot({ kind: "hasMany", target, options });
   const field = () => collection(slot);
-  return Object.defineProperty(field, ASSOCIATION, { value: slot }) as unknown as HasMany<T>;
+  return Object.defineProperty(field, ASSOCIATION, { value: slot });
 }
 
 /**
@@ -106,10 +170,16 @@ export function belongsTo(target: AnyModel | readonly AnyModel[], options: Belon
   return new BelongsToAssociation(new AssociationSlot({ kind: "belongsTo", target: target as AnyModel, options }));
 }
 
-/** Declares a one-to-one association as an instance field: `profile = hasOne(Profile)`; `user.profile.build()`. */
+/**
+ * Declares a one-to-one association as an instance field: `profile = hasOne(Profile)`; `user.profile.build()`.
+ * With `through`, the one target reached through another association of the owner (each hop a `hasOne` or
+ * `belongsTo`): `accountHistory = hasOne(AccountHistory, { through: this.account })`.
+ */
+export function hasOne<T extends AnyModel, F extends AssociationField<any>>(target: T, options: ThroughOptions<F>): HasOneThrough<T>;
 export function hasOne<T extends AnyModel>(target: T, options?: ChildOptions<HasOneOptions, T>): HasOne<T>;
 /** Declares the child of a polymorphic `belongsTo`: `image = hasOne(Image, { as: "imageable" })`. */
 export function hasOne<T extends AnyModel>(target: T, options: ChildOfPolymorphicOptions<HasOneOptions, T>): HasOne<T>;
-export function hasOne<T extends AnyModel>(target: T, options: HasOneOptions = {}): HasOne<T> {
-  return new HasOneAssociation(new AssociationSlot({ kind: "hasOne", target, options })) as unknown as HasOne<T>;
+export function hasOne(target: AnyModel, options: object = {}): unknown {
+  if (goesThrough(options)) return new ThroughOneAssociation(new ThroughSlot({ kind: "hasOne", target, options }));
+  return new HasOneAssociation(new AssociationSlot({ kind: "hasOne", target, options }));
 }

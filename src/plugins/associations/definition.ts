@@ -71,7 +71,7 @@ export interface AssociationDefinition {
   readonly target: Function;
   /** The Models a polymorphic `belongsTo`'s type may name. */
   readonly models?: readonly Function[];
-  readonly options: { dependent?: Dependent; scope?: HasManyOptions["scope"]; foreignKey?: string; optional?: boolean; counterCache?: true | string; as?: string };
+  readonly options: { dependent?: Dependent; scope?: HasManyOptions["scope"]; foreignKey?: string; optional?: boolean; counterCache?: true | string; as?: string; through?: unknown; source?: string };
 }
 
 /**
@@ -96,6 +96,11 @@ export interface ResolvedAssociation extends AssociationDefinition {
   readonly counterCache?: string;
   /** The type column and the Models it names, for a polymorphic `belongsTo` and for `as`. */
   readonly polymorphic?: PolymorphicSide;
+  /**
+   * For a through association, the name of the owner's association it goes through (whose keys join it; its own
+   * `foreignKey` and `primaryKey` are then the owner's primary key).
+   */
+  readonly through?: string;
 }
 
 /** The class name an owner's foreign keys are named after: the Model class just below its nameless declaration. */
@@ -105,16 +110,25 @@ function ownerName(model: Function): string {
   return named.name;
 }
 
+/** Each option an association takes, and what it must hold. */
+export type OptionChecks = Record<string, { expected: string; fits(value: unknown): boolean }>;
+
+/** The `dependent` values of each kind, as an option check. */
+export const dependentOption = (kind: "hasMany" | "hasOne") => ({
+  expected: `one of ${DEPENDENTS_OF[kind].join(", ")}`,
+  fits: (value: unknown) => (DEPENDENTS_OF[kind] as readonly unknown[]).includes(value),
+});
+
 /** Each option an association of a kind takes, and what it must hold. */
-const OPTIONS_OF: Record<AssociationKind, Record<string, { expected: string; fits(value: unknown): boolean }>> = {
+const OPTIONS_OF: Record<AssociationKind, OptionChecks> = {
   hasMany: {
-    dependent: { expected: `one of ${DEPENDENTS_OF.hasMany.join(", ")}`, fits: (value) => (DEPENDENTS_OF.hasMany as readonly unknown[]).includes(value) },
+    dependent: dependentOption("hasMany"),
     foreignKey: { expected: "an attribute name", fits: (value) => typeof value === "string" },
     scope: { expected: "a function of the Relation", fits: (value) => typeof value === "function" },
     as: { expected: "the name of the target's polymorphic belongsTo", fits: (value) => typeof value === "string" },
   },
   hasOne: {
-    dependent: { expected: `one of ${DEPENDENTS_OF.hasOne.join(", ")}`, fits: (value) => (DEPENDENTS_OF.hasOne as readonly unknown[]).includes(value) },
+    dependent: dependentOption("hasOne"),
     foreignKey: { expected: "an attribute name", fits: (value) => typeof value === "string" },
     scope: { expected: "a function of the Relation", fits: (value) => typeof value === "function" },
     as: { expected: "the name of the target's polymorphic belongsTo", fits: (value) => typeof value === "string" },
@@ -132,14 +146,14 @@ const NOT_SUPPORTED: Record<string, string> = {
 };
 
 /**
- * Refuses options that the association's kind does not take (a misspelt `dependant` would leave children behind)
- * and values of the wrong kind, naming the Model, the association and the option, and listing the valid ones.
+ * Refuses options that the association's kind (or `known`) does not take (a misspelt `dependant` would leave
+ * children behind) and values of the wrong kind, naming the Model, the association and the option, and listing the
+ * valid ones.
  */
-export function checkOptions(owner: Function, name: string, { kind, target, options }: AssociationDefinition): void {
+export function checkOptions(owner: Function, name: string, { kind, target, options }: AssociationDefinition, known: OptionChecks = OPTIONS_OF[kind]): void {
   const where = `${owner.name}.${name} (${kind})`;
   if (typeof target !== "function") throw new InvalidModel(`${where}: the target must be a Model class, not ${previewText(target)}`);
   if (!isPlainObject(options)) throw new InvalidModel(`${where}: options must be a plain object, not ${previewText(options)}`);
-  const known = OPTIONS_OF[kind];
   for (const [option, value] of Object.entries(options)) {
     const check = known[option];
     if (!check) {

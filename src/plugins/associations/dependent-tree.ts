@@ -2,6 +2,7 @@ import { relationOf } from "../../kernel/index.js";
 import type { Dependent, ResolvedAssociation } from "./definition.js";
 import { associationsOf } from "./registry.js";
 import { scopedTargetOf } from "./slot.js";
+import { dependentRows } from "./through-dependent.js";
 
 /** The tag that stands for the owner among a node's parents. */
 export const OWNER = 0;
@@ -112,9 +113,10 @@ interface Level {
   readonly nodes: BuiltNode[];
 }
 
-/** The dependent associations of a Model that are not `belongsTo`, in declaration order. */
+/** The dependent associations of a Model that are not `belongsTo` (a through one's join rows), in declaration order. */
 function dependentAssociations(model: Function): ResolvedAssociation[] {
-  return [...associationsOf(model).values()].filter((association) => association.kind !== "belongsTo" && association.options.dependent);
+  const dependents = [...associationsOf(model).values()].filter((association) => association.kind !== "belongsTo" && association.options.dependent);
+  return dependents.map((association) => dependentRows(model, association));
 }
 
 /**
@@ -222,7 +224,7 @@ function writeStepsOf(groups: readonly DependentNode[][], loops: ReadonlyMap<rea
 }
 
 /** Whether a Model's records have destroy hooks other than `own` (this plugin's dependents handling). */
-function hasOtherDestroyHooks(model: Function, own: Function): boolean {
+export function hasOtherDestroyHooks(model: Function, own: Function): boolean {
   const { hooks } = relationOf(model).model;
   return DESTROY_HOOKS.some((name) => hooks.functionsOf(name).some((fn) => fn !== own && !setBasedAlike.has(fn)));
 }

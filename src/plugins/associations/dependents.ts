@@ -22,6 +22,7 @@ import { rowKeyOf } from "./keys.js";
 import { detachedKeys } from "./polymorphic-type.js";
 import { slotsOf } from "./registry.js";
 import type { AssociationSlot } from "./slot.js";
+import { dependentSlot } from "./through-dependent.js";
 
 type Owner = Record<string, any>;
 
@@ -160,9 +161,10 @@ const STRATEGIES: Record<Dependent, Strategy> = {
   },
 };
 
-/** Each dependent association of a record with its slot, in declaration order. */
+/** Each dependent association of a record with its slot (a through one's join rows'), in declaration order. */
 function dependentSlots(record: Owner): Array<[ResolvedAssociation, AssociationSlot]> {
-  return slotsOf(record).filter(([association]) => association.kind !== "belongsTo" && association.options.dependent);
+  const dependents = slotsOf(record).filter(([association]) => association.kind !== "belongsTo" && association.options.dependent);
+  return dependents.map((entry) => dependentSlot(record, entry));
 }
 
 /** Whether destroying the record has dependents to handle. */

@@ -21,11 +21,12 @@ import { associationsOf, slotsOf } from "./registry.js";
 import type { ResolvedAssociation } from "./definition.js";
 import { keyFor } from "./keys.js";
 import { settleOwnersOfNothing, typedTargets } from "./polymorphic-preload.js";
+import { throughHopsTree } from "./through-preload.js";
 
 type Loaded = Record<string, any>;
 
 /** `includes` paths as a tree: each association name to the names included below it. */
-type IncludeTree = Map<string, IncludeTree>;
+export type IncludeTree = Map<string, IncludeTree>;
 
 /** The tree of dotted paths (`posts`, `posts.comments`); a nested path implies the names above it. */
 function treeOf(paths: Iterable<string>): IncludeTree {
@@ -157,7 +158,11 @@ function chosenTargets(target: Relation, theirColumn: string): StatementReader<C
  */
 function planLevel(level: Level, tree: IncludeTree, pending: Set<string>, reads: PlannedRead[]): void {
   const known = associationsOf(level.owners.model.model);
-  for (const [name, below] of tree) {
+  for (const name of tree.keys()) {
+    const path = `${level.prefix}${name}`;
+    if (known.has(name)) for (const planned of [...pending]) if (planned === path || planned.startsWith(`${path}.`)) pending.delete(planned);
+  }
+  for (const [name, below] of throughHopsTree(level.owners.model.model, tree)) {
     const association = known.get(name);
     if (!association) {
       if (level.prefix === "") continue;
@@ -165,7 +170,6 @@ function planLevel(level: Level, tree: IncludeTree, pending: Set<string>, reads:
     }
     const belongs = association.kind === "belongsTo";
     const path = `${level.prefix}${name}`;
-    for (const planned of [...pending]) if (planned === path || planned.startsWith(`${path}.`)) pending.delete(planned);
     if (belongs && association.polymorphic) {
       planByType(level, association, below, path, reads);
       continue;

@@ -1,6 +1,7 @@
 import { isPlainObject } from "../../kernel/index.js";
 import { type AssociationDefinition, type ResolvedAssociation, resolveAssociation } from "./definition.js";
 import { PolymorphicDefinition, resolveAs, resolvePolymorphicBelongsTo } from "./polymorphic.js";
+import { checkThroughNames, goesThrough, resolveThrough } from "./through-definition.js";
 import { ASSOCIATION, type AssociationSlot } from "./slot.js";
 
 const byModel = new WeakMap<Function, Map<string, ResolvedAssociation>>();
@@ -30,8 +31,11 @@ export function associationsOf(model: Function): Map<string, ResolvedAssociation
     const probe = new (model as new () => Record<string, unknown>)();
     for (const [name, value] of Object.entries(probe)) {
       const slot = slotOf(value);
-      if (slot) associations.set(name, resolveDeclared(model, name, slot.definition));
+      if (!slot) continue;
+      const { definition } = slot;
+      associations.set(name, goesThrough(definition.options) ? resolveThrough(model, name, definition, probe) : resolveDeclared(model, name, definition));
     }
+    checkThroughNames(model, associations);
     byModel.set(model, associations);
   }
   return associations;

@@ -6,7 +6,7 @@ import { markBuiltThroughOwner } from "./required-parents.js";
 import { ASSOCIATION, type AssociationSlot } from "./slot.js";
 
 /** Shared behaviour of the one-record associations (`belongsTo`, `hasOne`). */
-abstract class SingleAssociation {
+export abstract class SingleAssociation {
   readonly [ASSOCIATION]: AssociationSlot;
 
   constructor(slot: AssociationSlot) {

@@ -1,0 +1,58 @@
+import {
+  attributeNamed,
+  column,
+  type Database,
+  databaseOfRecord,
+  joinSelect,
+  quoteIdentifier,
+  type Relation,
+  selectParts,
+  sql,
+  subquery,
+} from "../../kernel/index.js";
+import type { ResolvedAssociation } from "./definition.js";
+import { rowKeyOf } from "./keys.js";
+import { scopedTargetOf } from "./slot.js";
+import { type Hop, throughHops } from "./through-hops.js";
+
+type Owner = Record<string, any>;
+
+/**
+ * The `key` column of a Relation's rows as a subquery: `SELECT "tag_id" FROM "taggings" WHERE ...`, compiled when the
+ * statement is, with the `relation:*` hooks of its Model (a tenant's, a soft delete's). Its order is dropped unless
+ * it pages: no set of rows depends on it.
+ */
+function keysOf(relation: Relation, key: string) {
+  const { limit, offset } = relation.description;
+  const rows = limit === undefined && offset === undefined ? relation.with({ order: [], select: undefined }) : relation.with({ select: undefined });
+  return subquery((params) => {
+    const parts = selectParts(rows.description, rows.model, params, "load");
+    return joinSelect({ ...parts, columns: quoteIdentifier(attributeNamed(rows.model, key).column), distinct: false, listJoin: undefined });
+  });
+}
+
+/** The key the owner's first hop joins on: its foreign key as assigned for a `belongsTo`, else its key as stored. */
+function ownerKeyOf(owner: Owner, hop: Hop): unknown {
+  return hop.association.kind === "belongsTo" ? owner.readAttribute(hop.ownKey) : rowKeyOf(owner, hop.ownKey);
+}
+
+/** The rows of a hop's target that the rows of `above` (its owners') reach, in the hop's scope. */
+function reachedBy(above: Relation, hop: Hop, database: Database | undefined): Relation {
+  return scopedTargetOf(hop.association, database).where(sql`${column(hop.theirKey)} IN ${keysOf(above, hop.ownKey)}`);
+}
+
+/**
+ * The targets of a through association of `owner` as one Relation: each hop's rows chosen by a subquery of the
+ * keys of the hop before it, down from the owner's key (`tags.id IN (SELECT tag_id FROM taggings WHERE post_id = ?)`).
+ * One statement, the join rows read by their index and never loaded; each target once, however many join rows
+ * reach it. An owner without a key (a new record's database-assigned one) has none.
+ */
+export function throughRelation(owner: Owner, association: ResolvedAssociation): Relation {
+  const [first, ...rest] = throughHops(owner.constructor as Function, association);
+  const database = databaseOfRecord(owner);
+  const key = ownerKeyOf(owner, first!);
+  const start = scopedTargetOf(first!.association, database);
+  let relation = key === null ? start.none() : start.where({ [first!.theirKey]: key });
+  for (const hop of rest) relation = reachedBy(relation, hop, database);
+  return relation;
+}

@@ -1,0 +1,102 @@
+import { primaryKeyOf } from "../../kernel/index.js";
+import type { AssociationDefinition, ResolvedAssociation } from "./definition.js";
+import { slotsOf } from "./registry.js";
+import { AssociationSlot } from "./slot.js";
+import { type Hop, throughHops } from "./through-hops.js";
+
+type Loaded = Record<string, any>;
+
+/** The slot of a record's association named `name`, if it has one. */
+export function slotNamed(record: Loaded, name: string): AssociationSlot | undefined {
+  return slotsOf(record).find(([association]) => association.name === name)?.[1];
+}
+
+/** The records a slot holds: its list, its one record, or none. */
+const heldBy = (slot: AssociationSlot): Loaded[] => (Array.isArray(slot.value) ? slot.value : slot.value ? [slot.value] : []);
+
+/** Records once each: the same object, or two objects loaded for the same row, count once. */
+function eachOnce(records: readonly Loaded[]): Loaded[] {
+  const rows = new Set<string>();
+  return [...new Set(records)].filter((record) => {
+    if (record.isNewRecord()) return true;
+    const row = `${record.constructor.name} ${String(record.readAttribute(primaryKeyOf(record.constructor).name))}`;
+    return !rows.has(row) && Boolean(rows.add(row));
+  });
+}
+
+/**
+ * The targets the loaded hops reach from `owner` (from a new record, those built through it), or undefined when a
+ * hop of some saved record on the way is not loaded.
+ */
+function reachedInMemory(owner: Loaded, hops: readonly Hop[]): Loaded[] | undefined {
+  let level = [owner];
+  for (const hop of hops) {
+    const next: Loaded[] = [];
+    for (const record of level) {
+      const slot = slotNamed(record, hop.association.name);
+      // A new record has no rows yet: what it holds is what was built through it.
+      if (slot && !slot.loaded && record.isNewRecord()) next.push(...slot.pending);
+      else if (slot?.loaded) next.push(...heldBy(slot));
+      else return undefined;
+    }
+    level = eachOnce(next);
+  }
+  return level;
+}
+
+/**
+ * The slot of a through association. What it holds is what was loaded through it (a query of its Relation), else
+ * what the loaded associations it crosses reach (`includes("tags")` preloads `taggings` and each tagging's `tag`):
+ * so a preload, or a join row added through it, is seen without a query and never goes stale.
+ */
+export class ThroughSlot extends AssociationSlot {
+  #loaded = false;
+  #value: unknown = null;
+  /** Whether the crossed associations answer for it (not after a reload of it, which reads its rows again). */
+  #fromHops = true;
+
+  constructor(definition: AssociationDefinition) {
+    super(definition);
+    Object.defineProperties(this, {
+      loaded: { get: () => this.#loaded || this.#reached() !== undefined, set: (loaded: boolean) => void (this.#loaded = loaded), configurable: true },
+      value: { get: () => (this.#loaded ? this.#value : this.#valueOf(this.#reached())), set: (value: unknown) => void (this.#value = value), configurable: true },
+    });
+  }
+
+  override attach(owner: Loaded & { constructor: Function }, association: ResolvedAssociation): void {
+    super.attach(owner, association);
+    this.#fromHops = true;
+  }
+
+  /** Forgets what was loaded; until it is loaded again, the associations it crosses no longer answer for it. */
+  override discard(): void {
+    super.discard();
+    this.#fromHops = false;
+  }
+
+  /**
+   * Changes the list it holds, after a write through it: what it holds from then on is its own (what the crossed
+   * associations reached, if that is what it held); nothing when it holds nothing yet.
+   */
+  changeLoaded(change: (loaded: readonly Loaded[]) => Loaded[]): void {
+    if (!this.loaded) return;
+    const loaded = this.value as Loaded[];
+    this.remember(change(loaded));
+  }
+
+  /** The direct associations it crosses. */
+  hops(): readonly Hop[] {
+    const { owner, association } = this.requireOwner();
+    return throughHops(owner.constructor, association);
+  }
+
+  #reached(): Loaded[] | undefined {
+    if (!this.#fromHops || !this.owner || !this.association) return undefined;
+    return reachedInMemory(this.owner, this.hops());
+  }
+
+  #valueOf(reached: Loaded[] | undefined): unknown {
+    if (reached === undefined) return null;
+    return this.definition.kind === "hasMany" ? reached : (reached[0] ?? null);
+  }
+}

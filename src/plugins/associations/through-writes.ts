@@ -1,0 +1,209 @@
+import { argumentError, type BatchItem, databaseForBatch, deleteAllStatement, RecordNotFound, type Relation } from "../../kernel/index.js";
+import { hasOtherDestroyHooks } from "./dependent-tree.js";
+import { dependentsBeforeDelete } from "./dependents.js";
+import { rowKeyOf } from "./keys.js";
+import type { AssociationSlot } from "./slot.js";
+import type { Hop } from "./through-hops.js";
+import { slotNamed, type ThroughSlot } from "./through-slot.js";
+
+type Loaded = Record<string, any>;
+
+/** What a write through an association works with: the owner, the join rows' hop and the source's. */
+interface Writing {
+  readonly owner: Loaded;
+  readonly slot: ThroughSlot;
+  /** `Post.taggings`: the owner's join rows. */
+  readonly join: Hop;
+  /** `Tagging.tag`: the join row's key of the target. */
+  readonly source: Hop;
+  /** `Post.tags.add`, as errors name the method. */
+  readonly where: (method: string) => string;
+}
+
+/**
+ * The hops of a through association that writes its join rows: a `hasMany` of the owner's own, then a `belongsTo`
+ * source on the join Model; else, as Rails, the association is read-only (a through a through, or one whose join
+ * row does not hold the target's key).
+ */
+function writing(slot: ThroughSlot, method: string): Writing {
+  const { owner, association } = slot.requireOwner();
+  const where = (name: string) => `${owner.constructor.name}.${association.name}.${name}`;
+  const hops = slot.hops();
+  const [join, source] = hops;
+  if (hops.length !== 2 || join!.association.kind !== "hasMany" || source!.association.kind !== "belongsTo") {
+    throw new TypeError(`${where(method)}: ${association.name} is read-only: only a hasMany through a hasMany whose source is a belongsTo writes its join rows`);
+  }
+  return { owner, slot, join: join!, source: source!, where };
+}
+
+/** The targets given to a write, each a record of the association's target Model. */
+function targetsOf(writes: Writing, method: string, targets: readonly unknown[]): Loaded[] {
+  const target = writes.slot.requireOwner().association.target;
+  for (const record of targets) {
+    if (!(record instanceof target)) throw argumentError(writes.where(method), `records of ${target.name}`, record);
+  }
+  return [...new Set(targets as Loaded[])];
+}
+
+/** The target key a join row holds, or that a target's join row would hold. */
+const targetKey = (writes: Writing, target: Loaded) => rowKeyOf(target, writes.source.theirKey);
+const keyHeld = (writes: Writing, join: Loaded) => join.readAttribute(writes.source.ownKey);
+
+/** The owner's join-row association: its slot, and its Relation of the owner's join rows. */
+function joins(writes: Writing): { slot: AssociationSlot | undefined; rows: () => Relation } {
+  const name = writes.join.association.name;
+  return { slot: slotNamed(writes.owner, name), rows: () => writes.owner[name]() as Relation };
+}
+
+/** Builds the join row of each target through the owner's join association (a new owner's save writes it). */
+function buildJoins(writes: Writing, targets: readonly Loaded[]): Loaded[] {
+  return targets.map((target) => {
+    const join = (joins(writes).rows() as Relation & { build(): Loaded }).build();
+    join[writes.source.association.name].set(target);
+    return join;
+  });
+}
+
+/** Takes join rows out of what the owner holds: those waiting for its save, and its loaded join rows. */
+function forgetJoins(writes: Writing, dropped: (join: Loaded) => boolean): void {
+  const slot = joins(writes).slot!;
+  const kept = slot.pending.filter((join) => !dropped(join));
+  slot.pending.splice(0, slot.pending.length, ...kept);
+  if (slot.loaded) slot.remember((slot.value as Loaded[]).filter((join) => !dropped(join)));
+}
+
+/** Runs a write batch of the owner's; join rows built for it leave the owner's pending writes whatever the outcome. */
+async function run(writes: Writing, items: readonly BatchItem[], built: readonly Loaded[]): Promise<void> {
+  const slot = joins(writes).slot!;
+  const pending = () => slot.pending.filter((join) => !built.includes(join));
+  try {
+    if (items.length > 0) await (await databaseForBatch(items)).batch(items);
+  } catch (error) {
+    forgetJoins(writes, (join) => built.includes(join));
+    throw error;
+  }
+  slot.pending.splice(0, slot.pending.length, ...pending());
+}
+
+/**
+ * `post.tags().add(tag, ...)` (Rails' `<<`): a join row for each target, built through `post.taggings` with its
+ * validations and callbacks. A new owner's save writes them in its batch; a saved owner's are written now, in one
+ * batch (a new target saved with its join row), and the refusal of any writes none of them.
+ */
+async function add(writes: Writing, targets: readonly Loaded[]): Promise<void> {
+  const built = buildJoins(writes, targets);
+  writes.slot.changeLoaded((loaded) => [...loaded, ...targets.filter((target) => !loaded.some(isAmong(writes, [target])))]);
+  if (writes.owner.isNewRecord()) return;
+  try {
+    await run(writes, built.map((join) => join.toSave()), built);
+  } catch (error) {
+    writes.slot.changeLoaded((loaded) => loaded.filter((target) => !built.some((join) => join[writes.source.association.name].get() === target)));
+    throw error;
+  }
+}
+
+/** The keys of the saved ones of `targets`. */
+const savedKeys = (writes: Writing, targets: readonly Loaded[]) => new Set(targets.filter((target) => !target.isNewRecord()).map((target) => targetKey(writes, target)));
+
+/** Whether a target is one of `targets`: the same record, or one loaded for the same row. */
+function isAmong(writes: Writing, targets: readonly Loaded[]): (target: Loaded) => boolean {
+  const keys = savedKeys(writes, targets);
+  return (target) => targets.includes(target) || (!target.isNewRecord() && keys.has(targetKey(writes, target)));
+}
+
+/** Whether a join row links one of `targets`: the same record, or the row of its key. */
+function linksAny(writes: Writing, targets: readonly Loaded[]): (join: Loaded) => boolean {
+  const keys = savedKeys(writes, targets);
+  const source = writes.source.association.name;
+  return (join) => (join[source].isLoaded && targets.includes(join[source].get())) || keys.has(keyHeld(writes, join));
+}
+
+/**
+ * `post.tags().remove(tag, ...)` (Rails' `delete`): deletes the owner's join rows to the targets, never the
+ * targets. One DELETE when the join Model has no destroy callbacks; else its records are read and destroyed, their
+ * callbacks run, in one batch.
+ */
+async function remove(writes: Writing, targets: readonly Loaded[]): Promise<void> {
+  const keys = [...savedKeys(writes, targets)];
+  const among = isAmong(writes, targets);
+  forgetJoins(writes, linksAny(writes, targets));
+  writes.slot.changeLoaded((loaded) => loaded.filter((target) => !among(target)));
+  if (writes.owner.isNewRecord() || keys.length === 0) return;
+  const rows = joins(writes).rows().where({ [writes.source.ownKey]: keys });
+  if (!hasOtherDestroyHooks(rows.model.model, dependentsBeforeDelete)) return run(writes, [deleteAllStatement(rows)], []);
+  const found = await rows.toArray();
+  await run(writes, found.map((join: Loaded) => join.toDestroy()), []);
+}
+
+/**
+ * `post.tags().set([...])` (Rails' `tags=`): the join rows become those of `targets`. A saved owner's join rows are
+ * read, then the difference written in one batch: the rows to targets left out destroyed (their callbacks run), a
+ * row built for each new target; the rows kept are not touched.
+ */
+async function set(writes: Writing, targets: readonly Loaded[], current?: readonly Loaded[]): Promise<void> {
+  if (writes.owner.isNewRecord()) {
+    forgetJoins(writes, () => true);
+    writes.slot.changeLoaded(() => []);
+    return add(writes, targets);
+  }
+  const existing = current ?? (await joins(writes).rows().toArray());
+  const wanted = new Set(targets.filter((target) => !target.isNewRecord()).map((target) => targetKey(writes, target)));
+  const dropped = existing.filter((join) => !wanted.has(keyHeld(writes, join)));
+  const held = new Set(existing.map((join) => keyHeld(writes, join)));
+  const built = buildJoins(writes, targets.filter((target) => target.isNewRecord() || !held.has(targetKey(writes, target))));
+  forgetJoins(writes, (join) => !join.isNewRecord() && !wanted.has(keyHeld(writes, join)));
+  writes.slot.changeLoaded(() => [...targets]);
+  await run(writes, [...dropped.map((join) => join.toDestroy()), ...built.map((join) => join.toSave())], built);
+}
+
+/**
+ * `post.tags().setIds([...])` (Rails' `tag_ids=`): `set` with the targets of these keys, read in one batch with the
+ * owner's join rows; `RecordNotFound` naming the Model and the keys when one has no row, before anything is written.
+ */
+async function setIds(writes: Writing, ids: unknown): Promise<void> {
+  if (!Array.isArray(ids)) throw argumentError(writes.where("setIds"), "a list of keys", ids);
+  const { association } = writes.slot.requireOwner();
+  const targets = writes.slot.scopedTarget().where({ [writes.source.theirKey]: ids });
+  const reads = writes.owner.isNewRecord() ? [targets.toSelect()] : [targets.toSelect(), joins(writes).rows().toSelect()];
+  const [found, current] = (await (await databaseForBatch(reads)).batch(reads)) as [Loaded[], Loaded[] | undefined];
+  const byKey = new Map(found.map((target) => [String(target.readAttribute(writes.source.theirKey)), target]));
+  const missing = [...new Set(ids.map(String))].filter((id) => !byKey.has(id));
+  if (missing.length > 0) {
+    throw new RecordNotFound(`${writes.where("setIds")}: no ${association.target.name} with ${writes.source.theirKey} ${missing.join(", ")}`);
+  }
+  return set(writes, [...new Set(ids.map((id) => byKey.get(String(id))!))], current);
+}
+
+/**
+ * `post.tags().build(attributes)`: a new target with its join row, built through `post.taggings`; the owner's next
+ * save writes both, new or saved owner alike, in its batch (the target first, in a round trip of its own when the
+ * database assigns its key).
+ */
+function build(writes: Writing, attributes: object): Loaded {
+  const target = writes.slot.targetModel().build(attributes);
+  buildJoins(writes, [target]);
+  writes.slot.changeLoaded((loaded) => [...loaded, target]);
+  return target;
+}
+
+/** Runs a write of the targets given to `method`, once they are checked. */
+function withTargets(slot: ThroughSlot, method: string, targets: readonly unknown[], write: (writes: Writing, targets: readonly Loaded[]) => Promise<void>) {
+  const writes = writing(slot, method);
+  return write(writes, targetsOf(writes, method, targets));
+}
+
+/** The write methods of a through collection: `add`, `remove`, `set` and `setIds`, each resolving once written, and `build`. */
+export function throughWrites(slot: ThroughSlot): PropertyDescriptorMap {
+  return {
+    add: { value: async (...targets: unknown[]) => withTargets(slot, "add", targets, add) },
+    remove: { value: async (...targets: unknown[]) => withTargets(slot, "remove", targets, remove) },
+    set: {
+      async value(targets: unknown) {
+        if (Array.isArray(targets)) return withTargets(slot, "set", targets, (writes, checked) => set(writes, checked));
+        throw argumentError(writing(slot, "set").where("set"), `a list of records of ${slot.requireOwner().association.target.name}`, targets);
+      },
+    },
+    setIds: { value: (ids: unknown) => setIds(writing(slot, "setIds"), ids) },
+    build: { value: (attributes: object = {}) => build(writing(slot, "build"), attributes) },
+  };
+}

@@ -1,0 +1,77 @@
+import { belongsTo, hasMany, hasOne, Model, softDelete } from "../../src/index.js";
+
+/** What the join Model's callbacks saw, in order: `save <tag id>` and `destroy <tag id>`. */
+export const taggingCallbacks: string[] = [];
+
+/** Tags (migration 0093), soft-deleted with `softDelete`. */
+export class ThrTag extends Model({
+  id: "integer",
+  name: { type: "string", null: false },
+  deletedAt: "datetime",
+  tenantId: "string",
+}) {
+  static override binding = "DB";
+  static {
+    this.use(softDelete);
+    this.validates("name", { presence: true });
+  }
+  thrTaggings = hasMany(ThrTagging);
+  // The source is the tagging's one association to posts.
+  thrPosts = hasMany(ThrPost, { through: this.thrTaggings });
+}
+
+/** The join rows of posts and tags, soft-deleted: refused for a tag named "forbidden", and callbacks that record what ran. */
+export class ThrTagging extends Model({
+  id: "integer",
+  thrPostId: { type: "integer", null: false },
+  thrTagId: { type: "integer", null: false },
+  note: "string",
+  deletedAt: "datetime",
+  tenantId: "string",
+}) {
+  static override binding = "DB";
+  static {
+    this.use(softDelete);
+    // A tagging to a tag named "forbidden" is refused (its note must then be present, and never is).
+    this.validates("note", { presence: true, if: (tagging: ThrTagging) => tagging.thrTag.isLoaded && tagging.thrTag.get()?.name === "forbidden" });
+    this.afterSave((tagging) => void taggingCallbacks.push(`save ${tagging.thrTagId}`));
+    this.afterDestroy((tagging) => void taggingCallbacks.push(`destroy ${tagging.thrTagId}`));
+  }
+  thrPost = belongsTo(ThrPost);
+  thrTag = belongsTo(ThrTag);
+  /** The same tag under another name, for `source`. */
+  label = belongsTo(ThrTag, { foreignKey: "thrTagId" });
+}
+
+/** Comments of a post. */
+export class ThrComment extends Model({ id: "integer", thrPostId: { type: "integer", null: false }, body: { type: "string", null: false } }) {
+  static override binding = "DB";
+  thrPost = belongsTo(ThrPost);
+}
+
+/** A writer's bio (one each). */
+export class ThrBio extends Model({ id: "integer", thrWriterId: { type: "integer", null: false }, text: { type: "string", null: false } }) {
+  static override binding = "DB";
+  thrWriter = belongsTo(ThrWriter);
+}
+
+/** Posts: tags through taggings (by either source), and the writer's bio through the writer (by its name). */
+export class ThrPost extends Model({ id: "integer", thrWriterId: "integer", title: { type: "string", null: false }, tenantId: "string" }) {
+  static override binding = "DB";
+  thrWriter = belongsTo(ThrWriter, { optional: true });
+  thrTaggings = hasMany(ThrTagging);
+  // A tagging reaches tags by two associations (thrTag, label): the source is named.
+  thrTags = hasMany(ThrTag, { through: this.thrTaggings, source: "thrTag" });
+  labels = hasMany(ThrTag, { through: this.thrTaggings, source: "label" });
+  thrComments = hasMany(ThrComment);
+  thrBio = hasOne(ThrBio, { through: this.thrWriter });
+}
+
+/** Writers: posts, comments through posts, and tags through posts through taggings (a through a through). */
+export class ThrWriter extends Model({ id: "integer", name: { type: "string", null: false }, tenantId: "string" }) {
+  static override binding = "DB";
+  thrPosts = hasMany(ThrPost);
+  thrComments = hasMany(ThrComment, { through: this.thrPosts });
+  thrTags = hasMany(ThrTag, { through: this.thrPosts });
+  thrBio = hasOne(ThrBio);
+}

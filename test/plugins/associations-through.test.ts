@@ -1,0 +1,515 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import { belongsTo, connect, hasMany, hasOne, InvalidModel, Model, RecordInvalid, RecordNotFound, withTenant, multiTenancy } from "../../src/index.js";
+import { resetDatabase } from "../helpers/db.js";
+import { recordingRoundTrips, listen } from "../helpers/queries.js";
+import { rejectionOf, thrown } from "../helpers/errors.js";
+import { taggingCallbacks, ThrBio, ThrComment, ThrPost, ThrTag, ThrTagging, ThrWriter } from "../models/tagged-posts.js";
+
+beforeEach(async () => {
+  await resetDatabase();
+  taggingCallbacks.length = 0;
+});
+
+/** Two writers: ann (posts a1 tagged red, blue; a2 tagged blue) and bob (post b1 tagged green); a comment per post. */
+async function seed() {
+  const ann = await ThrWriter.create({ name: "ann" });
+  const bob = await ThrWriter.create({ name: "bob" });
+  const [red, blue, green, unused] = await Promise.all(["red", "blue", "green", "unused"].map((name) => ThrTag.create({ name })));
+  const a1 = await ThrPost.create({ thrWriterId: ann.id, title: "a1" });
+  const a2 = await ThrPost.create({ thrWriterId: ann.id, title: "a2" });
+  const b1 = await ThrPost.create({ thrWriterId: bob.id, title: "b1" });
+  for (const [post, tag] of [[a1, red], [a1, blue], [a2, blue], [b1, green]] as const) await ThrTagging.create({ thrPostId: post.id!, thrTagId: tag!.id! });
+  for (const post of [a1, a2, b1]) await ThrComment.create({ thrPostId: post.id!, body: `on ${post.title}` });
+  await ThrBio.create({ thrWriterId: ann.id!, text: "ann's bio" });
+  taggingCallbacks.length = 0;
+  return { ann, bob, red: red!, blue: blue!, green: green!, unused: unused!, a1, a2, b1 };
+}
+
+const names = (records: ReadonlyArray<{ name: string }>) => records.map((record) => record.name).sort();
+const titles = (records: ReadonlyArray<{ title: string }>) => records.map((record) => record.title).sort();
+
+function recording() {
+  const { binding, roundTrips } = recordingRoundTrips();
+  const db = connect(binding);
+  return { roundTrips, db, Post: db.model(ThrPost), Writer: db.model(ThrWriter), Tag: db.model(ThrTag), Tagging: db.model(ThrTagging) };
+}
+
+describe("guide: Through associations: reads", () => {
+  it("post.tags() is a Relation of one statement: the join rows by a subquery, never loaded first", async () => {
+    const { a1 } = await seed();
+    const { events, Post } = listen({ models: { Post: ThrPost } });
+    const post = await Post.find(a1.id);
+    events.length = 0;
+    expect(names(await post.thrTags().toArray())).toEqual(["blue", "red"]);
+    expect(events).toHaveLength(1);
+    expect(events[0]!.sql).toBe(
+      `SELECT * FROM "thr_tags" WHERE ("id" IN (SELECT "thr_tag_id" FROM "thr_taggings" WHERE "thr_post_id" = ?1 AND "deleted_at" IS NULL)) AND "deleted_at" IS NULL`,
+    );
+  });
+
+  it("narrows, counts and pages like any Relation, each one statement", async () => {
+    const { a1 } = await seed();
+    const { events, Post } = listen({ models: { Post: ThrPost } });
+    const post = await Post.find(a1.id);
+    events.length = 0;
+    expect(names(await post.thrTags().where({ name: "red" }).toArray())).toEqual(["red"]);
+    expect(await post.thrTags().count()).toBe(2);
+    const page = await post.thrTags().order({ name: "asc" }).paginate({ page: 1, perPage: 1 });
+    expect(names(page.records)).toEqual(["blue"]);
+    expect(page.total).toBe(2);
+    expect(events).toHaveLength(4);
+  });
+
+  it("the guide's count: the through condition, then the Relation's own", async () => {
+    const { a1 } = await seed();
+    const { events, db } = listen();
+    const post = await db.model(ThrPost).find(a1.id);
+    await post.thrTags().where({ name: "red" }).count();
+    expect(events.at(-1)!.sql).toBe(
+      `SELECT COUNT(*) AS "recordflare_count" FROM "thr_tags" WHERE ("id" IN (SELECT "thr_tag_id" FROM "thr_taggings" WHERE "thr_post_id" = ?1 AND "deleted_at" IS NULL)) AND "name" = ?2 AND "deleted_at" IS NULL`,
+    );
+  });
+
+  it("through given by name, as plain JavaScript declares it", async () => {
+    const { a1 } = await seed();
+    class Named extends Model({ id: "integer", title: { type: "string", null: false } }) {
+      static override tableName = "thr_posts";
+      static override binding = "DB";
+      thrTaggings = hasMany(ThrTagging, { foreignKey: "thrPostId" });
+      thrTags = hasMany(ThrTag, { through: "thrTaggings", source: "thrTag" } as never);
+    }
+    const post = await Named.find(a1.id);
+    expect(names(await (post.thrTags as any)().toArray())).toEqual(["blue", "red"]);
+  });
+
+  it("source: the join Model's association of another name; by default its one association to the target (tag.posts)", async () => {
+    const { a1, blue } = await seed();
+    expect(names(await a1.labels().toArray())).toEqual(["blue", "red"]);
+    expect(titles(await blue.thrPosts().toArray())).toEqual(["a1", "a2"]);
+  });
+
+  it("a through a through (writer to posts to taggings to tags), and through a hasMany (writer's comments)", async () => {
+    const { ann, bob } = await seed();
+    const { events, Writer } = listen({ models: { Writer: ThrWriter } });
+    const writer = await Writer.find(ann.id);
+    events.length = 0;
+    expect(names(await writer.thrTags().toArray())).toEqual(["blue", "red"]);
+    expect(events[0]!.sql).toBe(
+      `SELECT * FROM "thr_tags" WHERE ("id" IN (SELECT "thr_tag_id" FROM "thr_taggings" WHERE ("thr_post_id" IN (SELECT "id" FROM "thr_posts" WHERE "thr_writer_id" = ?1)) AND "deleted_at" IS NULL)) AND "deleted_at" IS NULL`,
+    );
+    expect((await writer.thrComments().toArray()).map((comment) => comment.body).sort()).toEqual(["on a1", "on a2"]);
+    expect(await bob.thrComments().count()).toBe(1);
+  });
+
+  it("hasOne through a belongsTo: the post's writer's bio", async () => {
+    const { a1, b1 } = await seed();
+    expect((await a1.thrBio.load())?.text).toBe("ann's bio");
+    expect(await b1.thrBio.load()).toBeNull();
+    const orphan = await ThrPost.create({ title: "orphan" });
+    expect(await orphan.thrBio.load()).toBeNull();
+  });
+
+  it("updateAll on it acts on the targets it reaches, as on any Relation, by the same subquery", async () => {
+    const { a1, b1 } = await seed();
+    expect(await a1.thrTags().where({ name: "red" }).updateAll({ name: "crimson" })).toBe(1);
+    expect(names(await a1.thrTags().toArray())).toEqual(["blue", "crimson"]);
+    expect(names(await b1.thrTags().toArray())).toEqual(["green"]);
+  });
+
+  it("each target once, however many join rows reach it", async () => {
+    const { a1, red } = await seed();
+    await ThrTagging.create({ thrPostId: a1.id!, thrTagId: red.id! });
+    expect(names(await a1.thrTags().toArray())).toEqual(["blue", "red"]);
+  });
+});
+
+describe("guide: Through associations: includes", () => {
+  it("includes tags: one round trip, the join rows and the tags by subqueries of the main query", async () => {
+    await seed();
+    const { roundTrips, Post } = recording();
+    const posts = await Post.order({ title: "asc" }).includes("thrTags").toArray();
+    expect(roundTrips).toHaveLength(1);
+    const tags = await Promise.all(posts.map(async (post) => names(await post.thrTags().toArray())));
+    expect(tags).toEqual([["blue", "red"], ["blue"], ["green"]]);
+    expect(roundTrips).toHaveLength(1);
+  });
+});
+
+describe("guide: Through associations: includes, nested and paged", () => {
+  it("nested under the owner's association (writers' posts' tags), and a through a through: one round trip each", async () => {
+    await seed();
+    const { roundTrips, Writer } = recording();
+    const writers = await Writer.order({ name: "asc" }).includes({ thrPosts: ["thrTags"] }).toArray();
+    expect(roundTrips).toHaveLength(1);
+    const tagsOf = async (writer: ThrWriter) => Promise.all((await writer.thrPosts().toArray()).map(async (post) => [post.title, names(await post.thrTags().toArray())]));
+    expect(await tagsOf(writers[0]!)).toEqual([["a1", ["blue", "red"]], ["a2", ["blue"]]]);
+    expect(await tagsOf(writers[1]!)).toEqual([["b1", ["green"]]]);
+    expect(roundTrips).toHaveLength(1);
+
+    roundTrips.length = 0;
+    const again = await Writer.order({ name: "asc" }).includes("thrTags", "thrComments").toArray();
+    expect(roundTrips).toHaveLength(1);
+    expect(names(await again[0]!.thrTags().toArray())).toEqual(["blue", "red"]);
+    expect((await again[1]!.thrComments().toArray()).map((comment) => comment.body)).toEqual(["on b1"]);
+    expect(await again[0]!.thrTags().size()).toBe(2);
+    expect(roundTrips).toHaveLength(1);
+  });
+
+  it("beside the association it goes through, named with its own includes: one round trip, each loaded once", async () => {
+    await seed();
+    const { roundTrips, Post } = recording();
+    const posts = await Post.order({ title: "asc" }).includes("thrTags", { thrTaggings: ["thrPost"] }).toArray();
+    expect(roundTrips).toHaveLength(1);
+    expect(names(await posts[0]!.thrTags().toArray())).toEqual(["blue", "red"]);
+    const taggings = await posts[0]!.thrTaggings().toArray();
+    expect(taggings.map((tagging) => tagging.thrPost.get()?.title)).toEqual(["a1", "a1"]);
+    expect(roundTrips).toHaveLength(1);
+  });
+
+  it("with paginate: the count, the page, the join rows and the tags in one round trip", async () => {
+    await seed();
+    const { roundTrips, Post } = recording();
+    const page = await Post.order({ title: "asc" }).includes("thrTags").paginate({ page: 1, perPage: 2 });
+    expect(page.total).toBe(3);
+    expect(await Promise.all(page.records.map(async (post) => names(await post.thrTags().toArray())))).toEqual([["blue", "red"], ["blue"]]);
+    expect(roundTrips).toHaveLength(1);
+    // The count, the page, the taggings of its posts, their tags.
+    expect(roundTrips[0]).toHaveLength(4);
+  });
+
+  it("hasOne through: preloaded, and asJson nests what includes loaded", async () => {
+    await seed();
+    const { roundTrips, Post } = recording();
+    const posts = await Post.order({ title: "asc" }).includes("thrBio", "thrTags").toArray();
+    expect(posts.map((post) => post.thrBio.get()?.text ?? null)).toEqual(["ann's bio", "ann's bio", null]);
+    expect(posts[0]!.thrBio.isLoaded).toBe(true);
+    const json = posts[1]!.asJson({ include: ["thrTags", "thrBio"] });
+    expect(json["thrTags"]).toEqual([expect.objectContaining({ name: "blue" })]);
+    expect(json["thrBio"]).toEqual(expect.objectContaining({ text: "ann's bio" }));
+    expect(roundTrips).toHaveLength(1);
+  });
+
+  it("a through association not loaded: get() and asJson throw AssociationNotLoaded; reloadAssociation reads it again", async () => {
+    const { a1, blue } = await seed();
+    expect(() => a1.thrBio.get()).toThrow(/thrBio is not loaded/);
+    expect(() => a1.asJson({ include: ["thrTags"] })).toThrow(/thrTags is not loaded/);
+    expect(names(await a1.thrTags().toArray())).toEqual(["blue", "red"]);
+    await ThrTagging.where({ thrPostId: a1.id, thrTagId: blue.id }).deleteAll();
+    expect(names(await a1.thrTags().toArray())).toEqual(["blue", "red"]);
+    expect(names(await a1.reloadAssociation("thrTags"))).toEqual(["red"]);
+  });
+});
+
+describe("guide: Through associations: writes keep the join rows right", () => {
+  it("add on a saved post: the join rows in one batch, their validations and callbacks run; the tags are not written", async () => {
+    const { a2, red, green } = await seed();
+    const { roundTrips, Post } = recording();
+    const post = await Post.find(a2.id);
+    roundTrips.length = 0;
+    await post.thrTags().add(red, green);
+    expect(roundTrips).toHaveLength(1);
+    expect(taggingCallbacks).toEqual([`save ${red.id}`, `save ${green.id}`]);
+    expect(names(await post.thrTags().toArray())).toEqual(["blue", "green", "red"]);
+    expect(await ThrTag.count()).toBe(4);
+  });
+
+  it("add on a new post: the join rows are written by the post's save, a new tag with them", async () => {
+    const { red } = await seed();
+    const post = ThrPost.build({ title: "new" });
+    const fresh = ThrTag.build({ name: "fresh" });
+    await post.thrTags().add(red, fresh);
+    expect(await ThrTagging.count()).toBe(4);
+    expect(names(await post.thrTags().toArray())).toEqual(["fresh", "red"]);
+    await post.save();
+    expect(post.isNewRecord()).toBe(false);
+    expect(names(await ThrPost.find(post.id).then((saved) => saved.thrTags().toArray()))).toEqual(["fresh", "red"]);
+  });
+
+  it("build: a new tag and its join row, written by the post's next save in its batch", async () => {
+    const { a2 } = await seed();
+    const post = await ThrPost.find(a2.id);
+    const built = post.thrTags().build({ name: "built" });
+    expect(built).toBeInstanceOf(ThrTag);
+    expect(built.isNewRecord()).toBe(true);
+    expect(await ThrTag.findBy({ name: "built" })).toBeNull();
+    await post.save();
+    expect(built.isNewRecord()).toBe(false);
+    expect(names(await ThrPost.find(a2.id).then((fresh) => fresh.thrTags().toArray()))).toEqual(["blue", "built"]);
+    expect(taggingCallbacks).toEqual([`save ${built.id}`]);
+  });
+
+  it("a join row its validations refuse: RecordInvalid naming the join Model, and nothing written", async () => {
+    const { a2, red } = await seed();
+    const forbidden = await ThrTag.create({ name: "forbidden" });
+    const error = await rejectionOf(a2.thrTags().add(red, forbidden));
+    expect(error).toBeInstanceOf(RecordInvalid);
+    expect(error.message).toMatch(/Note can't be blank/);
+    expect(await ThrTagging.where({ thrPostId: a2.id }).count()).toBe(1);
+    expect(names(await a2.thrTags().toArray())).toEqual(["blue"]);
+  });
+
+  it("after includes, what add and remove write is what the loaded association holds, with no query", async () => {
+    const { a1, red, green } = await seed();
+    const [post] = await ThrPost.where({ id: a1.id }).includes("thrTags").toArray();
+    await post!.thrTags().add(green);
+    await post!.thrTags().remove(red);
+    const { events, db } = listen();
+    expect(names(await post!.thrTags().toArray())).toEqual(["blue", "green"]);
+    expect(events).toHaveLength(0);
+    expect(names(await db.model(ThrPost).find(a1.id).then((fresh) => fresh.thrTags().toArray()))).toEqual(["blue", "green"]);
+  });
+
+  it("remove deletes the join rows (destroyed, their callbacks run), never the tags", async () => {
+    const { a1, red, blue } = await seed();
+    const { roundTrips, Post } = recording();
+    const post = await Post.find(a1.id);
+    roundTrips.length = 0;
+    await post.thrTags().remove(red);
+    // The join rows are read, then destroyed in one batch (the join Model has destroy callbacks).
+    expect(roundTrips).toHaveLength(2);
+    expect(taggingCallbacks).toEqual([`destroy ${red.id}`]);
+    expect(names(await post.thrTags().toArray())).toEqual(["blue"]);
+    expect(await ThrTag.where({ id: [red.id, blue.id] }).count()).toBe(2);
+  });
+
+  it("remove with a join Model without destroy callbacks: one DELETE of the join rows, one round trip", async () => {
+    const { a1, red } = await seed();
+    class PlainTagging extends Model({ id: "integer", thrPostId: { type: "integer", null: false }, thrTagId: { type: "integer", null: false } }) {
+      static override tableName = "thr_taggings";
+      static override binding = "DB";
+      thrTag = belongsTo(ThrTag);
+    }
+    class PlainPost extends Model({ id: "integer", title: { type: "string", null: false } }) {
+      static override tableName = "thr_posts";
+      static override binding = "DB";
+      plainTaggings = hasMany(PlainTagging, { foreignKey: "thrPostId" });
+      thrTags = hasMany(ThrTag, { through: this.plainTaggings });
+    }
+    const { roundTrips, db } = recording();
+    const post = await db.model(PlainPost).find(a1.id);
+    roundTrips.length = 0;
+    await post.thrTags().remove(red);
+    expect(roundTrips).toEqual([[`DELETE FROM "thr_taggings" WHERE "thr_post_id" = ?1 AND "thr_tag_id" IN (SELECT value FROM json_each(?2))`]]);
+    expect(names(await post.thrTags().toArray())).toEqual(["blue"]);
+    // Nothing to add or remove: nothing is sent.
+    roundTrips.length = 0;
+    await post.thrTags().add();
+    await post.thrTags().remove();
+    expect(roundTrips).toHaveLength(0);
+  });
+
+  it("set writes the difference in one batch after one read; setIds reads the tags with the join rows", async () => {
+    const { a1, red, blue, green, unused } = await seed();
+    const { roundTrips, Post, Tag } = recording();
+    const post = await Post.find(a1.id);
+    roundTrips.length = 0;
+    await post.thrTags().set([red, green]);
+    expect(roundTrips).toHaveLength(2);
+    expect(roundTrips[1]!.filter((sql) => /^(INSERT|UPDATE|DELETE)/.test(sql))).toHaveLength(2);
+    expect(taggingCallbacks).toEqual([`destroy ${blue.id}`, `save ${green.id}`]);
+    expect(names(await post.thrTags().toArray())).toEqual(["green", "red"]);
+    expect(names(await Post.find(a1.id).then((fresh) => fresh.thrTags().toArray()))).toEqual(["green", "red"]);
+
+    roundTrips.length = 0;
+    await post.thrTags().setIds([unused.id!, red.id!]);
+    expect(roundTrips).toHaveLength(2);
+    expect(roundTrips[0]).toHaveLength(2);
+    expect(names(await Tag.where({ id: (await ThrTagging.where({ thrPostId: a1.id }).pluck("thrTagId")) as number[] }).toArray())).toEqual(["red", "unused"]);
+
+    // Nothing to change: the join rows are read (from memory here, set loaded them) and nothing is written.
+    roundTrips.length = 0;
+    await post.thrTags().set([red, unused]);
+    const again = await Post.find(a1.id);
+    await again.thrTags().set([unused, red]);
+    expect(roundTrips).toHaveLength(2);
+  });
+
+  it("setIds with a key of no row: RecordNotFound naming the Model and the key, nothing written", async () => {
+    const { a1, red } = await seed();
+    const error = await rejectionOf(a1.thrTags().setIds([red.id!, 999]));
+    expect(error).toBeInstanceOf(RecordNotFound);
+    expect(error.message).toBe("ThrPost.thrTags.setIds: no ThrTag with id 999");
+    expect(await ThrTagging.where({ thrPostId: a1.id }).count()).toBe(2);
+  });
+
+  it("bad arguments are refused naming the method; a through a through is read-only", async () => {
+    const { a1, ann } = await seed();
+    await expect(a1.thrTags().add("red" as never)).rejects.toThrow("ThrPost.thrTags.add takes records of ThrTag, not");
+    await expect(a1.thrTags().set("red" as never)).rejects.toThrow("ThrPost.thrTags.set takes a list of records of ThrTag");
+    await expect(a1.thrTags().setIds(5 as never)).rejects.toThrow("ThrPost.thrTags.setIds takes a list of keys");
+    await expect(ann.thrTags().add(await ThrTag.findBy({ name: "red" }) as never)).rejects.toThrow("ThrWriter.thrTags.add: thrTags is read-only");
+  });
+});
+
+/** The join rows without soft delete (a destroy deletes them), whose destroy callback records the tag. */
+class HardTagging extends Model({ id: "integer", thrPostId: { type: "integer", null: false }, thrTagId: { type: "integer", null: false } }) {
+  static override tableName = "thr_taggings";
+  static override binding = "DB";
+  static {
+    this.afterDestroy((tagging) => void taggingCallbacks.push(`destroy ${tagging.thrTagId}`));
+  }
+  thrTag = belongsTo(ThrTag);
+}
+
+/** Posts on the same table whose tags go through taggings with each `dependent` strategy. */
+function postsWith(dependent: "destroy" | "deleteAll" | "nullify" | "restrictWithError") {
+  return class extends Model({ id: "integer", thrWriterId: "integer", title: { type: "string", null: false }, tenantId: "string" }) {
+    static override tableName = "thr_posts";
+    static override binding = "DB";
+    thrTaggings = hasMany(HardTagging, { foreignKey: "thrPostId" });
+    thrTags = hasMany(ThrTag, { through: this.thrTaggings, source: "thrTag", dependent });
+  };
+}
+
+describe("guide: Through associations: dependent deletes the join rows, never the targets", () => {
+  it("destroy: each join row destroyed, its callbacks run, in the post's destroy", async () => {
+    const { a1, red, blue } = await seed();
+    const Post = postsWith("destroy");
+    await ThrComment.where({ thrPostId: a1.id }).deleteAll();
+    await (await Post.find(a1.id)).destroy();
+    expect(taggingCallbacks.sort()).toEqual([`destroy ${red.id}`, `destroy ${blue.id}`].sort());
+    expect(await ThrTagging.where({ thrPostId: a1.id }).count()).toBe(0);
+    expect(await ThrTag.count()).toBe(4);
+  });
+
+  it("deleteAll and nullify: the join rows go with one statement in the destroy's batch, no callbacks", async () => {
+    for (const dependent of ["deleteAll", "nullify"] as const) {
+      const { a1 } = await seed();
+      await ThrComment.where({ thrPostId: a1.id }).deleteAll();
+      const { roundTrips, db } = recording();
+      const Post = db.model(postsWith(dependent));
+      const post = await Post.find(a1.id);
+      roundTrips.length = 0;
+      await post.destroy();
+      expect(roundTrips).toHaveLength(1);
+      expect(taggingCallbacks).toEqual([]);
+      expect(await ThrTagging.where({ thrPostId: a1.id }).count()).toBe(0);
+      expect(await ThrTag.count()).toBe(4);
+      await resetDatabase();
+    }
+  });
+
+  it("restrictWithError: a post with join rows is not destroyed; the reason names the association", async () => {
+    const { a1 } = await seed();
+    const post = await postsWith("restrictWithError").find(a1.id);
+    expect(await post.destroy()).toBe(false);
+    expect(post.errors.fullMessages()).toEqual(["Cannot delete record because dependent thr tags exist"]);
+  });
+
+  it("dependent on a through association that cannot write its join rows is refused", async () => {
+    class Writer extends Model({ id: "integer", name: { type: "string", null: false }, tenantId: "string" }) {
+      static override tableName = "thr_writers";
+      static override binding = "DB";
+      thrPosts = hasMany(ThrPost, { foreignKey: "thrWriterId" });
+      thrComments = hasMany(ThrComment, { through: this.thrPosts, dependent: "destroy" });
+    }
+    const writer = await Writer.create({ name: "w" });
+    await expect(writer.destroy()).rejects.toThrow("Writer.thrComments: dependent needs a hasMany through a hasMany whose source is a belongsTo");
+  });
+});
+
+describe("guide: Through associations: soft delete and multi-tenancy narrow every hop", () => {
+  it("a soft-deleted join row or tag is not reached, by the Relation or by includes", async () => {
+    const { a1, red, blue } = await seed();
+    await ThrTag.find(red.id).then((tag) => tag.destroy());
+    await ThrTagging.findBy({ thrPostId: a1.id, thrTagId: blue.id }).then((tagging) => tagging!.destroy());
+    expect(await a1.thrTags().count()).toBe(0);
+    const [post] = await ThrPost.where({ id: a1.id }).includes("thrTags").toArray();
+    expect(await post!.thrTags().toArray()).toEqual([]);
+    const withDeleted = (ThrTagging.all() as unknown as { withDeleted(): typeof ThrTagging }).withDeleted();
+    expect(await withDeleted.where({ thrPostId: a1.id }).count()).toBe(2);
+  });
+
+  it("multi-tenancy: each hop's rows are the current tenant's", async () => {
+    const tenancy = multiTenancy();
+    class TTag extends Model({ id: "integer", name: { type: "string", null: false }, tenantId: "string" }) {
+      static override tableName = "thr_tags";
+      static override binding = "DB";
+      static {
+        this.use(tenancy);
+      }
+    }
+    class TTagging extends Model({ id: "integer", thrPostId: "integer", thrTagId: "integer", tenantId: "string" }) {
+      static override tableName = "thr_taggings";
+      static override binding = "DB";
+      static {
+        this.use(tenancy);
+      }
+      tTag = belongsTo(TTag, { foreignKey: "thrTagId" });
+    }
+    class TPost extends Model({ id: "integer", title: { type: "string", null: false }, tenantId: "string" }) {
+      static override tableName = "thr_posts";
+      static override binding = "DB";
+      static {
+        this.use(tenancy);
+      }
+      tTaggings = hasMany(TTagging, { foreignKey: "thrPostId" });
+      tTags = hasMany(TTag, { through: this.tTaggings });
+    }
+    const post = await withTenant("a", () => TPost.create({ title: "p" }));
+    const [mine, theirs] = await Promise.all([withTenant("a", () => TTag.create({ name: "mine" })), withTenant("b", () => TTag.create({ name: "theirs" }))]);
+    await withTenant("a", () => TTagging.create({ thrPostId: post.id!, thrTagId: mine.id! }));
+    await withTenant("b", () => TTagging.create({ thrPostId: post.id!, thrTagId: theirs.id! }));
+    const { events, db } = listen();
+    await withTenant("a", async () => {
+      const read = await db.model(TPost).find(post.id);
+      expect(names(await read.tTags().toArray())).toEqual(["mine"]);
+      const [preloaded] = await db.model(TPost).where({ id: post.id }).includes("tTags").toArray();
+      expect(names(await preloaded!.tTags().toArray())).toEqual(["mine"]);
+    });
+    expect(events[1]!.params.filter((param) => param === "a")).toHaveLength(2);
+  });
+});
+
+describe("guide: Through associations: declarations", () => {
+  const declare = (fields: (self: any) => Record<string, unknown>) => {
+    class Declared extends Model({ id: "integer", title: { type: "string", null: false } }) {
+      static override tableName = "thr_posts";
+      static override binding = "DB";
+      thrTaggings = hasMany(ThrTagging, { foreignKey: "thrPostId" });
+      constructor() {
+        super();
+        Object.assign(this, fields(this));
+      }
+    }
+    return Declared;
+  };
+
+  it("an unknown or misplaced option, or a through named wrong, is refused naming the Model, association and option", async () => {
+    const refused = async (fields: (self: any) => Record<string, unknown>) => ((await thrown(() => declare(fields).all().toArray())) as Error).message;
+    expect(await refused((self) => ({ tags: hasMany(ThrTag, { through: self.thrTaggings, dependant: "destroy" } as never) }))).toBe(
+      "Declared.tags (hasMany): dependant is an unknown option (options: through, source, dependent)",
+    );
+    expect(await refused((self) => ({ tags: hasMany(ThrTag, { through: self.thrTaggings, foreignKey: "x" } as never) }))).toMatch(
+      /^Declared.tags \(hasMany through\): foreignKey is not taken/,
+    );
+    expect(await refused(() => ({ tags: hasMany(ThrTag, { through: "taggings" } as never) }))).toBe("Declared.tags: through taggings is not an association of Declared");
+    expect(await refused(() => ({ tags: hasMany(ThrTag, { through: undefined } as never) }))).toBe(
+      "Declared.tags: through must be an association of Declared declared before tags (this.<association>)",
+    );
+    expect(await refused((self) => ({ tag: hasOne(ThrTag, { through: self.thrTaggings, dependent: "destroy" } as never) }))).toBe(
+      "Declared.tag (hasOne): dependent is an unknown option (options: through, source)",
+    );
+  });
+
+  it("a source that does not exist or reaches another Model, and a hasOne through a hasMany: InvalidModel at first use", async () => {
+    const Missing = declare((self) => ({ things: hasMany(ThrTag, { through: self.thrTaggings }) }));
+    const missing: any = await Missing.create({ title: "t" });
+    expect(await thrown(() => missing.things().toArray())).toEqual(
+      new InvalidModel("Declared.things: ThrTagging has several associations to ThrTag (thrTag, label); pass { source }"),
+    );
+    const Unknown = declare((self) => ({ things: hasMany(ThrTag, { through: self.thrTaggings, source: "thing" } as never) }));
+    const unknown: any = await Unknown.create({ title: "t" });
+    expect(await thrown(() => unknown.things().toArray())).toEqual(new InvalidModel("Declared.things: ThrTagging has no association thing (the source)"));
+    const None = declare((self) => ({ things: hasMany(ThrBio, { through: self.thrTaggings }) }));
+    const none: any = await None.create({ title: "t" });
+    expect(await thrown(() => none.things().toArray())).toEqual(new InvalidModel("Declared.things: ThrTagging has no association things nor one to ThrBio; pass { source }"));
+    const Other = declare((self) => ({ tags: hasMany(ThrComment, { through: self.thrTaggings, source: "thrTag" } as never) }));
+    const other: any = await Other.create({ title: "t" });
+    expect(await thrown(() => other.tags().toArray())).toEqual(new InvalidModel("Declared.tags: its source ThrTagging.thrTag reaches ThrTag, not ThrComment"));
+    const One = declare((self) => ({ tag: hasOne(ThrTag, { through: self.thrTaggings, source: "thrTag" } as never) }));
+    const one: any = await One.create({ title: "t" });
+    expect(String(await thrown(() => one.tag.load()))).toMatch(/^InvalidModel: Declared.tag: a hasOne cannot go through a hasMany/);
+    expect(await thrown(() => One.includes("tag" as never).toArray())).toBeInstanceOf(InvalidModel);
+  });
+});
