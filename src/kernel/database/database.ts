@@ -4,7 +4,7 @@ import { type Batchable, failEach, finishEach, isBatchable, resultsPerItem } fro
 import type { D1DatabaseLike, D1PreparedStatementLike } from "./d1.js";
 import { changesGuardSlot, checkChanges, guardedBatch } from "./changes-check.js";
 import { metaOfError, translateError } from "./database-errors.js";
-import { QueryBudget, type QueryBudgets } from "./query-budget.js";
+import { type Answered, QueryBudget, type QueryBudgets } from "./query-budget.js";
 import { type QueryEvent, queryEvent } from "../sql/query-event.js";
 import { Statement } from "../sql/statement.js";
 
@@ -79,48 +79,50 @@ export class Database {
   }
 
   /**
-   * Sends statements as one call (`send`: a lone statement, or a batch), once the budget admits them, and reports
-   * each answer, or the failure translated by `translate`, to the budget and the query listeners. The rows a failed
-   * call read, when D1's error reports them, are counted and shown on the event of a call of one statement.
+   * Admits a call (one statement, or a batch) under the budget, if one is set; resolves to what marks it answered.
+   * Without a budget nothing is awaited: each needless await is a turn of the event loop on every query.
    */
-  async #send(statements: readonly Statement[], batched: boolean, send: () => Promise<D1Answer[]>, translate: (error: unknown) => unknown): Promise<D1Answer[]> {
-    const answered = await this.#budget?.admit(statements.map((statement) => statement.sql));
-    try {
-      let answers: D1Answer[];
-      try {
-        answers = await send();
-      } catch (error) {
-        const translated = translate(error);
-        const meta = metaOfError(error);
-        this.#budget?.read(meta);
-        for (const statement of statements) this.#emit(statement, statements.length === 1 ? meta : undefined, batched, translated);
-        throw translated;
-      }
-      statements.forEach((statement, index) => {
-        this.#budget?.read(answers[index]!.meta);
-        this.#emit(statement, answers[index]!.meta, batched);
-      });
-      return answers;
-    } finally {
-      answered?.();
-    }
+  #admit(statements: readonly Statement[]): Promise<Answered> | undefined {
+    return this.#budget?.admit(statements.map((statement) => statement.sql));
+  }
+
+  /** Reports one statement's answer to the budget and the query listeners. */
+  #answered(statement: Statement, meta: Record<string, unknown>, batched: boolean): void {
+    this.#budget?.read(meta);
+    this.#emit(statement, meta, batched);
+  }
+
+  /**
+   * Reports a failed call to the budget and the query listeners and returns `translated`, the error to throw. The
+   * rows it read, when D1's error reports them, are counted, and shown on the event of a call of one statement.
+   */
+  #failed(statements: readonly Statement[], batched: boolean, error: unknown, translated: unknown): unknown {
+    const meta = metaOfError(error);
+    this.#budget?.read(meta);
+    for (const statement of statements) this.#emit(statement, statements.length === 1 ? meta : undefined, batched, translated);
+    return translated;
   }
 
   /** Runs one Statement and resolves to what it reads. */
   async run<Result>(statement: Statement<Result>): Promise<Result> {
     assertBatchItems("db.run", [statement], false);
     if (statement.parts) return (await this.runAll([statement]))[0] as Result;
-    const [result] = await this.#send(
-      [statement],
-      false,
-      async () => {
+    const admitting = this.#admit([statement]);
+    const answered = admitting && (await admitting);
+    let answer: D1Answer;
+    try {
+      try {
         const prepared = this.#prepare(statement);
-        return [statement.result === "rows" ? await prepared.all() : await prepared.run()];
-      },
-      (error) => translateError(error, [statement]),
-    );
-    checkChanges(statement, result!.meta);
-    return statement.read(result!.results ?? [], result!.meta, this);
+        answer = await (statement.result === "rows" ? prepared.all() : prepared.run());
+      } catch (error) {
+        throw this.#failed([statement], false, error, translateError(error, [statement]));
+      }
+      this.#answered(statement, answer.meta, false);
+    } finally {
+      answered?.();
+    }
+    checkChanges(statement, answer.meta);
+    return statement.read(answer.results ?? [], answer.meta, this);
   }
 
   /**
@@ -133,12 +135,20 @@ export class Database {
     const sent = statements.flatMap((statement) => statement.parts ?? [statement]);
     // The guards are statements D1 runs and bills like any other: the budget counts them.
     const guarded = guardedBatch(sent);
-    const answers = await this.#send(
-      guarded,
-      true,
-      () => this.#binding.batch(guarded.map((statement) => this.#prepare(statement))),
-      (error) => (guarded === sent ? undefined : changesGuardSlot.guard!.conflict(error, sent)) ?? translateError(error, sent),
-    );
+    const admitting = this.#admit(guarded);
+    const answered = admitting && (await admitting);
+    let answers: D1Answer[];
+    try {
+      try {
+        answers = await this.#binding.batch(guarded.map((statement) => this.#prepare(statement)));
+      } catch (error) {
+        const conflict = guarded === sent ? undefined : changesGuardSlot.guard!.conflict(error, sent);
+        throw this.#failed(guarded, true, error, conflict ?? translateError(error, sent));
+      }
+      guarded.forEach((statement, index) => this.#answered(statement, answers[index]!.meta, true));
+    } finally {
+      answered?.();
+    }
     const results = guarded === sent ? answers : answers.filter((_, index) => !changesGuardSlot.guard!.isGuard(guarded[index]!));
     if (sent.length === 1) checkChanges(sent[0]!, results[0]!.meta);
     let offset = 0;
