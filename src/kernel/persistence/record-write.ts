@@ -3,7 +3,7 @@ import type { SaveOperation, WriteOutcome } from "../plugin-api/hooks.js";
 import { changedAttributes, currentValue, originalValue, type RecordState, STATE } from "../records/record-state.js";
 import type { Statement } from "../sql/statement.js";
 import { placeExtras } from "./write-batch.js";
-import { compileWrite, recordKeys } from "./write-compiler.js";
+import { compileSave, compileWrite, recordKeys } from "./write-compiler.js";
 import { WriteConflict } from "./write-conflict.js";
 import { PlannedWrite, planWrite, prepareAndPlan } from "./write-plan.js";
 
@@ -28,7 +28,7 @@ export interface OwnWrite {
  * statements the hooks added. `attributes` are those of the plan's values; they are worked out again only when a
  * hook may have changed them.
  */
-function ownWrite(state: RecordState, write: PlannedWrite, attributes: readonly Attribute[]): OwnWrite | Promise<OwnWrite> {
+function plannedWrite(state: RecordState, write: PlannedWrite, attributes: readonly Attribute[]): OwnWrite | Promise<OwnWrite> {
   const { hooks } = state.model;
   if (hooks.has("write:prepare")) {
     // A write:prepare hook with nothing to await returns nothing: the plan is then ready at once.
@@ -38,6 +38,12 @@ function ownWrite(state: RecordState, write: PlannedWrite, attributes: readonly 
   const planned = hooks.has("write:plan");
   if (planned) planWrite(write);
   return compileOwn(state, write, planned ? undefined : attributes);
+}
+
+/** Whether a hook prepares, plans or awaits the outcome of the Model's writes: a record's write makes a plan only then. */
+function isPlanned(state: RecordState): boolean {
+  const { hooks } = state.model;
+  return hooks.has("write:prepare") || hooks.has("write:plan") || hooks.has("write:outcome");
 }
 
 /** Compiles a planned record write with the statements its hooks added; `attributes` when no hook may have changed them. */
@@ -83,8 +89,14 @@ function currentValues(state: RecordState, attributes: readonly Attribute[]): Ma
   return values;
 }
 
+/** What a save writes: its attributes, in declaration order, and their values by name. */
+export interface PendingWrite {
+  readonly attributes: Attribute[];
+  readonly values: Map<string, unknown>;
+}
+
 /** What a save writes, after the `record:write` hooks, which may assign more (timestamps do). */
-function pendingWrite(record: object, operation: SaveOperation): { attributes: Attribute[]; values: Map<string, unknown> } {
+export function pendingWrite(record: object, operation: SaveOperation): PendingWrite {
   const state = (record as { [STATE]: RecordState })[STATE];
   const { hooks } = state.model;
   const attributes = pendingAttributes(state, operation);
@@ -111,24 +123,25 @@ export function valuesToWrite(record: object, operation: SaveOperation): Map<str
   return pendingWrite(record, operation).values;
 }
 
-/** A save's own write, planned and compiled (none for an update with nothing to write), and the changes it makes. */
-export interface SaveWrite {
-  readonly own: OwnWrite | undefined;
-  readonly changes: Record<string, [unknown, unknown]>;
-}
-
-/** Builds a save's own write; sync unless a `write:prepare` hook must be awaited. */
-export function buildWrite(record: object, state: RecordState, operation: SaveOperation): SaveWrite | Promise<SaveWrite> {
-  const { attributes, values } = pendingWrite(record, operation);
+/** The changes a save makes: each attribute it writes, from its value as last saved to the one written. */
+export function changesOf(state: RecordState, { attributes, values }: PendingWrite): Record<string, [unknown, unknown]> {
   const changes: Record<string, [unknown, unknown]> = {};
   for (const attribute of attributes) changes[attribute.name] = [originalValue(state, attribute), values.get(attribute.name)];
-  if (operation === "update" && attributes.length === 0) return { own: undefined, changes };
+  return changes;
+}
+
+/**
+ * A save's own write, compiled (none for an update with nothing to write); sync unless a `write:prepare` hook must
+ * be awaited. A plan is made only when a hook prepares, plans or awaits the outcome of the Model's writes.
+ */
+export function saveWrite(record: object, state: RecordState, operation: SaveOperation, { attributes, values }: PendingWrite): OwnWrite | Promise<OwnWrite> | undefined {
+  if (operation === "update" && attributes.length === 0) return undefined;
+  if (!isPlanned(state)) return { statements: [compileSave(state, operation, attributes, values)], at: 0, report: undefined };
   const write = new PlannedWrite(state.model, operation, operation === "create" ? "insert" : "update", record, values);
-  const own = ownWrite(state, write, attributes);
-  return own instanceof Promise ? own.then((planned) => ({ own: planned, changes })) : { own, changes };
+  return plannedWrite(state, write, attributes);
 }
 
 /** The DELETE of a persisted record's row, as the `write:plan` hooks plan it (a soft delete's UPDATE). */
 export function ownDelete(record: object, state: RecordState): OwnWrite | Promise<OwnWrite> {
-  return ownWrite(state, new PlannedWrite(state.model, "destroy", "delete", record), []);
+  return plannedWrite(state, new PlannedWrite(state.model, "destroy", "delete", record), []);
 }

@@ -1,6 +1,6 @@
 import { Abort } from "./abort.js";
 import type { Database } from "../database/database.js";
-import type { SaveContext } from "../plugin-api/hooks.js";
+import type { SaveContext, SaveOperation } from "../plugin-api/hooks.js";
 import { loadRow } from "../records/hydrate.js";
 import { runLoadStage } from "../records/load-stage.js";
 import { currentValue, type RecordState, STATE } from "../records/record-state.js";
@@ -22,16 +22,20 @@ export async function runAbortable(state: RecordState, run: () => Promise<void> 
   }
 }
 
-/** Applies a written save to the record and runs the after-save hooks. */
+/**
+ * Applies a written save to the record and runs the after-save hooks. `context` is the save hooks' context, which
+ * a save makes only when its Model has such hooks.
+ */
 export function finishSave(
   record: { [STATE]: RecordState },
-  context: SaveContext,
+  operation: SaveOperation,
+  context: SaveContext | undefined,
   changes: Record<string, [unknown, unknown]>,
   result: unknown,
   database: Database,
 ): Promise<void> | void {
   const state = record[STATE];
-  const create = context.operation === "create";
+  const create = operation === "create";
   if (create) {
     loadRow(state, result as Record<string, unknown>, undefined);
   } else if (result !== undefined) {
@@ -53,7 +57,8 @@ export function finishSave(
 }
 
 /** Runs the after-save hooks of a written save. */
-function afterSave(state: RecordState, context: SaveContext): Promise<void> | void {
+function afterSave(state: RecordState, context: SaveContext | undefined): Promise<void> | void {
   const { hooks } = state.model;
-  if (hooks.has("record:afterSave")) return runAbortable(state, () => hooks.callHook("record:afterSave", context)).then(() => {});
+  // A Model with after-save hooks gives every save a context.
+  if (hooks.has("record:afterSave")) return runAbortable(state, () => hooks.callHook("record:afterSave", context!)).then(() => {});
 }

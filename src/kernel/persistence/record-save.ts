@@ -1,0 +1,129 @@
+import { finishEach, isBatchable } from "../database/batchable.js";
+import type { BatchItem, Database } from "../database/database.js";
+import type { SaveContext, SaveOperation } from "../plugin-api/hooks.js";
+import { type RecordState, RecordSnapshot, STATE } from "../records/record-state.js";
+import type { Statement } from "../sql/statement.js";
+import { changesOf, type OwnWrite, pendingWrite, saveWrite } from "./record-write.js";
+import { finishSave, runAbortable } from "./save-finish.js";
+import { type CheckedWrite, checkExtras, type PreparedWrite, withExtras } from "./write-steps.js";
+
+type Persistable = { [STATE]: RecordState };
+
+const VALIDATION_HOOKS = ["record:beforeValidate", "record:validate", "record:afterValidate"] as const;
+const BEFORE_SAVE_HOOKS = ["record:beforeSave", "record:beforeWrite"] as const;
+type BeforeWriteHook = (typeof VALIDATION_HOOKS)[number] | (typeof BEFORE_SAVE_HOOKS)[number];
+/** The hooks that get a save's context: a save whose Model has none of them makes no context. */
+const CONTEXT_HOOKS = [...VALIDATION_HOOKS, ...BEFORE_SAVE_HOOKS, "record:afterSave"] as const;
+
+/** Calls the hooks of each point in turn, awaiting only those that return a promise. */
+function callInTurn(state: RecordState, names: readonly BeforeWriteHook[], context: SaveContext, from = 0): Promise<void> | void {
+  const { hooks } = state.model;
+  for (let index = from; index < names.length; index++) {
+    const called = hooks.has(names[index]!) ? hooks.callHook(names[index]!, context) : undefined;
+    if (called) return called.then(() => callInTurn(state, names, context, index + 1));
+  }
+}
+
+/**
+ * Runs the validations with the hooks around them, then (when they passed) the before-save hooks, then the
+ * before-write hooks; false when any refused the save. Failed validations stop it with no `abortReason`, which is
+ * a callback's alone: their reasons are in `errors`.
+ */
+async function validateAndCallBefore(state: RecordState, context: SaveContext): Promise<boolean> {
+  if (!(await runAbortable(state, () => callInTurn(state, VALIDATION_HOOKS, context))) || state.hasErrors()) return false;
+  return runAbortable(state, () => callInTurn(state, BEFORE_SAVE_HOOKS, context));
+}
+
+/**
+ * One save of a record, from its checks to its finish. Saves are the hot path of writes: its methods stand in for
+ * closures made per save, and a save whose Model has no hook that takes the save's context (validations, callbacks)
+ * makes no context, checks synchronously, and, with nothing to add writes to it, is its own prepared write.
+ */
+export class RecordSave implements CheckedWrite, PreparedWrite {
+  readonly #record: Persistable;
+  readonly #state: RecordState;
+  readonly #operation: SaveOperation;
+  readonly #context: SaveContext | undefined;
+  readonly #snapshot: RecordSnapshot;
+  #own: OwnWrite | undefined = undefined;
+  #changes: Record<string, [unknown, unknown]> | undefined = undefined;
+  statements: Statement[] = [];
+
+  /** Takes the snapshot that a failed save puts the record back to. */
+  constructor(record: Persistable) {
+    const state = record[STATE];
+    this.#record = record;
+    this.#state = state;
+    this.#operation = state.isNew ? "create" : "update";
+    const takesContext = state.model.hooks.hasAnyOf(CONTEXT_HOOKS);
+    this.#context = takesContext ? { record, operation: this.#operation, batch: [], batchBefore: [], later: [] } : undefined;
+    this.#snapshot = new RecordSnapshot(state);
+  }
+
+  /**
+   * Runs the validations and before-save hooks, of the record and of the writes they add; false when refused. Sync
+   * when the Model has none. When anything throws, every record touched is put back as it was, and the error
+   * propagates.
+   */
+  check(): boolean | Promise<boolean> {
+    this.#state.clearRefusal();
+    return this.#context ? this.#checkWithHooks(this.#context) : true;
+  }
+
+  async #checkWithHooks(context: SaveContext): Promise<boolean> {
+    const state = this.#state;
+    try {
+      const hasBefore = state.model.hooks.hasAnyOf(VALIDATION_HOOKS) || state.model.hooks.hasAnyOf(BEFORE_SAVE_HOOKS);
+      return (!hasBefore || (await validateAndCallBefore(state, context))) && (await checkExtras(state, this.#extras()));
+    } catch (error) {
+      this.abandon();
+      throw error;
+    }
+  }
+
+  /** The writes the save's hooks added, before, after and later. */
+  #extras(): BatchItem[] {
+    const context = this.#context;
+    return context ? [...context.batchBefore, ...context.batch, ...context.later] : [];
+  }
+
+  /** Builds the save's own INSERT or UPDATE, between the writes to make before and after it. */
+  build(): PreparedWrite | Promise<PreparedWrite> {
+    const pending = pendingWrite(this.#record, this.#operation);
+    this.#changes = changesOf(this.#state, pending);
+    const own = saveWrite(this.#record, this.#state, this.#operation, pending);
+    return own instanceof Promise ? own.then((written) => this.#built(written)) : this.#built(own);
+  }
+
+  #built(own: OwnWrite | undefined): PreparedWrite | Promise<PreparedWrite> {
+    this.#own = own;
+    this.statements = own ? own.statements : [];
+    const context = this.#context;
+    if (!context || (context.batchBefore.length === 0 && context.batch.length === 0)) return this;
+    return withExtras(context.batchBefore, () => this, context.batch);
+  }
+
+  /** Applies the written save to the record and runs its after-save hooks, once its outcome is reported. */
+  finish(results: unknown[], database: Database): Promise<void> | void {
+    const own = this.#own;
+    const result = own ? results[own.at] : undefined;
+    const report = own?.report;
+    if (!report) return this.#finishRecord(result, database);
+    // The row is written: an outcome hook's error propagates once the record has learnt it, as an after-hook's does.
+    return finishEach([() => report.succeeded(result), () => this.#finishRecord(result, database)], (part) => part());
+  }
+
+  #finishRecord(result: unknown, database: Database): Promise<void> | void {
+    return finishSave(this.#record, this.#operation, this.#context, this.#changes!, result, database);
+  }
+
+  failed(error: unknown): unknown {
+    const report = this.#own?.report;
+    return report ? report.failed(error) : error;
+  }
+
+  abandon(): void {
+    for (const extra of this.#extras()) if (isBatchable(extra)) extra.abandon();
+    this.#snapshot.restore();
+  }
+}
