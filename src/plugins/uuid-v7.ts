@@ -3,18 +3,20 @@ const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(
 let lastMilliseconds = -1;
 let sequence = 0;
 
-// Random bytes are drawn in blocks: one call to the platform per 256 ids instead of one per id.
+// Random bytes are drawn in blocks: one call to the platform per 256 ids instead of one per id. Each id is made in
+// place in its 16 bytes of the block, which makes no view of them per id.
 const POOL_SIZE = 16 * 256;
 let pool = new Uint8Array(0);
 let poolOffset = POOL_SIZE;
 
-function randomBytes(): Uint8Array {
+/** Where the next 16 random bytes start in `pool`. */
+function randomBytesAt(): number {
   if (poolOffset >= POOL_SIZE) {
     pool = crypto.getRandomValues(new Uint8Array(POOL_SIZE));
     poolOffset = 0;
   }
   poolOffset += 16;
-  return pool.subarray(poolOffset - 16, poolOffset);
+  return poolOffset - 16;
 }
 
 /**
@@ -35,18 +37,18 @@ export function uuidV7(): string {
     lastMilliseconds = milliseconds;
     sequence = 0;
   }
-  const bytes = randomBytes();
+  const at = randomBytesAt();
   for (let index = 5; index >= 0; index--) {
-    bytes[index] = milliseconds % 256;
+    pool[at + index] = milliseconds % 256;
     milliseconds = Math.floor(milliseconds / 256);
   }
-  bytes[6] = 0x70 | (sequence >> 8);
-  bytes[7] = sequence & 0xff;
-  bytes[8] = 0x80 | (bytes[8]! & 0x3f);
+  pool[at + 6] = 0x70 | (sequence >> 8);
+  pool[at + 7] = sequence & 0xff;
+  pool[at + 8] = 0x80 | (pool[at + 8]! & 0x3f);
   let text = "";
   for (let index = 0; index < 16; index++) {
     if (index === 4 || index === 6 || index === 8 || index === 10) text += "-";
-    text += HEX[bytes[index]!];
+    text += HEX[pool[at + index]!];
   }
   return text;
 }

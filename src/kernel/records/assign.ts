@@ -103,7 +103,9 @@ export function assertAttributeObject(model: ResolvedModel, attributes: unknown,
 export function writeAttributes(record: object, state: RecordState, attributes: Readonly<Record<string, unknown>>, method: string): void {
   assertAttributeObject(state.model, attributes, method);
   const names = Object.keys(attributes);
-  const targets = names.map((name) => checkedForWrite(state, name));
-  const cast = targets.map((attribute, index) => castValue(state.model, attribute, attributes[names[index]!]));
+  const targets: Attribute[] = [];
+  const cast: unknown[] = [];
+  for (const name of names) targets.push(checkedForWrite(state, name));
+  for (let index = 0; index < targets.length; index++) cast.push(castValue(state.model, targets[index]!, attributes[names[index]!]));
   for (let index = 0; index < targets.length; index++) storeCast(record, state, targets[index]!, cast[index]);
 }
