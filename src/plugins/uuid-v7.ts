@@ -1,4 +1,9 @@
-const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"));
+/** The character code of each hex digit. */
+const HEX_DIGITS = Array.from({ length: 16 }, (_, digit) => digit.toString(16).charCodeAt(0));
+const DASH = "-".charCodeAt(0);
+// The id's 36 character codes, reused: one flat string is made from them, where appending each digit to a string
+// would make a string per step (about twice the time of the whole id).
+const codes: number[] = new Array(36).fill(0);
 
 let lastMilliseconds = -1;
 let sequence = 0;
@@ -45,10 +50,12 @@ export function uuidV7(): string {
   pool[at + 6] = 0x70 | (sequence >> 8);
   pool[at + 7] = sequence & 0xff;
   pool[at + 8] = 0x80 | (pool[at + 8]! & 0x3f);
-  let text = "";
+  let code = 0;
   for (let index = 0; index < 16; index++) {
-    if (index === 4 || index === 6 || index === 8 || index === 10) text += "-";
-    text += HEX[pool[at + index]!];
+    if (index === 4 || index === 6 || index === 8 || index === 10) codes[code++] = DASH;
+    const byte = pool[at + index]!;
+    codes[code++] = HEX_DIGITS[byte >> 4]!;
+    codes[code++] = HEX_DIGITS[byte & 15]!;
   }
-  return text;
+  return String.fromCharCode(...codes);
 }

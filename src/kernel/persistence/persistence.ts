@@ -41,7 +41,7 @@ const unchanged = (error: unknown) => error;
 async function checkWrite(
   state: RecordState,
   extras: () => BatchItem[],
-  run: () => Promise<boolean>,
+  run: () => boolean | Promise<boolean>,
   build: () => Promise<PreparedWrite>,
 ): Promise<CheckedWrite | undefined> {
   const snapshot = new RecordSnapshot(state);

@@ -27,10 +27,16 @@ function callInTurn(state: RecordState, names: readonly BeforeWriteHook[], conte
 /**
  * Runs the validations with the hooks around them, then (when they passed) the before-save hooks, then the
  * before-write hooks; false when any refused the save. Failed validations stop it with no `abortReason`, which is
- * a callback's alone: their reasons are in `errors`.
+ * a callback's alone: their reasons are in `errors`. Sync unless a hook returns a promise.
  */
-async function validateAndCallBefore(state: RecordState, context: SaveContext): Promise<boolean> {
-  if (!(await runAbortable(state, () => callInTurn(state, VALIDATION_HOOKS, context))) || state.hasErrors()) return false;
+function validateAndCallBefore(state: RecordState, context: SaveContext): boolean | Promise<boolean> {
+  const validated = runAbortable(state, () => callInTurn(state, VALIDATION_HOOKS, context));
+  return validated instanceof Promise ? validated.then((passed) => callBeforeSave(state, context, passed)) : callBeforeSave(state, context, validated);
+}
+
+/** Runs the before-save and before-write hooks of a save whose validations `passed`; false when refused. */
+function callBeforeSave(state: RecordState, context: SaveContext, passed: boolean): boolean | Promise<boolean> {
+  if (!passed || state.hasErrors()) return false;
   return runAbortable(state, () => callInTurn(state, BEFORE_SAVE_HOOKS, context));
 }
 
@@ -62,23 +68,35 @@ export class RecordSave implements CheckedWrite, PreparedWrite {
 
   /**
    * Runs the validations and before-save hooks, of the record and of the writes they add; false when refused. Sync
-   * when the Model has none. When anything throws, every record touched is put back as it was, and the error
-   * propagates.
+   * unless a hook returns a promise. When anything throws, every record touched is put back as it was, and the
+   * error propagates.
    */
   check(): boolean | Promise<boolean> {
     this.#state.clearRefusal();
-    return this.#context ? this.#checkWithHooks(this.#context) : true;
-  }
-
-  async #checkWithHooks(context: SaveContext): Promise<boolean> {
-    const state = this.#state;
+    if (!this.#context) return true;
+    let checking: boolean | Promise<boolean>;
     try {
-      const hasBefore = state.model.hooks.hasAnyOf(VALIDATION_HOOKS) || state.model.hooks.hasAnyOf(BEFORE_SAVE_HOOKS);
-      return (!hasBefore || (await validateAndCallBefore(state, context))) && (await checkExtras(state, this.#extras()));
+      checking = this.#checkHooks(this.#context);
     } catch (error) {
       this.abandon();
       throw error;
     }
+    if (!(checking instanceof Promise)) return checking;
+    return checking.catch((error: unknown) => {
+      this.abandon();
+      throw error;
+    });
+  }
+
+  #checkHooks(context: SaveContext): boolean | Promise<boolean> {
+    const passed = validateAndCallBefore(this.#state, context);
+    return passed instanceof Promise ? passed.then((ok) => ok && this.#checkExtras()) : passed && this.#checkExtras();
+  }
+
+  /** Checks the writes the hooks added (see `checkExtras`); true at once when they added none. */
+  #checkExtras(): boolean | Promise<boolean> {
+    const extras = this.#extras();
+    return extras.length === 0 || checkExtras(this.#state, extras);
   }
 
   /** The writes the save's hooks added, before, after and later. */

@@ -6,20 +6,25 @@ import { runLoadStage } from "../records/load-stage.js";
 import { currentValue, type RecordState, STATE } from "../records/record-state.js";
 
 /**
- * Runs hooks that may abort; an abort sets `abortReason` and returns false. After-hooks run this way too: an abort
- * there cannot undo the write, but it skips the later hooks and makes the save or destroy answer false.
+ * Runs hooks that may abort; an abort sets `abortReason` and answers false. After-hooks run this way too: an abort
+ * there cannot undo the write, but it skips the later hooks and makes the save or destroy answer false. Sync when
+ * `run` is: each needless await is a turn of the event loop on every save.
  */
-export async function runAbortable(state: RecordState, run: () => Promise<void> | void): Promise<boolean> {
+export function runAbortable(state: RecordState, run: () => Promise<void> | void): boolean | Promise<boolean> {
+  let pending: Promise<void> | void;
   try {
-    // Awaited only when a hook really was async: each needless await is a turn of the event loop.
-    const pending = run();
-    if (pending) await pending;
-    return true;
+    pending = run();
   } catch (error) {
-    if (!(error instanceof Abort)) throw error;
-    state.abortReason = error.reason;
-    return false;
+    return aborted(state, error);
   }
+  return pending ? pending.then(() => true, (error: unknown) => aborted(state, error)) : true;
+}
+
+/** Notes the reason of an abort and answers false; any other error propagates. */
+function aborted(state: RecordState, error: unknown): false {
+  if (!(error instanceof Abort)) throw error;
+  state.abortReason = error.reason;
+  return false;
 }
 
 /**
@@ -60,5 +65,7 @@ export function finishSave(
 function afterSave(state: RecordState, context: SaveContext | undefined): Promise<void> | void {
   const { hooks } = state.model;
   // A Model with after-save hooks gives every save a context.
-  if (hooks.has("record:afterSave")) return runAbortable(state, () => hooks.callHook("record:afterSave", context!)).then(() => {});
+  if (!hooks.has("record:afterSave")) return;
+  const running = runAbortable(state, () => hooks.callHook("record:afterSave", context!));
+  return running instanceof Promise ? running.then(() => {}) : undefined;
 }
