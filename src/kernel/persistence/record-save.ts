@@ -3,7 +3,7 @@ import type { BatchItem, Database } from "../database/database.js";
 import type { SaveContext, SaveOperation } from "../plugin-api/hooks.js";
 import { type RecordState, RecordSnapshot, STATE } from "../records/record-state.js";
 import type { Statement } from "../sql/statement.js";
-import { changesOf, type OwnWrite, pendingWrite, saveWrite } from "./record-write.js";
+import { attributesToWrite, changesOf, type OwnWrite, saveWrite } from "./record-write.js";
 import { finishSave, runAbortable } from "./save-finish.js";
 import { type CheckedWrite, checkExtras, type PreparedWrite, withExtras } from "./write-steps.js";
 
@@ -107,9 +107,9 @@ export class RecordSave implements CheckedWrite, PreparedWrite {
 
   /** Builds the save's own INSERT or UPDATE, between the writes to make before and after it. */
   build(): PreparedWrite | Promise<PreparedWrite> {
-    const pending = pendingWrite(this.#record, this.#operation);
-    this.#changes = changesOf(this.#state, pending);
-    const own = saveWrite(this.#record, this.#state, this.#operation, pending);
+    const attributes = attributesToWrite(this.#record, this.#operation);
+    this.#changes = changesOf(this.#state, attributes);
+    const own = saveWrite(this.#record, this.#state, this.#operation, attributes);
     return own instanceof Promise ? own.then((written) => this.#built(written)) : this.#built(own);
   }
 

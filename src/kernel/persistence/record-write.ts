@@ -89,30 +89,24 @@ function currentValues(state: RecordState, attributes: readonly Attribute[]): Ma
   return values;
 }
 
-/** What a save writes: its attributes, in declaration order, and their values by name. */
-export interface PendingWrite {
-  readonly attributes: Attribute[];
-  readonly values: Map<string, unknown>;
-}
-
-/** What a save writes, after the `record:write` hooks, which may assign more (timestamps do). */
-export function pendingWrite(record: object, operation: SaveOperation): PendingWrite {
+/**
+ * The attributes a save writes, in declaration order, after the `record:write` hooks, which may assign more
+ * (timestamps do). Their values are the record's: a hook writes more by assigning attributes.
+ */
+export function attributesToWrite(record: object, operation: SaveOperation): Attribute[] {
   const state = (record as { [STATE]: RecordState })[STATE];
   const { hooks } = state.model;
   const attributes = pendingAttributes(state, operation);
-  const values = currentValues(state, attributes);
-  if (!hooks.has("record:write")) return { attributes, values };
+  if (!hooks.has("record:write")) return attributes;
   const assignments = state.assignments;
   state.buildingWrite = true;
   try {
-    hooks.callSync("record:write", { record, operation, values });
+    hooks.callSync("record:write", { record, operation, values: currentValues(state, attributes) });
   } finally {
     state.buildingWrite = false;
   }
   // Worked out again only when a hook assigned something (timestamps do on create and on real updates).
-  if (state.assignments === assignments) return { attributes, values };
-  const written = pendingAttributes(state, operation);
-  return { attributes: written, values: currentValues(state, written) };
+  return state.assignments === assignments ? attributes : pendingAttributes(state, operation);
 }
 
 /**
@@ -120,24 +114,25 @@ export function pendingWrite(record: object, operation: SaveOperation): PendingW
  * after the `record:write` hooks, which may assign more (timestamps do).
  */
 export function valuesToWrite(record: object, operation: SaveOperation): Map<string, unknown> {
-  return pendingWrite(record, operation).values;
+  return currentValues((record as { [STATE]: RecordState })[STATE], attributesToWrite(record, operation));
 }
 
-/** The changes a save makes: each attribute it writes, from its value as last saved to the one written. */
-export function changesOf(state: RecordState, { attributes, values }: PendingWrite): Record<string, [unknown, unknown]> {
+/** The changes a save of `attributes` makes: each from its value as last saved to the one written. */
+export function changesOf(state: RecordState, attributes: readonly Attribute[]): Record<string, [unknown, unknown]> {
   const changes: Record<string, [unknown, unknown]> = {};
-  for (const attribute of attributes) changes[attribute.name] = [originalValue(state, attribute), values.get(attribute.name)];
+  for (const attribute of attributes) changes[attribute.name] = [originalValue(state, attribute), currentValue(state, attribute)];
   return changes;
 }
 
 /**
- * A save's own write, compiled (none for an update with nothing to write); sync unless a `write:prepare` hook must
- * be awaited. A plan is made only when a hook prepares, plans or awaits the outcome of the Model's writes.
+ * A save's own write of `attributes`, compiled (none for an update with nothing to write); sync unless a
+ * `write:prepare` hook must be awaited. A plan, with its map of values, is made only when a hook prepares, plans
+ * or awaits the outcome of the Model's writes.
  */
-export function saveWrite(record: object, state: RecordState, operation: SaveOperation, { attributes, values }: PendingWrite): OwnWrite | Promise<OwnWrite> | undefined {
+export function saveWrite(record: object, state: RecordState, operation: SaveOperation, attributes: readonly Attribute[]): OwnWrite | Promise<OwnWrite> | undefined {
   if (operation === "update" && attributes.length === 0) return undefined;
-  if (!isPlanned(state)) return { statements: [compileSave(state, operation, attributes, values)], at: 0, report: undefined };
-  const write = new PlannedWrite(state.model, operation, operation === "create" ? "insert" : "update", record, values);
+  if (!isPlanned(state)) return { statements: [compileSave(state, operation, attributes)], at: 0, report: undefined };
+  const write = new PlannedWrite(state.model, operation, operation === "create" ? "insert" : "update", record, currentValues(state, attributes));
   return plannedWrite(state, write, attributes);
 }
 

@@ -29,10 +29,17 @@ export function storedWithinD1Limit(model: { readonly name: string; readonly mod
   return stored;
 }
 
-/** The written values in their stored form, in the order of `attributes`; one over D1's limit is refused. */
+/** The values of a plan in their stored form, in the order of `attributes`; one over D1's limit is refused. */
 function storedValues(model: ResolvedModel, attributes: readonly Attribute[], values: ReadonlyMap<string, unknown>): unknown[] {
   const stored: unknown[] = [];
   for (const attribute of attributes) stored.push(storedWithinD1Limit(model, attribute, values.get(attribute.name)));
+  return stored;
+}
+
+/** A record's current values of `attributes` in their stored form, as `storedValues` gives a plan's. */
+function storedRecordValues(state: RecordState, attributes: readonly Attribute[]): unknown[] {
+  const stored: unknown[] = [];
+  for (const attribute of attributes) stored.push(storedWithinD1Limit(state.model, attribute, currentValue(state, attribute)));
   return stored;
 }
 
@@ -99,14 +106,13 @@ const updateText: WriteText = (model, attributes, placeholders) => {
 const deleteText: WriteText = (model, _attributes, [key]) => `DELETE FROM ${model.quotedTable} WHERE ${quoteIdentifier(model.primaryKey.column)} = ${key}`;
 
 /** The INSERT of a new record's `attributes` (in declaration order); `RETURNING` brings back what was stored. */
-function insertStatement(model: ResolvedModel, attributes: readonly Attribute[], values: ReadonlyMap<string, unknown>, plan: WritePlan | undefined): Statement<Record<string, unknown>> {
-  const query = writeQuery(model, "insert", attributes, storedValues(model, attributes, values), insertText, plan);
+function insertStatement(model: ResolvedModel, attributes: readonly Attribute[], params: unknown[], plan: WritePlan | undefined): Statement<Record<string, unknown>> {
+  const query = writeQuery(model, "insert", attributes, params, insertText, plan);
   return new Statement(query, model, "rows", storedRow);
 }
 
 /** The UPDATE of a persisted record's `attributes`, keyed by the primary key as last saved. */
-function updateStatement(model: ResolvedModel, state: RecordState, attributes: readonly Attribute[], values: ReadonlyMap<string, unknown>, plan: WritePlan | undefined): Statement<unknown> {
-  const params = storedValues(model, attributes, values);
+function updateStatement(model: ResolvedModel, state: RecordState, attributes: readonly Attribute[], params: unknown[], plan: WritePlan | undefined): Statement<unknown> {
   params.push(storedKey(model, state));
   return new Statement(writeQuery(model, "update", [...attributes, model.primaryKey], params, updateText, plan), model, "meta", metaOf);
 }
@@ -169,16 +175,17 @@ function checkedPlan(write: WritePlan): Attribute[] {
  */
 export function compileWrite(write: WritePlan, state: RecordState, attributes: readonly Attribute[] = checkedPlan(write)): Statement<unknown> {
   const { model, values } = write;
-  if (write.kind === "insert") return insertStatement(model, attributes, values, write);
+  if (write.kind === "insert") return insertStatement(model, attributes, storedValues(model, attributes, values), write);
   if (write.kind === "delete") return deleteStatement(model, state, write);
-  return updateStatement(model, state, attributes, values, write);
+  return updateStatement(model, state, attributes, storedValues(model, attributes, values), write);
 }
 
 /**
  * Compiles a save that no hook plans: the kernel's own INSERT of a new record's `attributes`, or UPDATE of a
- * persisted one's, with `values` by attribute name. No plan is made for it.
+ * persisted one's, with their current values. No plan is made for it.
  */
-export function compileSave(state: RecordState, operation: SaveOperation, attributes: readonly Attribute[], values: ReadonlyMap<string, unknown>): Statement<unknown> {
+export function compileSave(state: RecordState, operation: SaveOperation, attributes: readonly Attribute[]): Statement<unknown> {
   const { model } = state;
-  return operation === "create" ? insertStatement(model, attributes, values, undefined) : updateStatement(model, state, attributes, values, undefined);
+  const params = storedRecordValues(state, attributes);
+  return operation === "create" ? insertStatement(model, attributes, params, undefined) : updateStatement(model, state, attributes, params, undefined);
 }
