@@ -97,10 +97,10 @@ describe("the work a save does before its write", () => {
     await Users.create({ age: 41, name: "Barbara", email: "barbara@example.com" });
     const columns = roundTrips.map(([sql]) => /\(([^)]*)\) VALUES/.exec(sql!)![1]);
     expect(columns).toEqual([
-      '"id", "name", "age", "created_at", "updated_at"',
-      '"id", "name", "created_at", "updated_at"',
-      '"id", "name", "age", "created_at", "updated_at"',
-      '"id", "name", "email", "age", "created_at", "updated_at"',
+      '"id", "name", "age", "admin", "created_at", "updated_at"',
+      '"id", "name", "admin", "created_at", "updated_at"',
+      '"id", "name", "age", "admin", "created_at", "updated_at"',
+      '"id", "name", "email", "age", "admin", "created_at", "updated_at"',
     ]);
     const stored = await User.where({ name: ["Ada", "Grace", "Edsger", "Barbara"] }).order({ name: "asc" }).pluck("name", "age", "email");
     expect(stored).toEqual([
