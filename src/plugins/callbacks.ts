@@ -29,8 +29,11 @@ export const callbacks = definePlugin({
     for (const [name, { hook, operation }] of Object.entries(CALLBACKS)) {
       base[name] = function (this: Registers, fn: Callback<unknown>) {
         if (typeof fn !== "function") throw new TypeError(`${name} takes a function receiving the record`);
-        this.hook(hook, async (context: { record: unknown; operation?: string }) => {
-          if (operation === undefined || context.operation === operation) await fn(context.record);
+        // Not an async function: a callback that returns no promise makes the save wait for nothing.
+        this.hook(hook, (context: { record: unknown; operation?: string }) => {
+          if (operation !== undefined && context.operation !== operation) return;
+          const result: unknown = fn(context.record);
+          if (typeof (result as PromiseLike<void> | null)?.then === "function") return Promise.resolve(result as PromiseLike<void>);
         });
       };
     }

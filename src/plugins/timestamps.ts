@@ -8,6 +8,15 @@ function hasTimestamp(model: Function, name: Timestamp): boolean {
   return attributesOf(model).some((attribute) => attribute.name === name && attribute.typeName === "datetime");
 }
 
+const timestampsByModel = new WeakMap<Function, ReadonlySet<Timestamp>>();
+
+/** The timestamps a Model in use has; worked out once per Model, since every save asks. */
+function timestampsOf(model: Function): ReadonlySet<Timestamp> {
+  let found = timestampsByModel.get(model);
+  if (!found) timestampsByModel.set(model, (found = new Set(TIMESTAMPS.filter((name) => hasTimestamp(model, name)))));
+  return found;
+}
+
 /**
  * Timestamps: when `createdAt` and `updatedAt` are `datetime` attributes, both are set on creation (bulk inserts
  * included) and `updatedAt` whenever a save changes something, even of a record a partial `select` loaded without
@@ -28,9 +37,9 @@ export const timestamps = definePlugin({
       if (operation === "create") {
         for (const name of TIMESTAMPS) {
           // An assigned null is no timestamp: stamped as Rails does, rather than left for NOT NULL to refuse.
-          if ((values.get(name) ?? null) === null && hasTimestamp(record.constructor, name)) record.writeAttribute(name, now);
+          if ((values.get(name) ?? null) === null && timestampsOf(record.constructor).has(name)) record.writeAttribute(name, now);
         }
-      } else if (values.size > 0 && !values.has("updatedAt") && hasTimestamp(record.constructor, "updatedAt")) {
+      } else if (values.size > 0 && !values.has("updatedAt") && timestampsOf(record.constructor).has("updatedAt")) {
         record.writeAttribute("updatedAt", now);
       }
     },

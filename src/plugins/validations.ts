@@ -82,18 +82,36 @@ function checkDeclaredAttributes(model: Function): void {
   if (unknown) throw new InvalidModel(`${model.name}.validates(${previewText(unknown.attribute)}): ${model.name} has no such attribute`);
 }
 
-async function validateAll({ record, operation }: SaveContext, declared: readonly Declared[]): Promise<void> {
-  for (const declaration of declared) {
-    if (declaration.on !== undefined && declaration.on !== operation) continue;
-    if (declaration.when && !(await declaration.when(record))) continue;
-    const value = record.readAttribute(declaration.attribute);
-    for (const { validator, options } of declaration.rules) {
-      if (skipsValue(value, options)) continue;
-      const report = (type: string, message: string) => record.errors.add(declaration.attribute, type, options.message ?? message);
-      // Awaited only when it returns a promise (a query): the other checks cost no turn of the event loop.
-      const checking = validator.validate({ record, attribute: declaration.attribute, value, options, operation, report });
-      if (checking) await checking;
-    }
+/** Whether a value is a promise to wait for: a check that needs none costs no turn of the event loop. */
+const isThenable = (value: unknown): value is PromiseLike<unknown> => typeof (value as PromiseLike<unknown> | null)?.then === "function";
+
+/** Runs a declaration's rules from `from` on the attribute's value, awaiting only a check that returns a promise (a query). */
+function validateRules(context: SaveContext, declaration: Declared, value: unknown, from = 0): Promise<void> | void {
+  const { record, operation } = context;
+  for (let index = from; index < declaration.rules.length; index++) {
+    const { validator, options } = declaration.rules[index]!;
+    if (skipsValue(value, options)) continue;
+    const report = (type: string, message: string) => record.errors.add(declaration.attribute, type, options.message ?? message);
+    const checking = validator.validate({ record, attribute: declaration.attribute, value, options, operation, report });
+    if (isThenable(checking)) return Promise.resolve(checking).then(() => validateRules(context, declaration, value, index + 1));
+  }
+}
+
+/** Runs a declaration's rules when its `if` allows; the `if` is awaited only when it returns a promise. */
+function validateDeclaration(context: SaveContext, declaration: Declared): Promise<void> | void {
+  const { record } = context;
+  const allowed = declaration.when ? declaration.when(record) : true;
+  if (isThenable(allowed)) return Promise.resolve(allowed).then((yes) => (yes ? validateRules(context, declaration, record.readAttribute(declaration.attribute)) : undefined));
+  if (allowed) return validateRules(context, declaration, record.readAttribute(declaration.attribute));
+}
+
+/** Runs the declared validations from `from`, in order; sync unless one returns a promise. */
+function validateAll(context: SaveContext, declared: readonly Declared[], from = 0): Promise<void> | void {
+  for (let index = from; index < declared.length; index++) {
+    const declaration = declared[index]!;
+    if (declaration.on !== undefined && declaration.on !== context.operation) continue;
+    const validating = validateDeclaration(context, declaration);
+    if (validating) return validating.then(() => validateAll(context, declared, index + 1));
   }
 }
 

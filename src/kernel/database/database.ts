@@ -4,7 +4,7 @@ import { type Batchable, failEach, finishEach, isBatchable, resultsPerItem } fro
 import type { D1DatabaseLike, D1PreparedStatementLike } from "./d1.js";
 import { changesGuardSlot, checkChanges, guardedBatch } from "./changes-check.js";
 import { metaOfError, translateError } from "./database-errors.js";
-import { QueryBudget, type QueryBudgets } from "./query-budget.js";
+import { type Answered, QueryBudget, type QueryBudgets } from "./query-budget.js";
 import { backoffMs, isRetrySafe, isTransientError, type RetryOptions, retrySettings, type RetrySettings, wait } from "./retries.js";
 import { type QueryEvent, queryEvent, type RoundTrip } from "../sql/query-event.js";
 import { Statement } from "../sql/statement.js";
@@ -91,34 +91,75 @@ export class Database {
   }
 
   /**
-   * Sends statements as one call (`send`: a lone statement, or a batch), and again, after a backoff, while it fails
-   * with a transient error and every statement may be sent again (see `ConnectOptions.retries`). Each try is one
-   * round trip, admitted by the budget and reported, answer or failure (translated by `translate`), to the budget
-   * and the query listeners. The rows a failed call read, when D1's error reports them, are counted and shown on the
-   * event of a call of one statement.
+   * Admits a call (one statement, or a batch) under the budget, if one is set; resolves to what marks it answered.
+   * Without a budget nothing is awaited: each needless await is a turn of the event loop on every query.
    */
-  async #send(statements: readonly Statement[], batched: boolean, send: (attempt: number) => Promise<D1Answer[]>, translate: (error: unknown) => unknown): Promise<D1Answer[]> {
+  #admit(statements: readonly Statement[]): Promise<Answered> | undefined {
+    return this.#budget?.admit(statements.map((statement) => statement.sql));
+  }
+
+  /** Reports one statement's answer to the budget and the query listeners. */
+  #answered(statement: Statement, meta: Record<string, unknown>, trip: RoundTrip): void {
+    this.#budget?.read(meta);
+    this.#emit(statement, meta, trip);
+  }
+
+  /**
+   * Reports a failed call to the budget and the query listeners and returns `reported`, the error its events carry.
+   * The rows it read, when D1's error reports them, are counted, and shown on the event of a call of one statement.
+   */
+  #failed(statements: readonly Statement[], trip: RoundTrip, error: unknown, reported: unknown): unknown {
+    const meta = metaOfError(error);
+    this.#budget?.read(meta);
+    for (const statement of statements) this.#emit(statement, statements.length === 1 ? meta : undefined, trip, reported);
+    return reported;
+  }
+
+  /** Sends one try of a call: a lone statement (not `batched`), or a batch. */
+  async #call(statements: readonly Statement[], batched: boolean, attempt: number): Promise<D1Answer[]> {
+    if (batched) return this.#binding.batch(statements.map((statement) => this.#prepare(statement, attempt)));
+    const statement = statements[0]!;
+    const prepared = this.#prepare(statement, attempt);
+    return [await (statement.result === "rows" ? prepared.all() : prepared.run())];
+  }
+
+  /**
+   * The error to throw for a failed call: a changes guard's conflict (a batch of `sent` guarded), else D1's error
+   * translated (`RecordNotUnique`, ...).
+   */
+  #translated(error: unknown, statements: readonly Statement[], sent: readonly Statement[]): unknown {
+    const conflict = statements === sent ? undefined : changesGuardSlot.guard!.conflict(error, sent);
+    return conflict ?? translateError(error, sent);
+  }
+
+  /**
+   * Sends a call (one statement, or a batch of `statements`: `sent` plus the guards of the changes it demands), and
+   * again, after a backoff, while it fails with a transient error and every statement may be sent again (see
+   * `ConnectOptions.retries`). Each try is one round trip, admitted by the budget and reported, answer or failure, to
+   * the budget and the query listeners.
+   */
+  async #send(statements: readonly Statement[], batched: boolean, sent: readonly Statement[] = statements): Promise<D1Answer[]> {
     for (let attempt = 1; ; attempt++) {
+      // A retry waits for its backoff first: the failed try before it is answered, so a budget's next call may go.
+      if (attempt > 1) await wait(backoffMs(this.#retries, attempt - 1));
       const trip: RoundTrip = { batched, number: ++this.#roundTrips, attempt };
-      const answered = await this.#budget?.admit(statements.map((statement) => statement.sql));
+      const admitting = this.#admit(statements);
+      const answered = admitting && (await admitting);
       try {
-        const answers = await send(attempt);
-        statements.forEach((statement, index) => {
-          this.#budget?.read(answers[index]!.meta);
-          this.#emit(statement, answers[index]!.meta, trip);
-        });
+        let answers: D1Answer[];
+        try {
+          answers = await this.#call(statements, batched, attempt);
+        } catch (error) {
+          const retried = attempt < this.#retries.attempts && isTransientError(error) && statements.every(isRetrySafe);
+          if (!retried) throw this.#failed(statements, trip, error, this.#translated(error, statements, sent));
+          this.#failed(statements, trip, error, error);
+          continue;
+        }
+        statements.forEach((statement, index) => this.#answered(statement, answers[index]!.meta, trip));
         return answers;
-      } catch (error) {
-        const retried = attempt < this.#retries.attempts && isTransientError(error) && statements.every(isRetrySafe);
-        const reported = retried ? error : translate(error);
-        const meta = metaOfError(error);
-        this.#budget?.read(meta);
-        for (const statement of statements) this.#emit(statement, statements.length === 1 ? meta : undefined, trip, reported);
-        if (!retried) throw reported;
       } finally {
         answered?.();
       }
-      await wait(backoffMs(this.#retries, attempt));
     }
   }
 
@@ -126,17 +167,9 @@ export class Database {
   async run<Result>(statement: Statement<Result>): Promise<Result> {
     assertBatchItems("db.run", [statement], false);
     if (statement.parts) return (await this.runAll([statement]))[0] as Result;
-    const [result] = await this.#send(
-      [statement],
-      false,
-      async (attempt) => {
-        const prepared = this.#prepare(statement, attempt);
-        return [statement.result === "rows" ? await prepared.all() : await prepared.run()];
-      },
-      (error) => translateError(error, [statement]),
-    );
-    checkChanges(statement, result!.meta);
-    return statement.read(result!.results ?? [], result!.meta, this);
+    const [answer] = await this.#send([statement], false);
+    checkChanges(statement, answer!.meta);
+    return statement.read(answer!.results ?? [], answer!.meta, this);
   }
 
   /**
@@ -149,12 +182,7 @@ export class Database {
     const sent = statements.flatMap((statement) => statement.parts ?? [statement]);
     // The guards are statements D1 runs and bills like any other: the budget counts them.
     const guarded = guardedBatch(sent);
-    const answers = await this.#send(
-      guarded,
-      true,
-      (attempt) => this.#binding.batch(guarded.map((statement) => this.#prepare(statement, attempt))),
-      (error) => (guarded === sent ? undefined : changesGuardSlot.guard!.conflict(error, sent)) ?? translateError(error, sent),
-    );
+    const answers = await this.#send(guarded, true, sent);
     const results = guarded === sent ? answers : answers.filter((_, index) => !changesGuardSlot.guard!.isGuard(guarded[index]!));
     if (sent.length === 1) checkChanges(sent[0]!, results[0]!.meta);
     let offset = 0;

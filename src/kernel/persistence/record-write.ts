@@ -3,7 +3,7 @@ import type { SaveOperation, WriteOutcome } from "../plugin-api/hooks.js";
 import { changedAttributes, currentValue, originalValue, type RecordState, STATE } from "../records/record-state.js";
 import type { Statement } from "../sql/statement.js";
 import { placeExtras } from "./write-batch.js";
-import { compileWrite, recordKeys } from "./write-compiler.js";
+import { compileSave, compileWrite, recordKeys } from "./write-compiler.js";
 import { WriteConflict } from "./write-conflict.js";
 import { PlannedWrite, planWrite, prepareAndPlan } from "./write-plan.js";
 
@@ -28,7 +28,7 @@ export interface OwnWrite {
  * statements the hooks added. `attributes` are those of the plan's values; they are worked out again only when a
  * hook may have changed them.
  */
-function ownWrite(state: RecordState, write: PlannedWrite, attributes: readonly Attribute[]): OwnWrite | Promise<OwnWrite> {
+function plannedWrite(state: RecordState, write: PlannedWrite, attributes: readonly Attribute[]): OwnWrite | Promise<OwnWrite> {
   const { hooks } = state.model;
   if (hooks.has("write:prepare")) {
     // A write:prepare hook with nothing to await returns nothing: the plan is then ready at once.
@@ -38,6 +38,12 @@ function ownWrite(state: RecordState, write: PlannedWrite, attributes: readonly 
   const planned = hooks.has("write:plan");
   if (planned) planWrite(write);
   return compileOwn(state, write, planned ? undefined : attributes);
+}
+
+/** Whether a hook prepares, plans or awaits the outcome of the Model's writes: a record's write makes a plan only then. */
+function isPlanned(state: RecordState): boolean {
+  const { hooks } = state.model;
+  return hooks.has("write:prepare") || hooks.has("write:plan") || hooks.has("write:outcome");
 }
 
 /** Compiles a planned record write with the statements its hooks added; `attributes` when no hook may have changed them. */
@@ -83,24 +89,24 @@ function currentValues(state: RecordState, attributes: readonly Attribute[]): Ma
   return values;
 }
 
-/** What a save writes, after the `record:write` hooks, which may assign more (timestamps do). */
-function pendingWrite(record: object, operation: SaveOperation): { attributes: Attribute[]; values: Map<string, unknown> } {
+/**
+ * The attributes a save writes, in declaration order, after the `record:write` hooks, which may assign more
+ * (timestamps do). Their values are the record's: a hook writes more by assigning attributes.
+ */
+export function attributesToWrite(record: object, operation: SaveOperation): Attribute[] {
   const state = (record as { [STATE]: RecordState })[STATE];
   const { hooks } = state.model;
   const attributes = pendingAttributes(state, operation);
-  const values = currentValues(state, attributes);
-  if (!hooks.has("record:write")) return { attributes, values };
+  if (!hooks.has("record:write")) return attributes;
   const assignments = state.assignments;
   state.buildingWrite = true;
   try {
-    hooks.callSync("record:write", { record, operation, values });
+    hooks.callSync("record:write", { record, operation, values: currentValues(state, attributes) });
   } finally {
     state.buildingWrite = false;
   }
   // Worked out again only when a hook assigned something (timestamps do on create and on real updates).
-  if (state.assignments === assignments) return { attributes, values };
-  const written = pendingAttributes(state, operation);
-  return { attributes: written, values: currentValues(state, written) };
+  return state.assignments === assignments ? attributes : pendingAttributes(state, operation);
 }
 
 /**
@@ -108,27 +114,29 @@ function pendingWrite(record: object, operation: SaveOperation): { attributes: A
  * after the `record:write` hooks, which may assign more (timestamps do).
  */
 export function valuesToWrite(record: object, operation: SaveOperation): Map<string, unknown> {
-  return pendingWrite(record, operation).values;
+  return currentValues((record as { [STATE]: RecordState })[STATE], attributesToWrite(record, operation));
 }
 
-/** A save's own write, planned and compiled (none for an update with nothing to write), and the changes it makes. */
-export interface SaveWrite {
-  readonly own: OwnWrite | undefined;
-  readonly changes: Record<string, [unknown, unknown]>;
-}
-
-/** Builds a save's own write; sync unless a `write:prepare` hook must be awaited. */
-export function buildWrite(record: object, state: RecordState, operation: SaveOperation): SaveWrite | Promise<SaveWrite> {
-  const { attributes, values } = pendingWrite(record, operation);
+/** The changes a save of `attributes` makes: each from its value as last saved to the one written. */
+export function changesOf(state: RecordState, attributes: readonly Attribute[]): Record<string, [unknown, unknown]> {
   const changes: Record<string, [unknown, unknown]> = {};
-  for (const attribute of attributes) changes[attribute.name] = [originalValue(state, attribute), values.get(attribute.name)];
-  if (operation === "update" && attributes.length === 0) return { own: undefined, changes };
-  const write = new PlannedWrite(state.model, operation, operation === "create" ? "insert" : "update", record, values);
-  const own = ownWrite(state, write, attributes);
-  return own instanceof Promise ? own.then((planned) => ({ own: planned, changes })) : { own, changes };
+  for (const attribute of attributes) changes[attribute.name] = [originalValue(state, attribute), currentValue(state, attribute)];
+  return changes;
+}
+
+/**
+ * A save's own write of `attributes`, compiled (none for an update with nothing to write); sync unless a
+ * `write:prepare` hook must be awaited. A plan, with its map of values, is made only when a hook prepares, plans
+ * or awaits the outcome of the Model's writes.
+ */
+export function saveWrite(record: object, state: RecordState, operation: SaveOperation, attributes: readonly Attribute[]): OwnWrite | Promise<OwnWrite> | undefined {
+  if (operation === "update" && attributes.length === 0) return undefined;
+  if (!isPlanned(state)) return { statements: [compileSave(state, operation, attributes)], at: 0, report: undefined };
+  const write = new PlannedWrite(state.model, operation, operation === "create" ? "insert" : "update", record, currentValues(state, attributes));
+  return plannedWrite(state, write, attributes);
 }
 
 /** The DELETE of a persisted record's row, as the `write:plan` hooks plan it (a soft delete's UPDATE). */
 export function ownDelete(record: object, state: RecordState): OwnWrite | Promise<OwnWrite> {
-  return ownWrite(state, new PlannedWrite(state.model, "destroy", "delete", record), []);
+  return plannedWrite(state, new PlannedWrite(state.model, "destroy", "delete", record), []);
 }

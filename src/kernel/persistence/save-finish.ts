@@ -1,37 +1,46 @@
 import { Abort } from "./abort.js";
 import type { Database } from "../database/database.js";
-import type { SaveContext } from "../plugin-api/hooks.js";
+import type { SaveContext, SaveOperation } from "../plugin-api/hooks.js";
 import { loadRow } from "../records/hydrate.js";
 import { runLoadStage } from "../records/load-stage.js";
 import { currentValue, type RecordState, STATE } from "../records/record-state.js";
 
 /**
- * Runs hooks that may abort; an abort sets `abortReason` and returns false. After-hooks run this way too: an abort
- * there cannot undo the write, but it skips the later hooks and makes the save or destroy answer false.
+ * Runs hooks that may abort; an abort sets `abortReason` and answers false. After-hooks run this way too: an abort
+ * there cannot undo the write, but it skips the later hooks and makes the save or destroy answer false. Sync when
+ * `run` is: each needless await is a turn of the event loop on every save.
  */
-export async function runAbortable(state: RecordState, run: () => Promise<void> | void): Promise<boolean> {
+export function runAbortable(state: RecordState, run: () => Promise<void> | void): boolean | Promise<boolean> {
+  let pending: Promise<void> | void;
   try {
-    // Awaited only when a hook really was async: each needless await is a turn of the event loop.
-    const pending = run();
-    if (pending) await pending;
-    return true;
+    pending = run();
   } catch (error) {
-    if (!(error instanceof Abort)) throw error;
-    state.abortReason = error.reason;
-    return false;
+    return aborted(state, error);
   }
+  return pending ? pending.then(() => true, (error: unknown) => aborted(state, error)) : true;
 }
 
-/** Applies a written save to the record and runs the after-save hooks. */
+/** Notes the reason of an abort and answers false; any other error propagates. */
+function aborted(state: RecordState, error: unknown): false {
+  if (!(error instanceof Abort)) throw error;
+  state.abortReason = error.reason;
+  return false;
+}
+
+/**
+ * Applies a written save to the record and runs the after-save hooks. `context` is the save hooks' context, which
+ * a save makes only when its Model has such hooks.
+ */
 export function finishSave(
   record: { [STATE]: RecordState },
-  context: SaveContext,
+  operation: SaveOperation,
+  context: SaveContext | undefined,
   changes: Record<string, [unknown, unknown]>,
   result: unknown,
   database: Database,
 ): Promise<void> | void {
   const state = record[STATE];
-  const create = context.operation === "create";
+  const create = operation === "create";
   if (create) {
     loadRow(state, result as Record<string, unknown>, undefined);
   } else if (result !== undefined) {
@@ -53,7 +62,10 @@ export function finishSave(
 }
 
 /** Runs the after-save hooks of a written save. */
-function afterSave(state: RecordState, context: SaveContext): Promise<void> | void {
+function afterSave(state: RecordState, context: SaveContext | undefined): Promise<void> | void {
   const { hooks } = state.model;
-  if (hooks.has("record:afterSave")) return runAbortable(state, () => hooks.callHook("record:afterSave", context)).then(() => {});
+  // A Model with after-save hooks gives every save a context.
+  if (!hooks.has("record:afterSave")) return;
+  const running = runAbortable(state, () => hooks.callHook("record:afterSave", context!));
+  return running instanceof Promise ? running.then(() => {}) : undefined;
 }

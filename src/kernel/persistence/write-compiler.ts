@@ -9,36 +9,14 @@ import type { ResolvedModel } from "../records/resolve.js";
 import { currentValue, type RecordState, storedValue } from "../records/record-state.js";
 import { SqlFragment } from "../sql/sql.js";
 import { type ParamSource, Statement } from "../sql/statement.js";
-import type { WritePlan } from "../plugin-api/hooks.js";
+import type { SaveOperation, WritePlan } from "../plugin-api/hooks.js";
+import { shapeNode, type WriteShape } from "./write-shapes.js";
 
 /** Refuses with `TypeError` naming the Model a write's `where` term that is not an `sql` fragment. */
 export function assertWhereTerms(model: { readonly name: string }, where: readonly unknown[]): void {
   for (const term of where) {
     if (!(term instanceof SqlFragment)) throw new TypeError(`${model.name}: a write's where terms are sql fragments, not ${previewText(term)}`);
   }
-}
-
-/** What a write of one shape (the attributes written) always sends: its SQL and where each value comes from. */
-interface WriteShape {
-  readonly sql: string;
-  readonly sources: readonly (ParamSource | undefined)[];
-}
-
-const shapesByModel = new WeakMap<ResolvedModel, Map<string, WriteShape>>();
-
-/** Built once per Model and shape: saves are the hot path of writes. */
-function cachedShape(model: ResolvedModel, key: string, build: () => WriteShape): WriteShape {
-  let shapes = shapesByModel.get(model);
-  if (!shapes) shapesByModel.set(model, (shapes = new Map()));
-  let shape = shapes.get(key);
-  if (shape === undefined) shapes.set(key, (shape = build()));
-  return shape;
-}
-
-function shapeKey(operation: string, attributes: readonly Attribute[]): string {
-  let key = operation;
-  for (const attribute of attributes) key += `,${attribute.name}`;
-  return key;
 }
 
 /**
@@ -51,9 +29,18 @@ export function storedWithinD1Limit(model: { readonly name: string; readonly mod
   return stored;
 }
 
-/** The written values in their stored form, in the order of `attributes`; one over D1's limit is refused. */
+/** The values of a plan in their stored form, in the order of `attributes`; one over D1's limit is refused. */
 function storedValues(model: ResolvedModel, attributes: readonly Attribute[], values: ReadonlyMap<string, unknown>): unknown[] {
-  return attributes.map((attribute) => storedWithinD1Limit(model, attribute, values.get(attribute.name)));
+  const stored: unknown[] = [];
+  for (const attribute of attributes) stored.push(storedWithinD1Limit(model, attribute, values.get(attribute.name)));
+  return stored;
+}
+
+/** A record's current values of `attributes` in their stored form, as `storedValues` gives a plan's. */
+function storedRecordValues(state: RecordState, attributes: readonly Attribute[]): unknown[] {
+  const stored: unknown[] = [];
+  for (const attribute of attributes) stored.push(storedWithinD1Limit(state.model, attribute, currentValue(state, attribute)));
+  return stored;
 }
 
 /** What a write sends: its SQL, bound values and their sources, and the rows it must change. */
@@ -64,44 +51,36 @@ interface WriteQuery {
   readonly expectedChanges: number | undefined;
 }
 
+/** The SQL text of a write of `attributes` (in order), given the placeholder of each value. */
+type WriteText = (model: ResolvedModel, attributes: readonly Attribute[], placeholders: readonly string[]) => string;
+
 /**
- * The SQL and bound values of a write whose text `build` makes from the placeholder of each value, followed by the
- * plan's own `where` terms. Values are bound through a ParamWriter, so that the write never passes D1's 100 bound
- * parameters (an UPDATE of a 100-column table and its key).
+ * The SQL and bound values of a write whose text `text` makes from the placeholder of each value, followed by the
+ * `where` terms of its plan, if any. Values are bound through a ParamWriter, so that the write never passes D1's 100
+ * bound parameters (an UPDATE of a 100-column table and its key).
  */
-function compileWriteQuery(
-  write: WritePlan,
-  attributes: readonly Attribute[],
-  params: readonly unknown[],
-  build: (placeholders: readonly string[]) => string,
-): WriteQuery {
+function compileWriteQuery(model: ResolvedModel, attributes: readonly Attribute[], params: readonly unknown[], text: WriteText, plan: WritePlan | undefined): WriteQuery {
   const writer = new ParamWriter();
   const placeholders = params.map((value, index) => writer.bind(value, { kind: "value", attribute: attributes[index]! }));
-  let sql = build(placeholders);
-  for (const term of write.where) sql += ` AND (${compileFragment(term, write.model, writer)})`;
-  return { sql, params: writer.params, sources: writer.sources, expectedChanges: write.expectedChanges };
+  let sql = text(model, attributes, placeholders);
+  for (const term of plan?.where ?? []) sql += ` AND (${compileFragment(term, model, writer)})`;
+  return { sql, params: writer.params, sources: writer.sources, expectedChanges: plan?.expectedChanges };
 }
 
 /**
  * The SQL and bound values of a write (see `compileWriteQuery`). Up to the plain parameters, with no term of a
- * plugin's, the text and sources depend only on the shape, so they are compiled once per shape: saves are the hot
- * path of writes.
+ * plugin's, the text and sources depend only on the shape (`kind` and `attributes`), so they are compiled once per
+ * shape: saves are the hot path of writes.
  */
-function writeQuery(
-  write: WritePlan,
-  key: string,
-  attributes: readonly Attribute[],
-  params: unknown[],
-  build: (placeholders: readonly string[]) => string,
-): WriteQuery {
-  if (params.length > PLAIN_PARAMETERS || write.where.length > 0) return compileWriteQuery(write, attributes, params, build);
-  const { sql, sources } = cachedShape(write.model, key, () => {
-    // Only the text and sources are kept: the first write's values must not live on in the cache.
-    const compiled = compileWriteQuery(write, attributes, params, build);
-    return { sql: compiled.sql, sources: compiled.sources };
-  });
-  return { sql, params, sources, expectedChanges: write.expectedChanges };
+function writeQuery(model: ResolvedModel, kind: string, attributes: readonly Attribute[], params: unknown[], text: WriteText, plan: WritePlan | undefined): WriteQuery {
+  if (params.length > PLAIN_PARAMETERS || (plan !== undefined && plan.where.length > 0)) return compileWriteQuery(model, attributes, params, text, plan);
+  const node = shapeNode(model, kind, attributes);
+  // Only the text and sources are kept: the first write's values must not live on in the cache.
+  const shape = (node.shape ??= shapeOf(compileWriteQuery(model, attributes, params, text, undefined)));
+  return { sql: shape.sql, params, sources: shape.sources, expectedChanges: plan?.expectedChanges };
 }
+
+const shapeOf = ({ sql, sources }: WriteQuery): WriteShape => ({ sql, sources });
 
 /** The key of a persisted record as last saved, bound for a WHERE. */
 function storedKey(model: ResolvedModel, state: RecordState): unknown {
@@ -112,36 +91,35 @@ function storedKey(model: ResolvedModel, state: RecordState): unknown {
 const storedRow = (rows: Record<string, unknown>[]) => rows[0]!;
 const metaOf = (_rows: unknown, meta: Record<string, unknown>) => meta;
 
+const insertText: WriteText = (model, attributes, placeholders) => {
+  const columns = attributes.map((attribute) => quoteIdentifier(attribute.column));
+  const body = columns.length === 0 ? "DEFAULT VALUES" : `(${columns.join(", ")}) VALUES (${placeholders.join(", ")})`;
+  return `INSERT INTO ${model.quotedTable} ${body} RETURNING ${model.selectList}`;
+};
+
+/** The text of an UPDATE of every attribute but the last, which is the primary key its WHERE binds. */
+const updateText: WriteText = (model, attributes, placeholders) => {
+  const assignments = attributes.slice(0, -1).map((attribute, index) => `${quoteIdentifier(attribute.column)} = ${placeholders[index]}`);
+  return `UPDATE ${model.quotedTable} SET ${assignments.join(", ")} WHERE ${quoteIdentifier(model.primaryKey.column)} = ${placeholders.at(-1)}`;
+};
+
+const deleteText: WriteText = (model, _attributes, [key]) => `DELETE FROM ${model.quotedTable} WHERE ${quoteIdentifier(model.primaryKey.column)} = ${key}`;
+
 /** The INSERT of a new record's `attributes` (in declaration order); `RETURNING` brings back what was stored. */
-function insertStatement(write: WritePlan, attributes: readonly Attribute[]): Statement<Record<string, unknown>> {
-  const { model, values } = write;
-  const query = writeQuery(write, shapeKey("insert", attributes), attributes, storedValues(model, attributes, values), (placeholders) => {
-    const columns = attributes.map((attribute) => quoteIdentifier(attribute.column));
-    const body = columns.length === 0 ? "DEFAULT VALUES" : `(${columns.join(", ")}) VALUES (${placeholders.join(", ")})`;
-    return `INSERT INTO ${model.quotedTable} ${body} RETURNING ${model.selectList}`;
-  });
+function insertStatement(model: ResolvedModel, attributes: readonly Attribute[], params: unknown[], plan: WritePlan | undefined): Statement<Record<string, unknown>> {
+  const query = writeQuery(model, "insert", attributes, params, insertText, plan);
   return new Statement(query, model, "rows", storedRow);
 }
 
 /** The UPDATE of a persisted record's `attributes`, keyed by the primary key as last saved. */
-function updateStatement(write: WritePlan, state: RecordState, attributes: readonly Attribute[]): Statement<unknown> {
-  const { model, values } = write;
-  const params = storedValues(model, attributes, values);
+function updateStatement(model: ResolvedModel, state: RecordState, attributes: readonly Attribute[], params: unknown[], plan: WritePlan | undefined): Statement<unknown> {
   params.push(storedKey(model, state));
-  const query = writeQuery(write, shapeKey("update", attributes), [...attributes, model.primaryKey], params, (placeholders) => {
-    const assignments = attributes.map((attribute, index) => `${quoteIdentifier(attribute.column)} = ${placeholders[index]}`);
-    return `UPDATE ${model.quotedTable} SET ${assignments.join(", ")} WHERE ${quoteIdentifier(model.primaryKey.column)} = ${placeholders.at(-1)}`;
-  });
-  return new Statement(query, model, "meta", metaOf);
+  return new Statement(writeQuery(model, "update", [...attributes, model.primaryKey], params, updateText, plan), model, "meta", metaOf);
 }
 
 /** The DELETE of a persisted record's row. */
-function deleteStatement(write: WritePlan, state: RecordState): Statement<unknown> {
-  const { model } = write;
-  const query = writeQuery(write, "delete", [model.primaryKey], [storedKey(model, state)], ([key]) => {
-    return `DELETE FROM ${model.quotedTable} WHERE ${quoteIdentifier(model.primaryKey.column)} = ${key}`;
-  });
-  return new Statement(query, model, "meta", metaOf);
+function deleteStatement(model: ResolvedModel, state: RecordState, plan: WritePlan): Statement<unknown> {
+  return new Statement(writeQuery(model, "delete", [model.primaryKey], [storedKey(model, state)], deleteText, plan), model, "meta", metaOf);
 }
 
 /** The attributes a plan's values name, refused with `UnknownAttribute` when one is not the Model's. */
@@ -196,7 +174,18 @@ function checkedPlan(write: WritePlan): Attribute[] {
  * well-formed by construction, and skips the checks). Throws `TypeError` for a plan that cannot be sent.
  */
 export function compileWrite(write: WritePlan, state: RecordState, attributes: readonly Attribute[] = checkedPlan(write)): Statement<unknown> {
-  if (write.kind === "insert") return insertStatement(write, attributes);
-  if (write.kind === "delete") return deleteStatement(write, state);
-  return updateStatement(write, state, attributes);
+  const { model, values } = write;
+  if (write.kind === "insert") return insertStatement(model, attributes, storedValues(model, attributes, values), write);
+  if (write.kind === "delete") return deleteStatement(model, state, write);
+  return updateStatement(model, state, attributes, storedValues(model, attributes, values), write);
+}
+
+/**
+ * Compiles a save that no hook plans: the kernel's own INSERT of a new record's `attributes`, or UPDATE of a
+ * persisted one's, with their current values. No plan is made for it.
+ */
+export function compileSave(state: RecordState, operation: SaveOperation, attributes: readonly Attribute[]): Statement<unknown> {
+  const { model } = state;
+  const params = storedRecordValues(state, attributes);
+  return operation === "create" ? insertStatement(model, attributes, params, undefined) : updateStatement(model, state, attributes, params, undefined);
 }

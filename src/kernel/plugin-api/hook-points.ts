@@ -22,6 +22,12 @@ export class HookPoints<Hooks extends Record<string, any>> extends HookRegistry<
     return (this._hooks[name]?.length ?? 0) > 0;
   }
 
+  /** Whether any hook is registered under one of `names`. */
+  hasAnyOf(names: ReadonlyArray<keyof Hooks & string>): boolean {
+    for (const name of names) if (this.has(name)) return true;
+    return false;
+  }
+
   /** The functions registered under `name`, in call order: lets a plugin tell its own hooks from others'. */
   functionsOf(name: keyof Hooks & string): ReadonlyArray<(...args: any[]) => unknown> {
     return this._hooks[name] ?? [];

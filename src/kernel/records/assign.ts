@@ -1,6 +1,6 @@
 import type { Attribute } from "./attributes.js";
 import { UNCASTABLE } from "./attribute-types.js";
-import { argumentError, refuseUnfitValue } from "./arguments.js";
+import { argumentError, refusedValueError, unfitValue } from "./arguments.js";
 import { previewValue, shortText } from "./display.js";
 import { isPlainObject } from "./plain-object.js";
 import { CastError, MissingAttribute, RecordDestroyed, UnknownAttribute } from "../errors.js";
@@ -32,7 +32,9 @@ export function castValue(model: ResolvedModel, attribute: Attribute, given: unk
   }
   const value = given !== null && model.hooks.has("attribute:input") ? inputAfterHooks(model, attribute, given) : given;
   if (value === null) return null;
-  refuseUnfitValue(`${model.name}.${attribute.name}`, value, { model: model.model, attribute: attribute.name });
+  // The message is made only for a refused value: this runs for every value assigned.
+  const problem = unfitValue(value);
+  if (problem !== undefined) throw refusedValueError(`${model.name}.${attribute.name}: ${problem}`, value, { model: model.model, attribute: attribute.name });
   const cast = attribute.type.cast(value);
   if (cast === UNCASTABLE) {
     const message = `${model.name}.${attribute.name}: ${previewValue(attribute, value)} is not a valid ${attribute.typeName}`;
@@ -101,7 +103,9 @@ export function assertAttributeObject(model: ResolvedModel, attributes: unknown,
 export function writeAttributes(record: object, state: RecordState, attributes: Readonly<Record<string, unknown>>, method: string): void {
   assertAttributeObject(state.model, attributes, method);
   const names = Object.keys(attributes);
-  const targets = names.map((name) => checkedForWrite(state, name));
-  const cast = targets.map((attribute, index) => castValue(state.model, attribute, attributes[names[index]!]));
+  const targets: Attribute[] = [];
+  const cast: unknown[] = [];
+  for (const name of names) targets.push(checkedForWrite(state, name));
+  for (let index = 0; index < targets.length; index++) cast.push(castValue(state.model, targets[index]!, attributes[names[index]!]));
   for (let index = 0; index < targets.length; index++) storeCast(record, state, targets[index]!, cast[index]);
 }

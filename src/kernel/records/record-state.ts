@@ -1,6 +1,6 @@
 import type { Attribute } from "./attributes.js";
 import type { Database } from "../database/database.js";
-import { Errors } from "./errors-collection.js";
+import { type ErrorEntry, Errors } from "./errors-collection.js";
 import { type ResolvedModel, resolveModel } from "./resolve.js";
 
 /** Key of a record's kernel state; not exported from the package. */
@@ -58,20 +58,52 @@ export class RecordState {
 }
 
 /**
- * Takes a copy of everything a save or destroy may change on a record (values, assignments, stored row, state,
- * errors) and returns what puts it back: a save or destroy that throws leaves the record as it was before the call,
- * whatever its callbacks, its hooks (timestamps) or its batch had set.
+ * A copy of everything a save or destroy may change on a record (values, assignments, stored row, state, errors):
+ * a save or destroy that throws leaves the record as it was before the call, whatever its callbacks, its hooks
+ * (timestamps) or its batch had set. Taken on every save: it copies only what is mutated in place.
  */
-export function snapshotOf(state: RecordState): () => void {
-  const { row, loaded, isNew, destroyed, database, savedChanges, abortReason } = state;
-  const kept = { values: { ...state.values }, assigned: new Set(state.assigned), errors: state.hasErrors() ? state.errors.toArray() : [] };
-  return () => {
+export class RecordSnapshot {
+  readonly #state: RecordState;
+  readonly #values: Record<string, unknown>;
+  readonly #assigned: ReadonlySet<string>;
+  readonly #errors: ErrorEntry[] | undefined;
+  readonly #row: RecordState["row"];
+  readonly #loaded: RecordState["loaded"];
+  readonly #isNew: boolean;
+  readonly #destroyed: boolean;
+  readonly #database: RecordState["database"];
+  readonly #savedChanges: RecordState["savedChanges"];
+  readonly #abortReason: RecordState["abortReason"];
+
+  constructor(state: RecordState) {
+    this.#state = state;
+    this.#values = { ...state.values };
+    this.#assigned = new Set(state.assigned);
+    this.#errors = state.hasErrors() ? state.errors.toArray() : undefined;
+    this.#row = state.row;
+    this.#loaded = state.loaded;
+    this.#isNew = state.isNew;
+    this.#destroyed = state.destroyed;
+    this.#database = state.database;
+    this.#savedChanges = state.savedChanges;
+    this.#abortReason = state.abortReason;
+  }
+
+  /** Puts the record back as it was when the snapshot was taken. */
+  restore(): void {
+    const state = this.#state;
     state.clearRefusal();
-    for (const { attribute, type, message } of kept.errors) state.errors.add(attribute, type, message);
-    Object.assign(state, { row, loaded, isNew, destroyed, database, savedChanges, abortReason });
-    state.values = { ...kept.values };
-    state.assigned = new Set(kept.assigned);
-  };
+    for (const { attribute, type, message } of this.#errors ?? []) state.errors.add(attribute, type, message);
+    state.row = this.#row;
+    state.loaded = this.#loaded;
+    state.isNew = this.#isNew;
+    state.destroyed = this.#destroyed;
+    state.database = this.#database;
+    state.savedChanges = this.#savedChanges;
+    state.abortReason = this.#abortReason;
+    state.values = { ...this.#values };
+    state.assigned = new Set(this.#assigned);
+  }
 }
 
 /**

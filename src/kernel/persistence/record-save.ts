@@ -1,0 +1,147 @@
+import { finishEach, isBatchable } from "../database/batchable.js";
+import type { BatchItem, Database } from "../database/database.js";
+import type { SaveContext, SaveOperation } from "../plugin-api/hooks.js";
+import { type RecordState, RecordSnapshot, STATE } from "../records/record-state.js";
+import type { Statement } from "../sql/statement.js";
+import { attributesToWrite, changesOf, type OwnWrite, saveWrite } from "./record-write.js";
+import { finishSave, runAbortable } from "./save-finish.js";
+import { type CheckedWrite, checkExtras, type PreparedWrite, withExtras } from "./write-steps.js";
+
+type Persistable = { [STATE]: RecordState };
+
+const VALIDATION_HOOKS = ["record:beforeValidate", "record:validate", "record:afterValidate"] as const;
+const BEFORE_SAVE_HOOKS = ["record:beforeSave", "record:beforeWrite"] as const;
+type BeforeWriteHook = (typeof VALIDATION_HOOKS)[number] | (typeof BEFORE_SAVE_HOOKS)[number];
+/** The hooks that get a save's context: a save whose Model has none of them makes no context. */
+const CONTEXT_HOOKS = [...VALIDATION_HOOKS, ...BEFORE_SAVE_HOOKS, "record:afterSave"] as const;
+
+/** Calls the hooks of each point in turn, awaiting only those that return a promise. */
+function callInTurn(state: RecordState, names: readonly BeforeWriteHook[], context: SaveContext, from = 0): Promise<void> | void {
+  const { hooks } = state.model;
+  for (let index = from; index < names.length; index++) {
+    const called = hooks.has(names[index]!) ? hooks.callHook(names[index]!, context) : undefined;
+    if (called) return called.then(() => callInTurn(state, names, context, index + 1));
+  }
+}
+
+/**
+ * Runs the validations with the hooks around them, then (when they passed) the before-save hooks, then the
+ * before-write hooks; false when any refused the save. Failed validations stop it with no `abortReason`, which is
+ * a callback's alone: their reasons are in `errors`. Sync unless a hook returns a promise.
+ */
+function validateAndCallBefore(state: RecordState, context: SaveContext): boolean | Promise<boolean> {
+  const validated = runAbortable(state, () => callInTurn(state, VALIDATION_HOOKS, context));
+  return validated instanceof Promise ? validated.then((passed) => callBeforeSave(state, context, passed)) : callBeforeSave(state, context, validated);
+}
+
+/** Runs the before-save and before-write hooks of a save whose validations `passed`; false when refused. */
+function callBeforeSave(state: RecordState, context: SaveContext, passed: boolean): boolean | Promise<boolean> {
+  if (!passed || state.hasErrors()) return false;
+  return runAbortable(state, () => callInTurn(state, BEFORE_SAVE_HOOKS, context));
+}
+
+/**
+ * One save of a record, from its checks to its finish. Saves are the hot path of writes: its methods stand in for
+ * closures made per save, and a save whose Model has no hook that takes the save's context (validations, callbacks)
+ * makes no context, checks synchronously, and, with nothing to add writes to it, is its own prepared write.
+ */
+export class RecordSave implements CheckedWrite, PreparedWrite {
+  readonly #record: Persistable;
+  readonly #state: RecordState;
+  readonly #operation: SaveOperation;
+  readonly #context: SaveContext | undefined;
+  readonly #snapshot: RecordSnapshot;
+  #own: OwnWrite | undefined = undefined;
+  #changes: Record<string, [unknown, unknown]> | undefined = undefined;
+  statements: Statement[] = [];
+
+  /** Takes the snapshot that a failed save puts the record back to. */
+  constructor(record: Persistable) {
+    const state = record[STATE];
+    this.#record = record;
+    this.#state = state;
+    this.#operation = state.isNew ? "create" : "update";
+    const takesContext = state.model.hooks.hasAnyOf(CONTEXT_HOOKS);
+    this.#context = takesContext ? { record, operation: this.#operation, batch: [], batchBefore: [], later: [] } : undefined;
+    this.#snapshot = new RecordSnapshot(state);
+  }
+
+  /**
+   * Runs the validations and before-save hooks, of the record and of the writes they add; false when refused. Sync
+   * unless a hook returns a promise. When anything throws, every record touched is put back as it was, and the
+   * error propagates.
+   */
+  check(): boolean | Promise<boolean> {
+    this.#state.clearRefusal();
+    if (!this.#context) return true;
+    let checking: boolean | Promise<boolean>;
+    try {
+      checking = this.#checkHooks(this.#context);
+    } catch (error) {
+      this.abandon();
+      throw error;
+    }
+    if (!(checking instanceof Promise)) return checking;
+    return checking.catch((error: unknown) => {
+      this.abandon();
+      throw error;
+    });
+  }
+
+  #checkHooks(context: SaveContext): boolean | Promise<boolean> {
+    const passed = validateAndCallBefore(this.#state, context);
+    return passed instanceof Promise ? passed.then((ok) => ok && this.#checkExtras()) : passed && this.#checkExtras();
+  }
+
+  /** Checks the writes the hooks added (see `checkExtras`); true at once when they added none. */
+  #checkExtras(): boolean | Promise<boolean> {
+    const extras = this.#extras();
+    return extras.length === 0 || checkExtras(this.#state, extras);
+  }
+
+  /** The writes the save's hooks added, before, after and later. */
+  #extras(): BatchItem[] {
+    const context = this.#context;
+    return context ? [...context.batchBefore, ...context.batch, ...context.later] : [];
+  }
+
+  /** Builds the save's own INSERT or UPDATE, between the writes to make before and after it. */
+  build(): PreparedWrite | Promise<PreparedWrite> {
+    const attributes = attributesToWrite(this.#record, this.#operation);
+    this.#changes = changesOf(this.#state, attributes);
+    const own = saveWrite(this.#record, this.#state, this.#operation, attributes);
+    return own instanceof Promise ? own.then((written) => this.#built(written)) : this.#built(own);
+  }
+
+  #built(own: OwnWrite | undefined): PreparedWrite | Promise<PreparedWrite> {
+    this.#own = own;
+    this.statements = own ? own.statements : [];
+    const context = this.#context;
+    if (!context || (context.batchBefore.length === 0 && context.batch.length === 0)) return this;
+    return withExtras(context.batchBefore, () => this, context.batch);
+  }
+
+  /** Applies the written save to the record and runs its after-save hooks, once its outcome is reported. */
+  finish(results: unknown[], database: Database): Promise<void> | void {
+    const own = this.#own;
+    const result = own ? results[own.at] : undefined;
+    const report = own?.report;
+    if (!report) return this.#finishRecord(result, database);
+    // The row is written: an outcome hook's error propagates once the record has learnt it, as an after-hook's does.
+    return finishEach([() => report.succeeded(result), () => this.#finishRecord(result, database)], (part) => part());
+  }
+
+  #finishRecord(result: unknown, database: Database): Promise<void> | void {
+    return finishSave(this.#record, this.#operation, this.#context, this.#changes!, result, database);
+  }
+
+  failed(error: unknown): unknown {
+    const report = this.#own?.report;
+    return report ? report.failed(error) : error;
+  }
+
+  abandon(): void {
+    for (const extra of this.#extras()) if (isBatchable(extra)) extra.abandon();
+    this.#snapshot.restore();
+  }
+}
