@@ -11,10 +11,29 @@ export class User extends Model({ id: { type: "string", null: false, generateId:
   posts = hasMany(Post, { dependent: "destroy" });
 }
 
-export class Post extends Model({ id: { type: "string", null: false, generateId: true }, userId: { type: "string", null: false }, title: { type: "string", null: false }, ...timestamps }) {
+export class Post extends Model({
+  id: { type: "string", null: false, generateId: true },
+  userId: { type: "string", null: false },
+  title: { type: "string", null: false },
+  commentsCount: { type: "integer", null: false, default: 0 },
+  ...timestamps,
+}) {
   static tableName = "posts";
   user = belongsTo(User);
   comments = hasMany(Comment, { dependent: "destroy" });
+  taggings = hasMany(Tagging, { dependent: "deleteAll" });
+  tags = hasMany(Tag, { through: this.taggings });
+}
+
+export class Tag extends Model({ id: { type: "string", null: false, generateId: true }, name: { type: "string", null: false }, ...timestamps }) {
+  static tableName = "tags";
+}
+
+/** A post's tag: the join rows of Post's tags. */
+export class Tagging extends Model({ id: { type: "string", null: false, generateId: true }, postId: { type: "string", null: false }, tagId: { type: "string", null: false }, ...timestamps }) {
+  static tableName = "taggings";
+  post = belongsTo(Post);
+  tag = belongsTo(Tag);
 }
 
 export class Photo extends Model({ id: { type: "string", null: false, generateId: true }, caption: { type: "string", null: false }, ...timestamps }) {
@@ -36,6 +55,6 @@ export class Remark extends Model({
 
 export class Comment extends Model({ id: { type: "string", null: false, generateId: true }, postId: { type: "string", null: false }, userId: { type: "string", null: false }, body: { type: "string", null: false }, ...timestamps }) {
   static tableName = "comments";
-  post = belongsTo(Post);
+  post = belongsTo(Post, { counterCache: true });
   user = belongsTo(User);
 }

@@ -14,6 +14,7 @@ export const SCENARIOS = {
   postPage: "a post page: the post, its author and its comments",
   latestPosts: "the 25 newest posts with their authors",
   postsPage: "page 2 of posts (25 a page) with their authors and the total",
+  taggedPostsPage: "page 2 of posts with their tags (through taggings) and comment counts (a counter cache), with the total",
   remarksPage: "the 25 newest comments on posts and photos (polymorphic), each with what it is on",
   deleteUser: "a user deleted with 30 posts of 2 comments each (dependent: destroy)",
   signup: "a signup with a unique email, 5,000 users in the table",
