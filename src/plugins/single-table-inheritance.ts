@@ -39,6 +39,9 @@ interface Inheritance {
 /** The declaration a Model made or inherited (a holder, so that declaring is a write to the Model's own copy). */
 const INHERITANCE = defineModelState<{ declared?: Inheritance }>("inheritance", () => ({}), (holder) => ({ ...holder }));
 
+/** Whether any Model declared inheritance: until one does, `build` pays nothing for this plugin. */
+let anyDeclared = false;
+
 /** Each Model's type value and the values of it and its subclasses, read once from the declaration. */
 const resolvedTypes = new WeakMap<Function, Map<string, Function>>();
 
@@ -95,6 +98,7 @@ function classOfType(inheritance: Inheritance, modelClass: Function, attribute: 
 /** `build` with a type among the attributes makes a record of the class it names (Rails' `new(type: "Admin")`). */
 function wrapBuild(build: (this: Function, attributes?: object) => object) {
   return function (this: Function, attributes?: object): object {
+    if (!anyDeclared || attributes === undefined) return build.call(this, attributes);
     const database = databaseOfModel(this);
     const Class: Function = database ? Object.getPrototypeOf(this) : this;
     const inheritance = inheritanceOf(Class);
@@ -125,6 +129,7 @@ export const singleTableInheritance = definePlugin({
       if (typeof column !== "string") throw new TypeError(`${this.name}.inheritance: column takes an attribute name, not ${previewText(column)}`);
       if (inheritanceOf(this)) throw new InvalidModel(`${this.name}.inheritance: ${inheritanceOf(this)!.root.name} declares it already`);
       declareModelState(this, INHERITANCE).declared = { root: this, column, types: types as Inheritance["types"] };
+      anyDeclared = true;
     };
   },
   wrap: { static: { build: wrapBuild } },
