@@ -6,5 +6,6 @@
  */
 export { applyMigrations, type ApplyMigrationsOptions, type Migration } from "./apply-migrations.js";
 export { defineFactory, type Factory, type FactoryAttributes, type FactoryDefinition, type FactoryOptions } from "./factories.js";
-export { countQueries, expectRoundTrips, type QueryCostOptions, type QueryCosts, type SentStatement } from "./query-costs.js";
+export { countQueries, expectRoundTrips, type QueryCostOptions, type QueryCosts } from "./query-costs.js";
+export { recordingBinding, type SentStatement } from "./recording-binding.js";
 export { expectNoTableScans, type TableScanOptions } from "./table-scans.js";

@@ -1,15 +1,10 @@
-import { connect, type D1DatabaseLike, type D1PreparedStatementLike, type QueryEvent, withDatabase, workerEnv } from "../kernel/index.js";
+import { connect, type D1DatabaseLike, type QueryEvent, withDatabase, workerEnv } from "../kernel/index.js";
+import { recordingBinding, type SentStatement } from "./recording-binding.js";
 
 /** Options of the functions that count what a test's queries cost. */
 export interface QueryCostOptions {
   /** The D1 binding the work runs on. Default: the Worker's `env.DB`. */
   binding?: D1DatabaseLike;
-}
-
-/** A statement as sent: its SQL and the values bound to it. */
-export interface SentStatement {
-  readonly sql: string;
-  readonly params: readonly unknown[];
 }
 
 /** What some work cost: round trips (a batch is one), statements, rows read and written as D1 bills them. */
@@ -31,28 +26,6 @@ export async function bindingOf(options: QueryCostOptions | undefined, method: s
   return binding;
 }
 
-/** A binding that records each round trip it sends (a lone statement, or a batch) with the values bound. */
-function recordingBinding(binding: D1DatabaseLike, roundTrips: SentStatement[][]): D1DatabaseLike {
-  const sent = new WeakMap<D1PreparedStatementLike, SentStatement & { inner: D1PreparedStatementLike }>();
-  const wrap = (sql: string, params: readonly unknown[], inner: D1PreparedStatementLike): D1PreparedStatementLike => {
-    const statement: D1PreparedStatementLike = {
-      bind: (...values: unknown[]) => wrap(sql, values, inner.bind(...values)),
-      all: () => (roundTrips.push([{ sql, params }]), inner.all()),
-      run: () => (roundTrips.push([{ sql, params }]), inner.run()),
-    };
-    sent.set(statement, { sql, params, inner });
-    return statement;
-  };
-  return {
-    prepare: (sql) => wrap(sql, [], binding.prepare(sql)),
-    batch: (statements) => {
-      const known = statements.map((statement) => sent.get(statement)!);
-      roundTrips.push(known.map(({ sql, params }) => ({ sql, params })));
-      return binding.batch(known.map((statement) => statement.inner));
-    },
-  };
-}
-
 /**
  * Runs `work` on a database of its own (inside `withDatabase`, so Models query it without being told; records loaded
  * before keep theirs) and resolves to what it cost: its round trips with their statements, its query events, and
@@ -61,7 +34,7 @@ function recordingBinding(binding: D1DatabaseLike, roundTrips: SentStatement[][]
 export async function countQueries<T>(work: () => T | Promise<T>, options?: QueryCostOptions): Promise<QueryCosts<T>> {
   const roundTrips: SentStatement[][] = [];
   const events: QueryEvent[] = [];
-  const binding = recordingBinding(await bindingOf(options, "countQueries"), roundTrips);
+  const binding = recordingBinding(await bindingOf(options, "countQueries"), (trip) => roundTrips.push(trip));
   const database = connect(binding, { onQuery: (event) => events.push(event), retries: false });
   const result = await withDatabase(database, work);
   const sum = (field: "rowsRead" | "rowsWritten") => events.reduce((total, event) => total + event[field], 0);

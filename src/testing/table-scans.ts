@@ -1,5 +1,6 @@
 import type { D1DatabaseLike } from "../kernel/index.js";
-import { bindingOf, countQueries, type QueryCostOptions, type SentStatement } from "./query-costs.js";
+import { bindingOf, countQueries, type QueryCostOptions } from "./query-costs.js";
+import type { SentStatement } from "./recording-binding.js";
 
 /** Options of `expectNoTableScans`. */
 export interface TableScanOptions extends QueryCostOptions {

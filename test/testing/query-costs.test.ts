@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { countQueries, expectNoTableScans, expectRoundTrips } from "../../src/testing/index.js";
+import { countQueries, expectNoTableScans, expectRoundTrips, recordingBinding, type SentStatement } from "../../src/testing/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { rejectionOf } from "../helpers/errors.js";
 import { Post, User } from "../models/fixtures.js";
@@ -21,6 +21,21 @@ describe("recordflare/testing: what a test's queries cost", () => {
     expect(roundTrips).toEqual([[{ sql: expect.stringContaining(`FROM "users"`), params: [ada.id] }]]);
     expect(rowsRead).toBe(1);
     expect(events).toHaveLength(1);
+  });
+
+  it("recordingBinding hands over each round trip, a statement's first and raw included, and keeps the binding's other methods", async () => {
+    const trips: SentStatement[][] = [];
+    const binding = recordingBinding(env.DB, (statements) => trips.push(statements));
+    expect(await binding.prepare("SELECT ?1 AS n").bind(7).first("n")).toBe(7);
+    expect(await binding.prepare("SELECT 1 AS n").raw()).toEqual([[1]]);
+    await binding.batch([binding.prepare("SELECT 2"), binding.prepare("SELECT ?1").bind("x")]);
+    expect(trips).toEqual([
+      [{ sql: "SELECT ?1 AS n", params: [7] }],
+      [{ sql: "SELECT 1 AS n", params: [] }],
+      [{ sql: "SELECT 2", params: [] }, { sql: "SELECT ?1", params: ["x"] }],
+    ]);
+    expect(typeof binding.withSession).toBe("function");
+    expect(typeof binding.exec).toBe("function");
   });
 
   it("expectRoundTrips passes the exact count and fails on any other, listing the SQL of each round trip", async () => {
