@@ -68,4 +68,15 @@ describe("recordflare seed", () => {
     expect(unknown.status).toBe(1);
     expect(unknown.stderr).toContain(`seed: the wrangler configuration has no binding "ANALYTICS"`);
   }, 240_000);
+
+  it("--remote is refused, seeding nothing, unless the configuration marks the binding remote (wrangler's proxy would give the local database)", () => {
+    const folder = seededApp();
+    write(folder, "src/db/seeds.ts", SEEDS);
+    const unmarked = run(folder, "seed", "--remote");
+    expect(unmarked.status).toBe(1);
+    expect(unmarked.stderr).toContain(`seed --remote: the D1 binding "DB" in wrangler.jsonc is not marked remote; add "remote": true to its d1_databases entry (and its real database_id), then run again`);
+    const unknown = run(folder, "seed", "--remote", "--binding", "ANALYTICS");
+    expect(unknown.stderr).toContain(`seed --remote: wrangler.jsonc has no D1 binding "ANALYTICS" in d1_databases`);
+    expect(count(folder)).toBe(0);
+  }, 240_000);
 });

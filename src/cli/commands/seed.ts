@@ -14,7 +14,11 @@ import { cwdArg } from "./shared-args.js";
 export const SEEDS_FILE = "src/db/seeds.ts";
 
 type PlatformProxy = { env: Record<string, unknown>; dispose(): Promise<void> };
-type Wrangler = { getPlatformProxy(options: { configPath?: string; remoteBindings?: boolean }): Promise<PlatformProxy> };
+type D1BindingConfig = { binding?: string; remote?: boolean };
+type Wrangler = {
+  getPlatformProxy(options: { configPath?: string; remoteBindings?: boolean }): Promise<PlatformProxy>;
+  unstable_readConfig(args: { config?: string }): { d1_databases?: D1BindingConfig[] };
+};
 type Esbuild = { build(options: object): Promise<unknown> };
 
 /** A package of the app (wrangler, esbuild), loaded from the app's folder, as the app's own scripts would load it. */
@@ -68,6 +72,19 @@ function configPathOf(root: string, given: string | undefined): string {
   return found;
 }
 
+/**
+ * Refuses `--remote` unless the configuration marks the binding `"remote": true`: without it wrangler's platform proxy
+ * quietly gives the local database, and the seeds would land where the user did not mean them to.
+ */
+function checkRemoteBinding(wrangler: Wrangler, configPath: string, binding: string): void {
+  const entry = wrangler.unstable_readConfig({ config: configPath }).d1_databases?.find((database) => database.binding === binding);
+  const file = path.basename(configPath);
+  if (!entry) throw new Error(`seed --remote: ${file} has no D1 binding ${JSON.stringify(binding)} in d1_databases`);
+  if (entry.remote !== true) {
+    throw new Error(`seed --remote: the D1 binding ${JSON.stringify(binding)} in ${file} is not marked remote; add "remote": true to its d1_databases entry (and its real database_id), then run again`);
+  }
+}
+
 /** The `seed` command. */
 export const seedCommand = defineCommand({
   meta: {
@@ -90,7 +107,9 @@ export const seedCommand = defineCommand({
     try {
       const runner = await bundledRunner(root, seedsFile, folder);
       const wrangler = await appPackage<Wrangler>(root, "wrangler", "npm install --save-dev wrangler");
-      const proxy = await wrangler.getPlatformProxy({ configPath: configPathOf(root, args.config), ...(args.remote ? { remoteBindings: true } : {}) });
+      const configPath = configPathOf(root, args.config);
+      if (args.remote) checkRemoteBinding(wrangler, configPath, binding);
+      const proxy = await wrangler.getPlatformProxy({ configPath, ...(args.remote ? { remoteBindings: true } : {}) });
       try {
         const d1 = proxy.env[binding];
         if (!d1) throw new Error(`seed: the wrangler configuration has no binding ${JSON.stringify(binding)}`);
