@@ -48,10 +48,13 @@ function matchesFormat(format: RegExp, value: unknown): boolean {
   return typeof text === "string" && format.test(text);
 }
 
-async function isTaken({ record, attribute, value, options }: ValidatorContext<{ caseSensitive?: boolean }>): Promise<boolean> {
+async function isTaken({ record, model: declaring, attribute, value, options }: ValidatorContext<{ caseSensitive?: boolean }>): Promise<boolean> {
+  // Among the declaring Model's rows (Rails' finder class), when the record's class shares its table: a check declared
+  // on an inheritance root also sees the rows of the other types.
+  const finder = declaring.tableName === record.constructor.tableName ? declaring : record.constructor;
   // Asked through the database the record writes through, so the check sees what its save will see.
   const database = databaseOfRecord(record);
-  const model = (database ? database.model(record.constructor) : record.constructor) as { all(): Relation };
+  const model = (database ? database.model(finder) : finder) as { all(): Relation };
   const caseSensitive = options.caseSensitive !== false;
   // As Rails' `klass.unscoped`: a row a default scope hides (archived, soft-deleted) still holds the value.
   let others = withoutDefaultScope(model.all()).where({ [attribute]: caseSensitive || typeof value !== "string" ? value : ignoringCase(value) });

@@ -20,6 +20,7 @@ interface Rule {
 }
 
 interface Declared {
+  readonly model: Function & { readonly tableName: string };
   readonly attribute: string;
   readonly rules: readonly Rule[];
   readonly on: SaveContext["operation"] | undefined;
@@ -58,10 +59,11 @@ function rulesOf(options: Record<string, unknown>, validators: ReadonlyMap<strin
   return rules;
 }
 
-function declare(model: Function, attribute: string, options: ValidationOptions): void {
+function declare(model: Function & { readonly tableName: string }, attribute: string, options: ValidationOptions): void {
   const validators = modelState(model, VALIDATORS);
   checkValidationOptions(model.name, attribute, options, validators);
   declareModelState(model, VALIDATIONS).push({
+    model,
     attribute,
     rules: rulesOf(options as Record<string, unknown>, validators),
     on: options.on,
@@ -92,7 +94,7 @@ function validateRules(context: SaveContext, declaration: Declared, value: unkno
     const { validator, options } = declaration.rules[index]!;
     if (skipsValue(value, options)) continue;
     const report = (type: string, message: string) => record.errors.add(declaration.attribute, type, options.message ?? message);
-    const checking = validator.validate({ record, attribute: declaration.attribute, value, options, operation, report });
+    const checking = validator.validate({ record, model: declaration.model, attribute: declaration.attribute, value, options, operation, report });
     if (isThenable(checking)) return Promise.resolve(checking).then(() => validateRules(context, declaration, value, index + 1));
   }
 }
@@ -124,7 +126,7 @@ function validateAll(context: SaveContext, declared: readonly Declared[], from =
 export const validations = definePlugin({
   name: "validations",
   setup(base: Record<string, unknown>) {
-    base["validates"] = function (this: Function, attribute: string, options: ValidationOptions) {
+    base["validates"] = function (this: Function & { readonly tableName: string }, attribute: string, options: ValidationOptions) {
       if (typeof attribute !== "string" || typeof options !== "object" || options === null) {
         throw new TypeError(`${this.name}.validates takes an attribute name and an options object`);
       }

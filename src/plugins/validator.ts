@@ -5,6 +5,11 @@ import type { AllowNilOrBlank } from "./validation-options.js";
 export interface ValidatorContext<Options = any> {
   /** The record being saved. */
   readonly record: any;
+  /**
+   * The Model whose `validates` declared the check: the record's class or a parent of it. A uniqueness check looks
+   * among its rows, as Rails' does, so a check declared on an inheritance root covers every type in the table.
+   */
+  readonly model: Function & { readonly tableName: string };
   /** The attribute checked. */
   readonly attribute: string;
   /** The attribute's value (never one that `allowNil` or `allowBlank` lets through: the check is not called then). */

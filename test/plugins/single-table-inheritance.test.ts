@@ -156,6 +156,36 @@ describe("single-table inheritance: a subclass's declarations reach its rows onl
     reread.level = null;
     expect(await reread.save()).toBe(false);
   });
+
+  it("a uniqueness validation looks among the rows of the Model that declared it: the root's, every type; a subclass's, its own", async () => {
+    class Member extends Model({ id: "integer", type: "string", name: { type: "string", null: false }, level: "integer" }) {
+      static override binding = "DB";
+      static override tableName = "sti_staff";
+      static {
+        this.inheritance(() => ({ Lead, Coder }));
+        this.validates("name", { uniqueness: true });
+      }
+    }
+    class Lead extends Member {}
+    class Coder extends Member {
+      static {
+        this.validates("level", { uniqueness: true });
+      }
+    }
+    await Lead.createOrThrow({ name: "Mo", level: 1 });
+    const { db, sqls } = listen();
+    const rival = db.model(Coder).build({ name: "Mo", level: 1 });
+    expect(await rival.save()).toBe(false);
+    expect(rival.errors.fullMessages()).toEqual(["Name has already been taken"]);
+    expect(sqls()).toEqual([
+      `SELECT 1 AS "recordflare_one" FROM "sti_staff" WHERE "name" = ?1 LIMIT 1`,
+      `SELECT 1 AS "recordflare_one" FROM "sti_staff" WHERE "level" = ?1 AND "type" IN (SELECT value FROM json_each(?2)) LIMIT 1`,
+    ]);
+    expect(await Coder.build({ name: "Eve", level: 1 }).save()).toBe(true);
+    const second = Coder.build({ name: "Sam", level: 1 });
+    expect(await second.save()).toBe(false);
+    expect(second.errors.fullMessages()).toEqual(["Level has already been taken"]);
+  });
 });
 
 describe("single-table inheritance: declaration checks", () => {

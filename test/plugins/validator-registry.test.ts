@@ -30,9 +30,13 @@ const email = defineValidator<{ domain?: string }>("email", {
   },
 });
 
+/** The Models that declared each freeName check run, as its context names them. */
+const declaringModels: string[] = [];
+
 // A check that queries, through the database the record writes through: validate may be async.
 const freeName = defineValidator("freeName", {
-  validate: async ({ record, value, report }) => {
+  validate: async ({ record, model: declaring, value, report }) => {
+    declaringModels.push(declaring.name);
     const model = record.constructor as typeof User;
     if (await model.where({ name: value as string }).exists()) report("taken", "is taken");
   },
@@ -150,6 +154,19 @@ describe("a check registered with defineValidator", () => {
     expect(await second.save()).toBe(false);
     expect(second.errors.fullMessages()).toEqual(["Name is taken"]);
     expect(await countRows("users")).toBe(1);
+  });
+
+  it("is told the Model that declared it, for a subclass's record too", async () => {
+    class Named extends CheckedRecord("users") {
+      static {
+        this.validates("name", { freeName: true });
+      }
+    }
+    class Nickname extends Named {}
+    declaringModels.length = 0;
+    await Nickname.createOrThrow({ name: "Ada" });
+    await Named.createOrThrow({ name: "Bo" });
+    expect(declaringModels).toEqual(["Named", "Named"]);
   });
 
   it("has its option checked when declared, by its own check, with the Model, attribute and option named", () => {
