@@ -8,6 +8,7 @@ import {
   declareModelState,
   definePlugin,
   defineModelState,
+  installWritePlans,
   InvalidModel,
   modelState,
   primaryKeyOf,
@@ -295,6 +296,7 @@ export function encrypts(options: EncryptsOptions) {
   return definePlugin({
     name: "encrypts",
     setup(base: Record<string, unknown>) {
+      installWritePlans();
       base["encrypts"] = function (this: Function, names: unknown, attributeOptions?: unknown) {
         const byName = declareModelState(this, ENCRYPTED);
         const checked = checkedAttributeOptions(this, attributeOptions);
