@@ -8,6 +8,7 @@ import {
   declareModelState,
   definePlugin,
   defineModelState,
+  installRelationChecks,
   installWritePlans,
   InvalidModel,
   modelState,
@@ -297,6 +298,8 @@ export function encrypts(options: EncryptsOptions) {
     name: "encrypts",
     setup(base: Record<string, unknown>) {
       installWritePlans();
+      // Its relation:prepare hook replaces conditions, which Relation.with checks.
+      installRelationChecks();
       base["encrypts"] = function (this: Function, names: unknown, attributeOptions?: unknown) {
         const byName = declareModelState(this, ENCRYPTED);
         const checked = checkedAttributeOptions(this, attributeOptions);

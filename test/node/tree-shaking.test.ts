@@ -44,10 +44,12 @@ const DEFAULT_SET_EXTRAS = {
   findMany: "no records with",
   recordPrinting: " (destroyed)",
 };
-// What only plugins that plan records' writes install (installWritePlans, installChangesGuard).
+// What only plugins install: the planning of records' writes (installWritePlans), the changes guard
+// (installChangesGuard), the checks of Relation.with (installRelationChecks).
 const PLUGIN_INSTALLED_CHECKS = {
   writePlans: "a write:plan hook left none",
   changesGuard: "recordflare changes guard",
+  relationChecks: "is not an entry of a Relation's description",
 };
 const APP_CODE_CHECKS = {
   "sql`...`": "an sql fragment takes null",
@@ -89,6 +91,20 @@ describe("bundling the built package", () => {
     await expect(worker.save()).rejects.toThrow(new TypeError("User: a write:prepare, write:plan or write:outcome hook needs the write plans; call installWritePlans() (plugin API) in the setup of the plugin that registers it"));
   });
 
+  it("refuses Relation.with when nothing installed its checks, naming the Model", async () => {
+    const code = await bundle(
+      `import { Base, defineApplicationRecord } from "recordflare";
+      class User extends defineApplicationRecord({ users: { id: "string", name: "string" } }, Base)("users") {}
+      export const limited = () => User.all().with({ limit: 1 });`,
+      { keepNames: true },
+    );
+    expect(code.includes(PLUGIN_INSTALLED_CHECKS.relationChecks)).toBe(false);
+    const worker = (await import(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`)) as { limited(): unknown };
+    expect(() => worker.limited()).toThrow(
+      new TypeError("User: Relation.with needs its checks; call installRelationChecks() (plugin API) in the setup of the plugin that changes a Relation's description"),
+    );
+  });
+
   it("keeps every built-in plugin in a Worker built on ActiveRecord", async () => {
     const code = await bundle(`import { ActiveRecord, connect, defineApplicationRecord } from "recordflare";
       class AppBase extends ActiveRecord {}
@@ -100,8 +116,9 @@ describe("bundling the built package", () => {
     expect(code.includes(CALCULATIONS)).toBe(true);
     expect(code.includes(COMBINING)).toBe(true);
     for (const [plugin, text] of Object.entries(DEFAULT_SET_EXTRAS)) expect(code.includes(text), plugin).toBe(true);
-    // Counter caches (a default plugin) plan writes: they install the write plans.
+    // Counter caches (a default plugin) plan writes, and several default plugins call Relation.with.
     expect(code.includes(PLUGIN_INSTALLED_CHECKS.writePlans)).toBe(true);
+    expect(code.includes(PLUGIN_INSTALLED_CHECKS.relationChecks)).toBe(true);
     // An optional plugin is not in the default set: a Worker that registers none carries none of it.
     expect(code.includes(ENCRYPTS)).toBe(false);
   });
