@@ -88,7 +88,7 @@ describe("bundling the built package", () => {
     expect(code.includes(PLUGIN_INSTALLED_CHECKS.writePlans)).toBe(false);
     // The refusal comes before the save looks for a database, so the bundle runs here without one.
     const worker = (await import(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`)) as { save(): Promise<boolean> };
-    await expect(worker.save()).rejects.toThrow(new TypeError("User: a write:prepare, write:plan or write:outcome hook needs the write plans; call installWritePlans() (plugin API) in the setup of the plugin that registers it"));
+    await expect(worker.save()).rejects.toThrow(new TypeError("User: a write:prepare, write:plan or write:outcome hook needs installWritePlans() (plugin API), called in its plugin's setup"));
   });
 
   it("refuses Relation.with when nothing installed its checks, naming the Model", async () => {
@@ -101,7 +101,7 @@ describe("bundling the built package", () => {
     expect(code.includes(PLUGIN_INSTALLED_CHECKS.relationChecks)).toBe(false);
     const worker = (await import(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`)) as { limited(): unknown };
     expect(() => worker.limited()).toThrow(
-      new TypeError("User: Relation.with needs its checks; call installRelationChecks() (plugin API) in the setup of the plugin that changes a Relation's description"),
+      new TypeError("User: Relation.with needs installRelationChecks() (plugin API), called in the setup of the plugin that calls it"),
     );
   });
 

@@ -39,7 +39,7 @@ function isPlanned(state: RecordState): boolean {
 function installedPlans(state: RecordState): RecordWritePlans {
   const { plans } = recordWritePlansSlot;
   if (plans === undefined) {
-    throw new TypeError(`${state.model.name}: a write:prepare, write:plan or write:outcome hook needs the write plans; call installWritePlans() (plugin API) in the setup of the plugin that registers it`);
+    throw new TypeError(`${state.model.name}: a write:prepare, write:plan or write:outcome hook needs installWritePlans() (plugin API), called in its plugin's setup`);
   }
   return plans;
 }

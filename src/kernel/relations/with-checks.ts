@@ -15,7 +15,7 @@ export const withChecksSlot: { check?: WithChecks } = {};
 export function checkedWith(model: ResolvedModel, changes: Partial<RelationData>): Partial<RelationData> {
   const { check } = withChecksSlot;
   if (check === undefined) {
-    throw new TypeError(`${model.name}: Relation.with needs its checks; call installRelationChecks() (plugin API) in the setup of the plugin that changes a Relation's description`);
+    throw new TypeError(`${model.name}: Relation.with needs installRelationChecks() (plugin API), called in the setup of the plugin that calls it`);
   }
   return check(model, changes);
 }
