@@ -1,3 +1,9 @@
+/**
+ * A record's planned write: the save or destroy of a Model with a `write:prepare`, `write:plan` or `write:outcome`
+ * hook. Its plan is checked (a hook may have left it unsendable), compiled, and placed among the statements its hooks
+ * added. Only plugins make records' writes planned, so the kernel keeps a slot and `installWritePlans` fills it: a
+ * Worker whose plugins never plan a record's write bundles none of this.
+ */
 import type { Attribute } from "../records/attributes.js";
 import { attributeNamed } from "../records/assign.js";
 import { previewText } from "../records/display.js";
@@ -11,13 +17,6 @@ import { placeExtras } from "./write-batch.js";
 import { assertWhereTerms, deleteStatement, insertStatement, storedKey, storedValues, updateStatement } from "./write-compiler.js";
 import { WriteConflict } from "./write-conflict.js";
 import { PlannedWrite, planWrite, prepareAndPlan } from "./write-plan.js";
-
-/*
- * A record's planned write: the save or destroy of a Model with a write:prepare, write:plan or write:outcome hook.
- * Its plan is checked (a hook may have left it unsendable), compiled, and placed among the statements its hooks
- * added. Only plugins make records' writes planned, so the kernel keeps a slot and `installWritePlans` fills it: a
- * Worker whose plugins never plan a record's write bundles none of this.
- */
 
 /** The attributes a plan's values name, refused with `UnknownAttribute` when one is not the Model's. */
 function attributesOfValues(write: WritePlan): Attribute[] {
@@ -103,6 +102,7 @@ function compileOwn(state: RecordState, write: PlannedWrite, attributes: readonl
   return { statements, at: statements.indexOf(statement), report };
 }
 
+/** How a planned record write reports its outcome to the `write:outcome` hooks. */
 function outcomeReport(state: RecordState, plan: PlannedWrite, statement: Statement): OutcomeReport {
   const call = (outcome: WriteOutcome) => state.model.hooks.callSync("write:outcome", outcome);
   return {
@@ -122,7 +122,6 @@ function outcomeReport(state: RecordState, plan: PlannedWrite, statement: Statem
     },
   };
 }
-
 
 /**
  * Installs the planning of records' own writes. Plugin API: a plugin with a `write:prepare`, `write:plan` or
