@@ -51,14 +51,13 @@ export function recordKeys(write: WritePlan, state: RecordState): SqlFragment {
 
 /** Refuses with `TypeError` naming the Model a plan its hooks left unsendable; returns the attributes of its values. */
 function checkedPlan(write: WritePlan): Attribute[] {
-  const { model, kind, where } = write;
+  const { model, kind } = write;
   assertExpectedChanges(write);
-  assertWhereTerms(model, where);
+  assertWhereTerms(write);
   const allowed = KINDS[write.operation]!;
   if (!allowed.includes(kind)) {
     throw new TypeError(`${model.name}: the kind of ${write.operation === "update" ? "an" : "a"} ${write.operation}'s write is ${allowed.map((each) => `"${each}"`).join(" or ")}, not ${previewText(kind)}`);
   }
-  if (kind === "insert" && where.length > 0) throw new TypeError(`${model.name}: an INSERT has no WHERE; a write:plan hook added conditions to it`);
   const attributes = attributesOfValues(write);
   if (kind === "update" && attributes.length === 0) throw new TypeError(`${model.name}: an UPDATE needs values; a write:plan hook left none`);
   return attributes;

@@ -11,11 +11,15 @@ import { type ParamSource, Statement } from "../sql/statement.js";
 import type { SaveOperation, WritePlan } from "../plugin-api/hooks.js";
 import { shapeNode, type WriteShape } from "./write-shapes.js";
 
-/** Refuses with `TypeError` naming the Model a write's `where` term that is not an `sql` fragment. */
-export function assertWhereTerms(model: { readonly name: string }, where: readonly unknown[]): void {
+/**
+ * Refuses with `TypeError` naming the Model a plan's `where` term that is not an `sql` fragment, and any `where`
+ * term on an INSERT.
+ */
+export function assertWhereTerms({ model, kind, where }: WritePlan): void {
   for (const term of where) {
     if (!(term instanceof SqlFragment)) throw new TypeError(`${model.name}: a write's where terms are sql fragments, not ${previewText(term)}`);
   }
+  if (kind === "insert" && where.length > 0) throw new TypeError(`${model.name}: an INSERT has no WHERE; a write:plan hook added conditions to it`);
 }
 
 /**
