@@ -119,6 +119,8 @@ describe("bundling the built package", () => {
     // Counter caches (a default plugin) plan writes, and several default plugins call Relation.with.
     expect(code.includes(PLUGIN_INSTALLED_CHECKS.writePlans)).toBe(true);
     expect(code.includes(PLUGIN_INSTALLED_CHECKS.relationChecks)).toBe(true);
+    // No default plugin demands a number of changed rows: the changes guard stays out.
+    expect(code.includes(PLUGIN_INSTALLED_CHECKS.changesGuard)).toBe(false);
     // An optional plugin is not in the default set: a Worker that registers none carries none of it.
     expect(code.includes(ENCRYPTS)).toBe(false);
   });
