@@ -64,6 +64,8 @@ export { column, sql, SqlFragment, ColumnReference, Subquery, subquery } from ".
 export { defineStatement, defineStatementOfParts, Statement, type SqlQuery, type StatementDefinition, type StatementOfPartsDefinition } from "./sql/statement.js";
 export { WriteConflict, type ConflictingStatement } from "./persistence/write-conflict.js";
 export { installChangesGuard } from "./database/changes-guard.js";
+export { installWritePlans } from "./persistence/planned-record-write.js";
+export { installRelationChecks } from "./relations/relation-shape.js";
 export type { BatchChangesGuard } from "./database/changes-check.js";
 export type * from "./types.js";
 export { attributesOf, databaseOfModel, databaseOfRecord, databaseOfRelation, isAttributeLoaded, primaryKeyOf, readAsCondition } from "./records/introspection.js";

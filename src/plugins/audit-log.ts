@@ -1,4 +1,4 @@
-import { definePlugin, sql } from "../kernel/index.js";
+import { definePlugin, installWritePlans, sql } from "../kernel/index.js";
 
 /** The table the audit log writes to; an app's migration creates it (see the guide, "Example: audit log"). */
 const AUDIT_LOG_TABLE = "audit_log_entries";
@@ -12,6 +12,7 @@ const AUDIT_LOG_TABLE = "audit_log_entries";
  */
 export const auditLog = definePlugin({
   name: "audit-log",
+  setup: installWritePlans,
   // Its own table is never audited, were a Model declared on it.
   appliesTo: (model) => (model as { readonly tableName?: unknown }).tableName !== AUDIT_LOG_TABLE,
   hooks: {

@@ -2,6 +2,7 @@ import {
   type AnyModel,
   argumentError,
   definePlugin,
+  installRelationChecks,
   differencesBesidesConditions,
   IncompatibleRelation,
   type RecordOfModel,
@@ -63,6 +64,7 @@ function merge<R extends Relation>(this: R, other: Relation): R {
  */
 export const combining = definePlugin({
   name: "combining",
+  setup: installRelationChecks,
   relationMethods: { or, merge },
 });
 

@@ -12,6 +12,7 @@ import {
   type DefaultScopeDeclaration,
   defaultScopesOf,
   definePlugin,
+  installRelationChecks,
   differencesBesidesConditions,
   pluginRelationOf,
   previewText,
@@ -114,6 +115,7 @@ function scopeAttributesOf(record: object): Record<string, unknown> {
 export const defaultScopes = definePlugin({
   name: "defaultScopes",
   setup(base: Function & { defaultScope?: unknown }) {
+    installRelationChecks();
     base.defaultScope = function defaultScope(this: Function, body: unknown) {
       if (typeof body !== "function") throw argumentError(`${this.name}.defaultScope`, "a function of the Relation", body);
       declareDefaultScope(this, { body: body as DefaultScopeDeclaration["body"] });

@@ -8,6 +8,8 @@ import {
   declareModelState,
   definePlugin,
   defineModelState,
+  installRelationChecks,
+  installWritePlans,
   InvalidModel,
   modelState,
   primaryKeyOf,
@@ -295,6 +297,9 @@ export function encrypts(options: EncryptsOptions) {
   return definePlugin({
     name: "encrypts",
     setup(base: Record<string, unknown>) {
+      installWritePlans();
+      // Its relation:prepare hook replaces conditions, which Relation.with checks.
+      installRelationChecks();
       base["encrypts"] = function (this: Function, names: unknown, attributeOptions?: unknown) {
         const byName = declareModelState(this, ENCRYPTED);
         const checked = checkedAttributeOptions(this, attributeOptions);

@@ -1,4 +1,4 @@
-import { type AnyModel, definePlugin, IrreversibleOrder, type OrderTerm, primaryKeyOrder, type RecordOfModel, type Relation } from "../kernel/index.js";
+import { type AnyModel, definePlugin, installRelationChecks, IrreversibleOrder, type OrderTerm, primaryKeyOrder, type RecordOfModel, type Relation } from "../kernel/index.js";
 
 function reversed(term: OrderTerm, modelName: string): OrderTerm {
   if (term.kind === "sql") throw new IrreversibleOrder(`${modelName}: last() cannot reverse an order given as an sql fragment; use reorder() or first() with the opposite order`);
@@ -25,6 +25,7 @@ async function last(this: Relation): Promise<unknown> {
 /** The last record of a Relation or Model, `last()`: `first()` read from the other end. */
 export const lastRecord = definePlugin({
   name: "lastRecord",
+  setup: installRelationChecks,
   relationMethods: { last },
 });
 

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { abort, attributesOf, column, definePlugin, installChangesGuard, previewText, quoteIdentifier, RecordflareError, sql } from "../kernel/index.js";
+import { abort, attributesOf, column, definePlugin, installChangesGuard, installWritePlans, previewText, quoteIdentifier, RecordflareError, sql } from "../kernel/index.js";
 
 const tenants = new AsyncLocalStorage<string>();
 
@@ -49,6 +49,7 @@ function refuseOtherTenant(write: string, attribute: string, values: ReadonlyMap
 export function multiTenancy({ attribute = "tenantId" }: { attribute?: string } = {}) {
   return definePlugin({
     name: `multi-tenancy:${attribute}`,
+    setup: installWritePlans,
     appliesTo: (model) => attributesOf(model).some((each) => each.name === attribute),
     hooks: {
       "record:initialize"({ record }) {

@@ -1,4 +1,4 @@
-import { attributesOf, attributeWas, column, definePlugin, installChangesGuard, isAttributeChanged, previewText, RecordflareError, sql } from "../kernel/index.js";
+import { attributesOf, attributeWas, column, definePlugin, installChangesGuard, installWritePlans, isAttributeChanged, previewText, RecordflareError, sql } from "../kernel/index.js";
 
 const LOCK = "lockVersion";
 
@@ -39,6 +39,8 @@ const checkedVersions = new WeakMap<object, number>();
  */
 export const optimisticLocking = definePlugin({
   name: "optimistic-locking",
+  // Its hooks plan records' writes.
+  setup: installWritePlans,
   appliesTo: (model) => attributesOf(model).some((attribute) => attribute.name === LOCK && attribute.typeName === "integer"),
   hooks: {
     "record:write"({ record, operation, values }) {

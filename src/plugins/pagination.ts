@@ -4,6 +4,7 @@ import {
   CastError,
   countStatement,
   definePlugin,
+  installRelationChecks,
   isSqlCount,
   IncompatibleRelation,
   optionsArgument,
@@ -132,6 +133,7 @@ export const pagination = definePlugin({
   name: "pagination",
   relationMethods: { paginate },
   setup(base: Partial<PaginationSettings>) {
+    installRelationChecks();
     // A class that set its own before registering the plugin keeps them.
     if (!("perPage" in base)) base.perPage = 25;
     if (!("maxPerPage" in base)) base.maxPerPage = 100;

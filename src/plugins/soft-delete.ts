@@ -1,4 +1,4 @@
-import { attributesOf, declareDefaultScope, definePlugin, InvalidModel, type Relation, withoutDefaultScope } from "../kernel/index.js";
+import { attributesOf, declareDefaultScope, definePlugin, installWritePlans, InvalidModel, type Relation, withoutDefaultScope } from "../kernel/index.js";
 
 const DELETED_AT = "deletedAt";
 /** The name of the default scope the plugin declares, by which `withDeleted()` lifts it alone. */
@@ -31,6 +31,7 @@ export const softDelete = definePlugin({
     if (typeof model.defaultScope !== "function") {
       throw new InvalidModel(`${model.name}.use: softDelete narrows queries with a default scope; register the defaultScopes plugin first`);
     }
+    installWritePlans();
     declareDefaultScope(model, { name: SCOPE, body: (q) => q.where({ [DELETED_AT]: null }), appliesTo: hasDeletedAt, reload: false });
     Object.defineProperty(model.prototype, "restore", {
       /** Clears `deletedAt` of a record loaded with `onlyDeleted()` or `withDeleted()`; answers as `save()` does. */

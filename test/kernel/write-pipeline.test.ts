@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import { column, connect, Model, RecordflareError, RecordNotUnique, sql, WriteConflict } from "../../src/index.js";
-import { defineStatement, installChangesGuard, type WriteOutcome, type WritePlan } from "../../src/plugin.js";
+import { defineStatement, installChangesGuard, installWritePlans, type WriteOutcome, type WritePlan } from "../../src/plugin.js";
 import { rejectionOf } from "../helpers/errors.js";
 import { listen } from "../helpers/queries.js";
 
@@ -20,6 +20,7 @@ class PlannedDocument extends Model({ id: "integer", title: { type: "string", nu
   static override tableName = "locked_documents";
   static override binding = "DB";
   static {
+    installWritePlans();
     // One hook for every write: the record's own go to `plan`, the writes of rows without records to `planRows`.
     this.hook("write:plan", (write) => {
       const seen = { ...write, values: new Map(write.values), where: [...write.where] };
@@ -298,6 +299,7 @@ class PreparedDocument extends Model({ id: "integer", title: { type: "string", n
   static override tableName = "locked_documents";
   static override binding = "DB";
   static {
+    installWritePlans();
     this.hook("write:prepare", async (plan) => {
       const shout = async (values: Map<string, unknown>) => {
         if (typeof values.get("title") === "string") values.set("title", await Promise.resolve((values.get("title") as string).toUpperCase()));

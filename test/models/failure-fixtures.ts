@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { abort, belongsTo, hasMany, hasOne, Model } from "../../src/index.js";
-import { type ModelHookName } from "../../src/plugin.js";
+import { installWritePlans, type ModelHookName } from "../../src/plugin.js";
 
 /**
  * Graphs of three levels (owner, children, grandchildren with a unique `code`), with integer keys (each level in
@@ -30,6 +30,7 @@ function armable(model: Trappable, text: string): void {
     if (typeof record[text] === "string") record[text] = record[text].trim();
   });
   for (const name of TRAPPABLE.callbacks) model[name](() => spring(name));
+  installWritePlans();
   for (const name of TRAPPABLE.hooks) model.hook(name, () => spring(name));
 }
 

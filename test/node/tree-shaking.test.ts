@@ -5,11 +5,12 @@ import { describe, expect, it } from "vitest";
 const distIndex = fileURLToPath(new URL("../../dist/index.mjs", import.meta.url));
 
 /** Bundles a Worker the way wrangler does (esbuild, ESM, minified) from source text that imports the built package. */
-async function bundle(source: string): Promise<string> {
+async function bundle(source: string, { keepNames = false } = {}): Promise<string> {
   const result = await build({
     stdin: { contents: source, resolveDir: process.cwd(), loader: "js" },
     bundle: true,
     minify: true,
+    keepNames,
     format: "esm",
     platform: "neutral",
     external: ["cloudflare:*", "node:*"],
@@ -43,6 +44,13 @@ const DEFAULT_SET_EXTRAS = {
   findMany: "no records with",
   recordPrinting: " (destroyed)",
 };
+// What only plugins install: the planning of records' writes (installWritePlans), the changes guard
+// (installChangesGuard), the checks of Relation.with (installRelationChecks).
+const PLUGIN_INSTALLED_CHECKS = {
+  writePlans: "a write:plan hook left none",
+  changesGuard: "recordflare changes guard",
+  relationChecks: "is not an entry of a Relation's description",
+};
 const APP_CODE_CHECKS = {
   "sql`...`": "an sql fragment takes null",
   comparisons: "use null, which matches nothing",
@@ -64,6 +72,37 @@ describe("bundling the built package", () => {
     expect(code.includes(COMBINING)).toBe(false);
     for (const [plugin, text] of Object.entries(DEFAULT_SET_EXTRAS)) expect(code.includes(text), plugin).toBe(false);
     for (const [maker, text] of Object.entries(APP_CODE_CHECKS)) expect(code.includes(text), maker).toBe(false);
+    for (const [check, text] of Object.entries(PLUGIN_INSTALLED_CHECKS)) expect(code.includes(text), check).toBe(false);
+  });
+
+  it("refuses a record's write that a hook plans when nothing installed the write plans, naming the Model", async () => {
+    const code = await bundle(
+      `import { Base, defineApplicationRecord, idGeneration, timestamps } from "recordflare";
+      class AppBase extends Base { static { this.use(idGeneration, timestamps); } }
+      class User extends defineApplicationRecord({ users: { id: "string", name: "string", createdAt: "datetime", updatedAt: "datetime" } }, AppBase)("users") {
+        static { this.hook("write:plan", () => {}); }
+      }
+      export const save = () => new User({ name: "x" }).save();`,
+      { keepNames: true },
+    );
+    expect(code.includes(PLUGIN_INSTALLED_CHECKS.writePlans)).toBe(false);
+    // The refusal comes before the save looks for a database, so the bundle runs here without one.
+    const worker = (await import(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`)) as { save(): Promise<boolean> };
+    await expect(worker.save()).rejects.toThrow(new TypeError("User: a write:prepare, write:plan or write:outcome hook needs installWritePlans() (plugin API), called in its plugin's setup"));
+  });
+
+  it("refuses Relation.with when nothing installed its checks, naming the Model", async () => {
+    const code = await bundle(
+      `import { Base, defineApplicationRecord } from "recordflare";
+      class User extends defineApplicationRecord({ users: { id: "string", name: "string" } }, Base)("users") {}
+      export const limited = () => User.all().with({ limit: 1 });`,
+      { keepNames: true },
+    );
+    expect(code.includes(PLUGIN_INSTALLED_CHECKS.relationChecks)).toBe(false);
+    const worker = (await import(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`)) as { limited(): unknown };
+    expect(() => worker.limited()).toThrow(
+      new TypeError("User: Relation.with needs installRelationChecks() (plugin API), called in the setup of the plugin that calls it"),
+    );
   });
 
   it("keeps every built-in plugin in a Worker built on ActiveRecord", async () => {
@@ -77,6 +116,11 @@ describe("bundling the built package", () => {
     expect(code.includes(CALCULATIONS)).toBe(true);
     expect(code.includes(COMBINING)).toBe(true);
     for (const [plugin, text] of Object.entries(DEFAULT_SET_EXTRAS)) expect(code.includes(text), plugin).toBe(true);
+    // Counter caches (a default plugin) plan writes, and several default plugins call Relation.with.
+    expect(code.includes(PLUGIN_INSTALLED_CHECKS.writePlans)).toBe(true);
+    expect(code.includes(PLUGIN_INSTALLED_CHECKS.relationChecks)).toBe(true);
+    // No default plugin demands a number of changed rows: the changes guard stays out.
+    expect(code.includes(PLUGIN_INSTALLED_CHECKS.changesGuard)).toBe(false);
     // An optional plugin is not in the default set: a Worker that registers none carries none of it.
     expect(code.includes(ENCRYPTS)).toBe(false);
   });

@@ -1,11 +1,8 @@
 import type { Attribute } from "../records/attributes.js";
-import type { SaveOperation, WriteOutcome } from "../plugin-api/hooks.js";
+import type { SaveOperation } from "../plugin-api/hooks.js";
 import { changedAttributes, currentValue, originalValue, type RecordState, STATE } from "../records/record-state.js";
 import type { Statement } from "../sql/statement.js";
-import { placeExtras } from "./write-batch.js";
-import { compileSave, compileWrite, recordKeys } from "./write-compiler.js";
-import { WriteConflict } from "./write-conflict.js";
-import { PlannedWrite, planWrite, prepareAndPlan } from "./write-plan.js";
+import { compileSave, deleteStatement } from "./write-compiler.js";
 
 /** How a record's own write reports its outcome to the `write:outcome` hooks. */
 export interface OutcomeReport {
@@ -23,22 +20,14 @@ export interface OwnWrite {
   readonly report: OutcomeReport | undefined;
 }
 
-/**
- * Plans a record's own write (the `write:prepare` and `write:plan` hooks may change it) and compiles it, with the
- * statements the hooks added. `attributes` are those of the plan's values; they are worked out again only when a
- * hook may have changed them.
- */
-function plannedWrite(state: RecordState, write: PlannedWrite, attributes: readonly Attribute[]): OwnWrite | Promise<OwnWrite> {
-  const { hooks } = state.model;
-  if (hooks.has("write:prepare")) {
-    // A write:prepare hook with nothing to await returns nothing: the plan is then ready at once.
-    const prepared = prepareAndPlan(write);
-    return prepared instanceof Promise ? prepared.then(() => compileOwn(state, write, undefined)) : compileOwn(state, write, undefined);
-  }
-  const planned = hooks.has("write:plan");
-  if (planned) planWrite(write);
-  return compileOwn(state, write, planned ? undefined : attributes);
+/** How records' writes are planned, once `installWritePlans` (plugin API) installed it. */
+export interface RecordWritePlans {
+  save(record: object, state: RecordState, operation: SaveOperation, attributes: readonly Attribute[]): OwnWrite | Promise<OwnWrite>;
+  destroy(record: object, state: RecordState): OwnWrite | Promise<OwnWrite>;
 }
+
+/** @internal The installed planning of records' writes, if any. */
+export const recordWritePlansSlot: { plans?: RecordWritePlans } = {};
 
 /** Whether a hook prepares, plans or awaits the outcome of the Model's writes: a record's write makes a plan only then. */
 function isPlanned(state: RecordState): boolean {
@@ -46,33 +35,13 @@ function isPlanned(state: RecordState): boolean {
   return hooks.has("write:prepare") || hooks.has("write:plan") || hooks.has("write:outcome");
 }
 
-/** Compiles a planned record write with the statements its hooks added; `attributes` when no hook may have changed them. */
-function compileOwn(state: RecordState, write: PlannedWrite, attributes: readonly Attribute[] | undefined): OwnWrite {
-  const statement = compileWrite(write, state, attributes);
-  const report = state.model.hooks.has("write:outcome") ? outcomeReport(state, write, statement) : undefined;
-  if (write.befores === undefined && write.afters === undefined) return { statements: [statement], at: 0, report };
-  const { statements } = placeExtras(write, [statement], () => ({ keys: () => recordKeys(write, state), keysBefore: false }));
-  return { statements, at: statements.indexOf(statement), report };
-}
-
-function outcomeReport(state: RecordState, plan: PlannedWrite, statement: Statement): OutcomeReport {
-  const call = (outcome: WriteOutcome) => state.model.hooks.callSync("write:outcome", outcome);
-  return {
-    succeeded(result) {
-      const inserted = plan.kind === "insert";
-      const changes = inserted ? 1 : Number((result as Record<string, unknown>)["changes"] ?? 0);
-      call({ plan, statement, changes, rows: inserted ? [result as Record<string, unknown>] : [], error: undefined, conflict: false });
-    },
-    failed(error) {
-      const conflict = error instanceof WriteConflict && error.statement === statement;
-      try {
-        call({ plan, statement, changes: conflict ? error.changes : undefined, rows: [], error, conflict });
-      } catch (replaced) {
-        return replaced;
-      }
-      return error;
-    },
-  };
+/** The installed planning of records' writes; `TypeError` naming the Model when a hook needs it and none is. */
+function installedPlans(state: RecordState): RecordWritePlans {
+  const { plans } = recordWritePlansSlot;
+  if (plans === undefined) {
+    throw new TypeError(`${state.model.name}: a write:prepare, write:plan or write:outcome hook needs installWritePlans() (plugin API), called in its plugin's setup`);
+  }
+  return plans;
 }
 
 /** The attributes a save writes, in declaration order: the assigned ones on create, the changed ones on update. */
@@ -83,7 +52,8 @@ function pendingAttributes(state: RecordState, operation: SaveOperation): Attrib
   return assigned;
 }
 
-function currentValues(state: RecordState, attributes: readonly Attribute[]): Map<string, unknown> {
+/** The current values of `attributes`, by name. */
+export function currentValues(state: RecordState, attributes: readonly Attribute[]): Map<string, unknown> {
   const values = new Map<string, unknown>();
   for (const attribute of attributes) values.set(attribute.name, currentValue(state, attribute));
   return values;
@@ -132,11 +102,11 @@ export function changesOf(state: RecordState, attributes: readonly Attribute[]):
 export function saveWrite(record: object, state: RecordState, operation: SaveOperation, attributes: readonly Attribute[]): OwnWrite | Promise<OwnWrite> | undefined {
   if (operation === "update" && attributes.length === 0) return undefined;
   if (!isPlanned(state)) return { statements: [compileSave(state, operation, attributes)], at: 0, report: undefined };
-  const write = new PlannedWrite(state.model, operation, operation === "create" ? "insert" : "update", record, currentValues(state, attributes));
-  return plannedWrite(state, write, attributes);
+  return installedPlans(state).save(record, state, operation, attributes);
 }
 
 /** The DELETE of a persisted record's row, as the `write:plan` hooks plan it (a soft delete's UPDATE). */
 export function ownDelete(record: object, state: RecordState): OwnWrite | Promise<OwnWrite> {
-  return plannedWrite(state, new PlannedWrite(state.model, "destroy", "delete", record), []);
+  if (!isPlanned(state)) return { statements: [deleteStatement(state.model, state, undefined)], at: 0, report: undefined };
+  return installedPlans(state).destroy(record, state);
 }

@@ -247,8 +247,7 @@ function defaultRowInserts(write: RowsWrite): CompiledWrite[] {
 /** Compiles a planned bulk insert or upsert: as many INSERTs as keep each bound value within D1's limit. */
 function rowsStatement(write: RowsWrite, modelClass: BuildsRecords): Statement<WriteMeta> {
   const { plan } = write;
-  assertWhereTerms(plan.model, plan.where);
-  if (plan.kind === "insert" && plan.where.length > 0) throw new TypeError(`${plan.model.name}: an INSERT has no WHERE; a write:plan hook added conditions to it`);
+  assertWhereTerms(plan);
   if (plan.kind !== (plan.conflictTarget ? "upsert" : "insert")) throw new TypeError(`${plan.model.name}: the kind of ${plan.operation} cannot change`);
   const { attributes, rows } = storedRows(plan);
   const writes = attributes.length === 0 ? defaultRowInserts(write) : insertChunks(attributes, rows).map((chunk) => chunkInsert(write, attributes, chunk));

@@ -46,7 +46,7 @@ export interface SetTarget {
 
 /** The WHERE of a set-based write with the plan's `where` terms ANDed to it, each bound after what comes before. */
 function plannedWhere(plan: PlannedWrite, where: string, params: ParamWriter): string {
-  assertWhereTerms(plan.model, plan.where);
+  assertWhereTerms(plan);
   if (plan.where.length === 0) return where;
   return [`(${where})`, ...plan.where.map((term) => `(${compileFragment(term, plan.model, params)})`)].join(" AND ");
 }

@@ -1,4 +1,3 @@
-import { attributeNamed } from "../records/assign.js";
 import type { Attribute } from "../records/attributes.js";
 import { assertValueWithinD1Limit } from "../sql/bound-json.js";
 import { compileFragment } from "../sql/compiler.js";
@@ -12,11 +11,15 @@ import { type ParamSource, Statement } from "../sql/statement.js";
 import type { SaveOperation, WritePlan } from "../plugin-api/hooks.js";
 import { shapeNode, type WriteShape } from "./write-shapes.js";
 
-/** Refuses with `TypeError` naming the Model a write's `where` term that is not an `sql` fragment. */
-export function assertWhereTerms(model: { readonly name: string }, where: readonly unknown[]): void {
+/**
+ * Refuses with `TypeError` naming the Model a plan's `where` term that is not an `sql` fragment, and any `where`
+ * term on an INSERT.
+ */
+export function assertWhereTerms({ model, kind, where }: WritePlan): void {
   for (const term of where) {
     if (!(term instanceof SqlFragment)) throw new TypeError(`${model.name}: a write's where terms are sql fragments, not ${previewText(term)}`);
   }
+  if (kind === "insert" && where.length > 0) throw new TypeError(`${model.name}: an INSERT has no WHERE; a write:plan hook added conditions to it`);
 }
 
 /**
@@ -30,7 +33,7 @@ export function storedWithinD1Limit(model: { readonly name: string; readonly mod
 }
 
 /** The values of a plan in their stored form, in the order of `attributes`; one over D1's limit is refused. */
-function storedValues(model: ResolvedModel, attributes: readonly Attribute[], values: ReadonlyMap<string, unknown>): unknown[] {
+export function storedValues(model: ResolvedModel, attributes: readonly Attribute[], values: ReadonlyMap<string, unknown>): unknown[] {
   const stored: unknown[] = [];
   for (const attribute of attributes) stored.push(storedWithinD1Limit(model, attribute, values.get(attribute.name)));
   return stored;
@@ -83,7 +86,7 @@ function writeQuery(model: ResolvedModel, kind: string, attributes: readonly Att
 const shapeOf = ({ sql, sources }: WriteQuery): WriteShape => ({ sql, sources });
 
 /** The key of a persisted record as last saved, bound for a WHERE. */
-function storedKey(model: ResolvedModel, state: RecordState): unknown {
+export function storedKey(model: ResolvedModel, state: RecordState): unknown {
   const key = model.primaryKey;
   return state.row[key.column] ?? storedValue(key, currentValue(state, key));
 }
@@ -106,78 +109,20 @@ const updateText: WriteText = (model, attributes, placeholders) => {
 const deleteText: WriteText = (model, _attributes, [key]) => `DELETE FROM ${model.quotedTable} WHERE ${quoteIdentifier(model.primaryKey.column)} = ${key}`;
 
 /** The INSERT of a new record's `attributes` (in declaration order); `RETURNING` brings back what was stored. */
-function insertStatement(model: ResolvedModel, attributes: readonly Attribute[], params: unknown[], plan: WritePlan | undefined): Statement<Record<string, unknown>> {
+export function insertStatement(model: ResolvedModel, attributes: readonly Attribute[], params: unknown[], plan: WritePlan | undefined): Statement<Record<string, unknown>> {
   const query = writeQuery(model, "insert", attributes, params, insertText, plan);
   return new Statement(query, model, "rows", storedRow);
 }
 
 /** The UPDATE of a persisted record's `attributes`, keyed by the primary key as last saved. */
-function updateStatement(model: ResolvedModel, state: RecordState, attributes: readonly Attribute[], params: unknown[], plan: WritePlan | undefined): Statement<unknown> {
+export function updateStatement(model: ResolvedModel, state: RecordState, attributes: readonly Attribute[], params: unknown[], plan: WritePlan | undefined): Statement<unknown> {
   params.push(storedKey(model, state));
   return new Statement(writeQuery(model, "update", [...attributes, model.primaryKey], params, updateText, plan), model, "meta", metaOf);
 }
 
-/** The DELETE of a persisted record's row. */
-function deleteStatement(model: ResolvedModel, state: RecordState, plan: WritePlan): Statement<unknown> {
+/** The DELETE of a persisted record's row, with the `where` terms of its plan, if any. */
+export function deleteStatement(model: ResolvedModel, state: RecordState, plan: WritePlan | undefined): Statement<unknown> {
   return new Statement(writeQuery(model, "delete", [model.primaryKey], [storedKey(model, state)], deleteText, plan), model, "meta", metaOf);
-}
-
-/** The attributes a plan's values name, refused with `UnknownAttribute` when one is not the Model's. */
-function attributesOfValues(write: WritePlan): Attribute[] {
-  return [...write.values.keys()].map((name) => attributeNamed(write.model, name));
-}
-
-/** The statements a record's operation may be written as: a hook may turn only a destroy's DELETE into an UPDATE. */
-const KINDS: Readonly<Record<string, readonly string[]>> = { create: ["insert"], update: ["update"], destroy: ["delete", "update"] };
-
-/** Refuses an `expectedChanges` that is not a whole number of rows. */
-function assertExpectedChanges(write: WritePlan): void {
-  const { expectedChanges } = write;
-  if (expectedChanges !== undefined && !(Number.isSafeInteger(expectedChanges) && expectedChanges >= 0)) {
-    throw new TypeError(`${write.model.name}: expectedChanges is a whole number of rows, not ${previewText(expectedChanges)}`);
-  }
-}
-
-/**
- * The SELECT of a record write's key, for its after-statements: the key bound when known before sending (an update's
- * or delete's, a create's that was assigned one), else the row the INSERT just made: SQLite numbers a new row past the
- * highest rowid, and nothing else of the batch writes to the table between the INSERT and its after-statements
- * (unlike `last_insert_rowid()`, which another after-statement's INSERT would move).
- */
-export function recordKeys(write: WritePlan, state: RecordState): SqlFragment {
-  const { model } = write;
-  // An UPDATE that sets the key leaves the row under the new one.
-  const key = write.kind === "delete" ? undefined : write.values.get(model.primaryKey.name);
-  if (key !== undefined && key !== null) return new SqlFragment(["SELECT ", ' AS "key"'], [storedValue(model.primaryKey, key)]);
-  if (write.kind !== "insert") return new SqlFragment(["SELECT ", ' AS "key"'], [storedKey(model, state)]);
-  return new SqlFragment([`SELECT ${quoteIdentifier(model.primaryKey.column)} AS "key" FROM ${model.quotedTable} WHERE rowid = (SELECT max(rowid) FROM ${model.quotedTable})`], []);
-}
-
-/** Refuses with `TypeError` naming the Model a plan its hooks left unsendable; returns the attributes of its values. */
-function checkedPlan(write: WritePlan): Attribute[] {
-  const { model, kind, where } = write;
-  assertExpectedChanges(write);
-  assertWhereTerms(model, where);
-  const allowed = KINDS[write.operation]!;
-  if (!allowed.includes(kind)) {
-    throw new TypeError(`${model.name}: the kind of ${write.operation === "update" ? "an" : "a"} ${write.operation}'s write is ${allowed.map((each) => `"${each}"`).join(" or ")}, not ${previewText(kind)}`);
-  }
-  if (kind === "insert" && where.length > 0) throw new TypeError(`${model.name}: an INSERT has no WHERE; a write:plan hook added conditions to it`);
-  const attributes = attributesOfValues(write);
-  if (kind === "update" && attributes.length === 0) throw new TypeError(`${model.name}: an UPDATE needs values; a write:plan hook left none`);
-  return attributes;
-}
-
-/**
- * Compiles a record's own write, as its `write:plan` hooks left it, into its Statement. `attributes` are those
- * of `write.values` when the caller knows them (a save's, which no hook changed: its plan is then the kernel's own,
- * well-formed by construction, and skips the checks). Throws `TypeError` for a plan that cannot be sent.
- */
-export function compileWrite(write: WritePlan, state: RecordState, attributes: readonly Attribute[] = checkedPlan(write)): Statement<unknown> {
-  const { model, values } = write;
-  if (write.kind === "insert") return insertStatement(model, attributes, storedValues(model, attributes, values), write);
-  if (write.kind === "delete") return deleteStatement(model, state, write);
-  return updateStatement(model, state, attributes, storedValues(model, attributes, values), write);
 }
 
 /**

@@ -6,6 +6,7 @@ import { previewText } from "../records/display.js";
 import { isPlainObject } from "../records/plain-object.js";
 import type { ResolvedModel } from "../records/resolve.js";
 import { SqlFragment } from "../sql/sql.js";
+import { withChecksSlot } from "./with-checks.js";
 
 const OPERATORS: ReadonlySet<unknown> = new Set([">", ">=", "<", "<=", "ignoringCase"]);
 
@@ -68,7 +69,7 @@ const SHAPES: Record<keyof RelationData, [expected: string, shape: Shape]> = {
  * attribute one of the Model's). A plugin keeps its own entries in `extensions`, which every Relation method carries
  * on; any other key is refused, as `merge` and `or` would drop it. Throws `TypeError` naming the entry.
  */
-export function checkedChanges(model: ResolvedModel, changes: Partial<RelationData>): Partial<RelationData> {
+function checkedChanges(model: ResolvedModel, changes: Partial<RelationData>): Partial<RelationData> {
   if (!isPlainObject(changes)) throw argumentError(`${model.name}: Relation.with`, "a plain object of RelationData entries", changes);
   for (const [key, value] of Object.entries(changes)) {
     if (!Object.hasOwn(SHAPES, key)) {
@@ -78,4 +79,13 @@ export function checkedChanges(model: ResolvedModel, changes: Partial<RelationDa
     if (!shape(value, model)) throw argumentError(`${model.name}: Relation.with: ${key}`, expected, value);
   }
   return changes;
+}
+
+/**
+ * Installs the checks of `Relation.with()` (see `checkedChanges`). Plugin API: a plugin that calls `with()`, or whose
+ * `relation:prepare` hook replaces a Relation's conditions, calls it in its `setup` (it is idempotent and cheap);
+ * `with()` with none installed throws `TypeError`.
+ */
+export function installRelationChecks(): void {
+  withChecksSlot.check ??= checkedChanges;
 }

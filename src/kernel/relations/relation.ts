@@ -9,7 +9,7 @@ import { Comparison, type Condition, castConditionValue, conditionScalars, condi
 import { argumentError, refusedValueError, refuseUnfitValue, refuseUninspectable } from "../records/arguments.js";
 import { isPlainObject } from "../records/plain-object.js";
 import { frozenDescription } from "./relation-description.js";
-import { checkedChanges } from "./relation-shape.js";
+import { checkedWith } from "./with-checks.js";
 import { loadedAttributes } from "./relation-compatibility.js";
 import { databaseFor } from "../database/context.js";
 import { boundDatabase, type Database, unboundModel } from "../database/database.js";
@@ -107,9 +107,12 @@ export class Relation<R = any> {
     return frozenDescription(this.#data);
   }
 
-  /** A Relation like this one with parts of its description replaced (for plugins): each entry is checked. */
+  /**
+   * A Relation like this one with parts of its description replaced (for plugins): each entry is checked, by the
+   * checks `installRelationChecks()` installs.
+   */
   with(changes: Partial<RelationData>): this {
-    return this.#with(checkedChanges(this.model, changes));
+    return this.#with(checkedWith(this.model, changes));
   }
 
   // The kernel's own changes are well-formed by construction: they skip the checks a plugin's changes pass.

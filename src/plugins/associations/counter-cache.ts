@@ -8,6 +8,7 @@ import {
   defineStatement,
   fragmentOf,
   injectedName,
+  installWritePlans,
   isAttributeLoaded,
   joinWithAnd,
   ParamWriter,
@@ -262,6 +263,7 @@ async function resetCounters(this: CountingModel, ids: unknown, ...names: unknow
 export const counterCaches = definePlugin({
   name: "counter-caches",
   setup(base: Record<string, unknown> & Function) {
+    installWritePlans();
     serveCounterCaches(base);
     // Marked when registered, not when loaded: a Worker whose associations never count carries none of this.
     planSetBasedAlike(planCounters, countInMemory);

@@ -4,6 +4,7 @@ import {
   type Batchable,
   databaseOfRecord,
   definePlugin,
+  installRelationChecks,
   type Database,
   type IncludeObject,
   type IncludesBelow,
@@ -113,6 +114,7 @@ function includes<R extends Relation>(this: R, ...names: IncludeSpec[]): R {
 export const associations = definePlugin({
   name: "associations",
   setup(base: { prototype: Record<string, unknown> }) {
+    installRelationChecks();
     base.prototype["reloadAssociation"] = async function reloadAssociation(this: Owner, name: string) {
       const association = associationsOf(this.constructor as Function).get(name);
       if (!association) throw new TypeError(`${this.constructor.name} has no association ${name}`);

@@ -1,0 +1,137 @@
+/**
+ * A record's planned write: the save or destroy of a Model with a `write:prepare`, `write:plan` or `write:outcome`
+ * hook. Its plan is checked (a hook may have left it unsendable), compiled, and placed among the statements its hooks
+ * added. Only plugins make records' writes planned, so the kernel keeps a slot and `installWritePlans` fills it: a
+ * Worker whose plugins never plan a record's write bundles none of this.
+ */
+import type { Attribute } from "../records/attributes.js";
+import { attributeNamed } from "../records/assign.js";
+import { previewText } from "../records/display.js";
+import { type RecordState, storedValue } from "../records/record-state.js";
+import { quoteIdentifier } from "../sql/naming.js";
+import { SqlFragment } from "../sql/sql.js";
+import type { Statement } from "../sql/statement.js";
+import type { WriteOutcome, WritePlan } from "../plugin-api/hooks.js";
+import { currentValues, type OutcomeReport, type OwnWrite, recordWritePlansSlot } from "./record-write.js";
+import { placeExtras } from "./write-batch.js";
+import { assertWhereTerms, deleteStatement, insertStatement, storedKey, storedValues, updateStatement } from "./write-compiler.js";
+import { WriteConflict } from "./write-conflict.js";
+import { PlannedWrite, planWrite, prepareAndPlan } from "./write-plan.js";
+
+/** The attributes a plan's values name, refused with `UnknownAttribute` when one is not the Model's. */
+function attributesOfValues(write: WritePlan): Attribute[] {
+  return [...write.values.keys()].map((name) => attributeNamed(write.model, name));
+}
+
+/** The statements a record's operation may be written as: a hook may turn only a destroy's DELETE into an UPDATE. */
+const KINDS: Readonly<Record<string, readonly string[]>> = { create: ["insert"], update: ["update"], destroy: ["delete", "update"] };
+
+/** Refuses an `expectedChanges` that is not a whole number of rows. */
+function assertExpectedChanges(write: WritePlan): void {
+  const { expectedChanges } = write;
+  if (expectedChanges !== undefined && !(Number.isSafeInteger(expectedChanges) && expectedChanges >= 0)) {
+    throw new TypeError(`${write.model.name}: expectedChanges is a whole number of rows, not ${previewText(expectedChanges)}`);
+  }
+}
+
+/**
+ * The SELECT of a record write's key, for its after-statements: the key bound when known before sending (an update's
+ * or delete's, a create's that was assigned one), else the row the INSERT just made: SQLite numbers a new row past the
+ * highest rowid, and nothing else of the batch writes to the table between the INSERT and its after-statements
+ * (unlike `last_insert_rowid()`, which another after-statement's INSERT would move).
+ */
+export function recordKeys(write: WritePlan, state: RecordState): SqlFragment {
+  const { model } = write;
+  // An UPDATE that sets the key leaves the row under the new one.
+  const key = write.kind === "delete" ? undefined : write.values.get(model.primaryKey.name);
+  if (key !== undefined && key !== null) return new SqlFragment(["SELECT ", ' AS "key"'], [storedValue(model.primaryKey, key)]);
+  if (write.kind !== "insert") return new SqlFragment(["SELECT ", ' AS "key"'], [storedKey(model, state)]);
+  return new SqlFragment([`SELECT ${quoteIdentifier(model.primaryKey.column)} AS "key" FROM ${model.quotedTable} WHERE rowid = (SELECT max(rowid) FROM ${model.quotedTable})`], []);
+}
+
+/** Refuses with `TypeError` naming the Model a plan its hooks left unsendable; returns the attributes of its values. */
+function checkedPlan(write: WritePlan): Attribute[] {
+  const { model, kind } = write;
+  assertExpectedChanges(write);
+  assertWhereTerms(write);
+  const allowed = KINDS[write.operation]!;
+  if (!allowed.includes(kind)) {
+    throw new TypeError(`${model.name}: the kind of ${write.operation === "update" ? "an" : "a"} ${write.operation}'s write is ${allowed.map((each) => `"${each}"`).join(" or ")}, not ${previewText(kind)}`);
+  }
+  const attributes = attributesOfValues(write);
+  if (kind === "update" && attributes.length === 0) throw new TypeError(`${model.name}: an UPDATE needs values; a write:plan hook left none`);
+  return attributes;
+}
+
+/**
+ * Compiles a record's own write, as its `write:plan` hooks left it, into its Statement. `attributes` are those
+ * of `write.values` when the caller knows them (a save's, which no hook changed: its plan is then the kernel's own,
+ * well-formed by construction, and skips the checks). Throws `TypeError` for a plan that cannot be sent.
+ */
+function compileWrite(write: WritePlan, state: RecordState, attributes: readonly Attribute[] = checkedPlan(write)): Statement<unknown> {
+  const { model, values } = write;
+  if (write.kind === "insert") return insertStatement(model, attributes, storedValues(model, attributes, values), write);
+  if (write.kind === "delete") return deleteStatement(model, state, write);
+  return updateStatement(model, state, attributes, storedValues(model, attributes, values), write);
+}
+
+/**
+ * Plans a record's own write (the `write:prepare` and `write:plan` hooks may change it) and compiles it, with the
+ * statements the hooks added. `attributes` are those of the plan's values; they are worked out again only when a
+ * hook may have changed them.
+ */
+function plannedWrite(state: RecordState, write: PlannedWrite, attributes: readonly Attribute[]): OwnWrite | Promise<OwnWrite> {
+  const { hooks } = state.model;
+  if (hooks.has("write:prepare")) {
+    // A write:prepare hook with nothing to await returns nothing: the plan is then ready at once.
+    const prepared = prepareAndPlan(write);
+    return prepared instanceof Promise ? prepared.then(() => compileOwn(state, write, undefined)) : compileOwn(state, write, undefined);
+  }
+  const planned = hooks.has("write:plan");
+  if (planned) planWrite(write);
+  return compileOwn(state, write, planned ? undefined : attributes);
+}
+
+/** Compiles a planned record write with the statements its hooks added; `attributes` when no hook may have changed them. */
+function compileOwn(state: RecordState, write: PlannedWrite, attributes: readonly Attribute[] | undefined): OwnWrite {
+  const statement = compileWrite(write, state, attributes);
+  const report = state.model.hooks.has("write:outcome") ? outcomeReport(state, write, statement) : undefined;
+  if (write.befores === undefined && write.afters === undefined) return { statements: [statement], at: 0, report };
+  const { statements } = placeExtras(write, [statement], () => ({ keys: () => recordKeys(write, state), keysBefore: false }));
+  return { statements, at: statements.indexOf(statement), report };
+}
+
+/** How a planned record write reports its outcome to the `write:outcome` hooks. */
+function outcomeReport(state: RecordState, plan: PlannedWrite, statement: Statement): OutcomeReport {
+  const call = (outcome: WriteOutcome) => state.model.hooks.callSync("write:outcome", outcome);
+  return {
+    succeeded(result) {
+      const inserted = plan.kind === "insert";
+      const changes = inserted ? 1 : Number((result as Record<string, unknown>)["changes"] ?? 0);
+      call({ plan, statement, changes, rows: inserted ? [result as Record<string, unknown>] : [], error: undefined, conflict: false });
+    },
+    failed(error) {
+      const conflict = error instanceof WriteConflict && error.statement === statement;
+      try {
+        call({ plan, statement, changes: conflict ? error.changes : undefined, rows: [], error, conflict });
+      } catch (replaced) {
+        return replaced;
+      }
+      return error;
+    },
+  };
+}
+
+/**
+ * Installs the planning of records' own writes. Plugin API: a plugin with a `write:prepare`, `write:plan` or
+ * `write:outcome` hook calls it in its `setup` (it is idempotent and cheap); a record's save or destroy on a Model
+ * with such a hook and none installed throws `TypeError`. Bulk writes (`insertAll`, `updateAll`, ...) are always
+ * planned and need no installing.
+ */
+export function installWritePlans(): void {
+  recordWritePlansSlot.plans ??= {
+    save: (record, state, operation, attributes) =>
+      plannedWrite(state, new PlannedWrite(state.model, operation, operation === "create" ? "insert" : "update", record, currentValues(state, attributes)), attributes),
+    destroy: (record, state) => plannedWrite(state, new PlannedWrite(state.model, "destroy", "delete", record), []),
+  };
+}
