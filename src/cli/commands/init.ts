@@ -10,7 +10,7 @@ import { planManifest } from "../init/package-manifest.js";
 import { FIRST_TEST_TEMPLATE, TEST_ENV_TEMPLATE, TEST_SETUP_TEMPLATE, TSCONFIG_TEMPLATE, vitestConfigTemplate, WORKER_TEMPLATE } from "../init/project-templates.js";
 import { toolVersions } from "../init/tool-versions.js";
 import { planWranglerConfig, workerName } from "../init/wrangler-config.js";
-import { outputLine, PATHS, Project, type FileToWrite } from "../project.js";
+import { PATHS, Project, type FileToWrite } from "../project.js";
 import { renderSchema } from "../schema-writer.js";
 import { APPLICATION_RECORD_TEMPLATE } from "../templates.js";
 import { cwdArg } from "./shared-args.js";
