@@ -1,7 +1,7 @@
 /** Associations' dependents through loops: a Model its own dependent (threaded comments) and loops through several Models. */
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { connect, hasMany, Model, withDatabase, withTenant } from "../../src/index.js";
+import { connect, hasMany, Model, type QueryEvent, withDatabase, withTenant } from "../../src/index.js";
 import { countRows, recordingRoundTrips } from "../helpers/queries.js";
 import { CYCLE_TABLES_EMPTIED, modelCycles } from "../models/model-cycles.js";
 import { THREADED_TABLES, threadedComments } from "../models/threaded-comments.js";
@@ -11,20 +11,44 @@ beforeEach(async () => {
   await env.DB.batch(CYCLE_TABLES_EMPTIED.map((statement) => env.DB.prepare(statement)));
 });
 
-/** The round trips of `work`, run on a database that records them, from its call of `start` on. */
-async function roundTripsOf(work: (start: () => void) => Promise<void>): Promise<string[][]> {
+/** The round trips of `work`, run on a database that records them and their query events, from its call of `start` on. */
+async function observed(work: (start: () => void) => Promise<void>): Promise<{ trips: string[][]; events: QueryEvent[] }> {
   const { binding, roundTrips } = recordingRoundTrips();
-  await withDatabase(connect(binding), () => work(() => (roundTrips.length = 0)));
-  return roundTrips;
+  const events: QueryEvent[] = [];
+  const start = () => void ((roundTrips.length = 0), (events.length = 0));
+  await withDatabase(connect(binding, { onQuery: (event) => events.push(event) }), () => work(start));
+  return { trips: roundTrips, events };
 }
 
-/** Destroys `model`'s record `id`, loaded first; the round trips of the destroy alone. */
-function destroyCounted(model: any, id: number | null): Promise<string[][]> {
-  return roundTripsOf(async (start) => {
+/** The round trips of `work`, run on a database that records them, from its call of `start` on. */
+async function roundTripsOf(work: (start: () => void) => Promise<void>): Promise<string[][]> {
+  return (await observed(work)).trips;
+}
+
+/** Destroys `model`'s record `id`, loaded first; the round trips and query events of the destroy alone. */
+function destroyObserved(model: any, id: number | null): Promise<{ trips: string[][]; events: QueryEvent[] }> {
+  return observed(async (start) => {
     const loaded = await model.find(id);
     start();
     expect(await loaded.destroy()).toBe(loaded);
   });
+}
+
+/** Destroys `model`'s record `id`, loaded first; the round trips of the destroy alone. */
+async function destroyCounted(model: any, id: number | null): Promise<string[][]> {
+  return (await destroyObserved(model, id)).trips;
+}
+
+/** The most terms of any one compound SELECT of a statement: its `UNION`s within one pair of parentheses, plus one. */
+function compoundTerms(sql: string): number {
+  const open = [0];
+  let most = 1;
+  for (const token of sql.match(/\(|\)|\bUNION\b/g) ?? []) {
+    if (token === "(") open.push(0);
+    else if (token === ")") open.pop();
+    else most = Math.max(most, ++open[open.length - 1]! + 1);
+  }
+  return most;
 }
 
 /** Each statement's verb and table, a WITH RECURSIVE prefix left out: `DELETE FROM "cy_boxes"`. */
@@ -331,5 +355,84 @@ describe("dependent destroy through a loop of several Models, under multiTenancy
     const left = async (table: string) => (await env.DB.prepare(`SELECT name, tenant_id FROM ${table} ORDER BY id`).all()).results;
     expect(await left("tc_shelves")).toEqual([{ name: "g-shelf", tenant_id: "globex" }]);
     expect(await left("tc_folders")).toEqual([{ name: "g-folder", tenant_id: "globex" }]);
+  });
+});
+
+describe("dependent destroy through a loop: D1's limit of 5 terms in a compound SELECT", () => {
+  /** Crates and pallets below the pallets of a chain: a loop back to the crates within the loop back to the boxes. */
+  async function nestedCrates(): Promise<void> {
+    await env.DB.batch([
+      env.DB.prepare("INSERT INTO cy_crates (id, cy_pallet_id, name) VALUES (1100, 1001, 'c'), (1101, 1003, 'c')"),
+      env.DB.prepare("INSERT INTO cy_pallets (id, cy_crate_id, name) VALUES (1100, 1100, 'p')"),
+      env.DB.prepare("INSERT INTO cy_labels (cy_crate_id, name) VALUES (1100, 'l')"),
+    ]);
+  }
+
+  it("a tree whose rows hang from 4 associations: one recursive query of 5 terms, at the limit", async () => {
+    const { Depot } = modelCycles({ length: 3 });
+    const depot = await Depot.create({ name: "d" });
+    await cycleChain(3, 5, 1_000, depot.id);
+    const trips = await destroyCounted(Depot, depot.id);
+    expect(trips).toHaveLength(1);
+    expect(Math.max(...trips[0]!.map(compoundTerms))).toBe(5);
+    expect(trips[0]!.some((sql) => sql.includes("recordflare_reached_1"))).toBe(false);
+    expect(await chainRows(1_000)).toEqual([0, 0, 0, 0]);
+  });
+
+  it("a tree whose rows hang from 5 associations: a chain of recursive queries, none of more than 5 terms", async () => {
+    const { Depot } = modelCycles({ length: 3, nested: true });
+    const [depot, other] = [await Depot.create({ name: "d" }), await Depot.create({ name: "other" })];
+    await cycleChain(3, 4, 1_000, depot.id);
+    await nestedCrates();
+    await cycleChain(3, 3, 5_000, other.id);
+    const before = await chainRows(5_000);
+    const { trips } = await destroyObserved(Depot, depot.id);
+    const statements = trips.flat();
+    expect(statements.filter((sql) => sql.startsWith("WITH RECURSIVE")).every((sql) => sql.includes("recordflare_reached_1"))).toBe(true);
+    expect(Math.max(...statements.map(compoundTerms))).toBe(5);
+    expect(await chainRows(1_000)).toEqual([0, 0, 0, 0]);
+    expect(await chainRows(5_000)).toEqual(before);
+    expect(await Depot.pluck("name")).toEqual(["other"]);
+  });
+
+  /** Comments on the threaded comments' table with a kind of reply per body: "a" to "d" (4 loops of the Model to itself), "e" when `fifth`. */
+  function kindsOfReplies(fifth: boolean) {
+    const replies = (body: string) => ({ foreignKey: "parentId", dependent: "destroy" as const, scope: (q: any) => q.where({ body }) });
+    class Thread extends Model({ id: "integer", parentId: "integer", body: "string" }) {
+      static override binding = "DB";
+      static override tableName = "tc_comments";
+      a = hasMany(Thread, replies("a"));
+      b = hasMany(Thread, replies("b"));
+      c = hasMany(Thread, replies("c"));
+      d = hasMany(Thread, replies("d"));
+      e = hasMany(Thread, fifth ? replies("e") : { foreignKey: "parentId" });
+    }
+    return Thread;
+  }
+
+  /** A thread of `depth` levels below a root, each of a kind of reply in turn, with a reply of another thread. */
+  async function threadOfKinds(Thread: any, kinds: string, depth: number): Promise<number> {
+    const root = await Thread.create({ body: "root" });
+    let parent = root;
+    for (let level = 0; level < depth; level++) parent = await Thread.create({ parentId: parent.id, body: kinds[level % kinds.length] });
+    await Thread.create({ parentId: (await Thread.create({ body: "other" })).id, body: "a" });
+    return root.id;
+  }
+
+  it("a Model its own dependent through 4 associations: one recursive query of 5 terms, one round trip", async () => {
+    const Thread = kindsOfReplies(false);
+    const root = await threadOfKinds(Thread, "abcd", 8);
+    const trips = await destroyCounted(Thread, root);
+    expect(trips).toHaveLength(1);
+    expect(Math.max(...trips[0]!.map(compoundTerms))).toBe(5);
+    expect(await Thread.order({ id: "asc" }).pluck("body")).toEqual(["other", "a"]);
+  });
+
+  it("a loop through 5 associations, more than one recursive query holds: destroyed record by record, every row gone", async () => {
+    const Thread = kindsOfReplies(true);
+    const root = await threadOfKinds(Thread, "abcde", 10);
+    const trips = await destroyCounted(Thread, root);
+    expect(trips.flat().every((sql) => compoundTerms(sql) <= 5)).toBe(true);
+    expect(await Thread.order({ id: "asc" }).pluck("body")).toEqual(["other", "a"]);
   });
 });

@@ -56,27 +56,36 @@ function scopeParts(target: Relation, params: ParamWriter): SelectParts {
 /**
  * The recursive query of a looping tree: `(node, key)` for the owner and for every row reached, each node's rows
  * joined to its parents' keys. `UNION` keeps each pair once, so the query ends on rows that point at each other.
- * `anchored` adds a third column: for a row of a loop through several Models, the key of the row the loop was
- * entered from (see `anchorOf`).
+ * Past D1's limit of terms in a compound SELECT, a chain of recursive queries, each starting from the rows of the
+ * one before (see `reachStepsOf`); the last is `REACHED`. `anchored` adds a third column: for a row of a loop
+ * through several Models, the key of the row the loop was entered from (see `anchorOf`).
  */
 function recursiveClause(reach: TreeReach, params: ParamWriter, anchored = false): string {
   const ownerKey = primaryKeyOf(reach.owner.constructor);
   const model = { name: reach.owner.constructor.name, model: reach.owner.constructor };
-  const anchorColumn = (expression: string) => (anchored ? `, ${expression}` : "");
   const boundKey = params.bind(storedWithinD1Limit(model, ownerKey, reach.ownerKey), { kind: "value", attribute: ownerKey });
-  const selects = [`SELECT ${OWNER}, ${boundKey}${anchorColumn("NULL")}`];
-  const parentTags = new Set(reach.tree.all.flatMap((node) => node.parents));
-  for (const node of reach.tree.all.filter((each) => parentTags.has(each.tag))) {
-    const target = targetOf(node, reach.database);
-    const table = target.model.quotedTable;
-    const parts = scopeParts(target, params);
-    const join = `${REACHED} ON ${NODE} IN (${node.parents.join(", ")}) AND ${table}.${columnOf(target, node.association.foreignKey)} = ${KEY}`;
-    const where = parts.where.length > 0 ? ` WHERE ${joinWithAnd(parts.where)}` : "";
-    const key = `${table}.${quoteIdentifier(target.model.primaryKey.column)}`;
-    selects.push(`SELECT ${node.tag}, ${key}${anchorColumn(anchorOf(reach.tree, node))} FROM ${parts.from} JOIN ${join}${where}`);
-  }
   const columns = anchored ? `${NODE}, ${KEY}, ${ANCHOR}` : `${NODE}, ${KEY}`;
-  return `WITH RECURSIVE ${REACHED}(${columns}) AS (${selects.join(" UNION ")}) `;
+  const { reachSteps } = reach.tree;
+  let start = `SELECT ${OWNER}, ${boundKey}${anchored ? ", NULL" : ""}`;
+  const queries = reachSteps.map((nodes, index) => {
+    const name = index === reachSteps.length - 1 ? REACHED : injectedName(`reached_${index + 1}`);
+    const selects = [start, ...nodes.map((node) => reachTerm(reach, node, name, params, anchored))];
+    start = `SELECT ${columns} FROM ${name}`;
+    return `${name}(${columns}) AS (${selects.join(" UNION ")})`;
+  });
+  return `WITH RECURSIVE ${queries.join(", ")} `;
+}
+
+/** The recursive term of a node: its rows that hang from rows of its parents that `reached` holds. */
+function reachTerm(reach: TreeReach, node: DependentNode, reached: string, params: ParamWriter, anchored: boolean): string {
+  const target = targetOf(node, reach.database);
+  const table = target.model.quotedTable;
+  const parts = scopeParts(target, params);
+  const join = `${reached} ON ${NODE} IN (${node.parents.join(", ")}) AND ${table}.${columnOf(target, node.association.foreignKey)} = ${KEY}`;
+  const where = parts.where.length > 0 ? ` WHERE ${joinWithAnd(parts.where)}` : "";
+  const key = `${table}.${quoteIdentifier(target.model.primaryKey.column)}`;
+  const anchor = anchored ? `, ${anchorOf(reach.tree, node)}` : "";
+  return `SELECT ${node.tag}, ${key}${anchor} FROM ${parts.from} JOIN ${join}${where}`;
 }
 
 /**
@@ -178,8 +187,9 @@ export async function writeReached(reach: TreeReach, { nodes, keepsAnchorsOf }: 
       const terms = nodes.map((node) => joinWithAnd(rowParts(reach, node, node.parents, params).where));
       const reached = terms.length === 1 ? terms[0]! : terms.map((term) => `(${term})`).join(" OR ");
       if (!keepsAnchorsOf) return reached;
-      const anchors = keepsAnchorsOf.entries.map((entry) => parentKeysOf(reach, entry));
-      return `${reached} AND ${keyColumnOf(target)} NOT IN (${anchors.join(" UNION ")})`;
+      // One NOT IN per entry rather than one over their UNION: no compound SELECT to keep within D1's limit.
+      const kept = keepsAnchorsOf.entries.map((entry) => `${keyColumnOf(target)} NOT IN (${parentKeysOf(reach, entry)})`);
+      return joinWithAnd([reached, ...kept]);
     },
   }, databaseOfRelation(target));
 }

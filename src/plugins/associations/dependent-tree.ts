@@ -1,5 +1,6 @@
 import { relationOf } from "../../kernel/index.js";
 import type { Dependent, ResolvedAssociation } from "./definition.js";
+import { reachStepsOf } from "./reach-steps.js";
 import { associationsOf } from "./registry.js";
 import { scopedTargetOf } from "./slot.js";
 import { dependentRows } from "./through-dependent.js";
@@ -67,8 +68,16 @@ export interface DependentTree {
   readonly all: readonly DependentNode[];
   /** Whether the tree loops: its rows are then reached by one recursive query, whatever the depth of the data. */
   readonly recursive: boolean;
-  /** Whether set-based reads and writes keep the tree's meaning: no scope with a limit or offset (each owner's own). */
+  /**
+   * Whether set-based reads and writes keep the tree's meaning and fit D1: no scope with a limit or offset (each
+   * owner's own), and no loop with more nodes that rows hang from than one recursive query holds (see `reachSteps`).
+   */
   readonly plannable: boolean;
+  /**
+   * Where the tree loops, the nodes whose rows other nodes hang from, parents first, in the steps of the chain of
+   * recursive queries that reaches the rows (each within D1's limit of terms in a compound SELECT).
+   */
+  readonly reachSteps: readonly (readonly DependentNode[])[];
   /**
    * Whether the tree can be destroyed with set-based writes alone: plannable, every loop through several Models
    * entered at one level (see `LoopOverModels`) with no write hook on its Models (the loop's relink UPDATE is planned
@@ -256,13 +265,15 @@ function buildTree(model: Function, own: Function): DependentTree {
     else relinkable = false;
   }
   const destroys = all.filter((node) => node.dependent === "destroy");
-  const plannable = all.every((node) => !scopeIsPerOwner(node.association));
+  const reachSteps = reachStepsOf([...groups].reverse(), all);
+  const plannable = reachSteps !== undefined && all.every((node) => !scopeIsPerOwner(node.association));
   const callbackFree = destroys.every((node) => !hasOtherDestroyHooks(node.association.target, own));
   return {
     nodes,
     all,
     recursive: all.some((node) => node.parents.some((parent) => parent >= node.tag)),
     plannable,
+    reachSteps: reachSteps ?? [],
     setBased: plannable && relinkable && callbackFree,
     restricts: all.some((node) => node.dependent === "restrictWithError"),
     loops: [...loops.values()],
