@@ -397,7 +397,7 @@ describe("dependent destroy through a loop: D1's limit of 5 terms in a compound 
 
   /** Comments on the threaded comments' table with a kind of reply per body: "a" to "d" (4 loops of the Model to itself), "e" when `fifth`. */
   function kindsOfReplies(fifth: boolean) {
-    const replies = (body: string) => ({ foreignKey: "parentId", dependent: "destroy" as const, scope: (q: any) => q.where({ body }) });
+    const replies = (body: string) => ({ foreignKey: "parentId" as const, dependent: "destroy" as const, scope: (q: any) => q.where({ body }) });
     class Thread extends Model({ id: "integer", parentId: "integer", body: "string" }) {
       static override binding = "DB";
       static override tableName = "tc_comments";
@@ -405,7 +405,7 @@ describe("dependent destroy through a loop: D1's limit of 5 terms in a compound 
       b = hasMany(Thread, replies("b"));
       c = hasMany(Thread, replies("c"));
       d = hasMany(Thread, replies("d"));
-      e = hasMany(Thread, fifth ? replies("e") : { foreignKey: "parentId" });
+      e = hasMany(Thread, fifth ? replies("e") : { foreignKey: "parentId" as const });
     }
     return Thread;
   }
