@@ -28,6 +28,7 @@ const REACHED = injectedName("reached");
 const NODE = injectedName("node");
 const KEY = injectedName("key");
 const ANCHOR = injectedName("anchor");
+const RELINKED = injectedName("relinked");
 
 /** What every statement of one destroy's tree starts from: the tree, the owner and its key as stored. */
 export interface TreeReach {
@@ -219,11 +220,12 @@ export function relinkStatement(reach: TreeReach, node: DependentNode, loop: Loo
   const key = keyColumnOf(target);
   const foreignKey = columnOf(target, node.association.foreignKey);
   const outsideLoop = (column: string) => (loop.onAboveTable.length === 0 ? "" : ` AND ${column} NOT IN (${reachedKeys(loop.onAboveTable)})`);
-  const anchors = `FROM ${REACHED} WHERE ${NODE} = ${node.tag} AND ${KEY} = ${key}`;
-  const anchor = `COALESCE((SELECT MIN(${ANCHOR}) ${anchors}${outsideLoop(ANCHOR)}), (SELECT MIN(${ANCHOR}) ${anchors}))`;
+  const preferred = loop.onAboveTable.length === 0 ? ANCHOR : `CASE WHEN ${ANCHOR} NOT IN (${reachedKeys(loop.onAboveTable)}) THEN ${ANCHOR} END`;
+  // One anchor per row, read in one pass over the rows reached (a subquery per row would read them all again).
+  const anchors = `SELECT ${KEY}, COALESCE(MIN(${preferred}), MIN(${ANCHOR})) AS ${ANCHOR} FROM ${REACHED} WHERE ${NODE} = ${node.tag} GROUP BY ${KEY}`;
   const anchorRows = `${reachedKeys([loop.above])}${outsideLoop(KEY)}`;
-  const where = `${key} IN (${reachedKeys([node.tag])}) AND ${target.model.quotedTable}.${foreignKey} NOT IN (${anchorRows})`;
-  const sql = `${prefix}UPDATE ${target.model.quotedTable} SET ${foreignKey} = ${anchor} WHERE ${where}`;
+  const where = `${key} = ${RELINKED}.${KEY} AND ${target.model.quotedTable}.${foreignKey} NOT IN (${anchorRows})`;
+  const sql = `${prefix}UPDATE ${target.model.quotedTable} SET ${foreignKey} = ${RELINKED}.${ANCHOR} FROM (${anchors}) AS ${RELINKED} WHERE ${where}`;
   const read: StatementReader<unknown> = (_rows, meta) => meta["changes"];
   const database = databaseOfRelation(target);
   return defineStatement({ sql, params: params.params, sources: params.sources, model: target.model, result: "meta", read, database });
