@@ -361,6 +361,89 @@ describe("dependent destroy through a loop of several Models, rows pointing at e
   });
 });
 
+/** A generator of numbers in [0, 1) from a seed (mulberry32), so that a failing case can be replayed. */
+function seeded(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * A random tree of the nested cycle below one box, ids from `first`: boxes hold crates, crates hold pallets (and
+ * labels and holds), pallets hold boxes and crates; with `twoParents`, some crates hang from a box and a pallet of
+ * the tree at once (reached through both loops). Returns the top box's id.
+ */
+async function nestedTree(random: () => number, first: number, twoParents: boolean): Promise<number> {
+  let next = first;
+  const insert = (sql: string, ...values: unknown[]) => env.DB.prepare(sql).bind(...values);
+  const statements = [insert("INSERT INTO cy_boxes (id, name) VALUES (?, 'b')", first)];
+  const [boxes, crates, pallets] = [[first], [] as number[], [] as number[]];
+  const pick = (list: number[]) => list[Math.floor(random() * list.length)]!;
+  for (let made = 0; made < 40; made++) {
+    const id = ++next;
+    const kind = random();
+    if (kind < 0.35) {
+      const pallet = pallets.length > 0 && random() < 0.4 ? pick(pallets) : null;
+      const box = pallet === null || (twoParents && random() < 0.3) ? pick(boxes) : null;
+      statements.push(insert("INSERT INTO cy_crates (id, cy_box_id, cy_pallet_id, name) VALUES (?, ?, ?, 'c')", id, box, pallet));
+      if (random() < 0.5) statements.push(insert("INSERT INTO cy_labels (cy_crate_id, name) VALUES (?, 'l')", id));
+      if (random() < 0.3) statements.push(insert("INSERT INTO cy_holds (cy_crate_id) VALUES (?)", id));
+      crates.push(id);
+    } else if (kind < 0.7 && crates.length > 0) {
+      statements.push(insert("INSERT INTO cy_pallets (id, cy_crate_id, name) VALUES (?, ?, 'p')", id, pick(crates)));
+      pallets.push(id);
+    } else if (pallets.length > 0) {
+      statements.push(insert("INSERT INTO cy_boxes (id, cy_pallet_id, name) VALUES (?, ?, 'b')", id, pick(pallets)));
+      boxes.push(id);
+    }
+  }
+  await env.DB.batch(statements);
+  return first;
+}
+
+describe("dependent destroy through a loop within a loop, REFERENCES on every key", () => {
+  for (const twoParents of [false, true]) {
+    it(`random trees${twoParents ? ", crates of a box and a pallet at once" : ""}: one round trip, every row gone, another tree untouched`, async () => {
+      const { Box, Label } = modelCycles({ length: 3, nested: true });
+      for (let seed = 1; seed <= 8; seed++) {
+        await env.DB.batch(CYCLE_TABLES_EMPTIED.map((statement) => env.DB.prepare(statement)));
+        const random = seeded(seed);
+        const root = await nestedTree(random, 1_000, twoParents);
+        await nestedTree(random, 5_000, twoParents);
+        const [before, labels] = [await chainRows(5_000), await countRows("cy_labels WHERE cy_crate_id BETWEEN 1000 AND 1999")];
+        const trips = await destroyCounted(Box, root);
+        expect(trips, `seed ${seed}`).toHaveLength(1);
+        expect(await chainRows(1_000), `seed ${seed}`).toEqual([0, 0, 0, 0]);
+        expect(await countRows("cy_holds WHERE cy_crate_id IS NULL"), `seed ${seed}`).toBe(0);
+        expect(await Label.where({ cyCrateId: null }).count(), `seed ${seed}`).toBe(labels);
+        expect(await chainRows(5_000), `seed ${seed}`).toEqual(before);
+      }
+    }, 20_000);
+  }
+
+  it("restrictWithError on the crates of the loop within the loop: a hold there refuses, none lets the set-based writes run", async () => {
+    const { Box } = modelCycles({ length: 3, nested: true, holds: "restrictWithError" });
+    const root = await cycleChain(3, 4, 1_000);
+    await env.DB.prepare("INSERT INTO cy_crates (id, cy_pallet_id, name) VALUES (1100, 1002, 'c')").run();
+    const hold = await env.DB.prepare("INSERT INTO cy_holds (cy_crate_id) VALUES (1100) RETURNING id").first<{ id: number }>();
+    const before = await chainRows(1_000);
+    const refused = await roundTripsOf(async (start) => {
+      const loaded = await Box.find(root);
+      start();
+      await expect(loaded.destroyOrThrow()).rejects.toThrow("Cannot delete record because dependent holds exist");
+    });
+    expect(refused).toHaveLength(1);
+    expect(await chainRows(1_000)).toEqual(before);
+    await env.DB.prepare("DELETE FROM cy_holds WHERE id = ?").bind(hold!.id).run();
+    const trips = await destroyCounted(Box, root);
+    expect(trips.map((trip) => trip.length)).toEqual([1, 8]);
+    expect(await chainRows(1_000)).toEqual([0, 0, 0, 0]);
+  });
+});
+
 describe("dependent destroy through a loop of several Models, under multiTenancy", () => {
   it("shelves and folders of two tenants: the destroy reaches the current tenant's rows only", async () => {
     const { Shelf, Folder } = threadedComments({ tenants: true });
