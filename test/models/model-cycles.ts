@@ -3,12 +3,12 @@ import { type Dependent, hasMany, Model } from "../../src/index.js";
 /**
  * Cycles of Models on the tables of migration 0078, where every foreign key is a `REFERENCES` column: depots hold
  * boxes, boxes hold crates, and crates hold either boxes (`length: 2`, a loop through two Models) or pallets that
- * hold boxes (`length: 3`); every `destroy`. `nested` makes pallets hold crates too: a loop back to the crates
+ * hold boxes (`length: 3`), or both (two loops sharing the boxes and crates); every `destroy`. `nested` makes pallets hold crates too: a loop back to the crates
  * within the loop back to the boxes. A crate's labels are nullified, and its holds restrict it when `holds` says so.
  * Each call makes new classes.
  */
-export function modelCycles(options: { length: 2 | 3; holds?: Dependent; nested?: boolean }) {
-  const inCycle = (length: 2 | 3) => (options.length === length ? { dependent: "destroy" as const } : {});
+export function modelCycles(options: { length: 2 | 3 | "both"; holds?: Dependent; nested?: boolean }) {
+  const inCycle = (length: 2 | 3) => (options.length === length || options.length === "both" ? { dependent: "destroy" as const } : {});
   class Label extends Model({ id: "integer", cyCrateId: "integer", name: "string" }) {
     static override binding = "DB";
     static override tableName = "cy_labels";

@@ -424,6 +424,24 @@ describe("dependent destroy through a loop within a loop, REFERENCES on every ke
     }, 20_000);
   }
 
+  it("two loops sharing boxes and crates (crates hold boxes, and pallets that hold boxes): one round trip, every row gone", async () => {
+    const { Box } = modelCycles({ length: "both" });
+    const root = await cycleChain(2, 6, 1_000);
+    // A chain through pallets below the third crate, and another below the last box of that chain.
+    await cycleChain(3, 5, 1_100);
+    await cycleChain(2, 3, 1_200);
+    await env.DB.batch([
+      env.DB.prepare("UPDATE cy_boxes SET cy_crate_id = 1002 WHERE id = 1100"),
+      env.DB.prepare("UPDATE cy_boxes SET cy_crate_id = 1104 WHERE id = 1200"),
+    ]);
+    await cycleChain(3, 2, 5_000);
+    const before = await chainRows(5_000);
+    const trips = await destroyCounted(Box, root);
+    expect(trips).toHaveLength(1);
+    expect(await chainRows(1_000)).toEqual([0, 0, 0, 0]);
+    expect(await chainRows(5_000)).toEqual(before);
+  });
+
   it("restrictWithError on the crates of the loop within the loop: a hold there refuses, none lets the set-based writes run", async () => {
     const { Box } = modelCycles({ length: 3, nested: true, holds: "restrictWithError" });
     const root = await cycleChain(3, 4, 1_000);
