@@ -521,6 +521,24 @@ describe("dependent destroy through a loop: D1's limit of 5 terms in a compound 
     expect(await Depot.pluck("name")).toEqual(["other"]);
   });
 
+  it("with callbacks, the reads of a tree whose rows hang from 5 associations: a chain of recursive queries, each record once", async () => {
+    const { Depot, Box, Crate, Pallet } = modelCycles({ length: 3, nested: true });
+    const destroyed: string[] = [];
+    for (const model of [Box, Crate, Pallet] as any[]) model.afterDestroy((record: any) => void destroyed.push(`${model.tableName} ${record.id}`));
+    const depot = await Depot.create({ name: "d" });
+    await cycleChain(3, 4, 1_000, depot.id);
+    await nestedCrates();
+    const trips = await destroyCounted(Depot, depot.id);
+    expect(trips).toHaveLength(2);
+    const recursive = trips[0]!.filter((sql) => sql.startsWith("WITH RECURSIVE"));
+    expect(recursive.length).toBeGreaterThan(0);
+    expect(recursive.every((sql) => sql.includes("recordflare_reached_1"))).toBe(true);
+    expect(Math.max(...trips.flat().map(compoundTerms))).toBe(5);
+    expect(await chainRows(1_000)).toEqual([0, 0, 0, 0]);
+    expect(destroyed).toHaveLength(new Set(destroyed).size);
+    expect(destroyed).toHaveLength(5 + 6 + 5);
+  });
+
   /** Comments on the threaded comments' table with a kind of reply per body: "a" to "d" (4 loops of the Model to itself), "e" when `fifth`. */
   function kindsOfReplies(fifth: boolean) {
     const replies = (body: string) => ({ foreignKey: "parentId" as const, dependent: "destroy" as const, scope: (q: any) => q.where({ body }) });
