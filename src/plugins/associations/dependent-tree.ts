@@ -78,7 +78,10 @@ export interface DependentTree {
   readonly nodes: readonly DependentNode[];
   /** Every node once, a node before its children. */
   readonly all: readonly DependentNode[];
-  /** Whether the tree loops: its rows are then reached by one recursive query, whatever the depth of the data. */
+  /**
+   * Whether the tree loops: its rows are then reached by one recursive query (a chain of them past D1's limit of
+   * terms in a compound SELECT), whatever the depth of the data.
+   */
   readonly recursive: boolean;
   /**
    * Whether set-based reads and writes keep the tree's meaning and fit D1: no scope with a limit or offset (each
@@ -92,10 +95,9 @@ export interface DependentTree {
   readonly reachSteps: readonly (readonly DependentNode[])[];
   /**
    * Whether the tree can be destroyed with set-based writes alone: plannable, no write hook on the Models of a loop
-   * through several Models (the loop's relink UPDATE is planned
-   * by none), and no record reached by `destroy` has destroy hooks other than this plugin's (callbacks run per
-   * record, so they need records; so does a plugin that plans a record's own write, unless it plans the set-based
-   * writes alike: counter caches).
+   * through several Models (the loop's relink UPDATE is planned by none), and no record reached by `destroy` has
+   * destroy hooks other than this plugin's (callbacks run per record, so they need records; so does a plugin that
+   * plans a record's own write, unless it plans the set-based writes alike: counter caches).
    */
   readonly setBased: boolean;
   /** Whether any node is `restrictWithError`: the refusal needs a read before anything is written. */

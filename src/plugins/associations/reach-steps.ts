@@ -5,7 +5,7 @@ import type { DependentNode } from "./dependent-tree.js";
  * default is 500) and refuses more with "too many terms in compound SELECT". A compound nested in a subquery or in
  * another common table expression counts on its own.
  */
-export const MAX_COMPOUND_TERMS = 5;
+const MAX_COMPOUND_TERMS = 5;
 
 /** The recursive terms one recursive query may hold: the other term is its start (the owner, or the steps before). */
 const MAX_RECURSIVE_TERMS = MAX_COMPOUND_TERMS - 1;
