@@ -76,11 +76,14 @@ async function cycleChain(length: 2 | 3, depth: number, first: number, depotId: 
 }
 
 /** The rows of one chain (ids from `first` to `first + 999`): boxes, crates, pallets, and labels pointing at its crates. */
-async function chainRows(first: number): Promise<number[]> {
+async function chainRows(first: number, suffix: TableSuffix = ""): Promise<number[]> {
   const range = `BETWEEN ${first} AND ${first + 999}`;
-  const rows = ["cy_boxes", "cy_crates", "cy_pallets"].map((table) => countRows(`${table} WHERE id ${range}`));
-  return Promise.all([...rows, countRows(`cy_labels WHERE cy_crate_id ${range}`)]);
+  const rows = ["cy_boxes", "cy_crates", "cy_pallets"].map((table) => countRows(`${table}${suffix} WHERE id ${range}`));
+  return Promise.all([...rows, countRows(`cy_labels${suffix} WHERE cy_crate_id ${range}`)]);
 }
+
+/** The tables of migration 0078 (with REFERENCES), or of 0097 (the same, unchecked). */
+type TableSuffix = "" | "_unchecked";
 
 /** Two comments whose parents are each other (the second is made a reply first, then the first is pointed at it). */
 async function twoCommentCycle(Comment: any) {
@@ -371,14 +374,22 @@ function seeded(seed: number): () => number {
   };
 }
 
+/** How `nestedTree` links its rows besides a row of each level. */
+interface TreeShape {
+  /** Some crates hang from a box and a pallet of the tree at once (reached through both loops). */
+  readonly twoParents: boolean;
+  /** The top box hangs from a pallet of its own tree (rows pointing at each other; only without REFERENCES). */
+  readonly topPointsBack?: boolean;
+  readonly suffix?: TableSuffix;
+}
+
 /**
  * A random tree of the nested cycle below one box, ids from `first`: boxes hold crates, crates hold pallets (and
- * labels and holds), pallets hold boxes and crates; with `twoParents`, some crates hang from a box and a pallet of
- * the tree at once (reached through both loops). Returns the top box's id.
+ * labels and holds), pallets hold boxes and crates, linked as `shape` says. Returns the top box's id.
  */
-async function nestedTree(random: () => number, first: number, twoParents: boolean): Promise<number> {
+async function nestedTree(random: () => number, first: number, { twoParents, topPointsBack = false, suffix = "" }: TreeShape): Promise<number> {
   let next = first;
-  const insert = (sql: string, ...values: unknown[]) => env.DB.prepare(sql).bind(...values);
+  const insert = (sql: string, ...values: unknown[]) => env.DB.prepare(sql.replace(/INTO (cy_\w+)/, `INTO $1${suffix}`)).bind(...values);
   const statements = [insert("INSERT INTO cy_boxes (id, name) VALUES (?, 'b')", first)];
   const [boxes, crates, pallets] = [[first], [] as number[], [] as number[]];
   const pick = (list: number[]) => list[Math.floor(random() * list.length)]!;
@@ -400,6 +411,7 @@ async function nestedTree(random: () => number, first: number, twoParents: boole
       boxes.push(id);
     }
   }
+  if (topPointsBack && pallets.length > 0) statements.push(env.DB.prepare(`UPDATE cy_boxes${suffix} SET cy_pallet_id = ? WHERE id = ?`).bind(pick(pallets), first));
   await env.DB.batch(statements);
   return first;
 }
@@ -411,8 +423,8 @@ describe("dependent destroy through a loop within a loop, REFERENCES on every ke
       for (let seed = 1; seed <= 8; seed++) {
         await env.DB.batch(CYCLE_TABLES_EMPTIED.map((statement) => env.DB.prepare(statement)));
         const random = seeded(seed);
-        const root = await nestedTree(random, 1_000, twoParents);
-        await nestedTree(random, 5_000, twoParents);
+        const root = await nestedTree(random, 1_000, { twoParents });
+        await nestedTree(random, 5_000, { twoParents });
         const [before, labels] = [await chainRows(5_000), await countRows("cy_labels WHERE cy_crate_id BETWEEN 1000 AND 1999")];
         const trips = await destroyCounted(Box, root);
         expect(trips, `seed ${seed}`).toHaveLength(1);
@@ -460,6 +472,25 @@ describe("dependent destroy through a loop within a loop, REFERENCES on every ke
     expect(trips.map((trip) => trip.length)).toEqual([1, 8]);
     expect(await chainRows(1_000)).toEqual([0, 0, 0, 0]);
   });
+});
+
+describe("dependent destroy through a loop within a loop, rows pointing at each other", () => {
+  it("random trees whose top box hangs from a pallet of its own tree: one round trip, the recursion ends, every row gone", async () => {
+    const { Box } = modelCycles({ length: 3, nested: true, unchecked: true });
+    for (let seed = 1; seed <= 8; seed++) {
+      await env.DB.batch(CYCLE_TABLES_EMPTIED.map((statement) => env.DB.prepare(statement)));
+      const random = seeded(seed);
+      const shape = { twoParents: true, topPointsBack: true, suffix: "_unchecked" } as const;
+      const root = await nestedTree(random, 1_000, shape);
+      await nestedTree(random, 5_000, shape);
+      const before = await chainRows(5_000, "_unchecked");
+      const trips = await destroyCounted(Box, root);
+      expect(trips, `seed ${seed}`).toHaveLength(1);
+      expect(await chainRows(1_000, "_unchecked"), `seed ${seed}`).toEqual([0, 0, 0, 0]);
+      expect(await countRows("cy_holds_unchecked WHERE cy_crate_id BETWEEN 1000 AND 1999"), `seed ${seed}`).toBe(0);
+      expect(await chainRows(5_000, "_unchecked"), `seed ${seed}`).toEqual(before);
+    }
+  }, 20_000);
 });
 
 describe("dependent destroy through a loop of several Models, under multiTenancy", () => {
