@@ -19,7 +19,7 @@ import {
   storedWithinD1Limit,
 } from "../../kernel/index.js";
 import { detachedKeys } from "./polymorphic-type.js";
-import { type DependentNode, type DependentTree, type LoopOverModels, OWNER, type WriteStep } from "./dependent-tree.js";
+import { type DependentNode, type DependentTree, type LoopEntry, OWNER, type WriteStep } from "./dependent-tree.js";
 import { scopedTargetOf } from "./slot.js";
 
 // The recursive query's table and columns: reserved names, which no table of the app's takes, so that a scope's
@@ -28,6 +28,7 @@ const REACHED = injectedName("reached");
 const NODE = injectedName("node");
 const KEY = injectedName("key");
 const ANCHOR = injectedName("anchor");
+const RELINKED = injectedName("relinked");
 
 /** What every statement of one destroy's tree starts from: the tree, the owner and its key as stored. */
 export interface TreeReach {
@@ -56,37 +57,49 @@ function scopeParts(target: Relation, params: ParamWriter): SelectParts {
 /**
  * The recursive query of a looping tree: `(node, key)` for the owner and for every row reached, each node's rows
  * joined to its parents' keys. `UNION` keeps each pair once, so the query ends on rows that point at each other.
- * `anchored` adds a third column: for a row of a loop through several Models, the key of the row the loop was
- * entered from (see `anchorOf`).
+ * Past D1's limit of terms in a compound SELECT, a chain of recursive queries, each starting from the rows of the
+ * one before (see `reachStepsOf`); the last is `REACHED`. `anchoredAt` adds a third column: for a row of a loop
+ * through several Models, the key of the last row of that node reached before it (see `anchorOf`).
  */
-function recursiveClause(reach: TreeReach, params: ParamWriter, anchored = false): string {
+function recursiveClause(reach: TreeReach, params: ParamWriter, anchoredAt?: number): string {
+  const anchored = anchoredAt !== undefined;
   const ownerKey = primaryKeyOf(reach.owner.constructor);
   const model = { name: reach.owner.constructor.name, model: reach.owner.constructor };
-  const anchorColumn = (expression: string) => (anchored ? `, ${expression}` : "");
   const boundKey = params.bind(storedWithinD1Limit(model, ownerKey, reach.ownerKey), { kind: "value", attribute: ownerKey });
-  const selects = [`SELECT ${OWNER}, ${boundKey}${anchorColumn("NULL")}`];
-  const parentTags = new Set(reach.tree.all.flatMap((node) => node.parents));
-  for (const node of reach.tree.all.filter((each) => parentTags.has(each.tag))) {
-    const target = targetOf(node, reach.database);
-    const table = target.model.quotedTable;
-    const parts = scopeParts(target, params);
-    const join = `${REACHED} ON ${NODE} IN (${node.parents.join(", ")}) AND ${table}.${columnOf(target, node.association.foreignKey)} = ${KEY}`;
-    const where = parts.where.length > 0 ? ` WHERE ${joinWithAnd(parts.where)}` : "";
-    const key = `${table}.${quoteIdentifier(target.model.primaryKey.column)}`;
-    selects.push(`SELECT ${node.tag}, ${key}${anchorColumn(anchorOf(reach.tree, node))} FROM ${parts.from} JOIN ${join}${where}`);
-  }
   const columns = anchored ? `${NODE}, ${KEY}, ${ANCHOR}` : `${NODE}, ${KEY}`;
-  return `WITH RECURSIVE ${REACHED}(${columns}) AS (${selects.join(" UNION ")}) `;
+  const { reachSteps } = reach.tree;
+  let start = `SELECT ${OWNER}, ${boundKey}${anchored ? ", NULL" : ""}`;
+  const queries = reachSteps.map((nodes, index) => {
+    const name = index === reachSteps.length - 1 ? REACHED : injectedName(`reached_${index + 1}`);
+    const selects = [start, ...nodes.map((node) => reachTerm(reach, node, name, params, anchoredAt))];
+    start = `SELECT ${columns} FROM ${name}`;
+    return `${name}(${columns}) AS (${selects.join(" UNION ")})`;
+  });
+  return `WITH RECURSIVE ${queries.join(", ")} `;
+}
+
+/** The recursive term of a node: its rows that hang from rows of its parents that `reached` holds. */
+function reachTerm(reach: TreeReach, node: DependentNode, reached: string, params: ParamWriter, anchoredAt: number | undefined): string {
+  const target = targetOf(node, reach.database);
+  const table = target.model.quotedTable;
+  const parts = scopeParts(target, params);
+  const join = `${reached} ON ${NODE} IN (${node.parents.join(", ")}) AND ${table}.${columnOf(target, node.association.foreignKey)} = ${KEY}`;
+  const where = parts.where.length > 0 ? ` WHERE ${joinWithAnd(parts.where)}` : "";
+  const key = `${table}.${quoteIdentifier(target.model.primaryKey.column)}`;
+  const anchor = anchoredAt === undefined ? "" : `, ${anchorOf(reach.tree, node, anchoredAt)}`;
+  return `SELECT ${node.tag}, ${key}${anchor} FROM ${parts.from} JOIN ${join}${where}`;
 }
 
 /**
- * The anchor of a node's rows: where a loop through several Models is entered (from the rows of `loop.above`), the
- * parent's key; further into the loop, the parent's anchor; NULL outside such loops.
+ * The anchor of a node's rows, for the entries of a loop through several Models declared by node `above` (where
+ * the loop is entered, or a node of the loop for a loop within it): for a row reached from a row of `above`, that
+ * row's key; for one reached from another row of the loop, that row's anchor; NULL for the rows of `above` and
+ * outside the loop.
  */
-function anchorOf(tree: DependentTree, node: DependentNode): string {
+function anchorOf(tree: DependentTree, node: DependentNode, above: number): string {
   const loop = tree.loops.find((each) => each.nodes.includes(node));
-  if (!loop) return "NULL";
-  return node.above === loop.above ? `CASE WHEN ${NODE} = ${loop.above} THEN ${KEY} ELSE ${ANCHOR} END` : ANCHOR;
+  if (!loop || node.tag === above || !loop.entries.some((entry) => entry.above === above)) return "NULL";
+  return `CASE WHEN ${NODE} = ${above} THEN ${KEY} ELSE ${ANCHOR} END`;
 }
 
 /**
@@ -178,8 +191,9 @@ export async function writeReached(reach: TreeReach, { nodes, keepsAnchorsOf }: 
       const terms = nodes.map((node) => joinWithAnd(rowParts(reach, node, node.parents, params).where));
       const reached = terms.length === 1 ? terms[0]! : terms.map((term) => `(${term})`).join(" OR ");
       if (!keepsAnchorsOf) return reached;
-      const anchors = keepsAnchorsOf.entries.map((entry) => parentKeysOf(reach, entry));
-      return `${reached} AND ${keyColumnOf(target)} NOT IN (${anchors.join(" UNION ")})`;
+      // One NOT IN per entry rather than one over their UNION: no compound SELECT to keep within D1's limit.
+      const kept = keepsAnchorsOf.map((entry) => `${keyColumnOf(target)} NOT IN (${parentKeysOf(reach, entry)})`);
+      return joinWithAnd([reached, ...kept]);
     },
   }, databaseOfRelation(target));
 }
@@ -194,26 +208,27 @@ function parentKeysOf(reach: TreeReach, node: DependentNode): string {
 }
 
 /**
- * The UPDATE that relinks the rows of a loop's entry node that hang from rows of the loop: each is made to hang
- * from a row the loop was entered from (its anchor; one that is no row of the loop where there is one), which
- * stays until the loop's rows are deleted. The rows reached stay the same, but each is then reached in as many
- * steps as the loop has Models, so that the loop's DELETEs, deepest first, each still find their rows, children
- * before parents. Only rows that the loop's DELETEs remove in the same atomic batch are changed, so it is no write
- * of its own: it is not planned, and no plugin sees it (a loop whose Models have write hooks is destroyed record by
- * record).
+ * The UPDATE that relinks the rows of a loop's entry that hang from rows of the loop: each is made to hang from the
+ * last row of the entry's `above` reached before it (its anchor; one that is no row of the loop's other nodes where
+ * there is one), which stays until the entry's rows are deleted. The rows reached stay the same, but each is then
+ * reached in as many steps as the loop has Models, so that the loop's DELETEs, deepest first, each still find
+ * their rows, children before parents. Only rows that the loop's DELETEs remove in the same atomic batch are
+ * changed, so it is no write of its own: it is not planned, and no plugin sees it (a loop whose Models have write
+ * hooks is destroyed record by record).
  */
-export function relinkStatement(reach: TreeReach, node: DependentNode, loop: LoopOverModels): Statement<unknown> {
+export function relinkStatement(reach: TreeReach, { node, above, onAboveTable }: LoopEntry): Statement<unknown> {
   const target = targetOf(node, reach.database);
   const params = new ParamWriter();
-  const prefix = recursiveClause(reach, params, true);
+  const prefix = recursiveClause(reach, params, above);
   const key = keyColumnOf(target);
   const foreignKey = columnOf(target, node.association.foreignKey);
-  const outsideLoop = (column: string) => (loop.onAboveTable.length === 0 ? "" : ` AND ${column} NOT IN (${reachedKeys(loop.onAboveTable)})`);
-  const anchors = `FROM ${REACHED} WHERE ${NODE} = ${node.tag} AND ${KEY} = ${key}`;
-  const anchor = `COALESCE((SELECT MIN(${ANCHOR}) ${anchors}${outsideLoop(ANCHOR)}), (SELECT MIN(${ANCHOR}) ${anchors}))`;
-  const anchorRows = `${reachedKeys([loop.above])}${outsideLoop(KEY)}`;
-  const where = `${key} IN (${reachedKeys([node.tag])}) AND ${target.model.quotedTable}.${foreignKey} NOT IN (${anchorRows})`;
-  const sql = `${prefix}UPDATE ${target.model.quotedTable} SET ${foreignKey} = ${anchor} WHERE ${where}`;
+  const outsideLoop = (column: string) => (onAboveTable.length === 0 ? "" : ` AND ${column} NOT IN (${reachedKeys(onAboveTable)})`);
+  const preferred = onAboveTable.length === 0 ? ANCHOR : `CASE WHEN ${ANCHOR} NOT IN (${reachedKeys(onAboveTable)}) THEN ${ANCHOR} END`;
+  // One anchor per row, read in one pass over the rows reached (a subquery per row would read them all again).
+  const anchors = `SELECT ${KEY}, COALESCE(MIN(${preferred}), MIN(${ANCHOR})) AS ${ANCHOR} FROM ${REACHED} WHERE ${NODE} = ${node.tag} GROUP BY ${KEY}`;
+  const anchorRows = `${reachedKeys([above])}${outsideLoop(KEY)}`;
+  const where = `${key} = ${RELINKED}.${KEY} AND ${target.model.quotedTable}.${foreignKey} NOT IN (${anchorRows})`;
+  const sql = `${prefix}UPDATE ${target.model.quotedTable} SET ${foreignKey} = ${RELINKED}.${ANCHOR} FROM (${anchors}) AS ${RELINKED} WHERE ${where}`;
   const read: StatementReader<unknown> = (_rows, meta) => meta["changes"];
   const database = databaseOfRelation(target);
   return defineStatement({ sql, params: params.params, sources: params.sources, model: target.model, result: "meta", read, database });

@@ -1,5 +1,6 @@
 import { relationOf } from "../../kernel/index.js";
 import type { Dependent, ResolvedAssociation } from "./definition.js";
+import { reachStepsOf } from "./reach-steps.js";
 import { associationsOf } from "./registry.js";
 import { scopedTargetOf } from "./slot.js";
 import { dependentRows } from "./through-dependent.js";
@@ -26,21 +27,33 @@ export interface DependentNode {
 }
 
 /**
- * A loop through several Models, destroyed with set-based writes: the rows of its `entries` that hang from rows of
- * the loop are first made to hang from a row of `above` the loop was entered from (one UPDATE per entry), so that
- * each later DELETE, one per node with the deepest first, still finds its rows once the rows below are gone.
+ * A node of a loop through several Models that rows of the loop point back to (an entry): its rows that hang from
+ * rows of the loop are first made to hang from a row of `above` reached before them (their anchor), so that each
+ * DELETE of the loop still finds its rows once the rows below are gone.
+ */
+export interface LoopEntry {
+  readonly node: DependentNode;
+  /**
+   * The node (or `OWNER`) whose target declares the entry's association: where the loop was entered from, or, for a
+   * loop within the loop, a node of the loop itself, whose rows are deleted after the entry's.
+   */
+  readonly above: number;
+  /**
+   * The tags of the loop's other nodes on the table of `above`'s rows: a row can be both (a box in a depot and in a
+   * crate of the depot), and their DELETEs then leave it to `above`'s, while the entry's rows hang from it.
+   */
+  readonly onAboveTable: readonly number[];
+}
+
+/**
+ * A loop through several Models, destroyed with set-based writes: one UPDATE per entry relinks its rows (see
+ * `LoopEntry`), then one DELETE per node, the deepest first, each after the nodes declared below it.
  */
 export interface LoopOverModels {
   readonly nodes: readonly DependentNode[];
-  /** The loop's nodes that rows of the loop point back to: all of one Model's associations, declared below `above`. */
-  readonly entries: readonly DependentNode[];
+  readonly entries: readonly LoopEntry[];
   /** The node (or `OWNER`) whose rows the loop is entered from: they stay until every row of the loop is deleted. */
   readonly above: number;
-  /**
-   * The tags of the loop's nodes on the table of `above`'s rows: a row can be both (a box in a depot and in a crate
-   * of the depot), and is then deleted with the loop, so that no row of the loop is left pointing at it.
-   */
-  readonly onAboveTable: readonly number[];
 }
 
 /**
@@ -53,28 +66,38 @@ export type WriteStep =
       readonly kind: "write";
       readonly nodes: readonly DependentNode[];
       /**
-       * For a node of a loop on the table of the rows it was entered from, the loop: a row its entries still hang
-       * from is left to the write of `above` (where rows point at each other, no other row could hold them).
+       * For a node of a loop on the table of an entry's `above`, the entries: a row they still hang from is left
+       * to the write of `above` (where rows point at each other, no other row could hold them).
        */
-      readonly keepsAnchorsOf?: LoopOverModels;
+      readonly keepsAnchorsOf?: readonly DependentNode[];
     }
-  | { readonly kind: "relink"; readonly node: DependentNode; readonly loop: LoopOverModels };
+  | { readonly kind: "relink"; readonly entry: LoopEntry };
 
 /** A Model's dependent tree and what a destroy of one of its records needs, worked out once per Model. */
 export interface DependentTree {
   readonly nodes: readonly DependentNode[];
   /** Every node once, a node before its children. */
   readonly all: readonly DependentNode[];
-  /** Whether the tree loops: its rows are then reached by one recursive query, whatever the depth of the data. */
+  /**
+   * Whether the tree loops: its rows are then reached by one recursive query (a chain of them past D1's limit of
+   * terms in a compound SELECT), whatever the depth of the data.
+   */
   readonly recursive: boolean;
-  /** Whether set-based reads and writes keep the tree's meaning: no scope with a limit or offset (each owner's own). */
+  /**
+   * Whether set-based reads and writes keep the tree's meaning and fit D1: no scope with a limit or offset (each
+   * owner's own), and no loop with more nodes that rows hang from than one recursive query holds (see `reachSteps`).
+   */
   readonly plannable: boolean;
   /**
-   * Whether the tree can be destroyed with set-based writes alone: plannable, every loop through several Models
-   * entered at one level (see `LoopOverModels`) with no write hook on its Models (the loop's relink UPDATE is planned
-   * by none), and no record reached by `destroy` has destroy hooks other than this plugin's (callbacks run per
-   * record, so they need records; so does a plugin that plans a record's own write, unless it plans the set-based
-   * writes alike: counter caches).
+   * Where the tree loops, the nodes whose rows other nodes hang from, parents first, in the steps of the chain of
+   * recursive queries that reaches the rows (each within D1's limit of terms in a compound SELECT).
+   */
+  readonly reachSteps: readonly (readonly DependentNode[])[];
+  /**
+   * Whether the tree can be destroyed with set-based writes alone: plannable, no write hook on the Models of a loop
+   * through several Models (the loop's relink UPDATE is planned by none), and no record reached by `destroy` has
+   * destroy hooks other than this plugin's (callbacks run per record, so they need records; so does a plugin that
+   * plans a record's own write, unless it plans the set-based writes alike: counter caches).
    */
   readonly setBased: boolean;
   /** Whether any node is `restrictWithError`: the refusal needs a read before anything is written. */
@@ -180,17 +203,16 @@ const tableOf = (model: Function): string => relationOf(model).model.quotedTable
 
 const spansModels = (group: readonly DependentNode[]): boolean => group.some((node) => node.association.target !== group[0]!.association.target);
 
-/**
- * A loop through several Models as a `LoopOverModels`, or undefined when its rows point back to more than one
- * level (a loop within a loop): no single row it was entered from can then hold every row of it.
- */
-function loopOverModels(group: readonly DependentNode[], all: readonly DependentNode[], owner: Function): LoopOverModels | undefined {
-  const entries = group.filter((node) => node.parents.some((parent) => parent !== node.above));
-  const { above } = entries[0]!;
-  if (entries.some((node) => node.above !== above) || group.some((node) => node.tag === above)) return undefined;
-  const aboveTable = tableOf(above === OWNER ? owner : all[above - 1]!.association.target);
-  const onAboveTable = group.filter((node) => tableOf(node.association.target) === aboveTable).map((node) => node.tag);
-  return { nodes: group, entries, above, onAboveTable };
+/** A loop through several Models as a `LoopOverModels`: its entries are the nodes that rows of it point back to. */
+function loopOverModels(group: readonly DependentNode[], all: readonly DependentNode[], owner: Function): LoopOverModels {
+  const targetOf = (tag: number) => (tag === OWNER ? owner : all[tag - 1]!.association.target);
+  const entries = group.filter((node) => node.parents.some((parent) => parent !== node.above)).map((node) => {
+    const aboveTable = tableOf(targetOf(node.above));
+    const onAboveTable = group.filter((other) => other.tag !== node.above && tableOf(other.association.target) === aboveTable);
+    return { node, above: node.above, onAboveTable: onAboveTable.map((other) => other.tag) };
+  });
+  const root = group.find((node) => !group.some((other) => other.tag === node.above))!;
+  return { nodes: group, entries, above: root.above };
 }
 
 /** The loop's nodes, each after the nodes declared below it: once relinked, the rows of each hang from those above. */
@@ -214,9 +236,10 @@ function writeStepsOf(groups: readonly DependentNode[][], loops: ReadonlyMap<rea
     const loop = loops.get(group);
     if (!loop) steps.push({ kind: "write", nodes: group });
     else {
-      for (const node of loop.entries) steps.push({ kind: "relink", node, loop });
+      for (const entry of loop.entries) steps.push({ kind: "relink", entry });
       for (const node of deepestFirst(loop)) {
-        steps.push({ kind: "write", nodes: [node], ...(loop.onAboveTable.includes(node.tag) && { keepsAnchorsOf: loop }) });
+        const anchored = loop.entries.filter((entry) => entry.onAboveTable.includes(node.tag)).map((entry) => entry.node);
+        steps.push({ kind: "write", nodes: [node], ...(anchored.length > 0 && { keepsAnchorsOf: anchored }) });
       }
     }
   }
@@ -249,20 +272,18 @@ function buildTree(model: Function, own: Function): DependentTree {
   linkParents(OWNER, nodes);
   const groups = writeOrderOf(nodes, all);
   const loops = new Map<readonly DependentNode[], LoopOverModels>();
-  let relinkable = true;
-  for (const group of groups.filter(spansModels)) {
-    const loop = loopOverModels(group, all, model);
-    if (loop && !group.some((node) => hasWriteHooks(node.association.target))) loops.set(group, loop);
-    else relinkable = false;
-  }
+  for (const group of groups.filter(spansModels)) loops.set(group, loopOverModels(group, all, model));
+  const relinkable = [...loops.keys()].every((group) => !group.some((node) => hasWriteHooks(node.association.target)));
   const destroys = all.filter((node) => node.dependent === "destroy");
-  const plannable = all.every((node) => !scopeIsPerOwner(node.association));
+  const reachSteps = reachStepsOf([...groups].reverse(), all);
+  const plannable = reachSteps !== undefined && all.every((node) => !scopeIsPerOwner(node.association));
   const callbackFree = destroys.every((node) => !hasOtherDestroyHooks(node.association.target, own));
   return {
     nodes,
     all,
     recursive: all.some((node) => node.parents.some((parent) => parent >= node.tag)),
     plannable,
+    reachSteps: reachSteps ?? [],
     setBased: plannable && relinkable && callbackFree,
     restricts: all.some((node) => node.dependent === "restrictWithError"),
     loops: [...loops.values()],

@@ -256,7 +256,7 @@ function refuseRestricted(owner: Owner): void {
  */
 async function writeSetBased(owner: Owner, tree: DependentTree, batch: BatchItem[]): Promise<void> {
   const reach = reachOf(owner, tree);
-  for (const step of tree.writeSteps) batch.push(step.kind === "relink" ? relinkStatement(reach, step.node, step.loop) : await writeReached(reach, step));
+  for (const step of tree.writeSteps) batch.push(step.kind === "relink" ? relinkStatement(reach, step.entry) : await writeReached(reach, step));
 }
 
 /** What the read batch found: each `destroy` node's records, and each restriction check's answer. */
