@@ -1,4 +1,5 @@
-import { argumentError, type BatchItem, databaseForBatch, deleteAllStatement, RecordNotFound, type Relation } from "../../kernel/index.js";
+import { argumentError, type BatchItem, databaseForBatch, RecordNotFound, type Relation } from "../../kernel/index.js";
+import { writeChildren } from "./child-writes.js";
 import { hasOtherDestroyHooks } from "./dependent-tree.js";
 import { dependentsBeforeDelete } from "./dependents.js";
 import { rowKeyOf } from "./keys.js";
@@ -120,8 +121,9 @@ function linksAny(writes: Writing, targets: readonly Loaded[]): (join: Loaded) =
 
 /**
  * `post.tags().remove(tag, ...)` (Rails' `delete`): deletes the owner's join rows to the targets, never the
- * targets. One DELETE when the join Model has no destroy callbacks; else its records are read and destroyed, their
- * callbacks run, in one batch.
+ * targets. One DELETE when the join Model has no destroy callbacks (planned, so a counter cache on the join Model
+ * takes the rows off their parents in its batch); else its records are read and destroyed, their callbacks run, in
+ * one batch.
  */
 async function remove(writes: Writing, targets: readonly Loaded[]): Promise<void> {
   const keys = [...savedKeys(writes, targets)];
@@ -130,7 +132,7 @@ async function remove(writes: Writing, targets: readonly Loaded[]): Promise<void
   writes.slot.changeLoaded((loaded) => loaded.filter((target) => !among(target)));
   if (writes.owner.isNewRecord() || keys.length === 0) return;
   const rows = joins(writes).rows().where({ [writes.source.ownKey]: keys });
-  if (!hasOtherDestroyHooks(rows.model.model, dependentsBeforeDelete)) return run(writes, [deleteAllStatement(rows)], []);
+  if (!hasOtherDestroyHooks(rows.model.model, dependentsBeforeDelete)) return run(writes, [await writeChildren(rows, "deleteDependents")], []);
   const found = await rows.toArray();
   await run(writes, found.map((join: Loaded) => join.toDestroy()), []);
 }
