@@ -9,6 +9,7 @@ export class ThrTag extends Model({
   name: { type: "string", null: false },
   deletedAt: "datetime",
   tenantId: "string",
+  featured: "boolean",
 }) {
   static override binding = "DB";
   static {
@@ -63,8 +64,12 @@ export class ThrPost extends Model({ id: "integer", thrWriterId: "integer", titl
   // A tagging reaches tags by two associations (thrTag, label): the source is named.
   thrTags = hasMany(ThrTag, { through: this.thrTaggings, source: "thrTag" });
   labels = hasMany(ThrTag, { through: this.thrTaggings, source: "label" });
+  // Scoped: the featured tags (build makes a featured one), and red and blue in the scope's order.
+  featuredTags = hasMany(ThrTag, { through: this.thrTaggings, source: "thrTag", scope: (q) => q.where({ featured: true }) });
+  primaryColours = hasMany(ThrTag, { through: this.thrTaggings, source: "thrTag", scope: (q) => q.where({ name: ["red", "blue"] }).order({ name: "desc" }) });
   thrComments = hasMany(ThrComment);
   thrBio = hasOne(ThrBio, { through: this.thrWriter });
+  longBio = hasOne(ThrBio, { through: this.thrWriter, scope: (q) => q.where({ text: "ann's long bio" }) });
 }
 
 /** Writers: posts, comments through posts, and tags through posts through taggings (a through a through). */

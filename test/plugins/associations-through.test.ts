@@ -200,6 +200,119 @@ describe("guide: Through associations: includes, nested and paged", () => {
   });
 });
 
+describe("guide: Through associations: a scope", () => {
+  /** a1 tagged red (featured) and blue, a2 blue, b1 green (featured). */
+  async function featuring() {
+    const seeded = await seed();
+    await ThrTag.where({ name: ["red", "green"] }).updateAll({ featured: true });
+    return seeded;
+  }
+
+  it("narrows the targets: the through subquery, then the scope's conditions and order, in one statement", async () => {
+    const { a1 } = await featuring();
+    const { events, Post } = listen({ models: { Post: ThrPost } });
+    const post = await Post.find(a1.id);
+    events.length = 0;
+    expect((await post.primaryColours().toArray()).map((tag) => tag.name)).toEqual(["red", "blue"]);
+    expect(names(await post.featuredTags().toArray())).toEqual(["red"]);
+    expect(await post.featuredTags().count()).toBe(1);
+    expect(await post.featuredTags().where({ name: "blue" }).count()).toBe(0);
+    expect(events).toHaveLength(4);
+    expect(events[1]!.sql).toBe(
+      `SELECT * FROM "thr_tags" WHERE ("id" IN (SELECT "thr_tag_id" FROM "thr_taggings" WHERE "thr_post_id" = ?1 AND "deleted_at" IS NULL)) AND "featured" = ?2 AND "deleted_at" IS NULL`,
+    );
+  });
+
+  it("includes: one round trip, what each owner holds narrowed and in the scope's order; no query after", async () => {
+    await featuring();
+    const { roundTrips, Post } = recording();
+    const posts = await Post.order({ title: "asc" }).includes("primaryColours", "featuredTags", "thrTags").toArray();
+    expect(roundTrips).toHaveLength(1);
+    const held = await Promise.all(posts.map(async (post) => [(await post.primaryColours().toArray()).map((tag) => tag.name), names(await post.featuredTags().toArray()), names(await post.thrTags().toArray())]));
+    expect(held).toEqual([
+      [["red", "blue"], ["red"], ["blue", "red"]],
+      [["blue"], [], ["blue"]],
+      [[], ["green"], ["green"]],
+    ]);
+    expect(await posts[0]!.featuredTags().size()).toBe(1);
+    expect(roundTrips).toHaveLength(1);
+  });
+
+  it("includes with paginate and nested under the owner's association: one round trip each", async () => {
+    const { ann } = await featuring();
+    const { roundTrips, Post, Writer } = recording();
+    const page = await Post.order({ title: "asc" }).includes("featuredTags").paginate({ page: 1, perPage: 2 });
+    expect(await Promise.all(page.records.map(async (post) => names(await post.featuredTags().toArray())))).toEqual([["red"], []]);
+    expect(roundTrips).toHaveLength(1);
+    const writer = await Writer.includes({ thrPosts: ["featuredTags"] }).find(ann.id);
+    const posts = (await writer.thrPosts().toArray()).sort((one, other) => one.title.localeCompare(other.title));
+    expect(await Promise.all(posts.map(async (post) => names(await post.featuredTags().toArray())))).toEqual([["red"], []]);
+    expect(roundTrips).toHaveLength(2);
+  });
+
+  it("the hops loaded without the scoped association do not answer for it: it reads its rows", async () => {
+    const { a1 } = await featuring();
+    const { roundTrips, Post } = recording();
+    const post = await Post.includes({ thrTaggings: ["thrTag"] }).find(a1.id);
+    expect(names(await post.thrTags().toArray())).toEqual(["blue", "red"]);
+    expect(roundTrips).toHaveLength(1);
+    expect(names(await post.featuredTags().toArray())).toEqual(["red"]);
+    expect(roundTrips).toHaveLength(2);
+  });
+
+  it("hasOne through with a scope: read and preloaded narrowed", async () => {
+    const { a1, b1 } = await featuring();
+    await ThrBio.where({}).updateAll({ text: "ann's long bio" });
+    const { roundTrips, Post } = recording();
+    const posts = await Post.where({ id: [a1.id, b1.id] }).order({ title: "asc" }).includes("longBio").toArray();
+    expect(posts.map((post) => post.longBio.get()?.text ?? null)).toEqual(["ann's long bio", null]);
+    expect(roundTrips).toHaveLength(1);
+    await ThrBio.where({}).updateAll({ text: "short" });
+    expect(await (await Post.find(a1.id)).longBio.load()).toBeNull();
+  });
+
+  it("build starts with the scope's equality conditions, as in Rails; add links any tag, the scope reads only its own", async () => {
+    const { a1, blue } = await featuring();
+    const post = await ThrPost.find(a1.id);
+    const built = post.featuredTags().build({ name: "violet" });
+    expect(built.featured).toBe(true);
+    await post.saveOrThrow();
+    expect(names(await (await ThrPost.find(a1.id)).featuredTags().toArray())).toEqual(["red", "violet"]);
+    await post.featuredTags().add(blue);
+    expect(names(await (await ThrPost.find(a1.id)).thrTags().toArray())).toEqual(["blue", "red", "violet"]);
+    expect(names(await (await ThrPost.find(a1.id)).featuredTags().toArray())).toEqual(["red", "violet"]);
+  });
+
+  it("set and setIds replace the join rows of the targets the scope admits; the others stay", async () => {
+    const { a1, green } = await featuring();
+    const post = await ThrPost.find(a1.id);
+    await post.featuredTags().set([green]);
+    const reread = await ThrPost.find(a1.id);
+    expect(names(await reread.thrTags().toArray())).toEqual(["blue", "green"]);
+    const red = (await ThrTag.findBy({ name: "red" }))!;
+    await reread.featuredTags().setIds([red.id!]);
+    expect(names(await (await ThrPost.find(a1.id)).thrTags().toArray())).toEqual(["blue", "red"]);
+  });
+
+  it("a scope with a limit cannot be preloaded; dependent with a scope is refused, naming the Model and association", async () => {
+    class Limited extends Model({ id: "integer", title: { type: "string", null: false } }) {
+      static override tableName = "thr_posts";
+      static override binding = "DB";
+      thrTaggings = hasMany(ThrTagging, { foreignKey: "thrPostId" });
+      firstTag = hasMany(ThrTag, { through: this.thrTaggings, source: "thrTag", scope: (q) => q.limit(1) });
+    }
+    await featuring();
+    expect(String(await thrown(() => Limited.includes("firstTag").toArray()))).toMatch(/firstTag: a scope with limit or offset cannot be preloaded with includes/);
+    class Dependent extends Model({ id: "integer", title: { type: "string", null: false } }) {
+      static override tableName = "thr_posts";
+      static override binding = "DB";
+      thrTaggings = hasMany(ThrTagging, { foreignKey: "thrPostId" });
+      tags = hasMany(ThrTag, { through: this.thrTaggings, source: "thrTag", scope: (q) => q.where({ featured: true }), dependent: "destroy" });
+    }
+    expect(String(await thrown(() => Dependent.all().toArray()))).toMatch(/^InvalidModel: Dependent.tags \(hasMany through\): dependent is not taken with a scope/);
+  });
+});
+
 describe("guide: Through associations: writes keep the join rows right", () => {
   it("add on a saved post: the join rows in one batch, their validations and callbacks run; the tags are not written", async () => {
     const { a2, red, green } = await seed();
@@ -478,7 +591,7 @@ describe("guide: Through associations: declarations", () => {
   it("an unknown or misplaced option, or a through named wrong, is refused naming the Model, association and option", async () => {
     const refused = async (fields: (self: any) => Record<string, unknown>) => ((await thrown(() => declare(fields).all().toArray())) as Error).message;
     expect(await refused((self) => ({ tags: hasMany(ThrTag, { through: self.thrTaggings, dependant: "destroy" } as never) }))).toBe(
-      "Declared.tags (hasMany): dependant is an unknown option (options: through, source, dependent)",
+      "Declared.tags (hasMany): dependant is an unknown option (options: through, source, scope, dependent)",
     );
     expect(await refused((self) => ({ tags: hasMany(ThrTag, { through: self.thrTaggings, foreignKey: "x" } as never) }))).toMatch(
       /^Declared.tags \(hasMany through\): foreignKey is not taken/,
@@ -488,7 +601,7 @@ describe("guide: Through associations: declarations", () => {
       "Declared.tags: through must be an association of Declared declared before tags (this.<association>)",
     );
     expect(await refused((self) => ({ tag: hasOne(ThrTag, { through: self.thrTaggings, dependent: "destroy" } as never) }))).toBe(
-      "Declared.tag (hasOne): dependent is an unknown option (options: through, source)",
+      "Declared.tag (hasOne): dependent is an unknown option (options: through, source, scope)",
     );
   });
 

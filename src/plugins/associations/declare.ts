@@ -92,6 +92,15 @@ export interface ThroughOptions<F extends AssociationField<any>> {
   source?: AssociationName<AssociatedRecord<F>>;
 }
 
+/**
+ * The `scope` of an association through another (Rails' `has_many :tags, -> { where(...) }, through: :taggings`):
+ * narrows the targets for reads, `includes` and counts; `build` starts with its equality conditions.
+ */
+export interface ThroughScope<T extends AnyModel> {
+  /** Narrows the targets: `scope: (q) => q.where({ official: true })`; a `limit` or `offset` cannot be preloaded. */
+  scope?: (relation: RelationOf<T>) => RelationOf<T>;
+}
+
 /** The options of a `hasMany` through another: `dependent` deletes the join rows (see `HasManyOptions`). */
 export interface HasManyThroughOptions<F extends AssociationField<any>> extends ThroughOptions<F> {
   /**
@@ -139,7 +148,7 @@ export interface HasOneThrough<T extends AnyModel> extends AssociationField<Reco
  * `tags = hasMany(Tag, { through: this.taggings })`; `post.tags()` is their Relation, and `add`, `remove`, `set`
  * and `setIds` write the join rows.
  */
-export function hasMany<T extends AnyModel, F extends AssociationField<any>>(target: T, options: HasManyThroughOptions<F>): HasManyThrough<T>;
+export function hasMany<T extends AnyModel, F extends AssociationField<any>>(target: T, options: HasManyThroughOptions<F> & ThroughScope<T>): HasManyThrough<T>;
 export function hasMany<T extends AnyModel>(target: T, options?: ChildOptions<HasManyOptions, T>): HasMany<T>;
 /** Declares the children of a polymorphic `belongsTo`: `comments = hasMany(Comment, { as: "commentable" })`. */
 export function hasMany<T extends AnyModel>(target: T, options: ChildOfPolymorphicOptions<HasManyOptions, T>): HasMany<T>;
@@ -175,7 +184,7 @@ export function belongsTo(target: AnyModel | readonly AnyModel[], options: Belon
  * With `through`, the one target reached through another association of the owner (each hop a `hasOne` or
  * `belongsTo`): `accountHistory = hasOne(AccountHistory, { through: this.account })`.
  */
-export function hasOne<T extends AnyModel, F extends AssociationField<any>>(target: T, options: ThroughOptions<F>): HasOneThrough<T>;
+export function hasOne<T extends AnyModel, F extends AssociationField<any>>(target: T, options: ThroughOptions<F> & ThroughScope<T>): HasOneThrough<T>;
 export function hasOne<T extends AnyModel>(target: T, options?: ChildOptions<HasOneOptions, T>): HasOne<T>;
 /** Declares the child of a polymorphic `belongsTo`: `image = hasOne(Image, { as: "imageable" })`. */
 export function hasOne<T extends AnyModel>(target: T, options: ChildOfPolymorphicOptions<HasOneOptions, T>): HasOne<T>;
