@@ -80,3 +80,42 @@ export class ThrWriter extends Model({ id: "integer", name: { type: "string", nu
   thrTags = hasMany(ThrTag, { through: this.thrPosts });
   thrBio = hasOne(ThrBio);
 }
+
+/** What the membership callbacks saw, in order: `save <club id>` and `destroy <club id>`. */
+export const membershipCallbacks: string[] = [];
+
+/** Clubs (migration 0105). */
+export class ThrClub extends Model({ id: "integer", name: { type: "string", null: false } }) {
+  static override binding = "DB";
+}
+
+/** A member's one membership, of one club: refused for a club named "closed", and callbacks that record what ran. */
+export class ThrMembership extends Model({ id: "integer", thrMemberId: { type: "integer", null: false }, thrClubId: { type: "integer", null: false }, note: "string" }) {
+  static override binding = "DB";
+  static {
+    this.validates("note", { presence: true, if: (membership: ThrMembership) => membership.thrClub.isLoaded && membership.thrClub.get()?.name === "closed" });
+    this.afterSave((membership) => void membershipCallbacks.push(`save ${membership.thrClubId}`));
+    this.afterDestroy((membership) => void membershipCallbacks.push(`destroy ${membership.thrClubId}`));
+  }
+  thrMember = belongsTo(ThrMember);
+  thrClub = belongsTo(ThrClub);
+  thrCard = hasOne(ThrCard);
+}
+
+/** A membership's card, naming a club. */
+export class ThrCard extends Model({ id: "integer", thrMembershipId: { type: "integer", null: false }, thrClubId: "integer" }) {
+  static override binding = "DB";
+  thrClub = belongsTo(ThrClub, { optional: true });
+}
+
+/**
+ * Members: a club through their one membership (written through it); read-only, the card through the membership
+ * (the membership holds no key of it) and the card's club (a through a through).
+ */
+export class ThrMember extends Model({ id: "integer", name: { type: "string", null: false } }) {
+  static override binding = "DB";
+  thrMembership = hasOne(ThrMembership);
+  thrClub = hasOne(ThrClub, { through: this.thrMembership });
+  thrCard = hasOne(ThrCard, { through: this.thrMembership });
+  cardClub = hasOne(ThrClub, { through: this.thrCard, source: "thrClub" });
+}

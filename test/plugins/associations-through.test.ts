@@ -3,11 +3,12 @@ import { belongsTo, connect, hasMany, hasOne, InvalidModel, Model, RecordInvalid
 import { resetDatabase } from "../helpers/db.js";
 import { recordingRoundTrips, listen } from "../helpers/queries.js";
 import { rejectionOf, thrown } from "../helpers/errors.js";
-import { taggingCallbacks, ThrBio, ThrComment, ThrPost, ThrTag, ThrTagging, ThrWriter } from "../models/tagged-posts.js";
+import { membershipCallbacks, taggingCallbacks, ThrBio, ThrClub, ThrComment, ThrMember, ThrMembership, ThrPost, ThrTag, ThrTagging, ThrWriter } from "../models/tagged-posts.js";
 
 beforeEach(async () => {
   await resetDatabase();
   taggingCallbacks.length = 0;
+  membershipCallbacks.length = 0;
 });
 
 /** Two writers: ann (posts a1 tagged red, blue; a2 tagged blue) and bob (post b1 tagged green); a comment per post. */
@@ -473,6 +474,91 @@ function postsWith(dependent: "destroy" | "deleteAll" | "nullify" | "restrictWit
     thrTags = hasMany(ThrTag, { through: this.thrTaggings, source: "thrTag", dependent });
   };
 }
+
+describe("guide: Through associations: hasOne through writes its join row", () => {
+  async function clubs() {
+    const [chess, golf, closed] = await Promise.all(["chess", "golf", "closed"].map((name) => ThrClub.create({ name })));
+    return { chess: chess!, golf: golf!, closed: closed! };
+  }
+  const membershipRows = async () => (await ThrMembership.order({ id: "asc" }).toArray()).map((row) => [row.thrMemberId, row.thrClubId]);
+
+  it("a new member: set builds the membership, written by the member's save", async () => {
+    const { chess } = await clubs();
+    const { roundTrips, db } = recording();
+    const member = db.model(ThrMember).build({ name: "ann" });
+    await member.thrClub.set(chess);
+    expect(roundTrips).toHaveLength(0);
+    expect(member.thrClub.get()).toBe(chess);
+    await member.saveOrThrow();
+    // The member, then the membership with the key the database assigned it: a graph save's two levels.
+    expect(roundTrips).toHaveLength(2);
+    expect(await membershipRows()).toEqual([[member.id, chess.id]]);
+    expect(membershipCallbacks).toEqual([`save ${chess.id}`]);
+  });
+
+  it("a saved member: set creates the membership, or updates the one there is; one write batch, callbacks run", async () => {
+    const { chess, golf } = await clubs();
+    const ann = await ThrMember.create({ name: "ann" });
+    const { roundTrips, db } = recording();
+    const member = await db.model(ThrMember).find(ann.id);
+    roundTrips.length = 0;
+    await member.thrClub.set(chess);
+    // The membership is read (none), then written.
+    expect(roundTrips).toHaveLength(2);
+    expect(await membershipRows()).toEqual([[ann.id, chess.id]]);
+    roundTrips.length = 0;
+    await member.thrClub.set(golf);
+    // Loaded now: only the UPDATE.
+    expect(roundTrips).toHaveLength(1);
+    expect(await membershipRows()).toEqual([[ann.id, golf.id]]);
+    expect(membershipCallbacks).toEqual([`save ${chess.id}`, `save ${golf.id}`]);
+    expect((await (await ThrMember.find(ann.id)).thrClub.load())?.name).toBe("golf");
+    await member.saveOrThrow();
+    expect(await membershipRows()).toEqual([[ann.id, golf.id]]);
+  });
+
+  it("set(null) destroys the membership, never the club; a new club is saved with its membership", async () => {
+    const { chess } = await clubs();
+    const ann = await ThrMember.create({ name: "ann" });
+    await ann.thrClub.set(chess);
+    await ann.thrClub.set(null);
+    expect(ann.thrClub.get()).toBeNull();
+    expect(await membershipRows()).toEqual([]);
+    expect(await ThrClub.count()).toBe(3);
+    expect(membershipCallbacks).toEqual([`save ${chess.id}`, `destroy ${chess.id}`]);
+    const fresh = ThrClub.build({ name: "bridge" });
+    await ann.thrClub.set(fresh);
+    expect(fresh.isNewRecord()).toBe(false);
+    expect(await membershipRows()).toEqual([[ann.id, fresh.id]]);
+  });
+
+  it("a membership its validations refuse: RecordInvalid naming the join Model; nothing written, nothing left to save", async () => {
+    const { closed } = await clubs();
+    const ann = await ThrMember.create({ name: "ann" });
+    const error = await rejectionOf(ann.thrClub.set(closed));
+    expect(error).toBeInstanceOf(RecordInvalid);
+    expect(String(error)).toMatch(/ThrMembership/);
+    expect(await membershipRows()).toEqual([]);
+    await ann.saveOrThrow();
+    expect(await membershipRows()).toEqual([]);
+  });
+
+  it("refuses what Rails refuses, naming the Model, association and method: a join row without the target's key, a through a through; and a wrong record", async () => {
+    const { a1 } = await seed();
+    const { chess } = await clubs();
+    const post = await ThrPost.find(a1.id);
+    expect(String(await rejectionOf(post.thrBio.set(null)))).toBe(
+      "TypeError: ThrPost.thrBio.set: thrBio goes through the belongsTo thrWriter, whose row other records share; assign it through thrWriter",
+    );
+    const member = await ThrMember.create({ name: "ann" });
+    expect(String(await rejectionOf(member.thrCard.set(null)))).toBe(
+      "TypeError: ThrMember.thrCard.set: thrCard is read-only: its source ThrMembership.thrCard is a hasOne, and the join row holds no key of the target",
+    );
+    expect(String(await rejectionOf(member.cardClub.set(chess)))).toBe("TypeError: ThrMember.cardClub.set: cardClub is read-only: it goes through another through association");
+    expect(String(await rejectionOf(member.thrClub.set(post as never)))).toMatch(/^TypeError: ThrMember.thrClub.set takes a record of ThrClub or null, not /);
+    expect(await membershipRows()).toEqual([]);
+  });
+});
 
 describe("guide: Through associations: dependent deletes the join rows, never the targets", () => {
   it("destroy: each join row destroyed, its callbacks run, in the post's destroy", async () => {

@@ -59,8 +59,14 @@ void post.tags().add(post);
 void post.tags().set(tag);
 expectTypeOf(writer.tags().toArray()).toEqualTypeOf<Promise<Tag[]>>();
 expectTypeOf(post.bio.load()).toEqualTypeOf<Promise<Bio | null>>();
-// @ts-expect-error a hasOne through is read-only: no build
+// @ts-expect-error a hasOne through builds no target: set one
 post.bio.build();
+// A hasOne through sets its target through the join row: a Bio, or null.
+expectTypeOf(post.bio.set(null)).toEqualTypeOf<Promise<void>>();
+// @ts-expect-error set takes a record of the target
+void post.bio.set(tag);
+// A scoped through association is a Relation of its target.
+expectTypeOf(post.namedX().toArray()).toEqualTypeOf<Promise<Tag[]>>();
 
 // includes takes through associations, and nests below them.
 Post.includes("tags", "bio");

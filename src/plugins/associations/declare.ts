@@ -129,8 +129,15 @@ export interface HasManyThrough<T extends AnyModel> extends AssociationField<Rec
   (): ThroughRelation<T>;
 }
 
-/** A `hasOne` through another: `load()` the target; read-only. */
+/** A `hasOne` through another: `load()` the target; `set` it through the join row. */
 export interface HasOneThrough<T extends AnyModel> extends AssociationField<RecordOf<T> | null> {
+  /**
+   * Points the owner's join row at `record` (Rails' has_one :through assignment), its validations and callbacks run:
+   * updates it, or builds one through the owner's `hasOne` (a saved owner's written now, a new owner's with its
+   * save); `null` destroys the join row, never the target. Throws for a through association that cannot write its
+   * join row (a through a through, a join row that holds no key of the target, or one reached by a `belongsTo`).
+   */
+  set(record: RecordOf<T> | null): Promise<void>;
   /** The target, loaded once (or from `includes`); null if none. */
   load(): Promise<RecordOf<T> | null>;
   /** The loaded target; throws when it was not loaded. */
