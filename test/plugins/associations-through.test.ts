@@ -3,6 +3,7 @@ import { belongsTo, connect, hasMany, hasOne, InvalidModel, Model, RecordInvalid
 import { resetDatabase } from "../helpers/db.js";
 import { recordingRoundTrips, listen } from "../helpers/queries.js";
 import { rejectionOf, thrown } from "../helpers/errors.js";
+import { commentsOnPostsAndPhotos } from "../models/comments-on-posts-and-photos.js";
 import { membershipCallbacks, taggingCallbacks, ThrBio, ThrClub, ThrComment, ThrMember, ThrMembership, ThrPost, ThrTag, ThrTagging, ThrWriter } from "../models/tagged-posts.js";
 
 beforeEach(async () => {
@@ -710,5 +711,30 @@ describe("guide: Through associations: declarations", () => {
     const one: any = await One.create({ title: "t" });
     expect(String(await thrown(() => one.tag.load()))).toMatch(/^InvalidModel: Declared.tag: a hasOne cannot go through a hasMany/);
     expect(await thrown(() => One.includes("tag" as never).toArray())).toBeInstanceOf(InvalidModel);
+  });
+  it("a polymorphic belongsTo as the source or the association gone through: InvalidModel naming it (no source_type)", async () => {
+    const { Comment, Post } = commentsOnPostsAndPhotos();
+    class Liking extends Model({ id: "integer", commentId: "string" }) {
+      static override binding = "DB";
+      static override tableName = "pm_likes";
+      comment = belongsTo(Comment, { foreignKey: "commentId" });
+      post = hasOne(Post, { through: this.comment, source: "commentable" } as never);
+      commentable = hasOne(Post, { through: this.comment } as never);
+    }
+    class Remark extends Model({ id: "string", commentableType: "string", commentableId: "string" }) {
+      static override binding = "DB";
+      static override tableName = "pm_comments";
+      commentable = belongsTo([Post], { polymorphic: true });
+      images = hasMany(ThrBio, { through: this.commentable, source: "image" } as never);
+    }
+    const liking: any = Liking.build({ commentId: "c" });
+    const polymorphic = /is a polymorphic belongsTo, which a through association cannot go through nor reach \(Rails' source_type is not supported\)/;
+    for (const name of ["post", "commentable"]) {
+      const error = await thrown(() => liking[name].load());
+      expect(error).toBeInstanceOf(InvalidModel);
+      expect(String(error)).toMatch(new RegExp(`^InvalidModel: Liking.${name}: [A-Za-z]+.commentable ${polymorphic.source}`));
+    }
+    const remark: any = Remark.build({});
+    expect(String(await thrown(() => remark.images().toArray()))).toMatch(/^InvalidModel: Remark.images: Remark.commentable is a polymorphic belongsTo/);
   });
 });
