@@ -78,6 +78,7 @@ export {
   type PolymorphicBelongsTo,
   type HasOneThrough,
   type ThroughOptions,
+  type ThroughScope,
   type ThroughRelation,
 } from "./plugins/associations/declare.js";
 export type { PolymorphicBelongsToOptions } from "./plugins/associations/polymorphic.js";

@@ -1,4 +1,4 @@
-import { belongsTo, type HasManyDependent, hasMany, Model, multiTenancy } from "../../src/index.js";
+import { belongsTo, type HasManyDependent, hasMany, hasOne, type HasOneDependent, Model, multiTenancy } from "../../src/index.js";
 
 /**
  * A blog whose counters are kept by counter caches, on the tables of migration 0085: users with posts (which stay
@@ -6,9 +6,10 @@ import { belongsTo, type HasManyDependent, hasMany, Model, multiTenancy } from "
  * their comments (`commentsCount`, a name of its own), users counting the comments they wrote, comments threaded by
  * `parentId` counting their replies. Each call makes new classes, so that each test fixes its own Models' hooks;
  * `callbacks` gives comments a destroy callback (their dependents are then destroyed record by record), `userComments`
- * the user's `dependent` strategy for the comments they wrote, `userPosts` for their posts (none by default).
+ * the user's `dependent` strategy for the comments they wrote, `userPosts` for their posts (none by default), `pinned`
+ * that of the post's one pinned comment (a `hasOne` whose replacement takes the old comment off the post).
  */
-export function countedComments(options: { callbacks?: boolean; userComments?: HasManyDependent; userPosts?: HasManyDependent } = {}) {
+export function countedComments(options: { callbacks?: boolean; userComments?: HasManyDependent; userPosts?: HasManyDependent; pinned?: HasOneDependent } = {}) {
   const log: string[] = [];
   class User extends Model({ id: { type: "string", null: false }, name: "string", commentsCount: { type: "integer", null: false } }) {
     static override binding = "DB";
@@ -28,6 +29,7 @@ export function countedComments(options: { callbacks?: boolean; userComments?: H
     author = belongsTo(User, { foreignKey: "ccUserId", optional: true });
     comments = hasMany(Comment, { foreignKey: "ccPostId", dependent: "destroy" });
     firstComments = hasMany(Comment, { foreignKey: "ccPostId", scope: (q) => q.where({ parentId: null }) });
+    pinned = hasOne(Comment, { foreignKey: "ccPostId", ...(options.pinned && { dependent: options.pinned }) });
   }
   class Comment extends Model({
     id: { type: "string", null: false },

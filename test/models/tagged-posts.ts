@@ -9,6 +9,7 @@ export class ThrTag extends Model({
   name: { type: "string", null: false },
   deletedAt: "datetime",
   tenantId: "string",
+  featured: "boolean",
 }) {
   static override binding = "DB";
   static {
@@ -63,8 +64,12 @@ export class ThrPost extends Model({ id: "integer", thrWriterId: "integer", titl
   // A tagging reaches tags by two associations (thrTag, label): the source is named.
   thrTags = hasMany(ThrTag, { through: this.thrTaggings, source: "thrTag" });
   labels = hasMany(ThrTag, { through: this.thrTaggings, source: "label" });
+  // Scoped: the featured tags (build makes a featured one), and red and blue in the scope's order.
+  featuredTags = hasMany(ThrTag, { through: this.thrTaggings, source: "thrTag", scope: (q) => q.where({ featured: true }) });
+  primaryColours = hasMany(ThrTag, { through: this.thrTaggings, source: "thrTag", scope: (q) => q.where({ name: ["red", "blue"] }).order({ name: "desc" }) });
   thrComments = hasMany(ThrComment);
   thrBio = hasOne(ThrBio, { through: this.thrWriter });
+  longBio = hasOne(ThrBio, { through: this.thrWriter, scope: (q) => q.where({ text: "ann's long bio" }) });
 }
 
 /** Writers: posts, comments through posts, and tags through posts through taggings (a through a through). */
@@ -74,4 +79,43 @@ export class ThrWriter extends Model({ id: "integer", name: { type: "string", nu
   thrComments = hasMany(ThrComment, { through: this.thrPosts });
   thrTags = hasMany(ThrTag, { through: this.thrPosts });
   thrBio = hasOne(ThrBio);
+}
+
+/** What the membership callbacks saw, in order: `save <club id>` and `destroy <club id>`. */
+export const membershipCallbacks: string[] = [];
+
+/** Clubs (migration 0105). */
+export class ThrClub extends Model({ id: "integer", name: { type: "string", null: false } }) {
+  static override binding = "DB";
+}
+
+/** A member's one membership, of one club: refused for a club named "closed", and callbacks that record what ran. */
+export class ThrMembership extends Model({ id: "integer", thrMemberId: { type: "integer", null: false }, thrClubId: { type: "integer", null: false }, note: "string" }) {
+  static override binding = "DB";
+  static {
+    this.validates("note", { presence: true, if: (membership: ThrMembership) => membership.thrClub.isLoaded && membership.thrClub.get()?.name === "closed" });
+    this.afterSave((membership) => void membershipCallbacks.push(`save ${membership.thrClubId}`));
+    this.afterDestroy((membership) => void membershipCallbacks.push(`destroy ${membership.thrClubId}`));
+  }
+  thrMember = belongsTo(ThrMember);
+  thrClub = belongsTo(ThrClub);
+  thrCard = hasOne(ThrCard);
+}
+
+/** A membership's card, naming a club. */
+export class ThrCard extends Model({ id: "integer", thrMembershipId: { type: "integer", null: false }, thrClubId: "integer" }) {
+  static override binding = "DB";
+  thrClub = belongsTo(ThrClub, { optional: true });
+}
+
+/**
+ * Members: a club through their one membership (written through it); read-only, the card through the membership
+ * (the membership holds no key of it) and the card's club (a through a through).
+ */
+export class ThrMember extends Model({ id: "integer", name: { type: "string", null: false } }) {
+  static override binding = "DB";
+  thrMembership = hasOne(ThrMembership);
+  thrClub = hasOne(ThrClub, { through: this.thrMembership });
+  thrCard = hasOne(ThrCard, { through: this.thrMembership });
+  cardClub = hasOne(ThrClub, { through: this.thrCard, source: "thrClub" });
 }

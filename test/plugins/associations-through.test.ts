@@ -3,11 +3,13 @@ import { belongsTo, connect, hasMany, hasOne, InvalidModel, Model, RecordInvalid
 import { resetDatabase } from "../helpers/db.js";
 import { recordingRoundTrips, listen } from "../helpers/queries.js";
 import { rejectionOf, thrown } from "../helpers/errors.js";
-import { taggingCallbacks, ThrBio, ThrComment, ThrPost, ThrTag, ThrTagging, ThrWriter } from "../models/tagged-posts.js";
+import { commentsOnPostsAndPhotos } from "../models/comments-on-posts-and-photos.js";
+import { membershipCallbacks, taggingCallbacks, ThrBio, ThrClub, ThrComment, ThrMember, ThrMembership, ThrPost, ThrTag, ThrTagging, ThrWriter } from "../models/tagged-posts.js";
 
 beforeEach(async () => {
   await resetDatabase();
   taggingCallbacks.length = 0;
+  membershipCallbacks.length = 0;
 });
 
 /** Two writers: ann (posts a1 tagged red, blue; a2 tagged blue) and bob (post b1 tagged green); a comment per post. */
@@ -200,6 +202,119 @@ describe("guide: Through associations: includes, nested and paged", () => {
   });
 });
 
+describe("guide: Through associations: a scope", () => {
+  /** a1 tagged red (featured) and blue, a2 blue, b1 green (featured). */
+  async function featuring() {
+    const seeded = await seed();
+    await ThrTag.where({ name: ["red", "green"] }).updateAll({ featured: true });
+    return seeded;
+  }
+
+  it("narrows the targets: the through subquery, then the scope's conditions and order, in one statement", async () => {
+    const { a1 } = await featuring();
+    const { events, Post } = listen({ models: { Post: ThrPost } });
+    const post = await Post.find(a1.id);
+    events.length = 0;
+    expect((await post.primaryColours().toArray()).map((tag) => tag.name)).toEqual(["red", "blue"]);
+    expect(names(await post.featuredTags().toArray())).toEqual(["red"]);
+    expect(await post.featuredTags().count()).toBe(1);
+    expect(await post.featuredTags().where({ name: "blue" }).count()).toBe(0);
+    expect(events).toHaveLength(4);
+    expect(events[1]!.sql).toBe(
+      `SELECT * FROM "thr_tags" WHERE ("id" IN (SELECT "thr_tag_id" FROM "thr_taggings" WHERE "thr_post_id" = ?1 AND "deleted_at" IS NULL)) AND "featured" = ?2 AND "deleted_at" IS NULL`,
+    );
+  });
+
+  it("includes: one round trip, what each owner holds narrowed and in the scope's order; no query after", async () => {
+    await featuring();
+    const { roundTrips, Post } = recording();
+    const posts = await Post.order({ title: "asc" }).includes("primaryColours", "featuredTags", "thrTags").toArray();
+    expect(roundTrips).toHaveLength(1);
+    const held = await Promise.all(posts.map(async (post) => [(await post.primaryColours().toArray()).map((tag) => tag.name), names(await post.featuredTags().toArray()), names(await post.thrTags().toArray())]));
+    expect(held).toEqual([
+      [["red", "blue"], ["red"], ["blue", "red"]],
+      [["blue"], [], ["blue"]],
+      [[], ["green"], ["green"]],
+    ]);
+    expect(await posts[0]!.featuredTags().size()).toBe(1);
+    expect(roundTrips).toHaveLength(1);
+  });
+
+  it("includes with paginate and nested under the owner's association: one round trip each", async () => {
+    const { ann } = await featuring();
+    const { roundTrips, Post, Writer } = recording();
+    const page = await Post.order({ title: "asc" }).includes("featuredTags").paginate({ page: 1, perPage: 2 });
+    expect(await Promise.all(page.records.map(async (post) => names(await post.featuredTags().toArray())))).toEqual([["red"], []]);
+    expect(roundTrips).toHaveLength(1);
+    const writer = await Writer.includes({ thrPosts: ["featuredTags"] }).find(ann.id);
+    const posts = (await writer.thrPosts().toArray()).sort((one, other) => one.title.localeCompare(other.title));
+    expect(await Promise.all(posts.map(async (post) => names(await post.featuredTags().toArray())))).toEqual([["red"], []]);
+    expect(roundTrips).toHaveLength(2);
+  });
+
+  it("the hops loaded without the scoped association do not answer for it: it reads its rows", async () => {
+    const { a1 } = await featuring();
+    const { roundTrips, Post } = recording();
+    const post = await Post.includes({ thrTaggings: ["thrTag"] }).find(a1.id);
+    expect(names(await post.thrTags().toArray())).toEqual(["blue", "red"]);
+    expect(roundTrips).toHaveLength(1);
+    expect(names(await post.featuredTags().toArray())).toEqual(["red"]);
+    expect(roundTrips).toHaveLength(2);
+  });
+
+  it("hasOne through with a scope: read and preloaded narrowed", async () => {
+    const { a1, b1 } = await featuring();
+    await ThrBio.where({}).updateAll({ text: "ann's long bio" });
+    const { roundTrips, Post } = recording();
+    const posts = await Post.where({ id: [a1.id, b1.id] }).order({ title: "asc" }).includes("longBio").toArray();
+    expect(posts.map((post) => post.longBio.get()?.text ?? null)).toEqual(["ann's long bio", null]);
+    expect(roundTrips).toHaveLength(1);
+    await ThrBio.where({}).updateAll({ text: "short" });
+    expect(await (await Post.find(a1.id)).longBio.load()).toBeNull();
+  });
+
+  it("build starts with the scope's equality conditions, as in Rails; add links any tag, the scope reads only its own", async () => {
+    const { a1, blue } = await featuring();
+    const post = await ThrPost.find(a1.id);
+    const built = post.featuredTags().build({ name: "violet" });
+    expect(built.featured).toBe(true);
+    await post.saveOrThrow();
+    expect(names(await (await ThrPost.find(a1.id)).featuredTags().toArray())).toEqual(["red", "violet"]);
+    await post.featuredTags().add(blue);
+    expect(names(await (await ThrPost.find(a1.id)).thrTags().toArray())).toEqual(["blue", "red", "violet"]);
+    expect(names(await (await ThrPost.find(a1.id)).featuredTags().toArray())).toEqual(["red", "violet"]);
+  });
+
+  it("set and setIds replace the join rows of the targets the scope admits; the others stay", async () => {
+    const { a1, green } = await featuring();
+    const post = await ThrPost.find(a1.id);
+    await post.featuredTags().set([green]);
+    const reread = await ThrPost.find(a1.id);
+    expect(names(await reread.thrTags().toArray())).toEqual(["blue", "green"]);
+    const red = (await ThrTag.findBy({ name: "red" }))!;
+    await reread.featuredTags().setIds([red.id!]);
+    expect(names(await (await ThrPost.find(a1.id)).thrTags().toArray())).toEqual(["blue", "red"]);
+  });
+
+  it("a scope with a limit cannot be preloaded; dependent with a scope is refused, naming the Model and association", async () => {
+    class Limited extends Model({ id: "integer", title: { type: "string", null: false } }) {
+      static override tableName = "thr_posts";
+      static override binding = "DB";
+      thrTaggings = hasMany(ThrTagging, { foreignKey: "thrPostId" });
+      firstTag = hasMany(ThrTag, { through: this.thrTaggings, source: "thrTag", scope: (q) => q.limit(1) });
+    }
+    await featuring();
+    expect(String(await thrown(() => Limited.includes("firstTag").toArray()))).toMatch(/firstTag: a scope with limit or offset cannot be preloaded with includes/);
+    class Dependent extends Model({ id: "integer", title: { type: "string", null: false } }) {
+      static override tableName = "thr_posts";
+      static override binding = "DB";
+      thrTaggings = hasMany(ThrTagging, { foreignKey: "thrPostId" });
+      tags = hasMany(ThrTag, { through: this.thrTaggings, source: "thrTag", scope: (q) => q.where({ featured: true }), dependent: "destroy" });
+    }
+    expect(String(await thrown(() => Dependent.all().toArray()))).toMatch(/^InvalidModel: Dependent.tags \(hasMany through\): dependent is not taken with a scope/);
+  });
+});
+
 describe("guide: Through associations: writes keep the join rows right", () => {
   it("add on a saved post: the join rows in one batch, their validations and callbacks run; the tags are not written", async () => {
     const { a2, red, green } = await seed();
@@ -361,6 +476,91 @@ function postsWith(dependent: "destroy" | "deleteAll" | "nullify" | "restrictWit
   };
 }
 
+describe("guide: Through associations: hasOne through writes its join row", () => {
+  async function clubs() {
+    const [chess, golf, closed] = await Promise.all(["chess", "golf", "closed"].map((name) => ThrClub.create({ name })));
+    return { chess: chess!, golf: golf!, closed: closed! };
+  }
+  const membershipRows = async () => (await ThrMembership.order({ id: "asc" }).toArray()).map((row) => [row.thrMemberId, row.thrClubId]);
+
+  it("a new member: set builds the membership, written by the member's save", async () => {
+    const { chess } = await clubs();
+    const { roundTrips, db } = recording();
+    const member = db.model(ThrMember).build({ name: "ann" });
+    await member.thrClub.set(chess);
+    expect(roundTrips).toHaveLength(0);
+    expect(member.thrClub.get()).toBe(chess);
+    await member.saveOrThrow();
+    // The member, then the membership with the key the database assigned it: a graph save's two levels.
+    expect(roundTrips).toHaveLength(2);
+    expect(await membershipRows()).toEqual([[member.id, chess.id]]);
+    expect(membershipCallbacks).toEqual([`save ${chess.id}`]);
+  });
+
+  it("a saved member: set creates the membership, or updates the one there is; one write batch, callbacks run", async () => {
+    const { chess, golf } = await clubs();
+    const ann = await ThrMember.create({ name: "ann" });
+    const { roundTrips, db } = recording();
+    const member = await db.model(ThrMember).find(ann.id);
+    roundTrips.length = 0;
+    await member.thrClub.set(chess);
+    // The membership is read (none), then written.
+    expect(roundTrips).toHaveLength(2);
+    expect(await membershipRows()).toEqual([[ann.id, chess.id]]);
+    roundTrips.length = 0;
+    await member.thrClub.set(golf);
+    // Loaded now: only the UPDATE.
+    expect(roundTrips).toHaveLength(1);
+    expect(await membershipRows()).toEqual([[ann.id, golf.id]]);
+    expect(membershipCallbacks).toEqual([`save ${chess.id}`, `save ${golf.id}`]);
+    expect((await (await ThrMember.find(ann.id)).thrClub.load())?.name).toBe("golf");
+    await member.saveOrThrow();
+    expect(await membershipRows()).toEqual([[ann.id, golf.id]]);
+  });
+
+  it("set(null) destroys the membership, never the club; a new club is saved with its membership", async () => {
+    const { chess } = await clubs();
+    const ann = await ThrMember.create({ name: "ann" });
+    await ann.thrClub.set(chess);
+    await ann.thrClub.set(null);
+    expect(ann.thrClub.get()).toBeNull();
+    expect(await membershipRows()).toEqual([]);
+    expect(await ThrClub.count()).toBe(3);
+    expect(membershipCallbacks).toEqual([`save ${chess.id}`, `destroy ${chess.id}`]);
+    const fresh = ThrClub.build({ name: "bridge" });
+    await ann.thrClub.set(fresh);
+    expect(fresh.isNewRecord()).toBe(false);
+    expect(await membershipRows()).toEqual([[ann.id, fresh.id]]);
+  });
+
+  it("a membership its validations refuse: RecordInvalid naming the join Model; nothing written, nothing left to save", async () => {
+    const { closed } = await clubs();
+    const ann = await ThrMember.create({ name: "ann" });
+    const error = await rejectionOf(ann.thrClub.set(closed));
+    expect(error).toBeInstanceOf(RecordInvalid);
+    expect(String(error)).toMatch(/ThrMembership/);
+    expect(await membershipRows()).toEqual([]);
+    await ann.saveOrThrow();
+    expect(await membershipRows()).toEqual([]);
+  });
+
+  it("refuses what Rails refuses, naming the Model, association and method: a join row without the target's key, a through a through; and a wrong record", async () => {
+    const { a1 } = await seed();
+    const { chess } = await clubs();
+    const post = await ThrPost.find(a1.id);
+    expect(String(await rejectionOf(post.thrBio.set(null)))).toBe(
+      "TypeError: ThrPost.thrBio.set: thrBio goes through the belongsTo thrWriter, whose row other records share; assign it through thrWriter",
+    );
+    const member = await ThrMember.create({ name: "ann" });
+    expect(String(await rejectionOf(member.thrCard.set(null)))).toBe(
+      "TypeError: ThrMember.thrCard.set: thrCard is read-only: its source ThrMembership.thrCard is a hasOne, and the join row holds no key of the target",
+    );
+    expect(String(await rejectionOf(member.cardClub.set(chess)))).toBe("TypeError: ThrMember.cardClub.set: cardClub is read-only: it goes through another through association");
+    expect(String(await rejectionOf(member.thrClub.set(post as never)))).toMatch(/^TypeError: ThrMember.thrClub.set takes a record of ThrClub or null, not /);
+    expect(await membershipRows()).toEqual([]);
+  });
+});
+
 describe("guide: Through associations: dependent deletes the join rows, never the targets", () => {
   it("destroy: each join row destroyed, its callbacks run, in the post's destroy", async () => {
     const { a1, red, blue } = await seed();
@@ -478,7 +678,7 @@ describe("guide: Through associations: declarations", () => {
   it("an unknown or misplaced option, or a through named wrong, is refused naming the Model, association and option", async () => {
     const refused = async (fields: (self: any) => Record<string, unknown>) => ((await thrown(() => declare(fields).all().toArray())) as Error).message;
     expect(await refused((self) => ({ tags: hasMany(ThrTag, { through: self.thrTaggings, dependant: "destroy" } as never) }))).toBe(
-      "Declared.tags (hasMany): dependant is an unknown option (options: through, source, dependent)",
+      "Declared.tags (hasMany): dependant is an unknown option (options: through, source, scope, dependent)",
     );
     expect(await refused((self) => ({ tags: hasMany(ThrTag, { through: self.thrTaggings, foreignKey: "x" } as never) }))).toMatch(
       /^Declared.tags \(hasMany through\): foreignKey is not taken/,
@@ -488,7 +688,7 @@ describe("guide: Through associations: declarations", () => {
       "Declared.tags: through must be an association of Declared declared before tags (this.<association>)",
     );
     expect(await refused((self) => ({ tag: hasOne(ThrTag, { through: self.thrTaggings, dependent: "destroy" } as never) }))).toBe(
-      "Declared.tag (hasOne): dependent is an unknown option (options: through, source)",
+      "Declared.tag (hasOne): dependent is an unknown option (options: through, source, scope)",
     );
   });
 
@@ -511,5 +711,30 @@ describe("guide: Through associations: declarations", () => {
     const one: any = await One.create({ title: "t" });
     expect(String(await thrown(() => one.tag.load()))).toMatch(/^InvalidModel: Declared.tag: a hasOne cannot go through a hasMany/);
     expect(await thrown(() => One.includes("tag" as never).toArray())).toBeInstanceOf(InvalidModel);
+  });
+  it("a polymorphic belongsTo as the source or the association gone through: InvalidModel naming it (no source_type)", async () => {
+    const { Comment, Post } = commentsOnPostsAndPhotos();
+    class Liking extends Model({ id: "integer", commentId: "string" }) {
+      static override binding = "DB";
+      static override tableName = "pm_likes";
+      comment = belongsTo(Comment, { foreignKey: "commentId" });
+      post = hasOne(Post, { through: this.comment, source: "commentable" } as never);
+      commentable = hasOne(Post, { through: this.comment } as never);
+    }
+    class Remark extends Model({ id: "string", commentableType: "string", commentableId: "string" }) {
+      static override binding = "DB";
+      static override tableName = "pm_comments";
+      commentable = belongsTo([Post], { polymorphic: true });
+      images = hasMany(ThrBio, { through: this.commentable, source: "image" } as never);
+    }
+    const liking: any = Liking.build({ commentId: "c" });
+    const polymorphic = /is a polymorphic belongsTo, which a through association cannot go through nor reach \(Rails' source_type is not supported\)/;
+    for (const name of ["post", "commentable"]) {
+      const error = await thrown(() => liking[name].load());
+      expect(error).toBeInstanceOf(InvalidModel);
+      expect(String(error)).toMatch(new RegExp(`^InvalidModel: Liking.${name}: [A-Za-z]+.commentable ${polymorphic.source}`));
+    }
+    const remark: any = Remark.build({});
+    expect(String(await thrown(() => remark.images().toArray()))).toMatch(/^InvalidModel: Remark.images: Remark.commentable is a polymorphic belongsTo/);
   });
 });

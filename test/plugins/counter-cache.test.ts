@@ -3,8 +3,9 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { associations, Base, belongsTo, connect, defineApplicationRecord, hasMany, InvalidModel, Model, softDelete, withDatabase, withTenant } from "../../src/index.js";
 import { recordingRoundTrips } from "../helpers/queries.js";
 import { Board, type CountedComments, countedComments, TenantList, TenantTask } from "../models/counted-comments.js";
+import { countedTaggings } from "../models/counted-taggings.js";
 
-const TABLES = ["cc_comments", "cc_posts", "cc_users", "cc_topics", "cc_boards", "cc_tasks", "cc_lists"];
+const TABLES = ["cc_comments", "cc_posts", "cc_users", "cc_topics", "cc_boards", "cc_tasks", "cc_lists", "ct_taggings", "ct_posts", "ct_tags"];
 
 beforeEach(async () => {
   await env.DB.batch(TABLES.map((table) => env.DB.prepare(`DELETE FROM ${table}`)));
@@ -294,6 +295,100 @@ describe("guide: Counter caches, a destroy's dependents", () => {
     expect(models.log.sort()).toEqual(["destroy ada again on g", "destroy ada asks on g", "destroy grace replies on g"]);
     expect(await stored("cc_posts")).toEqual({ a: 0 });
     expect(await stored("cc_users")).toEqual({ ada: 0 });
+  });
+});
+
+describe("guide: Counter caches, replacing a child and writing join rows", () => {
+  /** ada's post "a" with ada's comment "first", pinned. */
+  async function pinnedComment(models: CountedComments) {
+    const { ada, a, g } = await seed(models);
+    await models.Comment.createOrThrow({ ccPostId: a.id, ccUserId: ada.id, body: "first" });
+    expect(await stored("cc_posts")).toEqual({ a: 1, g: 0 });
+    return { ada, a };
+  }
+
+  for (const pinned of ["nullify", "delete"] as const) {
+    it(`a hasOne child replaced (${pinned}) leaves its parents' counters in the save's one round trip, before the new child's insert`, async () => {
+      const models = countedComments(pinned === "nullify" ? {} : { pinned });
+      const { ada, a } = await pinnedComment(models);
+      await recorded(async (roundTrips) => {
+        const post = await models.Post.find(a.id);
+        post.pinned.build({ ccUserId: ada.id, body: "second" });
+        roundTrips.length = 0;
+        await post.saveOrThrow();
+        expect(roundTrips).toHaveLength(1);
+        const writes = heads(roundTrips[0]!);
+        const own = pinned === "nullify" ? 'UPDATE "cc_comments"' : 'DELETE FROM';
+        expect(writes.indexOf('UPDATE "cc_posts"')).toBeLessThan(writes.indexOf(own));
+        expect(writes.indexOf(own)).toBeLessThan(writes.indexOf('INSERT INTO'));
+      });
+      expect(await stored("cc_posts")).toEqual({ a: 1, g: 0 });
+      // nullify unsets the post only: the comment is still ada's.
+      expect(await stored("cc_users")).toEqual({ ada: pinned === "nullify" ? 2 : 1, grace: 0 });
+    });
+  }
+
+  it("a hasOne child replaced by destroy: destroyed with its counters, as any destroy", async () => {
+    const models = countedComments({ pinned: "destroy" });
+    const { ada, a } = await pinnedComment(models);
+    const post = await models.Post.find(a.id);
+    post.pinned.build({ ccUserId: ada.id, body: "second" });
+    await post.saveOrThrow();
+    expect(await stored("cc_posts")).toEqual({ a: 1, g: 0 });
+    expect(await stored("cc_users")).toEqual({ ada: 1, grace: 0 });
+  });
+
+  /** The counters of ct_posts and ct_tags, by title or name. */
+  async function taggingCounts(): Promise<Record<string, number>> {
+    const { results } = await env.DB.prepare("SELECT title AS label, taggings_count AS n FROM ct_posts UNION ALL SELECT name, taggings_count FROM ct_tags").all<{ label: string; n: number }>();
+    return Object.fromEntries(results.map((row) => [row.label, row.n]));
+  }
+
+  /** A post tagged red and blue, and a green tag. */
+  async function tagged(models: ReturnType<typeof countedTaggings>) {
+    const post = await models.Post.createOrThrow({ title: "p" });
+    const [red, blue, green] = await Promise.all(["red", "blue", "green"].map((name) => models.Tag.createOrThrow({ name })));
+    await post.tags().add(red!, blue!);
+    expect(await taggingCounts()).toEqual({ p: 2, red: 1, blue: 1, green: 0 });
+    return { post, red: red!, blue: blue!, green: green! };
+  }
+
+  it("remove's one DELETE of the join rows takes them off both counters in its round trip", async () => {
+    const models = countedTaggings();
+    const { post, red } = await tagged(models);
+    await recorded(async (roundTrips) => {
+      const loaded = await models.Post.find(post.id);
+      roundTrips.length = 0;
+      await loaded.tags().remove(red);
+      expect(roundTrips).toHaveLength(1);
+      expect(heads(roundTrips[0]!)).toEqual(['UPDATE "ct_posts"', 'UPDATE "ct_tags"', "DELETE FROM"]);
+    });
+    expect(await taggingCounts()).toEqual({ p: 1, red: 0, blue: 1, green: 0 });
+  });
+
+  it("remove, set and setIds keep both counters right, join rows destroyed with callbacks or not", async () => {
+    for (const callbacks of [false, true]) {
+      await env.DB.batch(["ct_taggings", "ct_posts", "ct_tags"].map((table) => env.DB.prepare(`DELETE FROM ${table}`)));
+      const models = countedTaggings({ callbacks });
+      const { post, red, blue, green } = await tagged(models);
+      await post.tags().remove(blue);
+      expect(await taggingCounts()).toEqual({ p: 1, red: 1, blue: 0, green: 0 });
+      await post.tags().set([green]);
+      expect(await taggingCounts()).toEqual({ p: 1, red: 0, blue: 0, green: 1 });
+      await post.tags().setIds([red.id!, blue.id!]);
+      expect(await taggingCounts()).toEqual({ p: 2, red: 1, blue: 1, green: 0 });
+      expect(models.log).toEqual(callbacks ? [`destroy ${blue.id}`, `destroy ${red.id}`, `destroy ${green.id}`] : []);
+    }
+  });
+
+  it("a through association's dependent deletes the join rows off the targets' counters, set-based or not", async () => {
+    for (const dependent of ["deleteAll", "nullify", "destroy"] as const) {
+      await env.DB.batch(["ct_taggings", "ct_posts", "ct_tags"].map((table) => env.DB.prepare(`DELETE FROM ${table}`)));
+      const models = countedTaggings({ dependent });
+      const { post } = await tagged(models);
+      await (await models.Post.find(post.id)).destroyOrThrow();
+      expect(await taggingCounts()).toEqual({ red: 0, blue: 0, green: 0 });
+    }
   });
 });
 

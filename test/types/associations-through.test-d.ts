@@ -31,8 +31,12 @@ export class Post extends Model({ id: "integer", writerId: "integer", title: "st
   wrongSource = hasMany(Tag, { through: this.taggings, source: "tags" });
   // @ts-expect-error a through association takes no foreignKey: its keys are those it goes through
   keyed = hasMany(Tag, { through: this.taggings, foreignKey: "tagId" });
-  // @ts-expect-error nor a scope (put it on the source)
-  scoped = hasMany(Tag, { through: this.taggings, scope: (q: any) => q });
+  // A scope narrows the targets: a function of the target's Relation.
+  namedX = hasMany(Tag, { through: this.taggings, scope: (q) => q.where({ name: "x" }) });
+  // @ts-expect-error the scope's Relation is the target's: Tag has no title
+  scopedWrong = hasMany(Tag, { through: this.taggings, scope: (q) => q.where({ title: "x" }) });
+  // @ts-expect-error a scope returns the target's Relation
+  scopedNothing = hasMany(Tag, { through: this.taggings, scope: () => 1 });
   // @ts-expect-error a hasOne through takes no dependent
   dependentBio = hasOne(Bio, { through: this.writer, dependent: "destroy" });
   // @ts-expect-error through is the association field, not any value
@@ -55,8 +59,14 @@ void post.tags().add(post);
 void post.tags().set(tag);
 expectTypeOf(writer.tags().toArray()).toEqualTypeOf<Promise<Tag[]>>();
 expectTypeOf(post.bio.load()).toEqualTypeOf<Promise<Bio | null>>();
-// @ts-expect-error a hasOne through is read-only: no build
+// @ts-expect-error a hasOne through builds no target: set one
 post.bio.build();
+// A hasOne through sets its target through the join row: a Bio, or null.
+expectTypeOf(post.bio.set(null)).toEqualTypeOf<Promise<void>>();
+// @ts-expect-error set takes a record of the target
+void post.bio.set(tag);
+// A scoped through association is a Relation of its target.
+expectTypeOf(post.namedX().toArray()).toEqualTypeOf<Promise<Tag[]>>();
 
 // includes takes through associations, and nests below them.
 Post.includes("tags", "bio");

@@ -92,6 +92,15 @@ export interface ThroughOptions<F extends AssociationField<any>> {
   source?: AssociationName<AssociatedRecord<F>>;
 }
 
+/**
+ * The `scope` of an association through another (Rails' `has_many :tags, -> { where(...) }, through: :taggings`):
+ * narrows the targets for reads, `includes` and counts; `build` starts with its equality conditions.
+ */
+export interface ThroughScope<T extends AnyModel> {
+  /** Narrows the targets: `scope: (q) => q.where({ official: true })`; a `limit` or `offset` cannot be preloaded. */
+  scope?: (relation: RelationOf<T>) => RelationOf<T>;
+}
+
 /** The options of a `hasMany` through another: `dependent` deletes the join rows (see `HasManyOptions`). */
 export interface HasManyThroughOptions<F extends AssociationField<any>> extends ThroughOptions<F> {
   /**
@@ -120,8 +129,15 @@ export interface HasManyThrough<T extends AnyModel> extends AssociationField<Rec
   (): ThroughRelation<T>;
 }
 
-/** A `hasOne` through another: `load()` the target; read-only. */
+/** A `hasOne` through another: `load()` the target; `set` it through the join row. */
 export interface HasOneThrough<T extends AnyModel> extends AssociationField<RecordOf<T> | null> {
+  /**
+   * Points the owner's join row at `record` (Rails' has_one :through assignment), its validations and callbacks run:
+   * updates it, or builds one through the owner's `hasOne` (a saved owner's written now, a new owner's with its
+   * save); `null` destroys the join row, never the target. Throws for a through association that cannot write its
+   * join row (a through a through, a join row that holds no key of the target, or one reached by a `belongsTo`).
+   */
+  set(record: RecordOf<T> | null): Promise<void>;
   /** The target, loaded once (or from `includes`); null if none. */
   load(): Promise<RecordOf<T> | null>;
   /** The loaded target; throws when it was not loaded. */
@@ -139,7 +155,7 @@ export interface HasOneThrough<T extends AnyModel> extends AssociationField<Reco
  * `tags = hasMany(Tag, { through: this.taggings })`; `post.tags()` is their Relation, and `add`, `remove`, `set`
  * and `setIds` write the join rows.
  */
-export function hasMany<T extends AnyModel, F extends AssociationField<any>>(target: T, options: HasManyThroughOptions<F>): HasManyThrough<T>;
+export function hasMany<T extends AnyModel, F extends AssociationField<any>>(target: T, options: HasManyThroughOptions<F> & ThroughScope<T>): HasManyThrough<T>;
 export function hasMany<T extends AnyModel>(target: T, options?: ChildOptions<HasManyOptions, T>): HasMany<T>;
 /** Declares the children of a polymorphic `belongsTo`: `comments = hasMany(Comment, { as: "commentable" })`. */
 export function hasMany<T extends AnyModel>(target: T, options: ChildOfPolymorphicOptions<HasManyOptions, T>): HasMany<T>;
@@ -175,7 +191,7 @@ export function belongsTo(target: AnyModel | readonly AnyModel[], options: Belon
  * With `through`, the one target reached through another association of the owner (each hop a `hasOne` or
  * `belongsTo`): `accountHistory = hasOne(AccountHistory, { through: this.account })`.
  */
-export function hasOne<T extends AnyModel, F extends AssociationField<any>>(target: T, options: ThroughOptions<F>): HasOneThrough<T>;
+export function hasOne<T extends AnyModel, F extends AssociationField<any>>(target: T, options: ThroughOptions<F> & ThroughScope<T>): HasOneThrough<T>;
 export function hasOne<T extends AnyModel>(target: T, options?: ChildOptions<HasOneOptions, T>): HasOne<T>;
 /** Declares the child of a polymorphic `belongsTo`: `image = hasOne(Image, { as: "imageable" })`. */
 export function hasOne<T extends AnyModel>(target: T, options: ChildOfPolymorphicOptions<HasOneOptions, T>): HasOne<T>;

@@ -3,18 +3,15 @@ import {
   anyMatch,
   type BatchItem,
   databaseOfRecord,
-  databaseOfRelation,
-  dependentsWritePlan,
   type DestroyContext,
   type DestroyRead,
   humanize,
   primaryKeyOf,
   type Relation,
   relationOf,
-  relationTarget,
-  setWriteStatement,
   type Statement,
 } from "../../kernel/index.js";
+import { writeChildren } from "./child-writes.js";
 import type { Dependent, ResolvedAssociation } from "./definition.js";
 import { anyReached, parentsReached, readRecords, relinkStatement, type TreeReach, writeReached } from "./dependent-statements.js";
 import { type DependentNode, type DependentTree, dependentTreeOf, OWNER } from "./dependent-tree.js";
@@ -129,16 +126,6 @@ function refuse(owner: Owner, association: ResolvedAssociation): never {
   const reason = restrictionMessage(association);
   owner.errors.add("base", "restrict_dependent_destroy", reason);
   throw abort(reason);
-}
-
-/**
- * A set-based write of one owner's children (`deleteAll`'s DELETE, `nullify`'s UPDATE), planned as the dependents'
- * writes of a set-based tree are (`deleteDependents`, `nullify`), so that plugins treat both alike: a soft delete
- * stamps the rows, counter caches take them off their other parents.
- */
-async function writeChildren(rows: Relation, operation: "deleteDependents" | "nullify", values?: ReadonlyMap<string, unknown>): Promise<Statement<number>> {
-  const plan = await dependentsWritePlan(rows.model, operation, values);
-  return setWriteStatement(plan, relationTarget(rows, operation === "nullify" ? "updateAll" : "deleteAll"), databaseOfRelation(rows));
 }
 
 const deleteRows: Strategy = async ({ owner, association, slot, batch }) => {

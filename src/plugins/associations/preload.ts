@@ -21,7 +21,9 @@ import { associationsOf, slotsOf } from "./registry.js";
 import type { ResolvedAssociation } from "./definition.js";
 import { keyFor } from "./keys.js";
 import { settleOwnersOfNothing, typedTargets } from "./polymorphic-preload.js";
+import { chosenOwners, type Level, loadedKeyColumn, OWNER_COLUMN, OWNERS } from "./preload-owners.js";
 import { throughHopsTree } from "./through-preload.js";
+import { admittedTargetsRead } from "./through-scope-preload.js";
 
 type Loaded = Record<string, any>;
 
@@ -53,19 +55,6 @@ function scoped(association: ResolvedAssociation): Relation {
   return relation;
 }
 
-/**
- * A key column of a preload's query, refused before any query when the Relation's `select` leaves it out: the
- * owners' key, or the targets' (by which their rows are told from an owner without any).
- */
-function loadedKeyColumn(relation: Relation, key: string, needer: string): string {
-  const { model, description } = relation;
-  const attribute = attributeNamed(model, key);
-  const { select, distinct } = description;
-  const loaded = !select || select.includes(attribute) || (!distinct && attribute === model.primaryKey);
-  if (!loaded) throw new MissingAttribute(`${needer} needs ${model.name}.${key}, which select() leaves out`);
-  return attribute.column;
-}
-
 /** How the two sides of an association compare keys: as the target's key attribute reads them as a condition. */
 function keyMatcher(association: ResolvedAssociation, theirKey: string): (key: unknown) => unknown {
   // The owner's key as the target's attribute reads it: an integer key matches a text foreign key.
@@ -94,14 +83,6 @@ function fill(association: ResolvedAssociation, owners: readonly Loaded[], found
   return [...given];
 }
 
-/** One level of preloads: the owners' Relation and source, and how to get their records once loaded. */
-interface Level {
-  readonly owners: Relation;
-  readonly source: QuerySource;
-  readonly records: (main: readonly Loaded[]) => readonly Loaded[];
-  readonly prefix: string;
-}
-
 /** An association of a level, with its keys: the owners' (`ownKey`) and the targets' that match it (`theirKey`). */
 interface Preload {
   readonly association: ResolvedAssociation;
@@ -111,10 +92,6 @@ interface Preload {
   readonly below: IncludeTree;
   readonly path: string;
 }
-
-/** The column of a preload's rows that names the owner key each row was read for, and the rows of those keys. */
-const OWNER_COLUMN = reservedName("owner");
-const OWNERS = injectedName("owners");
 
 /** The owner keys a preload's query chose (its subquery's run of the owners' query) and the targets it read. */
 interface ChosenTargets {
@@ -127,11 +104,9 @@ interface ChosenTargets {
  * (`LEFT JOIN`, so that an owner without any still shows as chosen), in the targets' own conditions and order.
  */
 function joinedToOwners(level: Level, target: Relation, preload: Preload, params: ParamWriter): string {
-  const needer = `${level.owners.model.name}.includes: ${preload.association.name}`;
-  const ownColumn = quoteIdentifier(loadedKeyColumn(level.owners, preload.ownKey, needer));
   return withSource(level.source, params, (owners) => {
     const parts = selectParts(target.description, target.model, params, "preload");
-    const chosen = `(SELECT DISTINCT ${ownColumn} AS "${OWNER_COLUMN}" FROM ${owners} WHERE ${ownColumn} IS NOT NULL) AS ${OWNERS}`;
+    const chosen = chosenOwners(level, preload.ownKey, preload.association, owners);
     const theirColumn = `${parts.from}.${quoteIdentifier(attributeNamed(target.model, preload.theirKey).column)}`;
     const on = joinWithAnd([`${theirColumn} = ${OWNERS}."${OWNER_COLUMN}"`, ...parts.where]);
     const columns = `${OWNERS}."${OWNER_COLUMN}", ${parts.columns === "*" ? `${parts.from}.*` : parts.columns}`;
@@ -176,6 +151,10 @@ function planLevel(level: Level, tree: IncludeTree, pending: Set<string>, reads:
     }
     const preload: Preload = { association, ownKey: belongs ? association.foreignKey : association.primaryKey, theirKey: belongs ? association.primaryKey : association.foreignKey, below, path };
     planBySource(level, preload, reads);
+  }
+  for (const name of tree.keys()) {
+    const association = known.get(name);
+    if (association?.through !== undefined && association.options.scope) reads.push(admittedTargetsRead(level, association));
   }
 }
 

@@ -26,8 +26,19 @@ export function hopOf(association: ResolvedAssociation): Hop {
 /** Whether a hop reaches one row at most. */
 const single = (hop: Hop) => hop.association.kind !== "hasMany";
 
-/** Whether an association reaches records of `model` (or of a subclass of it). */
-const reaches = (association: ResolvedAssociation, model: Function) => association.target === model || association.target.prototype instanceof model;
+/** Whether an association is a polymorphic `belongsTo`, which has no one target Model to go through or reach. */
+const isPolymorphicParent = (association: ResolvedAssociation) => association.kind === "belongsTo" && association.polymorphic !== undefined;
+
+/** Whether an association reaches records of `model` (or of a subclass of it); a polymorphic `belongsTo` reaches none. */
+const reaches = (association: ResolvedAssociation, model: Function) =>
+  !isPolymorphicParent(association) && (association.target === model || association.target.prototype instanceof model);
+
+/** Refuses a polymorphic `belongsTo` as a hop: which Model its rows reach is known row by row only. */
+function refusePolymorphic(where: string, model: Function, association: ResolvedAssociation): void {
+  if (isPolymorphicParent(association)) {
+    throw new InvalidModel(`${where}: ${model.name}.${association.name} is a polymorphic belongsTo, which a through association cannot go through nor reach (Rails' source_type is not supported); go through its children's hasMany as instead`);
+  }
+}
 
 /**
  * The source of a through association on the Model gone through: `source`, else the association named as it is
@@ -43,9 +54,11 @@ function sourceOf(owner: Function, association: ResolvedAssociation, middle: Fun
   if (source !== undefined) {
     const named = known.get(source);
     if (!named) throw new InvalidModel(`${where}: ${middle.name} has no association ${source} (the source)`);
+    refusePolymorphic(where, middle, named);
     return named;
   }
   const same = known.get(association.name);
+  if (same) refusePolymorphic(where, middle, same);
   if (same) return same;
   const reaching = [...known.values()].filter((each) => reaches(each, association.target));
   if (reaching.length === 1) return reaching[0]!;
@@ -63,6 +76,7 @@ function resolveHops(owner: Function, association: ResolvedAssociation, path: re
   if (path.includes(association)) throw new InvalidModel(`${where}: through associations that go through each other never reach a row`);
   const through = associationsOf(owner).get(association.through!);
   if (!through) throw new InvalidModel(`${where}: through ${association.through} is not an association of ${owner.name}`);
+  refusePolymorphic(where, owner, through);
   const here = [...path, association];
   const first = hopsOfAssociation(owner, through, here);
   const source = sourceOf(owner, association, through.target);

@@ -22,7 +22,7 @@ type Owner = Record<string, any>;
  * statement is, with the `relation:*` hooks of its Model (a tenant's, a soft delete's). Its order is dropped unless
  * it pages: no set of rows depends on it.
  */
-function keysOf(relation: Relation, key: string) {
+export function keysOf(relation: Relation, key: string) {
   const { limit, offset } = relation.description;
   const rows = limit === undefined && offset === undefined ? relation.with({ order: [], select: undefined }) : relation.with({ select: undefined });
   return subquery((params) => {
@@ -42,17 +42,28 @@ function reachedBy(above: Relation, hop: Hop, database: Database | undefined): R
 }
 
 /**
+ * The targets a through association reaches from the rows of its first hop that `firstRows` selects: each hop's
+ * rows chosen by a subquery of the keys of the hop before it, narrowed last by the association's own `scope`
+ * (Rails' `has_many :tags, -> { where(...) }, through: :taggings`).
+ */
+export function reachedFrom(association: ResolvedAssociation, hops: readonly Hop[], firstRows: Relation, database: Database | undefined): Relation {
+  let relation = firstRows;
+  for (const hop of hops.slice(1)) relation = reachedBy(relation, hop, database);
+  const { scope } = association.options;
+  return scope ? (scope(relation) as Relation) : relation;
+}
+
+/**
  * The targets of a through association of `owner` as one Relation: each hop's rows chosen by a subquery of the
- * keys of the hop before it, down from the owner's key (`tags.id IN (SELECT tag_id FROM taggings WHERE post_id = ?)`).
- * One statement, the join rows read by their index and never loaded; each target once, however many join rows
- * reach it. An owner without a key (a new record's database-assigned one) has none.
+ * keys of the hop before it, down from the owner's key (`tags.id IN (SELECT tag_id FROM taggings WHERE post_id = ?)`),
+ * then the association's `scope`. One statement, the join rows read by their index and never loaded; each target
+ * once, however many join rows reach it. An owner without a key (a new record's database-assigned one) has none.
  */
 export function throughRelation(owner: Owner, association: ResolvedAssociation): Relation {
-  const [first, ...rest] = throughHops(owner.constructor as Function, association);
+  const hops = throughHops(owner.constructor as Function, association);
+  const first = hops[0]!;
   const database = databaseOfRecord(owner);
-  const key = ownerKeyOf(owner, first!);
-  const start = scopedTargetOf(first!.association, database);
-  let relation = key === null ? start.none() : start.where({ [first!.theirKey]: key });
-  for (const hop of rest) relation = reachedBy(relation, hop, database);
-  return relation;
+  const key = ownerKeyOf(owner, first);
+  const start = scopedTargetOf(first.association, database);
+  return reachedFrom(association, hops, key === null ? start.none() : start.where({ [first.theirKey]: key }), database);
 }

@@ -2,6 +2,7 @@ import { primaryKeyOf } from "../../kernel/index.js";
 import type { AssociationDefinition, ResolvedAssociation } from "./definition.js";
 import { slotsOf } from "./registry.js";
 import { AssociationSlot } from "./slot.js";
+import { rowKeyOf } from "./keys.js";
 import { type Hop, throughHops } from "./through-hops.js";
 
 type Loaded = Record<string, any>;
@@ -44,6 +45,13 @@ function reachedInMemory(owner: Loaded, hops: readonly Hop[]): Loaded[] | undefi
   return level;
 }
 
+/** The admitted targets among those reached, in the admitted order; undefined when one of them was not reached. */
+function admittedAmong(reached: readonly Loaded[], admitted: readonly string[]): Loaded[] | undefined {
+  const byKey = new Map(reached.filter((target) => !target.isNewRecord()).map((target) => [String(rowKeyOf(target, primaryKeyOf(target.constructor).name)), target]));
+  const targets = admitted.map((key) => byKey.get(key));
+  return targets.every((target) => target !== undefined) ? (targets as Loaded[]) : undefined;
+}
+
 /**
  * The slot of a through association. What it holds is what was loaded through it (a query of its Relation), else
  * what the loaded associations it crosses reach (`includes("tags")` preloads `taggings` and each tagging's `tag`):
@@ -54,6 +62,8 @@ export class ThroughSlot extends AssociationSlot {
   #value: unknown = null;
   /** Whether the crossed associations answer for it (not after a reload of it, which reads its rows again). */
   #fromHops = true;
+  /** For a `scope`: the keys of the targets it admits, in its order, as `includes` read them. */
+  #admitted: readonly string[] | undefined;
 
   constructor(definition: AssociationDefinition) {
     super(definition);
@@ -72,6 +82,16 @@ export class ThroughSlot extends AssociationSlot {
   override discard(): void {
     super.discard();
     this.#fromHops = false;
+    this.#admitted = undefined;
+  }
+
+  /**
+   * Notes which targets the association's `scope` admits, in its order (read by `includes`): the targets the crossed
+   * associations reach then answer for it, narrowed to those. Without it, a scoped association of a saved owner is
+   * not loaded by its hops.
+   */
+  admit(keys: readonly string[]): void {
+    this.#admitted = keys;
   }
 
   /**
@@ -92,7 +112,9 @@ export class ThroughSlot extends AssociationSlot {
 
   #reached(): Loaded[] | undefined {
     if (!this.#fromHops || !this.owner || !this.association) return undefined;
-    return reachedInMemory(this.owner, this.hops());
+    const reached = reachedInMemory(this.owner, this.hops());
+    if (!this.association.options.scope || this.owner.isNewRecord() || reached === undefined) return reached;
+    return this.#admitted && admittedAmong(reached, this.#admitted);
   }
 
   #valueOf(reached: Loaded[] | undefined): unknown {

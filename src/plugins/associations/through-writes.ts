@@ -1,9 +1,11 @@
-import { argumentError, type BatchItem, databaseForBatch, deleteAllStatement, RecordNotFound, type Relation } from "../../kernel/index.js";
+import { argumentError, type BatchItem, column, databaseForBatch, RecordNotFound, type Relation, sql } from "../../kernel/index.js";
+import { writeChildren } from "./child-writes.js";
 import { hasOtherDestroyHooks } from "./dependent-tree.js";
 import { dependentsBeforeDelete } from "./dependents.js";
 import { rowKeyOf } from "./keys.js";
 import type { AssociationSlot } from "./slot.js";
 import type { Hop } from "./through-hops.js";
+import { keysOf, throughRelation } from "./through-relation.js";
 import { slotNamed, type ThroughSlot } from "./through-slot.js";
 
 type Loaded = Record<string, any>;
@@ -53,6 +55,17 @@ const keyHeld = (writes: Writing, join: Loaded) => join.readAttribute(writes.sou
 function joins(writes: Writing): { slot: AssociationSlot | undefined; rows: () => Relation } {
   const name = writes.join.association.name;
   return { slot: slotNamed(writes.owner, name), rows: () => writes.owner[name]() as Relation };
+}
+
+/**
+ * The owner's join rows that `set` replaces: all of them, or, for an association with a `scope`, those to the
+ * targets it admits (as Rails replaces the loaded targets: a join row to a target outside the scope stays).
+ */
+function replacedJoins(writes: Writing): Relation {
+  const rows = joins(writes).rows();
+  const { owner, association } = writes.slot.requireOwner();
+  if (!association.options.scope) return rows;
+  return rows.where(sql`${column(writes.source.ownKey)} IN ${keysOf(throughRelation(owner, association), writes.source.theirKey)}`);
 }
 
 /** Builds the join row of each target through the owner's join association (a new owner's save writes it). */
@@ -120,8 +133,9 @@ function linksAny(writes: Writing, targets: readonly Loaded[]): (join: Loaded) =
 
 /**
  * `post.tags().remove(tag, ...)` (Rails' `delete`): deletes the owner's join rows to the targets, never the
- * targets. One DELETE when the join Model has no destroy callbacks; else its records are read and destroyed, their
- * callbacks run, in one batch.
+ * targets. One DELETE when the join Model has no destroy callbacks (planned, so a counter cache on the join Model
+ * takes the rows off their parents in its batch); else its records are read and destroyed, their callbacks run, in
+ * one batch.
  */
 async function remove(writes: Writing, targets: readonly Loaded[]): Promise<void> {
   const keys = [...savedKeys(writes, targets)];
@@ -130,7 +144,7 @@ async function remove(writes: Writing, targets: readonly Loaded[]): Promise<void
   writes.slot.changeLoaded((loaded) => loaded.filter((target) => !among(target)));
   if (writes.owner.isNewRecord() || keys.length === 0) return;
   const rows = joins(writes).rows().where({ [writes.source.ownKey]: keys });
-  if (!hasOtherDestroyHooks(rows.model.model, dependentsBeforeDelete)) return run(writes, [deleteAllStatement(rows)], []);
+  if (!hasOtherDestroyHooks(rows.model.model, dependentsBeforeDelete)) return run(writes, [await writeChildren(rows, "deleteDependents")], []);
   const found = await rows.toArray();
   await run(writes, found.map((join: Loaded) => join.toDestroy()), []);
 }
@@ -146,7 +160,7 @@ async function set(writes: Writing, targets: readonly Loaded[], current?: readon
     writes.slot.changeLoaded(() => []);
     return add(writes, targets);
   }
-  const existing = current ?? (await joins(writes).rows().toArray());
+  const existing = current ?? (await replacedJoins(writes).toArray());
   const wanted = new Set(targets.filter((target) => !target.isNewRecord()).map((target) => targetKey(writes, target)));
   const dropped = existing.filter((join) => !wanted.has(keyHeld(writes, join)));
   const held = new Set(existing.map((join) => keyHeld(writes, join)));
@@ -163,8 +177,9 @@ async function set(writes: Writing, targets: readonly Loaded[], current?: readon
 async function setIds(writes: Writing, ids: unknown): Promise<void> {
   if (!Array.isArray(ids)) throw argumentError(writes.where("setIds"), "a list of keys", ids);
   const { association } = writes.slot.requireOwner();
-  const targets = writes.slot.scopedTarget().where({ [writes.source.theirKey]: ids });
-  const reads = writes.owner.isNewRecord() ? [targets.toSelect()] : [targets.toSelect(), joins(writes).rows().toSelect()];
+  // As Rails' ids writer: the target Model's rows of those keys, whatever the association's scope.
+  const targets = writes.slot.targetModel().all().where({ [writes.source.theirKey]: ids });
+  const reads = writes.owner.isNewRecord() ? [targets.toSelect()] : [targets.toSelect(), replacedJoins(writes).toSelect()];
   const [found, current] = (await (await databaseForBatch(reads)).batch(reads)) as [Loaded[], Loaded[] | undefined];
   const byKey = new Map(found.map((target) => [String(target.readAttribute(writes.source.theirKey)), target]));
   const missing = [...new Set(ids.map(String))].filter((id) => !byKey.has(id));
@@ -177,10 +192,12 @@ async function setIds(writes: Writing, ids: unknown): Promise<void> {
 /**
  * `post.tags().build(attributes)`: a new target with its join row, built through `post.taggings`; the owner's next
  * save writes both, new or saved owner alike, in its batch (the target first, in a round trip of its own when the
- * database assigns its key).
+ * database assigns its key). It starts with the equality conditions of the association's `scope`, as in Rails.
  */
 function build(writes: Writing, attributes: object): Loaded {
-  const target = writes.slot.targetModel().build(attributes);
+  const { scope } = writes.slot.requireOwner().association.options;
+  const all = writes.slot.targetModel().all();
+  const target = (scope ? (scope(all) as Relation) : all).build(attributes);
   buildJoins(writes, [target]);
   writes.slot.changeLoaded((loaded) => [...loaded, target]);
   return target;
