@@ -212,9 +212,12 @@ export type CountedName<R> = {
 export type WithCounts<K extends string> = { readonly [N in K as `${N}Count`]: number };
 
 /** The scopes of `withCount`'s object form: association names to a function narrowing the counted records. */
-export type CountScopesOf<R> = {
-  readonly [K in CountedName<R>]?: (q: TypedRelation<AssociatedRecord<R[K]>>) => TypedRelation<AssociatedRecord<R[K]>>;
-};
+export type CountScopesOf<R> = [CountedName<R>] extends [never]
+  ? never
+  : { readonly [K in CountedName<R>]?: (q: TypedRelation<AssociatedRecord<R[K]>>) => TypedRelation<AssociatedRecord<R[K]>> };
+
+/** One argument of `withCount`: a name, or an object of names to scopes. */
+export type CountSpec<R> = CountedName<R> | CountScopesOf<R>;
 
 /** The names of a `withCount` argument: a name, or the keys of an object of scopes. */
 type NamesOf<S> = S extends string ? S : keyof S & string;
@@ -228,7 +231,7 @@ declare module "../../kernel/index.js" {
      * Loads the number of each record's records of the named `hasMany` associations as `<name>Count` (a number), in
      * the same SELECT; an object narrows what is counted: `withCount({ comments: (q) => q.where({ approved: true }) })`.
      */
-    withCount<const S extends CountedName<R> | CountScopesOf<R>>(...counts: [S, ...S[]]): TypedRelation<R & WithCounts<NamesOf<S>>>;
+    withCount<const S extends readonly [CountSpec<R>, ...CountSpec<R>[]]>(...counts: S): TypedRelation<R & WithCounts<NamesOf<S[number]>>>;
     /** Narrows to the records whose count of the association compares so with `count` (`whereCount("comments", ">", 5)`). */
     whereCount(name: CountedName<R>, operator: CountOperator, count: number): this;
     /** Orders by the count of the association (ascending unless told), after the order given before it. */
@@ -237,10 +240,10 @@ declare module "../../kernel/index.js" {
 
   interface PluginStatics<A> {
     /** `all().withCount(...)`: the records with the number of their records of each named `hasMany`. */
-    withCount<M extends AnyModel, const S extends CountedName<RecordOfModel<M>> | CountScopesOf<RecordOfModel<M>>>(
+    withCount<M extends AnyModel, const S extends readonly [CountSpec<RecordOfModel<M>>, ...CountSpec<RecordOfModel<M>>[]]>(
       this: M,
-      ...counts: [S, ...S[]]
-    ): TypedRelation<RecordOfModel<M> & WithCounts<NamesOf<S>>>;
+      ...counts: S
+    ): TypedRelation<RecordOfModel<M> & WithCounts<NamesOf<S[number]>>>;
     /** `all().whereCount(...)`. */
     whereCount<M extends AnyModel>(this: M, name: CountedName<RecordOfModel<M>>, operator: CountOperator, count: number): RelationOf<M>;
     /** `all().orderByCount(...)`. */
