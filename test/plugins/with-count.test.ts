@@ -171,6 +171,10 @@ describe("guide: Counts of associations", () => {
     const page = await ThrPost.whereCount("thrComments", ">", 0).orderByCount("thrComments").paginate({ perPage: 1 });
     expect([page.total, page.records.map((post) => post.title)]).toEqual([2, ["a2"]]);
     expect(await ThrPost.orderByCount("thrTags", "desc").order({ title: "desc" }).pluck("title")).toEqual(["a1", "a2", "b1"]);
+    const { events, Post } = listen({ models: { Post: ThrPost } });
+    expect(await Post.withCount("thrComments").orderByCount("thrComments").limit(2).count()).toBe(2);
+    expect(await Post.withCount("thrComments").exists()).toBe(true);
+    expect(events.map((event) => event.sql.includes("recordflare_count_thrComments"))).toEqual([false, false]);
   });
 
   it("size(), isEmpty() and hasAny() answer from a loaded count without a query; a scoped count does not", async () => {
