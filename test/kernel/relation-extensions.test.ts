@@ -175,7 +175,7 @@ describe("guide: Relation hooks: computed columns", () => {
   it("count(), exists() and pluck() never compute them; merge takes the other's, or requires the same", async () => {
     const { events, db } = listen();
     const relation = (db.model(Counter).where({ label: "a" }) as unknown as Relation).with({ columns: [doubled] });
-    expect(await relation.with({ limit: 1 }).count()).toBe(1);
+    expect(await (relation.with({ limit: 1 }) as unknown as { count(): Promise<number> }).count()).toBe(1);
     expect(await (relation as unknown as { exists(): Promise<boolean> }).exists()).toBe(true);
     expect(await (relation as unknown as { pluck(name: string): Promise<unknown[]> }).pluck("value")).toEqual([1, 9]);
     expect(events.filter((event) => event.sql.includes("recordflare_doubled"))).toEqual([]);

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { belongsTo, hasMany, MissingAttribute, Model, multiTenancy, withTenant } from "../../src/index.js";
+import { hasMany, MissingAttribute, Model, multiTenancy, withTenant } from "../../src/index.js";
 import { expectNoTableScans } from "../../src/testing/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { rejectionOf, thrown, typeError } from "../helpers/errors.js";
@@ -236,15 +236,10 @@ describe("guide: Counts of associations", () => {
 
 describe("guide: Counts of associations: a hasMany with a scope", () => {
   it("a hasMany with a scope counts what the association reads", async () => {
-    class Note extends Model({ id: "integer", thrPostId: { type: "integer", null: false }, body: { type: "string", null: false } }) {
-      static override tableName = "thr_comments";
-      static override binding = "DB";
-      thrPost = belongsTo(ThrPost);
-    }
     class Scoped extends Model({ id: "integer", title: { type: "string", null: false } }) {
       static override tableName = "thr_posts";
       static override binding = "DB";
-      firsts = hasMany(Note, { foreignKey: "thrPostId", scope: (q) => q.where({ body: "first" }) });
+      firsts = hasMany(ThrComment, { foreignKey: "thrPostId", scope: (q) => q.where({ body: "first" }) });
     }
     const { a1 } = await seed();
     const post = await Scoped.withCount("firsts").find(a1.id);

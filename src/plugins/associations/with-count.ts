@@ -43,10 +43,8 @@ const COUNTS = "withCount";
 /** The record property a count is read from: the association's name plus `Count` (`comments` gives `commentsCount`). */
 const countProperty = (name: string): string => `${name}Count`;
 
-type Counting = Relation & { readonly modelClass: Function };
-
 /** The `hasMany` (direct, `as:` or through) a count names; `TypeError` naming the Model and method otherwise. */
-function countedAssociation(relation: Counting, method: string, name: unknown): ResolvedAssociation {
+function countedAssociation(relation: Relation, method: string, name: unknown): ResolvedAssociation {
   const model = relation.model.name;
   if (typeof name !== "string") throw new TypeError(`${model}.${method}: an association is named by a string, not ${previewText(name)}`);
   const association = associationsOf(relation.model.model).get(name);
@@ -103,14 +101,14 @@ function countSubquery(owner: ResolvedModel, association: ResolvedAssociation, s
 }
 
 /** The count of a Relation's association as it loads it: with the scope `withCount` gave, if any. */
-function countOf(relation: Counting, method: string, name: unknown): { name: string; fragment: SqlFragment } {
+function countOf(relation: Relation, method: string, name: unknown): { name: string; fragment: SqlFragment } {
   const association = countedAssociation(relation, method, name);
   const scopes = (relation.extension(COUNTS) ?? {}) as CountScopes;
   return { name: association.name, fragment: countSubquery(relation.model, association, scopes[association.name]) };
 }
 
 /** The names and scopes `withCount` was given: names, and objects of names to scopes. */
-function countsGiven(relation: Counting, specs: readonly unknown[]): Array<[string, CountScope | undefined]> {
+function countsGiven(relation: Relation, specs: readonly unknown[]): Array<[string, CountScope | undefined]> {
   const where = `${relation.model.name}.withCount`;
   if (specs.length === 0) throw new TypeError(`${where} needs the name of a hasMany association`);
   return specs.flatMap((spec): Array<[string, CountScope | undefined]> => {
@@ -126,10 +124,10 @@ function countsGiven(relation: Counting, specs: readonly unknown[]): Array<[stri
 /**
  * `Link.withCount("comments")`: each record also carries `commentsCount`, the number of its comments, computed in the
  * main SELECT by a correlated subquery (one statement, each count read by the index on the foreign key). An object
- * narrows what is counted: `withCount({ comments: (q) => q.where({ approved: true }) })`. Counting a name again
+ * narrows what is counted: `withCount({ comments: (q) => q.where({ approved: true }) })`. Relation a name again
  * replaces its count.
  */
-function withCount<R extends Counting>(this: R, ...specs: unknown[]): R {
+function withCount<R extends Relation>(this: R, ...specs: unknown[]): R {
   const given = countsGiven(this, specs);
   let scopes = (this.extension(COUNTS) ?? {}) as CountScopes;
   for (const [name, scope] of given) scopes = { ...scopes, [countedAssociation(this, "withCount", name).name]: scope };
@@ -150,7 +148,7 @@ const OPERATORS = new Set(["=", "!=", ">", ">=", "<", "<="]);
  * `whereCount("comments", ">", 5)`: the rows whose count of the association compares so with the number; the count
  * is the one `withCount` loads (its scope too) when it was called first.
  */
-function whereCount<R extends Counting>(this: R, name: unknown, operator: unknown, value: unknown): R {
+function whereCount<R extends Relation>(this: R, name: unknown, operator: unknown, value: unknown): R {
   const where = `${this.model.name}.whereCount`;
   if (typeof operator !== "string" || !OPERATORS.has(operator)) throw new TypeError(`${where}: the operator must be one of ${[...OPERATORS].join(", ")}, not ${previewText(operator)}`);
   if (!Number.isSafeInteger(value)) throw new TypeError(`${where}: the count is compared with a whole number, not ${previewText(value)}`);
@@ -162,7 +160,7 @@ function whereCount<R extends Counting>(this: R, name: unknown, operator: unknow
  * `orderByCount("comments", "desc")`: orders by the count of the association, after the order given before it; the
  * count is the one `withCount` loads (its scope too) when it was called first.
  */
-function orderByCount<R extends Counting>(this: R, name: unknown, direction: unknown = "asc"): R {
+function orderByCount<R extends Relation>(this: R, name: unknown, direction: unknown = "asc"): R {
   if (direction !== "asc" && direction !== "desc") throw new TypeError(`${this.model.name}.orderByCount: the direction must be "asc" or "desc", not ${previewText(direction)}`);
   const { fragment } = countOf(this, "orderByCount", name);
   return this.order(sql`${fragment} ${fragmentOf(direction.toUpperCase(), [])}`) as R;
