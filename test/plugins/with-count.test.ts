@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { hasMany, MissingAttribute, Model, multiTenancy, withTenant } from "../../src/index.js";
+import { belongsTo, hasMany, MissingAttribute, Model, multiTenancy, withTenant } from "../../src/index.js";
 import { expectNoTableScans } from "../../src/testing/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { rejectionOf, thrown, typeError } from "../helpers/errors.js";
@@ -118,6 +118,24 @@ describe("guide: Counts of associations", () => {
     expect(counts).toEqual(["root", "r1", "r2"]);
     const comments = await Comment.withCount("replies").order({ id: "asc" }).toArray();
     expect(comments.map((comment) => comment.repliesCount)).toEqual([2, 0, 0]);
+  });
+
+  it("a through back to the owner's own table (a comment's siblings through its post) correlates to the owner's row", async () => {
+    class Sibling extends Model({ id: "integer", thrPostId: { type: "integer", null: false }, body: { type: "string", null: false } }) {
+      static override tableName = "thr_comments";
+      static override binding = "DB";
+      thrPost = belongsTo(ThrPost);
+      siblings = hasMany(ThrComment, { through: this.thrPost, source: "thrComments" });
+    }
+    const { a1 } = await seed();
+    await ThrComment.create({ thrPostId: a1.id!, body: "third on a1" });
+    const counts = await Sibling.withCount("siblings").order({ id: "asc" }).toArray();
+    expect(counts.map((comment) => [comment.body, comment.siblingsCount])).toEqual([
+      ["first", 3],
+      ["second", 3],
+      ["third", 1],
+      ["third on a1", 3],
+    ]);
   });
 
   it("multi-tenancy: a count never counts another tenant's rows", async () => {
