@@ -64,6 +64,7 @@ export { type InheritanceOptions, singleTableInheritance, SubclassNotFound } fro
 export { DecryptionError, encrypts, EncryptionError, type EncryptedAttributeOptions, type EncryptsOptions, type TextAttributeName, type WorkerSecrets } from "./plugins/encrypts.js";
 export { associations, type JsonInclude } from "./plugins/associations/plugin.js";
 export { counterCaches } from "./plugins/associations/counter-cache.js";
+export { associationCounts, type CountedName, type CountOperator, type CountScopesOf, type WithCounts } from "./plugins/associations/with-count.js";
 export { AssociationNotLoaded } from "./plugins/associations/association-not-loaded.js";
 export {
   belongsTo,

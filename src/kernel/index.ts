@@ -16,9 +16,9 @@ export {
 export { defineAttributeType } from "./records/define-attribute-type.js";
 export { Base } from "./base.js";
 export type { Batchable } from "./database/batchable.js";
-export type { QueryPurpose, RelationData, SelectParts, OrderTerm } from "./sql/compiler.js";
+export type { ComputedColumn, QueryPurpose, RelationData, SelectParts, OrderTerm } from "./sql/compiler.js";
 export { ParamWriter } from "./sql/param-writer.js";
-export { injectedName, reservedName } from "./sql/reserved-names.js";
+export { injectedName, isReservedName, reservedName } from "./sql/reserved-names.js";
 export { assertValueWithinD1Limit, MAX_VALUE_BYTES, utf8Length } from "./sql/bound-json.js";
 export { between, Comparison, gt, gte, ignoringCase, lt, lte, type Condition } from "./sql/conditions.js";
 export { currentDatabase, databaseForBatch, withDatabase, workerEnv } from "./database/context.js";
@@ -68,7 +68,7 @@ export { installWritePlans } from "./persistence/planned-record-write.js";
 export { installRelationChecks } from "./relations/relation-shape.js";
 export type { BatchChangesGuard } from "./database/changes-check.js";
 export type * from "./types.js";
-export { attributesOf, databaseOfModel, databaseOfRecord, databaseOfRelation, isAttributeLoaded, primaryKeyOf, readAsCondition } from "./records/introspection.js";
+export { attributesOf, computedValueOf, databaseOfModel, databaseOfRecord, databaseOfRelation, isAttributeLoaded, primaryKeyOf, readAsCondition } from "./records/introspection.js";
 export { writeStoredAttribute } from "./records/stored-attribute.js";
 export { defineRelationMethod, pluginRelationOf, relationOf } from "./relations/model-relations.js";
 export {

@@ -54,6 +54,7 @@ function merge<R extends Relation>(this: R, other: Relation): R {
     distinct: ours.distinct || theirs.distinct,
     none: ours.none || theirs.none,
     includes: [...new Set([...ours.includes, ...theirs.includes])],
+    columns: [...ours.columns.filter((column) => !theirs.columns.some((their) => their.name === column.name)), ...theirs.columns],
     extensions: { ...ours.extensions, ...theirs.extensions },
   });
 }

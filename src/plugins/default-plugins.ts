@@ -1,5 +1,6 @@
 import { associations } from "./associations/plugin.js";
 import { counterCaches } from "./associations/counter-cache.js";
+import { associationCounts } from "./associations/with-count.js";
 import { attributeFiltering } from "./attribute-filtering.js";
 import { bulkWrites } from "./bulk-writes.js";
 import { calculations } from "./calculations.js";
@@ -23,4 +24,4 @@ import { validations } from "./validations.js";
 
 /** The built-in plugins every app gets: together they are the behaviour SPEC.md specifies. */
 // Scopes come first: their name check must see a scope named like a static (`filterAttributes`) before a plugin reads it.
-export const defaultPlugins = [scopes, defaultScopes, tableNaming, combining, calculations, findMany, lastRecord, queryPlans, recordPrinting, changeTracking, attributeFiltering, idGeneration, normalization, validations, callbacks, timestamps, pagination, permitting, bulkWrites, associations, counterCaches, singleTableInheritance];
+export const defaultPlugins = [scopes, defaultScopes, tableNaming, combining, calculations, findMany, lastRecord, queryPlans, recordPrinting, changeTracking, attributeFiltering, idGeneration, normalization, validations, callbacks, timestamps, pagination, permitting, bulkWrites, associations, counterCaches, associationCounts, singleTableInheritance];

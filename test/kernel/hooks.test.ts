@@ -471,7 +471,7 @@ describe("guide: The hook catalogue, order guarantees", () => {
     }
     R.limit(2).toSql();
     expect(limit).toBe(2);
-    expect(keys).toEqual(["conditions", "distinct", "extensions", "includes", "limit", "none", "offset", "order", "select"].sort());
+    expect(keys).toEqual(["columns", "conditions", "distinct", "extensions", "includes", "limit", "none", "offset", "order", "select"].sort());
   });
 
   it("model:tableName gets the class name just below the declaration class", () => {

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { ActiveRecord, belongsTo, column, defineApplicationRecord, hasMany, sql } from "../../src/index.js";
-import { definePlugin, type QueryPurpose, type Relation } from "../../src/plugin.js";
+import { computedValueOf, definePlugin, type QueryPurpose, type Relation, reservedName } from "../../src/plugin.js";
 import { resetDatabase } from "../helpers/db.js";
 import { listen } from "../helpers/queries.js";
 import { schema } from "../models/fixtures.js";
@@ -148,5 +148,39 @@ describe("the purpose a compile hook is told", () => {
     await writer.destroy();
     expect(purposes).toContain("preload");
     expect(purposes).not.toContain("load");
+  });
+});
+
+describe("guide: Relation hooks: computed columns", () => {
+  const doubled = { name: reservedName("doubled"), fragment: sql`${column("value")} * ${2}` };
+  const base = () => Counter.where({ label: "a" }) as unknown as Relation;
+
+  it("are selected after the Model's own columns, under their name, and read back with computedValueOf", async () => {
+    const { events, db } = listen();
+    const relation = (db.model(Counter).where({ label: "a" }) as unknown as Relation).with({ columns: [doubled] }).order(sql`1`);
+    const counters = (await relation.toArray()) as Counter[];
+    expect(events[0]!.sql).toBe(`SELECT "counters".*, ("value" * ?1) AS "recordflare_doubled" FROM "counters" WHERE "label" = ?2 ORDER BY 1`);
+    expect(counters.map((counter) => [counter.value, computedValueOf(counter, doubled.name)])).toEqual([
+      [1, 2],
+      [9, 18],
+    ]);
+    expect(computedValueOf((await Counter.where({ label: "a" }).first())!, doubled.name)).toBeUndefined();
+  });
+
+  it("are refused unless named with a reserved name and given as an sql fragment", () => {
+    expect(() => base().with({ columns: [{ name: "doubled", fragment: doubled.fragment }] })).toThrow(/^Counter: Relation\.with: columns takes a list of \{ name, fragment \} with reserved names/);
+    expect(() => base().with({ columns: [{ name: doubled.name, fragment: "1" as never }] })).toThrow(TypeError);
+  });
+
+  it("count(), exists() and pluck() never compute them; merge takes the other's, or requires the same", async () => {
+    const { events, db } = listen();
+    const relation = (db.model(Counter).where({ label: "a" }) as unknown as Relation).with({ columns: [doubled] });
+    expect(await (relation.with({ limit: 1 }) as unknown as { count(): Promise<number> }).count()).toBe(1);
+    expect(await (relation as unknown as { exists(): Promise<boolean> }).exists()).toBe(true);
+    expect(await (relation as unknown as { pluck(name: string): Promise<unknown[]> }).pluck("value")).toEqual([1, 9]);
+    expect(events.filter((event) => event.sql.includes("recordflare_doubled"))).toEqual([]);
+    const merged = (base() as unknown as { merge(other: Relation): Relation }).merge(relation);
+    expect(merged.description.columns.map((each) => each.name)).toEqual([doubled.name]);
+    expect(() => (base() as unknown as { or(other: Relation): Relation }).or(relation)).toThrow(/columns/);
   });
 });

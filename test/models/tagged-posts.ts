@@ -1,4 +1,4 @@
-import { belongsTo, hasMany, hasOne, Model, softDelete } from "../../src/index.js";
+import { belongsTo, hasMany, hasOne, Model, multiTenancy, softDelete } from "../../src/index.js";
 
 /** What the join Model's callbacks saw, in order: `save <tag id>` and `destroy <tag id>`. */
 export const taggingCallbacks: string[] = [];
@@ -118,4 +118,37 @@ export class ThrMember extends Model({ id: "integer", name: { type: "string", nu
   thrClub = hasOne(ThrClub, { through: this.thrMembership });
   thrCard = hasOne(ThrCard, { through: this.thrMembership });
   cardClub = hasOne(ThrClub, { through: this.thrCard, source: "thrClub" });
+}
+
+/**
+ * Posts, taggings and tags of migration 0093 under `multiTenancy` (their `tenant_id`): each call makes new classes
+ * sharing one tenancy plugin, so that each test fixes its own Models' hooks.
+ */
+export function tenantTaggedPosts() {
+  const tenancy = multiTenancy();
+  class TTag extends Model({ id: "integer", name: { type: "string", null: false }, tenantId: "string" }) {
+    static override tableName = "thr_tags";
+    static override binding = "DB";
+    static {
+      this.use(tenancy);
+    }
+  }
+  class TTagging extends Model({ id: "integer", thrPostId: "integer", thrTagId: "integer", tenantId: "string" }) {
+    static override tableName = "thr_taggings";
+    static override binding = "DB";
+    static {
+      this.use(tenancy);
+    }
+    tTag = belongsTo(TTag, { foreignKey: "thrTagId" });
+  }
+  class TPost extends Model({ id: "integer", title: { type: "string", null: false }, tenantId: "string" }) {
+    static override tableName = "thr_posts";
+    static override binding = "DB";
+    static {
+      this.use(tenancy);
+    }
+    tTaggings = hasMany(TTagging, { foreignKey: "thrPostId" });
+    tTags = hasMany(TTag, { through: this.tTaggings });
+  }
+  return { TTag, TTagging, TPost };
 }

@@ -1,10 +1,10 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { belongsTo, connect, hasMany, hasOne, InvalidModel, Model, RecordInvalid, RecordNotFound, withTenant, multiTenancy } from "../../src/index.js";
+import { belongsTo, connect, hasMany, hasOne, InvalidModel, Model, RecordInvalid, RecordNotFound, withTenant } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { recordingRoundTrips, listen } from "../helpers/queries.js";
 import { rejectionOf, thrown } from "../helpers/errors.js";
 import { commentsOnPostsAndPhotos } from "../models/comments-on-posts-and-photos.js";
-import { membershipCallbacks, taggingCallbacks, ThrBio, ThrClub, ThrComment, ThrMember, ThrMembership, ThrPost, ThrTag, ThrTagging, ThrWriter } from "../models/tagged-posts.js";
+import { membershipCallbacks, taggingCallbacks, tenantTaggedPosts, ThrBio, ThrClub, ThrComment, ThrMember, ThrMembership, ThrPost, ThrTag, ThrTagging, ThrWriter } from "../models/tagged-posts.js";
 
 beforeEach(async () => {
   await resetDatabase();
@@ -621,31 +621,7 @@ describe("guide: Through associations: soft delete and multi-tenancy narrow ever
   });
 
   it("multi-tenancy: each hop's rows are the current tenant's", async () => {
-    const tenancy = multiTenancy();
-    class TTag extends Model({ id: "integer", name: { type: "string", null: false }, tenantId: "string" }) {
-      static override tableName = "thr_tags";
-      static override binding = "DB";
-      static {
-        this.use(tenancy);
-      }
-    }
-    class TTagging extends Model({ id: "integer", thrPostId: "integer", thrTagId: "integer", tenantId: "string" }) {
-      static override tableName = "thr_taggings";
-      static override binding = "DB";
-      static {
-        this.use(tenancy);
-      }
-      tTag = belongsTo(TTag, { foreignKey: "thrTagId" });
-    }
-    class TPost extends Model({ id: "integer", title: { type: "string", null: false }, tenantId: "string" }) {
-      static override tableName = "thr_posts";
-      static override binding = "DB";
-      static {
-        this.use(tenancy);
-      }
-      tTaggings = hasMany(TTagging, { foreignKey: "thrPostId" });
-      tTags = hasMany(TTag, { through: this.tTaggings });
-    }
+    const { TTag, TTagging, TPost } = tenantTaggedPosts();
     const post = await withTenant("a", () => TPost.create({ title: "p" }));
     const [mine, theirs] = await Promise.all([withTenant("a", () => TTag.create({ name: "mine" })), withTenant("b", () => TTag.create({ name: "theirs" }))]);
     await withTenant("a", () => TTagging.create({ thrPostId: post.id!, thrTagId: mine.id! }));

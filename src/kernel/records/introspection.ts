@@ -17,6 +17,14 @@ export function isAttributeLoaded(record: object, name: string): boolean {
   return state.model.byName.has(name) && (!state.loaded || state.loaded.has(name));
 }
 
+/**
+ * The value of a computed column (`RelationData.columns`) in the row a record was loaded from, as D1 returned it;
+ * undefined when the record was not loaded with it (built, reloaded, or loaded by a query without it).
+ */
+export function computedValueOf(record: object, name: string): unknown {
+  return (record as { [STATE]: RecordState })[STATE].row[name];
+}
+
 /** A Model's primary key attribute, as fixed at its first use. */
 export function primaryKeyOf(model: Function): Attribute {
   return resolveModel(unboundModel(model)).primaryKey;

@@ -61,6 +61,7 @@ const COMPARED: ReadonlyArray<[entry: keyof RelationData, same: (ours: RelationD
   ["select", (ours, theirs, model) => sameSet(loadedAttributes(ours, model), loadedAttributes(theirs, model))],
   ["distinct", (ours, theirs) => ours.distinct === theirs.distinct],
   ["includes", (ours, theirs) => sameSet(new Set(ours.includes), new Set(theirs.includes))],
+  ["columns", (ours, theirs) => sameList(ours.columns, theirs.columns, (a, b) => a.name === b.name && sameWritten(a.fragment, b.fragment))],
   ["extensions", (ours, theirs) => sameExtensions(ours.extensions, theirs.extensions)],
 ];
 

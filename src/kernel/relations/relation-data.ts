@@ -32,12 +32,26 @@ export interface RelationData {
   /** The `includes` paths, nested names joined with dots (`posts.comments`). */
   readonly includes: readonly string[];
   /**
+   * Computed columns a plugin adds to the SELECT of the records (`withCount`'s correlated counts), after the
+   * Model's own: each `(<fragment>) AS "<name>"`, read back from the record with `computedValueOf`. Empty for none.
+   */
+  readonly columns: readonly ComputedColumn[];
+  /**
    * Entries plugins own, by a name of the plugin's choosing (`softDelete`, `tenant`, ...): the kernel never reads
    * them, and they survive every narrowing (`where`, scopes, `with`); `merge` takes the other Relation's entries over
    * this one's, and `or` requires both Relations to hold the same entries. Read with `relation.extension(name)`, set
    * with `relation.withExtension(name, value)`.
    */
   readonly extensions: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * A column a plugin computes in a Relation's SELECT (see `RelationData.columns`): `name` is one of recordflare's
+ * reserved names (`reservedName(...)`), so that it never hides a column of the table; `fragment` is its SQL.
+ */
+export interface ComputedColumn {
+  readonly name: string;
+  readonly fragment: SqlFragment;
 }
 
 /**
@@ -86,5 +100,6 @@ export const EMPTY_RELATION: RelationData = {
   distinct: false,
   none: false,
   includes: [],
+  columns: [],
   extensions: {},
 };

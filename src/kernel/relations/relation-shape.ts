@@ -1,6 +1,7 @@
 import { argumentError } from "../records/arguments.js";
 import type { Attribute } from "../records/attributes.js";
-import { isSqlCount, type OrderTerm, type RelationData } from "../sql/compiler.js";
+import { type ComputedColumn, isSqlCount, type OrderTerm, type RelationData } from "../sql/compiler.js";
+import { isReservedName } from "../sql/reserved-names.js";
 import type { Condition } from "../sql/conditions.js";
 import { previewText } from "../records/display.js";
 import { isPlainObject } from "../records/plain-object.js";
@@ -50,6 +51,9 @@ function isOrderTerm(term: OrderTerm, model: ResolvedModel): boolean {
   return term.kind === "attribute" && isAttributeOf(model)(term.attribute) && (term.direction === "asc" || term.direction === "desc") && nullsOk;
 }
 
+const isComputedColumn = (column: ComputedColumn): boolean =>
+  isPlainObject(column) && typeof column.name === "string" && isReservedName(column.name) && column.fragment instanceof SqlFragment;
+
 /** What each entry of a Relation's description must be: nothing that reaches the SQL goes unchecked. */
 const SHAPES: Record<keyof RelationData, [expected: string, shape: Shape]> = {
   conditions: ["a list of conditions", isConditions],
@@ -60,6 +64,7 @@ const SHAPES: Record<keyof RelationData, [expected: string, shape: Shape]> = {
   distinct: ["a boolean", (value) => typeof value === "boolean"],
   none: ["a boolean", (value) => typeof value === "boolean"],
   includes: ["association names", (value) => isArrayOf(value, (name) => typeof name === "string")],
+  columns: ["a list of { name, fragment } with reserved names and sql fragments", (value) => isArrayOf(value, isComputedColumn)],
   extensions: ["a plain object of plugin entries", (value) => isPlainObject(value)],
 };
 

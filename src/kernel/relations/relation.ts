@@ -270,7 +270,8 @@ export class Relation<R = any> {
     const pending = new Set(this.data.includes);
     const reads: PlannedRead[] = [];
     if (model.hooks.has("relation:plan")) {
-      const ownSource = (params: ParamWriter) => joinSelect(selectParts(this.data, model, params, purpose));
+      // The reads select keys of the source's rows: its computed columns would be computed again for nothing.
+      const ownSource = (params: ParamWriter) => joinSelect(selectParts({ ...this.data, columns: [] }, model, params, purpose));
       model.hooks.callSync("relation:plan", { relation: this, source: source ?? ownSource, purpose, pending, reads });
     }
     return { reads, pending, limit: this.data.limit };

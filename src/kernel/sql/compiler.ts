@@ -8,12 +8,12 @@ import { distinctListValues, matchesEachRowOnce } from "./list-values.js";
 import { quoteIdentifier, underscore } from "./naming.js";
 import { ParamWriter } from "./param-writer.js";
 import { injectedName } from "./reserved-names.js";
-import type { ListJoin, OrderTerm, QueryPurpose, RelationData, SelectParts } from "../relations/relation-data.js";
+import type { ComputedColumn, ListJoin, OrderTerm, QueryPurpose, RelationData, SelectParts } from "../relations/relation-data.js";
 import { frozenDescription } from "../relations/relation-description.js";
 import type { ResolvedModel } from "../records/resolve.js";
 import { ColumnReference, SqlFragment, Subquery } from "./sql.js";
 
-export type { OrderTerm, QueryPurpose, RelationData, SelectParts };
+export type { ComputedColumn, OrderTerm, QueryPurpose, RelationData, SelectParts };
 
 function columnOf(attribute: Attribute): string {
   return quoteIdentifier(attribute.column);
@@ -142,10 +142,21 @@ function compileOrderTerm(term: OrderTerm, model: ResolvedModel, params: ParamWr
   return `${columnOf(term.attribute)} ${term.direction.toUpperCase()}${nulls}`;
 }
 
-function selectColumns(data: RelationData, model: ResolvedModel): string {
+function ownColumns(data: RelationData, model: ResolvedModel): string {
   if (!data.select) return model.selectList;
   const attributes = data.distinct || data.select.includes(model.primaryKey) ? data.select : [model.primaryKey, ...data.select];
   return attributes.map(columnOf).join(", ");
+}
+
+/**
+ * The columns of the SELECT: the Model's own, then the computed ones (`RelationData.columns`), each named; `*` is
+ * then the table's, so that a joined list's column never comes with them.
+ */
+function selectColumns(data: RelationData, model: ResolvedModel, params: ParamWriter): string {
+  const own = ownColumns(data, model);
+  if (data.columns.length === 0) return own;
+  const computed = data.columns.map(({ name, fragment }) => `(${compileFragment(fragment, model, params)}) AS ${quoteIdentifier(name)}`);
+  return [own === "*" ? `${model.quotedTable}.*` : own, ...computed].join(", ");
 }
 
 /** The hooks that compile a SELECT, in the order they run. */
@@ -164,7 +175,7 @@ export function selectParts(data: RelationData, model: ResolvedModel, params = n
   const joinable = (join: ListJoin) => (listJoin ??= join);
   const parts: SelectParts = {
     distinct: data.distinct,
-    columns: selectColumns(data, model),
+    columns: selectColumns(data, model, params),
     from: model.quotedTable,
     where: data.none
       ? ["1 = 0"]

@@ -1,6 +1,7 @@
 import { anyMatch, countOf, Relation } from "../../kernel/index.js";
 import { cachedCount } from "./counter-cache.js";
 import { rowKeyOf } from "./keys.js";
+import { loadedCount } from "./loaded-count.js";
 import { markBuiltThroughOwner } from "./required-parents.js";
 import type { AssociationSlot } from "./slot.js";
 
@@ -8,7 +9,7 @@ import type { AssociationSlot } from "./slot.js";
  * `user.posts()`: a Relation of the children. Narrowing it queries as usual; used as it is, it answers from the
  * loaded children (after `includes` or a first `toArray`) without a query, and `build` adds a child that the
  * owner's next save writes in the same batch; `toArray`, `size`, `isEmpty` and `hasAny` count such a child. Before a
- * load, `size`, `isEmpty` and `hasAny` read the owner's counter cache when it has one, else query.
+ * load, `size`, `isEmpty` and `hasAny` read the count `withCount` loaded or the owner's counter cache, else query.
  */
 export function collection(slot: AssociationSlot): Relation {
   const { owner, association } = slot.requireOwner();
@@ -18,11 +19,12 @@ export function collection(slot: AssociationSlot): Relation {
   const loaded = (): any[] => slot.value as any[];
   // Built children not yet written; one created through the association is a row already, counted as such.
   const unsaved = (): number => slot.pending.filter((child) => child.isNewRecord()).length;
-  // The rows: the owner's counter cache answers without a query, as Rails' size does, when it was loaded.
-  const rowCount = async (): Promise<number> => cachedCount(owner, association) ?? countOf(relation);
+  // The rows: a count `withCount` loaded, or the owner's counter cache, answers without a query, as Rails' size does.
+  const knownCount = (): number | undefined => loadedCount(owner, association) ?? cachedCount(owner, association);
+  const rowCount = async (): Promise<number> => knownCount() ?? countOf(relation);
   const hasRows = async (): Promise<boolean> => {
-    const cached = cachedCount(owner, association);
-    return cached === undefined ? anyMatch(relation) : cached > 0;
+    const known = knownCount();
+    return known === undefined ? anyMatch(relation) : known > 0;
   };
   return Object.defineProperties(relation, {
     build: {

@@ -1,4 +1,5 @@
 import { anyMatch, countOf, Relation } from "../../kernel/index.js";
+import { loadedCount } from "./loaded-count.js";
 import type { ThroughSlot } from "./through-slot.js";
 import { throughRelation } from "./through-relation.js";
 import { throughWrites } from "./through-writes.js";
@@ -12,6 +13,10 @@ export function throughCollection(slot: ThroughSlot): Relation {
   const { owner, association } = slot.requireOwner();
   const relation = throughRelation(owner, association);
   const loaded = (): any[] => slot.value as any[];
+  const hasRows = async (): Promise<boolean> => {
+    const known = loadedCount(owner, association);
+    return known === undefined ? anyMatch(relation) : known > 0;
+  };
   return Object.defineProperties(relation, {
     ...throughWrites(slot),
     toArray: {
@@ -20,8 +25,9 @@ export function throughCollection(slot: ThroughSlot): Relation {
         return [...loaded()];
       },
     },
-    size: { value: async () => (slot.loaded ? loaded().length : countOf(relation)) },
-    isEmpty: { value: async () => (slot.loaded ? loaded().length === 0 : !(await anyMatch(relation))) },
-    hasAny: { value: async () => (slot.loaded ? loaded().length > 0 : anyMatch(relation)) },
+    // Before a load, a count `withCount` loaded answers without a query.
+    size: { value: async () => (slot.loaded ? loaded().length : (loadedCount(owner, association) ?? countOf(relation))) },
+    isEmpty: { value: async () => (slot.loaded ? loaded().length === 0 : !(await hasRows())) },
+    hasAny: { value: async () => (slot.loaded ? loaded().length > 0 : hasRows()) },
   });
 }

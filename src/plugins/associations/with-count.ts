@@ -1,0 +1,250 @@
+import {
+  type AnyModel,
+  type AssociatedRecord,
+  type AssociationField,
+  type AttributesOfRecord,
+  column,
+  type ComputedColumn,
+  computedValueOf,
+  definePlugin,
+  fragmentOf,
+  isPlainObject,
+  joinSelect,
+  MissingAttribute,
+  type ParamWriter,
+  previewText,
+  quoteIdentifier,
+  type RecordOfModel,
+  Relation,
+  type RelationOf,
+  type ResolvedModel,
+  reservedName,
+  selectParts,
+  sql,
+  type SqlFragment,
+  subquery,
+  type TypedRelation,
+} from "../../kernel/index.js";
+import type { ResolvedAssociation } from "./definition.js";
+import { countColumn, scopedCountColumn } from "./loaded-count.js";
+import { associationsOf } from "./registry.js";
+import { scopedTargetOf } from "./slot.js";
+import { type Hop, hopOf, throughHops } from "./through-hops.js";
+
+/** A scope `withCount` narrows the counted records by: a function of their Relation giving a Relation of them. */
+type CountScope = (relation: Relation) => Relation;
+
+/** The scopes of the counts a Relation carries, by association name (undefined: every record of the association). */
+type CountScopes = Readonly<Record<string, CountScope | undefined>>;
+
+/** The Relation's own entry (see `RelationData.extensions`): the counts it loads, so that where and order reuse them. */
+const COUNTS = "withCount";
+
+/** The record property a count is read from: the association's name plus `Count` (`comments` gives `commentsCount`). */
+const countProperty = (name: string): string => `${name}Count`;
+
+/** The `hasMany` (direct, `as:` or through) a count names; `TypeError` naming the Model and method otherwise. */
+function countedAssociation(relation: Relation, method: string, name: unknown): ResolvedAssociation {
+  const model = relation.model.name;
+  if (typeof name !== "string") throw new TypeError(`${model}.${method}: an association is named by a string, not ${previewText(name)}`);
+  const association = associationsOf(relation.model.model).get(name);
+  if (!association) throw new TypeError(`${model}.${method}: ${name} is not an association of ${model}`);
+  if (association.kind !== "hasMany") throw new TypeError(`${model}.${method}: ${name} is a ${association.kind}; only a hasMany's records are counted`);
+  if (relation.model.byName.has(countProperty(name))) {
+    throw new TypeError(`${model}.${method}: ${model} has an attribute ${countProperty(name)} (a counter cache?), which the count would hide; read it, or count with ${name}().count()`);
+  }
+  return association;
+}
+
+/** The table of each level of a count, under a name of recordflare's own: so `owner.key` can only be the owner's row. */
+const levelAlias = (depth: number) => quoteIdentifier(reservedName(`counted_${depth}`));
+
+/**
+ * One level of a count as SQL: the rows of `relation` (with its Model's plugins: a tenant's, a soft delete's)
+ * selecting `columns`, its table renamed. A scope's limit or offset is refused: one COUNT cannot page each owner's rows.
+ */
+function levelSelect(relation: Relation, params: ParamWriter, columns: string, depth: number, where: string): string {
+  const { limit, offset } = relation.description;
+  if (limit !== undefined || offset !== undefined) throw new TypeError(`${where}: a scope with a limit or offset cannot be counted (one COUNT does not page each owner's rows)`);
+  const parts = selectParts(relation.description, relation.model, params, "count");
+  return joinSelect({ ...parts, columns, from: `${parts.from} AS ${levelAlias(depth)}`, distinct: false, order: [], listJoin: undefined });
+}
+
+/** A level's rows: the hop's target, in the association's own scope, and the count's scope on the last one. */
+function levelRows(hop: Hop, scope: CountScope | undefined, last: boolean, where: string): Relation {
+  const rows = scopedTargetOf(hop.association, undefined);
+  if (!last || !scope) return rows;
+  const scoped = scope(rows);
+  if (!(scoped instanceof Relation) || scoped.model !== rows.model) throw new TypeError(`${where}: the scope must return a Relation of ${rows.model.name}, not ${previewText(scoped)}`);
+  return scoped;
+}
+
+/**
+ * `(SELECT COUNT(*) FROM "comments" AS c0 WHERE "link_id" = "links"."id" AND ...)`: the owner row's records of the
+ * association, correlated to the owner's table. A through association counts its targets as `link.tags().count()`
+ * does, each once: each hop's rows chosen by the keys of the hop before (`"id" IN (SELECT "tag_id" ...)`), every
+ * level read by the index on its key.
+ */
+function countSubquery(owner: ResolvedModel, association: ResolvedAssociation, scope: CountScope | undefined): SqlFragment {
+  const where = `${owner.name}.withCount: ${association.name}`;
+  const hops = association.through === undefined ? [hopOf(association)] : throughHops(owner.model, association);
+  const ownerKey = `${owner.quotedTable}.${quoteIdentifier(owner.byName.get(hops[0]!.ownKey)!.column)}`;
+  return sql`${subquery((params) => {
+    let rows = levelRows(hops[0]!, scope, hops.length === 1, where).where(sql`${column(hops[0]!.theirKey)} = ${fragmentOf(ownerKey, [])}`);
+    hops.slice(1).forEach((hop, index) => {
+      const above = rows;
+      const keys = subquery((inner) => levelSelect(above, inner, quoteIdentifier(above.model.byName.get(hop.ownKey)!.column), index, where));
+      rows = levelRows(hop, scope, index === hops.length - 2, where).where(sql`${column(hop.theirKey)} IN ${keys}`);
+    });
+    return levelSelect(rows, params, "COUNT(*)", hops.length - 1, where);
+  })}`;
+}
+
+/** The count of a Relation's association as it loads it: with the scope `withCount` gave, if any. */
+function countOf(relation: Relation, method: string, name: unknown): { name: string; fragment: SqlFragment } {
+  const association = countedAssociation(relation, method, name);
+  const scopes = (relation.extension(COUNTS) ?? {}) as CountScopes;
+  return { name: association.name, fragment: countSubquery(relation.model, association, scopes[association.name]) };
+}
+
+/** The names and scopes `withCount` was given: names, and objects of names to scopes. */
+function countsGiven(relation: Relation, specs: readonly unknown[]): Array<[string, CountScope | undefined]> {
+  const where = `${relation.model.name}.withCount`;
+  if (specs.length === 0) throw new TypeError(`${where} needs the name of a hasMany association`);
+  return specs.flatMap((spec): Array<[string, CountScope | undefined]> => {
+    if (typeof spec === "string") return [[spec, undefined]];
+    if (!isPlainObject(spec)) throw new TypeError(`${where}: takes association names, or an object of names to scopes, not ${previewText(spec)}`);
+    return Object.entries(spec).map(([name, scope]) => {
+      if (typeof scope !== "function") throw new TypeError(`${where}: the scope of ${name} must be a function of the Relation, not ${previewText(scope)}`);
+      return [name, scope as CountScope];
+    });
+  });
+}
+
+/**
+ * `Link.withCount("comments")`: each record also carries `commentsCount`, the number of its comments, computed in the
+ * main SELECT by a correlated subquery (one statement, each count read by the index on the foreign key). An object
+ * narrows what is counted: `withCount({ comments: (q) => q.where({ approved: true }) })`. Relation a name again
+ * replaces its count.
+ */
+function withCount<R extends Relation>(this: R, ...specs: unknown[]): R {
+  const given = countsGiven(this, specs);
+  let scopes = (this.extension(COUNTS) ?? {}) as CountScopes;
+  for (const [name, scope] of given) scopes = { ...scopes, [countedAssociation(this, "withCount", name).name]: scope };
+  const counting = this.withExtension(COUNTS, scopes);
+  // A scoped count is kept under a name of its own: `size()` answers only from a count of what the association reads.
+  const counted: ComputedColumn[] = given.map(([name, scope]) => {
+    const { fragment } = countOf(counting, "withCount", name);
+    return { name: scope ? scopedCountColumn(name) : countColumn(name), fragment };
+  });
+  const replaced = new Set(given.flatMap(([name]) => [countColumn(name), scopedCountColumn(name)]));
+  const kept = this.description.columns.filter((each) => !replaced.has(each.name));
+  return counting.with({ columns: [...kept, ...counted] });
+}
+
+const OPERATORS = new Set(["=", "!=", ">", ">=", "<", "<="]);
+
+/**
+ * `whereCount("comments", ">", 5)`: the rows whose count of the association compares so with the number; the count
+ * is the one `withCount` loads (its scope too) when it was called first.
+ */
+function whereCount<R extends Relation>(this: R, name: unknown, operator: unknown, value: unknown): R {
+  const where = `${this.model.name}.whereCount`;
+  if (typeof operator !== "string" || !OPERATORS.has(operator)) throw new TypeError(`${where}: the operator must be one of ${[...OPERATORS].join(", ")}, not ${previewText(operator)}`);
+  if (!Number.isSafeInteger(value)) throw new TypeError(`${where}: the count is compared with a whole number, not ${previewText(value)}`);
+  const { fragment } = countOf(this, "whereCount", name);
+  return this.where(sql`${fragment} ${fragmentOf(operator, [])} ${value}`, "whereCount") as R;
+}
+
+/**
+ * `orderByCount("comments", "desc")`: orders by the count of the association, after the order given before it; the
+ * count is the one `withCount` loads (its scope too) when it was called first.
+ */
+function orderByCount<R extends Relation>(this: R, name: unknown, direction: unknown = "asc"): R {
+  if (direction !== "asc" && direction !== "desc") throw new TypeError(`${this.model.name}.orderByCount: the direction must be "asc" or "desc", not ${previewText(direction)}`);
+  const { fragment } = countOf(this, "orderByCount", name);
+  return this.order(sql`${fragment} ${fragmentOf(direction.toUpperCase(), [])}`) as R;
+}
+
+/**
+ * Gives each record of a Model with `hasMany` associations a `<name>Count` property per association, read from the
+ * row `withCount` loaded; reading one not loaded throws `MissingAttribute` naming the method to load it.
+ */
+function defineCountProperties(model: Function): void {
+  const prototype = model.prototype as object;
+  for (const association of associationsOf(model).values()) {
+    const property = countProperty(association.name);
+    if (association.kind !== "hasMany" || property in prototype) continue;
+    const [whole, scoped] = [countColumn(association.name), scopedCountColumn(association.name)];
+    Object.defineProperty(prototype, property, {
+      configurable: true,
+      get(this: object) {
+        const value = computedValueOf(this, whole) ?? computedValueOf(this, scoped);
+        if (value === undefined) throw new MissingAttribute(`${model.name}#${property} is not loaded; query with ${model.name}.withCount("${association.name}")`);
+        return Number(value);
+      },
+    });
+  }
+}
+
+/**
+ * Counts of associations in the main query (Laravel's and Lucid's `withCount`, Prisma's `_count`):
+ * `withCount(...names)`, `whereCount(name, operator, n)` and `orderByCount(name, direction)` on every Relation and
+ * Model, each count a correlated subquery of the one SELECT. `link.comments().size()` answers from a loaded count.
+ */
+export const associationCounts = definePlugin({
+  name: "association-counts",
+  relationMethods: { withCount, whereCount, orderByCount },
+  hooks: {
+    "model:finalize": defineCountProperties,
+  },
+});
+
+/** The `hasMany` associations of records `R` (direct, `as:` or through): what `withCount` counts. */
+export type CountedName<R> = {
+  [K in keyof R]: R[K] extends AssociationField<ReadonlyArray<any>> ? (`${K & string}Count` extends keyof AttributesOfRecord<R> ? never : K) : never;
+}[keyof R] &
+  string;
+
+/** What `withCount` adds to records `R` for the names `K`: `<name>Count`, a number. */
+export type WithCounts<K extends string> = { readonly [N in K as `${N}Count`]: number };
+
+/** The scopes of `withCount`'s object form: association names to a function narrowing the counted records. */
+export type CountScopesOf<R> = [CountedName<R>] extends [never]
+  ? never
+  : { readonly [K in CountedName<R>]?: (q: TypedRelation<AssociatedRecord<R[K]>>) => TypedRelation<AssociatedRecord<R[K]>> };
+
+/** One argument of `withCount`: a name, or an object of names to scopes. */
+export type CountSpec<R> = CountedName<R> | CountScopesOf<R>;
+
+/** The names of a `withCount` argument: a name, or the keys of an object of scopes. */
+type NamesOf<S> = S extends string ? S : keyof S & string;
+
+/** How `whereCount` compares a count with its number. */
+export type CountOperator = "=" | "!=" | ">" | ">=" | "<" | "<=";
+
+declare module "../../kernel/index.js" {
+  interface PluginRelationMethods<R> {
+    /**
+     * Loads the number of each record's records of the named `hasMany` associations as `<name>Count` (a number), in
+     * the same SELECT; an object narrows what is counted: `withCount({ comments: (q) => q.where({ approved: true }) })`.
+     */
+    withCount<const S extends readonly [CountSpec<R>, ...CountSpec<R>[]]>(...counts: S): TypedRelation<R & WithCounts<NamesOf<S[number]>>>;
+    /** Narrows to the records whose count of the association compares so with `count` (`whereCount("comments", ">", 5)`). */
+    whereCount(name: CountedName<R>, operator: CountOperator, count: number): this;
+    /** Orders by the count of the association (ascending unless told), after the order given before it. */
+    orderByCount(name: CountedName<R>, direction?: "asc" | "desc"): this;
+  }
+
+  interface PluginStatics<A> {
+    /** `all().withCount(...)`: the records with the number of their records of each named `hasMany`. */
+    withCount<M extends AnyModel, const S extends readonly [CountSpec<RecordOfModel<M>>, ...CountSpec<RecordOfModel<M>>[]]>(
+      this: M,
+      ...counts: S
+    ): TypedRelation<RecordOfModel<M> & WithCounts<NamesOf<S[number]>>>;
+    /** `all().whereCount(...)`. */
+    whereCount<M extends AnyModel>(this: M, name: CountedName<RecordOfModel<M>>, operator: CountOperator, count: number): RelationOf<M>;
+    /** `all().orderByCount(...)`. */
+    orderByCount<M extends AnyModel>(this: M, name: CountedName<RecordOfModel<M>>, direction?: "asc" | "desc"): RelationOf<M>;
+  }
+}
