@@ -51,7 +51,7 @@ export { recordPrinting } from "./plugins/record-printing.js";
 export { pagination, type BasePage, type Page, type PaginateOptions, type PaginationSettings, type UncountedPage } from "./plugins/pagination.js";
 export { permitting, type PermitOptions } from "./plugins/permitting.js";
 export { normalization, type NormalizesOptions } from "./plugins/normalization.js";
-export { bulkWrites, type InsertOptions, type UpsertOptions } from "./plugins/bulk-writes.js";
+export { bulkWrites, type InsertOptions, type UpdateAllAttributes, type UpsertOptions } from "./plugins/bulk-writes.js";
 export { callbacks, type Callback } from "./plugins/callbacks.js";
 export { defineValidator, validations, type CommonCheckOptions, type Validator, type ValidatorContext } from "./plugins/validations.js";
 export type { AllowNilOrBlank, ValidationOptions, ValidatorOption, ValidatorOptions } from "./plugins/validation-options.js";
