@@ -52,6 +52,7 @@ export { pagination, type BasePage, type Page, type PaginateOptions, type Pagina
 export { permitting, type PermitOptions } from "./plugins/permitting.js";
 export { normalization, type NormalizesOptions } from "./plugins/normalization.js";
 export { bulkWrites, type InsertOptions, type UpdateAllAttributes, type UpsertOptions } from "./plugins/bulk-writes.js";
+export { type CounterChanges, counters, type UpdateCountersOptions } from "./plugins/counters.js";
 export { callbacks, type Callback } from "./plugins/callbacks.js";
 export { defineValidator, validations, type CommonCheckOptions, type Validator, type ValidatorContext } from "./plugins/validations.js";
 export type { AllowNilOrBlank, ValidationOptions, ValidatorOption, ValidatorOptions } from "./plugins/validation-options.js";
