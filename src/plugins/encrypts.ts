@@ -281,7 +281,7 @@ function refusePlaintext(plan: WritePlan, name: string): void {
 /** Refuses an `sql` fragment as the value of an encrypted attribute: the database would write it unencrypted. */
 function refuseFragment(plan: WritePlan, name: string): never {
   throw new TypeError(
-    `${plan.model.name}.${plan.operation}: ${name} is encrypted, and an sql fragment is computed by the database, which cannot encrypt it; give the value itself`,
+    `${plan.model.name}.${plan.prepared ? plan.operation : statementMethod(plan)}: ${name} is encrypted, and an sql fragment is computed by the database, which cannot encrypt it; give the value itself`,
   );
 }
 
