@@ -6,7 +6,7 @@ import { IncompatibleRelation } from "../errors.js";
 import { databaseOfModel } from "../records/introspection.js";
 import { quoteIdentifier } from "../sql/naming.js";
 import { ParamWriter } from "../sql/param-writer.js";
-import { isPlainObject } from "../records/plain-object.js";
+import { isInspectable, isPlainObject } from "../records/plain-object.js";
 import { SqlFragment } from "../sql/sql.js";
 import type { Relation } from "../relations/relation.js";
 import { prepareRelation } from "../relations/relation-prepare.js";
@@ -99,6 +99,9 @@ export function relationTarget(relation: Relation, purpose: Extract<QueryPurpose
   return { where: (params) => targetRows(relation, params, purpose) };
 }
 
+/** Whether a value is an `sql` fragment; a revoked Proxy, which fails even `instanceof`, is left for casting to refuse. */
+const isFragment = (value: unknown) => typeof value === "object" && value !== null && isInspectable(value) && value instanceof SqlFragment;
+
 /**
  * The plan of `updateAll`: the attributes, cast, but an `sql` fragment kept as it is (the database computes that
  * value: `sql\`${column("score")} + 1\``); `TypeError` for anything but a non-empty plain object of them.
@@ -111,7 +114,7 @@ function updateAllPlan(relation: Relation, attributes: Record<string, unknown>):
   const values = new Map<string, unknown>();
   for (const [name, value] of entries) {
     const attribute = attributeNamed(model, name);
-    values.set(attribute.name, value instanceof SqlFragment ? value : castValue(model, attribute, value));
+    values.set(attribute.name, isFragment(value) ? value : castValue(model, attribute, value));
   }
   return new PlannedWrite(model, "updateAll", "update", undefined, values);
 }
