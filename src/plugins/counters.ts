@@ -27,7 +27,7 @@ export interface UpdateCountersOptions {
   touch?: boolean;
 }
 
-/** What a counter write is asked through, for its error messages: `Post.updateCounters`, `post.incrementAndSave`. */
+/** What a counter write is asked through, for its error messages: `Post.updateCounters`, `Post#incrementAndSave`. */
 type Where = string;
 
 type CountingModel = Function & { name: string; all(): Relation };
