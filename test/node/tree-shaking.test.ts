@@ -42,6 +42,7 @@ const DEFAULT_SET_EXTRAS = {
   changeTracking: "from or to is undefined",
   findMany: "no records with",
   recordPrinting: " (destroyed)",
+  counters: "a counter is an integer attribute",
 };
 const APP_CODE_CHECKS = {
   "sql`...`": "an sql fragment takes null",
