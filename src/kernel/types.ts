@@ -2,13 +2,13 @@
  * The typed face of Model classes. `Model({...})` and `ApplicationRecord(...)` hand out these types, computed from the
  * attribute declarations; records and Relations are typed in record-methods.ts and typed-relation.ts.
  */
-import type { AssignableValue, AssignAttributes, AttributeName, ComparisonScalar, ConditionScalar, JsonAttributes } from "./records/attribute-values.js";
+import type { AssignableValue, AssignAttributes, AttributeName, ComparisonScalar, ConditionScalar, JsonAttributes, NumberAttributeName } from "./records/attribute-values.js";
 import type { Base } from "./base.js";
 import type { AnyRecord, KernelRecordMethods, PluginRecordMethods, RecordMethods, RecordOf } from "./records/record-methods.js";
 import type { RecordOfModel } from "./relations/query-typing.js";
 import type { RelationOf } from "./relations/typed-relation.js";
 
-export type { AnyRecord, AssignableValue, AssignAttributes, AttributeName, ComparisonScalar, ConditionScalar, JsonAttributes, KernelRecordMethods, PluginRecordMethods, RecordMethods, RecordOf };
+export type { AnyRecord, AssignableValue, AssignAttributes, AttributeName, ComparisonScalar, ConditionScalar, JsonAttributes, KernelRecordMethods, NumberAttributeName, PluginRecordMethods, RecordMethods, RecordOf };
 export type * from "./relations/query-typing.js";
 export type * from "./relations/typed-relation.js";
 

@@ -1,5 +1,6 @@
 import {
   type AnyModel,
+  type AssignableValue,
   type AssignAttributes,
   type AttributesOfModel,
   type AttributesOfRecord,
@@ -10,6 +11,7 @@ import {
   insertRowsStatement,
   insertRowsWrite,
   Relation,
+  type SqlFragment,
   Statement,
   updateAllStatement,
   updateAllWrite,
@@ -19,6 +21,12 @@ import {
 
 export type { InsertOptions, UpsertOptions };
 
+/**
+ * The attribute object `updateAll` takes: known names only, each a value cast to the attribute's type or an `sql`
+ * fragment the database computes for each row (`{ score: sql\`${column("score")} + 1\` }`), which is not cast.
+ */
+export type UpdateAllAttributes<A> = { [K in keyof A]?: AssignableValue<A[K]> | SqlFragment };
+
 type BuildsRecords = Function & { build(attributes: object): object; all(): Relation };
 
 /**
@@ -26,7 +34,8 @@ type BuildsRecords = Function & { build(attributes: object): object; all(): Rela
  * or Model), and their `to...` Statements for `batch`. They skip validations and callbacks; inserts still fill
  * declared defaults, generated ids and timestamps, and every value is cast. The running forms report bad input
  * as a rejection, the `to...` forms throw it; on `none()`, `updateAll`/`deleteAll` resolve to 0 without a
- * query, while `toUpdateAll`/`toDeleteAll` still give a Statement (matching no row) for `batch`.
+ * query, while `toUpdateAll`/`toDeleteAll` still give a Statement (matching no row) for `batch`. A value of
+ * `updateAll` may be an `sql` fragment, computed by the database for each row and never cast.
  */
 export const bulkWrites = definePlugin({
   name: "bulk-writes",
@@ -76,23 +85,26 @@ export const bulkWrites = definePlugin({
 
 declare module "../kernel/index.js" {
   interface PluginRelationMethods<R> {
-    /** Sets attributes on every matching row, skipping validations and callbacks; resolves to the rows changed. */
-    updateAll(attributes: AssignAttributes<AttributesOfRecord<R>>): Promise<number>;
+    /**
+     * Sets attributes on every matching row, skipping validations and callbacks; resolves to the rows changed. A value
+     * may be an `sql` fragment the database computes for each row (`sql\`${column("score")} + 1\``), not cast.
+     */
+    updateAll(attributes: UpdateAllAttributes<AttributesOfRecord<R>>): Promise<number>;
     /** Deletes every matching row, skipping callbacks; resolves to the rows deleted. */
     deleteAll(): Promise<number>;
     /** `updateAll` as a Statement for `batch`. */
-    toUpdateAll(attributes: AssignAttributes<AttributesOfRecord<R>>): Statement<number>;
+    toUpdateAll(attributes: UpdateAllAttributes<AttributesOfRecord<R>>): Statement<number>;
     /** `deleteAll` as a Statement for `batch`. */
     toDeleteAll(): Statement<number>;
   }
 
   interface PluginStatics<A> {
     /** `all().updateAll(attributes)`. */
-    updateAll<M extends AnyModel>(this: M, attributes: AssignAttributes<AttributesOfModel<M>>): Promise<number>;
+    updateAll<M extends AnyModel>(this: M, attributes: UpdateAllAttributes<AttributesOfModel<M>>): Promise<number>;
     /** `all().deleteAll()`. */
     deleteAll(): Promise<number>;
     /** `all().toUpdateAll(attributes)`. */
-    toUpdateAll<M extends AnyModel>(this: M, attributes: AssignAttributes<AttributesOfModel<M>>): Statement<number>;
+    toUpdateAll<M extends AnyModel>(this: M, attributes: UpdateAllAttributes<AttributesOfModel<M>>): Statement<number>;
     /** `all().toDeleteAll()`. */
     toDeleteAll(): Statement<number>;
     /** Inserts one row, skipping validations and callbacks; resolves to D1's `meta`. */

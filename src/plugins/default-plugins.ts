@@ -7,6 +7,7 @@ import { calculations } from "./calculations.js";
 import { callbacks } from "./callbacks.js";
 import { changeTracking } from "./change-tracking.js";
 import { combining } from "./combining.js";
+import { counters } from "./counters.js";
 import { defaultScopes } from "./default-scopes.js";
 import { findMany } from "./find-many.js";
 import { idGeneration } from "./id-generation.js";
@@ -24,4 +25,4 @@ import { validations } from "./validations.js";
 
 /** The built-in plugins every app gets: together they are the behaviour SPEC.md specifies. */
 // Scopes come first: their name check must see a scope named like a static (`filterAttributes`) before a plugin reads it.
-export const defaultPlugins = [scopes, defaultScopes, tableNaming, combining, calculations, findMany, lastRecord, queryPlans, recordPrinting, changeTracking, attributeFiltering, idGeneration, normalization, validations, callbacks, timestamps, pagination, permitting, bulkWrites, associations, counterCaches, associationCounts, singleTableInheritance];
+export const defaultPlugins = [scopes, defaultScopes, tableNaming, combining, calculations, findMany, lastRecord, queryPlans, recordPrinting, changeTracking, attributeFiltering, idGeneration, normalization, validations, callbacks, timestamps, pagination, permitting, bulkWrites, counters, associations, counterCaches, associationCounts, singleTableInheritance];

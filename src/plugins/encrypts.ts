@@ -15,6 +15,7 @@ import {
   primaryKeyOf,
   RecordflareError,
   type ResolvedModel,
+  SqlFragment,
   type WritePlan,
   workerEnv,
 } from "../kernel/index.js";
@@ -279,6 +280,13 @@ function refusePlaintext(plan: WritePlan, name: string): void {
   throw new TypeError(`${model.name}.${plan.operation}: a hook set ${name}, which is encrypted, after its encryption; set it in record:write or earlier`);
 }
 
+/** Refuses an `sql` fragment as the value of an encrypted attribute: the database would write it unencrypted. */
+function refuseFragment(plan: WritePlan, name: string): never {
+  throw new TypeError(
+    `${plan.model.name}.${plan.prepared ? plan.operation : statementMethod(plan)}: ${name} is encrypted, and an sql fragment is computed by the database, which cannot encrypt it; give the value itself`,
+  );
+}
+
 /**
  * Encrypted attributes (Rails 7's `encrypts`): AES-256-GCM through WebCrypto, with a key from the Worker's secrets.
  * Register it on a base class with its keys, then declare the attributes on each Model:
@@ -325,7 +333,8 @@ export function encrypts(options: EncryptsOptions) {
         for (const values of writtenMaps(plan)) {
           for (const [name, { deterministic = false }] of encrypted) {
             const value = values.get(name);
-            if (value === null || value === undefined) continue;
+            // An sql fragment is computed by the database, which holds no key: write:plan refuses it.
+            if (value === null || value === undefined || value instanceof SqlFragment) continue;
             ring ??= keyring(plan.model, name);
             const encrypting = ring.then(([newest]) => encrypt(newest, value as string, deterministic));
             jobs.push(encrypting.then((ciphertext) => void (made.add(ciphertext), values.set(name, ciphertext))));
@@ -341,6 +350,7 @@ export function encrypts(options: EncryptsOptions) {
         for (const values of writtenMaps(plan)) {
           for (const name of encrypted.keys()) {
             const value = values.get(name);
+            if (value instanceof SqlFragment) refuseFragment(plan, name);
             if (value !== null && value !== undefined && !made?.has(value)) refusePlaintext(plan, name);
           }
         }

@@ -43,6 +43,7 @@ const DEFAULT_SET_EXTRAS = {
   changeTracking: "from or to is undefined",
   findMany: "no records with",
   recordPrinting: " (destroyed)",
+  counters: "a counter is an integer attribute",
 };
 // What only plugins install: the planning of records' writes (installWritePlans), the changes guard
 // (installChangesGuard), the checks of Relation.with (installRelationChecks).

@@ -13,6 +13,8 @@ import {
   hasMany,
   InvalidModel,
   type QueryEvent,
+  column,
+  sql,
   withDatabase,
 } from "../../src/index.js";
 import { recordRoundTrips } from "../helpers/round-trips.js";
@@ -258,6 +260,15 @@ describe("encrypts: refusals", () => {
     expect(() => Person.where({ name: "a" }).toUpdateAll({ note: "x" })).toThrow(/Person\.toUpdateAll: note is encrypted/);
     // Null is no plaintext: it is written as it is.
     expect(Person.toInsert({ name: "a", note: null }).toSql().sql).toMatch(/^INSERT/);
+  });
+
+  it("refuses an sql fragment as an encrypted attribute's value in updateAll and toUpdateAll: the database cannot encrypt it", async () => {
+    const fragment = sql`lower(${column("name")})`;
+    const error = await rejectionOf(Person.where({ name: "a" }).updateAll({ note: fragment }));
+    expect(error).toEqual(new TypeError("Person.updateAll: note is encrypted, and an sql fragment is computed by the database, which cannot encrypt it; give the value itself"));
+    expect(() => Person.where({ name: "a" }).toUpdateAll({ email: fragment })).toThrow(/Person\.toUpdateAll: email is encrypted, and an sql fragment/);
+    // A fragment on a plain attribute beside them is the database's to compute.
+    expect(Person.where({ name: "a" }).toUpdateAll({ name: fragment }).toSql().sql).toContain(`"name" = (lower("name"))`);
   });
 
   it("refuses to compile a plaintext condition synchronously: toSql, toSelect, toDeleteAll", () => {

@@ -6,7 +6,8 @@ import { IncompatibleRelation } from "../errors.js";
 import { databaseOfModel } from "../records/introspection.js";
 import { quoteIdentifier } from "../sql/naming.js";
 import { ParamWriter } from "../sql/param-writer.js";
-import { isPlainObject } from "../records/plain-object.js";
+import { isInspectable, isPlainObject } from "../records/plain-object.js";
+import { SqlFragment } from "../sql/sql.js";
 import type { Relation } from "../relations/relation.js";
 import { prepareRelation } from "../relations/relation-prepare.js";
 import type { ResolvedModel } from "../records/resolve.js";
@@ -51,12 +52,18 @@ function plannedWhere(plan: PlannedWrite, where: string, params: ParamWriter): s
   return [`(${where})`, ...plan.where.map((term) => `(${compileFragment(term, plan.model, params)})`)].join(" AND ");
 }
 
-/** `"a" = ?, "b" = ?`: each value set, in its stored form, bound on its own. */
+/**
+ * `"a" = ?, "b" = ("b" + ?)`: each value set, in its stored form, bound on its own; an `sql` fragment is spliced in
+ * parentheses, its values bound where they stand in the text.
+ */
 function setEach(plan: PlannedWrite, params: ParamWriter): string {
   if (plan.values.size === 0) throw new TypeError(`${plan.model.name}: an UPDATE needs values; a write:plan hook left none`);
   return [...plan.values].map(([name, value]) => {
     const attribute = attributeNamed(plan.model, name);
-    return `${quoteIdentifier(attribute.column)} = ${params.bind(storedWithinD1Limit(plan.model, attribute, value), { kind: "value", attribute })}`;
+    const set = value instanceof SqlFragment
+      ? `(${compileFragment(value, plan.model, params)})`
+      : params.bind(storedWithinD1Limit(plan.model, attribute, value), { kind: "value", attribute });
+    return `${quoteIdentifier(attribute.column)} = ${set}`;
   }).join(", ");
 }
 
@@ -92,7 +99,13 @@ export function relationTarget(relation: Relation, purpose: Extract<QueryPurpose
   return { where: (params) => targetRows(relation, params, purpose) };
 }
 
-/** The plan of `updateAll`: the attributes, cast; `TypeError` for anything but a non-empty plain object of them. */
+/** Whether a value is an `sql` fragment; a revoked Proxy, which fails even `instanceof`, is left for casting to refuse. */
+const isFragment = (value: unknown) => typeof value === "object" && value !== null && isInspectable(value) && value instanceof SqlFragment;
+
+/**
+ * The plan of `updateAll`: the attributes, cast, but an `sql` fragment kept as it is (the database computes that
+ * value: `sql\`${column("score")} + 1\``); `TypeError` for anything but a non-empty plain object of them.
+ */
 function updateAllPlan(relation: Relation, attributes: Record<string, unknown>): PlannedWrite {
   const model = relation.model;
   if (!isPlainObject(attributes)) throw argumentError(`${model.name}.updateAll`, "a plain object of attribute values", attributes);
@@ -101,16 +114,16 @@ function updateAllPlan(relation: Relation, attributes: Record<string, unknown>):
   const values = new Map<string, unknown>();
   for (const [name, value] of entries) {
     const attribute = attributeNamed(model, name);
-    values.set(attribute.name, castValue(model, attribute, value));
+    values.set(attribute.name, isFragment(value) ? value : castValue(model, attribute, value));
   }
   return new PlannedWrite(model, "updateAll", "update", undefined, values);
 }
 
 /**
- * The UPDATE of `updateAll`: sets the attributes, cast, on every row the Relation matches; reads the rows changed.
- * Sync, so the `write:prepare` stage does not run (see `updateAllWrite`). Plugin API: the bulk-writes plugin's
- * `toUpdateAll` builds it, with no validation or callback. Throws `TypeError` for anything but a non-empty plain
- * object of attribute values.
+ * The UPDATE of `updateAll`: sets the attributes, cast (an `sql` fragment is computed by the database), on every row
+ * the Relation matches; reads the rows changed. Sync, so the `write:prepare` stage does not run (see
+ * `updateAllWrite`). Plugin API: the bulk-writes plugin's `toUpdateAll` builds it, with no validation or callback.
+ * Throws `TypeError` for anything but a non-empty plain object of attribute values.
  */
 export function updateAllStatement(relation: Relation, attributes: Record<string, unknown>): Statement<number> {
   const plan = planWrite(updateAllPlan(relation, attributes));

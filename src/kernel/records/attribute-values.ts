@@ -55,6 +55,9 @@ export type ComparisonScalar<T> = unknown extends T
 /** A record's attribute names. */
 export type AttributeName<A> = keyof A & string;
 
+/** The names of the attributes whose JavaScript type is a number (a counter, a counter cache). */
+export type NumberAttributeName<A> = { [K in keyof A]-?: NonNullable<A[K]> extends number ? K : never }[keyof A] & string;
+
 /** The JSON form of one value: a Date as ISO text, a plugin type's value in its JSON form, others as they are. */
 type JsonValue<T> = T extends Date ? string : [PluginJson<T>] extends [never] ? T : PluginJson<T>;
 

@@ -1,6 +1,7 @@
 import {
   type AnyModel,
   type AssociationName,
+  type AttributesOfModel,
   attributeWas,
   column,
   databaseOfRelation,
@@ -11,6 +12,7 @@ import {
   installWritePlans,
   isAttributeLoaded,
   joinWithAnd,
+  type NumberAttributeName,
   ParamWriter,
   prepareRelation,
   previewText,
@@ -27,7 +29,6 @@ import {
   writeStoredAttribute,
 } from "../../kernel/index.js";
 import { serveCounterCaches } from "./counter-column.js";
-import type { NumberAttributeName } from "./declare.js";
 import type { ResolvedAssociation } from "./definition.js";
 import { planSetBasedAlike } from "./dependent-tree.js";
 import { rowKeyOf } from "./keys.js";
@@ -277,7 +278,7 @@ export const counterCaches = definePlugin({
 });
 
 /** What names a counter to `resetCounters`: a `hasMany` of the Model, or the counter attribute. */
-type CounterName<M extends AnyModel> = AssociationName<RecordOfModel<M>> | NumberAttributeName<M>;
+type CounterName<M extends AnyModel> = AssociationName<RecordOfModel<M>> | NumberAttributeName<AttributesOfModel<M>>;
 
 declare module "../../kernel/index.js" {
   interface PluginStatics<A> {

@@ -1,4 +1,4 @@
-import type { AnyModel, AssignAttributes, AssociatedRecord, AssociationField, AssociationName, AttributeName, AttributesOfModel, RelationOf } from "../../kernel/index.js";
+import type { AnyModel, AssignAttributes, AssociatedRecord, AssociationField, AssociationName, AttributeName, AttributesOfModel, NumberAttributeName, RelationOf } from "../../kernel/index.js";
 import type { BelongsToOptions, HasManyOptions, HasOneOptions } from "./definition.js";
 import { ASSOCIATION, AssociationSlot } from "./slot.js";
 import { collection } from "./has-many.js";
@@ -26,14 +26,8 @@ type ChildOptions<Options, T extends AnyModel> = Omit<Options, "as"> & { foreign
  */
 type ChildOfPolymorphicOptions<Options, T extends AnyModel> = ChildOptions<Options, T> & { as: PolymorphicName<RecordOf<T>> };
 
-/** The attributes of `T` that hold numbers: what a counter cache may keep. */
-export type NumberAttributeName<T extends AnyModel> = {
-  [K in keyof AttributesOfModel<T>]-?: NonNullable<AttributesOfModel<T>[K]> extends number ? K : never;
-}[keyof AttributesOfModel<T>] &
-  string;
-
 /** The options of a `belongsTo` to `T`, whose `counterCache` must be `true` or name a number attribute of `T`. */
-type ParentOptions<T extends AnyModel> = Omit<BelongsToOptions, "counterCache"> & { counterCache?: true | NumberAttributeName<T> };
+type ParentOptions<T extends AnyModel> = Omit<BelongsToOptions, "counterCache"> & { counterCache?: true | NumberAttributeName<AttributesOfModel<T>> };
 
 /** `user.posts()`: the children as a Relation, plus `build` for a child saved with its owner. */
 export type AssociationRelation<T extends AnyModel> = RelationOf<T> & {
