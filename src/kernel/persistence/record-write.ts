@@ -1,16 +1,15 @@
 import type { Attribute } from "../records/attributes.js";
-import type { SaveOperation, WriteOutcome } from "../plugin-api/hooks.js";
+import type { SaveOperation } from "../plugin-api/hooks.js";
 import { changedAttributes, currentValue, originalValue, type RecordState, STATE } from "../records/record-state.js";
 import type { Statement } from "../sql/statement.js";
 import { placeExtras } from "./write-batch.js";
 import { compileSave, compileWrite, recordKeys } from "./write-compiler.js";
-import { WriteConflict } from "./write-conflict.js";
+import { type OutcomeReport, outcomeReport } from "./write-outcome.js";
 import { PlannedWrite, planWrite, prepareAndPlan } from "./write-plan.js";
 
-/** How a record's own write reports its outcome to the `write:outcome` hooks. */
-export interface OutcomeReport {
+/** How a record's own write reports its outcome: from the result of its statement (a row, or D1's `meta`). */
+export interface RecordOutcomeReport extends Pick<OutcomeReport, "failed"> {
   succeeded(result: unknown): void;
-  failed(error: unknown): unknown;
 }
 
 /**
@@ -20,7 +19,7 @@ export interface OutcomeReport {
 export interface OwnWrite {
   readonly statements: Statement[];
   readonly at: number;
-  readonly report: OutcomeReport | undefined;
+  readonly report: RecordOutcomeReport | undefined;
 }
 
 /**
@@ -49,29 +48,25 @@ function isPlanned(state: RecordState): boolean {
 /** Compiles a planned record write with the statements its hooks added; `attributes` when no hook may have changed them. */
 function compileOwn(state: RecordState, write: PlannedWrite, attributes: readonly Attribute[] | undefined): OwnWrite {
   const statement = compileWrite(write, state, attributes);
-  const report = state.model.hooks.has("write:outcome") ? outcomeReport(state, write, statement) : undefined;
+  const report = recordOutcomeReport(write, statement);
   if (write.befores === undefined && write.afters === undefined) return { statements: [statement], at: 0, report };
   const { statements } = placeExtras(write, [statement], () => ({ keys: () => recordKeys(write, state), keysBefore: false }));
   return { statements, at: statements.indexOf(statement), report };
 }
 
-function outcomeReport(state: RecordState, plan: PlannedWrite, statement: Statement): OutcomeReport {
-  const call = (outcome: WriteOutcome) => state.model.hooks.callSync("write:outcome", outcome);
+/**
+ * A record's own write reports its result: an INSERT the row it returned (one row changed), an UPDATE or DELETE
+ * D1's `meta`.
+ */
+function recordOutcomeReport(plan: PlannedWrite, statement: Statement): RecordOutcomeReport | undefined {
+  const report = outcomeReport(plan, statement);
+  if (!report) return undefined;
   return {
     succeeded(result) {
-      const inserted = plan.kind === "insert";
-      const changes = inserted ? 1 : Number((result as Record<string, unknown>)["changes"] ?? 0);
-      call({ plan, statement, changes, rows: inserted ? [result as Record<string, unknown>] : [], error: undefined, conflict: false });
+      if (plan.kind === "insert") report.succeeded(1, [result as Record<string, unknown>]);
+      else report.succeeded(Number((result as Record<string, unknown>)["changes"] ?? 0), []);
     },
-    failed(error) {
-      const conflict = error instanceof WriteConflict && error.statement === statement;
-      try {
-        call({ plan, statement, changes: conflict ? error.changes : undefined, rows: [], error, conflict });
-      } catch (replaced) {
-        return replaced;
-      }
-      return error;
-    },
+    failed: report.failed,
   };
 }
 

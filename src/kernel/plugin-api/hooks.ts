@@ -126,8 +126,9 @@ export interface WritePlan<R = any> {
   /** The attributes of the unique key an upsert's conflict is decided on; undefined for the other kinds. */
   readonly conflictTarget: readonly string[] | undefined;
   /**
-   * The number of rows a record's write must change (1 for a checked write), or undefined for any. A different count
-   * throws `WriteConflict` (which `write:outcome` may replace); inside a batch it fails the whole batch first.
+   * The number of rows the write must change (1 for a record's checked write), or undefined for any. A different
+   * count throws `WriteConflict` (which `write:outcome` may replace); inside a batch it fails the whole batch first.
+   * A bulk insert sent as several statements (over D1's limit for one value) cannot check it and throws `TypeError`.
    */
   expectedChanges: number | undefined;
   /**
