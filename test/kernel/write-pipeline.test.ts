@@ -394,7 +394,7 @@ describe("write:outcome of a failed write without records", () => {
       // A section still references the document: the foreign key refuses the DELETE.
       () => PreparedDocument.deleteAll(),
     ];
-    const errors = [];
+    const errors: Error[] = [];
     for (const write of failing) errors.push(await rejectionOf(write()));
     expect(errors[0]).toBeInstanceOf(RecordNotUnique);
     expect(stages.failures).toEqual(

@@ -25,7 +25,7 @@ export function outcomeReport(plan: PlannedWrite, statement: Statement): Outcome
     },
     failed(error) {
       // A write sent with the statements hooks added conflicts as its own part.
-      const conflict = error instanceof WriteConflict && (error.statement === statement || statement.parts?.includes(error.statement) === true);
+      const conflict = error instanceof WriteConflict && (error.statement === statement || statement.parts?.some((part) => part === error.statement) === true);
       try {
         call({ plan, statement, changes: conflict ? error.changes : undefined, rows: [], error, conflict });
       } catch (replaced) {

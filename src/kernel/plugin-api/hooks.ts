@@ -9,7 +9,7 @@ import type { Condition } from "../sql/conditions.js";
 import type { BatchItem } from "../database/database.js";
 import type { HookPoints } from "./hook-points.js";
 import type { QueryPurpose, RelationData, SelectParts } from "../relations/relation-data.js";
-import type { RelationPlanContext } from "../relations/read-plan.js";
+import type { LoadPurpose, RelationPlanContext } from "../relations/read-plan.js";
 import type { SqlFragment } from "../sql/sql.js";
 import type { Statement, StatementModel } from "../sql/statement.js";
 
@@ -209,6 +209,19 @@ export interface RelationPrepareContext {
   conditions: readonly Condition[];
 }
 
+/**
+ * Context of `relation:preparePlan`: a Relation whose records are about to be loaded with `includes`, after
+ * `relation:prepare`. A hook prepares what its `relation:plan` hook will compile (an association's preloads: their
+ * Relations through `prepareRelation`), awaiting what it must, and may set `relation` to one made from it
+ * (`withExtension`) that carries what it prepared: that one is planned and loaded.
+ */
+export interface RelationPreparePlanContext<Q = any> {
+  /** What the records are loaded for. */
+  readonly purpose: LoadPurpose;
+  /** The Relation to plan; a hook may replace it with one made from it, of the same Model. */
+  relation: Q;
+}
+
 /** A read a `record:planDestroy` hook adds to a destroy's read batch, and what receives its result. */
 export interface DestroyRead<Result = any> {
   readonly statement: Statement<Result>;
@@ -341,14 +354,22 @@ export interface ModelHooks<R = any, M = any, Q = any> {
    */
   "relation:start": (context: { relation: Q }) => void;
   /**
-   * The async stage before a Relation is compiled, run by every method that sends its conditions and may await:
-   * its loads (`toArray`, `first`, `findBy`, `find`, a page, `explain`), `count`, `exists`, `pluck`, `updateAll` and
-   * `deleteAll`, before `relation:plan` and the compile hooks. A hook may replace the Relation's `conditions` (values
-   * it rewrote). Never runs for what compiles synchronously (`toSql()`, `toSelect()`, `toUpdateAll()`,
-   * `toDeleteAll()`, the reads of a preload, a record's key in `reload`), which a plugin needing it refuses in
-   * `relation:where`. May be async.
+   * The async stage before a Relation is compiled, run once per statement by every method that sends its
+   * conditions and may await: its loads (`toArray`, `first`, `findBy`, `find`, a page, `explain`, an association's
+   * reads), `reload`'s lookup by key, each Relation a preload reads (an association's target with its scope),
+   * `count`, `exists`, `pluck`, `updateAll` and `deleteAll`, before `relation:plan` and the compile hooks. A hook may
+   * replace the Relation's `conditions` (values it rewrote). Never runs for what compiles synchronously (`toSql()`,
+   * `toSelect()`, `toUpdateAll()`, `toDeleteAll()`), which a plugin needing it refuses in `relation:where`. May be
+   * async.
    */
   "relation:prepare": (context: RelationPrepareContext) => void | Promise<void>;
+  /**
+   * After `relation:prepare`, for a Relation whose records are about to be loaded with `includes` (its loads,
+   * `find`, a page): a hook prepares what its `relation:plan` hook will compile (associations prepare each
+   * preload's Relation, so that `relation:prepare` runs for it too), and may set `relation` to one made from it that
+   * carries what it prepared. Never runs for a Relation without `includes`. May be async.
+   */
+  "relation:preparePlan": (context: RelationPreparePlanContext<Q>) => void | Promise<void>;
   /**
    * A Relation is about to load its records: a hook may add reads to the same D1 batch (`reads`), each selecting
    * by a subquery of `source`, and deletes from `pending` the `includes` paths it planned; a read's `receive` may
