@@ -192,7 +192,7 @@ export interface RecordsLoadContext<R = any> {
 
 /**
  * Context of `relation:prepare`: a Relation an async method is about to compile and send. A hook may replace
- * `conditions` with a new list (an `encrypts` plugin encrypts the values compared with its attributes), after
+ * `conditions` (or `extensions`) with a new one (an `encrypts` plugin encrypts the values compared with its attributes), after
  * awaiting what it must (WebCrypto); the method then compiles the Relation with those conditions.
  */
 export interface RelationPrepareContext {
@@ -207,6 +207,12 @@ export interface RelationPrepareContext {
    * list, never changes it in place. What a hook sets is checked as `Relation.with` checks a plugin's changes.
    */
   conditions: readonly Condition[];
+  /**
+   * Its plugins' entries (see `RelationData.extensions`), as the hooks before this one left them; a hook replaces the
+   * object, never changes it in place (default scopes move the conditions they hold into `conditions` here, so that
+   * the hooks after them prepare those too).
+   */
+  extensions: RelationData["extensions"];
 }
 
 /**

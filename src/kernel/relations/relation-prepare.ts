@@ -18,16 +18,20 @@ interface Preparable<Rel> {
 
 /**
  * Runs the `relation:prepare` hooks on a Relation about to be compiled for `purpose`; gives back the Relation to
- * compile: the one given, or, when a hook replaced its conditions, one with those (checked as `Relation.with` checks
- * a plugin's changes). At once when no hook returned a promise. Plugin API, for a plugin's own async method that
+ * compile: the one given, or, when a hook replaced its conditions or its plugins' entries, one with those (checked as
+ * `Relation.with` checks a plugin's changes). At once when no hook returned a promise. Plugin API, for a plugin's own async method that
  * compiles a Relation (`pluck`, `paginate`, `explain`).
  */
 export function prepareRelation<Rel extends Preparable<Rel>>(relation: Rel, purpose: QueryPurpose): Rel | Promise<Rel> {
   const { model, data } = relation;
   if (!model.hooks.has("relation:prepare")) return relation;
-  const context: RelationPrepareContext = { model, purpose, relation, conditions: data.conditions };
+  const context: RelationPrepareContext = { model, purpose, relation, conditions: data.conditions, extensions: data.extensions };
   const done = model.hooks.callHook("relation:prepare", context);
-  const prepared = () => (context.conditions === data.conditions ? relation : relation.with({ conditions: context.conditions as Condition[] }));
+  const prepared = () => {
+    const { conditions, extensions } = context;
+    if (conditions === data.conditions && extensions === data.extensions) return relation;
+    return relation.with({ conditions: conditions as Condition[], extensions: extensions as RelationData["extensions"] });
+  };
   return done instanceof Promise ? done.then(prepared) : prepared();
 }
 
