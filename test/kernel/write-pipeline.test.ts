@@ -415,6 +415,15 @@ describe("write:outcome of a failed write without records", () => {
     expect(stages.failures).toEqual([{ operation: "updateAll", error, conflict: true, changes: 2 }]);
   });
 
+  it("refuses expectedChanges on a bulk insert sent as several statements, which no count could check, naming the Model", () => {
+    stages.plan = (plan) => void (plan.expectedChanges = 2);
+    const long = "x".repeat(600_000);
+    expect(() => PreparedDocument.toInsertAll([{ title: long }, { title: long }])).toThrow(
+      new TypeError("PreparedDocument.insertAll: a write:plan hook set expectedChanges, which a write sent as 2 statements cannot check; write fewer rows at once"),
+    );
+    expect(PreparedDocument.toInsertAll([{ title: "a" }, { title: "b" }]).expectedChanges).toBe(2);
+  });
+
   it("reports the failure of a batch to each of its writes, and throws the first error a hook put in its place", async () => {
     const document = await PreparedDocument.createOrThrow({ title: "taken" });
     const { db } = listen();
