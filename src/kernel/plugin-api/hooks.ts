@@ -364,9 +364,9 @@ export interface ModelHooks<R = any, M = any, Q = any> {
    * conditions and may await: its loads (`toArray`, `first`, `findBy`, `find`, a page, `explain`, an association's
    * reads), `reload`'s lookup by key, each Relation a preload reads (an association's target with its scope),
    * `count`, `exists`, `pluck`, `updateAll` and `deleteAll`, before `relation:plan` and the compile hooks. A hook may
-   * replace the Relation's `conditions` (values it rewrote). Never runs for what compiles synchronously (`toSql()`,
-   * `toSelect()`, `toUpdateAll()`, `toDeleteAll()`), which a plugin needing it refuses in `relation:where`. May be
-   * async.
+   * replace the Relation's `conditions` (values it rewrote) and `extensions`. Never runs for what compiles
+   * synchronously (`toSql()`, `toSelect()`, `toUpdateAll()`, `toDeleteAll()`), which a plugin needing it refuses in
+   * `relation:where`. May be async.
    */
   "relation:prepare": (context: RelationPrepareContext) => void | Promise<void>;
   /**
