@@ -35,6 +35,7 @@ export type {
   RecordsLoadContext,
   RecordsLoadPurpose,
   RelationPrepareContext,
+  RelationPreparePlanContext,
   ModelHookName,
   ModelHooks,
   RelationCompileContext,
@@ -58,7 +59,7 @@ export { differencesBesidesConditions } from "./relations/relation-compatibility
 export { primaryKeyOrder, Relation, type OrderDirection, type ReadPlan } from "./relations/relation.js";
 export { withSource, type LoadPurpose, type PlannedRead, type QuerySource, type RelationPlanContext } from "./relations/read-plan.js";
 export { runLoadStage } from "./records/load-stage.js";
-export { prepareRelation } from "./relations/relation-prepare.js";
+export { prepareLoad, prepareRelation } from "./relations/relation-prepare.js";
 export { includePaths, type IncludeSpec } from "./relations/include-paths.js";
 export { column, sql, SqlFragment, ColumnReference, Subquery, subquery } from "./sql/sql.js";
 export { defineStatement, defineStatementOfParts, Statement, type SqlQuery, type StatementDefinition, type StatementOfPartsDefinition } from "./sql/statement.js";
@@ -68,7 +69,7 @@ export { installWritePlans } from "./persistence/planned-record-write.js";
 export { installRelationChecks } from "./relations/relation-shape.js";
 export type { BatchChangesGuard } from "./database/changes-check.js";
 export type * from "./types.js";
-export { attributesOf, computedValueOf, databaseOfModel, databaseOfRecord, databaseOfRelation, isAttributeLoaded, primaryKeyOf, readAsCondition } from "./records/introspection.js";
+export { attributesOf, computedValueOf, databaseOfModel, databaseOfRecord, databaseOfRelation, hasModelHook, isAttributeLoaded, primaryKeyOf, readAsCondition } from "./records/introspection.js";
 export { writeStoredAttribute } from "./records/stored-attribute.js";
 export { defineRelationMethod, pluginRelationOf, relationOf } from "./relations/model-relations.js";
 export {

@@ -16,8 +16,10 @@ import {
   differencesBesidesConditions,
   pluginRelationOf,
   previewText,
+  type QueryPurpose,
   type RecordOfModel,
   Relation,
+  type RelationData,
   relationOf,
   type RelationOf,
   type ResolvedModel,
@@ -69,6 +71,15 @@ function scopesFor(relation: Relation): AppliedDefaultScope[] {
 /** Whether `reload()` reads through a default scope: unless the plugin that declared it said not. */
 function readsOnReload(model: ResolvedModel, scope: AppliedDefaultScope): boolean {
   return defaultScopesOf(model.model).find((declared) => (declared.name ?? "") === scope.name)?.reload !== false;
+}
+
+/**
+ * The conditions of the default scopes a Relation with these entries reads through, for `purpose`: one not started
+ * by all() (reload's lookup by key) reads through the scopes a new one would.
+ */
+function scopeConditions(model: ResolvedModel, extensions: RelationData["extensions"], purpose: QueryPurpose): Condition[] {
+  const scopes = (extensions[DEFAULT_SCOPE] as readonly AppliedDefaultScope[] | undefined) ?? appliedDefaultScopes(relationOf(model.model));
+  return scopes.filter((scope) => purpose !== "reload" || readsOnReload(model, scope)).flatMap((scope) => scope.conditions);
 }
 
 /** The scope `record:initialize` reads for a record a Relation builds: that Relation's, evaluated when it started. */
@@ -141,10 +152,16 @@ export const defaultScopes = definePlugin({
         if (value !== null || record.readAttribute(name) !== null) record.writeAttribute(name, value);
       }
     },
+    // The async methods move the scopes' conditions among the Relation's own, so that the relation:prepare hooks
+    // after this one (an encryption's) prepare them too; what compiles synchronously compiles them in relation:where.
+    "relation:prepare"(context) {
+      const conditions = scopeConditions(context.model, context.extensions, context.purpose);
+      if (conditions.length === 0) return;
+      context.conditions = [...context.conditions, ...conditions];
+      context.extensions = { ...context.extensions, [DEFAULT_SCOPE]: [] };
+    },
     "relation:where"({ data, parts, model, purpose }) {
-      // A Relation not started by all() (reload's lookup by key) reads through the scopes a new one would.
-      const scopes = (data.extensions[DEFAULT_SCOPE] as readonly AppliedDefaultScope[] | undefined) ?? appliedDefaultScopes(relationOf(model.model));
-      const conditions = scopes.filter((scope) => purpose !== "reload" || readsOnReload(model, scope)).flatMap((scope) => scope.conditions);
+      const conditions = scopeConditions(model, data.extensions, purpose);
       if (conditions.length > 0) parts.where.push(compileConditions(conditions, model, parts.params));
     },
   },

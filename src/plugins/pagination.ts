@@ -8,7 +8,7 @@ import {
   isSqlCount,
   IncompatibleRelation,
   optionsArgument,
-  prepareRelation,
+  prepareLoad,
   previewText,
   type RecordOfModel,
   Relation,
@@ -96,7 +96,7 @@ async function paginate(this: Relation, options?: PaginateOptions): Promise<Page
   }
   const counting = given.count !== false;
   if (description.none) return { records: [], page, perPage, ...(counting ? { total: 0, totalPages: 0 } : {}), hasNext: false, hasPrevious: page > 1 } as Page<unknown> | UncountedPage<unknown>;
-  const pending = prepareRelation(this, "load");
+  const pending = prepareLoad(this, "load");
   const relation = pending instanceof Promise ? await pending : pending;
   // Without a count, one extra row tells whether a next page exists.
   const pageRelation = stableOrder(relation).with({ limit: counting ? perPage : perPage + 1, offset: (page - 1) * perPage });

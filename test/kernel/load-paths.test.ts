@@ -1,9 +1,10 @@
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ActiveRecord, belongsTo, connect, defineApplicationRecord, hasMany, RecordNotFound } from "../../src/index.js";
+import { ActiveRecord, belongsTo, connect, defineApplicationRecord, hasMany, RecordNotFound, withDatabase } from "../../src/index.js";
 import { definePlugin, type LoadPurpose, ParamWriter, Statement, withSource } from "../../src/plugin.js";
 import { resetDatabase } from "../helpers/db.js";
 import { recordingRoundTrips } from "../helpers/queries.js";
 import { schema } from "../models/fixtures.js";
+import { commentsOnPostsAndPhotos } from "../models/comments-on-posts-and-photos.js";
 
 // Every path that makes records from the rows of a SELECT runs the same stages: `relation:plan` (whose reads join the
 // batch of the SELECT and receive its records), then `record:hydrate` for each record.
@@ -145,6 +146,129 @@ describe("every load path runs relation:plan and record:hydrate, in the round tr
       expect(hydrated).toBe(plans.reduce((sum, [, , , received]) => sum + received!, 0));
       expect(roundTrips).toHaveLength(1);
       expect(roundTrips[0]).toHaveLength(1 + plans.length + alsoSent);
+    });
+  }
+});
+
+// Every read path runs `relation:prepare` once for each Relation its statements compile (a preload's too), and every
+// path that makes records from rows runs `records:load` once for each batch of rows.
+
+/** The stages that ran, in order: `prepare <Model> <purpose>` and `load <Model> <purpose>`. */
+const stages: string[] = [];
+
+/** Records the prepare and load stages of a Model's reads. */
+const stageRecorder = definePlugin({
+  name: "stage recorder",
+  hooks: {
+    "relation:prepare"({ model, purpose }) {
+      stages.push(`prepare ${model.name} ${purpose}`);
+    },
+    "records:load"({ model, purpose }) {
+      stages.push(`load ${model.name} ${purpose}`);
+    },
+  },
+});
+
+class StagedBase extends ActiveRecord {
+  static override binding = "DB";
+  static {
+    this.use(stageRecorder);
+  }
+}
+
+const stagedSchema = {
+  ...schema,
+  thr_posts: { id: "integer", thrWriterId: "integer", title: { type: "string", null: false }, tenantId: "string" },
+  thr_taggings: { id: "integer", thrPostId: { type: "integer", null: false }, thrTagId: { type: "integer", null: false }, note: "string", deletedAt: "datetime", tenantId: "string" },
+  thr_tags: { id: "integer", name: { type: "string", null: false }, deletedAt: "datetime", tenantId: "string" },
+} as const;
+const Staged = defineApplicationRecord(stagedSchema, StagedBase);
+
+class Writer extends Staged("users") {
+  posts = hasMany(Note, { foreignKey: "userId" });
+}
+
+class Note extends Staged("posts") {
+  user = belongsTo(Writer, { foreignKey: "userId" });
+}
+
+class Article extends Staged("thr_posts") {
+  taggings = hasMany(Tagging, { foreignKey: "thrPostId" });
+  tags = hasMany(Label, { through: this.taggings, source: "label" });
+}
+
+class Tagging extends Staged("thr_taggings") {
+  label = belongsTo(Label, { foreignKey: "thrTagId" });
+}
+
+class Label extends Staged("thr_tags") {}
+
+/** Comments on posts and photos, each Model recording its stages. */
+const polymorphic = commentsOnPostsAndPhotos();
+for (const Class of [polymorphic.Comment, polymorphic.Post, polymorphic.Photo]) Class.use(stageRecorder);
+
+/** Each read path, and the stages it must run: each once, in order. */
+const STAGED_PATHS: ReadonlyArray<{ path: string; read: () => Promise<unknown>; stages: string[]; roundTrips?: number }> = [
+  { path: "toArray", read: () => Writer.all().toArray(), stages: ["prepare Writer load", "load Writer load"] },
+  { path: "first", read: () => Writer.where({ name: "Ada" }).first(), stages: ["prepare Writer load", "load Writer load"] },
+  { path: "find(id), the fast path", read: () => Writer.find(adaId), stages: ["prepare Writer load", "load Writer load"] },
+  { path: "reload", read: async () => (await Writer.find(adaId)).reload(), stages: ["prepare Writer load", "load Writer load", "prepare Writer reload", "load Writer reload"], roundTrips: 2 },
+  { path: "count", read: () => Writer.count(), stages: ["prepare Writer count"] },
+  { path: "pluck through attribute types", read: () => Writer.pluck("name"), stages: ["prepare Writer pluck", "load Writer pluck"] },
+  { path: "the row an INSERT returns", read: () => Writer.create({ name: "Dee" }), stages: ["load Writer write"] },
+  { path: "a hasMany load", read: async () => (await Writer.find(adaId)).posts().toArray(), stages: ["prepare Writer load", "load Writer load", "prepare Note load", "load Note load"], roundTrips: 2 },
+  { path: "a belongsTo load", read: async () => (await Note.findByOrThrow({ title: "a1" })).user.load(), stages: ["prepare Note load", "load Note load", "prepare Writer load", "load Writer load"], roundTrips: 2 },
+  {
+    path: "includes: the preload",
+    read: () => Writer.includes("posts").toArray(),
+    stages: ["prepare Writer load", "prepare Note preload", "load Writer load", "load Note preload"],
+  },
+  {
+    path: "nested includes",
+    read: () => Note.where({ title: "a1" }).includes({ user: ["posts"] }).toArray(),
+    stages: ["prepare Note load", "prepare Writer preload", "prepare Note preload", "load Note load", "load Writer preload", "load Note preload"],
+  },
+  {
+    path: "includes on a page",
+    read: () => Writer.includes("posts").paginate({ page: 1 }),
+    stages: ["prepare Writer load", "prepare Note preload", "load Writer load", "load Note preload"],
+  },
+  {
+    path: "a through preload",
+    read: () => Article.includes("tags").toArray(),
+    stages: ["prepare Article load", "prepare Tagging preload", "prepare Label preload", "load Article load", "load Tagging preload", "load Label preload"],
+  },
+  {
+    path: "a polymorphic preload",
+    read: () => polymorphic.Comment.includes("commentable").toArray(),
+    stages: ["prepare Comment load", "prepare Post preload", "prepare Photo preload", "load Comment load", "load Post preload", "load Photo preload"],
+  },
+];
+
+describe("every read path runs relation:prepare once per Relation it compiles, and records:load once per batch of rows", () => {
+  beforeAll(async () => {
+    await resetDatabase();
+    const ada = await Writer.createOrThrow({ name: "Ada" });
+    adaId = ada.id;
+    await Note.insertAll([{ userId: adaId, title: "a1" }, { userId: adaId, title: "a2" }]);
+    const article = await Article.createOrThrow({ title: "tagged" });
+    const label = await Label.createOrThrow({ name: "red" });
+    await Tagging.createOrThrow({ thrPostId: article.id!, thrTagId: label.id! });
+    await polymorphic.Post.createOrThrow({ id: "1", title: "A post" });
+    await polymorphic.Photo.createOrThrow({ id: 1, caption: "A photo" });
+    await polymorphic.Comment.insertAll([
+      { commentableType: "Post", commentableId: "1", body: "on the post" },
+      { commentableType: "Photo", commentableId: "1", body: "on the photo" },
+    ]);
+  });
+
+  for (const { path, read, stages: expected, roundTrips: trips = 1 } of STAGED_PATHS) {
+    it(path, async () => {
+      const { binding, roundTrips } = recordingRoundTrips();
+      stages.length = 0;
+      await withDatabase(connect(binding), read);
+      expect(stages).toEqual(expected);
+      expect(roundTrips).toHaveLength(trips);
     });
   }
 });

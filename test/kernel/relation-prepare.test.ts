@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { ActiveRecord, defineApplicationRecord } from "../../src/index.js";
+import { ActiveRecord, defineApplicationRecord, hasMany } from "../../src/index.js";
 import { type Condition, definePlugin, type QueryPurpose } from "../../src/plugin.js";
 import { resetDatabase } from "../helpers/db.js";
 import { schema } from "../models/fixtures.js";
@@ -11,9 +11,12 @@ import { schema } from "../models/fixtures.js";
 const aliases = new Map([["alias of Ann", "Ann"], ["alias of Bob", "Bob"]]);
 const purposes: QueryPurpose[] = [];
 
+/** The attributes compared with names: a member's name, and a story's title. */
+const NAMED = new Set(["name", "title"]);
+
 function resolved(condition: Condition): Condition {
-  if (condition.kind === "equal" && condition.attribute.name === "name") return { ...condition, value: aliases.get(condition.value as string) ?? condition.value };
-  if (condition.kind === "in" && condition.attribute.name === "name") return { ...condition, values: condition.values.map((value) => aliases.get(value as string) ?? value) };
+  if (condition.kind === "equal" && NAMED.has(condition.attribute.name)) return { ...condition, value: aliases.get(condition.value as string) ?? condition.value };
+  if (condition.kind === "in" && NAMED.has(condition.attribute.name)) return { ...condition, values: condition.values.map((value) => aliases.get(value as string) ?? value) };
   return condition;
 }
 
@@ -79,5 +82,31 @@ describe("relation:prepare", () => {
       }
     }
     await expect(Misprepared.where({ name: "Ann" }).toArray()).rejects.toThrow(new TypeError("Misprepared: Relation.with: conditions takes a list of conditions, not [object Array]"));
+  });
+
+  it("refuses a relation:preparePlan hook that plans something other than a Relation of the Model, before anything is sent", async () => {
+    class Story extends defineApplicationRecord(schema, PreparedBase)("posts") {}
+    class Writer extends defineApplicationRecord(schema, PreparedBase)("users") {
+      static {
+        this.hook("relation:preparePlan", (context) => void (context.relation = Member.all() as never));
+      }
+      posts = hasMany(Story, { foreignKey: "userId" });
+    }
+    await expect(Writer.includes("posts").toArray()).rejects.toThrow(new TypeError("Writer: a relation:preparePlan hook set relation to something other than a Relation of Writer"));
+  });
+
+  it("runs for each Relation a preload reads, once per load, with the conditions of its scope", async () => {
+    class Story extends defineApplicationRecord(schema, PreparedBase)("posts") {}
+    class Author extends defineApplicationRecord(schema, PreparedBase)("users") {
+      named = hasMany(Story, { foreignKey: "userId", scope: (q) => q.where({ title: "alias of Ann" }) });
+    }
+    await Story.insertAll([{ userId: "a", title: "Ann" }, { userId: "a", title: "Other" }, { userId: "b", title: "Ann" }]);
+    purposes.length = 0;
+    const authors = await Author.order({ id: "asc" }).includes("named").toArray();
+    expect(await Promise.all(authors.map(async (author) => (await author.named().toArray()).map((story) => [story.userId, story.title])))).toEqual([
+      [["a", "Ann"]],
+      [["b", "Ann"]],
+    ]);
+    expect(purposes).toEqual(["load", "preload"]);
   });
 });

@@ -292,7 +292,13 @@ describe("defineStatement", () => {
 });
 
 /** What the prepare stage saw, and whether each plan was prepared. */
-const stages: { prepared: Array<[string, boolean]>; outcomes: Array<[string, number | undefined, number]> } = { prepared: [], outcomes: [] };
+const stages: {
+  prepared: Array<[string, boolean]>;
+  outcomes: Array<[string, number | undefined, number]>;
+  failures: Array<Pick<WriteOutcome, "error" | "conflict" | "changes"> & { operation: string }>;
+  plan?: (plan: WritePlan) => void;
+  outcome?: (outcome: WriteOutcome) => void;
+} = { prepared: [], outcomes: [], failures: [] };
 
 /** A Model whose writes an async `write:prepare` hook changes (as an encrypting plugin would), on migration 0070's table. */
 class PreparedDocument extends Model({ id: "integer", title: { type: "string", null: false }, lockVersion: "integer" }) {
@@ -310,9 +316,13 @@ class PreparedDocument extends Model({ id: "integer", title: { type: "string", n
     this.hook("write:plan", (plan) => {
       stages.prepared.push([plan.operation, plan.prepared]);
       if (!plan.prepared && plan.operation === "updateAll") throw new Refused(`${plan.model.name}.${plan.operation} must be prepared; use the async form`);
+      stages.plan?.(plan);
     });
     this.hook("write:outcome", (outcome) => {
-      stages.outcomes.push([outcome.plan.operation, outcome.changes, outcome.rows.length]);
+      const { plan, error, conflict, changes } = outcome;
+      if (error === undefined) stages.outcomes.push([plan.operation, changes, outcome.rows.length]);
+      else stages.failures.push({ operation: plan.operation, error, conflict, changes });
+      stages.outcome?.(outcome);
     });
   }
 }
@@ -321,6 +331,8 @@ describe("write:prepare and write:outcome", () => {
   beforeEach(() => {
     stages.prepared = [];
     stages.outcomes = [];
+    stages.failures = [];
+    stages.plan = stages.outcome = undefined;
   });
 
   it("every write reached through an async method is prepared, and may have its values replaced; the to... forms say they were not", async () => {
@@ -362,6 +374,81 @@ describe("write:prepare and write:outcome", () => {
       ["destroy", 1, 0],
       ["deleteAll", 2, 0],
     ]);
+  });
+});
+
+describe("write:outcome of a failed write without records", () => {
+  beforeEach(() => {
+    stages.outcomes = [];
+    stages.failures = [];
+    stages.plan = stages.outcome = undefined;
+  });
+
+  it("reports the database's error of every kind of bulk write, and nothing as a success", async () => {
+    const document = await PreparedDocument.createOrThrow({ title: "taken" });
+    await env.DB.prepare("INSERT INTO locked_sections (locked_document_id, heading) VALUES (?, 'kept')").bind(document.id).run();
+    stages.outcomes = [];
+    const failing = [
+      () => PreparedDocument.insertAll([{ id: document.id, title: "duplicate" }]),
+      () => PreparedDocument.insert({ title: null as never }),
+      () => PreparedDocument.upsertAll([{ id: document.id, title: null as never }]),
+      () => PreparedDocument.updateAll({ title: null as never }),
+      // A section still references the document: the foreign key refuses the DELETE.
+      () => PreparedDocument.deleteAll(),
+    ];
+    const errors: Error[] = [];
+    for (const write of failing) errors.push(await rejectionOf(write()));
+    expect(errors[0]).toBeInstanceOf(RecordNotUnique);
+    expect(stages.failures).toEqual(
+      ["insertAll", "insert", "upsertAll", "updateAll", "deleteAll"].map((operation, index) => ({ operation, error: errors[index], conflict: false, changes: undefined })),
+    );
+    expect(stages.outcomes).toEqual([]);
+    expect(await titles()).toEqual(["TAKEN"]);
+    await env.DB.exec("DELETE FROM locked_sections");
+  });
+
+  it("reports a changes guard's conflict as the write's own, with the rows it changed", async () => {
+    await PreparedDocument.insertAll([{ title: "one" }, { title: "two" }]);
+    stages.plan = (plan) => {
+      if (plan.operation === "updateAll") plan.expectedChanges = 1;
+    };
+    const error = await rejectionOf(PreparedDocument.updateAll({ lockVersion: 3 }));
+    expect(error).toBeInstanceOf(WriteConflict);
+    expect(stages.failures).toEqual([{ operation: "updateAll", error, conflict: true, changes: 2 }]);
+  });
+
+  it("refuses expectedChanges on a bulk insert sent as several statements, which no count could check, naming the Model", () => {
+    stages.plan = (plan) => void (plan.expectedChanges = 2);
+    const long = "x".repeat(600_000);
+    expect(() => PreparedDocument.toInsertAll([{ title: long }, { title: long }])).toThrow(
+      new TypeError("PreparedDocument.insertAll: a write:plan hook set expectedChanges, which a write sent as 2 statements cannot check; write fewer rows at once"),
+    );
+    expect(PreparedDocument.toInsertAll([{ title: "a" }, { title: "b" }]).expectedChanges).toBe(2);
+  });
+
+  it("reports the failure of a batch to each of its writes, and throws the first error a hook put in its place", async () => {
+    const document = await PreparedDocument.createOrThrow({ title: "taken" });
+    const { db } = listen();
+    const Documents = db.model(PreparedDocument);
+    const batch = [Documents.toInsert({ id: document.id, title: "duplicate" }), Documents.toDeleteAll()];
+    stages.outcome = ({ plan, error }) => {
+      if (error !== undefined && plan.operation === "insert") throw new Refused("the insert was refused");
+    };
+    await expect(db.batch(batch)).rejects.toThrow(new Refused("the insert was refused"));
+    expect(stages.failures.map(({ operation, error }) => [operation, error instanceof RecordNotUnique])).toEqual([
+      ["insert", true],
+      ["deleteAll", true],
+    ]);
+    expect(await titles()).toEqual(["TAKEN"]);
+  });
+
+  it("reports the failure of db.runAll to each write it sent", async () => {
+    await PreparedDocument.createOrThrow({ title: "kept" });
+    stages.failures = [];
+    const { db } = listen();
+    await expect(db.runAll([PreparedDocument.toDeleteAll(), defineStatement({ sql: "SELECT * FROM no_such_table" })])).rejects.toThrow();
+    expect(stages.failures.map(({ operation }) => operation)).toEqual(["deleteAll"]);
+    expect(await titles()).toEqual(["KEPT"]);
   });
 });
 

@@ -126,6 +126,33 @@ describe("auditLog", () => {
     expect(await entries()).toHaveLength(1);
   });
 
+  it("writes no entry for a failed write of any kind, and its outcome hooks see the failure", async () => {
+    const failures: Array<[string, unknown]> = [];
+    class Watched extends Audited("audited_notes") {
+      static {
+        this.hook("write:outcome", ({ plan, error }) => void (error === undefined || failures.push([plan.operation, error])));
+      }
+    }
+    const taken = await Watched.createOrThrow({ title: "Taken" });
+    await Watched.createOrThrow({ title: "Other" });
+    const written = await entries();
+    const errors = [
+      await rejectionOf(Watched.upsertAll([{ title: "Taken", body: "x" }, { title: null as never, body: "y" }], { uniqueBy: ["title"] })),
+      await rejectionOf(Watched.where({ title: "Other" }).updateAll({ title: "Taken" })),
+      await rejectionOf(Watched.updateAll({ title: null as never })),
+      await rejectionOf(batch([Watched.toInsert({ id: taken.id, title: "Again" }), Watched.toDeleteAll()])),
+    ];
+    expect(failures).toEqual([
+      ["upsertAll", errors[0]],
+      ["updateAll", errors[1]],
+      ["updateAll", errors[2]],
+      ["insert", errors[3]],
+      ["deleteAll", errors[3]],
+    ]);
+    expect(await entries()).toEqual(written);
+    expect(await Watched.order({ title: "asc" }).pluck("title")).toEqual(["Other", "Taken"]);
+  });
+
   it("audits dependents' set-based writes in the owner's destroy batch", async () => {
     class Task extends Audited("audited_tasks") {}
     class List extends Audited("audited_lists") {

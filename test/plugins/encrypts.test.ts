@@ -9,6 +9,7 @@ import {
   defineApplicationRecord,
   EncryptionError,
   encrypts,
+  belongsTo,
   gt,
   hasMany,
   InvalidModel,
@@ -208,6 +209,87 @@ describe("encrypts: every load decrypts", () => {
     expect(await Person.where({ email: "a@example.com" }).updateAll({ name: "A" })).toBe(1);
     expect(await Person.where({ email: ["A@example.com"] }).deleteAll()).toBe(0);
   });
+});
+
+/** The plaintext the scopes below compare with: it must never reach D1 or a query event. */
+const SCOPED = "scoped@example.com";
+
+/** People of one address by default: a default scope on the deterministic attribute. */
+class ScopedPerson extends Encrypted("encrypted_people") {
+  static {
+    this.encrypts("email", { deterministic: true });
+    this.encrypts("note");
+    this.defaultScope((q) => q.where({ email: SCOPED }));
+  }
+  team = belongsTo(ScopedTeam, { foreignKey: "teamId" });
+}
+
+/** A team's people through an association scope on the encrypted attribute, and through the default-scoped Model. */
+class ScopedTeam extends Encrypted("encrypted_teams") {
+  scoped = hasMany(Person, { foreignKey: "teamId", scope: (q) => q.where({ email: SCOPED }) });
+  defaulted = hasMany(ScopedPerson, { foreignKey: "teamId" });
+}
+
+describe("encrypts: default scopes and association scopes on an encrypted attribute", () => {
+  let team: ScopedTeam;
+  let scopedId: number;
+
+  beforeEach(async () => {
+    team = await ScopedTeam.createOrThrow({ name: "Red" });
+    await Person.insertAll([
+      { name: "Ann", email: SCOPED, note: "n1", teamId: team.id },
+      { name: "Bob", email: "other@example.com", note: null, teamId: team.id },
+    ]);
+    scopedId = (await Person.findByOrThrow({ name: "Ann" })).id!;
+  });
+
+  /** Each read path through those scopes, and the names it must give: only the scoped person's. */
+  const readPaths: Array<[string, () => Promise<unknown>, unknown]> = [
+    ["toArray", async () => (await ScopedPerson.all().toArray()).map((person) => person.name), ["Ann"]],
+    ["find", async () => (await ScopedPerson.find(scopedId)).name, "Ann"],
+    ["first", async () => (await ScopedPerson.first())?.name, "Ann"],
+    ["count and exists", async () => [await ScopedPerson.count(), await ScopedPerson.exists({ name: "Ann" })], [1, true]],
+    ["pluck", () => ScopedPerson.pluck("name", "email"), [["Ann", SCOPED]]],
+    ["paginate", async () => (await ScopedPerson.paginate({ page: 1 })).records.map((person) => person.email), [SCOPED]],
+    ["reload", async () => {
+      const person = await ScopedPerson.find(scopedId);
+      await person.reload();
+      return person.email;
+    }, SCOPED],
+    ["an association scope", async () => (await (await ScopedTeam.find(team.id)).scoped().toArray()).map((person) => person.name), ["Ann"]],
+    ["a hasMany of the default-scoped Model", async () => (await (await ScopedTeam.find(team.id)).defaulted().toArray()).map((person) => person.name), ["Ann"]],
+    ["a belongsTo load", async () => (await (await ScopedPerson.find(scopedId)).team.load())?.name, "Red"],
+    ["includes of an association scope", async () => {
+      const [loaded] = await ScopedTeam.includes("scoped").toArray();
+      return (await loaded!.scoped().toArray()).map((person) => person.email);
+    }, [SCOPED]],
+    ["includes of the default-scoped Model", async () => {
+      const [loaded] = await ScopedTeam.includes("defaulted").toArray();
+      return (await loaded!.defaulted().toArray()).map((person) => person.name);
+    }, ["Ann"]],
+    ["nested includes", async () => {
+      const [person] = await ScopedPerson.includes({ team: ["scoped", "defaulted"] }).toArray();
+      const loaded = person!.team.get()!;
+      return [(await loaded.scoped().toArray()).length, (await loaded.defaulted().toArray()).length];
+    }, [1, 1]],
+    ["includes on a page", async () => {
+      const [loaded] = (await ScopedTeam.includes("defaulted").paginate({ page: 1 })).records;
+      return (await loaded!.defaulted().toArray()).map((person) => person.name);
+    }, ["Ann"]],
+    ["unscoped", async () => (await ScopedPerson.unscoped().where({ email: SCOPED }).toArray()).map((person) => person.name), ["Ann"]],
+  ];
+
+  for (const [path, read, expected] of readPaths) {
+    it(`${path}: encrypts the scope's condition once per statement, so its plaintext never reaches D1 or a query event`, async () => {
+      let result: unknown;
+      const { sent, events, roundTrips } = await observed(async () => void (result = await read()));
+      expect(result).toEqual(expected);
+      for (const value of sent) expect(String(value), path).not.toContain(SCOPED);
+      for (const event of events) for (const param of event.params) expect(String(param), path).not.toContain(SCOPED);
+      // The preloads join the batch of their owners' SELECT, and the loaded association answers without a query.
+      if (path.includes("includes")) expect(roundTrips).toHaveLength(1);
+    });
+  }
 });
 
 describe("encrypts: key rotation", () => {

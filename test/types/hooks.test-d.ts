@@ -40,6 +40,12 @@ class Article extends Model({ id: { type: "string", null: false }, title: { type
     this.hook("record:inspect", ({ record }) => void expectTypeOf(record).toEqualTypeOf<Article>());
     this.hook("model:finalize", (model) => void expectTypeOf(model).toEqualTypeOf<typeof Article>());
     this.hook("relation:plan", ({ relation }) => void expectTypeOf(relation).toEqualTypeOf<RelationOf<typeof Article>>());
+    this.hook("relation:preparePlan", (context) => {
+      expectTypeOf(context.relation).toEqualTypeOf<RelationOf<typeof Article>>();
+      expectTypeOf(context.purpose).toEqualTypeOf<"load" | "reload" | "preload">();
+      // @ts-expect-error: the Relation planned is replaced by a Relation, never by anything else
+      context.relation = "posts";
+    });
     this.hook("relation:preload", ({ relation, records }) => {
       expectTypeOf(relation).toEqualTypeOf<RelationOf<typeof Article>>();
       expectTypeOf(records).toEqualTypeOf<readonly Article[]>();

@@ -84,6 +84,18 @@ definePlugin({
   },
 });
 
+// `relation:prepare` may replace the conditions and the plugins' entries, never the Model prepared.
+definePlugin({
+  name: "prepared entries",
+  hooks: {
+    "relation:prepare"(context) {
+      context.extensions = { ...context.extensions, mine: true };
+      // @ts-expect-error the Model prepared is the Relation's own
+      context.model = context.model;
+    },
+  },
+});
+
 // A read of `relation:plan` asks for more reads with `readNext`, reads only; a Relation makes records of rows.
 definePlugin({
   name: "reads next",

@@ -167,9 +167,14 @@ export class Database {
   async run<Result>(statement: Statement<Result>): Promise<Result> {
     assertBatchItems("db.run", [statement], false);
     if (statement.parts) return (await this.runAll([statement]))[0] as Result;
-    const [answer] = await this.#send([statement], false);
-    checkChanges(statement, answer!.meta);
-    return statement.read(answer!.results ?? [], answer!.meta, this);
+    let answer: D1Answer;
+    try {
+      [answer] = (await this.#send([statement], false)) as [D1Answer];
+      checkChanges(statement, answer.meta);
+    } catch (error) {
+      throw reportedFailure([statement], error);
+    }
+    return statement.read(answer.results ?? [], answer.meta, this);
   }
 
   /**
@@ -180,11 +185,16 @@ export class Database {
     assertBatchItems("db.runAll", statements, false);
     if (statements.length === 0) return [];
     const sent = statements.flatMap((statement) => statement.parts ?? [statement]);
-    // The guards are statements D1 runs and bills like any other: the budget counts them.
-    const guarded = guardedBatch(sent);
-    const answers = await this.#send(guarded, true, sent);
-    const results = guarded === sent ? answers : answers.filter((_, index) => !changesGuardSlot.guard!.isGuard(guarded[index]!));
-    if (sent.length === 1) checkChanges(sent[0]!, results[0]!.meta);
+    let results: D1Answer[];
+    try {
+      // The guards are statements D1 runs and bills like any other: the budget counts them.
+      const guarded = guardedBatch(sent);
+      const answers = await this.#send(guarded, true, sent);
+      results = guarded === sent ? answers : answers.filter((_, index) => !changesGuardSlot.guard!.isGuard(guarded[index]!));
+      if (sent.length === 1) checkChanges(sent[0]!, results[0]!.meta);
+    } catch (error) {
+      throw reportedFailure(statements, error);
+    }
     let offset = 0;
     const read = statements.map((statement) => {
       const sentOf = results.slice(offset, (offset += statement.parts?.length ?? 1));
@@ -210,7 +220,8 @@ export class Database {
       for (const item of items) prepared.push(isBatchable(item) ? await item.prepare() : [item]);
       results = await this.runAll(prepared.flat());
     } catch (error) {
-      // Every record write's outcome hooks see the error first, and may replace it with their own.
+      // Every record write's outcome hooks see the error first, and may replace it with their own (runAll has
+      // reported it to the other writes it sent).
       const thrown = failEach(items, error, (item) => (isBatchable(item) ? item.failed(error) : error));
       // Nothing was written: every record is put back as it was (a refused item keeps the reasons of its refusal).
       for (const item of items) if (isBatchable(item)) item.abandon();
@@ -230,6 +241,15 @@ export class Database {
     unbound[CHECK_MODEL]();
     return bindModel(unbound, this);
   }
+}
+
+/**
+ * The error a failed call throws: every write among `statements` that reports its failure (its `write:outcome`
+ * hooks) sees `error` first, and the first one to replace it gives the error thrown instead. Statements that
+ * report nothing (reads, a plugin's own) leave it as it is; record writes report through their batch item.
+ */
+function reportedFailure(statements: readonly Statement[], error: unknown): unknown {
+  return failEach(statements, error, (statement) => (statement.reportFailure ? statement.reportFailure(error) : error));
 }
 
 /** What D1 counts per statement, added up over the parts of a Statement sent as several. */

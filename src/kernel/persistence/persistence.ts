@@ -11,7 +11,9 @@ import { runLoadStage } from "../records/load-stage.js";
 import { type RecordState, RecordSnapshot, STATE } from "../records/record-state.js";
 import { findByKeyStatement, keyLookup } from "../relations/key-lookup.js";
 import { Relation } from "../relations/relation.js";
-import type { Statement } from "../sql/statement.js";
+import { Statement } from "../sql/statement.js";
+import { compileSelect } from "../sql/compiler.js";
+import { prepareRelation } from "../relations/relation-prepare.js";
 import type { AnyRecord } from "../records/record-methods.js";
 import { ownDelete } from "./record-write.js";
 import { RecordSave } from "./record-save.js";
@@ -171,7 +173,8 @@ export async function reload(record: Persistable): Promise<void> {
     },
     "reload",
   );
-  const reloaded = model.hooks.has("relation:plan") ? await reloadPlanned(record, database, key, read) : await database.run(read);
+  const planned = model.hooks.has("relation:plan") || model.hooks.has("relation:prepare");
+  const reloaded = planned ? await reloadPlanned(record, database, key, read) : await database.run(read);
   if (reloaded.length === 0) throw new RecordNotFound(`${model.name} with ${model.primaryKey.name} ${previewValue(model.primaryKey, key)} no longer exists`);
 }
 
@@ -189,12 +192,17 @@ function reloadRow(record: Persistable, row: Record<string, unknown>): Persistab
 }
 
 /**
- * A reload is a load of the record's own row: the `relation:plan` hooks plan their reads for it (purpose `reload`),
- * sent in the batch of its SELECT, and receive the reloaded record.
+ * A reload is a load of the record's own row: its lookup by key runs `relation:prepare` (purpose `reload`), and the
+ * `relation:plan` hooks plan their reads for it, sent in the batch of its SELECT, and receive the reloaded record.
  */
 async function reloadPlanned(record: Persistable, database: Database, key: unknown, read: Statement<Persistable[]>): Promise<Persistable[]> {
-  const relation = new Relation(database.model(record.constructor), keyLookup(record[STATE].model, key));
-  return (await relation.loadPlanned(relation.plan({ purpose: "reload" }), read)).records;
+  const model = record[STATE].model;
+  const lookup = new Relation(database.model(record.constructor), keyLookup(model, key));
+  const pending = prepareRelation(lookup, "reload");
+  const relation = pending instanceof Promise ? await pending : pending;
+  // A hook that rewrote the key's condition changed the SQL: the lookup is compiled again from its conditions.
+  const select = relation === lookup ? read : new Statement(compileSelect(relation.data, model, "reload"), model, "rows", read.read);
+  return (await relation.loadPlanned(relation.plan({ purpose: "reload" }), select)).records;
 }
 
 function batchable(record: Persistable, check: () => Promise<CheckedWrite | undefined>, refusal: () => Error): Batchable {

@@ -11,11 +11,11 @@ import { type RecordState, storedValue } from "../records/record-state.js";
 import { quoteIdentifier } from "../sql/naming.js";
 import { SqlFragment } from "../sql/sql.js";
 import type { Statement } from "../sql/statement.js";
-import type { WriteOutcome, WritePlan } from "../plugin-api/hooks.js";
-import { currentValues, type OutcomeReport, type OwnWrite, recordWritePlansSlot } from "./record-write.js";
+import type { WritePlan } from "../plugin-api/hooks.js";
+import { currentValues, type OwnWrite, type RecordOutcomeReport, recordWritePlansSlot } from "./record-write.js";
 import { placeExtras } from "./write-batch.js";
 import { assertWhereTerms, deleteStatement, insertStatement, storedKey, storedValues, updateStatement } from "./write-compiler.js";
-import { WriteConflict } from "./write-conflict.js";
+import { outcomeReport } from "./write-outcome.js";
 import { PlannedWrite, planWrite, prepareAndPlan } from "./write-plan.js";
 
 /** The attributes a plan's values name, refused with `UnknownAttribute` when one is not the Model's. */
@@ -95,30 +95,25 @@ function plannedWrite(state: RecordState, write: PlannedWrite, attributes: reado
 /** Compiles a planned record write with the statements its hooks added; `attributes` when no hook may have changed them. */
 function compileOwn(state: RecordState, write: PlannedWrite, attributes: readonly Attribute[] | undefined): OwnWrite {
   const statement = compileWrite(write, state, attributes);
-  const report = state.model.hooks.has("write:outcome") ? outcomeReport(state, write, statement) : undefined;
+  const report = recordOutcomeReport(write, statement);
   if (write.befores === undefined && write.afters === undefined) return { statements: [statement], at: 0, report };
   const { statements } = placeExtras(write, [statement], () => ({ keys: () => recordKeys(write, state), keysBefore: false }));
   return { statements, at: statements.indexOf(statement), report };
 }
 
-/** How a planned record write reports its outcome to the `write:outcome` hooks. */
-function outcomeReport(state: RecordState, plan: PlannedWrite, statement: Statement): OutcomeReport {
-  const call = (outcome: WriteOutcome) => state.model.hooks.callSync("write:outcome", outcome);
+/**
+ * A record's own write reports its result: an INSERT the row it returned (one row changed), an UPDATE or DELETE
+ * D1's `meta`.
+ */
+function recordOutcomeReport(plan: PlannedWrite, statement: Statement): RecordOutcomeReport | undefined {
+  const report = outcomeReport(plan, statement);
+  if (!report) return undefined;
   return {
     succeeded(result) {
-      const inserted = plan.kind === "insert";
-      const changes = inserted ? 1 : Number((result as Record<string, unknown>)["changes"] ?? 0);
-      call({ plan, statement, changes, rows: inserted ? [result as Record<string, unknown>] : [], error: undefined, conflict: false });
+      if (plan.kind === "insert") report.succeeded(1, [result as Record<string, unknown>]);
+      else report.succeeded(Number((result as Record<string, unknown>)["changes"] ?? 0), []);
     },
-    failed(error) {
-      const conflict = error instanceof WriteConflict && error.statement === statement;
-      try {
-        call({ plan, statement, changes: conflict ? error.changes : undefined, rows: [], error, conflict });
-      } catch (replaced) {
-        return replaced;
-      }
-      return error;
-    },
+    failed: report.failed,
   };
 }
 

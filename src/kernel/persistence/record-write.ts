@@ -3,11 +3,11 @@ import type { SaveOperation } from "../plugin-api/hooks.js";
 import { changedAttributes, currentValue, originalValue, type RecordState, STATE } from "../records/record-state.js";
 import type { Statement } from "../sql/statement.js";
 import { compileSave, deleteStatement } from "./write-compiler.js";
+import type { OutcomeReport } from "./write-outcome.js";
 
-/** How a record's own write reports its outcome to the `write:outcome` hooks. */
-export interface OutcomeReport {
+/** How a record's own write reports its outcome: from the result of its statement (a row, or D1's `meta`). */
+export interface RecordOutcomeReport extends Pick<OutcomeReport, "failed"> {
   succeeded(result: unknown): void;
-  failed(error: unknown): unknown;
 }
 
 /**
@@ -17,7 +17,7 @@ export interface OutcomeReport {
 export interface OwnWrite {
   readonly statements: Statement[];
   readonly at: number;
-  readonly report: OutcomeReport | undefined;
+  readonly report: RecordOutcomeReport | undefined;
 }
 
 /** How records' writes are planned, once `installWritePlans` (plugin API) installed it. */

@@ -2,6 +2,7 @@ import { compileFragment } from "../sql/compiler.js";
 import { ParamWriter } from "../sql/param-writer.js";
 import type { SqlFragment } from "../sql/sql.js";
 import { type ParamSource, Statement, type StatementDatabase, type StatementReader } from "../sql/statement.js";
+import { type OutcomeReport, outcomeReport } from "./write-outcome.js";
 import type { PlannedWrite } from "./write-plan.js";
 
 /** A write's own statement as compiled, before it is placed among the statements hooks added. */
@@ -49,24 +50,29 @@ export function placeExtras(plan: PlannedWrite, own: readonly Statement[], keysO
 /**
  * One Statement of a write without records (bulk inserts and upserts, `updateAll`, `deleteAll`, dependents): its
  * own statements with those hooks added, sent in one atomic batch; `read` gets only the own statements' rows and
- * summed `meta`, and the `write:outcome` hooks see the rows changed.
+ * summed `meta`. The `write:outcome` hooks see the rows changed, or the error it or its batch failed with.
  */
 export function planStatement<T>(plan: PlannedWrite, writes: readonly CompiledWrite[], read: StatementReader<T>, database: StatementDatabase | undefined): Statement<T> {
-  const { hooks } = plan.model;
-  let statement: Statement<T>;
-  const reported: StatementReader<T> = !hooks.has("write:outcome")
+  let report: OutcomeReport | undefined;
+  const reported: StatementReader<T> = !plan.model.hooks.has("write:outcome")
     ? read
     : (rows, meta, db) => {
-        const changes = Number(meta["changes"] ?? 0);
-        hooks.callSync("write:outcome", { plan, statement, changes, rows: [], error: undefined, conflict: false });
+        report!.succeeded(Number(meta["changes"] ?? 0), []);
         return read(rows, meta, db);
       };
-  if (writes.length === 1 && plan.befores === undefined && plan.afters === undefined) {
-    statement = new Statement(writes[0]!.query, plan.model, "meta", reported, database);
-    return statement;
+  const { expectedChanges } = plan;
+  if (expectedChanges !== undefined && writes.length > 1) {
+    throw new TypeError(`${plan.model.name}.${plan.operation}: a write:plan hook set expectedChanges, which a write sent as ${writes.length} statements cannot check; write fewer rows at once`);
   }
-  const own = writes.map((write) => new Statement(write.query, plan.model, "meta", ignored));
-  const { statements, extras } = placeExtras(plan, own, (index) => writes[index]!);
-  statement = Statement.ofParts(statements, reported, database, extras);
+  let statement: Statement<T>;
+  if (writes.length === 1 && plan.befores === undefined && plan.afters === undefined) {
+    statement = new Statement({ ...writes[0]!.query, expectedChanges }, plan.model, "meta", reported, database);
+  } else {
+    const own = writes.map((write) => new Statement({ ...write.query, expectedChanges }, plan.model, "meta", ignored));
+    const { statements, extras } = placeExtras(plan, own, (index) => writes[index]!);
+    statement = Statement.ofParts(statements, reported, database, extras);
+  }
+  report = outcomeReport(plan, statement);
+  statement.reportFailure = report?.failed;
   return statement;
 }

@@ -9,7 +9,7 @@ import type { Condition } from "../sql/conditions.js";
 import type { BatchItem } from "../database/database.js";
 import type { HookPoints } from "./hook-points.js";
 import type { QueryPurpose, RelationData, SelectParts } from "../relations/relation-data.js";
-import type { RelationPlanContext } from "../relations/read-plan.js";
+import type { LoadPurpose, RelationPlanContext } from "../relations/read-plan.js";
 import type { SqlFragment } from "../sql/sql.js";
 import type { Statement, StatementModel } from "../sql/statement.js";
 
@@ -127,8 +127,9 @@ export interface WritePlan<R = any> {
   /** The attributes of the unique key an upsert's conflict is decided on; undefined for the other kinds. */
   readonly conflictTarget: readonly string[] | undefined;
   /**
-   * The number of rows a record's write must change (1 for a checked write), or undefined for any. A different count
-   * throws `WriteConflict` (which `write:outcome` may replace); inside a batch it fails the whole batch first.
+   * The number of rows the write must change (1 for a record's checked write), or undefined for any. A different
+   * count throws `WriteConflict` (which `write:outcome` may replace); inside a batch it fails the whole batch first.
+   * A bulk insert sent as several statements (over D1's limit for one value) cannot check it and throws `TypeError`.
    */
   expectedChanges: number | undefined;
   /**
@@ -192,7 +193,7 @@ export interface RecordsLoadContext<R = any> {
 
 /**
  * Context of `relation:prepare`: a Relation an async method is about to compile and send. A hook may replace
- * `conditions` with a new list (an `encrypts` plugin encrypts the values compared with its attributes), after
+ * `conditions` (or `extensions`) with a new one (an `encrypts` plugin encrypts the values compared with its attributes), after
  * awaiting what it must (WebCrypto); the method then compiles the Relation with those conditions.
  */
 export interface RelationPrepareContext {
@@ -207,6 +208,25 @@ export interface RelationPrepareContext {
    * list, never changes it in place. What a hook sets is checked as `Relation.with` checks a plugin's changes.
    */
   conditions: readonly Condition[];
+  /**
+   * Its plugins' entries (see `RelationData.extensions`), as the hooks before this one left them; a hook replaces the
+   * object, never changes it in place (default scopes move the conditions they hold into `conditions` here, so that
+   * the hooks after them prepare those too).
+   */
+  extensions: RelationData["extensions"];
+}
+
+/**
+ * Context of `relation:preparePlan`: a Relation whose records are about to be loaded with `includes`, after
+ * `relation:prepare`. A hook prepares what its `relation:plan` hook will compile (an association's preloads: their
+ * Relations through `prepareRelation`), awaiting what it must, and may set `relation` to one made from it
+ * (`withExtension`) that carries what it prepared: that one is planned and loaded.
+ */
+export interface RelationPreparePlanContext<Q = any> {
+  /** What the records are loaded for. */
+  readonly purpose: LoadPurpose;
+  /** The Relation to plan; a hook may replace it with one made from it, of the same Model. */
+  relation: Q;
 }
 
 /** A read a `record:planDestroy` hook adds to a destroy's read batch, and what receives its result. */
@@ -341,14 +361,22 @@ export interface ModelHooks<R = any, M = any, Q = any> {
    */
   "relation:start": (context: { relation: Q }) => void;
   /**
-   * The async stage before a Relation is compiled, run by every method that sends its conditions and may await:
-   * its loads (`toArray`, `first`, `findBy`, `find`, a page, `explain`), `count`, `exists`, `pluck`, `updateAll` and
-   * `deleteAll`, before `relation:plan` and the compile hooks. A hook may replace the Relation's `conditions` (values
-   * it rewrote). Never runs for what compiles synchronously (`toSql()`, `toSelect()`, `toUpdateAll()`,
-   * `toDeleteAll()`, the reads of a preload, a record's key in `reload`), which a plugin needing it refuses in
+   * The async stage before a Relation is compiled, run once per statement by every method that sends its
+   * conditions and may await: its loads (`toArray`, `first`, `findBy`, `find`, a page, `explain`, an association's
+   * reads), `reload`'s lookup by key, each Relation a preload reads (an association's target with its scope),
+   * `count`, `exists`, `pluck`, `updateAll` and `deleteAll`, before `relation:plan` and the compile hooks. A hook may
+   * replace the Relation's `conditions` (values it rewrote) and `extensions`. Never runs for what compiles
+   * synchronously (`toSql()`, `toSelect()`, `toUpdateAll()`, `toDeleteAll()`), which a plugin needing it refuses in
    * `relation:where`. May be async.
    */
   "relation:prepare": (context: RelationPrepareContext) => void | Promise<void>;
+  /**
+   * After `relation:prepare`, for a Relation whose records are about to be loaded with `includes` (its loads,
+   * `find`, a page): a hook prepares what its `relation:plan` hook will compile (associations prepare each
+   * preload's Relation, so that `relation:prepare` runs for it too), and may set `relation` to one made from it that
+   * carries what it prepared. Never runs for a Relation without `includes`. May be async.
+   */
+  "relation:preparePlan": (context: RelationPreparePlanContext<Q>) => void | Promise<void>;
   /**
    * A Relation is about to load its records: a hook may add reads to the same D1 batch (`reads`), each selecting
    * by a subquery of `source`, and deletes from `pending` the `includes` paths it planned; a read's `receive` may

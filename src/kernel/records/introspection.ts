@@ -5,10 +5,19 @@ import { boundDatabase, type Database, unboundModel } from "../database/database
 import { type RecordState, STATE } from "./record-state.js";
 import type { Relation } from "../relations/relation.js";
 import { resolveModel } from "./resolve.js";
+import type { ModelHookName } from "../plugin-api/hooks.js";
 
 /** A Model's attributes, resolved (and the Model's declaration fixed) on first call. */
 export function attributesOf(model: Function): readonly Attribute[] {
   return resolveModel(unboundModel(model)).attributes;
+}
+
+/**
+ * Whether any hook of the Model is registered under `name`: lets a plugin skip work for another Model that no hook
+ * of it would use (associations prepare a preload's Relation only when its Model has a `relation:prepare` hook).
+ */
+export function hasModelHook(model: Function, name: ModelHookName): boolean {
+  return resolveModel(unboundModel(model)).hooks.has(name);
 }
 
 /** Whether a record has the attribute loaded (a partial `select` loads only some). */

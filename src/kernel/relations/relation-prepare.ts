@@ -1,11 +1,13 @@
 /**
  * The prepare stage: what every async method that compiles a Relation's conditions runs first, so that a plugin can
- * rewrite them with work that must be awaited (WebCrypto), which the compile hooks, being sync, cannot do. A Model
- * with no `relation:prepare` hook pays nothing for it: no call, no allocation, no await.
+ * rewrite them with work that must be awaited (WebCrypto), which the compile hooks, being sync, cannot do; and, for
+ * a load, what prepares the Relations its plan will compile (a preload's). A Model with no hook for it pays nothing:
+ * no call, no allocation, no await.
  */
 import type { Condition } from "../sql/conditions.js";
-import type { RelationPrepareContext, ResolvedModel } from "../plugin-api/hooks.js";
+import type { RelationPrepareContext, RelationPreparePlanContext, ResolvedModel } from "../plugin-api/hooks.js";
 import type { QueryPurpose, RelationData } from "./relation-data.js";
+import type { LoadPurpose } from "./read-plan.js";
 
 /** What the stage needs of a Relation: its Model, its conditions, and a way to make one with other conditions. */
 interface Preparable<Rel> {
@@ -16,15 +18,50 @@ interface Preparable<Rel> {
 
 /**
  * Runs the `relation:prepare` hooks on a Relation about to be compiled for `purpose`; gives back the Relation to
- * compile: the one given, or, when a hook replaced its conditions, one with those (checked as `Relation.with` checks
- * a plugin's changes). At once when no hook returned a promise. Plugin API, for a plugin's own async method that
+ * compile: the one given, or, when a hook replaced its conditions or its plugins' entries, one with those (checked as
+ * `Relation.with` checks a plugin's changes). At once when no hook returned a promise. Plugin API, for a plugin's own async method that
  * compiles a Relation (`pluck`, `paginate`, `explain`).
  */
 export function prepareRelation<Rel extends Preparable<Rel>>(relation: Rel, purpose: QueryPurpose): Rel | Promise<Rel> {
   const { model, data } = relation;
   if (!model.hooks.has("relation:prepare")) return relation;
-  const context: RelationPrepareContext = { model, purpose, relation, conditions: data.conditions };
+  const context: RelationPrepareContext = { model, purpose, relation, conditions: data.conditions, extensions: data.extensions };
   const done = model.hooks.callHook("relation:prepare", context);
-  const prepared = () => (context.conditions === data.conditions ? relation : relation.with({ conditions: context.conditions as Condition[] }));
+  const prepared = () => {
+    const { conditions, extensions } = context;
+    if (conditions === data.conditions && extensions === data.extensions) return relation;
+    return relation.with({ conditions: conditions as Condition[], extensions: extensions as RelationData["extensions"] });
+  };
   return done instanceof Promise ? done.then(prepared) : prepared();
+}
+
+/**
+ * Runs the `relation:preparePlan` hooks on a Relation whose records are about to be loaded with `includes`, once
+ * `relation:prepare` has run: they prepare what their `relation:plan` hooks will compile (the Relations of its
+ * preloads). Gives back the Relation to plan: the one given, or the one a hook made from it to carry what it
+ * prepared; at once when no hook returned a promise.
+ */
+export function preparePlan<Rel extends Preparable<Rel>>(relation: Rel, purpose: LoadPurpose): Rel | Promise<Rel> {
+  const { model, data } = relation;
+  if (data.includes.length === 0 || !model.hooks.has("relation:preparePlan")) return relation;
+  const context: RelationPreparePlanContext<Rel> = { purpose, relation };
+  const prepared = () => {
+    const made = context.relation as unknown;
+    if (!(made instanceof (relation as object).constructor) || (made as Rel).model !== model) {
+      throw new TypeError(`${model.name}: a relation:preparePlan hook set relation to something other than a Relation of ${model.name}`);
+    }
+    return made as Rel;
+  };
+  const done = model.hooks.callHook("relation:preparePlan", context);
+  return done instanceof Promise ? done.then(prepared) : prepared();
+}
+
+/**
+ * Prepares a Relation whose records are about to be loaded for `purpose`: `relation:prepare`, then
+ * `relation:preparePlan`. Gives back the Relation to plan and load; at once when no hook returned a promise. Plugin
+ * API, for a plugin's own async method that loads records with `plan` and `loadPlanned` (`paginate`).
+ */
+export function prepareLoad<Rel extends Preparable<Rel>>(relation: Rel, purpose: LoadPurpose): Rel | Promise<Rel> {
+  const prepared = prepareRelation(relation, purpose);
+  return prepared instanceof Promise ? prepared.then((made) => preparePlan(made, purpose)) : preparePlan(prepared, purpose);
 }

@@ -16,7 +16,7 @@ import { boundDatabase, type Database, unboundModel } from "../database/database
 import { CastError, RecordNotFound } from "../errors.js";
 import { instantiate, loadOne } from "../records/hydrate.js";
 import { runLoadStage } from "../records/load-stage.js";
-import { prepareRelation } from "./relation-prepare.js";
+import { prepareLoad } from "./relation-prepare.js";
 import { type ResolvedModel, resolveModel } from "../records/resolve.js";
 import { SqlFragment } from "../sql/sql.js";
 import { Statement, type SqlQuery, type StatementDatabase, type StatementReader } from "../sql/statement.js";
@@ -365,12 +365,13 @@ export class Relation<R = any> {
   }
 
   /**
-   * Loads the records through every load stage: `relation:prepare`, `relation:plan`, the check of `includes`, the
+   * Loads the records through every load stage: `relation:prepare` and `relation:preparePlan`, `relation:plan`, the
+   * check of `includes`, the
    * SELECT (`select`, this Relation's own unless given) with the planned reads in one round trip, each row through
    * `record:hydrate` and the records through `records:load`, then `relation:preload`.
    */
   async #load(select?: Statement<any[]>): Promise<R[]> {
-    const pending = prepareRelation(this, "load");
+    const pending = prepareLoad(this, "load");
     const relation = pending instanceof Promise ? await pending : pending;
     // A hook that made another Relation changed its SQL: a given SELECT was compiled from this one.
     return relation === this ? this.#loadPrepared(select) : relation.#loadPrepared();

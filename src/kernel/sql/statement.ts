@@ -125,6 +125,11 @@ export class Statement<Result = unknown> {
    * row if the first try was committed). Undefined when it is sent again as it is, or not at all.
    */
   readonly retrySql: string | undefined;
+  /**
+   * @internal How a write reports that it, or the batch it ran in, failed with `error` (its `write:outcome` hooks):
+   * returns the error to throw in its place. Set by the kernel on the writes without records; undefined otherwise.
+   */
+  reportFailure: ((error: unknown) => unknown) | undefined = undefined;
 
   // Private, so that spreading or listing a Statement's keys never shows values of filtered attributes.
   readonly #params: readonly unknown[];

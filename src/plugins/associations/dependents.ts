@@ -7,9 +7,7 @@ import {
   type DestroyRead,
   humanize,
   primaryKeyOf,
-  type Relation,
   relationOf,
-  type Statement,
 } from "../../kernel/index.js";
 import { writeChildren } from "./child-writes.js";
 import type { Dependent, ResolvedAssociation } from "./definition.js";

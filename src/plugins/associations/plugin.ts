@@ -21,6 +21,7 @@ import { dependentsBeforeDelete, planDependentReads } from "./dependents.js";
 import { copyKey } from "./keys.js";
 import { saveNewParents } from "./new-parents.js";
 import { planPreloads } from "./preload.js";
+import { preparePreloads } from "./preload-targets.js";
 import { replaceSavedChildren } from "./replace-child.js";
 import { validatePolymorphicTypes } from "./polymorphic-type.js";
 import { validateRequiredParents } from "./required-parents.js";
@@ -159,6 +160,7 @@ export const associations = definePlugin({
     },
     "record:planDestroy": planDependentReads,
     "record:beforeDelete": dependentsBeforeDelete,
+    "relation:preparePlan": preparePreloads,
     "relation:plan": planPreloads,
   },
 });

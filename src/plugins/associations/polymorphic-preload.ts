@@ -15,12 +15,25 @@ export interface TypedTarget {
   readonly narrow: (source: QuerySource) => QuerySource;
 }
 
+/** A polymorphic `belongsTo` as if it pointed at each listed Model alone, in the order listed. */
+export function typedAssociations(association: ResolvedAssociation): ResolvedAssociation[] {
+  return [...association.polymorphic!.models.values()].map((model) => ({
+    kind: "belongsTo",
+    name: association.name,
+    options: association.options,
+    foreignKey: association.foreignKey,
+    target: model,
+    primaryKey: primaryKeyOf(model).name,
+  }));
+}
+
 /** Each listed Model of a polymorphic `belongsTo` whose type column is `typeAttribute`, as a preload reads it. */
 export function typedTargets(association: ResolvedAssociation, typeAttribute: Attribute): TypedTarget[] {
   const { foreignType, models } = association.polymorphic!;
   const column = quoteIdentifier(typeAttribute.column);
-  return [...models].map(([type, model]) => ({
-    association: { kind: "belongsTo", name: association.name, options: association.options, foreignKey: association.foreignKey, target: model, primaryKey: primaryKeyOf(model).name },
+  const typed = typedAssociations(association);
+  return [...models.keys()].map((type, index) => ({
+    association: typed[index]!,
     owns: (owner) => owner.readAttribute(foreignType) === type,
     narrow: (source) => (params) => `SELECT * FROM (${source(params)}) WHERE ${column} = ${params.bind(type, { kind: "value", attribute: typeAttribute })}`,
   }));

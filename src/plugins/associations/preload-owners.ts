@@ -1,11 +1,14 @@
 import { attributeNamed, injectedName, MissingAttribute, type QuerySource, quoteIdentifier, type Relation, reservedName } from "../../kernel/index.js";
 import type { ResolvedAssociation } from "./definition.js";
+import type { PreparedTargets } from "./preload-targets.js";
 
 type Loaded = Record<string, any>;
 
 /** One level of preloads: the owners' Relation and source, and how to get their records once loaded. */
 export interface Level {
   readonly owners: Relation;
+  /** The Relations `relation:prepare` prepared for this load's preloads. */
+  readonly prepared: PreparedTargets | undefined;
   readonly source: QuerySource;
   readonly records: (main: readonly Loaded[]) => readonly Loaded[];
   readonly prefix: string;

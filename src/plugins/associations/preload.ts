@@ -1,18 +1,14 @@
 import {
   attributeNamed,
   defineStatement,
-  IncompatibleRelation,
-  injectedName,
   joinSelect,
   joinWithAnd,
-  MissingAttribute,
   ParamWriter,
   type PlannedRead,
   type QuerySource,
   quoteIdentifier,
   type Relation,
   type RelationPlanContext,
-  reservedName,
   selectParts,
   type StatementReader,
   withSource,
@@ -24,36 +20,9 @@ import { settleOwnersOfNothing, typedTargets } from "./polymorphic-preload.js";
 import { chosenOwners, type Level, loadedKeyColumn, OWNER_COLUMN, OWNERS } from "./preload-owners.js";
 import { throughHopsTree } from "./through-preload.js";
 import { admittedTargetsRead } from "./through-scope-preload.js";
+import { type IncludeTree, type PreparedTargets, preloadTarget, preparedTargetsOf, treeOf } from "./preload-targets.js";
 
 type Loaded = Record<string, any>;
-
-/** `includes` paths as a tree: each association name to the names included below it. */
-export type IncludeTree = Map<string, IncludeTree>;
-
-/** The tree of dotted paths (`posts`, `posts.comments`); a nested path implies the names above it. */
-function treeOf(paths: Iterable<string>): IncludeTree {
-  const tree: IncludeTree = new Map();
-  for (const path of paths) {
-    let level = tree;
-    for (const name of path.split(".")) {
-      if (!level.has(name)) level.set(name, new Map());
-      level = level.get(name)!;
-    }
-  }
-  return tree;
-}
-
-/** The target's Relation with the association's scope; a scope that pages cannot be preloaded in one query. */
-function scoped(association: ResolvedAssociation): Relation {
-  const all = (association.target as unknown as { all(): Relation }).all();
-  if (!association.options.scope) return all;
-  const relation = association.options.scope(all) as Relation;
-  const { limit, offset } = relation.description;
-  if (limit !== undefined || offset !== undefined) {
-    throw new IncompatibleRelation(`${association.name}: a scope with limit or offset cannot be preloaded with includes; load each owner's ${association.name} instead`);
-  }
-  return relation;
-}
 
 /** How the two sides of an association compare keys: as the target's key attribute reads them as a condition. */
 function keyMatcher(association: ResolvedAssociation, theirKey: string): (key: unknown) => unknown {
@@ -199,7 +168,7 @@ function targetsOfOwners(level: Level, target: Relation, preload: Preload): Quer
 
 /** The read of one association's targets by the owners' source, then the levels below it. */
 function planBySource(level: Level, preload: Preload, reads: PlannedRead[]): void {
-  const target = scoped(preload.association);
+  const target = preloadTarget(level.prepared, preload.path, preload.association);
   const theirColumn = loadedKeyColumn(target, preload.theirKey, `${level.owners.model.name}.includes: ${preload.association.name}`);
   const source: QuerySource = (params) => joinedToOwners(level, target, preload, params);
   const params = new ParamWriter();
@@ -212,24 +181,24 @@ function planBySource(level: Level, preload: Preload, reads: PlannedRead[]): voi
     const owners = level.records(main).filter((owner) => owner.readAttribute(preload.ownKey) !== null);
     const missed = owners.filter((owner) => !chosen.has(matchKey(owner.readAttribute(preload.ownKey))));
     found = fill(preload.association, owners.filter((owner) => !missed.includes(owner)), targets, preload.ownKey, preload.theirKey);
-    if (missed.length > 0) readNext(readsByKeys(preload, missed));
+    if (missed.length > 0) readNext(readsByKeys(level.prepared, preload, missed));
   };
   reads.push({ statement, receive });
   planTargetReads(target, targetsOfOwners(level, target, preload), () => found, reads);
-  planLevel({ owners: target, source, records: () => found, prefix: `${preload.path}.` }, preload.below, new Set(), reads);
+  planLevel({ owners: target, prepared: level.prepared, source, records: () => found, prefix: `${preload.path}.` }, preload.below, new Set(), reads);
 }
 
 /**
  * The reads of one association's targets for owners given as records (those a preload's subquery did not choose),
  * by their keys bound as one JSON list, then the levels below them: the second round trip of a preload.
  */
-function readsByKeys(preload: Preload, owners: readonly Loaded[]): PlannedRead[] {
+function readsByKeys(prepared: PreparedTargets | undefined, preload: Preload, owners: readonly Loaded[]): PlannedRead[] {
   const keys = [...new Set(owners.map((owner) => owner.readAttribute(preload.ownKey)))];
-  const targets = scoped(preload.association).where({ [preload.theirKey]: keys });
+  const targets = preloadTarget(prepared, preload.path, preload.association).where({ [preload.theirKey]: keys });
   let found: readonly Loaded[] = [];
   const reads: PlannedRead[] = [{ statement: targets.toSelect(undefined, "preload"), receive: (records: Loaded[]) => void (found = fill(preload.association, owners, records, preload.ownKey, preload.theirKey)) }];
   const source: QuerySource = (params) => joinSelect(selectParts(targets.description, targets.model, params));
-  planLevel({ owners: targets, source, records: () => found, prefix: `${preload.path}.` }, preload.below, new Set(), reads);
+  planLevel({ owners: targets, prepared, source, records: () => found, prefix: `${preload.path}.` }, preload.below, new Set(), reads);
   return reads;
 }
 
@@ -240,5 +209,5 @@ function readsByKeys(preload: Preload, owners: readonly Loaded[]): PlannedRead[]
  */
 export function planPreloads({ relation, source, pending, reads }: RelationPlanContext): void {
   if (pending.size === 0) return;
-  planLevel({ owners: relation, source, records: (main) => main, prefix: "" }, treeOf(pending), pending, reads);
+  planLevel({ owners: relation, prepared: preparedTargetsOf(relation), source, records: (main) => main, prefix: "" }, treeOf(pending), pending, reads);
 }

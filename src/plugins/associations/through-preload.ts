@@ -1,4 +1,4 @@
-import type { IncludeTree } from "./preload.js";
+import type { IncludeTree } from "./preload-targets.js";
 import { associationsOf } from "./registry.js";
 import { throughHops } from "./through-hops.js";
 

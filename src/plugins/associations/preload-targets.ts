@@ -1,0 +1,90 @@
+import { hasModelHook, IncompatibleRelation, prepareRelation, type Relation, type RelationPreparePlanContext } from "../../kernel/index.js";
+import type { ResolvedAssociation } from "./definition.js";
+import { typedAssociations } from "./polymorphic-preload.js";
+import { associationsOf } from "./registry.js";
+import { throughHopsTree } from "./through-preload.js";
+
+/** `includes` paths as a tree: each association name to the names included below it. */
+export type IncludeTree = Map<string, IncludeTree>;
+
+/** The tree of dotted paths (`posts`, `posts.comments`); a nested path implies the names above it. */
+export function treeOf(paths: Iterable<string>): IncludeTree {
+  const tree: IncludeTree = new Map();
+  for (const path of paths) {
+    let level = tree;
+    for (const name of path.split(".")) {
+      if (!level.has(name)) level.set(name, new Map());
+      level = level.get(name)!;
+    }
+  }
+  return tree;
+}
+
+/** The target's Relation with the association's scope; a scope that pages cannot be preloaded in one query. */
+function scoped(association: ResolvedAssociation): Relation {
+  const all = (association.target as unknown as { all(): Relation }).all();
+  if (!association.options.scope) return all;
+  const relation = association.options.scope(all) as Relation;
+  const { limit, offset } = relation.description;
+  if (limit !== undefined || offset !== undefined) {
+    throw new IncompatibleRelation(`${association.name}: a scope with limit or offset cannot be preloaded with includes; load each owner's ${association.name} instead`);
+  }
+  return relation;
+}
+
+/** The Relations of a load's preloads that `relation:prepare` prepared: by dotted path, then by target Model. */
+export type PreparedTargets = ReadonlyMap<string, ReadonlyMap<Function, Relation>>;
+
+/** The entry of the loaded Relation's description that carries its preloads' prepared Relations. */
+const PREPARED_TARGETS = "associations.preparedTargets";
+
+/** The Relation a preload of `path` reads: the one prepared for this load, else the target with its scope. */
+export function preloadTarget(prepared: PreparedTargets | undefined, path: string, association: ResolvedAssociation): Relation {
+  return prepared?.get(path)?.get(association.target) ?? scoped(association);
+}
+
+/** The prepared Relations a load's preloads read, carried by the Relation planned; undefined when none needed it. */
+export function preparedTargetsOf(relation: Relation): PreparedTargets | undefined {
+  return relation.extension(PREPARED_TARGETS) as PreparedTargets | undefined;
+}
+
+/**
+ * Calls `visit` for each association a preload of `tree` reads, at every depth, with its dotted path: a through
+ * association as the direct ones it crosses, a polymorphic `belongsTo` once per listed Model, as `planPreloads`
+ * plans them. Names that are no association are left to the plan, which refuses them.
+ */
+function eachPreload(model: Function, tree: IncludeTree, prefix: string, visit: (path: string, association: ResolvedAssociation) => void): void {
+  const known = associationsOf(model);
+  for (const [name, below] of throughHopsTree(model, tree)) {
+    const association = known.get(name);
+    if (!association) continue;
+    const path = `${prefix}${name}`;
+    const read = association.kind === "belongsTo" && association.polymorphic ? typedAssociations(association) : [association];
+    for (const each of read) {
+      visit(path, each);
+      eachPreload(each.target, below, `${path}.`, visit);
+    }
+  }
+}
+
+/**
+ * The `relation:preparePlan` hook of associations: each Relation a preload will read runs `relation:prepare` (purpose
+ * `preload`), once for the load, when its Model has such a hook; the loaded Relation then carries them for
+ * `planPreloads`. Costs nothing, not even a Relation, when no target Model prepares its Relations.
+ */
+export function preparePreloads(context: RelationPreparePlanContext<Relation>): void | Promise<void> {
+  const { relation } = context;
+  const prepared = new Map<string, Map<Function, Relation>>();
+  const waiting: Promise<void>[] = [];
+  eachPreload(relation.model.model, treeOf(relation.description.includes), "", (path, association) => {
+    if (!hasModelHook(association.target, "relation:prepare")) return;
+    const byModel = prepared.get(path) ?? new Map<Function, Relation>();
+    prepared.set(path, byModel);
+    const made = prepareRelation(scoped(association), "preload");
+    if (made instanceof Promise) waiting.push(made.then((target) => void byModel.set(association.target, target)));
+    else byModel.set(association.target, made);
+  });
+  if (prepared.size === 0) return;
+  const carry = () => void (context.relation = relation.withExtension(PREPARED_TARGETS, prepared));
+  return waiting.length === 0 ? carry() : Promise.all(waiting).then(carry);
+}
