@@ -1,12 +1,12 @@
 /**
- * The plugin examples of docs/guide.md ("Writing a plugin": audit log, readonly attributes with per-Model state, a
+ * The plugin examples of the guide ("Writing a plugin": audit log, readonly attributes with per-Model state, a
  * validator of your own, the shape of a plugin, an attribute type, wrapping a method), copied verbatim apart from the import path. The guide's tests
  * (kernel/plugin-examples.test.ts, kernel/plugin-api.test.ts and the feature files) run them against real D1: if one fails, fix the guide with the code.
  */
 import { defineValidator, type ValidatorOption } from "../../src/index.js";
 import { type AttributeTypeDefinition, attributesOf, declareModelState, defineAttributeType, defineModelState, definePlugin, modelState } from "../../src/plugin.js";
 
-// ---- docs/guide.md, "Example: audit log" -----------------------------------------------------------------
+// ---- docs/guide/plugins.md, "Example: audit log" ----------------------------------------------------------
 
 export interface AuditEntry {
   model: string;
@@ -56,7 +56,7 @@ export function auditLog(write: (entry: AuditEntry) => void | Promise<void>) {
   });
 }
 
-// ---- docs/guide.md, "Per-Model state" (readonly attributes) ------------------------------------------------
+// ---- docs/guide/plugins.md, "Per-Model state" (readonly attributes) -----------------------------------------
 
 const readonlyNames = defineModelState(
   "readonly-attributes:names",
@@ -82,7 +82,7 @@ export const readonlyAttributes = definePlugin({
   },
 });
 
-// ---- docs/guide.md, "Validators of your own" ---------------------------------------------------------------
+// ---- docs/guide/models.md, "Validators of your own" --------------------------------------------------------
 
 declare module "../../src/index.js" {
   interface ValidatorOptions<T> {
@@ -105,7 +105,7 @@ export const email = defineValidator<{ domain?: string }>("email", {
   },
 });
 
-// ---- docs/guide.md, "Writing a plugin" (the shape of a plugin) -------------------------------------------
+// ---- docs/guide/plugins.md, "Writing a plugin" (the shape of a plugin) ------------------------------------
 
 export const trimNames = definePlugin({
   name: "trim-names", // registering the same name twice on a class chain is a no-op
@@ -127,7 +127,7 @@ export const trimNames = definePlugin({
   appliesTo: (model) => attributesOf(model).some((attribute) => attribute.name === "name"),
 });
 
-// ---- docs/guide.md, "Adding an attribute type" ------------------------------------------------------------
+// ---- docs/guide/plugins.md, "Adding an attribute type" -----------------------------------------------------
 
 /** An amount of money, held as whole cents so that no sum is off by a fraction. */
 export interface Money {
@@ -176,7 +176,7 @@ declare module "../../src/index.js" {
   }
 }
 
-// ---- docs/guide.md, "Wrapping a method" -------------------------------------------------------------------
+// ---- docs/guide/plugins.md, "Wrapping a method" ------------------------------------------------------------
 
 /** Refuses an `updateAll` that sets any of these attributes: they change one record at a time, with its checks. */
 export function frozenInBulk(...names: string[]) {

@@ -1,5 +1,5 @@
 /**
- * The plugin examples of docs/guide.md ("Writing a plugin", in helpers/guide-plugins.ts), run against real D1. If
+ * The plugin examples of the guide ("Writing a plugin", in helpers/guide-plugins.ts), run against real D1. If
  * one of these tests fails, the guide's example is wrong: fix the guide with the code.
  */
 import { env } from "cloudflare:test";

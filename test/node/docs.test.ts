@@ -24,7 +24,7 @@ describe("documentation", () => {
       ([, comment, name, , returns]) => ({ name: name!, async: returns !== "void", comment: comment! }),
     );
     expect(declared.length).toBeGreaterThanOrEqual(20);
-    const guide = readFileSync(`${root}/docs/guide.md`, "utf8");
+    const guide = readFileSync(`${root}/docs/guide/plugins.md`, "utf8");
     const catalogue = guide.slice(guide.indexOf("## The hook catalogue"), guide.indexOf("## Writing a plugin"));
     for (const hook of declared) {
       // The code's comment says the same as its type.
@@ -34,6 +34,6 @@ describe("documentation", () => {
       const cells = row!.split("|").map((cell) => cell.trim());
       expect(cells, hook.name).toContain(hook.async ? "may be async" : "sync");
     }
-    expect(catalogue).toMatch(/^\| `query` \| the \[query event\]\(#query-events\) \| sync \|/m);
+    expect(catalogue).toMatch(/^\| `query` \| the \[query event\]\(production\.md#query-events\) \| sync \|/m);
   });
 });

@@ -90,12 +90,12 @@ import { definePlugin } from "recordflare";
 export const unused = [ParamWriter, selectParts, databaseForBatch, definePlugin];
 `;
 
-/** The first TypeScript example of a section of docs/guide.md, as the guide prints it. */
+/** The first TypeScript example of a section of the guide's plugins chapter, as the guide prints it. */
 function guideExample(heading: string): string {
-  const guide = readFileSync(path.join(root, "docs/guide.md"), "utf8");
+  const guide = readFileSync(path.join(root, "docs/guide/plugins.md"), "utf8");
   const section = guide.slice(guide.indexOf(`\n${heading}\n`));
   const example = /```ts\n([\s\S]*?)```/.exec(section);
-  if (!example) throw new Error(`docs/guide.md has no TypeScript example under ${heading}`);
+  if (!example) throw new Error(`docs/guide/plugins.md has no TypeScript example under ${heading}`);
   return example[1]!;
 }
 

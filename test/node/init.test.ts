@@ -73,7 +73,7 @@ describe("recordflare init in an empty folder", () => {
   });
 
   it("prints what the guide's New project section shows", () => {
-    const guide = read(root, "docs/guide.md");
+    const guide = read(root, "docs/guide/getting-started.md");
     const section = guide.slice(guide.indexOf("### `npx recordflare init`"));
     expect(/```text\n([\s\S]*?)```/.exec(section)![1]).toBe(OUTPUT_OF_A_NEW_PROJECT);
   });

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
@@ -55,17 +55,16 @@ describe("the built package in plain Node", () => {
     expect(output).toContain("recordflare");
   });
 
-  it("ships its guide: package.json files lists docs/guide.md, which exists and is the guide", () => {
+  it("ships its guide: package.json files lists the index docs/guide.md and its chapters in docs/guide, and npm packs them", () => {
     const manifest = JSON.parse(readFileSync(`${root}/package.json`, "utf8")) as { files?: string[] };
-    expect(manifest.files).toContain("docs/guide.md");
-    expect(existsSync(`${root}/docs/guide.md`)).toBe(true);
-    const guide = readFileSync(`${root}/docs/guide.md`, "utf8");
-    expect(guide).toMatch(/recordflare/);
-    expect(guide).toMatch(/^## Associations$/m);
-    // What npm would pack includes it.
+    expect(manifest.files).toEqual(expect.arrayContaining(["docs/guide.md", "docs/guide"]));
+    expect(readFileSync(`${root}/docs/guide.md`, "utf8")).toMatch(/recordflare/);
+    expect(readFileSync(`${root}/docs/guide/associations.md`, "utf8")).toMatch(/^## Associations$/m);
     const packed = JSON.parse(
       execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }),
     ) as Array<{ files: Array<{ path: string }> }>;
-    expect(packed[0]!.files.map((file) => file.path)).toContain("docs/guide.md");
+    const paths = packed[0]!.files.map((file) => file.path);
+    expect(paths).toContain("docs/guide.md");
+    for (const chapter of readdirSync(`${root}/docs/guide`)) expect(paths).toContain(`docs/guide/${chapter}`);
   }, 30_000);
 });

@@ -1,5 +1,5 @@
 /**
- * A user's plugin types its methods as the built-in ones do (docs/guide.md, "Typing a plugin's methods"): by
+ * A user's plugin types its methods as the built-in ones do (docs/guide/plugins.md, "Typing a plugin's methods"): by
  * declaration merging on the interfaces the plugin API exports empty. Only type-checked (`npm run typecheck`).
  */
 import { expectTypeOf } from "vitest";
