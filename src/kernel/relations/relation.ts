@@ -366,9 +366,8 @@ export class Relation<R = any> {
 
   /**
    * Loads the records through every load stage: `relation:prepare` and `relation:preparePlan`, `relation:plan`, the
-   * check of `includes`, the
-   * SELECT (`select`, this Relation's own unless given) with the planned reads in one round trip, each row through
-   * `record:hydrate` and the records through `records:load`, then `relation:preload`.
+   * check of `includes`, the SELECT (`select`, this Relation's own unless given) with the planned reads in one round
+   * trip, each row through `record:hydrate` and the records through `records:load`, then `relation:preload`.
    */
   async #load(select?: Statement<any[]>): Promise<R[]> {
     const pending = prepareLoad(this, "load");
