@@ -119,23 +119,27 @@ export const dependentOption = (kind: "hasMany" | "hasOne") => ({
   fits: (value: unknown) => (DEPENDENTS_OF[kind] as readonly unknown[]).includes(value),
 });
 
+/** An option naming an attribute (`foreignKey`, `foreignType`). */
+export const ATTRIBUTE_NAME_OPTION = { expected: "an attribute name", fits: (value: unknown) => typeof value === "string" };
+
+/** An option that is on or off (`optional`). */
+export const BOOLEAN_OPTION = { expected: "a boolean", fits: (value: unknown) => typeof value === "boolean" };
+
+/** The options of a `hasMany` or `hasOne`, which differ only in their `dependent` values. */
+const ownerSideOptions = (kind: "hasMany" | "hasOne"): OptionChecks => ({
+  dependent: dependentOption(kind),
+  foreignKey: ATTRIBUTE_NAME_OPTION,
+  scope: { expected: "a function of the Relation", fits: (value) => typeof value === "function" },
+  as: { expected: "the name of the target's polymorphic belongsTo", fits: (value) => typeof value === "string" },
+});
+
 /** Each option an association of a kind takes, and what it must hold. */
 const OPTIONS_OF: Record<AssociationKind, OptionChecks> = {
-  hasMany: {
-    dependent: dependentOption("hasMany"),
-    foreignKey: { expected: "an attribute name", fits: (value) => typeof value === "string" },
-    scope: { expected: "a function of the Relation", fits: (value) => typeof value === "function" },
-    as: { expected: "the name of the target's polymorphic belongsTo", fits: (value) => typeof value === "string" },
-  },
-  hasOne: {
-    dependent: dependentOption("hasOne"),
-    foreignKey: { expected: "an attribute name", fits: (value) => typeof value === "string" },
-    scope: { expected: "a function of the Relation", fits: (value) => typeof value === "function" },
-    as: { expected: "the name of the target's polymorphic belongsTo", fits: (value) => typeof value === "string" },
-  },
+  hasMany: ownerSideOptions("hasMany"),
+  hasOne: ownerSideOptions("hasOne"),
   belongsTo: {
-    foreignKey: { expected: "an attribute name", fits: (value) => typeof value === "string" },
-    optional: { expected: "a boolean", fits: (value) => typeof value === "boolean" },
+    foreignKey: ATTRIBUTE_NAME_OPTION,
+    optional: BOOLEAN_OPTION,
     counterCache: { expected: "true or the name of the parent's counter attribute", fits: (value) => value === true || typeof value === "string" },
   },
 };

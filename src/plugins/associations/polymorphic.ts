@@ -1,5 +1,5 @@
 import { attributesOf, InvalidModel, isPlainObject, previewText } from "../../kernel/index.js";
-import { type AssociationDefinition, checkOptions, type PolymorphicSide, type ResolvedAssociation, resolveAssociation } from "./definition.js";
+import { ATTRIBUTE_NAME_OPTION, type AssociationDefinition, BOOLEAN_OPTION, checkOptions, type OptionChecks, type PolymorphicSide, type ResolvedAssociation, resolveAssociation } from "./definition.js";
 
 /** Options of a polymorphic `belongsTo`: `commentable = belongsTo([Post, Photo], { polymorphic: true })`. */
 export interface PolymorphicBelongsToOptions {
@@ -13,11 +13,11 @@ export interface PolymorphicBelongsToOptions {
   optional?: boolean;
 }
 
-const OPTIONS: Record<keyof PolymorphicBelongsToOptions, { expected: string; fits(value: unknown): boolean }> = {
+const OPTIONS: Record<keyof PolymorphicBelongsToOptions, OptionChecks[string]> = {
   polymorphic: { expected: "true", fits: (value) => value === true },
-  foreignKey: { expected: "an attribute name", fits: (value) => typeof value === "string" },
-  foreignType: { expected: "an attribute name", fits: (value) => typeof value === "string" },
-  optional: { expected: "a boolean", fits: (value) => typeof value === "boolean" },
+  foreignKey: ATTRIBUTE_NAME_OPTION,
+  foreignType: ATTRIBUTE_NAME_OPTION,
+  optional: BOOLEAN_OPTION,
 };
 
 /**
