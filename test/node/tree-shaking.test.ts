@@ -1,8 +1,10 @@
+import { relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
 
-const distIndex = fileURLToPath(new URL("../../dist/index.mjs", import.meta.url));
+const dist = fileURLToPath(new URL("../../dist/", import.meta.url));
+const distIndex = `${dist}index.mjs`;
 
 /** Bundles a Worker the way wrangler does (esbuild, ESM, minified) from source text that imports the built package. */
 async function bundle(source: string, { keepNames = false } = {}): Promise<string> {
@@ -19,6 +21,26 @@ async function bundle(source: string, { keepNames = false } = {}): Promise<strin
     logLevel: "silent",
   });
   return result.outputFiles[0]!.text;
+}
+
+/** The modules of the built package that a Worker bundled from `source` carries, as paths inside dist/. */
+async function bundledModules(source: string): Promise<string[]> {
+  const result = await build({
+    stdin: { contents: source, resolveDir: process.cwd(), loader: "js" },
+    bundle: true,
+    format: "esm",
+    platform: "neutral",
+    external: ["cloudflare:*", "node:*"],
+    alias: { recordflare: distIndex },
+    write: false,
+    metafile: true,
+    logLevel: "silent",
+  });
+  // The output's inputs, not the metafile's: those list every module read, also the ones tree-shaking dropped.
+  const [output] = Object.values(result.metafile.outputs);
+  return Object.keys(output!.inputs)
+    .map((input) => relative(dist, input))
+    .filter((input) => !input.startsWith(".."));
 }
 
 const WORKER_BODY = `
@@ -52,6 +74,10 @@ const PLUGIN_INSTALLED_CHECKS = {
   changesGuard: "recordflare changes guard",
   relationChecks: "is not an entry of a Relation's description",
 };
+// The modules of the plugins outside the default set, and of the entries that are not the Worker's (the CLI and
+// testing run in Node, the web helpers are what an app's request handling imports).
+const OPTIONAL_PLUGIN_MODULES = ["plugins/audit-log.mjs", "plugins/encrypts.mjs", "plugins/multi-tenancy.mjs", "plugins/optimistic-locking.mjs", "plugins/soft-delete.mjs"];
+const OTHER_ENTRIES = /^(cli|testing|web)\/|^(cli|hono|plugin|testing|testing-config)\.mjs$/;
 const APP_CODE_CHECKS = {
   "sql`...`": "an sql fragment takes null",
   comparisons: "use null, which matches nothing",
@@ -124,5 +150,22 @@ describe("bundling the built package", () => {
     expect(code.includes(PLUGIN_INSTALLED_CHECKS.changesGuard)).toBe(false);
     // An optional plugin is not in the default set: a Worker that registers none carries none of it.
     expect(code.includes(ENCRYPTS)).toBe(false);
+  });
+
+  it("leaves the optional plugins, the CLI, testing and web modules out of a Worker built on ActiveRecord", async () => {
+    const modules = await bundledModules(`import { ActiveRecord, connect, defineApplicationRecord } from "recordflare";
+      class AppBase extends ActiveRecord {}
+      ${WORKER_BODY}`);
+    expect(modules).toContain("plugins/default-plugins.mjs");
+    expect(modules.filter((module) => OPTIONAL_PLUGIN_MODULES.includes(module))).toEqual([]);
+    expect(modules.filter((module) => OTHER_ENTRIES.test(module))).toEqual([]);
+  });
+
+  it("checks the module of every plugin the package exports outside the default set", async () => {
+    const exported = (await import(distIndex)) as Record<string, unknown> & { defaultPlugins: readonly unknown[] };
+    const isPlugin = (value: unknown): value is { name: string } => typeof value === "object" && value !== null && "name" in value && ("hooks" in value || "setup" in value);
+    const optional = Object.values(exported).filter((value) => isPlugin(value) && !exported.defaultPlugins.includes(value));
+    expect(optional.length).toBeGreaterThan(0);
+    for (const plugin of optional as { name: string }[]) expect(OPTIONAL_PLUGIN_MODULES, plugin.name).toContain(`plugins/${plugin.name}.mjs`);
   });
 });
