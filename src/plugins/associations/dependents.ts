@@ -72,7 +72,9 @@ function cachedChildren(slot: AssociationSlot): Owner[] {
   return [...loaded, ...built].filter((child) => !child.isDestroyed());
 }
 
-const keyOf = (record: Owner): string => String(rowKeyOf(record, primaryKeyOf(record.constructor).name));
+/** A record's key as stored (what its row is found by), and as text for keying maps of records by row. */
+const keyValueOf = (record: Owner): unknown => rowKeyOf(record, primaryKeyOf(record.constructor).name);
+const keyOf = (record: Owner): string => String(keyValueOf(record));
 
 /** A row's identity across the Models of a tree: its table and its key as stored. */
 const rowOf = (record: Owner): string => `${relationOf(record.constructor).model.quotedTable} ${keyOf(record)}`;
@@ -188,8 +190,6 @@ function destroyCached(owner: Owner, batch: BatchItem[]): void {
 function reachOf(owner: Owner, tree: DependentTree): TreeReach {
   return { tree, owner, ownerKey: keyValueOf(owner), database: databaseOfRecord(owner) };
 }
-
-const keyValueOf = (record: Owner): unknown => rowKeyOf(record, primaryKeyOf(record.constructor).name);
 
 /** One `restrictWithError` check: whether a row of `node` hangs from `parents` (the owner's own, or those below it). */
 interface RestrictionCheck {
