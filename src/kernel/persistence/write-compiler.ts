@@ -60,6 +60,9 @@ interface WriteQuery {
   readonly retrySql: string | undefined;
 }
 
+/** A write's query, with where its values hold the key it needs to be retried (an INSERT's), or -1. */
+type KeyedWriteQuery = WriteQuery & { readonly keyAt: number };
+
 /** The SQL text of a write of `attributes` (in order), given the placeholder of each value. */
 type WriteText = (model: ResolvedModel, attributes: readonly Attribute[], placeholders: readonly string[]) => string;
 
@@ -73,7 +76,7 @@ type WriteText = (model: ResolvedModel, attributes: readonly Attribute[], placeh
 interface WriteForm {
   readonly kind: string;
   readonly text: WriteText;
-  /** Whether a write of `attributes` is idempotent, when its value at `keyAt` (if any) is not NULL. */
+  /** Whether a write of `attributes` is idempotent, when its value at `keyAt` (if any) is the record's generated key. */
   readonly retried: (model: ResolvedModel, attributes: readonly Attribute[]) => { idempotent: boolean; keyAt: number };
   /** The text sent on a retry, when it differs. */
   readonly retryText?: WriteText;
@@ -84,7 +87,7 @@ interface WriteForm {
  * `where` terms of its plan, if any. Values are bound through a ParamWriter, so that the write never passes D1's 100
  * bound parameters (an UPDATE of a 100-column table and its key).
  */
-function compileWriteQuery(model: ResolvedModel, attributes: readonly Attribute[], params: readonly unknown[], form: WriteForm, plan: WritePlan | undefined): WriteQuery & { keyAt: number } {
+function compileWriteQuery(model: ResolvedModel, attributes: readonly Attribute[], params: readonly unknown[], form: WriteForm, plan: WritePlan | undefined): KeyedWriteQuery {
   const writer = new ParamWriter();
   const placeholders = params.map((value, index) => writer.bind(value, { kind: "value", attribute: attributes[index]! }));
   let sql = form.text(model, attributes, placeholders);
@@ -95,31 +98,22 @@ function compileWriteQuery(model: ResolvedModel, attributes: readonly Attribute[
   return { sql, params: writer.params, sources: writer.sources, expectedChanges: plan?.expectedChanges, idempotent, retrySql, keyAt };
 }
 
-/** A query that binds NULL for the key it needs to be idempotent lets the database number the row: it is sent once. */
-function keyed<Q extends WriteQuery>(query: Q, keyAt: number, params: readonly unknown[]): Q {
-  return keyAt < 0 || params[keyAt] !== null ? query : { ...query, idempotent: false, retrySql: undefined };
-}
-
 /**
  * The SQL and bound values of a write (see `compileWriteQuery`). Up to the plain parameters, with no term of a
  * plugin's, the text and sources depend only on the shape (`kind` and `attributes`), so they are compiled once per
  * shape: saves are the hot path of writes.
  */
-function writeQuery(model: ResolvedModel, form: WriteForm, attributes: readonly Attribute[], params: unknown[], plan: WritePlan | undefined): WriteQuery {
-  if (params.length > PLAIN_PARAMETERS || (plan !== undefined && plan.where.length > 0)) {
-    const query = compileWriteQuery(model, attributes, params, form, plan);
-    return keyed(query, query.keyAt, params);
-  }
+function writeQuery(model: ResolvedModel, form: WriteForm, attributes: readonly Attribute[], params: unknown[], plan: WritePlan | undefined): KeyedWriteQuery {
+  if (params.length > PLAIN_PARAMETERS || (plan !== undefined && plan.where.length > 0)) return compileWriteQuery(model, attributes, params, form, plan);
   const node = shapeNode(model, form.kind, attributes);
   // Only the text, sources and retry form are kept: the first write's values must not live on in the cache.
   const shape = (node.shape ??= shapeOf(compileWriteQuery(model, attributes, params, form, undefined)));
   const expectedChanges = plan?.expectedChanges;
   const idempotent = shape.idempotent && expectedChanges === undefined;
-  const query = { sql: shape.sql, params, sources: shape.sources, expectedChanges, idempotent, retrySql: idempotent ? shape.retrySql : undefined };
-  return keyed(query, shape.keyAt, params);
+  return { sql: shape.sql, params, sources: shape.sources, expectedChanges, idempotent, retrySql: idempotent ? shape.retrySql : undefined, keyAt: shape.keyAt };
 }
 
-const shapeOf = ({ sql, sources, idempotent, retrySql, keyAt }: WriteQuery & { keyAt: number }): WriteShape => ({ sql, sources, idempotent, retrySql, keyAt });
+const shapeOf = ({ sql, sources, idempotent, retrySql, keyAt }: KeyedWriteQuery): WriteShape => ({ sql, sources, idempotent, retrySql, keyAt });
 
 /** The key of a persisted record as last saved, bound for a WHERE. */
 export function storedKey(model: ResolvedModel, state: RecordState): unknown {
@@ -146,8 +140,8 @@ const updateText: WriteText = (model, attributes, placeholders) => {
 const deleteText: WriteText = (model, _attributes, [key]) => `DELETE FROM ${model.quotedTable} WHERE ${quoteIdentifier(model.primaryKey.column)} = ${key}`;
 
 /**
- * An INSERT that binds the record's key (generated in code, or assigned by the app) is sent again with the clause
- * that finds its own row (see `ownRowClause`); one whose key the database numbers could insert a second row.
+ * An INSERT that binds the record's key is sent again, with the clause that returns the row under that key (see
+ * `ownRowClause`), only when that key is the one generated for the record (see `insertStatement`).
  */
 const INSERT: WriteForm = {
   kind: "insert",
@@ -156,7 +150,7 @@ const INSERT: WriteForm = {
     const keyAt = attributes.indexOf(model.primaryKey);
     return { idempotent: keyAt >= 0, keyAt };
   },
-  retryText: (model, attributes, placeholders) => insertSql(model, attributes, placeholders, ownRowClause(model, attributes)),
+  retryText: (model, attributes, placeholders) => insertSql(model, attributes, placeholders, ownRowClause(model)),
 };
 
 /**
@@ -172,9 +166,16 @@ const UPDATE: WriteForm = {
 /** A DELETE by key: a second try deletes nothing more (a destroy reads no count of the rows deleted). */
 const DELETE: WriteForm = { kind: "delete", text: deleteText, retried: () => ({ idempotent: true, keyAt: -1 }) };
 
-/** The INSERT of a new record's `attributes` (in declaration order); `RETURNING` brings back what was stored. */
-export function insertStatement(model: ResolvedModel, attributes: readonly Attribute[], params: unknown[], plan: WritePlan | undefined): Statement<Record<string, unknown>> {
-  return new Statement(writeQuery(model, INSERT, attributes, params, plan), model, "rows", storedRow);
+/**
+ * The INSERT of a new record's `attributes` (in declaration order); `RETURNING` brings back what was stored. It is
+ * sent again after a transient error only when the key it binds is `generatedKey`, the one made for the record alone
+ * (see `markGeneratedKey`): a key the app assigned may be another's row, which a second try would take for its own,
+ * and a key the database numbers would make a second row. Its shape decides the rest once; a save only compares keys.
+ */
+export function insertStatement(model: ResolvedModel, attributes: readonly Attribute[], params: unknown[], plan: WritePlan | undefined, generatedKey: unknown): Statement<Record<string, unknown>> {
+  const query = writeQuery(model, INSERT, attributes, params, plan);
+  const ownKey = generatedKey !== undefined && params[query.keyAt] === generatedKey;
+  return new Statement(query.idempotent && !ownKey ? { ...query, idempotent: false, retrySql: undefined } : query, model, "rows", storedRow);
 }
 
 /** The UPDATE of a persisted record's `attributes`, keyed by the primary key as last saved. */
@@ -195,5 +196,5 @@ export function deleteStatement(model: ResolvedModel, state: RecordState, plan: 
 export function compileSave(state: RecordState, operation: SaveOperation, attributes: readonly Attribute[]): Statement<unknown> {
   const { model } = state;
   const params = storedRecordValues(state, attributes);
-  return operation === "create" ? insertStatement(model, attributes, params, undefined) : updateStatement(model, state, attributes, params, undefined);
+  return operation === "create" ? insertStatement(model, attributes, params, undefined, state.generatedKey) : updateStatement(model, state, attributes, params, undefined);
 }
