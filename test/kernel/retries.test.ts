@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { connect, currentDatabase, type QueryEvent, QueryBudgetExceeded, sql, StaleObject, UnconfirmedWrite, withDatabase, withTenant } from "../../src/index.js";
+import { batch, connect, type QueryEvent, QueryBudgetExceeded, sql, StaleObject, UnconfirmedWrite, withDatabase, withTenant } from "../../src/index.js";
 import { defineStatement, markGeneratedKey } from "../../src/plugin.js";
 import { resetDatabase } from "../helpers/db.js";
 import { rejectionOf } from "../helpers/errors.js";
@@ -301,14 +301,14 @@ describe.each(["before", "after"] as const)("the library's own writes, failing o
     const { id } = await User.createOrThrow({ name: "Ada" });
     const safe = await onFlaky(timing, () => User.find(id), async (user) => {
       user.name = "Grace";
-      await currentDatabase().batch([Note.build({ body: "generated" }).toSave(), user.toSave()]);
+      await batch([Note.build({ body: "generated" }).toSave(), user.toSave()]);
     });
     expect(safe.outcome).toBeUndefined();
     expect(safe.calls.map((call) => call.length)).toEqual([2, 2]);
     expect(tries(safe.events)).toEqual([1, 2]);
     expect(await rowsOf("SELECT body FROM notes")).toEqual([{ body: "generated" }]);
     expect(await rowsOf("SELECT name FROM users")).toEqual([{ name: "Grace" }]);
-    const mixed = await onFlaky(timing, async () => undefined, () => currentDatabase().batch([Note.build({ body: "generated too" }).toSave(), Note.build({ id: "n1", body: "given" }).toSave()]));
+    const mixed = await onFlaky(timing, async () => undefined, () => batch([Note.build({ body: "generated too" }).toSave(), Note.build({ id: "n1", body: "given" }).toSave()]));
     expectSentOnce(mixed, "Note");
     expect(await rowsOf("SELECT body FROM notes ORDER BY body")).toEqual([{ body: "generated" }, ...(committed ? [{ body: "generated too" }, { body: "given" }] : [])]);
   });
