@@ -115,6 +115,16 @@ export class CheckViolation extends ConstraintViolation {
   override name = "CheckViolation";
 }
 
+/**
+ * D1 failed with one of its transient errors (a lost connection, the database's restart) on a round trip holding a
+ * write that is not safe to send twice (an INSERT whose key the database numbers, `n = n + 1`, a write a plugin
+ * narrows), so it was not sent again: D1 may or may not have committed it. The message names the Model of that write;
+ * D1's error is `cause`.
+ */
+export class UnconfirmedWrite extends RecordflareError {
+  override name = "UnconfirmedWrite";
+}
+
 /** `last()` was called on a Relation ordered by an `sql` fragment, which cannot be reversed. */
 export class IrreversibleOrder extends RecordflareError {
   override name = "IrreversibleOrder";

@@ -71,6 +71,7 @@ export type { BatchChangesGuard } from "./database/changes-check.js";
 export type * from "./types.js";
 export { attributesOf, computedValueOf, databaseOfModel, databaseOfRecord, databaseOfRelation, hasModelHook, isAttributeLoaded, primaryKeyOf, readAsCondition } from "./records/introspection.js";
 export { writeStoredAttribute } from "./records/stored-attribute.js";
+export { markGeneratedKey } from "./records/generated-key.js";
 export { defineRelationMethod, pluginRelationOf, relationOf } from "./relations/model-relations.js";
 export {
   type AppliedDefaultScope,

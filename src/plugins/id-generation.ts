@@ -1,4 +1,4 @@
-import { type Attribute, attributesOf, definePlugin, primaryKeyOf } from "../kernel/index.js";
+import { type Attribute, attributesOf, definePlugin, markGeneratedKey, primaryKeyOf } from "../kernel/index.js";
 import { uuidV7 } from "./uuid-v7.js";
 
 /** The static the id-generation plugin gives the class it is registered on, and the Models below it. */
@@ -26,7 +26,8 @@ function generatedAttributes(model: Function): Attribute[] {
 /**
  * Id generation: at `build()`, a text primary key and every attribute flagged `generateId` get a value from
  * the Model's `generateId` (time-ordered UUIDs by default), unless the caller gives one. The key thus exists
- * before saving, which lets a record and its children be written in one batch.
+ * before saving, which lets a record and its children be written in one batch, and is marked as generated (see
+ * `markGeneratedKey`), which lets the record's INSERT be sent again after one of D1's transient errors.
  */
 export const idGeneration = definePlugin({
   name: "id-generation",
@@ -38,8 +39,11 @@ export const idGeneration = definePlugin({
   hooks: {
     "record:initialize"({ record }) {
       const model = record.constructor as Generating;
-      for (const { name } of generatedAttributes(model)) {
-        if (record.readAttribute(name) === null) record.writeAttribute(name, model.generateId(name));
+      for (const attribute of generatedAttributes(model)) {
+        if (record.readAttribute(attribute.name) !== null) continue;
+        record.writeAttribute(attribute.name, model.generateId(attribute.name));
+        // A key made here is this record's alone: its INSERT may be sent again after a transient error.
+        if (attribute === primaryKeyOf(model)) markGeneratedKey(record);
       }
     },
   },

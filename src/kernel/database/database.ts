@@ -5,7 +5,7 @@ import type { D1DatabaseLike, D1PreparedStatementLike } from "./d1.js";
 import { changesGuardSlot, checkChanges, guardedBatch } from "./changes-check.js";
 import { metaOfError, translateError } from "./database-errors.js";
 import { type Answered, QueryBudget, type QueryBudgets } from "./query-budget.js";
-import { backoffMs, isRetrySafe, isTransientError, type RetryOptions, retrySettings, type RetrySettings, wait } from "./retries.js";
+import { backoffMs, isRetrySafe, isTransientError, type RetryOptions, retrySettings, type RetrySettings, unconfirmedWrite, wait } from "./retries.js";
 import { type QueryEvent, queryEvent, type RoundTrip } from "../sql/query-event.js";
 import { Statement } from "../sql/statement.js";
 
@@ -124,12 +124,12 @@ export class Database {
   }
 
   /**
-   * The error to throw for a failed call: a changes guard's conflict (a batch of `sent` guarded), else D1's error
-   * translated (`RecordNotUnique`, ...).
+   * The error to throw for a failed call: a changes guard's conflict (a batch of `sent` guarded), `UnconfirmedWrite`
+   * for a transient error on a write not sent again, else D1's error translated (`RecordNotUnique`, ...).
    */
   #translated(error: unknown, statements: readonly Statement[], sent: readonly Statement[]): unknown {
     const conflict = statements === sent ? undefined : changesGuardSlot.guard!.conflict(error, sent);
-    return conflict ?? translateError(error, sent);
+    return conflict ?? unconfirmedWrite(error, sent) ?? translateError(error, sent);
   }
 
   /**

@@ -1,3 +1,4 @@
+import { UnconfirmedWrite } from "../errors.js";
 import { argumentError, optionsArgument } from "../records/arguments.js";
 import type { Statement } from "../sql/statement.js";
 
@@ -58,6 +59,19 @@ function isReadOnly(sql: string): boolean {
  */
 export function isRetrySafe(statement: Statement): boolean {
   return statement.idempotent || isReadOnly(statement.sql);
+}
+
+/**
+ * The error of a round trip that failed with a transient error and was not sent again because a write in it is not
+ * safe to send twice: the app learns that the write may have been committed. Undefined for any other failure.
+ */
+export function unconfirmedWrite(error: unknown, statements: readonly Statement[]): UnconfirmedWrite | undefined {
+  if (!isTransientError(error)) return undefined;
+  const once = statements.find((statement) => !isRetrySafe(statement));
+  if (once === undefined) return undefined;
+  const owner = once.model ? `${once.model.name}: ` : "";
+  const reason = `${owner}D1 failed with a transient error (${(error as Error).message}) on a write that is not safe to send twice, so it was not sent again`;
+  return new UnconfirmedWrite(`${reason}; D1 may or may not have committed it`, { cause: error });
 }
 
 /** The wait before retry number `retry` (1 for the first): exponential backoff with jitter, half to all of it. */

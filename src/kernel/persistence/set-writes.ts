@@ -43,6 +43,22 @@ function targetRows(relation: Relation, params: ParamWriter, purpose: Extract<Qu
 export interface SetTarget {
   readonly prefix?: (params: ParamWriter) => string;
   readonly where: (params: ParamWriter) => string;
+  /**
+   * Whether it selects a page of the rows (a LIMIT or OFFSET): sent again after its write committed, it would select
+   * the next page, so such a write is never retried after a transient error. Default false.
+   */
+  readonly paged?: boolean;
+}
+
+/**
+ * Whether a set-based write may be sent again after one of D1's transient errors, which may come after D1 committed
+ * it: it sets values (or deletes), so a second try leaves the rows it selects as one does, and rows it moved out of
+ * its selection stay out. Not when it selects a page (the next page would be selected), holds an `sql` fragment or a
+ * plugin's `where` term (SQL the kernel cannot read), or demands a count of rows (a second try changes none). Its
+ * count of rows changed is the last try's: a retry of a committed write counts 0.
+ */
+function isRepeatable(plan: PlannedWrite, target: SetTarget, params: ParamWriter): boolean {
+  return !target.paged && !params.fragments && plan.where.length === 0 && plan.expectedChanges === undefined;
 }
 
 /** The WHERE of a set-based write with the plan's `where` terms ANDed to it, each bound after what comes before. */
@@ -81,13 +97,14 @@ export function setWriteStatement(plan: WritePlan, target: SetTarget, database: 
   const set = kind === "update" ? setEach(planned, params) : "";
   const where = plannedWhere(planned, target.where(params), params);
   const sql = kind === "update" ? `${prefix}UPDATE ${model.quotedTable} SET ${set} WHERE ${where}` : `${prefix}DELETE FROM ${model.quotedTable} WHERE ${where}`;
+  const idempotent = isRepeatable(planned, target, params);
   const keys = () => {
     const keyParams = new ParamWriter();
     const keyPrefix = target.prefix?.(keyParams) ?? "";
     const select = `${keyPrefix}SELECT ${quoteIdentifier(model.primaryKey.column)} AS "key" FROM ${model.quotedTable} WHERE ${plannedWhere(planned, target.where(keyParams), keyParams)}`;
     return fragmentOf(select, keyParams.params);
   };
-  const write = { query: { sql, params: params.params, sources: params.sources }, keys, keysBefore: true };
+  const write = { query: { sql, params: params.params, sources: params.sources, idempotent }, keys, keysBefore: true };
   return planStatement(planned, [write], (_rows, meta) => changesOf(meta), database);
 }
 
@@ -96,7 +113,8 @@ export function setWriteStatement(plan: WritePlan, target: SetTarget, database: 
  * `setWriteStatement`. Plugin API: the associations' per-owner dependents write their children's rows so.
  */
 export function relationTarget(relation: Relation, purpose: Extract<QueryPurpose, "updateAll" | "deleteAll">): SetTarget {
-  return { where: (params) => targetRows(relation, params, purpose) };
+  const { limit, offset } = relation.data;
+  return { where: (params) => targetRows(relation, params, purpose), paged: limit !== undefined || offset !== undefined };
 }
 
 /** Whether a value is an `sql` fragment; a revoked Proxy, which fails even `instanceof`, is left for casting to refuse. */

@@ -7,7 +7,13 @@ import type { PlannedWrite } from "./write-plan.js";
 
 /** A write's own statement as compiled, before it is placed among the statements hooks added. */
 export interface CompiledWrite {
-  readonly query: { readonly sql: string; readonly params: readonly unknown[]; readonly sources: readonly (ParamSource | undefined)[] };
+  readonly query: {
+    readonly sql: string;
+    readonly params: readonly unknown[];
+    readonly sources: readonly (ParamSource | undefined)[];
+    /** Whether it may be sent again after a transient error (see `Statement.idempotent`); false when not given. */
+    readonly idempotent?: boolean;
+  };
   /** The SELECT of the keys of the rows it writes, for the after-statements' builders. */
   readonly keys: () => SqlFragment;
   /**

@@ -9,6 +9,7 @@ import { currentValue, type RecordState, storedValue } from "../records/record-s
 import { SqlFragment } from "../sql/sql.js";
 import { type ParamSource, Statement } from "../sql/statement.js";
 import type { SaveOperation, WritePlan } from "../plugin-api/hooks.js";
+import { ownRowClause } from "./insert-retry.js";
 import { shapeNode, type WriteShape } from "./write-shapes.js";
 
 /**
@@ -46,28 +47,55 @@ function storedRecordValues(state: RecordState, attributes: readonly Attribute[]
   return stored;
 }
 
-/** What a write sends: its SQL, bound values and their sources, and the rows it must change. */
+/**
+ * What a write sends: its SQL, bound values and their sources, the rows it must change, and whether it may be sent
+ * again after a transient error (with `retrySql` in its place, if it has one).
+ */
 interface WriteQuery {
   readonly sql: string;
   readonly params: readonly unknown[];
   readonly sources: readonly (ParamSource | undefined)[];
   readonly expectedChanges: number | undefined;
+  readonly idempotent: boolean;
+  readonly retrySql: string | undefined;
 }
+
+/** A write's query, with where its values hold the key it needs to be retried (an INSERT's), or -1. */
+type KeyedWriteQuery = WriteQuery & { readonly keyAt: number };
 
 /** The SQL text of a write of `attributes` (in order), given the placeholder of each value. */
 type WriteText = (model: ResolvedModel, attributes: readonly Attribute[], placeholders: readonly string[]) => string;
+
+/**
+ * How a record's write of one kind is written, and how it is sent again after one of D1's transient errors (see
+ * `ConnectOptions.retries`), which may come after D1 committed the first try. A write that a plugin narrows (`where`
+ * terms, `expectedChanges`: a tenant's, optimistic locking's) is never sent again: its terms are SQL the kernel cannot
+ * read, and a second try of a committed write would find its row changed (a lock version moved on, 0 rows where 1 is
+ * demanded).
+ */
+interface WriteForm {
+  readonly kind: string;
+  readonly text: WriteText;
+  /** Whether a write of `attributes` is idempotent, when its value at `keyAt` (if any) is the record's generated key. */
+  readonly retried: (model: ResolvedModel, attributes: readonly Attribute[]) => { idempotent: boolean; keyAt: number };
+  /** The text sent on a retry, when it differs. */
+  readonly retryText?: WriteText;
+}
 
 /**
  * The SQL and bound values of a write whose text `text` makes from the placeholder of each value, followed by the
  * `where` terms of its plan, if any. Values are bound through a ParamWriter, so that the write never passes D1's 100
  * bound parameters (an UPDATE of a 100-column table and its key).
  */
-function compileWriteQuery(model: ResolvedModel, attributes: readonly Attribute[], params: readonly unknown[], text: WriteText, plan: WritePlan | undefined): WriteQuery {
+function compileWriteQuery(model: ResolvedModel, attributes: readonly Attribute[], params: readonly unknown[], form: WriteForm, plan: WritePlan | undefined): KeyedWriteQuery {
   const writer = new ParamWriter();
   const placeholders = params.map((value, index) => writer.bind(value, { kind: "value", attribute: attributes[index]! }));
-  let sql = text(model, attributes, placeholders);
+  let sql = form.text(model, attributes, placeholders);
   for (const term of plan?.where ?? []) sql += ` AND (${compileFragment(term, model, writer)})`;
-  return { sql, params: writer.params, sources: writer.sources, expectedChanges: plan?.expectedChanges };
+  const narrowed = plan !== undefined && (plan.where.length > 0 || plan.expectedChanges !== undefined);
+  const { idempotent, keyAt } = narrowed ? { idempotent: false, keyAt: -1 } : form.retried(model, attributes);
+  const retrySql = idempotent ? form.retryText?.(model, attributes, placeholders) : undefined;
+  return { sql, params: writer.params, sources: writer.sources, expectedChanges: plan?.expectedChanges, idempotent, retrySql, keyAt };
 }
 
 /**
@@ -75,15 +103,17 @@ function compileWriteQuery(model: ResolvedModel, attributes: readonly Attribute[
  * plugin's, the text and sources depend only on the shape (`kind` and `attributes`), so they are compiled once per
  * shape: saves are the hot path of writes.
  */
-function writeQuery(model: ResolvedModel, kind: string, attributes: readonly Attribute[], params: unknown[], text: WriteText, plan: WritePlan | undefined): WriteQuery {
-  if (params.length > PLAIN_PARAMETERS || (plan !== undefined && plan.where.length > 0)) return compileWriteQuery(model, attributes, params, text, plan);
-  const node = shapeNode(model, kind, attributes);
-  // Only the text and sources are kept: the first write's values must not live on in the cache.
-  const shape = (node.shape ??= shapeOf(compileWriteQuery(model, attributes, params, text, undefined)));
-  return { sql: shape.sql, params, sources: shape.sources, expectedChanges: plan?.expectedChanges };
+function writeQuery(model: ResolvedModel, form: WriteForm, attributes: readonly Attribute[], params: unknown[], plan: WritePlan | undefined): KeyedWriteQuery {
+  if (params.length > PLAIN_PARAMETERS || (plan !== undefined && plan.where.length > 0)) return compileWriteQuery(model, attributes, params, form, plan);
+  const node = shapeNode(model, form.kind, attributes);
+  // Only the text, sources and retry form are kept: the first write's values must not live on in the cache.
+  const shape = (node.shape ??= shapeOf(compileWriteQuery(model, attributes, params, form, undefined)));
+  const expectedChanges = plan?.expectedChanges;
+  const idempotent = shape.idempotent && expectedChanges === undefined;
+  return { sql: shape.sql, params, sources: shape.sources, expectedChanges, idempotent, retrySql: idempotent ? shape.retrySql : undefined, keyAt: shape.keyAt };
 }
 
-const shapeOf = ({ sql, sources }: WriteQuery): WriteShape => ({ sql, sources });
+const shapeOf = ({ sql, sources, idempotent, retrySql, keyAt }: KeyedWriteQuery): WriteShape => ({ sql, sources, idempotent, retrySql, keyAt });
 
 /** The key of a persisted record as last saved, bound for a WHERE. */
 export function storedKey(model: ResolvedModel, state: RecordState): unknown {
@@ -94,11 +124,12 @@ export function storedKey(model: ResolvedModel, state: RecordState): unknown {
 const storedRow = (rows: Record<string, unknown>[]) => rows[0]!;
 const metaOf = (_rows: unknown, meta: Record<string, unknown>) => meta;
 
-const insertText: WriteText = (model, attributes, placeholders) => {
+/** The text of an INSERT of `attributes`, with `conflict` between its values and its RETURNING. */
+function insertSql(model: ResolvedModel, attributes: readonly Attribute[], placeholders: readonly string[], conflict: string): string {
   const columns = attributes.map((attribute) => quoteIdentifier(attribute.column));
   const body = columns.length === 0 ? "DEFAULT VALUES" : `(${columns.join(", ")}) VALUES (${placeholders.join(", ")})`;
-  return `INSERT INTO ${model.quotedTable} ${body} RETURNING ${model.selectList}`;
-};
+  return `INSERT INTO ${model.quotedTable} ${body}${conflict} RETURNING ${model.selectList}`;
+}
 
 /** The text of an UPDATE of every attribute but the last, which is the primary key its WHERE binds. */
 const updateText: WriteText = (model, attributes, placeholders) => {
@@ -108,21 +139,54 @@ const updateText: WriteText = (model, attributes, placeholders) => {
 
 const deleteText: WriteText = (model, _attributes, [key]) => `DELETE FROM ${model.quotedTable} WHERE ${quoteIdentifier(model.primaryKey.column)} = ${key}`;
 
-/** The INSERT of a new record's `attributes` (in declaration order); `RETURNING` brings back what was stored. */
-export function insertStatement(model: ResolvedModel, attributes: readonly Attribute[], params: unknown[], plan: WritePlan | undefined): Statement<Record<string, unknown>> {
-  const query = writeQuery(model, "insert", attributes, params, insertText, plan);
-  return new Statement(query, model, "rows", storedRow);
+/**
+ * An INSERT that binds the record's key is sent again, with the clause that returns the row under that key (see
+ * `ownRowClause`), only when that key is the one generated for the record (see `insertStatement`).
+ */
+const INSERT: WriteForm = {
+  kind: "insert",
+  text: (model, attributes, placeholders) => insertSql(model, attributes, placeholders, ""),
+  retried: (model, attributes) => {
+    const keyAt = attributes.indexOf(model.primaryKey);
+    return { idempotent: keyAt >= 0, keyAt };
+  },
+  retryText: (model, attributes, placeholders) => insertSql(model, attributes, placeholders, ownRowClause(model)),
+};
+
+/**
+ * An UPDATE by the stored key that sets values: a second try sets them again, on the same row, and changes as many
+ * rows. One that sets the key itself would find no row the second time: it is sent once.
+ */
+const UPDATE: WriteForm = {
+  kind: "update",
+  text: updateText,
+  retried: (model, attributes) => ({ idempotent: attributes.indexOf(model.primaryKey) === attributes.length - 1, keyAt: -1 }),
+};
+
+/** A DELETE by key: a second try deletes nothing more (a destroy reads no count of the rows deleted). */
+const DELETE: WriteForm = { kind: "delete", text: deleteText, retried: () => ({ idempotent: true, keyAt: -1 }) };
+
+/**
+ * The INSERT of a new record's `attributes` (in declaration order); `RETURNING` brings back what was stored. It is
+ * sent again after a transient error only when the key it binds is `generatedKey`, the one made for the record alone
+ * (see `markGeneratedKey`): a key the app assigned may be another's row, which a second try would take for its own,
+ * and a key the database numbers would make a second row. Its shape decides the rest once; a save only compares keys.
+ */
+export function insertStatement(model: ResolvedModel, attributes: readonly Attribute[], params: unknown[], plan: WritePlan | undefined, generatedKey: unknown): Statement<Record<string, unknown>> {
+  const query = writeQuery(model, INSERT, attributes, params, plan);
+  const ownKey = generatedKey !== undefined && params[query.keyAt] === generatedKey;
+  return new Statement(query.idempotent && !ownKey ? { ...query, idempotent: false, retrySql: undefined } : query, model, "rows", storedRow);
 }
 
 /** The UPDATE of a persisted record's `attributes`, keyed by the primary key as last saved. */
 export function updateStatement(model: ResolvedModel, state: RecordState, attributes: readonly Attribute[], params: unknown[], plan: WritePlan | undefined): Statement<unknown> {
   params.push(storedKey(model, state));
-  return new Statement(writeQuery(model, "update", [...attributes, model.primaryKey], params, updateText, plan), model, "meta", metaOf);
+  return new Statement(writeQuery(model, UPDATE, [...attributes, model.primaryKey], params, plan), model, "meta", metaOf);
 }
 
 /** The DELETE of a persisted record's row, with the `where` terms of its plan, if any. */
 export function deleteStatement(model: ResolvedModel, state: RecordState, plan: WritePlan | undefined): Statement<unknown> {
-  return new Statement(writeQuery(model, "delete", [model.primaryKey], [storedKey(model, state)], deleteText, plan), model, "meta", metaOf);
+  return new Statement(writeQuery(model, DELETE, [model.primaryKey], [storedKey(model, state)], plan), model, "meta", metaOf);
 }
 
 /**
@@ -132,5 +196,5 @@ export function deleteStatement(model: ResolvedModel, state: RecordState, plan: 
 export function compileSave(state: RecordState, operation: SaveOperation, attributes: readonly Attribute[]): Statement<unknown> {
   const { model } = state;
   const params = storedRecordValues(state, attributes);
-  return operation === "create" ? insertStatement(model, attributes, params, undefined) : updateStatement(model, state, attributes, params, undefined);
+  return operation === "create" ? insertStatement(model, attributes, params, undefined, state.generatedKey) : updateStatement(model, state, attributes, params, undefined);
 }

@@ -2,10 +2,19 @@ import type { Attribute } from "../records/attributes.js";
 import type { ResolvedModel } from "../records/resolve.js";
 import type { ParamSource } from "../sql/statement.js";
 
-/** What a write of one shape (its kind and the attributes it binds, in order) always sends: its SQL and sources. */
+/**
+ * What a write of one shape (its kind and the attributes it binds, in order) always sends: its SQL and sources, and
+ * how it is retried after a transient error, worked out once per shape rather than on each save.
+ */
 export interface WriteShape {
   readonly sql: string;
   readonly sources: readonly (ParamSource | undefined)[];
+  /** Whether it may be sent again (when the value at `keyAt`, if any, is not NULL). */
+  readonly idempotent: boolean;
+  /** The SQL sent on a retry, when it differs. */
+  readonly retrySql: string | undefined;
+  /** Where its values hold the key it needs to be idempotent (an INSERT's), or -1. */
+  readonly keyAt: number;
 }
 
 /** A node of a Model's tree of write shapes: the shape of the attributes on the path to it, once compiled. */

@@ -19,6 +19,8 @@ export class RecordState {
   loaded: ReadonlySet<string> | undefined = undefined;
   /** A new record's values once `build()` applied defaults and generated ids: what restoring goes back to. */
   builtValues: Readonly<Record<string, unknown>> = NOTHING;
+  /** The stored primary key made for this record alone at `build()` (see `markGeneratedKey`), if one was. */
+  generatedKey: unknown = undefined;
   /** Attributes given a value since `build()`; only these are written on insert. */
   assigned = new Set<string>();
   /** Counts assignments, so that code can tell whether a hook assigned anything. */

@@ -31,6 +31,7 @@ function bindFragmentParam(value: unknown, params: ParamWriter): string {
 
 /** Splices an `sql` fragment, binding its values, naming the columns of `column()` references, compiling subqueries. */
 export function compileFragment(fragment: SqlFragment, model: ResolvedModel | undefined, params: ParamWriter): string {
+  params.fragments = true;
   let text = fragment.strings[0]!;
   fragment.values.forEach((value, index) => {
     if (value instanceof ColumnReference) {

@@ -39,6 +39,11 @@ export class ParamWriter {
   readonly #values: unknown[] = [];
   readonly #sources: (ParamSource | undefined)[] = [];
   #spilled: SpilledValues | undefined;
+  /**
+   * @internal Whether an `sql` fragment was compiled into the statement: SQL the kernel cannot read, so a write
+   * holding one is never taken as safe to send twice.
+   */
+  fragments = false;
 
   /** Binds a value and returns the SQL that reads it. */
   bind(value: unknown, source?: ParamSource): string {
