@@ -187,7 +187,8 @@ describe("dependent destroy through a loop of several Models, REFERENCES on ever
       await cycleChain(2, 3, 5_000);
       const before = await chainRows(5_000);
       const trips = await destroyCounted(Box, root);
-      // The labels' nullify and the holds' DELETE, the relink of the crates, then one DELETE per node, the deepest first.
+      // The labels' nullify and the holds' DELETE, the relink of the crates, then one DELETE per node, the deepest
+      // first (no detach: the top box hangs from no row).
       expect(trips.map(heads)).toEqual([
         [`UPDATE "cy_labels"`, `DELETE FROM "cy_holds"`, `UPDATE "cy_crates"`, `DELETE FROM "cy_boxes"`, `DELETE FROM "cy_crates"`, `DELETE FROM "cy_boxes"`],
       ]);
@@ -614,5 +615,61 @@ describe("dependent destroy through a loop: D1's limit of 5 terms in a compound 
     const trips = await destroyCounted(Thread, root);
     expect(trips.flat().every((sql) => compoundTerms(sql) <= 5)).toBe(true);
     expect(await Thread.order({ id: "asc" }).pluck("body")).toEqual(["other", "a"]);
+  });
+});
+
+describe("dependent destroy through a loop: the owner's row hanging from a row of its own tree", () => {
+  /** A chain of 3 turns of the loop through pallets below a box, the box then put on the chain's last pallet. */
+  async function boxOnItsOwnPallet(): Promise<number> {
+    const root = await cycleChain(3, 3, 1_000);
+    await env.DB.prepare("UPDATE cy_boxes SET cy_pallet_id = 1002 WHERE id = ?").bind(root).run();
+    return root;
+  }
+
+  it("REFERENCES on every key: one round trip, the owner detached first, every row gone, another tree untouched", async () => {
+    const { Box } = modelCycles({ length: 3 });
+    const root = await boxOnItsOwnPallet();
+    await cycleChain(3, 2, 5_000);
+    const before = await chainRows(5_000);
+    const { trips, events } = await destroyObserved(Box, root);
+    expect(trips.map(heads)).toEqual([
+      [
+        `UPDATE "cy_boxes"`,
+        `UPDATE "cy_labels"`,
+        `DELETE FROM "cy_holds"`,
+        `UPDATE "cy_crates"`,
+        `DELETE FROM "cy_boxes"`,
+        `DELETE FROM "cy_pallets"`,
+        `DELETE FROM "cy_crates"`,
+        `DELETE FROM "cy_boxes"`,
+      ],
+    ]);
+    expect(await chainRows(1_000)).toEqual([0, 0, 0, 0]);
+    expect(await chainRows(5_000)).toEqual(before);
+    // The detach reads the rows the recursive query reaches once, as every statement of the tree does.
+    expect(events[0]!.rowsRead).toBeLessThanOrEqual(Math.max(...events.slice(1).map((event) => event.rowsRead)));
+  });
+
+  it("the owner's other key, to a row outside its tree, is kept until its DELETE; no other row changes", async () => {
+    const { Depot, Box } = modelCycles({ length: 3 });
+    const depot = await Depot.create({ name: "d" });
+    const root = await boxOnItsOwnPallet();
+    await Box.where({ id: root }).updateAll({ cyDepotId: depot.id });
+    await Box.create({ name: "other", cyDepotId: depot.id, cyPalletId: null });
+    await destroyCounted(Box, root);
+    expect(await Box.pluck("name")).toEqual(["other"]);
+    expect(await Depot.count()).toBe(1);
+  });
+
+  it("a row outside the tree still pointing at a row of it: D1's foreign key error, and nothing is written", async () => {
+    const { Box } = modelCycles({ length: 3 });
+    const root = await boxOnItsOwnPallet();
+    // A crate on a pallet of the tree through a key no dependent association follows (pallets' crates).
+    await env.DB.prepare("INSERT INTO cy_crates (id, cy_pallet_id, name) VALUES (9000, 1001, 'outside')").run();
+    const before = await chainRows(1_000);
+    const loaded = await Box.find(root);
+    await expect(loaded.destroy()).rejects.toThrow(/FOREIGN KEY/i);
+    expect(await chainRows(1_000)).toEqual(before);
+    expect(loaded.isPersisted()).toBe(true);
   });
 });

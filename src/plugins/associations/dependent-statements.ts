@@ -63,9 +63,7 @@ function scopeParts(target: Relation, params: ParamWriter): SelectParts {
  */
 function recursiveClause(reach: TreeReach, params: ParamWriter, anchoredAt?: number): string {
   const anchored = anchoredAt !== undefined;
-  const ownerKey = primaryKeyOf(reach.owner.constructor);
-  const model = { name: reach.owner.constructor.name, model: reach.owner.constructor };
-  const boundKey = params.bind(storedWithinD1Limit(model, ownerKey, reach.ownerKey), { kind: "value", attribute: ownerKey });
+  const boundKey = bindOwnerKey(reach, params);
   const columns = anchored ? `${NODE}, ${KEY}, ${ANCHOR}` : `${NODE}, ${KEY}`;
   const { reachSteps } = reach.tree;
   let start = `SELECT ${OWNER}, ${boundKey}${anchored ? ", NULL" : ""}`;
@@ -76,6 +74,13 @@ function recursiveClause(reach: TreeReach, params: ParamWriter, anchoredAt?: num
     return `${name}(${columns}) AS (${selects.join(" UNION ")})`;
   });
   return `WITH RECURSIVE ${queries.join(", ")} `;
+}
+
+/** Binds the owner's key as stored, checked against D1's limit on a value's size. */
+function bindOwnerKey(reach: TreeReach, params: ParamWriter): string {
+  const ownerKey = primaryKeyOf(reach.owner.constructor);
+  const model = { name: reach.owner.constructor.name, model: reach.owner.constructor };
+  return params.bind(storedWithinD1Limit(model, ownerKey, reach.ownerKey), { kind: "value", attribute: ownerKey });
 }
 
 /** The recursive term of a node: its rows that hang from rows of its parents that `reached` holds. */
@@ -232,4 +237,35 @@ export function relinkStatement(reach: TreeReach, { node, above, onAboveTable }:
   const read: StatementReader<unknown> = (_rows, meta) => meta["changes"];
   const database = databaseOfRelation(target);
   return defineStatement({ sql, params: params.params, sources: params.sources, model: target.model, result: "meta", read, database });
+}
+
+/** The owner's Model's records on the owner's database. */
+function ownerRelation(reach: TreeReach): Relation {
+  const model = reach.owner.constructor as Function & { all(): Relation };
+  return (reach.database ? (reach.database.model(model) as typeof model) : model).all();
+}
+
+/**
+ * The UPDATE that detaches the owner's row from the rows of its own tree it hangs from (a box on a pallet of its
+ * tree): each foreign key of `nodes` that points at a row reached is set to NULL, the others kept. The owner's
+ * DELETE comes last in the batch, so until then a `REFERENCES` constraint would refuse the DELETE of a row it points
+ * at; and, detached, it is no longer reached as a row of its own tree, which the DELETEs of the loop would remove
+ * before its children. Only the owner's row is changed, and the batch deletes it: as a relink, no write of its own.
+ */
+export function detachStatement(reach: TreeReach, nodes: readonly DependentNode[]): Statement<unknown> {
+  const owner = ownerRelation(reach);
+  const { model } = owner;
+  const params = new ParamWriter();
+  const prefix = recursiveClause(reach, params);
+  const parentsByColumn = new Map<string, number[]>();
+  for (const node of nodes) {
+    const column = quoteIdentifier(model.byName.get(node.association.foreignKey)!.column);
+    parentsByColumn.set(column, [...(parentsByColumn.get(column) ?? []), ...node.parents]);
+  }
+  const hangs = [...parentsByColumn].map(([column, parents]) => [column, `${column} IN (${reachedKeys(parents)})`] as const);
+  const set = hangs.map(([column, test]) => `${column} = CASE WHEN ${test} THEN NULL ELSE ${column} END`).join(", ");
+  const where = `${quoteIdentifier(model.primaryKey.column)} = ${bindOwnerKey(reach, params)} AND (${hangs.map(([, test]) => test).join(" OR ")})`;
+  const sql = `${prefix}UPDATE ${model.quotedTable} SET ${set} WHERE ${where}`;
+  const read: StatementReader<unknown> = (_rows, meta) => meta["changes"];
+  return defineStatement({ sql, params: params.params, sources: params.sources, model, result: "meta", read, database: databaseOfRelation(owner) });
 }

@@ -59,7 +59,8 @@ export interface LoopOverModels {
 /**
  * One set-based write of a destroy's tree: the strategy's DELETE (or nullify's UPDATE) of the rows of `nodes` (one
  * node, or the nodes of a loop within one Model), or, for a loop through several Models, the UPDATE that relinks
- * the rows of one of its entries (`relink`).
+ * the rows of one of its entries (`relink`), or, first of all, the UPDATE that detaches the owner's own row from
+ * the rows of its tree it hangs from (`detach`): its DELETE comes last, and until then no row it points at could go.
  */
 export type WriteStep =
   | {
@@ -71,7 +72,12 @@ export type WriteStep =
        */
       readonly keepsAnchorsOf?: readonly DependentNode[];
     }
-  | { readonly kind: "relink"; readonly entry: LoopEntry };
+  | { readonly kind: "relink"; readonly entry: LoopEntry }
+  | {
+      readonly kind: "detach";
+      /** The nodes of loops through several Models whose target is the owner's Model: the links to unset. */
+      readonly nodes: readonly DependentNode[];
+    };
 
 /** A Model's dependent tree and what a destroy of one of its records needs, worked out once per Model. */
 export interface DependentTree {
@@ -228,10 +234,12 @@ function deepestFirst(loop: LoopOverModels): DependentNode[] {
 
 /**
  * The steps of each group, in order: one write per group, or for a loop through several Models its relinks, then
- * one DELETE per node, the deepest first.
+ * one DELETE per node, the deepest first; the owner's detach before all, where its Model is in such a loop.
  */
-function writeStepsOf(groups: readonly DependentNode[][], loops: ReadonlyMap<readonly DependentNode[], LoopOverModels>): WriteStep[] {
+function writeStepsOf(groups: readonly DependentNode[][], loops: ReadonlyMap<readonly DependentNode[], LoopOverModels>, owner: Function): WriteStep[] {
   const steps: WriteStep[] = [];
+  const ownerLinks = [...loops.values()].flatMap((loop) => loop.nodes).filter((node) => node.association.target === owner);
+  if (ownerLinks.length > 0) steps.push({ kind: "detach", nodes: ownerLinks });
   for (const group of groups.filter((each) => each[0]!.dependent !== "restrictWithError")) {
     const loop = loops.get(group);
     if (!loop) steps.push({ kind: "write", nodes: group });
@@ -287,7 +295,7 @@ function buildTree(model: Function, own: Function): DependentTree {
     setBased: plannable && relinkable && callbackFree,
     restricts: all.some((node) => node.dependent === "restrictWithError"),
     loops: [...loops.values()],
-    writeSteps: writeStepsOf(groups, loops),
+    writeSteps: writeStepsOf(groups, loops, model),
   };
 }
 
