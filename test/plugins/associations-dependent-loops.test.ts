@@ -576,9 +576,12 @@ describe("dependent destroy through a loop: D1's limit of 5 terms in a compound 
     expect(destroyed).toHaveLength(5 + 6 + 5);
   });
 
-  /** Comments on the threaded comments' table with a kind of reply per body: "a" to "d" (4 loops of the Model to itself), "e" when `fifth`. */
-  function kindsOfReplies(fifth: boolean) {
-    const replies = (body: string) => ({ foreignKey: "parentId" as const, dependent: "destroy" as const, scope: (q: any) => q.where({ body }) });
+  /** Comments on the threaded comments' table with a kind of reply per body, "a" to "h": the first `count` `destroy` (loops of the Model to itself). */
+  function kindsOfReplies(count: number) {
+    const replies = (body: string) => {
+      const dependent = "abcdefgh".indexOf(body) < count ? { dependent: "destroy" as const } : {};
+      return { foreignKey: "parentId" as const, ...dependent, scope: (q: any) => q.where({ body }) };
+    };
     class Thread extends Model({ id: "integer", parentId: "integer", body: "string" }) {
       static override binding = "DB";
       static override tableName = "tc_comments";
@@ -586,7 +589,10 @@ describe("dependent destroy through a loop: D1's limit of 5 terms in a compound 
       b = hasMany(Thread, replies("b"));
       c = hasMany(Thread, replies("c"));
       d = hasMany(Thread, replies("d"));
-      e = hasMany(Thread, fifth ? replies("e") : { foreignKey: "parentId" as const });
+      e = hasMany(Thread, replies("e"));
+      f = hasMany(Thread, replies("f"));
+      g = hasMany(Thread, replies("g"));
+      h = hasMany(Thread, replies("h"));
     }
     return Thread;
   }
@@ -600,21 +606,63 @@ describe("dependent destroy through a loop: D1's limit of 5 terms in a compound 
     return root.id;
   }
 
-  it("a Model its own dependent through 4 associations: one recursive query of 5 terms, one round trip", async () => {
-    const Thread = kindsOfReplies(false);
-    const root = await threadOfKinds(Thread, "abcd", 8);
-    const trips = await destroyCounted(Thread, root);
-    expect(trips).toHaveLength(1);
-    expect(Math.max(...trips[0]!.map(compoundTerms))).toBe(5);
-    expect(await Thread.order({ id: "asc" }).pluck("body")).toEqual(["other", "a"]);
+  for (const count of [4, 5, 8]) {
+    it(`a Model its own dependent through ${count} associations: one round trip, one DELETE of the replies, none of more than 5 terms`, async () => {
+      const Thread = kindsOfReplies(count);
+      const kinds = "abcdefgh".slice(0, count);
+      const root = await threadOfKinds(Thread, kinds, 3 * count);
+      const { trips, events } = await destroyObserved(Thread, root);
+      // The replies of every kind and depth in one DELETE, then the root's own.
+      expect(trips.map((trip) => trip.length)).toEqual([2]);
+      expect(Math.max(...trips[0]!.map(compoundTerms))).toBe(5);
+      expect(await Thread.order({ id: "asc" }).pluck("body")).toEqual(["other", "a"]);
+      // Each row reached is looked up once per association it may hang from, on the foreign key's index: rows read
+      // grow with the rows times the associations (355 of 15 rows at 4, 594 of 18 at 5, 1,671 of 27 at 8).
+      expect(Math.max(...events.map((event) => event.rowsRead))).toBeLessThanOrEqual(8 * count * (3 * count + 3));
+    });
+  }
+
+  it("a loop through 8 associations at depth 200: one round trip, rows read in proportion to the rows", async () => {
+    const Thread = kindsOfReplies(8);
+    const most: number[] = [];
+    for (const depth of [100, 200]) {
+      await env.DB.prepare("DELETE FROM tc_comments").run();
+      const { events } = await destroyObserved(Thread, await threadOfKinds(Thread, "abcdefgh", depth));
+      most.push(Math.max(...events.map((event) => event.rowsRead)));
+      expect(await Thread.order({ id: "asc" }).pluck("body")).toEqual(["other", "a"]);
+    }
+    expect(most[1]! / most[0]!).toBeLessThan(2.1);
   });
 
-  it("a loop through 5 associations, more than one recursive query holds: destroyed record by record, every row gone", async () => {
-    const Thread = kindsOfReplies(true);
-    const root = await threadOfKinds(Thread, "abcde", 10);
-    const trips = await destroyCounted(Thread, root);
-    expect(trips.flat().every((sql) => compoundTerms(sql) <= 5)).toBe(true);
-    expect(await Thread.order({ id: "asc" }).pluck("body")).toEqual(["other", "a"]);
+  it("a row reached as two associations' rows (scopes that overlap): each node reaches it, the rows below it go too", async () => {
+    const Thread = kindsOfReplies(8);
+    class Overlapping extends Thread {
+      static override tableName = "tc_comments";
+      any = hasMany(Thread, { foreignKey: "parentId" as const, dependent: "destroy" as const });
+    }
+    const root = await Overlapping.create({ body: "root" });
+    const reply = await Thread.create({ parentId: root.id, body: "e" });
+    await Thread.create({ parentId: reply.id, body: "h" });
+    await Thread.create({ body: "other" });
+    const trips = await destroyCounted(Overlapping, root.id);
+    expect(trips).toHaveLength(1);
+    expect(await Thread.pluck("body")).toEqual(["other"]);
+  });
+
+  it("a loop of three Models with 5 associations that rows hang from: one round trip, other trees untouched", async () => {
+    const { Depot } = modelCycles({ length: "both", nested: true });
+    const [depot, other] = [await Depot.create({ name: "d" }), await Depot.create({ name: "other" })];
+    await cycleChain(3, 4, 1_000, depot.id);
+    await cycleChain(2, 4, 1_100, depot.id);
+    await env.DB.prepare("INSERT INTO cy_crates (id, cy_pallet_id, name) VALUES (1200, 1001, 'c')").run();
+    await cycleChain(3, 3, 5_000, other.id);
+    const before = await chainRows(5_000);
+    const trips = await destroyCounted(Depot, depot.id);
+    expect(trips).toHaveLength(1);
+    expect(Math.max(...trips[0]!.map(compoundTerms))).toBeLessThanOrEqual(5);
+    expect([...(await chainRows(1_000))]).toEqual([0, 0, 0, 0]);
+    expect(await chainRows(5_000)).toEqual(before);
+    expect(await Depot.pluck("name")).toEqual(["other"]);
   });
 });
 

@@ -20,6 +20,7 @@ import {
 } from "../../kernel/index.js";
 import { detachedKeys } from "./polymorphic-type.js";
 import { type DependentNode, type DependentTree, type LoopEntry, OWNER, type WriteStep } from "./dependent-tree.js";
+import type { ReachTerm } from "./reach-steps.js";
 import { scopedTargetOf } from "./slot.js";
 
 // The recursive query's table and columns: reserved names, which no table of the app's takes, so that a scope's
@@ -29,6 +30,10 @@ const NODE = injectedName("node");
 const KEY = injectedName("key");
 const ANCHOR = injectedName("anchor");
 const RELINKED = injectedName("relinked");
+// A joined term's edges, and the columns of each node's rows in it.
+const EDGE = injectedName("edge");
+const ROW = injectedName("row");
+const PARENT = injectedName("parent");
 
 /** What every statement of one destroy's tree starts from: the tree, the owner and its key as stored. */
 export interface TreeReach {
@@ -67,9 +72,9 @@ function recursiveClause(reach: TreeReach, params: ParamWriter, anchoredAt?: num
   const columns = anchored ? `${NODE}, ${KEY}, ${ANCHOR}` : `${NODE}, ${KEY}`;
   const { reachSteps } = reach.tree;
   let start = `SELECT ${OWNER}, ${boundKey}${anchored ? ", NULL" : ""}`;
-  const queries = reachSteps.map((nodes, index) => {
+  const queries = reachSteps.map((terms, index) => {
     const name = index === reachSteps.length - 1 ? REACHED : injectedName(`reached_${index + 1}`);
-    const selects = [start, ...nodes.map((node) => reachTerm(reach, node, name, params, anchoredAt))];
+    const selects = [start, ...terms.map((nodes) => reachTerm(reach, nodes, name, params, anchoredAt))];
     start = `SELECT ${columns} FROM ${name}`;
     return `${name}(${columns}) AS (${selects.join(" UNION ")})`;
   });
@@ -83,8 +88,13 @@ function bindOwnerKey(reach: TreeReach, params: ParamWriter): string {
   return params.bind(storedWithinD1Limit(model, ownerKey, reach.ownerKey), { kind: "value", attribute: ownerKey });
 }
 
+/** The recursive term of one node, or of several joined in one SELECT (see `joinedTerm`). */
+function reachTerm(reach: TreeReach, nodes: ReachTerm, reached: string, params: ParamWriter, anchoredAt: number | undefined): string {
+  return nodes.length === 1 ? nodeTerm(reach, nodes[0]!, reached, params, anchoredAt) : joinedTerm(reach, nodes, reached, params, anchoredAt);
+}
+
 /** The recursive term of a node: its rows that hang from rows of its parents that `reached` holds. */
-function reachTerm(reach: TreeReach, node: DependentNode, reached: string, params: ParamWriter, anchoredAt: number | undefined): string {
+function nodeTerm(reach: TreeReach, node: DependentNode, reached: string, params: ParamWriter, anchoredAt: number | undefined): string {
   const target = targetOf(node, reach.database);
   const table = target.model.quotedTable;
   const parts = scopeParts(target, params);
@@ -93,6 +103,35 @@ function reachTerm(reach: TreeReach, node: DependentNode, reached: string, param
   const key = `${table}.${quoteIdentifier(target.model.primaryKey.column)}`;
   const anchor = anchoredAt === undefined ? "" : `, ${anchorOf(reach.tree, node, anchoredAt)}`;
   return `SELECT ${node.tag}, ${key}${anchor} FROM ${parts.from} JOIN ${join}${where}`;
+}
+
+/**
+ * The recursive term of several nodes, for a loop with more nodes that rows hang from than a recursive query has
+ * terms: each row reached is paired with the nodes that hang from its node (a `VALUES` list of the edges, which D1
+ * does not count as a compound SELECT), and each pair with the rows of that node whose foreign key is the row's key,
+ * each node's rows a `LEFT JOIN` of their own on the foreign key's index, so that one row of the table may be
+ * reached as several nodes (as rows of two associations' scopes), each pair once.
+ */
+function joinedTerm(reach: TreeReach, nodes: ReachTerm, reached: string, params: ParamWriter, anchoredAt: number | undefined): string {
+  const edges = nodes.flatMap((node) => node.parents.map((parent) => `(${parent}, ${node.tag})`));
+  const joins = nodes.map((node) => {
+    const target = targetOf(node, reach.database);
+    const parts = Object.assign(scopeParts(target, params), { distinct: false });
+    parts.columns = `${keyColumnOf(target)} AS ${ROW}, ${target.model.quotedTable}.${columnOf(target, node.association.foreignKey)} AS ${PARENT}`;
+    const rows = injectedName(`node_${node.tag}`);
+    return { rows, sql: `LEFT JOIN (${joinSelect(parts)}) AS ${rows} ON ${EDGE}.column2 = ${node.tag} AND ${rows}.${PARENT} = ${KEY}` };
+  });
+  const row = `COALESCE(${joins.map(({ rows }) => `${rows}.${ROW}`).join(", ")})`;
+  const anchor = anchoredAt === undefined ? "" : `, ${joinedAnchor(reach.tree, nodes, anchoredAt)}`;
+  const from = `${reached} JOIN (VALUES ${edges.join(", ")}) AS ${EDGE} ON ${EDGE}.column1 = ${NODE} ${joins.map(({ sql }) => sql).join(" ")}`;
+  return `SELECT ${EDGE}.column2, ${row}${anchor} FROM ${from} WHERE ${row} IS NOT NULL`;
+}
+
+/** The anchor of the rows of a joined term: each node's (see `anchorOf`), by the node the row is reached as. */
+function joinedAnchor(tree: DependentTree, nodes: ReachTerm, above: number): string {
+  const anchors = nodes.map((node) => anchorOf(tree, node, above));
+  if (anchors.every((anchor) => anchor === anchors[0])) return anchors[0]!;
+  return `CASE ${EDGE}.column2 ${nodes.map((node, index) => `WHEN ${node.tag} THEN ${anchors[index]}`).join(" ")} END`;
 }
 
 /**

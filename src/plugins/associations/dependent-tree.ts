@@ -1,6 +1,6 @@
 import { relationOf } from "../../kernel/index.js";
 import type { Dependent, ResolvedAssociation } from "./definition.js";
-import { reachStepsOf } from "./reach-steps.js";
+import { type ReachStep, reachStepsOf } from "./reach-steps.js";
 import { associationsOf } from "./registry.js";
 import { scopedTargetOf } from "./slot.js";
 import { dependentRows } from "./through-dependent.js";
@@ -90,15 +90,14 @@ export interface DependentTree {
    */
   readonly recursive: boolean;
   /**
-   * Whether set-based reads and writes keep the tree's meaning and fit D1: no scope with a limit or offset (each
-   * owner's own), and no loop with more nodes that rows hang from than one recursive query holds (see `reachSteps`).
+   * Whether set-based reads and writes keep the tree's meaning: no scope with a limit or offset (each owner's own).
    */
   readonly plannable: boolean;
   /**
    * Where the tree loops, the nodes whose rows other nodes hang from, parents first, in the steps of the chain of
    * recursive queries that reaches the rows (each within D1's limit of terms in a compound SELECT).
    */
-  readonly reachSteps: readonly (readonly DependentNode[])[];
+  readonly reachSteps: readonly ReachStep[];
   /**
    * Whether the tree can be destroyed with set-based writes alone: plannable, no write hook on the Models of a loop
    * through several Models (the loop's relink UPDATE is planned by none), and no record reached by `destroy` has
@@ -284,14 +283,14 @@ function buildTree(model: Function, own: Function): DependentTree {
   const relinkable = [...loops.keys()].every((group) => !group.some((node) => hasWriteHooks(node.association.target)));
   const destroys = all.filter((node) => node.dependent === "destroy");
   const reachSteps = reachStepsOf([...groups].reverse(), all);
-  const plannable = reachSteps !== undefined && all.every((node) => !scopeIsPerOwner(node.association));
+  const plannable = all.every((node) => !scopeIsPerOwner(node.association));
   const callbackFree = destroys.every((node) => !hasOtherDestroyHooks(node.association.target, own));
   return {
     nodes,
     all,
     recursive: all.some((node) => node.parents.some((parent) => parent >= node.tag)),
     plannable,
-    reachSteps: reachSteps ?? [],
+    reachSteps,
     setBased: plannable && relinkable && callbackFree,
     restricts: all.some((node) => node.dependent === "restrictWithError"),
     loops: [...loops.values()],
