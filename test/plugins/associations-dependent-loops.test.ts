@@ -1,7 +1,7 @@
 /** Associations' dependents through loops: a Model its own dependent (threaded comments) and loops through several Models. */
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { connect, hasMany, Model, type QueryEvent, withDatabase, withTenant } from "../../src/index.js";
+import { belongsTo, connect, hasMany, Model, multiTenancy, type QueryEvent, withDatabase, withTenant } from "../../src/index.js";
 import { countRows, recordingRoundTrips } from "../helpers/queries.js";
 import { CYCLE_TABLES_EMPTIED, modelCycles } from "../models/model-cycles.js";
 import { THREADED_TABLES, threadedComments } from "../models/threaded-comments.js";
@@ -513,6 +513,97 @@ describe("dependent destroy through a loop of several Models, under multiTenancy
     const left = async (table: string) => (await env.DB.prepare(`SELECT name, tenant_id FROM ${table} ORDER BY id`).all()).results;
     expect(await left("tc_shelves")).toEqual([{ name: "g-shelf", tenant_id: "globex" }]);
     expect(await left("tc_folders")).toEqual([{ name: "g-folder", tenant_id: "globex" }]);
+  });
+});
+
+describe("dependent destroy through a loop of several Models, with counter caches", () => {
+  /** Rooms, and shelves holding folders holding shelves (migration 0110): each belongsTo keeps its parent's count. */
+  function countedLoop() {
+    class Room extends Model({ id: "integer", name: "string", foldersCount: "integer" }) {
+      static override binding = "DB";
+      static override tableName = "lc_rooms";
+    }
+    class Shelf extends Model({ id: "integer", lcFolderId: "integer", name: "string", foldersCount: "integer" }) {
+      static override binding = "DB";
+      static override tableName = "lc_shelves";
+      folders = hasMany(Folder, { foreignKey: "lcShelfId", dependent: "destroy" });
+      folder = belongsTo(Folder, { foreignKey: "lcFolderId", optional: true, counterCache: "shelvesCount" });
+    }
+    class Folder extends Model({ id: "integer", lcShelfId: "integer", lcRoomId: "integer", name: "string", shelvesCount: "integer" }) {
+      static override binding = "DB";
+      static override tableName = "lc_folders";
+      shelves = hasMany(Shelf, { foreignKey: "lcFolderId", dependent: "destroy" });
+      shelf = belongsTo(Shelf, { foreignKey: "lcShelfId", optional: true, counterCache: "foldersCount" });
+      room = belongsTo(Room, { foreignKey: "lcRoomId", optional: true, counterCache: "foldersCount" });
+    }
+    return { Room, Shelf, Folder };
+  }
+
+  beforeEach(async () => {
+    await env.DB.batch(["UPDATE lc_shelves SET lc_folder_id = NULL", "DELETE FROM lc_folders", "DELETE FROM lc_shelves", "DELETE FROM lc_rooms"].map((sql) => env.DB.prepare(sql)));
+  });
+
+  for (const depth of [1, 5, 200]) {
+    it(`${depth} deep: one round trip as without them, every row gone, the counts of rows outside the tree kept right`, async () => {
+      const { Room, Shelf, Folder } = countedLoop();
+      const [room, other] = [await Room.create({ name: "r" }), await Room.create({ name: "other" })];
+      const top = await Shelf.create({ name: "s0" });
+      let shelf = top;
+      for (let level = 0; level < depth; level++) {
+        const [folderId, shelfId] = [10_000 + level, 20_000 + level];
+        await env.DB.batch([
+          env.DB.prepare("INSERT INTO lc_folders (id, lc_shelf_id, lc_room_id, name) VALUES (?, ?, ?, 'f')").bind(folderId, shelf.id, level % 2 === 0 ? room.id : other.id),
+          env.DB.prepare("INSERT INTO lc_shelves (id, lc_folder_id, name) VALUES (?, ?, 's')").bind(shelfId, folderId),
+        ]);
+        shelf = { id: shelfId } as typeof top;
+      }
+      // A folder of the room on a shelf outside the tree, and counts as the rows say.
+      const kept = await Shelf.create({ name: "kept" });
+      await Folder.create({ name: "kept", lcShelfId: kept.id, lcRoomId: room.id });
+      await env.DB.batch([
+        env.DB.prepare("UPDATE lc_rooms SET folders_count = (SELECT COUNT(*) FROM lc_folders WHERE lc_room_id = lc_rooms.id)"),
+        env.DB.prepare("UPDATE lc_shelves SET folders_count = (SELECT COUNT(*) FROM lc_folders WHERE lc_shelf_id = lc_shelves.id)"),
+        env.DB.prepare("UPDATE lc_folders SET shelves_count = (SELECT COUNT(*) FROM lc_shelves WHERE lc_folder_id = lc_folders.id)"),
+      ]);
+      const { trips, events } = await destroyObserved(Shelf, top.id);
+      expect(trips).toHaveLength(1);
+      expect([await Shelf.pluck("name"), await Folder.pluck("name")]).toEqual([["kept"], ["kept"]]);
+      expect(await Room.order({ id: "asc" }).pluck("foldersCount")).toEqual([1, 0]);
+      expect(await Shelf.pluck("foldersCount")).toEqual([1]);
+      expect(Math.max(...events.map((event) => event.rowsRead))).toBeLessThanOrEqual(30 * (2 * depth + 4));
+    });
+  }
+});
+
+describe("dependent destroy under multiTenancy: a loop costs what a tree without one costs", () => {
+  it("shelves holding folders, and the same with folders holding shelves: two round trips each, a record per row", async () => {
+    const { Shelf: LoopShelf, Folder: LoopFolder } = threadedComments({ tenants: true });
+    class Folder extends Model({ id: "integer", tcShelfId: "integer", name: "string", tenantId: "string" }) {
+      static override binding = "DB";
+      static override tableName = "tc_folders";
+      static {
+        this.use(multiTenancy());
+      }
+    }
+    class Shelf extends Model({ id: "integer", tcFolderId: "integer", name: "string", tenantId: "string" }) {
+      static override binding = "DB";
+      static override tableName = "tc_shelves";
+      static {
+        this.use(multiTenancy());
+      }
+      folders = hasMany(Folder, { foreignKey: "tcShelfId", dependent: "destroy" });
+    }
+    const [tree, loop] = await withTenant("acme", async () => {
+      const [tree, loop] = [await Shelf.create({ name: "tree" }), await LoopShelf.create({ name: "loop" })];
+      await Folder.create({ name: "f", tcShelfId: tree.id });
+      await LoopFolder.create({ name: "f", tcShelfId: loop.id });
+      return [tree, loop];
+    });
+    const trips = await withTenant("acme", async () => [await destroyCounted(Shelf, tree.id), await destroyCounted(LoopShelf, loop.id)]);
+    // The multiTenancy plugin plans each record's write (a guard that its row is the tenant's), so both read first.
+    expect(trips.map((each) => each.length)).toEqual([2, 2]);
+    expect(trips[1]![1]!.length).toBe(trips[0]![1]!.length);
+    expect([await countRows("tc_shelves"), await countRows("tc_folders")]).toEqual([0, 0]);
   });
 });
 

@@ -259,10 +259,15 @@ export function hasOtherDestroyHooks(model: Function, own: Function): boolean {
   return DESTROY_HOOKS.some((name) => hooks.functionsOf(name).some((fn) => fn !== own && !setBasedAlike.has(fn)));
 }
 
-/** Whether any plugin plans a Model's writes: then no write of its rows may bypass the plan (a loop's relink). */
+/**
+ * Whether a plugin plans a Model's writes other than alike for records and set-based writes (counter caches): then
+ * no write of its rows may bypass the plan (a loop's relink). A relink only moves rows of the tree between rows of
+ * the tree, which the same batch deletes, so it changes no counter that outlives the batch: the DELETEs' own plans
+ * adjust the counters of parents outside the tree.
+ */
 function hasWriteHooks(model: Function): boolean {
   const { hooks } = relationOf(model).model;
-  return hooks.has("write:plan") || hooks.has("write:outcome");
+  return ["write:plan", "write:outcome"].some((name) => hooks.functionsOf(name).some((fn) => !setBasedAlike.has(fn)));
 }
 
 function scopeIsPerOwner(association: ResolvedAssociation): boolean {
