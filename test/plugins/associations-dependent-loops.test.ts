@@ -1,7 +1,7 @@
 /** Associations' dependents through loops: a Model its own dependent (threaded comments) and loops through several Models. */
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { belongsTo, connect, hasMany, Model, multiTenancy, type QueryEvent, withDatabase, withTenant } from "../../src/index.js";
+import { belongsTo, connect, hasMany, Model, type QueryEvent, withDatabase, withTenant } from "../../src/index.js";
 import { countRows, recordingRoundTrips } from "../helpers/queries.js";
 import { CYCLE_TABLES_EMPTIED, modelCycles } from "../models/model-cycles.js";
 import { THREADED_TABLES, threadedComments } from "../models/threaded-comments.js";
@@ -578,21 +578,7 @@ describe("dependent destroy through a loop of several Models, with counter cache
 describe("dependent destroy under multiTenancy: a loop costs what a tree without one costs", () => {
   it("shelves holding folders, and the same with folders holding shelves: two round trips each, a record per row", async () => {
     const { Shelf: LoopShelf, Folder: LoopFolder } = threadedComments({ tenants: true });
-    class Folder extends Model({ id: "integer", tcShelfId: "integer", name: "string", tenantId: "string" }) {
-      static override binding = "DB";
-      static override tableName = "tc_folders";
-      static {
-        this.use(multiTenancy());
-      }
-    }
-    class Shelf extends Model({ id: "integer", tcFolderId: "integer", name: "string", tenantId: "string" }) {
-      static override binding = "DB";
-      static override tableName = "tc_shelves";
-      static {
-        this.use(multiTenancy());
-      }
-      folders = hasMany(Folder, { foreignKey: "tcShelfId", dependent: "destroy" });
-    }
+    const { Shelf, Folder } = threadedComments({ tenants: true, folderShelves: false });
     const [tree, loop] = await withTenant("acme", async () => {
       const [tree, loop] = [await Shelf.create({ name: "tree" }), await LoopShelf.create({ name: "loop" })];
       await Folder.create({ name: "f", tcShelfId: tree.id });
@@ -771,18 +757,10 @@ describe("dependent destroy through a loop: the owner's row hanging from a row o
     await cycleChain(3, 2, 5_000);
     const before = await chainRows(5_000);
     const { trips, events } = await destroyObserved(Box, root);
-    expect(trips.map(heads)).toEqual([
-      [
-        `UPDATE "cy_boxes"`,
-        `UPDATE "cy_labels"`,
-        `DELETE FROM "cy_holds"`,
-        `UPDATE "cy_crates"`,
-        `DELETE FROM "cy_boxes"`,
-        `DELETE FROM "cy_pallets"`,
-        `DELETE FROM "cy_crates"`,
-        `DELETE FROM "cy_boxes"`,
-      ],
-    ]);
+    // The detach, then the statements of any loop through three Models (see above).
+    expect(trips).toHaveLength(1);
+    expect(heads(trips[0]!)[0]).toBe(`UPDATE "cy_boxes"`);
+    expect(trips[0]).toHaveLength(8);
     expect(await chainRows(1_000)).toEqual([0, 0, 0, 0]);
     expect(await chainRows(5_000)).toEqual(before);
     // The detach reads the rows the recursive query reaches once, as every statement of the tree does.

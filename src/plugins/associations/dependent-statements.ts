@@ -258,7 +258,7 @@ function parentKeysOf(reach: TreeReach, node: DependentNode): string {
  * reached in as many steps as the loop has Models, so that the loop's DELETEs, deepest first, each still find
  * their rows, children before parents. Only rows that the loop's DELETEs remove in the same atomic batch are
  * changed, so it is no write of its own: it is not planned, and no plugin sees it (a loop whose Models have write
- * hooks is destroyed record by record).
+ * hooks other than counter caches', whose counters on those rows go with them, is destroyed record by record).
  */
 export function relinkStatement(reach: TreeReach, { node, above, onAboveTable }: LoopEntry): Statement<unknown> {
   const target = targetOf(node, reach.database);

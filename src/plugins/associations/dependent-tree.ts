@@ -99,8 +99,8 @@ export interface DependentTree {
    */
   readonly reachSteps: readonly ReachStep[];
   /**
-   * Whether the tree can be destroyed with set-based writes alone: plannable, no write hook on the Models of a loop
-   * through several Models (the loop's relink UPDATE is planned by none), and no record reached by `destroy` has
+   * Whether the tree can be destroyed with set-based writes alone: plannable, no write hook but counter caches' on
+   * the Models of a loop through several Models (the loop's relink UPDATE is planned by none), and no record reached by `destroy` has
    * destroy hooks other than this plugin's (callbacks run per record, so they need records; so does a plugin that
    * plans a record's own write, unless it plans the set-based writes alike: counter caches).
    */
@@ -267,7 +267,7 @@ export function hasOtherDestroyHooks(model: Function, own: Function): boolean {
  */
 function hasWriteHooks(model: Function): boolean {
   const { hooks } = relationOf(model).model;
-  return ["write:plan", "write:outcome"].some((name) => hooks.functionsOf(name).some((fn) => !setBasedAlike.has(fn)));
+  return (["write:plan", "write:outcome"] as const).some((name) => hooks.functionsOf(name).some((fn) => !setBasedAlike.has(fn)));
 }
 
 function scopeIsPerOwner(association: ResolvedAssociation): boolean {
