@@ -1,7 +1,7 @@
 /** Associations' dependents through loops: a Model its own dependent (threaded comments) and loops through several Models. */
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { belongsTo, connect, hasMany, Model, type QueryEvent, withDatabase, withTenant } from "../../src/index.js";
+import { belongsTo, connect, hasMany, Model, type QueryEvent, softDelete, withDatabase, withTenant } from "../../src/index.js";
 import { countRows, recordingRoundTrips } from "../helpers/queries.js";
 import { CYCLE_TABLES_EMPTIED, modelCycles } from "../models/model-cycles.js";
 import { THREADED_TABLES, threadedComments } from "../models/threaded-comments.js";
@@ -573,6 +573,53 @@ describe("dependent destroy through a loop of several Models, with counter cache
       expect(Math.max(...events.map((event) => event.rowsRead))).toBeLessThanOrEqual(30 * (2 * depth + 4));
     });
   }
+});
+
+describe("dependent destroy through a loop of several Models, with soft delete", () => {
+  /** Shelves holding folders (migration 0110) under softDelete; holding shelves again when `loop`. */
+  function softDeleted(loop: boolean) {
+    class Shelf extends Model({ id: "integer", lcFolderId: "integer", name: "string", deletedAt: "datetime" }) {
+      static override binding = "DB";
+      static override tableName = "lc_shelves";
+      static {
+        this.use(softDelete);
+      }
+      folders = hasMany(Folder, { foreignKey: "lcShelfId", dependent: "destroy" });
+    }
+    class Folder extends Model({ id: "integer", lcShelfId: "integer", name: "string", deletedAt: "datetime" }) {
+      static override binding = "DB";
+      static override tableName = "lc_folders";
+      static {
+        this.use(softDelete);
+      }
+      shelves = hasMany(Shelf, { foreignKey: "lcFolderId", ...(loop ? { dependent: "destroy" as const } : {}) });
+    }
+    return { Shelf, Folder };
+  }
+
+  /** A shelf, its folder, and for `loop` a shelf in that folder with a folder of its own; plus a shelf of another tree. */
+  async function shelfTree(loop: boolean): Promise<number> {
+    await env.DB.batch(["UPDATE lc_shelves SET lc_folder_id = NULL", "DELETE FROM lc_folders", "DELETE FROM lc_shelves"].map((sql) => env.DB.prepare(sql)));
+    await env.DB.batch([
+      env.DB.prepare("INSERT INTO lc_shelves (id, name) VALUES (1, 's0'), (9, 'other')"),
+      env.DB.prepare("INSERT INTO lc_folders (id, lc_shelf_id, name) VALUES (1, 1, 'f1'), (9, 9, 'other')"),
+      ...(loop ? [env.DB.prepare("INSERT INTO lc_shelves (id, lc_folder_id, name) VALUES (2, 1, 's1')"), env.DB.prepare("INSERT INTO lc_folders (id, lc_shelf_id, name) VALUES (2, 2, 'f2')")] : []),
+    ]);
+    return 1;
+  }
+
+  it("costs what the same tree without a loop costs (two round trips), every row stamped, its keys kept, no other row changed", async () => {
+    const counts: number[] = [];
+    for (const loop of [false, true]) {
+      const { Shelf } = softDeleted(loop);
+      counts.push((await destroyCounted(Shelf, await shelfTree(loop))).length);
+    }
+    expect(counts).toEqual([2, 2]);
+    const rows = async (table: string) => (await env.DB.prepare(`SELECT id, ${table === "lc_shelves" ? "lc_folder_id" : "lc_shelf_id"} AS parent, deleted_at IS NOT NULL AS gone FROM ${table} ORDER BY id`).all()).results;
+    // Soft-deleted rows keep the keys they had: no relink may move rows that stay.
+    expect(await rows("lc_shelves")).toEqual([{ id: 1, parent: null, gone: 1 }, { id: 2, parent: 1, gone: 1 }, { id: 9, parent: null, gone: 0 }]);
+    expect(await rows("lc_folders")).toEqual([{ id: 1, parent: 1, gone: 1 }, { id: 2, parent: 2, gone: 1 }, { id: 9, parent: 9, gone: 0 }]);
+  });
 });
 
 describe("dependent destroy under multiTenancy: a loop costs what a tree without one costs", () => {
