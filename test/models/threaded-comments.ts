@@ -5,9 +5,12 @@ import { type Dependent, hasMany, hasOne, Model, multiTenancy } from "../../src/
  * `parentId` is its id: a Model its own dependent) and votes; flags of a user or a comment; shelves holding folders
  * that hold shelves (a loop through two Models). Each call makes new classes, so that each test fixes its own
  * Models' hooks; `callbacks` logs the comments' (and shelves' and folders') destroy callbacks; `tenants` puts
- * shelves and folders under `multiTenancy` (the `tenant_id` of migration 0078).
+ * shelves and folders under `multiTenancy` (the `tenant_id` of migration 0078); `folderShelves: false` leaves the
+ * folders' shelves alone on a destroy, so that shelves and folders make a tree without a loop.
  */
-export function threadedComments(options: { callbacks?: boolean; comments?: Dependent; flags?: Dependent; commentFlags?: Dependent; tenants?: boolean } = {}) {
+export function threadedComments(
+  options: { callbacks?: boolean; comments?: Dependent; flags?: Dependent; commentFlags?: Dependent; tenants?: boolean; folderShelves?: boolean } = {},
+) {
   const log: string[] = [];
   const watch = (model: any, name: (record: any) => string) => {
     if (!options.callbacks) return;
@@ -55,7 +58,7 @@ export function threadedComments(options: { callbacks?: boolean; comments?: Depe
       scoped(this);
       watch(this, (record) => `folder ${record.name}`);
     }
-    shelves = hasMany(Shelf, { foreignKey: "tcFolderId", dependent: "destroy" });
+    shelves = hasMany(Shelf, { foreignKey: "tcFolderId", ...(options.folderShelves === false ? {} : { dependent: "destroy" as const }) });
   }
   return { User, Comment, Vote, Flag, Shelf, Folder, log };
 }

@@ -1,7 +1,7 @@
 /** Associations' dependents through loops: a Model its own dependent (threaded comments) and loops through several Models. */
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { connect, hasMany, Model, type QueryEvent, withDatabase, withTenant } from "../../src/index.js";
+import { belongsTo, connect, hasMany, Model, type QueryEvent, softDelete, withDatabase, withTenant } from "../../src/index.js";
 import { countRows, recordingRoundTrips } from "../helpers/queries.js";
 import { CYCLE_TABLES_EMPTIED, modelCycles } from "../models/model-cycles.js";
 import { THREADED_TABLES, threadedComments } from "../models/threaded-comments.js";
@@ -187,7 +187,8 @@ describe("dependent destroy through a loop of several Models, REFERENCES on ever
       await cycleChain(2, 3, 5_000);
       const before = await chainRows(5_000);
       const trips = await destroyCounted(Box, root);
-      // The labels' nullify and the holds' DELETE, the relink of the crates, then one DELETE per node, the deepest first.
+      // The labels' nullify and the holds' DELETE, the relink of the crates, then one DELETE per node, the deepest
+      // first (no detach: the top box hangs from no row).
       expect(trips.map(heads)).toEqual([
         [`UPDATE "cy_labels"`, `DELETE FROM "cy_holds"`, `UPDATE "cy_crates"`, `DELETE FROM "cy_boxes"`, `DELETE FROM "cy_crates"`, `DELETE FROM "cy_boxes"`],
       ]);
@@ -515,6 +516,130 @@ describe("dependent destroy through a loop of several Models, under multiTenancy
   });
 });
 
+describe("dependent destroy through a loop of several Models, with counter caches", () => {
+  /** Rooms, and shelves holding folders holding shelves (migration 0110): each belongsTo keeps its parent's count. */
+  function countedLoop() {
+    class Room extends Model({ id: "integer", name: "string", foldersCount: "integer" }) {
+      static override binding = "DB";
+      static override tableName = "lc_rooms";
+    }
+    class Shelf extends Model({ id: "integer", lcFolderId: "integer", name: "string", foldersCount: "integer" }) {
+      static override binding = "DB";
+      static override tableName = "lc_shelves";
+      folders = hasMany(Folder, { foreignKey: "lcShelfId", dependent: "destroy" });
+      folder = belongsTo(Folder, { foreignKey: "lcFolderId", optional: true, counterCache: "shelvesCount" });
+    }
+    class Folder extends Model({ id: "integer", lcShelfId: "integer", lcRoomId: "integer", name: "string", shelvesCount: "integer" }) {
+      static override binding = "DB";
+      static override tableName = "lc_folders";
+      shelves = hasMany(Shelf, { foreignKey: "lcFolderId", dependent: "destroy" });
+      shelf = belongsTo(Shelf, { foreignKey: "lcShelfId", optional: true, counterCache: "foldersCount" });
+      room = belongsTo(Room, { foreignKey: "lcRoomId", optional: true, counterCache: "foldersCount" });
+    }
+    return { Room, Shelf, Folder };
+  }
+
+  beforeEach(async () => {
+    await env.DB.batch(["UPDATE lc_shelves SET lc_folder_id = NULL", "DELETE FROM lc_folders", "DELETE FROM lc_shelves", "DELETE FROM lc_rooms"].map((sql) => env.DB.prepare(sql)));
+  });
+
+  for (const depth of [1, 5, 200]) {
+    it(`${depth} deep: one round trip as without them, every row gone, the counts of rows outside the tree kept right`, async () => {
+      const { Room, Shelf, Folder } = countedLoop();
+      const [room, other] = [await Room.create({ name: "r" }), await Room.create({ name: "other" })];
+      const top = await Shelf.create({ name: "s0" });
+      let shelf = top;
+      for (let level = 0; level < depth; level++) {
+        const [folderId, shelfId] = [10_000 + level, 20_000 + level];
+        await env.DB.batch([
+          env.DB.prepare("INSERT INTO lc_folders (id, lc_shelf_id, lc_room_id, name) VALUES (?, ?, ?, 'f')").bind(folderId, shelf.id, level % 2 === 0 ? room.id : other.id),
+          env.DB.prepare("INSERT INTO lc_shelves (id, lc_folder_id, name) VALUES (?, ?, 's')").bind(shelfId, folderId),
+        ]);
+        shelf = { id: shelfId } as typeof top;
+      }
+      // A folder of the room on a shelf outside the tree, and counts as the rows say.
+      const kept = await Shelf.create({ name: "kept" });
+      await Folder.create({ name: "kept", lcShelfId: kept.id, lcRoomId: room.id });
+      await env.DB.batch([
+        env.DB.prepare("UPDATE lc_rooms SET folders_count = (SELECT COUNT(*) FROM lc_folders WHERE lc_room_id = lc_rooms.id)"),
+        env.DB.prepare("UPDATE lc_shelves SET folders_count = (SELECT COUNT(*) FROM lc_folders WHERE lc_shelf_id = lc_shelves.id)"),
+        env.DB.prepare("UPDATE lc_folders SET shelves_count = (SELECT COUNT(*) FROM lc_shelves WHERE lc_folder_id = lc_folders.id)"),
+      ]);
+      const { trips, events } = await destroyObserved(Shelf, top.id);
+      expect(trips).toHaveLength(1);
+      expect([await Shelf.pluck("name"), await Folder.pluck("name")]).toEqual([["kept"], ["kept"]]);
+      expect(await Room.order({ id: "asc" }).pluck("foldersCount")).toEqual([1, 0]);
+      expect(await Shelf.pluck("foldersCount")).toEqual([1]);
+      expect(Math.max(...events.map((event) => event.rowsRead))).toBeLessThanOrEqual(30 * (2 * depth + 4));
+    });
+  }
+});
+
+describe("dependent destroy through a loop of several Models, with soft delete", () => {
+  /** Shelves holding folders (migration 0110) under softDelete; holding shelves again when `loop`. */
+  function softDeleted(loop: boolean) {
+    class Shelf extends Model({ id: "integer", lcFolderId: "integer", name: "string", deletedAt: "datetime" }) {
+      static override binding = "DB";
+      static override tableName = "lc_shelves";
+      static {
+        this.use(softDelete);
+      }
+      folders = hasMany(Folder, { foreignKey: "lcShelfId", dependent: "destroy" });
+    }
+    class Folder extends Model({ id: "integer", lcShelfId: "integer", name: "string", deletedAt: "datetime" }) {
+      static override binding = "DB";
+      static override tableName = "lc_folders";
+      static {
+        this.use(softDelete);
+      }
+      shelves = hasMany(Shelf, { foreignKey: "lcFolderId", ...(loop ? { dependent: "destroy" as const } : {}) });
+    }
+    return { Shelf, Folder };
+  }
+
+  /** A shelf, its folder, and for `loop` a shelf in that folder with a folder of its own; plus a shelf of another tree. */
+  async function shelfTree(loop: boolean): Promise<number> {
+    await env.DB.batch(["UPDATE lc_shelves SET lc_folder_id = NULL", "DELETE FROM lc_folders", "DELETE FROM lc_shelves"].map((sql) => env.DB.prepare(sql)));
+    await env.DB.batch([
+      env.DB.prepare("INSERT INTO lc_shelves (id, name) VALUES (1, 's0'), (9, 'other')"),
+      env.DB.prepare("INSERT INTO lc_folders (id, lc_shelf_id, name) VALUES (1, 1, 'f1'), (9, 9, 'other')"),
+      ...(loop ? [env.DB.prepare("INSERT INTO lc_shelves (id, lc_folder_id, name) VALUES (2, 1, 's1')"), env.DB.prepare("INSERT INTO lc_folders (id, lc_shelf_id, name) VALUES (2, 2, 'f2')")] : []),
+    ]);
+    return 1;
+  }
+
+  it("costs what the same tree without a loop costs (two round trips), every row stamped, its keys kept, no other row changed", async () => {
+    const counts: number[] = [];
+    for (const loop of [false, true]) {
+      const { Shelf } = softDeleted(loop);
+      counts.push((await destroyCounted(Shelf, await shelfTree(loop))).length);
+    }
+    expect(counts).toEqual([2, 2]);
+    const rows = async (table: string) => (await env.DB.prepare(`SELECT id, ${table === "lc_shelves" ? "lc_folder_id" : "lc_shelf_id"} AS parent, deleted_at IS NOT NULL AS gone FROM ${table} ORDER BY id`).all()).results;
+    // Soft-deleted rows keep the keys they had: no relink may move rows that stay.
+    expect(await rows("lc_shelves")).toEqual([{ id: 1, parent: null, gone: 1 }, { id: 2, parent: 1, gone: 1 }, { id: 9, parent: null, gone: 0 }]);
+    expect(await rows("lc_folders")).toEqual([{ id: 1, parent: 1, gone: 1 }, { id: 2, parent: 2, gone: 1 }, { id: 9, parent: 9, gone: 0 }]);
+  });
+});
+
+describe("dependent destroy under multiTenancy: a loop costs what a tree without one costs", () => {
+  it("shelves holding folders, and the same with folders holding shelves: two round trips each, a record per row", async () => {
+    const { Shelf: LoopShelf, Folder: LoopFolder } = threadedComments({ tenants: true });
+    const { Shelf, Folder } = threadedComments({ tenants: true, folderShelves: false });
+    const [tree, loop] = await withTenant("acme", async () => {
+      const [tree, loop] = [await Shelf.create({ name: "tree" }), await LoopShelf.create({ name: "loop" })];
+      await Folder.create({ name: "f", tcShelfId: tree.id });
+      await LoopFolder.create({ name: "f", tcShelfId: loop.id });
+      return [tree, loop];
+    });
+    const trips = await withTenant("acme", async () => [await destroyCounted(Shelf, tree.id), await destroyCounted(LoopShelf, loop.id)]);
+    // The multiTenancy plugin plans each record's write (a guard that its row is the tenant's), so both read first.
+    expect(trips.map((each) => each.length)).toEqual([2, 2]);
+    expect(trips[1]![1]!.length).toBe(trips[0]![1]!.length);
+    expect([await countRows("tc_shelves"), await countRows("tc_folders")]).toEqual([0, 0]);
+  });
+});
+
 describe("dependent destroy through a loop: D1's limit of 5 terms in a compound SELECT", () => {
   /** Crates and pallets below the pallets of a chain: a loop back to the crates within the loop back to the boxes. */
   async function nestedCrates(): Promise<void> {
@@ -575,9 +700,12 @@ describe("dependent destroy through a loop: D1's limit of 5 terms in a compound 
     expect(destroyed).toHaveLength(5 + 6 + 5);
   });
 
-  /** Comments on the threaded comments' table with a kind of reply per body: "a" to "d" (4 loops of the Model to itself), "e" when `fifth`. */
-  function kindsOfReplies(fifth: boolean) {
-    const replies = (body: string) => ({ foreignKey: "parentId" as const, dependent: "destroy" as const, scope: (q: any) => q.where({ body }) });
+  /** Comments on the threaded comments' table with a kind of reply per body, "a" to "h": the first `count` `destroy` (loops of the Model to itself). */
+  function kindsOfReplies(count: number) {
+    const replies = (body: string) => {
+      const dependent = "abcdefgh".indexOf(body) < count ? { dependent: "destroy" as const } : {};
+      return { foreignKey: "parentId" as const, ...dependent, scope: (q: any) => q.where({ body }) };
+    };
     class Thread extends Model({ id: "integer", parentId: "integer", body: "string" }) {
       static override binding = "DB";
       static override tableName = "tc_comments";
@@ -585,7 +713,10 @@ describe("dependent destroy through a loop: D1's limit of 5 terms in a compound 
       b = hasMany(Thread, replies("b"));
       c = hasMany(Thread, replies("c"));
       d = hasMany(Thread, replies("d"));
-      e = hasMany(Thread, fifth ? replies("e") : { foreignKey: "parentId" as const });
+      e = hasMany(Thread, replies("e"));
+      f = hasMany(Thread, replies("f"));
+      g = hasMany(Thread, replies("g"));
+      h = hasMany(Thread, replies("h"));
     }
     return Thread;
   }
@@ -599,20 +730,110 @@ describe("dependent destroy through a loop: D1's limit of 5 terms in a compound 
     return root.id;
   }
 
-  it("a Model its own dependent through 4 associations: one recursive query of 5 terms, one round trip", async () => {
-    const Thread = kindsOfReplies(false);
-    const root = await threadOfKinds(Thread, "abcd", 8);
-    const trips = await destroyCounted(Thread, root);
-    expect(trips).toHaveLength(1);
-    expect(Math.max(...trips[0]!.map(compoundTerms))).toBe(5);
-    expect(await Thread.order({ id: "asc" }).pluck("body")).toEqual(["other", "a"]);
+  for (const count of [4, 5, 8]) {
+    it(`a Model its own dependent through ${count} associations: one round trip, one DELETE of the replies, none of more than 5 terms`, async () => {
+      const Thread = kindsOfReplies(count);
+      const kinds = "abcdefgh".slice(0, count);
+      const root = await threadOfKinds(Thread, kinds, 3 * count);
+      const { trips, events } = await destroyObserved(Thread, root);
+      // The replies of every kind and depth in one DELETE, then the root's own.
+      expect(trips.map((trip) => trip.length)).toEqual([2]);
+      expect(Math.max(...trips[0]!.map(compoundTerms))).toBe(5);
+      expect(await Thread.order({ id: "asc" }).pluck("body")).toEqual(["other", "a"]);
+      // Each row reached is looked up once per association it may hang from, on the foreign key's index: rows read
+      // grow with the rows times the associations (355 of 15 rows at 4, 594 of 18 at 5, 1,671 of 27 at 8).
+      expect(Math.max(...events.map((event) => event.rowsRead))).toBeLessThanOrEqual(8 * count * (3 * count + 3));
+    });
+  }
+
+  it("a loop through 8 associations at depth 200: one round trip, rows read in proportion to the rows", async () => {
+    const Thread = kindsOfReplies(8);
+    const most: number[] = [];
+    for (const depth of [100, 200]) {
+      await env.DB.prepare("DELETE FROM tc_comments").run();
+      const { events } = await destroyObserved(Thread, await threadOfKinds(Thread, "abcdefgh", depth));
+      most.push(Math.max(...events.map((event) => event.rowsRead)));
+      expect(await Thread.order({ id: "asc" }).pluck("body")).toEqual(["other", "a"]);
+    }
+    expect(most[1]! / most[0]!).toBeLessThan(2.1);
   });
 
-  it("a loop through 5 associations, more than one recursive query holds: destroyed record by record, every row gone", async () => {
-    const Thread = kindsOfReplies(true);
-    const root = await threadOfKinds(Thread, "abcde", 10);
-    const trips = await destroyCounted(Thread, root);
-    expect(trips.flat().every((sql) => compoundTerms(sql) <= 5)).toBe(true);
-    expect(await Thread.order({ id: "asc" }).pluck("body")).toEqual(["other", "a"]);
+  it("a row reached as two associations' rows (scopes that overlap): each node reaches it, the rows below it go too", async () => {
+    const Thread = kindsOfReplies(8);
+    class Overlapping extends Thread {
+      static override tableName = "tc_comments";
+      any = hasMany(Thread, { foreignKey: "parentId" as const, dependent: "destroy" as const });
+    }
+    const root = await Overlapping.create({ body: "root" });
+    const reply = await Thread.create({ parentId: root.id, body: "e" });
+    await Thread.create({ parentId: reply.id, body: "h" });
+    await Thread.create({ body: "other" });
+    const trips = await destroyCounted(Overlapping, root.id);
+    expect(trips).toHaveLength(1);
+    expect(await Thread.pluck("body")).toEqual(["other"]);
+  });
+
+  it("a loop of three Models with 5 associations that rows hang from: one round trip, other trees untouched", async () => {
+    const { Depot } = modelCycles({ length: "both", nested: true });
+    const [depot, other] = [await Depot.create({ name: "d" }), await Depot.create({ name: "other" })];
+    await cycleChain(3, 4, 1_000, depot.id);
+    await cycleChain(2, 4, 1_100, depot.id);
+    await env.DB.prepare("INSERT INTO cy_crates (id, cy_pallet_id, name) VALUES (1200, 1001, 'c')").run();
+    await cycleChain(3, 3, 5_000, other.id);
+    const before = await chainRows(5_000);
+    const trips = await destroyCounted(Depot, depot.id);
+    expect(trips).toHaveLength(1);
+    expect(Math.max(...trips[0]!.map(compoundTerms))).toBeLessThanOrEqual(5);
+    expect([...(await chainRows(1_000))]).toEqual([0, 0, 0, 0]);
+    expect(await chainRows(5_000)).toEqual(before);
+    expect(await Depot.pluck("name")).toEqual(["other"]);
+  });
+});
+
+describe("dependent destroy through a loop: the owner's row hanging from a row of its own tree", () => {
+  /** A chain of 3 turns of the loop through pallets below a box, the box then put on the chain's last pallet. */
+  async function boxOnItsOwnPallet(): Promise<number> {
+    const root = await cycleChain(3, 3, 1_000);
+    await env.DB.prepare("UPDATE cy_boxes SET cy_pallet_id = 1002 WHERE id = ?").bind(root).run();
+    return root;
+  }
+
+  it("REFERENCES on every key: one round trip, the owner detached first, every row gone, another tree untouched", async () => {
+    const { Box } = modelCycles({ length: 3 });
+    const root = await boxOnItsOwnPallet();
+    await cycleChain(3, 2, 5_000);
+    const before = await chainRows(5_000);
+    const { trips, events } = await destroyObserved(Box, root);
+    // The detach, then the statements of any loop through three Models (see above).
+    expect(trips).toHaveLength(1);
+    expect(heads(trips[0]!)[0]).toBe(`UPDATE "cy_boxes"`);
+    expect(trips[0]).toHaveLength(8);
+    expect(await chainRows(1_000)).toEqual([0, 0, 0, 0]);
+    expect(await chainRows(5_000)).toEqual(before);
+    // The detach reads the rows the recursive query reaches once, as every statement of the tree does.
+    expect(events[0]!.rowsRead).toBeLessThanOrEqual(Math.max(...events.slice(1).map((event) => event.rowsRead)));
+  });
+
+  it("the owner's other key, to a row outside its tree, is kept until its DELETE; no other row changes", async () => {
+    const { Depot, Box } = modelCycles({ length: 3 });
+    const depot = await Depot.create({ name: "d" });
+    const root = await boxOnItsOwnPallet();
+    await Box.where({ id: root }).updateAll({ cyDepotId: depot.id });
+    await Box.create({ name: "other", cyDepotId: depot.id, cyPalletId: null });
+    await destroyCounted(Box, root);
+    expect(await Box.pluck("name")).toEqual(["other"]);
+    expect(await Depot.count()).toBe(1);
+  });
+
+  it("a row outside the tree still pointing at a row of it: D1's foreign key error, and nothing is written", async () => {
+    const { Box } = modelCycles({ length: 3 });
+    const root = await boxOnItsOwnPallet();
+    // A crate on a pallet of the tree through a key no dependent association follows (pallets' crates).
+    await env.DB.prepare("INSERT INTO cy_crates (id, cy_pallet_id, name) VALUES (9000, 1001, 'outside')").run();
+    const before = await chainRows(1_000);
+    const loaded = await Box.find(root);
+    await expect(loaded.destroy()).rejects.toThrow(/FOREIGN KEY/i);
+    expect(await chainRows(1_000)).toEqual(before);
+    expect(loaded.isPersisted()).toBe(true);
   });
 });

@@ -20,6 +20,7 @@ import {
 } from "../../kernel/index.js";
 import { detachedKeys } from "./polymorphic-type.js";
 import { type DependentNode, type DependentTree, type LoopEntry, OWNER, type WriteStep } from "./dependent-tree.js";
+import type { ReachTerm } from "./reach-steps.js";
 import { scopedTargetOf } from "./slot.js";
 
 // The recursive query's table and columns: reserved names, which no table of the app's takes, so that a scope's
@@ -29,6 +30,10 @@ const NODE = injectedName("node");
 const KEY = injectedName("key");
 const ANCHOR = injectedName("anchor");
 const RELINKED = injectedName("relinked");
+// A joined term's edges, and the columns of each node's rows in it.
+const EDGE = injectedName("edge");
+const ROW = injectedName("row");
+const PARENT = injectedName("parent");
 
 /** What every statement of one destroy's tree starts from: the tree, the owner and its key as stored. */
 export interface TreeReach {
@@ -63,23 +68,33 @@ function scopeParts(target: Relation, params: ParamWriter): SelectParts {
  */
 function recursiveClause(reach: TreeReach, params: ParamWriter, anchoredAt?: number): string {
   const anchored = anchoredAt !== undefined;
-  const ownerKey = primaryKeyOf(reach.owner.constructor);
-  const model = { name: reach.owner.constructor.name, model: reach.owner.constructor };
-  const boundKey = params.bind(storedWithinD1Limit(model, ownerKey, reach.ownerKey), { kind: "value", attribute: ownerKey });
+  const boundKey = bindOwnerKey(reach, params);
   const columns = anchored ? `${NODE}, ${KEY}, ${ANCHOR}` : `${NODE}, ${KEY}`;
   const { reachSteps } = reach.tree;
   let start = `SELECT ${OWNER}, ${boundKey}${anchored ? ", NULL" : ""}`;
-  const queries = reachSteps.map((nodes, index) => {
+  const queries = reachSteps.map((terms, index) => {
     const name = index === reachSteps.length - 1 ? REACHED : injectedName(`reached_${index + 1}`);
-    const selects = [start, ...nodes.map((node) => reachTerm(reach, node, name, params, anchoredAt))];
+    const selects = [start, ...terms.map((nodes) => reachTerm(reach, nodes, name, params, anchoredAt))];
     start = `SELECT ${columns} FROM ${name}`;
     return `${name}(${columns}) AS (${selects.join(" UNION ")})`;
   });
   return `WITH RECURSIVE ${queries.join(", ")} `;
 }
 
+/** Binds the owner's key as stored, checked against D1's limit on a value's size. */
+function bindOwnerKey(reach: TreeReach, params: ParamWriter): string {
+  const ownerKey = primaryKeyOf(reach.owner.constructor);
+  const model = { name: reach.owner.constructor.name, model: reach.owner.constructor };
+  return params.bind(storedWithinD1Limit(model, ownerKey, reach.ownerKey), { kind: "value", attribute: ownerKey });
+}
+
+/** The recursive term of one node, or of several joined in one SELECT (see `joinedTerm`). */
+function reachTerm(reach: TreeReach, nodes: ReachTerm, reached: string, params: ParamWriter, anchoredAt: number | undefined): string {
+  return nodes.length === 1 ? nodeTerm(reach, nodes[0]!, reached, params, anchoredAt) : joinedTerm(reach, nodes, reached, params, anchoredAt);
+}
+
 /** The recursive term of a node: its rows that hang from rows of its parents that `reached` holds. */
-function reachTerm(reach: TreeReach, node: DependentNode, reached: string, params: ParamWriter, anchoredAt: number | undefined): string {
+function nodeTerm(reach: TreeReach, node: DependentNode, reached: string, params: ParamWriter, anchoredAt: number | undefined): string {
   const target = targetOf(node, reach.database);
   const table = target.model.quotedTable;
   const parts = scopeParts(target, params);
@@ -88,6 +103,35 @@ function reachTerm(reach: TreeReach, node: DependentNode, reached: string, param
   const key = `${table}.${quoteIdentifier(target.model.primaryKey.column)}`;
   const anchor = anchoredAt === undefined ? "" : `, ${anchorOf(reach.tree, node, anchoredAt)}`;
   return `SELECT ${node.tag}, ${key}${anchor} FROM ${parts.from} JOIN ${join}${where}`;
+}
+
+/**
+ * The recursive term of several nodes, for a loop with more nodes that rows hang from than a recursive query has
+ * terms: each row reached is paired with the nodes that hang from its node (a `VALUES` list of the edges, which D1
+ * does not count as a compound SELECT), and each pair with the rows of that node whose foreign key is the row's key,
+ * each node's rows a `LEFT JOIN` of their own on the foreign key's index, so that one row of the table may be
+ * reached as several nodes (as rows of two associations' scopes), each pair once.
+ */
+function joinedTerm(reach: TreeReach, nodes: ReachTerm, reached: string, params: ParamWriter, anchoredAt: number | undefined): string {
+  const edges = nodes.flatMap((node) => node.parents.map((parent) => `(${parent}, ${node.tag})`));
+  const joins = nodes.map((node) => {
+    const target = targetOf(node, reach.database);
+    const parts = Object.assign(scopeParts(target, params), { distinct: false });
+    parts.columns = `${keyColumnOf(target)} AS ${ROW}, ${target.model.quotedTable}.${columnOf(target, node.association.foreignKey)} AS ${PARENT}`;
+    const rows = injectedName(`node_${node.tag}`);
+    return { rows, sql: `LEFT JOIN (${joinSelect(parts)}) AS ${rows} ON ${EDGE}.column2 = ${node.tag} AND ${rows}.${PARENT} = ${KEY}` };
+  });
+  const row = `COALESCE(${joins.map(({ rows }) => `${rows}.${ROW}`).join(", ")})`;
+  const anchor = anchoredAt === undefined ? "" : `, ${joinedAnchor(reach.tree, nodes, anchoredAt)}`;
+  const from = `${reached} JOIN (VALUES ${edges.join(", ")}) AS ${EDGE} ON ${EDGE}.column1 = ${NODE} ${joins.map(({ sql }) => sql).join(" ")}`;
+  return `SELECT ${EDGE}.column2, ${row}${anchor} FROM ${from} WHERE ${row} IS NOT NULL`;
+}
+
+/** The anchor of the rows of a joined term: each node's (see `anchorOf`), by the node the row is reached as. */
+function joinedAnchor(tree: DependentTree, nodes: ReachTerm, above: number): string {
+  const anchors = nodes.map((node) => anchorOf(tree, node, above));
+  if (anchors.every((anchor) => anchor === anchors[0])) return anchors[0]!;
+  return `CASE ${EDGE}.column2 ${nodes.map((node, index) => `WHEN ${node.tag} THEN ${anchors[index]}`).join(" ")} END`;
 }
 
 /**
@@ -214,7 +258,7 @@ function parentKeysOf(reach: TreeReach, node: DependentNode): string {
  * reached in as many steps as the loop has Models, so that the loop's DELETEs, deepest first, each still find
  * their rows, children before parents. Only rows that the loop's DELETEs remove in the same atomic batch are
  * changed, so it is no write of its own: it is not planned, and no plugin sees it (a loop whose Models have write
- * hooks is destroyed record by record).
+ * hooks other than counter caches', whose counters on those rows go with them, is destroyed record by record).
  */
 export function relinkStatement(reach: TreeReach, { node, above, onAboveTable }: LoopEntry): Statement<unknown> {
   const target = targetOf(node, reach.database);
@@ -232,4 +276,35 @@ export function relinkStatement(reach: TreeReach, { node, above, onAboveTable }:
   const read: StatementReader<unknown> = (_rows, meta) => meta["changes"];
   const database = databaseOfRelation(target);
   return defineStatement({ sql, params: params.params, sources: params.sources, model: target.model, result: "meta", read, database });
+}
+
+/** The owner's Model's records on the owner's database. */
+function ownerRelation(reach: TreeReach): Relation {
+  const model = reach.owner.constructor as Function & { all(): Relation };
+  return (reach.database ? (reach.database.model(model) as typeof model) : model).all();
+}
+
+/**
+ * The UPDATE that detaches the owner's row from the rows of its own tree it hangs from (a box on a pallet of its
+ * tree): each foreign key of `nodes` that points at a row reached is set to NULL, the others kept. The owner's
+ * DELETE comes last in the batch, so until then a `REFERENCES` constraint would refuse the DELETE of a row it points
+ * at; and, detached, it is no longer reached as a row of its own tree, which the DELETEs of the loop would remove
+ * before its children. Only the owner's row is changed, and the batch deletes it: as a relink, no write of its own.
+ */
+export function detachStatement(reach: TreeReach, nodes: readonly DependentNode[]): Statement<unknown> {
+  const owner = ownerRelation(reach);
+  const { model } = owner;
+  const params = new ParamWriter();
+  const prefix = recursiveClause(reach, params);
+  const parentsByColumn = new Map<string, number[]>();
+  for (const node of nodes) {
+    const column = quoteIdentifier(model.byName.get(node.association.foreignKey)!.column);
+    parentsByColumn.set(column, [...(parentsByColumn.get(column) ?? []), ...node.parents]);
+  }
+  const hangs = [...parentsByColumn].map(([column, parents]) => [column, `${column} IN (${reachedKeys(parents)})`] as const);
+  const set = hangs.map(([column, test]) => `${column} = CASE WHEN ${test} THEN NULL ELSE ${column} END`).join(", ");
+  const where = `${quoteIdentifier(model.primaryKey.column)} = ${bindOwnerKey(reach, params)} AND (${hangs.map(([, test]) => test).join(" OR ")})`;
+  const sql = `${prefix}UPDATE ${model.quotedTable} SET ${set} WHERE ${where}`;
+  const read: StatementReader<unknown> = (_rows, meta) => meta["changes"];
+  return defineStatement({ sql, params: params.params, sources: params.sources, model, result: "meta", read, database: databaseOfRelation(owner) });
 }

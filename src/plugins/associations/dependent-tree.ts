@@ -1,6 +1,6 @@
 import { relationOf } from "../../kernel/index.js";
 import type { Dependent, ResolvedAssociation } from "./definition.js";
-import { reachStepsOf } from "./reach-steps.js";
+import { type ReachStep, reachStepsOf } from "./reach-steps.js";
 import { associationsOf } from "./registry.js";
 import { scopedTargetOf } from "./slot.js";
 import { dependentRows } from "./through-dependent.js";
@@ -59,7 +59,8 @@ export interface LoopOverModels {
 /**
  * One set-based write of a destroy's tree: the strategy's DELETE (or nullify's UPDATE) of the rows of `nodes` (one
  * node, or the nodes of a loop within one Model), or, for a loop through several Models, the UPDATE that relinks
- * the rows of one of its entries (`relink`).
+ * the rows of one of its entries (`relink`), or, first of all, the UPDATE that detaches the owner's own row from
+ * the rows of its tree it hangs from (`detach`): its DELETE comes last, and until then no row it points at could go.
  */
 export type WriteStep =
   | {
@@ -71,7 +72,12 @@ export type WriteStep =
        */
       readonly keepsAnchorsOf?: readonly DependentNode[];
     }
-  | { readonly kind: "relink"; readonly entry: LoopEntry };
+  | { readonly kind: "relink"; readonly entry: LoopEntry }
+  | {
+      readonly kind: "detach";
+      /** The nodes of loops through several Models whose target is the owner's Model: the links to unset. */
+      readonly nodes: readonly DependentNode[];
+    };
 
 /** A Model's dependent tree and what a destroy of one of its records needs, worked out once per Model. */
 export interface DependentTree {
@@ -84,18 +90,17 @@ export interface DependentTree {
    */
   readonly recursive: boolean;
   /**
-   * Whether set-based reads and writes keep the tree's meaning and fit D1: no scope with a limit or offset (each
-   * owner's own), and no loop with more nodes that rows hang from than one recursive query holds (see `reachSteps`).
+   * Whether set-based reads and writes keep the tree's meaning: no scope with a limit or offset (each owner's own).
    */
   readonly plannable: boolean;
   /**
    * Where the tree loops, the nodes whose rows other nodes hang from, parents first, in the steps of the chain of
    * recursive queries that reaches the rows (each within D1's limit of terms in a compound SELECT).
    */
-  readonly reachSteps: readonly (readonly DependentNode[])[];
+  readonly reachSteps: readonly ReachStep[];
   /**
-   * Whether the tree can be destroyed with set-based writes alone: plannable, no write hook on the Models of a loop
-   * through several Models (the loop's relink UPDATE is planned by none), and no record reached by `destroy` has
+   * Whether the tree can be destroyed with set-based writes alone: plannable, no write hook but counter caches' on
+   * the Models of a loop through several Models (the loop's relink UPDATE is planned by none), and no record reached by `destroy` has
    * destroy hooks other than this plugin's (callbacks run per record, so they need records; so does a plugin that
    * plans a record's own write, unless it plans the set-based writes alike: counter caches).
    */
@@ -228,10 +233,12 @@ function deepestFirst(loop: LoopOverModels): DependentNode[] {
 
 /**
  * The steps of each group, in order: one write per group, or for a loop through several Models its relinks, then
- * one DELETE per node, the deepest first.
+ * one DELETE per node, the deepest first; the owner's detach before all, where its Model is in such a loop.
  */
-function writeStepsOf(groups: readonly DependentNode[][], loops: ReadonlyMap<readonly DependentNode[], LoopOverModels>): WriteStep[] {
+function writeStepsOf(groups: readonly DependentNode[][], loops: ReadonlyMap<readonly DependentNode[], LoopOverModels>, owner: Function): WriteStep[] {
   const steps: WriteStep[] = [];
+  const ownerLinks = [...loops.values()].flatMap((loop) => loop.nodes).filter((node) => node.association.target === owner);
+  if (ownerLinks.length > 0) steps.push({ kind: "detach", nodes: ownerLinks });
   for (const group of groups.filter((each) => each[0]!.dependent !== "restrictWithError")) {
     const loop = loops.get(group);
     if (!loop) steps.push({ kind: "write", nodes: group });
@@ -252,10 +259,15 @@ export function hasOtherDestroyHooks(model: Function, own: Function): boolean {
   return DESTROY_HOOKS.some((name) => hooks.functionsOf(name).some((fn) => fn !== own && !setBasedAlike.has(fn)));
 }
 
-/** Whether any plugin plans a Model's writes: then no write of its rows may bypass the plan (a loop's relink). */
+/**
+ * Whether a plugin plans a Model's writes other than alike for records and set-based writes (counter caches): then
+ * no write of its rows may bypass the plan (a loop's relink). A relink only moves rows of the tree between rows of
+ * the tree, which the same batch deletes, so it changes no counter that outlives the batch: the DELETEs' own plans
+ * adjust the counters of parents outside the tree.
+ */
 function hasWriteHooks(model: Function): boolean {
   const { hooks } = relationOf(model).model;
-  return hooks.has("write:plan") || hooks.has("write:outcome");
+  return (["write:plan", "write:outcome"] as const).some((name) => hooks.functionsOf(name).some((fn) => !setBasedAlike.has(fn)));
 }
 
 function scopeIsPerOwner(association: ResolvedAssociation): boolean {
@@ -276,18 +288,18 @@ function buildTree(model: Function, own: Function): DependentTree {
   const relinkable = [...loops.keys()].every((group) => !group.some((node) => hasWriteHooks(node.association.target)));
   const destroys = all.filter((node) => node.dependent === "destroy");
   const reachSteps = reachStepsOf([...groups].reverse(), all);
-  const plannable = reachSteps !== undefined && all.every((node) => !scopeIsPerOwner(node.association));
+  const plannable = all.every((node) => !scopeIsPerOwner(node.association));
   const callbackFree = destroys.every((node) => !hasOtherDestroyHooks(node.association.target, own));
   return {
     nodes,
     all,
     recursive: all.some((node) => node.parents.some((parent) => parent >= node.tag)),
     plannable,
-    reachSteps: reachSteps ?? [],
+    reachSteps,
     setBased: plannable && relinkable && callbackFree,
     restricts: all.some((node) => node.dependent === "restrictWithError"),
     loops: [...loops.values()],
-    writeSteps: writeStepsOf(groups, loops),
+    writeSteps: writeStepsOf(groups, loops, model),
   };
 }
 

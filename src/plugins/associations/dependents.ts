@@ -11,7 +11,7 @@ import {
 } from "../../kernel/index.js";
 import { writeChildren } from "./child-writes.js";
 import type { Dependent, ResolvedAssociation } from "./definition.js";
-import { anyReached, parentsReached, readRecords, relinkStatement, type TreeReach, writeReached } from "./dependent-statements.js";
+import { anyReached, detachStatement, parentsReached, readRecords, relinkStatement, type TreeReach, writeReached } from "./dependent-statements.js";
 import { type DependentNode, type DependentTree, dependentTreeOf, OWNER } from "./dependent-tree.js";
 import { rowKeyOf } from "./keys.js";
 import { detachedKeys } from "./polymorphic-type.js";
@@ -241,7 +241,19 @@ function refuseRestricted(owner: Owner): void {
  */
 async function writeSetBased(owner: Owner, tree: DependentTree, batch: BatchItem[]): Promise<void> {
   const reach = reachOf(owner, tree);
-  for (const step of tree.writeSteps) batch.push(step.kind === "relink" ? relinkStatement(reach, step.entry) : await writeReached(reach, step));
+  for (const step of tree.writeSteps) {
+    if (step.kind === "detach") {
+      if (hangsFromAny(owner, step.nodes)) batch.push(detachStatement(reach, step.nodes));
+    } else batch.push(step.kind === "relink" ? relinkStatement(reach, step.entry) : await writeReached(reach, step));
+  }
+}
+
+/**
+ * Whether the owner's row, as stored, has a key of `nodes` set: only then can it hang from a row of its own tree
+ * (a root of a thread has none, and needs no detach).
+ */
+function hangsFromAny(owner: Owner, nodes: readonly DependentNode[]): boolean {
+  return nodes.some((node) => rowKeyOf(owner, node.association.foreignKey) != null);
 }
 
 /** What the read batch found: each `destroy` node's records, and each restriction check's answer. */
