@@ -3,9 +3,10 @@
  * DROP COLUMN, and the indexes named `index_<table>_on_<column>`.
  */
 import { type AttributeTypeName, SQL_TYPES } from "./column-types.js";
-import { type ColumnSpec, columnsOf } from "./columns.js";
-import type { TableInfo } from "./schema-reader.js";
+import { type ColumnSpec, columnsOf, type GeneratorArguments, indexOfColumn } from "./columns.js";
+import type { MigratedDatabase, TableInfo } from "./schema-reader.js";
 import { CliError } from "./errors.js";
+import { indexStatement, type IndexSpec, refuseUnknownColumns } from "./index-specs.js";
 import { sqlIdentifier } from "./sql-identifiers.js";
 
 // Columns every generated table has.
@@ -28,7 +29,7 @@ export interface ReferencedKey {
 
 /**
  * The key `<parent>_id` references: the parent table's single primary key (INTEGER or TEXT) when the
- * migrations already make that table, otherwise `id` of the type the new table's own keys have.
+ * migrations already make that table, otherwise (the table the migration creates) `id` of the type its keys have.
  */
 export function referencedKey(parent: TableInfo | undefined, idType: IdType): ReferencedKey {
   const keys = parent?.columns.filter((column) => column.primaryKey > 0) ?? [];
@@ -39,11 +40,29 @@ export function referencedKey(parent: TableInfo | undefined, idType: IdType): Re
   return { column: "id", sqlType: idType === "integer" ? "INTEGER" : "TEXT" };
 }
 
+/**
+ * The key each reference of a migration points at, read from the tables the migrations so far make; `creating` is the
+ * table the migration creates, which a self reference points at. Throws `CliError` naming the argument and the table
+ * for a reference to a table no migration makes.
+ */
+export function referencedKeys(database: MigratedDatabase, creating: string | undefined, idType: IdType): (spec: ColumnSpec) => ReferencedKey {
+  return (spec) => {
+    const parentTable = spec.parentTable!;
+    const parent = database.table(parentTable);
+    if (parent || parentTable === creating) return referencedKey(parent, idType);
+    const known = database.tables().map((table) => table.name);
+    const tables = known.length === 0 ? "the migrations make no tables yet" : `tables: ${known.join(", ")}`;
+    throw new CliError(
+      `Column "${spec.source}": no migration makes the table ${parentTable} (${tables}); generate its Model first, or name the parent's table in braces (${spec.source.split(":")[0]}:references{<table>}).`,
+    );
+  };
+}
+
 /** How a column definition is written: NOT NULL of references, and the key each reference points at. */
 export interface ColumnContext {
-  /** Whether references are NOT NULL (in CREATE TABLE) or nullable (added to an existing table). */
+  /** Whether required references are NOT NULL (in CREATE TABLE) or nullable (added to an existing table). */
   readonly requiredReferences: boolean;
-  readonly keyOf: (parentTable: string) => ReferencedKey;
+  readonly keyOf: (spec: ColumnSpec) => ReferencedKey;
   /** The app's kind of keys (`--id`), which a polymorphic reference's key column takes: its parents are of any table. */
   readonly idType: IdType;
 }
@@ -55,7 +74,7 @@ export interface ColumnContext {
  */
 export function columnDefinitions(spec: ColumnSpec, context: ColumnContext): string[] {
   if (spec.typeColumn === undefined) return [columnDefinition(spec, context)];
-  const notNull = context.requiredReferences ? " NOT NULL" : "";
+  const notNull = context.requiredReferences && spec.required ? " NOT NULL" : "";
   const keyType = context.idType === "integer" ? "INTEGER" : "TEXT";
   return [`${sqlIdentifier(spec.typeColumn)} TEXT${notNull}`, `${sqlIdentifier(spec.column)} ${keyType}${notNull}`];
 }
@@ -64,8 +83,8 @@ export function columnDefinitions(spec: ColumnSpec, context: ColumnContext): str
 function columnDefinition(spec: ColumnSpec, context: ColumnContext): string {
   const name = sqlIdentifier(spec.column);
   if (spec.type === "references") {
-    const key = context.keyOf(spec.parentTable!);
-    const notNull = context.requiredReferences ? " NOT NULL" : "";
+    const key = context.keyOf(spec);
+    const notNull = context.requiredReferences && spec.required ? " NOT NULL" : "";
     return `${name} ${key.sqlType}${notNull} REFERENCES ${sqlIdentifier(spec.parentTable!)} (${sqlIdentifier(key.column)})`;
   }
   const type = spec.type as AttributeTypeName;
@@ -76,34 +95,17 @@ function columnDefinition(spec: ColumnSpec, context: ColumnContext): string {
   return definition;
 }
 
-/** The name of the index on one column: `index_users_on_email`. */
-export function indexName(table: string, column: string): string {
-  return `index_${table}_on_${column}`;
-}
-
-/**
- * CREATE INDEX statements for the columns that ask for one (`:unique`, `:unique_nocase`, `:index`, references), in
- * column order. `:unique_nocase` indexes the column `COLLATE NOCASE`, which SQLite uses for `column = ? COLLATE NOCASE`.
- * A polymorphic reference has one index on its type and key, named for the association as Rails names it
- * (`index_comments_on_commentable`): its rows are always looked up by both.
- */
-export function indexStatements(table: string, specs: readonly ColumnSpec[]): string[] {
-  return specs
-    .filter((spec) => spec.index !== undefined)
-    .map((spec) => {
-      const unique = spec.index === "unique" || spec.index === "uniqueNocase" ? "UNIQUE " : "";
-      const collation = spec.index === "uniqueNocase" ? " COLLATE NOCASE" : "";
-      const named = spec.typeColumn === undefined ? spec.column : spec.column.slice(0, -"_id".length);
-      const columns = columnsOf(spec).map((column) => `${sqlIdentifier(column)}${collation}`).join(", ");
-      return `CREATE ${unique}INDEX ${sqlIdentifier(indexName(table, named))} ON ${sqlIdentifier(table)} (${columns});`;
-    });
+/** CREATE INDEX for the columns that ask for one (`:unique`, `:index`, references), in column order, then the indexes of several columns. */
+function indexStatements(table: string, columns: readonly ColumnSpec[], indexes: readonly IndexSpec[]): string[] {
+  return [...columns.flatMap((spec) => indexOfColumn(spec) ?? []), ...indexes].map((spec) => indexStatement(table, spec));
 }
 
 /**
  * CREATE TABLE in recordflare's shape, then its indexes: `id` (UUID text, or an integer the database assigns),
- * the references, the other declared columns in the order given, `created_at` and `updated_at`.
+ * the references, the other declared columns in the order given, `created_at` and `updated_at`. Throws `CliError`
+ * for an index of several columns naming one the table will not have.
  */
-export function createTableStatements(table: string, specs: readonly ColumnSpec[], idType: IdType, keyOf: ColumnContext["keyOf"]): string[] {
+export function createTableStatements(table: string, { columns: specs, indexes }: GeneratorArguments, idType: IdType, keyOf: ColumnContext["keyOf"]): string[] {
   const generated = specs.find((spec) => GENERATED_COLUMNS.includes(spec.column));
   if (generated) throw new CliError(`Column "${generated.source}": ${generated.column} is added to every table by the generator; leave it out.`);
   const context: ColumnContext = { requiredReferences: true, keyOf, idType };
@@ -115,15 +117,20 @@ export function createTableStatements(table: string, specs: readonly ColumnSpec[
     "updated_at DATETIME NOT NULL",
   ];
   const create = `CREATE TABLE ${sqlIdentifier(table)} (\n${definitions.map((definition) => `  ${definition}`).join(",\n")}\n);`;
-  return [create, ...indexStatements(table, ordered)];
+  const columns = [GENERATED_COLUMNS[0]!, ...ordered.flatMap(columnsOf), ...GENERATED_COLUMNS.slice(1)];
+  for (const index of indexes) refuseUnknownColumns(index, table, columns);
+  return [create, ...indexStatements(table, ordered, indexes)];
 }
 
-/** ALTER TABLE ... ADD COLUMN for each column, then their indexes. References are nullable here (see `g migration`). */
-export function addColumnStatements(table: string, specs: readonly ColumnSpec[], idType: IdType, keyOf: ColumnContext["keyOf"]): string[] {
+/**
+ * ALTER TABLE ... ADD COLUMN for each column, then their indexes and `indexes` (whose columns the caller checked).
+ * References are nullable here (see `g migration`).
+ */
+export function addColumnStatements(table: string, specs: readonly ColumnSpec[], indexes: readonly IndexSpec[], idType: IdType, keyOf: ColumnContext["keyOf"]): string[] {
   const context: ColumnContext = { requiredReferences: false, keyOf, idType };
   return [
     ...specs.flatMap((spec) => columnDefinitions(spec, context)).map((definition) => `ALTER TABLE ${sqlIdentifier(table)} ADD COLUMN ${definition};`),
-    ...indexStatements(table, specs),
+    ...indexStatements(table, specs, indexes),
   ];
 }
 

@@ -2,12 +2,15 @@
  * What `g migration <Name> <column>...` writes, read from the name as Rails does:
  * `Add<Columns>To<Table>` adds the columns, `Remove<Columns>From<Table>` drops them, `Create<Table>` makes a table
  * in recordflare's shape, and any other name (or one given no columns) gives an empty migration to fill in.
- * The table of Add and Remove must exist in the migrations so far; the columns are checked against it.
+ * `Add...To<Table>` also adds indexes, on columns the table has (`AddIndexToVotes 'user_id+link_id:unique'`).
+ * The table of Add and Remove must exist in the migrations so far; the columns are checked against it, and so is
+ * the table each reference points at.
  */
 import { underscore } from "../kernel/index.js";
-import { type ColumnSpec, columnsOf, parseColumns } from "./columns.js";
-import { addColumnStatements, createTableStatements, dropColumnStatements, type IdType, referencedKey } from "./ddl.js";
+import { type ColumnSpec, columnsOf, type GeneratorArguments, indexOfColumn, parseArguments } from "./columns.js";
+import { addColumnStatements, createTableStatements, dropColumnStatements, type IdType, referencedKeys } from "./ddl.js";
 import { CliError } from "./errors.js";
+import { indexName, type IndexSpec, refuseUnknownColumns } from "./index-specs.js";
 import { refuseLongName } from "./name-length.js";
 import { refuseReservedTable } from "./reserved-table-names.js";
 import type { MigratedDatabase, TableInfo } from "./schema-reader.js";
@@ -48,10 +51,18 @@ function existingTable(found: { name: string; table?: TableInfo }, name: string,
   throw new CliError(`${name}: there is no table ${found.name} (${list}).`);
 }
 
-function addStatements(table: TableInfo, specs: readonly ColumnSpec[], idType: IdType, database: MigratedDatabase): string[] {
-  for (const spec of specs) {
+/**
+ * The statements of `Add...To<Table>`: each column added, with its index; a column the table has, given with an
+ * index modifier only (`url:index`), gets the index alone; an index of several columns may name the table's columns
+ * and those added.
+ */
+function addStatements(table: TableInfo, { columns: specs, indexes }: GeneratorArguments, idType: IdType, database: MigratedDatabase): string[] {
+  const has = (name: string) => table.columns.some((column) => column.name === name);
+  const indexedOnly = specs.filter((spec) => spec.onlyIndexed && has(spec.column));
+  const added = specs.filter((spec) => !indexedOnly.includes(spec));
+  for (const spec of added) {
     for (const name of columnsOf(spec)) {
-      if (table.columns.some((column) => column.name === name)) throw new CliError(`Column "${spec.source}": ${table.name} already has a column ${name}.`);
+      if (has(name)) throw new CliError(`Column "${spec.source}": ${table.name} already has a column ${name}.`);
     }
     if (spec.type !== "references" && spec.required && spec.defaultSql === undefined) {
       throw new CliError(
@@ -59,7 +70,18 @@ function addStatements(table: TableInfo, specs: readonly ColumnSpec[], idType: I
       );
     }
   }
-  return addColumnStatements(table.name, specs, idType, (parent) => referencedKey(database.table(parent), idType));
+  const columns = [...table.columns.map((column) => column.name), ...added.flatMap(columnsOf)];
+  const newIndexes = [...indexedOnly.map((spec) => indexOfColumn(spec)!), ...indexes];
+  for (const index of [...newIndexes, ...added.flatMap((spec) => indexOfColumn(spec) ?? [])]) refuseIndexThere(table, index, columns);
+  return addColumnStatements(table.name, added, newIndexes, idType, referencedKeys(database, undefined, idType));
+}
+
+// Throws `CliError` for an index naming a column the table will not have, or whose name an index of the table has.
+function refuseIndexThere(table: TableInfo, index: IndexSpec, columns: readonly string[]): void {
+  refuseUnknownColumns(index, table.name, columns);
+  const name = indexName(table.name, index.label);
+  const existing = table.indexes.find((candidate) => candidate.name.toLowerCase() === name.toLowerCase());
+  if (existing) throw new CliError(`Index "${index.source}": ${table.name} already has the index ${existing.name}, on ${existing.columns.join(", ")}.`);
 }
 
 function removeStatements(table: TableInfo, specs: readonly ColumnSpec[]): string[] {
@@ -94,20 +116,24 @@ export function planMigration(name: string | undefined, columnArguments: readonl
     throw new CliError(`"${name}" is not a migration name: use letters, digits and _, starting with a letter (AddEmailToUsers).`);
   }
   const slug = underscore(name);
-  const specs = parseColumns(columnArguments);
-  if (specs.length === 0) return { slug, statements: [EMPTY_MIGRATION_COMMENT] };
+  const parsed = parseArguments(columnArguments);
+  if (parsed.columns.length + parsed.indexes.length === 0) return { slug, statements: [EMPTY_MIGRATION_COMMENT] };
 
   const created = /^create_([a-z0-9_]+)$/.exec(slug);
   if (created) {
     const table = created[1]!;
     refuseReservedTable(table, name, "choose another table name");
     if (database.table(table)) throw new CliError(`${name}: the table ${table} already exists.`);
-    return { slug, statements: createTableStatements(table, specs, idType, (parent) => referencedKey(database.table(parent), idType)) };
+    return { slug, statements: createTableStatements(table, parsed, idType, referencedKeys(database, table, idType)) };
   }
   const added = tableAfter(slug, "add", "_to_", database);
-  if (added) return { slug, statements: addStatements(existingTable(added, name, database), specs, idType, database) };
+  if (added) return { slug, statements: addStatements(existingTable(added, name, database), parsed, idType, database) };
   const removed = tableAfter(slug, "remove", "_from_", database);
-  if (removed) return { slug, statements: removeStatements(existingTable(removed, name, database), specs) };
+  if (removed) {
+    const [index] = parsed.indexes;
+    if (index) throw new CliError(`Index "${index.source}": ${name} drops columns; to drop an index alone, give no columns and write DROP INDEX <name>.`);
+    return { slug, statements: removeStatements(existingTable(removed, name, database), parsed.columns) };
+  }
   throw new CliError(
     `${name}: columns are given only to Add<Columns>To<Table>, Remove<Columns>From<Table> or Create<Table>; for another change, give no columns and write the SQL.`,
   );

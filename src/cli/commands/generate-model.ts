@@ -1,7 +1,7 @@
 /** `recordflare g model <Name> <column>...`: the table's migration, the Model, the base class if missing, the schema. */
 import { defineCommand } from "citty";
-import { parseColumns } from "../columns.js";
-import { createTableStatements, parseIdType, referencedKey } from "../ddl.js";
+import { parseArguments } from "../columns.js";
+import { createTableStatements, parseIdType, referencedKeys } from "../ddl.js";
 import { CliError } from "../errors.js";
 import { writeMigration } from "../generation.js";
 import { modelNames } from "../model-names.js";
@@ -27,7 +27,7 @@ export const generateModel = defineCommand({
   },
   async run({ args }) {
     const names = modelNames(args._[0]);
-    const specs = parseColumns(args._.slice(1));
+    const parsed = parseArguments(args._.slice(1));
     const idType = parseIdType(args.id);
     const project = new Project(args.cwd);
     const modelPath = `${PATHS.models}/${names.fileName}`;
@@ -36,7 +36,7 @@ export const generateModel = defineCommand({
     const database = await project.migratedDatabase(migrations);
     try {
       if (database.table(names.table)) throw new CliError(`The migrations already make a table ${names.table}.`);
-      const statements = createTableStatements(names.table, specs, idType, (parent) => referencedKey(database.table(parent), idType));
+      const statements = createTableStatements(names.table, parsed, idType, referencedKeys(database, names.table, idType));
       const files: FileToWrite[] = [{ path: modelPath, text: modelTemplate(names) }];
       if (!project.exists(PATHS.applicationRecord)) files.push({ path: PATHS.applicationRecord, text: APPLICATION_RECORD_TEMPLATE });
       const lines = writeMigration(project, migrations, database, { slug: `create_${names.table}`, statements }, files);
