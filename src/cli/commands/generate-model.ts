@@ -1,10 +1,14 @@
-/** `recordflare g model <Name> <column>...`: the table's migration, the Model, the base class if missing, the schema. */
+/**
+ * `recordflare g model <Name> <column>...`: the table's migration, the Model, the base class if missing, the schema;
+ * with `--parent <Model>`, a subclass stored in the parent's table and no migration.
+ */
 import { defineCommand } from "citty";
 import { parseArguments } from "../columns.js";
 import { createTableStatements, parseIdType, referencedKeys } from "../ddl.js";
 import { CliError } from "../errors.js";
 import { writeMigration } from "../generation.js";
-import { modelNames } from "../model-names.js";
+import { type ModelNames, modelNames } from "../model-names.js";
+import { planSubclass } from "../subclass-model.js";
 import { PATHS, Project, type FileToWrite } from "../project.js";
 import { APPLICATION_RECORD_TEMPLATE, modelTemplate } from "../templates.js";
 import { cwdArg, idArg } from "./shared-args.js";
@@ -23,10 +27,16 @@ export const generateModel = defineCommand({
       description: "Columns, each name[:type][:unique][!][=default]; types string, integer, real, boolean, datetime, json, references, references{polymorphic}",
     },
     id: idArg,
+    parent: {
+      type: "string",
+      description: "Write a subclass stored in the parent Model's table (single-table inheritance), and no migration",
+      valueHint: "Model",
+    },
     cwd: cwdArg,
   },
   async run({ args }) {
     const names = modelNames(args._[0]);
+    if (args.parent !== undefined) return generateSubclass(names, args._.slice(1), args);
     const parsed = parseArguments(args._.slice(1));
     const idType = parseIdType(args.id);
     const project = new Project(args.cwd);
@@ -46,3 +56,22 @@ export const generateModel = defineCommand({
     }
   },
 });
+
+// `g model <Name> --parent <Model>`: the subclass in the parent's file, its own file re-exporting it, no migration.
+async function generateSubclass(names: ModelNames, columns: readonly string[], args: { parent?: string; id?: string; cwd?: string }): Promise<void> {
+  if (columns.length > 0) {
+    throw new CliError(`${names.className} shares the table of ${args.parent}, so it takes no columns; add them with g migration Add<Columns>To<Table>.`);
+  }
+  if (args.id !== undefined) throw new CliError(`${names.className} shares the table and the keys of ${args.parent}, so it takes no --id.`);
+  const project = new Project(args.cwd);
+  const modelPath = `${PATHS.models}/${names.fileName}`;
+  if (project.exists(modelPath)) throw new CliError(`${modelPath} already exists.`);
+  const database = await project.migratedDatabase(project.migrations());
+  try {
+    const plan = planSubclass(project, database, names, args.parent!);
+    const lines = project.write(plan.files);
+    console.log([...lines, ...(plan.hint === undefined ? [] : [`note: ${plan.hint}`])].join("\n"));
+  } finally {
+    database.close();
+  }
+}
