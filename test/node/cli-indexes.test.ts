@@ -1,0 +1,133 @@
+// The generators' indexes beyond one column's own: an index of several columns (`'user_id+link_id:unique'`), in
+// g model and in g migration Add..., and an index on a column the table has (`AddIndexToLinks url:index`), read back
+// by the next generator and by `schema`. Runs the built `dist/cli.mjs`; each migration is applied in SQLite.
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { describe, expect, it } from "vitest";
+import { app, ok, read, run } from "./helpers/cli-app.js";
+
+/** Runs a command that must fail with a one-line error and write nothing, and returns the error. */
+function fails(cwd: string, ...args: string[]): string {
+  const before = readdirSync(cwd, { recursive: true }).length;
+  const result = run(cwd, ...args);
+  expect(result.status).toBe(1);
+  expect(result.stderr).toMatch(/^Error: [^\n]+\n$/);
+  expect(readdirSync(cwd, { recursive: true }).length).toBe(before);
+  return result.stderr.trim();
+}
+
+/** The indexes of a table after every migration, as SQLite reports them: name, unique, columns. */
+function indexesOf(folder: string, table: string): Array<{ name: string; unique: boolean; columns: string[] }> {
+  const database = new DatabaseSync(":memory:");
+  for (const file of readdirSync(path.join(folder, "migrations")).sort()) database.exec(read(folder, `migrations/${file}`));
+  const indexes = database
+    .prepare("SELECT name, \"unique\" FROM pragma_index_list(?) WHERE origin = 'c' ORDER BY name")
+    .all(table)
+    .map((row) => ({
+      name: String(row["name"]),
+      unique: row["unique"] === 1,
+      columns: database.prepare("SELECT name FROM pragma_index_info(?) ORDER BY seqno").all(String(row["name"])).map((info) => String(info["name"])),
+    }));
+  database.close();
+  return indexes;
+}
+
+/** A links board's users, links and votes. */
+function board(): string {
+  const folder = app();
+  ok(folder, "g", "model", "User", "name:string!");
+  ok(folder, "g", "model", "Link", "url:string!", "user:references");
+  ok(folder, "g", "model", "Vote", "user:references", "link:references");
+  return folder;
+}
+
+describe("an index of several columns", () => {
+  it("g migration AddIndexToVotes 'user_id+link_id:uniq' makes a unique index on the pair, which SQLite enforces", () => {
+    const folder = board();
+    const output = ok(folder, "g", "migration", "AddIndexToVotes", "user_id+link_id:uniq");
+    expect(output).toBe("create     migrations/0004_add_index_to_votes.sql\nidentical  src/db/schema.ts\n");
+    expect(read(folder, "migrations/0004_add_index_to_votes.sql")).toBe(
+      "-- Migration number: 0004 \t add_index_to_votes\nCREATE UNIQUE INDEX index_votes_on_user_id_and_link_id ON votes (user_id, link_id);\n",
+    );
+    expect(indexesOf(folder, "votes")).toContainEqual({ name: "index_votes_on_user_id_and_link_id", unique: true, columns: ["user_id", "link_id"] });
+    // `schema` reads the tables back with the index and writes the same file.
+    expect(ok(folder, "schema")).toBe("identical  src/db/schema.ts\n");
+    // The next generator reads the index back: the same index again is refused, naming it.
+    expect(fails(folder, "g", "migration", "AddPairToVotes", "userId+linkId:unique")).toBe(
+      'Error: Index "userId+linkId:unique": votes already has the index index_votes_on_user_id_and_link_id, on user_id, link_id.',
+    );
+  });
+
+  it("g model takes one beside the columns, :index for a plain one, on references and columns alike", () => {
+    const folder = board();
+    ok(folder, "g", "model", "Bookmark", "user:references", "link:references", "folder", "user_id+link_id:unique", "user_id+folder:index");
+    expect(read(folder, "migrations/0004_create_bookmarks.sql")).toContain(
+      [
+        "CREATE INDEX index_bookmarks_on_link_id ON bookmarks (link_id);",
+        "CREATE UNIQUE INDEX index_bookmarks_on_user_id_and_link_id ON bookmarks (user_id, link_id);",
+        "CREATE INDEX index_bookmarks_on_user_id_and_folder ON bookmarks (user_id, folder);",
+      ].join("\n"),
+    );
+    expect(indexesOf(folder, "bookmarks").map((index) => index.name)).toEqual([
+      "index_bookmarks_on_link_id",
+      "index_bookmarks_on_user_id",
+      "index_bookmarks_on_user_id_and_folder",
+      "index_bookmarks_on_user_id_and_link_id",
+    ]);
+  });
+
+  it("g migration Add... may index a column it adds together with one the table has", () => {
+    const folder = board();
+    ok(folder, "g", "migration", "AddRankToVotes", "rank:integer=0", "link_id+rank:index");
+    expect(read(folder, "migrations/0004_add_rank_to_votes.sql")).toContain(
+      "ALTER TABLE votes ADD COLUMN rank INTEGER DEFAULT 0;\nCREATE INDEX index_votes_on_link_id_and_rank ON votes (link_id, rank);\n",
+    );
+  });
+
+  it("removing a column drops the index of several columns that includes it", () => {
+    const folder = board();
+    ok(folder, "g", "migration", "AddIndexToVotes", "user_id+link_id:unique");
+    ok(folder, "g", "migration", "RemoveUserFromVotes", "user:references");
+    expect(read(folder, "migrations/0005_remove_user_from_votes.sql")).toContain(
+      "DROP INDEX index_votes_on_user_id;\nDROP INDEX index_votes_on_user_id_and_link_id;\nALTER TABLE votes DROP COLUMN user_id;\n",
+    );
+    expect(indexesOf(folder, "votes").map((index) => index.name)).toEqual(["index_votes_on_link_id"]);
+  });
+});
+
+describe("an index on a column the table has", () => {
+  it("AddIndexToLinks url:index adds the index alone; url:unique a unique one; a name the table lacks is still a new column", () => {
+    const folder = board();
+    ok(folder, "g", "migration", "AddIndexToLinks", "url:index");
+    expect(read(folder, "migrations/0004_add_index_to_links.sql")).toBe("-- Migration number: 0004 \t add_index_to_links\nCREATE INDEX index_links_on_url ON links (url);\n");
+    ok(folder, "g", "migration", "AddUniqueNameToUsers", "name:unique");
+    expect(read(folder, "migrations/0005_add_unique_name_to_users.sql")).toContain("CREATE UNIQUE INDEX index_users_on_name ON users (name);");
+    ok(folder, "g", "migration", "AddSlugToLinks", "slug:index");
+    expect(read(folder, "migrations/0006_add_slug_to_links.sql")).toContain("ALTER TABLE links ADD COLUMN slug TEXT;\nCREATE INDEX index_links_on_slug ON links (slug);\n");
+  });
+
+  it("a column the table has, given with a type, ! or a default, is still refused as a column that exists", () => {
+    const folder = board();
+    expect(fails(folder, "g", "migration", "AddUrlToLinks", "url:string:index")).toBe('Error: Column "url:string:index": links already has a column url.');
+  });
+});
+
+describe("index refusals", () => {
+  it("names a column no migration makes, a repeated column, a missing or unknown kind, :unique_nocase, and Remove...", () => {
+    const folder = board();
+    expect(fails(folder, "g", "migration", "AddIndexToVotes", "user_id+lnk_id:unique")).toBe(
+      'Error: Index "user_id+lnk_id:unique": votes has no column lnk_id (columns: id, user_id, link_id, created_at, updated_at).',
+    );
+    expect(fails(folder, "g", "model", "Pair", "left", "left+right:unique")).toMatch(/^Error: Index "left\+right:unique": pairs has no column right \(columns: id, left, created_at, updated_at\)\.$/);
+    expect(fails(folder, "g", "migration", "AddIndexToVotes", "user_id+user_id:unique")).toBe('Error: Index "user_id+user_id:unique": the column user_id is named twice.');
+    expect(fails(folder, "g", "migration", "AddIndexToVotes", "user_id+link_id")).toMatch(/^Error: Index "user_id\+link_id": give one kind of index\./);
+    expect(fails(folder, "g", "migration", "AddIndexToVotes", "user_id+link_id:primary")).toMatch(/unknown kind "primary"/);
+    expect(fails(folder, "g", "migration", "AddIndexToVotes", "user_id+link_id:unique_nocase")).toMatch(/:unique_nocase is for an index of one string column/);
+    expect(fails(folder, "g", "migration", "AddIndexToVotes", "user_id+link_id:unique", "userId+linkId:index")).toBe(
+      'Error: Indexes "user_id+link_id:unique" and "userId+linkId:index" are on the same columns.',
+    );
+    expect(fails(folder, "g", "migration", "AddIndexToVotes", "user_id+1x:unique")).toMatch(/"1x" is not a column name/);
+    expect(fails(folder, "g", "migration", "RemoveIndexFromVotes", "user_id+link_id:unique")).toMatch(/drops columns; to drop an index alone/);
+  }, 30_000);
+});

@@ -1,0 +1,104 @@
+// The generators' references to one table: required (`user:references`), optional (`parent:references?`), to the
+// table given in braces (`parent:references{comments}`), to the Model's own table (a self reference), and the
+// refusal of a table no migration makes. Runs the built `dist/cli.mjs`; each migration is applied in SQLite with
+// foreign keys enforced, as on D1.
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { describe, expect, it } from "vitest";
+import { app, ok, read, run } from "./helpers/cli-app.js";
+
+/** Runs a command that must fail with a one-line error and write nothing, and returns the error. */
+function fails(cwd: string, ...args: string[]): string {
+  const before = readdirSync(cwd, { recursive: true }).length;
+  const result = run(cwd, ...args);
+  expect(result.status).toBe(1);
+  expect(result.stderr).toMatch(/^Error: [^\n]+\n$/);
+  expect(readdirSync(cwd, { recursive: true }).length).toBe(before);
+  return result.stderr.trim();
+}
+
+/** An in-memory database with the app's migrations applied, foreign keys enforced. */
+function migrated(folder: string): DatabaseSync {
+  const database = new DatabaseSync(":memory:");
+  database.exec("PRAGMA foreign_keys = ON");
+  for (const file of readdirSync(path.join(folder, "migrations")).sort()) database.exec(read(folder, `migrations/${file}`));
+  return database;
+}
+
+describe("an optional self reference: parent:references?{comments}", () => {
+  it("g model writes a nullable parent_id referencing the Model's own table, with its index, and a nullable attribute", () => {
+    const folder = app();
+    ok(folder, "g", "model", "Comment", "body:text!", "parent:references?{comments}");
+    expect(read(folder, "migrations/0001_create_comments.sql")).toBe(`-- Migration number: 0001 \t create_comments
+CREATE TABLE comments (
+  id TEXT PRIMARY KEY NOT NULL,
+  parent_id TEXT REFERENCES comments (id),
+  body TEXT NOT NULL,
+  created_at DATETIME NOT NULL,
+  updated_at DATETIME NOT NULL
+);
+CREATE INDEX index_comments_on_parent_id ON comments (parent_id);
+`);
+    expect(read(folder, "src/db/schema.ts")).toContain('    parentId: "string",\n');
+    // A root comment has no parent; a reply must name an existing comment.
+    const database = migrated(folder);
+    const insert = database.prepare("INSERT INTO comments (id, parent_id, body, created_at, updated_at) VALUES (?, ?, 'x', 'now', 'now')");
+    insert.run("root", null);
+    insert.run("reply", "root");
+    expect(() => insert.run("orphan", "missing")).toThrow(/FOREIGN KEY/);
+    database.close();
+  });
+
+  it("the ? may also end the whole type, and a required self reference keeps NOT NULL; integer keys give an INTEGER reference", () => {
+    const folder = app();
+    ok(folder, "g", "model", "Category", "parent:references{categories}?", "--id", "integer");
+    expect(read(folder, "migrations/0001_create_categories.sql")).toContain("  id INTEGER PRIMARY KEY,\n  parent_id INTEGER REFERENCES categories (id),\n");
+    ok(folder, "g", "model", "Node", "root:references{nodes}");
+    expect(read(folder, "migrations/0002_create_nodes.sql")).toContain("  root_id TEXT NOT NULL REFERENCES nodes (id),\n");
+  });
+
+  it("g migration Add... adds a reference to the table in braces, and Create... to its own table", () => {
+    const folder = app();
+    ok(folder, "g", "model", "User", "name");
+    ok(folder, "g", "migration", "AddManagerToUsers", "manager:references?{users}");
+    expect(read(folder, "migrations/0002_add_manager_to_users.sql")).toContain(
+      "ALTER TABLE users ADD COLUMN manager_id TEXT REFERENCES users (id);\nCREATE INDEX index_users_on_manager_id ON users (manager_id);\n",
+    );
+    ok(folder, "g", "migration", "CreateFolders", "parent:references?{folders}", "owner:references{users}");
+    expect(read(folder, "migrations/0003_create_folders.sql")).toContain("  parent_id TEXT REFERENCES folders (id),\n  owner_id TEXT NOT NULL REFERENCES users (id),\n");
+    expect(read(folder, "src/db/schema.ts")).toContain('    parentId: "string",\n    ownerId: { type: "string", null: false },\n');
+  });
+
+  it("an optional polymorphic reference makes both of its columns nullable", () => {
+    const folder = app();
+    ok(folder, "g", "model", "Attachment", "record:references?{polymorphic}");
+    expect(read(folder, "migrations/0001_create_attachments.sql")).toContain("  record_type TEXT,\n  record_id TEXT,\n");
+  });
+});
+
+describe("reference refusals", () => {
+  it("refuses a reference to a table no migration makes, naming the argument and the table, for g model and g migration", () => {
+    const folder = app();
+    expect(fails(folder, "g", "model", "Post", "author:references")).toBe(
+      'Error: Column "author:references": no migration makes the table authors (the migrations make no tables yet); generate its Model first, or name the parent\'s table in braces (author:references{<table>}).',
+    );
+    ok(folder, "g", "model", "User", "name");
+    expect(fails(folder, "g", "model", "Post", "parent:references?{postings}")).toMatch(/^Error: Column "parent:references\?\{postings\}": no migration makes the table postings \(tables: users\)/);
+    expect(fails(folder, "g", "migration", "AddTeamToUsers", "team:references?")).toMatch(/^Error: Column "team:references\?": no migration makes the table teams \(tables: users\)/);
+    expect(fails(folder, "g", "migration", "CreateTags", "post:references")).toMatch(/no migration makes the table posts/);
+  });
+
+  it("refuses ? on a column that is not a reference, ! with ?, a table in braces that is no name, and a reserved table", () => {
+    const folder = app();
+    ok(folder, "g", "model", "User", "name");
+    expect(fails(folder, "g", "model", "Post", "title:string?")).toBe(
+      'Error: Column "title:string?": ? makes a reference optional; other columns are nullable unless marked !.',
+    );
+    expect(fails(folder, "g", "model", "Post", "user!:references?")).toMatch(/either required \(!\) or optional \(\?\), not both/);
+    expect(fails(folder, "g", "model", "Post", "user:references{users;drop}")).toBe(
+      'Error: Column "user:references{users;drop}": references takes {polymorphic} or the parent\'s table, such as {comments}, not "{users;drop}".',
+    );
+    expect(fails(folder, "g", "model", "Post", "log:references{d1_migrations}")).toMatch(/^Error: Column "log:references\{d1_migrations\}": the table d1_migrations has a reserved name/);
+  });
+});
