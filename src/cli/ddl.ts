@@ -49,13 +49,19 @@ export function referencedKeys(database: MigratedDatabase, creating: string | un
   return (spec) => {
     const parentTable = spec.parentTable!;
     const parent = database.table(parentTable);
-    if (parent || parentTable === creating) return referencedKey(parent, idType);
+    // Table names compare in any case in SQLite, so `{Comments}` is a self reference of `comments` too.
+    if (parent || parentTable.toLowerCase() === creating?.toLowerCase()) return referencedKey(parent, idType);
     const known = database.tables().map((table) => table.name);
     const tables = known.length === 0 ? "the migrations make no tables yet" : `tables: ${known.join(", ")}`;
-    throw new CliError(
-      `Column "${spec.source}": no migration makes the table ${parentTable} (${tables}); generate its Model first, or name the parent's table in braces (${spec.source.split(":")[0]}:references{<table>}).`,
-    );
+    throw new CliError(`Column "${spec.source}": no migration makes the table ${parentTable} (${tables}); ${unknownTableAdvice(spec)}.`);
   };
+}
+
+// What to do instead: name a table in braces, or (having named one) name one that exists or ask for a polymorphic pair.
+function unknownTableAdvice(spec: ColumnSpec): string {
+  // A column name holds no brace and a reference takes no default, so a brace in the argument is its table in braces.
+  if (spec.source.includes("{")) return "name a table the migrations make, or {polymorphic} for a parent of any table";
+  return `generate its Model first, or name the parent's table in braces (${spec.source.split(":")[0]}:references{<table>})`;
 }
 
 /** How a column definition is written: NOT NULL of references, and the key each reference points at. */

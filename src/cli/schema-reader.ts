@@ -130,10 +130,14 @@ export class MigratedDatabase {
     return names.map((name) => this.table(name)!);
   }
 
-  /** One table by name, or undefined when the migrations make no such table. */
-  table(name: string): TableInfo | undefined {
-    const created = this.all("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?", name)[0];
-    if (!created || !isAppTable(name)) return undefined;
+  /**
+   * One table by name, compared in any case as SQLite compares table names (a hand-written `CREATE TABLE Teams` is
+   * the table `teams`), with the name as created; undefined when the migrations make no such table.
+   */
+  table(lookedUp: string): TableInfo | undefined {
+    const created = this.all("SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND name = ? COLLATE NOCASE", lookedUp)[0];
+    if (!created || !isAppTable(lookedUp)) return undefined;
+    const name = created.name as string;
     const createSql = String(created.sql ?? "");
     const columns = this.all("SELECT name, type, \"notnull\", dflt_value, pk FROM pragma_table_info(?) ORDER BY cid", name).map(
       (row): ColumnInfo => ({

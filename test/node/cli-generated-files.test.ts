@@ -72,11 +72,13 @@ describe("SPEC 'Shape of a generated table'", () => {
     ok(folder, "g", "model", "Person", "name:string!");
     ok(folder, "g", "model", "Human");
     ok(folder, "g", "model", "Sheep");
+    ok(folder, "g", "model", "BlogCategory");
     ok(folder, "g", "model", "Comment", "person:references", "human:references", "sheep:references", "blogCategory:references", "body");
     expect(read(folder, "migrations/0001_create_people.sql")).toContain("CREATE TABLE people (\n  id TEXT PRIMARY KEY NOT NULL,\n");
     expect(read(folder, "migrations/0002_create_humen.sql")).toContain("CREATE TABLE humen (");
     expect(read(folder, "migrations/0003_create_sheep.sql")).toContain("CREATE TABLE sheep (");
-    expect(read(folder, "migrations/0004_create_comments.sql")).toBe(`-- Migration number: 0004 \t create_comments
+    expect(read(folder, "migrations/0004_create_blog_categories.sql")).toContain("CREATE TABLE blog_categories (");
+    expect(read(folder, "migrations/0005_create_comments.sql")).toBe(`-- Migration number: 0005 \t create_comments
 CREATE TABLE comments (
   id TEXT PRIMARY KEY NOT NULL,
   person_id TEXT NOT NULL REFERENCES people (id),

@@ -103,9 +103,14 @@ describe("g migration with a polymorphic reference", () => {
 });
 
 describe("polymorphic reference errors", () => {
-  it("an option other than {polymorphic}, a column named twice, a default", () => {
+  it("a word in braces other than {polymorphic} (a table, which must exist), a column named twice, a default", () => {
     const folder = app();
-    expect(fails(folder, "g", "model", "Comment", "commentable:references{poly}")).toBe('Error: Column "commentable:references{poly}": references takes {polymorphic} only, not "{poly}".');
+    expect(fails(folder, "g", "model", "Comment", "commentable:references{poly}")).toBe(
+      'Error: Column "commentable:references{poly}": no migration makes the table poly (the migrations make no tables yet); name a table the migrations make, or {polymorphic} for a parent of any table.',
+    );
+    expect(fails(folder, "g", "model", "Comment", "commentable:references{poly-morphic}")).toBe(
+      'Error: Column "commentable:references{poly-morphic}": references takes {polymorphic} or the parent\'s table, such as {comments}, not "{poly-morphic}".',
+    );
     expect(fails(folder, "g", "model", "Comment", "commentable:references{polymorphic}", "commentable_type")).toBe(
       'Error: Columns "commentable:references{polymorphic}" and "commentable_type" both name the column commentable_type.',
     );

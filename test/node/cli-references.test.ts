@@ -2,7 +2,7 @@
 // table given in braces (`parent:references{comments}`), to the Model's own table (a self reference), and the
 // refusal of a table no migration makes. Runs the built `dist/cli.mjs`; each migration is applied in SQLite with
 // foreign keys enforced, as on D1.
-import { readdirSync } from "node:fs";
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { describe, expect, it } from "vitest";
@@ -16,6 +16,11 @@ function fails(cwd: string, ...args: string[]): string {
   expect(result.stderr).toMatch(/^Error: [^\n]+\n$/);
   expect(readdirSync(cwd, { recursive: true }).length).toBe(before);
   return result.stderr.trim();
+}
+
+function write(folder: string, file: string, text: string): void {
+  mkdirSync(path.dirname(path.join(folder, file)), { recursive: true });
+  writeFileSync(path.join(folder, file), text);
 }
 
 /** An in-memory database with the app's migrations applied, foreign keys enforced. */
@@ -87,6 +92,26 @@ describe("reference refusals", () => {
     expect(fails(folder, "g", "model", "Post", "parent:references?{postings}")).toMatch(/^Error: Column "parent:references\?\{postings\}": no migration makes the table postings \(tables: users\)/);
     expect(fails(folder, "g", "migration", "AddTeamToUsers", "team:references?")).toMatch(/^Error: Column "team:references\?": no migration makes the table teams \(tables: users\)/);
     expect(fails(folder, "g", "migration", "CreateTags", "post:references")).toMatch(/no migration makes the table posts/);
+  });
+
+  it("counts a table any migration makes, one written by hand in another case too, and not one a later migration drops", () => {
+    const folder = app();
+    write(folder, "migrations/0001_teams.sql", 'CREATE TABLE "Teams" (id INTEGER PRIMARY KEY, name TEXT);\nCREATE TABLE drafts (id TEXT PRIMARY KEY);\n');
+    write(folder, "migrations/0002_no_drafts.sql", "DROP TABLE drafts;\n");
+    ok(folder, "g", "model", "Player", "team:references", "mentor:references?{players}");
+    expect(read(folder, "migrations/0003_create_players.sql")).toContain(
+      "  team_id INTEGER NOT NULL REFERENCES teams (id),\n  mentor_id TEXT REFERENCES players (id),\n",
+    );
+    ok(folder, "g", "migration", "AddCaptainToTeams", "captain:references?{players}");
+    expect(read(folder, "migrations/0004_add_captain_to_teams.sql")).toContain("ALTER TABLE Teams ADD COLUMN captain_id TEXT REFERENCES players (id);\n");
+    expect(fails(folder, "g", "model", "Note", "draft:references")).toBe(
+      'Error: Column "draft:references": no migration makes the table drafts (tables: Teams, players); generate its Model first, or name the parent\'s table in braces (draft:references{<table>}).',
+    );
+    const database = migrated(folder);
+    database.exec("INSERT INTO teams (id, name) VALUES (1, 'Reds')");
+    database.exec("INSERT INTO players (id, team_id, created_at, updated_at) VALUES ('p1', 1, 'now', 'now')");
+    expect(() => database.exec("INSERT INTO players (id, team_id, created_at, updated_at) VALUES ('p2', 2, 'now', 'now')")).toThrow(/FOREIGN KEY/);
+    database.close();
   });
 
   it("refuses ? on a column that is not a reference, ! with ?, a table in braces that is no name, and a reserved table", () => {

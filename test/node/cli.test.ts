@@ -66,7 +66,11 @@ const EVERY_FORM = [
   "order:integer",
 ];
 
-const EVERY_FORM_MIGRATION = `-- Migration number: 0001 \t create_blog_posts
+// The table \`author:references\` points at, made by a migration written by hand: a reference needs its table made by
+// some migration, generated or not.
+const AUTHORS_MIGRATION = "CREATE TABLE authors (id TEXT PRIMARY KEY NOT NULL);\n";
+
+const EVERY_FORM_MIGRATION = `-- Migration number: 0002 \t create_blog_posts
 CREATE TABLE blog_posts (
   id TEXT PRIMARY KEY NOT NULL,
   author_id TEXT NOT NULL REFERENCES authors (id),
@@ -93,6 +97,9 @@ CREATE INDEX index_blog_posts_on_position ON blog_posts (position);
 
 const EVERY_FORM_SCHEMA = `${HEADER}
 export const schema = {
+  authors: {
+    id: { type: "string", null: false, generateId: true },
+  },
   blog_posts: {
     id: { type: "string", null: false, generateId: true },
     authorId: { type: "string", null: false },
@@ -134,10 +141,11 @@ async function importSchema(folder: string): Promise<Record<string, Record<strin
 describe("recordflare g model", () => {
   it("writes the migration, the Model, the base class and the schema for every column form", () => {
     const folder = app();
+    write(folder, "migrations/0001_authors.sql", AUTHORS_MIGRATION);
     const output = ok(folder, "g", "model", "BlogPost", ...EVERY_FORM);
     expect(output).toBe(
       [
-        "create     migrations/0001_create_blog_posts.sql",
+        "create     migrations/0002_create_blog_posts.sql",
         "create     src/models/blog-post.ts",
         "create     src/models/application-record.ts",
         "create     src/db/schema.ts",
@@ -145,7 +153,8 @@ describe("recordflare g model", () => {
       ].join("\n"),
     );
     expect(snapshot(folder)).toEqual({
-      "migrations/0001_create_blog_posts.sql": EVERY_FORM_MIGRATION,
+      "migrations/0001_authors.sql": AUTHORS_MIGRATION,
+      "migrations/0002_create_blog_posts.sql": EVERY_FORM_MIGRATION,
       "src/models/blog-post.ts": `import { ApplicationRecord } from "./application-record.js";\n\nexport class BlogPost extends ApplicationRecord("blog_posts") {}\n`,
       "src/models/application-record.ts": APPLICATION_RECORD,
       "src/db/schema.ts": EVERY_FORM_SCHEMA,
@@ -202,10 +211,10 @@ CREATE INDEX index_comments_on_user_id ON comments (user_id);
     expect(read(folder, "src/models/person.ts")).toContain(`export class Person extends ApplicationRecord("people") {}`);
   });
 
-  it("gives integer keys assigned by the database with --id integer", () => {
+  it("gives integer keys assigned by the database with --id integer, which a self reference takes too", () => {
     const folder = app();
     ok(folder, "g", "model", "Author", "name:string!", "--id", "integer");
-    ok(folder, "g", "model", "Book", "title", "author:references", "publisher:references", "--id", "integer");
+    ok(folder, "g", "model", "Book", "title", "author:references", "sequel:references?{books}", "--id", "integer");
     expect(read(folder, "migrations/0001_create_authors.sql")).toBe(`-- Migration number: 0001 \t create_authors
 CREATE TABLE authors (
   id INTEGER PRIMARY KEY,
@@ -218,13 +227,13 @@ CREATE TABLE authors (
 CREATE TABLE books (
   id INTEGER PRIMARY KEY,
   author_id INTEGER NOT NULL REFERENCES authors (id),
-  publisher_id INTEGER NOT NULL REFERENCES publishers (id),
+  sequel_id INTEGER REFERENCES books (id),
   title TEXT,
   created_at DATETIME NOT NULL,
   updated_at DATETIME NOT NULL
 );
 CREATE INDEX index_books_on_author_id ON books (author_id);
-CREATE INDEX index_books_on_publisher_id ON books (publisher_id);
+CREATE INDEX index_books_on_sequel_id ON books (sequel_id);
 `);
     expect(read(folder, "src/db/schema.ts")).toBe(`${HEADER}
 export const schema = {
@@ -237,7 +246,7 @@ export const schema = {
   books: {
     id: { type: "integer", null: false },
     authorId: { type: "integer", null: false },
-    publisherId: { type: "integer", null: false },
+    sequelId: "integer",
     title: "string",
     createdAt: { type: "datetime", null: false },
     updatedAt: { type: "datetime", null: false },
@@ -298,6 +307,7 @@ describe("the generated files end to end", () => {
 
   it("give a schema that the package's ApplicationRecord builds records from", async () => {
     const folder = app();
+    write(folder, "migrations/0001_authors.sql", AUTHORS_MIGRATION);
     ok(folder, "g", "model", "BlogPost", ...EVERY_FORM);
     const schema = await importSchema(folder);
     const { ActiveRecord, defineApplicationRecord } = await import("recordflare");
@@ -326,9 +336,10 @@ describe("recordflare g migration", () => {
 
   it("adds columns with Add<Columns>To<Table>", () => {
     const folder = withUsers();
+    ok(folder, "g", "model", "Team");
     const output = ok(folder, "g", "migration", "AddProfileToUsers", "age:integer", "level:integer!=1", "nickname:string:unique", "team:references", "prefs:json");
-    expect(output).toBe("create     migrations/0002_add_profile_to_users.sql\nupdate     src/db/schema.ts\n");
-    expect(read(folder, "migrations/0002_add_profile_to_users.sql")).toBe(`-- Migration number: 0002 \t add_profile_to_users
+    expect(output).toBe("create     migrations/0003_add_profile_to_users.sql\nupdate     src/db/schema.ts\n");
+    expect(read(folder, "migrations/0003_add_profile_to_users.sql")).toBe(`-- Migration number: 0003 \t add_profile_to_users
 ALTER TABLE users ADD COLUMN age INTEGER;
 ALTER TABLE users ADD COLUMN level INTEGER NOT NULL DEFAULT 1;
 ALTER TABLE users ADD COLUMN nickname TEXT;
@@ -339,6 +350,11 @@ CREATE INDEX index_users_on_team_id ON users (team_id);
 `);
     expect(read(folder, "src/db/schema.ts")).toBe(`${HEADER}
 export const schema = {
+  teams: {
+    id: { type: "string", null: false, generateId: true },
+    createdAt: { type: "datetime", null: false },
+    updatedAt: { type: "datetime", null: false },
+  },
   users: {
     id: { type: "string", null: false, generateId: true },
     name: { type: "string", null: false },
@@ -597,7 +613,7 @@ describe("errors", () => {
     ["an unknown type", ["g", "model", "User", "name:strng"], /^Error: Column "name:strng": unknown type "strng"\. Syntax: .*string, integer, real, boolean, datetime, json, references\.$/],
     ["a column without a name", ["g", "model", "User", ":string"], /^Error: Column ":string": the name is missing\./],
     ["an invalid column name", ["g", "model", "User", "1st:string"], /^Error: Column "1st:string": "1st" is not a valid column name/],
-    ["an unknown modifier", ["g", "model", "User", "email:string:uniq"], /^Error: Column "email:string:uniq": unknown modifier "uniq"/],
+    ["an unknown modifier", ["g", "model", "User", "email:string:uniqe"], /^Error: Column "email:string:uniqe": unknown modifier "uniqe" \(modifiers: unique, uniq, unique_nocase, index\)/],
     ["a default that is not of the type", ["g", "model", "User", "age:integer=abc"], /^Error: Column "age:integer=abc": the default "abc" is not a safe integer\.$/],
     ["a boolean default that is not a boolean", ["g", "model", "User", "admin:boolean=yes"], /the default "yes" is not a boolean/],
     ["a datetime default on a day that does not exist", ["g", "model", "Event", "starts:datetime=0050-02-29"], /^Error: Column "starts:datetime=0050-02-29": the default "0050-02-29" is not a date \(YYYY-MM-DD\) or a date-time with Z or an offset \(2024-01-31T12:00:00Z\)\.$/],
