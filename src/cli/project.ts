@@ -2,7 +2,7 @@
  * The app the commands work on: its folder (the current directory, or `--cwd`), the places of the generated
  * files, its migrations, and writing files with a line of output each.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { CliError, fileSystemFailure, isSystemError } from "./errors.js";
 import { type MigrationFile, readMigrations } from "./migrations.js";
@@ -50,6 +50,19 @@ export class Project {
       return readMigrations(path.join(this.root, PATHS.migrations), PATHS.migrations);
     } catch (error) {
       throw this.failure(error, "read", PATHS.migrations);
+    }
+  }
+
+  /** The names of the files in a folder, sorted; none when the folder does not exist. Throws `CliError` when it cannot be read. */
+  filesIn(relative: string): string[] {
+    if (!this.exists(relative)) return [];
+    try {
+      return readdirSync(path.join(this.root, relative), { withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .map((entry) => entry.name)
+        .sort();
+    } catch (error) {
+      throw this.failure(error, "read", relative);
     }
   }
 

@@ -8,11 +8,12 @@
  * would meet the other's class not yet defined. `src/models/<name>.ts` re-exports the class, so it is imported by its
  * own file name like any Model.
  */
-import { camelize } from "../kernel/index.js";
+import { camelize, underscore } from "../kernel/index.js";
+import { attributeTypeOf } from "./column-types.js";
 import { CliError } from "./errors.js";
 import { type ModelNames, modelNames } from "./model-names.js";
 import { type FileToWrite, PATHS, type Project } from "./project.js";
-import type { MigratedDatabase } from "./schema-reader.js";
+import type { MigratedDatabase, TableInfo } from "./schema-reader.js";
 
 /** What `g model <Name> --parent <Parent>` writes, and a hint to print when the table has no type column. */
 export interface SubclassPlan {
@@ -25,6 +26,15 @@ const MAX_REEXPORTS = 20;
 const INHERITANCE_CALL = "this.inheritance(";
 const INHERITANCE_TYPES = /this\.inheritance\(\s*\(\)\s*=>\s*\(\{/;
 
+// The attribute `inheritance` stores each row's class in unless the declaration names another (`{ column: "kind" }`).
+const DEFAULT_INHERITANCE_ATTRIBUTE = "type";
+const INHERITANCE_COLUMN_OPTION = /this\.inheritance\([^;]*?\bcolumn:\s*"([A-Za-z_$][\w$]*)"/;
+
+// Whether a Model file's text declares the class `className` (`export class Admin ...`).
+function declaresClass(text: string, className: string): boolean {
+  return new RegExp(`^export class ${className}\\b`, "m").test(text);
+}
+
 function reexportLine(className: string, fileName: string): string {
   return `export { ${className} } from "./${fileName.replace(/\.ts$/, ".js")}";`;
 }
@@ -36,7 +46,7 @@ function declaringFile(project: Project, names: ModelNames, option: string): { p
     const path = `${PATHS.models}/${fileName}`;
     const text = project.read(path);
     if (text === undefined) throw new CliError(`${option}: there is no Model ${names.className} (${path} does not exist).`);
-    if (new RegExp(`^export class ${names.className}\\b`, "m").test(text)) return { path, text };
+    if (declaresClass(text, names.className)) return { path, text };
     const reexport = new RegExp(`^export \\{ ${names.className} \\} from "\\./([A-Za-z0-9_-]+)\\.js";$`, "m").exec(text);
     if (!reexport) throw new CliError(`${option}: ${path} does not declare export class ${names.className}.`);
     fileName = `${reexport[1]}.ts`;
@@ -95,29 +105,53 @@ function tableNamed(text: string): string | undefined {
 
 /**
  * The files of a subclass Model `names` of the Model `parentInput`, checked; throws `CliError` for an unknown parent
- * (naming it), a parent the subclass already is, or a file the generator cannot edit safely.
+ * (naming it), a parent the subclass already is, a name a Model has already, or a file the generator cannot edit
+ * safely.
  */
 export function planSubclass(project: Project, database: MigratedDatabase, names: ModelNames, parentInput: string): SubclassPlan {
   const parent = modelNames(parentInput);
   if (parent.className === names.className) throw new CliError(`--parent ${parent.className}: a Model cannot be its own parent.`);
+  refuseExistingModel(project, names);
   const file = declaringFile(project, parent, `--parent ${parent.className}`);
-  if (new RegExp(`^export class ${names.className}\\b`, "m").test(file.text)) throw new CliError(`${file.path} already declares ${names.className}.`);
-  const declared = file.text.includes(INHERITANCE_CALL);
   const files: FileToWrite[] = [
     { path: file.path, text: withSubclass(file, names.className, parent.className), note: `declares ${names.className}, one of its inheritance types` },
     { path: `${PATHS.models}/${names.fileName}`, text: subclassFileText(names, file.path) },
   ];
   const table = database.table(tableNamed(file.text) ?? parent.table);
-  const hint =
-    !declared && table && !table.columns.some((column) => column.name === "type")
-      ? `${table.name} has no type column, which stores the class of each row: npx recordflare g migration AddTypeTo${pascal(table.name)} type:string`
-      : undefined;
-  return { files, hint };
+  return { files, hint: table && inheritanceColumnHint(file.text, table) };
+}
+
+// Throws `CliError` when the subclass's file exists or a Model file already declares a class of its name.
+function refuseExistingModel(project: Project, names: ModelNames): void {
+  const path = `${PATHS.models}/${names.fileName}`;
+  if (project.exists(path)) throw new CliError(`${path} already exists: ${names.className} is a Model already; choose another name.`);
+  for (const fileName of project.filesIn(PATHS.models).filter((name) => name.endsWith(".ts"))) {
+    const other = `${PATHS.models}/${fileName}`;
+    if (declaresClass(project.read(other) ?? "", names.className)) throw new CliError(`${other} already declares ${names.className}; choose another name.`);
+  }
+}
+
+/**
+ * What the table lacks for the hierarchy's declaration to work, if anything: the column that stores each row's
+ * class (`type`, or the one the file's `this.inheritance(..., { column })` names), as a string column. Without it
+ * the Model is refused at its first use.
+ */
+function inheritanceColumnHint(text: string, table: TableInfo): string | undefined {
+  const attribute = INHERITANCE_COLUMN_OPTION.exec(text)?.[1] ?? DEFAULT_INHERITANCE_ATTRIBUTE;
+  const name = underscore(attribute);
+  const column = table.columns.find((candidate) => candidate.name === name);
+  if (!column) {
+    return `${table.name} has no ${name} column, which stores the class of each row: npx recordflare g migration Add${pascal(name)}To${pascal(table.name)} ${attribute}:string`;
+  }
+  if (attributeTypeOf(column.declaredType, column.jsonChecked) !== "string") {
+    return `${table.name}.${name} is ${column.declaredType || "of no type"}, not a string column; it must hold each row's class name as text.`;
+  }
+  return undefined;
 }
 
 // `blog_posts` as a migration name's part: `BlogPosts`.
-function pascal(table: string): string {
-  const camel = camelize(table);
+function pascal(snakeCase: string): string {
+  const camel = camelize(snakeCase);
   return camel.charAt(0).toUpperCase() + camel.slice(1);
 }
 

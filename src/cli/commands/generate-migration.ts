@@ -18,7 +18,7 @@ export const generateMigration = defineCommand({
     columns: {
       type: "positional",
       required: false,
-      description: "Columns, each name[:type][:unique][!][=default]",
+      description: "Columns, each name[:type][:unique|:index][!][=default], and indexes of several columns, a+b:unique",
     },
     id: idArg,
     cwd: cwdArg,

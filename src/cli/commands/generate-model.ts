@@ -24,7 +24,8 @@ export const generateModel = defineCommand({
     columns: {
       type: "positional",
       required: false,
-      description: "Columns, each name[:type][:unique][!][=default]; types string, integer, real, boolean, datetime, json, references, references{polymorphic}",
+      description:
+        "Columns, each name[:type][:unique|:index][!][=default], and indexes of several columns, a+b:unique; types string, integer, real, boolean, datetime, json, references (references? optional, references{table}, references{polymorphic})",
     },
     id: idArg,
     parent: {
@@ -59,16 +60,16 @@ export const generateModel = defineCommand({
 
 // `g model <Name> --parent <Model>`: the subclass in the parent's file, its own file re-exporting it, no migration.
 async function generateSubclass(names: ModelNames, columns: readonly string[], args: { parent?: string; id?: string; cwd?: string }): Promise<void> {
+  if (args.parent === "" || typeof args.parent !== "string") throw new CliError("--parent takes the name of the Model whose table the subclass shares: --parent User");
+  const parent = modelNames(args.parent).className;
   if (columns.length > 0) {
-    throw new CliError(`${names.className} shares the table of ${args.parent}, so it takes no columns; add them with g migration Add<Columns>To<Table>.`);
+    throw new CliError(`${names.className} shares the table of ${parent}, so it takes no columns; add them with g migration Add<Columns>To<Table>.`);
   }
-  if (args.id !== undefined) throw new CliError(`${names.className} shares the table and the keys of ${args.parent}, so it takes no --id.`);
+  if (args.id !== undefined) throw new CliError(`${names.className} shares the table and the keys of ${parent}, so it takes no --id.`);
   const project = new Project(args.cwd);
-  const modelPath = `${PATHS.models}/${names.fileName}`;
-  if (project.exists(modelPath)) throw new CliError(`${modelPath} already exists.`);
   const database = await project.migratedDatabase(project.migrations());
   try {
-    const plan = planSubclass(project, database, names, args.parent!);
+    const plan = planSubclass(project, database, names, parent);
     const lines = project.write(plan.files);
     console.log([...lines, ...(plan.hint === undefined ? [] : [`note: ${plan.hint}`])].join("\n"));
   } finally {
