@@ -5,17 +5,7 @@ import { readdirSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { describe, expect, it } from "vitest";
-import { app, ok, read, run } from "./helpers/cli-app.js";
-
-/** Runs a command that must fail with a one-line error and write nothing, and returns the error. */
-function fails(cwd: string, ...args: string[]): string {
-  const before = readdirSync(cwd, { recursive: true }).length;
-  const result = run(cwd, ...args);
-  expect(result.status).toBe(1);
-  expect(result.stderr).toMatch(/^Error: [^\n]+\n$/);
-  expect(readdirSync(cwd, { recursive: true }).length).toBe(before);
-  return result.stderr.trim();
-}
+import { app, ok, read, refused } from "./helpers/cli-app.js";
 
 /** The indexes of a table after every migration, as SQLite reports them: name, unique, columns. */
 function indexesOf(folder: string, table: string): Array<{ name: string; unique: boolean; columns: string[] }> {
@@ -42,7 +32,7 @@ function board(): string {
   return folder;
 }
 
-describe("an index of several columns", () => {
+describe("an index of several columns", { timeout: 30_000 }, () => {
   it("g migration AddIndexToVotes 'user_id+link_id:uniq' makes a unique index on the pair, which SQLite enforces", () => {
     const folder = board();
     const output = ok(folder, "g", "migration", "AddIndexToVotes", "user_id+link_id:uniq");
@@ -54,7 +44,7 @@ describe("an index of several columns", () => {
     // `schema` reads the tables back with the index and writes the same file.
     expect(ok(folder, "schema")).toBe("identical  src/db/schema.ts\n");
     // The next generator reads the index back: the same index again is refused, naming it.
-    expect(fails(folder, "g", "migration", "AddPairToVotes", "userId+linkId:unique")).toBe(
+    expect(refused(folder, "g", "migration", "AddPairToVotes", "userId+linkId:unique")).toBe(
       'Error: Index "userId+linkId:unique": votes already has the index index_votes_on_user_id_and_link_id, on user_id, link_id.',
     );
   });
@@ -96,7 +86,7 @@ describe("an index of several columns", () => {
   });
 });
 
-describe("an index on a column the table has", () => {
+describe("an index on a column the table has", { timeout: 30_000 }, () => {
   it("AddIndexToLinks url:index adds the index alone; url:unique a unique one; a name the table lacks is still a new column", () => {
     const folder = board();
     ok(folder, "g", "migration", "AddIndexToLinks", "url:index");
@@ -109,25 +99,25 @@ describe("an index on a column the table has", () => {
 
   it("a column the table has, given with a type, ! or a default, is still refused as a column that exists", () => {
     const folder = board();
-    expect(fails(folder, "g", "migration", "AddUrlToLinks", "url:string:index")).toBe('Error: Column "url:string:index": links already has a column url.');
+    expect(refused(folder, "g", "migration", "AddUrlToLinks", "url:string:index")).toBe('Error: Column "url:string:index": links already has a column url.');
   });
 });
 
-describe("index refusals", () => {
+describe("index refusals", { timeout: 30_000 }, () => {
   it("names a column no migration makes, a repeated column, a missing or unknown kind, :unique_nocase, and Remove...", () => {
     const folder = board();
-    expect(fails(folder, "g", "migration", "AddIndexToVotes", "user_id+lnk_id:unique")).toBe(
+    expect(refused(folder, "g", "migration", "AddIndexToVotes", "user_id+lnk_id:unique")).toBe(
       'Error: Index "user_id+lnk_id:unique": votes has no column lnk_id (columns: id, user_id, link_id, created_at, updated_at).',
     );
-    expect(fails(folder, "g", "model", "Pair", "left", "left+right:unique")).toMatch(/^Error: Index "left\+right:unique": pairs has no column right \(columns: id, left, created_at, updated_at\)\.$/);
-    expect(fails(folder, "g", "migration", "AddIndexToVotes", "user_id+user_id:unique")).toBe('Error: Index "user_id+user_id:unique": the column user_id is named twice.');
-    expect(fails(folder, "g", "migration", "AddIndexToVotes", "user_id+link_id")).toMatch(/^Error: Index "user_id\+link_id": give one kind of index\./);
-    expect(fails(folder, "g", "migration", "AddIndexToVotes", "user_id+link_id:primary")).toMatch(/unknown kind "primary"/);
-    expect(fails(folder, "g", "migration", "AddIndexToVotes", "user_id+link_id:unique_nocase")).toMatch(/:unique_nocase is for an index of one string column/);
-    expect(fails(folder, "g", "migration", "AddIndexToVotes", "user_id+link_id:unique", "userId+linkId:index")).toBe(
+    expect(refused(folder, "g", "model", "Pair", "left", "left+right:unique")).toMatch(/^Error: Index "left\+right:unique": pairs has no column right \(columns: id, left, created_at, updated_at\)\.$/);
+    expect(refused(folder, "g", "migration", "AddIndexToVotes", "user_id+user_id:unique")).toBe('Error: Index "user_id+user_id:unique": the column user_id is named twice.');
+    expect(refused(folder, "g", "migration", "AddIndexToVotes", "user_id+link_id")).toMatch(/^Error: Index "user_id\+link_id": give one kind of index\./);
+    expect(refused(folder, "g", "migration", "AddIndexToVotes", "user_id+link_id:primary")).toMatch(/unknown kind "primary"/);
+    expect(refused(folder, "g", "migration", "AddIndexToVotes", "user_id+link_id:unique_nocase")).toMatch(/:unique_nocase is for an index of one string column/);
+    expect(refused(folder, "g", "migration", "AddIndexToVotes", "user_id+link_id:unique", "userId+linkId:index")).toBe(
       'Error: Indexes "user_id+link_id:unique" and "userId+linkId:index" are on the same columns.',
     );
-    expect(fails(folder, "g", "migration", "AddIndexToVotes", "user_id+1x:unique")).toMatch(/"1x" is not a column name/);
-    expect(fails(folder, "g", "migration", "RemoveIndexFromVotes", "user_id+link_id:unique")).toMatch(/drops columns; to drop an index alone/);
-  }, 30_000);
+    expect(refused(folder, "g", "migration", "AddIndexToVotes", "user_id+1x:unique")).toMatch(/"1x" is not a column name/);
+    expect(refused(folder, "g", "migration", "RemoveIndexFromVotes", "user_id+link_id:unique")).toMatch(/drops columns; to drop an index alone/);
+  });
 });

@@ -2,36 +2,10 @@
 // table given in braces (`parent:references{comments}`), to the Model's own table (a self reference), and the
 // refusal of a table no migration makes. Runs the built `dist/cli.mjs`; each migration is applied in SQLite with
 // foreign keys enforced, as on D1.
-import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
-import path from "node:path";
-import { DatabaseSync } from "node:sqlite";
 import { describe, expect, it } from "vitest";
-import { app, ok, read, run } from "./helpers/cli-app.js";
+import { app, migrated, ok, read, refused, write } from "./helpers/cli-app.js";
 
-/** Runs a command that must fail with a one-line error and write nothing, and returns the error. */
-function fails(cwd: string, ...args: string[]): string {
-  const before = readdirSync(cwd, { recursive: true }).length;
-  const result = run(cwd, ...args);
-  expect(result.status).toBe(1);
-  expect(result.stderr).toMatch(/^Error: [^\n]+\n$/);
-  expect(readdirSync(cwd, { recursive: true }).length).toBe(before);
-  return result.stderr.trim();
-}
-
-function write(folder: string, file: string, text: string): void {
-  mkdirSync(path.dirname(path.join(folder, file)), { recursive: true });
-  writeFileSync(path.join(folder, file), text);
-}
-
-/** An in-memory database with the app's migrations applied, foreign keys enforced. */
-function migrated(folder: string): DatabaseSync {
-  const database = new DatabaseSync(":memory:");
-  database.exec("PRAGMA foreign_keys = ON");
-  for (const file of readdirSync(path.join(folder, "migrations")).sort()) database.exec(read(folder, `migrations/${file}`));
-  return database;
-}
-
-describe("an optional self reference: parent:references?{comments}", () => {
+describe("an optional self reference: parent:references?{comments}", { timeout: 30_000 }, () => {
   it("g model writes a nullable parent_id referencing the Model's own table, with its index, and a nullable attribute", () => {
     const folder = app();
     ok(folder, "g", "model", "Comment", "body:text!", "parent:references?{comments}");
@@ -82,16 +56,16 @@ CREATE INDEX index_comments_on_parent_id ON comments (parent_id);
   });
 });
 
-describe("reference refusals", () => {
+describe("reference refusals", { timeout: 30_000 }, () => {
   it("refuses a reference to a table no migration makes, naming the argument and the table, for g model and g migration", () => {
     const folder = app();
-    expect(fails(folder, "g", "model", "Post", "author:references")).toBe(
+    expect(refused(folder, "g", "model", "Post", "author:references")).toBe(
       'Error: Column "author:references": no migration makes the table authors (the migrations make no tables yet); generate its Model first, or name the parent\'s table in braces (author:references{<table>}).',
     );
     ok(folder, "g", "model", "User", "name");
-    expect(fails(folder, "g", "model", "Post", "parent:references?{postings}")).toMatch(/^Error: Column "parent:references\?\{postings\}": no migration makes the table postings \(tables: users\)/);
-    expect(fails(folder, "g", "migration", "AddTeamToUsers", "team:references?")).toMatch(/^Error: Column "team:references\?": no migration makes the table teams \(tables: users\)/);
-    expect(fails(folder, "g", "migration", "CreateTags", "post:references")).toMatch(/no migration makes the table posts/);
+    expect(refused(folder, "g", "model", "Post", "parent:references?{postings}")).toMatch(/^Error: Column "parent:references\?\{postings\}": no migration makes the table postings \(tables: users\)/);
+    expect(refused(folder, "g", "migration", "AddTeamToUsers", "team:references?")).toMatch(/^Error: Column "team:references\?": no migration makes the table teams \(tables: users\)/);
+    expect(refused(folder, "g", "migration", "CreateTags", "post:references")).toMatch(/no migration makes the table posts/);
   });
 
   it("counts a table any migration makes, one written by hand in another case too, and not one a later migration drops", () => {
@@ -104,7 +78,7 @@ describe("reference refusals", () => {
     );
     ok(folder, "g", "migration", "AddCaptainToTeams", "captain:references?{players}");
     expect(read(folder, "migrations/0004_add_captain_to_teams.sql")).toContain("ALTER TABLE Teams ADD COLUMN captain_id TEXT REFERENCES players (id);\n");
-    expect(fails(folder, "g", "model", "Note", "draft:references")).toBe(
+    expect(refused(folder, "g", "model", "Note", "draft:references")).toBe(
       'Error: Column "draft:references": no migration makes the table drafts (tables: Teams, players); generate its Model first, or name the parent\'s table in braces (draft:references{<table>}).',
     );
     const database = migrated(folder);
@@ -117,13 +91,13 @@ describe("reference refusals", () => {
   it("refuses ? on a column that is not a reference, ! with ?, a table in braces that is no name, and a reserved table", () => {
     const folder = app();
     ok(folder, "g", "model", "User", "name");
-    expect(fails(folder, "g", "model", "Post", "title:string?")).toBe(
+    expect(refused(folder, "g", "model", "Post", "title:string?")).toBe(
       'Error: Column "title:string?": ? makes a reference optional; other columns are nullable unless marked !.',
     );
-    expect(fails(folder, "g", "model", "Post", "user!:references?")).toMatch(/either required \(!\) or optional \(\?\), not both/);
-    expect(fails(folder, "g", "model", "Post", "user:references{users;drop}")).toBe(
+    expect(refused(folder, "g", "model", "Post", "user!:references?")).toMatch(/either required \(!\) or optional \(\?\), not both/);
+    expect(refused(folder, "g", "model", "Post", "user:references{users;drop}")).toBe(
       'Error: Column "user:references{users;drop}": references takes {polymorphic} or the parent\'s table, such as {comments}, not "{users;drop}".',
     );
-    expect(fails(folder, "g", "model", "Post", "log:references{d1_migrations}")).toMatch(/^Error: Column "log:references\{d1_migrations\}": the table d1_migrations has a reserved name/);
+    expect(refused(folder, "g", "model", "Post", "log:references{d1_migrations}")).toMatch(/^Error: Column "log:references\{d1_migrations\}": the table d1_migrations has a reserved name/);
   });
 });

@@ -1,13 +1,12 @@
 // The command-line tool, run as users run it: the built `dist/cli.mjs` (fresh, since `npm test` builds first)
 // in a temporary app folder, through the Node.js running these tests (22.13 or later, for node:sqlite).
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { DatabaseSync } from "node:sqlite";
 import { pathToFileURL } from "node:url";
 import { transform } from "esbuild";
 import { describe, expect, it } from "vitest";
-import { app, ok, read, root, run } from "./helpers/cli-app.js";
+import { app, migrated, ok, read, root, run, snapshot, write } from "./helpers/cli-app.js";
 
 /** Runs a command that must fail: exit code 1 and one line on stderr, which is returned. */
 function fails(cwd: string, ...args: string[]): string {
@@ -15,22 +14,6 @@ function fails(cwd: string, ...args: string[]): string {
   expect(result.status).toBe(1);
   expect(result.stderr).toMatch(/^Error: [^\n]+\n$/);
   return result.stderr.trim();
-}
-
-function write(folder: string, file: string, text: string): void {
-  mkdirSync(path.dirname(path.join(folder, file)), { recursive: true });
-  writeFileSync(path.join(folder, file), text);
-}
-
-/** Every file under a folder with its text, to check that a failed command wrote nothing. */
-function snapshot(folder: string): Record<string, string> {
-  const files: Record<string, string> = {};
-  for (const entry of readdirSync(folder, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const file = path.relative(folder, path.join(entry.parentPath, entry.name));
-    files[file] = read(folder, file);
-  }
-  return files;
 }
 
 const HEADER =
@@ -121,14 +104,6 @@ export const schema = {
   },
 } as const;
 `;
-
-/** An in-memory database with the app's migrations applied in order. */
-function migrated(folder: string): DatabaseSync {
-  const database = new DatabaseSync(":memory:");
-  database.exec("PRAGMA foreign_keys = ON");
-  for (const file of readdirSync(path.join(folder, "migrations")).sort()) database.exec(read(folder, `migrations/${file}`));
-  return database;
-}
 
 /** Imports a generated `schema.ts` (transpiled by esbuild, no type check). */
 async function importSchema(folder: string): Promise<Record<string, Record<string, unknown>>> {
