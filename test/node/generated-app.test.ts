@@ -2,21 +2,16 @@
 // --local`, and its Models create records on that local D1 through `getPlatformProxy`. Runs the built
 // `dist/cli.mjs` in temporary app folders.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, symlinkSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { transform } from "esbuild";
 import { describe, expect, it } from "vitest";
-import { app, ok, read, root } from "./helpers/cli-app.js";
+import { app, ok, read, refused, root, write } from "./helpers/cli-app.js";
 
 const tsc = path.join(root, "node_modules/typescript/bin/tsc");
 
 const wrangler = path.join(root, "node_modules/wrangler/bin/wrangler.js");
-
-function write(folder: string, file: string, text: string): void {
-  mkdirSync(path.dirname(path.join(folder, file)), { recursive: true });
-  writeFileSync(path.join(folder, file), text);
-}
 
 /** Makes `import ... from "recordflare"` (and the Workers types) resolve in an app folder, as after `npm install`. */
 function linkPackages(folder: string): void {
@@ -26,19 +21,31 @@ function linkPackages(folder: string): void {
   write(folder, "package.json", JSON.stringify({ name: "app", private: true, type: "module" }));
 }
 
-/** An app made with the tool: UUID and integer keys, references, defaults, a unique column, json, a later migration. */
+/**
+ * An app made with the tool: UUID and integer keys, references, defaults, a unique column, json, later migrations, an
+ * optional self reference, a unique index of two columns, and a single-table-inheritance subclass.
+ */
 function generatedApp(): string {
   const folder = app();
   ok(folder, "g", "model", "Author", "name:string!", "--id", "integer");
   ok(folder, "g", "model", "User", "name:string!", "email:string:unique", "admin:boolean!=false", "settings:json");
   ok(folder, "g", "model", "BlogPost", "title:string!", "body", "user:references", "author:references", "publishedAt:datetime", "views:integer=0");
   ok(folder, "g", "migration", "AddNicknameToUsers", "nickname:string=anon");
+  ok(folder, "g", "model", "Comment", "body:string!", "blogPost:references", "parent:references?{comments}");
+  ok(folder, "g", "migration", "AddIndexToBlogPosts", "authorId+title:unique");
+  ok(folder, "g", "migration", "AddTypeToUsers", "type:string");
+  ok(folder, "g", "model", "Admin", "--parent", "User");
   return folder;
 }
 
 describe("a generated app", () => {
   it("type-checks, with SPEC's compile errors and nullability holding for the generated schema", () => {
     const folder = generatedApp();
+    // The migrations' indexes are read back: \`schema\` writes the same file, and the same pair again is refused by name.
+    expect(ok(folder, "schema")).toBe("identical  src/db/schema.ts\n");
+    expect(refused(folder, "g", "migration", "AddTitleIndexToBlogPosts", "author_id+title:unique")).toBe(
+      'Error: Index "author_id+title:unique": blog_posts already has the index index_blog_posts_on_author_id_and_title, on author_id, title.',
+    );
     linkPackages(folder);
     write(
       folder,
@@ -63,7 +70,9 @@ describe("a generated app", () => {
       "src/check.ts",
       `import { ApplicationRecord } from "./models/application-record.js";
 import { Author } from "./models/author.js";
+import { Admin } from "./models/admin.js";
 import { BlogPost } from "./models/blog-post.js";
+import { Comment } from "./models/comment.js";
 import { User } from "./models/user.js";
 
 export async function check(input: FormData) {
@@ -85,12 +94,20 @@ export async function check(input: FormData) {
   const publishedAt: Date | null = post.publishedAt;
   // @ts-expect-error: body is nullable
   const body: string = post.body;
+  // A subclass is a User, with the table's attributes; an optional self reference is nullable.
+  const superuser: User = Admin.build({ name: "Root" });
+  const type: string | null = superuser.type;
+  const comment = Comment.build({ body: "Hi", blogPostId: post.id, parentId: null });
+  const parentId: string | null = comment.parentId;
+  const blogPostId: string = comment.blogPostId;
+  // @ts-expect-error: parentId is nullable
+  const requiredParent: string = comment.parentId;
   // pluck tuples follow the generated types.
   const pairs: [string, number | null][] = await BlogPost.pluck("title", "views");
 
   // A table absent from the schema is a compile error.
-  // @ts-expect-error: no table comments
-  ApplicationRecord("comments");
+  // @ts-expect-error: no table tags
+  ApplicationRecord("tags");
   // An unknown override key is a compile error.
   // @ts-expect-error: nope is not an attribute of users
   ApplicationRecord("users", { nope: false });
@@ -110,7 +127,7 @@ export async function check(input: FormData) {
   // Column names are not attribute names.
   // @ts-expect-error: published_at is the column, publishedAt the attribute
   BlogPost.build({ published_at: "2024-01-01" });
-  return [id, name, admin, email, nickname, createdAt, notNullEmail, authorId, userId, views, publishedAt, body, pairs, strictEmail];
+  return [id, name, admin, email, nickname, createdAt, notNullEmail, authorId, userId, views, publishedAt, body, pairs, strictEmail, type, parentId, blogPostId, requiredParent];
 }
 `,
     );
@@ -152,10 +169,13 @@ export async function check(input: FormData) {
       create(attributes: object): Promise<Record<string, unknown> & { isPersisted(): boolean }>;
       find(id: unknown): Promise<Record<string, unknown>>;
       count(): Promise<number>;
+      where(conditions: object): { toArray(): Promise<object[]> };
     };
     const { Author } = await load<{ Author: AnyModel }>("src/models/author.js");
     const { User } = await load<{ User: AnyModel }>("src/models/user.js");
     const { BlogPost } = await load<{ BlogPost: AnyModel }>("src/models/blog-post.js");
+    const { Comment } = await load<{ Comment: AnyModel }>("src/models/comment.js");
+    const { Admin } = await load<{ Admin: AnyModel & (new () => object) }>("src/models/admin.js");
     // The package as the app imports it, so that it is the same module instance as the Models' own import.
     write(folder, "src/recordflare.js", 'export * from "recordflare";\n');
     const recordflare = await load<typeof import("recordflare")>("src/recordflare.js");
@@ -188,7 +208,24 @@ export async function check(input: FormData) {
         await expect(User.create({ name: "Eve", email: "ada@example.com" })).rejects.toBeInstanceOf(recordflare.RecordNotUnique);
         // A reference is NOT NULL REFERENCES <parent_table> (id): D1 refuses a missing parent.
         await expect(BlogPost.create({ title: "Orphan", userId: "nobody", authorId: author.id })).rejects.toThrow(/FOREIGN KEY/);
-        expect(await BlogPost.count()).toBe(1);
+        // author_id+title:unique: D1 refuses the same title twice for one author, and takes it for another.
+        await expect(BlogPost.create({ title: "Hello", userId: user.id, authorId: author.id })).rejects.toBeInstanceOf(recordflare.RecordNotUnique);
+        const other = await Author.createOrThrow({ name: "Bo" });
+        await BlogPost.createOrThrow({ title: "Hello", userId: user.id, authorId: other.id });
+        expect(await BlogPost.count()).toBe(2);
+        // parent:references?{comments}: a root comment has none; a reply names an existing comment.
+        const root = await Comment.createOrThrow({ body: "First", blogPostId: post.id });
+        const reply = await Comment.createOrThrow({ body: "Reply", blogPostId: post.id, parentId: root.id });
+        expect([(await Comment.find(root.id)).parentId, (await Comment.find(reply.id)).parentId]).toEqual([null, root.id]);
+        await expect(Comment.create({ body: "Orphan", blogPostId: post.id, parentId: "nobody" })).rejects.toThrow(/FOREIGN KEY/);
+        // g model Admin --parent User: Admin's rows are stored in users with their type, and read back as Admins.
+        await Admin.createOrThrow({ name: "Root", email: "root@example.com" });
+        const [rootUser] = await User.where({ name: "Root" }).toArray();
+        const [ada] = await User.where({ name: "Ada" }).toArray();
+        expect(rootUser).toBeInstanceOf(Admin);
+        expect((rootUser as { type: string }).type).toBe("Admin");
+        expect(ada).not.toBeInstanceOf(Admin);
+        expect(await Admin.count()).toBe(1);
       });
       expect(sent.some((sql) => sql.startsWith('INSERT INTO "authors"'))).toBe(true);
     } finally {
