@@ -7,6 +7,7 @@
  * the table each reference points at.
  */
 import { underscore } from "../kernel/index.js";
+import { attributeTypeOf } from "./column-types.js";
 import { type ColumnSpec, columnsOf, type GeneratorArguments, indexOfColumn, parseArguments } from "./columns.js";
 import { addColumnStatements, createTableStatements, dropColumnStatements, type IdType, referencedKeys } from "./ddl.js";
 import { CliError } from "./errors.js";
@@ -70,10 +71,20 @@ function addStatements(table: TableInfo, { columns: specs, indexes }: GeneratorA
       );
     }
   }
+  for (const spec of indexedOnly) refuseNocaseOfOtherType(spec, table);
   const columns = [...table.columns.map((column) => column.name), ...added.flatMap(columnsOf)];
   const newIndexes = [...indexedOnly.map((spec) => indexOfColumn(spec)!), ...indexes];
   for (const index of [...newIndexes, ...added.flatMap((spec) => indexOfColumn(spec) ?? [])]) refuseIndexThere(table, index, columns);
   return addColumnStatements(table.name, added, newIndexes, idType, referencedKeys(database, undefined, idType));
+}
+
+// NOCASE folds letters of text: on a column the table holds as another type it would only make a plain unique index
+// look case-insensitive, as for a new column (see `parseColumn`).
+function refuseNocaseOfOtherType(spec: ColumnSpec, table: TableInfo): void {
+  if (spec.index !== "uniqueNocase") return;
+  const column = table.columns.find((candidate) => candidate.name === spec.column)!;
+  const type = attributeTypeOf(column.declaredType, column.jsonChecked);
+  if (type !== "string") throw new CliError(`Column "${spec.source}": :unique_nocase is for string columns, not ${type ?? "a column of no type"} (${table.name}.${column.name}).`);
 }
 
 // Throws `CliError` for an index naming a column the table will not have, or whose name an index of the table has.

@@ -101,6 +101,16 @@ describe("an index on a column the table has", { timeout: 30_000 }, () => {
     const folder = board();
     expect(refused(folder, "g", "migration", "AddUrlToLinks", "url:string:index")).toBe('Error: Column "url:string:index": links already has a column url.');
   });
+
+  it(":unique_nocase on a column the table has is taken for a string column only, as for a new column", () => {
+    const folder = board();
+    ok(folder, "g", "migration", "AddRankToVotes", "rank:integer");
+    expect(refused(folder, "g", "migration", "AddRankIndexToVotes", "rank:unique_nocase")).toBe(
+      'Error: Column "rank:unique_nocase": :unique_nocase is for string columns, not integer (votes.rank).',
+    );
+    ok(folder, "g", "migration", "AddUrlIndexToLinks", "url:unique_nocase");
+    expect(read(folder, "migrations/0005_add_url_index_to_links.sql")).toContain("CREATE UNIQUE INDEX index_links_on_url ON links (url COLLATE NOCASE);\n");
+  });
 });
 
 describe("index refusals", { timeout: 30_000 }, () => {
