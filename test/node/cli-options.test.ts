@@ -13,15 +13,16 @@ function files(folder: string): string[] {
 }
 
 describe("SPEC 'Command-line tool'", () => {
-  // "Option `--id integer` gives integer keys ... Generator options beyond `--id`: not shown." The guide adds only
-  // `--cwd`; any other option is a mistake, refused in one line like the others, before anything is written: a typo
-  // of `--id` must not quietly give UUID keys.
+  // "Option `--id integer` gives integer keys ... Generator options beyond `--id`: not shown." The guide adds `--cwd`,
+  // and `--parent` for g model only; any other option is a mistake, refused in one line like the others, before
+  // anything is written: a typo of `--id` must not quietly give UUID keys.
   it("an unknown option is refused with exit code 1, and nothing is written", () => {
     const folder = app();
     for (const args of [
       ["g", "model", "User", "--ids", "integer", "name"],
       ["g", "model", "User", "name", "--primary-key-type=integer"],
       ["g", "migration", "AddAgeToUsers", "age:integer", "-f"],
+      ["g", "migration", "CreateAdmins", "--parent", "User"],
       ["schema", "--force"],
     ]) {
       const result = run(folder, ...args);

@@ -101,3 +101,37 @@ describe("reference refusals", { timeout: 30_000 }, () => {
     expect(refused(folder, "g", "model", "Post", "log:references{d1_migrations}")).toMatch(/^Error: Column "log:references\{d1_migrations\}": the table d1_migrations has a reserved name/);
   });
 });
+
+describe("guide: References, Indexes of several columns", { timeout: 60_000 }, () => {
+  it("the chapter's commands write the statements it shows", () => {
+    const folder = app();
+    ok(folder, "g", "model", "User", "name:string!", "email:string:unique");
+    ok(folder, "g", "model", "BlogPost", "title:string!", "body", "published:boolean=false", "user:references", "slug:string:unique");
+    expect(refused(folder, "g", "model", "Review", "author:references")).toBe(
+      'Error: Column "author:references": no migration makes the table authors (tables: blog_posts, users); generate its Model first, or name the parent\'s table in braces (author:references{<table>}).',
+    );
+    ok(folder, "g", "model", "Comment", "body:string!", "blogPost:references", "parent:references?{comments}");
+    expect(read(folder, "migrations/0003_create_comments.sql")).toBe(`-- Migration number: 0003 \t create_comments
+CREATE TABLE comments (
+  id TEXT PRIMARY KEY NOT NULL,
+  blog_post_id TEXT NOT NULL REFERENCES blog_posts (id),
+  parent_id TEXT REFERENCES comments (id),
+  body TEXT NOT NULL,
+  created_at DATETIME NOT NULL,
+  updated_at DATETIME NOT NULL
+);
+CREATE INDEX index_comments_on_blog_post_id ON comments (blog_post_id);
+CREATE INDEX index_comments_on_parent_id ON comments (parent_id);
+`);
+    expect(read(folder, "src/db/schema.ts")).toContain('    blogPostId: { type: "string", null: false },\n    parentId: "string",\n');
+    ok(folder, "g", "model", "Vote", "user:references", "blogPost:references", "user_id+blog_post_id:unique");
+    expect(read(folder, "migrations/0004_create_votes.sql")).toContain(`CREATE INDEX index_votes_on_user_id ON votes (user_id);
+CREATE INDEX index_votes_on_blog_post_id ON votes (blog_post_id);
+CREATE UNIQUE INDEX index_votes_on_user_id_and_blog_post_id ON votes (user_id, blog_post_id);
+`);
+    ok(folder, "g", "migration", "AddIndexToBlogPosts", "title:index");
+    expect(read(folder, "migrations/0005_add_index_to_blog_posts.sql")).toBe(
+      "-- Migration number: 0005 \t add_index_to_blog_posts\nCREATE INDEX index_blog_posts_on_title ON blog_posts (title);\n",
+    );
+  });
+});

@@ -26,7 +26,7 @@ function migrations(folder: string): string[] {
   return readdirSync(path.join(folder, "migrations")).sort();
 }
 
-describe("g model <Name> --parent <Model>", { timeout: 30_000 }, () => {
+describe("g model <Name> --parent <Model> (guide: A subclass sharing its parent's table)", { timeout: 30_000 }, () => {
   it("declares the subclass in the parent's file, re-exports it from its own, writes no migration, and hints at the missing type column", () => {
     const folder = app();
     ok(folder, "g", "model", "User", "name:string!");
