@@ -34,9 +34,12 @@ export function indexKindOf(modifier: string): IndexKind | undefined {
 
 const COLUMN_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** Whether an argument is an index of several columns (`a+b:unique`) rather than a column. */
+/**
+ * Whether an argument is an index of several columns (`a+b:unique`) rather than a column: a `+` in its name, before
+ * any `:` or `=` (a column's default may hold one: `note=a+b`).
+ */
 export function isIndexArgument(source: string): boolean {
-  return source.split(":")[0]!.includes("+");
+  return source.split(/[:=]/)[0]!.includes("+");
 }
 
 /**

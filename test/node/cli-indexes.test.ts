@@ -67,6 +67,12 @@ describe("an index of several columns", { timeout: 30_000 }, () => {
     ]);
   });
 
+  it("a + in a column's default is not an index: note=a+b is a column", () => {
+    const folder = app();
+    ok(folder, "g", "model", "Memo", "note=a+b", "sum:string=1+1");
+    expect(read(folder, "migrations/0001_create_memos.sql")).toContain("  note TEXT DEFAULT 'a+b',\n  sum TEXT DEFAULT '1+1',\n");
+  });
+
   it("g migration Add... may index a column it adds together with one the table has", () => {
     const folder = board();
     ok(folder, "g", "migration", "AddRankToVotes", "rank:integer=0", "link_id+rank:index");
