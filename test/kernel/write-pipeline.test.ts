@@ -442,6 +442,54 @@ describe("write:outcome of a failed write without records", () => {
     expect(await titles()).toEqual(["TAKEN"]);
   });
 
+  /** A batch of every kind of item: records, bulk writes, to... Statements and a Statement of the app's own. */
+  const mixedBatch = (Documents: typeof PreparedDocument) => [
+    Documents.build({ title: "first record" }).toSave(),
+    Documents.toInsertAll([{ title: "bulk one" }, { title: "bulk two" }]),
+    defineStatement({ sql: "UPDATE locked_documents SET lock_version = 7", result: "meta" }),
+    Documents.toDeleteAll(),
+    Documents.build({ title: "refused" }).toSave(),
+    Documents.toInsert({ title: "after it" }),
+    Documents.build({ title: "never prepared" }).toSave(),
+  ];
+
+  it("a batch that fails before it is sent, as an item's preparation throws, reports every planned write once, in order", async () => {
+    await PreparedDocument.createOrThrow({ title: "kept" });
+    stages.outcomes = [];
+    stages.plan = (plan) => {
+      if (plan.values.get("title") === "REFUSED") throw new Refused("the fifth item was refused");
+    };
+    const { db, events } = listen();
+    const error = await rejectionOf(db.batch(mixedBatch(db.model(PreparedDocument))));
+    expect(error).toEqual(new Refused("the fifth item was refused"));
+    // The refused record's plan never became a write, and the record after it was never planned: nothing to report.
+    expect(stages.failures).toEqual(["create", "insertAll", "deleteAll", "insert"].map((operation) => ({ operation, error, conflict: false, changes: undefined })));
+    expect(stages.outcomes).toEqual([]);
+    expect(events).toEqual([]);
+    expect(await titles()).toEqual(["KEPT"]);
+  });
+
+  it("a batch D1 refuses reports every write it was given once, in order, and throws the first error a hook put in its place", async () => {
+    const kept = await PreparedDocument.createOrThrow({ title: "kept" });
+    stages.failures = [];
+    const { db } = listen();
+    const Documents = db.model(PreparedDocument);
+    stages.outcome = ({ plan, error }) => {
+      if (error !== undefined && plan.operation === "deleteAll") throw new Refused("the deleteAll saw it");
+    };
+    const items = [Documents.toInsert({ id: kept.id, title: "duplicate" }), ...mixedBatch(Documents).filter((_, index) => index !== 4)];
+    expect(await rejectionOf(db.batch(items))).toEqual(new Refused("the deleteAll saw it"));
+    expect(stages.failures.map(({ operation, error }) => [operation, error instanceof RecordNotUnique])).toEqual([
+      ["insert", true],
+      ["create", true],
+      ["insertAll", true],
+      ["deleteAll", true],
+      ["insert", true],
+      ["create", true],
+    ]);
+    expect(await titles()).toEqual(["KEPT"]);
+  });
+
   it("reports the failure of db.runAll to each write it sent", async () => {
     await PreparedDocument.createOrThrow({ title: "kept" });
     stages.failures = [];

@@ -62,10 +62,10 @@ export async function finishEach<T>(items: readonly T[], finish: (item: T, index
  * Hands a failed batch's error to every part (each write's outcome hooks see it), and returns the first error a part
  * replaced it with, else the error itself.
  */
-export function failEach<T>(parts: readonly T[], error: unknown, fail: (part: T) => unknown): unknown {
+export function failEach<T>(parts: readonly T[], error: unknown, fail: (part: T, index: number) => unknown): unknown {
   let thrown = error;
-  for (const part of parts) {
-    const replaced = fail(part);
+  for (const [index, part] of parts.entries()) {
+    const replaced = fail(part, index);
     if (thrown === error) thrown = replaced;
   }
   return thrown;
