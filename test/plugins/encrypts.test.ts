@@ -304,6 +304,7 @@ class BadgedPerson extends Encrypted("encrypted_people") {
     this.encrypts("email", { deterministic: true });
   }
   badges = hasMany(Badge, { foreignKey: "personId" });
+  team = belongsTo(BadgedTeam, { foreignKey: "teamId" });
 }
 
 /** The same people, of one address by default: a default scope on the encrypted attribute. */
@@ -382,6 +383,40 @@ describe("encrypts: through associations whose hops compare an encrypted attribu
     expect(() => team.scopedBadges().toSql()).toThrow(TypeError);
     expect(() => BadgedTeam.withCount("scopedBadges").toSql()).toThrow(TypeError);
   });
+});
+
+/** A team whose destroy handles, by `dependent`, its people of one encrypted address, directly or as a through association's join rows. */
+function dependentTeam(dependent: "deleteAll" | "destroy" | "nullify", through: boolean) {
+  return class DependentTeam extends Encrypted("encrypted_teams") {
+    scoped = hasMany(BadgedPerson, { foreignKey: "teamId", scope: (q) => q.where({ email: SCOPED }), ...(through ? {} : { dependent }) });
+    // The people's teams through them: its dependent handles the join rows, the scoped people.
+    scopedTeams = hasMany(BadgedTeam, { through: this.scoped, source: "team", ...(through ? { dependent } : {}) });
+  };
+}
+
+describe("encrypts: dependents in a scope on an encrypted attribute", () => {
+  const cases: Array<["deleteAll" | "destroy" | "nullify", boolean, Array<[string, boolean]>]> = [
+    ["deleteAll", false, [["Bob", true]]],
+    ["destroy", false, [["Bob", true]]],
+    ["nullify", false, [["Ann", false], ["Bob", true]]],
+    ["deleteAll", true, [["Bob", true]]],
+    ["destroy", true, [["Bob", true]]],
+  ];
+  for (const [dependent, through, left] of cases) {
+    it(`${dependent}${through ? " of a through association's join rows" : ""}: the destroy reaches the scoped rows by ciphertext only`, async () => {
+      const Team = dependentTeam(dependent, through);
+      const team = await Team.createOrThrow({ name: "Red" });
+      await BadgedPerson.createOrThrow({ name: "Ann", email: SCOPED, teamId: team.id });
+      await BadgedPerson.createOrThrow({ name: "Bob", email: "other@example.com", teamId: team.id });
+      const { sent, events, roundTrips } = await observed(async () => void (await (await Team.find(team.id)).destroyOrThrow()));
+      const people = await BadgedPerson.order({ name: "asc" }).toArray();
+      expect(people.map((person) => [person.name, person.teamId === team.id])).toEqual(left);
+      for (const value of sent) expect(String(value)).not.toContain(SCOPED);
+      for (const event of events) for (const param of event.params) expect(String(param)).not.toContain(SCOPED);
+      // The find, then the destroy's one batch; encrypts plans each person's write, so a destroyed one is read first.
+      expect(roundTrips).toHaveLength(dependent === "destroy" ? 3 : 2);
+    });
+  }
 });
 
 describe("encrypts: key rotation", () => {

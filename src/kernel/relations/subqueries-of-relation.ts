@@ -20,11 +20,23 @@ function collectFromConditions(conditions: readonly Condition[], found: Relation
   }
 }
 
+/** Whether a description holds any fragment (where a subquery could be): most loads hold none, and make nothing. */
+function holdsFragments(data: RelationData): boolean {
+  return (
+    data.columns.length > 0 ||
+    data.conditions.some((condition) => condition.kind === "sql" || condition.kind === "not" || condition.kind === "or") ||
+    data.order.some((term) => term.kind === "sql")
+  );
+}
+
+const NONE: readonly RelationSubquery[] = [];
+
 /**
  * The Relation subqueries a description's fragments hold (in its conditions, computed columns and order), to be
- * prepared before it compiles; empty for a description without fragments, at the cost of a look at each condition.
+ * prepared before it compiles; none, with nothing made, for a description without fragments.
  */
-export function subqueriesOf(data: RelationData): RelationSubquery[] {
+export function subqueriesOf(data: RelationData): readonly RelationSubquery[] {
+  if (!holdsFragments(data)) return NONE;
   const found: RelationSubquery[] = [];
   collectFromConditions(data.conditions, found);
   for (const { fragment } of data.columns) collectFrom(fragment, found);
