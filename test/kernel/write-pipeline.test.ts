@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { column, connect, Model, RecordflareError, RecordNotUnique, sql, WriteConflict } from "../../src/index.js";
+import { batch, column, connect, hasMany, Model, RecordflareError, RecordNotUnique, sql, withDatabase, WriteConflict } from "../../src/index.js";
 import { defineStatement, installChangesGuard, installWritePlans, type WriteOutcome, type WritePlan } from "../../src/plugin.js";
 import { rejectionOf } from "../helpers/errors.js";
 import { listen } from "../helpers/queries.js";
@@ -498,6 +498,50 @@ describe("write:outcome of a failed write without records", () => {
     expect(stages.failures.map(({ operation }) => operation)).toEqual(["deleteAll"]);
     expect(await titles()).toEqual(["KEPT"]);
   });
+});
+
+/** What the sections' outcome hook saw: each failed write's heading and error. */
+const sectionFailures: Array<[unknown, unknown]> = [];
+
+/** Sections of a document (migration 0070): a section headed "refused" is refused by its write:plan hook. */
+class OutlinedSection extends Model({ id: "integer", lockedDocumentId: { type: "integer", null: false }, heading: { type: "string", null: false }, lockVersion: "integer" }) {
+  static override tableName = "locked_sections";
+  static override binding = "DB";
+  static {
+    installWritePlans();
+    this.hook("write:plan", (plan) => {
+      if (plan.values.get("heading") === "refused") throw new Refused("the section was refused");
+    });
+    this.hook("write:outcome", ({ plan, error }) => void (error !== undefined && sectionFailures.push([plan.values.get("heading"), error])));
+  }
+}
+
+class OutlinedDocument extends Model({ id: "integer", title: { type: "string", null: false }, lockVersion: "integer" }) {
+  static override tableName = "locked_documents";
+  static override binding = "DB";
+  sections = hasMany(OutlinedSection, { foreignKey: "lockedDocumentId" });
+}
+
+describe("write:outcome of the writes a record's write adds, when a later one's preparation throws", () => {
+  beforeEach(() => void (sectionFailures.length = 0));
+
+  for (const [how, save] of [
+    ["save", (document: OutlinedDocument) => document.save()],
+    ["a batch", (document: OutlinedDocument) => batch([document.toSave()])],
+  ] as const) {
+    it(`${how}: the children built before the refused one report its error, and nothing is sent`, async () => {
+      const document = await OutlinedDocument.createOrThrow({ title: "outline" });
+      document.sections().build({ heading: "kept" });
+      document.sections().build({ heading: "refused" });
+      document.title = "renamed";
+      const { db, events } = listen();
+      const error = await rejectionOf(withDatabase(db, () => save(document)));
+      expect(error).toEqual(new Refused("the section was refused"));
+      expect(sectionFailures).toEqual([["kept", error]]);
+      expect(events).toEqual([]);
+      expect(await titles()).toEqual(["outline"]);
+    });
+  }
 });
 
 describe("plan.before and plan.after", () => {

@@ -70,3 +70,22 @@ export function failEach<T>(parts: readonly T[], error: unknown, fail: (part: T,
   }
   return thrown;
 }
+
+/**
+ * The error a failed call throws: every write among `statements` that reports its failure (its `write:outcome`
+ * hooks) sees `error` first, and the first one to replace it gives the error thrown instead. Statements that
+ * report nothing (reads, a plugin's own) leave it as it is; record writes report through their batch item.
+ */
+export function reportedFailure(statements: readonly Statement[], error: unknown): unknown {
+  return failEach(statements, error, (statement) => (statement.reportFailure ? statement.reportFailure(error) : error));
+}
+
+/**
+ * A batch item's report of its batch's failure: a record write's own writes through the item, and the Statements
+ * among what it `prepared` (a destroy's set-based writes of dependents); a Statement item itself. Returns the error
+ * a `write:outcome` hook put in its place, else `error`.
+ */
+export function failedItem(item: Statement | Batchable, prepared: readonly Statement[] | undefined, error: unknown): unknown {
+  if (!isBatchable(item)) return reportedFailure([item], error);
+  return failEach([() => item.failed(error), () => reportedFailure(prepared ?? [], error)], error, (report) => report());
+}

@@ -1,6 +1,6 @@
 import { HookPoints } from "../plugin-api/hook-points.js";
 import { argumentError, optionsArgument, refuseUninspectable } from "../records/arguments.js";
-import { type Batchable, failEach, finishEach, isBatchable, resultsPerItem } from "./batchable.js";
+import { type Batchable, failedItem, failEach, finishEach, isBatchable, reportedFailure, resultsPerItem } from "./batchable.js";
 import type { D1DatabaseLike, D1PreparedStatementLike } from "./d1.js";
 import { changesGuardSlot, checkChanges, guardedBatch } from "./changes-check.js";
 import { metaOfError, translateError } from "./database-errors.js";
@@ -247,25 +247,6 @@ export class Database {
     unbound[CHECK_MODEL]();
     return bindModel(unbound, this);
   }
-}
-
-/**
- * The error a failed call throws: every write among `statements` that reports its failure (its `write:outcome`
- * hooks) sees `error` first, and the first one to replace it gives the error thrown instead. Statements that
- * report nothing (reads, a plugin's own) leave it as it is; record writes report through their batch item.
- */
-function reportedFailure(statements: readonly Statement[], error: unknown): unknown {
-  return failEach(statements, error, (statement) => (statement.reportFailure ? statement.reportFailure(error) : error));
-}
-
-/**
- * A batch item's report of its batch's failure: a record write's own writes through the item, and the Statements
- * among what it `prepared` (a destroy's set-based writes of dependents); a Statement item itself. Returns the error
- * a `write:outcome` hook put in its place, else `error`.
- */
-function failedItem(item: BatchItem, prepared: readonly Statement[] | undefined, error: unknown): unknown {
-  if (!isBatchable(item)) return reportedFailure([item], error);
-  return failEach([() => item.failed(error), () => reportedFailure(prepared ?? [], error)], error, (report) => report());
 }
 
 /** What D1 counts per statement, added up over the parts of a Statement sent as several. */
