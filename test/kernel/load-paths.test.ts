@@ -239,6 +239,17 @@ const STAGED_PATHS: ReadonlyArray<{ path: string; read: () => Promise<unknown>; 
     stages: ["prepare Article load", "prepare Tagging preload", "prepare Label preload", "load Article load", "load Tagging preload", "load Label preload"],
   },
   {
+    path: "a through association's read: the Relation of each hop it crosses is prepared too",
+    read: async () => (await Article.findByOrThrow({ title: "tagged" })).tags().toArray(),
+    stages: ["prepare Article load", "load Article load", "prepare Label load", "prepare Tagging load", "load Label load"],
+    roundTrips: 2,
+  },
+  {
+    path: "a count of a through association in the SELECT (withCount): each hop's Relation prepared",
+    read: () => Article.withCount("tags").toArray(),
+    stages: ["prepare Article load", "prepare Label count", "prepare Tagging count", "load Article load"],
+  },
+  {
     path: "a polymorphic preload",
     read: () => polymorphic.Comment.includes("commentable").toArray(),
     stages: ["prepare Comment load", "prepare Post preload", "prepare Photo preload", "load Comment load", "load Post preload", "load Photo preload"],

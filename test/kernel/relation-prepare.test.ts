@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { ActiveRecord, defineApplicationRecord, hasMany } from "../../src/index.js";
-import { type Condition, definePlugin, type QueryPurpose } from "../../src/plugin.js";
+import { ActiveRecord, belongsTo, defineApplicationRecord, hasMany } from "../../src/index.js";
+import { type Condition, definePlugin, joinSelect, type QueryPurpose, relationSubquery, type SelectParts } from "../../src/plugin.js";
 import { resetDatabase } from "../helpers/db.js";
 import { schema } from "../models/fixtures.js";
 
@@ -11,8 +11,8 @@ import { schema } from "../models/fixtures.js";
 const aliases = new Map([["alias of Ann", "Ann"], ["alias of Bob", "Bob"]]);
 const purposes: QueryPurpose[] = [];
 
-/** The attributes compared with names: a member's name, and a story's title. */
-const NAMED = new Set(["name", "title"]);
+/** The attributes compared with names: a member's name, a story's title, and a tagging's note. */
+const NAMED = new Set(["name", "title", "note"]);
 
 function resolved(condition: Condition): Condition {
   if (condition.kind === "equal" && NAMED.has(condition.attribute.name)) return { ...condition, value: aliases.get(condition.value as string) ?? condition.value };
@@ -93,6 +93,43 @@ describe("relation:prepare", () => {
       posts = hasMany(Story, { foreignKey: "userId" });
     }
     await expect(Writer.includes("posts").toArray()).rejects.toThrow(new TypeError("Writer: a relation:preparePlan hook set relation to something other than a Relation of Writer"));
+  });
+
+  it("runs for the Relation of each hop a through association crosses, so the hops read the rows its conditions stand for", async () => {
+    const throughSchema = {
+      thr_posts: { id: "integer", thrWriterId: "integer", title: { type: "string", null: false }, tenantId: "string" },
+      thr_taggings: { id: "integer", thrPostId: { type: "integer", null: false }, thrTagId: { type: "integer", null: false }, note: "string", deletedAt: "datetime", tenantId: "string" },
+      thr_tags: { id: "integer", name: { type: "string", null: false }, deletedAt: "datetime", tenantId: "string" },
+    } as const;
+    const Aliased = defineApplicationRecord(throughSchema, PreparedBase);
+    class Tag extends Aliased("thr_tags") {}
+    class Tagging extends Aliased("thr_taggings") {
+      tag = belongsTo(Tag, { foreignKey: "thrTagId" });
+    }
+    // The hop's scope names a note by its alias: only the prepare stage makes it match.
+    class Article extends Aliased("thr_posts") {
+      annsTaggings = hasMany(Tagging, { foreignKey: "thrPostId", scope: (q) => q.where({ note: "alias of Ann" }) });
+      annsTags = hasMany(Tag, { through: this.annsTaggings, source: "tag" });
+    }
+    const article = await Article.createOrThrow({ title: "tagged" });
+    const [red, blue] = [await Tag.createOrThrow({ name: "red" }), await Tag.createOrThrow({ name: "blue" })];
+    await Tagging.insertAll([{ thrPostId: article.id!, thrTagId: red.id!, note: "Ann" }, { thrPostId: article.id!, thrTagId: blue.id!, note: "Bob" }]);
+    purposes.length = 0;
+    expect((await article.annsTags().toArray()).map((tag) => tag.name)).toEqual(["red"]);
+    expect(purposes).toEqual(["load", "load"]);
+    expect(await article.annsTags().count()).toBe(1);
+    const [counted] = await Article.withCount("annsTags").toArray();
+    expect(counted!.annsTagsCount).toBe(1);
+    const [loaded] = await Article.includes("annsTags").toArray();
+    expect((await loaded!.annsTags().toArray()).map((tag) => tag.name)).toEqual(["red"]);
+  });
+
+  it("relationSubquery refuses what is no Relation, no purpose or no function, naming itself", () => {
+    const shape = (parts: SelectParts) => joinSelect(parts);
+    expect(() => relationSubquery(Member.all() as never, "load", shape)).not.toThrow();
+    expect(() => relationSubquery({} as never, "load", shape)).toThrow(new TypeError("relationSubquery takes a Relation, not [object Object]"));
+    expect(() => relationSubquery(Member.all(), "read" as never, shape)).toThrow(/^relationSubquery takes a query purpose \(load, reload, count, exists, pluck, preload, updateAll, deleteAll\), not "read"$/);
+    expect(() => relationSubquery(Member.all(), "load", "SELECT 1" as never)).toThrow(new TypeError(`relationSubquery takes a function that joins the parts of a SELECT, not "SELECT 1"`));
   });
 
   it("runs for each Relation a preload reads, once per load, with the conditions of its scope", async () => {

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { column, connect, Model, RecordflareError, RecordNotUnique, sql, WriteConflict } from "../../src/index.js";
+import { batch, column, connect, hasMany, Model, RecordflareError, RecordNotUnique, sql, withDatabase, WriteConflict } from "../../src/index.js";
 import { defineStatement, installChangesGuard, installWritePlans, type WriteOutcome, type WritePlan } from "../../src/plugin.js";
 import { rejectionOf } from "../helpers/errors.js";
 import { listen } from "../helpers/queries.js";
@@ -442,6 +442,54 @@ describe("write:outcome of a failed write without records", () => {
     expect(await titles()).toEqual(["TAKEN"]);
   });
 
+  /** A batch of every kind of item: records, bulk writes, to... Statements and a Statement of the app's own. */
+  const mixedBatch = (Documents: typeof PreparedDocument) => [
+    Documents.build({ title: "first record" }).toSave(),
+    Documents.toInsertAll([{ title: "bulk one" }, { title: "bulk two" }]),
+    defineStatement({ sql: "UPDATE locked_documents SET lock_version = 7", result: "meta" }),
+    Documents.toDeleteAll(),
+    Documents.build({ title: "refused" }).toSave(),
+    Documents.toInsert({ title: "after it" }),
+    Documents.build({ title: "never prepared" }).toSave(),
+  ];
+
+  it("a batch that fails before it is sent, as an item's preparation throws, reports every planned write once, in order", async () => {
+    await PreparedDocument.createOrThrow({ title: "kept" });
+    stages.outcomes = [];
+    stages.plan = (plan) => {
+      if (plan.values.get("title") === "REFUSED") throw new Refused("the fifth item was refused");
+    };
+    const { db, events } = listen();
+    const error = await rejectionOf(db.batch(mixedBatch(db.model(PreparedDocument))));
+    expect(error).toEqual(new Refused("the fifth item was refused"));
+    // The refused record's plan never became a write, and the record after it was never planned: nothing to report.
+    expect(stages.failures).toEqual(["create", "insertAll", "deleteAll", "insert"].map((operation) => ({ operation, error, conflict: false, changes: undefined })));
+    expect(stages.outcomes).toEqual([]);
+    expect(events).toEqual([]);
+    expect(await titles()).toEqual(["KEPT"]);
+  });
+
+  it("a batch D1 refuses reports every write it was given once, in order, and throws the first error a hook put in its place", async () => {
+    const kept = await PreparedDocument.createOrThrow({ title: "kept" });
+    stages.failures = [];
+    const { db } = listen();
+    const Documents = db.model(PreparedDocument);
+    stages.outcome = ({ plan, error }) => {
+      if (error !== undefined && plan.operation === "deleteAll") throw new Refused("the deleteAll saw it");
+    };
+    const items = [Documents.toInsert({ id: kept.id, title: "duplicate" }), ...mixedBatch(Documents).filter((_, index) => index !== 4)];
+    expect(await rejectionOf(db.batch(items))).toEqual(new Refused("the deleteAll saw it"));
+    expect(stages.failures.map(({ operation, error }) => [operation, error instanceof RecordNotUnique])).toEqual([
+      ["insert", true],
+      ["create", true],
+      ["insertAll", true],
+      ["deleteAll", true],
+      ["insert", true],
+      ["create", true],
+    ]);
+    expect(await titles()).toEqual(["KEPT"]);
+  });
+
   it("reports the failure of db.runAll to each write it sent", async () => {
     await PreparedDocument.createOrThrow({ title: "kept" });
     stages.failures = [];
@@ -450,6 +498,50 @@ describe("write:outcome of a failed write without records", () => {
     expect(stages.failures.map(({ operation }) => operation)).toEqual(["deleteAll"]);
     expect(await titles()).toEqual(["KEPT"]);
   });
+});
+
+/** What the sections' outcome hook saw: each failed write's heading and error. */
+const sectionFailures: Array<[unknown, unknown]> = [];
+
+/** Sections of a document (migration 0070): a section headed "refused" is refused by its write:plan hook. */
+class OutlinedSection extends Model({ id: "integer", lockedDocumentId: { type: "integer", null: false }, heading: { type: "string", null: false }, lockVersion: "integer" }) {
+  static override tableName = "locked_sections";
+  static override binding = "DB";
+  static {
+    installWritePlans();
+    this.hook("write:plan", (plan) => {
+      if (plan.values.get("heading") === "refused") throw new Refused("the section was refused");
+    });
+    this.hook("write:outcome", ({ plan, error }) => void (error !== undefined && sectionFailures.push([plan.values.get("heading"), error])));
+  }
+}
+
+class OutlinedDocument extends Model({ id: "integer", title: { type: "string", null: false }, lockVersion: "integer" }) {
+  static override tableName = "locked_documents";
+  static override binding = "DB";
+  sections = hasMany(OutlinedSection, { foreignKey: "lockedDocumentId" });
+}
+
+describe("write:outcome of the writes a record's write adds, when a later one's preparation throws", () => {
+  beforeEach(() => void (sectionFailures.length = 0));
+
+  for (const [how, save] of [
+    ["save", (document: OutlinedDocument) => document.save()],
+    ["a batch", (document: OutlinedDocument) => batch([document.toSave()])],
+  ] as const) {
+    it(`${how}: the children built before the refused one report its error, and nothing is sent`, async () => {
+      const document = await OutlinedDocument.createOrThrow({ title: "outline" });
+      document.sections().build({ heading: "kept" });
+      document.sections().build({ heading: "refused" });
+      document.title = "renamed";
+      const { db, events } = listen();
+      const error = await rejectionOf(withDatabase(db, () => save(document)));
+      expect(error).toEqual(new Refused("the section was refused"));
+      expect(sectionFailures).toEqual([["kept", error]]);
+      expect(events).toEqual([]);
+      expect(await titles()).toEqual(["outline"]);
+    });
+  }
 });
 
 describe("plan.before and plan.after", () => {

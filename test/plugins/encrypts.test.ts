@@ -23,6 +23,7 @@ import { rejectionOf } from "../helpers/errors.js";
 
 const schema = {
   encrypted_teams: { id: "integer", name: { type: "string", null: false } },
+  encrypted_badges: { id: "integer", personId: { type: "integer", null: false }, label: { type: "string", null: false } },
   encrypted_people: { id: "integer", email: "string", note: "string", name: { type: "string", null: false }, age: "integer", teamId: "integer" },
 } as const;
 
@@ -94,7 +95,7 @@ async function storedRows(): Promise<Record<string, unknown>[]> {
 beforeEach(async () => {
   keys.current = KEY_A;
   keys.previous = [];
-  await env.DB.exec("DELETE FROM encrypted_people; DELETE FROM encrypted_teams;");
+  await env.DB.exec("DELETE FROM encrypted_people; DELETE FROM encrypted_teams; DELETE FROM encrypted_badges;");
 });
 
 type People = typeof Person;
@@ -288,6 +289,132 @@ describe("encrypts: default scopes and association scopes on an encrypted attrib
       for (const event of events) for (const param of event.params) expect(String(param), path).not.toContain(SCOPED);
       // The preloads join the batch of their owners' SELECT, and the loaded association answers without a query.
       if (path.includes("includes")) expect(roundTrips).toHaveLength(1);
+    });
+  }
+});
+
+/** A badge of a person: what the through associations below reach. */
+class Badge extends Encrypted("encrypted_badges") {
+  holder = belongsTo(BadgedPerson, { foreignKey: "personId" });
+}
+
+/** A person with badges; the email is encrypted deterministically. */
+class BadgedPerson extends Encrypted("encrypted_people") {
+  static {
+    this.encrypts("email", { deterministic: true });
+  }
+  badges = hasMany(Badge, { foreignKey: "personId" });
+  team = belongsTo(BadgedTeam, { foreignKey: "teamId" });
+}
+
+/** The same people, of one address by default: a default scope on the encrypted attribute. */
+class DefaultedBadgedPerson extends Encrypted("encrypted_people") {
+  static {
+    this.encrypts("email", { deterministic: true });
+    this.defaultScope((q) => q.where({ email: SCOPED }));
+  }
+  badges = hasMany(Badge, { foreignKey: "personId" });
+}
+
+/**
+ * A team's badges through people narrowed on the encrypted attribute (by the association's scope, or by the person's
+ * default scope), and the holders of those badges through that through association, narrowed on it again.
+ */
+class BadgedTeam extends Encrypted("encrypted_teams") {
+  scoped = hasMany(BadgedPerson, { foreignKey: "teamId", scope: (q) => q.where({ email: SCOPED }) });
+  defaulted = hasMany(DefaultedBadgedPerson, { foreignKey: "teamId" });
+  scopedBadges = hasMany(Badge, { through: this.scoped, source: "badges" });
+  defaultedBadges = hasMany(Badge, { through: this.defaulted, source: "badges" });
+  holders = hasMany(BadgedPerson, { through: this.scopedBadges, source: "holder", scope: (q) => q.where({ email: SCOPED }) });
+}
+
+describe("encrypts: through associations whose hops compare an encrypted attribute", () => {
+  let team: BadgedTeam;
+
+  beforeEach(async () => {
+    team = await BadgedTeam.createOrThrow({ name: "Red" });
+    const [ann, bob] = [
+      await BadgedPerson.createOrThrow({ name: "Ann", email: SCOPED, teamId: team.id }),
+      await BadgedPerson.createOrThrow({ name: "Bob", email: "other@example.com", teamId: team.id }),
+    ];
+    await Badge.insertAll([{ personId: ann.id!, label: "gold" }, { personId: bob.id!, label: "silver" }]);
+  });
+
+  const labels = (badges: readonly Badge[]) => badges.map((badge) => badge.label);
+  const loaded = async () => (await BadgedTeam.find(team.id)) as BadgedTeam;
+
+  /** Each read path through those hops, its result (the scoped person's badge only), and its round trips. */
+  const readPaths: Array<[string, () => Promise<unknown>, unknown, number]> = [
+    ["the reader, through an association scope", async () => labels(await (await loaded()).scopedBadges().toArray()), ["gold"], 2],
+    ["the reader, through a default scope", async () => labels(await (await loaded()).defaultedBadges().toArray()), ["gold"], 2],
+    ["count, exists and pluck on the reader", async () => {
+      const badges = (await loaded()).scopedBadges();
+      return [await badges.count(), await badges.exists(), await badges.pluck("label")];
+    }, [1, true, ["gold"]], 4],
+    ["a through a through, narrowed by its own scope too", async () => (await (await loaded()).holders().toArray()).map((person) => person.name), ["Ann"], 2],
+    ["includes", async () => {
+      const [owner] = await BadgedTeam.includes("scopedBadges", "defaultedBadges").toArray();
+      return [labels(await owner!.scopedBadges().toArray()), labels(await owner!.defaultedBadges().toArray())];
+    }, [["gold"], ["gold"]], 1],
+    ["includes of a through a through with a scope", async () => {
+      const [owner] = await BadgedTeam.includes("holders").toArray();
+      return (await owner!.holders().toArray()).map((person) => person.name);
+    }, ["Ann"], 1],
+    ["withCount and whereCount", async () => {
+      const [counted] = await BadgedTeam.withCount("scopedBadges", "holders").toArray();
+      const matching = await BadgedTeam.whereCount("defaultedBadges", "=", 1).pluck("name");
+      return [counted!.scopedBadgesCount, counted!.holdersCount, matching];
+    }, [1, 1, ["Red"]], 2],
+  ];
+
+  for (const [path, read, expected, trips] of readPaths) {
+    it(`${path}: the hops' conditions are encrypted as their own queries' are, so their plaintext never reaches D1`, async () => {
+      let result: unknown;
+      const { sent, events, roundTrips } = await observed(async () => void (result = await read()));
+      expect(result).toEqual(expected);
+      for (const value of sent) expect(String(value), path).not.toContain(SCOPED);
+      for (const event of events) for (const param of event.params) expect(String(param), path).not.toContain(SCOPED);
+      expect(roundTrips).toHaveLength(trips);
+    });
+  }
+
+  it("what compiles synchronously still refuses the hops' conditions rather than send plaintext", async () => {
+    const team = await loaded();
+    expect(() => team.scopedBadges().toSql()).toThrow(TypeError);
+    expect(() => BadgedTeam.withCount("scopedBadges").toSql()).toThrow(TypeError);
+  });
+});
+
+/** A team whose destroy handles, by `dependent`, its people of one encrypted address, directly or as a through association's join rows. */
+function dependentTeam(dependent: "deleteAll" | "destroy" | "nullify", through: boolean) {
+  return class DependentTeam extends Encrypted("encrypted_teams") {
+    scoped = hasMany(BadgedPerson, { foreignKey: "teamId", scope: (q) => q.where({ email: SCOPED }), ...(through ? {} : { dependent }) });
+    // The people's teams through them: its dependent handles the join rows, the scoped people.
+    scopedTeams = hasMany(BadgedTeam, { through: this.scoped, source: "team", ...(through ? { dependent } : {}) });
+  };
+}
+
+describe("encrypts: dependents in a scope on an encrypted attribute", () => {
+  const cases: Array<["deleteAll" | "destroy" | "nullify", boolean, Array<[string, boolean]>]> = [
+    ["deleteAll", false, [["Bob", true]]],
+    ["destroy", false, [["Bob", true]]],
+    ["nullify", false, [["Ann", false], ["Bob", true]]],
+    ["deleteAll", true, [["Bob", true]]],
+    ["destroy", true, [["Bob", true]]],
+  ];
+  for (const [dependent, through, left] of cases) {
+    it(`${dependent}${through ? " of a through association's join rows" : ""}: the destroy reaches the scoped rows by ciphertext only`, async () => {
+      const Team = dependentTeam(dependent, through);
+      const team = await Team.createOrThrow({ name: "Red" });
+      await BadgedPerson.createOrThrow({ name: "Ann", email: SCOPED, teamId: team.id });
+      await BadgedPerson.createOrThrow({ name: "Bob", email: "other@example.com", teamId: team.id });
+      const { sent, events, roundTrips } = await observed(async () => void (await (await Team.find(team.id)).destroyOrThrow()));
+      const people = await BadgedPerson.order({ name: "asc" }).toArray();
+      expect(people.map((person) => [person.name, person.teamId === team.id])).toEqual(left);
+      for (const value of sent) expect(String(value)).not.toContain(SCOPED);
+      for (const event of events) for (const param of event.params) expect(String(param)).not.toContain(SCOPED);
+      // The find, then the destroy's one batch; encrypts plans each person's write, so a destroyed one is read first.
+      expect(roundTrips).toHaveLength(dependent === "destroy" ? 3 : 2);
     });
   }
 });

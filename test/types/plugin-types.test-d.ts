@@ -4,7 +4,7 @@
  */
 import { expectTypeOf } from "vitest";
 import { type AnyModel, column, Model, type RelationOf, sql } from "../../src/index.js";
-import { definePlugin, defineStatement, type Relation, type WriteOperation } from "../../src/plugin.js";
+import { definePlugin, defineStatement, joinSelect, type Relation, relationSubquery, type Subquery, type WriteOperation } from "../../src/plugin.js";
 
 export const chronologicalPlugin = definePlugin({
   name: "chronological",
@@ -140,3 +140,13 @@ definePlugin({
   // @ts-expect-error the kinds of methods are relation, static and record
   wrap: { instance: { save: (next) => next } },
 });
+
+// relationSubquery takes a Relation, a query purpose and a function of the SELECT's parts; it gives a Subquery.
+declare const someRelation: Relation;
+expectTypeOf(relationSubquery(someRelation, "count", (parts) => joinSelect({ ...parts, columns: "COUNT(*)" }))).toEqualTypeOf<Subquery>();
+// @ts-expect-error what it selects from is a Relation
+relationSubquery({ model: 1 }, "load", joinSelect);
+// @ts-expect-error the purpose is one of a query's
+relationSubquery(someRelation, "read", joinSelect);
+// @ts-expect-error shape joins the parts into text
+relationSubquery(someRelation, "load", (parts) => parts);

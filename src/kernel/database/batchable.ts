@@ -62,11 +62,30 @@ export async function finishEach<T>(items: readonly T[], finish: (item: T, index
  * Hands a failed batch's error to every part (each write's outcome hooks see it), and returns the first error a part
  * replaced it with, else the error itself.
  */
-export function failEach<T>(parts: readonly T[], error: unknown, fail: (part: T) => unknown): unknown {
+export function failEach<T>(parts: readonly T[], error: unknown, fail: (part: T, index: number) => unknown): unknown {
   let thrown = error;
-  for (const part of parts) {
-    const replaced = fail(part);
+  for (const [index, part] of parts.entries()) {
+    const replaced = fail(part, index);
     if (thrown === error) thrown = replaced;
   }
   return thrown;
+}
+
+/**
+ * The error a failed call throws: every write among `statements` that reports its failure (its `write:outcome`
+ * hooks) sees `error` first, and the first one to replace it gives the error thrown instead. Statements that
+ * report nothing (reads, a plugin's own) leave it as it is; record writes report through their batch item.
+ */
+export function reportedFailure(statements: readonly Statement[], error: unknown): unknown {
+  return failEach(statements, error, (statement) => (statement.reportFailure ? statement.reportFailure(error) : error));
+}
+
+/**
+ * A batch item's report of its batch's failure: a record write's own writes through the item, and the Statements
+ * among what it `prepared` (a destroy's set-based writes of dependents); a Statement item itself. Returns the error
+ * a `write:outcome` hook put in its place, else `error`.
+ */
+export function failedItem(item: Statement | Batchable, prepared: readonly Statement[] | undefined, error: unknown): unknown {
+  if (!isBatchable(item)) return reportedFailure([item], error);
+  return failEach([() => item.failed(error), () => reportedFailure(prepared ?? [], error)], error, (report) => report());
 }

@@ -1,6 +1,6 @@
 import { HookPoints } from "../plugin-api/hook-points.js";
 import { argumentError, optionsArgument, refuseUninspectable } from "../records/arguments.js";
-import { type Batchable, failEach, finishEach, isBatchable, resultsPerItem } from "./batchable.js";
+import { type Batchable, failedItem, failEach, finishEach, isBatchable, reportedFailure, resultsPerItem } from "./batchable.js";
 import type { D1DatabaseLike, D1PreparedStatementLike } from "./d1.js";
 import { changesGuardSlot, checkChanges, guardedBatch } from "./changes-check.js";
 import { metaOfError, translateError } from "./database-errors.js";
@@ -179,11 +179,16 @@ export class Database {
 
   /**
    * Runs Statements in one atomic D1 batch (one round trip) and resolves to what each reads; a Statement made of
-   * parts sends each of them.
+   * parts sends each of them. When it fails, each write among them reports the failure (see `reportedFailure`).
    */
   async runAll(statements: readonly Statement[]): Promise<unknown[]> {
     assertBatchItems("db.runAll", statements, false);
     if (statements.length === 0) return [];
+    return this.#runAll(statements, (error) => reportedFailure(statements, error));
+  }
+
+  /** Sends Statements in one D1 batch and reads each one's result; a failure throws what `failed` makes of it. */
+  async #runAll(statements: readonly Statement[], failed: (error: unknown) => unknown): Promise<unknown[]> {
     const sent = statements.flatMap((statement) => statement.parts ?? [statement]);
     let results: D1Answer[];
     try {
@@ -193,7 +198,7 @@ export class Database {
       results = guarded === sent ? answers : answers.filter((_, index) => !changesGuardSlot.guard!.isGuard(guarded[index]!));
       if (sent.length === 1) checkChanges(sent[0]!, results[0]!.meta);
     } catch (error) {
-      throw reportedFailure(statements, error);
+      throw failed(error);
     }
     let offset = 0;
     const read = statements.map((statement) => {
@@ -210,7 +215,8 @@ export class Database {
    * Executes Statements and record writes atomically, in one round trip: every record's before-callbacks
    * run first, then one D1 batch, then every after-callback. Resolves to each item's result: a Statement's
    * result, or the record of a `toSave()` / `toDestroy()`. An error of one record's after-callbacks is thrown
-   * once every record has been finished.
+   * once every record has been finished. When it fails (an item refused, a hook threw, or D1 refused the batch),
+   * every write it was given reports the failure once, in the items' order, whether or not it was prepared or sent.
    */
   async batch<const Items extends readonly BatchItem[]>(items: Items): Promise<BatchResults<Items>> {
     assertBatchItems("db.batch", items);
@@ -218,11 +224,11 @@ export class Database {
     let results: unknown[];
     try {
       for (const item of items) prepared.push(isBatchable(item) ? await item.prepare() : [item]);
-      results = await this.runAll(prepared.flat());
+      // The failure is reported below, to every item alike, sent or not.
+      results = await this.#runAll(prepared.flat(), (error) => error);
     } catch (error) {
-      // Every record write's outcome hooks see the error first, and may replace it with their own (runAll has
-      // reported it to the other writes it sent).
-      const thrown = failEach(items, error, (item) => (isBatchable(item) ? item.failed(error) : error));
+      // Each write's outcome hooks see the error, and may replace it with their own: the first replacement is thrown.
+      const thrown = failEach(items, error, (item, index) => failedItem(item, prepared[index], error));
       // Nothing was written: every record is put back as it was (a refused item keeps the reasons of its refusal).
       for (const item of items) if (isBatchable(item)) item.abandon();
       throw thrown;
@@ -241,15 +247,6 @@ export class Database {
     unbound[CHECK_MODEL]();
     return bindModel(unbound, this);
   }
-}
-
-/**
- * The error a failed call throws: every write among `statements` that reports its failure (its `write:outcome`
- * hooks) sees `error` first, and the first one to replace it gives the error thrown instead. Statements that
- * report nothing (reads, a plugin's own) leave it as it is; record writes report through their batch item.
- */
-function reportedFailure(statements: readonly Statement[], error: unknown): unknown {
-  return failEach(statements, error, (statement) => (statement.reportFailure ? statement.reportFailure(error) : error));
 }
 
 /** What D1 counts per statement, added up over the parts of a Statement sent as several. */

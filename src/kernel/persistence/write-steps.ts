@@ -1,4 +1,4 @@
-import { failEach, finishEach, isBatchable, resultsPerItem } from "../database/batchable.js";
+import { failedItem, failEach, finishEach, isBatchable, resultsPerItem } from "../database/batchable.js";
 import type { BatchItem, Database } from "../database/database.js";
 import { RecordNotDestroyed, RecordNotSaved } from "../errors.js";
 import type { RecordState } from "../records/record-state.js";
@@ -24,10 +24,24 @@ export interface PreparedWrite {
   failed(error: unknown): unknown;
 }
 
-/** Builds the extra writes hooks asked for (already checked), returning their statements and a way to finish them. */
-async function prepareExtras(extras: readonly BatchItem[]): Promise<PreparedWrite> {
+/** The extra writes of a write, built; `unsent` reports a failure to them when they were never sent. */
+interface PreparedExtras extends PreparedWrite {
+  /** Every write among them reports `error`, their Statements too (no send reported it to them); see `failedItem`. */
+  unsent(error: unknown): unknown;
+}
+
+/**
+ * Builds the extra writes hooks asked for (already checked), returning their statements and a way to finish them.
+ * When one's preparation throws, those built before it report the failure (nothing else will: they are sent by no one).
+ */
+async function prepareExtras(extras: readonly BatchItem[]): Promise<PreparedExtras> {
   const statements: Statement[][] = [];
-  for (const extra of extras) statements.push(isBatchable(extra) ? await extra.prepare() : [extra]);
+  const unsent = (error: unknown) => failEach(extras.slice(0, statements.length), error, (extra, index) => failedItem(extra, statements[index], error));
+  try {
+    for (const extra of extras) statements.push(isBatchable(extra) ? await extra.prepare() : [extra]);
+  } catch (error) {
+    throw unsent(error);
+  }
   return {
     statements: statements.flat(),
     async finish(results) {
@@ -35,20 +49,28 @@ async function prepareExtras(extras: readonly BatchItem[]): Promise<PreparedWrit
       await finishEach(extras, (extra, index) => (isBatchable(extra) ? extra.finish(own[index]!) : undefined));
     },
     failed: (error) => failEach(extras, error, (extra) => (isBatchable(extra) ? extra.failed(error) : error)),
+    unsent,
   };
 }
 
 /**
  * A write with the extra writes hooks asked for (already checked) sent before and after it in its batch; each is
  * prepared in that order, `own` giving the write itself. Each part is finished even when another's finish throws,
- * and each sees a failure.
+ * and each sees a failure: when a part's preparation throws, the parts built before it see it at once.
  */
 export async function withExtras(
   before: readonly BatchItem[],
   own: () => PreparedWrite | Promise<PreparedWrite>,
   after: readonly BatchItem[],
 ): Promise<PreparedWrite> {
-  const parts = [await prepareExtras(before), await own(), await prepareExtras(after)];
+  const first = await prepareExtras(before);
+  const parts: PreparedWrite[] = [first];
+  try {
+    parts.push(await own());
+    parts.push(await prepareExtras(after));
+  } catch (error) {
+    throw failEach(parts, error, (part) => (part === first ? first.unsent(error) : part.failed(error)));
+  }
   return {
     statements: parts.flatMap((part) => part.statements),
     async finish(results, database) {

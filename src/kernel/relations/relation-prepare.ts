@@ -5,24 +5,28 @@
  * no call, no allocation, no await.
  */
 import type { Condition } from "../sql/conditions.js";
-import type { RelationPrepareContext, RelationPreparePlanContext, ResolvedModel } from "../plugin-api/hooks.js";
+import type { Subquery } from "../sql/sql.js";
+import type { RelationPrepareContext, RelationPreparePlanContext } from "../plugin-api/hooks.js";
 import type { QueryPurpose, RelationData } from "./relation-data.js";
 import type { LoadPurpose } from "./read-plan.js";
-
-/** What the stage needs of a Relation: its Model, its conditions, and a way to make one with other conditions. */
-interface Preparable<Rel> {
-  readonly model: ResolvedModel;
-  readonly data: RelationData;
-  with(changes: Partial<RelationData>): Rel;
-}
+import type { Preparable } from "./relation-subquery.js";
+import { subqueriesOf, subqueriesReplaced } from "./subqueries-of-relation.js";
 
 /**
- * Runs the `relation:prepare` hooks on a Relation about to be compiled for `purpose`; gives back the Relation to
- * compile: the one given, or, when a hook replaced its conditions or its plugins' entries, one with those (checked as
- * `Relation.with` checks a plugin's changes). At once when no hook returned a promise. Plugin API, for a plugin's own async method that
+ * Runs the `relation:prepare` hooks on a Relation about to be compiled for `purpose`, then on the Relation of each
+ * subquery it holds (`relationSubquery`: a through association's hops), each for its own purpose and its own
+ * subqueries in turn; gives back the Relation to compile: the one given, or, when a hook replaced its conditions or
+ * its plugins' entries, one with those (checked as `Relation.with` checks a plugin's changes) and its subqueries'
+ * prepared Relations. At once when no hook returned a promise. Plugin API, for a plugin's own async method that
  * compiles a Relation (`pluck`, `paginate`, `explain`).
  */
 export function prepareRelation<Rel extends Preparable<Rel>>(relation: Rel, purpose: QueryPurpose): Rel | Promise<Rel> {
+  const own = prepareOwn(relation, purpose);
+  return own instanceof Promise ? own.then(prepareSubqueries) : prepareSubqueries(own);
+}
+
+/** The `relation:prepare` hooks of the Relation's own Model, on its own conditions and entries. */
+function prepareOwn<Rel extends Preparable<Rel>>(relation: Rel, purpose: QueryPurpose): Rel | Promise<Rel> {
   const { model, data } = relation;
   if (!model.hooks.has("relation:prepare")) return relation;
   const context: RelationPrepareContext = { model, purpose, relation, conditions: data.conditions, extensions: data.extensions };
@@ -33,6 +37,27 @@ export function prepareRelation<Rel extends Preparable<Rel>>(relation: Rel, purp
     return relation.with({ conditions: conditions as Condition[], extensions: extensions as RelationData["extensions"] });
   };
   return done instanceof Promise ? done.then(prepared) : prepared();
+}
+
+/**
+ * The Relation with the Relation of each subquery it holds prepared, and compiled as prepared: the same Relation when
+ * it holds none, or when no hook changed any of them (nothing is then made).
+ */
+function prepareSubqueries<Rel extends Preparable<Rel>>(relation: Rel): Rel | Promise<Rel> {
+  const subqueries = subqueriesOf(relation.data);
+  if (subqueries.length === 0) return relation;
+  const replaced = new Map<Subquery, Subquery>();
+  const replace = (subquery: (typeof subqueries)[number], made: unknown) => {
+    if (made !== subquery.relation) replaced.set(subquery, subquery.preparedAs(made));
+  };
+  const waiting: Promise<void>[] = [];
+  for (const subquery of subqueries) {
+    const made = prepareRelation(subquery.relation, subquery.purpose);
+    if (made instanceof Promise) waiting.push(made.then((prepared) => replace(subquery, prepared)));
+    else replace(subquery, made);
+  }
+  const rebuilt = () => (replaced.size === 0 ? relation : relation.withPrepared(subqueriesReplaced(relation.data, replaced)));
+  return waiting.length === 0 ? rebuilt() : Promise.all(waiting).then(rebuilt);
 }
 
 /**

@@ -115,6 +115,11 @@ export class Relation<R = any> {
     return this.#with(checkedWith(this.model, changes));
   }
 
+  /** @internal The prepare stage's change (its subqueries' prepared Relations): well-formed by construction, unchecked. */
+  withPrepared(changes: Partial<RelationData>): this {
+    return this.#with(changes);
+  }
+
   // The kernel's own changes are well-formed by construction: they skip the checks a plugin's changes pass.
   #with(changes: Partial<RelationData>): this {
     const Class = this.constructor as new (modelClass: Function, data: RelationData) => this;

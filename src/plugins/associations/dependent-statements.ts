@@ -42,10 +42,13 @@ export interface TreeReach {
   /** The owner's key as last loaded or saved: the row's, whatever is assigned since. */
   readonly ownerKey: unknown;
   readonly database: Database | undefined;
+  /** The targets `relation:prepare` prepared for this destroy, by node: those whose Model has such a hook. */
+  readonly prepared: ReadonlyMap<DependentNode, Relation> | undefined;
 }
 
-function targetOf(node: DependentNode, database: Database | undefined): Relation {
-  return scopedTargetOf(node.association, database);
+/** The rows of a node: its association's target in its scope, as prepared for this destroy when it was. */
+function targetOf(reach: TreeReach, node: DependentNode): Relation {
+  return reach.prepared?.get(node) ?? scopedTargetOf(node.association, reach.database);
 }
 
 function columnOf(target: Relation, attribute: string): string {
@@ -95,7 +98,7 @@ function reachTerm(reach: TreeReach, nodes: ReachTerm, reached: string, params: 
 
 /** The recursive term of a node: its rows that hang from rows of its parents that `reached` holds. */
 function nodeTerm(reach: TreeReach, node: DependentNode, reached: string, params: ParamWriter, anchoredAt: number | undefined): string {
-  const target = targetOf(node, reach.database);
+  const target = targetOf(reach, node);
   const table = target.model.quotedTable;
   const parts = scopeParts(target, params);
   const join = `${reached} ON ${NODE} IN (${node.parents.join(", ")}) AND ${table}.${columnOf(target, node.association.foreignKey)} = ${KEY}`;
@@ -115,7 +118,7 @@ function nodeTerm(reach: TreeReach, node: DependentNode, reached: string, params
 function joinedTerm(reach: TreeReach, nodes: ReachTerm, reached: string, params: ParamWriter, anchoredAt: number | undefined): string {
   const edges = nodes.flatMap((node) => node.parents.map((parent) => `(${parent}, ${node.tag})`));
   const joins = nodes.map((node) => {
-    const target = targetOf(node, reach.database);
+    const target = targetOf(reach, node);
     const parts = Object.assign(scopeParts(target, params), { distinct: false });
     parts.columns = `${keyColumnOf(target)} AS ${ROW}, ${target.model.quotedTable}.${columnOf(target, node.association.foreignKey)} AS ${PARENT}`;
     const rows = injectedName(`node_${node.tag}`);
@@ -152,7 +155,7 @@ function anchorOf(tree: DependentTree, node: DependentNode, above: number): stri
  * the keys the recursive query reached. One statement reaches a whole level, whatever the number of parents.
  */
 function rowParts(reach: TreeReach, node: DependentNode, parents: readonly number[], params: ParamWriter): SelectParts {
-  const target = targetOf(node, reach.database);
+  const target = targetOf(reach, node);
   const { foreignKey } = node.association;
   if (parents.length === 1 && parents[0] === OWNER) return scopeParts(target.where({ [foreignKey]: reach.ownerKey }), params);
   const parentKeys = reach.tree.recursive ? reachedKeys(parents) : aboveKeys(reach, nodeOf(reach.tree, parents[0]!), params);
@@ -165,7 +168,7 @@ const reachedKeys = (parents: readonly number[]) => `SELECT ${KEY} FROM ${REACHE
 
 function aboveKeys(reach: TreeReach, parent: DependentNode, params: ParamWriter): string {
   const above = rowParts(reach, parent, parent.parents, params);
-  above.columns = columnOf(targetOf(parent, undefined), primaryKeyOf(parent.association.target).name);
+  above.columns = columnOf(targetOf(reach, parent), primaryKeyOf(parent.association.target).name);
   return joinSelect(above);
 }
 
@@ -188,13 +191,13 @@ function treeStatement<T>(
   const recursive = reach.tree.recursive && parents.some((parent) => parent !== OWNER);
   const prefix = recursive ? recursiveClause(reach, params) : "";
   const sql = prefix + build((each, eachParents) => rowParts(reach, each, eachParents, params), params);
-  const target = targetOf(node, reach.database);
+  const target = targetOf(reach, node);
   return defineStatement({ sql, params: params.params, sources: params.sources, model: target.model, result, read, database: databaseOfRelation(target) });
 }
 
 /** The records of `node`, read with one statement. */
 export function readRecords(reach: TreeReach, node: DependentNode): Statement<any[]> {
-  const target = targetOf(node, reach.database);
+  const target = targetOf(reach, node);
   const read: StatementReader<any[]> = (rows, _meta, database) => target.recordsOf(rows, database);
   return treeStatement(reach, node, node.parents, "rows", read, (rowsOf) => joinSelect(rowsOf(node, node.parents)));
 }
@@ -208,7 +211,7 @@ export function anyReached(reach: TreeReach, node: DependentNode, parents: reado
 
 /** The distinct foreign keys of the rows of `node` below `parents`: which parents have such a child. */
 export function parentsReached(reach: TreeReach, node: DependentNode, parents: readonly number[]): Statement<Set<string>> {
-  const column = columnOf(targetOf(node, reach.database), node.association.foreignKey);
+  const column = columnOf(targetOf(reach, node), node.association.foreignKey);
   const read = (rows: Record<string, unknown>[]) => new Set(rows.map((row) => String(row[reservedName("parent")])));
   return treeStatement(reach, node, parents, "rows", read, (rowsOf) => {
     return joinSelect(Object.assign(rowsOf(node, parents), { columns: `${column} AS ${injectedName("parent")}`, distinct: true }));
@@ -223,7 +226,7 @@ export function parentsReached(reach: TreeReach, node: DependentNode, parents: r
  */
 export async function writeReached(reach: TreeReach, { nodes, keepsAnchorsOf }: Extract<WriteStep, { kind: "write" }>): Promise<Statement<unknown>> {
   const first = nodes[0]!;
-  const target = targetOf(first, reach.database);
+  const target = targetOf(reach, first);
   const parents = nodes.flatMap((node) => node.parents);
   const nullifies = first.dependent === "nullify";
   const values = nullifies ? new Map(Object.entries(detachedKeys(first.association))) : undefined;
@@ -246,7 +249,7 @@ const keyColumnOf = (target: Relation): string => `${target.model.quotedTable}.$
 
 /** A SELECT of the foreign keys of the rows the recursive query reached for `node`: the rows they hang from. */
 function parentKeysOf(reach: TreeReach, node: DependentNode): string {
-  const target = targetOf(node, reach.database);
+  const target = targetOf(reach, node);
   const foreignKey = columnOf(target, node.association.foreignKey);
   return `SELECT ${foreignKey} FROM ${target.model.quotedTable} WHERE ${keyColumnOf(target)} IN (${reachedKeys([node.tag])})`;
 }
@@ -261,7 +264,7 @@ function parentKeysOf(reach: TreeReach, node: DependentNode): string {
  * hooks other than counter caches', whose counters on those rows go with them, is destroyed record by record).
  */
 export function relinkStatement(reach: TreeReach, { node, above, onAboveTable }: LoopEntry): Statement<unknown> {
-  const target = targetOf(node, reach.database);
+  const target = targetOf(reach, node);
   const params = new ParamWriter();
   const prefix = recursiveClause(reach, params, above);
   const key = keyColumnOf(target);

@@ -123,8 +123,9 @@ const DESTROY_HOOKS = ["record:beforeDestroy", "record:beforeDelete", "record:af
 const setBasedAlike = new WeakSet<Function>();
 
 /**
- * Marks write hooks of this folder's plugins (counter caches) that plan a `deleteDependents` or `nullify` write as
- * they plan a record's own destroy, so that a tree reaching their Model stays set-based.
+ * Marks destroy hooks of this folder's plugins that need no records: write hooks (counter caches') that plan a
+ * `deleteDependents` or `nullify` write as they plan a record's own destroy, and the preparation of a tree's
+ * targets; a tree reaching their Model stays set-based.
  */
 export function planSetBasedAlike(...hooks: Function[]): void {
   for (const hook of hooks) setBasedAlike.add(hook);

@@ -5,8 +5,11 @@ import {
   databaseOfRecord,
   type DestroyContext,
   type DestroyRead,
+  hasModelHook,
   humanize,
+  prepareRelation,
   primaryKeyOf,
+  type Relation,
   relationOf,
 } from "../../kernel/index.js";
 import { writeChildren } from "./child-writes.js";
@@ -16,7 +19,7 @@ import { type DependentNode, type DependentTree, dependentTreeOf, OWNER } from "
 import { rowKeyOf } from "./keys.js";
 import { detachedKeys } from "./polymorphic-type.js";
 import { slotsOf } from "./registry.js";
-import type { AssociationSlot } from "./slot.js";
+import { type AssociationSlot, scopedTargetOf } from "./slot.js";
 import { dependentSlot } from "./through-dependent.js";
 
 type Owner = Record<string, any>;
@@ -186,9 +189,38 @@ function destroyCached(owner: Owner, batch: BatchItem[]): void {
   }
 }
 
-/** What a destroy's statements start from: the record's tree and its key as stored. */
+/** The targets of an owner's dependent tree that `prepareDependentTargets` prepared for its destroy. */
+const preparedTargets = new WeakMap<object, ReadonlyMap<DependentNode, Relation>>();
+
+/** What a destroy's statements start from: the record's tree, its key as stored, and its prepared targets. */
 function reachOf(owner: Owner, tree: DependentTree): TreeReach {
-  return { tree, owner, ownerKey: keyValueOf(owner), database: databaseOfRecord(owner) };
+  return { tree, owner, ownerKey: keyValueOf(owner), database: databaseOfRecord(owner), prepared: preparedTargets.get(owner) };
+}
+
+/** The nodes of a tree whose target Model has a `relation:prepare` hook, found once per tree. */
+const nodesToPrepare = new WeakMap<DependentTree, readonly DependentNode[]>();
+
+function nodesToPrepareOf(tree: DependentTree): readonly DependentNode[] {
+  let nodes = nodesToPrepare.get(tree);
+  if (!nodes) nodesToPrepare.set(tree, (nodes = tree.all.filter((node) => hasModelHook(node.association.target, "relation:prepare"))));
+  return nodes;
+}
+
+/**
+ * The plugin's `record:beforeDestroy` hook: the rows of each node of the owner's dependent tree whose Model has a
+ * `relation:prepare` hook are prepared (purpose `preload`, as the tree's reads and writes compile them), so that the
+ * destroy's reads and set-based writes compile their conditions as any query of that Model does (an encryption's).
+ * Nothing is made when no node's Model has such a hook; the statements are built later, synchronously.
+ */
+export function prepareDependentTargets({ record }: DestroyContext): Promise<void> | void {
+  if (record.isNewRecord() || !hasDependents(record)) return;
+  const tree = dependentTreeOf(record.constructor, dependentsBeforeDelete);
+  const nodes = tree.plannable ? nodesToPrepareOf(tree) : [];
+  if (nodes.length === 0) return;
+  const database = databaseOfRecord(record);
+  const prepared = new Map<DependentNode, Relation>();
+  const waiting = nodes.map(async (node) => void prepared.set(node, await prepareRelation(scopedTargetOf(node.association, database), "preload")));
+  return Promise.all(waiting).then(() => void preparedTargets.set(record, prepared));
 }
 
 /** One `restrictWithError` check: whether a row of `node` hangs from `parents` (the owner's own, or those below it). */

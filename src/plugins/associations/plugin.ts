@@ -17,7 +17,8 @@ import {
   type RelationOf,
 } from "../../kernel/index.js";
 import { blankForeignKeyAsNull } from "./blank-keys.js";
-import { dependentsBeforeDelete, planDependentReads } from "./dependents.js";
+import { planSetBasedAlike } from "./dependent-tree.js";
+import { dependentsBeforeDelete, planDependentReads, prepareDependentTargets } from "./dependents.js";
 import { copyKey } from "./keys.js";
 import { saveNewParents } from "./new-parents.js";
 import { planPreloads } from "./preload.js";
@@ -116,6 +117,8 @@ export const associations = definePlugin({
   name: "associations",
   setup(base: { prototype: Record<string, unknown> }) {
     installRelationChecks();
+    // Preparing a tree's targets needs no records: a tree stays set-based.
+    planSetBasedAlike(prepareDependentTargets);
     base.prototype["reloadAssociation"] = async function reloadAssociation(this: Owner, name: string) {
       const association = associationsOf(this.constructor as Function).get(name);
       if (!association) throw new TypeError(`${this.constructor.name} has no association ${name}`);
@@ -158,6 +161,7 @@ export const associations = definePlugin({
       if (pendingChildren(record).length === 0) return clearPending(record);
       return saveLevelsBelow(record);
     },
+    "record:beforeDestroy": prepareDependentTargets,
     "record:planDestroy": planDependentReads,
     "record:beforeDelete": dependentsBeforeDelete,
     "relation:preparePlan": preparePreloads,

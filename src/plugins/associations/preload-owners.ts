@@ -1,8 +1,10 @@
 import { attributeNamed, injectedName, MissingAttribute, type QuerySource, quoteIdentifier, type Relation, reservedName } from "../../kernel/index.js";
 import type { ResolvedAssociation } from "./definition.js";
-import type { PreparedTargets } from "./preload-targets.js";
 
 type Loaded = Record<string, any>;
+
+/** The Relations of a load's preloads that `relation:prepare` prepared: by dotted path, then by target Model. */
+export type PreparedTargets = ReadonlyMap<string, ReadonlyMap<Function, Relation>>;
 
 /** One level of preloads: the owners' Relation and source, and how to get their records once loaded. */
 export interface Level {

@@ -17,10 +17,10 @@ import { associationsOf, slotsOf } from "./registry.js";
 import type { ResolvedAssociation } from "./definition.js";
 import { keyFor } from "./keys.js";
 import { settleOwnersOfNothing, typedTargets } from "./polymorphic-preload.js";
-import { chosenOwners, type Level, loadedKeyColumn, OWNER_COLUMN, OWNERS } from "./preload-owners.js";
+import { chosenOwners, type Level, loadedKeyColumn, OWNER_COLUMN, OWNERS, type PreparedTargets } from "./preload-owners.js";
 import { throughHopsTree } from "./through-preload.js";
 import { admittedTargetsRead } from "./through-scope-preload.js";
-import { type IncludeTree, type PreparedTargets, preloadTarget, preparedTargetsOf, treeOf } from "./preload-targets.js";
+import { admittedTarget, type IncludeTree, preloadTarget, preparedTargetsOf, treeOf } from "./preload-targets.js";
 
 type Loaded = Record<string, any>;
 
@@ -123,7 +123,9 @@ function planLevel(level: Level, tree: IncludeTree, pending: Set<string>, reads:
   }
   for (const name of tree.keys()) {
     const association = known.get(name);
-    if (association?.through !== undefined && association.options.scope) reads.push(admittedTargetsRead(level, association));
+    if (association?.through === undefined || !association.options.scope) continue;
+    const targets = admittedTarget(level.prepared, `${level.prefix}${name}`, level.owners.model.model, association);
+    reads.push(admittedTargetsRead(level, association, targets));
   }
 }
 

@@ -6,9 +6,8 @@ import {
   joinSelect,
   quoteIdentifier,
   type Relation,
-  selectParts,
+  relationSubquery,
   sql,
-  subquery,
 } from "../../kernel/index.js";
 import type { ResolvedAssociation } from "./definition.js";
 import { rowKeyOf } from "./keys.js";
@@ -18,17 +17,16 @@ import { type Hop, throughHops } from "./through-hops.js";
 type Owner = Record<string, any>;
 
 /**
- * The `key` column of a Relation's rows as a subquery: `SELECT "tag_id" FROM "taggings" WHERE ...`, compiled when the
- * statement is, with the `relation:*` hooks of its Model (a tenant's, a soft delete's). Its order is dropped unless
- * it pages: no set of rows depends on it.
+ * The `key` column of a Relation's rows as a subquery: `SELECT "tag_id" FROM "taggings" WHERE ...`, prepared as a
+ * Relation of its Model is (`relation:prepare`: an encryption's conditions) by the async method that sends it, and
+ * compiled when the statement is, with the `relation:*` hooks of its Model (a tenant's, a soft delete's). Its order
+ * is dropped unless it pages: no set of rows depends on it.
  */
 export function keysOf(relation: Relation, key: string) {
   const { limit, offset } = relation.description;
   const rows = limit === undefined && offset === undefined ? relation.with({ order: [], select: undefined }) : relation.with({ select: undefined });
-  return subquery((params) => {
-    const parts = selectParts(rows.description, rows.model, params, "load");
-    return joinSelect({ ...parts, columns: quoteIdentifier(attributeNamed(rows.model, key).column), distinct: false, listJoin: undefined });
-  });
+  const columns = quoteIdentifier(attributeNamed(rows.model, key).column);
+  return relationSubquery(rows, "load", (parts) => joinSelect({ ...parts, columns, distinct: false, listJoin: undefined }));
 }
 
 /** The key the owner's first hop joins on: its foreign key as assigned for a `belongsTo`, else its key as stored. */

@@ -8,6 +8,7 @@ import {
   ParamWriter,
   type PlannedRead,
   quoteIdentifier,
+  type Relation,
   selectParts,
   sql,
   withSource,
@@ -25,12 +26,12 @@ type Loaded = Record<string, any>;
 const TARGET_COLUMN = "target";
 
 /**
- * The SELECT of the keys of the targets a scoped through association admits, for each owner key the owners' source
- * gives: `(owner, target key)` rows in the scope's order, the first hop joined to each owner by a correlated
- * subquery (an owner with none shows once, with a NULL key, so that it reads as chosen).
+ * The targets a scoped through association admits for the owner key of each row of `OWNERS` (the owners a preload
+ * reads for): its first hop's rows joined to that key, then each hop's, then its scope. A scope that pages is refused:
+ * one statement cannot page each owner's targets.
  */
-function admittedKeys(level: Level, association: ResolvedAssociation, params: ParamWriter): string {
-  const hops = throughHops(level.owners.model.model, association);
+export function admittedTargetsOf(model: Function, association: ResolvedAssociation): Relation {
+  const hops = throughHops(model, association);
   const first = hops[0]!;
   const owner = fragmentOf(`${OWNERS}."${OWNER_COLUMN}"`, []);
   const firstRows = scopedTargetOf(first.association, undefined).where(sql`${column(first.theirKey)} = ${owner}`);
@@ -39,6 +40,16 @@ function admittedKeys(level: Level, association: ResolvedAssociation, params: Pa
   if (limit !== undefined || offset !== undefined) {
     throw new IncompatibleRelation(`${association.name}: a scope with limit or offset cannot be preloaded with includes; load each owner's ${association.name} instead`);
   }
+  return targets;
+}
+
+/**
+ * The SELECT of the keys of the targets a scoped through association admits, for each owner key the owners' source
+ * gives: `(owner, target key)` rows in the scope's order, the first hop joined to each owner by a correlated
+ * subquery (an owner with none shows once, with a NULL key, so that it reads as chosen).
+ */
+function admittedKeys(level: Level, association: ResolvedAssociation, targets: Relation, params: ParamWriter): string {
+  const first = throughHops(level.owners.model.model, association)[0]!;
   return withSource(level.source, params, (owners) => {
     const parts = selectParts(targets.description, targets.model, params, "preload");
     const key = `${parts.from}.${quoteIdentifier(targets.model.primaryKey.column)}`;
@@ -67,13 +78,13 @@ function admit(association: ResolvedAssociation, ownKey: string, owners: readonl
 
 /**
  * The read that preloads a through association with a `scope` (`includes("officialTags")`), beside the preloads of
- * the hops it crosses and in their batch: which of the targets they reach the scope admits, for each owner, by one
- * statement that reads keys only; `ThroughSlot` then answers with those of the hops' targets. An unscoped through
- * association needs none.
+ * the hops it crosses and in their batch: which of the `targets` they reach the scope admits (`admittedTargetsOf`, as
+ * the load prepared it), for each owner, by one statement that reads keys only; `ThroughSlot` then answers with those
+ * of the hops' targets. An unscoped through association needs none.
  */
-export function admittedTargetsRead(level: Level, association: ResolvedAssociation): PlannedRead {
+export function admittedTargetsRead(level: Level, association: ResolvedAssociation, targets: Relation): PlannedRead {
   const params = new ParamWriter();
-  const text = admittedKeys(level, association, params);
+  const text = admittedKeys(level, association, targets, params);
   const statement = defineStatement({ sql: text, params: params.params, sources: params.sources, model: level.owners.model, read: (rows) => rows });
   const ownKey = throughHops(level.owners.model.model, association)[0]!.ownKey;
   return { statement, receive: (rows: Record<string, unknown>[], main: readonly Loaded[]) => admit(association, ownKey, level.records(main), rows) };

@@ -11,18 +11,17 @@ import {
   isPlainObject,
   joinSelect,
   MissingAttribute,
-  type ParamWriter,
   previewText,
   quoteIdentifier,
   type RecordOfModel,
   Relation,
   type RelationOf,
   type ResolvedModel,
+  relationSubquery,
   reservedName,
-  selectParts,
   sql,
   type SqlFragment,
-  subquery,
+  type Subquery,
   type TypedRelation,
 } from "../../kernel/index.js";
 import type { ResolvedAssociation } from "./definition.js";
@@ -60,14 +59,14 @@ function countedAssociation(relation: Relation, method: string, name: unknown): 
 const levelAlias = (depth: number) => quoteIdentifier(reservedName(`counted_${depth}`));
 
 /**
- * One level of a count as SQL: the rows of `relation` (with its Model's plugins: a tenant's, a soft delete's)
- * selecting `columns`, its table renamed. A scope's limit or offset is refused: one COUNT cannot page each owner's rows.
+ * One level of a count as a subquery: the rows of `relation` (with its Model's plugins: a tenant's, a soft delete's,
+ * and, in an async method, its `relation:prepare` hooks) selecting `columns`, its table renamed. A scope's limit or
+ * offset is refused: one COUNT cannot page each owner's rows.
  */
-function levelSelect(relation: Relation, params: ParamWriter, columns: string, depth: number, where: string): string {
+function levelSubquery(relation: Relation, columns: string, depth: number, where: string): Subquery {
   const { limit, offset } = relation.description;
   if (limit !== undefined || offset !== undefined) throw new TypeError(`${where}: a scope with a limit or offset cannot be counted (one COUNT does not page each owner's rows)`);
-  const parts = selectParts(relation.description, relation.model, params, "count");
-  return joinSelect({ ...parts, columns, from: `${parts.from} AS ${levelAlias(depth)}`, distinct: false, order: [], listJoin: undefined });
+  return relationSubquery(relation, "count", (parts) => joinSelect({ ...parts, columns, from: `${parts.from} AS ${levelAlias(depth)}`, distinct: false, order: [], listJoin: undefined }));
 }
 
 /** A level's rows: the hop's target, in the association's own scope, and the count's scope on the last one. */
@@ -89,15 +88,12 @@ function countSubquery(owner: ResolvedModel, association: ResolvedAssociation, s
   const where = `${owner.name}.withCount: ${association.name}`;
   const hops = association.through === undefined ? [hopOf(association)] : throughHops(owner.model, association);
   const ownerKey = `${owner.quotedTable}.${quoteIdentifier(owner.byName.get(hops[0]!.ownKey)!.column)}`;
-  return sql`${subquery((params) => {
-    let rows = levelRows(hops[0]!, scope, hops.length === 1, where).where(sql`${column(hops[0]!.theirKey)} = ${fragmentOf(ownerKey, [])}`);
-    hops.slice(1).forEach((hop, index) => {
-      const above = rows;
-      const keys = subquery((inner) => levelSelect(above, inner, quoteIdentifier(above.model.byName.get(hop.ownKey)!.column), index, where));
-      rows = levelRows(hop, scope, index === hops.length - 2, where).where(sql`${column(hop.theirKey)} IN ${keys}`);
-    });
-    return levelSelect(rows, params, "COUNT(*)", hops.length - 1, where);
-  })}`;
+  let rows = levelRows(hops[0]!, scope, hops.length === 1, where).where(sql`${column(hops[0]!.theirKey)} = ${fragmentOf(ownerKey, [])}`);
+  hops.slice(1).forEach((hop, index) => {
+    const keys = levelSubquery(rows, quoteIdentifier(rows.model.byName.get(hop.ownKey)!.column), index, where);
+    rows = levelRows(hop, scope, index === hops.length - 2, where).where(sql`${column(hop.theirKey)} IN ${keys}`);
+  });
+  return sql`${levelSubquery(rows, "COUNT(*)", hops.length - 1, where)}`;
 }
 
 /** The count of a Relation's association as it loads it: with the scope `withCount` gave, if any. */
