@@ -2,7 +2,7 @@ import { hasModelHook, IncompatibleRelation, prepareRelation, type Relation, typ
 import type { ResolvedAssociation } from "./definition.js";
 import { typedAssociations } from "./polymorphic-preload.js";
 import { associationsOf } from "./registry.js";
-import { throughHopsTree } from "./through-preload.js";
+import { throughHopsTree, typesRead } from "./through-preload.js";
 
 /** `includes` paths as a tree: each association name to the names included below it. */
 export type IncludeTree = Map<string, IncludeTree>;
@@ -59,7 +59,7 @@ function eachPreload(model: Function, tree: IncludeTree, prefix: string, visit: 
     const association = known.get(name);
     if (!association) continue;
     const path = `${prefix}${name}`;
-    const read = association.kind === "belongsTo" && association.polymorphic ? typedAssociations(association) : [association];
+    const read = association.kind === "belongsTo" && association.polymorphic ? typedAssociations(association, typesRead(below)) : [association];
     for (const each of read) {
       visit(path, each);
       eachPreload(each.target, below, `${path}.`, visit);

@@ -29,7 +29,7 @@ import type { ResolvedAssociation } from "./definition.js";
 import { countColumn, scopedCountColumn } from "./loaded-count.js";
 import { associationsOf } from "./registry.js";
 import { scopedTargetOf } from "./slot.js";
-import { type Hop, hopOf, throughHops } from "./through-hops.js";
+import { type Hop, hopOf, leadingTo, throughHops } from "./through-hops.js";
 
 /** A scope `withCount` narrows the counted records by: a function of their Relation giving a Relation of them. */
 type CountScope = (relation: Relation) => Relation;
@@ -92,7 +92,7 @@ function countSubquery(owner: ResolvedModel, association: ResolvedAssociation, s
   return sql`${subquery((params) => {
     let rows = levelRows(hops[0]!, scope, hops.length === 1, where).where(sql`${column(hops[0]!.theirKey)} = ${fragmentOf(ownerKey, [])}`);
     hops.slice(1).forEach((hop, index) => {
-      const above = rows;
+      const above = leadingTo(rows, hop);
       const keys = subquery((inner) => levelSelect(above, inner, quoteIdentifier(above.model.byName.get(hop.ownKey)!.column), index, where));
       rows = levelRows(hop, scope, index === hops.length - 2, where).where(sql`${column(hop.theirKey)} IN ${keys}`);
     });
