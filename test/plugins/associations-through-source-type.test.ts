@@ -58,6 +58,9 @@ describe("guide: Through associations: a polymorphic source (sourceType)", () =>
     expect(captions(await tag.srcPhotos().toArray())).toEqual(["one"]);
     expect(titles(await tag.srcPosts().where({ title: "b" }).toArray())).toEqual(["b"]);
     expect(await tag.srcPosts().count()).toBe(2);
+    expect(events.at(-1)!.sql).toBe(
+      `SELECT COUNT(*) AS "recordflare_count" FROM "src_posts" WHERE ("id" IN (SELECT "taggable_id" FROM "src_taggings" WHERE "src_tag_id" = ?1 AND "taggable_type" = ?2))`,
+    );
     const page = await tag.srcPosts().order({ title: "desc" }).paginate({ page: 1, perPage: 1 });
     expect([titles(page.records), page.total]).toEqual([["b"], 2]);
     expect(titles(await tag.posts().toArray())).toEqual(["a", "b"]);

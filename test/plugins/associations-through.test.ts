@@ -380,6 +380,15 @@ describe("guide: Through associations: dependent with a scope", () => {
     expect((await tag.postTaggings().toArray()).map((row: PostTagging) => row.isDestroyed())).toContain(false);
   });
 
+  it("deleteAll: one DELETE of the owner's join rows whose target the scope admits, by a subquery", async () => {
+    const { red } = await seedTags();
+    const { events, db } = listen();
+    await (await db.model(tagsWith("deleteAll", true)).find(red.id)).destroy();
+    expect(events.map((event) => event.sql).filter((sql) => sql.startsWith("DELETE FROM \"src_taggings\""))).toEqual([
+      `DELETE FROM "src_taggings" WHERE ("taggable_id" IN (SELECT "id" FROM "src_posts" WHERE "title" = ?1)) AND "src_tag_id" = ?2`,
+    ]);
+  });
+
   it("restrictWithError: refused only while a join row reaches a target the scope admits", async () => {
     const { red, blue } = await seedTags();
     const Tag = tagsWith("restrictWithError", true);
