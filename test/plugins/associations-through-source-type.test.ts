@@ -69,10 +69,14 @@ describe("guide: Through associations: a polymorphic source (sourceType)", () =>
     expect(events.every((event) => !event.sql.includes("'SrcP"))).toBe(true);
   });
 
-  it("hasOne through a hasOne whose source is polymorphic", async () => {
-    const { red, a } = await seed();
+  it("hasOne through a hasOne whose source is polymorphic: read, and set writes the join row with the type", async () => {
+    const { red, a, b } = await seed();
     const post = await (await SrcTag.find(red.id)).firstPost.load();
     expect(post?.id).toBe(a.id);
+    const green = await SrcTag.create({ name: "green" });
+    await green.firstPost.set(b);
+    expect(await taggings()).toContain(`green SrcPost ${b.id}`);
+    expect((await (await SrcTag.find(green.id)).firstPost.load())?.id).toBe(b.id);
   });
 
   it("includes: one round trip, reading the posts and never the photos; with paginate and nested, one round trip each", async () => {
