@@ -35,11 +35,13 @@ export class SrcTagging extends Model({
   taggable = belongsTo([SrcPost, SrcPhoto], { polymorphic: true });
 }
 
-/** Posts: their taggings (as taggable), tags through them, and comments. */
+/** Posts: their taggings (as taggable), tags through them, the posts sharing a tag, and comments. */
 export class SrcPost extends Model({ id: "integer", title: { type: "string", null: false } }) {
   static override binding = "DB";
   srcTaggings = hasMany(SrcTagging, { as: "taggable" });
   srcTags = hasMany(SrcTag, { through: this.srcTaggings });
+  // A through a through whose last source is polymorphic: the posts that share a tag with this one (itself too).
+  relatedPosts = hasMany(SrcPost, { through: this.srcTags, source: "srcPosts" });
   srcComments = hasMany(SrcComment);
 }
 

@@ -106,6 +106,21 @@ describe("guide: Through associations: a polymorphic source (sourceType)", () =>
     expect(roundTrips).toHaveLength(3);
   });
 
+  it("a through a through whose last source is polymorphic: read, counted and preloaded by the join rows of the type", async () => {
+    const { a, b, one } = await seed();
+    const c = await SrcPost.create({ title: "c" });
+    await SrcTagging.create({ srcTagId: (await SrcTag.create({ name: "alone" })).id!, taggableType: "SrcPost", taggableId: c.id! });
+    expect(titles(await (await SrcPost.find(a.id)).relatedPosts().toArray())).toEqual(["a", "b"]);
+    const counted = await SrcPost.order({ title: "asc" }).withCount("relatedPosts").toArray();
+    expect(counted.map((post) => post.relatedPostsCount)).toEqual([2, 2, 1]);
+    const { roundTrips, Post } = recording();
+    const posts = await Post.order({ title: "asc" }).includes("relatedPosts").toArray();
+    expect(await Promise.all(posts.map(async (post) => titles(await post.relatedPosts().toArray())))).toEqual([["a", "b"], ["a", "b"], ["c"]]);
+    expect(roundTrips).toHaveLength(1);
+    // Photo one shares post a's key and red's tag: its join row reaches no post.
+    expect(one.id).toBe(a.id);
+  });
+
   it("withCount and whereCount count the targets of the type", async () => {
     await seed();
     const tags = await SrcTag.order({ name: "asc" }).withCount("srcPosts", "srcPhotos").toArray();
