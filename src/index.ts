@@ -79,6 +79,7 @@ export {
   type HasOne,
   type PolymorphicBelongsTo,
   type HasOneThrough,
+  type SourceTypeOptions,
   type ThroughOptions,
   type ThroughScope,
   type ThroughRelation,

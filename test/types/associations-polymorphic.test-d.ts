@@ -25,7 +25,35 @@ class Photo extends Model({ id: "integer", caption: "string" }) {
   comments = hasMany(Comment, { as: "commentable" });
 }
 
-class Author extends Model({ id: "string", name: "string" }) {}
+class Author extends Model({ id: "string", name: "string" }) {
+  comments = hasMany(Comment);
+  latestComment = hasOne(Comment);
+  // A through association whose source is the polymorphic belongsTo: sourceType picks one of its Models.
+  commentedPosts = hasMany(Post, { through: this.comments, source: "commentable", sourceType: "Post", dependent: "destroy" });
+  // The source found by default: the polymorphic belongsTo that lists the Model.
+  commentedPhotos = hasMany(Photo, { through: this.comments, sourceType: "Photo", scope: (q) => q.where({ caption: "x" }) });
+  latestPost = hasOne(Post, { through: this.latestComment, source: "commentable", sourceType: "Post" });
+  // @ts-expect-error the target must be one of the Models the polymorphic source lists
+  commentedAuthors = hasMany(Author, { through: this.comments, source: "commentable", sourceType: "Author" });
+  // @ts-expect-error a polymorphic source needs sourceType
+  untyped = hasMany(Post, { through: this.comments, source: "commentable" });
+  // @ts-expect-error sourceType needs a polymorphic belongsTo as the source: author is a plain one
+  pointless = hasMany(Author, { through: this.comments, source: "author", sourceType: "Author" });
+  // @ts-expect-error the scope's Relation is the target's: Photo has no title
+  wrongScope = hasMany(Photo, { through: this.comments, sourceType: "Photo", scope: (q) => q.where({ title: "x" }) });
+  // @ts-expect-error a hasOne's target is checked the same way
+  latestAuthor = hasOne(Author, { through: this.latestComment, source: "commentable", sourceType: "Author" });
+}
+
+declare const author: Author;
+// The target Model is typed: a Relation of posts, a post, the writes take posts.
+expectTypeOf(author.commentedPosts().toArray()).toEqualTypeOf<Promise<Post[]>>();
+expectTypeOf(author.commentedPhotos().where({ caption: "y" }).count()).toEqualTypeOf<Promise<number>>();
+expectTypeOf(author.latestPost.load()).toEqualTypeOf<Promise<Post | null>>();
+expectTypeOf(author.commentedPosts().add(new Post())).toEqualTypeOf<Promise<void>>();
+// @ts-expect-error add takes records of the target
+void author.commentedPosts().add(new Photo());
+Author.includes("commentedPosts", { commentedPhotos: ["comments"] });
 
 declare const comment: Comment;
 declare const image: Image;

@@ -14,8 +14,11 @@ type RecordOf<T> = T extends abstract new (...args: any) => infer R ? R : never;
 
 declare const polymorphicBrand: unique symbol;
 
-/** The names of the polymorphic `belongsTo` fields of a record type `R`: what `as` may name. */
-type PolymorphicName<R> = { [K in keyof R]: R[K] extends { readonly [polymorphicBrand]: true } ? K : never }[keyof R] & string;
+/** The names of the polymorphic `belongsTo` fields of a record type `R`: what `as` and a `sourceType`'s `source` may name. */
+type PolymorphicName<R> = { [K in keyof R]: R[K] extends { readonly [polymorphicBrand]: unknown } ? K : never }[keyof R] & string;
+
+/** The Models a polymorphic `belongsTo` field lists. */
+type ListedModels<F> = F extends { readonly [polymorphicBrand]: infer T } ? T : never;
 
 /** The options of a `hasMany` or `hasOne` to `T`, whose `foreignKey` must name an attribute of `T`. */
 type ChildOptions<Options, T extends AnyModel> = Omit<Options, "as"> & { foreignKey?: AttributeName<AttributesOfModel<T>> };
@@ -56,8 +59,8 @@ export interface BelongsTo<T extends AnyModel> extends AssociationField<RecordOf
 
 /** A polymorphic `belongsTo` field: a `belongsTo` whose parent is a record of any of the listed Models `T`. */
 export interface PolymorphicBelongsTo<T extends AnyModel> extends BelongsTo<T> {
-  /** Marks polymorphic fields apart from other `belongsTo` fields (it exists only in types). */
-  readonly [polymorphicBrand]: true;
+  /** Marks polymorphic fields apart from other `belongsTo` fields, with the Models listed (it exists only in types). */
+  readonly [polymorphicBrand]: T;
 }
 
 /** A `hasOne` field: `load()` the child, `build()` a new one saved with the owner. */
@@ -82,9 +85,31 @@ export interface HasOne<T extends AnyModel> extends AssociationField<RecordOf<T>
 export interface ThroughOptions<F extends AssociationField<any>> {
   /** The owner's association to go through: its field, `this.taggings`, declared before this one. */
   through: F;
-  /** The association of the Model gone through that reaches the target; the association's name or its singular by default. */
-  source?: AssociationName<AssociatedRecord<F>>;
+  /**
+   * The association of the Model gone through that reaches the target; the association's name or its singular by
+   * default. A polymorphic `belongsTo` is a source with `sourceType` only (see `SourceTypeOptions`).
+   */
+  source?: Exclude<AssociationName<AssociatedRecord<F>>, PolymorphicName<AssociatedRecord<F>>>;
 }
+
+/**
+ * The options of an association through another whose source is a polymorphic `belongsTo` of the Model gone through
+ * (Rails' `source_type`): `posts = hasMany(Post, { through: this.taggings, source: "taggable", sourceType: "Post" })`
+ * reaches the posts among the taggables. The target must be one of the Models the source lists (a compile error
+ * otherwise); `sourceType` is the type the join rows store for it, its class name (checked at first use: TypeScript
+ * does not know a class's name).
+ */
+export interface SourceTypeOptions<F extends AssociationField<any>, S extends string> {
+  /** The owner's association to go through: its field, `this.taggings`, declared before this one. */
+  through: F;
+  /** The polymorphic `belongsTo` of the Model gone through; by default its one that lists `sourceType`. */
+  source?: S;
+  /** The name of the Model to reach, as the source's type column stores it (`"Post"`). */
+  sourceType: string;
+}
+
+/** The Models a `sourceType` association may target: those the source of the Model gone through lists. */
+type SourceModels<F extends AssociationField<any>, S extends string> = ListedModels<AssociatedRecord<F>[S & keyof AssociatedRecord<F>]>;
 
 /**
  * The `scope` of an association through another (Rails' `has_many :tags, -> { where(...) }, through: :taggings`):
@@ -150,6 +175,14 @@ export interface HasOneThrough<T extends AnyModel> extends AssociationField<Reco
  * and `setIds` write the join rows.
  */
 export function hasMany<T extends AnyModel, F extends AssociationField<any>>(target: T, options: HasManyThroughOptions<F> & ThroughScope<T>): HasManyThrough<T>;
+/**
+ * Declares the targets reached through a polymorphic source, of one of its Models (Rails' `source_type`):
+ * `posts = hasMany(Post, { through: this.taggings, source: "taggable", sourceType: "Post" })`.
+ */
+export function hasMany<F extends AssociationField<any>, S extends PolymorphicName<AssociatedRecord<F>>, T extends AnyModel & SourceModels<F, S>>(
+  target: T,
+  options: SourceTypeOptions<F, S> & Pick<HasManyThroughOptions<F>, "dependent"> & ThroughScope<T>,
+): HasManyThrough<T>;
 export function hasMany<T extends AnyModel>(target: T, options?: ChildOptions<HasManyOptions, T>): HasMany<T>;
 /** Declares the children of a polymorphic `belongsTo`: `comments = hasMany(Comment, { as: "commentable" })`. */
 export function hasMany<T extends AnyModel>(target: T, options: ChildOfPolymorphicOptions<HasManyOptions, T>): HasMany<T>;
@@ -186,6 +219,11 @@ export function belongsTo(target: AnyModel | readonly AnyModel[], options: Belon
  * `belongsTo`): `accountHistory = hasOne(AccountHistory, { through: this.account })`.
  */
 export function hasOne<T extends AnyModel, F extends AssociationField<any>>(target: T, options: ThroughOptions<F> & ThroughScope<T>): HasOneThrough<T>;
+/** Declares the one target reached through a polymorphic source, of one of its Models (Rails' `source_type`). */
+export function hasOne<F extends AssociationField<any>, S extends PolymorphicName<AssociatedRecord<F>>, T extends AnyModel & SourceModels<F, S>>(
+  target: T,
+  options: SourceTypeOptions<F, S> & ThroughScope<T>,
+): HasOneThrough<T>;
 export function hasOne<T extends AnyModel>(target: T, options?: ChildOptions<HasOneOptions, T>): HasOne<T>;
 /** Declares the child of a polymorphic `belongsTo`: `image = hasOne(Image, { as: "imageable" })`. */
 export function hasOne<T extends AnyModel>(target: T, options: ChildOfPolymorphicOptions<HasOneOptions, T>): HasOne<T>;

@@ -71,7 +71,7 @@ export interface AssociationDefinition {
   readonly target: Function;
   /** The Models a polymorphic `belongsTo`'s type may name. */
   readonly models?: readonly Function[];
-  readonly options: { dependent?: Dependent; scope?: HasManyOptions["scope"]; foreignKey?: string; optional?: boolean; counterCache?: true | string; as?: string; through?: unknown; source?: string };
+  readonly options: { dependent?: Dependent; scope?: HasManyOptions["scope"]; foreignKey?: string; optional?: boolean; counterCache?: true | string; as?: string; through?: unknown; source?: string; sourceType?: string };
 }
 
 /**

@@ -20,7 +20,7 @@ import { rowKeyOf } from "./keys.js";
 import { detachedKeys } from "./polymorphic-type.js";
 import { slotsOf } from "./registry.js";
 import { type AssociationSlot, scopedTargetOf } from "./slot.js";
-import { dependentSlot } from "./through-dependent.js";
+import { dependentSlot, holdsOtherRows } from "./through-dependent.js";
 
 type Owner = Record<string, any>;
 
@@ -48,7 +48,6 @@ interface StrategyContext {
   /** The rows the destroy is destroying. */
   readonly rows: Set<string>;
   readonly association: ResolvedAssociation;
-  readonly slot: AssociationSlot;
   readonly batch: BatchItem[];
   readonly found: Found | undefined;
   /** The children that were loaded before the destroy: they end destroyed too. */
@@ -58,18 +57,25 @@ interface StrategyContext {
 /** What one `dependent` value does when the owner is destroyed: adds writes to the owner's destroy batch, or aborts. */
 type Strategy = (context: StrategyContext) => Promise<void> | void;
 
-async function loadChildren(owner: Owner, association: ResolvedAssociation, slot: AssociationSlot): Promise<Owner[]> {
-  const rows = childRows(owner, association, slot);
+async function loadChildren(owner: Owner, association: ResolvedAssociation): Promise<Owner[]> {
+  const rows = childRows(owner, association);
   return association.kind === "hasMany" ? rows.toArray() : [await rows.take()].filter(Boolean);
 }
 
-/** The owner's children as one Relation, by the owner's key as stored (the rows that point at its row). */
-export function childRows(owner: Owner, association: ResolvedAssociation, slot: AssociationSlot) {
-  return slot.scopedTarget().where({ [association.foreignKey]: rowKeyOf(owner, association.primaryKey) });
+/**
+ * The owner's children as one Relation, by the owner's key as stored (the rows that point at its row), in the
+ * association's scope (a through association's dependent join rows: those to the targets it reaches).
+ */
+export function childRows(owner: Owner, association: ResolvedAssociation) {
+  return scopedTargetOf(association, databaseOfRecord(owner)).where({ [association.foreignKey]: rowKeyOf(owner, association.primaryKey) });
 }
 
-/** The children an association holds in memory, loaded or built (and not already destroyed). */
-function cachedChildren(slot: AssociationSlot): Owner[] {
+/**
+ * The children an association holds in memory, loaded or built (and not already destroyed); none for the join rows
+ * of a scoped or `sourceType` through association, whose slot holds join rows it does not handle too.
+ */
+function cachedChildren(association: ResolvedAssociation, slot: AssociationSlot): Owner[] {
+  if (holdsOtherRows(association)) return [];
   const loaded: Owner[] = !slot.loaded ? [] : Array.isArray(slot.value) ? slot.value : [slot.value].filter(Boolean);
   const built = slot.pending.filter((child) => !loaded.includes(child));
   return [...loaded, ...built].filter((child) => !child.isDestroyed());
@@ -131,23 +137,23 @@ function refuse(owner: Owner, association: ResolvedAssociation): never {
   throw abort(reason);
 }
 
-const deleteRows: Strategy = async ({ owner, association, slot, batch }) => {
-  batch.push(await writeChildren(childRows(owner, association, slot), "deleteDependents"));
+const deleteRows: Strategy = async ({ owner, association, batch }) => {
+  batch.push(await writeChildren(childRows(owner, association), "deleteDependents"));
 };
 
 const STRATEGIES: Record<Dependent, Strategy> = {
-  async destroy({ owner, association, slot, rows, batch, found, cached }) {
-    const read = (found as Owner[] | undefined) ?? (await loadChildren(owner, association, slot));
+  async destroy({ owner, association, rows, batch, found, cached }) {
+    const read = (found as Owner[] | undefined) ?? (await loadChildren(owner, association));
     for (const child of notYetDestroying(withCached(read, cached), rows)) batch.push(child.toDestroy());
   },
   deleteAll: deleteRows,
   delete: deleteRows,
-  async nullify({ owner, association, slot, batch }) {
-    batch.push(await writeChildren(childRows(owner, association, slot), "nullify", new Map(Object.entries(detachedKeys(association)))));
+  async nullify({ owner, association, batch }) {
+    batch.push(await writeChildren(childRows(owner, association), "nullify", new Map(Object.entries(detachedKeys(association)))));
   },
   // One query that reads a row at most, as Rails' exists?: the children are not loaded to be counted.
-  async restrictWithError({ owner, association, slot, found }) {
-    if ((found as boolean | undefined) ?? (await anyMatch(childRows(owner, association, slot)))) refuse(owner, association);
+  async restrictWithError({ owner, association, found }) {
+    if ((found as boolean | undefined) ?? (await anyMatch(childRows(owner, association)))) refuse(owner, association);
   },
 };
 
@@ -166,10 +172,10 @@ function hasDependents(record: Owner): boolean {
 async function applyStrategies(owner: Owner, batch: BatchItem[], found: ReadonlyMap<string, Found>): Promise<void> {
   const rows = takeDestroying(owner);
   for (const [association, slot] of dependentSlots(owner)) {
-    const cached = association.options.dependent === "destroy" ? cachedChildren(slot) : [];
+    const cached = association.options.dependent === "destroy" ? cachedChildren(association, slot) : [];
     slot.reset();
     try {
-      await STRATEGIES[association.options.dependent!]({ owner, association, slot, rows, batch, found: found.get(association.name), cached });
+      await STRATEGIES[association.options.dependent!]({ owner, association, rows, batch, found: found.get(association.name), cached });
     } finally {
       slot.reset();
     }
@@ -181,7 +187,7 @@ function destroyCached(owner: Owner, batch: BatchItem[]): void {
   const rows = takeDestroying(owner);
   for (const [association, slot] of dependentSlots(owner)) {
     if (association.options.dependent !== "destroy") continue;
-    for (const child of notYetDestroying(cachedChildren(slot), rows)) {
+    for (const child of notYetDestroying(cachedChildren(association, slot), rows)) {
       covered.add(child);
       batch.push(child.toDestroy());
     }

@@ -15,9 +15,14 @@ export interface TypedTarget {
   readonly narrow: (source: QuerySource) => QuerySource;
 }
 
-/** A polymorphic `belongsTo` as if it pointed at each listed Model alone, in the order listed. */
-export function typedAssociations(association: ResolvedAssociation): ResolvedAssociation[] {
-  return [...association.polymorphic!.models.values()].map((model) => ({
+/** The listed Models of a polymorphic `belongsTo` by type, in the order listed: all, or those of the types `only` holds. */
+function listedModels(association: ResolvedAssociation, only?: ReadonlySet<string>): Array<[string, Function]> {
+  return [...association.polymorphic!.models].filter(([type]) => only?.has(type) ?? true);
+}
+
+/** A polymorphic `belongsTo` as if it pointed at each listed Model alone (of the types `only` holds), in the order listed. */
+export function typedAssociations(association: ResolvedAssociation, only?: ReadonlySet<string>): ResolvedAssociation[] {
+  return listedModels(association, only).map(([, model]) => ({
     kind: "belongsTo",
     name: association.name,
     options: association.options,
@@ -27,12 +32,15 @@ export function typedAssociations(association: ResolvedAssociation): ResolvedAss
   }));
 }
 
-/** Each listed Model of a polymorphic `belongsTo` whose type column is `typeAttribute`, as a preload reads it. */
-export function typedTargets(association: ResolvedAssociation, typeAttribute: Attribute): TypedTarget[] {
-  const { foreignType, models } = association.polymorphic!;
+/**
+ * Each listed Model of a polymorphic `belongsTo` whose type column is `typeAttribute` (those of the types `only`
+ * holds: what `sourceType` sources read), as a preload reads it.
+ */
+export function typedTargets(association: ResolvedAssociation, typeAttribute: Attribute, only?: ReadonlySet<string>): TypedTarget[] {
+  const { foreignType } = association.polymorphic!;
   const column = quoteIdentifier(typeAttribute.column);
-  const typed = typedAssociations(association);
-  return [...models.keys()].map((type, index) => ({
+  const typed = typedAssociations(association, only);
+  return listedModels(association, only).map(([type], index) => ({
     association: typed[index]!,
     owns: (owner) => owner.readAttribute(foreignType) === type,
     narrow: (source) => (params) => `SELECT * FROM (${source(params)}) WHERE ${column} = ${params.bind(type, { kind: "value", attribute: typeAttribute })}`,

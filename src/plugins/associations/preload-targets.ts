@@ -4,7 +4,7 @@ import { typedAssociations } from "./polymorphic-preload.js";
 import type { PreparedTargets } from "./preload-owners.js";
 import { associationsOf } from "./registry.js";
 import { throughHops } from "./through-hops.js";
-import { throughHopsTree } from "./through-preload.js";
+import { throughHopsTree, typesRead } from "./through-preload.js";
 import { admittedTargetsOf } from "./through-scope-preload.js";
 
 /** `includes` paths as a tree: each association name to the names included below it. */
@@ -85,7 +85,7 @@ function eachPreload(model: Function, tree: IncludeTree, prefix: string, visit: 
     const association = known.get(name);
     if (!association) continue;
     const path = `${prefix}${name}`;
-    const read = association.kind === "belongsTo" && association.polymorphic ? typedAssociations(association) : [association];
+    const read = association.kind === "belongsTo" && association.polymorphic ? typedAssociations(association, typesRead(below)) : [association];
     for (const each of read) {
       visit({ path, target: each.target, prepares: prepares(each.target), relation: () => scoped(each) });
       eachPreload(each.target, below, `${path}.`, visit);

@@ -18,7 +18,7 @@ import type { ResolvedAssociation } from "./definition.js";
 import { keyFor } from "./keys.js";
 import { settleOwnersOfNothing, typedTargets } from "./polymorphic-preload.js";
 import { chosenOwners, type Level, loadedKeyColumn, OWNER_COLUMN, OWNERS, type PreparedTargets } from "./preload-owners.js";
-import { throughHopsTree } from "./through-preload.js";
+import { throughHopsTree, typesRead } from "./through-preload.js";
 import { admittedTargetsRead } from "./through-scope-preload.js";
 import { admittedTarget, type IncludeTree, preloadTarget, preparedTargetsOf, treeOf } from "./preload-targets.js";
 
@@ -130,19 +130,22 @@ function planLevel(level: Level, tree: IncludeTree, pending: Set<string>, reads:
 }
 
 /**
- * A polymorphic `belongsTo`: one read per listed Model, each of the owners whose type names it (a narrowed source),
- * all in the same batch. The first to be received checks every owner's type and settles those pointing at nothing.
+ * A polymorphic `belongsTo`: one read per listed Model (per type a `sourceType` source reads, when only such sources
+ * include it), each of the owners whose type names it (a narrowed source), all in the same batch. The first to be
+ * received checks the type of every owner read for and settles those pointing at nothing.
  */
 function planByType(level: Level, association: ResolvedAssociation, below: IncludeTree, path: string, reads: PlannedRead[]): void {
   const { foreignType } = association.polymorphic!;
   loadedKeyColumn(level.owners, foreignType, `${level.owners.model.name}.includes: ${association.name}`);
+  const only = typesRead(below);
+  const readFor = (main: readonly Loaded[]) => (only ? level.records(main).filter((owner) => only.has(owner.readAttribute(foreignType))) : level.records(main));
   const first = reads.length;
-  for (const typed of typedTargets(association, attributeNamed(level.owners.model, foreignType))) {
+  for (const typed of typedTargets(association, attributeNamed(level.owners.model, foreignType), only)) {
     const owners: Level = { ...level, source: typed.narrow(level.source), records: (main) => level.records(main).filter(typed.owns) };
     planBySource(owners, { association: typed.association, ownKey: association.foreignKey, theirKey: typed.association.primaryKey, below, path }, reads);
   }
   const { statement, receive } = reads[first]!;
-  reads[first] = { statement, receive: (result, main, readNext) => (settleOwnersOfNothing(association, level.records(main)), receive(result, main, readNext)) };
+  reads[first] = { statement, receive: (result, main, readNext) => (settleOwnersOfNothing(association, readFor(main)), receive(result, main, readNext)) };
 }
 
 /**

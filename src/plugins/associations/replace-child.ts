@@ -23,7 +23,7 @@ function replacesChild(owner: Owner, association: ResolvedAssociation, slot: Ass
 export async function replaceSavedChildren(owner: Owner, batchBefore: BatchItem[]): Promise<void> {
   for (const [association, slot] of slotsOf(owner)) {
     if (!replacesChild(owner, association, slot)) continue;
-    const rows = childRows(owner, association, slot);
+    const rows = childRows(owner, association);
     const { dependent } = association.options;
     if (dependent === "destroy") {
       for (const child of await rows.toArray()) batchBefore.push(child.toDestroy());

@@ -10,12 +10,13 @@ const isField = (value: unknown) => (typeof value === "function" || (typeof valu
 
 const THROUGH = { expected: "one of the Model's association fields (this.taggings) or its name", fits: (value: unknown) => isName(value) || isField(value) };
 const SOURCE = { expected: "an association name of the Model gone through", fits: isName };
+const SOURCE_TYPE = { expected: "the name of the Model to reach, one of those the polymorphic source lists", fits: isName };
 const SCOPE = { expected: "a function of the targets' Relation", fits: (value: unknown) => typeof value === "function" };
 
 /** The options a through association takes: `dependent` on a `hasMany` only (it deletes the join rows). */
 const THROUGH_OPTIONS: Record<"hasMany" | "hasOne", OptionChecks> = {
-  hasMany: { through: THROUGH, source: SOURCE, scope: SCOPE, dependent: dependentOption("hasMany") },
-  hasOne: { through: THROUGH, source: SOURCE, scope: SCOPE },
+  hasMany: { through: THROUGH, source: SOURCE, sourceType: SOURCE_TYPE, scope: SCOPE, dependent: dependentOption("hasMany") },
+  hasOne: { through: THROUGH, source: SOURCE, sourceType: SOURCE_TYPE, scope: SCOPE },
 };
 
 /** Why options of a direct association are refused on a through one: its keys and rows are those of its hops. */
@@ -45,11 +46,6 @@ export function resolveThrough(owner: Function, name: string, definition: Associ
     if (option in options) throw new InvalidModel(`${owner.name}.${name} (${kind} through): ${option} is not taken: ${NOT_THROUGH[option]}`);
   }
   checkOptions(owner, name, definition, THROUGH_OPTIONS[kind]);
-  if (options.scope && options.dependent) {
-    throw new InvalidModel(
-      `${owner.name}.${name} (${kind} through): dependent is not taken with a scope (it deletes every join row of the owner, those to targets outside the scope too); declare it on an unscoped through association, or on the association gone through`,
-    );
-  }
   const through = throughName(owner, name, options.through, fields);
   if (through === name) throw new InvalidModel(`${owner.name}.${name}: an association cannot go through itself`);
   const primaryKey = primaryKeyOf(owner).name;

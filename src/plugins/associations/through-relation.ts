@@ -12,7 +12,7 @@ import {
 import type { ResolvedAssociation } from "./definition.js";
 import { rowKeyOf } from "./keys.js";
 import { scopedTargetOf } from "./slot.js";
-import { type Hop, throughHops } from "./through-hops.js";
+import { type Hop, leadingTo, throughHops } from "./through-hops.js";
 
 type Owner = Record<string, any>;
 
@@ -34,9 +34,12 @@ function ownerKeyOf(owner: Owner, hop: Hop): unknown {
   return hop.association.kind === "belongsTo" ? owner.readAttribute(hop.ownKey) : rowKeyOf(owner, hop.ownKey);
 }
 
-/** The rows of a hop's target that the rows of `above` (its owners') reach, in the hop's scope. */
+/**
+ * The rows of a hop's target that the rows of `above` (its owners') reach, in the hop's scope; for a `sourceType`
+ * source, by those of `above` of its type only.
+ */
 function reachedBy(above: Relation, hop: Hop, database: Database | undefined): Relation {
-  return scopedTargetOf(hop.association, database).where(sql`${column(hop.theirKey)} IN ${keysOf(above, hop.ownKey)}`);
+  return scopedTargetOf(hop.association, database).where(sql`${column(hop.theirKey)} IN ${keysOf(leadingTo(above, hop), hop.ownKey)}`);
 }
 
 /**

@@ -3,7 +3,7 @@ import type { AssociationDefinition, ResolvedAssociation } from "./definition.js
 import { slotsOf } from "./registry.js";
 import { AssociationSlot } from "./slot.js";
 import { rowKeyOf } from "./keys.js";
-import { type Hop, throughHops } from "./through-hops.js";
+import { type Hop, leadsTo, throughHops } from "./through-hops.js";
 
 type Loaded = Record<string, any>;
 
@@ -27,13 +27,13 @@ function eachOnce(records: readonly Loaded[]): Loaded[] {
 
 /**
  * The targets the loaded hops reach from `owner` (from a new record, those built through it), or undefined when a
- * hop of some saved record on the way is not loaded.
+ * hop of some saved record on the way is not loaded; a `sourceType` source is reached by the join rows of its type.
  */
 function reachedInMemory(owner: Loaded, hops: readonly Hop[]): Loaded[] | undefined {
   let level = [owner];
   for (const hop of hops) {
     const next: Loaded[] = [];
-    for (const record of level) {
+    for (const record of level.filter((each) => leadsTo(each, hop))) {
       const slot = slotNamed(record, hop.association.name);
       // A new record has no rows yet: what it holds is what was built through it.
       if (slot && !slot.loaded && record.isNewRecord()) next.push(...slot.pending);

@@ -4,7 +4,7 @@ import { hasOtherDestroyHooks } from "./dependent-tree.js";
 import { dependentsBeforeDelete } from "./dependents.js";
 import { rowKeyOf } from "./keys.js";
 import type { AssociationSlot } from "./slot.js";
-import type { Hop } from "./through-hops.js";
+import { type Hop, leadingTo, leadsTo } from "./through-hops.js";
 import { keysOf, throughRelation } from "./through-relation.js";
 import { slotNamed, type ThroughSlot } from "./through-slot.js";
 
@@ -51,10 +51,14 @@ function targetsOf(writes: Writing, method: string, targets: readonly unknown[])
 const targetKey = (writes: Writing, target: Loaded) => rowKeyOf(target, writes.source.theirKey);
 const keyHeld = (writes: Writing, join: Loaded) => join.readAttribute(writes.source.ownKey);
 
-/** The owner's join-row association: its slot, and its Relation of the owner's join rows. */
-function joins(writes: Writing): { slot: AssociationSlot | undefined; rows: () => Relation } {
+/**
+ * The owner's join-row association: its slot, its Relation (`post.taggings()`, which builds join rows), and the
+ * owner's join rows that reach targets (for a `sourceType` source, those of its type).
+ */
+function joins(writes: Writing): { slot: AssociationSlot | undefined; owned: () => Relation; rows: () => Relation } {
   const name = writes.join.association.name;
-  return { slot: slotNamed(writes.owner, name), rows: () => writes.owner[name]() as Relation };
+  const owned = () => writes.owner[name]() as Relation;
+  return { slot: slotNamed(writes.owner, name), owned, rows: () => leadingTo(owned(), writes.source) };
 }
 
 /**
@@ -71,7 +75,7 @@ function replacedJoins(writes: Writing): Relation {
 /** Builds the join row of each target through the owner's join association (a new owner's save writes it). */
 function buildJoins(writes: Writing, targets: readonly Loaded[]): Loaded[] {
   return targets.map((target) => {
-    const join = (joins(writes).rows() as Relation & { build(): Loaded }).build();
+    const join = (joins(writes).owned() as Relation & { build(): Loaded }).build();
     join[writes.source.association.name].set(target);
     return join;
   });
@@ -128,7 +132,7 @@ function isAmong(writes: Writing, targets: readonly Loaded[]): (target: Loaded) 
 function linksAny(writes: Writing, targets: readonly Loaded[]): (join: Loaded) => boolean {
   const keys = savedKeys(writes, targets);
   const source = writes.source.association.name;
-  return (join) => (join[source].isLoaded && targets.includes(join[source].get())) || keys.has(keyHeld(writes, join));
+  return (join) => leadsTo(join, writes.source) && ((join[source].isLoaded && targets.includes(join[source].get())) || keys.has(keyHeld(writes, join)));
 }
 
 /**
@@ -165,7 +169,7 @@ async function set(writes: Writing, targets: readonly Loaded[], current?: readon
   const dropped = existing.filter((join) => !wanted.has(keyHeld(writes, join)));
   const held = new Set(existing.map((join) => keyHeld(writes, join)));
   const built = buildJoins(writes, targets.filter((target) => target.isNewRecord() || !held.has(targetKey(writes, target))));
-  forgetJoins(writes, (join) => !join.isNewRecord() && !wanted.has(keyHeld(writes, join)));
+  forgetJoins(writes, (join) => !join.isNewRecord() && leadsTo(join, writes.source) && !wanted.has(keyHeld(writes, join)));
   writes.slot.changeLoaded(() => [...targets]);
   await run(writes, [...dropped.map((join) => join.toDestroy()), ...built.map((join) => join.toSave())], built);
 }

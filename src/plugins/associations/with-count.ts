@@ -28,7 +28,7 @@ import type { ResolvedAssociation } from "./definition.js";
 import { countColumn, scopedCountColumn } from "./loaded-count.js";
 import { associationsOf } from "./registry.js";
 import { scopedTargetOf } from "./slot.js";
-import { type Hop, hopOf, throughHops } from "./through-hops.js";
+import { type Hop, hopOf, leadingTo, throughHops } from "./through-hops.js";
 
 /** A scope `withCount` narrows the counted records by: a function of their Relation giving a Relation of them. */
 type CountScope = (relation: Relation) => Relation;
@@ -90,7 +90,8 @@ function countSubquery(owner: ResolvedModel, association: ResolvedAssociation, s
   const ownerKey = `${owner.quotedTable}.${quoteIdentifier(owner.byName.get(hops[0]!.ownKey)!.column)}`;
   let rows = levelRows(hops[0]!, scope, hops.length === 1, where).where(sql`${column(hops[0]!.theirKey)} = ${fragmentOf(ownerKey, [])}`);
   hops.slice(1).forEach((hop, index) => {
-    const keys = levelSubquery(rows, quoteIdentifier(rows.model.byName.get(hop.ownKey)!.column), index, where);
+    const above = leadingTo(rows, hop);
+    const keys = levelSubquery(above, quoteIdentifier(above.model.byName.get(hop.ownKey)!.column), index, where);
     rows = levelRows(hop, scope, index === hops.length - 2, where).where(sql`${column(hop.theirKey)} IN ${keys}`);
   });
   return sql`${levelSubquery(rows, "COUNT(*)", hops.length - 1, where)}`;
