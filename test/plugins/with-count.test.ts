@@ -109,6 +109,22 @@ describe("guide: Counts of associations", () => {
     expect((await Photo.withCount("comments").find(1)).commentsCount).toBe(2);
   });
 
+  it("a count that binds values (an as: association's type) leaves the queries that select something else intact", async () => {
+    const { Post, Comment } = commentsOnPostsAndPhotos();
+    for (const id of ["1", "2", "3"]) await Post.create({ id, title: `t${id}` });
+    await Comment.create({ commentableType: "Post", commentableId: "1", body: "on post" });
+    const counted = () => Post.withCount("comments").order({ id: "asc" });
+    expect(await counted().pluck("title")).toEqual(["t1", "t2", "t3"]);
+    expect(await counted().count()).toBe(3);
+    expect(await counted().limit(2).count()).toBe(2);
+    expect(await counted().exists()).toBe(true);
+    const page = await counted().paginate({ page: 1, perPage: 2 });
+    expect([page.total, page.records.map((post) => post.commentsCount)]).toEqual([3, [1, 0]]);
+    expect(await counted().limit(1).updateAll({ title: "first" })).toBe(1);
+    expect(await counted().offset(2).deleteAll()).toBe(1);
+    expect(await Post.order({ id: "asc" }).pluck("title")).toEqual(["first", "t2"]);
+  });
+
   it("a Model counting its own table (replies of comments) counts the children, never the row itself", async () => {
     const { User, Comment } = threadedComments();
     const user = await User.create({ name: "u" });

@@ -18,9 +18,7 @@ export function countStatement(relation: Relation): Statement<number> {
   const { data, model } = relation;
   let query;
   if (data.limit !== undefined || data.offset !== undefined || data.distinct) {
-    // A plugin's computed columns count nothing: the rows are counted, never what they carry.
-    const rows = { ...data, columns: [] };
-    const inner = queryOfParts(selectParts(data.distinct ? rows : { ...rows, select: [model.primaryKey] }, model, undefined, "count"));
+    const inner = queryOfParts(selectParts(data.distinct ? data : { ...data, select: [model.primaryKey] }, model, undefined, "count"));
     query = { ...inner, sql: `SELECT ${COUNT} FROM (${inner.sql})` };
   } else {
     const parts = selectParts({ ...data, order: [] }, model, undefined, "count");
@@ -51,7 +49,7 @@ export async function anyMatch(given: Relation): Promise<boolean> {
   // columns stay (as Rails' exists? keeps them for distinct with an offset).
   const keepColumns = data.distinct && data.offset !== undefined;
   const limit = Math.min(data.limit ?? 1, 1);
-  const parts = selectParts({ ...data, ...(keepColumns ? {} : { select: undefined }), columns: [], order: [], limit }, model, undefined, "exists");
+  const parts = selectParts({ ...data, ...(keepColumns ? {} : { select: undefined }), order: [], limit }, model, undefined, "exists");
   if (!keepColumns) parts.columns = ONE;
   return relation.run(new Statement(queryOfParts(parts), model, "rows", (rows) => rows.length > 0));
 }

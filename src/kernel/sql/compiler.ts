@@ -150,12 +150,18 @@ function ownColumns(data: RelationData, model: ResolvedModel): string {
 }
 
 /**
+ * The purposes whose SELECT makes records, and so carries their computed columns. The others (a count, `pluck`, a
+ * set-based write) select what they answer in place of the columns: computed ones would bind values for no placeholder.
+ */
+const LOADS_RECORDS: ReadonlySet<QueryPurpose> = new Set<QueryPurpose>(["load", "reload", "preload"]);
+
+/**
  * The columns of the SELECT: the Model's own, then the computed ones (`RelationData.columns`), each named; `*` is
  * then the table's, so that a joined list's column never comes with them.
  */
-function selectColumns(data: RelationData, model: ResolvedModel, params: ParamWriter): string {
+function selectColumns(data: RelationData, model: ResolvedModel, params: ParamWriter, purpose: QueryPurpose): string {
   const own = ownColumns(data, model);
-  if (data.columns.length === 0) return own;
+  if (data.columns.length === 0 || !LOADS_RECORDS.has(purpose)) return own;
   const computed = data.columns.map(({ name, fragment }) => `(${compileFragment(fragment, model, params)}) AS ${quoteIdentifier(name)}`);
   return [own === "*" ? `${model.quotedTable}.*` : own, ...computed].join(", ");
 }
@@ -176,7 +182,7 @@ export function selectParts(data: RelationData, model: ResolvedModel, params = n
   const joinable = (join: ListJoin) => (listJoin ??= join);
   const parts: SelectParts = {
     distinct: data.distinct,
-    columns: selectColumns(data, model, params),
+    columns: selectColumns(data, model, params, purpose),
     from: model.quotedTable,
     where: data.none
       ? ["1 = 0"]
