@@ -225,7 +225,9 @@ export class Database {
     try {
       for (const item of items) prepared.push(isBatchable(item) ? await item.prepare() : [item]);
       // The failure is reported below, to every item alike, sent or not.
-      results = await this.#runAll(prepared.flat(), (error) => error);
+      const statements = prepared.flat();
+      // Records with nothing to save prepare no statement: a batch of them sends nothing.
+      results = statements.length === 0 ? [] : await this.#runAll(statements, (error) => error);
     } catch (error) {
       // Each write's outcome hooks see the error, and may replace it with their own: the first replacement is thrown.
       const thrown = failEach(items, error, (item, index) => failedItem(item, prepared[index], error));
