@@ -5,12 +5,10 @@
  * no call, no allocation, no await.
  */
 import type { Condition } from "../sql/conditions.js";
-import type { Subquery } from "../sql/sql.js";
 import type { RelationPrepareContext, RelationPreparePlanContext } from "../plugin-api/hooks.js";
 import type { QueryPurpose, RelationData } from "./relation-data.js";
 import type { LoadPurpose } from "./read-plan.js";
 import type { Preparable } from "./relation-subquery.js";
-import { subqueriesOf, subqueriesReplaced } from "./subqueries-of-relation.js";
 
 /**
  * Runs the `relation:prepare` hooks on a Relation about to be compiled for `purpose`, then on the Relation of each
@@ -22,8 +20,16 @@ import { subqueriesOf, subqueriesReplaced } from "./subqueries-of-relation.js";
  */
 export function prepareRelation<Rel extends Preparable<Rel>>(relation: Rel, purpose: QueryPurpose): Rel | Promise<Rel> {
   const own = prepareOwn(relation, purpose);
-  return own instanceof Promise ? own.then(prepareSubqueries) : prepareSubqueries(own);
+  const { prepare } = subqueryPreparationSlot;
+  if (prepare === undefined) return own;
+  return own instanceof Promise ? own.then(prepare) : prepare(own);
 }
+
+/**
+ * @internal The step that prepares the Relation subqueries a Relation holds. A Relation holds one only when
+ * `relationSubquery` made it, so that function installs the step: a Worker that never calls it bundles none of it.
+ */
+export const subqueryPreparationSlot: { prepare?: <Rel extends Preparable<Rel>>(relation: Rel) => Rel | Promise<Rel> } = {};
 
 /** The `relation:prepare` hooks of the Relation's own Model, on its own conditions and entries. */
 function prepareOwn<Rel extends Preparable<Rel>>(relation: Rel, purpose: QueryPurpose): Rel | Promise<Rel> {
@@ -37,27 +43,6 @@ function prepareOwn<Rel extends Preparable<Rel>>(relation: Rel, purpose: QueryPu
     return relation.with({ conditions: conditions as Condition[], extensions: extensions as RelationData["extensions"] });
   };
   return done instanceof Promise ? done.then(prepared) : prepared();
-}
-
-/**
- * The Relation with the Relation of each subquery it holds prepared, and compiled as prepared: the same Relation when
- * it holds none, or when no hook changed any of them (nothing is then made).
- */
-function prepareSubqueries<Rel extends Preparable<Rel>>(relation: Rel): Rel | Promise<Rel> {
-  const subqueries = subqueriesOf(relation.data);
-  if (subqueries.length === 0) return relation;
-  const replaced = new Map<Subquery, Subquery>();
-  const replace = (subquery: (typeof subqueries)[number], made: unknown) => {
-    if (made !== subquery.relation) replaced.set(subquery, subquery.preparedAs(made));
-  };
-  const waiting: Promise<void>[] = [];
-  for (const subquery of subqueries) {
-    const made = prepareRelation(subquery.relation, subquery.purpose);
-    if (made instanceof Promise) waiting.push(made.then((prepared) => replace(subquery, prepared)));
-    else replace(subquery, made);
-  }
-  const rebuilt = () => (replaced.size === 0 ? relation : relation.withPrepared(subqueriesReplaced(relation.data, replaced)));
-  return waiting.length === 0 ? rebuilt() : Promise.all(waiting).then(rebuilt);
 }
 
 /**

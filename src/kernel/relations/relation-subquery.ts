@@ -1,4 +1,3 @@
-import { argumentError } from "../records/arguments.js";
 import type { ResolvedModel } from "../records/resolve.js";
 import { selectParts } from "../sql/compiler.js";
 import { Subquery } from "../sql/sql.js";
@@ -34,21 +33,4 @@ export class RelationSubquery<Rel extends Preparable<Rel> = any> extends Subquer
     const { purpose, shape } = this;
     return new Subquery((params) => shape(selectParts(relation.data, relation.model, params, purpose)));
   }
-}
-
-const PURPOSES: ReadonlySet<unknown> = new Set<QueryPurpose>(["load", "reload", "count", "exists", "pluck", "preload", "updateAll", "deleteAll"]);
-
-/**
- * A subquery of a Relation's rows for an `sql` fragment: `shape` joins the parts of its SELECT (after the compile
- * hooks of its Model for `purpose`) into SQL text, usually with `joinSelect` and other `columns`:
- * `sql\`${column("id")} IN ${relationSubquery(taggings, "load", (parts) => joinSelect({ ...parts, columns: '"tag_id"' }))}\``.
- * Unlike `subquery`, the async methods prepare its Relation (`relation:prepare`) as they prepare their own, so that a
- * plugin that rewrites conditions with work it awaits (an encryption's) rewrites those of the subquery too.
- */
-export function relationSubquery<Rel extends Preparable<Rel>>(relation: Rel, purpose: QueryPurpose, shape: (parts: SelectParts) => string): Subquery {
-  const isRelation = typeof relation === "object" && relation !== null && "model" in relation && "data" in relation && typeof relation.withPrepared === "function";
-  if (!isRelation) throw argumentError("relationSubquery", "a Relation", relation);
-  if (!PURPOSES.has(purpose)) throw argumentError("relationSubquery", `a query purpose (${[...PURPOSES].join(", ")})`, purpose);
-  if (typeof shape !== "function") throw argumentError("relationSubquery", "a function that joins the parts of a SELECT", shape);
-  return new RelationSubquery(relation, purpose, shape);
 }
