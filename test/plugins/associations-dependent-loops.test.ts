@@ -494,6 +494,88 @@ describe("dependent destroy through a loop within a loop, rows pointing at each 
   }, 20_000);
 });
 
+describe("dependent destroy with callbacks, rows pointing at each other through REFERENCES", () => {
+  it("two comments that are each other's reply: two round trips, both gone, each callback once", async () => {
+    const { Comment, Vote, log } = threadedComments({ callbacks: true });
+    const first = await twoCommentCycle(Comment);
+    await Vote.create({ tcCommentId: first.parentId });
+    const trips = await destroyCounted(Comment, first.id);
+    expect(trips).toHaveLength(2);
+    expect([await countRows("tc_comments"), await countRows("tc_votes")]).toEqual([0, 0]);
+    expect(log).toEqual(["before first", "before second", "after second", "after first"]);
+  });
+
+  it("three comments in a ring, and a thread below one of them: every comment gone, another thread untouched", async () => {
+    const { Comment, log } = threadedComments({ callbacks: true });
+    const a = await Comment.create({ body: "a" });
+    const b = await Comment.create({ body: "b", parentId: a.id });
+    const c = await Comment.create({ body: "c", parentId: b.id });
+    await Comment.create({ body: "below", parentId: b.id });
+    await Comment.where({ id: a.id }).updateAll({ parentId: c.id });
+    const other = await Comment.create({ body: "other" });
+    await Comment.create({ body: "other reply", parentId: other.id });
+    const trips = await destroyCounted(Comment, b.id);
+    // One relink of the key pointing back at a row deleted first, the DELETEs, and the restore where rows remain.
+    expect(trips[0]).toHaveLength(2);
+    const eachComment = [`DELETE FROM "tc_flags"`, `DELETE FROM "tc_comments"`];
+    expect(heads(trips[1]!)).toEqual([`UPDATE "tc_comments"`, ...eachComment, ...eachComment, ...eachComment, eachComment[0], `UPDATE "tc_comments"`, eachComment[1]]);
+    expect(await Comment.order({ id: "asc" }).pluck("body")).toEqual(["other", "other reply"]);
+    expect(log.filter((line) => line.startsWith("after"))).toHaveLength(4);
+  });
+
+  it("random trees of the loop within the loop, crates of two parents, the top box on a pallet of its own tree", async () => {
+    const { Box, Crate, Pallet } = modelCycles({ length: 3, nested: true });
+    const destroyed: string[] = [];
+    for (const model of [Box, Crate, Pallet] as any[]) model.afterDestroy((record: any) => void destroyed.push(`${model.name} ${record.id}`));
+    for (let seed = 1; seed <= 6; seed++) {
+      await env.DB.batch(CYCLE_TABLES_EMPTIED.map((statement) => env.DB.prepare(statement)));
+      const random = seeded(seed);
+      const shape = { twoParents: true, topPointsBack: true } as const;
+      const root = await nestedTree(random, 1_000, shape);
+      await nestedTree(random, 5_000, shape);
+      const [before, tree] = [await chainRows(5_000), await chainRows(1_000)];
+      destroyed.length = 0;
+      const trips = await destroyCounted(Box, root);
+      expect(trips, `seed ${seed}`).toHaveLength(2);
+      expect(await chainRows(1_000), `seed ${seed}`).toEqual([0, 0, 0, 0]);
+      expect(new Set(destroyed).size, `seed ${seed}`).toBe(destroyed.length);
+      expect(destroyed.length, `seed ${seed}`).toBe(tree[0]! + tree[1]! + tree[2]!);
+      expect(await chainRows(5_000), `seed ${seed}`).toEqual(before);
+    }
+  }, 30_000);
+
+  it("under soft delete, rows that point at each other keep their keys, and another shelf is untouched", async () => {
+    class Shelf extends Model({ id: "integer", lcFolderId: "integer", name: "string", deletedAt: "datetime" }) {
+      static override binding = "DB";
+      static override tableName = "lc_shelves";
+      static {
+        this.use(softDelete);
+      }
+      folders = hasMany(Folder, { foreignKey: "lcShelfId", dependent: "destroy" });
+    }
+    class Folder extends Model({ id: "integer", lcShelfId: "integer", name: "string", deletedAt: "datetime" }) {
+      static override binding = "DB";
+      static override tableName = "lc_folders";
+      static {
+        this.use(softDelete);
+      }
+      shelves = hasMany(Shelf, { foreignKey: "lcFolderId", dependent: "destroy" });
+    }
+    await env.DB.batch(["UPDATE lc_shelves SET lc_folder_id = NULL", "DELETE FROM lc_folders", "DELETE FROM lc_shelves"].map((sql) => env.DB.prepare(sql)));
+    await env.DB.batch([
+      env.DB.prepare("INSERT INTO lc_shelves (id, name) VALUES (1, 's0'), (9, 'other')"),
+      env.DB.prepare("INSERT INTO lc_folders (id, lc_shelf_id, name) VALUES (1, 1, 'f1'), (9, 9, 'other')"),
+      env.DB.prepare("INSERT INTO lc_shelves (id, lc_folder_id, name) VALUES (2, 1, 's1')"),
+      env.DB.prepare("INSERT INTO lc_folders (id, lc_shelf_id, name) VALUES (2, 2, 'f2')"),
+      env.DB.prepare("UPDATE lc_shelves SET lc_folder_id = 2 WHERE id = 1"),
+    ]);
+    expect(await destroyCounted(Shelf, 1)).toHaveLength(2);
+    const rows = async (table: string, key: string) => (await env.DB.prepare(`SELECT id, ${key} AS parent, deleted_at IS NOT NULL AS gone FROM ${table} ORDER BY id`).all()).results;
+    expect(await rows("lc_shelves", "lc_folder_id")).toEqual([{ id: 1, parent: 2, gone: 1 }, { id: 2, parent: 1, gone: 1 }, { id: 9, parent: null, gone: 0 }]);
+    expect(await rows("lc_folders", "lc_shelf_id")).toEqual([{ id: 1, parent: 1, gone: 1 }, { id: 2, parent: 2, gone: 1 }, { id: 9, parent: 9, gone: 0 }]);
+  });
+});
+
 describe("dependent destroy through a loop of several Models, under multiTenancy", () => {
   it("shelves and folders of two tenants: the destroy reaches the current tenant's rows only", async () => {
     const { Shelf, Folder } = threadedComments({ tenants: true });

@@ -17,6 +17,7 @@ import type { Dependent, ResolvedAssociation } from "./definition.js";
 import { anyReached, detachStatement, parentsReached, readRecords, relinkStatement, type TreeReach, writeReached } from "./dependent-statements.js";
 import { type DependentNode, type DependentTree, dependentTreeOf, OWNER } from "./dependent-tree.js";
 import { rowKeyOf } from "./keys.js";
+import { type DestroyPlace, type MutualLinks, mutualLinksOf } from "./mutual-links.js";
 import { detachedKeys } from "./polymorphic-type.js";
 import { slotsOf } from "./registry.js";
 import { type AssociationSlot, scopedTargetOf } from "./slot.js";
@@ -32,6 +33,9 @@ const prefetched = new WeakMap<object, Map<string, Found>>();
 
 /** Records whose dependents' rows the set-based writes of an owner's destroy already reach. */
 const covered = new WeakSet<object>();
+
+/** The relinks and restores the read of an owner's tree found its record-by-record destroy needs; used once. */
+const mutualLinks = new WeakMap<object, MutualLinks>();
 
 /** The restriction checks read for an owner of a set-based tree, and what each found. */
 const restrictionsFound = new WeakMap<object, { checks: RestrictionCheck[]; found: boolean[] }>();
@@ -349,27 +353,31 @@ function byParent(records: ReadonlyMap<number, Owner[]>, tree: DependentTree): M
 function handOut(owner: Owner, tree: DependentTree, found: TreeFound): void {
   const children = byParent(found.records, tree);
   const rows = new Set([rowOf(owner)]);
-  const visit = (record: Owner, nodes: readonly DependentNode[], isOwner: boolean) => {
-    if (nodes.length === 0) return;
-    const map = foundFor(record);
+  // Each record's DELETE follows those of the records it hands its children to: the order of the walk's exits.
+  const places = new Map<Owner, DestroyPlace>();
+  const visit = (record: Owner, nodes: readonly DependentNode[], isOwner: boolean, parent: Owner | undefined) => {
+    const map = nodes.length > 0 ? foundFor(record) : undefined;
     const key = keyOf(record);
     const next: Array<[Owner, DependentNode, Owner[]]> = [];
     for (const node of nodes) {
       const { name } = node.association;
-      if (node.dependent === "restrictWithError") map.set(name, isOwner ? (found.own.get(node.tag) ?? false) : (found.below.get(node.tag)?.has(key) ?? false));
+      if (node.dependent === "restrictWithError") map!.set(name, isOwner ? (found.own.get(node.tag) ?? false) : (found.below.get(node.tag)?.has(key) ?? false));
       if (node.dependent !== "destroy") continue;
       const handed: Owner[] = [];
-      map.set(name, handed);
+      map!.set(name, handed);
       for (const child of children.get(node.tag)?.get(key) ?? []) next.push([child, node, handed]);
     }
     for (const [child, node, handed] of next) {
       if (rows.has(rowOf(child))) continue;
       rows.add(rowOf(child));
       handed.push(child);
-      visit(child, node.children, false);
+      visit(child, node.children, false, record);
     }
+    places.set(record, { deletedAt: places.size, parent });
   };
-  visit(owner, tree.nodes, true);
+  visit(owner, tree.nodes, true, undefined);
+  const links = mutualLinksOf(tree, owner, places, databaseOfRecord(owner));
+  if (links) mutualLinks.set(owner, links);
 }
 
 function foundFor(record: Owner): Map<string, Found> {
@@ -385,6 +393,18 @@ function takeFound(record: Owner): Map<string, Found> | undefined {
 }
 
 /**
+ * Applies the strategies of an owner whose tree was read, between the relinks of the keys that point at rows its
+ * batch deletes before their own and the restores of those keys where both rows remain (see `mutual-links.ts`).
+ */
+async function applyWithLinks(owner: Owner, batch: BatchItem[], found: ReadonlyMap<string, Found>): Promise<void> {
+  const links = mutualLinks.get(owner);
+  mutualLinks.delete(owner);
+  if (links) batch.push(...links.relinks);
+  await applyStrategies(owner, batch, found);
+  if (links) batch.push(...links.restores);
+}
+
+/**
  * Applies each association's `dependent` strategy, after the owner's before-destroy callbacks: the writes join the
  * owner's destroy batch, before its DELETE. The reads were made by `planDependentReads`, in the destroy's one read
  * batch: none when no record of the tree has destroy hooks and nothing restricts (set-based writes), else every
@@ -392,7 +412,7 @@ function takeFound(record: Owner): Map<string, Found> | undefined {
  */
 async function handleDependents(record: Owner, batch: BatchItem[]): Promise<void> {
   const found = takeFound(record);
-  if (found) return applyStrategies(record, batch, found);
+  if (found) return applyWithLinks(record, batch, found);
   if (covered.has(record) || record.isNewRecord()) {
     covered.delete(record);
     return destroyCached(record, batch);
