@@ -523,6 +523,17 @@ describe("dependent destroy with callbacks, rows pointing at each other through 
     expect(log.filter((line) => line.startsWith("after"))).toHaveLength(4);
   });
 
+  it("a ring of 200 comments, each the reply of the one before and the first of the last: two round trips, all gone", async () => {
+    const { Comment, log } = threadedComments({ callbacks: true });
+    const insert = (sql: string, ...values: unknown[]) => env.DB.prepare(sql).bind(...values);
+    const ring = Array.from({ length: 200 }, (_, at) => insert("INSERT INTO tc_comments (id, parent_id, body) VALUES (?, ?, ?)", 1_000 + at, at === 0 ? null : 999 + at, `c${at}`));
+    await env.DB.batch([...ring, insert("UPDATE tc_comments SET parent_id = 1199 WHERE id = 1000")]);
+    const trips = await destroyCounted(Comment, 1_000);
+    expect(trips).toHaveLength(2);
+    expect(await countRows("tc_comments")).toBe(0);
+    expect(log.filter((line) => line.startsWith("after"))).toHaveLength(200);
+  });
+
   it("random trees of the loop within the loop, crates of two parents, the top box on a pallet of its own tree", async () => {
     const { Box, Crate, Pallet } = modelCycles({ length: 3, nested: true });
     const destroyed: string[] = [];
