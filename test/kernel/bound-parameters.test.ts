@@ -8,7 +8,7 @@ import { column, hasMany, sql, type SqlFragment } from "../../src/index.js";
 import { defineStatement, ParamWriter, Statement } from "../../src/plugin.js";
 import { resetDatabase } from "../helpers/db.js";
 import { listen } from "../helpers/queries.js";
-import { ApplicationRecord } from "../models/fixtures.js";
+import { ApplicationRecord, User } from "../models/fixtures.js";
 
 beforeEach(async () => {
   await resetDatabase();
@@ -147,5 +147,11 @@ describe("Statements shown together", () => {
     expect(placeholders.slice(0, 3)).toEqual(["?1", "?2", "?3"]);
     expect(placeholders[89]).toBe("?90");
     expect(placeholders.slice(90)).toEqual([`json_extract(?91, '$[0]')`, `json_extract(?91, '$[1]')`]);
+  });
+
+  it("a set-based write of bound values alone may be sent again; one holding an sql fragment may not", () => {
+    expect(new ParamWriter().fragments).toBe(false);
+    expect(User.where({ name: "Ada" }).toUpdateAll({ age: 37 }).idempotent).toBe(true);
+    expect(User.where(sql`${column("name")} = ${"Ada"}`).toUpdateAll({ age: 37 }).idempotent).toBe(false);
   });
 });
