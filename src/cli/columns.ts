@@ -22,6 +22,7 @@ import { tableize } from "../plugins/table-naming.js";
 import { type AttributeTypeName, GENERATOR_TYPES, type GeneratorType, isGeneratorType } from "./column-types.js";
 import { CliError } from "./errors.js";
 import { INDEX_MODIFIER_NAMES, type IndexKind, indexKindOf, type IndexSpec, isIndexArgument, parseIndex } from "./index-specs.js";
+import { refuseReservedColumns } from "./reserved-column-names.js";
 import { refuseReservedTable } from "./reserved-table-names.js";
 import { defaultToSql } from "./sql-literals.js";
 
@@ -162,11 +163,12 @@ export interface GeneratorArguments {
 }
 
 /**
- * Parses the column and index arguments of a generator; throws `CliError` for a bad one, for two arguments naming the
- * same column, or for two indexes on the same columns.
+ * Parses the column and index arguments of a generator; throws `CliError` for a bad one, for a column of a reserved
+ * name, for two arguments naming the same column, or for two indexes on the same columns.
  */
 export function parseArguments(sources: readonly string[]): GeneratorArguments {
   const columns = sources.filter((source) => !isIndexArgument(source)).map(parseColumn);
+  for (const column of columns) refuseReservedColumns(column.source, columnsOf(column));
   const indexes = sources.filter(isIndexArgument).map(parseIndex);
   refuseRepeats(columns.map((column) => ({ source: column.source, names: columnsOf(column) })), (earlier, later, name) => `Columns "${earlier}" and "${later}" both name the column ${name}.`);
   refuseRepeats(indexes.map((index) => ({ source: index.source, names: [index.label] })), (earlier, later) => `Indexes "${earlier}" and "${later}" are on the same columns.`);

@@ -3,6 +3,7 @@
  * command named before it; any error prints one line on stderr and gives exit code 1.
  */
 import { type CommandDef, renderUsage, runCommand } from "citty";
+import { escapeControlCharacters } from "./control-characters.js";
 import { fileSystemFailure, isSystemError } from "./errors.js";
 import { NodeTooOldError } from "./node-version.js";
 
@@ -92,8 +93,8 @@ export async function runCli(main: AnyCommand, rawArgs: readonly string[]): Prom
   } catch (error) {
     // Without a command, the usage says what there is to run.
     if ((error as { code?: string }).code === "E_NO_COMMAND") console.log(`${await usageOf(main, rawArgs)}\n`);
-    const message = plain(messageOf(error, rawArgs)).split("\n")[0];
-    console.error(`Error: ${message}`);
+    // An argument quoted in the message may hold a newline: escaped, the line keeps what follows it.
+    console.error(`Error: ${escapeControlCharacters(plain(messageOf(error, rawArgs)))}`);
     return 1;
   }
 }

@@ -8,7 +8,7 @@ export const transientError = () => new Error("D1_ERROR: Network connection lost
  * The SQL a call is told apart by: its text, less the clause a record's INSERT is retried with (see `ownRowClause`),
  * so that the retry of an INSERT counts as a later try of the same call.
  */
-const callText = (sql: string) => sql.replace(/ ON CONFLICT \("[^"]*"\) DO UPDATE SET ("[^"]*") = excluded\.\1 RETURNING /, " RETURNING ");
+const callText = (sql: string) => sql.replace(/ ON CONFLICT \("[^"]*"\) DO UPDATE SET ("[^"]*") = excluded\.\1 WHERE \(.*\) IS \(.*\) RETURNING /, " RETURNING ");
 
 /**
  * A D1 binding that fails the first try of each call (a lone statement, or a batch, told apart by their SQL texts)

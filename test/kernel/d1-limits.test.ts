@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { between, column, gte, lte, sql, type SqlFragment } from "../../src/index.js";
+import { defineStatement, relationOf } from "../../src/plugin.js";
 import { D1_LIMITS } from "../helpers/d1-limits.js";
 import { listen } from "../helpers/queries.js";
 import { ApplicationRecord, schema, User } from "../models/fixtures.js";
@@ -109,6 +110,18 @@ function wideValue(index: number, seed: number): unknown {
       return { index, seed, nested: [seed] };
   }
 }
+
+describe("SQL text: never more than D1's 100 KB", () => {
+  it("a statement over it is refused with TypeError naming the Model before it is sent; one just within it runs", async () => {
+    const { db, events } = listen();
+    // "é" takes two bytes in UTF-8: the text is counted in bytes, as D1 counts it.
+    const padded = (characters: number) => defineStatement({ sql: `SELECT 1 AS "one" WHERE '${"é".repeat(characters)}' IS NULL`, model: relationOf(User).model });
+    await expect(db.batch([padded(50_000)])).rejects.toThrow(/^User: a statement of 100\d{3} bytes of SQL is over D1's limit of 100000 bytes; it was not sent$/);
+    expect(events).toHaveLength(0);
+    expect(await db.batch([padded(49_900)])).toEqual([[]]);
+    expect(events).toHaveLength(1);
+  });
+});
 
 describe("expression depth: never deeper than D1's 100", () => {
   it("300 chained or()s that bind no value", async () => {

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { batch, connect, type QueryEvent, QueryBudgetExceeded, sql, StaleObject, UnconfirmedWrite, withDatabase, withTenant } from "../../src/index.js";
+import { batch, connect, type QueryEvent, QueryBudgetExceeded, RecordNotUnique, sql, StaleObject, UnconfirmedWrite, withDatabase, withTenant } from "../../src/index.js";
 import { defineStatement, markGeneratedKey } from "../../src/plugin.js";
 import { resetDatabase } from "../helpers/db.js";
 import { rejectionOf } from "../helpers/errors.js";
@@ -172,7 +172,7 @@ describe.each(["before", "after"] as const)("the library's own writes, failing o
     expect(outcome).toBeUndefined();
     expect(calls).toHaveLength(2);
     expect(calls[0]![0]).not.toContain("ON CONFLICT");
-    expect(calls[1]![0]).toMatch(/ VALUES \(.*\) ON CONFLICT \("id"\) DO UPDATE SET "id" = excluded\."id" RETURNING \*$/);
+    expect(calls[1]![0]).toMatch(/ VALUES \(.*\) ON CONFLICT \("id"\) DO UPDATE SET "id" = excluded\."id" WHERE \("id", .*\) IS \(excluded\."id", .*\) RETURNING \*$/);
     expect(tries(events)).toEqual([1, 2]);
   });
 
@@ -185,6 +185,22 @@ describe.each(["before", "after"] as const)("the library's own writes, failing o
     expect(calls).toHaveLength(2);
     expect(tries(events)).toEqual([1, 2]);
     expect(await rowsOf("SELECT tenant_id, title FROM guide_tasks")).toEqual([{ tenant_id: "acme", title: "t" }]);
+  });
+
+  it("a generated key that repeats another tenant's row: the retry neither takes nor reads that row; RecordNotUnique, nothing written", async () => {
+    await env.DB.prepare("INSERT INTO guide_projects (id, tenant_id, name, created_at, updated_at) VALUES ('p', 'acme', 'P', 'x', 'x')").run();
+    await env.DB.prepare("INSERT INTO guide_tasks (id, tenant_id, project_id, title) VALUES ('b1', 'globex', 'p', 'Globex secret')").run();
+    // An app's generateId that repeats keys (a short random one, a slug): here always globex's.
+    class RepeatingTask extends TenantTask {
+      static override generateId = () => "b1";
+    }
+    const task = withTenant("acme", () => RepeatingTask.build({ projectId: "p", title: "mine" }));
+    const { events, outcome } = await onFlaky(timing, async () => undefined, () => withTenant("acme", () => task.saveOrThrow()));
+    expect(outcome).toBeInstanceOf(RecordNotUnique);
+    expect((outcome as Error).message).toMatch(/^RepeatingTask\.id has already been taken/);
+    expect([task.isNewRecord(), task.title, task.tenantId]).toEqual([true, "mine", "acme"]);
+    expect(events.every((event) => !JSON.stringify(event).includes("Globex secret"))).toBe(true);
+    expect(await rowsOf("SELECT id, tenant_id, title FROM guide_tasks")).toEqual([{ id: "b1", tenant_id: "globex", title: "Globex secret" }]);
   });
 
   it("a create of a key the app assigned is sent once: the row may be another's, which a retry would take for its own", async () => {

@@ -614,7 +614,19 @@ describe("errors", () => {
     ["a created table starting with D1_ in capitals", ["g", "migration", "create_D1_things", "name"], /^Error: create_D1_things: the table d1_things has a reserved name/],
     ["adding to wrangler's d1_migrations", ["g", "migration", "AddNoteToD1Migrations", "note"], /^Error: AddNoteToD1Migrations: the table d1_migrations has a reserved name .*; a generated migration changes only the app's own tables\.$/],
     ["a reference to a reserved table", ["g", "model", "Post", "sqlite_master:references"], /^Error: Column "sqlite_master:references": the table sqlite_masters has a reserved name/],
+    ["a Model whose table starts with recordflare_", ["g", "model", "RecordflareThing"], /^Error: Model RecordflareThing: the table recordflare_things has a reserved name \(names starting with recordflare_ are kept for the names recordflare adds to its queries\); choose another Model name\.$/],
+    ["a created table starting with recordflare_", ["g", "migration", "CreateRecordflareCounts", "n:integer"], /^Error: CreateRecordflareCounts: the table recordflare_counts has a reserved name/],
+    ["a column starting with recordflare_", ["g", "model", "Report", "recordflare_count:integer"], /^Error: Column "recordflare_count:integer": the column recordflare_count has a reserved name \(names starting with recordflare_ are kept for the names recordflare adds to its queries\); choose another name\.$/],
+    ["a camelCase column that gives recordflare_", ["g", "model", "Report", "RecordflareNode"], /^Error: Column "RecordflareNode": the column recordflare_node has a reserved name/],
+    ["a reference whose column starts with recordflare_", ["g", "model", "Report", "recordflareParent:references{reports}"], /^Error: Column "recordflareParent:references\{reports\}": the column recordflare_parent_id has a reserved name/],
+    ["a polymorphic reference whose columns start with recordflare_", ["g", "model", "Report", "recordflare_owner:references{polymorphic}"], /^Error: Column "recordflare_owner:references\{polymorphic\}": the column recordflare_owner_type has a reserved name/],
+    ["a column rowid, in any case", ["g", "model", "Report", "ROWID:integer"], /^Error: Column "ROWID:integer": the column rowid has a reserved name \(it would hide SQLite's row id, which recordflare reads to find the key of a row the database numbered\); choose another name\.$/],
+    ["a reference to a recordflare_ table", ["g", "model", "Report", "owner:references{recordflare_owners}"], /^Error: Column "owner:references\{recordflare_owners\}": the table recordflare_owners has a reserved name/],
     ["a Model name too long for a file name", ["g", "model", "A".repeat(300)], /^Error: The Model name A{20}\.\.\. is 300 characters long; at most 100 are taken, so that the files named after it fit the 255 bytes a file name may have\.$/],
+    ["a Model name with a newline, escaped so that the line keeps the reason", ["g", "model", "Bad\nName"], /^Error: "Bad\\nName" is not a Model name: use letters and digits/],
+    ["a column with a newline and an escape character", ["g", "model", "Post", "ti\ntle\u001b[2J:string"], /^Error: Column "ti\\ntle\\x1b\[2J:string": "ti\\ntle\\x1b\[2J" is not a valid column name/],
+    ["an index with a newline", ["g", "model", "Post", "a+b\n:unique", "a", "b"], /^Error: Index "a\+b\\n:unique": "b\\n" is not a column name\./],
+    ["a --parent with a newline", ["g", "model", "Admin", "--parent", "Us\ner"], /^Error: "Us\\ner" is not a Model name/],
     ["a migration name too long for a file name", ["g", "migration", `Add${"X".repeat(300)}ToUsers`, "x"], /^Error: The migration name AddX{17}\.\.\. is 310 characters long; at most 100 are taken/],
   ];
 
@@ -715,6 +727,7 @@ describe("SPEC 'Limits': the command-line runtime is Node.js 22.13 or later", ()
       [["schema"], "schema"],
       [["init", "--cwd", "."], "init --cwd ."],
       [["g", "model", "User", "name:string!", "bio:string=it's new"], "g model User 'name:string!' 'bio:string=it'\\''s new'"],
+      [["g", "model", "User", "bio:string=it's\tnew\\\n"], "g model User $'bio:string=it\\'s\\tnew\\\\\\n'"],
     ];
     for (const [args, typed] of cases) {
       const result = spawnSync(process.execPath, ["--no-experimental-sqlite", path.join(root, "dist/cli.mjs"), ...args], { cwd: folder, encoding: "utf8" });

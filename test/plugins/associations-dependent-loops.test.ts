@@ -179,6 +179,54 @@ describe("dependent destroy through a loop", () => {
   });
 });
 
+/**
+ * A comment with `count` kinds of replies, each a dependent association of its own on the replies of one body:
+ * `count` associations that all loop back to the comment, so the tree has `count` squared edges.
+ */
+function repliesOfManyKinds(count: number) {
+  class KindedComment extends Model({ id: "integer", tcUserId: "integer", parentId: "integer", body: "string" }) {
+    static override binding = "DB";
+    static override tableName = "tc_comments";
+    constructor() {
+      super();
+      for (let kind = 0; kind < count; kind++) {
+        Object.assign(this, { [`replies${kind}`]: hasMany(KindedComment, { foreignKey: "parentId", scope: (q) => q.where({ body: `kind ${kind}` }), dependent: "destroy" }) });
+      }
+    }
+  }
+  return KindedComment;
+}
+
+/** A thread of `length` comments, each the reply of the one before, of kinds 0, 1, ... in turn; the top one's id. */
+async function threadOfKinds(length: number, kinds: number): Promise<number> {
+  const rows = Array.from({ length }, (_, index) => env.DB.prepare("INSERT INTO tc_comments (id, parent_id, body) VALUES (?, ?, ?)").bind(index + 1, index === 0 ? null : index, `kind ${index % kinds}`));
+  await env.DB.batch(rows);
+  return 1;
+}
+
+describe("dependent destroy through a loop of many associations", () => {
+  it("40 kinds of replies: one batch deletes the thread, no statement past D1's limits", async () => {
+    const Comment = repliesOfManyKinds(40);
+    const top = await threadOfKinds(60, 40);
+    const { trips, events } = await destroyObserved(Comment, top);
+    expect(trips).toHaveLength(1);
+    expect(await countRows("tc_comments")).toBe(0);
+    for (const event of events) expect(event.params.length).toBeLessThanOrEqual(100);
+    for (const sql of trips.flat()) expect(compoundTerms(sql)).toBeLessThanOrEqual(5);
+  });
+
+  it("150 kinds of replies: no stack overflow building the tree; TypeError naming the Model for SQL over D1's 100 KB, not sent; nothing deleted", async () => {
+    const Comment = repliesOfManyKinds(150);
+    const top = await threadOfKinds(10, 150);
+    const { binding, roundTrips } = recordingRoundTrips();
+    const error = await withDatabase(connect(binding), async () => (await (Comment as any).find(top)).destroy().catch((thrown: unknown) => thrown));
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).toMatch(/^KindedComment: a statement of \d+ bytes of SQL is over D1's limit of 100000 bytes; it was not sent$/);
+    expect(roundTrips).toHaveLength(1);
+    expect(await countRows("tc_comments")).toBe(10);
+  });
+});
+
 describe("dependent destroy through a loop of several Models, REFERENCES on every key", () => {
   for (const depth of [1, 5, 200]) {
     it(`a loop through two Models ${depth} deep without callbacks: one round trip, every row of the tree gone, another tree untouched`, async () => {

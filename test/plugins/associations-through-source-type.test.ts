@@ -1,9 +1,11 @@
+import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { belongsTo, connect, hasMany, InvalidModel, Model } from "../../src/index.js";
+import { belongsTo, connect, hasMany, InvalidModel, Model, withTenant } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { thrown } from "../helpers/errors.js";
 import { listen, recordingRoundTrips } from "../helpers/queries.js";
 import { SrcComment, SrcPhoto, SrcPost, SrcTag, SrcTagging, srcTaggingCallbacks } from "../models/tagged-posts-and-photos.js";
+import { TenantPost, TenantTag, TenantTagging } from "../models/tenant-tagged-posts.js";
 
 beforeEach(async () => {
   await resetDatabase();
@@ -218,5 +220,49 @@ describe("guide: Through associations: a polymorphic source, declarations", () =
     }
     const tagging: any = Tagging.build({});
     expect(String(await thrown(() => tagging.comments().toArray()))).toMatch(/^InvalidModel: Tagging.comments: Tagging.taggable is a polymorphic belongsTo, which a through association cannot go through/);
+  });
+});
+
+describe("guide: Through associations: a polymorphic source under multiTenancy", () => {
+  const taggings = async () => (await env.DB.prepare("SELECT id FROM tenant_taggings ORDER BY id").all<{ id: number }>()).results.map((row) => row.id);
+
+  /** Acme's tag 1 on its post 2; globex's join rows 1 and 2 hold tag key 1 too (to its post 1 and photo 1). */
+  async function seedTenants() {
+    await env.DB.exec(`INSERT INTO tenant_posts VALUES (1, 'globex', 'a'), (2, 'acme', 'a'), (3, 'acme', 'b');
+INSERT INTO tenant_photos VALUES (1, 'globex', 'theirs'), (2, 'acme', 'ours');
+INSERT INTO tenant_tags VALUES (1, 'acme', 'red'), (2, 'globex', 'blue');
+INSERT INTO tenant_taggings VALUES (1, 'globex', 1, 'TenantPost', 1), (2, 'globex', 1, 'TenantPhoto', 1), (3, 'acme', 1, 'TenantPost', 2);`);
+  }
+
+  it("reads, counts, withCount, whereCount and includes reach the tenant's join rows and targets only", async () => {
+    await seedTenants();
+    await withTenant("acme", async () => {
+      const tag = await TenantTag.find(1);
+      const ids = (records: readonly { id: number | null }[]) => records.map((record) => record.id);
+      expect([ids(await tag.tenantPosts().toArray()), await tag.tenantPosts().count(), ids(await tag.tenantPhotos().toArray())]).toEqual([[2], 1, []]);
+      expect(ids(await tag.titledA().toArray())).toEqual([2]);
+      const counted = await TenantTag.withCount("tenantPosts", "tenantPhotos").toArray();
+      expect(counted.map((each) => [each.id, each.tenantPostsCount, each.tenantPhotosCount])).toEqual([[1, 1, 0]]);
+      expect(ids(await TenantTag.whereCount("tenantPhotos", ">", 0).toArray())).toEqual([]);
+      const [loaded] = await TenantTag.includes("tenantPosts", "tenantPhotos").toArray();
+      expect([ids(await loaded!.tenantPosts().toArray()), ids(await loaded!.tenantPhotos().toArray())]).toEqual([[2], []]);
+      expect(ids(await (await TenantPost.find(2)).tenantTags().toArray())).toEqual([1]);
+    });
+  });
+
+  it("setIds of another tenant's target is RecordNotFound; set, remove and dependent touch the tenant's join rows only", async () => {
+    await seedTenants();
+    await withTenant("acme", async () => {
+      const tag = await TenantTag.find(1);
+      await expect(tag.tenantPosts().setIds([1])).rejects.toThrow("TenantTag.tenantPosts.setIds: no TenantPost with id 1");
+      await tag.tenantPosts().setIds([2, 3]);
+      await tag.tenantPosts().remove(await TenantPost.find(2));
+      await tag.tenantPosts().set([]);
+      expect(await taggings()).toEqual([1, 2]);
+      await tag.tenantPosts().add(await TenantPost.find(3));
+      await tag.destroy();
+    });
+    expect(await taggings()).toEqual([1, 2]);
+    expect(await withTenant("globex", () => TenantTagging.count())).toBe(2);
   });
 });

@@ -25,6 +25,7 @@ const schema = {
   encrypted_teams: { id: "integer", name: { type: "string", null: false } },
   encrypted_badges: { id: "integer", personId: { type: "integer", null: false }, label: { type: "string", null: false } },
   encrypted_people: { id: "integer", email: "string", note: "string", name: { type: "string", null: false }, age: "integer", teamId: "integer" },
+  encrypted_memberships: { id: "integer", teamId: { type: "integer", null: false }, personId: { type: "integer", null: false } },
 } as const;
 
 const KEY_A = "UztXy7xYILLuU3J4qWW3MeA+qr2nS//Ch4FJrW0/enQ=";
@@ -95,7 +96,7 @@ async function storedRows(): Promise<Record<string, unknown>[]> {
 beforeEach(async () => {
   keys.current = KEY_A;
   keys.previous = [];
-  await env.DB.exec("DELETE FROM encrypted_people; DELETE FROM encrypted_teams; DELETE FROM encrypted_badges;");
+  await env.DB.exec("DELETE FROM encrypted_people; DELETE FROM encrypted_teams; DELETE FROM encrypted_badges; DELETE FROM encrypted_memberships;");
 });
 
 type People = typeof Person;
@@ -417,6 +418,53 @@ describe("encrypts: dependents in a scope on an encrypted attribute", () => {
       expect(roundTrips).toHaveLength(dependent === "destroy" ? 3 : 2);
     });
   }
+});
+
+/** A team's membership of a person: a join Model that encrypts nothing, so has no hook to prepare its own rows. */
+class Membership extends Encrypted("encrypted_memberships") {
+  person = belongsTo(BadgedPerson, { foreignKey: "personId" });
+}
+
+/** A team's people of one encrypted address through its memberships: the through association's own scope compares it. */
+class MemberTeam extends Encrypted("encrypted_teams") {
+  memberships = hasMany(Membership, { foreignKey: "teamId" });
+  scopedMembers = hasMany(BadgedPerson, { through: this.memberships, source: "person", scope: (q) => q.where({ email: SCOPED }), dependent: "deleteAll" });
+}
+
+describe("encrypts: writes through an association whose scope compares an encrypted attribute of its targets", () => {
+  let team: MemberTeam;
+  let ann: BadgedPerson;
+  let bob: BadgedPerson;
+
+  beforeEach(async () => {
+    team = await MemberTeam.createOrThrow({ name: "Red" });
+    ann = await BadgedPerson.createOrThrow({ name: "Ann", email: SCOPED, teamId: team.id });
+    bob = await BadgedPerson.createOrThrow({ name: "Bob", email: "other@example.com", teamId: team.id });
+    await Membership.insertAll([{ teamId: team.id!, personId: ann.id! }, { teamId: team.id!, personId: bob.id! }]);
+  });
+
+  const members = async () => (await Membership.order({ id: "asc" }).pluck("personId")) as number[];
+  const expectNoPlaintext = ({ sent, events }: { sent: unknown[]; events: QueryEvent[] }) => {
+    for (const value of sent) expect(String(value)).not.toContain(SCOPED);
+    for (const event of events) for (const param of event.params) expect(String(param)).not.toContain(SCOPED);
+  };
+
+  it("setIds reads the join rows the scope admits in its one batch, by ciphertext: the others stay", async () => {
+    const seen = await observed(async () => void (await (await MemberTeam.find(team.id)).scopedMembers().setIds([])));
+    expect(await members()).toEqual([bob.id]);
+    expectNoPlaintext(seen);
+    // The find, the batch of the targets and the join rows, then the write.
+    expect(seen.roundTrips).toHaveLength(3);
+    await (await MemberTeam.find(team.id)).scopedMembers().setIds([ann.id!]);
+    expect(await members()).toEqual([bob.id, ann.id]);
+  });
+
+  it("a destroy's dependent deletes the join rows the scope admits, by ciphertext: the others stay", async () => {
+    const seen = await observed(async () => void (await (await MemberTeam.find(team.id)).destroyOrThrow()));
+    expect(await members()).toEqual([bob.id]);
+    expectNoPlaintext(seen);
+    expect(seen.roundTrips).toHaveLength(2);
+  });
 });
 
 describe("encrypts: key rotation", () => {

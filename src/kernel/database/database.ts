@@ -7,6 +7,7 @@ import { metaOfError, translateError } from "./database-errors.js";
 import { type Answered, QueryBudget, type QueryBudgets } from "./query-budget.js";
 import { backoffMs, isRetrySafe, isTransientError, type RetryOptions, retrySettings, type RetrySettings, unconfirmedWrite, wait } from "./retries.js";
 import { type QueryEvent, queryEvent, type RoundTrip } from "../sql/query-event.js";
+import { assertSqlWithinD1Limit } from "../sql/sql-length.js";
 import { Statement } from "../sql/statement.js";
 
 /**
@@ -139,6 +140,7 @@ export class Database {
    * the budget and the query listeners.
    */
   async #send(statements: readonly Statement[], batched: boolean, sent: readonly Statement[] = statements): Promise<D1Answer[]> {
+    statements.forEach(assertSqlWithinD1Limit);
     for (let attempt = 1; ; attempt++) {
       // A retry waits for its backoff first: the failed try before it is answered, so a budget's next call may go.
       if (attempt > 1) await wait(backoffMs(this.#retries, attempt - 1));

@@ -1,14 +1,34 @@
+import { RecordNotUnique } from "../errors.js";
+import type { Attribute } from "../records/attributes.js";
+import { previewText } from "../records/display.js";
 import type { ResolvedModel } from "../records/resolve.js";
 import { quoteIdentifier } from "../sql/naming.js";
 
 /**
  * The clause a record's INSERT is sent again with after one of D1's transient errors, between its values and its
  * RETURNING, when the key it binds was generated for the record alone (see `markGeneratedKey`). D1 may have
- * committed the first try; no other write can hold that key, so a row under it is the one the first try wrote. The
- * clause sets the key to itself: the row is left as it is, and RETURNING reads it back, as a first success does
- * (`DO NOTHING` would return no row). SQLite runs no foreign key action for a key set to the value it had.
+ * committed the first try; a row under that key is then the one the first try wrote. The clause sets the key to
+ * itself: the row is left as it is, and RETURNING reads it back, as a first success does (`DO NOTHING` would return
+ * no row). SQLite runs no foreign key action for a key set to the value it had. Only where the row holds every
+ * value the INSERT writes, though: an app's `generateId` may repeat a key, and another record's row under it (another
+ * tenant's) must be neither taken for this one nor read back; the retry then returns no row (see `insertedRow`).
+ * One comparison of row values, whatever the number of columns, keeps within D1's limit on expression depth.
  */
-export function ownRowClause(model: ResolvedModel): string {
+export function ownRowClause(model: ResolvedModel, attributes: readonly Attribute[]): string {
   const key = quoteIdentifier(model.primaryKey.column);
-  return ` ON CONFLICT (${key}) DO UPDATE SET ${key} = excluded.${key}`;
+  const columns = attributes.map((attribute) => quoteIdentifier(attribute.column));
+  const written = `(${columns.join(", ")}) IS (${columns.map((column) => `excluded.${column}`).join(", ")})`;
+  return ` ON CONFLICT (${key}) DO UPDATE SET ${key} = excluded.${key} WHERE ${written}`;
+}
+
+/**
+ * The row an INSERT returned; `RecordNotUnique` naming the Model and the key when it returned none, which only its
+ * retry does, when the row under the key is another record's (see `ownRowClause`): nothing was written.
+ */
+export function insertedRow(model: ResolvedModel, key: unknown): (rows: Record<string, unknown>[]) => Record<string, unknown> {
+  return (rows) => {
+    if (rows.length > 0) return rows[0]!;
+    const { name } = model.primaryKey;
+    throw new RecordNotUnique(`${model.name}.${name} has already been taken: the row under ${name} ${previewText(key)} is another record's (its generated key was not unique), so nothing was written`);
+  };
 }

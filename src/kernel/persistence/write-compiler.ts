@@ -9,7 +9,7 @@ import { currentValue, type RecordState, storedValue } from "../records/record-s
 import { SqlFragment } from "../sql/sql.js";
 import { type ParamSource, Statement } from "../sql/statement.js";
 import type { SaveOperation, WritePlan } from "../plugin-api/hooks.js";
-import { ownRowClause } from "./insert-retry.js";
+import { insertedRow, ownRowClause } from "./insert-retry.js";
 import { shapeNode, type WriteShape } from "./write-shapes.js";
 
 /**
@@ -150,7 +150,7 @@ const INSERT: WriteForm = {
     const keyAt = attributes.indexOf(model.primaryKey);
     return { idempotent: keyAt >= 0, keyAt };
   },
-  retryText: (model, attributes, placeholders) => insertSql(model, attributes, placeholders, ownRowClause(model)),
+  retryText: (model, attributes, placeholders) => insertSql(model, attributes, placeholders, ownRowClause(model, attributes)),
 };
 
 /**
@@ -175,7 +175,9 @@ const DELETE: WriteForm = { kind: "delete", text: deleteText, retried: () => ({ 
 export function insertStatement(model: ResolvedModel, attributes: readonly Attribute[], params: unknown[], plan: WritePlan | undefined, generatedKey: unknown): Statement<Record<string, unknown>> {
   const query = writeQuery(model, INSERT, attributes, params, plan);
   const ownKey = generatedKey !== undefined && params[query.keyAt] === generatedKey;
-  return new Statement(query.idempotent && !ownKey ? { ...query, idempotent: false, retrySql: undefined } : query, model, "rows", storedRow);
+  if (!query.idempotent) return new Statement(query, model, "rows", storedRow);
+  if (!ownKey) return new Statement({ ...query, idempotent: false, retrySql: undefined }, model, "rows", storedRow);
+  return new Statement(query, model, "rows", insertedRow(model, generatedKey));
 }
 
 /** The UPDATE of a persisted record's `attributes`, keyed by the primary key as last saved. */

@@ -165,12 +165,21 @@ function fillLevel(level: Level, above: number, path: readonly Level[], all: Bui
   }
 }
 
-/** Records each node's parents, following every edge once (a loop's edges too). */
+/**
+ * Records each node's parents, following every edge once (a loop's edges too), depth first. A stack of its own
+ * rather than recursion: a loop of many associations has as many edges as the square of their number, and a path
+ * through them as deep, past what the call stack holds.
+ */
 function linkParents(parent: number, nodes: readonly BuiltNode[]): void {
-  for (const node of nodes) {
-    if (node.parents.includes(parent)) continue;
-    node.parents.push(parent);
-    linkParents(node.tag, node.children);
+  const stack = [{ parent, nodes, next: 0 }];
+  while (stack.length > 0) {
+    const edges = stack.at(-1)!;
+    const node = edges.nodes[edges.next++];
+    if (node === undefined) stack.pop();
+    else if (!node.parents.includes(edges.parent)) {
+      node.parents.push(edges.parent);
+      stack.push({ parent: node.tag, nodes: node.children, next: 0 });
+    }
   }
 }
 

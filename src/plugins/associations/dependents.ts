@@ -207,20 +207,26 @@ function reachOf(owner: Owner, tree: DependentTree): TreeReach {
   return { tree, owner, ownerKey: keyValueOf(owner), database: databaseOfRecord(owner), prepared: preparedTargets.get(owner) };
 }
 
-/** The nodes of a tree whose target Model has a `relation:prepare` hook, found once per tree. */
+/**
+ * The nodes of a tree whose rows may need preparing, found once per tree: those whose target Model has a
+ * `relation:prepare` hook, and those with a scope, which may compare another Model's rows in a subquery (a through
+ * association's join rows to the targets its scope admits) that that Model's hook prepares.
+ */
 const nodesToPrepare = new WeakMap<DependentTree, readonly DependentNode[]>();
+
+const mayNeedPreparing = (node: DependentNode) => hasModelHook(node.association.target, "relation:prepare") || node.association.options.scope !== undefined;
 
 function nodesToPrepareOf(tree: DependentTree): readonly DependentNode[] {
   let nodes = nodesToPrepare.get(tree);
-  if (!nodes) nodesToPrepare.set(tree, (nodes = tree.all.filter((node) => hasModelHook(node.association.target, "relation:prepare"))));
+  if (!nodes) nodesToPrepare.set(tree, (nodes = tree.all.filter(mayNeedPreparing)));
   return nodes;
 }
 
 /**
- * The plugin's `record:beforeDestroy` hook: the rows of each node of the owner's dependent tree whose Model has a
- * `relation:prepare` hook are prepared (purpose `preload`, as the tree's reads and writes compile them), so that the
+ * The plugin's `record:beforeDestroy` hook: the rows of each node of the owner's dependent tree that may need it
+ * (see `nodesToPrepareOf`) are prepared (purpose `preload`, as the tree's reads and writes compile them), so that the
  * destroy's reads and set-based writes compile their conditions as any query of that Model does (an encryption's).
- * Nothing is made when no node's Model has such a hook; the statements are built later, synchronously.
+ * Nothing is made when no node may need it; the statements are built later, synchronously.
  */
 export function prepareDependentTargets({ record }: DestroyContext): Promise<void> | void {
   if (record.isNewRecord() || !hasDependents(record)) return;

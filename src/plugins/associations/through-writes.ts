@@ -1,4 +1,4 @@
-import { argumentError, type BatchItem, column, databaseForBatch, RecordNotFound, type Relation, sql } from "../../kernel/index.js";
+import { argumentError, type BatchItem, column, databaseForBatch, prepareRelation, RecordNotFound, type Relation, sql } from "../../kernel/index.js";
 import { writeChildren } from "./child-writes.js";
 import { hasOtherDestroyHooks } from "./dependent-tree.js";
 import { dependentsBeforeDelete } from "./dependents.js";
@@ -174,6 +174,11 @@ async function set(writes: Writing, targets: readonly Loaded[], current?: readon
   await run(writes, [...dropped.map((join) => join.toDestroy()), ...built.map((join) => join.toSave())], built);
 }
 
+/** The batch item of a read, once prepared as its async methods prepare it (an encrypted condition, its scope's too). */
+async function preparedSelect(relation: Relation): Promise<BatchItem> {
+  return (await prepareRelation(relation, "load")).toSelect();
+}
+
 /**
  * `post.tags().setIds([...])` (Rails' `tag_ids=`): `set` with the targets of these keys, read in one batch with the
  * owner's join rows; `RecordNotFound` naming the Model and the keys when one has no row, before anything is written.
@@ -183,7 +188,8 @@ async function setIds(writes: Writing, ids: unknown): Promise<void> {
   const { association } = writes.slot.requireOwner();
   // As Rails' ids writer: the target Model's rows of those keys, whatever the association's scope.
   const targets = writes.slot.targetModel().all().where({ [writes.source.theirKey]: ids });
-  const reads = writes.owner.isNewRecord() ? [targets.toSelect()] : [targets.toSelect(), replacedJoins(writes).toSelect()];
+  const relations = writes.owner.isNewRecord() ? [targets] : [targets, replacedJoins(writes)];
+  const reads = await Promise.all(relations.map(preparedSelect));
   const [found, current] = (await (await databaseForBatch(reads)).batch(reads)) as [Loaded[], Loaded[] | undefined];
   const byKey = new Map(found.map((target) => [String(target.readAttribute(writes.source.theirKey)), target]));
   const missing = [...new Set(ids.map(String))].filter((id) => !byKey.has(id));
