@@ -9,6 +9,7 @@ import { definePlugin, installWritePlans, type WritePlan } from "../../src/plugi
 import { rejectionOf } from "../helpers/errors.js";
 import { countRows, recordingRoundTrips } from "../helpers/queries.js";
 import { connect } from "../../src/index.js";
+import { auditedSchema as schema } from "../models/audited-tables.js";
 
 class Refused extends Error {
   override name = "Refused";
@@ -33,16 +34,6 @@ const outcomes = definePlugin({
     },
   },
 });
-
-const schema = {
-  audited_lists: { id: "integer", tenantId: { type: "string", null: false }, name: { type: "string", null: false } },
-  audited_tasks: {
-    id: { type: "string", null: false, generateId: true },
-    tenantId: { type: "string", null: false },
-    title: { type: "string", null: false },
-    listId: "integer",
-  },
-} as const;
 
 class RecordedBase extends ActiveRecord {
   static override binding = "DB";
