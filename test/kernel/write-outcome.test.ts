@@ -18,13 +18,16 @@ class Refused extends Error {
 /** Each outcome reported: the Model, the operation, a title or name to tell the write, whether it became a statement, and its error. */
 type Seen = [model: string, operation: string, label: unknown, statement: boolean, error: unknown];
 
-const recorder: { seen: Seen[]; refuse: (plan: WritePlan) => boolean; replacement?: Error } = { seen: [], refuse: () => false };
+const recorder: { seen: Seen[]; refuse: (plan: WritePlan) => boolean; replacement?: Error; throwBeforeSave?: string } = { seen: [], refuse: () => false };
 
-/** Records every outcome, and refuses in write:plan the writes `recorder.refuse` picks. */
+/** Records every outcome, refuses in write:plan the writes `recorder.refuse` picks, and throws before saving one titled `throwBeforeSave`. */
 const outcomes = definePlugin({
   name: "outcome-recorder",
   setup: installWritePlans,
   hooks: {
+    "record:beforeSave"({ record }) {
+      if (recorder.throwBeforeSave !== undefined && record.constructor.name === "Task" && record.readAttribute("title") === recorder.throwBeforeSave) throw new Refused("a before-save hook threw");
+    },
     "write:plan"(plan) {
       if (recorder.refuse(plan)) throw new Refused(`${plan.model.name} ${plan.operation} refused`);
     },
@@ -66,6 +69,7 @@ beforeEach(async () => {
   recorder.seen = [];
   recorder.refuse = () => false;
   recorder.replacement = undefined;
+  recorder.throwBeforeSave = undefined;
 });
 
 describe("write:outcome of a save whose writes fail before anything is sent", () => {
@@ -119,6 +123,37 @@ describe("write:outcome of a save whose writes fail before anything is sent", ()
       expect([await countRows("audited_lists"), await countRows("audited_tasks")]).toEqual([0, 0]);
     });
   }
+
+  it("a child's before-save hook throws: the record's write and every child's report once, none with a statement", async () => {
+    recorder.throwBeforeSave = "second";
+    const list = List.build({ id: 46, tenantId: "t", name: "chores" });
+    for (const title of ["first", "second", "third"]) list.tasks().build({ tenantId: "t", title });
+    const { error, roundTrips } = await failing(() => list.save());
+    expect(error).toEqual(new Refused("a before-save hook threw"));
+    expect(recorder.seen).toEqual([
+      ["List", "create", "chores", false, error],
+      ["Task", "create", "first", false, error],
+      ["Task", "create", "second", false, error],
+      ["Task", "create", "third", false, error],
+    ]);
+    expect(roundTrips).toEqual([]);
+    expect([await countRows("audited_lists"), await countRows("audited_tasks")]).toEqual([0, 0]);
+  });
+
+  it("a record whose key the database assigns: its children, waiting to be written after it, report once too", async () => {
+    recorder.refuse = refusing("refused list");
+    const list = List.build({ tenantId: "t", name: "refused list" });
+    for (const title of ["first", "second"]) list.tasks().build({ tenantId: "t", title });
+    const { error, roundTrips } = await failing(() => list.save());
+    expect(error).toEqual(new Refused("List create refused"));
+    expect(recorder.seen).toEqual([
+      ["List", "create", "refused list", false, error],
+      ["Task", "create", "first", false, error],
+      ["Task", "create", "second", false, error],
+    ]);
+    expect(roundTrips).toEqual([]);
+    expect([await countRows("audited_lists"), await countRows("audited_tasks")]).toEqual([0, 0]);
+  });
 
   it("an outcome hook's error is thrown in place of the original one, which every write still saw", async () => {
     recorder.refuse = refusing("second");

@@ -92,6 +92,7 @@ export class RecordDestroy implements CheckedWrite {
     return failedOwnWrite(this.#record, this.#state, "destroy", this.#ownBuilt, this.#own, error);
   }
 
+  /** The write will not be made: puts back the record and every record its added writes touched. */
   abandon(): void {
     for (const extra of this.#context.batch) if (isBatchable(extra)) extra.abandon();
     this.#snapshot.restore();

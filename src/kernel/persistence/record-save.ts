@@ -150,6 +150,7 @@ export class RecordSave implements CheckedWrite, PreparedWrite {
     return failedOwnWrite(this.#record, this.#state, this.#operation, this.#ownBuilt, this.#own, error);
   }
 
+  /** The write will not be made: puts back the record and every record its added writes touched. */
   abandon(): void {
     for (const extra of this.#extras()) if (isBatchable(extra)) extra.abandon();
     this.#snapshot.restore();
