@@ -453,17 +453,28 @@ describe("write:outcome of a failed write without records", () => {
     Documents.build({ title: "never prepared" }).toSave(),
   ];
 
-  it("a batch that fails before it is sent, as an item's preparation throws, reports every planned write once, in order", async () => {
+  it("a batch that fails before it is sent, as an item's preparation throws, reports every write it was given once, in order", async () => {
     await PreparedDocument.createOrThrow({ title: "kept" });
     stages.outcomes = [];
+    const statements: Array<[unknown, boolean]> = [];
+    stages.outcome = ({ plan, statement }) => void statements.push([plan.values.get("title") ?? plan.operation, statement !== undefined]);
     stages.plan = (plan) => {
       if (plan.values.get("title") === "REFUSED") throw new Refused("the fifth item was refused");
     };
     const { db, events } = listen();
     const error = await rejectionOf(db.batch(mixedBatch(db.model(PreparedDocument))));
     expect(error).toEqual(new Refused("the fifth item was refused"));
-    // The refused record's plan never became a write, and the record after it was never planned: nothing to report.
-    expect(stages.failures).toEqual(["create", "insertAll", "deleteAll", "insert"].map((operation) => ({ operation, error, conflict: false, changes: undefined })));
+    // The refused record's write and the record's after it never became statements: they report with none.
+    const operations = ["create", "insertAll", "deleteAll", "create", "insert", "create"];
+    expect(stages.failures).toEqual(operations.map((operation) => ({ operation, error, conflict: false, changes: undefined })));
+    expect(statements).toEqual([
+      ["FIRST RECORD", true],
+      ["insertAll", true],
+      ["deleteAll", true],
+      ["refused", false],
+      ["insert", true],
+      ["never prepared", false],
+    ]);
     expect(stages.outcomes).toEqual([]);
     expect(events).toEqual([]);
     expect(await titles()).toEqual(["KEPT"]);
@@ -522,14 +533,14 @@ class OutlinedDocument extends Model({ id: "integer", title: { type: "string", n
   sections = hasMany(OutlinedSection, { foreignKey: "lockedDocumentId" });
 }
 
-describe("write:outcome of the writes a record's write adds, when a later one's preparation throws", () => {
+describe("write:outcome of the writes a record's write adds, when one's preparation throws", () => {
   beforeEach(() => void (sectionFailures.length = 0));
 
   for (const [how, save] of [
     ["save", (document: OutlinedDocument) => document.save()],
     ["a batch", (document: OutlinedDocument) => batch([document.toSave()])],
   ] as const) {
-    it(`${how}: the children built before the refused one report its error, and nothing is sent`, async () => {
+    it(`${how}: every child reports its error once, the refused one too, and nothing is sent`, async () => {
       const document = await OutlinedDocument.createOrThrow({ title: "outline" });
       document.sections().build({ heading: "kept" });
       document.sections().build({ heading: "refused" });
@@ -537,7 +548,11 @@ describe("write:outcome of the writes a record's write adds, when a later one's 
       const { db, events } = listen();
       const error = await rejectionOf(withDatabase(db, () => save(document)));
       expect(error).toEqual(new Refused("the section was refused"));
-      expect(sectionFailures).toEqual([["kept", error]]);
+      // The refused child's write never became a statement; it reports too, as does every write of the save.
+      expect(sectionFailures).toEqual([
+        ["kept", error],
+        ["refused", error],
+      ]);
       expect(events).toEqual([]);
       expect(await titles()).toEqual(["outline"]);
     });

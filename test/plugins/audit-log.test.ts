@@ -15,17 +15,7 @@ import {
 import { rejectionOf } from "../helpers/errors.js";
 import { connect } from "../../src/index.js";
 import { recordingRoundTrips } from "../helpers/queries.js";
-
-const schema = {
-  audited_notes: { id: "integer", title: { type: "string", null: false }, body: "string" },
-  audited_lists: { id: "integer", tenantId: { type: "string", null: false }, name: { type: "string", null: false } },
-  audited_tasks: {
-    id: { type: "string", null: false, generateId: true },
-    tenantId: { type: "string", null: false },
-    title: { type: "string", null: false },
-    listId: "integer",
-  },
-} as const;
+import { auditedSchema as schema } from "../models/audited-tables.js";
 
 class AuditedBase extends ActiveRecord {
   static override binding = "DB";

@@ -26,7 +26,12 @@ class Article extends Model({ id: { type: "string", null: false }, title: { type
       expectTypeOf(plan.record?.views).toEqualTypeOf<number | null | undefined>();
     });
     this.hook("write:prepare", (plan) => void expectTypeOf(plan.record).toEqualTypeOf<Article | undefined>());
-    this.hook("write:outcome", ({ plan }) => void expectTypeOf(plan.record).toEqualTypeOf<Article | undefined>());
+    this.hook("write:outcome", ({ plan, statement }) => {
+      expectTypeOf(plan.record).toEqualTypeOf<Article | undefined>();
+      // @ts-expect-error: a write that failed before it became a statement has none
+      void statement.sql;
+      if (statement) void statement.sql;
+    });
     this.hook("record:write", ({ record, values }) => {
       expectTypeOf(record).toEqualTypeOf<Article>();
       expectTypeOf(values).toEqualTypeOf<ReadonlyMap<string, unknown>>();

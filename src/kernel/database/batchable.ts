@@ -16,8 +16,9 @@ export interface Batchable<R extends object = object> {
   /** @internal */
   finish(results: unknown[]): Promise<void>;
   /**
-   * @internal Its statements, or the batch they ran in, failed with `error`: every `write:outcome` hook of its
-   * writes sees it, and the first error one of them threw is returned in its place (else `error`).
+   * @internal The write failed with `error`, whatever step it had reached (checked or not, prepared or not, sent or
+   * not): every `write:outcome` hook of every write it holds (the record's own, and those its hooks added) sees it
+   * once, and the first error one of them threw is returned in its place (else `error`).
    */
   failed(error: unknown): unknown;
   /**
@@ -81,11 +82,9 @@ export function reportedFailure(statements: readonly Statement[], error: unknown
 }
 
 /**
- * A batch item's report of its batch's failure: a record write's own writes through the item, and the Statements
- * among what it `prepared` (a destroy's set-based writes of dependents); a Statement item itself. Returns the error
- * a `write:outcome` hook put in its place, else `error`.
+ * A batch item's report of a failure: a record write reports to every write it holds (see `Batchable.failed`), a
+ * Statement to its own. Returns the error a `write:outcome` hook put in its place, else `error`.
  */
-export function failedItem(item: Statement | Batchable, prepared: readonly Statement[] | undefined, error: unknown): unknown {
-  if (!isBatchable(item)) return reportedFailure([item], error);
-  return failEach([() => item.failed(error), () => reportedFailure(prepared ?? [], error)], error, (report) => report());
+export function failedItem(item: Statement | Batchable, error: unknown): unknown {
+  return isBatchable(item) ? item.failed(error) : reportedFailure([item], error);
 }

@@ -169,14 +169,31 @@ export class Database {
   async run<Result>(statement: Statement<Result>): Promise<Result> {
     assertBatchItems("db.run", [statement], false);
     if (statement.parts) return (await this.runAll([statement]))[0] as Result;
+    return this.#runOne(statement, (error) => reportedFailure([statement], error));
+  }
+
+  /** Sends one Statement alone and reads its result; a failure throws what `failed` makes of it. */
+  async #runOne<Result>(statement: Statement<Result>, failed: (error: unknown) => unknown): Promise<Result> {
     let answer: D1Answer;
     try {
       [answer] = (await this.#send([statement], false)) as [D1Answer];
       checkChanges(statement, answer.meta);
     } catch (error) {
-      throw reportedFailure([statement], error);
+      throw failed(error);
     }
     return statement.read(answer.results ?? [], answer.meta, this);
+  }
+
+  /**
+   * @internal Runs the statements of a record's save or destroy (one alone, several in one atomic batch) and resolves
+   * to each one's result. A failure is thrown as it is: the save or destroy reports it to every write it holds, the
+   * Statements among them too, whether they were sent or not, so that each write hears of it once.
+   */
+  async runWrite(statements: readonly Statement[]): Promise<unknown[]> {
+    const unreported = (error: unknown) => error;
+    const [first] = statements;
+    if (statements.length === 1 && !first!.parts) return [await this.#runOne(first!, unreported)];
+    return statements.length === 0 ? [] : this.#runAll(statements, unreported);
   }
 
   /**
@@ -232,7 +249,7 @@ export class Database {
       results = statements.length === 0 ? [] : await this.#runAll(statements, (error) => error);
     } catch (error) {
       // Each write's outcome hooks see the error, and may replace it with their own: the first replacement is thrown.
-      const thrown = failEach(items, error, (item, index) => failedItem(item, prepared[index], error));
+      const thrown = failEach(items, error, (item) => failedItem(item, error));
       // Nothing was written: every record is put back as it was (a refused item keeps the reasons of its refusal).
       for (const item of items) if (isBatchable(item)) item.abandon();
       throw thrown;

@@ -1,26 +1,22 @@
 import { assertLoaded } from "../records/assign.js";
-import { type Batchable, finishEach, isBatchable } from "../database/batchable.js";
-import { databaseFor } from "../database/context.js";
+import type { Batchable } from "../database/batchable.js";
 import { previewList, previewValue } from "../records/display.js";
-import type { BatchItem, Database } from "../database/database.js";
+import type { Database } from "../database/database.js";
 import { RecordDestroyed, RecordNotDestroyed, RecordNotFound, RecordNotSaved } from "../errors.js";
 import { RecordInvalid } from "./record-invalid.js";
-import type { DestroyContext, DestroyRead } from "../plugin-api/hooks.js";
 import { loadRow } from "../records/hydrate.js";
 import { runLoadStage } from "../records/load-stage.js";
-import { type RecordState, RecordSnapshot, STATE } from "../records/record-state.js";
+import { type RecordState, STATE } from "../records/record-state.js";
 import { findByKeyStatement, keyLookup } from "../relations/key-lookup.js";
 import { Relation } from "../relations/relation.js";
 import { Statement } from "../sql/statement.js";
 import { compileSelect } from "../sql/compiler.js";
 import { prepareRelation } from "../relations/relation-prepare.js";
 import type { AnyRecord } from "../records/record-methods.js";
-import { ownDelete } from "./record-write.js";
+import { type Persistable, recordDatabase } from "./record-database.js";
+import { RecordDestroy } from "./record-destroy.js";
 import { RecordSave } from "./record-save.js";
-import { runAbortable } from "./save-finish.js";
-import { type CheckedWrite, checkExtras, type PreparedWrite, withExtras } from "./write-steps.js";
-
-type Persistable = { [STATE]: RecordState; constructor: Function };
+import type { CheckedWrite, PreparedWrite } from "./write-steps.js";
 
 function assertNotDestroyed(state: RecordState, action: string): void {
   if (state.destroyed) throw new RecordDestroyed(`${state.model.name} is destroyed and cannot be ${action}`);
@@ -28,44 +24,10 @@ function assertNotDestroyed(state: RecordState, action: string): void {
   if (!state.isNew) assertLoaded(state, state.model.primaryKey);
 }
 
-/** The database a record writes through: the one it was built or loaded with, else the current one. */
-function recordDatabase(record: Persistable): Database | Promise<Database> {
-  const state = record[STATE];
-  return state.database ?? databaseFor(record.constructor as unknown as { name: string; binding?: string });
-}
-
-const unchanged = (error: unknown) => error;
-
-/**
- * Runs a destroy's checks (`run`, then those of the extra writes it added); undefined when refused. When anything
- * throws, every record touched is put back as it was, and the error propagates.
- */
-async function checkWrite(
-  state: RecordState,
-  extras: () => BatchItem[],
-  run: () => boolean | Promise<boolean>,
-  build: () => Promise<PreparedWrite>,
-): Promise<CheckedWrite | undefined> {
-  const snapshot = new RecordSnapshot(state);
-  const abandon = () => {
-    for (const extra of extras()) if (isBatchable(extra)) extra.abandon();
-    snapshot.restore();
-  };
-  try {
-    state.clearRefusal();
-    if (!(await run()) || !(await checkExtras(state, extras()))) return undefined;
-  } catch (error) {
-    abandon();
-    throw error;
-  }
-  return { build, abandon };
-}
-
-/** Validates and runs the before-save hooks, of the record and of the writes they add; undefined when refused. */
-async function checkSave(record: Persistable): Promise<CheckedWrite | undefined> {
-  assertNotDestroyed(record[STATE], "saved");
-  const saving = new RecordSave(record);
-  return (await saving.check()) ? saving : undefined;
+/** Starts a save or destroy: a write whose checks run next (see `CheckedWrite`). */
+interface StartedWrite extends CheckedWrite {
+  /** Runs its checks; false when refused. When one throws, every record touched is put back, and it propagates. */
+  check(): boolean | Promise<boolean>;
 }
 
 /**
@@ -74,17 +36,17 @@ async function checkSave(record: Persistable): Promise<CheckedWrite | undefined>
  * touched; an error of an after-hook comes once it is written. Awaits only what is a promise: a save is the hot path.
  */
 async function run(record: Persistable, checked: CheckedWrite): Promise<boolean> {
-  let prepared: PreparedWrite | undefined, database: Database, results: unknown[];
+  let prepared: PreparedWrite, database: Database, results: unknown[];
   try {
     const building = checked.build();
     prepared = building instanceof Promise ? await building : building;
     // Awaited only when the database must still be found: a record built or loaded through one keeps it.
     const known = recordDatabase(record);
     database = known instanceof Promise ? await known : known;
-    const { statements } = prepared;
-    results = statements.length === 1 ? [await database.run(statements[0]!)] : await database.runAll(statements);
+    results = await database.runWrite(prepared.statements);
   } catch (error) {
-    const thrown = prepared ? prepared.failed(error) : error;
+    // Whatever step failed, every write of the operation hears of it once, then every record is put back.
+    const thrown = checked.failed(error);
     checked.abandon();
     throw thrown;
   }
@@ -98,53 +60,30 @@ async function run(record: Persistable, checked: CheckedWrite): Promise<boolean>
  * Not an async function: a save whose Model has no before-hooks checks synchronously and goes straight to its write.
  */
 export function save(record: Persistable): Promise<boolean> {
-  let saving: RecordSave, checking: boolean | Promise<boolean>;
   try {
     assertNotDestroyed(record[STATE], "saved");
-    saving = new RecordSave(record);
-    checking = saving.check();
   } catch (error) {
     return Promise.reject(error);
   }
-  if (checking instanceof Promise) return checking.then((passed) => passed && run(record, saving));
-  return checking ? run(record, saving) : Promise.resolve(false);
+  return start(record, new RecordSave(record));
 }
 
-/** Sends the reads the `record:planDestroy` hooks ask for in one batch, and hands each its result. */
-async function readPlanned(record: Persistable): Promise<void> {
-  const reads: DestroyRead[] = [];
-  record[STATE].model.hooks.callSync("record:planDestroy", { record, reads });
-  if (reads.length === 0) return;
-  const results = await (await recordDatabase(record)).runAll(reads.map((read) => read.statement));
-  reads.forEach((read, index) => read.receive(results[index]));
-}
-
-/** Runs the destroy hooks and checks the writes they add (dependents); undefined when refused. */
-async function checkDestroy(record: Persistable): Promise<CheckedWrite | undefined> {
-  const state = record[STATE];
-  assertNotDestroyed(state, "destroyed again");
-  const { hooks } = state.model;
-  const context: DestroyContext = { record, batch: [] };
-  const callBefore = () =>
-    runAbortable(state, async () => {
-      if (hooks.has("record:beforeDestroy")) await hooks.callHook("record:beforeDestroy", context);
-      if (hooks.has("record:planDestroy")) await readPlanned(record);
-      if (hooks.has("record:beforeDelete")) await hooks.callHook("record:beforeDelete", context);
-    });
-  const buildOwn = async (): Promise<PreparedWrite> => {
-    const planned = state.isNew ? undefined : ownDelete(record, state);
-    const write = planned instanceof Promise ? await planned : planned;
-    const markDestroyed = async () => {
-      state.destroyed = true;
-      if (hooks.has("record:afterDestroy")) await runAbortable(state, () => hooks.callHook("record:afterDestroy", context));
-    };
-    return {
-      statements: write ? write.statements : [],
-      finish: (results) => finishEach([() => write?.report?.succeeded(results[write.at]), markDestroyed], (part) => part()),
-      failed: write?.report?.failed ?? unchanged,
-    };
-  };
-  return checkWrite(state, () => context.batch, callBefore, () => withExtras(context.batch, buildOwn, []));
+/**
+ * Runs a save's or destroy's checks, then (when they passed) its write. A check that throws fails the operation: its
+ * writes hear of it (see `CheckedWrite.failed`); a refusal answers false and reports nothing, as nothing was tried.
+ */
+function start(record: Persistable, write: StartedWrite): Promise<boolean> {
+  let checking: boolean | Promise<boolean>;
+  try {
+    checking = write.check();
+  } catch (error) {
+    return Promise.reject(write.failed(error));
+  }
+  if (!(checking instanceof Promise)) return checking ? run(record, write) : Promise.resolve(false);
+  return checking.then(
+    (passed) => passed && run(record, write),
+    (error: unknown) => Promise.reject(write.failed(error)),
+  );
 }
 
 /**
@@ -152,8 +91,8 @@ async function checkDestroy(record: Persistable): Promise<CheckedWrite | undefin
  * sends no DELETE but is still marked destroyed, as in Rails. Succeeds when the row is already gone.
  */
 export async function destroy(record: Persistable): Promise<boolean> {
-  const checked = await checkDestroy(record);
-  return checked ? run(record, checked) : false;
+  assertNotDestroyed(record[STATE], "destroyed again");
+  return start(record, new RecordDestroy(record));
 }
 
 /** Reloads a persisted record's row, discarding unsaved changes and, as in Rails, the saved ones. */
@@ -205,14 +144,22 @@ async function reloadPlanned(record: Persistable, database: Database, key: unkno
   return (await relation.loadPlanned(relation.plan({ purpose: "reload" }), select)).records;
 }
 
-function batchable(record: Persistable, check: () => Promise<CheckedWrite | undefined>, refusal: () => Error): Batchable {
+/**
+ * A save or destroy that joins a batch: `begin` starts it (after `action`'s check that the record can be written),
+ * `refusal` is the error a refused one throws. A failure reaches every write of it whatever step it reached; one
+ * never begun (the batch failed first) reports its record's own write.
+ */
+function batchable(record: Persistable, action: string, begin: () => StartedWrite, refusal: () => Error): Batchable {
+  let begun: StartedWrite | undefined;
   let checked: CheckedWrite | undefined;
   let prepared: PreparedWrite | undefined;
   const write: Batchable = {
     async check() {
       if (checked) return;
-      checked = await check();
-      if (!checked) throw refusal();
+      assertNotDestroyed(record[STATE], action);
+      begun = begin();
+      if (!(await begun.check())) throw refusal();
+      checked = begun;
     },
     async prepare() {
       await write.check();
@@ -220,15 +167,15 @@ function batchable(record: Persistable, check: () => Promise<CheckedWrite | unde
       return prepared.statements;
     },
     failed(error) {
-      return prepared ? prepared.failed(error) : error;
+      return (begun ?? begin()).failed(error);
     },
     abandon() {
       checked?.abandon();
-      checked = prepared = undefined;
+      begun = checked = prepared = undefined;
     },
     async finish(results) {
       const written = prepared!;
-      checked = prepared = undefined;
+      begun = checked = prepared = undefined;
       await written.finish(results, await recordDatabase(record));
       // An after-callback aborted: the row is written, yet the batch reports the refusal as a save() would.
       if (record[STATE].abortReason !== undefined) throw refusal();
@@ -241,12 +188,12 @@ function batchable(record: Persistable, check: () => Promise<CheckedWrite | unde
 
 /** The batchable save of a record, for `db.batch([...])`. */
 export function toSave(record: Persistable): Batchable {
-  return batchable(record, () => checkSave(record), () => saveRefusal(record));
+  return batchable(record, "saved", () => new RecordSave(record), () => saveRefusal(record));
 }
 
 /** The batchable destroy of a record, for `db.batch([...])`. */
 export function toDestroy(record: Persistable): Batchable {
-  return batchable(record, () => checkDestroy(record), () => destroyRefusal(record));
+  return batchable(record, "destroyed again", () => new RecordDestroy(record), () => destroyRefusal(record));
 }
 
 /**

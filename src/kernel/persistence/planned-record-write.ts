@@ -128,5 +128,9 @@ export function installWritePlans(): void {
     save: (record, state, operation, attributes) =>
       plannedWrite(state, new PlannedWrite(state.model, operation, operation === "create" ? "insert" : "update", record, currentValues(state, attributes)), attributes),
     destroy: (record, state) => plannedWrite(state, new PlannedWrite(state.model, "destroy", "delete", record), []),
+    unplanned: (record, state, operation, values, error) => {
+      const kind = operation === "destroy" ? "delete" : operation === "create" ? "insert" : "update";
+      return outcomeReport(new PlannedWrite(state.model, operation, kind, record, values), undefined)?.failed(error) ?? error;
+    },
   };
 }

@@ -3,9 +3,9 @@ import type { BatchItem, Database } from "../database/database.js";
 import type { SaveContext, SaveOperation } from "../plugin-api/hooks.js";
 import { type RecordState, RecordSnapshot, STATE } from "../records/record-state.js";
 import type { Statement } from "../sql/statement.js";
-import { attributesToWrite, changesOf, type OwnWrite, saveWrite } from "./record-write.js";
+import { attributesToWrite, changesOf, type OwnWrite, saveWrite, failedOwnWrite } from "./record-write.js";
 import { finishSave, runAbortable } from "./save-finish.js";
-import { type CheckedWrite, checkExtras, type PreparedWrite, withExtras } from "./write-steps.js";
+import { type CheckedWrite, checkExtras, failedInOrder, type PreparedWrite, withExtras } from "./write-steps.js";
 
 type Persistable = { [STATE]: RecordState };
 
@@ -52,6 +52,8 @@ export class RecordSave implements CheckedWrite, PreparedWrite {
   readonly #context: SaveContext | undefined;
   readonly #snapshot: RecordSnapshot;
   #own: OwnWrite | undefined = undefined;
+  /** Whether its own write was built: until then, a failure reports it as a write that never became a statement. */
+  #ownBuilt = false;
   #changes: Record<string, [unknown, unknown]> | undefined = undefined;
   statements: Statement[] = [];
 
@@ -115,6 +117,7 @@ export class RecordSave implements CheckedWrite, PreparedWrite {
 
   #built(own: OwnWrite | undefined): PreparedWrite | Promise<PreparedWrite> {
     this.#own = own;
+    this.#ownBuilt = true;
     this.statements = own ? own.statements : [];
     const context = this.#context;
     if (!context || (context.batchBefore.length === 0 && context.batch.length === 0)) return this;
@@ -135,11 +138,19 @@ export class RecordSave implements CheckedWrite, PreparedWrite {
     return finishSave(this.#record, this.#operation, this.#context, this.#changes!, result, database);
   }
 
+  /** Reports `error` to every write of the save, whatever step it reached (see `CheckedWrite.failed`). */
   failed(error: unknown): unknown {
-    const report = this.#own?.report;
-    return report ? report.failed(error) : error;
+    const context = this.#context;
+    if (!context) return this.#ownFailed(error);
+    return failedInOrder(context.batchBefore, (failure) => this.#ownFailed(failure), [...context.batch, ...context.later], error);
   }
 
+  /** Reports `error` to the record's own write: as built, or as a write that never became a statement. */
+  #ownFailed(error: unknown): unknown {
+    return failedOwnWrite(this.#record, this.#state, this.#operation, this.#ownBuilt, this.#own, error);
+  }
+
+  /** The write will not be made: puts back the record and every record its added writes touched. */
   abandon(): void {
     for (const extra of this.#extras()) if (isBatchable(extra)) extra.abandon();
     this.#snapshot.restore();

@@ -24,6 +24,8 @@ export interface OwnWrite {
 export interface RecordWritePlans {
   save(record: object, state: RecordState, operation: SaveOperation, attributes: readonly Attribute[]): OwnWrite | Promise<OwnWrite>;
   destroy(record: object, state: RecordState): OwnWrite | Promise<OwnWrite>;
+  /** Reports `error` to the `write:outcome` hooks of a record's write that never became a statement (see `unplannedFailure`). */
+  unplanned(record: object, state: RecordState, operation: SaveOperation | "destroy", values: Map<string, unknown>, error: unknown): unknown;
 }
 
 /** @internal The installed planning of records' writes, if any. */
@@ -109,4 +111,28 @@ export function saveWrite(record: object, state: RecordState, operation: SaveOpe
 export function ownDelete(record: object, state: RecordState): OwnWrite | Promise<OwnWrite> {
   if (!isPlanned(state)) return { statements: [deleteStatement(state.model, state, undefined)], at: 0, report: undefined };
   return installedPlans(state).destroy(record, state);
+}
+
+/**
+ * Reports `error` to the `write:outcome` hooks of a record's save or destroy that failed before its own write became
+ * a statement (a hook of it, or of another write of its operation, threw first): the write did not happen, and the
+ * hooks see the plan the kernel would have started from, with no statement. Returns the error to throw (a hook's
+ * own, when one threw). An update with nothing to write would have written nothing, and reports nothing.
+ */
+export function unplannedFailure(record: object, state: RecordState, operation: SaveOperation | "destroy", error: unknown): unknown {
+  const { plans } = recordWritePlansSlot;
+  if (!plans || !state.model.hooks.has("write:outcome")) return error;
+  if (operation === "destroy") return state.isNew ? error : plans.unplanned(record, state, operation, new Map(), error);
+  const attributes = pendingAttributes(state, operation);
+  if (operation === "update" && attributes.length === 0) return error;
+  return plans.unplanned(record, state, operation, currentValues(state, attributes), error);
+}
+
+/**
+ * Reports `error` to a record's own write in a failed save or destroy: through its report once it was `built` (none
+ * when nothing awaits it, or there was nothing to write), else as a write that never became a statement.
+ */
+export function failedOwnWrite(record: object, state: RecordState, operation: SaveOperation | "destroy", built: boolean, own: OwnWrite | undefined, error: unknown): unknown {
+  if (!built) return unplannedFailure(record, state, operation, error);
+  return own?.report ? own.report.failed(error) : error;
 }

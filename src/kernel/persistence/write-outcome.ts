@@ -14,8 +14,11 @@ export interface OutcomeReport {
   failed(error: unknown): unknown;
 }
 
-/** The outcome report of the write `plan` became as `statement`; undefined when no `write:outcome` hook awaits it. */
-export function outcomeReport(plan: PlannedWrite, statement: Statement): OutcomeReport | undefined {
+/**
+ * The outcome report of the write `plan` became as `statement` (undefined for a write that failed before it became
+ * one); undefined when no `write:outcome` hook awaits it.
+ */
+export function outcomeReport(plan: PlannedWrite, statement: Statement | undefined): OutcomeReport | undefined {
   const { hooks } = plan.model;
   if (!hooks.has("write:outcome")) return undefined;
   const call = (outcome: WriteOutcome) => hooks.callSync("write:outcome", outcome);
@@ -25,7 +28,8 @@ export function outcomeReport(plan: PlannedWrite, statement: Statement): Outcome
     },
     failed(error) {
       // A write sent with the statements hooks added conflicts as its own part.
-      const conflict = error instanceof WriteConflict && (error.statement === statement || statement.parts?.some((part) => part === error.statement) === true);
+      const conflict =
+        statement !== undefined && error instanceof WriteConflict && (error.statement === statement || statement.parts?.some((part) => part === error.statement) === true);
       try {
         call({ plan, statement, changes: conflict ? error.changes : undefined, rows: [], error, conflict });
       } catch (replaced) {

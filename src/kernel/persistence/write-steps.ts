@@ -12,6 +12,12 @@ import { RecordInvalid } from "./record-invalid.js";
 export interface CheckedWrite {
   /** Builds the statements (after the `record:write` hooks) and what finishes the write once they ran. */
   build(): PreparedWrite | Promise<PreparedWrite>;
+  /**
+   * The write failed with `error` before its statements ran, or with them: whatever step it reached, every write of
+   * it (the record's own, and each one its hooks added) reports `error` once, in the order they are sent. Returns the
+   * error to throw (the first one a `write:outcome` hook threw in its place).
+   */
+  failed(error: unknown): unknown;
   /** The write will not be made (its batch failed, or a hook threw): puts back every record it touched. */
   abandon(): void;
 }
@@ -20,65 +26,49 @@ export interface CheckedWrite {
 export interface PreparedWrite {
   readonly statements: Statement[];
   finish(results: unknown[], database: Database): Promise<void> | void;
-  /** Its statements, or their batch, failed with `error`: the error to throw instead (a `write:outcome` hook's). */
-  failed(error: unknown): unknown;
 }
 
-/** The extra writes of a write, built; `unsent` reports a failure to them when they were never sent. */
-interface PreparedExtras extends PreparedWrite {
-  /** Every write among them reports `error`, their Statements too (no send reported it to them); see `failedItem`. */
-  unsent(error: unknown): unknown;
-}
-
-/**
- * Builds the extra writes hooks asked for (already checked), returning their statements and a way to finish them.
- * When one's preparation throws, those built before it report the failure (nothing else will: they are sent by no one).
- */
-async function prepareExtras(extras: readonly BatchItem[]): Promise<PreparedExtras> {
+/** Builds the extra writes hooks asked for (already checked), returning their statements and a way to finish them. */
+async function prepareExtras(extras: readonly BatchItem[]): Promise<PreparedWrite> {
   const statements: Statement[][] = [];
-  const unsent = (error: unknown) => failEach(extras.slice(0, statements.length), error, (extra, index) => failedItem(extra, statements[index], error));
-  try {
-    for (const extra of extras) statements.push(isBatchable(extra) ? await extra.prepare() : [extra]);
-  } catch (error) {
-    throw unsent(error);
-  }
+  for (const extra of extras) statements.push(isBatchable(extra) ? await extra.prepare() : [extra]);
   return {
     statements: statements.flat(),
     async finish(results) {
       const own = resultsPerItem(results, statements);
       await finishEach(extras, (extra, index) => (isBatchable(extra) ? extra.finish(own[index]!) : undefined));
     },
-    failed: (error) => failEach(extras, error, (extra) => (isBatchable(extra) ? extra.failed(error) : error)),
-    unsent,
   };
 }
 
 /**
  * A write with the extra writes hooks asked for (already checked) sent before and after it in its batch; each is
- * prepared in that order, `own` giving the write itself. Each part is finished even when another's finish throws,
- * and each sees a failure: when a part's preparation throws, the parts built before it see it at once.
+ * prepared in that order, `own` giving the write itself. Each part is finished even when another's finish throws.
+ * A failure is reported by the operation (see `failedInOrder`), which knows every write of it, prepared or not.
  */
 export async function withExtras(
   before: readonly BatchItem[],
   own: () => PreparedWrite | Promise<PreparedWrite>,
   after: readonly BatchItem[],
 ): Promise<PreparedWrite> {
-  const first = await prepareExtras(before);
-  const parts: PreparedWrite[] = [first];
-  try {
-    parts.push(await own());
-    parts.push(await prepareExtras(after));
-  } catch (error) {
-    throw failEach(parts, error, (part) => (part === first ? first.unsent(error) : part.failed(error)));
-  }
+  const parts = [await prepareExtras(before), await own(), await prepareExtras(after)];
   return {
     statements: parts.flatMap((part) => part.statements),
     async finish(results, database) {
       const resultsOf = resultsPerItem(results, parts.map((part) => part.statements));
       await finishEach(parts, (part, index) => part.finish(resultsOf[index]!, database));
     },
-    failed: (error) => failEach(parts, error, (part) => part.failed(error)),
   };
+}
+
+/**
+ * Reports a failed save's or destroy's `error` to each of its writes once, in the order they are sent: the extra
+ * writes sent `before` its own, its own (`ownFailed`), those sent `after` it. Each extra reports whatever step it
+ * reached (see `failedItem`). Returns the first error a `write:outcome` hook put in its place, else `error`.
+ */
+export function failedInOrder(before: readonly BatchItem[], ownFailed: (error: unknown) => unknown, after: readonly BatchItem[], error: unknown): unknown {
+  const reports = [...before.map((item) => () => failedItem(item, error)), () => ownFailed(error), ...after.map((item) => () => failedItem(item, error))];
+  return failEach(reports, error, (report) => report());
 }
 
 /**

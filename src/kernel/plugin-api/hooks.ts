@@ -154,8 +154,12 @@ export interface WritePlan<R = any> {
  */
 export interface WriteOutcome<R = any> {
   readonly plan: Readonly<WritePlan<R>>;
-  /** The Statement it became. */
-  readonly statement: Statement;
+  /**
+   * The Statement it became; undefined for a record's write that failed before it became one (a `write:prepare` or
+   * `write:plan` hook, or a plan refused, of it or of another write of its save, destroy or batch): `plan` is then
+   * the plan the kernel made of it, without what hooks changed in it, and the write did not happen.
+   */
+  readonly statement: Statement | undefined;
   /** The rows it changed (D1's `meta.changes`), when known; undefined when it or its batch failed. */
   readonly changes: number | undefined;
   /** The rows its `RETURNING` brought back (a record's INSERT: the row as stored, with the key assigned); else empty. */
