@@ -146,7 +146,7 @@ function updateAllPlan(relation: Relation, attributes: Record<string, unknown>):
  */
 export function updateAllStatement(given: Relation, attributes: Record<string, unknown>): Statement<number> {
   const plan = planWrite(updateAllPlan(given, attributes));
-  const relation = prepareRelationNow(given, "updateAll", "toUpdateAll()", "updateAll(...)");
+  const relation = prepareRelationNow(given, "updateAll", "toUpdateAll()", "use await updateAll(...) instead");
   return setWriteStatement(plan, relationTarget(relation, "updateAll"), databaseOfModel(relation.modelClass));
 }
 
@@ -174,7 +174,7 @@ async function runSetWrite(given: Relation, plan: PlannedWrite, purpose: "update
  */
 export function deleteAllStatement(given: Relation): Statement<number> {
   const plan = planWrite(new PlannedWrite(given.model, "deleteAll", "delete", undefined));
-  const relation = prepareRelationNow(given, "deleteAll", "toDeleteAll()", "deleteAll()");
+  const relation = prepareRelationNow(given, "deleteAll", "toDeleteAll()", "use await deleteAll() instead");
   return setWriteStatement(plan, relationTarget(relation, "deleteAll"), databaseOfModel(relation.modelClass));
 }
 

@@ -37,18 +37,17 @@ export function prepareRelation<Rel extends Preparable<Rel>>(relation: Rel, purp
 
 /**
  * The prepare stage for a sync form that compiles a Relation (`toSql()`, `toSelect()`, `toUpdateAll()`...): the
- * prepared Relation, when no `relation:prepare` hook returned a promise; else a `TypeError` naming the Model, the
- * method and `instead`, the async method that awaits the stage. The pending work is left to settle unobserved:
- * nobody awaits it, so its failure must not surface as an unhandled rejection. Plugin API, for a plugin's own sync
- * form.
+ * prepared Relation, when no `relation:prepare` hook returned a promise; else a `TypeError` naming the Model and
+ * `method`, ending with `instead` (what to do: `use await toArray() instead`). The pending work is left to settle
+ * unobserved: nobody awaits it, so its failure must not surface as an unhandled rejection. Plugin API, for a plugin's
+ * own sync form.
  */
 export function prepareRelationNow<Rel extends Preparable<Rel>>(relation: Rel, purpose: QueryPurpose, method: string, instead: string): Rel {
   const prepared = prepareRelation(relation, purpose);
   if (!(prepared instanceof Promise)) return prepared;
   prepared.catch(() => {});
-  const { name } = relation.model;
   throw new TypeError(
-    `${name}.${method}: a plugin prepares this Relation's conditions with work that must be awaited (a relation:prepare hook: an encryption, say), which ${method} cannot wait for; use await ${instead} instead`,
+    `${relation.model.name}.${method}: a plugin prepares this Relation's conditions with work that must be awaited (a relation:prepare hook: an encryption, say), which a sync form cannot wait for; ${instead}`,
   );
 }
 

@@ -19,7 +19,7 @@ export class RelationSubquery<Rel extends Preparable<Rel> = any> extends Subquer
     readonly shape: (parts: SelectParts) => string,
   ) {
     super((params) => {
-      const prepared = prepareRelationNow(relation, purpose, "relationSubquery", "an async method, which prepares it ahead");
+      const prepared = prepareRelationNow(relation, purpose, "relationSubquery", "compile the Relation holding it in an async method, which prepares it ahead");
       return shape(selectParts(prepared.data, prepared.model, params, purpose));
     });
   }

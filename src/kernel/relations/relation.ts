@@ -328,7 +328,7 @@ export class Relation<R = any> {
 
   /** This Relation's SELECT, compiled after the prepare stage, which a sync `method` cannot await. */
   #compiledNow(method: string) {
-    const prepared = prepareRelationNow(this, "load", method, "toArray()");
+    const prepared = prepareRelationNow(this, "load", method, "use await toArray() instead");
     return compileSelect(prepared.data, prepared.model);
   }
 
