@@ -69,10 +69,28 @@ describe("relation:prepare", () => {
     });
   }
 
-  it("never runs for what compiles synchronously", () => {
-    expect(Member.where({ name: "alias of Ann" }).toSql().params).toEqual(["alias of Ann"]);
-    Member.where({ name: "alias of Ann" }).toDeleteAll();
-    expect(purposes).toEqual([]);
+  it("runs for what compiles synchronously too, which refuses a hook that must await, naming the Model, the method and the async one", () => {
+    const refusal = (method: string, instead: string) =>
+      new TypeError(
+        `Member.${method}: a plugin prepares this Relation's conditions with work that must be awaited (a relation:prepare hook: an encryption, say), which a sync form cannot wait for; use await ${instead} instead`,
+      );
+    expect(() => Member.where({ name: "alias of Ann" }).toSql()).toThrow(refusal("toSql()", "toArray()"));
+    expect(() => Member.where({ name: "alias of Ann" }).toSelect()).toThrow(refusal("toSelect()", "toArray()"));
+    expect(() => Member.where({ name: "alias of Ann" }).toUpdateAll({ age: 1 })).toThrow(refusal("toUpdateAll()", "updateAll(...)"));
+    expect(() => Member.where({ name: "alias of Ann" }).toDeleteAll()).toThrow(refusal("toDeleteAll()", "deleteAll()"));
+    expect(String(Member.where({ name: "alias of Ann" }))).toContain("(cannot compile: Member.toString(): a plugin prepares");
+    expect(purposes).toEqual(["load", "load", "updateAll", "deleteAll", "load"]);
+  });
+
+  it("a sync form compiles what a hook that returns at once prepared", () => {
+    class Resolved extends defineApplicationRecord(schema, ActiveRecord)("users") {
+      static override binding = "DB";
+      static {
+        this.hook("relation:prepare", (context) => void (context.conditions = context.conditions.map(resolved)));
+      }
+    }
+    expect(Resolved.where({ name: "alias of Ann" }).toSql().params).toEqual(["Ann"]);
+    expect(Resolved.where({ name: "alias of Bob" }).toDeleteAll().toSql().params).toEqual(["Bob"]);
   });
 
   it("refuses conditions a hook left that are not conditions of the Model, before anything is sent", async () => {

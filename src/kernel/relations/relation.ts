@@ -304,9 +304,10 @@ export class Relation<R = any> {
   /**
    * Loads records with `select` (this Relation's SELECT unless given) and the plan's reads in one round trip, after
    * the `before` Statements (whose results come back too); each read receives its result once the records are. The
-   * reads a receiver asks for next go in one more round trip, and so on until none is left.
+   * reads a receiver asks for next go in one more round trip, and so on until none is left. For a Relation the
+   * prepare stage gave (`prepareLoad`): its SELECT is compiled as it is, not prepared again.
    */
-  async loadPlanned(plan: ReadPlan, select: Statement<any[]> = this.toSelect(), before: readonly Statement[] = []): Promise<{ records: any[]; before: unknown[] }> {
+  async loadPlanned(plan: ReadPlan, select: Statement<any[]> = this.toSelect(compileSelect(this.data, this.model)), before: readonly Statement[] = []): Promise<{ records: any[]; before: unknown[] }> {
     if (plan.reads.length === 0 && before.length === 0) return { records: await this.run(select), before: [] };
     const database = await this.database();
     const results = await database.runAll([...before, select, ...plan.reads.map((read) => read.statement)]);
@@ -392,7 +393,7 @@ export class Relation<R = any> {
     return relation === this ? this.#loadPrepared(select?.()) : relation.#loadPrepared();
   }
 
-  async #loadPrepared(select = this.toSelect(compileSelect(this.data, this.model))): Promise<R[]> {
+  async #loadPrepared(select?: Statement<any[]>): Promise<R[]> {
     const plan = this.plan();
     await this.checkIncludes(plan);
     const { records } = await this.loadPlanned(plan, select);
