@@ -142,6 +142,30 @@ describe("relation:prepare", () => {
     expect((await loaded!.annsTags().toArray()).map((tag) => tag.name)).toEqual(["red"]);
   });
 
+  it("runs before setIds reads the targets and join rows it replaces, in one batch", async () => {
+    const throughSchema = {
+      thr_posts: { id: "integer", thrWriterId: "integer", title: { type: "string", null: false }, tenantId: "string" },
+      thr_taggings: { id: "integer", thrPostId: { type: "integer", null: false }, thrTagId: { type: "integer", null: false }, note: "string", deletedAt: "datetime", tenantId: "string" },
+      thr_tags: { id: "integer", name: { type: "string", null: false }, deletedAt: "datetime", tenantId: "string" },
+    } as const;
+    const Aliased = defineApplicationRecord(throughSchema, PreparedBase);
+    class Tag extends Aliased("thr_tags") {}
+    class Tagging extends Aliased("thr_taggings") {
+      tag = belongsTo(Tag, { foreignKey: "thrTagId" });
+    }
+    class Article extends Aliased("thr_posts") {
+      taggings = hasMany(Tagging, { foreignKey: "thrPostId" });
+      tags = hasMany(Tag, { through: this.taggings, source: "tag" });
+    }
+    const article = await Article.createOrThrow({ title: "tagged" });
+    const [red, blue] = [await Tag.createOrThrow({ name: "red" }), await Tag.createOrThrow({ name: "blue" })];
+    await Tagging.insertAll([{ thrPostId: article.id!, thrTagId: red.id! }]);
+    purposes.length = 0;
+    await article.tags().setIds([blue.id]);
+    expect(purposes.slice(0, 2)).toEqual(["load", "load"]);
+    expect((await Tagging.where({ thrPostId: article.id! }).pluck("thrTagId"))).toEqual([blue.id]);
+  });
+
   it("relationSubquery refuses what is no Relation, no purpose or no function, naming itself", () => {
     const shape = (parts: SelectParts) => joinSelect(parts);
     expect(() => relationSubquery(Member.all() as never, "load", shape)).not.toThrow();
