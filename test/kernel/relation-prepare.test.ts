@@ -161,7 +161,7 @@ describe("relation:prepare", () => {
     const [red, blue] = [await Tag.createOrThrow({ name: "red" }), await Tag.createOrThrow({ name: "blue" })];
     await Tagging.insertAll([{ thrPostId: article.id!, thrTagId: red.id! }]);
     purposes.length = 0;
-    await article.tags().setIds([blue.id]);
+    await article.tags().setIds([blue.id!]);
     expect(purposes.slice(0, 2)).toEqual(["load", "load"]);
     expect((await Tagging.where({ thrPostId: article.id! }).pluck("thrTagId"))).toEqual([blue.id]);
   });
