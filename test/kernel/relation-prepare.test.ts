@@ -40,6 +40,18 @@ class PreparedBase extends ActiveRecord {
 
 class Member extends defineApplicationRecord(schema, PreparedBase)("users") {}
 
+/** Tags of posts through taggings, on the tables of the through associations' tests, with the aliasing stage. */
+const throughSchema = {
+  thr_posts: { id: "integer", thrWriterId: "integer", title: { type: "string", null: false }, tenantId: "string" },
+  thr_taggings: { id: "integer", thrPostId: { type: "integer", null: false }, thrTagId: { type: "integer", null: false }, note: "string", deletedAt: "datetime", tenantId: "string" },
+  thr_tags: { id: "integer", name: { type: "string", null: false }, deletedAt: "datetime", tenantId: "string" },
+} as const;
+const Aliased = defineApplicationRecord(throughSchema, PreparedBase);
+class Tag extends Aliased("thr_tags") {}
+class Tagging extends Aliased("thr_taggings") {
+  tag = belongsTo(Tag, { foreignKey: "thrTagId" });
+}
+
 beforeEach(async () => {
   await resetDatabase();
   purposes.length = 0;
@@ -114,16 +126,6 @@ describe("relation:prepare", () => {
   });
 
   it("runs for the Relation of each hop a through association crosses, so the hops read the rows its conditions stand for", async () => {
-    const throughSchema = {
-      thr_posts: { id: "integer", thrWriterId: "integer", title: { type: "string", null: false }, tenantId: "string" },
-      thr_taggings: { id: "integer", thrPostId: { type: "integer", null: false }, thrTagId: { type: "integer", null: false }, note: "string", deletedAt: "datetime", tenantId: "string" },
-      thr_tags: { id: "integer", name: { type: "string", null: false }, deletedAt: "datetime", tenantId: "string" },
-    } as const;
-    const Aliased = defineApplicationRecord(throughSchema, PreparedBase);
-    class Tag extends Aliased("thr_tags") {}
-    class Tagging extends Aliased("thr_taggings") {
-      tag = belongsTo(Tag, { foreignKey: "thrTagId" });
-    }
     // The hop's scope names a note by its alias: only the prepare stage makes it match.
     class Article extends Aliased("thr_posts") {
       annsTaggings = hasMany(Tagging, { foreignKey: "thrPostId", scope: (q) => q.where({ note: "alias of Ann" }) });
@@ -143,16 +145,6 @@ describe("relation:prepare", () => {
   });
 
   it("runs before setIds reads the targets and join rows it replaces, in one batch", async () => {
-    const throughSchema = {
-      thr_posts: { id: "integer", thrWriterId: "integer", title: { type: "string", null: false }, tenantId: "string" },
-      thr_taggings: { id: "integer", thrPostId: { type: "integer", null: false }, thrTagId: { type: "integer", null: false }, note: "string", deletedAt: "datetime", tenantId: "string" },
-      thr_tags: { id: "integer", name: { type: "string", null: false }, deletedAt: "datetime", tenantId: "string" },
-    } as const;
-    const Aliased = defineApplicationRecord(throughSchema, PreparedBase);
-    class Tag extends Aliased("thr_tags") {}
-    class Tagging extends Aliased("thr_taggings") {
-      tag = belongsTo(Tag, { foreignKey: "thrTagId" });
-    }
     class Article extends Aliased("thr_posts") {
       taggings = hasMany(Tagging, { foreignKey: "thrPostId" });
       tags = hasMany(Tag, { through: this.taggings, source: "tag" });
