@@ -587,4 +587,28 @@ describe("guide: Counter caches, plugins", () => {
     expect(await stored("cc_posts")).toEqual({ p: 2 });
     expect(events[0]!.sql.split(`"body" IN`).length - 1).toBe(1);
   });
+
+  it("a counter statement whose parent Model's default scope must await its encryption is refused clearly, before anything is sent", async () => {
+    class SealedPost extends Model({ id: { type: "string", null: false }, title: "string", commentsCount: "integer" }) {
+      static override binding = "DB";
+      static override tableName = "cc_posts";
+      static {
+        this.use(encrypts({ key: () => "UztXy7xYILLuU3J4qWW3MeA+qr2nS//Ch4FJrW0/enQ=" }));
+        this.encrypts("title", { deterministic: true });
+        this.defaultScope((q) => q.where({ title: "open" }));
+      }
+      comments = hasMany(SealedComment, { foreignKey: "ccPostId" });
+    }
+    class SealedComment extends Model({ id: { type: "string", null: false }, ccPostId: "string", body: "string" }) {
+      static override binding = "DB";
+      static override tableName = "cc_comments";
+      post = belongsTo(SealedPost, { foreignKey: "ccPostId", counterCache: "commentsCount" });
+    }
+    const post = await SealedPost.createOrThrow({ title: "open" });
+    const { events, db } = listen();
+    const error = await withDatabase(db, () => SealedComment.createOrThrow({ ccPostId: post.id, body: "hi" })).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).toMatch(/^SealedPost\.commentsCount: .*; a counter cache of SealedComment cannot be kept on SealedPost; count with await SealedComment\.count\(\) instead$/);
+    expect(events).toEqual([]);
+  });
 });
