@@ -59,9 +59,9 @@ export { differencesBesidesConditions } from "./relations/relation-compatibility
 export { primaryKeyOrder, Relation, type OrderDirection, type ReadPlan } from "./relations/relation.js";
 export { withSource, type LoadPurpose, type PlannedRead, type QuerySource, type RelationPlanContext } from "./relations/read-plan.js";
 export { runLoadStage } from "./records/load-stage.js";
-export { prepareLoad, prepareRelation } from "./relations/relation-prepare.js";
+export { type Preparable, prepareLoad, prepareRelation, prepareRelationNow } from "./relations/relation-prepare.js";
 export { relationSubquery } from "./relations/prepared-subqueries.js";
-export { type Preparable, RelationSubquery } from "./relations/relation-subquery.js";
+export { RelationSubquery } from "./relations/relation-subquery.js";
 export { includePaths, type IncludeSpec } from "./relations/include-paths.js";
 export { column, sql, SqlFragment, ColumnReference, Subquery, subquery } from "./sql/sql.js";
 export { defineStatement, defineStatementOfParts, Statement, type SqlQuery, type StatementDefinition, type StatementOfPartsDefinition } from "./sql/statement.js";

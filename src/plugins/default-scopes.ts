@@ -5,7 +5,6 @@ import {
   appliedDefaultScopes,
   argumentError,
   type Condition,
-  compileConditions,
   databaseOfModel,
   DEFAULT_SCOPE,
   declareDefaultScope,
@@ -152,17 +151,22 @@ export const defaultScopes = definePlugin({
         if (value !== null || record.readAttribute(name) !== null) record.writeAttribute(name, value);
       }
     },
-    // The async methods move the scopes' conditions among the Relation's own, so that the relation:prepare hooks
-    // after this one (an encryption's) prepare them too; what compiles synchronously compiles them in relation:where.
+    // Every compile path runs the prepare stage first (the sync forms too), which moves the scopes' conditions among
+    // the Relation's own: the relation:prepare hooks after this one (an encryption's) and the relation:where checks
+    // see them as any other condition, and they are compiled once, with the rest.
     "relation:prepare"(context) {
       const conditions = scopeConditions(context.model, context.extensions, context.purpose);
       if (conditions.length === 0) return;
       context.conditions = [...context.conditions, ...conditions];
       context.extensions = { ...context.extensions, [DEFAULT_SCOPE]: [] };
     },
-    "relation:where"({ data, parts, model, purpose }) {
-      const conditions = scopeConditions(model, data.extensions, purpose);
-      if (conditions.length > 0) parts.where.push(compileConditions(conditions, model, parts.params));
+    // A Relation compiled without the prepare stage would leave its default scope out: refused, never sent wider.
+    "relation:where"({ data, model, purpose }) {
+      if (scopeConditions(model, data.extensions, purpose).length > 0) {
+        throw new TypeError(
+          `${model.name}: a Relation of ${model.name} was compiled without the prepare stage, which applies its default scope; prepare it first (prepareRelation, prepareRelationNow)`,
+        );
+      }
     },
   },
 });

@@ -372,7 +372,8 @@ export function encrypts(options: EncryptsOptions) {
       },
       "relation:prepare"(context) {
         const { model, conditions } = context;
-        const found = encryptedLeaves(model, conditions);
+        // The stage may run again on a Relation it prepared (toSelect() of a page): ciphertext stays as it is.
+        const found = encryptedLeaves(model, conditions).filter((leaf) => !encryptedConditions.has(leaf.condition));
         if (found.length === 0) return;
         for (const leaf of found) {
           const refusal = refusalOf(model, leaf);
@@ -386,13 +387,15 @@ export function encrypts(options: EncryptsOptions) {
           context.conditions = replaceLeaves(conditions, replaced);
         });
       },
+      // Every compile path prepares first, which encrypts each such condition or refuses: one left in plaintext was
+      // compiled without the prepare stage (a plugin's own selectParts), and is refused rather than sent.
       "relation:where"({ model, data }) {
         for (const leaf of encryptedLeaves(model, data.conditions)) {
           if (encryptedConditions.has(leaf.condition)) continue;
           throw (
             refusalOf(model, leaf) ??
             new TypeError(
-              `${model.name}.${leaf.condition.attribute.name} is encrypted: a condition on it is encrypted by the async methods (toArray, findBy, count, pluck, updateAll...); toSql(), toSelect(), toUpdateAll() and toDeleteAll() cannot await it`,
+              `${model.name}.${leaf.condition.attribute.name} is encrypted: a condition on it is encrypted by the prepare stage (relation:prepare), which this Relation was compiled without; prepare it first (prepareRelation)`,
             )
           );
         }

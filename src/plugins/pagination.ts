@@ -109,7 +109,7 @@ async function paginate(this: Relation, options?: PaginateOptions): Promise<Page
     await relation.preload(records, plan);
     return { records, page, perPage, hasNext: rows.length > perPage, hasPrevious: page > 1 };
   }
-  const { records, before } = await pageRelation.loadPlanned(plan, pageRelation.toSelect(), [countStatement(relation)]);
+  const { records, before } = await pageRelation.loadPlanned(plan, undefined, [countStatement(relation)]);
   const total = before[0] as number;
   await relation.preload(records, plan);
   const totalPages = Math.ceil(total / perPage);

@@ -2,7 +2,7 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import { ActiveRecord, Base, batch, belongsTo, combining, defineApplicationRecord, hasMany, idGeneration, IncompatibleRelation, InvalidModel, Model, RecordNotDestroyed, RecordNotUnique, sql, column, timestamps, withDatabase, softDelete } from "../../src/index.js";
-import { declareModelState, definePlugin, anyMatch, castAs, countOf, countStatement, isPlainObject, joinSelect, readAsCondition, selectParts, subquery } from "../../src/plugin.js";
+import { declareModelState, definePlugin, anyMatch, castAs, countOf, countStatement, isPlainObject, joinSelect, prepareRelationNow, readAsCondition, selectParts, subquery } from "../../src/plugin.js";
 import { resetDatabase } from "../helpers/db.js";
 import { attrReadonly, readonlyAttributes } from "../helpers/guide-plugins.js";
 import { rejectionOf } from "../helpers/errors.js";
@@ -329,7 +329,9 @@ describe("guide: Plugin API: subquery", () => {
     }
     const [a, b] = [await Kept.create({ title: "a" }), await Kept.create({ title: "b" })];
     await b.destroy();
-    const keptIds = subquery((params) => joinSelect({ ...selectParts(Kept.where({ title: ["a", "b"] }).description, Kept.all().model, params), columns: `"id"` }));
+    // Compiled a Relation prepared as every compile path prepares one: its default scope applied among its conditions.
+    const titled = prepareRelationNow(Kept.where({ title: ["a", "b"] }), "load", "keptIds", "use relationSubquery instead");
+    const keptIds = subquery((params) => joinSelect({ ...selectParts(titled.description, titled.model, params), columns: `"id"` }));
     const { events, db } = listen();
     const kept = db.model(Kept).where(sql`${column("id")} IN ${keptIds} AND ${column("title")} <> ${"z"}`);
     expect((await kept.toArray()).map((record) => record.id)).toEqual([a.id]);
@@ -337,6 +339,20 @@ describe("guide: Plugin API: subquery", () => {
       `SELECT * FROM "trashable_articles" WHERE ("id" IN (SELECT "id" FROM "trashable_articles" WHERE "title" IN (SELECT value FROM json_each(?1)) AND "deleted_at" IS NULL) AND "title" <> ?2) AND "deleted_at" IS NULL`,
     );
     expect(events[0]!.params).toEqual([`["a","b"]`, "z"]);
+  });
+
+  it("refuses a Relation compiled without the prepare stage, which would leave its default scope out", () => {
+    class Kept extends Model({ id: "integer", title: { type: "string", null: false }, deletedAt: "datetime" }) {
+      static override tableName = "trashable_articles";
+      static override binding = "DB";
+      static {
+        this.use(softDelete);
+      }
+    }
+    const unprepared = Kept.where({ title: "a" });
+    expect(() => selectParts(unprepared.description, unprepared.model)).toThrow(
+      new TypeError("Kept: a Relation of Kept was compiled without the prepare stage, which applies its default scope; prepare it first (prepareRelation, prepareRelationNow)"),
+    );
   });
 
   it("refuses what is not a function, naming subquery", () => {

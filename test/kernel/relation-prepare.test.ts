@@ -40,6 +40,18 @@ class PreparedBase extends ActiveRecord {
 
 class Member extends defineApplicationRecord(schema, PreparedBase)("users") {}
 
+/** Tags of posts through taggings, on the tables of the through associations' tests, with the aliasing stage. */
+const throughSchema = {
+  thr_posts: { id: "integer", thrWriterId: "integer", title: { type: "string", null: false }, tenantId: "string" },
+  thr_taggings: { id: "integer", thrPostId: { type: "integer", null: false }, thrTagId: { type: "integer", null: false }, note: "string", deletedAt: "datetime", tenantId: "string" },
+  thr_tags: { id: "integer", name: { type: "string", null: false }, deletedAt: "datetime", tenantId: "string" },
+} as const;
+const Aliased = defineApplicationRecord(throughSchema, PreparedBase);
+class Tag extends Aliased("thr_tags") {}
+class Tagging extends Aliased("thr_taggings") {
+  tag = belongsTo(Tag, { foreignKey: "thrTagId" });
+}
+
 beforeEach(async () => {
   await resetDatabase();
   purposes.length = 0;
@@ -69,10 +81,28 @@ describe("relation:prepare", () => {
     });
   }
 
-  it("never runs for what compiles synchronously", () => {
-    expect(Member.where({ name: "alias of Ann" }).toSql().params).toEqual(["alias of Ann"]);
-    Member.where({ name: "alias of Ann" }).toDeleteAll();
-    expect(purposes).toEqual([]);
+  it("runs for what compiles synchronously too, which refuses a hook that must await, naming the Model, the method and the async one", () => {
+    const refusal = (method: string, instead: string) =>
+      new TypeError(
+        `Member.${method}: a plugin prepares this Relation's conditions with work that must be awaited (a relation:prepare hook: an encryption, say), which a sync form cannot wait for; use await ${instead} instead`,
+      );
+    expect(() => Member.where({ name: "alias of Ann" }).toSql()).toThrow(refusal("toSql()", "toArray()"));
+    expect(() => Member.where({ name: "alias of Ann" }).toSelect()).toThrow(refusal("toSelect()", "toArray()"));
+    expect(() => Member.where({ name: "alias of Ann" }).toUpdateAll({ age: 1 })).toThrow(refusal("toUpdateAll()", "updateAll(...)"));
+    expect(() => Member.where({ name: "alias of Ann" }).toDeleteAll()).toThrow(refusal("toDeleteAll()", "deleteAll()"));
+    expect(String(Member.where({ name: "alias of Ann" }))).toContain("(cannot compile: Member.toString(): a plugin prepares");
+    expect(purposes).toEqual(["load", "load", "updateAll", "deleteAll", "load"]);
+  });
+
+  it("a sync form compiles what a hook that returns at once prepared", () => {
+    class Resolved extends defineApplicationRecord(schema, ActiveRecord)("users") {
+      static override binding = "DB";
+      static {
+        this.hook("relation:prepare", (context) => void (context.conditions = context.conditions.map(resolved)));
+      }
+    }
+    expect(Resolved.where({ name: "alias of Ann" }).toSql().params).toEqual(["Ann"]);
+    expect(Resolved.where({ name: "alias of Bob" }).toDeleteAll().toSql().params).toEqual(["Bob"]);
   });
 
   it("refuses conditions a hook left that are not conditions of the Model, before anything is sent", async () => {
@@ -96,16 +126,6 @@ describe("relation:prepare", () => {
   });
 
   it("runs for the Relation of each hop a through association crosses, so the hops read the rows its conditions stand for", async () => {
-    const throughSchema = {
-      thr_posts: { id: "integer", thrWriterId: "integer", title: { type: "string", null: false }, tenantId: "string" },
-      thr_taggings: { id: "integer", thrPostId: { type: "integer", null: false }, thrTagId: { type: "integer", null: false }, note: "string", deletedAt: "datetime", tenantId: "string" },
-      thr_tags: { id: "integer", name: { type: "string", null: false }, deletedAt: "datetime", tenantId: "string" },
-    } as const;
-    const Aliased = defineApplicationRecord(throughSchema, PreparedBase);
-    class Tag extends Aliased("thr_tags") {}
-    class Tagging extends Aliased("thr_taggings") {
-      tag = belongsTo(Tag, { foreignKey: "thrTagId" });
-    }
     // The hop's scope names a note by its alias: only the prepare stage makes it match.
     class Article extends Aliased("thr_posts") {
       annsTaggings = hasMany(Tagging, { foreignKey: "thrPostId", scope: (q) => q.where({ note: "alias of Ann" }) });
@@ -122,6 +142,20 @@ describe("relation:prepare", () => {
     expect(counted!.annsTagsCount).toBe(1);
     const [loaded] = await Article.includes("annsTags").toArray();
     expect((await loaded!.annsTags().toArray()).map((tag) => tag.name)).toEqual(["red"]);
+  });
+
+  it("runs before setIds reads the targets and join rows it replaces, in one batch", async () => {
+    class Article extends Aliased("thr_posts") {
+      taggings = hasMany(Tagging, { foreignKey: "thrPostId" });
+      tags = hasMany(Tag, { through: this.taggings, source: "tag" });
+    }
+    const article = await Article.createOrThrow({ title: "tagged" });
+    const [red, blue] = [await Tag.createOrThrow({ name: "red" }), await Tag.createOrThrow({ name: "blue" })];
+    await Tagging.insertAll([{ thrPostId: article.id!, thrTagId: red.id! }]);
+    purposes.length = 0;
+    await article.tags().setIds([blue.id!]);
+    expect(purposes.slice(0, 2)).toEqual(["load", "load"]);
+    expect((await Tagging.where({ thrPostId: article.id! }).pluck("thrTagId"))).toEqual([blue.id]);
   });
 
   it("relationSubquery refuses what is no Relation, no purpose or no function, naming itself", () => {

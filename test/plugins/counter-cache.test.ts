@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { associations, Base, belongsTo, connect, defineApplicationRecord, hasMany, InvalidModel, Model, softDelete, withDatabase, withTenant } from "../../src/index.js";
-import { recordingRoundTrips } from "../helpers/queries.js";
+import { associations, Base, belongsTo, connect, defineApplicationRecord, encrypts, hasMany, InvalidModel, Model, softDelete, withDatabase, withTenant } from "../../src/index.js";
+import { listen, recordingRoundTrips } from "../helpers/queries.js";
 import { Board, type CountedComments, countedComments, TenantList, TenantTask } from "../models/counted-comments.js";
 import { countedTaggings } from "../models/counted-taggings.js";
 
@@ -537,5 +537,78 @@ describe("guide: Counter caches, plugins", () => {
     await KeptComment.createOrThrow({ ccPostId: trashed.id, body: "on trashed" });
     expect(await stored("cc_posts")).toEqual({ kept: 1, trashed: 0 });
     expect(await KeptPost.resetCounters([kept.id, trashed.id], "comments")).toBe(1);
+  });
+
+  it("resetCounters counts the children their default scope shows, prepared as every query is: an encrypted condition sent as ciphertext", async () => {
+    const kept = "kept";
+    class SecretPost extends Model({ id: { type: "string", null: false }, title: "string", commentsCount: "integer" }) {
+      static override binding = "DB";
+      static override tableName = "cc_posts";
+      comments = hasMany(SecretComment, { foreignKey: "ccPostId" });
+    }
+    class SecretComment extends Model({ id: { type: "string", null: false }, ccPostId: "string", body: "string" }) {
+      static override binding = "DB";
+      static override tableName = "cc_comments";
+      static {
+        this.use(encrypts({ key: () => "UztXy7xYILLuU3J4qWW3MeA+qr2nS//Ch4FJrW0/enQ=" }));
+        this.encrypts("body", { deterministic: true });
+        this.defaultScope((q) => q.where({ body: kept }));
+      }
+      post = belongsTo(SecretPost, { foreignKey: "ccPostId", counterCache: "commentsCount" });
+    }
+    const post = await SecretPost.createOrThrow({ title: "p" });
+    for (const body of [kept, kept, "hidden"]) await SecretComment.createOrThrow({ ccPostId: post.id, body });
+    expect(await stored("cc_posts")).toEqual({ p: 3 });
+    const { events, db } = listen();
+    expect(await withDatabase(db, () => SecretPost.resetCounters(post.id, "comments"))).toBe(1);
+    expect(await stored("cc_posts")).toEqual({ p: 2 });
+    expect(events).toHaveLength(1);
+    expect(events[0]!.params.map(String)).not.toContain(kept);
+  });
+
+  it("resetCounters applies the children's default scope once, in the recount's WHERE", async () => {
+    class TrashPost extends Model({ id: { type: "string", null: false }, title: "string", commentsCount: "integer" }) {
+      static override binding = "DB";
+      static override tableName = "cc_posts";
+      comments = hasMany(TrashComment, { foreignKey: "ccPostId" });
+    }
+    class TrashComment extends Model({ id: { type: "string", null: false }, ccPostId: "string", body: "string" }) {
+      static override binding = "DB";
+      static override tableName = "cc_comments";
+      static {
+        this.defaultScope((q) => q.where({ body: ["a", "b"] }));
+      }
+      post = belongsTo(TrashPost, { foreignKey: "ccPostId", counterCache: "commentsCount" });
+    }
+    const post = await TrashPost.createOrThrow({ title: "p" });
+    for (const body of ["a", "b", "c"]) await TrashComment.createOrThrow({ ccPostId: post.id, body });
+    const { events, db } = listen();
+    expect(await withDatabase(db, () => TrashPost.resetCounters(post.id, "comments"))).toBe(1);
+    expect(await stored("cc_posts")).toEqual({ p: 2 });
+    expect(events[0]!.sql.split(`"body" IN`).length - 1).toBe(1);
+  });
+
+  it("a counter statement whose parent Model's default scope must await its encryption is refused clearly, before anything is sent", async () => {
+    class SealedPost extends Model({ id: { type: "string", null: false }, title: "string", commentsCount: "integer" }) {
+      static override binding = "DB";
+      static override tableName = "cc_posts";
+      static {
+        this.use(encrypts({ key: () => "UztXy7xYILLuU3J4qWW3MeA+qr2nS//Ch4FJrW0/enQ=" }));
+        this.encrypts("title", { deterministic: true });
+        this.defaultScope((q) => q.where({ title: "open" }));
+      }
+      comments = hasMany(SealedComment, { foreignKey: "ccPostId" });
+    }
+    class SealedComment extends Model({ id: { type: "string", null: false }, ccPostId: "string", body: "string" }) {
+      static override binding = "DB";
+      static override tableName = "cc_comments";
+      post = belongsTo(SealedPost, { foreignKey: "ccPostId", counterCache: "commentsCount" });
+    }
+    const post = await SealedPost.createOrThrow({ title: "open" });
+    const { events, db } = listen();
+    const error = await withDatabase(db, () => SealedComment.createOrThrow({ ccPostId: post.id, body: "hi" })).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).toMatch(/^SealedPost\.commentsCount: .*; a counter cache of SealedComment cannot be kept on SealedPost; count with await SealedComment\.count\(\) instead$/);
+    expect(events).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { connect, IncompatibleRelation, InvalidModel, Model, RecordNotFound, withDatabase, withTenant } from "../../src/index.js";
+import { batch, connect, IncompatibleRelation, InvalidModel, Model, RecordNotFound, withDatabase, withTenant } from "../../src/index.js";
 import { rejectionOf } from "../helpers/errors.js";
 import { listen, recordingRoundTrips } from "../helpers/queries.js";
 import { ArchivableBoard, ArchivableNote, PinnedNote, PurgedBoard, ReleasedBoard, scopeRuns, TenantNote } from "../models/archivable-notes.js";
@@ -97,6 +97,49 @@ describe("defaultScope: every query of the Model", () => {
     expect(titles(await Notes.where({ pinned: true }).merge(Notes.unscoped().where({ title: "Pinned archived" })).toArray())).toEqual(["Pinned archived"]);
     // or needs both sides to read through the same default scope, as it needs the same plugin entries.
     expect(() => Notes.where({ id: 1 }).or(Notes.unscoped().where({ id: 2 }))).toThrow(IncompatibleRelation);
+  });
+});
+
+describe("defaultScope: once in every compile path", () => {
+  const SCOPE = `"archived" = `;
+  const occurrences = (sql: string) => sql.split(SCOPE).length - 1;
+
+  it("the sync forms compile it once, among the Relation's own conditions", () => {
+    const kept = ArchivableNote.where({ pinned: true });
+    const compiled: Array<[string, string]> = [
+      ["toSql()", kept.toSql().sql],
+      ["toSelect()", kept.toSelect().toSql().sql],
+      ["toUpdateAll()", kept.toUpdateAll({ title: "t" }).toSql().sql],
+      ["toDeleteAll()", kept.toDeleteAll().toSql().sql],
+      ["toString()", String(kept)],
+      ["a paged toUpdateAll()", kept.order({ id: "asc" }).limit(1).toUpdateAll({ title: "t" }).toSql().sql],
+    ];
+    for (const [form, sql] of compiled) expect(occurrences(sql), form).toBe(1);
+    expect(kept.toSql()).toEqual({ sql: `SELECT * FROM "archivable_notes" WHERE "pinned" = ?1 AND "archived" = ?2`, params: [1, 0] });
+    expect(kept.unscoped().toSql().sql).not.toContain(SCOPE);
+  });
+
+  it("every async form sends it once per Relation it compiles", async () => {
+    const { events, ArchivableNote: Notes, ArchivableBoard: Boards } = listen({ models: { ArchivableNote, ArchivableBoard } });
+    const kept = Notes.where({ pinned: true });
+    await kept.toArray();
+    await kept.count();
+    await kept.exists();
+    await kept.pluck("title");
+    await kept.paginate({ page: 1 });
+    await Boards.includes("archivableNotes").toArray();
+    await kept.updateAll({ title: "t" });
+    await kept.deleteAll();
+    const noteQueries = events.filter((event) => event.sql.includes(`"archivable_notes"`));
+    expect(noteQueries.length).toBeGreaterThanOrEqual(9);
+    for (const event of noteQueries) expect(occurrences(event.sql), event.sql).toBe(1);
+  });
+
+  it("a batch of sync forms reads and writes the rows it shows", async () => {
+    const [notes, changed] = await batch([ArchivableNote.order({ id: "asc" }).toSelect(), ArchivableNote.where({ pinned: true }).toUpdateAll({ title: "Renamed" })]);
+    expect(titles(notes as { title: string }[])).toEqual(["Kept", "Pinned"]);
+    expect(changed).toBe(1);
+    expect((await rows()).map((row) => row["title"])).toEqual(["Kept", "Archived", "Renamed", "Pinned archived"]);
   });
 });
 

@@ -294,6 +294,44 @@ describe("encrypts: default scopes and association scopes on an encrypted attrib
   }
 });
 
+describe("encrypts: the sync forms of a Model whose default scope compares an encrypted attribute", () => {
+  const syncForms: Array<[string, () => unknown]> = [
+    ["toSql()", () => ScopedPerson.all().toSql()],
+    ["toSelect()", () => ScopedPerson.where({ name: "Ann" }).toSelect()],
+    ["toUpdateAll()", () => ScopedPerson.all().toUpdateAll({ name: "B" })],
+    ["toDeleteAll()", () => ScopedPerson.all().toDeleteAll()],
+  ];
+
+  for (const [method, form] of syncForms) {
+    it(`${method} refuses, naming the Model and the async method, rather than compile the scope's plaintext`, () => {
+      expect(form).toThrow(new RegExp(`^ScopedPerson\\.${method.replace(/[()]/g, "\\$&")}: .*; use await \\w+\\(`));
+    });
+  }
+
+  it("printing shows the refusal, never the scope's plaintext", () => {
+    const printed = String(ScopedPerson.where({ name: "Ann" }));
+    expect(printed).toContain("cannot compile: ScopedPerson.toString(): a plugin prepares");
+    expect(printed).not.toContain(SCOPED);
+  });
+
+  it("a batch gets the refusal before anything is sent; the async forms write the scoped rows only", async () => {
+    await Person.insertAll([{ name: "Ann", email: SCOPED }, { name: "Bob", email: "other@example.com" }]);
+    const { sent, events } = await observed(async () => {
+      expect(() => batch([ScopedPerson.all().toSelect()])).toThrow(/ScopedPerson\.toSelect\(\)/);
+      expect(await ScopedPerson.all().updateAll({ note: null, age: 7 })).toBe(1);
+      expect(await ScopedPerson.where({ age: 7 }).count()).toBe(1);
+      expect(await ScopedPerson.all().deleteAll()).toBe(1);
+    });
+    for (const value of sent) expect(String(value)).not.toContain(SCOPED);
+    for (const event of events) for (const param of event.params) expect(String(param)).not.toContain(SCOPED);
+    expect((await storedRows()).map((row) => row["name"])).toEqual(["Bob"]);
+  });
+
+  it("a Model with encrypts but no encrypted condition still compiles synchronously", () => {
+    expect(Person.where({ name: "Ann" }).toSql()).toEqual({ sql: `SELECT * FROM "encrypted_people" WHERE "name" = ?1`, params: ["Ann"] });
+  });
+});
+
 /** A badge of a person: what the through associations below reach. */
 class Badge extends Encrypted("encrypted_badges") {
   holder = belongsTo(BadgedPerson, { foreignKey: "personId" });
@@ -528,12 +566,24 @@ describe("encrypts: refusals", () => {
     expect(Person.where({ name: "a" }).toUpdateAll({ name: fragment }).toSql().sql).toContain(`"name" = (lower("name"))`);
   });
 
-  it("refuses to compile a plaintext condition synchronously: toSql, toSelect, toDeleteAll", () => {
-    const message = /Person\.email is encrypted: a condition on it is encrypted by the async methods/;
-    expect(() => Person.where({ email: "x@example.com" }).toSql()).toThrow(message);
-    expect(() => Person.whereNot({ email: "x@example.com" }).toSelect()).toThrow(message);
-    expect(() => Person.where({ email: ["x"] }).toDeleteAll()).toThrow(message);
+  it("refuses to compile a plaintext condition synchronously: toSql, toSelect, toDeleteAll, naming the Model, the method and the async one", () => {
+    const refusal = (method: string, instead: string) =>
+      new TypeError(
+        `Person.${method}: a plugin prepares this Relation's conditions with work that must be awaited (a relation:prepare hook: an encryption, say), which a sync form cannot wait for; use await ${instead} instead`,
+      );
+    expect(() => Person.where({ email: "x@example.com" }).toSql()).toThrow(refusal("toSql()", "toArray()"));
+    expect(() => Person.whereNot({ email: "x@example.com" }).toSelect()).toThrow(refusal("toSelect()", "toArray()"));
+    expect(() => Person.where({ email: ["x"] }).toDeleteAll()).toThrow(refusal("toDeleteAll()", "deleteAll()"));
+    expect(() => Person.where({ email: ["x"] }).toUpdateAll({ name: "n" })).toThrow(refusal("toUpdateAll()", "updateAll(...)"));
     expect(Person.where({ email: null }).toSql().sql).toContain(`"email" IS NULL`);
+  });
+
+  it("a refused sync form leaves no unhandled rejection, even when the encryption it started fails", async () => {
+    keys.current = "not a key";
+    expect(() => Person.where({ email: "x@example.com" }).toSql()).toThrow(/Person\.toSql\(\): .*use await toArray\(\) instead/);
+    // The encryption it started fails with no one awaiting it: vitest fails the run on an unhandled rejection.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await expect(Person.findBy({ email: "x@example.com" })).rejects.toThrow(EncryptionError);
   });
 
   it("refuses conditions no ciphertext can answer: a non-deterministic attribute, a comparison, an order", async () => {

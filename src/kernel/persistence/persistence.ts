@@ -9,7 +9,7 @@ import { runLoadStage } from "../records/load-stage.js";
 import { type RecordState, STATE } from "../records/record-state.js";
 import { findByKeyStatement, keyLookup } from "../relations/key-lookup.js";
 import { Relation } from "../relations/relation.js";
-import { Statement } from "../sql/statement.js";
+import { Statement, type StatementReader } from "../sql/statement.js";
 import { compileSelect } from "../sql/compiler.js";
 import { prepareRelation } from "../relations/relation-prepare.js";
 import type { AnyRecord } from "../records/record-methods.js";
@@ -103,17 +103,12 @@ export async function reload(record: Persistable): Promise<void> {
   if (state.isNew) throw new RecordNotFound(`${model.name} was never saved, so it cannot be reloaded`);
   const database = await recordDatabase(record);
   const key = state.row[model.primaryKey.column];
-  const read = findByKeyStatement(
-    model,
-    key,
-    (rows) => {
-      const reloaded = rows.slice(0, 1).map((row) => reloadRow(record, row));
-      return runLoadStage(model, reloaded, reloaded, rows, "reload");
-    },
-    "reload",
-  );
+  const read: StatementReader<Persistable[]> = (rows) => {
+    const reloaded = rows.slice(0, 1).map((row) => reloadRow(record, row));
+    return runLoadStage(model, reloaded, reloaded, rows, "reload");
+  };
   const planned = model.hooks.has("relation:plan") || model.hooks.has("relation:prepare");
-  const reloaded = planned ? await reloadPlanned(record, database, key, read) : await database.run(read);
+  const reloaded = planned ? await reloadPlanned(record, database, key, read) : await database.run(findByKeyStatement(model, key, read, "reload"));
   if (reloaded.length === 0) throw new RecordNotFound(`${model.name} with ${model.primaryKey.name} ${previewValue(model.primaryKey, key)} no longer exists`);
 }
 
@@ -134,13 +129,13 @@ function reloadRow(record: Persistable, row: Record<string, unknown>): Persistab
  * A reload is a load of the record's own row: its lookup by key runs `relation:prepare` (purpose `reload`), and the
  * `relation:plan` hooks plan their reads for it, sent in the batch of its SELECT, and receive the reloaded record.
  */
-async function reloadPlanned(record: Persistable, database: Database, key: unknown, read: Statement<Persistable[]>): Promise<Persistable[]> {
+async function reloadPlanned(record: Persistable, database: Database, key: unknown, read: StatementReader<Persistable[]>): Promise<Persistable[]> {
   const model = record[STATE].model;
   const lookup = new Relation(database.model(record.constructor), keyLookup(model, key));
   const pending = prepareRelation(lookup, "reload");
   const relation = pending instanceof Promise ? await pending : pending;
-  // A hook that rewrote the key's condition changed the SQL: the lookup is compiled again from its conditions.
-  const select = relation === lookup ? read : new Statement(compileSelect(relation.data, model, "reload"), model, "rows", read.read);
+  // A hook that rewrote the lookup (its key's condition, a default scope's) changed the SQL: it is compiled as prepared.
+  const select = relation === lookup ? findByKeyStatement(model, key, read, "reload") : new Statement(compileSelect(relation.data, model, "reload"), model, "rows", read);
   return (await relation.loadPlanned(relation.plan({ purpose: "reload" }), select)).records;
 }
 

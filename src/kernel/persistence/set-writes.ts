@@ -9,7 +9,7 @@ import { ParamWriter } from "../sql/param-writer.js";
 import { isInspectable, isPlainObject } from "../records/plain-object.js";
 import { SqlFragment } from "../sql/sql.js";
 import type { Relation } from "../relations/relation.js";
-import { prepareRelation } from "../relations/relation-prepare.js";
+import { prepareRelation, prepareRelationNow } from "../relations/relation-prepare.js";
 import type { ResolvedModel } from "../records/resolve.js";
 import type { WriteMeta } from "../types.js";
 import type { Statement, StatementDatabase } from "../sql/statement.js";
@@ -140,11 +140,13 @@ function updateAllPlan(relation: Relation, attributes: Record<string, unknown>):
 /**
  * The UPDATE of `updateAll`: sets the attributes, cast (an `sql` fragment is computed by the database), on every row
  * the Relation matches; reads the rows changed. Sync, so the `write:prepare` stage does not run (see
- * `updateAllWrite`). Plugin API: the bulk-writes plugin's `toUpdateAll` builds it, with no validation or callback.
- * Throws `TypeError` for anything but a non-empty plain object of attribute values.
+ * `updateAllWrite`), and a `relation:prepare` hook that must await work is refused. Plugin API: the bulk-writes
+ * plugin's `toUpdateAll` builds it, with no validation or callback. Throws `TypeError` for anything but a non-empty
+ * plain object of attribute values.
  */
-export function updateAllStatement(relation: Relation, attributes: Record<string, unknown>): Statement<number> {
-  const plan = planWrite(updateAllPlan(relation, attributes));
+export function updateAllStatement(given: Relation, attributes: Record<string, unknown>): Statement<number> {
+  const plan = planWrite(updateAllPlan(given, attributes));
+  const relation = prepareRelationNow(given, "updateAll", "toUpdateAll()", "use await updateAll(...) instead");
   return setWriteStatement(plan, relationTarget(relation, "updateAll"), databaseOfModel(relation.modelClass));
 }
 
@@ -167,10 +169,12 @@ async function runSetWrite(given: Relation, plan: PlannedWrite, purpose: "update
 
 /**
  * The DELETE of `deleteAll`: every row the Relation matches; reads the rows deleted. Sync, so the `write:prepare`
- * stage does not run (see `deleteAllWrite`). Plugin API: the bulk-writes plugin's `toDeleteAll` builds it.
+ * stage does not run (see `deleteAllWrite`), and a `relation:prepare` hook that must await work is refused. Plugin
+ * API: the bulk-writes plugin's `toDeleteAll` builds it.
  */
-export function deleteAllStatement(relation: Relation): Statement<number> {
-  const plan = planWrite(new PlannedWrite(relation.model, "deleteAll", "delete", undefined));
+export function deleteAllStatement(given: Relation): Statement<number> {
+  const plan = planWrite(new PlannedWrite(given.model, "deleteAll", "delete", undefined));
+  const relation = prepareRelationNow(given, "deleteAll", "toDeleteAll()", "use await deleteAll() instead");
   return setWriteStatement(plan, relationTarget(relation, "deleteAll"), databaseOfModel(relation.modelClass));
 }
 

@@ -196,7 +196,7 @@ export interface RecordsLoadContext<R = any> {
 }
 
 /**
- * Context of `relation:prepare`: a Relation an async method is about to compile and send. A hook may replace
+ * Context of `relation:prepare`: a Relation a method is about to compile (and send). A hook may replace
  * `conditions` (or `extensions`) with a new one (an `encrypts` plugin encrypts the values compared with its attributes), after
  * awaiting what it must (WebCrypto); the method then compiles the Relation with those conditions.
  */
@@ -365,13 +365,14 @@ export interface ModelHooks<R = any, M = any, Q = any> {
    */
   "relation:start": (context: { relation: Q }) => void;
   /**
-   * The async stage before a Relation is compiled, run once per statement by every method that sends its
-   * conditions and may await: its loads (`toArray`, `first`, `findBy`, `find`, a page, `explain`, an association's
-   * reads), `reload`'s lookup by key, each Relation a preload reads (an association's target with its scope),
-   * `count`, `exists`, `pluck`, `updateAll` and `deleteAll`, before `relation:plan` and the compile hooks. A hook may
-   * replace the Relation's `conditions` (values it rewrote) and `extensions`. Never runs for what compiles
-   * synchronously (`toSql()`, `toSelect()`, `toUpdateAll()`, `toDeleteAll()`), which a plugin needing it refuses in
-   * `relation:where`. May be async.
+   * The stage before a Relation is compiled, run once per statement by every path that compiles one: its loads
+   * (`toArray`, `first`, `findBy`, `find`, a page, `explain`, an association's reads), `reload`'s lookup by key, each
+   * Relation a preload reads (an association's target with its scope), `count`, `exists`, `pluck`, `updateAll`,
+   * `deleteAll` and `resetCounters`, before `relation:plan` and the compile hooks; and the sync forms (`toSql()`,
+   * `toSelect()`, `toUpdateAll()`, `toDeleteAll()`, printing, a counter cache's statement), which refuse with
+   * `TypeError` a hook that returns a promise (`prepareRelationNow`). A hook may replace the Relation's `conditions`
+   * (values it rewrote, a default scope's) and `extensions`; run again on a Relation it gave, it leaves what it
+   * rewrote as it is. May be async.
    */
   "relation:prepare": (context: RelationPrepareContext) => void | Promise<void>;
   /**

@@ -5,8 +5,8 @@
 import { argumentError } from "../records/arguments.js";
 import type { Subquery } from "../sql/sql.js";
 import type { QueryPurpose, SelectParts } from "./relation-data.js";
-import { prepareRelation, subqueryPreparationSlot } from "./relation-prepare.js";
-import { type Preparable, RelationSubquery } from "./relation-subquery.js";
+import { type Preparable, prepareRelation, subqueryPreparationSlot } from "./relation-prepare.js";
+import { RelationSubquery } from "./relation-subquery.js";
 import { subqueriesOf, subqueriesReplaced } from "./subqueries-of-relation.js";
 
 /**

@@ -1,14 +1,24 @@
 /**
- * The prepare stage: what every async method that compiles a Relation's conditions runs first, so that a plugin can
- * rewrite them with work that must be awaited (WebCrypto), which the compile hooks, being sync, cannot do; and, for
- * a load, what prepares the Relations its plan will compile (a preload's). A Model with no hook for it pays nothing:
+ * The prepare stage: what every method that compiles a Relation runs first, so that a plugin can rewrite its
+ * conditions (a default scope's move among its own; an encryption, with work that must be awaited, which the compile
+ * hooks, being sync, cannot do); and, for a load, what prepares the Relations its plan will compile (a preload's).
+ * The sync forms run it too, and refuse a Relation whose hooks must await. A Model with no hook for it pays nothing:
  * no call, no allocation, no await.
  */
 import type { Condition } from "../sql/conditions.js";
 import type { RelationPrepareContext, RelationPreparePlanContext } from "../plugin-api/hooks.js";
 import type { QueryPurpose, RelationData } from "./relation-data.js";
 import type { LoadPurpose } from "./read-plan.js";
-import type { Preparable } from "./relation-subquery.js";
+import type { ResolvedModel } from "../records/resolve.js";
+
+/** What the prepare stage needs of a Relation: its Model, its description, and a way to make one with another. */
+export interface Preparable<Rel> {
+  readonly model: ResolvedModel;
+  readonly data: RelationData;
+  with(changes: Partial<RelationData>): Rel;
+  /** @internal The kernel's own change of its description (well-formed by construction): unchecked. */
+  withPrepared(changes: Partial<RelationData>): Rel;
+}
 
 /**
  * Runs the `relation:prepare` hooks on a Relation about to be compiled for `purpose`, then on the Relation of each
@@ -16,13 +26,29 @@ import type { Preparable } from "./relation-subquery.js";
  * subqueries in turn; gives back the Relation to compile: the one given, or, when a hook replaced its conditions or
  * its plugins' entries, one with those (checked as `Relation.with` checks a plugin's changes) and its subqueries'
  * prepared Relations. At once when no hook returned a promise. Plugin API, for a plugin's own async method that
- * compiles a Relation (`pluck`, `paginate`, `explain`).
+ * compiles a Relation (`pluck`, `paginate`, `explain`); a sync one runs `prepareRelationNow`.
  */
 export function prepareRelation<Rel extends Preparable<Rel>>(relation: Rel, purpose: QueryPurpose): Rel | Promise<Rel> {
   const own = prepareOwn(relation, purpose);
   const { prepare } = subqueryPreparationSlot;
   if (prepare === undefined) return own;
   return own instanceof Promise ? own.then(prepare) : prepare(own);
+}
+
+/**
+ * The prepare stage for a sync form that compiles a Relation (`toSql()`, `toSelect()`, `toUpdateAll()`...): the
+ * prepared Relation, when no `relation:prepare` hook returned a promise; else a `TypeError` naming the Model and
+ * `method`, ending with `instead` (what to do: `use await toArray() instead`). The pending work is left to settle
+ * unobserved: nobody awaits it, so its failure must not surface as an unhandled rejection. Plugin API, for a plugin's
+ * own sync form.
+ */
+export function prepareRelationNow<Rel extends Preparable<Rel>>(relation: Rel, purpose: QueryPurpose, method: string, instead: string): Rel {
+  const prepared = prepareRelation(relation, purpose);
+  if (!(prepared instanceof Promise)) return prepared;
+  prepared.catch(() => {});
+  throw new TypeError(
+    `${relation.model.name}.${method}: a plugin prepares this Relation's conditions with work that must be awaited (a relation:prepare hook: an encryption, say), which a sync form cannot wait for; ${instead}`,
+  );
 }
 
 /**

@@ -1,22 +1,13 @@
-import type { ResolvedModel } from "../records/resolve.js";
 import { selectParts } from "../sql/compiler.js";
 import { Subquery } from "../sql/sql.js";
-import type { QueryPurpose, RelationData, SelectParts } from "./relation-data.js";
-
-/** What the prepare stage needs of a Relation: its Model, its description, and a way to make one with another. */
-export interface Preparable<Rel> {
-  readonly model: ResolvedModel;
-  readonly data: RelationData;
-  with(changes: Partial<RelationData>): Rel;
-  /** @internal The kernel's own change of its description (well-formed by construction): unchecked. */
-  withPrepared(changes: Partial<RelationData>): Rel;
-}
+import type { QueryPurpose, SelectParts } from "./relation-data.js";
+import type { Preparable } from "./relation-prepare.js";
 
 /**
  * A subquery of the rows of a Relation, made by `relationSubquery`: compiled, when the statement holding it is, with
  * the compile hooks of the Relation's Model for `purpose`. Before an async method compiles a Relation whose
  * conditions, computed columns or order hold one, the prepare stage prepares its Relation too (`relation:prepare`,
- * as for a Relation of that Model) and compiles the prepared one in its place.
+ * as for a Relation of that Model) and compiles the prepared one in its place (the same one, when no hook changed it).
  */
 export class RelationSubquery<Rel extends Preparable<Rel> = any> extends Subquery {
   /** @internal Use `relationSubquery()`. */

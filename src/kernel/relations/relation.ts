@@ -16,7 +16,7 @@ import { boundDatabase, type Database, unboundModel } from "../database/database
 import { CastError, RecordNotFound } from "../errors.js";
 import { instantiate, loadOne } from "../records/hydrate.js";
 import { runLoadStage } from "../records/load-stage.js";
-import { prepareLoad } from "./relation-prepare.js";
+import { prepareLoad, prepareRelationNow } from "./relation-prepare.js";
 import { type ResolvedModel, resolveModel } from "../records/resolve.js";
 import { SqlFragment } from "../sql/sql.js";
 import { Statement, type SqlQuery, type StatementDatabase, type StatementReader } from "../sql/statement.js";
@@ -304,9 +304,10 @@ export class Relation<R = any> {
   /**
    * Loads records with `select` (this Relation's SELECT unless given) and the plan's reads in one round trip, after
    * the `before` Statements (whose results come back too); each read receives its result once the records are. The
-   * reads a receiver asks for next go in one more round trip, and so on until none is left.
+   * reads a receiver asks for next go in one more round trip, and so on until none is left. For a Relation the
+   * prepare stage gave (`prepareLoad`): its SELECT is compiled as it is, not prepared again.
    */
-  async loadPlanned(plan: ReadPlan, select: Statement<any[]> = this.toSelect(), before: readonly Statement[] = []): Promise<{ records: any[]; before: unknown[] }> {
+  async loadPlanned(plan: ReadPlan, select: Statement<any[]> = this.toSelect(compileSelect(this.data, this.model)), before: readonly Statement[] = []): Promise<{ records: any[]; before: unknown[] }> {
     if (plan.reads.length === 0 && before.length === 0) return { records: await this.run(select), before: [] };
     const database = await this.database();
     const results = await database.runAll([...before, select, ...plan.reads.map((read) => read.statement)]);
@@ -317,17 +318,27 @@ export class Relation<R = any> {
     return { records, before: results.slice(0, before.length) };
   }
 
-  /** The SQL and bound values `toArray()` would send; values unfiltered. */
+  /**
+   * The SQL and bound values `toArray()` would send; values unfiltered. Runs the prepare stage as `toArray()` does;
+   * throws `TypeError` when a plugin's `relation:prepare` must await work (use `toArray()`).
+   */
   toSql(): SqlQuery {
-    const { sql, params } = compileSelect(this.data, this.model);
+    const { sql, params } = this.#compiledNow("toSql()");
     return { sql, params };
+  }
+
+  /** This Relation's SELECT, compiled after the prepare stage, which a sync `method` cannot await. */
+  #compiledNow(method: string) {
+    const prepared = prepareRelationNow(this, "load", method, "use await toArray() instead");
+    return compileSelect(prepared.data, prepared.model);
   }
 
   /**
    * The Statement that loads this Relation's records (for plugins and batches); `query` replaces its SQL (a
    * preload's), to be read as this Relation's rows, and `purpose` is what `records:load` is told they are for.
+   * Without `query`, its SQL is compiled after the prepare stage, as `toSql()`'s is.
    */
-  toSelect(query: SqlQuery & Pick<Partial<Statement>, "sources"> = compileSelect(this.data, this.model), purpose: LoadPurpose = "load"): Statement<any[]> {
+  toSelect(query: SqlQuery & Pick<Partial<Statement>, "sources"> = this.#compiledNow("toSelect()"), purpose: LoadPurpose = "load"): Statement<any[]> {
     return new Statement(query, this.model, "rows", (rows, _meta, database) => this.recordsOf(rows, database, purpose), boundDatabase(this.modelClass));
   }
 
@@ -373,12 +384,13 @@ export class Relation<R = any> {
    * Loads the records through every load stage: `relation:prepare` and `relation:preparePlan`, `relation:plan`, the
    * check of `includes`, the SELECT (`select`, this Relation's own unless given) with the planned reads in one round
    * trip, each row through `record:hydrate` and the records through `records:load`, then `relation:preload`.
+   * `select` makes the SELECT when the prepare stage kept this Relation as it is.
    */
-  async #load(select?: Statement<any[]>): Promise<R[]> {
+  async #load(select?: () => Statement<any[]>): Promise<R[]> {
     const pending = prepareLoad(this, "load");
     const relation = pending instanceof Promise ? await pending : pending;
-    // A hook that made another Relation changed its SQL: a given SELECT was compiled from this one.
-    return relation === this ? this.#loadPrepared(select) : relation.#loadPrepared();
+    // A hook that made another Relation changed its SQL: the given SELECT would be this one's.
+    return relation === this ? this.#loadPrepared(select?.()) : relation.#loadPrepared();
   }
 
   async #loadPrepared(select?: Statement<any[]>): Promise<R[]> {
@@ -422,7 +434,7 @@ export class Relation<R = any> {
     if (model.hooks.has("relation:plan") || model.hooks.has("relation:prepare")) {
       // A plugin prepares or plans loads: the lookup is a load as any other, by the same SQL.
       const lookup = this.#with(keyLookup(model, key));
-      return lookup.#load(findByKeyStatement(model, key, lookup.#recordsOfRows())).then(([record]) => record ?? null);
+      return lookup.#load(() => findByKeyStatement(model, key, lookup.#recordsOfRows())).then(([record]) => record ?? null);
     }
     const Class = unboundModel(this.modelClass);
     return this.run(findByKeyStatement(model, key, (rows, _meta, database) => (rows[0] === undefined ? null : loadOne(Class, model, rows[0], database))));
@@ -494,7 +506,7 @@ export class Relation<R = any> {
   /** Prints the Relation's SQL and params, without sending the query. */
   toString(): string {
     try {
-      return `#<Relation ${this.model.name} ${printQuery(compileSelect(this.data, this.model))}>`;
+      return `#<Relation ${this.model.name} ${printQuery(this.#compiledNow("toString()"))}>`;
     } catch (error) {
       // Printing must never throw: a plugin's compile hook may refuse what it holds.
       return `#<Relation ${this.model.name} (cannot compile: ${error instanceof Error ? error.message : previewText(error)})>`;

@@ -15,6 +15,7 @@ import {
   type NumberAttributeName,
   ParamWriter,
   prepareRelation,
+  prepareRelationNow,
   previewText,
   quoteIdentifier,
   type RecordOfModel,
@@ -75,7 +76,9 @@ function parentTerms(parent: Relation, params: ParamWriter): string[] {
  * number of rows and parents, reading the foreign keys as the rows hold them when it runs, never as loaded.
  */
 function counterUpdate(child: ResolvedModel, counter: Counter, sign: "+" | "-", rows: SqlFragment): SqlFragment {
-  const parent = relationOf(counter.target);
+  // Planned in write:plan, which is sync: the parents' Relation is prepared as a sync form's is.
+  const instead = `a counter cache of ${child.name} cannot be kept on ${counter.target.name}; count with await ${child.name}.count() instead`;
+  const parent = prepareRelationNow(relationOf(counter.target), "updateAll", counter.counterCache, instead);
   const params = new ParamWriter();
   const where = joinWithAnd([`${columnOf(parent.model, counter.primaryKey)} = ${COUNTED}.${PARENT}`, ...parentTerms(parent, params)]);
   const count = columnOf(parent.model, counter.counterCache);
@@ -219,9 +222,17 @@ function resetTarget(model: CountingModel, name: unknown): { association: Resolv
   );
 }
 
+/** A counter `resetCounters` recounts, with the Relation of the children it counts, prepared. */
+type Recount = ReturnType<typeof resetTarget> & { readonly children: Relation };
+
+/** The counter with the children it counts (what the association reads), after the prepare stage (`count`). */
+async function recountOf(target: ReturnType<typeof resetTarget>): Promise<Recount> {
+  const pending = prepareRelation(scopedTargetOf(target.association, undefined), "count");
+  return { ...target, children: pending instanceof Promise ? await pending : pending };
+}
+
 /** `"comments_count" = (SELECT COUNT(*) FROM "comments" AS counted WHERE counted."post_id" = "posts"."id" AND ...)`. */
-function recountTerm(parent: ResolvedModel, { association, counter }: ReturnType<typeof resetTarget>, params: ParamWriter): string {
-  const children = scopedTargetOf(association, undefined);
+function recountTerm(parent: ResolvedModel, { association, counter, children }: Recount, params: ParamWriter): string {
   const parts = selectParts(children.description, children.model, params, "count");
   const joined = `${COUNTED}.${columnOf(children.model, association.foreignKey)} = ${parent.quotedTable}.${columnOf(parent, association.primaryKey)}`;
   return `${columnOf(parent, counter)} = (SELECT COUNT(*) FROM ${children.model.quotedTable} AS ${COUNTED} WHERE ${joinWithAnd([joined, ...parts.where])})`;
@@ -236,7 +247,7 @@ function recountTerm(parent: ResolvedModel, { association, counter }: ReturnType
 async function resetCounters(this: CountingModel, ids: unknown, ...names: unknown[]): Promise<number> {
   if (names.length === 0) throw new TypeError(`${this.name}.resetCounters needs the name of a hasMany with a counter cache after the ids`);
   if (ids === undefined) throw new TypeError(`${this.name}.resetCounters: the ids are undefined; give a key or a list of keys`);
-  const targets = names.map((name) => resetTarget(this, name));
+  const targets = await Promise.all(names.map((name) => recountOf(resetTarget(this, name))));
   const primaryKey = this.all().model.primaryKey.name;
   const pending = prepareRelation(this.all().where({ [primaryKey]: ids }), "updateAll");
   const parent = pending instanceof Promise ? await pending : pending;

@@ -1,5 +1,6 @@
 import {
   attributeNamed,
+  compileSelect,
   defineStatement,
   joinSelect,
   joinWithAnd,
@@ -195,13 +196,14 @@ function planBySource(level: Level, preload: Preload, reads: PlannedRead[]): voi
 
 /**
  * The reads of one association's targets for owners given as records (those a preload's subquery did not choose),
- * by their keys bound as one JSON list, then the levels below them: the second round trip of a preload.
+ * by their keys bound as one JSON list, then the levels below them: the second round trip of a preload. The
+ * targets' Relation is the one the load prepared, narrowed by key: compiled as it is, not prepared again.
  */
 function readsByKeys(prepared: PreparedTargets | undefined, preload: Preload, owners: readonly Loaded[]): PlannedRead[] {
   const keys = [...new Set(owners.map((owner) => owner.readAttribute(preload.ownKey)))];
   const targets = preloadTarget(prepared, preload.path, preload.association).where({ [preload.theirKey]: keys });
   let found: readonly Loaded[] = [];
-  const reads: PlannedRead[] = [{ statement: targets.toSelect(undefined, "preload"), receive: (records: Loaded[]) => void (found = fill(preload.association, owners, records, preload.ownKey, preload.theirKey)) }];
+  const reads: PlannedRead[] = [{ statement: targets.toSelect(compileSelect(targets.description, targets.model), "preload"), receive: (records: Loaded[]) => void (found = fill(preload.association, owners, records, preload.ownKey, preload.theirKey)) }];
   const source: QuerySource = (params) => joinSelect(selectParts(targets.description, targets.model, params));
   planLevel({ owners: targets, prepared, source, records: () => found, prefix: `${preload.path}.` }, preload.below, new Set(), reads);
   return reads;

@@ -1,4 +1,4 @@
-import { argumentError, type BatchItem, column, databaseForBatch, prepareRelation, RecordNotFound, type Relation, sql } from "../../kernel/index.js";
+import { argumentError, type BatchItem, column, compileSelect, databaseForBatch, prepareRelation, RecordNotFound, type Relation, type Statement, sql } from "../../kernel/index.js";
 import { writeChildren } from "./child-writes.js";
 import { hasOtherDestroyHooks } from "./dependent-tree.js";
 import { dependentsBeforeDelete } from "./dependents.js";
@@ -174,9 +174,11 @@ async function set(writes: Writing, targets: readonly Loaded[], current?: readon
   await run(writes, [...dropped.map((join) => join.toDestroy()), ...built.map((join) => join.toSave())], built);
 }
 
-/** The batch item of a read, once prepared as its async methods prepare it (an encrypted condition, its scope's too). */
-async function preparedSelect(relation: Relation): Promise<BatchItem> {
-  return (await prepareRelation(relation, "load")).toSelect();
+/** The SELECT of a Relation's records after the prepare stage, awaited: sent in a batch of reads. */
+async function preparedSelect(relation: Relation): Promise<Statement<any[]>> {
+  const pending = prepareRelation(relation, "load");
+  const prepared = pending instanceof Promise ? await pending : pending;
+  return prepared.toSelect(compileSelect(prepared.description, prepared.model));
 }
 
 /**
@@ -188,8 +190,7 @@ async function setIds(writes: Writing, ids: unknown): Promise<void> {
   const { association } = writes.slot.requireOwner();
   // As Rails' ids writer: the target Model's rows of those keys, whatever the association's scope.
   const targets = writes.slot.targetModel().all().where({ [writes.source.theirKey]: ids });
-  const relations = writes.owner.isNewRecord() ? [targets] : [targets, replacedJoins(writes)];
-  const reads = await Promise.all(relations.map(preparedSelect));
+  const reads = await Promise.all(writes.owner.isNewRecord() ? [preparedSelect(targets)] : [preparedSelect(targets), preparedSelect(replacedJoins(writes))]);
   const [found, current] = (await (await databaseForBatch(reads)).batch(reads)) as [Loaded[], Loaded[] | undefined];
   const byKey = new Map(found.map((target) => [String(target.readAttribute(writes.source.theirKey)), target]));
   const missing = [...new Set(ids.map(String))].filter((id) => !byKey.has(id));
