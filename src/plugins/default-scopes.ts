@@ -4,6 +4,7 @@ import {
   type AppliedDefaultScope,
   appliedDefaultScopes,
   argumentError,
+  compileConditions,
   type Condition,
   databaseOfModel,
   DEFAULT_SCOPE,
@@ -17,6 +18,7 @@ import {
   previewText,
   type QueryPurpose,
   type RecordOfModel,
+  type RelationPrepareContext,
   Relation,
   type RelationData,
   relationOf,
@@ -122,6 +124,14 @@ function scopeAttributesOf(record: object): Record<string, unknown> {
  * conditions. The body runs once per query, when the query starts (`all()`); `unscoped()` on a Relation and
  * `Model.unscoped()` lift it, and `Model.unscoped(fn)` lifts it for the queries `fn` makes.
  */
+/** Moves the scopes' conditions among the Relation's own, as its prepare stage runs. */
+function moveScopesAmongConditions(context: RelationPrepareContext): void {
+  const conditions = scopeConditions(context.model, context.extensions, context.purpose);
+  if (conditions.length === 0) return;
+  context.conditions = [...context.conditions, ...conditions];
+  context.extensions = { ...context.extensions, [DEFAULT_SCOPE]: [] };
+}
+
 export const defaultScopes = definePlugin({
   name: "defaultScopes",
   setup(base: Function & { defaultScope?: unknown }) {
@@ -154,19 +164,18 @@ export const defaultScopes = definePlugin({
     // Every compile path runs the prepare stage first (the sync forms too), which moves the scopes' conditions among
     // the Relation's own: the relation:prepare hooks after this one (an encryption's) and the relation:where checks
     // see them as any other condition, and they are compiled once, with the rest.
-    "relation:prepare"(context) {
-      const conditions = scopeConditions(context.model, context.extensions, context.purpose);
+    "relation:prepare": moveScopesAmongConditions,
+    // A plugin's own compile of an unprepared Relation still gets the scopes' conditions, compiled here; unless
+    // another plugin's prepare stage would have rewritten them (an encryption), which only preparing can do.
+    "relation:where"({ data, parts, model, purpose }) {
+      const conditions = scopeConditions(model, data.extensions, purpose);
       if (conditions.length === 0) return;
-      context.conditions = [...context.conditions, ...conditions];
-      context.extensions = { ...context.extensions, [DEFAULT_SCOPE]: [] };
-    },
-    // A Relation compiled without the prepare stage would leave its default scope out: refused, never sent wider.
-    "relation:where"({ data, model, purpose }) {
-      if (scopeConditions(model, data.extensions, purpose).length > 0) {
+      if (model.hooks.functionsOf("relation:prepare").some((hook) => hook !== moveScopesAmongConditions)) {
         throw new TypeError(
           `${model.name}: a Relation of ${model.name} was compiled without the prepare stage, which applies its default scope; prepare it first (prepareRelation, prepareRelationNow)`,
         );
       }
+      parts.where.push(compileConditions(conditions, model, parts.params));
     },
   },
 });

@@ -2,7 +2,7 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import { ActiveRecord, Base, batch, belongsTo, combining, defineApplicationRecord, hasMany, idGeneration, IncompatibleRelation, InvalidModel, Model, RecordNotDestroyed, RecordNotUnique, sql, column, timestamps, withDatabase, softDelete } from "../../src/index.js";
-import { declareModelState, definePlugin, anyMatch, castAs, countOf, countStatement, isPlainObject, joinSelect, prepareRelationNow, readAsCondition, selectParts, subquery } from "../../src/plugin.js";
+import { declareModelState, definePlugin, anyMatch, castAs, countOf, countStatement, isPlainObject, joinSelect, ParamWriter, prepareRelationNow, readAsCondition, selectParts, subquery } from "../../src/plugin.js";
 import { resetDatabase } from "../helpers/db.js";
 import { attrReadonly, readonlyAttributes } from "../helpers/guide-plugins.js";
 import { rejectionOf } from "../helpers/errors.js";
@@ -341,7 +341,7 @@ describe("guide: Plugin API: subquery", () => {
     expect(events[0]!.params).toEqual([`["a","b"]`, "z"]);
   });
 
-  it("refuses a Relation compiled without the prepare stage, which would leave its default scope out", () => {
+  it("a Relation compiled without the prepare stage keeps its default scope, once; refused where another plugin prepares", () => {
     class Kept extends Model({ id: "integer", title: { type: "string", null: false }, deletedAt: "datetime" }) {
       static override tableName = "trashable_articles";
       static override binding = "DB";
@@ -350,8 +350,16 @@ describe("guide: Plugin API: subquery", () => {
       }
     }
     const unprepared = Kept.where({ title: "a" });
-    expect(() => selectParts(unprepared.description, unprepared.model)).toThrow(
-      new TypeError("Kept: a Relation of Kept was compiled without the prepare stage, which applies its default scope; prepare it first (prepareRelation, prepareRelationNow)"),
+    const params = new ParamWriter();
+    expect(selectParts(unprepared.description, unprepared.model, params).where).toEqual([`"title" = ?1`, `"deleted_at" IS NULL`]);
+    class Prepared extends Kept {
+      static {
+        this.hook("relation:prepare", () => {});
+      }
+    }
+    const refused = Prepared.where({ title: "a" });
+    expect(() => selectParts(refused.description, refused.model)).toThrow(
+      new TypeError("Prepared: a Relation of Prepared was compiled without the prepare stage, which applies its default scope; prepare it first (prepareRelation, prepareRelationNow)"),
     );
   });
 
