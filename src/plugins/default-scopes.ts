@@ -118,12 +118,6 @@ function scopeAttributesOf(record: object): Record<string, unknown> {
   return conditions.length === 0 ? {} : source.with({ conditions }).scopeAttributes();
 }
 
-/**
- * Default scopes (Rails' `default_scope`): `static { this.defaultScope((q) => q.where({ archived: false })) }` narrows
- * every query of the Model and its subclasses (several combine with AND), and a new record starts with its equality
- * conditions. The body runs once per query, when the query starts (`all()`); `unscoped()` on a Relation and
- * `Model.unscoped()` lift it, and `Model.unscoped(fn)` lifts it for the queries `fn` makes.
- */
 /** Moves the scopes' conditions among the Relation's own, as its prepare stage runs. */
 function moveScopesAmongConditions(context: RelationPrepareContext): void {
   const conditions = scopeConditions(context.model, context.extensions, context.purpose);
@@ -132,6 +126,12 @@ function moveScopesAmongConditions(context: RelationPrepareContext): void {
   context.extensions = { ...context.extensions, [DEFAULT_SCOPE]: [] };
 }
 
+/**
+ * Default scopes (Rails' `default_scope`): `static { this.defaultScope((q) => q.where({ archived: false })) }` narrows
+ * every query of the Model and its subclasses (several combine with AND), and a new record starts with its equality
+ * conditions. The body runs once per query, when the query starts (`all()`); `unscoped()` on a Relation and
+ * `Model.unscoped()` lift it, and `Model.unscoped(fn)` lifts it for the queries `fn` makes.
+ */
 export const defaultScopes = definePlugin({
   name: "defaultScopes",
   setup(base: Function & { defaultScope?: unknown }) {
