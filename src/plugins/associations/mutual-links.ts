@@ -98,7 +98,9 @@ function linksOf(tree: DependentTree, owner: Owner, places: ReadonlyMap<Owner, D
       const pointedAt = original == null ? undefined : deletedAt.get(rowOf(edge.parent, original));
       if (pointedAt === undefined || pointedAt > place.deletedAt) continue;
       const link = { row: keyOf(record), relinked: relinkedValue(record, edge.parent, places), original };
-      links.set(edge, [...(links.get(edge) ?? []), link]);
+      const known = links.get(edge);
+      if (known) known.push(link);
+      else links.set(edge, [link]);
     }
   }
   return links;
