@@ -64,8 +64,8 @@ export { auditLog } from "./plugins/audit-log.js";
 export { type InheritanceOptions, singleTableInheritance, SubclassNotFound } from "./plugins/single-table-inheritance.js";
 export { DecryptionError, encrypts, EncryptionError, type EncryptedAttributeOptions, type EncryptsOptions, type TextAttributeName, type WorkerSecrets } from "./plugins/encrypts.js";
 export { associations, type JsonInclude } from "./plugins/associations/plugin.js";
-export { counterCaches } from "./plugins/associations/counter-cache.js";
-export { associationCounts, type CountedName, type CountOperator, type CountScopesOf, type WithCounts } from "./plugins/associations/with-count.js";
+export { counterCaches } from "./plugins/associations/counter-caches-plugin.js";
+export { associationCounts, type CountedName, type CountOperator, type CountScopesOf, type WithCounts } from "./plugins/associations/association-counts-plugin.js";
 export { AssociationNotLoaded } from "./plugins/associations/association-not-loaded.js";
 export {
   belongsTo,

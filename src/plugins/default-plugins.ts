@@ -1,6 +1,6 @@
 import { associations } from "./associations/plugin.js";
-import { counterCaches } from "./associations/counter-cache.js";
-import { associationCounts } from "./associations/with-count.js";
+import { counterCaches } from "./associations/counter-caches-plugin.js";
+import { associationCounts } from "./associations/association-counts-plugin.js";
 import { attributeFiltering } from "./attribute-filtering.js";
 import { bulkWrites } from "./bulk-writes.js";
 import { calculations } from "./calculations.js";

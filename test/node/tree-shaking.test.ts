@@ -58,6 +58,15 @@ const TABLE_NAMING = "equipment";
 const CALCULATIONS = "pluck needs at least one";
 const COMBINING = "differ only in conditions";
 const ENCRYPTS = "no condition can match its ciphertext";
+// What the association plugins do, which only a declaration (hasMany, hasOne, belongsTo) brings into a bundle.
+const ASSOCIATION_WORK = {
+  slot: "association used on a record made with new",
+  counts: "only a hasMany's records are counted",
+  counterCaches: "keeps no counter cache",
+  dependents: "Cannot delete record because",
+};
+// The modules of the association plugins themselves: their registration, which forwards to the work once installed.
+const ASSOCIATION_PLUGIN_MODULES = ["association-counts-plugin", "counter-caches-plugin", "counter-column", "installation", "plugin"].map((name) => `plugins/associations/${name}.mjs`);
 // The Relation and record methods of the default set's plugins, and what only the Models' app code calls.
 const DEFAULT_SET_EXTRAS = {
   lastRecord: "cannot reverse an order given as an sql fragment",
@@ -133,8 +142,11 @@ describe("bundling the built package", () => {
   });
 
   it("keeps every built-in plugin in a Worker built on ActiveRecord", async () => {
-    const code = await bundle(`import { ActiveRecord, connect, defineApplicationRecord } from "recordflare";
+    const code = await bundle(`import { ActiveRecord, connect, defineApplicationRecord, hasMany } from "recordflare";
       class AppBase extends ActiveRecord {}
+      class Post extends defineApplicationRecord({ posts: { id: "string", userId: "string" } }, AppBase)("posts") {}
+      class Author extends defineApplicationRecord({ users: { id: "string" } }, AppBase)("users") { posts = hasMany(Post) }
+      export const authors = () => Author.includes("posts").toArray();
       ${WORKER_BODY}`);
     expect(code.includes(VALIDATIONS)).toBe(true);
     expect(code.includes(ASSOCIATIONS)).toBe(true);
@@ -143,6 +155,9 @@ describe("bundling the built package", () => {
     expect(code.includes(CALCULATIONS)).toBe(true);
     expect(code.includes(COMBINING)).toBe(true);
     for (const [plugin, text] of Object.entries(DEFAULT_SET_EXTRAS)) expect(code.includes(text), plugin).toBe(true);
+    expect(code.includes(ASSOCIATION_WORK.slot)).toBe(true);
+    expect(code.includes(ASSOCIATION_WORK.counts)).toBe(true);
+    expect(code.includes(ASSOCIATION_WORK.counterCaches)).toBe(true);
     // Counter caches (a default plugin) plan writes, and several default plugins call Relation.with.
     expect(code.includes(PLUGIN_INSTALLED_CHECKS.writePlans)).toBe(true);
     expect(code.includes(PLUGIN_INSTALLED_CHECKS.relationChecks)).toBe(true);
@@ -150,6 +165,19 @@ describe("bundling the built package", () => {
     expect(code.includes(PLUGIN_INSTALLED_CHECKS.changesGuard)).toBe(false);
     // An optional plugin is not in the default set: a Worker that registers none carries none of it.
     expect(code.includes(ENCRYPTS)).toBe(false);
+  });
+
+  it("leaves what associations do out of a Worker on ActiveRecord whose Models declare none", async () => {
+    const source = `import { ActiveRecord, connect, defineApplicationRecord } from "recordflare";
+      class AppBase extends ActiveRecord {}
+      ${WORKER_BODY}`;
+    const code = await bundle(source);
+    for (const [part, text] of Object.entries(ASSOCIATION_WORK)) expect(code.includes(text), part).toBe(false);
+    // The association plugins are registered all the same (with their refusal while none is declared), as the rest.
+    expect(code.includes("has no associations (hasMany, hasOne or belongsTo)")).toBe(true);
+    expect(code.includes(VALIDATIONS)).toBe(true);
+    const associationModules = (await bundledModules(source)).filter((module) => module.startsWith("plugins/associations/"));
+    expect(associationModules.sort()).toEqual(ASSOCIATION_PLUGIN_MODULES);
   });
 
   it("leaves the optional plugins, the CLI, testing and web modules out of a Worker built on ActiveRecord", async () => {

@@ -419,6 +419,16 @@ describe("guide: Counter caches, resetCounters and bulk writes", () => {
     expect(await stored("cc_users")).toEqual({ ada: 2, grace: 0 });
   });
 
+  it("resetCounters of a Model bound to a database (db.model(Post)) recounts on that database", async () => {
+    const models = countedComments();
+    const { ada, a } = await seed(models);
+    await models.Comment.insertAll([{ ccPostId: a.id, ccUserId: ada.id, body: "x" }]);
+    const db = connect(env.DB);
+    expect(await db.model(models.Post).resetCounters(a.id, "comments")).toBe(1);
+    expect(await stored("cc_posts")).toEqual({ a: 1, g: 0 });
+    await expect(db.model(models.Post).resetCounters(a.id, "title" as never)).rejects.toThrow("Post.resetCounters: Post has no hasMany title with a counter cache");
+  });
+
   it("resetCounters of a Model that counts its own rows (replies), and several counters in one statement", async () => {
     const models = countedComments();
     const { ada, a } = await seed(models);

@@ -1,24 +1,17 @@
 import {
-  type AnyModel,
-  type AssociationName,
-  type AttributesOfModel,
   attributeWas,
   column,
   databaseOfRelation,
-  definePlugin,
   defineStatement,
   fragmentOf,
   injectedName,
-  installWritePlans,
   isAttributeLoaded,
   joinWithAnd,
-  type NumberAttributeName,
   ParamWriter,
   prepareRelation,
   prepareRelationNow,
   previewText,
   quoteIdentifier,
-  type RecordOfModel,
   type Relation,
   relationOf,
   type ResolvedModel,
@@ -29,9 +22,8 @@ import {
   type WritePlan,
   writeStoredAttribute,
 } from "../../kernel/index.js";
-import { serveCounterCaches } from "./counter-column.js";
 import type { ResolvedAssociation } from "./definition.js";
-import { planSetBasedAlike } from "./dependent-tree.js";
+import type { PluginWork } from "./installation.js";
 import { rowKeyOf } from "./keys.js";
 import { associationsOf, slotsOf } from "./registry.js";
 import { ownerBuiltThrough } from "./required-parents.js";
@@ -247,9 +239,10 @@ function recountTerm(parent: ResolvedModel, { association, counter, children }: 
 async function resetCounters(this: CountingModel, ids: unknown, ...names: unknown[]): Promise<number> {
   if (names.length === 0) throw new TypeError(`${this.name}.resetCounters needs the name of a hasMany with a counter cache after the ids`);
   if (ids === undefined) throw new TypeError(`${this.name}.resetCounters: the ids are undefined; give a key or a list of keys`);
-  const targets = await Promise.all(names.map((name) => recountOf(resetTarget(this, name))));
-  const primaryKey = this.all().model.primaryKey.name;
-  const pending = prepareRelation(this.all().where({ [primaryKey]: ids }), "updateAll");
+  // `this` may be a Model bound to a database (`db.model(Post)`): its associations are the Model's own.
+  const all = this.all();
+  const targets = await Promise.all(names.map((name) => recountOf(resetTarget(all.model.model as CountingModel, name))));
+  const pending = prepareRelation(all.where({ [all.model.primaryKey.name]: ids }), "updateAll");
   const parent = pending instanceof Promise ? await pending : pending;
   const params = new ParamWriter();
   const set = targets.map((target) => recountTerm(parent.model, target, params)).join(", ");
@@ -266,37 +259,12 @@ async function resetCounters(this: CountingModel, ids: unknown, ...names: unknow
   return parent.description.none ? 0 : parent.run(statement);
 }
 
-/**
- * Counter caches: `belongsTo(Post, { counterCache: true })` keeps `posts.comments_count` right in the write's own
- * batch (no round trip of its own, no read: `SET n = n + 1`) when a comment is created, destroyed (by its own
- * destroy or a dependent one, set-based or not) or moved to another post; `post.comments().size()` reads it without a
- * query; `Post.resetCounters(ids, "comments")` recounts in one statement. Bulk writes skip it, as in Rails.
- */
-export const counterCaches = definePlugin({
-  name: "counter-caches",
-  setup(base: Record<string, unknown> & Function) {
-    installWritePlans();
-    serveCounterCaches(base);
-    // Marked when registered, not when loaded: a Worker whose associations never count carries none of this.
-    planSetBasedAlike(planCounters, countInMemory);
-    Object.assign(base, { resetCounters });
-  },
-  appliesTo: (model: Function) => countersOf(model).length > 0,
+/** What the `counterCaches` plugin does (see counter-caches-plugin.ts), for the Models whose `belongsTo` keeps a counter. */
+export const counterCacheWork: PluginWork = {
+  appliesTo: (model) => countersOf(model).length > 0,
+  methods: { resetCounters },
   hooks: {
     "write:plan": planCounters,
     "write:outcome": countInMemory,
   },
-});
-
-/** What names a counter to `resetCounters`: a `hasMany` of the Model, or the counter attribute. */
-type CounterName<M extends AnyModel> = AssociationName<RecordOfModel<M>> | NumberAttributeName<AttributesOfModel<M>>;
-
-declare module "../../kernel/index.js" {
-  interface PluginStatics<A> {
-    /**
-     * Recounts the counter caches of the rows with this key or list of keys, in one statement; each counter is named
-     * by its `hasMany` (or its attribute). Resolves to the rows changed.
-     */
-    resetCounters<M extends AnyModel>(this: M, ids: unknown, ...counters: [CounterName<M>, ...CounterName<M>[]]): Promise<number>;
-  }
-}
+};

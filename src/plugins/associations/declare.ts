@@ -9,6 +9,7 @@ import { throughCollection } from "./through-collection.js";
 import { ThroughOneAssociation } from "./through-one.js";
 import { ThroughSlot } from "./through-slot.js";
 import { goesThrough } from "./through-definition.js";
+import { installAssociationWork } from "./work.js";
 
 type RecordOf<T> = T extends abstract new (...args: any) => infer R ? R : never;
 
@@ -187,6 +188,7 @@ export function hasMany<T extends AnyModel>(target: T, options?: ChildOptions<Ha
 /** Declares the children of a polymorphic `belongsTo`: `comments = hasMany(Comment, { as: "commentable" })`. */
 export function hasMany<T extends AnyModel>(target: T, options: ChildOfPolymorphicOptions<HasManyOptions, T>): HasMany<T>;
 export function hasMany(target: AnyModel, options: object = {}): unknown {
+  installAssociationWork();
   if (goesThrough(options)) {
     const slot = new ThroughSlot({ kind: "hasMany", target, options });
     return Object.defineProperty(() => throughCollection(slot), ASSOCIATION, { value: slot });
@@ -207,6 +209,7 @@ export function belongsTo<const T extends readonly [AnyModel, ...AnyModel[]]>(ta
  */
 export function belongsTo<T extends AnyModel>(target: T, options?: ParentOptions<T>): BelongsTo<T>;
 export function belongsTo(target: AnyModel | readonly AnyModel[], options: BelongsToOptions | PolymorphicBelongsToOptions = {}): unknown {
+  installAssociationWork();
   if (Array.isArray(target) || (options as { polymorphic?: unknown } | null)?.polymorphic !== undefined) {
     return new PolymorphicBelongsToAssociation(new AssociationSlot(new PolymorphicDefinition(target as AnyModel[], options as PolymorphicBelongsToOptions)));
   }
@@ -228,6 +231,7 @@ export function hasOne<T extends AnyModel>(target: T, options?: ChildOptions<Has
 /** Declares the child of a polymorphic `belongsTo`: `image = hasOne(Image, { as: "imageable" })`. */
 export function hasOne<T extends AnyModel>(target: T, options: ChildOfPolymorphicOptions<HasOneOptions, T>): HasOne<T>;
 export function hasOne(target: AnyModel, options: object = {}): unknown {
+  installAssociationWork();
   if (goesThrough(options)) return new ThroughOneAssociation(new ThroughSlot({ kind: "hasOne", target, options }));
   return new HasOneAssociation(new AssociationSlot({ kind: "hasOne", target, options }));
 }

@@ -124,8 +124,8 @@ const setBasedAlike = new WeakSet<Function>();
 
 /**
  * Marks destroy hooks of this folder's plugins that need no records: write hooks (counter caches') that plan a
- * `deleteDependents` or `nullify` write as they plan a record's own destroy, and the preparation of a tree's
- * targets; a tree reaching their Model stays set-based.
+ * `deleteDependents` or `nullify` write as they plan a record's own destroy, the preparation of a tree's targets,
+ * and the handling of dependents itself; a tree reaching their Model stays set-based.
  */
 export function planSetBasedAlike(...hooks: Function[]): void {
   for (const hook of hooks) setBasedAlike.add(hook);
@@ -263,10 +263,10 @@ function writeStepsOf(groups: readonly DependentNode[][], loops: ReadonlyMap<rea
   return steps;
 }
 
-/** Whether a Model's records have destroy hooks other than `own` (this plugin's dependents handling). */
-export function hasOtherDestroyHooks(model: Function, own: Function): boolean {
+/** Whether a Model's records have destroy hooks other than those marked set-based alike (this folder's own). */
+export function hasOtherDestroyHooks(model: Function): boolean {
   const { hooks } = relationOf(model).model;
-  return DESTROY_HOOKS.some((name) => hooks.functionsOf(name).some((fn) => fn !== own && !setBasedAlike.has(fn)));
+  return DESTROY_HOOKS.some((name) => hooks.functionsOf(name).some((fn) => !setBasedAlike.has(fn)));
 }
 
 /**
@@ -287,7 +287,7 @@ function scopeIsPerOwner(association: ResolvedAssociation): boolean {
 
 const trees = new WeakMap<Function, DependentTree>();
 
-function buildTree(model: Function, own: Function): DependentTree {
+function buildTree(model: Function): DependentTree {
   const nodes: BuiltNode[] = [];
   const all: BuiltNode[] = [];
   fillLevel({ model, nodes }, OWNER, [], all);
@@ -299,7 +299,7 @@ function buildTree(model: Function, own: Function): DependentTree {
   const destroys = all.filter((node) => node.dependent === "destroy");
   const reachSteps = reachStepsOf([...groups].reverse(), all);
   const plannable = all.every((node) => !scopeIsPerOwner(node.association));
-  const callbackFree = destroys.every((node) => !hasOtherDestroyHooks(node.association.target, own));
+  const callbackFree = destroys.every((node) => !hasOtherDestroyHooks(node.association.target));
   return {
     nodes,
     all,
@@ -313,9 +313,9 @@ function buildTree(model: Function, own: Function): DependentTree {
   };
 }
 
-/** The dependent tree of a Model; `own` is the hook that handles dependents, which does not count as a callback. */
-export function dependentTreeOf(model: Function, own: Function): DependentTree {
+/** The dependent tree of a Model, built at its first destroy. */
+export function dependentTreeOf(model: Function): DependentTree {
   let tree = trees.get(model);
-  if (!tree) trees.set(model, (tree = buildTree(model, own)));
+  if (!tree) trees.set(model, (tree = buildTree(model)));
   return tree;
 }

@@ -230,7 +230,7 @@ function nodesToPrepareOf(tree: DependentTree): readonly DependentNode[] {
  */
 export function prepareDependentTargets({ record }: DestroyContext): Promise<void> | void {
   if (record.isNewRecord() || !hasDependents(record)) return;
-  const tree = dependentTreeOf(record.constructor, dependentsBeforeDelete);
+  const tree = dependentTreeOf(record.constructor);
   const nodes = tree.plannable ? nodesToPrepareOf(tree) : [];
   if (nodes.length === 0) return;
   const database = databaseOfRecord(record);
@@ -423,7 +423,7 @@ async function handleDependents(record: Owner, batch: BatchItem[]): Promise<void
     covered.delete(record);
     return destroyCached(record, batch);
   }
-  const tree = dependentTreeOf(record.constructor, dependentsBeforeDelete);
+  const tree = dependentTreeOf(record.constructor);
   if (!tree.plannable) return applyStrategies(record, batch, new Map());
   if (tree.setBased) {
     refuseRestricted(record);
@@ -439,7 +439,7 @@ async function handleDependents(record: Owner, batch: BatchItem[]): Promise<void
  */
 export function planDependentReads({ record, reads }: { readonly record: Owner; readonly reads: DestroyRead[] }): void {
   if (!hasDependents(record) || prefetched.has(record) || covered.has(record) || record.isNewRecord()) return;
-  const tree = dependentTreeOf(record.constructor, dependentsBeforeDelete);
+  const tree = dependentTreeOf(record.constructor);
   if (!tree.plannable) return;
   if (tree.setBased) {
     if (tree.restricts) reads.push(...restrictionReads(record, tree));

@@ -1,7 +1,6 @@
 import { argumentError, type BatchItem, column, compileSelect, databaseForBatch, prepareRelation, RecordNotFound, type Relation, type Statement, sql } from "../../kernel/index.js";
 import { writeChildren } from "./child-writes.js";
 import { hasOtherDestroyHooks } from "./dependent-tree.js";
-import { dependentsBeforeDelete } from "./dependents.js";
 import { rowKeyOf } from "./keys.js";
 import type { AssociationSlot } from "./slot.js";
 import { type Hop, leadingTo, leadsTo } from "./through-hops.js";
@@ -148,7 +147,7 @@ async function remove(writes: Writing, targets: readonly Loaded[]): Promise<void
   writes.slot.changeLoaded((loaded) => loaded.filter((target) => !among(target)));
   if (writes.owner.isNewRecord() || keys.length === 0) return;
   const rows = joins(writes).rows().where({ [writes.source.ownKey]: keys });
-  if (!hasOtherDestroyHooks(rows.model.model, dependentsBeforeDelete)) return run(writes, [await writeChildren(rows, "deleteDependents")], []);
+  if (!hasOtherDestroyHooks(rows.model.model)) return run(writes, [await writeChildren(rows, "deleteDependents")], []);
   const found = await rows.toArray();
   await run(writes, found.map((join: Loaded) => join.toDestroy()), []);
 }

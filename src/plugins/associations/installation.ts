@@ -1,0 +1,70 @@
+import type { ModelHookName, ModelHooks } from "../../kernel/index.js";
+
+/** Hook functions by hook point, as a plugin declares them. */
+type Hooks = { readonly [K in ModelHookName]?: ModelHooks[K] };
+
+/** A method the association plugins add (to Relations, records or a base class); `this` is what it is called on. */
+type Method = (this: any, ...args: any[]) => any;
+
+/** What one association plugin does: its hooks, whether they run for a Model, and the methods it adds. */
+export interface PluginWork {
+  /** Whether its hooks run for a Model; for every Model when absent. */
+  readonly appliesTo?: (model: Function) => boolean;
+  readonly hooks: Hooks;
+  readonly methods: { readonly [name: string]: Method };
+}
+
+/** What the three association plugins do (`associations`, `counterCaches`, `associationCounts`), by plugin. */
+export interface AssociationWork {
+  readonly associations: PluginWork;
+  readonly counterCaches: PluginWork;
+  readonly associationCounts: PluginWork;
+}
+
+/** The plugins of the default set register on every app's base class; only a declaration brings their work. */
+let installed: AssociationWork | undefined;
+
+/**
+ * Provides the association plugins' work, once. Called by every declaration (`hasMany`, `hasOne`, `belongsTo`), which
+ * alone imports it: a Worker whose Models declare no association bundles none of it, though its base class
+ * registers the plugins.
+ */
+export function provideAssociationWork(work: AssociationWork): void {
+  installed ??= work;
+}
+
+/** The association plugins' work, once a declaration provided it: while none did, no Model has an association. */
+export function installedWork(): AssociationWork | undefined {
+  return installed;
+}
+
+/**
+ * Whether a plugin's hooks run for a Model: never while no association is declared (no Model has one then; a
+ * Model's declarations run, in the probe instance the kernel makes, before it is asked).
+ */
+export function workApplies(plugin: keyof AssociationWork): (model: Function) => boolean {
+  return (model) => installed !== undefined && (installed[plugin].appliesTo?.(model) ?? true);
+}
+
+/**
+ * Hooks that call the plugin's work for the hook points named. They run only where `appliesTo` said yes, so the work
+ * is there; `model:finalize`, which runs before that question, does nothing for a Model without associations.
+ */
+export function forwardedHooks(plugin: keyof AssociationWork, names: readonly ModelHookName[]): Hooks {
+  const hook = (name: ModelHookName) => (...args: unknown[]) => (installed?.[plugin].hooks[name] as Method | undefined)?.(...args);
+  return Object.fromEntries(names.map((name) => [name, hook(name)]));
+}
+
+/**
+ * Methods that call the plugin's work of the same names. With none installed no Model has an association, so each
+ * refuses with a `TypeError` naming the Model and the method. `modelOf` gives the Model a call is for, from `this`.
+ */
+export function forwardedMethods(plugin: keyof AssociationWork, names: readonly string[], modelOf: (self: any) => Function): Record<string, Method> {
+  const method = (name: string): Method =>
+    function forwarded(this: unknown, ...args: unknown[]) {
+      const model = modelOf(this);
+      if (installed === undefined) throw new TypeError(`${model.name}.${name}: ${model.name} has no associations (hasMany, hasOne or belongsTo)`);
+      return installed[plugin].methods[name]!.apply(this, args);
+    };
+  return Object.fromEntries(names.map((name) => [name, method(name)]));
+}

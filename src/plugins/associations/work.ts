@@ -1,0 +1,23 @@
+import { installWritePlans } from "../../kernel/index.js";
+import { associationWork } from "./association-hooks.js";
+import { associationCountWork } from "./with-count.js";
+import { counterCacheWork } from "./counter-cache.js";
+import { counterCaches } from "./counter-caches-plugin.js";
+import { planSetBasedAlike } from "./dependent-tree.js";
+import { installedWork, provideAssociationWork } from "./installation.js";
+import { associations } from "./plugin.js";
+
+/**
+ * Installs what the association plugins do; every declaration calls it (`hasMany`, `hasOne`, `belongsTo`), so it is
+ * bundled only by a Worker that declares an association. Once: later calls find it installed.
+ */
+export function installAssociationWork(): void {
+  if (installedWork()) return;
+  // Counter caches plan the writes of the records they count.
+  installWritePlans();
+  // The registered hooks forward to the work: those that plan set-based writes alike (counter caches') or need no
+  // records (preparing a tree's targets, handing out its dependents) keep a destroy's tree set-based.
+  const hooks = { ...associations.hooks, ...counterCaches.hooks };
+  planSetBasedAlike(hooks["record:beforeDestroy"]!, hooks["record:beforeDelete"]!, hooks["write:plan"]!, hooks["write:outcome"]!);
+  provideAssociationWork({ associations: associationWork, counterCaches: counterCacheWork, associationCounts: associationCountWork });
+}
