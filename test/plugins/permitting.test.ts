@@ -68,6 +68,11 @@ describe("CastError: the TypeError of a value that cannot be cast", () => {
     }
   });
 
+  it("a name that is no string is refused naming it readably", () => {
+    expect(() => User.permit({}, { name: true } as never)).toThrow(new TypeError("User.permit: attribute names are strings, not { name: true }"));
+    expect(() => User.permit({}, Object.create(null) as never)).toThrow(new TypeError("User.permit: attribute names are strings, not {}"));
+  });
+
   it("an app can answer bad input with a 400 and still see its own TypeErrors", () => {
     const respond = (handler: () => unknown) => {
       try {

@@ -1,6 +1,7 @@
 import type { Attribute } from "./attributes.js";
 import { declarationOf, ownDeclaration } from "./declaration.js";
 import { InvalidModel } from "../errors.js";
+import { previewText } from "./display.js";
 import { HookPoints } from "../plugin-api/hook-points.js";
 import type { ModelHooks, ResolvedModel } from "../plugin-api/hooks.js";
 import { quoteIdentifier } from "../sql/naming.js";
@@ -67,7 +68,7 @@ function checkTableName(model: Function): void {
   for (const cls of chain) {
     const own = ownTableName(cls);
     if (own !== undefined && table !== undefined && own !== table) {
-      throw new InvalidModel(`${model.name}: tableName ${JSON.stringify(own)} differs from the inherited ${JSON.stringify(table)}; single-table inheritance is not supported`);
+      throw new InvalidModel(`${model.name}: tableName ${previewText(own)} differs from the inherited ${previewText(table)}; single-table inheritance is not supported`);
     }
     if (table === undefined && cls !== top) table = own ?? tableNameOfClass(model, cls);
   }
@@ -107,7 +108,7 @@ function checkAttributes(model: Resolvable, attributes: Map<string, Attribute>, 
   }
   // Also what an override ignoring the primary key leads to: checked here, since a subclass may set another one.
   if (!attributes.has(model.primaryKey)) {
-    throw new InvalidModel(`${model.name}: primaryKey ${JSON.stringify(model.primaryKey)} is not an attribute`);
+    throw new InvalidModel(`${model.name}: primaryKey ${previewText(model.primaryKey)} is not an attribute`);
   }
   for (const name of hiddenChecked) {
     if (!attributes.has(name)) throw new InvalidModel(`${model.name}: hiddenAttributes names ${name}, which is not an attribute`);
