@@ -5,7 +5,7 @@ import { previewText } from "./display.js";
 import { HookPoints } from "../plugin-api/hook-points.js";
 import type { ModelHooks, ResolvedModel } from "../plugin-api/hooks.js";
 import { quoteIdentifier } from "../sql/naming.js";
-import { isReservedName, RESERVED_PREFIX } from "../sql/reserved-names.js";
+import { hidesRowId, isReservedName, RESERVED_PREFIX } from "../sql/reserved-names.js";
 import type { HookRegistration, Plugin } from "../plugin-api/plugin.js";
 
 export type { ResolvedModel };
@@ -91,13 +91,22 @@ export function reserveRecordMethodNames(names: Iterable<string>): void {
   for (const name of names) RESERVED.add(name);
 }
 
-/** Refuses a table or column name that recordflare keeps for the names it adds to its statements. */
+/** Why a column may not be named `rowid`, in any case (see `hidesRowId`). */
+const ROW_ID_ADVICE = "a column rowid hides SQLite's row id, which recordflare reads to find the key of a row the database numbered";
+
+/**
+ * Refuses a table or column name that recordflare keeps for the names it adds to its statements, and a column that
+ * hides the row id it reads.
+ */
 function checkReservedNames(model: Function, tableName: string, attributes: Map<string, Attribute>): void {
   const advice = `names starting with ${RESERVED_PREFIX} are reserved for the names recordflare adds to its queries`;
   if (isReservedName(tableName)) throw new InvalidModel(`${model.name || tableName}: table ${JSON.stringify(tableName)}: ${advice}; rename the table`);
   for (const attribute of attributes.values()) {
     if (isReservedName(attribute.column)) {
       throw new InvalidModel(`${model.name}: attribute ${attribute.name} has the column ${JSON.stringify(attribute.column)}: ${advice}; rename the column`);
+    }
+    if (hidesRowId(attribute.column)) {
+      throw new InvalidModel(`${model.name}: attribute ${attribute.name} has the column ${JSON.stringify(attribute.column)}: ${ROW_ID_ADVICE}; rename the column`);
     }
   }
 }
