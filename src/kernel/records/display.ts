@@ -7,8 +7,12 @@ export function dateText(date: Date): string {
   return Number.isNaN(date.getTime()) ? "Invalid Date" : date.toISOString();
 }
 
-/** How many levels of arrays and plain objects a preview opens: deeper ones show as `[…]` and `{…}`. */
-const PREVIEW_DEPTH = 2;
+/**
+ * How many levels of arrays and plain objects a preview opens: the value's own, whose items or entries show, but as
+ * `[…]` and `{…}` when they are arrays or objects themselves. A list of attribute objects given by mistake (to
+ * `build`, `where`, `permit`) then never puts their values in a message, where a filtered one would be shown.
+ */
+const PREVIEW_DEPTH = 1;
 
 function shownText(value: unknown, depth: number): string {
   if (typeof value === "string") return JSON.stringify(shortText(value));
@@ -48,9 +52,10 @@ function kindText(value: object): string {
 }
 
 /**
- * Shows a value in an error message: at most 60 characters, text quoted, arrays and plain objects by their first
- * items and entries (`[1, "a"]`, `{ id: 1 }`), other objects by their kind (`[object Map]`, `[object Post]`), a
- * BigInt with its `n`. No value, a circular one or a revoked Proxy included, can make the message itself fail.
+ * Shows a value in an error message: at most 60 characters, text quoted, an array or a plain object by its first
+ * items or entries (`[1, "a"]`, `{ id: 1, rows: […] }`: one level, see `PREVIEW_DEPTH`), other objects by their kind
+ * (`[object Map]`, `[object Post]`), a BigInt with its `n`. No value, a circular one or a revoked Proxy included,
+ * can make the message itself fail.
  */
 export function previewText(value: unknown): string {
   let text: string;
