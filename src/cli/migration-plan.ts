@@ -13,6 +13,7 @@ import { addColumnStatements, createTableStatements, dropColumnStatements, type 
 import { CliError } from "./errors.js";
 import { indexName, type IndexSpec, refuseUnknownColumns } from "./index-specs.js";
 import { refuseLongName } from "./name-length.js";
+import { isWordsName } from "./name-words.js";
 import { refuseReservedTable } from "./reserved-table-names.js";
 import type { MigratedDatabase, TableInfo } from "./schema-reader.js";
 
@@ -22,7 +23,6 @@ export interface MigrationPlan {
   readonly statements: readonly string[];
 }
 
-const MIGRATION_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
 
 /** The comment an empty migration holds. */
 export const EMPTY_MIGRATION_COMMENT =
@@ -123,8 +123,8 @@ function removeStatements(table: TableInfo, specs: readonly ColumnSpec[]): strin
 export function planMigration(name: string | undefined, columnArguments: readonly string[], idType: IdType, database: MigratedDatabase): MigrationPlan {
   if (name === undefined || name === "") throw new CliError("Give the migration's name: recordflare g migration <Name> [column...]");
   refuseLongName("migration", name);
-  if (!MIGRATION_NAME.test(name)) {
-    throw new CliError(`"${name}" is not a migration name: use letters, digits and _, starting with a letter (AddEmailToUsers).`);
+  if (!isWordsName(name, "_")) {
+    throw new CliError(`"${name}" is not a migration name: use letters, digits and _, starting with a letter, with one _ between words and none at the end (AddEmailToUsers).`);
   }
   const slug = underscore(name);
   const parsed = parseArguments(columnArguments);

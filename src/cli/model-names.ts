@@ -6,6 +6,7 @@ import { camelize, underscore } from "../kernel/index.js";
 import { tableize } from "../plugins/table-naming.js";
 import { CliError } from "./errors.js";
 import { refuseLongName } from "./name-length.js";
+import { isWordsName } from "./name-words.js";
 import { refuseReservedTable } from "./reserved-table-names.js";
 
 /** The class, table and file names of a Model. */
@@ -16,19 +17,18 @@ export interface ModelNames {
   readonly fileName: string;
 }
 
-const MODEL_NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
 // Names the base class file already uses.
 const RESERVED = new Set(["ApplicationRecord", "ApplicationBase"]);
 
 /**
- * The names of a Model from the `<Name>` argument; throws `CliError` for a name that is not one, one too long for
- * its file names, or one whose table D1, Wrangler or SQLite reserve.
+ * The names of a Model from the `<Name>` argument; throws `CliError` for a name that is not one (see `isWordsName`),
+ * one too long for its file names, or one whose table D1, Wrangler or SQLite reserve.
  */
 export function modelNames(input: string | undefined): ModelNames {
   if (input === undefined || input === "") throw new CliError("Give the Model's name: recordflare g model <Name> [column...]");
   refuseLongName("Model", input);
-  if (!MODEL_NAME.test(input)) {
-    throw new CliError(`"${input}" is not a Model name: use letters and digits, starting with a letter (BlogPost).`);
+  if (!isWordsName(input, "_-")) {
+    throw new CliError(`"${input}" is not a Model name: use letters and digits, starting with a letter, with one _ or - between words and none at the end (BlogPost, blog_post).`);
   }
   // `blog_post` and `blog-post` are camelized; a name without separators keeps its capitals (`HTMLPage`).
   const camel = /[_-]/.test(input) ? camelize(underscore(input.replaceAll("-", "_"))) : input;

@@ -54,7 +54,7 @@ function permit(model: ResolvedModel, input: unknown, names: readonly string[], 
   }
   const permitted: Record<string, unknown> = {};
   for (const name of names) {
-    if (typeof name !== "string") throw new TypeError(`${model.name}.permit: attribute names are strings, not ${String(name)}`);
+    if (typeof name !== "string") throw new TypeError(`${model.name}.permit: attribute names are strings, not ${previewText(name)}`);
     const attribute = attributeNamed(model, name);
     const { present, value } = readInput(model, input, name);
     if (present) permitted[name] = options.emptyAsNull && isEmptyField(attribute, value) ? null : castValue(model, attribute, value);

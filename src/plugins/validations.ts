@@ -151,7 +151,7 @@ let definitions = 0;
  */
 /* @__NO_SIDE_EFFECTS__ */
 export function defineValidator<Options extends object = {}>(name: string, validator: Validator<Options>): Plugin {
-  if (typeof name !== "string" || !/^[A-Za-z_$][\w$]*$/.test(name)) throw new TypeError(`defineValidator: the name must be an identifier, not ${JSON.stringify(name)}`);
+  if (typeof name !== "string" || !/^[A-Za-z_$][\w$]*$/.test(name)) throw new TypeError(`defineValidator: the name must be an identifier, not ${previewText(name)}`);
   // The option names a registered check may not take: the built-in checks' and the declaration's own.
   if (BUILT_IN_VALIDATORS.has(name) || Object.hasOwn(COMMON_CHECKS, name) || name === "on" || name === "if") throw new TypeError(`defineValidator: ${name} is an option of validates already`);
   if (typeof validator?.validate !== "function") throw new TypeError(`defineValidator(${JSON.stringify(name)}): the validator needs a validate function`);

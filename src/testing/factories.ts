@@ -1,5 +1,5 @@
 import { batch } from "../batch.js";
-import { type AnyModel, type AttributesOfModel, type BatchItem, primaryKeyOf, type RecordOfModel } from "../kernel/index.js";
+import { type AnyModel, type AttributesOfModel, type BatchItem, previewText, primaryKeyOf, type RecordOfModel } from "../kernel/index.js";
 
 /** What a factory gives an attribute: a value, or another factory, whose record it creates and whose key it takes. */
 export type FactoryAttributes<M extends AnyModel> = { [K in keyof AttributesOfModel<M>]?: AttributesOfModel<M>[K] | Factory<AnyModel> };
@@ -74,7 +74,7 @@ function assign(record: SavingRecord, attribute: string, parent: SavingRecord): 
 }
 
 function checkedCount(method: string, count: number): number {
-  if (!Number.isInteger(count) || count < 0) throw new TypeError(`${method} takes a whole number of records, not ${String(count)}`);
+  if (!Number.isInteger(count) || count < 0) throw new TypeError(`${method} takes a whole number of records, not ${previewText(count)}`);
   return count;
 }
 
@@ -94,7 +94,7 @@ export function defineFactory<M extends AnyModel, T extends string = never>(mode
       const n = ++sequence;
       const attributes: Record<string, unknown> = { ...definition(n) };
       for (const name of names) {
-        if (!Object.hasOwn(traits, name)) throw new TypeError(`defineFactory(${model.name}): no trait named ${JSON.stringify(name)}`);
+        if (!Object.hasOwn(traits, name)) throw new TypeError(`defineFactory(${model.name}): no trait named ${previewText(name)}`);
         const trait = traits[name]!;
         Object.assign(attributes, typeof trait === "function" ? trait(n) : trait);
       }

@@ -1,4 +1,4 @@
-import { connect, type D1DatabaseLike, type QueryEvent, withDatabase, workerEnv } from "../kernel/index.js";
+import { connect, type D1DatabaseLike, previewText, type QueryEvent, withDatabase, workerEnv } from "../kernel/index.js";
 import { recordingBinding, type SentStatement } from "./recording-binding.js";
 
 /** Options of the functions that count what a test's queries cost. */
@@ -52,7 +52,7 @@ function listed(roundTrips: readonly SentStatement[][]): string {
  * Post.includes("comments").find(id))`.
  */
 export async function expectRoundTrips<T>(count: number, work: () => T | Promise<T>, options?: QueryCostOptions): Promise<T> {
-  if (!Number.isInteger(count) || count < 0) throw new TypeError(`expectRoundTrips takes a whole number of round trips, not ${String(count)}`);
+  if (!Number.isInteger(count) || count < 0) throw new TypeError(`expectRoundTrips takes a whole number of round trips, not ${previewText(count)}`);
   const { result, roundTrips } = await countQueries(work, options);
   if (roundTrips.length !== count) {
     throw new Error(`expected ${count} round trip${count === 1 ? "" : "s"}, got ${roundTrips.length}:\n${listed(roundTrips)}`);

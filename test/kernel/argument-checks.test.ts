@@ -195,7 +195,7 @@ describe("every public method checks its arguments", () => {
     ["connect({})", () => connect({} as never), /^connect takes a D1 binding/],
     ["connect(env.DB, null)", () => connect(env.DB, null as never), /^connect takes an options object, not null$/],
     ["connect(env.DB, { session: 5 })", () => connect(env.DB, { session: 5 as never }), /^connect: session takes a string/],
-    ["upsert(x, { uniqueBy: [] })", () => bound.Counter.upsert({ id: 1, value: 9 }, { uniqueBy: [] }), /^Counter\.upsertAll: uniqueBy takes a non-empty list of attribute names, not \[object Array\]$/],
+    ["upsert(x, { uniqueBy: [] })", () => bound.Counter.upsert({ id: 1, value: 9 }, { uniqueBy: [] }), /^Counter\.upsertAll: uniqueBy takes a non-empty list of attribute names, not \[\]$/],
     ['upsert(x, { uniqueBy: "code" })', () => bound.Counter.upsert({ id: 1, value: 9 }, { uniqueBy: "id" as never }), /^Counter\.upsertAll: uniqueBy takes a non-empty list/],
     ["upsert(x, { uniqueBy: [Symbol()] })", () => bound.Counter.upsert({ id: 1, value: 9 }, { uniqueBy: [Symbol() as never] }), /^Counter\.upsertAll takes attribute names/],
     ["upsert(x, null)", () => bound.Counter.upsert({ id: 1, value: 9 }, null as never), /^Counter\.upsertAll takes an options object/],
@@ -256,6 +256,39 @@ describe("a value that cannot be inspected (a revoked Proxy) is refused as any u
   });
 });
 
+describe("a value quoted in a message shows readably, and never makes the message fail (previewText)", () => {
+  const circular: Record<string, unknown> = { a: 1 };
+  circular["self"] = circular;
+  const throwingGetter = Object.defineProperty({}, "boom", { enumerable: true, get: () => { throw new Error("getter"); } });
+  class Shown {}
+  const previews: [string, unknown, string][] = [
+    ["a plain object, by its entries", { id: 1, name: "a" }, '{ id: 1, name: "a" }'],
+    ["an object of no prototype", Object.assign(Object.create(null), { id: 1 }), "{ id: 1 }"],
+    ["keys that are no identifier, quoted; a BigInt with its n", { "a b": 1n }, '{ "a b": 1n }'],
+    ["an array, by its items", [1, "a", null], '[1, "a", null]'],
+    ["empty ones", [], "[]"],
+    ["one level: what an array or object holds that is an array or object shows as […] or {…}", [[1], { password: "secret" }], "[[…], {…}]"],
+    ["a circular one", circular, "{ a: 1, self: {…} }"],
+    ["a long list, cut at 60 characters", Array.from({ length: 100_000 }, (_, index) => index), `[${Array.from({ length: 21 }, (_, index) => index).join(", ")}`.slice(0, 60) + "…"],
+    ["an instance of a class, by the class", new Shown(), "[object Shown]"],
+    ["a built-in, by its tag", new Map(), "[object Map]"],
+    ["an object whose getter throws, by its kind", throwingGetter, "[object]"],
+    ["a long text, quoted and cut", "x".repeat(100), `"${"x".repeat(60)}…"`],
+  ];
+  for (const [name, value, shown] of previews) {
+    it(name, () => expect(previewText(value)).toBe(shown));
+  }
+
+  it("find of a key that is an object names it readably", async () => {
+    const error = await thrown(() => User.find({ id: 1 } as never));
+    expect((error as Error).message).toBe("User: no record with id { id: 1 }");
+  });
+
+  it("connect of a falsy binding quotes it", () => {
+    expect(() => connect("" as never)).toThrow(new TypeError('connect: the D1 binding is ""; check its name'));
+  });
+});
+
 describe("includes of an unknown name throws before any query is sent", () => {
   const loads: [string, (relation: Relation) => unknown][] = [
     ["toArray", (relation) => relation.toArray()],
@@ -293,7 +326,7 @@ describe("sql fragments refuse what D1 cannot bind when they are made", () => {
     ["an Invalid Date", new Date(Number.NaN), /^sql: an Invalid Date cannot be bound$/],
     ["a Symbol", Symbol("s"), /^sql: a symbol is not a value$/],
     ["a function", () => 1, /^sql: a function is not a value$/],
-    ["a plain object", { a: 1 }, /^sql: \[object Object\] cannot be bound/],
+    ["a plain object", { a: 1 }, /^sql: \{ a: 1 \} cannot be bound/],
     ["a Map", new Map(), /^sql: \[object Map\] cannot be bound/],
     ["undefined", undefined, /^sql: a value in an sql fragment is undefined/],
     ["a list", [1, 2], /^sql: a list cannot be bound/],

@@ -32,7 +32,7 @@ describe("defineStatement's database", () => {
   });
 
   it("refuses what is no database, before anything is sent", () => {
-    expect(() => defineStatement({ sql: "SELECT 1", database: {} as never })).toThrow(new TypeError("defineStatement: database takes a Database, not [object Object]"));
+    expect(() => defineStatement({ sql: "SELECT 1", database: {} as never })).toThrow(new TypeError("defineStatement: database takes a Database, not {}"));
     expect(() => defineStatement({ sql: "SELECT 1", database: "DB" as never })).toThrow(new TypeError(`defineStatement: database takes a Database, not "DB"`));
     expect(() => defineStatement({ sql: "SELECT 1", database: null as never })).toThrow(new TypeError("defineStatement: database takes a Database, not null"));
     expect(() => defineStatementOfParts({ parts: [insertNote("x")], database: env.DB as never })).toThrow(/^defineStatementOfParts: database takes a Database, not /);
@@ -73,9 +73,9 @@ describe("defineStatementOfParts", () => {
     const nested = defineStatementOfParts({ parts: [one] });
     const expected = "a non-empty list of Statements, none made of parts";
     const refusal = (shown: string) => new TypeError(`defineStatementOfParts: parts takes ${expected}, not ${shown}`);
-    expect(() => defineStatementOfParts({ parts: [] })).toThrow(refusal("[object Array]"));
-    expect(() => defineStatementOfParts({ parts: ["SELECT 1"] as never })).toThrow(refusal("[object Array]"));
-    expect(() => defineStatementOfParts({ parts: [nested] })).toThrow(refusal("[object Array]"));
+    expect(() => defineStatementOfParts({ parts: [] })).toThrow(refusal("[]"));
+    expect(() => defineStatementOfParts({ parts: ["SELECT 1"] as never })).toThrow(refusal(`["SELECT 1"]`));
+    expect(() => defineStatementOfParts({ parts: [nested] })).toThrow(refusal("[[object Statement]]"));
     expect(() => defineStatementOfParts({ parts: "SELECT 1" as never })).toThrow(refusal(`"SELECT 1"`));
     expect(() => defineStatementOfParts({ parts: [one], sql: "SELECT 1" } as never)).toThrow(
       new TypeError("defineStatementOfParts: sql is each part's own; give it to the parts"),

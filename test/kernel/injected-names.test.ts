@@ -119,6 +119,49 @@ describe("reserved names", () => {
     expect(() => Shouting.all()).toThrow(/Shouting: attribute recordflareOne has the column "recordflare_one"/);
   });
 
+  describe("a column that hides SQLite's row id", () => {
+    /** What `SELECT rowid` (as recordflare writes it) reads from a table of a key and a text column named `column`. */
+    async function rowidBeside(column: string): Promise<unknown> {
+      await env.DB.exec(`DROP TABLE IF EXISTS row_id_probe; CREATE TABLE row_id_probe (id INTEGER PRIMARY KEY, "${column}" TEXT)`);
+      try {
+        await env.DB.prepare(`INSERT INTO row_id_probe (id, "${column}") VALUES (7, 'the column')`).run();
+        return await env.DB.prepare("SELECT rowid AS found FROM row_id_probe").first("found");
+      } finally {
+        await env.DB.exec("DROP TABLE row_id_probe");
+      }
+    }
+
+    it("on local D1, a column rowid, in any case, is what rowid then reads; columns _rowid_ and oid hide nothing", async () => {
+      expect(await rowidBeside("rowid")).toBe("the column");
+      expect(await rowidBeside("RowId")).toBe("the column");
+      expect(await rowidBeside("_rowid_")).toBe(7);
+      expect(await rowidBeside("oid")).toBe(7);
+      expect(await rowidBeside("OID")).toBe(7);
+    });
+
+    it("is refused at the Model's first use, in any case, naming the Model, the attribute and the column", () => {
+      class RowIdNamed extends Model({ id: "integer", rowid: "string" }) {
+        static override tableName = "clashing_rows";
+      }
+      expect(() => RowIdNamed.all()).toThrow(
+        new InvalidModel(
+          `RowIdNamed: attribute rowid has the column "rowid": a column rowid hides SQLite's row id, which recordflare reads to find the key of a row the database numbered; rename the column`,
+        ),
+      );
+      class RowIdColumn extends Model({ id: "integer", sequence: { type: "integer", column: "ROWID" } }) {
+        static override tableName = "clashing_rows";
+      }
+      expect(() => RowIdColumn.all()).toThrow(/^RowIdColumn: attribute sequence has the column "ROWID": a column rowid hides SQLite's row id/);
+    });
+
+    it("columns _rowid_ and oid, SQLite's other names of the row id, which recordflare never writes, are accepted", () => {
+      class OtherNames extends Model({ id: "integer", oid: "string", rowId: { type: "string", column: "_rowid_" } }) {
+        static override tableName = "clashing_rows";
+      }
+      expect(OtherNames.where({ oid: "a", rowId: "b" }).toSql().sql).toContain('"oid"');
+    });
+  });
+
   it("a table named with recordflare_, in any case, is refused naming the Model", () => {
     class Source extends Model({ id: "integer" }) {
       static override tableName = "Recordflare_Source";

@@ -85,6 +85,15 @@ describe("declaration checks at first use (Record item 10)", () => {
     });
   }
 
+  it("a primaryKey or type given by mistake is named readably in the refusal", () => {
+    class SymbolKeyed extends Model({ id: "string", body: "string" }) {
+      static override tableName = "notes";
+      static override primaryKey = Symbol("id") as never;
+    }
+    expect(() => connect(env.DB).model(SymbolKeyed)).toThrow(new InvalidModel("SymbolKeyed: primaryKey Symbol(id) is not an attribute"));
+    expect(() => Model({ id: "integer", price: { type: 7n } as never })).toThrow(/\.price has an unknown type 7n$/);
+  });
+
   it("accepts a valid Model with class fields that are not attributes, and declared types", async () => {
     class Annotated extends Model({ id: "string", body: "string" }) {
       static override tableName = "notes";

@@ -99,8 +99,8 @@ describe("relationOf and pluginRelationOf", () => {
   });
 
   it("relationOf refuses a Relation of another Model, or what is no Relation, naming the Model", () => {
-    expect(() => relationOf(User, asRelation(Post.all()))).toThrow(new TypeError("User: relationOf takes a Relation of User, not [object Object]"));
-    expect(() => relationOf(User, {} as Relation)).toThrow(new TypeError("User: relationOf takes a Relation of User, not [object Object]"));
+    expect(() => relationOf(User, asRelation(Post.all()))).toThrow(new TypeError("User: relationOf takes a Relation of User, not [object Relation]"));
+    expect(() => relationOf(User, {} as Relation)).toThrow(new TypeError("User: relationOf takes a Relation of User, not {}"));
   });
 
   it("pluginRelationOf keeps the description and the bound Model, without the Model's own Relation methods", () => {

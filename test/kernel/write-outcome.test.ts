@@ -5,7 +5,7 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import { ActiveRecord, auditLog, batch, belongsTo, defineApplicationRecord, hasMany, multiTenancy, withDatabase, withTenant } from "../../src/index.js";
-import { definePlugin, installWritePlans, type WritePlan } from "../../src/plugin.js";
+import { definePlugin, installWritePlans, type Statement, type WritePlan } from "../../src/plugin.js";
 import { rejectionOf } from "../helpers/errors.js";
 import { countRows, recordingRoundTrips } from "../helpers/queries.js";
 import { connect } from "../../src/index.js";
@@ -251,8 +251,9 @@ for (const order of ["auditLog first", "multiTenancy first"] as const) {
     class Base extends ActiveRecord {
       static override binding = "DB";
       static {
-        // The recorder comes first: an outcome hook that throws (multiTenancy's, on a conflict) ends that write's later ones.
-        const plugins = order === "auditLog first" ? [outcomes, auditLog, multiTenancy()] : [outcomes, multiTenancy(), auditLog];
+        // The recorder first in one order, last in the other: it hears of every write even after multiTenancy's outcome
+        // hook threw (on a conflict).
+        const plugins = order === "auditLog first" ? [outcomes, auditLog, multiTenancy()] : [multiTenancy(), auditLog, outcomes];
         for (const plugin of plugins) this.use(plugin);
       }
     }
@@ -294,3 +295,93 @@ for (const order of ["auditLog first", "multiTenancy first"] as const) {
     });
   });
 }
+
+describe("write:outcome hooks that throw", () => {
+  /** What each of two plugins' outcome hooks heard, in order: `<plugin> <title> ok|failed`. */
+  const heard: string[] = [];
+  /** The plugins whose outcome hook throws, on every outcome. */
+  const throwing = new Set<string>();
+  const listener = (name: string) =>
+    definePlugin({
+      name: `outcome-${name}`,
+      setup: installWritePlans,
+      hooks: {
+        "write:outcome"({ plan, error }) {
+          heard.push(`${name} ${String(plan.values.get("title") ?? plan.rows[0]?.get("title"))} ${error === undefined ? "ok" : "failed"}`);
+          if (throwing.has(name)) throw new Refused(`${name} threw`);
+        },
+      },
+    });
+
+  class ListenedBase extends ActiveRecord {
+    static override binding = "DB";
+    static {
+      this.use(listener("first"));
+      this.use(listener("second"));
+    }
+  }
+  class Note extends defineApplicationRecord(schema, ListenedBase)("audited_notes") {}
+
+  const everyHookOnce = (titles: string[], outcome: "ok" | "failed") => titles.flatMap((title) => [`first ${title} ${outcome}`, `second ${title} ${outcome}`]);
+
+  beforeEach(async () => {
+    await env.DB.exec("DELETE FROM audited_notes;");
+    heard.length = 0;
+    throwing.clear();
+  });
+
+  it("a save: the hook after one that threw still hears of the write, and the first hook's error is thrown once the record is written", async () => {
+    throwing.add("first");
+    const note = Note.build({ title: "a" });
+    expect(await rejectionOf(note.save())).toEqual(new Refused("first threw"));
+    expect(heard).toEqual(everyHookOnce(["a"], "ok"));
+    expect(note.isPersisted()).toBe(true);
+    expect(await countRows("audited_notes")).toBe(1);
+  });
+
+  it("several hooks throw: the first one's error is thrown, not an AggregateError", async () => {
+    throwing.add("first").add("second");
+    expect(await rejectionOf(Note.build({ title: "a" }).save())).toEqual(new Refused("first threw"));
+    expect(heard).toEqual(everyHookOnce(["a"], "ok"));
+  });
+
+  it("a batch of records D1 refuses: every hook hears of every write's failure once, and the first hook's error is thrown", async () => {
+    await Note.createOrThrow({ title: "taken" });
+    heard.length = 0;
+    throwing.add("first");
+    const notes = ["a", "taken", "c"].map((title) => Note.build({ title }));
+    expect(await rejectionOf(batch(notes.map((note) => note.toSave())))).toEqual(new Refused("first threw"));
+    expect(heard).toEqual(everyHookOnce(["a", "taken", "c"], "failed"));
+    expect(notes.every((note) => note.isNewRecord())).toBe(true);
+    expect(await countRows("audited_notes")).toBe(1);
+  });
+
+  it("a batch of records written: every hook hears of every write's success once, and every record learns it was written", async () => {
+    throwing.add("first");
+    const notes = ["a", "b", "c"].map((title) => Note.build({ title }));
+    expect(await rejectionOf(batch(notes.map((note) => note.toSave())))).toEqual(new Refused("first threw"));
+    expect(heard).toEqual(everyHookOnce(["a", "b", "c"], "ok"));
+    expect(notes.every((note) => note.isPersisted())).toBe(true);
+  });
+
+  for (const [how, run] of [
+    ["db.runAll", (statements: Statement[]) => connect(env.DB).runAll(statements)],
+    ["a batch", (statements: Statement[]) => batch(statements)],
+  ] as const) {
+    it(`bulk writes in ${how}: every hook hears of every write's success once, never of a failure after it`, async () => {
+      throwing.add("first");
+      const statements = ["a", "b", "c"].map((title) => Note.toInsertAll([{ title }]));
+      expect(await rejectionOf(run(statements))).toEqual(new Refused("first threw"));
+      expect(heard).toEqual(everyHookOnce(["a", "b", "c"], "ok"));
+      expect(await countRows("audited_notes")).toBe(3);
+    });
+
+    it(`bulk writes in ${how} that D1 refuses: every hook hears of every write's failure once`, async () => {
+      throwing.add("second");
+      const statements = ["a", "b", "b"].map((title) => Note.toInsertAll([{ title }]));
+      expect(await rejectionOf(run(statements))).toEqual(new Refused("second threw"));
+      expect(heard).toEqual(everyHookOnce(["a", "b", "b"], "failed"));
+      expect(await countRows("audited_notes")).toBe(0);
+    });
+  }
+});

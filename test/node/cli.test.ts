@@ -241,9 +241,11 @@ export const schema = {
     const folder = app();
     ok(folder, "g", "model", "line_item");
     ok(folder, "g", "model", "category");
+    ok(folder, "g", "model", "Link_2");
     expect(read(folder, "src/models/line-item.ts")).toContain(`export class LineItem extends ApplicationRecord("line_items") {}`);
+    expect(read(folder, "src/models/link2.ts")).toContain(`export class Link2 extends ApplicationRecord("link2s") {}`);
     expect(read(folder, "src/models/category.ts")).toContain(`export class Category extends ApplicationRecord("categories") {}`);
-    expect(readdirSync(path.join(folder, "migrations")).sort()).toEqual(["0001_create_line_items.sql", "0002_create_categories.sql"]);
+    expect(readdirSync(path.join(folder, "migrations")).sort()).toEqual(["0001_create_line_items.sql", "0002_create_categories.sql", "0003_create_link2s.sql"]);
   });
 
   it("runs in the folder given by --cwd", () => {
@@ -602,6 +604,13 @@ describe("errors", () => {
     ["a snake_case column named like a record method", ["g", "model", "Report", "is_new_record:boolean"], /^Error: Column "is_new_record:boolean": its attribute isNewRecord would have the name of a record method/],
     ["a missing Model name", ["g", "model"], /^Error: Give the Model's name: recordflare g model <Name> \[column\.\.\.\]$/],
     ["a bad Model name", ["g", "model", "9Lives"], /^Error: "9Lives" is not a Model name/],
+    ["a Model name ending in _", ["g", "model", "Link_", "--parent", "Link"], /^Error: "Link_" is not a Model name: use letters and digits, starting with a letter, with one _ or - between words and none at the end \(BlogPost, blog_post\)\.$/],
+    ["a Model name ending in -", ["g", "model", "link-"], /^Error: "link-" is not a Model name/],
+    ["a Model name with two separators in a row", ["g", "model", "Link__Item"], /^Error: "Link__Item" is not a Model name/],
+    ["a Model name with _ and - in a row", ["g", "model", "link_-item"], /^Error: "link_-item" is not a Model name/],
+    ["a --parent ending in _", ["g", "model", "Admin", "--parent", "User_"], /^Error: "User_" is not a Model name/],
+    ["a migration name ending in _", ["g", "migration", "CreatePosts_", "title"], /^Error: "CreatePosts_" is not a migration name/],
+    ["a migration name with two _ in a row", ["g", "migration", "add__email_to_users", "email"], /^Error: "add__email_to_users" is not a migration name/],
     ["a missing migration name", ["g", "migration"], /^Error: Give the migration's name/],
     ["an unknown --id", ["g", "model", "User", "--id", "bigint"], /^Error: --id bigint: the key types are uuid .* and integer/],
     ["an unknown command", ["make", "model"], /^Error: Unknown command make$/],
@@ -610,7 +619,8 @@ describe("errors", () => {
     ["a Model whose table is wrangler's d1_migrations", ["g", "model", "D1Migration"], /^Error: Model D1Migration: the table d1_migrations has a reserved name \(names starting with d1_ are kept for D1 and Wrangler, which records applied migrations in d1_migrations\); choose another Model name\.$/],
     ["a Model whose table starts with d1_", ["g", "model", "d1_audit"], /^Error: Model D1Audit: the table d1_audits has a reserved name \(names starting with d1_/],
     ["a Model whose table starts with sqlite_", ["g", "model", "SqliteStat"], /^Error: Model SqliteStat: the table sqlite_stats has a reserved name \(names starting with sqlite_ are kept for SQLite's own tables\)/],
-    ["a created table starting with _cf_", ["g", "migration", "Create__cf_things", "name"], /^Error: Create__cf_things: the table _cf_things has a reserved name \(names starting with _cf_ are kept for D1's own tables\); choose another table name\.$/],
+    ["a created table starting with _cf_", ["g", "migration", "Create__cf_things", "name"], /^Error: "Create__cf_things" is not a migration name: use letters, digits and _, starting with a letter, with one _ between words and none at the end \(AddEmailToUsers\)\.$/],
+    ["a reference to a table starting with _cf_", ["g", "model", "Post", "owner:references{_cf_owners}"], /^Error: Column "owner:references\{_cf_owners\}": the table _cf_owners has a reserved name \(names starting with _cf_ are kept for D1's own tables\)/],
     ["a created table starting with D1_ in capitals", ["g", "migration", "create_D1_things", "name"], /^Error: create_D1_things: the table d1_things has a reserved name/],
     ["adding to wrangler's d1_migrations", ["g", "migration", "AddNoteToD1Migrations", "note"], /^Error: AddNoteToD1Migrations: the table d1_migrations has a reserved name .*; a generated migration changes only the app's own tables\.$/],
     ["a reference to a reserved table", ["g", "model", "Post", "sqlite_master:references"], /^Error: Column "sqlite_master:references": the table sqlite_masters has a reserved name/],

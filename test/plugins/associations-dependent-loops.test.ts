@@ -129,6 +129,23 @@ describe("dependent destroy through a loop", () => {
     expect(log.filter((line) => line.startsWith("before")).sort()).toEqual(["before nested", "before reply", "before root"]);
   });
 
+  it("a chain of replies 5,000 deep, with callbacks: read in one round trip, walked without overflowing the stack, written in one more, children first", async () => {
+    // The walk that hands each reply its own replies recursed once per level, which overflowed the stack near 3,000.
+    const depth = 5_000;
+    const { Comment, log } = threadedComments({ callbacks: true });
+    await env.DB.prepare(
+      "WITH RECURSIVE chain(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM chain WHERE n < ?) INSERT INTO tc_comments (id, parent_id, body) SELECT n, nullif(n - 1, 0), 'c' || n FROM chain",
+    )
+      .bind(depth)
+      .run();
+    const trips = await destroyCounted(Comment, 1);
+    expect(trips).toHaveLength(2);
+    expect(await countRows("tc_comments")).toBe(0);
+    const chain = Array.from({ length: depth }, (_, index) => `c${index + 1}`);
+    expect(log.filter((line) => line.startsWith("before"))).toEqual(chain.map((body) => `before ${body}`));
+    expect(log.filter((line) => line.startsWith("after"))).toEqual(chain.reverse().map((body) => `after ${body}`));
+  });
+
   it("nullify does not descend: only the owner's own children lose their key", async () => {
     const { User, Comment } = threadedComments({ comments: "nullify" });
     const user = await User.create({ name: "ada" });

@@ -157,6 +157,7 @@ describe("graphs and batches", () => {
     expect(owner.leaf.get()!.title).toBe("two");
     await kept.reloadAssociation("keeper");
     expect(kept.keeper.get()!.name).toBe("B");
+    await expect(kept.reloadAssociation(Symbol("keeper") as never)).rejects.toThrow(new TypeError("SaaKept.reloadAssociation takes an association name, not Symbol(keeper)"));
   });
 });
 

@@ -97,6 +97,8 @@ describe("guide: Polymorphic associations, reading and assigning", () => {
     const comment = Comment.build({ body: "x" });
     expect(() => comment.commentable.set(Like.build({}) as never)).toThrow(new TypeError("Comment.commentable.set takes a record of Post, Photo or null, not a Like"));
     expect(() => comment.commentable.set("Post" as never)).toThrow(/Comment\.commentable\.set takes a record of Post, Photo or null, not "Post"/);
+    expect(() => comment.commentable.set({ id: 1 } as never)).toThrow(new TypeError("Comment.commentable.set takes a record of Post, Photo or null, not { id: 1 }"));
+    expect(() => comment.commentable.set(Object.create(null) as never)).toThrow(new TypeError("Comment.commentable.set takes a record of Post, Photo or null, not {}"));
     expect([comment.commentableType, comment.commentableId]).toEqual([null, null]);
   });
 

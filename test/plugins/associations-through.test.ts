@@ -534,6 +534,18 @@ describe("guide: Through associations: writes keep the join rows right", () => {
     expect(await ThrTagging.where({ thrPostId: a1.id }).count()).toBe(2);
   });
 
+  it("setIds quotes the keys it finds no row of readably, each once, whatever was given by mistake", async () => {
+    const { a1, red } = await seed();
+    const missing = async (ids: unknown[]) => (await rejectionOf(a1.thrTags().setIds(ids as never))).message;
+    expect(await missing([red.id!, { id: red.id }])).toBe(`ThrPost.thrTags.setIds: no ThrTag with id { id: ${red.id} }`);
+    expect(await missing([[red.id]])).toBe(`ThrPost.thrTags.setIds: no ThrTag with id [${red.id}]`);
+    expect(await missing([Object.create(null), "nine", "nine", 998, "998"])).toBe('ThrPost.thrTags.setIds: no ThrTag with id {}, "nine", 998');
+    expect(await ThrTagging.where({ thrPostId: a1.id }).count()).toBe(2);
+    // A form's text of a key finds the row of that key.
+    await a1.thrTags().setIds([String(red.id)]);
+    expect((await ThrTagging.where({ thrPostId: a1.id }).pluck("thrTagId")).map(Number)).toEqual([red.id]);
+  });
+
   it("bad arguments are refused naming the method; a through a through is read-only", async () => {
     const { a1, ann } = await seed();
     await expect(a1.thrTags().add("red" as never)).rejects.toThrow("ThrPost.thrTags.add takes records of ThrTag, not");

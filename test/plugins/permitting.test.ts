@@ -68,6 +68,16 @@ describe("CastError: the TypeError of a value that cannot be cast", () => {
     }
   });
 
+  it("a list of attribute objects is refused without showing their values", async () => {
+    const error = await thrown(() => User.permit([{ name: "Ada", password: "secret" }] as never, "name"));
+    expect((error as Error).message).toBe("User.permit takes a plain object, FormData or URLSearchParams, not [{…}]");
+  });
+
+  it("a name that is no string is refused naming it readably", () => {
+    expect(() => User.permit({}, { name: true } as never)).toThrow(new TypeError("User.permit: attribute names are strings, not { name: true }"));
+    expect(() => User.permit({}, Object.create(null) as never)).toThrow(new TypeError("User.permit: attribute names are strings, not {}"));
+  });
+
   it("an app can answer bad input with a 400 and still see its own TypeErrors", () => {
     const respond = (handler: () => unknown) => {
       try {

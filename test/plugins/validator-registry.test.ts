@@ -290,6 +290,8 @@ describe("a check registered with defineValidator", () => {
     expect(() => defineValidator("on", { validate: () => {} })).toThrow(TypeError);
     expect(() => defineValidator("e-mail", { validate: () => {} })).toThrow(new TypeError('defineValidator: the name must be an identifier, not "e-mail"'));
     expect(() => defineValidator(undefined as never, { validate: () => {} })).toThrow(TypeError);
+    expect(() => defineValidator(7n as never, { validate: () => {} })).toThrow(new TypeError("defineValidator: the name must be an identifier, not 7n"));
+    expect(() => defineValidator({ name: "email" } as never, { validate: () => {} })).toThrow(new TypeError('defineValidator: the name must be an identifier, not { name: "email" }'));
     expect(() => defineValidator("nothing", {} as never)).toThrow(new TypeError('defineValidator("nothing"): the validator needs a validate function'));
   });
 });

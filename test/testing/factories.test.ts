@@ -65,6 +65,8 @@ describe("recordflare/testing: factories", () => {
   it("an unknown trait or a bad count is refused naming the factory's Model", async () => {
     expect(() => users.build({}, "nope" as never)).toThrow(`defineFactory(User): no trait named "nope"`);
     await expect(users.createList(-1)).rejects.toThrow("User factory: buildList takes a whole number of records, not -1");
+    await expect(users.createList({ count: 2 } as never)).rejects.toThrow("User factory: buildList takes a whole number of records, not { count: 2 }");
+    expect(() => users.build({}, 7n as never)).toThrow("defineFactory(User): no trait named 7n");
     expect(() => defineFactory(User, {} as never)).toThrow("defineFactory(User): the definition is a function of the sequence number giving attributes");
   });
 });

@@ -45,6 +45,7 @@ describe("recordflare/testing: what a test's queries cost", () => {
     const error = await rejectionOf(expectRoundTrips(1, async () => [await User.find(ada.id), await Post.count()]));
     expect(error.message).toMatch(/^expected 1 round trip, got 2:\n  1\. SELECT .* FROM "users".*\n  2\. SELECT COUNT\(\*\).* FROM "posts"/);
     await expect(expectRoundTrips(1.5, () => null)).rejects.toThrow("expectRoundTrips takes a whole number of round trips, not 1.5");
+    await expect(expectRoundTrips(Object.create(null), () => null)).rejects.toThrow("expectRoundTrips takes a whole number of round trips, not {}");
   });
 
   it("expectNoTableScans fails a query that reads a table row by row, naming it, and passes a search by key or index", async () => {

@@ -73,12 +73,50 @@ export function failEach<T>(parts: readonly T[], error: unknown, fail: (part: T,
 }
 
 /**
+ * The statements of a call that D1 ran and that were read, each paired with the error another one's reading threw:
+ * each told its `write:outcome` hooks of its success as it was read, so the failure that error makes of its save,
+ * destroy or batch is not reported to it again.
+ */
+const readBeforeFailure = new WeakMap<Statement, unknown>();
+
+/**
+ * Reads every one of the `statements` D1 ran, in order, even after a reader threw (each write's `write:outcome`
+ * hooks must hear of its success), then throws the first error; synchronous when no reader returns a promise.
+ */
+export function readEach(statements: readonly Statement[], read: (statement: Statement) => unknown): unknown[] | Promise<unknown[]> {
+  const failures: Array<{ error: unknown }> = [];
+  const results = statements.map((statement, index) => {
+    try {
+      const result = read(statement);
+      return result instanceof Promise ? result.catch((error: unknown) => void (failures[index] = { error })) : result;
+    } catch (error) {
+      failures[index] = { error };
+      return undefined;
+    }
+  });
+  const settled = (values: unknown[]): unknown[] => {
+    const failure = failures.find((each) => each !== undefined);
+    if (!failure) return values;
+    for (const statement of statements) readBeforeFailure.set(statement, failure.error);
+    throw failure.error;
+  };
+  return results.some((result) => result instanceof Promise) ? Promise.all(results).then(settled) : settled(results);
+}
+
+/**
  * The error a failed call throws: every write among `statements` that reports its failure (its `write:outcome`
  * hooks) sees `error` first, and the first one to replace it gives the error thrown instead. Statements that
- * report nothing (reads, a plugin's own) leave it as it is; record writes report through their batch item.
+ * report nothing (reads, a plugin's own) leave it as it is; record writes report through their batch item. A
+ * statement read before `error` was thrown by reading another one already reported its success, and is skipped.
  */
 export function reportedFailure(statements: readonly Statement[], error: unknown): unknown {
-  return failEach(statements, error, (statement) => (statement.reportFailure ? statement.reportFailure(error) : error));
+  return failEach(statements, error, (statement) => {
+    if (readBeforeFailure.has(statement) && readBeforeFailure.get(statement) === error) {
+      readBeforeFailure.delete(statement);
+      return error;
+    }
+    return statement.reportFailure ? statement.reportFailure(error) : error;
+  });
 }
 
 /**

@@ -4,6 +4,7 @@ import { argumentError, refuseUninspectable } from "../records/arguments.js";
 import { type BatchItem, Database, boundDatabase, connect } from "./database.js";
 import type { D1DatabaseLike } from "./d1.js";
 import { NoDatabase } from "../errors.js";
+import { previewText } from "../records/display.js";
 
 const current = new AsyncLocalStorage<Database>();
 
@@ -40,7 +41,7 @@ async function databaseFromBinding(modelName: string, binding: string | undefine
   }
   const env = await workerEnv();
   const d1 = env?.[binding] as D1DatabaseLike | undefined;
-  if (!d1) throw new NoDatabase(`${modelName}: the binding ${JSON.stringify(binding)} is not in the Worker's env`);
+  if (!d1) throw new NoDatabase(`${modelName}: the binding ${previewText(binding)} is not in the Worker's env`);
   let database = bindingDatabases.get(d1);
   if (!database) bindingDatabases.set(d1, (database = connect(d1)));
   return database;

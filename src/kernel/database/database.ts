@@ -1,6 +1,7 @@
 import { HookPoints } from "../plugin-api/hook-points.js";
 import { argumentError, optionsArgument, refuseUninspectable } from "../records/arguments.js";
-import { type Batchable, failedItem, failEach, finishEach, isBatchable, reportedFailure, resultsPerItem } from "./batchable.js";
+import { previewText } from "../records/display.js";
+import { type Batchable, failedItem, failEach, finishEach, isBatchable, readEach, reportedFailure, resultsPerItem } from "./batchable.js";
 import type { D1DatabaseLike, D1PreparedStatementLike } from "./d1.js";
 import { changesGuardSlot, checkChanges, guardedBatch } from "./changes-check.js";
 import { metaOfError, translateError } from "./database-errors.js";
@@ -220,14 +221,13 @@ export class Database {
       throw failed(error);
     }
     let offset = 0;
-    const read = statements.map((statement) => {
+    // A reader whose records' load stage is async gives a promise: the batch resolves once every one is done.
+    return readEach(statements, (statement) => {
       const sentOf = results.slice(offset, (offset += statement.parts?.length ?? 1));
       const { extras } = statement;
       const own = extras ? sentOf.filter((_, index) => !extras.has(statement.parts![index]!)) : sentOf;
       return statement.read(own.flatMap((result) => result.results ?? []), summedMeta(own.map((result) => result.meta)), this);
     });
-    // A reader whose records' load stage is async gives a promise: the batch resolves once every one is done.
-    return read.some((result) => result instanceof Promise) ? Promise.all(read) : read;
   }
 
   /**
@@ -317,7 +317,7 @@ const BINDING = "a D1 binding (env.DB, not its name)";
 /** Opens a database on a D1 binding of the Worker's env, with per-request options such as `onQuery`. */
 export function connect(binding: D1DatabaseLike, options?: ConnectOptions): Database {
   // A misspelt binding name reads undefined from env: say so now, not as a failed property read at the first query.
-  if (!binding) throw new TypeError(`connect: the D1 binding is ${binding}; check its name`);
+  if (!binding) throw new TypeError(`connect: the D1 binding is ${previewText(binding)}; check its name`);
   // The binding's name ("DB") instead of env.DB, or any other object, is refused now too.
   refuseUninspectable("connect", BINDING, binding);
   const usable = typeof binding === "object" && typeof binding.prepare === "function" && typeof binding.batch === "function";

@@ -21,7 +21,7 @@ export interface OutcomeReport {
 export function outcomeReport(plan: PlannedWrite, statement: Statement | undefined): OutcomeReport | undefined {
   const { hooks } = plan.model;
   if (!hooks.has("write:outcome")) return undefined;
-  const call = (outcome: WriteOutcome) => hooks.callSync("write:outcome", outcome);
+  const call = (outcome: WriteOutcome) => hooks.callEachSync("write:outcome", outcome);
   return {
     succeeded(changes, rows) {
       call({ plan, statement, changes, rows, error: undefined, conflict: false });

@@ -37,6 +37,22 @@ export class HookPoints<Hooks extends Record<string, any>> extends HookRegistry<
   callSync<Name extends keyof Hooks & string>(name: Name, ...args: Parameters<Hooks[Name]>): void {
     for (const fn of this._hooks[name] ?? []) fn(...args);
   }
+
+  /**
+   * Calls every hook of a synchronous point in order, the ones after a hook that threw too, then throws the first
+   * error: for a point that reports what already happened (a write's outcome), which every hook must hear of.
+   */
+  callEachSync<Name extends keyof Hooks & string>(name: Name, ...args: Parameters<Hooks[Name]>): void {
+    let failure: { error: unknown } | undefined;
+    for (const fn of this._hooks[name] ?? []) {
+      try {
+        fn(...args);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+    if (failure) throw failure.error;
+  }
 }
 
 function callFrom(hooks: ReadonlyArray<(...args: any[]) => unknown>, start: number, args: unknown[]): Promise<void> | void {

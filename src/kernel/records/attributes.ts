@@ -1,5 +1,6 @@
 import { type AttributeType, type AttributeTypeMap, type AttributeTypeName, attributeTypes } from "./attribute-types.js";
 import { InvalidModel } from "../errors.js";
+import { previewText } from "./display.js";
 import { underscore } from "../sql/naming.js";
 
 /** A default: a value, or a function called at `build()` for a fresh value each time. */
@@ -68,7 +69,7 @@ export function defineAttribute(modelName: string, name: string, declaration: At
   // Own types only: a name such as "toString" is no type.
   const type = Object.hasOwn(attributeTypes, options.type) ? attributeTypes[options.type] : undefined;
   // A plugin's type is defined when the plugin is registered: register it before declaring the Models that use it.
-  if (!type) throw new InvalidModel(`${modelName}.${name} has an unknown type ${JSON.stringify(options.type)}`);
+  if (!type) throw new InvalidModel(`${modelName}.${name} has an unknown type ${previewText(options.type)}`);
   if (options.generateId && options.type !== "string") {
     throw new InvalidModel(`${modelName}.${name}: generateId is only for string attributes`);
   }

@@ -1,10 +1,11 @@
 import type { Attribute } from "./attributes.js";
 import { declarationOf, ownDeclaration } from "./declaration.js";
 import { InvalidModel } from "../errors.js";
+import { previewText } from "./display.js";
 import { HookPoints } from "../plugin-api/hook-points.js";
 import type { ModelHooks, ResolvedModel } from "../plugin-api/hooks.js";
 import { quoteIdentifier } from "../sql/naming.js";
-import { isReservedName, RESERVED_PREFIX } from "../sql/reserved-names.js";
+import { hidesRowId, isReservedName, RESERVED_PREFIX } from "../sql/reserved-names.js";
 import type { HookRegistration, Plugin } from "../plugin-api/plugin.js";
 
 export type { ResolvedModel };
@@ -67,7 +68,7 @@ function checkTableName(model: Function): void {
   for (const cls of chain) {
     const own = ownTableName(cls);
     if (own !== undefined && table !== undefined && own !== table) {
-      throw new InvalidModel(`${model.name}: tableName ${JSON.stringify(own)} differs from the inherited ${JSON.stringify(table)}; single-table inheritance is not supported`);
+      throw new InvalidModel(`${model.name}: tableName ${previewText(own)} differs from the inherited ${previewText(table)}; single-table inheritance is not supported`);
     }
     if (table === undefined && cls !== top) table = own ?? tableNameOfClass(model, cls);
   }
@@ -90,13 +91,22 @@ export function reserveRecordMethodNames(names: Iterable<string>): void {
   for (const name of names) RESERVED.add(name);
 }
 
-/** Refuses a table or column name that recordflare keeps for the names it adds to its statements. */
+/** Why a column may not be named `rowid`, in any case (see `hidesRowId`). */
+const ROW_ID_ADVICE = "a column rowid hides SQLite's row id, which recordflare reads to find the key of a row the database numbered";
+
+/**
+ * Refuses a table or column name that recordflare keeps for the names it adds to its statements, and a column that
+ * hides the row id it reads.
+ */
 function checkReservedNames(model: Function, tableName: string, attributes: Map<string, Attribute>): void {
   const advice = `names starting with ${RESERVED_PREFIX} are reserved for the names recordflare adds to its queries`;
   if (isReservedName(tableName)) throw new InvalidModel(`${model.name || tableName}: table ${JSON.stringify(tableName)}: ${advice}; rename the table`);
   for (const attribute of attributes.values()) {
     if (isReservedName(attribute.column)) {
       throw new InvalidModel(`${model.name}: attribute ${attribute.name} has the column ${JSON.stringify(attribute.column)}: ${advice}; rename the column`);
+    }
+    if (hidesRowId(attribute.column)) {
+      throw new InvalidModel(`${model.name}: attribute ${attribute.name} has the column ${JSON.stringify(attribute.column)}: ${ROW_ID_ADVICE}; rename the column`);
     }
   }
 }
@@ -107,7 +117,7 @@ function checkAttributes(model: Resolvable, attributes: Map<string, Attribute>, 
   }
   // Also what an override ignoring the primary key leads to: checked here, since a subclass may set another one.
   if (!attributes.has(model.primaryKey)) {
-    throw new InvalidModel(`${model.name}: primaryKey ${JSON.stringify(model.primaryKey)} is not an attribute`);
+    throw new InvalidModel(`${model.name}: primaryKey ${previewText(model.primaryKey)} is not an attribute`);
   }
   for (const name of hiddenChecked) {
     if (!attributes.has(name)) throw new InvalidModel(`${model.name}: hiddenAttributes names ${name}, which is not an attribute`);

@@ -23,7 +23,8 @@ function relationClassOf(model: Function): typeof Relation {
   if (!own) {
     const PluginRelation = class extends Relation {};
     for (const plugin of declarationOf(resolved.model).plugins) installRelationMethods(resolved.model.name, PluginRelation.prototype, plugin);
-    relationClasses.set(unbound, (own = class extends PluginRelation {}));
+    // Named Relation, as its instances show (in a message, in the console), not after the variable that holds it.
+    relationClasses.set(unbound, (own = { Relation: class extends PluginRelation {} }.Relation));
   }
   return own;
 }

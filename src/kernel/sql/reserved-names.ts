@@ -21,3 +21,13 @@ export function injectedName(name: string): string {
 export function isReservedName(name: string): boolean {
   return name.toLowerCase().startsWith(RESERVED_PREFIX);
 }
+
+/**
+ * Whether a column of this name hides SQLite's row id from the statements recordflare writes: they read it as
+ * `rowid` (to find the key of a row the database numbered), which then names the column, in any case. SQLite's
+ * other names of the row id, `_rowid_` and `oid`, are never written by recordflare, so columns of those names are
+ * free.
+ */
+export function hidesRowId(column: string): boolean {
+  return column.toLowerCase() === "rowid";
+}

@@ -350,18 +350,27 @@ function byParent(records: ReadonlyMap<number, Owner[]>, tree: DependentTree): M
   return grouped;
 }
 
+/** A record the walk of `handOut` is in: the children it hands on, in order, and how many it has gone through. */
+interface WalkStep {
+  readonly record: Owner;
+  readonly parent: Owner | undefined;
+  readonly next: ReadonlyArray<readonly [child: Owner, node: DependentNode, handed: Owner[]]>;
+  at: number;
+}
+
 /**
  * Hands each record what was found for its dependents, walking the tree as the destroy will (each record's
  * children in declaration order, depth first): a row is handed to the first parent that reaches it, so that it is
  * destroyed once and before every row it points at, and a row already being destroyed (an ancestor, where rows point
- * at each other) is left out, so the walk ends.
+ * at each other) is left out, so the walk ends. The walk keeps its own stack, not the call stack: a chain of replies
+ * thousands deep is walked as a shallow one.
  */
 function handOut(owner: Owner, tree: DependentTree, found: TreeFound): void {
   const children = byParent(found.records, tree);
   const rows = new Set([rowOf(owner)]);
   // Each record's DELETE follows those of the records it hands its children to: the order of the walk's exits.
   const places = new Map<Owner, DestroyPlace>();
-  const visit = (record: Owner, nodes: readonly DependentNode[], isOwner: boolean, parent: Owner | undefined) => {
+  const enter = (record: Owner, nodes: readonly DependentNode[], isOwner: boolean, parent: Owner | undefined): WalkStep => {
     const map = nodes.length > 0 ? foundFor(record) : undefined;
     const key = keyOf(record);
     const next: Array<[Owner, DependentNode, Owner[]]> = [];
@@ -373,15 +382,22 @@ function handOut(owner: Owner, tree: DependentTree, found: TreeFound): void {
       map!.set(name, handed);
       for (const child of children.get(node.tag)?.get(key) ?? []) next.push([child, node, handed]);
     }
-    for (const [child, node, handed] of next) {
-      if (rows.has(rowOf(child))) continue;
-      rows.add(rowOf(child));
-      handed.push(child);
-      visit(child, node.children, false, record);
-    }
-    places.set(record, { deletedAt: places.size, parent });
+    return { record, parent, next, at: 0 };
   };
-  visit(owner, tree.nodes, true, undefined);
+  const walk = [enter(owner, tree.nodes, true, undefined)];
+  while (walk.length > 0) {
+    const step = walk.at(-1)!;
+    if (step.at === step.next.length) {
+      walk.pop();
+      places.set(step.record, { deletedAt: places.size, parent: step.parent });
+      continue;
+    }
+    const [child, node, handed] = step.next[step.at++]!;
+    if (rows.has(rowOf(child))) continue;
+    rows.add(rowOf(child));
+    handed.push(child);
+    walk.push(enter(child, node.children, false, step.record));
+  }
   const links = mutualLinksOf(tree, owner, places, databaseOfRecord(owner));
   if (links) mutualLinks.set(owner, links);
 }

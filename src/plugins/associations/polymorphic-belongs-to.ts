@@ -34,7 +34,9 @@ export class PolymorphicBelongsToAssociation extends BelongsToAssociation {
     const entry = listedEntry(polymorphic!.models, typeof record === "object" ? record.constructor : undefined);
     if (!entry) {
       const names = [...polymorphic!.models.keys()].join(", ");
-      const given = typeof record === "object" && record !== null ? `a ${record.constructor.name}` : previewText(record);
+      // A record of another Model by its class ("a Like"); anything else as messages show values.
+      const kind: unknown = typeof record === "object" && record !== null ? record.constructor?.name : undefined;
+      const given = typeof kind === "string" && kind !== "" && kind !== "Object" ? `a ${kind}` : previewText(record);
       throw new TypeError(`${owner.constructor.name}.${association.name}.set takes a record of ${names} or null, not ${given}`);
     }
     const [type, model] = entry;

@@ -1,4 +1,4 @@
-import { argumentError, type BatchItem, column, compileSelect, databaseForBatch, prepareRelation, RecordNotFound, type Relation, type Statement, sql } from "../../kernel/index.js";
+import { argumentError, type BatchItem, column, compileSelect, databaseForBatch, prepareRelation, previewList, previewText, RecordNotFound, type Relation, type Statement, sql } from "../../kernel/index.js";
 import { writeChildren } from "./child-writes.js";
 import { hasOtherDestroyHooks } from "./dependent-tree.js";
 import { rowKeyOf } from "./keys.js";
@@ -192,11 +192,25 @@ async function setIds(writes: Writing, ids: unknown): Promise<void> {
   const reads = await Promise.all(writes.owner.isNewRecord() ? [preparedSelect(targets)] : [preparedSelect(targets), preparedSelect(replacedJoins(writes))]);
   const [found, current] = (await (await databaseForBatch(reads)).batch(reads)) as [Loaded[], Loaded[] | undefined];
   const byKey = new Map(found.map((target) => [String(target.readAttribute(writes.source.theirKey)), target]));
-  const missing = [...new Set(ids.map(String))].filter((id) => !byKey.has(id));
-  if (missing.length > 0) {
-    throw new RecordNotFound(`${writes.where("setIds")}: no ${association.target.name} with ${writes.source.theirKey} ${missing.join(", ")}`);
+  const targetOf = (id: unknown) => {
+    const text = idText(id);
+    return text === undefined ? undefined : byKey.get(text);
+  };
+  // Each missing key once, as first given: a key given twice ("7" and 7) is the same row.
+  const missing = new Map<unknown, unknown>();
+  for (const id of ids) if (!targetOf(id) && !missing.has(idText(id) ?? id)) missing.set(idText(id) ?? id, id);
+  if (missing.size > 0) {
+    throw new RecordNotFound(`${writes.where("setIds")}: no ${association.target.name} with ${writes.source.theirKey} ${previewList([...missing.values()], previewText)}`);
   }
-  return set(writes, [...new Set(ids.map((id) => byKey.get(String(id))!))], current);
+  return set(writes, [...new Set(ids.map((id) => targetOf(id)!))], current);
+}
+
+/**
+ * A key as the rows' keys are compared with it: a text, number or BigInt by its text (a form's "7" is the row of
+ * 7), as the target Model's rows were read by it; undefined for anything else, which is no key and finds no row.
+ */
+function idText(id: unknown): string | undefined {
+  return typeof id === "string" || typeof id === "number" || typeof id === "bigint" ? String(id) : undefined;
 }
 
 /**
