@@ -3,13 +3,13 @@
  * its first use (recordflare names what it adds to its queries so), and a column `rowid` hides SQLite's row id,
  * which recordflare reads to find the key of a row the database numbered.
  */
-import { hidesRowId, isReservedName, RESERVED_PREFIX } from "../kernel/sql/reserved-names.js";
+import { hidesRowId, isReservedName, RESERVED_PREFIX, ROW_ID_REASON } from "../kernel/sql/reserved-names.js";
 import { CliError } from "./errors.js";
 
 /** Why a new column may not have this name, or undefined when it may. */
 function reservedColumnReason(column: string): string | undefined {
   if (isReservedName(column)) return `names starting with ${RESERVED_PREFIX} are kept for the names recordflare adds to its queries`;
-  if (hidesRowId(column)) return "it would hide SQLite's row id, which recordflare reads to find the key of a row the database numbered";
+  if (hidesRowId(column)) return ROW_ID_REASON;
   return undefined;
 }
 

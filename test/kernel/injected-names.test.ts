@@ -145,13 +145,13 @@ describe("reserved names", () => {
       }
       expect(() => RowIdNamed.all()).toThrow(
         new InvalidModel(
-          `RowIdNamed: attribute rowid has the column "rowid": a column rowid hides SQLite's row id, which recordflare reads to find the key of a row the database numbered; rename the column`,
+          `RowIdNamed: attribute rowid has the column "rowid": it would hide SQLite's row id, which recordflare reads to find the key of a row the database numbered; rename the column`,
         ),
       );
       class RowIdColumn extends Model({ id: "integer", sequence: { type: "integer", column: "ROWID" } }) {
         static override tableName = "clashing_rows";
       }
-      expect(() => RowIdColumn.all()).toThrow(/^RowIdColumn: attribute sequence has the column "ROWID": a column rowid hides SQLite's row id/);
+      expect(() => RowIdColumn.all()).toThrow(/^RowIdColumn: attribute sequence has the column "ROWID": it would hide SQLite's row id/);
     });
 
     it("columns _rowid_ and oid, SQLite's other names of the row id, which recordflare never writes, are accepted", () => {

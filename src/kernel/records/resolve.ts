@@ -5,7 +5,7 @@ import { previewText } from "./display.js";
 import { HookPoints } from "../plugin-api/hook-points.js";
 import type { ModelHooks, ResolvedModel } from "../plugin-api/hooks.js";
 import { quoteIdentifier } from "../sql/naming.js";
-import { hidesRowId, isReservedName, RESERVED_PREFIX } from "../sql/reserved-names.js";
+import { hidesRowId, isReservedName, RESERVED_PREFIX, ROW_ID_REASON } from "../sql/reserved-names.js";
 import type { HookRegistration, Plugin } from "../plugin-api/plugin.js";
 
 export type { ResolvedModel };
@@ -91,8 +91,6 @@ export function reserveRecordMethodNames(names: Iterable<string>): void {
   for (const name of names) RESERVED.add(name);
 }
 
-/** Why a column may not be named `rowid`, in any case (see `hidesRowId`). */
-const ROW_ID_ADVICE = "a column rowid hides SQLite's row id, which recordflare reads to find the key of a row the database numbered";
 
 /**
  * Refuses a table or column name that recordflare keeps for the names it adds to its statements, and a column that
@@ -106,7 +104,7 @@ function checkReservedNames(model: Function, tableName: string, attributes: Map<
       throw new InvalidModel(`${model.name}: attribute ${attribute.name} has the column ${JSON.stringify(attribute.column)}: ${advice}; rename the column`);
     }
     if (hidesRowId(attribute.column)) {
-      throw new InvalidModel(`${model.name}: attribute ${attribute.name} has the column ${JSON.stringify(attribute.column)}: ${ROW_ID_ADVICE}; rename the column`);
+      throw new InvalidModel(`${model.name}: attribute ${attribute.name} has the column ${JSON.stringify(attribute.column)}: ${ROW_ID_REASON}; rename the column`);
     }
   }
 }

@@ -31,3 +31,6 @@ export function isReservedName(name: string): boolean {
 export function hidesRowId(column: string): boolean {
   return column.toLowerCase() === "rowid";
 }
+
+/** Why a column may not hide the row id: said by the kernel's refusal and the generator's alike. */
+export const ROW_ID_REASON = "it would hide SQLite's row id, which recordflare reads to find the key of a row the database numbered";
