@@ -55,16 +55,24 @@ export function forwardedHooks(plugin: keyof AssociationWork, names: readonly Mo
   return Object.fromEntries(names.map((name) => [name, hook(name)]));
 }
 
+/** The refusal of an association method while no Model declares an association, naming the Model and the method. */
+export function noAssociations(model: Function, method: string): TypeError {
+  return new TypeError(`${model.name}.${method}: ${model.name} has no associations (hasMany, hasOne or belongsTo)`);
+}
+
 /**
- * Methods that call the plugin's work of the same names. With none installed no Model has an association, so each
- * refuses with a `TypeError` naming the Model and the method. `modelOf` gives the Model a call is for, from `this`.
+ * Methods that call the plugin's work of the same names. While none is installed, `modelOf` finds the Model a call is
+ * for from `this` (resolving it runs its declarations, which install the work if it has any); a Model that still
+ * brings none has no association, so the method refuses with `noAssociations`.
  */
 export function forwardedMethods(plugin: keyof AssociationWork, names: readonly string[], modelOf: (self: any) => Function): Record<string, Method> {
   const method = (name: string): Method =>
     function forwarded(this: unknown, ...args: unknown[]) {
-      const model = modelOf(this);
-      if (installed === undefined) throw new TypeError(`${model.name}.${name}: ${model.name} has no associations (hasMany, hasOne or belongsTo)`);
-      return installed[plugin].methods[name]!.apply(this, args);
+      if (installed === undefined) {
+        const model = modelOf(this);
+        if (installedWork() === undefined) throw noAssociations(model, name);
+      }
+      return installedWork()![plugin].methods[name]!.apply(this, args);
     };
   return Object.fromEntries(names.map((name) => [name, method(name)]));
 }

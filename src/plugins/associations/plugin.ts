@@ -13,7 +13,7 @@ import {
   type Relation,
   type RelationOf,
 } from "../../kernel/index.js";
-import { forwardedHooks, forwardedMethods, installedWork, workApplies } from "./installation.js";
+import { forwardedHooks, forwardedMethods, installedWork, noAssociations, workApplies } from "./installation.js";
 
 /** The associations `asJson({ include })` nests: what `includes` takes (a name, a list, a nested object). */
 export type JsonInclude<R> = IncludesBelow<R>;
@@ -36,7 +36,7 @@ function asJson(this: Owner, options: { include?: unknown } = {}): Record<string
   if (work) return work.associations.methods["asJson"]!.call(this, options);
   const { include } = options;
   if (include === undefined || (Array.isArray(include) && include.length === 0)) return this.toJSON();
-  throw new TypeError(`${this.constructor.name}.asJson: ${this.constructor.name} has no associations (hasMany, hasOne or belongsTo)`);
+  throw noAssociations(this.constructor, "asJson");
 }
 
 /**
