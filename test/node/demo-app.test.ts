@@ -236,5 +236,5 @@ describe.skipIf(!hasChromium && !process.env.CI)("the playground in a browser", 
     expect(await text(page, "main")).toContain("12 posts");
     await page.screenshot({ path: path.join(screenshots, "after-destroy.png"), fullPage: true });
     expect(await navigate(page, () => page.goto(postUrl))).toBe(404);
-  });
+  }, 30_000);
 });

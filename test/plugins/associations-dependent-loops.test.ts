@@ -144,7 +144,7 @@ describe("dependent destroy through a loop", () => {
     const chain = Array.from({ length: depth }, (_, index) => `c${index + 1}`);
     expect(log.filter((line) => line.startsWith("before"))).toEqual(chain.map((body) => `before ${body}`));
     expect(log.filter((line) => line.startsWith("after"))).toEqual(chain.reverse().map((body) => `after ${body}`));
-  });
+  }, 30_000);
 
   it("nullify does not descend: only the owner's own children lose their key", async () => {
     const { User, Comment } = threadedComments({ comments: "nullify" });
