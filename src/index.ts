@@ -72,6 +72,7 @@ export {
   hasMany,
   hasOne,
   type AssociationRelation,
+  type TargetKey,
   type BelongsTo,
   type HasMany,
   type HasManyThrough,

@@ -64,7 +64,11 @@ export class RecordNotFound extends RecordflareError {
   override name = "RecordNotFound";
 }
 
-/** An `OrThrow` save, or a record in a `batch`, was aborted by a callback; the message is the abort reason. */
+/**
+ * An `OrThrow` save, or a record in a `batch`, was aborted by a callback; the message is the abort reason. Also a
+ * `hasMany`'s `set` or `setIds` that would leave out a child whose foreign key is NOT NULL, with no `dependent` that
+ * removes it (nothing is written).
+ */
 export class RecordNotSaved extends RecordflareError {
   override name = "RecordNotSaved";
 }

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { belongsTo, connect, hasMany, hasOne, InvalidModel, Model, RecordInvalid, RecordNotFound, withTenant } from "../../src/index.js";
+import { belongsTo, CastError, connect, hasMany, hasOne, InvalidModel, Model, RecordInvalid, RecordNotFound, withTenant } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { recordingRoundTrips, listen } from "../helpers/queries.js";
 import { rejectionOf, thrown } from "../helpers/errors.js";
@@ -534,12 +534,16 @@ describe("guide: Through associations: writes keep the join rows right", () => {
     expect(await ThrTagging.where({ thrPostId: a1.id }).count()).toBe(2);
   });
 
-  it("setIds quotes the keys it finds no row of readably, each once, whatever was given by mistake", async () => {
+  it("setIds quotes the keys it finds no row of readably, each once; a value that is no key is a CastError naming the method", async () => {
     const { a1, red } = await seed();
-    const missing = async (ids: unknown[]) => (await rejectionOf(a1.thrTags().setIds(ids as never))).message;
-    expect(await missing([red.id!, { id: red.id }])).toBe(`ThrPost.thrTags.setIds: no ThrTag with id { id: ${red.id} }`);
-    expect(await missing([[red.id]])).toBe(`ThrPost.thrTags.setIds: no ThrTag with id [${red.id}]`);
-    expect(await missing([Object.create(null), "nine", "nine", 998, "998"])).toBe('ThrPost.thrTags.setIds: no ThrTag with id {}, "nine", 998');
+    const refusal = async (ids: unknown[]) => rejectionOf(a1.thrTags().setIds(ids as never));
+    expect((await refusal([998, "998", "997", 998])).message).toBe('ThrPost.thrTags.setIds: no ThrTag with id 998, "997"');
+    const object = await refusal([red.id!, { id: red.id }]);
+    expect(object).toBeInstanceOf(CastError);
+    expect(object.message).toBe(`ThrPost.thrTags.setIds: { id: ${red.id} } is no key of ThrTag (id)`);
+    expect((await refusal([[red.id]])).message).toBe(`ThrPost.thrTags.setIds: [${red.id}] is no key of ThrTag (id)`);
+    expect((await refusal([Object.create(null)])).message).toBe("ThrPost.thrTags.setIds: {} is no key of ThrTag (id)");
+    expect((await refusal(["nine"])).message).toBe('ThrPost.thrTags.setIds: "nine" is no key of ThrTag (id)');
     expect(await ThrTagging.where({ thrPostId: a1.id }).count()).toBe(2);
     // A form's text of a key finds the row of that key.
     await a1.thrTags().setIds([String(red.id)]);

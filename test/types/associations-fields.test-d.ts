@@ -1,6 +1,6 @@
 /** Compile-time checks of association fields' types. Only type-checked by tsc --noEmit. */
 import { expectTypeOf } from "vitest";
-import { belongsTo, hasMany, hasOne } from "../../src/index.js";
+import { belongsTo, hasMany, hasOne, Model } from "../../src/index.js";
 import { User, Post, Profile } from "./generated-app.js";
 
 // ---- SPEC Associations: field types --------------------------------------------------------------------
@@ -16,6 +16,20 @@ async function associations(user: User, post: Post, profile: Profile) {
   user.posts().where({ nope: 1 });
   // @ts-expect-error: title is a string attribute
   user.posts().build({ title: 5 });
+
+  // hasMany set and setIds (Rails' posts= and post_ids=): records of the target, keys of its key's type.
+  expectTypeOf(user.posts().set([post])).toEqualTypeOf<Promise<void>>();
+  expectTypeOf(user.posts().setIds([post.id, "7"])).toEqualTypeOf<Promise<void>>();
+  const ids: readonly string[] = [post.id];
+  void user.posts().setIds(ids);
+  // @ts-expect-error: Post's keys are strings
+  void user.posts().setIds([7]);
+  // @ts-expect-error: a list of keys, not one
+  void user.posts().setIds(post.id);
+  // @ts-expect-error: a list of records, not one
+  void user.posts().set(post);
+  // @ts-expect-error: a Profile is not a Post
+  void user.posts().set([profile]);
 
   // belongsTo: post.user; post.user.set(record) assigns.
   expectTypeOf(post.user.load()).toEqualTypeOf<Promise<User | null>>();
@@ -47,3 +61,19 @@ async function associations(user: User, post: Post, profile: Profile) {
   void user.toJSON().posts;
 }
 void associations;
+
+// ---- setIds takes the target's key type: numbers for an integer key -------------------------------------
+
+class Shelf extends Model({ id: "integer", name: "string" }) {
+  books = hasMany(ShelvedBook);
+}
+class ShelvedBook extends Model({ id: { type: "integer", null: false }, shelfId: "integer" }) {}
+
+async function integerKeys(shelf: Shelf) {
+  expectTypeOf(shelf.books().setIds([1, 2])).toEqualTypeOf<Promise<void>>();
+  // @ts-expect-error: ShelvedBook's keys are numbers; a form's "1" is cast first
+  void shelf.books().setIds(["1"]);
+  // @ts-expect-error: null is no key
+  void shelf.books().setIds([null]);
+}
+void integerKeys;

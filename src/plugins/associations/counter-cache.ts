@@ -197,6 +197,16 @@ export function cachedCount(owner: Counted, association: ResolvedAssociation): n
   return Number(owner.readAttribute(counter) ?? 0);
 }
 
+/**
+ * Sets an owner's counter cache of its `hasMany` to the number of children it now has, as stored (no change a save
+ * of the owner would write), after a write that left it exactly those (`set`, `setIds`); nothing when the
+ * association keeps no counter or the owner was loaded without its column.
+ */
+export function holdCount(owner: Counted, association: ResolvedAssociation, count: number): void {
+  const counter = counterOfCollection(association, owner.constructor as Function);
+  if (counter !== undefined && !owner.isNewRecord() && isAttributeLoaded(owner, counter)) writeStoredAttribute(owner, counter, count);
+}
+
 type CountingModel = Function & { name: string; all(): Relation };
 
 /** The `hasMany` a `resetCounters` name stands for (its own name, or its counter attribute's), with that counter. */

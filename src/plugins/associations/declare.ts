@@ -33,10 +33,26 @@ type ChildOfPolymorphicOptions<Options, T extends AnyModel> = ChildOptions<Optio
 /** The options of a `belongsTo` to `T`, whose `counterCache` must be `true` or name a number attribute of `T`. */
 type ParentOptions<T extends AnyModel> = Omit<BelongsToOptions, "counterCache"> & { counterCache?: true | NumberAttributeName<AttributesOfModel<T>> };
 
-/** `user.posts()`: the children as a Relation, plus `build` for a child saved with its owner. */
+/**
+ * The type of a key of `T`'s records: its `id` attribute's, when it has one (a Model's `primaryKey` is not known to
+ * TypeScript); else any key.
+ */
+export type TargetKey<T extends AnyModel> = AttributesOfModel<T> extends { id: infer K } ? NonNullable<K> : string | number | bigint;
+
+/** `user.posts()`: the children as a Relation, plus `build` for a child saved with its owner, and `set` and `setIds`. */
 export type AssociationRelation<T extends AnyModel> = RelationOf<T> & {
   /** Builds a child with the owner's key, saved with the owner in one atomic batch. */
   build(attributes?: AssignAttributes<AttributesOfModel<T>>): RecordOf<T>;
+  /**
+   * Makes `children` the saved owner's children (Rails' `posts=`), removing the others by the association's
+   * `dependent` (`destroy`, `deleteAll`, else their foreign key set to NULL), in one batch.
+   */
+  set(children: readonly RecordOf<T>[]): Promise<void>;
+  /**
+   * `set` with the records of these keys (Rails' `post_ids=`), read in one batch; `RecordNotFound` naming the Model and
+   * each key no row has, before anything is written.
+   */
+  setIds(ids: readonly TargetKey<T>[]): Promise<void>;
 };
 
 /** A `hasMany` field: call it for the children. */

@@ -1,4 +1,5 @@
 import { anyMatch, countOf, Relation } from "../../kernel/index.js";
+import { collectionWrites } from "./collection-writes.js";
 import { cachedCount } from "./counter-cache.js";
 import { rowKeyOf } from "./keys.js";
 import { loadedCount } from "./loaded-count.js";
@@ -10,6 +11,7 @@ import type { AssociationSlot } from "./slot.js";
  * loaded children (after `includes` or a first `toArray`) without a query, and `build` adds a child that the
  * owner's next save writes in the same batch; `toArray`, `size`, `isEmpty` and `hasAny` count such a child. Before a
  * load, `size`, `isEmpty` and `hasAny` read the count `withCount` loaded or the owner's counter cache, else query.
+ * `set` and `setIds` replace a saved owner's children (see collection-writes.ts).
  */
 export function collection(slot: AssociationSlot): Relation {
   const { owner, association } = slot.requireOwner();
@@ -27,6 +29,7 @@ export function collection(slot: AssociationSlot): Relation {
     return known === undefined ? anyMatch(relation) : known > 0;
   };
   return Object.defineProperties(relation, {
+    ...collectionWrites(slot),
     build: {
       value(attributes: object = {}) {
         const child = Relation.prototype.build.call(relation, attributes);

@@ -1,6 +1,8 @@
-import { argumentError, type BatchItem, column, compileSelect, databaseForBatch, prepareRelation, previewList, previewText, RecordNotFound, type Relation, type Statement, sql } from "../../kernel/index.js";
+import { argumentError, type BatchItem, column, databaseForBatch, type Relation, sql } from "../../kernel/index.js";
 import { writeChildren } from "./child-writes.js";
 import { hasOtherDestroyHooks } from "./dependent-tree.js";
+import { recordsGiven } from "./given-records.js";
+import { keysGiven, readKeyedTargets } from "./keyed-targets.js";
 import { rowKeyOf } from "./keys.js";
 import type { AssociationSlot } from "./slot.js";
 import { type Hop, leadingTo, leadsTo } from "./through-hops.js";
@@ -35,15 +37,6 @@ function writing(slot: ThroughSlot, method: string): Writing {
     throw new TypeError(`${where(method)}: ${association.name} is read-only: only a hasMany through a hasMany whose source is a belongsTo writes its join rows`);
   }
   return { owner, slot, join: join!, source: source!, where };
-}
-
-/** The targets given to a write, each a record of the association's target Model. */
-function targetsOf(writes: Writing, method: string, targets: readonly unknown[]): Loaded[] {
-  const target = writes.slot.requireOwner().association.target;
-  for (const record of targets) {
-    if (!(record instanceof target)) throw argumentError(writes.where(method), `records of ${target.name}`, record);
-  }
-  return [...new Set(targets as Loaded[])];
 }
 
 /** The target key a join row holds, or that a target's join row would hold. */
@@ -173,44 +166,16 @@ async function set(writes: Writing, targets: readonly Loaded[], current?: readon
   await run(writes, [...dropped.map((join) => join.toDestroy()), ...built.map((join) => join.toSave())], built);
 }
 
-/** The SELECT of a Relation's records after the prepare stage, awaited: sent in a batch of reads. */
-async function preparedSelect(relation: Relation): Promise<Statement<any[]>> {
-  const pending = prepareRelation(relation, "load");
-  const prepared = pending instanceof Promise ? await pending : pending;
-  return prepared.toSelect(compileSelect(prepared.description, prepared.model));
-}
-
 /**
  * `post.tags().setIds([...])` (Rails' `tag_ids=`): `set` with the targets of these keys, read in one batch with the
- * owner's join rows; `RecordNotFound` naming the Model and the keys when one has no row, before anything is written.
+ * owner's join rows (see `readKeyedTargets`: a key with no row is `RecordNotFound` before anything is written).
  */
 async function setIds(writes: Writing, ids: unknown): Promise<void> {
-  if (!Array.isArray(ids)) throw argumentError(writes.where("setIds"), "a list of keys", ids);
   const { association } = writes.slot.requireOwner();
   // As Rails' ids writer: the target Model's rows of those keys, whatever the association's scope.
-  const targets = writes.slot.targetModel().all().where({ [writes.source.theirKey]: ids });
-  const reads = await Promise.all(writes.owner.isNewRecord() ? [preparedSelect(targets)] : [preparedSelect(targets), preparedSelect(replacedJoins(writes))]);
-  const [found, current] = (await (await databaseForBatch(reads)).batch(reads)) as [Loaded[], Loaded[] | undefined];
-  const byKey = new Map(found.map((target) => [String(target.readAttribute(writes.source.theirKey)), target]));
-  const targetOf = (id: unknown) => {
-    const text = idText(id);
-    return text === undefined ? undefined : byKey.get(text);
-  };
-  // Each missing key once, as first given: a key given twice ("7" and 7) is the same row.
-  const missing = new Map<unknown, unknown>();
-  for (const id of ids) if (!targetOf(id) && !missing.has(idText(id) ?? id)) missing.set(idText(id) ?? id, id);
-  if (missing.size > 0) {
-    throw new RecordNotFound(`${writes.where("setIds")}: no ${association.target.name} with ${writes.source.theirKey} ${previewList([...missing.values()], previewText)}`);
-  }
-  return set(writes, [...new Set(ids.map((id) => targetOf(id)!))], current);
-}
-
-/**
- * A key as the rows' keys are compared with it: a text, number or BigInt by its text (a form's "7" is the row of
- * 7), as the target Model's rows were read by it; undefined for anything else, which is no key and finds no row.
- */
-function idText(id: unknown): string | undefined {
-  return typeof id === "string" || typeof id === "number" || typeof id === "bigint" ? String(id) : undefined;
+  const keyed = { where: writes.where("setIds"), target: association.target, keyName: writes.source.theirKey, all: writes.slot.targetModel().all() };
+  const { targets, others } = await readKeyedTargets(keyed, keysGiven(keyed, ids), writes.owner.isNewRecord() ? [] : [replacedJoins(writes)]);
+  return set(writes, targets, others[0]);
 }
 
 /**
@@ -230,7 +195,7 @@ function build(writes: Writing, attributes: object): Loaded {
 /** Runs a write of the targets given to `method`, once they are checked. */
 function withTargets(slot: ThroughSlot, method: string, targets: readonly unknown[], write: (writes: Writing, targets: readonly Loaded[]) => Promise<void>) {
   const writes = writing(slot, method);
-  return write(writes, targetsOf(writes, method, targets));
+  return write(writes, recordsGiven(writes.where(method), writes.slot.requireOwner().association.target, targets));
 }
 
 /** The write methods of a through collection: `add`, `remove`, `set` and `setIds`, each resolving once written, and `build`. */

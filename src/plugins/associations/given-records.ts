@@ -1,0 +1,14 @@
+import { argumentError } from "../../kernel/index.js";
+
+type Loaded = Record<string, any>;
+
+/**
+ * The records given to a write of a collection (`add`, `remove`, `set`), each once: every one a record of the
+ * target Model, else a `TypeError` naming the method (`where`) before anything is read or written.
+ */
+export function recordsGiven(where: string, target: Function, records: readonly unknown[]): Loaded[] {
+  for (const record of records) {
+    if (!(record instanceof target)) throw argumentError(where, `records of ${target.name}`, record);
+  }
+  return [...new Set(records as Loaded[])];
+}
