@@ -534,16 +534,15 @@ describe("guide: Through associations: writes keep the join rows right", () => {
     expect(await ThrTagging.where({ thrPostId: a1.id }).count()).toBe(2);
   });
 
-  it("setIds quotes the keys it finds no row of readably, each once; a value that is no key is a CastError naming the method", async () => {
+  it("setIds quotes the keys it finds no row of readably, each once; an object or a list given as a key is a CastError naming the method", async () => {
     const { a1, red } = await seed();
     const refusal = async (ids: unknown[]) => rejectionOf(a1.thrTags().setIds(ids as never));
-    expect((await refusal([998, "998", "997", 998])).message).toBe('ThrPost.thrTags.setIds: no ThrTag with id 998, "997"');
+    expect((await refusal([998, "998", "997", 998, "nine", "nine"])).message).toBe('ThrPost.thrTags.setIds: no ThrTag with id 998, "997", "nine"');
     const object = await refusal([red.id!, { id: red.id }]);
     expect(object).toBeInstanceOf(CastError);
     expect(object.message).toBe(`ThrPost.thrTags.setIds: { id: ${red.id} } is no key of ThrTag (id)`);
     expect((await refusal([[red.id]])).message).toBe(`ThrPost.thrTags.setIds: [${red.id}] is no key of ThrTag (id)`);
     expect((await refusal([Object.create(null)])).message).toBe("ThrPost.thrTags.setIds: {} is no key of ThrTag (id)");
-    expect((await refusal(["nine"])).message).toBe('ThrPost.thrTags.setIds: "nine" is no key of ThrTag (id)');
     expect(await ThrTagging.where({ thrPostId: a1.id }).count()).toBe(2);
     // A form's text of a key finds the row of that key.
     await a1.thrTags().setIds([String(red.id)]);

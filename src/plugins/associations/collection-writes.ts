@@ -4,7 +4,7 @@ import { holdCount } from "./counter-cache.js";
 import type { ResolvedAssociation } from "./definition.js";
 import { childRows } from "./dependents.js";
 import { recordsGiven } from "./given-records.js";
-import { keysGiven, readKeyedTargets } from "./keyed-targets.js";
+import { castKeys, keysGiven, readKeyedTargets } from "./keyed-targets.js";
 import { copyKey, rowKeyOf } from "./keys.js";
 import { ownerType } from "./polymorphic-type.js";
 import { slotsOf } from "./registry.js";
@@ -145,7 +145,7 @@ async function setIds(writes: Writing, ids: unknown): Promise<void> {
   const { target } = writes.association;
   const keyed = { where: writes.where, target, keyName: primaryKeyOf(target).name, all: writes.slot.targetModel().all() };
   const keys = keysGiven(keyed, ids);
-  const left = leftOutRows(writes, keys.map(({ key }) => key));
+  const left = leftOutRows(writes, castKeys(keys));
   const read = leftOutRead(writes, left);
   const { targets, others } = await readKeyedTargets(keyed, keys, read ? [read] : []);
   await replace(writes, targets, left, others[0]);

@@ -14,7 +14,10 @@ import {
 
 type Loaded = Record<string, any>;
 
-/** A key given to `setIds`: as the target's primary key reads it, and as given (what messages quote). */
+/**
+ * A key given to `setIds`: as the target's primary key reads it, and as given (what messages quote). `key` is
+ * undefined for a value the key cannot take (`"nine"` for an integer key): no row has it, as `find` finds none.
+ */
 export interface GivenKey {
   readonly key: unknown;
   readonly given: unknown;
@@ -35,22 +38,31 @@ export interface KeyedTargets {
 /** A blank given for a key stands for none, as Rails' ids writer drops blanks: a form's multi-select sends `""` for none. */
 const isBlank = (id: unknown): boolean => id === null || (typeof id === "string" && id.trim() === "");
 
+const isScalar = (value: unknown): boolean => ["string", "number", "bigint", "boolean"].includes(typeof value);
+
 /**
  * The keys given to `setIds` (Rails' `collection_singular_ids=`), each once, read as a condition on the target's
  * primary key reads a value (a form's `"4"` is the key 4 of an integer key); blanks dropped. A list, or a `TypeError`
- * naming the method; a key the primary key cannot take (`{ id: 4 }`, `"x"` for an integer key) is a `CastError`
- * (a `TypeError`) naming the method, the Model and the key, before anything is read.
+ * naming the method. A value the key cannot take is no row's key, as for `find` (`"x"` for an integer key: see
+ * `recordsOfKeys`); an object or a list given as a key is a `CastError` (a `TypeError`) naming the method, the Model
+ * and the value, before anything is read.
  */
 export function keysGiven({ where, target, keyName }: KeyedTargets, ids: unknown): GivenKey[] {
   if (!Array.isArray(ids)) throw argumentError(where, "a list of keys", ids);
   const byText = new Map<string, GivenKey>();
   for (const given of ids) {
     if (isBlank(given)) continue;
+    if (!isScalar(given)) throw refusedValueError(`${where}: ${previewText(given)} is no key of ${target.name} (${keyName})`, given, { model: target, attribute: keyName });
     const key = readAsCondition(target, keyName, given);
-    if (key === undefined) throw refusedValueError(`${where}: ${previewText(given)} is no key of ${target.name} (${keyName})`, given, { model: target, attribute: keyName });
-    if (!byText.has(String(key))) byText.set(String(key), { key, given });
+    const text = key === undefined ? `given ${String(given)}` : `key ${String(key)}`;
+    if (!byText.has(text)) byText.set(text, { key, given });
   }
   return [...byText.values()];
+}
+
+/** The keys some row may have: those given that the target's primary key could read. */
+export function castKeys(keys: readonly GivenKey[]): unknown[] {
+  return keys.filter(({ key }) => key !== undefined).map(({ key }) => key);
 }
 
 /** The SELECT of a Relation's records after the prepare stage, awaited: sent in a batch of reads. */
@@ -63,7 +75,7 @@ async function preparedSelect(relation: Relation): Promise<Statement<any[]>> {
 /** The records of `keys` among those read by them, in the order given; `RecordNotFound` naming each key no row has, as given. */
 function recordsOfKeys({ where, target, keyName }: KeyedTargets, keys: readonly GivenKey[], found: readonly Loaded[]): Loaded[] {
   const byKey = new Map(found.map((record) => [String(record.readAttribute(keyName)), record]));
-  const missing = keys.filter(({ key }) => !byKey.has(String(key)));
+  const missing = keys.filter(({ key }) => key === undefined || !byKey.has(String(key)));
   if (missing.length > 0) {
     throw new RecordNotFound(`${where}: no ${target.name} with ${keyName} ${previewList(missing.map(({ given }) => given), previewText)}`);
   }
@@ -77,7 +89,7 @@ function recordsOfKeys({ where, target, keyName }: KeyedTargets, keys: readonly 
  * once, as given, before anything is written.
  */
 export async function readKeyedTargets(keyed: KeyedTargets, keys: readonly GivenKey[], others: readonly Relation[]): Promise<{ targets: Loaded[]; others: Loaded[][] }> {
-  const relations = keys.length === 0 ? others : [keyed.all.where({ [keyed.keyName]: keys.map(({ key }) => key) }), ...others];
+  const relations = keys.length === 0 ? others : [keyed.all.where({ [keyed.keyName]: castKeys(keys) }), ...others];
   if (relations.length === 0) return { targets: [], others: [] };
   const reads = await Promise.all(relations.map(preparedSelect));
   const results = (await (await databaseForBatch(reads)).batch(reads)) as Loaded[][];
