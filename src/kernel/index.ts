@@ -69,7 +69,7 @@ export { WriteConflict, type ConflictingStatement } from "./persistence/write-co
 export { installChangesGuard } from "./database/changes-guard.js";
 export { installWritePlans } from "./persistence/planned-record-write.js";
 export { installRelationChecks } from "./relations/relation-shape.js";
-export type { BatchChangesGuard } from "./database/changes-check.js";
+export { type BatchChangesGuard, statementsInBatch } from "./database/changes-check.js";
 export type * from "./types.js";
 export { attributesOf, computedValueOf, databaseOfModel, databaseOfRecord, databaseOfRelation, hasModelHook, isAttributeLoaded, primaryKeyOf, readAsCondition } from "./records/introspection.js";
 export { writeStoredAttribute } from "./records/stored-attribute.js";
@@ -88,7 +88,7 @@ export { underscore, camelize, quoteIdentifier } from "./sql/naming.js";
 export { attributeNamed, castValue } from "./records/assign.js";
 export { attributeWas, changeTrackingMethods, isAttributeChanged } from "./records/change-tracking.js";
 export { isPlainObject } from "./records/plain-object.js";
-export { argumentError, type CastTarget, optionsArgument, refusedValueError, refuseUnfitValue, refuseUninspectable } from "./records/arguments.js";
+export { argumentError, type CastTarget, knownOptionsArgument, optionsArgument, refusedValueError, refuseUnfitValue, refuseUninspectable } from "./records/arguments.js";
 export { previewList, previewText, previewValue } from "./records/display.js";
 export { inspectRecord } from "./records/inspect.js";
 export { INSPECT } from "./records/inspect-symbol.js";

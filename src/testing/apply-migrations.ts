@@ -1,5 +1,5 @@
-import type { D1DatabaseLike } from "../kernel/index.js";
-import { quoteIdentifier } from "../kernel/index.js";
+import { argumentError, type D1DatabaseLike, isPlainObject, knownOptionsArgument, quoteIdentifier } from "../kernel/index.js";
+import { checkedBinding } from "./arguments.js";
 
 /** A migration to apply: its name (as recorded in the migrations table) and its statements (`readMigrations` gives them). */
 export interface Migration {
@@ -13,14 +13,25 @@ export interface ApplyMigrationsOptions {
   table?: string;
 }
 
+/** Whether an item of the list is a migration as `readMigrations` gives it: a name and its statements. */
+function isMigration(migration: unknown): boolean {
+  const { name, queries } = (isPlainObject(migration) ? migration : {}) as Partial<Migration>;
+  return typeof name === "string" && Array.isArray(queries) && queries.every((query) => typeof query === "string");
+}
+
 /**
  * Applies the migrations not yet recorded in the migrations table, in order, each with its record in one atomic
  * batch (as `wrangler d1 migrations apply` does), so that a failed migration leaves nothing half-applied and the
  * next run starts from it; resolves to the names applied. Run it in a test setup file, before each test file.
+ * Throws `TypeError` naming `applyMigrations` for a `db` that is no D1 binding, a list not as `readMigrations`
+ * gives it, and an option other than `table`.
  */
-export async function applyMigrations(db: D1DatabaseLike, migrations: readonly Migration[], options: ApplyMigrationsOptions = {}): Promise<string[]> {
-  if (!Array.isArray(migrations)) throw new TypeError("applyMigrations takes the list readMigrations gives, as { name, queries } objects");
-  const table = quoteIdentifier(options.table ?? "d1_migrations");
+export async function applyMigrations(db: D1DatabaseLike, migrations: readonly Migration[], options?: ApplyMigrationsOptions): Promise<string[]> {
+  checkedBinding("applyMigrations", db);
+  if (!Array.isArray(migrations) || !migrations.every(isMigration)) throw new TypeError("applyMigrations takes the list readMigrations gives, as { name, queries } objects");
+  const { table: name = "d1_migrations" } = knownOptionsArgument("applyMigrations", options, ["table"]);
+  if (typeof name !== "string") throw argumentError("applyMigrations: table", "the name of a table", name);
+  const table = quoteIdentifier(name);
   await db.prepare(`CREATE TABLE IF NOT EXISTS ${table} (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE, applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL)`).run();
   const recorded = await db.prepare(`SELECT name FROM ${table}`).all<{ name: string }>();
   const applied = new Set(recorded.results.map((row) => row.name));

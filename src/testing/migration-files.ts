@@ -6,6 +6,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { argumentError, knownOptionsArgument } from "../kernel/index.js";
 
 /** A migration as the tests apply it: its name (its path under the migrations folder) and its statements. */
 export type MigrationOfTests = {
@@ -119,6 +120,18 @@ function migrationsSettings(config: ReturnType<Wrangler["unstable_readConfig"]>,
   return { root, dir, pattern: dir === "." ? pattern : pattern.slice(dir.length + 1), table: String(database["migrations_table"] ?? "d1_migrations") };
 }
 
+/** `readMigrations`' options, checked: known ones only, each a string; `migrationsPattern` only with `migrationsDir`. */
+function checkedOptions(options: ReadMigrationsOptions | undefined): ReadMigrationsOptions {
+  const given = knownOptionsArgument("readMigrations", options, ["config", "binding", "migrationsDir", "migrationsPattern"]);
+  for (const [name, value] of Object.entries(given)) {
+    if (value !== undefined && typeof value !== "string") throw argumentError(`readMigrations: ${name}`, "a string", value);
+  }
+  if (given.migrationsPattern !== undefined && given.migrationsDir === undefined) {
+    throw new TypeError("readMigrations: migrationsPattern is read with migrationsDir only; the wrangler configuration's migrations_pattern applies otherwise");
+  }
+  return given;
+}
+
 /**
  * The migrations of a D1 binding, as `wrangler d1 migrations apply` finds them: the files of its `migrations_dir`
  * (`migrations` by default) that match its `migrations_pattern` (`*.sql` in that folder by default; nested layouts
@@ -126,7 +139,8 @@ function migrationsSettings(config: ReturnType<Wrangler["unstable_readConfig"]>,
  * splitter (so a file ending in a comment applies as wrangler applies it). Also the name of the table that records
  * applied migrations (`migrations_table`). Needs Node.js and the app's wrangler.
  */
-export async function readMigrations(options: ReadMigrationsOptions = {}): Promise<{ migrations: MigrationOfTests[]; table: string }> {
+export async function readMigrations(options?: ReadMigrationsOptions): Promise<{ migrations: MigrationOfTests[]; table: string }> {
+  options = checkedOptions(options);
   const { unstable_readConfig, unstable_splitSqlQuery } = await wrangler();
   const settings = options.migrationsDir
     ? { root: process.cwd(), dir: options.migrationsDir, pattern: options.migrationsPattern ?? "*.sql", table: "d1_migrations" }

@@ -1,4 +1,5 @@
-import { connect, type D1DatabaseLike, previewText, type QueryEvent, withDatabase, workerEnv } from "../kernel/index.js";
+import { argumentError, connect, type D1DatabaseLike, knownOptionsArgument, type QueryEvent, withDatabase } from "../kernel/index.js";
+import { bindingOf, checkedWork } from "./arguments.js";
 import { recordingBinding, type SentStatement } from "./recording-binding.js";
 
 /** Options of the functions that count what a test's queries cost. */
@@ -19,26 +20,26 @@ export interface QueryCosts<T> {
   readonly rowsWritten: number;
 }
 
-/** The binding given, or the Worker's `env.DB`. */
-export async function bindingOf(options: QueryCostOptions | undefined, method: string): Promise<D1DatabaseLike> {
-  const binding = options?.binding ?? ((await workerEnv())?.["DB"] as D1DatabaseLike | undefined);
-  if (!binding) throw new TypeError(`${method}: no binding given and the Worker's env has no DB; pass { binding: env.DB }`);
-  return binding;
+/** What `work` cost on `binding`: see `countQueries`, whose arguments are checked by the helper that calls it. */
+export async function costsOf<T>(work: () => T | Promise<T>, binding: D1DatabaseLike): Promise<QueryCosts<T>> {
+  const roundTrips: SentStatement[][] = [];
+  const events: QueryEvent[] = [];
+  const database = connect(recordingBinding(binding, (trip) => roundTrips.push(trip)), { onQuery: (event) => events.push(event), retries: false });
+  const result = await withDatabase(database, work);
+  const sum = (field: "rowsRead" | "rowsWritten") => events.reduce((total, event) => total + event[field], 0);
+  return { result, roundTrips, events, rowsRead: sum("rowsRead"), rowsWritten: sum("rowsWritten") };
 }
 
 /**
  * Runs `work` on a database of its own (inside `withDatabase`, so Models query it without being told; records loaded
  * before keep theirs) and resolves to what it cost: its round trips with their statements, its query events, and
- * the rows D1 read and wrote.
+ * the rows D1 read and wrote. Throws `TypeError` naming `countQueries` for work that is no function, and for an
+ * option other than `binding`.
  */
 export async function countQueries<T>(work: () => T | Promise<T>, options?: QueryCostOptions): Promise<QueryCosts<T>> {
-  const roundTrips: SentStatement[][] = [];
-  const events: QueryEvent[] = [];
-  const binding = recordingBinding(await bindingOf(options, "countQueries"), (trip) => roundTrips.push(trip));
-  const database = connect(binding, { onQuery: (event) => events.push(event), retries: false });
-  const result = await withDatabase(database, work);
-  const sum = (field: "rowsRead" | "rowsWritten") => events.reduce((total, event) => total + event[field], 0);
-  return { result, roundTrips, events, rowsRead: sum("rowsRead"), rowsWritten: sum("rowsWritten") };
+  checkedWork("countQueries", work);
+  const { binding } = knownOptionsArgument("countQueries", options, ["binding"]);
+  return costsOf(work, await bindingOf("countQueries", binding));
 }
 
 /** The round trips as a failure message lists them. */
@@ -49,11 +50,14 @@ function listed(roundTrips: readonly SentStatement[][]): string {
 /**
  * Runs `work` (see `countQueries`) and throws, listing the SQL of every round trip, unless it took exactly `count`
  * round trips; resolves to what it returned. A promise tested as a promise: `await expectRoundTrips(1, () =>
- * Post.includes("comments").find(id))`.
+ * Post.includes("comments").find(id))`. Throws `TypeError` naming `expectRoundTrips` for a count that is no whole
+ * number, work that is no function, and an option other than `binding`.
  */
 export async function expectRoundTrips<T>(count: number, work: () => T | Promise<T>, options?: QueryCostOptions): Promise<T> {
-  if (!Number.isInteger(count) || count < 0) throw new TypeError(`expectRoundTrips takes a whole number of round trips, not ${previewText(count)}`);
-  const { result, roundTrips } = await countQueries(work, options);
+  if (!Number.isInteger(count) || count < 0) throw argumentError("expectRoundTrips", "a whole number of round trips", count);
+  checkedWork("expectRoundTrips", work);
+  const { binding } = knownOptionsArgument("expectRoundTrips", options, ["binding"]);
+  const { result, roundTrips } = await costsOf(work, await bindingOf("expectRoundTrips", binding));
   if (roundTrips.length !== count) {
     throw new Error(`expected ${count} round trip${count === 1 ? "" : "s"}, got ${roundTrips.length}:\n${listed(roundTrips)}`);
   }

@@ -1,4 +1,5 @@
-import type { D1DatabaseLike, D1PreparedStatementLike } from "../kernel/index.js";
+import { argumentError, type D1DatabaseLike, type D1PreparedStatementLike } from "../kernel/index.js";
+import { checkedBinding } from "./arguments.js";
 
 /** A statement as sent: its SQL and the values bound to it. */
 export interface SentStatement {
@@ -15,12 +16,15 @@ interface OptionalReaders {
 /**
  * Wraps a D1 binding so that each round trip it sends (a lone statement, or a batch) is handed to `onRoundTrip` with
  * the SQL and values of its statements. Everything else of the binding (`withSession`, `dump`, a statement's `first`
- * and `raw`) is kept: the wrapper inherits from what it wraps.
+ * and `raw`) is kept: the wrapper inherits from what it wraps. Throws `TypeError` naming `recordingBinding` for a
+ * binding that is none, or an `onRoundTrip` that is no function.
  */
 export function recordingBinding<Binding extends D1DatabaseLike>(
   binding: Binding,
   onRoundTrip: (statements: SentStatement[]) => void,
 ): Binding {
+  checkedBinding("recordingBinding", binding);
+  if (typeof onRoundTrip !== "function") throw argumentError("recordingBinding", "a D1 binding, then a function given each round trip's statements", onRoundTrip);
   const sent = new WeakMap<D1PreparedStatementLike, SentStatement & { inner: D1PreparedStatementLike }>();
   const wrap = (sql: string, params: readonly unknown[], inner: D1PreparedStatementLike & OptionalReaders): D1PreparedStatementLike => {
     const send = <T>(result: T): T => (onRoundTrip([{ sql, params }]), result);

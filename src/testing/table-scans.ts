@@ -1,5 +1,6 @@
-import type { D1DatabaseLike } from "../kernel/index.js";
-import { bindingOf, countQueries, type QueryCostOptions } from "./query-costs.js";
+import { argumentError, type D1DatabaseLike, knownOptionsArgument } from "../kernel/index.js";
+import { bindingOf, checkedWork } from "./arguments.js";
+import { costsOf, type QueryCostOptions } from "./query-costs.js";
 import type { SentStatement } from "./recording-binding.js";
 
 /** Options of `expectNoTableScans`. */
@@ -21,14 +22,18 @@ const PLANNED = /^\s*(SELECT|WITH|UPDATE|DELETE)\b/i;
  * Runs `work` (see `countQueries`), then asks SQLite for the query plan of each statement it sent (`EXPLAIN QUERY
  * PLAN`, with the values it bound), and throws, naming each table and statement, when a plan reads a table of the
  * app row by row (`SCAN`) where it should search it with a key or an index; tables in `allow` may be scanned.
- * Resolves to what `work` returned.
+ * Resolves to what `work` returned. Throws `TypeError` naming `expectNoTableScans` for work that is no function, an
+ * option other than `allow` and `binding`, and an `allow` that is not a list of table names.
  */
-export async function expectNoTableScans<T>(work: () => T | Promise<T>, options: TableScanOptions = {}): Promise<T> {
-  const binding = await bindingOf(options, "expectNoTableScans");
-  const { result, roundTrips } = await countQueries(work, { binding });
+export async function expectNoTableScans<T>(work: () => T | Promise<T>, options?: TableScanOptions): Promise<T> {
+  checkedWork("expectNoTableScans", work);
+  const given = knownOptionsArgument("expectNoTableScans", options, ["allow", "binding"]);
+  const allow = allowedTables(given.allow);
+  const binding = await bindingOf("expectNoTableScans", given.binding);
+  const { result, roundTrips } = await costsOf(work, binding);
   const tables = await binding.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all<{ name: string }>();
   const scannable = new Set(tables.results.map((row) => row.name.toLowerCase()));
-  for (const allowed of options.allow ?? []) scannable.delete(allowed.toLowerCase());
+  for (const allowed of allow) scannable.delete(allowed.toLowerCase());
   const scans: TableScan[] = [];
   const seen = new Set<string>();
   for (const statement of roundTrips.flat()) {
@@ -41,6 +46,13 @@ export async function expectNoTableScans<T>(work: () => T | Promise<T>, options:
     throw new Error(`expected no table scans, got ${scans.length}:\n${scans.map((scan) => `  SCAN ${scan.table} in ${scan.sql}`).join("\n")}`);
   }
   return result;
+}
+
+/** `allow`, checked: a list of table names. */
+function allowedTables(allow: unknown): readonly string[] {
+  if (allow === undefined) return [];
+  if (!Array.isArray(allow) || !allow.every((table) => typeof table === "string")) throw argumentError("expectNoTableScans: allow", "a list of table names", allow);
+  return allow;
 }
 
 /** The tables of the app that the plan of a statement scans. */

@@ -57,6 +57,26 @@ describe("recordflare/testing: what a test's queries cost", () => {
     expect(await expectNoTableScans(() => User.where({ name: "Ada" }).count(), { allow: ["users"] })).toBe(1);
   });
 
+  it("each helper checks its own arguments first, naming itself", async () => {
+    await expect(expectRoundTrips(1, 5 as never)).rejects.toThrow("expectRoundTrips takes the work to run, a function, not 5");
+    await expect(countQueries(5 as never)).rejects.toThrow("countQueries takes the work to run, a function, not 5");
+    await expect(expectNoTableScans("User.count()" as never)).rejects.toThrow(`expectNoTableScans takes the work to run, a function, not "User.count()"`);
+    await expect(countQueries(() => null, { bindng: env.DB } as never)).rejects.toThrow("countQueries: bindng is not an option; the option is binding");
+    await expect(expectRoundTrips(0, () => null, { bindng: env.DB } as never)).rejects.toThrow("expectRoundTrips: bindng is not an option; the option is binding");
+    await expect(countQueries(() => null, { binding: "DB" } as never)).rejects.toThrow(`countQueries: binding takes a D1 binding (env.DB, not its name), not "DB"`);
+    await expect(countQueries(() => null, 5 as never)).rejects.toThrow("countQueries takes an options object, not 5");
+    expect(() => recordingBinding("DB" as never, () => {})).toThrow(`recordingBinding takes a D1 binding (env.DB, not its name), not "DB"`);
+    expect(() => recordingBinding(env.DB, undefined as never)).toThrow("recordingBinding takes a D1 binding, then a function given each round trip's statements, not undefined");
+  });
+
+  it("expectNoTableScans refuses an unknown option and an allow that is not a list of table names, before running anything", async () => {
+    await seed();
+    const scanning = () => User.where({ name: "Ada" }).toArray();
+    await expect(expectNoTableScans(scanning, { alow: ["users"] } as never)).rejects.toThrow("expectNoTableScans: alow is not an option; the options are allow and binding");
+    await expect(expectNoTableScans(scanning, { allow: "users" } as never)).rejects.toThrow(`expectNoTableScans: allow takes a list of table names, not "users"`);
+    await expect(expectNoTableScans(scanning, { allow: [1] } as never)).rejects.toThrow("expectNoTableScans: allow takes a list of table names, not [1]");
+  });
+
   it("the binding is the Worker's env.DB unless given", async () => {
     const ada = await seed();
     const { roundTrips } = await countQueries(() => User.find(ada.id), { binding: env.DB });

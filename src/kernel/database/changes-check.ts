@@ -34,6 +34,16 @@ export function guardedBatch(sent: readonly Statement[]): readonly Statement[] {
   return guard.guarded(sent);
 }
 
+/**
+ * How many statements D1 runs for `statements` in an atomic batch with others, each counted toward D1's limits on
+ * queries: every part of a Statement sent as several, and the guard that follows each one demanding a number of
+ * changed rows (see `guardedBatch`).
+ */
+export function statementsInBatch(statements: readonly Statement[]): number {
+  const sent = statements.flatMap((statement) => statement.parts ?? [statement]);
+  return sent.length + sent.filter((statement) => statement.expectedChanges !== undefined).length;
+}
+
 /** Throws `WriteConflict` when a statement run alone changed other than the rows it demanded. */
 export function checkChanges(statement: Statement, meta: Record<string, unknown>): void {
   if (statement.expectedChanges === undefined) return;

@@ -23,6 +23,19 @@ export function optionsArgument<Options extends object>(where: string, options: 
 }
 
 /**
+ * An options argument (see `optionsArgument`) whose every key is one of `names`: a misspelt or unknown key is a
+ * `TypeError` naming it and the options taken (`connect: retries: attemps is not an option; the options are attempts
+ * and delayMs`), rather than an option silently ignored.
+ */
+export function knownOptionsArgument<Options extends object>(where: string, options: Options | undefined, names: readonly (keyof Options & string)[]): Partial<Options> {
+  const given = optionsArgument(where, options);
+  const unknown = Object.keys(given).find((key) => !(names as readonly string[]).includes(key));
+  if (unknown === undefined) return given;
+  const taken = names.length === 1 ? `the option is ${names[0]}` : `the options are ${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+  throw new TypeError(`${where}: ${unknown} is not an option; ${taken}`);
+}
+
+/**
  * Why a value is none that any attribute, condition or `sql` fragment takes, or undefined: a symbol or function is no
  * data; a string that is not well-formed UTF-16 (a lone surrogate) would be stored as U+FFFD; a revoked Proxy cannot
  * even be read. The reason names no part of the value, so that it may be said of a filtered attribute.
