@@ -9,15 +9,19 @@ import {
   definePlugin,
   defineModelState,
   InvalidModel,
+  isPlainObject,
   modelState,
+  type PluginMethod,
   previewText,
   quoteIdentifier,
   RecordflareError,
+  type Relation,
+  SqlFragment,
 } from "../kernel/index.js";
 
 /**
- * A row's type names no class of its Model's hierarchy, or a class that is not the queried Model or one of its
- * subclasses (Rails' `SubclassNotFound`): nothing is made of the row.
+ * A type names no class of its Model's hierarchy, or a class that is not the Model or one of its subclasses (Rails'
+ * `SubclassNotFound`): nothing is made of a row read with it, and nothing is written of a write that would store it.
  */
 export class SubclassNotFound extends RecordflareError {
   override name = "SubclassNotFound";
@@ -47,6 +51,11 @@ const resolvedTypes = new WeakMap<Function, Map<string, Function>>();
 
 function inheritanceOf(model: Function): Inheritance | undefined {
   return modelState(model, INHERITANCE).declared;
+}
+
+/** The attribute that stores each row's type; undefined only in a declaration that `model:finalize` refuses. */
+function typeAttributeOf(inheritance: Inheritance, model: Function): Attribute | undefined {
+  return attributesOf(model).find((each) => each.name === inheritance.column);
 }
 
 /** The declaration's types, checked: each a string naming the root or one of its subclasses, each class once. */
@@ -83,8 +92,14 @@ function typesWithin(inheritance: Inheritance, Class: Function): string[] {
   return [...typesOf(inheritance)].filter(([, each]) => each === Class || each.prototype instanceof Class).map(([value]) => value);
 }
 
-/** The class a row's type names, refused unless it is `modelClass` or a subclass of it. */
+/**
+ * The class a type names, refused unless it is `modelClass` or a subclass of it: the one rule for the type of a row
+ * read, of a record built and of every write. An `sql` fragment is refused: its value is known only once written.
+ */
 function classOfType(inheritance: Inheritance, modelClass: Function, attribute: Attribute, type: unknown): Function {
+  if (type instanceof SqlFragment) {
+    throw new SubclassNotFound(`${modelClass.name}.${attribute.name}: the type is an sql fragment, which cannot be checked to name ${modelClass.name} or a subclass of it; give the type's value`);
+  }
   const Class = type === null ? inheritance.root : typeof type === "string" ? typesOf(inheritance).get(type) : undefined;
   if (Class === undefined) {
     throw new SubclassNotFound(`${modelClass.name}.${attribute.name}: the type ${previewText(type)} names none of ${inheritance.root.name}'s inheritance types`);
@@ -104,18 +119,39 @@ function wrapBuild(build: (this: Function, attributes?: object) => object) {
     const inheritance = inheritanceOf(Class);
     const type = inheritance && attributes && (attributes as Record<string, unknown>)[inheritance.column];
     if (!inheritance || type === undefined || type === typeOfClass(inheritance, Class)) return build.call(this, attributes);
-    const attribute = attributesOf(Class).find((each) => each.name === inheritance.column)!;
-    const Subclass = classOfType(inheritance, Class, attribute, type);
+    const Subclass = classOfType(inheritance, Class, typeAttributeOf(inheritance, Class)!, type);
     const target = database ? database.model(Subclass) : Subclass;
     return build.call(target as Function, attributes);
   };
 }
 
 /**
+ * Refuses a type that a write of `modelClass`'s rows would store, unless it names `modelClass` or a subclass of it
+ * (as `build` demands): rows of another type could no longer be read as its records, or not at all.
+ */
+function checkTypeWritten(modelClass: Function, type: unknown): void {
+  const inheritance = inheritanceOf(modelClass)!;
+  classOfType(inheritance, modelClass, typeAttributeOf(inheritance, modelClass)!, type);
+}
+
+/**
+ * Refuses a type that `updateAll` would set outside the Relation's Model. Undefined is left to `updateAll`, which
+ * refuses it for every attribute, as is anything but a plain object.
+ */
+function checkTypeSet(relation: Relation, attributes: unknown): void {
+  const modelClass = relation.model.model;
+  const inheritance = anyDeclared ? inheritanceOf(modelClass) : undefined;
+  if (!inheritance || !isPlainObject(attributes) || !Object.hasOwn(attributes, inheritance.column)) return;
+  const type = attributes[inheritance.column];
+  if (type !== undefined) checkTypeWritten(modelClass, type);
+}
+
+/**
  * Single-table inheritance, opt-in per Model: `this.inheritance(() => ({ Admin, Guest }))` on the Model whose table
  * the subclasses share stores each record's class in its `type` column (the key naming it; the declaring Model's own
  * records store NULL unless it is given a key too). A row becomes a record of the class its type names, a query of a
- * subclass reads only its rows and its subclasses', and a record of a subclass is written with its type.
+ * subclass reads only its rows and its subclasses', and a record of a subclass is written with its type. No write
+ * stores a type outside its Model. Registered after `bulkWrites`, whose `updateAll` and `toUpdateAll` it wraps.
  */
 export const singleTableInheritance = definePlugin({
   name: "singleTableInheritance",
@@ -132,14 +168,29 @@ export const singleTableInheritance = definePlugin({
       anyDeclared = true;
     };
   },
-  wrap: { static: { build: wrapBuild } },
+  wrap: {
+    static: { build: wrapBuild },
+    // Not a write:plan hook, though it sees every write: it would make each save of these Models a planned one (and
+    // every default Worker bundle the planning), and a destroy would load their dependent rows to delete them one by
+    // one. Records' saves and bulk inserts are checked by record:write, the values updateAll sets here.
+    relation: {
+      updateAll: (updateAll: PluginMethod) => async function (this: Relation, attributes: unknown) {
+        checkTypeSet(this, attributes);
+        return updateAll.call(this, attributes);
+      },
+      toUpdateAll: (toUpdateAll: PluginMethod) => function (this: Relation, attributes: unknown) {
+        checkTypeSet(this, attributes);
+        return toUpdateAll.call(this, attributes);
+      },
+    },
+  },
   appliesTo: (model: Function) => inheritanceOf(model) !== undefined,
   hooks: {
     "model:finalize"(model: Function) {
       // Runs for every Model (before appliesTo is asked).
       const inheritance = inheritanceOf(model);
       if (!inheritance) return;
-      const attribute = attributesOf(model).find((each) => each.name === inheritance.column);
+      const attribute = typeAttributeOf(inheritance, model);
       if (attribute?.typeName !== "string") {
         throw new InvalidModel(`${model.name}.inheritance: ${inheritance.column} is not a string attribute; it stores each row's type`);
       }
@@ -150,9 +201,14 @@ export const singleTableInheritance = definePlugin({
       const type = typeOfClass(inheritance, record.constructor);
       if (type !== null) record.writeAttribute(inheritance.column, type);
     },
+    "record:write"({ record, values }) {
+      // Each row of a bulk insert is built as a record, so its type is checked here too.
+      const { column } = inheritanceOf(record.constructor)!;
+      if (values.has(column)) checkTypeWritten(record.constructor, values.get(column));
+    },
     "record:class"(context) {
       const inheritance = inheritanceOf(context.modelClass)!;
-      const attribute = attributesOf(context.modelClass).find((each) => each.name === inheritance.column)!;
+      const attribute = typeAttributeOf(inheritance, context.modelClass)!;
       // A row read without its type column (select) stays a record of the Model queried.
       if (!Object.hasOwn(context.row, attribute.column)) return;
       context.modelClass = classOfType(inheritance, context.modelClass, attribute, context.row[attribute.column]);

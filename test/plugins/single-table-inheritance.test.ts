@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { connect, InvalidModel, Model, SubclassNotFound, withDatabase } from "../../src/index.js";
+import { batch, bulkWrites, connect, InvalidModel, Model, singleTableInheritance, sql, SubclassNotFound, withDatabase } from "../../src/index.js";
+import { kernelUsers } from "../helpers/kernel-bases.js";
 import { rejectionOf, thrown } from "../helpers/errors.js";
 
 /** What `fn` threw, as an Error. */
@@ -9,6 +10,18 @@ import { listen, recordingRoundTrips } from "../helpers/queries.js";
 import { callbackLog, Engineer, Manager, SeniorEngineer, StaffMember, StiTeam } from "../models/staff-members.js";
 
 const rows = async () => (await env.DB.prepare("SELECT id, type, name FROM sti_staff ORDER BY id").all<Record<string, unknown>>()).results;
+
+/** The message of the SubclassNotFound `fn` throws (synchronously or as a rejection); fails the test on anything else. */
+async function refusal(fn: () => unknown): Promise<string> {
+  const error = await thrownBy(fn);
+  expect(error).toBeInstanceOf(SubclassNotFound);
+  return error.message;
+}
+
+/** What build says of each type an Engineer may not have: every write says the same. */
+const NO_CLASS = `Engineer.type: the type "Janitor" names none of StaffMember's inheritance types`;
+const SIBLING = `Engineer.type: the type "Manager" is Manager, which is not Engineer or a subclass of it`;
+const ROOT = `Engineer.type: the type null is StaffMember, which is not Engineer or a subclass of it`;
 
 beforeEach(async () => {
   await env.DB.exec("DELETE FROM sti_staff; DELETE FROM sti_teams;");
@@ -57,6 +70,91 @@ describe("single-table inheritance: writing the type", () => {
     expect(outside).toBeInstanceOf(SubclassNotFound);
     expect(outside.message).toBe(`Engineer.type: the type "Manager" is Manager, which is not Engineer or a subclass of it`);
     expect(await rows()).toEqual([]);
+  });
+});
+
+describe("single-table inheritance: every write refuses a type outside its Model, before anything is written", () => {
+  /** Runs each write of a type outside Engineer and expects build's refusal, with the rows as they were. */
+  async function expectEachRefused(write: (type: string | null) => unknown) {
+    const before = await rows();
+    for (const [type, message] of [["Janitor", NO_CLASS], ["Manager", SIBLING], [null, ROOT]] as const) {
+      expect(await refusal(() => write(type))).toBe(message);
+    }
+    expect(await rows()).toEqual(before);
+  }
+
+  it("a record's save, however the type was assigned", async () => {
+    const { engineer } = await oneOfEach();
+    await expectEachRefused(async (type) => {
+      engineer.type = type;
+      await engineer.save();
+    });
+    await expectEachRefused((type) => engineer.update({ type }));
+    await expectEachRefused((type) => engineer.assign({ type }).saveOrThrow());
+    await expectEachRefused(async (type) => {
+      engineer.writeAttribute("type", type);
+      await engineer.save();
+    });
+    expect((await StaffMember.order({ id: "asc" }).toArray()).map((record) => record.constructor)).toEqual([StaffMember, Manager, Engineer, SeniorEngineer]);
+  });
+
+  it("a new record's save, and a child saved with its parent, write nothing", async () => {
+    await expectEachRefused(async (type) => {
+      const engineer = Engineer.build({ name: "Ed", level: 1 });
+      engineer.type = type;
+      await engineer.save();
+    });
+    const team = await StiTeam.createOrThrow({ name: "Core" });
+    await expectEachRefused(async (type) => {
+      const loaded = await StiTeam.find(team.id);
+      loaded.name = "Renamed";
+      loaded.engineers().build({ name: "Ed", level: 1 }).type = type;
+      await loaded.save();
+    });
+    await expectEachRefused((type) => team.engineers().create({ name: "Ed", level: 1, type }));
+    await expectEachRefused(async (type) => {
+      const engineer = Engineer.build({ name: "Ed", level: 1 });
+      engineer.type = type;
+      await batch([StiTeam.build({ name: "Other" }).toSave(), engineer.toSave()]);
+    });
+    expect(await StiTeam.pluck("name")).toEqual(["Core"]);
+  });
+
+  it("bulk inserts and upserts, their sync forms included", async () => {
+    const { engineer } = await oneOfEach();
+    await expectEachRefused((type) => Engineer.insertAll([{ name: "Ed", level: 1 }, { name: "Ivy", level: 1, type }]));
+    await expectEachRefused((type) => Engineer.insert({ name: "Ed", level: 1, type }));
+    await expectEachRefused((type) => Engineer.upsert({ id: engineer.id, name: "Eve", level: 2, type }));
+    await expectEachRefused((type) => Engineer.upsertAll([{ id: engineer.id, name: "Eve", level: 2, type }]));
+    await expectEachRefused((type) => Engineer.toInsertAll([{ name: "Ed", level: 1, type }]));
+    await expectEachRefused((type) => Engineer.toUpsert({ id: engineer.id, name: "Eve", level: 2, type }));
+  });
+
+  it("updateAll and toUpdateAll, through a Relation or an association too; an sql fragment for the type is refused", async () => {
+    const team = await StiTeam.createOrThrow({ name: "Core" });
+    await Engineer.createOrThrow({ name: "Eve", level: 2, stiTeamId: team.id });
+    await expectEachRefused((type) => Engineer.updateAll({ type }));
+    await expectEachRefused((type) => Engineer.where({ name: "Eve" }).updateAll({ level: 3, type }));
+    await expectEachRefused((type) => team.engineers().updateAll({ type }));
+    await expectEachRefused((type) => Engineer.toUpdateAll({ type }));
+    await expectEachRefused((type) => connect(env.DB).model(Engineer).updateAll({ type }));
+    expect(await refusal(() => Engineer.updateAll({ type: sql`'Engineer'` }))).toBe(`Engineer.type: the type is an sql fragment, which cannot be checked to name Engineer or a subclass of it; give the type's value`);
+    expect(await refusal(() => StaffMember.toUpdateAll({ type: sql`'Engineer'` }))).toMatch(/^StaffMember\.type: the type is an sql fragment/);
+    // updateAll reports the refusal as a rejection, as it reports bad input.
+    expect((await rejectionOf(StaffMember.updateAll({ type: "Janitor" }))).message).toBe(`StaffMember.type: the type "Janitor" names none of StaffMember's inheritance types`);
+    expect((await rows()).map((row) => row["type"])).toEqual(["Engineer"]);
+  });
+
+  it("a type of the Model or below it is written: a record may move down its class, the declaring Model's updateAll anywhere", async () => {
+    const { plain, engineer } = await oneOfEach();
+    engineer.type = "SeniorEngineer";
+    expect(await engineer.save()).toBe(true);
+    expect(await plain.update({ type: "Manager" })).toBe(true);
+    expect(await StaffMember.where({ name: "Mo" }).updateAll({ type: "Engineer", level: 1 })).toBe(1);
+    expect(await SeniorEngineer.where({ name: "Sam" }).updateAll({ type: "SeniorEngineer" })).toBe(1);
+    expect(await StaffMember.where({ name: "Sam" }).updateAll({ type: null })).toBe(1);
+    const all = await StaffMember.order({ id: "asc" }).toArray();
+    expect(all.map((record) => [record.name, record.constructor])).toEqual([["Pat", Manager], ["Mo", Engineer], ["Eve", SeniorEngineer], ["Sam", StaffMember]]);
   });
 });
 
@@ -214,5 +312,12 @@ describe("single-table inheritance: declaration checks", () => {
     expect(await thrownBy(() => StaffMember.inheritance(() => ({})))).toBeInstanceOf(InvalidModel);
     expect((await thrownBy(() => (Model({ id: "integer" }) as any).inheritance(() => ({}), { colum: "x" }))).message).toMatch(/the options are \{ column\?: string \}/);
     expect((await thrownBy(() => (Model({ id: "integer" }) as any).inheritance({}))).message).toMatch(/takes a function returning the types/);
+  });
+
+  it("on a base of the kernel, the plugin is registered after bulkWrites, whose updateAll it checks", async () => {
+    expect(kernelUsers(bulkWrites, singleTableInheritance)["inheritance"]).toBeTypeOf("function");
+    const error = await thrownBy(() => kernelUsers(singleTableInheritance, bulkWrites));
+    expect(error).toBeInstanceOf(InvalidModel);
+    expect(error.message).toBe(`KernelBase.use: plugin singleTableInheritance wraps the relation method updateAll, which nothing registered before it provides`);
   });
 });
