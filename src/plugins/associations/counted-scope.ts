@@ -1,14 +1,16 @@
 import {
-  appliedDefaultScopes,
   compileConditions,
   type Condition,
   defaultScopesOf,
   fragmentOf,
   ParamWriter,
+  pluginRelationOf,
   prepareRelationNow,
+  type Relation,
   relationOf,
   type ResolvedModel,
   type SqlFragment,
+  withoutDefaultScope,
 } from "../../kernel/index.js";
 
 /**
@@ -18,7 +20,7 @@ import {
  * adjusts its parent.
  */
 export interface CountedScope {
-  /** The scopes' conditions as the query started with them (cast, not prepared): what a record is checked against in memory. */
+  /** The scopes' conditions as their bodies give them (cast, not prepared): what a record is checked against in memory. */
   readonly conditions: readonly Condition[];
   /** The same conditions prepared (an encryption's ciphertext) and compiled on the child's table, with their values. */
   readonly sql: SqlFragment;
@@ -48,27 +50,33 @@ function attributesRead(conditions: readonly Condition[], into = new Set<string>
 }
 
 /**
- * The default scopes a child's counters count within, as a query of the child started now would read them; undefined
- * when it reads every row (no default scope, or `Model.unscoped(fn)` lifted them), so that its counter statements
- * stay as they are. The statements are planned synchronously: a scope whose conditions a plugin must prepare with
- * work that is awaited (an encryption) is refused with `TypeError`, before anything is sent.
+ * The conditions of the default scopes that apply to a Model, each body run on a Relation of it: the rows its
+ * counters count, whether or not `Model.unscoped(fn)` lifted them for the queries being made, since the stored count
+ * is the same whatever the request. None when it has no default scope.
+ */
+export function scopeConditionsOf(model: Function): Condition[] {
+  const declared = defaultScopesOf(model);
+  if (declared.length === 0) return [];
+  const start = pluginRelationOf(withoutDefaultScope(relationOf(model)));
+  return declared.flatMap(({ body }) => {
+    const { description } = body(start) as Relation;
+    return description.none ? [{ kind: "never" as const }] : description.conditions;
+  });
+}
+
+/**
+ * The default scopes a child's counters count within (see `scopeConditionsOf`); undefined when it has none, so that
+ * its counter statements stay as they are. The statements are planned synchronously: a scope whose conditions a
+ * plugin must prepare with work that is awaited (an encryption) is refused with `TypeError`, before anything is sent.
  */
 export function countedScopeOf(child: ResolvedModel): CountedScope | undefined {
-  if (defaultScopesOf(child.model).length === 0) return undefined;
-  const started = relationOf(child.model);
-  const conditions = appliedDefaultScopes(started).flatMap((scope) => scope.conditions);
+  const conditions = scopeConditionsOf(child.model);
   if (conditions.length === 0) return undefined;
   const instead = `a counter cache of ${child.name} cannot tell which rows it counts; count with await ${child.name}.count() instead`;
-  const prepared = prepareRelationNow(started, "count", "defaultScope", instead);
+  const prepared = prepareRelationNow(withoutDefaultScope(relationOf(child.model)).with({ conditions }), "count", "defaultScope", instead);
   const params = new ParamWriter();
   const text = compileConditions(prepared.description.conditions, prepared.model, params);
   return { conditions, sql: fragmentOf(text, params.params), attributes: attributesRead(conditions) };
-}
-
-/** The conditions of a Model's default scopes, as a query started now reads them (for a check in memory); none when lifted. */
-export function scopeConditionsOf(model: Function): readonly Condition[] {
-  if (defaultScopesOf(model).length === 0) return [];
-  return appliedDefaultScopes(relationOf(model)).flatMap((scope) => scope.conditions);
 }
 
 /** Whether a write that sets `values` may move a row into or out of the scope: it sets an attribute the scope reads. */

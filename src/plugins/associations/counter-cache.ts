@@ -99,8 +99,14 @@ function recordRow(plan: WritePlan, where: readonly SqlFragment[]): SqlFragment 
 /** Whether a write sets the counter's foreign key (a move, or a nullify). */
 const setsForeignKey = (plan: WritePlan, counter: Counter) => plan.values.has(counter.foreignKey);
 
-/** Whether a record's update may change what a counter counts: it moves the row to another parent, or into or out of the scope. */
-const mayRecount = (plan: WritePlan, counter: Counter, scope: CountedScope | undefined) => setsForeignKey(plan, counter) || mayChangeScope(scope, plan.values);
+/**
+ * Whether a record's update may change what a counter counts: it moves the row to another parent, or into or out of
+ * the scope while it points at one (as for a destroy, the key as loaded says whether it does).
+ */
+function mayRecount(plan: WritePlan, counter: Counter, scope: CountedScope | undefined): boolean {
+  if (setsForeignKey(plan, counter)) return true;
+  return mayChangeScope(scope, plan.values) && attributeWas(plan.record, counter.foreignKey) !== null;
+}
 
 /** The operations that keep counters: a record's own writes and a destroy's set-based ones; bulk writes skip them. */
 const COUNTED_OPERATIONS: ReadonlySet<string> = new Set(["create", "update", "destroy", "deleteDependents", "nullify"]);
