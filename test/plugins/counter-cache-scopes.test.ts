@@ -124,7 +124,7 @@ describe("counter caches count the children within the child's default scopes", 
     });
   });
 
-  it("counts within the scope as declared, also where Model.unscoped(fn) lifts it for the queries made", async () => {
+  it("counts within the scope as declared, also where Model.unscoped(fn) lifts it for the queries made; so does resetCounters", async () => {
     const models = blog({ hidden: true });
     const { Post, Comment } = models;
     const a = await Post.createOrThrow({ title: "a" });
@@ -132,6 +132,9 @@ describe("counter caches count the children within the child's default scopes", 
       await Comment.createOrThrow({ csPostId: a.id, body: "hidden", hidden: true });
       await Comment.createOrThrow({ csPostId: a.id, body: "visible" });
       await (await Comment.findByOrThrow({ body: "hidden" })).destroyOrThrow();
+      await Comment.createOrThrow({ csPostId: a.id, body: "hidden again", hidden: true });
+      // resetCounters recounts the same rows.
+      expect(await Post.resetCounters(a.id, "comments")).toBe(1);
     });
     expect(await counters(models)).toEqual({ a: [1, 1, 1] });
   });

@@ -285,9 +285,14 @@ function resetTarget(model: CountingModel, name: unknown): { association: Resolv
 /** A counter `resetCounters` recounts, with the Relation of the children it counts, prepared. */
 type Recount = ReturnType<typeof resetTarget> & { readonly children: Relation };
 
-/** The counter with the children it counts (what the association reads), after the prepare stage (`count`). */
+/**
+ * The counter with the children it counts (what the association reads), after the prepare stage (`count`): within
+ * the child's default scopes as declared, as writes count them, even where `Model.unscoped(fn)` lifted them.
+ */
 async function recountOf(target: ReturnType<typeof resetTarget>): Promise<Recount> {
-  const pending = prepareRelation(scopedTargetOf(target.association, undefined), "count");
+  const read = withoutDefaultScope(scopedTargetOf(target.association, undefined));
+  const children = read.with({ conditions: [...read.description.conditions, ...scopeConditionsOf(target.association.target)] });
+  const pending = prepareRelation(children, "count");
   return { ...target, children: pending instanceof Promise ? await pending : pending };
 }
 
