@@ -99,7 +99,7 @@ function holdChildren(writes: Writing, children: readonly Loaded[]): void {
   for (const child of children) {
     for (const [parent, parentSlot] of slotsOf(child)) if (parent.kind === "belongsTo" && parent.foreignKey === association.foreignKey) parentSlot.remember(owner);
   }
-  holdCount(owner, association, children.length);
+  holdCount(owner, association, children);
 }
 
 /**

@@ -1,6 +1,7 @@
 import {
   attributeWas,
   column,
+  type Condition,
   databaseOfRelation,
   defineStatement,
   fragmentOf,
@@ -18,10 +19,14 @@ import {
   selectParts,
   sql,
   type SqlFragment,
+  withoutDefaultScope,
   type WriteOutcome,
   type WritePlan,
+  type WrittenRows,
   writeStoredAttribute,
 } from "../../kernel/index.js";
+import { meetsConditions } from "./conditions-in-memory.js";
+import { type CountedScope, countedScopeOf, mayChangeScope, scopeConditionsOf } from "./counted-scope.js";
 import type { ResolvedAssociation } from "./definition.js";
 import type { PluginWork } from "./installation.js";
 import { rowKeyOf } from "./keys.js";
@@ -54,8 +59,9 @@ const COUNT = injectedName("count");
 const columnOf = (model: ResolvedModel, attribute: string) => quoteIdentifier(model.byName.get(attribute)!.column);
 
 /**
- * The parent rows a counter statement may change, as `Parent.updateAll` would reach them: the compiled WHERE terms
- * of the parent's plugins (the current tenant's rows only), bound with `params`.
+ * The WHERE terms of the parent rows a counter statement may change, bound with `params`: those its plugins'
+ * `relation:where` hooks allow (the current tenant's rows only), whatever the parent's default scopes, which the
+ * Relation was given without (a counter is kept on an archived or soft-deleted parent too, as Rails' are).
  */
 function parentTerms(parent: Relation, params: ParamWriter): string[] {
   return selectParts(parent.description, parent.model, params, "updateAll").where;
@@ -70,7 +76,7 @@ function parentTerms(parent: Relation, params: ParamWriter): string[] {
 function counterUpdate(child: ResolvedModel, counter: Counter, sign: "+" | "-", rows: SqlFragment): SqlFragment {
   // Planned in write:plan, which is sync: the parents' Relation is prepared as a sync form's is.
   const instead = `a counter cache of ${child.name} cannot be kept on ${counter.target.name}; count with await ${child.name}.count() instead`;
-  const parent = prepareRelationNow(relationOf(counter.target), "updateAll", counter.counterCache, instead);
+  const parent = prepareRelationNow(withoutDefaultScope(relationOf(counter.target)), "updateAll", counter.counterCache, instead);
   const params = new ParamWriter();
   const where = joinWithAnd([`${columnOf(parent.model, counter.primaryKey)} = ${COUNTED}.${PARENT}`, ...parentTerms(parent, params)]);
   const count = columnOf(parent.model, counter.counterCache);
@@ -94,49 +100,85 @@ function recordRow(plan: WritePlan, where: readonly SqlFragment[]): SqlFragment 
 const setsForeignKey = (plan: WritePlan, counter: Counter) => plan.values.has(counter.foreignKey);
 
 /**
- * Adds each counter's statements to a child's write, in its batch: a create adds to the new parent's counter after
- * the INSERT; a destroy (and a destroy's set-based DELETE or soft delete of dependents, and their nullify) takes from
- * the parent's just before the row goes, where the row still says which parent that is; a move takes from the old
- * parent before the UPDATE and adds to the new one after it. Bulk writes (`insertAll`, `updateAll`, `deleteAll`,
- * upserts) skip counters, as in Rails.
+ * Whether a record's update may change what a counter counts: it moves the row to another parent, or into or out of
+ * the scope while it points at one (as for a destroy, the key as loaded says whether it does).
  */
-function planCounters(plan: WritePlan): void {
+function mayRecount(plan: WritePlan, counter: Counter, scope: CountedScope | undefined): boolean {
+  if (setsForeignKey(plan, counter)) return true;
+  return mayChangeScope(scope, plan.values) && attributeWas(plan.record, counter.foreignKey) !== null;
+}
+
+/** The operations that keep counters: a record's own writes and a destroy's set-based ones; bulk writes skip them. */
+const COUNTED_OPERATIONS: ReadonlySet<string> = new Set(["create", "update", "destroy", "deleteDependents", "nullify"]);
+
+/** The scope each planned write counted within, for its outcome to move the loaded parents alike. */
+const scopesOfPlans = new WeakMap<object, CountedScope>();
+
+/**
+ * Adds each counter's statements to a child's write, in its batch, counting only the rows within the child's default
+ * scopes (`scope`; every row when it has none, with the statements unchanged): a create adds to the new parent's
+ * counter after the INSERT; a destroy (and a destroy's set-based DELETE or soft delete of dependents, and their
+ * nullify) takes from the parent's just before the row goes, where the row still says which parent that is and
+ * whether it was counted; an update that moves the row to another parent, or may move it into or out of the scope
+ * (a restore), takes the row as it was before the UPDATE and adds it as it is after it.
+ */
+function planCounter(plan: WritePlan, counter: Counter, scope: CountedScope | undefined): void {
   const child = plan.model;
-  for (const counter of countersOf(child.model)) {
-    const add = (written: { keys: SqlFragment }) => counterUpdate(child, counter, "+", writtenRows(plan, written.keys));
-    const takeWritten = (written: { keys: SqlFragment }) => counterUpdate(child, counter, "-", writtenRows(plan, written.keys));
-    switch (plan.operation) {
-      case "create":
-        // A foreign key not written is the column's default: NULL for a reference.
-        if ((plan.values.get(counter.foreignKey) ?? null) !== null) plan.after(add);
-        break;
-      case "update":
-        if (!setsForeignKey(plan, counter)) break;
-        // Whatever the UPDATE's conditions: should they refuse it, the after-statement adds back to the same parent.
-        plan.before(() => counterUpdate(child, counter, "-", recordRow(plan, [])));
-        plan.after(add);
-        break;
-      case "destroy":
-        if (attributeWas(plan.record, counter.foreignKey) !== null) plan.before(() => counterUpdate(child, counter, "-", recordRow(plan, plan.where)));
-        break;
-      case "deleteDependents":
-        plan.after(takeWritten);
-        break;
-      case "nullify":
-        if (setsForeignKey(plan, counter)) plan.after(takeWritten);
-        break;
-    }
+  const counted = (rows: SqlFragment) => (scope ? sql`${rows} AND ${scope.sql}` : rows);
+  const change = (sign: "+" | "-", rows: SqlFragment) => counterUpdate(child, counter, sign, counted(rows));
+  const add = (written: WrittenRows) => change("+", writtenRows(plan, written.keys));
+  // A set-based write's after-statements are placed just before it, where its keys still select the rows it changes.
+  const takeWritten = (written: WrittenRows) => change("-", writtenRows(plan, written.keys));
+  switch (plan.operation) {
+    case "create":
+      // A foreign key not written is the column's default: NULL for a reference.
+      if ((plan.values.get(counter.foreignKey) ?? null) !== null) plan.after(add);
+      break;
+    case "update":
+      if (!mayRecount(plan, counter, scope)) break;
+      // Whatever the UPDATE's conditions: should they refuse it, the after-statement adds back to the same parent.
+      plan.before(() => change("-", recordRow(plan, [])));
+      plan.after(add);
+      break;
+    case "destroy":
+      // A soft delete's stamp takes the row out of the scope: it is taken off here, as a deleted row is.
+      if (attributeWas(plan.record, counter.foreignKey) !== null) plan.before(() => change("-", recordRow(plan, plan.where)));
+      break;
+    case "deleteDependents":
+      plan.after(takeWritten);
+      break;
+    case "nullify":
+      if (setsForeignKey(plan, counter)) plan.after(takeWritten);
+      break;
   }
 }
 
-/** What a record's write did to each parent's count, by the parent's key: +1 for the new parent, -1 for the old. */
-function countChanges(plan: WritePlan, counter: Counter): Map<string, number> {
-  const changes = new Map<string, number>();
-  const change = (key: unknown, by: number) => key !== null && key !== undefined && changes.set(String(key), (changes.get(String(key)) ?? 0) + by);
+/** Plans the counters of a child's write (see `planCounter`); bulk writes skip them, as in Rails. */
+function planCounters(plan: WritePlan): void {
+  if (!COUNTED_OPERATIONS.has(plan.operation)) return;
+  const scope = countedScopeOf(plan.model);
+  if (scope) scopesOfPlans.set(plan, scope);
+  for (const counter of countersOf(plan.model.model)) planCounter(plan, counter, scope);
+}
+
+/**
+ * What a record's write did to each parent's count, by the parent's key: +1 for a parent it now counts in, -1 for
+ * one it counted in before; undefined when the scope cannot be checked in memory (see `meetsConditions`).
+ */
+function countChanges(plan: WritePlan, counter: Counter, conditions: readonly Condition[]): Map<string, number> | undefined {
   const { record, operation } = plan;
-  if (operation === "create") change(plan.values.get(counter.foreignKey), 1);
-  if (operation === "destroy" || (operation === "update" && setsForeignKey(plan, counter))) change(attributeWas(record, counter.foreignKey), -1);
-  if (operation === "update" && setsForeignKey(plan, counter)) change(plan.values.get(counter.foreignKey), 1);
+  const scope = scopesOfPlans.get(plan);
+  const recounted = operation === "update" && mayRecount(plan, counter, scope);
+  const before = operation === "destroy" || recounted ? (name: string) => attributeWas(record, name) : undefined;
+  const after = operation === "create" || recounted ? (name: string) => record.readAttribute(name) : undefined;
+  const changes = new Map<string, number>();
+  for (const [read, by] of [[before, -1], [after, 1]] as const) {
+    if (!read) continue;
+    const within = meetsConditions(conditions, read);
+    if (within === undefined) return undefined;
+    const key = read(counter.foreignKey);
+    if (within && key !== null && key !== undefined) changes.set(String(key), (changes.get(String(key)) ?? 0) + by);
+  }
   return changes;
 }
 
@@ -158,9 +200,10 @@ function parentsInMemory(record: Counted, counter: Counter): Set<Counted> {
 function countInMemory({ plan, error, changes }: WriteOutcome): void {
   const record = plan.record as Counted | undefined;
   if (!record || error !== undefined || changes === 0) return;
+  const conditions = scopesOfPlans.get(plan)?.conditions ?? [];
   for (const counter of countersOf(plan.model.model)) {
-    const moved = countChanges(plan, counter);
-    if (moved.size === 0) continue;
+    const moved = countChanges(plan, counter, conditions);
+    if (!moved || moved.size === 0) continue;
     for (const parent of parentsInMemory(record, counter)) {
       if (parent.isNewRecord() || parent.isDestroyed() || !isAttributeLoaded(parent, counter.counterCache)) continue;
       const by = moved.get(String(rowKeyOf(parent, counter.primaryKey))) ?? 0;
@@ -197,14 +240,29 @@ export function cachedCount(owner: Counted, association: ResolvedAssociation): n
   return Number(owner.readAttribute(counter) ?? 0);
 }
 
+/** How many of `children` the counter counts: those within the child Model's default scopes; undefined when memory cannot tell. */
+function countedAmong(model: Function, children: readonly Counted[]): number | undefined {
+  const conditions = scopeConditionsOf(model);
+  let count = 0;
+  for (const child of children) {
+    const within = meetsConditions(conditions, (name) => child.readAttribute(name));
+    if (within === undefined) return undefined;
+    if (within) count += 1;
+  }
+  return count;
+}
+
 /**
  * Sets an owner's counter cache of its `hasMany` to the number of children it now has, as stored (no change a save
- * of the owner would write), after a write that left it exactly those (`set`, `setIds`); nothing when the
- * association keeps no counter or the owner was loaded without its column.
+ * of the owner would write), after a write that left it exactly `children` (`set`, `setIds`), of which it counts
+ * those within the children's default scopes; nothing when the association keeps no counter, the owner was loaded
+ * without its column, or the scope cannot be checked in memory.
  */
-export function holdCount(owner: Counted, association: ResolvedAssociation, count: number): void {
+export function holdCount(owner: Counted, association: ResolvedAssociation, children: readonly Counted[]): void {
   const counter = counterOfCollection(association, owner.constructor as Function);
-  if (counter !== undefined && !owner.isNewRecord() && isAttributeLoaded(owner, counter)) writeStoredAttribute(owner, counter, count);
+  if (counter === undefined || owner.isNewRecord() || !isAttributeLoaded(owner, counter)) return;
+  const count = countedAmong(association.target, children);
+  if (count !== undefined) writeStoredAttribute(owner, counter, count);
 }
 
 type CountingModel = Function & { name: string; all(): Relation };
@@ -227,9 +285,14 @@ function resetTarget(model: CountingModel, name: unknown): { association: Resolv
 /** A counter `resetCounters` recounts, with the Relation of the children it counts, prepared. */
 type Recount = ReturnType<typeof resetTarget> & { readonly children: Relation };
 
-/** The counter with the children it counts (what the association reads), after the prepare stage (`count`). */
+/**
+ * The counter with the children it counts (what the association reads), after the prepare stage (`count`): within
+ * the child's default scopes as declared, as writes count them, even where `Model.unscoped(fn)` lifted them.
+ */
 async function recountOf(target: ReturnType<typeof resetTarget>): Promise<Recount> {
-  const pending = prepareRelation(scopedTargetOf(target.association, undefined), "count");
+  const read = withoutDefaultScope(scopedTargetOf(target.association, undefined));
+  const children = read.with({ conditions: [...read.description.conditions, ...scopeConditionsOf(target.association.target)] });
+  const pending = prepareRelation(children, "count");
   return { ...target, children: pending instanceof Promise ? await pending : pending };
 }
 
@@ -244,7 +307,8 @@ function recountTerm(parent: ResolvedModel, { association, counter, children }: 
  * `Post.resetCounters(id, "comments")`: recounts the children of the rows with the key or list of keys given and
  * writes the counts, in ONE statement whatever the number of keys (bound as one value) and counters; resolves to
  * the rows changed. A counter is named by its `hasMany` (or its attribute). Counts what the association reads (its
- * Model's plugins apply: a tenant's rows, soft-deleted ones left out).
+ * Model's plugins apply: a tenant's rows, soft-deleted ones left out), as the counter statements of writes do; the
+ * parent rows are reached whatever their own default scopes, as those statements reach them.
  */
 async function resetCounters(this: CountingModel, ids: unknown, ...names: unknown[]): Promise<number> {
   if (names.length === 0) throw new TypeError(`${this.name}.resetCounters needs the name of a hasMany with a counter cache after the ids`);
@@ -252,7 +316,7 @@ async function resetCounters(this: CountingModel, ids: unknown, ...names: unknow
   // `this` may be a Model bound to a database (`db.model(Post)`): its associations are the Model's own.
   const all = this.all();
   const targets = await Promise.all(names.map((name) => recountOf(resetTarget(all.model.model as CountingModel, name))));
-  const pending = prepareRelation(all.where({ [all.model.primaryKey.name]: ids }), "updateAll");
+  const pending = prepareRelation(withoutDefaultScope(all).where({ [all.model.primaryKey.name]: ids }), "updateAll");
   const parent = pending instanceof Promise ? await pending : pending;
   const params = new ParamWriter();
   const set = targets.map((target) => recountTerm(parent.model, target, params)).join(", ");

@@ -22,11 +22,13 @@ const COUNTER_TYPES = new Set(["integer", "real"]);
  * The parent's attribute a `belongsTo`'s `counterCache` keeps: the name given, or for `true` the child's table in
  * camelCase plus `Count` (`comments` gives `commentsCount`, column `comments_count`; Rails pluralizes the class
  * name, which is the table's name unless the Model sets another). Checked at the child's first use: `InvalidModel`
- * naming the Models and the column when the parent lacks it or it is not a number, or when the `counterCaches`
- * plugin is not registered (the option would do nothing).
+ * naming the Models and the column when the parent lacks it or it is not a number, when the name is empty, or when
+ * the `counterCaches` plugin is not registered (the option would do nothing).
  */
 export function counterAttributeOf(owner: Function, name: string, target: Function, option: true | string): string {
   const where = `${owner.name}.${name} (belongsTo)`;
+  // An empty name would be read as a column "" the parent lacks, which hides the mistake in the option itself.
+  if (option === "") throw new InvalidModel(`${where}: counterCache takes true or the name of an integer attribute of ${target.name}, not ""`);
   if (!isServed(owner)) throw new InvalidModel(`${where}: counterCache needs the counterCaches plugin (in the default set); register it on the base class with this.use(counterCaches)`);
   const counter = option === true ? `${camelize(underscore((owner as unknown as { readonly tableName: string }).tableName))}Count` : option;
   const attribute = attributesOf(target).find((each) => each.name === counter);
