@@ -203,6 +203,25 @@ describe.each(["before", "after"] as const)("the library's own writes, failing o
     expect(await rowsOf("SELECT id, tenant_id, title FROM guide_tasks")).toEqual([{ id: "b1", tenant_id: "globex", title: "Globex secret" }]);
   });
 
+  it("a batch whose retried INSERT finds another tenant's row under its generated key: that record alone is put back, the others are written", async () => {
+    await env.DB.prepare("INSERT INTO guide_projects (id, tenant_id, name, created_at, updated_at) VALUES ('p', 'acme', 'P', 'x', 'x')").run();
+    await env.DB.prepare("INSERT INTO guide_tasks (id, tenant_id, project_id, title) VALUES ('b1', 'globex', 'p', 'Globex secret')").run();
+    class RepeatingTask extends TenantTask {
+      static override generateId = () => "b1";
+    }
+    const [other, task] = withTenant("acme", () => [TenantTask.build({ projectId: "p", title: "other" }), RepeatingTask.build({ projectId: "p", title: "mine" })]);
+    const { outcome } = await onFlaky(timing, async () => undefined, () => withTenant("acme", () => batch([other.toSave(), task.toSave()])));
+    expect(outcome).toBeInstanceOf(RecordNotUnique);
+    expect([task.isNewRecord(), task.title, task.tenantId]).toEqual([true, "mine", "acme"]);
+    // Sent again only when D1 had not run the first try; the first try D1 ran failed whole on the repeated key.
+    const written = !committed;
+    expect(other.isPersisted()).toBe(written);
+    expect(await rowsOf("SELECT id, tenant_id, title FROM guide_tasks ORDER BY title")).toEqual([
+      { id: "b1", tenant_id: "globex", title: "Globex secret" },
+      ...(written ? [{ id: other.id, tenant_id: "acme", title: "other" }] : []),
+    ]);
+  });
+
   it("a create of a key the app assigned is sent once: the row may be another's, which a retry would take for its own", async () => {
     const given = await onFlaky(timing, async () => undefined, () => Note.createOrThrow({ id: "n1", body: "mine" }));
     expectSentOnce(given, "Note");

@@ -47,7 +47,7 @@ export function resultsPerItem(results: readonly unknown[], statementsPerItem: R
  * Calls `finish` for every item even when one throws, because each record must still learn that its row was
  * written (its state, its after-callbacks); then rethrows the first error.
  */
-export async function finishEach<T>(items: readonly T[], finish: (item: T, index: number) => Promise<void> | void): Promise<void> {
+export async function finishEach<T>(items: readonly T[], finish: (item: T, index: number) => unknown): Promise<void> {
   let failure: { error: unknown } | undefined;
   for (const [index, item] of items.entries()) {
     try {
@@ -57,6 +57,20 @@ export async function finishEach<T>(items: readonly T[], finish: (item: T, index
     }
   }
   if (failure) throw failure.error;
+}
+
+/**
+ * Awaits the finish of a write D1 committed (its records' state, their after-callbacks), then throws the first error:
+ * the one a reader threw before it (`unread`), else the finish's own.
+ */
+export async function finishCommitted(finishing: Promise<void> | void, unread: ReadAfterCommit | undefined): Promise<void> {
+  if (!unread) return await finishing;
+  try {
+    await finishing;
+  } catch {
+    // The reader's error came first: it is the one thrown.
+  }
+  throw unread.error;
 }
 
 /**
@@ -73,17 +87,25 @@ export function failEach<T>(parts: readonly T[], error: unknown, fail: (part: T,
 }
 
 /**
- * The statements of a call that D1 ran and that were read, each paired with the error another one's reading threw:
- * each told its `write:outcome` hooks of its success as it was read, so the failure that error makes of its save,
- * destroy or batch is not reported to it again.
+ * What a write's call throws when D1 committed its statements but reading one of them threw (a `write:outcome` hook
+ * of a Statement among them, a `records:load` hook of a SELECT): what each statement read (undefined for one whose
+ * reader threw) and the first `error`. The rows are written, so this is not the write's failure: the save, destroy or
+ * batch that sent it finishes its records with `results`, then throws `error` as it was thrown.
  */
-const readBeforeFailure = new WeakMap<Statement, unknown>();
+export class ReadAfterCommit {
+  constructor(
+    readonly results: unknown[],
+    readonly error: unknown,
+  ) {}
+}
 
 /**
  * Reads every one of the `statements` D1 ran, in order, even after a reader threw (each write's `write:outcome`
- * hooks must hear of its success), then throws the first error; synchronous when no reader returns a promise.
+ * hooks must hear of its success), then throws the first error: as `ReadAfterCommit` when they are sent `forRecords`
+ * (a save's, a destroy's, a batch's, whose records must still learn what D1 committed), else as it was. Synchronous
+ * when no reader returns a promise.
  */
-export function readEach(statements: readonly Statement[], read: (statement: Statement) => unknown): unknown[] | Promise<unknown[]> {
+export function readEach(statements: readonly Statement[], read: (statement: Statement) => unknown, forRecords: boolean): unknown[] | Promise<unknown[]> {
   const failures: Array<{ error: unknown }> = [];
   const results = statements.map((statement, index) => {
     try {
@@ -97,8 +119,7 @@ export function readEach(statements: readonly Statement[], read: (statement: Sta
   const settled = (values: unknown[]): unknown[] => {
     const failure = failures.find((each) => each !== undefined);
     if (!failure) return values;
-    for (const statement of statements) readBeforeFailure.set(statement, failure.error);
-    throw failure.error;
+    throw forRecords ? new ReadAfterCommit(values, failure.error) : failure.error;
   };
   return results.some((result) => result instanceof Promise) ? Promise.all(results).then(settled) : settled(results);
 }
@@ -106,17 +127,10 @@ export function readEach(statements: readonly Statement[], read: (statement: Sta
 /**
  * The error a failed call throws: every write among `statements` that reports its failure (its `write:outcome`
  * hooks) sees `error` first, and the first one to replace it gives the error thrown instead. Statements that
- * report nothing (reads, a plugin's own) leave it as it is; record writes report through their batch item. A
- * statement read before `error` was thrown by reading another one already reported its success, and is skipped.
+ * report nothing (reads, a plugin's own) leave it as it is; record writes report through their batch item.
  */
 export function reportedFailure(statements: readonly Statement[], error: unknown): unknown {
-  return failEach(statements, error, (statement) => {
-    if (readBeforeFailure.has(statement) && readBeforeFailure.get(statement) === error) {
-      readBeforeFailure.delete(statement);
-      return error;
-    }
-    return statement.reportFailure ? statement.reportFailure(error) : error;
-  });
+  return failEach(statements, error, (statement) => (statement.reportFailure ? statement.reportFailure(error) : error));
 }
 
 /**

@@ -1,7 +1,7 @@
 import { HookPoints } from "../plugin-api/hook-points.js";
 import { argumentError, optionsArgument, refuseUninspectable } from "../records/arguments.js";
 import { previewText } from "../records/display.js";
-import { type Batchable, failedItem, failEach, finishEach, isBatchable, readEach, reportedFailure, resultsPerItem } from "./batchable.js";
+import { type Batchable, failedItem, failEach, finishCommitted, finishEach, isBatchable, ReadAfterCommit, readEach, reportedFailure, resultsPerItem } from "./batchable.js";
 import type { D1DatabaseLike, D1PreparedStatementLike } from "./d1.js";
 import { changesGuardSlot, checkChanges, guardedBatch } from "./changes-check.js";
 import { metaOfError, translateError } from "./database-errors.js";
@@ -173,8 +173,11 @@ export class Database {
     return this.#runOne(statement, (error) => reportedFailure([statement], error));
   }
 
-  /** Sends one Statement alone and reads its result; a failure throws what `failed` makes of it. */
-  async #runOne<Result>(statement: Statement<Result>, failed: (error: unknown) => unknown): Promise<Result> {
+  /**
+   * Sends one Statement alone and reads its result; a failure throws what `failed` makes of it. A reader's error
+   * comes as `ReadAfterCommit` when it is sent `forRecords` (see `readEach`).
+   */
+  async #runOne<Result>(statement: Statement<Result>, failed: (error: unknown) => unknown, forRecords = false): Promise<Result> {
     let answer: D1Answer;
     try {
       [answer] = (await this.#send([statement], false)) as [D1Answer];
@@ -182,19 +185,31 @@ export class Database {
     } catch (error) {
       throw failed(error);
     }
-    return statement.read(answer.results ?? [], answer.meta, this);
+    return forRecords ? this.#readCommitted(statement, answer) : statement.read(answer.results ?? [], answer.meta, this);
+  }
+
+  /** Reads a lone statement D1 committed for records' writes: a reader's error comes as `ReadAfterCommit`. */
+  #readCommitted<Result>(statement: Statement<Result>, answer: D1Answer): Result | Promise<Result> {
+    let result: Result | Promise<Result>;
+    try {
+      result = statement.read(answer.results ?? [], answer.meta, this);
+    } catch (error) {
+      throw loneReadAfterCommit(error);
+    }
+    return result instanceof Promise ? result.catch((error: unknown) => Promise.reject(loneReadAfterCommit(error))) : result;
   }
 
   /**
    * @internal Runs the statements of a record's save or destroy (one alone, several in one atomic batch) and resolves
-   * to each one's result. A failure is thrown as it is: the save or destroy reports it to every write it holds, the
-   * Statements among them too, whether they were sent or not, so that each write hears of it once.
+   * to each one's result. D1's failure is thrown as it is: the save or destroy reports it to every write it holds, the
+   * Statements among them too, whether they were sent or not, so that each write hears of it once. Once D1 has
+   * committed them, a reader's error comes as `ReadAfterCommit`, with every statement's result.
    */
   async runWrite(statements: readonly Statement[]): Promise<unknown[]> {
     const unreported = (error: unknown) => error;
     const [first] = statements;
-    if (statements.length === 1 && !first!.parts) return [await this.#runOne(first!, unreported)];
-    return statements.length === 0 ? [] : this.#runAll(statements, unreported);
+    if (statements.length === 1 && !first!.parts) return [await this.#runOne(first!, unreported, true)];
+    return statements.length === 0 ? [] : this.#runAll(statements, unreported, true);
   }
 
   /**
@@ -207,8 +222,11 @@ export class Database {
     return this.#runAll(statements, (error) => reportedFailure(statements, error));
   }
 
-  /** Sends Statements in one D1 batch and reads each one's result; a failure throws what `failed` makes of it. */
-  async #runAll(statements: readonly Statement[], failed: (error: unknown) => unknown): Promise<unknown[]> {
+  /**
+   * Sends Statements in one D1 batch and reads each one's result; a failure throws what `failed` makes of it. A
+   * reader's error comes as `ReadAfterCommit` when they are sent `forRecords` (see `readEach`).
+   */
+  async #runAll(statements: readonly Statement[], failed: (error: unknown) => unknown, forRecords = false): Promise<unknown[]> {
     const sent = statements.flatMap((statement) => statement.parts ?? [statement]);
     let results: D1Answer[];
     try {
@@ -227,35 +245,37 @@ export class Database {
       const { extras } = statement;
       const own = extras ? sentOf.filter((_, index) => !extras.has(statement.parts![index]!)) : sentOf;
       return statement.read(own.flatMap((result) => result.results ?? []), summedMeta(own.map((result) => result.meta)), this);
-    });
+    }, forRecords);
   }
 
   /**
    * Executes Statements and record writes atomically, in one round trip: every record's before-callbacks
    * run first, then one D1 batch, then every after-callback. Resolves to each item's result: a Statement's
    * result, or the record of a `toSave()` / `toDestroy()`. An error of one record's after-callbacks is thrown
-   * once every record has been finished. When it fails (an item refused, a hook threw, or D1 refused the batch),
-   * every write it was given reports the failure once, in the items' order, whether or not it was prepared or sent.
+   * once every record has been finished; so is a reader's (a `write:outcome` or `records:load` hook) once D1 has
+   * committed the batch, every record then finished as written. When it fails (an item refused, a hook threw, or D1
+   * refused the batch), every write it was given reports the failure once, in the items' order, whether or not it was
+   * prepared or sent.
    */
   async batch<const Items extends readonly BatchItem[]>(items: Items): Promise<BatchResults<Items>> {
     assertBatchItems("db.batch", items);
     const prepared: Statement[][] = [];
     let results: unknown[];
+    let unread: ReadAfterCommit | undefined;
     try {
       for (const item of items) prepared.push(isBatchable(item) ? await item.prepare() : [item]);
       // The failure is reported below, to every item alike, sent or not.
       const statements = prepared.flat();
       // Records with nothing to save prepare no statement: a batch of them sends nothing.
-      results = statements.length === 0 ? [] : await this.#runAll(statements, (error) => error);
+      results = statements.length === 0 ? [] : await this.#runAll(statements, (error) => error, true);
     } catch (error) {
-      // Each write's outcome hooks see the error, and may replace it with their own: the first replacement is thrown.
-      const thrown = failEach(items, error, (item) => failedItem(item, error));
-      // Nothing was written: every record is put back as it was (a refused item keeps the reasons of its refusal).
-      for (const item of items) if (isBatchable(item)) item.abandon();
-      throw thrown;
+      if (!(error instanceof ReadAfterCommit)) throw abandoned(items, error);
+      // D1 committed the batch before a reader threw: every record still learns what it holds, then the error comes.
+      unread = error;
+      results = error.results;
     }
     const perItem = resultsPerItem(results, prepared);
-    await finishEach(items, (item, index) => (isBatchable(item) ? item.finish(perItem[index]!) : undefined));
+    await finishCommitted(finishEach(items, (item, index) => (isBatchable(item) ? item.finish(perItem[index]!) : undefined)), unread);
     return items.map((item, index) => (isBatchable(item) ? item.record : perItem[index]![0])) as BatchResults<Items>;
   }
 
@@ -268,6 +288,22 @@ export class Database {
     unbound[CHECK_MODEL]();
     return bindModel(unbound, this);
   }
+}
+
+/**
+ * A batch that failed before anything was written: each write's outcome hooks see `error`, and may replace it with
+ * their own (the first replacement is returned, to throw); then every record is put back as it was (a refused item
+ * keeps the reasons of its refusal).
+ */
+function abandoned(items: readonly BatchItem[], error: unknown): unknown {
+  const thrown = failEach(items, error, (item) => failedItem(item, error));
+  for (const item of items) if (isBatchable(item)) item.abandon();
+  return thrown;
+}
+
+/** The error a lone statement's reader threw once D1 committed it: it read no result. */
+function loneReadAfterCommit(error: unknown): ReadAfterCommit {
+  return new ReadAfterCommit([undefined], error);
 }
 
 /** What D1 counts per statement, added up over the parts of a Statement sent as several. */

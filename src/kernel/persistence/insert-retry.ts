@@ -22,13 +22,14 @@ export function ownRowClause(model: ResolvedModel, attributes: readonly Attribut
 }
 
 /**
- * The row an INSERT returned; `RecordNotUnique` naming the Model and the key when it returned none, which only its
- * retry does, when the row under the key is another record's (see `ownRowClause`): nothing was written.
+ * The row a record's INSERT returned, if any: only its retry returns none, when the row under the key is another
+ * record's (see `ownRowClause`). Nothing of the record was written then, which its save tells (see `notOwnRow`), not
+ * this reader: what else its batch wrote is written, and its records finish as such.
  */
-export function insertedRow(model: ResolvedModel, key: unknown): (rows: Record<string, unknown>[]) => Record<string, unknown> {
-  return (rows) => {
-    if (rows.length > 0) return rows[0]!;
-    const { name } = model.primaryKey;
-    throw new RecordNotUnique(`${model.name}.${name} has already been taken: the row under ${name} ${previewText(key)} is another record's (its generated key was not unique), so nothing was written`);
-  };
+export const insertedRow = (rows: Record<string, unknown>[]): Record<string, unknown> | undefined => rows[0];
+
+/** The error of a save whose INSERT returned no row (see `insertedRow`): the row under its generated `key` is another record's. */
+export function notOwnRow(model: ResolvedModel, key: unknown): RecordNotUnique {
+  const { name } = model.primaryKey;
+  return new RecordNotUnique(`${model.name}.${name} has already been taken: the row under ${name} ${previewText(key)} is another record's (its generated key was not unique), so nothing was written`);
 }

@@ -1,5 +1,5 @@
 import { assertLoaded } from "../records/assign.js";
-import type { Batchable } from "../database/batchable.js";
+import { type Batchable, finishCommitted, ReadAfterCommit } from "../database/batchable.js";
 import { previewList, previewValue } from "../records/display.js";
 import type { Database } from "../database/database.js";
 import { RecordDestroyed, RecordNotDestroyed, RecordNotFound, RecordNotSaved } from "../errors.js";
@@ -32,11 +32,14 @@ interface StartedWrite extends CheckedWrite {
 
 /**
  * Runs a checked write: builds it, sends it (one statement alone, several as one atomic batch), then finishes it
- * (records' state, after-hooks). Until the database has answered, a failure puts back every record the write
- * touched; an error of an after-hook comes once it is written. Awaits only what is a promise: a save is the hot path.
+ * (records' state, after-hooks). Until the database has committed it, a failure puts back every record the write
+ * touched; once it has, every record learns what the database holds, and an error (a reader's, such as a
+ * `write:outcome` hook of a Statement sent with it, or an after-hook's) propagates after that. Awaits only what is a
+ * promise: a save is the hot path.
  */
 async function run(record: Persistable, checked: CheckedWrite): Promise<boolean> {
-  let prepared: PreparedWrite, database: Database, results: unknown[];
+  let prepared: PreparedWrite | undefined, database: Database | undefined, results: unknown[];
+  let unread: ReadAfterCommit | undefined;
   try {
     const building = checked.build();
     prepared = building instanceof Promise ? await building : building;
@@ -45,14 +48,26 @@ async function run(record: Persistable, checked: CheckedWrite): Promise<boolean>
     database = known instanceof Promise ? await known : known;
     results = await database.runWrite(prepared.statements);
   } catch (error) {
-    // Whatever step failed, every write of the operation hears of it once, then every record is put back.
-    const thrown = checked.failed(error);
-    checked.abandon();
-    throw thrown;
+    if (!(error instanceof ReadAfterCommit)) throw abandoned(checked, error);
+    // D1 committed the write before a reader threw: the records still learn what it holds, then the error comes.
+    unread = error;
+    results = error.results;
   }
-  const finishing = prepared.finish(results, database);
-  if (finishing) await finishing;
+  const finishing = prepared!.finish(results, database!);
+  if (unread) await finishCommitted(finishing, unread);
+  else if (finishing) await finishing;
   return record[STATE].abortReason === undefined;
+}
+
+/**
+ * A write that failed before the database committed it, whatever step failed: every write of the operation hears of
+ * `error` once (the error to throw is returned: an outcome hook's own, when one replaced it), then every record is
+ * put back.
+ */
+function abandoned(checked: CheckedWrite, error: unknown): unknown {
+  const thrown = checked.failed(error);
+  checked.abandon();
+  return thrown;
 }
 
 /**

@@ -4,6 +4,7 @@ import type { SaveContext, SaveOperation } from "../plugin-api/hooks.js";
 import { type RecordState, RecordSnapshot, STATE } from "../records/record-state.js";
 import type { Statement } from "../sql/statement.js";
 import { attributesToWrite, changesOf, type OwnWrite, saveWrite, failedOwnWrite } from "./record-write.js";
+import { notOwnRow } from "./insert-retry.js";
 import { finishSave, runAbortable } from "./save-finish.js";
 import { type CheckedWrite, checkExtras, failedInOrder, type PreparedWrite, withExtras } from "./write-steps.js";
 
@@ -128,6 +129,7 @@ export class RecordSave implements CheckedWrite, PreparedWrite {
   finish(results: unknown[], database: Database): Promise<void> | void {
     const own = this.#own;
     const result = own ? results[own.at] : undefined;
+    if (result === undefined && this.#operation === "create") this.#notWritten();
     const report = own?.report;
     if (!report) return this.#finishRecord(result, database);
     // The row is written: an outcome hook's error propagates once the record has learnt it, as an after-hook's does.
@@ -136,6 +138,20 @@ export class RecordSave implements CheckedWrite, PreparedWrite {
 
   #finishRecord(result: unknown, database: Database): Promise<void> | void {
     return finishSave(this.#record, this.#operation, this.#context, this.#changes!, result, database);
+  }
+
+  /**
+   * Its INSERT returned no row: sent again after a transient error, it found another record's row under its generated
+   * key (see `insertedRow`), and wrote nothing. The record, and the writes waiting to follow it, are put back and hear
+   * of the failure, as after any failed write; the writes of its batch were written, and finish as such.
+   */
+  #notWritten(): never {
+    const later = this.#context?.later ?? [];
+    const error = notOwnRow(this.#state.model, this.#state.generatedKey);
+    const thrown = failedInOrder([], (failure) => this.#ownFailed(failure), later, error);
+    for (const write of later) write.abandon();
+    this.#snapshot.restore();
+    throw thrown;
   }
 
   /** Reports `error` to every write of the save, whatever step it reached (see `CheckedWrite.failed`). */

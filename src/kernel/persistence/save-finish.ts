@@ -1,4 +1,5 @@
 import { Abort } from "./abort.js";
+import { finishEach } from "../database/batchable.js";
 import type { Database } from "../database/database.js";
 import type { SaveContext, SaveOperation } from "../plugin-api/hooks.js";
 import { loadRow } from "../records/hydrate.js";
@@ -56,9 +57,10 @@ export function finishSave(
   }
   state.database ??= database;
   state.savedChanges = changes;
-  // The row the INSERT returned is loaded as any row is, before an after-save hook or the caller reads the record.
-  const loading = create && state.model.hooks.has("records:load") && runLoadStage(state.model, 0, [record], [state.row], "write");
-  return loading instanceof Promise ? loading.then(() => afterSave(state, context)) : afterSave(state, context);
+  if (!create || !state.model.hooks.has("records:load")) return afterSave(state, context);
+  // The row the INSERT returned is loaded as any row is, before an after-save hook or the caller reads the record. It
+  // is written: a load hook's error propagates once the after-save hooks have run, as an outcome hook's does.
+  return finishEach([() => runLoadStage(state.model, 0, [record], [state.row], "write"), () => afterSave(state, context)], (part) => part());
 }
 
 /** Runs the after-save hooks of a written save. */

@@ -172,12 +172,12 @@ const DELETE: WriteForm = { kind: "delete", text: deleteText, retried: () => ({ 
  * (see `markGeneratedKey`): a key the app assigned may be another's row, which a second try would take for its own,
  * and a key the database numbers would make a second row. Its shape decides the rest once; a save only compares keys.
  */
-export function insertStatement(model: ResolvedModel, attributes: readonly Attribute[], params: unknown[], plan: WritePlan | undefined, generatedKey: unknown): Statement<Record<string, unknown>> {
+export function insertStatement(model: ResolvedModel, attributes: readonly Attribute[], params: unknown[], plan: WritePlan | undefined, generatedKey: unknown): Statement<Record<string, unknown> | undefined> {
   const query = writeQuery(model, INSERT, attributes, params, plan);
   const ownKey = generatedKey !== undefined && params[query.keyAt] === generatedKey;
   if (!query.idempotent) return new Statement(query, model, "rows", storedRow);
   if (!ownKey) return new Statement({ ...query, idempotent: false, retrySql: undefined }, model, "rows", storedRow);
-  return new Statement(query, model, "rows", insertedRow(model, generatedKey));
+  return new Statement(query, model, "rows", insertedRow);
 }
 
 /** The UPDATE of a persisted record's `attributes`, keyed by the primary key as last saved. */
