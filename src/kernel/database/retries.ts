@@ -23,9 +23,7 @@ const NO_RETRIES: RetrySettings = { attempts: 1, delayMs: 0 };
 export function retrySettings(given: RetryOptions | false | undefined): RetrySettings {
   if (given === undefined) return DEFAULT_RETRIES;
   if (given === false) return NO_RETRIES;
-  const { attempts = DEFAULT_RETRIES.attempts, delayMs = DEFAULT_RETRIES.delayMs, ...unknown } = optionsArgument("connect: retries", given);
-  const [misspelt] = Object.keys(unknown);
-  if (misspelt !== undefined) throw new TypeError(`connect: retries: ${misspelt} is not an option; the options are attempts and delayMs`);
+  const { attempts = DEFAULT_RETRIES.attempts, delayMs = DEFAULT_RETRIES.delayMs } = optionsArgument("connect: retries", given, ["attempts", "delayMs"]);
   if (!Number.isInteger(attempts) || attempts < 1 || attempts > 10) throw argumentError("connect: retries: attempts", "a whole number from 1 to 10", attempts);
   if (!Number.isFinite(delayMs) || delayMs < 0 || delayMs > 10_000) throw argumentError("connect: retries: delayMs", "milliseconds from 0 to 10000", delayMs);
   return { attempts, delayMs };
