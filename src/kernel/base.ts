@@ -1,4 +1,4 @@
-import { argumentError, refuseExtraArguments, refuseUninspectable } from "./records/arguments.js";
+import { argumentError, refuseExtraArguments } from "./records/arguments.js";
 import { assertNotDestroyed, loadedAttribute, writeAttribute, writeAttributes } from "./records/assign.js";
 import type { Batchable } from "./database/batchable.js";
 import { CHECK_MODEL, unboundModel, boundDatabase } from "./database/database.js";
@@ -9,6 +9,8 @@ import type { ModelHookName, ModelHooks } from "./plugin-api/hooks.js";
 import * as persistence from "./persistence/persistence.js";
 import type { SaveOptions } from "./persistence/record-save.js";
 import { type Plugin, registrationsOf } from "./plugin-api/plugin.js";
+import { checkPlugin } from "./plugin-api/plugin-checks.js";
+import { isHookName } from "./plugin-api/hook-names.js";
 import { checkRelationMethods, installStaticAndRecordWraps, noteProvider, setUpRefusingReplacements } from "./plugin-api/method-wrapping.js";
 import { relationOf } from "./relations/model-relations.js";
 import { Relation } from "./relations/relation.js";
@@ -64,10 +66,8 @@ export class Base<A = any> {
 
   /** Registers plugins on this class; every Model below it gets their hooks. */
   static use(this: Function, ...plugins: Plugin[]): void {
-    for (const plugin of plugins) {
-      refuseUninspectable(`${this.name}.use`, "plugins made by definePlugin", plugin);
-      if (typeof plugin?.name !== "string") throw argumentError(`${this.name}.use`, "plugins made by definePlugin", plugin);
-    }
+    // A plugin not made by definePlugin is checked here as definePlugin checks it.
+    for (const plugin of plugins) checkPlugin(`${this.name}.use`, plugin);
     const declaration = ownDeclaration(this);
     for (const plugin of plugins) {
       if (declaration.plugins.some((known) => known.name === plugin.name)) continue;
@@ -93,7 +93,7 @@ export class Base<A = any> {
 
   /** Adds a hook function on this Model (and the Models below it); its context is typed for this Model. */
   static hook<M extends ModelConstructor, Name extends ModelHookName>(this: M, name: Name, fn: HooksOf<M>[Name]): void {
-    if (typeof name !== "string") throw argumentError(`${this.name}.hook`, "a hook name", name);
+    if (!isHookName(name)) throw argumentError(`${this.name}.hook`, "the name of a hook point of the catalogue", name);
     if (typeof fn !== "function") throw argumentError(`${this.name}.hook`, "a hook function", fn);
     ownDeclaration(this).hooks.push([name, fn as (...args: any[]) => unknown]);
   }

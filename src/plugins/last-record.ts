@@ -1,7 +1,11 @@
 import { type AnyModel, countArgument, definePlugin, installRelationChecks, IrreversibleOrder, type OrderTerm, primaryKeyOrder, type RecordOfModel, type Relation, refuseExtraArguments } from "../kernel/index.js";
 
+/** The term read from the other end: an `sql` term only when it carries its reversed form (`orderByCount`'s). */
 function reversed(term: OrderTerm, modelName: string): OrderTerm {
-  if (term.kind === "sql") throw new IrreversibleOrder(`${modelName}: last() cannot reverse an order given as an sql fragment; use reorder() or first() with the opposite order`);
+  if (term.kind === "sql") {
+    if (term.reversed) return { kind: "sql", fragment: term.reversed, reversed: term.fragment };
+    throw new IrreversibleOrder(`${modelName}: last() cannot reverse an order given as an sql fragment; use reorder() or first() with the opposite order`);
+  }
   const nulls = term.nulls && (term.nulls === "first" ? "last" : "first");
   return { ...term, direction: term.direction === "asc" ? "desc" : "asc", ...(nulls ? { nulls } : {}) };
 }

@@ -147,7 +147,7 @@ describe("every public method checks its arguments", () => {
     ["upsert uniqueBy", (value) => bound.Counter.upsert({ id: 1, value: 9 }, { uniqueBy: value }), /^Counter\.upsertAll/],
     ["insertAll", (value) => bound.Counter.insertAll(value), /^Counter\.insertAll takes a non-empty array/],
     ["column", (value) => bound.Counter.where(sql`${column(value)} = 1`), /^column takes an attribute name/],
-    ["use", (value) => class extends ApplicationRecord("counters") {}.use(value), /\.use takes plugins/],
+    ["use", (value) => class extends ApplicationRecord("counters") {}.use(value), /\.use takes a plugin definition/],
     ["hook", (value) => class extends ApplicationRecord("counters") {}.hook("record:initialize", value), /\.hook takes a hook function/],
     ["scope", (value) => class extends ApplicationRecord("counters") {}.scope(value), /\.scope takes a function/],
   ];
