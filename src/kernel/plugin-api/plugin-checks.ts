@@ -2,9 +2,8 @@ import { argumentError, refuseUninspectable } from "../records/arguments.js";
 import { previewText } from "../records/display.js";
 import { isPlainObject } from "../records/plain-object.js";
 import { isHookName } from "./hook-names.js";
-import type { Plugin } from "./plugin.js";
 
-/** The keys a plugin definition has (see `Plugin`). */
+/** The keys a plugin definition has (see `Plugin` in plugin.ts). */
 const KEYS: ReadonlySet<string> = new Set(["name", "hooks", "relationMethods", "wrap", "setup", "appliesTo"]);
 /** The kinds of methods `wrap` takes wrappers of. */
 const WRAPPED: ReadonlySet<string> = new Set(["relation", "static", "record"]);
@@ -29,7 +28,7 @@ function refuseNonFunctions(where: string, given: unknown, checkName?: (name: st
  * key but `Plugin`'s (`hook:` for `hooks:` would register nothing), hooks only at points of the catalogue, and a
  * function wherever one is taken. Throws `TypeError` naming the plugin and the key.
  */
-export function checkPlugin(where: string, plugin: unknown): asserts plugin is Plugin {
+export function checkPlugin(where: string, plugin: unknown): void {
   refuseUninspectable(where, "a plugin definition", plugin);
   if (!isPlainObject(plugin) || typeof plugin["name"] !== "string" || plugin["name"] === "") {
     throw argumentError(where, "a plugin definition { name, hooks?, relationMethods?, wrap?, setup?, appliesTo? }", plugin);
