@@ -17,6 +17,7 @@ export type { D1DatabaseLike, D1PreparedStatementLike } from "./kernel/database/
 export { currentDatabase, withDatabase } from "./kernel/database/context.js";
 export { batch } from "./batch.js";
 export type { Batchable } from "./kernel/database/batchable.js";
+export type { SaveOptions } from "./kernel/persistence/record-save.js";
 export type { Statement, SqlQuery } from "./kernel/sql/statement.js";
 export type { QueryEvent } from "./kernel/sql/query-event.js";
 export type { QueryPlanStep } from "./kernel/database/query-plan.js";

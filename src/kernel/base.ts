@@ -1,4 +1,4 @@
-import { argumentError, refuseUninspectable } from "./records/arguments.js";
+import { argumentError, refuseExtraArguments } from "./records/arguments.js";
 import { assertNotDestroyed, loadedAttribute, writeAttribute, writeAttributes } from "./records/assign.js";
 import type { Batchable } from "./database/batchable.js";
 import { CHECK_MODEL, unboundModel, boundDatabase } from "./database/database.js";
@@ -7,7 +7,10 @@ import { ownDeclaration } from "./records/declaration.js";
 import type { Errors } from "./records/errors-collection.js";
 import type { ModelHookName, ModelHooks } from "./plugin-api/hooks.js";
 import * as persistence from "./persistence/persistence.js";
+import type { SaveOptions } from "./persistence/record-save.js";
 import { type Plugin, registrationsOf } from "./plugin-api/plugin.js";
+import { checkPlugin } from "./plugin-api/plugin-checks.js";
+import { isHookName } from "./plugin-api/hook-names.js";
 import { checkRelationMethods, installStaticAndRecordWraps, noteProvider, setUpRefusingReplacements } from "./plugin-api/method-wrapping.js";
 import { relationOf } from "./relations/model-relations.js";
 import { Relation } from "./relations/relation.js";
@@ -63,10 +66,8 @@ export class Base<A = any> {
 
   /** Registers plugins on this class; every Model below it gets their hooks. */
   static use(this: Function, ...plugins: Plugin[]): void {
-    for (const plugin of plugins) {
-      refuseUninspectable(`${this.name}.use`, "plugins made by definePlugin", plugin);
-      if (typeof plugin?.name !== "string") throw argumentError(`${this.name}.use`, "plugins made by definePlugin", plugin);
-    }
+    // A plugin not made by definePlugin is checked here as definePlugin checks it.
+    for (const plugin of plugins) checkPlugin(`${this.name}.use`, plugin);
     const declaration = ownDeclaration(this);
     for (const plugin of plugins) {
       if (declaration.plugins.some((known) => known.name === plugin.name)) continue;
@@ -92,7 +93,7 @@ export class Base<A = any> {
 
   /** Adds a hook function on this Model (and the Models below it); its context is typed for this Model. */
   static hook<M extends ModelConstructor, Name extends ModelHookName>(this: M, name: Name, fn: HooksOf<M>[Name]): void {
-    if (typeof name !== "string") throw argumentError(`${this.name}.hook`, "a hook name", name);
+    if (!isHookName(name)) throw argumentError(`${this.name}.hook`, "the name of a hook point of the catalogue", name);
     if (typeof fn !== "function") throw argumentError(`${this.name}.hook`, "a hook function", fn);
     ownDeclaration(this).hooks.push([name, fn as (...args: any[]) => unknown]);
   }
@@ -101,11 +102,14 @@ export class Base<A = any> {
 
   /** A Relation of every record, the start of any query. */
   static all<M extends ModelConstructor>(this: M): RelationOf<M> {
+    // Rails 3's all(conditions) narrowed; read as none, conditions here would give every record.
+    refuseExtraArguments(`${this.name}.all`, arguments.length, 0, `narrow with where(...): ${this.name}.where({ ... })`);
     return relationOf(this) as unknown as RelationOf<M>;
   }
 
   /** Builds a new record, nothing written: defaults and generated ids applied, then `attributes` assigned. */
   static build<M extends ModelConstructor>(this: M, attributes: AssignAttributes<AttributesOfModel<M>> = {}): RecordOfModel<M> {
+    refuseExtraArguments(`${this.name}.build`, arguments.length, 1);
     const Class = unboundModel(this) as unknown as new () => AnyRecord;
     const record = new Class();
     const state = record[STATE];
@@ -124,6 +128,7 @@ export class Base<A = any> {
 
   /** Builds and saves a record; returns it, persisted or not (see `errors` and `abortReason`). */
   static async create<M extends ModelConstructor>(this: M, attributes: AssignAttributes<AttributesOfModel<M>> = {}): Promise<RecordOfModel<M>> {
+    refuseExtraArguments(`${this.name}.create`, arguments.length, 1);
     const record = (this as unknown as ModelStatics).build(attributes as object);
     await record.save();
     return record as RecordOfModel<M>;
@@ -131,6 +136,7 @@ export class Base<A = any> {
 
   /** Builds and saves a record; throws `RecordInvalid` or `RecordNotSaved` when refused. */
   static async createOrThrow<M extends ModelConstructor>(this: M, attributes: AssignAttributes<AttributesOfModel<M>> = {}): Promise<RecordOfModel<M>> {
+    refuseExtraArguments(`${this.name}.createOrThrow`, arguments.length, 1);
     const record = (this as unknown as ModelStatics).build(attributes as object);
     await record.saveOrThrow();
     return record as RecordOfModel<M>;
@@ -177,6 +183,7 @@ export class Base<A = any> {
 
   /** Sets several attributes without saving. */
   assign(attributes: AssignAttributes<A>): this {
+    this.#takes("assign", arguments.length, 1);
     return this.#assign(attributes, "assign");
   }
 
@@ -215,14 +222,20 @@ export class Base<A = any> {
 
   // ---- persistence -----------------------------------------------------------------------------
 
-  /** Validates and saves; true, or false when validation failed or a callback aborted. */
-  save(): Promise<boolean> {
-    return persistence.save(this);
+  /**
+   * Validates and saves; true, or false when validation failed or a callback aborted. `{ validate: false }` skips
+   * the validations (the `record:beforeValidate`, `record:validate` and `record:afterValidate` hooks), not the rest.
+   */
+  save(options?: SaveOptions): Promise<boolean> {
+    return persistence.save(this, options, arguments.length);
   }
 
-  /** Saves, or throws `RecordInvalid` (record on `error.record`) or `RecordNotSaved` (the abort reason). */
-  async saveOrThrow(): Promise<true> {
-    if (await this.save()) return true;
+  /**
+   * Saves, or throws `RecordInvalid` (record on `error.record`) or `RecordNotSaved` (the abort reason);
+   * `{ validate: false }` as for `save`.
+   */
+  async saveOrThrow(options?: SaveOptions): Promise<true> {
+    if (await persistence.save(this, options, arguments.length, "saveOrThrow")) return true;
     throw persistence.saveRefusal(this);
   }
 
@@ -230,6 +243,7 @@ export class Base<A = any> {
   update(attributes: AssignAttributes<A>): Promise<boolean> {
     // Not an async function (one turn less per update), yet bad input still rejects rather than throws.
     try {
+      this.#takes("update", arguments.length, 1);
       this.#assertAlive("updated");
       this.#assign(attributes, "update");
     } catch (error) {
@@ -240,6 +254,7 @@ export class Base<A = any> {
 
   /** Assigns and saves, or throws as `saveOrThrow`. */
   async updateOrThrow(attributes: AssignAttributes<A>): Promise<true> {
+    this.#takes("updateOrThrow", arguments.length, 1);
     this.#assertAlive("updated");
     this.#assign(attributes, "updateOrThrow");
     return this.saveOrThrow();
@@ -247,29 +262,40 @@ export class Base<A = any> {
 
   /** Destroys the record: callbacks, dependents, then the DELETE. The record, or false when refused. */
   async destroy(): Promise<this | false> {
+    this.#takes("destroy", arguments.length, 0);
     return (await persistence.destroy(this)) ? this : false;
   }
 
   /** Destroys the record, or throws `RecordNotDestroyed`. */
   async destroyOrThrow(): Promise<this> {
+    this.#takes("destroyOrThrow", arguments.length, 0);
     if (await persistence.destroy(this)) return this;
     throw persistence.destroyRefusal(this);
   }
 
   /** Reloads the row, discarding unsaved changes. */
   async reload(): Promise<this> {
+    this.#takes("reload", arguments.length, 0);
     await persistence.reload(this);
     return this;
   }
 
   /** The save of this record as a batch item for `db.batch([...])`. */
   toSave(): Batchable<this> {
+    this.#takes("toSave", arguments.length, 0);
     return persistence.toSave(this) as Batchable<this>;
   }
 
   /** The destroy of this record as a batch item for `db.batch([...])`. */
   toDestroy(): Batchable<this> {
+    this.#takes("toDestroy", arguments.length, 0);
     return persistence.toDestroy(this) as Batchable<this>;
+  }
+
+  /** Refuses the arguments a record method would ignore (see `refuseExtraArguments`). */
+  #takes(method: string, given: number, taken: number): void {
+    // The message is made only for a refusal: these are the hot paths of writes.
+    if (given > taken) refuseExtraArguments(`${this[STATE].model.name}.${method}`, given, taken);
   }
 
   #assertAlive(action: string): void {

@@ -27,7 +27,7 @@ type Rec<M> = RecordOfModel<M>;
 type BaseStatics = Pick<typeof Base, "binding" | "tableName" | "primaryKey" | "hiddenAttributes" | "use" | "hook" | "all" | "build" | "create" | "createOrThrow">;
 
 /** The Relation methods each Model also has as a static, starting from `all()` (base.ts defines them so). */
-type RelationStaticName = "where" | "whereNot" | "order" | "reorder" | "limit" | "offset" | "select" | "distinct" | "none" | "toSql" | "toArray" | "findBy" | "findByOrThrow" | "first" | "take";
+type RelationStaticName = "where" | "whereNot" | "order" | "reorder" | "limit" | "offset" | "select" | "distinct" | "none" | "toSql" | "toArray" | "findBy" | "findByOrThrow";
 
 /** Each of those statics: the Relation method of the Model it is called on, as declared on `Relation`. */
 type RelationStatics = {
@@ -42,6 +42,14 @@ export interface ModelStatics<A> extends BaseStatics, RelationStatics {
   // Declared here rather than taken from Relation: a static's overloads cannot be mapped.
   /** The record with this primary key (`RecordNotFound` if none). */
   find<M extends AnyModel>(this: M, id: unknown): Promise<Rec<M>>;
+  /** `all().first()`: the first record by primary key, or null. */
+  first<M extends AnyModel>(this: M): Promise<Rec<M> | null>;
+  /** `all().first(count)`: the first `count` records by primary key. */
+  first<M extends AnyModel>(this: M, count: number): Promise<Rec<M>[]>;
+  /** `all().take()`: one record, or null. */
+  take<M extends AnyModel>(this: M): Promise<Rec<M> | null>;
+  /** `all().take(count)`: up to `count` records. */
+  take<M extends AnyModel>(this: M, count: number): Promise<Rec<M>[]>;
 }
 
 /**

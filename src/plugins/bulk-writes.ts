@@ -10,6 +10,7 @@ import {
   type InsertOptions,
   insertRowsStatement,
   insertRowsWrite,
+  refuseExtraArguments,
   Relation,
   type SqlFragment,
   Statement,
@@ -30,6 +31,16 @@ export type UpdateAllAttributes<A> = { [K in keyof A]?: AssignableValue<A[K]> | 
 type BuildsRecords = Function & { build(attributes: object): object; all(): Relation };
 
 /**
+ * Refuses conditions given to a set-based write (Rails 5.1 raises for `delete_all(conditions)` too): read as none, they
+ * would write every row the Relation matches.
+ */
+function refuseConditions(relation: Relation, method: string, given: number, taken: 0 | 1): void {
+  const values = taken === 0 ? "" : "{ ... }";
+  const instead = `narrow with where(...) first: ${relation.model.name}.where({ ... }).${method}(${values})`;
+  refuseExtraArguments(`${relation.model.name}.${method}`, given, taken, instead);
+}
+
+/**
  * Bulk writes: `insert`/`insertAll`, `upsert`/`upsertAll` (statics), `updateAll`/`deleteAll` (on any Relation
  * or Model), and their `to...` Statements for `batch`. They skip validations and callbacks; inserts still fill
  * declared defaults, generated ids and timestamps, and every value is cast. The running forms report bad input
@@ -41,15 +52,19 @@ export const bulkWrites = definePlugin({
   name: "bulk-writes",
   relationMethods: {
     toUpdateAll(this: Relation, attributes: Record<string, unknown>) {
+      refuseConditions(this, "toUpdateAll", arguments.length, 1);
       return updateAllStatement(this, attributes);
     },
     toDeleteAll(this: Relation) {
+      refuseConditions(this, "toDeleteAll", arguments.length, 0);
       return deleteAllStatement(this);
     },
     async updateAll(this: Relation, attributes: Record<string, unknown>) {
+      refuseConditions(this, "updateAll", arguments.length, 1);
       return updateAllWrite(this, attributes);
     },
     async deleteAll(this: Relation) {
+      refuseConditions(this, "deleteAll", arguments.length, 0);
       return deleteAllWrite(this);
     },
   },

@@ -11,6 +11,7 @@ import {
   defineStatement,
   prepareRelation,
   queryOfParts,
+  refuseExtraArguments,
   quoteIdentifier,
   type Relation,
   runLoadStage,
@@ -25,6 +26,11 @@ export type AttributeNames<A> = readonly [AttributeName<A>, ...AttributeName<A>[
 export type PluckedRow<A, K extends AttributeNames<A>> = { -readonly [I in keyof K]: A[K[I]] };
 
 type Row = Record<string, unknown>;
+
+/** Refuses the arguments a calculation would ignore, each of which would change the answer. */
+function takes(relation: Relation, method: string, given: number, taken: number, instead?: string): void {
+  refuseExtraArguments(`${relation.model.name}.${method}`, given, taken, instead);
+}
 
 /** The values of one attribute, or tuples of several. */
 async function pluck(this: Relation, ...names: string[]): Promise<unknown[]> {
@@ -55,18 +61,24 @@ export const calculations = definePlugin({
   name: "calculations",
   relationMethods: {
     async count(this: Relation) {
+      // Rails' count(column) counts the rows where it is not NULL: read as none, a column would count every row.
+      takes(this, "count", arguments.length, 0, `to count the rows where an attribute is set: ${this.model.name}.whereNot({ name: null }).count()`);
       return countOf(this);
     },
     async size(this: Relation) {
+      takes(this, "size", arguments.length, 0);
       return countOf(this);
     },
     async exists(this: Relation, conditions?: object) {
-      return anyMatch(conditions === undefined ? this : this.where(conditions, "exists"));
+      takes(this, "exists", arguments.length, 1, "give every condition in one object");
+      return anyMatch(arguments.length === 0 ? this : this.where(conditions!, "exists"));
     },
     async isEmpty(this: Relation) {
+      takes(this, "isEmpty", arguments.length, 0);
       return !(await anyMatch(this));
     },
     async hasAny(this: Relation) {
+      takes(this, "hasAny", arguments.length, 0);
       return anyMatch(this);
     },
     pluck,

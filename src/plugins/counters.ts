@@ -11,6 +11,7 @@ import {
   optionsArgument,
   previewText,
   RecordNotFound,
+  refuseNonKeys,
   type Relation,
   type ResolvedModel,
   sql,
@@ -64,7 +65,7 @@ const addTo = (name: string, delta: number) => sql`COALESCE(${column(name)}, 0) 
 
 /** The attributes `touch: true` sets: those a save stamps as it changes a row (`updatedAt` with timestamps). */
 function touchedAttributes(model: ResolvedModel, options: UpdateCountersOptions | undefined, where: Where): Attribute[] {
-  const { touch = false } = optionsArgument(`${where}: options`, options);
+  const { touch = false } = optionsArgument(`${where}: options`, options, ["touch"]);
   if (typeof touch !== "boolean") throw argumentError(`${where}: touch`, "true or false", touch);
   if (!touch) return [];
   const stamped = model.attributes.filter((attribute) => attribute.updateTimestamp);
@@ -91,7 +92,7 @@ function counterValues(model: ResolvedModel, counters: unknown, touched: readonl
  * `unscoped`), within what the plugins' `relation:where` hooks allow (the current tenant's rows).
  */
 function rowsOf(model: CountingModel, ids: unknown, where: Where): Relation {
-  if (ids === undefined || ids === null) throw argumentError(where, "a key or a list of keys", ids);
+  refuseNonKeys(where, ids);
   const all = model.all();
   return withoutDefaultScope(all).where({ [all.model.primaryKey.name]: ids });
 }

@@ -87,12 +87,13 @@ function scopeConditions(model: ResolvedModel, extensions: RelationData["extensi
 let building: { readonly model: Function; readonly relation: Relation } | undefined;
 
 /** `relation.build` builds with the default scopes that Relation reads through (none after `unscoped()`). */
-function wrapBuild(next: (this: Relation, attributes?: object) => unknown) {
-  return function (this: Relation, attributes?: object): unknown {
+function wrapBuild(next: (this: Relation, ...args: unknown[]) => unknown) {
+  // Every argument is passed on, so that build refuses those it does not take.
+  return function (this: Relation, ...args: unknown[]): unknown {
     const outer = building;
     building = { model: this.model.model, relation: this };
     try {
-      return next.call(this, attributes);
+      return next.apply(this, args);
     } finally {
       building = outer;
     }

@@ -8,6 +8,7 @@ import {
   isSqlCount,
   IncompatibleRelation,
   optionsArgument,
+  refuseExtraArguments,
   prepareLoad,
   previewText,
   type RecordOfModel,
@@ -85,7 +86,8 @@ async function paginate(this: Relation, options?: PaginateOptions): Promise<Page
   if (description.limit !== undefined || description.offset !== undefined) {
     throw new IncompatibleRelation(`${model.name}.paginate: the Relation already has a limit or offset; paginate sets both`);
   }
-  const given = optionsArgument(`${model.name}.paginate`, options);
+  refuseExtraArguments(`${model.name}.paginate`, arguments.length, 1, "give page, perPage and count in one object");
+  const given = optionsArgument(`${model.name}.paginate`, options, ["page", "perPage", "count"]);
   if (given.count !== undefined && typeof given.count !== "boolean") throw argumentError(`${model.name}.paginate: count`, "a boolean", given.count);
   const settings = model.model as unknown as PaginationSettings;
   const perPage = parsePositive(model, "perPage", given.perPage, settings.perPage, settings.maxPerPage);

@@ -111,17 +111,19 @@ function classOfType(inheritance: Inheritance, modelClass: Function, attribute: 
 }
 
 /** `build` with a type among the attributes makes a record of the class it names (Rails' `new(type: "Admin")`). */
-function wrapBuild(build: (this: Function, attributes?: object) => object) {
-  return function (this: Function, attributes?: object): object {
-    if (!anyDeclared || attributes === undefined) return build.call(this, attributes);
+function wrapBuild(build: (this: Function, ...args: unknown[]) => object) {
+  // Every argument is passed on, so that build refuses those it does not take.
+  return function (this: Function, ...args: unknown[]): object {
+    const attributes = args[0] as object | undefined;
+    if (!anyDeclared || attributes === undefined) return build.apply(this, args);
     const database = databaseOfModel(this);
     const Class: Function = database ? Object.getPrototypeOf(this) : this;
     const inheritance = inheritanceOf(Class);
     const type = inheritance && attributes && (attributes as Record<string, unknown>)[inheritance.column];
-    if (!inheritance || type === undefined || type === typeOfClass(inheritance, Class)) return build.call(this, attributes);
+    if (!inheritance || type === undefined || type === typeOfClass(inheritance, Class)) return build.apply(this, args);
     const Subclass = classOfType(inheritance, Class, typeAttributeOf(inheritance, Class)!, type);
     const target = database ? database.model(Subclass) : Subclass;
-    return build.call(target as Function, attributes);
+    return build.apply(target as Function, args);
   };
 }
 

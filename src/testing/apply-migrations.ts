@@ -1,4 +1,4 @@
-import { argumentError, type D1DatabaseLike, isPlainObject, knownOptionsArgument, quoteIdentifier } from "../kernel/index.js";
+import { argumentError, type D1DatabaseLike, isPlainObject, optionsArgument, quoteIdentifier } from "../kernel/index.js";
 import { checkedBinding } from "./arguments.js";
 
 /** A migration to apply: its name (as recorded in the migrations table) and its statements (`readMigrations` gives them). */
@@ -29,7 +29,7 @@ function isMigration(migration: unknown): boolean {
 export async function applyMigrations(db: D1DatabaseLike, migrations: readonly Migration[], options?: ApplyMigrationsOptions): Promise<string[]> {
   checkedBinding("applyMigrations", db);
   if (!Array.isArray(migrations) || !migrations.every(isMigration)) throw new TypeError("applyMigrations takes the list readMigrations gives, as { name, queries } objects");
-  const { table: name = "d1_migrations" } = knownOptionsArgument("applyMigrations", options, ["table"]);
+  const { table: name = "d1_migrations" } = optionsArgument("applyMigrations", options, ["table"]);
   if (typeof name !== "string") throw argumentError("applyMigrations: table", "the name of a table", name);
   const table = quoteIdentifier(name);
   await db.prepare(`CREATE TABLE IF NOT EXISTS ${table} (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE, applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL)`).run();

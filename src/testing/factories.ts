@@ -1,4 +1,4 @@
-import { type AnyModel, argumentError, type AttributesOfModel, isPlainObject, knownOptionsArgument, previewText, primaryKeyOf, type RecordOfModel } from "../kernel/index.js";
+import { type AnyModel, argumentError, type AttributesOfModel, isPlainObject, optionsArgument, previewText, primaryKeyOf, type RecordOfModel } from "../kernel/index.js";
 import { type BatchedRecord, saveInBatches } from "./bounded-batches.js";
 
 /** What a factory gives an attribute: a value, or another factory, whose record it creates and whose key it takes. */
@@ -83,7 +83,7 @@ type Traits<M extends AnyModel> = Record<string, FactoryAttributes<M> | FactoryD
 
 /** `defineFactory`'s options, checked: only `traits`, an object of attribute sets or functions of `n` giving them. */
 function checkedTraits<M extends AnyModel>(where: string, options: FactoryOptions<M, string> | undefined): Traits<M> {
-  const { traits = {} } = knownOptionsArgument(where, options, ["traits"]);
+  const { traits = {} } = optionsArgument(where, options, ["traits"]);
   const expected = "an object of named traits, each attributes (an object) or a function of the sequence number giving them";
   if (!isPlainObject(traits)) throw argumentError(`${where}: traits`, expected, traits);
   for (const [name, trait] of Object.entries(traits)) {

@@ -6,7 +6,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { argumentError, knownOptionsArgument } from "../kernel/index.js";
+import { argumentError, optionsArgument } from "../kernel/index.js";
 
 /** A migration as the tests apply it: its name (its path under the migrations folder) and its statements. */
 export type MigrationOfTests = {
@@ -122,7 +122,7 @@ function migrationsSettings(config: ReturnType<Wrangler["unstable_readConfig"]>,
 
 /** `readMigrations`' options, checked: known ones only, each a string; `migrationsPattern` only with `migrationsDir`. */
 function checkedOptions(options: ReadMigrationsOptions | undefined): ReadMigrationsOptions {
-  const given = knownOptionsArgument("readMigrations", options, ["config", "binding", "migrationsDir", "migrationsPattern"]);
+  const given = optionsArgument("readMigrations", options, ["config", "binding", "migrationsDir", "migrationsPattern"]);
   for (const [name, value] of Object.entries(given)) {
     if (value !== undefined && typeof value !== "string") throw argumentError(`readMigrations: ${name}`, "a string", value);
   }

@@ -1,4 +1,4 @@
-import { argumentError, connect, type D1DatabaseLike, knownOptionsArgument, type QueryEvent, withDatabase } from "../kernel/index.js";
+import { argumentError, connect, type D1DatabaseLike, optionsArgument, type QueryEvent, withDatabase } from "../kernel/index.js";
 import { bindingOf, checkedWork } from "./arguments.js";
 import { recordingBinding, type SentStatement } from "./recording-binding.js";
 
@@ -38,7 +38,7 @@ export async function costsOf<T>(work: () => T | Promise<T>, binding: D1Database
  */
 export async function countQueries<T>(work: () => T | Promise<T>, options?: QueryCostOptions): Promise<QueryCosts<T>> {
   checkedWork("countQueries", work);
-  const { binding } = knownOptionsArgument("countQueries", options, ["binding"]);
+  const { binding } = optionsArgument("countQueries", options, ["binding"]);
   return costsOf(work, await bindingOf("countQueries", binding));
 }
 
@@ -56,7 +56,7 @@ function listed(roundTrips: readonly SentStatement[][]): string {
 export async function expectRoundTrips<T>(count: number, work: () => T | Promise<T>, options?: QueryCostOptions): Promise<T> {
   if (!Number.isInteger(count) || count < 0) throw argumentError("expectRoundTrips", "a whole number of round trips", count);
   checkedWork("expectRoundTrips", work);
-  const { binding } = knownOptionsArgument("expectRoundTrips", options, ["binding"]);
+  const { binding } = optionsArgument("expectRoundTrips", options, ["binding"]);
   const { result, roundTrips } = await costsOf(work, await bindingOf("expectRoundTrips", binding));
   if (roundTrips.length !== count) {
     throw new Error(`expected ${count} round trip${count === 1 ? "" : "s"}, got ${roundTrips.length}:\n${listed(roundTrips)}`);

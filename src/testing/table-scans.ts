@@ -1,4 +1,4 @@
-import { argumentError, type D1DatabaseLike, knownOptionsArgument } from "../kernel/index.js";
+import { argumentError, type D1DatabaseLike, optionsArgument } from "../kernel/index.js";
 import { bindingOf, checkedWork } from "./arguments.js";
 import { costsOf, type QueryCostOptions } from "./query-costs.js";
 import type { SentStatement } from "./recording-binding.js";
@@ -27,7 +27,7 @@ const PLANNED = /^\s*(SELECT|WITH|UPDATE|DELETE)\b/i;
  */
 export async function expectNoTableScans<T>(work: () => T | Promise<T>, options?: TableScanOptions): Promise<T> {
   checkedWork("expectNoTableScans", work);
-  const given = knownOptionsArgument("expectNoTableScans", options, ["allow", "binding"]);
+  const given = optionsArgument("expectNoTableScans", options, ["allow", "binding"]);
   const allow = allowedTables(given.allow);
   const binding = await bindingOf("expectNoTableScans", given.binding);
   const { result, roundTrips } = await costsOf(work, binding);

@@ -147,7 +147,7 @@ describe("every public method checks its arguments", () => {
     ["upsert uniqueBy", (value) => bound.Counter.upsert({ id: 1, value: 9 }, { uniqueBy: value }), /^Counter\.upsertAll/],
     ["insertAll", (value) => bound.Counter.insertAll(value), /^Counter\.insertAll takes a non-empty array/],
     ["column", (value) => bound.Counter.where(sql`${column(value)} = 1`), /^column takes an attribute name/],
-    ["use", (value) => class extends ApplicationRecord("counters") {}.use(value), /\.use takes plugins/],
+    ["use", (value) => class extends ApplicationRecord("counters") {}.use(value), /\.use takes a plugin definition/],
     ["hook", (value) => class extends ApplicationRecord("counters") {}.hook("record:initialize", value), /\.hook takes a hook function/],
     ["scope", (value) => class extends ApplicationRecord("counters") {}.scope(value), /\.scope takes a function/],
   ];
@@ -225,6 +225,66 @@ describe("every public method checks its arguments", () => {
   ];
   for (const [name, call, message] of named) {
     it(`${name} throws TypeError naming the method and argument`, () => expectRefused(call, message));
+  }
+});
+
+describe("an argument a method does not take is refused, never read as nothing", () => {
+  // Each would otherwise be ignored, changing what is read or written: deleteAll({ label }) deleted every row.
+  const any = () => bound.Counter as any;
+  const record = () => counter as any;
+  const cases: [string, () => unknown, RegExp][] = [
+    ["Counter.all({ label })", () => any().all({ label: "one" }), /^Counter\.all takes no argument; narrow with where\(\.\.\.\): Counter\.where\(\{ \.\.\. \}\)$/],
+    ["Counter.deleteAll({ label })", () => any().deleteAll({ label: "one" }), /^Counter\.deleteAll takes no argument; narrow with where\(\.\.\.\) first: Counter\.where\(\{ \.\.\. \}\)\.deleteAll\(\)$/],
+    ["updateAll(values, conditions)", () => any().updateAll({ value: 1 }, { label: "one" }), /^Counter\.updateAll takes one argument, not 2; narrow with where/],
+    ["toDeleteAll({ label })", () => any().toDeleteAll({ label: "one" }), /^Counter\.toDeleteAll takes no argument/],
+    ["toUpdateAll(values, conditions)", () => any().toUpdateAll({ value: 1 }, { label: "one" }), /^Counter\.toUpdateAll takes one argument, not 2/],
+    ["toArray({ limit })", () => any().toArray({ limit: 1 }), /^Counter\.toArray takes no argument; narrow or page the Relation first/],
+    ["count(name)", () => any().count("label"), /^Counter\.count takes no argument; to count the rows where an attribute is set: Counter\.whereNot\(\{ name: null \}\)\.count\(\)$/],
+    ["size(x)", () => any().size("label"), /^Counter\.size takes no argument$/],
+    ["exists(a, b)", () => any().exists({ label: "one" }, { value: 1 }), /^Counter\.exists takes one argument, not 2; give every condition in one object$/],
+    ["exists(undefined)", () => any().exists(undefined), /^Counter\.exists takes a plain object of attribute values or an sql fragment, not undefined$/],
+    ["isEmpty(x)", () => any().isEmpty({ label: "one" }), /^Counter\.isEmpty takes no argument$/],
+    ["hasAny(x)", () => any().hasAny({ label: "one" }), /^Counter\.hasAny takes no argument$/],
+    ["findBy(a, b)", () => any().findBy({ label: "one" }, { value: 2 }), /^Counter\.findBy takes one argument, not 2; give every condition in one object$/],
+    ["findByOrThrow(a, b)", () => any().findByOrThrow({ label: "one" }, { value: 2 }), /^Counter\.findByOrThrow takes one argument, not 2/],
+    ["whereNot(a, b)", () => any().whereNot({ label: "one" }, { value: 2 }), /^Counter\.whereNot takes one argument, not 2$/],
+    ["order(a, b)", () => any().order({ label: "asc" }, { value: "desc" }), /^Counter\.order takes one argument, not 2; give every attribute in one object/],
+    ["reorder(a, b)", () => any().reorder({ label: "asc" }, { value: "desc" }), /^Counter\.reorder takes one argument, not 2/],
+    ["limit(a, b)", () => any().limit(1, 2), /^Counter\.limit takes one argument, not 2$/],
+    ["offset(a, b)", () => any().offset(1, 2), /^Counter\.offset takes one argument, not 2$/],
+    ["distinct(false)", () => any().distinct(false), /^Counter\.distinct takes no argument$/],
+    ["none(x)", () => any().none(false), /^Counter\.none takes no argument$/],
+    ["first(2, 3)", () => any().first(2, 3), /^Counter\.first takes one argument, not 2$/],
+    ["first(undefined)", () => any().first(undefined), /^Counter\.first takes a whole number from 0, not undefined$/],
+    ["first(-1)", () => any().first(-1), /^Counter\.first takes a whole number from 0, not -1$/],
+    ['take("2")', () => any().take("2"), /^Counter\.take takes a whole number from 0, not "2"$/],
+    ["last(1.5)", () => any().last(1.5), /^Counter\.last takes a whole number from 0, not 1\.5$/],
+    ["last(1, 2)", () => any().last(1, 2), /^Counter\.last takes one argument, not 2$/],
+    ["paginate(a, b)", () => any().paginate({ page: 1 }, { perPage: 5 }), /^Counter\.paginate takes one argument, not 2/],
+    ["paginate({ nope })", () => any().paginate({ nope: 1 }), /^Counter\.paginate: "nope" is not an option; the options are page, perPage, count$/],
+    ["build(a, b)", () => any().build({ label: "x" }, { value: 1 }), /^Counter\.build takes one argument, not 2$/],
+    ["create(a, b)", () => any().create({ label: "x" }, { value: 1 }), /^Counter\.create takes one argument, not 2$/],
+    ["createOrThrow(a, b)", () => any().createOrThrow({ label: "x" }, { value: 1 }), /^Counter\.createOrThrow takes one argument, not 2$/],
+    ["where().create(a, b)", () => any().where({ label: "x" }).create({ value: 1 }, {}), /^Counter\.create takes one argument, not 2$/],
+    ["record.update(a, b)", () => record().update({ label: "x" }, { value: 1 }), /^Counter\.update takes one argument, not 2$/],
+    ["record.updateOrThrow(a, b)", () => record().updateOrThrow({ label: "x" }, { value: 1 }), /^Counter\.updateOrThrow takes one argument, not 2$/],
+    ["record.assign(a, b)", () => record().assign({ label: "x" }, { value: 1 }), /^Counter\.assign takes one argument, not 2$/],
+    ["record.destroy({ force })", () => record().destroy({ force: true }), /^Counter\.destroy takes no argument$/],
+    ["record.destroyOrThrow(x)", () => record().destroyOrThrow({ force: true }), /^Counter\.destroyOrThrow takes no argument$/],
+    ["record.reload({ lock })", () => record().reload({ lock: true }), /^Counter\.reload takes no argument$/],
+    ["record.toSave(x)", () => record().toSave({ validate: false }), /^Counter\.toSave takes no argument$/],
+    ["record.toDestroy(x)", () => record().toDestroy({}), /^Counter\.toDestroy takes no argument$/],
+    ["record.save({ nope })", () => record().save({ nope: 1 }), /^Counter\.save: "nope" is not an option; the options are validate$/],
+    ['record.save({ validate: "no" })', () => record().save({ validate: "no" }), /^Counter\.save: validate takes true or false, not "no"$/],
+    ["record.save(a, b)", () => record().save({}, {}), /^Counter\.save takes one argument, not 2$/],
+    ["record.save(null)", () => record().save(null), /^Counter\.save takes an options object, not null$/],
+    ["record.saveOrThrow({ nope })", () => record().saveOrThrow({ nope: 1 }), /^Counter\.saveOrThrow: "nope" is not an option/],
+    ["connect(db, { nope })", () => connect(env.DB, { nope: 1 } as never), /^connect: "nope" is not an option; the options are onQuery, session, retries, maxQueries, maxRowsRead$/],
+    ["between(a, b, { nope })", () => between(1, 2, { nope: true } as never), /^between: "nope" is not an option; the options are excludeEnd$/],
+    ["isAttributeChanged(name, { form })", () => counter.isAttributeChanged("label", { form: "one" } as never), /^Counter\.isAttributeChanged: "form" is not an option; the options are from, to$/],
+  ];
+  for (const [name, call, message] of cases) {
+    it(`${name} throws TypeError naming the Model and method, sending and writing nothing`, () => expectRefused(call, message));
   }
 });
 

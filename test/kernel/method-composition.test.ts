@@ -279,7 +279,11 @@ describe("providing a method already provided", () => {
     expect(((await thrown(() => usersWith(typo))) as Error).message).toMatch(/plugin wraps-typo wraps the relation method updatAll, which nothing registered before it provides/);
     const noSave = definePlugin({ name: "wraps-nothing", wrap: { record: { saveAll: (next) => next } } });
     expect(await thrown(() => usersWith(noSave))).toBeInstanceOf(InvalidModel);
-    const notAFunction = definePlugin({ name: "wraps-badly", wrap: { static: { create: "no" as never } } });
+    // A wrapper that is no function is refused where the plugin is defined; one whose result is none, where it is used.
+    expect(() => definePlugin({ name: "wraps-badly", wrap: { static: { create: "no" as never } } })).toThrow(
+      new TypeError(`definePlugin("wraps-badly"): wrap: static: create takes a function, not "no"`),
+    );
+    const notAFunction = definePlugin({ name: "wraps-badly", wrap: { static: { create: () => "no" as never } } });
     const error = (await thrown(() => usersWith(notAFunction))) as Error;
     expect(error).toBeInstanceOf(TypeError);
     expect(error.message).toMatch(/Users.use: plugin wraps-badly's wrap of the static method create is no function of the method it wraps/);

@@ -367,3 +367,45 @@ describe("guide: Plugin API: subquery", () => {
     expect(() => subquery("SELECT 1" as never)).toThrow(new TypeError(`subquery takes a function that compiles a SELECT, not "SELECT 1"`));
   });
 });
+
+describe("a plugin definition is checked where it is made: nothing in it is silently ignored", () => {
+  const refusals: [string, () => unknown, string][] = [
+    ["a misspelt hook point", () => definePlugin({ name: "p1", hooks: { "record:initialise": () => {} } as never }), `definePlugin("p1"): hooks: "record:initialise" is not a hook point (see the hook catalogue)`],
+    ["a hook that is no function", () => definePlugin({ name: "p2", hooks: { "record:initialize": 5 as never } }), `definePlugin("p2"): hooks: record:initialize takes a function, not 5`],
+    ["a misspelt key", () => definePlugin({ name: "p3", hook: {} } as never), `definePlugin("p3"): "hook" is not a key of a plugin; the keys are name, hooks, relationMethods, wrap, setup, appliesTo`],
+    ["a Relation method that is no function", () => definePlugin({ name: "p4", relationMethods: { foo: 5 as never } }), `definePlugin("p4"): relationMethods: foo takes a function, not 5`],
+    ["a setup that is no function", () => definePlugin({ name: "p5", setup: 5 as never }), `definePlugin("p5"): setup takes a function, not 5`],
+    ["an appliesTo that is no function", () => definePlugin({ name: "p6", appliesTo: true as never }), `definePlugin("p6"): appliesTo takes a function, not true`],
+    ["hooks that are no object", () => definePlugin({ name: "p7", hooks: [] as never }), `definePlugin("p7"): hooks takes an object of functions by name, not []`],
+    ["an unknown kind of wrap", () => definePlugin({ name: "p8", wrap: { records: {} } as never }), `definePlugin("p8"): wrap: "records" is not a kind of method; the kinds are relation, static, record`],
+    ["no name", () => definePlugin({ hooks: {} } as never), `definePlugin takes a plugin definition { name, hooks?, relationMethods?, wrap?, setup?, appliesTo? }, not {`],
+  ];
+  for (const [what, define, message] of refusals) {
+    it(`${what} throws TypeError naming the plugin and the key`, () => {
+      expect(define).toThrow(TypeError);
+      expect(define).toThrow(message);
+    });
+  }
+
+  it("Model.use checks a plugin not made by definePlugin the same way; Model.hook refuses a misspelt point", () => {
+    class Base1 extends Base {}
+    expect(() => Base1.use({ name: "by-hand", hooks: { "record:initialise": () => {} } } as never)).toThrow(
+      new TypeError(`Base1.use("by-hand"): hooks: "record:initialise" is not a hook point (see the hook catalogue)`),
+    );
+    expect(() => (Base1 as any).hook("record:initialise", () => {})).toThrow(
+      new TypeError(`Base1.hook takes the name of a hook point of the catalogue, not "record:initialise"`),
+    );
+  });
+
+  it("a well-formed plugin is given back as it was made, and runs", async () => {
+    const seen: string[] = [];
+    const plugin = definePlugin({ name: "well-formed", hooks: { "record:initialize": () => void seen.push("init") }, setup: () => {}, appliesTo: () => true });
+    class Seen extends FixtureApplicationRecord("users") {
+      static {
+        this.use(plugin);
+      }
+    }
+    Seen.build({ name: "x" });
+    expect(seen).toEqual(["init"]);
+  });
+});

@@ -221,3 +221,25 @@ describe("Querying, Bulk writes, Callbacks, Associations: edge cases", () => {
     await expect(Ordered.bySql().reorder({ name: "asc" }).last()).resolves.toBeNull();
   });
 });
+
+describe("first(n) and take(n): Rails' forms, a list of up to n records", () => {
+  it("first(n) reads the first n by the order or the primary key; take(n) up to n; within the Relation's own limit", async () => {
+    for (const [name, age] of [["c", 3], ["a", 1], ["b", 2]] as const) await User.createOrThrow({ name, age });
+    const { db, events } = listen();
+    const U = db.model(User);
+    const byAge = await U.order({ age: "desc" }).first(2);
+    expectTypeOf(byAge).toEqualTypeOf<InstanceType<typeof User>[]>();
+    expect(byAge.map((user) => user.name)).toEqual(["c", "b"]);
+    expect(events.at(-1)!.sql).toMatch(/ORDER BY "age" DESC LIMIT 2$/);
+    expect((await U.first(2)).map((user) => user.name)).toEqual((await U.order({ id: "asc" }).limit(2).pluck("name")));
+    expect(await U.take(5)).toHaveLength(3);
+    expect(await U.first(0)).toEqual([]);
+    expect(await U.limit(1).first(3)).toHaveLength(1);
+    expect(await U.none().take(2)).toEqual([]);
+    // Without a count, one record or null, as before.
+    const one = await U.order({ age: "asc" }).first();
+    expectTypeOf(one).toEqualTypeOf<InstanceType<typeof User> | null>();
+    expect(one!.name).toBe("a");
+    expect(await U.where({ name: "nobody" }).take()).toBeNull();
+  });
+});

@@ -125,7 +125,7 @@ describe("retries after D1's transient errors", () => {
   });
 
   it("bad retry options and a non-boolean idempotent are refused naming the option", () => {
-    expect(() => connect(env.DB, { retries: { attemps: 3 } as object })).toThrow("connect: retries: attemps is not an option; the options are attempts and delayMs");
+    expect(() => connect(env.DB, { retries: { attemps: 3 } as object })).toThrow(`connect: retries: "attemps" is not an option; the options are attempts, delayMs`);
     expect(() => connect(env.DB, { retries: { attempts: 0 } })).toThrow(/connect: retries: attempts takes a whole number from 1 to 10/);
     expect(() => connect(env.DB, { retries: { delayMs: -1 } })).toThrow(/connect: retries: delayMs takes milliseconds from 0 to 10000/);
     expect(() => defineStatement({ sql: "SELECT 1", idempotent: "yes" as never })).toThrow(/defineStatement: idempotent takes a boolean/);

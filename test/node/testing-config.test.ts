@@ -80,7 +80,7 @@ describe("readMigrations", () => {
   });
 
   it("a misspelt or wrongly typed option, or a pattern given without its folder, is refused naming readMigrations and the option", async () => {
-    await expect(readMigrations({ migrationDir: "sql" } as never)).rejects.toThrow("readMigrations: migrationDir is not an option; the options are config, binding, migrationsDir and migrationsPattern");
+    await expect(readMigrations({ migrationDir: "sql" } as never)).rejects.toThrow('readMigrations: "migrationDir" is not an option; the options are config, binding, migrationsDir, migrationsPattern');
     await expect(readMigrations({ binding: 5 } as never)).rejects.toThrow("readMigrations: binding takes a string, not 5");
     await expect(readMigrations({ migrationsPattern: "**/*.sql" })).rejects.toThrow("readMigrations: migrationsPattern is read with migrationsDir only");
     await expect(readMigrations("./wrangler.jsonc" as never)).rejects.toThrow(`readMigrations takes an options object, not "./wrangler.jsonc"`);

@@ -203,6 +203,42 @@ describe("upsert and upsertAll", () => {
   });
 });
 
+describe("conditions given to a set-based write", () => {
+  // Rails 5.1+ raises ArgumentError for delete_all(conditions): read as none, they would write every row.
+  it("deleteAll, updateAll and their Statements refuse them, naming what to write instead, and write nothing", async () => {
+    await Counter.insertAll([{ label: "keep" }, { label: "x" }, { label: "keep" }]);
+    const { db, events } = listen();
+    const C = db.model(Counter) as any;
+    await expect(C.deleteAll({ label: "x" })).rejects.toThrow(
+      "Counter.deleteAll takes no argument; narrow with where(...) first: Counter.where({ ... }).deleteAll()",
+    );
+    await expect(C.where({ label: "x" }).deleteAll({ id: 1 })).rejects.toThrow("Counter.deleteAll takes no argument");
+    await expect(C.none().deleteAll({ label: "x" })).rejects.toThrow("Counter.deleteAll takes no argument");
+    await expect(C.updateAll({ value: 1 }, { label: "x" })).rejects.toThrow(
+      "Counter.updateAll takes one argument, not 2; narrow with where(...) first: Counter.where({ ... }).updateAll({ ... })",
+    );
+    expect(() => C.toDeleteAll({ label: "x" })).toThrow("Counter.toDeleteAll takes no argument");
+    expect(() => C.toUpdateAll({ value: 1 }, { label: "x" })).toThrow("Counter.toUpdateAll takes one argument, not 2");
+    expect(events).toHaveLength(0);
+    expect(await countRows("counters")).toBe(3);
+    expect(await Counter.order({ id: "asc" }).pluck("value")).toEqual([7, 7, 7]);
+  });
+});
+
+describe("options of inserts and upserts", () => {
+  it("an unknown option is refused, naming the options, before anything is sent", async () => {
+    const { db, events } = listen();
+    const U = db.model(User) as any;
+    await expect(U.insert({ name: "a" }, { nope: 1 })).rejects.toThrow(`User.insertAll: "nope" is not an option; the options are onDuplicate`);
+    await expect(U.insertAll([{ name: "a" }], { uniqueBy: ["name"] })).rejects.toThrow(`"uniqueBy" is not an option`);
+    await expect(U.upsert({ name: "a" }, { onDuplicate: "skip" })).rejects.toThrow(`User.upsertAll: "onDuplicate" is not an option; the options are uniqueBy`);
+    await expect(U.upsertAll([{ name: "a" }], { nope: 1 })).rejects.toThrow(`"nope" is not an option`);
+    expect(() => U.toInsertAll([{ name: "a" }], { nope: 1 })).toThrow(`"nope" is not an option`);
+    expect(events).toHaveLength(0);
+    expect(await countRows("users")).toBe(0);
+  });
+});
+
 describe("updateAll and deleteAll", () => {
   it("updateAll sets attributes on matching rows, resolves to the number of rows, and casts", async () => {
     await Counter.insertAll([{ label: "a" }, { label: "b" }, { label: "c" }]);

@@ -448,7 +448,9 @@ describe("guide: Counter caches, resetCounters and bulk writes", () => {
     expect(await refused(() => Post.resetCounters("x", "firstComments"))).toMatch(/^TypeError: Post\.resetCounters: firstComments keeps no counter cache/);
     expect(await refused(() => (Post as any).resetCounters("x", "nope"))).toMatch(/^TypeError: Post\.resetCounters: Post has no hasMany nope/);
     expect(await refused(() => (User as any).resetCounters("x"))).toMatch(/^TypeError: User\.resetCounters needs the name of a hasMany/);
-    expect(await refused(() => (User as any).resetCounters(undefined, "comments"))).toMatch(/^TypeError: User\.resetCounters: the ids are undefined/);
+    expect(await refused(() => (User as any).resetCounters(undefined, "comments"))).toMatch(/^TypeError: User\.resetCounters takes a key or a list of keys, not undefined/);
+    expect(await refused(() => (User as any).resetCounters(null, "comments"))).toBe("TypeError: User.resetCounters takes a key or a list of keys, not null");
+    expect(await refused(() => (User as any).resetCounters([{}], "comments"))).toBe("TypeError: User.resetCounters takes a key or a list of keys, not [{…}]");
     expect(await refused(() => (User as any).resetCounters("x", 3))).toMatch(/^TypeError: User\.resetCounters: a counter is named by its hasMany association, not 3/);
   });
 });

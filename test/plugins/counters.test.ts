@@ -216,6 +216,12 @@ describe("guide: Counters, updateCounters", () => {
     await expect(C.updateCounters(1, {})).rejects.toThrow("Counter.updateCounters needs at least one counter to change");
     await expect(C.updateCounters(1, null as never)).rejects.toThrow(/Counter\.updateCounters takes an object of integer attributes/);
     await expect(C.updateCounters(undefined, { value: 1 })).rejects.toThrow("Counter.updateCounters takes a key or a list of keys, not undefined");
+    // What is no key would change no row and resolve to 0, saying nothing: refused as undefined is.
+    await expect(C.updateCounters(null as never, { value: 1 })).rejects.toThrow("Counter.updateCounters takes a key or a list of keys, not null");
+    await expect(C.updateCounters([{}], { value: 1 })).rejects.toThrow("Counter.updateCounters takes a key or a list of keys, not [{…}]");
+    await expect(C.updateCounters([[1]], { value: 1 })).rejects.toThrow("Counter.updateCounters takes a key or a list of keys, not [[…]]");
+    await expect(C.updateCounters([1, null], { value: 1 })).rejects.toThrow(/takes a key or a list of keys, not \[1, null\]/);
+    await expect(C.updateCounters(1, { value: 1 }, { nope: true } as never)).rejects.toThrow(`Counter.updateCounters: options: "nope" is not an option; the options are touch`);
     await expect(C.updateCounters(1, { value: 1 }, { touch: true })).rejects.toThrow("Counter.updateCounters: touch sets updatedAt, and Counter has no updatedAt timestamp");
     await expect(C.updateCounters(1, { value: 1 }, { touch: "yes" as never })).rejects.toThrow(/Counter\.updateCounters: touch takes true or false/);
     expect(() => C.toUpdateCounters(1, { value: 0.5 })).toThrow(/Counter\.toUpdateCounters: the change of Counter\.value/);
@@ -308,6 +314,10 @@ describe("guide: Counters, on a record", () => {
     const id = (await User.createOrThrow({ name: "Ada" })).id;
     const member = await Member.find(id);
     const stamped = member.updatedAt;
+    await expect(member.incrementAndSave("age", 3, { touch: true, nope: 1 } as never)).rejects.toThrow(
+      `Member#incrementAndSave: options: "nope" is not an option; the options are touch`,
+    );
+    expect(member.age).toBeNull();
     await member.incrementAndSave("age", 3, { touch: true });
     expect(calls).toEqual([]);
     expect(member.age).toBe(3);

@@ -447,3 +447,41 @@ describe("edge cases once missed", () => {
     expect(events[0]!.sql).toMatch(/^SELECT 1 AS "recordflare_one" FROM "audit_r_items" WHERE "name" = \?1/);
   });
 });
+
+describe("save({ validate: false }): Rails' save(validate: false)", () => {
+  class Checked extends User {
+    static calls: string[] = [];
+    static {
+      this.validates("name", { presence: true, length: { minimum: 2 } });
+      this.beforeValidation(() => void Checked.calls.push("beforeValidation"));
+      this.afterValidation(() => void Checked.calls.push("afterValidation"));
+      this.beforeSave(() => void Checked.calls.push("beforeSave"));
+      this.afterSave(() => void Checked.calls.push("afterSave"));
+    }
+  }
+
+  it("skips the validations and the validation callbacks, and runs the save callbacks", async () => {
+    Checked.calls = [];
+    const record = Checked.build({ name: "x" });
+    expect(await record.save()).toBe(false);
+    expect(Checked.calls).toEqual(["beforeValidation", "afterValidation"]);
+    expect(await countRows("users")).toBe(0);
+    Checked.calls = [];
+    expect(await record.save({ validate: false })).toBe(true);
+    expect(Checked.calls).toEqual(["beforeSave", "afterSave"]);
+    expect(record.errors.isEmpty()).toBe(true);
+    expect(await countRows("users")).toBe(1);
+    // The option is one save's: the next one validates again.
+    expect(await record.update({ name: "y" })).toBe(false);
+    expect(await record.saveOrThrow({ validate: false })).toBe(true);
+    expect((await Checked.find(record.id)).name).toBe("y");
+    await expect(Checked.build({ name: "z" }).saveOrThrow({ validate: true })).rejects.toThrow(RecordInvalid);
+  });
+
+  it("an unknown option or a validate that is not a boolean is refused, and nothing is written", async () => {
+    const record = Checked.build({ name: "x" });
+    await expect(record.save({ validates: false } as never)).rejects.toThrow(`Checked.save: "validates" is not an option; the options are validate`);
+    await expect(record.saveOrThrow({ validate: 0 } as never)).rejects.toThrow("Checked.saveOrThrow: validate takes true or false, not 0");
+    expect(await countRows("users")).toBe(0);
+  });
+});

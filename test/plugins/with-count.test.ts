@@ -179,6 +179,30 @@ describe("guide: Counts of associations", () => {
     expect(events[0]!.sql).not.toContain("thr_comments");
   });
 
+  it("last() reverses an orderByCount: the app wrote no sql (IrreversibleOrder is for an sql order alone)", async () => {
+    await seed();
+    const { events, Post } = listen({ models: { Post: ThrPost } });
+    const most = await Post.withCount("thrComments").orderByCount("thrComments", "asc").last();
+    expect([most!.title, most!.thrCommentsCount]).toEqual(["a1", 2]);
+    expect(events[0]!.sql).toMatch(/ORDER BY \(SELECT COUNT\(\*\) .*\) DESC LIMIT 1$/);
+    expect((await Post.orderByCount("thrComments", "desc").last())!.title).toBe("b1");
+    // With other terms, each reversed; last(n) reads them back in the Relation's order.
+    const lastTwo = await Post.orderByCount("thrTags", "desc").order({ title: "desc" }).last(2);
+    expect(lastTwo.map((post) => post.title)).toEqual(["a2", "b1"]);
+    expect(await Post.orderByCount("thrComments").last(3)).toHaveLength(3);
+  });
+
+  it("a count is read-only: assigning it throws TypeError naming the Model and the count", async () => {
+    const { a1 } = await seed();
+    const post = (await ThrPost.withCount("thrComments").find(a1.id))!;
+    const error = await thrown(() => {
+      (post as { thrCommentsCount: number }).thrCommentsCount = 10;
+    });
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).toBe(`ThrPost#thrCommentsCount is read-only: the query computes it (withCount("thrComments")); change the thrComments themselves`);
+    expect(post.thrCommentsCount).toBe(2);
+  });
+
   it("whereCount and orderByCount: on the count, with the scope withCount gave it; the page's total agrees", async () => {
     await seed();
     const many = await ThrPost.withCount("thrComments").whereCount("thrComments", ">=", 1).orderByCount("thrComments", "desc").toArray();

@@ -27,7 +27,7 @@ describe("recordflare/testing: applyMigrations", () => {
   it("refuses a db that is no binding, a list not as readMigrations gives it, and an unknown or wrongly typed option", async () => {
     await expect(applyMigrations("DB" as never, MIGRATIONS)).rejects.toThrow(`applyMigrations takes a D1 binding (env.DB, not its name), not "DB"`);
     await expect(applyMigrations(db(), [{ name: "0001.sql" }] as never)).rejects.toThrow("applyMigrations takes the list readMigrations gives, as { name, queries } objects");
-    await expect(applyMigrations(db(), MIGRATIONS, { tabel: "am_migrations" } as never)).rejects.toThrow("applyMigrations: tabel is not an option; the option is table");
+    await expect(applyMigrations(db(), MIGRATIONS, { tabel: "am_migrations" } as never)).rejects.toThrow('applyMigrations: "tabel" is not an option; the options are table');
     await expect(applyMigrations(db(), MIGRATIONS, { table: 5 } as never)).rejects.toThrow("applyMigrations: table takes the name of a table, not 5");
     expect(await db().prepare("SELECT name FROM sqlite_master WHERE name = 'am_first'").first()).toBeNull();
   });

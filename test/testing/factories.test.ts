@@ -74,7 +74,7 @@ describe("recordflare/testing: factories", () => {
 
   it("defineFactory refuses an option other than traits, and traits that are not attribute sets or functions, naming itself and the option", () => {
     const definition = (n: number) => ({ name: `User ${n}` });
-    expect(() => defineFactory(User, definition, { trait: {} } as never)).toThrow("defineFactory(User): trait is not an option; the option is traits");
+    expect(() => defineFactory(User, definition, { trait: {} } as never)).toThrow('defineFactory(User): "trait" is not an option; the options are traits');
     expect(() => defineFactory(User, definition, { traits: 5 } as never)).toThrow(
       "defineFactory(User): traits takes an object of named traits, each attributes (an object) or a function of the sequence number giving them, not 5",
     );

@@ -61,8 +61,8 @@ describe("recordflare/testing: what a test's queries cost", () => {
     await expect(expectRoundTrips(1, 5 as never)).rejects.toThrow("expectRoundTrips takes the work to run, a function, not 5");
     await expect(countQueries(5 as never)).rejects.toThrow("countQueries takes the work to run, a function, not 5");
     await expect(expectNoTableScans("User.count()" as never)).rejects.toThrow(`expectNoTableScans takes the work to run, a function, not "User.count()"`);
-    await expect(countQueries(() => null, { bindng: env.DB } as never)).rejects.toThrow("countQueries: bindng is not an option; the option is binding");
-    await expect(expectRoundTrips(0, () => null, { bindng: env.DB } as never)).rejects.toThrow("expectRoundTrips: bindng is not an option; the option is binding");
+    await expect(countQueries(() => null, { bindng: env.DB } as never)).rejects.toThrow('countQueries: "bindng" is not an option; the options are binding');
+    await expect(expectRoundTrips(0, () => null, { bindng: env.DB } as never)).rejects.toThrow('expectRoundTrips: "bindng" is not an option; the options are binding');
     await expect(countQueries(() => null, { binding: "DB" } as never)).rejects.toThrow(`countQueries: binding takes a D1 binding (env.DB, not its name), not "DB"`);
     await expect(countQueries(() => null, 5 as never)).rejects.toThrow("countQueries takes an options object, not 5");
     expect(() => recordingBinding("DB" as never, () => {})).toThrow(`recordingBinding takes a D1 binding (env.DB, not its name), not "DB"`);
@@ -72,7 +72,7 @@ describe("recordflare/testing: what a test's queries cost", () => {
   it("expectNoTableScans refuses an unknown option and an allow that is not a list of table names, before running anything", async () => {
     await seed();
     const scanning = () => User.where({ name: "Ada" }).toArray();
-    await expect(expectNoTableScans(scanning, { alow: ["users"] } as never)).rejects.toThrow("expectNoTableScans: alow is not an option; the options are allow and binding");
+    await expect(expectNoTableScans(scanning, { alow: ["users"] } as never)).rejects.toThrow('expectNoTableScans: "alow" is not an option; the options are allow, binding');
     await expect(expectNoTableScans(scanning, { allow: "users" } as never)).rejects.toThrow(`expectNoTableScans: allow takes a list of table names, not "users"`);
     await expect(expectNoTableScans(scanning, { allow: [1] } as never)).rejects.toThrow("expectNoTableScans: allow takes a list of table names, not [1]");
   });

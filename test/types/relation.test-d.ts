@@ -215,6 +215,24 @@ async function results(id: string) {
   expectTypeOf(User.where({ admin: true }).first()).toEqualTypeOf<Promise<User | null>>();
   expectTypeOf(User.where({ admin: true }).last()).toEqualTypeOf<Promise<User | null>>();
   expectTypeOf(User.where({ admin: true }).take()).toEqualTypeOf<Promise<User | null>>();
+  // Given a count, Rails' first(n), last(n) and take(n): a list, on a Relation and as statics.
+  expectTypeOf(User.where({ admin: true }).first(2)).toEqualTypeOf<Promise<User[]>>();
+  expectTypeOf(User.where({ admin: true }).last(2)).toEqualTypeOf<Promise<User[]>>();
+  expectTypeOf(User.where({ admin: true }).take(2)).toEqualTypeOf<Promise<User[]>>();
+  expectTypeOf(User.first()).toEqualTypeOf<Promise<User | null>>();
+  expectTypeOf(User.first(2)).toEqualTypeOf<Promise<User[]>>();
+  expectTypeOf(User.last()).toEqualTypeOf<Promise<User | null>>();
+  expectTypeOf(User.last(2)).toEqualTypeOf<Promise<User[]>>();
+  expectTypeOf(User.take()).toEqualTypeOf<Promise<User | null>>();
+  expectTypeOf(User.take(2)).toEqualTypeOf<Promise<User[]>>();
+  // @ts-expect-error: the count is a number
+  User.first("2");
+  // @ts-expect-error: first takes one count at most
+  User.where({ admin: true }).first(1, 2);
+  // @ts-expect-error: deleteAll takes no conditions: narrow with where first
+  User.deleteAll({ admin: true });
+  // @ts-expect-error: updateAll takes the attributes alone
+  User.updateAll({ age: 1 }, { admin: true });
   expectTypeOf(User.where({ admin: true }).count()).toEqualTypeOf<Promise<number>>();
   expectTypeOf(User.where({ admin: true }).exists()).toEqualTypeOf<Promise<boolean>>();
   expectTypeOf(User.where({ admin: true }).isEmpty()).toEqualTypeOf<Promise<boolean>>();

@@ -358,7 +358,7 @@ export function connect(binding: D1DatabaseLike, options?: ConnectOptions): Data
   refuseUninspectable("connect", BINDING, binding);
   const usable = typeof binding === "object" && typeof binding.prepare === "function" && typeof binding.batch === "function";
   if (!usable) throw argumentError("connect", BINDING, binding);
-  const given = optionsArgument("connect", options);
+  const given = optionsArgument("connect", options, ["onQuery", "session", "retries", "maxQueries", "maxRowsRead"]);
   if (given.onQuery !== undefined && typeof given.onQuery !== "function") throw argumentError("connect: onQuery", "a function", given.onQuery);
   if (given.session !== undefined && typeof given.session !== "string") throw argumentError("connect: session", "a string", given.session);
   retrySettings(given.retries);

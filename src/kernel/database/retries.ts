@@ -1,5 +1,5 @@
 import { UnconfirmedWrite } from "../errors.js";
-import { argumentError, knownOptionsArgument } from "../records/arguments.js";
+import { argumentError, optionsArgument } from "../records/arguments.js";
 import type { Statement } from "../sql/statement.js";
 
 /** How a connection retries a round trip after one of D1's transient errors (`connect`'s `retries`). */
@@ -23,7 +23,7 @@ const NO_RETRIES: RetrySettings = { attempts: 1, delayMs: 0 };
 export function retrySettings(given: RetryOptions | false | undefined): RetrySettings {
   if (given === undefined) return DEFAULT_RETRIES;
   if (given === false) return NO_RETRIES;
-  const { attempts = DEFAULT_RETRIES.attempts, delayMs = DEFAULT_RETRIES.delayMs } = knownOptionsArgument("connect: retries", given, ["attempts", "delayMs"]);
+  const { attempts = DEFAULT_RETRIES.attempts, delayMs = DEFAULT_RETRIES.delayMs } = optionsArgument("connect: retries", given, ["attempts", "delayMs"]);
   if (!Number.isInteger(attempts) || attempts < 1 || attempts > 10) throw argumentError("connect: retries: attempts", "a whole number from 1 to 10", attempts);
   if (!Number.isFinite(delayMs) || delayMs < 0 || delayMs > 10_000) throw argumentError("connect: retries: delayMs", "milliseconds from 0 to 10000", delayMs);
   return { attempts, delayMs };

@@ -15,7 +15,8 @@ import { prepareRelation } from "../relations/relation-prepare.js";
 import type { AnyRecord } from "../records/record-methods.js";
 import { type Persistable, recordDatabase } from "./record-database.js";
 import { RecordDestroy } from "./record-destroy.js";
-import { RecordSave } from "./record-save.js";
+import { RecordSave, type SaveOptions } from "./record-save.js";
+import { argumentError, optionsArgument, refuseExtraArguments } from "../records/arguments.js";
 import type { CheckedWrite, PreparedWrite } from "./write-steps.js";
 
 function assertNotDestroyed(state: RecordState, action: string): void {
@@ -71,16 +72,28 @@ function abandoned(checked: CheckedWrite, error: unknown): unknown {
 }
 
 /**
- * Saves a record: validation, before-save hooks, the write (one batch with any extra writes), after-save hooks.
- * Not an async function: a save whose Model has no before-hooks checks synchronously and goes straight to its write.
+ * Saves a record: validation (unless `options` say `validate: false`), before-save hooks, the write (one batch with
+ * any extra writes), after-save hooks. `given` is the number of arguments `method` got. Not an async function: a
+ * save whose Model has no before-hooks checks synchronously and goes straight to its write.
  */
-export function save(record: Persistable): Promise<boolean> {
+export function save(record: Persistable, options?: SaveOptions, given = 0, method = "save"): Promise<boolean> {
+  let validate: boolean;
   try {
+    validate = options === undefined && given === 0 ? true : validates(record[STATE], options, given, method);
     assertNotDestroyed(record[STATE], "saved");
   } catch (error) {
     return Promise.reject(error);
   }
-  return start(record, new RecordSave(record));
+  return start(record, new RecordSave(record, validate));
+}
+
+/** Whether a save runs its validations: `{ validate: false }` skips them, as Rails' `save(validate: false)` does. */
+function validates(state: RecordState, options: SaveOptions | undefined, given: number, method: string): boolean {
+  const where = `${state.model.name}.${method}`;
+  refuseExtraArguments(where, given, 1);
+  const { validate = true } = optionsArgument(where, options, ["validate"]);
+  if (typeof validate !== "boolean") throw argumentError(`${where}: validate`, "true or false", validate);
+  return validate;
 }
 
 /**

@@ -10,6 +10,15 @@ import { type CheckedWrite, checkExtras, failedInOrder, type PreparedWrite, with
 
 type Persistable = { [STATE]: RecordState };
 
+/** The options of `save` and `saveOrThrow`. */
+export interface SaveOptions {
+  /**
+   * `false` skips the validations: the `record:beforeValidate`, `record:validate` and `record:afterValidate` hooks
+   * (Rails' `save(validate: false)`). The other hooks run, and the writes they add are checked as always. Default true.
+   */
+  validate?: boolean;
+}
+
 const VALIDATION_HOOKS = ["record:beforeValidate", "record:validate", "record:afterValidate"] as const;
 const BEFORE_SAVE_HOOKS = ["record:beforeSave", "record:beforeWrite"] as const;
 type BeforeWriteHook = (typeof VALIDATION_HOOKS)[number] | (typeof BEFORE_SAVE_HOOKS)[number];
@@ -26,12 +35,12 @@ function callInTurn(state: RecordState, names: readonly BeforeWriteHook[], conte
 }
 
 /**
- * Runs the validations with the hooks around them, then (when they passed) the before-save hooks, then the
+ * Runs the validations with the hooks around them (unless `validate` is false), then (when they passed) the before-save hooks, then the
  * before-write hooks; false when any refused the save. Failed validations stop it with no `abortReason`, which is
  * a callback's alone: their reasons are in `errors`. Sync unless a hook returns a promise.
  */
-function validateAndCallBefore(state: RecordState, context: SaveContext): boolean | Promise<boolean> {
-  const validated = runAbortable(state, () => callInTurn(state, VALIDATION_HOOKS, context));
+function validateAndCallBefore(state: RecordState, context: SaveContext, validate: boolean): boolean | Promise<boolean> {
+  const validated = validate ? runAbortable(state, () => callInTurn(state, VALIDATION_HOOKS, context)) : true;
   return validated instanceof Promise ? validated.then((passed) => callBeforeSave(state, context, passed)) : callBeforeSave(state, context, validated);
 }
 
@@ -51,6 +60,7 @@ export class RecordSave implements CheckedWrite, PreparedWrite {
   readonly #state: RecordState;
   readonly #operation: SaveOperation;
   readonly #context: SaveContext | undefined;
+  readonly #validate: boolean;
   readonly #snapshot: RecordSnapshot;
   #own: OwnWrite | undefined = undefined;
   /** Whether its own write was built: until then, a failure reports it as a write that never became a statement. */
@@ -58,14 +68,15 @@ export class RecordSave implements CheckedWrite, PreparedWrite {
   #changes: Record<string, [unknown, unknown]> | undefined = undefined;
   statements: Statement[] = [];
 
-  /** Takes the snapshot that a failed save puts the record back to. */
-  constructor(record: Persistable) {
+  /** Takes the snapshot that a failed save puts the record back to; `validate` false skips the validation hooks. */
+  constructor(record: Persistable, validate = true) {
     const state = record[STATE];
     this.#record = record;
     this.#state = state;
     this.#operation = state.isNew ? "create" : "update";
     const takesContext = state.model.hooks.hasAnyOf(CONTEXT_HOOKS);
     this.#context = takesContext ? { record, operation: this.#operation, batch: [], batchBefore: [], later: [] } : undefined;
+    this.#validate = validate;
     this.#snapshot = new RecordSnapshot(state);
   }
 
@@ -92,7 +103,7 @@ export class RecordSave implements CheckedWrite, PreparedWrite {
   }
 
   #checkHooks(context: SaveContext): boolean | Promise<boolean> {
-    const passed = validateAndCallBefore(this.#state, context);
+    const passed = validateAndCallBefore(this.#state, context, this.#validate);
     return passed instanceof Promise ? passed.then((ok) => ok && this.#checkExtras()) : passed && this.#checkExtras();
   }
 

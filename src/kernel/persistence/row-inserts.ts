@@ -60,7 +60,7 @@ function rowsWrite(modelClass: BuildsRecords, list: readonly object[], operation
 }
 
 function onDuplicate(model: ResolvedModel, options: InsertOptions | undefined): InsertOptions["onDuplicate"] {
-  const { onDuplicate } = optionsArgument(`${model.name}.insertAll`, options);
+  const { onDuplicate } = optionsArgument(`${model.name}.insertAll`, options, ["onDuplicate"]);
   if (onDuplicate !== undefined && onDuplicate !== "skip" && onDuplicate !== "raise") {
     throw argumentError(`${model.name}.insertAll: onDuplicate`, `"skip" or "raise"`, onDuplicate);
   }
@@ -72,7 +72,7 @@ const UNIQUE_BY = "a non-empty list of attribute names";
 /** The attributes of `uniqueBy`: a non-empty list of attribute names, the primary key by default. */
 function uniqueBy(model: ResolvedModel, options: UpsertOptions | undefined): string[] {
   const where = `${model.name}.upsertAll`;
-  const { uniqueBy = [model.primaryKey.name] } = optionsArgument(where, options);
+  const { uniqueBy = [model.primaryKey.name] } = optionsArgument(where, options, ["uniqueBy"]);
   refuseUninspectable(`${where}: uniqueBy`, UNIQUE_BY, uniqueBy);
   if (!Array.isArray(uniqueBy) || uniqueBy.length === 0) throw argumentError(`${where}: uniqueBy`, UNIQUE_BY, uniqueBy);
   return uniqueBy.map((name) => attributeNamed(model, name, "upsertAll").name);

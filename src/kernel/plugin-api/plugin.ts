@@ -1,4 +1,5 @@
 import type { ModelHookName, ModelHooks } from "./hooks.js";
+import { checkPlugin } from "./plugin-checks.js";
 
 /** A feature packaged for a base class: hook functions plus an optional setup run when it is registered. */
 export interface Plugin {
@@ -54,10 +55,14 @@ export interface MethodWrappers {
 /** A hook function registered under a hook name, with the plugin that brought it (none for `Model.hook`). */
 export type HookRegistration = readonly [ModelHookName, (...args: any[]) => unknown, Plugin?];
 
-/** Defines a plugin. Register it on a base class with `static { this.use(plugin) }`. */
+/**
+ * Defines a plugin. Register it on a base class with `static { this.use(plugin) }`. Throws `TypeError` naming the
+ * plugin and the key for a definition with anything it would ignore (see `checkPlugin`).
+ */
 // Marked free of side effects, so that bundlers drop the plugins a Worker never registers.
 /* @__NO_SIDE_EFFECTS__ */
 export function definePlugin(plugin: Plugin): Plugin {
+  checkPlugin("definePlugin", plugin);
   return plugin;
 }
 

@@ -15,24 +15,48 @@ export function refuseUninspectable(where: string, expected: string, value: unkn
   if (typeof value === "object" && value !== null && !isInspectable(value)) throw argumentError(where, expected, value);
 }
 
-/** An options argument: undefined (no options) or a plain object; anything else is an `argumentError`. */
-export function optionsArgument<Options extends object>(where: string, options: Options | undefined): Partial<Options> {
+/**
+ * An options argument: undefined (no options) or a plain object of the option `names`; anything else is an
+ * `argumentError`, and a name not among them (a misspelt option, which would be read as not given) a `TypeError`.
+ * Without `names`, any key is let through, for a caller that checks its keys itself.
+ */
+export function optionsArgument<Options extends object>(where: string, options: Options | undefined, names?: readonly string[]): Partial<Options> {
   if (options === undefined) return {};
   if (!isPlainObject(options)) throw argumentError(where, "an options object", options);
+  if (names === undefined) return options;
+  const unknown = Object.keys(options).find((name) => !names.includes(name));
+  if (unknown !== undefined) throw new TypeError(`${where}: ${previewText(unknown)} is not an option; the options are ${names.join(", ")}`);
   return options;
 }
 
+/** A count of records (`limit`, `first(n)`): a whole number from `minimum`, else an `argumentError`. */
+export function countArgument(where: string, value: unknown, minimum = 0): number {
+  if (!Number.isSafeInteger(value) || (value as number) < minimum) throw argumentError(where, `a whole number from ${minimum}`, value);
+  return value as number;
+}
+
 /**
- * An options argument (see `optionsArgument`) whose every key is one of `names`: a misspelt or unknown key is a
- * `TypeError` naming it and the options taken (`connect: retries: attemps is not an option; the options are attempts
- * and delayMs`), rather than an option silently ignored.
+ * Refuses the arguments past the `taken` ones a method reads (`given` is its `arguments.length`): one it would ignore
+ * changes what is read or written (`Post.deleteAll({ title })` would delete every row). `instead` says what to write.
  */
-export function knownOptionsArgument<Options extends object>(where: string, options: Options | undefined, names: readonly (keyof Options & string)[]): Partial<Options> {
-  const given = optionsArgument(where, options);
-  const unknown = Object.keys(given).find((key) => !(names as readonly string[]).includes(key));
-  if (unknown === undefined) return given;
-  const taken = names.length === 1 ? `the option is ${names[0]}` : `the options are ${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
-  throw new TypeError(`${where}: ${unknown} is not an option; ${taken}`);
+export function refuseExtraArguments(where: string, given: number, taken: number, instead?: string): void {
+  if (given <= taken) return;
+  const takes = taken === 0 ? "no argument" : `${taken === 1 ? "one argument" : `${taken} arguments`}, not ${given}`;
+  throw new TypeError(`${where} takes ${takes}${instead ? `; ${instead}` : ""}`);
+}
+
+const KEYS = "a key or a list of keys";
+
+/** Whether a value can name a row by its key: text or a number (casting says whether it is one of the Model's keys). */
+const isKeyValue = (value: unknown): boolean => typeof value === "string" || typeof value === "number" || typeof value === "bigint";
+
+/**
+ * Refuses what is neither a key nor a flat list of keys (`updateCounters`, `resetCounters`): `undefined`, `null`, an
+ * object (a record: give its key), a nested list. A list read as no key would change no row and say nothing.
+ */
+export function refuseNonKeys(where: string, ids: unknown): void {
+  refuseUninspectable(where, KEYS, ids);
+  if (!(Array.isArray(ids) ? ids.every(isKeyValue) : isKeyValue(ids))) throw argumentError(where, KEYS, ids);
 }
 
 /**

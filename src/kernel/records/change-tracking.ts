@@ -38,7 +38,7 @@ export function isAttributeChanged(record: object, name: string, options?: { fro
   const state = stateOf(record);
   const attribute = attributeNamed(state.model, name, "isAttributeChanged");
   const where = `${state.model.name}.isAttributeChanged`;
-  const given = optionsArgument(where, options);
+  const given = optionsArgument(where, options, ["from", "to"]);
   // Cast as conditions are, so `undefined` is refused as there, rather than quietly never matching.
   if (Object.values(given).includes(undefined)) throw new TypeError(`${state.model.name}.${attribute.name}: from or to is undefined; use null`);
   for (const value of Object.values(given)) refuseUnfitValue(`${where}: ${attribute.name}`, value, { model: state.model.model, attribute: attribute.name });

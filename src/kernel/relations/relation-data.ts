@@ -4,10 +4,13 @@ import type { Condition } from "../sql/conditions.js";
 import type { ParamWriter } from "../sql/param-writer.js";
 import type { SqlFragment } from "../sql/sql.js";
 
-/** One term of an ORDER BY. */
+/**
+ * One term of an ORDER BY. An `sql` term may carry `reversed`, the same order read from the other end (a plugin that
+ * writes the direction into its fragment gives it, as `orderByCount` does): `last()` reverses the term to it.
+ */
 export type OrderTerm =
   | { readonly kind: "attribute"; readonly attribute: Attribute; readonly direction: "asc" | "desc"; readonly nulls?: "first" | "last" }
-  | { readonly kind: "sql"; readonly fragment: SqlFragment };
+  | { readonly kind: "sql"; readonly fragment: SqlFragment; readonly reversed?: SqlFragment };
 
 /**
  * The description of a query that a Relation holds: what `with` takes (each entry checked), what the compiler reads

@@ -46,7 +46,7 @@ const isConditions = (value: unknown, model: ResolvedModel): boolean => isArrayO
 
 function isOrderTerm(term: OrderTerm, model: ResolvedModel): boolean {
   if (typeof term !== "object" || term === null) return false;
-  if (term.kind === "sql") return term.fragment instanceof SqlFragment;
+  if (term.kind === "sql") return term.fragment instanceof SqlFragment && (term.reversed === undefined || term.reversed instanceof SqlFragment);
   const nullsOk = term.nulls === undefined || term.nulls === "first" || term.nulls === "last";
   return term.kind === "attribute" && isAttributeOf(model)(term.attribute) && (term.direction === "asc" || term.direction === "desc") && nullsOk;
 }

@@ -6,7 +6,7 @@ import { EMPTY_RELATION } from "./relation-data.js";
 import type { ParamWriter } from "../sql/param-writer.js";
 import type { LoadPurpose, PlannedRead, QuerySource } from "./read-plan.js";
 import { Comparison, type Condition, castConditionValue, conditionScalars, conditionsFor } from "../sql/conditions.js";
-import { argumentError, refusedValueError, refuseUnfitValue, refuseUninspectable } from "../records/arguments.js";
+import { argumentError, countArgument, refuseExtraArguments, refusedValueError, refuseUnfitValue, refuseUninspectable } from "../records/arguments.js";
 import { isPlainObject } from "../records/plain-object.js";
 import { frozenDescription } from "./relation-description.js";
 import { checkedWith } from "./with-checks.js";
@@ -176,6 +176,7 @@ export class Relation<R = any> {
 
   /** Narrows to rows NOT matching the whole condition; rows with NULL in a named attribute are excluded too. */
   whereNot(conditions: Conditions<AttributesOfRecord<R>> | SqlFragment): this {
+    this.#takes("whereNot", arguments.length, 1);
     const compiled = this.#conditionsOf(conditions, "whereNot");
     // Nothing to negate: as where({}) narrows nothing, whereNot({}) excludes nothing.
     if (compiled.length === 0) return this;
@@ -222,28 +223,35 @@ export class Relation<R = any> {
 
   /** Adds ordering: `{ attribute: 'asc' | 'desc' | { direction, nulls } }` or an `sql` fragment. */
   order(order: Ordering<AttributesOfRecord<R>> | SqlFragment): this {
+    this.#takes("order", arguments.length, 1, "give every attribute in one object: order({ a: \"asc\", b: \"desc\" })");
     return this.#with({ order: [...this.data.order, ...this.#orderTerms(order)] });
   }
 
   /** Replaces the ordering; `reorder()` removes it. */
   reorder(order?: Ordering<AttributesOfRecord<R>> | SqlFragment): this {
+    this.#takes("reorder", arguments.length, 1, "give every attribute in one object: reorder({ a: \"asc\", b: \"desc\" })");
     return this.#with({ order: order === undefined ? [] : this.#orderTerms(order) });
   }
 
+  /** Refuses the arguments a method would ignore (see `refuseExtraArguments`). */
+  #takes(method: string, given: number, taken: number, instead?: string): void {
+    // The message is made only for a refusal: these are the hot paths of queries.
+    if (given > taken) refuseExtraArguments(`${this.model.name}.${method}`, given, taken, instead);
+  }
+
   #count(value: unknown, method: string, minimum: number): number {
-    if (!Number.isSafeInteger(value) || (value as number) < minimum) {
-      throw argumentError(`${this.model.name}.${method}`, `a whole number from ${minimum}`, value);
-    }
-    return value as number;
+    return countArgument(`${this.model.name}.${method}`, value, minimum);
   }
 
   /** At most `count` rows. */
   limit(count: number): this {
+    this.#takes("limit", arguments.length, 1);
     return this.#with({ limit: this.#count(count, "limit", 0) });
   }
 
   /** Skips `count` rows. */
   offset(count: number): this {
+    this.#takes("offset", arguments.length, 1);
     return this.#with({ offset: this.#count(count, "offset", 0) });
   }
 
@@ -255,11 +263,13 @@ export class Relation<R = any> {
 
   /** Removes duplicate rows; the primary key is then not added to a `select`, so records cannot be saved. */
   distinct(): this {
+    this.#takes("distinct", arguments.length, 0);
     return this.#with({ distinct: true });
   }
 
   /** Matches nothing, without querying; chaining keeps it empty. */
   none(): this {
+    this.#takes("none", arguments.length, 0);
     return this.#with({ none: true });
   }
 
@@ -376,6 +386,7 @@ export class Relation<R = any> {
 
   /** Loads the records. */
   async toArray(): Promise<R[]> {
+    this.#takes("toArray", arguments.length, 0, "narrow or page the Relation first (where, limit, paginate)");
     if (this.data.none) return [];
     return this.#load();
   }
@@ -442,11 +453,13 @@ export class Relation<R = any> {
 
   /** The first record matching the conditions, or null. */
   async findBy(conditions: Conditions<AttributesOfRecord<R>>): Promise<R | null> {
+    this.#takes("findBy", arguments.length, 1, "give every condition in one object");
     return this.where(conditions, "findBy").take();
   }
 
   /** The first record matching the conditions, or `RecordNotFound`. */
   async findByOrThrow(conditions: Conditions<AttributesOfRecord<R>>): Promise<R> {
+    this.#takes("findByOrThrow", arguments.length, 1, "give every condition in one object");
     const record = await this.where(conditions, "findByOrThrow").take();
     if (!record) throw this.#notFound(`no record matches the conditions`);
     return record;
@@ -457,19 +470,31 @@ export class Relation<R = any> {
   }
 
   /** One record, without ordering; null if none. A `limit(0)` stays empty. */
-  async take(): Promise<R | null> {
-    const [record] = await this.limit(this.#atMostOne()).toArray();
-    return record ?? null;
-  }
-
-  /** A limit of one that keeps the Relation's own `limit(0)`: reading one record never widens the Relation. */
-  #atMostOne(): number {
-    return Math.min(this.data.limit ?? 1, 1);
+  async take(): Promise<R | null>;
+  /** Up to `count` records, without ordering (Rails' `take(n)`), never more than the Relation's own `limit`. */
+  async take(count: number): Promise<R[]>;
+  async take(...count: unknown[]): Promise<R | R[] | null> {
+    return this.#takeOf("take", count);
   }
 
   /** The first record by the Relation's order, else by primary key; null if none. */
-  async first(): Promise<R | null> {
-    return this.#ordered().take();
+  async first(): Promise<R | null>;
+  /** The first `count` records by the Relation's order, else by primary key (Rails' `first(n)`). */
+  async first(count: number): Promise<R[]>;
+  async first(...count: unknown[]): Promise<R | R[] | null> {
+    return this.#ordered().#takeOf("first", count);
+  }
+
+  /**
+   * What `take` and `first` give: one record or null, or, given a count (a whole number from 0), a list of at most
+   * that many. Within the Relation's own `limit`: reading records never widens the Relation (`limit(0)` stays empty).
+   */
+  async #takeOf(method: string, count: readonly unknown[]): Promise<R | R[] | null> {
+    this.#takes(method, count.length, 1);
+    const many = count.length === 1 ? this.#count(count[0], method, 0) : undefined;
+    const wanted = many ?? 1;
+    const records = await this.limit(Math.min(this.data.limit ?? wanted, wanted)).toArray();
+    return many === undefined ? (records[0] ?? null) : records;
   }
 
   /** Attributes a record built from this Relation starts with: its equality conditions. */
@@ -484,6 +509,7 @@ export class Relation<R = any> {
 
   /** Builds a record that starts with this Relation's equality conditions. */
   build(attributes: AssignAttributes<AttributesOfRecord<R>> = {}): R {
+    this.#takes("build", arguments.length, 1);
     assertAttributeObject(this.model, attributes, "build");
     const Class = this.modelClass as unknown as { build(attributes: object): R };
     return Class.build({ ...this.scopeAttributes(), ...attributes });
@@ -491,6 +517,7 @@ export class Relation<R = any> {
 
   /** Builds and saves a record that starts with this Relation's equality conditions. */
   async create(attributes: AssignAttributes<AttributesOfRecord<R>> = {}): Promise<R> {
+    this.#takes("create", arguments.length, 1);
     const record = this.build(attributes) as R & SavingRecord;
     await record.save();
     return record;
@@ -498,6 +525,7 @@ export class Relation<R = any> {
 
   /** As `create`, throwing `RecordInvalid` or `RecordNotSaved` when refused. */
   async createOrThrow(attributes: AssignAttributes<AttributesOfRecord<R>> = {}): Promise<R> {
+    this.#takes("createOrThrow", arguments.length, 1);
     const record = this.build(attributes) as R & SavingRecord;
     await record.saveOrThrow();
     return record;

@@ -62,6 +62,10 @@ function conditionsReplaced(conditions: readonly Condition[], replaced: Readonly
 /** The conditions, computed columns and order of a description with each subquery in `replaced` swapped for its replacement. */
 export function subqueriesReplaced(data: RelationData, replaced: ReadonlyMap<Subquery, Subquery>): Pick<RelationData, "conditions" | "columns" | "order"> {
   const columns = data.columns.map((column): ComputedColumn => ({ ...column, fragment: replacedIn(column.fragment, replaced) }));
-  const order = data.order.map((term): OrderTerm => (term.kind === "sql" ? { kind: "sql", fragment: replacedIn(term.fragment, replaced) } : term));
+  const order = data.order.map((term): OrderTerm => {
+    if (term.kind !== "sql") return term;
+    // The reversed order holds the same subqueries (last() compiles it in the term's place).
+    return { kind: "sql", fragment: replacedIn(term.fragment, replaced), ...(term.reversed && { reversed: replacedIn(term.reversed, replaced) }) };
+  });
   return { conditions: conditionsReplaced(data.conditions, replaced), columns, order };
 }

@@ -54,7 +54,7 @@ export const lte = <const T>(value: T): Comparison<T, "<="> => comparison("<=", 
 export const ignoringCase = (value: string): Comparison<string, "ignoringCase"> => comparison("ignoringCase", [value]);
 /** Matches values from `low` to `high`, both included unless `excludeEnd: true`; each end may take its own form. */
 export const between = <const Low, const High>(low: Low, high: High, options?: { excludeEnd?: boolean }): Comparison<Low | High, "between"> => {
-  const { excludeEnd = false } = optionsArgument("between", options);
+  const { excludeEnd = false } = optionsArgument("between", options, ["excludeEnd"]);
   if (typeof excludeEnd !== "boolean") throw argumentError("between", "excludeEnd as a boolean", excludeEnd);
   return comparison("between", [low, high], excludeEnd);
 };

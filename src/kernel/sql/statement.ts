@@ -210,6 +210,11 @@ export class Statement<Result = unknown> {
   }
 }
 
+/** The options of a definition that are each part's own when a Statement is made of parts. */
+const OWN_OF_A_PART = ["sql", "params", "sources", "expectedChanges", "idempotent"];
+/** The options of a definition that say how its Statement is read and run (see `checkedReading`). */
+const READING = ["result", "read", "database"];
+
 const readRows: StatementReader<unknown> = (rows) => rows;
 const readMeta: StatementReader<unknown> = (_rows, meta) => meta;
 
@@ -230,7 +235,7 @@ function checkedReading<Result>(method: string, given: Partial<Pick<StatementDef
  * Plugin API. Throws `TypeError` for a definition it cannot send.
  */
 export function defineStatement<Result = Record<string, unknown>[]>(definition: StatementDefinition<Result>): Statement<Result> {
-  const given = optionsArgument("defineStatement", definition);
+  const given = optionsArgument("defineStatement", definition, [...OWN_OF_A_PART, "model", ...READING]);
   const { sql, params = [], sources, model, expectedChanges, idempotent = false } = given;
   if (typeof sql !== "string" || sql.trim() === "") throw argumentError("defineStatement: sql", "SQL text", sql);
   if (!Array.isArray(params)) throw argumentError("defineStatement: params", "a list of values", params);
@@ -248,8 +253,9 @@ export function defineStatement<Result = Record<string, unknown>[]>(definition: 
  * them (they are each part's own).
  */
 export function defineStatementOfParts<Result = Record<string, unknown>[]>(definition: StatementOfPartsDefinition<Result>): Statement<Result> {
-  const given = optionsArgument("defineStatementOfParts", definition);
-  const own = ["sql", "params", "sources", "expectedChanges", "idempotent"].find((name) => name in given);
+  // A part's own options are known names too, refused below with what to do instead.
+  const given = optionsArgument("defineStatementOfParts", definition, ["parts", ...OWN_OF_A_PART, ...READING]);
+  const own = OWN_OF_A_PART.find((name) => name in given);
   if (own) throw new TypeError(`defineStatementOfParts: ${own} is each part's own; give it to the parts`);
   const { parts } = given;
   const isPart = (part: unknown) => part instanceof Statement && part.parts === undefined;

@@ -13,6 +13,7 @@ import {
   prepareRelationNow,
   previewText,
   quoteIdentifier,
+  refuseNonKeys,
   type Relation,
   relationOf,
   type ResolvedModel,
@@ -312,7 +313,7 @@ function recountTerm(parent: ResolvedModel, { association, counter, children }: 
  */
 async function resetCounters(this: CountingModel, ids: unknown, ...names: unknown[]): Promise<number> {
   if (names.length === 0) throw new TypeError(`${this.name}.resetCounters needs the name of a hasMany with a counter cache after the ids`);
-  if (ids === undefined) throw new TypeError(`${this.name}.resetCounters: the ids are undefined; give a key or a list of keys`);
+  refuseNonKeys(`${this.name}.resetCounters`, ids);
   // `this` may be a Model bound to a database (`db.model(Post)`): its associations are the Model's own.
   const all = this.all();
   const targets = await Promise.all(names.map((name) => recountOf(resetTarget(all.model.model as CountingModel, name))));

@@ -153,12 +153,16 @@ function whereCount<R extends Relation>(this: R, name: unknown, operator: unknow
 function orderByCount<R extends Relation>(this: R, name: unknown, direction: unknown = "asc"): R {
   if (direction !== "asc" && direction !== "desc") throw new TypeError(`${this.model.name}.orderByCount: the direction must be "asc" or "desc", not ${previewText(direction)}`);
   const { fragment } = countOf(this, "orderByCount", name);
-  return this.order(sql`${fragment} ${fragmentOf(direction.toUpperCase(), [])}`) as R;
+  const ordered = (way: string) => sql`${fragment} ${fragmentOf(way, [])}`;
+  // With its reversed form, so that last() can read it from the other end: the app wrote no sql.
+  const term = { kind: "sql" as const, fragment: ordered(direction.toUpperCase()), reversed: ordered(direction === "asc" ? "DESC" : "ASC") };
+  return this.with({ order: [...this.description.order, term] });
 }
 
 /**
  * Gives each record of a Model with `hasMany` associations a `<name>Count` property per association, read from the
- * row `withCount` loaded; reading one not loaded throws `MissingAttribute` naming the method to load it.
+ * row `withCount` loaded; reading one not loaded throws `MissingAttribute` naming the method to load it, and assigning
+ * one throws `TypeError` (the query computes it).
  */
 function defineCountProperties(model: Function): void {
   const prototype = model.prototype as object;
@@ -172,6 +176,10 @@ function defineCountProperties(model: Function): void {
         const value = computedValueOf(this, whole) ?? computedValueOf(this, scoped);
         if (value === undefined) throw new MissingAttribute(`${model.name}#${property} is not loaded; query with ${model.name}.withCount("${association.name}")`);
         return Number(value);
+      },
+      // Without it, an assignment fails as a raw "has only a getter" error.
+      set() {
+        throw new TypeError(`${model.name}#${property} is read-only: the query computes it (withCount("${association.name}")); change the ${association.name} themselves`);
       },
     });
   }
