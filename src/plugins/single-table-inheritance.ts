@@ -176,13 +176,14 @@ export const singleTableInheritance = definePlugin({
     // every default Worker bundle the planning), and a destroy would load their dependent rows to delete them one by
     // one. Records' saves and bulk inserts are checked by record:write, the values updateAll sets here.
     relation: {
-      updateAll: (updateAll: PluginMethod) => async function (this: Relation, attributes: unknown) {
-        checkTypeSet(this, attributes);
-        return updateAll.call(this, attributes);
+      // Every argument is passed on: the method refuses those it does not take (a condition given by mistake).
+      updateAll: (updateAll: PluginMethod) => async function (this: Relation, ...args: unknown[]) {
+        checkTypeSet(this, args[0]);
+        return updateAll.apply(this, args);
       },
-      toUpdateAll: (toUpdateAll: PluginMethod) => function (this: Relation, attributes: unknown) {
-        checkTypeSet(this, attributes);
-        return toUpdateAll.call(this, attributes);
+      toUpdateAll: (toUpdateAll: PluginMethod) => function (this: Relation, ...args: unknown[]) {
+        checkTypeSet(this, args[0]);
+        return toUpdateAll.apply(this, args);
       },
     },
   },
