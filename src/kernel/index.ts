@@ -23,7 +23,7 @@ export { assertValueWithinD1Limit, jsonArraysWithinD1Limit, jsonOfBound, MAX_VAL
 export { between, Comparison, gt, gte, ignoringCase, lt, lte, type Condition } from "./sql/conditions.js";
 export { currentDatabase, databaseForBatch, withDatabase, workerEnv } from "./database/context.js";
 export type { D1DatabaseLike, D1PreparedStatementLike } from "./database/d1.js";
-export { assertBatchItems, connect, Database, type BatchItem, type BatchItemResult, type BatchResults, type ConnectOptions, type DatabaseHooks } from "./database/database.js";
+export { assertBatchItems, checkedBinding, connect, Database, type BatchItem, type BatchItemResult, type BatchResults, type ConnectOptions, type DatabaseHooks } from "./database/database.js";
 export type { RetryOptions } from "./database/retries.js";
 export { defineApplicationRecord, type ApplicationRecordFunction, type AppModel, type Schema } from "./application-record.js";
 export { Errors, humanize, type ErrorEntry } from "./records/errors-collection.js";

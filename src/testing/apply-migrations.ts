@@ -1,5 +1,4 @@
-import { argumentError, type D1DatabaseLike, isPlainObject, optionsArgument, quoteIdentifier } from "../kernel/index.js";
-import { checkedBinding } from "./arguments.js";
+import { argumentError, checkedBinding, type D1DatabaseLike, isPlainObject, optionsArgument, quoteIdentifier } from "../kernel/index.js";
 
 /** A migration to apply: its name (as recorded in the migrations table) and its statements (`readMigrations` gives them). */
 export interface Migration {

@@ -1,5 +1,4 @@
-import { argumentError, type D1DatabaseLike, type D1PreparedStatementLike } from "../kernel/index.js";
-import { checkedBinding } from "./arguments.js";
+import { argumentError, checkedBinding, type D1DatabaseLike, type D1PreparedStatementLike } from "../kernel/index.js";
 
 /** A statement as sent: its SQL and the values bound to it. */
 export interface SentStatement {

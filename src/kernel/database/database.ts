@@ -350,14 +350,23 @@ export function unboundModel<M extends Function>(model: M): M {
 
 const BINDING = "a D1 binding (env.DB, not its name)";
 
+/**
+ * Refuses what is not a D1 binding (the binding's name, "DB", or any other value), naming `where` it was given; for
+ * plugins and helpers that take a binding, as `connect` does.
+ */
+export function checkedBinding(where: string, binding: unknown): D1DatabaseLike {
+  refuseUninspectable(where, BINDING, binding);
+  const { prepare, batch } = (typeof binding === "object" && binding !== null ? binding : {}) as Partial<D1DatabaseLike>;
+  if (typeof prepare !== "function" || typeof batch !== "function") throw argumentError(where, BINDING, binding);
+  return binding as D1DatabaseLike;
+}
+
 /** Opens a database on a D1 binding of the Worker's env, with per-request options such as `onQuery`. */
 export function connect(binding: D1DatabaseLike, options?: ConnectOptions): Database {
   // A misspelt binding name reads undefined from env: say so now, not as a failed property read at the first query.
   if (!binding) throw new TypeError(`connect: the D1 binding is ${previewText(binding)}; check its name`);
   // The binding's name ("DB") instead of env.DB, or any other object, is refused now too.
-  refuseUninspectable("connect", BINDING, binding);
-  const usable = typeof binding === "object" && typeof binding.prepare === "function" && typeof binding.batch === "function";
-  if (!usable) throw argumentError("connect", BINDING, binding);
+  checkedBinding("connect", binding);
   const given = optionsArgument("connect", options, ["onQuery", "session", "retries", "maxQueries", "maxRowsRead"]);
   if (given.onQuery !== undefined && typeof given.onQuery !== "function") throw argumentError("connect: onQuery", "a function", given.onQuery);
   if (given.session !== undefined && typeof given.session !== "string") throw argumentError("connect: session", "a string", given.session);
