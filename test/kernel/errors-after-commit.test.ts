@@ -334,3 +334,68 @@ describe("an error before D1 committed: every record put back, nothing written",
     expect(await countRows("audited_notes")).toBe(1);
   });
 });
+
+describe("a query listener that throws on the answer of a committed write", () => {
+  /**
+   * Note on a database whose second listener throws on each answer whose SQL matches the pattern given to `throwOn`
+   * (none until then), once the first has heard it.
+   */
+  function throwingListener() {
+    const on = listening();
+    let pattern: RegExp | undefined;
+    on.db.onQuery((event) => {
+      if (event.error === undefined && pattern?.test(event.sql)) throw new Refused(`listener on ${event.sql.slice(0, 6)}`);
+    });
+    return { ...on, throwOn: (given: RegExp | undefined) => void (pattern = given) };
+  }
+
+  it("create: the record is created with its key, its after-save hooks run, then the listener's error propagates", async () => {
+    const on = throwingListener();
+    on.throwOn(/^INSERT/);
+    const note = on.Note.build({ title: "a" });
+    expect(await rejectionOf(note.save())).toEqual(new Refused("listener on INSERT"));
+    expect(heard).toEqual(["create a ok", "afterSave a"]);
+    await expectWritten(note, on);
+  });
+
+  it("update sent with a Statement: every listener hears every statement of the batch, and the record is clean", async () => {
+    const on = throwingListener();
+    const note = await on.Note.createOrThrow({ title: "a" });
+    on.throwOn(/^UPDATE/);
+    readers.sendWith = insertNote("sent with b");
+    on.events.length = 0;
+    expect(await rejectionOf(note.update({ title: "b" }))).toEqual(new Refused("listener on UPDATE"));
+    expect(on.sqls()).toEqual([expect.stringMatching(/^UPDATE/), expect.stringMatching(/^INSERT/)]);
+    expect(note.savedChanges()).toEqual({ title: ["a", "b"] });
+    expect(await countRows("audited_notes")).toBe(2);
+    on.throwOn(undefined);
+    await expectWritten(note, on);
+  });
+
+  it("destroy: the record is destroyed", async () => {
+    const on = throwingListener();
+    const note = await on.Note.createOrThrow({ title: "a" });
+    on.throwOn(/^DELETE/);
+    expect(await rejectionOf(note.destroy())).toEqual(new Refused("listener on DELETE"));
+    await expectDestroyed(note, on);
+  });
+
+  it("a batch: every record finishes as written before the listener's error propagates", async () => {
+    const on = throwingListener();
+    const old = await on.Note.createOrThrow({ title: "old" });
+    on.throwOn(/^INSERT/);
+    heard.length = 0;
+    const note = on.Note.build({ title: "a" });
+    expect(await rejectionOf(on.db.batch([note.toSave(), old.toDestroy()]))).toEqual(new Refused("listener on INSERT"));
+    expect(heard).toEqual(["create a ok", "afterSave a", "destroy old ok", "afterDestroy old"]);
+    await expectDestroyed(old, on);
+    await expectWritten(note, on);
+  });
+
+  it("a Statement run alone, for no record: the listener's error propagates, and the row is written", async () => {
+    const on = throwingListener();
+    on.throwOn(/^INSERT/);
+    expect(await rejectionOf(on.db.run(on.Note.toInsertAll([{ title: "a" }])))).toEqual(new Refused("listener on INSERT"));
+    expect(await countRows("audited_notes")).toBe(1);
+  });
+});

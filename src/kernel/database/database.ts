@@ -100,10 +100,22 @@ export class Database {
     return this.#budget?.admit(statements.map((statement) => statement.sql));
   }
 
-  /** Reports one statement's answer to the budget and the query listeners. */
-  #answered(statement: Statement, meta: Record<string, unknown>, trip: RoundTrip): void {
-    this.#budget?.read(meta);
-    this.#emit(statement, meta, trip);
+  /**
+   * Reports a call's answers to the budget and the query listeners, each statement's to every listener, even after one
+   * threw: D1 has run the call, so its error is not the call's failure. Returns the first listener's error, if any.
+   */
+  #answered(statements: readonly Statement[], answers: readonly D1Answer[], trip: RoundTrip): Unheard | undefined {
+    let unheard: Unheard | undefined;
+    statements.forEach((statement, index) => {
+      const { meta } = answers[index]!;
+      this.#budget?.read(meta);
+      try {
+        this.#emit(statement, meta, trip);
+      } catch (error) {
+        unheard ??= { error };
+      }
+    });
+    return unheard;
   }
 
   /**
@@ -138,9 +150,9 @@ export class Database {
    * Sends a call (one statement, or a batch of `statements`: `sent` plus the guards of the changes it demands), and
    * again, after a backoff, while it fails with a transient error and every statement may be sent again (see
    * `ConnectOptions.retries`). Each try is one round trip, admitted by the budget and reported, answer or failure, to
-   * the budget and the query listeners.
+   * the budget and the query listeners (see `Answers` for a listener that throws on an answer).
    */
-  async #send(statements: readonly Statement[], batched: boolean, sent: readonly Statement[] = statements): Promise<D1Answer[]> {
+  async #send(statements: readonly Statement[], batched: boolean, sent: readonly Statement[] = statements): Promise<Answers> {
     statements.forEach(assertSqlWithinD1Limit);
     for (let attempt = 1; ; attempt++) {
       // A retry waits for its backoff first: the failed try before it is answered, so a budget's next call may go.
@@ -158,8 +170,7 @@ export class Database {
           this.#failed(statements, trip, error, error);
           continue;
         }
-        statements.forEach((statement, index) => this.#answered(statement, answers[index]!.meta, trip));
-        return answers;
+        return { answers, unheard: this.#answered(statements, answers, trip) };
       } finally {
         answered?.();
       }
@@ -178,14 +189,19 @@ export class Database {
    * comes as `ReadAfterCommit` when it is sent `forRecords` (see `readEach`).
    */
   async #runOne<Result>(statement: Statement<Result>, failed: (error: unknown) => unknown, forRecords = false): Promise<Result> {
-    let answer: D1Answer;
+    let call: Answers;
     try {
-      [answer] = (await this.#send([statement], false)) as [D1Answer];
-      checkChanges(statement, answer.meta);
+      call = await this.#send([statement], false);
+      checkChanges(statement, call.answers[0]!.meta);
     } catch (error) {
       throw failed(error);
     }
-    return forRecords ? this.#readCommitted(statement, answer) : statement.read(answer.results ?? [], answer.meta, this);
+    const [answer] = call.answers as [D1Answer];
+    const { unheard } = call;
+    if (unheard && !forRecords) throw unheard.error;
+    if (!forRecords) return statement.read(answer.results ?? [], answer.meta, this);
+    if (!unheard) return this.#readCommitted(statement, answer);
+    return readThenThrow(Promise.resolve().then(() => this.#readCommitted(statement, answer)).then((result) => [result]), unheard);
   }
 
   /** Reads a lone statement D1 committed for records' writes: a reader's error comes as `ReadAfterCommit`. */
@@ -229,23 +245,27 @@ export class Database {
   async #runAll(statements: readonly Statement[], failed: (error: unknown) => unknown, forRecords = false): Promise<unknown[]> {
     const sent = statements.flatMap((statement) => statement.parts ?? [statement]);
     let results: D1Answer[];
+    let unheard: Unheard | undefined;
     try {
       // The guards are statements D1 runs and bills like any other: the budget counts them.
       const guarded = guardedBatch(sent);
-      const answers = await this.#send(guarded, true, sent);
-      results = guarded === sent ? answers : answers.filter((_, index) => !changesGuardSlot.guard!.isGuard(guarded[index]!));
+      const call = await this.#send(guarded, true, sent);
+      unheard = call.unheard;
+      results = guarded === sent ? call.answers : call.answers.filter((_, index) => !changesGuardSlot.guard!.isGuard(guarded[index]!));
       if (sent.length === 1) checkChanges(sent[0]!, results[0]!.meta);
     } catch (error) {
       throw failed(error);
     }
+    if (unheard && !forRecords) throw unheard.error;
     let offset = 0;
     // A reader whose records' load stage is async gives a promise: the batch resolves once every one is done.
-    return readEach(statements, (statement) => {
+    const reading = readEach(statements, (statement) => {
       const sentOf = results.slice(offset, (offset += statement.parts?.length ?? 1));
       const { extras } = statement;
       const own = extras ? sentOf.filter((_, index) => !extras.has(statement.parts![index]!)) : sentOf;
       return statement.read(own.flatMap((result) => result.results ?? []), summedMeta(own.map((result) => result.meta)), this);
     }, forRecords);
+    return unheard ? readThenThrow(reading, unheard) : reading;
   }
 
   /**
@@ -299,6 +319,36 @@ function abandoned(items: readonly BatchItem[], error: unknown): unknown {
   const thrown = failEach(items, error, (item) => failedItem(item, error));
   for (const item of items) if (isBatchable(item)) item.abandon();
   return thrown;
+}
+
+/** A query listener's error on the answers of a call D1 ran. */
+interface Unheard {
+  readonly error: unknown;
+}
+
+/**
+ * The answers of a call, and the first error a query listener threw on them, if one did. D1 has run the call: a
+ * records' write reads them all the same, so that its records learn what was written, then throws the error.
+ */
+interface Answers {
+  readonly answers: D1Answer[];
+  readonly unheard: Unheard | undefined;
+}
+
+/**
+ * For a call made for records that a listener threw on: reads every result, then throws the listener's error as
+ * `ReadAfterCommit` (it came before any reader's), so that the records finish as written before it propagates.
+ */
+async function readThenThrow(reading: unknown[] | Promise<unknown[]>, unheard: Unheard): Promise<never> {
+  let results: unknown[];
+  try {
+    results = await reading;
+  } catch (error) {
+    // A records' call reads its results despite a reader's error, which it gives with them.
+    if (!(error instanceof ReadAfterCommit)) throw error;
+    results = error.results;
+  }
+  throw new ReadAfterCommit(results, unheard.error);
 }
 
 /** The error a lone statement's reader threw once D1 committed it: it read no result. */
