@@ -13,6 +13,7 @@ import {
   Writer,
 } from "../models/association-fixtures.js";
 import { ApplicationRecord } from "../models/fixtures.js";
+import { ThrPost } from "../models/tagged-posts.js";
 import { Item as OwnedItem, Owner as ItemOwner, seedOwnedItemsSeen } from "../models/owners-and-items.js";
 import { thrown } from "../helpers/errors.js";
 import { SaaItem, SaaOwner } from "../models/titled-items-and-owners.js";
@@ -594,5 +595,47 @@ describe("edge cases that hold", () => {
     const error = await thrown(() => PlainVault.includes("items" as never).toArray());
     expect(error).toBeInstanceOf(TypeError);
     expect((error as Error).message).toContain("items is not an association of PlainVault");
+  });
+});
+
+describe("an argument an association's method does not take is refused, never read as nothing", () => {
+  it("each method of hasMany, hasOne, belongsTo and their through forms names itself and sends nothing", async () => {
+    const writer = await Writer.create({ name: "Ada" });
+    const article = await Article.create({ userId: writer.id, title: "t" });
+    const post = await ThrPost.create({ title: "p" });
+    const { db, events } = listen();
+    const [w, a, p] = [await db.model(Writer).find(writer.id), await db.model(Article).find(article.id), await db.model(ThrPost).find(post.id)] as any[];
+    events.length = 0;
+    const cases: [string, () => unknown, string][] = [
+      ["build", () => w.posts().build({ title: "x" }, { title: "y" }), "Writer.posts.build takes one argument, not 2"],
+      ["toArray", () => w.posts().toArray({ limit: 1 }), "Writer.posts.toArray takes no argument"],
+      ["size", () => w.posts().size("title"), "Writer.posts.size takes no argument"],
+      ["isEmpty", () => w.posts().isEmpty({}), "Writer.posts.isEmpty takes no argument"],
+      ["hasAny", () => w.posts().hasAny({}), "Writer.posts.hasAny takes no argument"],
+      ["set", () => w.posts().set([], []), "Writer.posts.set takes one argument, not 2"],
+      ["setIds", () => w.posts().setIds([], []), "Writer.posts.setIds takes one argument, not 2"],
+      ["hasOne build", () => w.profile.build({ bio: "a" }, { bio: "b" }), "Writer.profile.build takes one argument, not 2"],
+      ["hasOne load", () => w.profile.load({ lock: true }), "Writer.profile.load takes no argument"],
+      ["belongsTo get", () => a.author.get(true), "Article.author.get takes no argument"],
+      ["belongsTo reload", () => a.author.reload({}), "Article.author.reload takes no argument"],
+      ["belongsTo set", () => a.author.set(null, w), "Article.author.set takes one argument, not 2"],
+      ["through toArray", () => p.thrTags().toArray({}), "ThrPost.thrTags.toArray takes no argument"],
+      ["through size", () => p.thrTags().size(1), "ThrPost.thrTags.size takes no argument"],
+      ["through isEmpty", () => p.thrTags().isEmpty(1), "ThrPost.thrTags.isEmpty takes no argument"],
+      ["through hasAny", () => p.thrTags().hasAny(1), "ThrPost.thrTags.hasAny takes no argument"],
+      ["through set", () => p.thrTags().set([], []), "ThrPost.thrTags.set takes one argument, not 2"],
+      ["through setIds", () => p.thrTags().setIds([], []), "ThrPost.thrTags.setIds takes one argument, not 2"],
+      ["through build", () => p.thrTags().build({ name: "a" }, {}), "ThrPost.thrTags.build takes one argument, not 2"],
+      ["through hasOne set", () => p.thrBio.set(null, null), "ThrPost.thrBio.set takes one argument, not 2"],
+      ["reloadAssociation", () => w.reloadAssociation("posts", { force: true }), "Writer.reloadAssociation takes one argument, not 2"],
+      ["asJson", () => w.asJson({ include: "posts" }, {}), "Writer.asJson takes one argument, not 2"],
+    ];
+    for (const [name, call, message] of cases) {
+      const error = await thrown(call);
+      expect(error, name).toBeInstanceOf(TypeError);
+      expect((error as Error).message, name).toBe(message);
+    }
+    expect(events).toEqual([]);
+    expect(a.userId).toBe(writer.id);
   });
 });

@@ -1,4 +1,4 @@
-import { argumentError, type Batchable, databaseOfRecord, type Database } from "../../kernel/index.js";
+import { argumentError, type Batchable, databaseOfRecord, type Database, refuseExtraArguments } from "../../kernel/index.js";
 import { blankForeignKeyAsNull } from "./blank-keys.js";
 import { dependentsBeforeDelete, planDependentReads, prepareDependentTargets } from "./dependents.js";
 import type { PluginWork } from "./installation.js";
@@ -78,6 +78,7 @@ async function saveLevelsBelow(record: Owner): Promise<void> {
 
 /** `record.reloadAssociation(name)`: loads the association again, forgetting what it held and what waited to be saved. */
 async function reloadAssociation(this: Owner, name: string): Promise<unknown> {
+  refuseExtraArguments(`${this.constructor.name}.reloadAssociation`, arguments.length, 1);
   if (typeof name !== "string") throw argumentError(`${this.constructor.name}.reloadAssociation`, "an association name", name);
   const association = associationsOf(this.constructor as Function).get(name);
   if (!association) throw new TypeError(`${this.constructor.name} has no association ${name}`);

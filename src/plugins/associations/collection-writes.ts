@@ -27,7 +27,7 @@ interface Writing {
  */
 function writing(slot: AssociationSlot, method: string): Writing {
   const { owner, association } = slot.requireOwner();
-  const where = `${owner.constructor.name}.${association.name}.${method}`;
+  const where = slot.methodName(method);
   if (owner.isNewRecord()) throw new TypeError(`${where}: the ${owner.constructor.name} is not saved yet; save it first, or build its children with build`);
   return { owner, association, slot, where };
 }
@@ -154,7 +154,17 @@ async function setIds(writes: Writing, ids: unknown): Promise<void> {
 /** The writes of a `hasMany` collection (not through another): `set` and `setIds`, each resolving once written. */
 export function collectionWrites(slot: AssociationSlot): PropertyDescriptorMap {
   return {
-    set: { value: async (records: unknown) => set(writing(slot, "set"), records) },
-    setIds: { value: async (ids: unknown) => setIds(writing(slot, "setIds"), ids) },
+    set: {
+      async value(records: unknown) {
+        slot.takes("set", arguments.length, 1);
+        return set(writing(slot, "set"), records);
+      },
+    },
+    setIds: {
+      async value(ids: unknown) {
+        slot.takes("setIds", arguments.length, 1);
+        return setIds(writing(slot, "setIds"), ids);
+      },
+    },
   };
 }

@@ -32,6 +32,7 @@ export function collection(slot: AssociationSlot): Relation {
     ...collectionWrites(slot),
     build: {
       value(attributes: object = {}) {
+        slot.takes("build", arguments.length, 1);
         const child = Relation.prototype.build.call(relation, attributes);
         markBuiltThroughOwner(child, owner);
         slot.pending.push(child);
@@ -41,6 +42,7 @@ export function collection(slot: AssociationSlot): Relation {
     },
     toArray: {
       async value() {
+        slot.takes("toArray", arguments.length, 0);
         // As in Rails, children built before the load are among the children (the owner's next save writes them).
         if (!slot.loaded) slot.remember([...(await Relation.prototype.toArray.call(relation)), ...slot.pending]);
         return [...loaded()];
@@ -48,13 +50,22 @@ export function collection(slot: AssociationSlot): Relation {
     },
     // Before a load, the rows are asked of the database and the built children added, as Rails' size and empty? do.
     size: {
-      value: async () => (slot.loaded ? loaded().length : (await rowCount()) + unsaved()),
+      async value() {
+        slot.takes("size", arguments.length, 0);
+        return slot.loaded ? loaded().length : (await rowCount()) + unsaved();
+      },
     },
     isEmpty: {
-      value: async () => (slot.loaded ? loaded().length === 0 : unsaved() === 0 && !(await hasRows())),
+      async value() {
+        slot.takes("isEmpty", arguments.length, 0);
+        return slot.loaded ? loaded().length === 0 : unsaved() === 0 && !(await hasRows());
+      },
     },
     hasAny: {
-      value: async () => (slot.loaded ? loaded().length > 0 : unsaved() > 0 || hasRows()),
+      async value() {
+        slot.takes("hasAny", arguments.length, 0);
+        return slot.loaded ? loaded().length > 0 : unsaved() > 0 || hasRows();
+      },
     },
   });
 }

@@ -12,6 +12,7 @@ import {
   type RecordOfModel,
   type Relation,
   type RelationOf,
+  refuseExtraArguments,
 } from "../../kernel/index.js";
 import { forwardedHooks, forwardedMethods, installedWork, noAssociations, workApplies } from "./installation.js";
 
@@ -32,6 +33,7 @@ function includes<R extends Relation>(this: R, ...names: IncludeSpec[]): R {
 
 /** `asJson()` of a record while no Model declares associations: its JSON, nothing to nest. */
 function asJson(this: Owner, options: { include?: unknown } = {}): Record<string, unknown> {
+  refuseExtraArguments(`${this.constructor.name}.asJson`, arguments.length, 1);
   const work = installedWork();
   if (work) return work.associations.methods["asJson"]!.call(this, options);
   const { include } = options;

@@ -24,6 +24,7 @@ export abstract class SingleAssociation {
   /** The associated record, loaded once. */
   async load(): Promise<any> {
     const slot = this[ASSOCIATION];
+    slot.takes("load", arguments.length, 0);
     if (!slot.loaded) slot.remember(await this.query());
     return slot.value;
   }
@@ -31,6 +32,7 @@ export abstract class SingleAssociation {
   /** The loaded record; throws when it was not loaded. */
   get(): any {
     const slot = this[ASSOCIATION];
+    slot.takes("get", arguments.length, 0);
     if (!slot.loaded) {
       const { association } = slot.requireOwner();
       throw new AssociationNotLoaded(`${association.name} is not loaded: await ${association.name}.load(), or use includes("${association.name}")`);
@@ -40,6 +42,7 @@ export abstract class SingleAssociation {
 
   /** Loads the associated record again; one built or assigned and not yet saved is dropped. */
   async reload(): Promise<any> {
+    this[ASSOCIATION].takes("reload", arguments.length, 0);
     this[ASSOCIATION].discard();
     return this.load();
   }
@@ -62,6 +65,7 @@ export class BelongsToAssociation extends SingleAssociation {
   /** Assigns the parent: sets the foreign key to the parent's key, or null. A new parent is saved with the owner. */
   set(record: any): void {
     const slot = this[ASSOCIATION];
+    slot.takes("set", arguments.length, 1);
     const { owner, association } = slot.requireOwner();
     this.writeKeys(owner, association, record);
     slot.remember(record);
@@ -91,6 +95,7 @@ export class HasOneAssociation extends SingleAssociation {
    */
   build(attributes: object = {}): any {
     const slot = this[ASSOCIATION];
+    slot.takes("build", arguments.length, 1);
     const { owner, association } = slot.requireOwner();
     const key = keyFor(association.target, association.foreignKey, rowKeyOf(owner, association.primaryKey));
     const child = slot.targetModel().build({ ...attributes, ...ownerType(association), [association.foreignKey]: key });

@@ -1,4 +1,4 @@
-import { type Database, databaseOfRecord, type Relation } from "../../kernel/index.js";
+import { type Database, databaseOfRecord, refuseExtraArguments, type Relation } from "../../kernel/index.js";
 import { AssociationNotLoaded } from "./association-not-loaded.js";
 import type { AssociationDefinition, ResolvedAssociation } from "./definition.js";
 
@@ -58,6 +58,17 @@ export class AssociationSlot {
       throw new AssociationNotLoaded(`${names} association used on a record made with new; make records with Model.build()`);
     }
     return { owner: this.owner, association: this.association };
+  }
+
+  /** A method of the association as errors name it: `Post.comments.set`. */
+  methodName(method: string): string {
+    const { owner, association } = this.requireOwner();
+    return `${owner.constructor.name}.${association.name}.${method}`;
+  }
+
+  /** Refuses the arguments a method of the association would ignore, as the Relation's own methods do. */
+  takes(method: string, given: number, taken: number): void {
+    if (given > taken) refuseExtraArguments(this.methodName(method), given, taken);
   }
 
   /** The target's records narrowed by the association's `scope`, if it has one. */

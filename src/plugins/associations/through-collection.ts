@@ -21,13 +21,29 @@ export function throughCollection(slot: ThroughSlot): Relation {
     ...throughWrites(slot),
     toArray: {
       async value() {
+        slot.takes("toArray", arguments.length, 0);
         if (!slot.loaded) slot.remember(await Relation.prototype.toArray.call(relation));
         return [...loaded()];
       },
     },
     // Before a load, a count `withCount` loaded answers without a query.
-    size: { value: async () => (slot.loaded ? loaded().length : (loadedCount(owner, association) ?? countOf(relation))) },
-    isEmpty: { value: async () => (slot.loaded ? loaded().length === 0 : !(await hasRows())) },
-    hasAny: { value: async () => (slot.loaded ? loaded().length > 0 : hasRows()) },
+    size: {
+      async value() {
+        slot.takes("size", arguments.length, 0);
+        return slot.loaded ? loaded().length : (loadedCount(owner, association) ?? countOf(relation));
+      },
+    },
+    isEmpty: {
+      async value() {
+        slot.takes("isEmpty", arguments.length, 0);
+        return slot.loaded ? loaded().length === 0 : !(await hasRows());
+      },
+    },
+    hasAny: {
+      async value() {
+        slot.takes("hasAny", arguments.length, 0);
+        return slot.loaded ? loaded().length > 0 : hasRows();
+      },
+    },
   });
 }

@@ -16,6 +16,7 @@ export class ThroughOneAssociation extends SingleAssociation {
 
   /** Points the owner's join row at `record` (null destroys the join row); see `replaceThroughOne`. */
   async set(record: unknown): Promise<void> {
+    this[ASSOCIATION].takes("set", arguments.length, 1);
     return replaceThroughOne(this[ASSOCIATION] as ThroughSlot, record);
   }
 }

@@ -30,7 +30,7 @@ interface Writing {
  */
 function writing(slot: ThroughSlot, method: string): Writing {
   const { owner, association } = slot.requireOwner();
-  const where = (name: string) => `${owner.constructor.name}.${association.name}.${name}`;
+  const where = (name: string) => slot.methodName(name);
   const hops = slot.hops();
   const [join, source] = hops;
   if (hops.length !== 2 || join!.association.kind !== "hasMany" || source!.association.kind !== "belongsTo") {
@@ -205,11 +205,22 @@ export function throughWrites(slot: ThroughSlot): PropertyDescriptorMap {
     remove: { value: async (...targets: unknown[]) => withTargets(slot, "remove", targets, remove) },
     set: {
       async value(targets: unknown) {
+        slot.takes("set", arguments.length, 1);
         if (Array.isArray(targets)) return withTargets(slot, "set", targets, (writes, checked) => set(writes, checked));
         throw argumentError(writing(slot, "set").where("set"), `a list of records of ${slot.requireOwner().association.target.name}`, targets);
       },
     },
-    setIds: { value: (ids: unknown) => setIds(writing(slot, "setIds"), ids) },
-    build: { value: (attributes: object = {}) => build(writing(slot, "build"), attributes) },
+    setIds: {
+      async value(ids: unknown) {
+        slot.takes("setIds", arguments.length, 1);
+        return setIds(writing(slot, "setIds"), ids);
+      },
+    },
+    build: {
+      value(attributes: object = {}) {
+        slot.takes("build", arguments.length, 1);
+        return build(writing(slot, "build"), attributes);
+      },
+    },
   };
 }
