@@ -57,7 +57,7 @@ export function cpuReport({ config, results, output }) {
   return lines.join("\n");
 }
 
-export function sizeReport({ results, recordflareSourceModules }) {
+export function sizeReport({ results, recordflareSourceModules, defaultPluginCosts }) {
   const rows = results.map((r) => [r.library, r.minifiedBytes.toLocaleString("en"), kib(r.minifiedBytes), r.gzipBytes.toLocaleString("en"), kib(r.gzipBytes)]);
   const ours = results.filter((r) => r.library.startsWith("recordflare"));
   const lines = [
@@ -73,6 +73,12 @@ export function sizeReport({ results, recordflareSourceModules }) {
   }
   if (recordflareSourceModules?.length) {
     lines.push(`Largest recordflare modules (minified B): ${recordflareSourceModules.map((m) => `${m.input.replace(/^src\//, "")} ${m.bytes}`).join(", ")}`);
+  }
+  if (defaultPluginCosts) {
+    const { all, none, costs } = defaultPluginCosts;
+    lines.push(
+      `On Base, gzip B: with every default plugin ${all.toLocaleString("en")}, with none ${none.toLocaleString("en")}. What each adds (left out alone): ${costs.map((c) => `${c.plugin} ${c.bytes.toLocaleString("en")}`).join(", ")}.`,
+    );
   }
   return lines.join("\n");
 }

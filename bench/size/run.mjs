@@ -1,13 +1,15 @@
 /**
  * Bundle size of a minimal Worker (a Model with find and create) per library: esbuild bundle, minified, ESM,
  * `cloudflare:*` and `node:*` external; gzip as wrangler measures it (zlib defaults). Also the largest inputs,
- * and, for recordflare, the largest source modules (the same Worker bundled from src/).
+ * and, for recordflare, the largest source modules (the same Worker bundled from src/) and what each default plugin
+ * adds to it.
  */
 import { readdir } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { bundleWorker } from "../lib/esbuild-worker.mjs";
+import { defaultPluginCosts } from "./plugin-costs.mjs";
 
 const ENTRIES = fileURLToPath(new URL("./entries/", import.meta.url));
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -55,5 +57,5 @@ export async function runSize() {
     const imports = [...new Set(Object.values(metafile.outputs).flatMap((o) => o.imports.filter((i) => i.external).map((i) => i.path)))];
     results.push({ library: name, minifiedBytes: bytes, gzipBytes: gzipSync(code).byteLength, externalImports: imports, largestInputs: largestInputs(metafile) });
   }
-  return { results, recordflareSourceModules: await recordflareSourceBreakdown() };
+  return { results, recordflareSourceModules: await recordflareSourceBreakdown(), defaultPluginCosts: await defaultPluginCosts() };
 }
