@@ -198,8 +198,10 @@ export class Database {
     }
     const [answer] = call.answers as [D1Answer];
     const { unheard } = call;
-    if (unheard && !forRecords) throw unheard.error;
-    if (!forRecords) return statement.read(answer.results ?? [], answer.meta, this);
+    if (!forRecords) {
+      if (unheard) throw unheard.error;
+      return statement.read(answer.results ?? [], answer.meta, this);
+    }
     if (!unheard) return this.#readCommitted(statement, answer);
     return readThenThrow(Promise.resolve().then(() => this.#readCommitted(statement, answer)).then((result) => [result]), unheard);
   }
