@@ -6,7 +6,7 @@ export const SET_IDS_TABLES = ["si_comments", "si_notes", "si_pictures", "si_pos
 /**
  * Posts on integer keys with comments (a nullable foreign key, counted by `siCommentsCount`) and notes (a NOT NULL
  * foreign key), on the tables of migration 0170; albums and photos on text keys holding pictures through a polymorphic
- * `holder`. Each call makes new classes: `comments`, `notes` and `pictures` give each association's `dependent`;
+ * `holder`. A comment's body must be present. Each call makes new classes: `comments`, `notes` and `pictures` give each association's `dependent`;
  * `callbacks` gives comments destroy and save callbacks, which `log` records; `refuse` names the body of a comment
  * whose save a callback aborts.
  */
@@ -31,6 +31,7 @@ export function setIdsPosts(options: { comments?: HasManyDependent; notes?: HasM
       this.beforeSave((comment) => {
         if (comment.body === options.refuse) throw abort(`${comment.body} refused`);
       });
+      this.validates("body", { presence: true });
     }
     siPost = belongsTo(SiPost, { counterCache: true, optional: true });
   }

@@ -31,6 +31,20 @@ async function associations(user: User, post: Post, profile: Profile) {
   // @ts-expect-error: a Profile is not a Post
   void user.posts().set([profile]);
 
+  // hasMany add and remove (Rails' << and delete): any number of records of the target, not a list.
+  expectTypeOf(user.posts().add(post)).toEqualTypeOf<Promise<void>>();
+  expectTypeOf(user.posts().add(post, post)).toEqualTypeOf<Promise<void>>();
+  expectTypeOf(user.posts().remove(post)).toEqualTypeOf<Promise<void>>();
+  expectTypeOf(user.posts().remove()).toEqualTypeOf<Promise<void>>();
+  // @ts-expect-error: a Profile is not a Post
+  void user.posts().add(profile);
+  // @ts-expect-error: a Profile is not a Post
+  void user.posts().remove(post, profile);
+  // @ts-expect-error: records, not a list of them
+  void user.posts().add([post]);
+  // @ts-expect-error: records, not keys
+  void user.posts().remove(post.id);
+
   // belongsTo: post.user; post.user.set(record) assigns.
   expectTypeOf(post.user.load()).toEqualTypeOf<Promise<User | null>>();
   expectTypeOf(post.user.get()).toEqualTypeOf<User | null>();

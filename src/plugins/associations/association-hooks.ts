@@ -40,9 +40,12 @@ const savedInLevel = new WeakSet<object>();
 /** The checked save of each child waiting for its owner's database-assigned key, made with the owner's next levels. */
 const lateWrites = new WeakMap<object, Batchable>();
 
-/** Children still waiting for their owner's database-assigned key, which they take now. */
+/**
+ * Children still waiting for their owner's database-assigned key, which they take now: those built through the owner,
+ * and saved records `add` attached to it.
+ */
 function takeLateChildren(owner: Owner): Owner[] {
-  const late = pendingChildren(owner).filter(({ child, foreignKey }) => child.isNewRecord() && child.readAttribute(foreignKey) === null);
+  const late = pendingChildren(owner).filter(({ child, foreignKey }) => child.readAttribute(foreignKey) === null);
   for (const { child, foreignKey, key } of late) copyKey(child, foreignKey, key);
   return late.map(({ child }) => child);
 }

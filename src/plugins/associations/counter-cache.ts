@@ -266,6 +266,18 @@ export function holdCount(owner: Counted, association: ResolvedAssociation, chil
   if (count !== undefined) writeStoredAttribute(owner, counter, count);
 }
 
+/**
+ * Moves an owner's counter cache of its `hasMany` from `before` (what `cachedCount` read before the write) by those of
+ * `moved` it counts, children a write added (`by` 1) or took out (`by` -1) (`add`, `remove`): as stored, and set
+ * rather than added to, so that a count a child's own write already moved in memory (see `countInMemory`) does not
+ * move twice. Nothing when `before` is unknown or the scope cannot be checked in memory.
+ */
+export function holdCountMoved(owner: Counted, association: ResolvedAssociation, before: number | undefined, moved: readonly Counted[], by: 1 | -1): void {
+  if (before === undefined) return;
+  const count = countedAmong(association.target, moved);
+  if (count !== undefined) writeStoredAttribute(owner, counterOfCollection(association, owner.constructor as Function)!, before + by * count);
+}
+
 type CountingModel = Function & { name: string; all(): Relation };
 
 /** The `hasMany` a `resetCounters` name stands for (its own name, or its counter attribute's), with that counter. */

@@ -39,10 +39,25 @@ type ParentOptions<T extends AnyModel> = Omit<BelongsToOptions, "counterCache"> 
  */
 export type TargetKey<T extends AnyModel> = AttributesOfModel<T> extends { id: infer K } ? NonNullable<K> : string | number | bigint;
 
-/** `user.posts()`: the children as a Relation, plus `build` for a child saved with its owner, and `set` and `setIds`. */
+/**
+ * `user.posts()`: the children as a Relation, plus `build` for a child saved with its owner, `add` and `remove`, and
+ * `set` and `setIds`.
+ */
 export type AssociationRelation<T extends AnyModel> = RelationOf<T> & {
   /** Builds a child with the owner's key, saved with the owner in one atomic batch. */
   build(attributes?: AssignAttributes<AttributesOfModel<T>>): RecordOf<T>;
+  /**
+   * Makes each record a child (Rails' `<<`): its foreign key (and an `as` association's type) set to the owner's, and
+   * saved with its validations and callbacks, in one atomic batch for a saved owner (no read); a new owner's save
+   * writes them. A refused record writes none and throws, as `saveOrThrow` does.
+   */
+  add(...children: RecordOf<T>[]): Promise<void>;
+  /**
+   * Takes children out (Rails' `delete`), in one batch, by the association's `dependent`: `destroy` destroys them,
+   * `deleteAll` deletes their rows, else their foreign key is set to NULL. A record that is no child of the owner
+   * throws `RecordNotFound` before anything is written.
+   */
+  remove(...children: RecordOf<T>[]): Promise<void>;
   /**
    * Makes `children` the saved owner's children (Rails' `posts=`), removing the others by the association's
    * `dependent` (`destroy`, `deleteAll`, else their foreign key set to NULL), in one batch.
@@ -186,7 +201,8 @@ export interface HasOneThrough<T extends AnyModel> extends AssociationField<Reco
 
 /**
  * Declares a one-to-many association as an instance field: `posts = hasMany(Post, { dependent: "destroy" })`.
- * `user.posts()` is a Relation of the children; `user.posts().build(attrs)` builds one saved with the owner.
+ * `user.posts()` is a Relation of the children; `user.posts().build(attrs)` builds one saved with the owner, and
+ * `add`, `remove`, `set` and `setIds` write them.
  * With `through`, the targets the owner reaches through another of its associations:
  * `tags = hasMany(Tag, { through: this.taggings })`; `post.tags()` is their Relation, and `add`, `remove`, `set`
  * and `setIds` write the join rows.

@@ -11,7 +11,8 @@ import type { AssociationSlot } from "./slot.js";
  * loaded children (after `includes` or a first `toArray`) without a query, and `build` adds a child that the
  * owner's next save writes in the same batch; `toArray`, `size`, `isEmpty` and `hasAny` count such a child. Before a
  * load, `size`, `isEmpty` and `hasAny` read the count `withCount` loaded or the owner's counter cache, else query.
- * `set` and `setIds` replace a saved owner's children (see collection-writes.ts).
+ * `add` and `remove` make records children or take them out, `set` and `setIds` replace a saved owner's children (see
+ * collection-writes.ts).
  */
 export function collection(slot: AssociationSlot): Relation {
   const { owner, association } = slot.requireOwner();
