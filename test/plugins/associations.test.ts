@@ -369,6 +369,17 @@ describe("keys copied through an association are cast (SPEC: Casting)", () => {
     expect(book.authorId).toBe(42);
     expect(book.author.get()).toBe(author);
   });
+
+  it("belongsTo set refuses anything but a record of the target or null, leaving the key as it was", async () => {
+    const writer = await Writer.create({ name: "Ada" });
+    const article = Article.build({ title: "x", userId: writer.id });
+    const stranger = Author.build({ name: "Le Guin" });
+    expect(() => article.user.set(stranger as never)).toThrow(new TypeError("Article.user.set takes a record of Writer or null, not [object Author]"));
+    expect(() => article.author.set({ id: writer.id } as never)).toThrow(/^Article\.author\.set takes a record of Writer or null, not \{ id: "/);
+    expect(() => article.user.set(undefined as never)).toThrow(new TypeError("Article.user.set takes a record of Writer or null, not undefined"));
+    expect(article.userId).toBe(writer.id);
+    expect(article.user.isLoaded).toBe(false);
+  });
 });
 
 describe("reload() discards loaded associations", () => {

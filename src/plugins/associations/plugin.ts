@@ -9,6 +9,8 @@ import {
   includePaths,
   type JsonAttributes,
   type LoadedAssociation,
+  optionsArgument,
+  refuseExtraArguments,
   type RecordOfModel,
   type Relation,
   type RelationOf,
@@ -31,10 +33,13 @@ function includes<R extends Relation>(this: R, ...names: IncludeSpec[]): R {
 }
 
 /** `asJson()` of a record while no Model declares associations: its JSON, nothing to nest. */
-function asJson(this: Owner, options: { include?: unknown } = {}): Record<string, unknown> {
+function asJson(this: Owner, options?: { include?: unknown }): Record<string, unknown> {
+  const where = `${this.constructor.name}.asJson`;
+  refuseExtraArguments(where, arguments.length, 1);
+  const given = optionsArgument(where, options, ["include"]);
   const work = installedWork();
-  if (work) return work.associations.methods["asJson"]!.call(this, options);
-  const { include } = options;
+  if (work) return work.associations.methods["asJson"]!.call(this, given);
+  const { include } = given;
   if (include === undefined || (Array.isArray(include) && include.length === 0)) return this.toJSON();
   throw noAssociations(this.constructor, "asJson");
 }

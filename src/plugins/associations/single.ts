@@ -1,3 +1,4 @@
+import { argumentError } from "../../kernel/index.js";
 import { AssociationNotLoaded } from "./association-not-loaded.js";
 import type { ResolvedAssociation } from "./definition.js";
 import { keyFor, rowKeyOf } from "./keys.js";
@@ -69,8 +70,12 @@ export class BelongsToAssociation extends SingleAssociation {
     if (record?.isNewRecord()) slot.pending.push(record);
   }
 
-  /** Writes the parent's key (null clears it) into the owner's foreign key. */
+  /** Writes the parent's key (null clears it) into the owner's foreign key; anything but a target record or null is refused. */
   protected writeKeys(owner: Record<string, any>, association: ResolvedAssociation, record: any): void {
+    const target = association.target;
+    if (record !== null && !(record instanceof target)) {
+      throw argumentError(`${owner.constructor.name}.${association.name}.set`, `a record of ${target.name} or null`, record);
+    }
     const key = record === null ? null : rowKeyOf(record, association.primaryKey);
     owner.writeAttribute(association.foreignKey, keyFor(owner.constructor, association.foreignKey, key));
   }
