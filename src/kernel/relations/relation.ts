@@ -255,10 +255,15 @@ export class Relation<R = any> {
     return this.#with({ offset: this.#count(count, "offset", 0) });
   }
 
-  /** Loads only these attributes (plus the primary key); reading another throws `MissingAttribute`. */
-  select(...names: AttributeName<AttributesOfRecord<R>>[]): this {
+  /**
+   * Loads only these attributes (plus the primary key), added to those of an earlier `select` as Rails adds them;
+   * reading another throws `MissingAttribute`. With no name there would be no column to select.
+   */
+  select(...names: [AttributeName<AttributesOfRecord<R>>, ...AttributeName<AttributesOfRecord<R>>[]]): this {
     const model = this.model;
-    return this.#with({ select: names.map((name) => attributeNamed(model, name, "select")) });
+    if (names.length === 0) throw new TypeError(`${model.name}.select needs at least one attribute name`);
+    const added = names.map((name) => attributeNamed(model, name, "select"));
+    return this.#with({ select: [...new Set([...(this.data.select ?? []), ...added])] });
   }
 
   /** Removes duplicate rows; the primary key is then not added to a `select`, so records cannot be saved. */
