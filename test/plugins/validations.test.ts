@@ -108,6 +108,16 @@ describe("validations", () => {
     expect(await errorTypes("settings", inclusion, { settings: {} })).toEqual(["inclusion"]);
   });
 
+  it("inclusion compares json objects by their entries in any order, arrays by their items in order, at any depth", async () => {
+    const inclusion = { inclusion: [{ a: 1, b: [{ c: 2, d: 3 }] }, [1, 2]] };
+    expect(await errorTypes("settings", inclusion, { settings: { b: [{ d: 3, c: 2 }], a: 1 } })).toEqual([]);
+    expect(await errorTypes("settings", inclusion, { settings: [1, 2] })).toEqual([]);
+    expect(await errorTypes("settings", inclusion, { settings: [2, 1] })).toEqual(["inclusion"]);
+    expect(await errorTypes("settings", inclusion, { settings: { a: 1, b: [{ c: 2 }] } })).toEqual(["inclusion"]);
+    expect(await errorTypes("settings", inclusion, { settings: { a: 1, b: [{ c: 2, d: 3 }], e: null } })).toEqual(["inclusion"]);
+    expect(await errorTypes("settings", inclusion, { settings: { 0: 1, 1: 2 } })).toEqual(["inclusion"]);
+  });
+
   it("uniqueness asks the database the record writes through", async () => {
     const { db, events } = listen();
     const Registrations = db.model(Registration);
@@ -204,6 +214,10 @@ describe("validations", () => {
     expect(await reasons("12abc")).toEqual(["not_a_number"]);
     expect(await reasons("0x1F")).toEqual(["not_a_number"]);
     expect(await reasons("")).toEqual(["not_a_number"]);
+    // Integer text of any size is an integer, as Rails' pattern reads it, past JavaScript's safe integers too.
+    expect(await reasons("99999999999999999999")).toEqual([]);
+    expect(await reasons(" -99999999999999999999 ")).toEqual(["greater_than"]);
+    expect(await reasons("99999999999999999999.5")).toEqual(["not_an_integer"]);
   });
 
   it("OrThrow forms throw RecordInvalid with the record on error.record", async () => {
