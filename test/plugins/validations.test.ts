@@ -68,12 +68,16 @@ describe("validations", () => {
 
   it("validates checks its arguments when declared: a TypeError naming the Model and validates", () => {
     class Checked extends User {}
-    const wrong: unknown[][] = [[5, { presence: true }], [Symbol("name"), { presence: true }], ["name"], ["name", null], ["name", "presence"]];
+    const wrong: unknown[][] = [[5, { presence: true }], [Symbol("name"), { presence: true }], ["name"], ["name", null], ["name", "presence"], ["name", { presence: true }, { length: { minimum: 5 } }]];
     for (const args of wrong) {
       const call = () => (Checked.validates as (...args: unknown[]) => void)(...args);
       expect(call, String(args[1])).toThrow(TypeError);
       expect(call).toThrow(/^Checked\.validates /);
     }
+    // A second options object would be ignored: Rails takes every check in one hash.
+    expect(() => (Checked.validates as (...args: unknown[]) => void)("name", { presence: true }, { length: { minimum: 5 } })).toThrow(
+      new TypeError("Checked.validates takes 2 arguments, not 3; give every check in one options object"),
+    );
     // A refused declaration declares nothing: the Model still saves what no check refuses.
     return expect(Checked.create({ name: "" })).resolves.toMatchObject({ name: "" });
   });

@@ -171,6 +171,8 @@ export class Relation<R = any> {
    * is the method errors name (for plugins whose own methods take conditions, as `exists` does).
    */
   where(conditions: Conditions<AttributesOfRecord<R>> | SqlFragment, method = "where"): this {
+    // A plugin names its method with text; anything else is a second condition the caller meant, which would be ignored.
+    if (typeof method !== "string") this.#takes("where", arguments.length, 1, "give every condition in one object");
     return this.#with({ conditions: [...this.data.conditions, ...this.#conditionsOf(conditions, method)] });
   }
 
