@@ -176,6 +176,15 @@ describe("upsert and upsertAll", () => {
     expect(await User.pluck("name")).toEqual(["New"]);
   });
 
+  it("a uniqueBy that no unique index covers throws TypeError naming the Model, and writes nothing", async () => {
+    await User.create({ name: "Old", email: "old@x.io" });
+    const expected = new TypeError("User: uniqueBy must name the attributes of the primary key or of a unique index: the database has none on them");
+    await expect(User.upsert({ name: "Old", age: 3 }, { uniqueBy: ["name"] })).rejects.toThrow(expected);
+    await expect(User.upsertAll([{ name: "A", email: "a@x.io" }], { uniqueBy: ["name", "email"] })).rejects.toThrow(expected);
+    await expect(batch([User.toInsert({ name: "B" }), User.toUpsert({ name: "Old" }, { uniqueBy: ["name"] })])).rejects.toThrow(expected);
+    expect(await User.pluck("name")).toEqual(["Old"]);
+  });
+
   it("casts values on insert and on update, and rejects uncastable ones naming Model and attribute", async () => {
     const user = await User.create({ name: "Ada", age: 1 });
     await User.upsertAll([{ id: user.id, name: "Ada", age: "36" }, { name: "Grace", age: "85" }]);
