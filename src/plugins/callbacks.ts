@@ -31,7 +31,7 @@ export const callbacks = definePlugin({
         const where = `${this.name}.${name}`;
         if (typeof fn !== "function") throw new TypeError(`${where} takes a function receiving the record`);
         // A second function or Rails' `if:` options would be ignored: the callback would run on every save.
-        refuseExtraArguments(where, arguments.length, 1, "register each function with its own call, and test a condition inside it");
+        refuseExtraArguments(where, arguments.length, 1);
         // Not an async function: a callback that returns no promise makes the save wait for nothing.
         this.hook(hook, (context: { record: unknown; operation?: string }) => {
           if (operation !== undefined && context.operation !== operation) return;

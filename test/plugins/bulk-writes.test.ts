@@ -178,7 +178,7 @@ describe("upsert and upsertAll", () => {
 
   it("a uniqueBy that no unique index covers throws TypeError naming the Model, and writes nothing", async () => {
     await User.create({ name: "Old", email: "old@x.io" });
-    const expected = new TypeError("User: uniqueBy must name the attributes of the primary key or of a unique index: the database has none on them");
+    const expected = new TypeError("User: uniqueBy names no unique index of the table");
     await expect(User.upsert({ name: "Old", age: 3 }, { uniqueBy: ["name"] })).rejects.toThrow(expected);
     await expect(User.upsertAll([{ name: "A", email: "a@x.io" }], { uniqueBy: ["name", "email"] })).rejects.toThrow(expected);
     await expect(batch([User.toInsert({ name: "B" }), User.toUpsert({ name: "Old" }, { uniqueBy: ["name"] })])).rejects.toThrow(expected);

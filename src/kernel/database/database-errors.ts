@@ -73,7 +73,7 @@ export function translateError(error: unknown, statements: readonly Statement[])
   if (check) return new CheckViolation(`${ownerPrefix(modelOfWrites(statements))}CHECK constraint failed: ${check[1]}`, { cause: error });
   if (NO_CONFLICT_TARGET.test(message)) {
     const owner = ownerPrefix(modelOfWrites(statements));
-    return new TypeError(`${owner}uniqueBy must name the attributes of the primary key or of a unique index: the database has none on them`, { cause: error });
+    return new TypeError(`${owner}uniqueBy names no unique index of the table`, { cause: error });
   }
   const missing = NO_TABLE.exec(message);
   const model = missing ? modelOfTable(statements, missing[1]!) : undefined;
