@@ -190,6 +190,18 @@ describe("belongsTo and hasOne", () => {
     expect((await Profile.find("p1")).userId).toBe(writer.id);
     expect((await (await Writer.find(writer.id)).profile.load())!.bio).toBe("hi");
   });
+
+  it("a child built or created through the owner gets the owner's key over one given, as in Rails; attributes must be an object", async () => {
+    const writer = await Writer.create({ name: "Ada" });
+    const other = await Writer.create({ name: "Bob" });
+    expect(writer.posts().build({ title: "built", userId: other.id }).userId).toBe(writer.id);
+    const created = await writer.posts().create({ title: "created", userId: other.id });
+    expect(created.userId).toBe(writer.id);
+    expect(await other.posts().count()).toBe(0);
+    expect(writer.profile.build({ id: "p1", userId: other.id }).userId).toBe(writer.id);
+    expect(() => writer.profile.build(null as never)).toThrow(new TypeError("Profile.build takes a plain object of attribute values (read forms with permit), not null"));
+    expect(() => writer.posts().build(null as never)).toThrow(TypeError);
+  });
 });
 
 describe("belongsTo: a new parent is saved with the record, before it", () => {

@@ -1,7 +1,7 @@
 import { anyMatch, countOf, Relation } from "../../kernel/index.js";
 import { collectionWrites } from "./collection-writes.js";
 import { cachedCount } from "./counter-cache.js";
-import { rowKeyOf } from "./keys.js";
+import { ownerKeys, rowKeyOf } from "./keys.js";
 import { loadedCount } from "./loaded-count.js";
 import { markBuiltThroughOwner } from "./required-parents.js";
 import type { AssociationSlot } from "./slot.js";
@@ -32,7 +32,7 @@ export function collection(slot: AssociationSlot): Relation {
     ...collectionWrites(slot),
     build: {
       value(attributes: object = {}) {
-        const child = Relation.prototype.build.call(relation, attributes);
+        const child = Relation.prototype.build.call(relation, attributes).assign(ownerKeys(association, key));
         markBuiltThroughOwner(child, owner);
         slot.pending.push(child);
         if (slot.loaded) loaded().push(child);

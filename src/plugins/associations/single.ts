@@ -1,8 +1,7 @@
 import { argumentError } from "../../kernel/index.js";
 import { AssociationNotLoaded } from "./association-not-loaded.js";
 import type { ResolvedAssociation } from "./definition.js";
-import { keyFor, rowKeyOf } from "./keys.js";
-import { ownerType } from "./polymorphic-type.js";
+import { keyFor, ownerKeys, rowKeyOf } from "./keys.js";
 import { markBuiltThroughOwner } from "./required-parents.js";
 import { ASSOCIATION, type AssociationSlot } from "./slot.js";
 
@@ -97,8 +96,7 @@ export class HasOneAssociation extends SingleAssociation {
   build(attributes: object = {}): any {
     const slot = this[ASSOCIATION];
     const { owner, association } = slot.requireOwner();
-    const key = keyFor(association.target, association.foreignKey, rowKeyOf(owner, association.primaryKey));
-    const child = slot.targetModel().build({ ...attributes, ...ownerType(association), [association.foreignKey]: key });
+    const child = slot.targetModel().build(attributes).assign(ownerKeys(association, rowKeyOf(owner, association.primaryKey)));
     markBuiltThroughOwner(child, owner);
     slot.pending.length = 0;
     slot.pending.push(child);
