@@ -123,6 +123,10 @@ describe("bad input", () => {
       [() => U.insertAll([]), /non-empty array/],
       [() => U.upsert({ name: "a", nope: 1 } as never), UnknownAttribute],
       [() => U.upsertAll([]), /upsertAll takes a non-empty array/],
+      // An undefined row or a hole of a sparse array threw JavaScript's own TypeError at the JSON of the rows.
+      [() => U.insertAll([undefined as never]), /^User\.insertAll takes attribute objects, not undefined$/],
+      [() => U.insertAll([{ name: "a" }, , { name: "b" }] as never), /^User\.insertAll takes attribute objects, not undefined$/],
+      [() => U.upsertAll([{ name: "a" }, undefined as never]), /^User\.upsertAll takes attribute objects, not undefined$/],
       [() => U.updateAll({ nope: 1 } as never), UnknownAttribute],
       [() => U.where({ name: "a" }).updateAll({ age: "12abc" }), TypeError],
       [() => U.distinct().deleteAll(), /distinct/],
