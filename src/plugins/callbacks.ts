@@ -1,4 +1,4 @@
-import { type AnyModel, definePlugin, type ModelHookName, type RecordOfModel } from "../kernel/index.js";
+import { type AnyModel, definePlugin, type ModelHookName, type RecordOfModel, refuseExtraArguments } from "../kernel/index.js";
 
 /** A callback: receives the record; `throw abort(reason)` in a before-callback stops the operation. */
 export type Callback<R> = (record: R) => void | Promise<void>;
@@ -27,8 +27,11 @@ export const callbacks = definePlugin({
   name: "callbacks",
   setup(base: Record<string, unknown>) {
     for (const [name, { hook, operation }] of Object.entries(CALLBACKS)) {
-      base[name] = function (this: Registers, fn: Callback<unknown>) {
-        if (typeof fn !== "function") throw new TypeError(`${name} takes a function receiving the record`);
+      base[name] = function (this: Registers & Function, fn: Callback<unknown>) {
+        const where = `${this.name}.${name}`;
+        if (typeof fn !== "function") throw new TypeError(`${where} takes a function receiving the record`);
+        // A second function or Rails' `if:` options would be ignored: the callback would run on every save.
+        refuseExtraArguments(where, arguments.length, 1);
         // Not an async function: a callback that returns no promise makes the save wait for nothing.
         this.hook(hook, (context: { record: unknown; operation?: string }) => {
           if (operation !== undefined && context.operation !== operation) return;

@@ -11,6 +11,7 @@ import {
   optionsArgument,
   previewText,
   RecordNotFound,
+  refuseExtraArguments,
   refuseNonKeys,
   type Relation,
   type ResolvedModel,
@@ -139,11 +140,14 @@ function addInMemory<R extends CountedRecord>(record: R, name: unknown, by: unkn
   return record;
 }
 
+// In memory, as Rails' increment: options such as touch (incrementAndSave's) would be ignored, so they are refused.
 function increment(this: CountedRecord, name: unknown, by: unknown = 1) {
+  refuseExtraArguments(`${this.constructor.name}#increment`, arguments.length, 2, "incrementAndSave writes the row");
   return addInMemory(this, name, by, 1, "increment");
 }
 
 function decrement(this: CountedRecord, name: unknown, by: unknown = 1) {
+  refuseExtraArguments(`${this.constructor.name}#decrement`, arguments.length, 2, "decrementAndSave writes the row");
   return addInMemory(this, name, by, -1, "decrement");
 }
 
@@ -175,11 +179,13 @@ async function addAndSave(record: CountedRecord, name: unknown, by: unknown, sig
   return record;
 }
 
-function incrementAndSave(this: CountedRecord, name: unknown, by: unknown = 1, options?: UpdateCountersOptions) {
+async function incrementAndSave(this: CountedRecord, name: unknown, by: unknown = 1, options?: UpdateCountersOptions) {
+  refuseExtraArguments(`${this.constructor.name}#incrementAndSave`, arguments.length, 3);
   return addAndSave(this, name, by, 1, options, "incrementAndSave");
 }
 
-function decrementAndSave(this: CountedRecord, name: unknown, by: unknown = 1, options?: UpdateCountersOptions) {
+async function decrementAndSave(this: CountedRecord, name: unknown, by: unknown = 1, options?: UpdateCountersOptions) {
+  refuseExtraArguments(`${this.constructor.name}#decrementAndSave`, arguments.length, 3);
   return addAndSave(this, name, by, -1, options, "decrementAndSave");
 }
 

@@ -1,4 +1,4 @@
-import { type Attribute, attributesOf, definePlugin, markGeneratedKey, primaryKeyOf } from "../kernel/index.js";
+import { type Attribute, attributesOf, definePlugin, InvalidModel, markGeneratedKey, previewText, primaryKeyOf } from "../kernel/index.js";
 import { uuidV7 } from "./uuid-v7.js";
 
 /** The static the id-generation plugin gives the class it is registered on, and the Models below it. */
@@ -39,6 +39,7 @@ export const idGeneration = definePlugin({
   hooks: {
     "record:initialize"({ record }) {
       const model = record.constructor as Generating;
+      if (typeof model.generateId !== "function") throw new InvalidModel(`${model.name}.generateId must be a function, not ${previewText(model.generateId)}`);
       for (const attribute of generatedAttributes(model)) {
         if (record.readAttribute(attribute.name) !== null) continue;
         record.writeAttribute(attribute.name, model.generateId(attribute.name));

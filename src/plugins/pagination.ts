@@ -7,6 +7,7 @@ import {
   installRelationChecks,
   isSqlCount,
   IncompatibleRelation,
+  InvalidModel,
   optionsArgument,
   refuseExtraArguments,
   prepareLoad,
@@ -60,7 +61,7 @@ const WHOLE_NUMBER = /^[+-]?\d+$/;
  * number above `max` is `max`, however large (`"99999999999999999999"` reads as 1e20, not a safe integer).
  */
 function parsePositive(model: ResolvedModel, option: string, value: unknown, fallback: number, max: number): number {
-  if (value === undefined || value === null || value === "") return fallback;
+  if (value === undefined || value === null || value === "") return Math.min(fallback, max);
   const number = typeof value === "string" && WHOLE_NUMBER.test(value.trim()) ? Number(value) : value;
   // A page past the safe integers could not be told from its neighbours; a page size is capped, however large.
   const whole = max === Infinity ? Number.isSafeInteger(number) : Number.isInteger(number);
@@ -69,6 +70,16 @@ function parsePositive(model: ResolvedModel, option: string, value: unknown, fal
     throw new CastError(`${model.name}.paginate: ${option} must be a whole number from 1, not ${previewText(value)}`, model.model, option, value);
   }
   return Math.min(number, max);
+}
+
+/**
+ * A page-size setting of the Model: a whole number from 1 (`maxPerPage` may be Infinity, no cap), else
+ * `InvalidModel` naming it: 0 gave empty pages, and a fraction or text a refusal that named no setting.
+ */
+function setting(model: ResolvedModel, name: keyof PaginationSettings): number {
+  const value = (model.model as unknown as PaginationSettings)[name];
+  if ((Number.isSafeInteger(value) && value >= 1) || (name === "maxPerPage" && value === Infinity)) return value;
+  throw new InvalidModel(`${model.name}.${name} must be a whole number from 1, not ${previewText(value)}`);
 }
 
 /** The Relation ordered by its own order, then by primary key, so that pages never overlap. */
@@ -89,8 +100,7 @@ async function paginate(this: Relation, options?: PaginateOptions): Promise<Page
   refuseExtraArguments(`${model.name}.paginate`, arguments.length, 1, "give page, perPage and count in one object");
   const given = optionsArgument(`${model.name}.paginate`, options, ["page", "perPage", "count"]);
   if (given.count !== undefined && typeof given.count !== "boolean") throw argumentError(`${model.name}.paginate: count`, "a boolean", given.count);
-  const settings = model.model as unknown as PaginationSettings;
-  const perPage = parsePositive(model, "perPage", given.perPage, settings.perPage, settings.maxPerPage);
+  const perPage = parsePositive(model, "perPage", given.perPage, setting(model, "perPage"), setting(model, "maxPerPage"));
   const page = parsePositive(model, "page", given.page, 1, Infinity);
   // SQLite's OFFSET is a 64-bit integer: a page starting beyond it is refused.
   if (!isSqlCount((page - 1) * perPage)) {

@@ -64,7 +64,7 @@ function scopesOf(model: Function): Map<string, ScopeBody> {
  * Names a scope may not take beyond the Relation methods and Model statics: a Relation's own fields, which would
  * hide it, and `then`, which would make Relations awaitable.
  */
-const RESERVED_NAMES: ReadonlySet<string> = new Set(["data", "modelClass", "then"]);
+const RESERVED_NAMES: ReadonlySet<string> = new Set(["data", "model", "modelClass", "then"]);
 
 function checkName(model: Function, base: Function, name: string): void {
   if (name in Relation.prototype || name in base || RESERVED_NAMES.has(name)) {

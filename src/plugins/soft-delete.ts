@@ -1,4 +1,4 @@
-import { attributesOf, declareDefaultScope, definePlugin, installWritePlans, InvalidModel, type Relation, withoutDefaultScope } from "../kernel/index.js";
+import { attributesOf, declareDefaultScope, definePlugin, installWritePlans, InvalidModel, refuseExtraArguments, type Relation, withoutDefaultScope } from "../kernel/index.js";
 
 const DELETED_AT = "deletedAt";
 /** The name of the default scope the plugin declares, by which `withDeleted()` lifts it alone. */
@@ -20,10 +20,12 @@ export const softDelete = definePlugin({
   relationMethods: {
     /** Reads kept and deleted rows alike. */
     withDeleted(this: Relation) {
+      refuseExtraArguments(`${this.model.name}.withDeleted`, arguments.length, 0);
       return withoutDefaultScope(this, SCOPE);
     },
     /** Reads the deleted rows only. */
     onlyDeleted(this: Relation) {
+      refuseExtraArguments(`${this.model.name}.onlyDeleted`, arguments.length, 0);
       return withoutDefaultScope(this, SCOPE).whereNot({ [DELETED_AT]: null });
     },
   },
@@ -35,7 +37,9 @@ export const softDelete = definePlugin({
     declareDefaultScope(model, { name: SCOPE, body: (q) => q.where({ [DELETED_AT]: null }), appliesTo: hasDeletedAt, reload: false });
     Object.defineProperty(model.prototype, "restore", {
       /** Clears `deletedAt` of a record loaded with `onlyDeleted()` or `withDeleted()`; answers as `save()` does. */
-      value: function restore(this: { update(attributes: object): Promise<boolean> }) {
+      value: async function restore(this: { update(attributes: object): Promise<boolean> }) {
+        // Paranoia's restore(recursive: true) would be ignored: the dependents would stay deleted, silently.
+        refuseExtraArguments(`${this.constructor.name}.restore`, arguments.length, 0);
         return this.update({ [DELETED_AT]: null });
       },
       configurable: true,

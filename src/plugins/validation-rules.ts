@@ -20,22 +20,29 @@ function textOf(value: unknown): unknown {
 
 /**
  * The number a value stands for, as Rails reads it: a number, or text that is wholly one (a string attribute),
- * read as `real` and `integer` attributes read text. Text is integral only when written as an integer: "1.0" is not.
+ * read as `real` attributes read text. Text is integral when written as an integer, of any size, as Rails' pattern
+ * reads it: "1.0" and "1e3" are not, "99999999999999999999" is.
  */
 function numberOf(value: unknown): { number: number; integral: boolean } | undefined {
   if (typeof value !== "number" && typeof value !== "string") return undefined;
   const number = castAs("real", typeof value === "string" ? value.trim() : value);
   if (number === undefined) return undefined;
-  return { number, integral: typeof value === "number" ? Number.isInteger(value) : castAs("integer", value) !== undefined };
+  return { number, integral: typeof value === "number" ? Number.isInteger(value) : !/[.e]/i.test(value) };
 }
 
-/** Equality as Rails' `include?` sees it: Dates by their time, `json` arrays and objects by their content. */
+/**
+ * Equality as Rails' `include?` sees it: Dates by their time, `json` arrays by their items in order, objects by
+ * their entries in any order (`{ a: 1, b: 2 }` is `{ b: 2, a: 1 }`, as Ruby's Hash equality says), at any depth.
+ */
 function sameValue(allowed: unknown, value: unknown): boolean {
-  if (allowed instanceof Date && value instanceof Date) return allowed.getTime() === value.getTime();
-  if (typeof allowed === "object" && allowed !== null && typeof value === "object" && value !== null) {
-    return JSON.stringify(allowed) === JSON.stringify(value);
+  if (allowed instanceof Date || value instanceof Date) {
+    return allowed instanceof Date && value instanceof Date && allowed.getTime() === value.getTime();
   }
-  return allowed === value;
+  if (typeof allowed !== "object" || typeof value !== "object" || allowed === null || value === null) return allowed === value;
+  if (Array.isArray(allowed) !== Array.isArray(value)) return false;
+  const keys = Object.keys(allowed);
+  const entries = value as Record<string, unknown>;
+  return keys.length === Object.keys(value).length && keys.every((key) => Object.hasOwn(value, key) && sameValue((allowed as Record<string, unknown>)[key], entries[key]));
 }
 
 /**

@@ -1,4 +1,4 @@
-import { attributesOf, declareModelState, definePlugin, InvalidModel, previewText, defineModelState, modelState, type AnyModel, type AttributeName, type AttributesOfModel, type Plugin, type SaveContext } from "../kernel/index.js";
+import { attributesOf, declareModelState, definePlugin, InvalidModel, previewText, defineModelState, modelState, type AnyModel, type AttributeName, type AttributesOfModel, type Plugin, type SaveContext, refuseExtraArguments } from "../kernel/index.js";
 import { checkValidationOptions, COMMON_CHECKS, type ValidationOptions } from "./validation-options.js";
 import { BUILT_IN_VALIDATORS } from "./validation-rules.js";
 import { skipsValue } from "./validation-skips.js";
@@ -130,6 +130,8 @@ export const validations = definePlugin({
       if (typeof attribute !== "string" || typeof options !== "object" || options === null) {
         throw new TypeError(`${this.name}.validates takes an attribute name and an options object`);
       }
+      // A second options object would be ignored, and its checks never run.
+      refuseExtraArguments(`${this.name}.validates`, arguments.length, 2, "give every check in one options object");
       declare(this, attribute, options);
     };
   },

@@ -380,6 +380,17 @@ describe("refused values throw TypeError and leave the attribute unchanged", () 
       expectTypeErrorNaming(() => Caster.build({ payload: input }), "Caster", "payload");
     }
   });
+
+  it("json refuses, at any depth, what JSON text would change: NaN and the infinities (null), a Map or a Set ({})", async () => {
+    for (const input of [[Infinity], { a: { b: NaN } }, [1, -Infinity], new Map([["a", 1]]), { tags: new Set(["a"]) }]) {
+      expectTypeErrorNaming(() => Caster.build({ payload: input }), "Caster", "payload");
+    }
+    const user = await User.createOrThrow({ name: "j", settings: { at: new Date(0), list: [1, null, "x"] } });
+    expect(() => user.assign({ settings: { score: [Infinity] } })).toThrow(TypeError);
+    expect(await User.where({ settings: [[NaN]] }).count()).toBe(0);
+    await user.reload();
+    expect(user.settings).toEqual({ at: "1970-01-01T00:00:00.000Z", list: [1, null, "x"] });
+  });
 });
 
 describe("negative zero", () => {

@@ -50,6 +50,18 @@ beforeEach(() => {
 // ---- Errors collection ----------------------------------------------------------------------------------
 
 describe("errors collection", () => {
+  it("add takes an attribute, a type and a message, each a string: Rails' add(name, message) is refused, not listed as undefined", () => {
+    const user = User.build({ name: "x" });
+    const add = user.errors.add.bind(user.errors) as (...args: unknown[]) => void;
+    const expected = "errors.add takes an attribute, a type and a message, each a string";
+    expect(() => add("name", "is odd")).toThrow(new TypeError(`${expected}, not ["name", "is odd"]`));
+    expect(() => add("base")).toThrow(new TypeError(`${expected}, not ["base"]`));
+    expect(() => add("name", "odd", 5)).toThrow(new TypeError(`${expected}, not ["name", "odd", 5]`));
+    expect(user.errors.isEmpty()).toBe(true);
+    user.errors.add("name", "odd", "is odd");
+    expect(user.errors.fullMessages()).toEqual(["Name is odd"]);
+  });
+
   it("each entry has attribute, type and message; fullMessages prefixes the readable attribute name", async () => {
     const user = TwiceInvalidUser.build({ name: "x" });
     expect(await user.save()).toBe(false);

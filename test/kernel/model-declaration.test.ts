@@ -94,6 +94,18 @@ describe("declaration checks at first use (Record item 10)", () => {
     expect(() => Model({ id: "integer", price: { type: 7n } as never })).toThrow(/\.price has an unknown type 7n$/);
   });
 
+  it("declarations that are no object, and column, null and generateId of the wrong kind, throw InvalidModel naming them", () => {
+    const refusals: [unknown, string][] = [
+      [null, "Model takes an object of attribute declarations, not null"],
+      [[{ id: "string" }], 'Model takes an object of attribute declarations, not [{…}]'],
+      [{ id: "string", body: { type: "string", column: 5 } }, "Model.body: column must be a column name, not 5"],
+      [{ id: "string", body: { type: "string", column: "" } }, 'Model.body: column must be a column name, not ""'],
+      [{ id: "string", body: { type: "string", null: "no" } }, 'Model.body: null must be true or false, not "no"'],
+      [{ id: "string", ref: { type: "string", generateId: "yes" } }, 'Model.ref: generateId must be true or false, not "yes"'],
+    ];
+    for (const [declarations, message] of refusals) expect(() => Model(declarations as never)).toThrow(new InvalidModel(message));
+  });
+
   it("accepts a valid Model with class fields that are not attributes, and declared types", async () => {
     class Annotated extends Model({ id: "string", body: "string" }) {
       static override tableName = "notes";

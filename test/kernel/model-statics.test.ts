@@ -73,6 +73,14 @@ describe("Model statics", () => {
     expect(Gen.build({ id: "given" }).id).toBe("given");
   });
 
+  it("a generateId that is not a function throws InvalidModel naming it when a record is built", () => {
+    class Misset extends Model({ id: "string" }) {
+      static override tableName = "gens";
+      static override generateId = "uuid" as never;
+    }
+    expect(() => Misset.build()).toThrow(new InvalidModel('Misset.generateId must be a function, not "uuid"'));
+  });
+
   it("tableName: a subclass may repeat its parent's table but not change it", async () => {
     class Parent extends Model({ id: "string" }) {
       static override tableName = "sar_items";
@@ -143,6 +151,19 @@ describe("Model statics", () => {
     class Items extends Rec("sar_items") {}
     expect(Strict.build({ label: "l" }).toJSON()).toHaveProperty("label", "l");
     expect(Items.build({ email: "e" }).toJSON()).not.toHaveProperty("email");
+  });
+
+  it("hiddenAttributes that is not a list throws InvalidModel at first use: text on a base class hid nothing", () => {
+    class HidingBase extends AppBase {
+      static override hiddenAttributes = "email" as never;
+    }
+    const Rec = defineApplicationRecord(itemSchema, HidingBase);
+    class Items extends Rec("sar_items") {}
+    expect(() => Items.build({ email: "e" })).toThrow(new InvalidModel('Items: hiddenAttributes must be a list of attribute names, not "email"'));
+    class Unset extends Rec("sar_items") {
+      static override hiddenAttributes = null as never;
+    }
+    expect(() => Unset.build()).toThrow(new InvalidModel("Unset: hiddenAttributes must be a list of attribute names, not null"));
   });
 
   it("a Model's own hiddenAttributes replaces the base class's", () => {

@@ -398,6 +398,15 @@ describe("guide: SQL fragments", () => {
     const u = await User.createOrThrow({ name: "x", bornAt: at, admin: true });
     expect((await User.where(sql`${column("bornAt")} = ${at} AND ${column("admin")} = ${true}`).first())!.id).toBe(u.id);
   });
+
+  it("sql called as a function is refused: sql(text) spliced the text unbound, a way round the refusal of plain strings", () => {
+    const refusal = new TypeError("sql is a tagged template: write sql`...`, whose values are bound, not sql(text)");
+    const call = sql as (...args: unknown[]) => unknown;
+    expect(() => call("name = 'x' OR 1 = 1")).toThrow(refusal);
+    expect(() => call(["age = ", ""], 1)).toThrow(refusal);
+    expect(() => call(Object.assign(["a", "b"], { raw: ["a", "b"] }))).toThrow(refusal);
+    expect(() => call()).toThrow(refusal);
+  });
 });
 
 // ----------------------------------------------------------------------------------------------------------

@@ -136,6 +136,25 @@ describe("Querying: shape", () => {
     expect((await Item.select("name").last())!.id).toBe("d");
   });
 
+  it("a later select adds its attributes to the earlier ones, each once, as Rails' select adds them", async () => {
+    await seedItems();
+    const both = Item.select("name").select("qty", "name");
+    expect(both.toSql().sql).toBe(`SELECT "id", "name", "qty" FROM "edge_rel_items"`);
+    const found = await both.find("a");
+    expect(found.toJSON()).toEqual({ id: "a", name: "a", qty: found.qty });
+    expect(Item.select("name").distinct().select("flag").toSql().sql).toBe(`SELECT DISTINCT "name", "flag" FROM "edge_rel_items"`);
+  });
+
+  it("select() with no name throws TypeError before anything is sent: a distinct one would select no column", async () => {
+    const { db, events } = listen();
+    const Bound = db.model(Item) as any;
+    for (const relation of [Bound.all(), Bound.distinct()]) {
+      expect(() => relation.select()).toThrow(new TypeError("Item.select needs at least one attribute name"));
+    }
+    expect(() => (Item as any).select()).toThrow(TypeError);
+    expect(events).toHaveLength(0);
+  });
+
   it("distinct partial records: first, last, pluck and count under limit/offset agree with toArray", async () => {
     await seedItems();
     const relation = Item.select("flag").distinct();

@@ -115,4 +115,12 @@ describe("asJson({ include }): loaded associations as nested JSON", () => {
     expect(() => member.asJson({ include: [null] as never })).toThrow("include must be an association name, an object of them or a list, not null");
     expect(() => member.asJson({ include: { posts: 1 } as never })).toThrow(TypeError);
   });
+
+  it("refuses options that are no options object, an option it does not take and a second argument, naming the method", () => {
+    const member = Member.build({ name: "Ada" });
+    expect(() => member.asJson(null as never)).toThrow(new TypeError("Member.asJson takes an options object, not null"));
+    expect(() => member.asJson("posts" as never)).toThrow(new TypeError('Member.asJson takes an options object, not "posts"'));
+    expect(() => member.asJson({ only: ["name"] } as never)).toThrow(new TypeError('Member.asJson: "only" is not an option; the options are include'));
+    expect(() => (member.asJson as (...args: unknown[]) => unknown)({}, {})).toThrow(new TypeError("Member.asJson takes one argument, not 2"));
+  });
 });

@@ -191,6 +191,18 @@ describe("belongsTo and hasOne", () => {
     expect((await Profile.find("p1")).userId).toBe(writer.id);
     expect((await (await Writer.find(writer.id)).profile.load())!.bio).toBe("hi");
   });
+
+  it("a child built or created through the owner gets the owner's key over one given, as in Rails; attributes must be an object", async () => {
+    const writer = await Writer.create({ name: "Ada" });
+    const other = await Writer.create({ name: "Bob" });
+    expect(writer.posts().build({ title: "built", userId: other.id }).userId).toBe(writer.id);
+    const created = await writer.posts().create({ title: "created", userId: other.id });
+    expect(created.userId).toBe(writer.id);
+    expect(await other.posts().count()).toBe(0);
+    expect(writer.profile.build({ id: "p1", userId: other.id }).userId).toBe(writer.id);
+    expect(() => writer.profile.build(null as never)).toThrow(new TypeError("Profile.build takes a plain object of attribute values (read forms with permit), not null"));
+    expect(() => writer.posts().build(null as never)).toThrow(TypeError);
+  });
 });
 
 describe("belongsTo: a new parent is saved with the record, before it", () => {
@@ -369,6 +381,17 @@ describe("keys copied through an association are cast (SPEC: Casting)", () => {
     book.author.set(author);
     expect(book.authorId).toBe(42);
     expect(book.author.get()).toBe(author);
+  });
+
+  it("belongsTo set refuses anything but a record of the target or null, leaving the key as it was", async () => {
+    const writer = await Writer.create({ name: "Ada" });
+    const article = Article.build({ title: "x", userId: writer.id });
+    const stranger = Author.build({ name: "Le Guin" });
+    expect(() => article.user.set(stranger as never)).toThrow(new TypeError("Article.user.set takes a record of Writer or null, not [object Author]"));
+    expect(() => article.author.set({ id: writer.id } as never)).toThrow(/^Article\.author\.set takes a record of Writer or null, not \{ id: "/);
+    expect(() => article.user.set(undefined as never)).toThrow(new TypeError("Article.user.set takes a record of Writer or null, not undefined"));
+    expect(article.userId).toBe(writer.id);
+    expect(article.user.isLoaded).toBe(false);
   });
 });
 

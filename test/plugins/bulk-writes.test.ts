@@ -123,6 +123,10 @@ describe("bad input", () => {
       [() => U.insertAll([]), /non-empty array/],
       [() => U.upsert({ name: "a", nope: 1 } as never), UnknownAttribute],
       [() => U.upsertAll([]), /upsertAll takes a non-empty array/],
+      // An undefined row or a hole of a sparse array threw JavaScript's own TypeError at the JSON of the rows.
+      [() => U.insertAll([undefined as never]), /^User\.insertAll takes attribute objects, not undefined$/],
+      [() => U.insertAll([{ name: "a" }, , { name: "b" }] as never), /^User\.insertAll takes attribute objects, not undefined$/],
+      [() => U.upsertAll([{ name: "a" }, undefined as never]), /^User\.upsertAll takes attribute objects, not undefined$/],
       [() => U.updateAll({ nope: 1 } as never), UnknownAttribute],
       [() => U.where({ name: "a" }).updateAll({ age: "12abc" }), TypeError],
       [() => U.distinct().deleteAll(), /distinct/],
@@ -174,6 +178,15 @@ describe("upsert and upsertAll", () => {
     await User.create({ name: "Old", email: "same@x.io" });
     await User.upsert({ name: "New", email: "same@x.io" }, { uniqueBy: ["email"] });
     expect(await User.pluck("name")).toEqual(["New"]);
+  });
+
+  it("a uniqueBy that no unique index covers throws TypeError naming the Model, and writes nothing", async () => {
+    await User.create({ name: "Old", email: "old@x.io" });
+    const expected = new TypeError("User: uniqueBy names no unique index of the table");
+    await expect(User.upsert({ name: "Old", age: 3 }, { uniqueBy: ["name"] })).rejects.toThrow(expected);
+    await expect(User.upsertAll([{ name: "A", email: "a@x.io" }], { uniqueBy: ["name", "email"] })).rejects.toThrow(expected);
+    await expect(batch([User.toInsert({ name: "B" }), User.toUpsert({ name: "Old" }, { uniqueBy: ["name"] })])).rejects.toThrow(expected);
+    expect(await User.pluck("name")).toEqual(["Old"]);
   });
 
   it("casts values on insert and on update, and rejects uncastable ones naming Model and attribute", async () => {

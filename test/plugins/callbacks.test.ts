@@ -161,6 +161,22 @@ describe("callbacks", () => {
     await Counted.deleteAll();
     expect(ran).toBe(0);
   });
+
+  it("registration refuses what is no function and any second argument (a function, Rails' if: options) that it would ignore", () => {
+    const declare = (register: (model: typeof User) => void) => () => {
+      class Declared extends User {
+        static {
+          register(this);
+        }
+      }
+      return Declared;
+    };
+    expect(declare((model) => model.beforeSave(5 as never))).toThrow(new TypeError("Declared.beforeSave takes a function receiving the record"));
+    expect(declare((model) => (model.beforeSave as Function)(() => {}, { if: () => false }))).toThrow(
+      new TypeError("Declared.beforeSave takes one argument, not 2"),
+    );
+    expect(declare((model) => (model.afterDestroy as Function)(() => {}, () => {}))).toThrow(new TypeError("Declared.afterDestroy takes one argument, not 2"));
+  });
 });
 
 const log: string[] = [];

@@ -265,6 +265,17 @@ describe("guide: Counters, on a record", () => {
     expect(() => ada.increment("rank" as never)).toThrow(UnknownAttribute);
   });
 
+  it("refuse an argument past those they take: increment's touch option (incrementAndSave's) was ignored", async () => {
+    const ada = await User.createOrThrow({ name: "Ada", age: 1 });
+    const increment = ada.increment as (...args: unknown[]) => unknown;
+    expect(() => increment.call(ada, "age", 1, { touch: true })).toThrow(new TypeError("User#increment takes 2 arguments, not 3; incrementAndSave writes the row"));
+    expect(() => (ada.decrement as (...args: unknown[]) => unknown).call(ada, "age", 1, {})).toThrow(/^User#decrement takes 2 arguments, not 3/);
+    const andSave = ada.incrementAndSave as (...args: unknown[]) => Promise<unknown>;
+    await expect(andSave.call(ada, "age", 1, { touch: true }, 5)).rejects.toThrow(new TypeError("User#incrementAndSave takes 3 arguments, not 4"));
+    expect(ada.age).toBe(1);
+    expect((await User.find(ada.id)).age).toBe(1);
+  });
+
   it("incrementAndSave adds in the database by the stored key, in one statement with no read, and holds the sum as saved", async () => {
     await seedCounters(5);
     const counter = await Counter.find(1);

@@ -7,7 +7,9 @@ import {
   defineApplicationRecord,
   gte,
   IncompatibleRelation,
+  InvalidModel,
   type D1DatabaseLike,
+  type PaginationSettings,
   type BasePage,
   type Page,
   type QueryEvent,
@@ -427,5 +429,39 @@ describe("rule 7 and limits: perPage defaults to 25 and is capped at maxPerPage 
     expect(capped.records.map((record) => record.id)).toEqual(range(16, 30));
     expect(Counter.perPage).toBe(25);
     expect(Counter.maxPerPage).toBe(100);
+  });
+
+  it("a perPage above maxPerPage is capped too, as any page size is; maxPerPage may be Infinity, no cap", async () => {
+    class Capped extends Counter {
+      static override perPage = 50;
+      static override maxPerPage = 10;
+    }
+    const page = await Capped.paginate();
+    expect([page.perPage, page.records.length, page.totalPages]).toEqual([10, 10, 12]);
+    class Uncapped extends Counter {
+      static override maxPerPage = Infinity;
+    }
+    expect((await Uncapped.paginate({ perPage: 500 })).records).toHaveLength(TOTAL);
+  });
+
+  it("a perPage or maxPerPage that is not a whole number from 1 throws InvalidModel naming it, before any query", async () => {
+    const settings: [keyof PaginationSettings, unknown, string][] = [
+      ["perPage", 0, "0"],
+      ["perPage", -1, "-1"],
+      ["perPage", 2.5, "2.5"],
+      ["perPage", "5", '"5"'],
+      ["maxPerPage", 0, "0"],
+      ["maxPerPage", NaN, "NaN"],
+      ["maxPerPage", null, "null"],
+    ];
+    const { db, events } = listenTo();
+    for (const [name, value, shown] of settings) {
+      class Misset extends Counter {}
+      Object.assign(Misset, { [name]: value });
+      const refusal = new InvalidModel(`Misset.${name} must be a whole number from 1, not ${shown}`);
+      await expect(db.model(Misset).paginate()).rejects.toThrow(refusal);
+      await expect(db.model(Misset).none().paginate({ perPage: 2 })).rejects.toThrow(refusal);
+    }
+    expect(events).toHaveLength(0);
   });
 });

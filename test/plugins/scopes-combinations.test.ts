@@ -71,9 +71,9 @@ class Owner extends Model({ id: { type: "string", null: false }, name: "string" 
 // ---- Scopes ------------------------------------------------------------------------------------------
 
 describe("Scopes rule 1: callable as a static or on any Relation of the Model", () => {
-  // A scope name that is an own field of every Relation (data, modelClass) could not be called on a Relation: it is
-  // refused at declaration.
-  it("scopes named data or modelClass are refused with InvalidModel at first use", () => {
+  // A scope name that is an own field of every Relation (data, model, modelClass) could not be called on a Relation:
+  // it is refused at declaration.
+  it("scopes named data, model or modelClass are refused with InvalidModel at first use", () => {
     class Scoped extends User {
       static data = (this as any).scope((q: Relation) => q.where({ name: "Ada" }));
     }
@@ -83,6 +83,11 @@ describe("Scopes rule 1: callable as a static or on any Relation of the Model", 
       static modelClass = (this as any).scope((q: Relation) => q);
     }
     expect(() => Classy.all()).toThrow(InvalidModel);
+    // Allowed, `User.model()` worked while `User.where(...).model()` was "not a function": the Relation's field hid it.
+    class Modelled extends User {
+      static model = (this as any).scope((q: Relation) => q.where({ name: "Ada" }));
+    }
+    expect(() => Modelled.where({ age: 1 })).toThrow(new InvalidModel("Modelled: the scope model has the name of a Relation method or Model static"));
   });
 });
 
@@ -166,8 +171,8 @@ describe("guide: Scopes", () => {
     expect(await Article.titled("a").count()).toBe(1);
   });
 
-  it("names that cannot be scopes: then, data, modelClass, where (at first use)", () => {
-    for (const name of ["then", "data", "modelClass", "where", "count", "all"]) {
+  it("names that cannot be scopes: then, data, model, modelClass, where (at first use)", () => {
+    for (const name of ["then", "data", "model", "modelClass", "where", "count", "all"]) {
       const Bad = class extends FixtureApplicationRecord("posts") {};
       Object.defineProperty(Bad, "name", { value: "Post" });
       expect(() => (Bad as unknown as { scope(fn: unknown): unknown }).scope).toBeDefined();

@@ -63,6 +63,17 @@ describe("softDelete", () => {
     await expect(restorable(article).restore()).rejects.toBeInstanceOf(RecordDestroyed);
   });
 
+  it("restore, withDeleted and onlyDeleted take no argument: paranoia's restore({ recursive: true }) would be ignored", async () => {
+    const article = await TrashableArticle.createOrThrow({ title: "Kept" });
+    await article.destroyOrThrow();
+    const [trashed] = await articles().onlyDeleted().toArray();
+    const restore = restorable(trashed).restore as (...args: unknown[]) => Promise<boolean>;
+    await expect(restore.call(trashed, { recursive: true })).rejects.toThrow(new TypeError("TrashableArticle.restore takes no argument"));
+    expect(trashed.deletedAt).not.toBeNull();
+    expect(() => (articles().withDeleted as Function)(true)).toThrow(new TypeError("TrashableArticle.withDeleted takes no argument"));
+    expect(() => (articles().onlyDeleted as Function)({ id: 1 })).toThrow(new TypeError("TrashableArticle.onlyDeleted takes no argument"));
+  });
+
   it("a reload reads a deleted row, since it is the record's own", async () => {
     const article = await TrashableArticle.createOrThrow({ title: "Reloaded" });
     const copy = (await TrashableArticle.find(article.id))!;

@@ -68,12 +68,16 @@ describe("validations", () => {
 
   it("validates checks its arguments when declared: a TypeError naming the Model and validates", () => {
     class Checked extends User {}
-    const wrong: unknown[][] = [[5, { presence: true }], [Symbol("name"), { presence: true }], ["name"], ["name", null], ["name", "presence"]];
+    const wrong: unknown[][] = [[5, { presence: true }], [Symbol("name"), { presence: true }], ["name"], ["name", null], ["name", "presence"], ["name", { presence: true }, { length: { minimum: 5 } }]];
     for (const args of wrong) {
       const call = () => (Checked.validates as (...args: unknown[]) => void)(...args);
       expect(call, String(args[1])).toThrow(TypeError);
       expect(call).toThrow(/^Checked\.validates /);
     }
+    // A second options object would be ignored: Rails takes every check in one hash.
+    expect(() => (Checked.validates as (...args: unknown[]) => void)("name", { presence: true }, { length: { minimum: 5 } })).toThrow(
+      new TypeError("Checked.validates takes 2 arguments, not 3; give every check in one options object"),
+    );
     // A refused declaration declares nothing: the Model still saves what no check refuses.
     return expect(Checked.create({ name: "" })).resolves.toMatchObject({ name: "" });
   });
@@ -106,6 +110,16 @@ describe("validations", () => {
     expect(await errorTypes("settings", inclusion, { settings: day.toISOString() })).toEqual(["inclusion"]);
     expect(await errorTypes("settings", inclusion, { settings: day.getTime() })).toEqual(["inclusion"]);
     expect(await errorTypes("settings", inclusion, { settings: {} })).toEqual(["inclusion"]);
+  });
+
+  it("inclusion compares json objects by their entries in any order, arrays by their items in order, at any depth", async () => {
+    const inclusion = { inclusion: [{ a: 1, b: [{ c: 2, d: 3 }] }, [1, 2]] };
+    expect(await errorTypes("settings", inclusion, { settings: { b: [{ d: 3, c: 2 }], a: 1 } })).toEqual([]);
+    expect(await errorTypes("settings", inclusion, { settings: [1, 2] })).toEqual([]);
+    expect(await errorTypes("settings", inclusion, { settings: [2, 1] })).toEqual(["inclusion"]);
+    expect(await errorTypes("settings", inclusion, { settings: { a: 1, b: [{ c: 2 }] } })).toEqual(["inclusion"]);
+    expect(await errorTypes("settings", inclusion, { settings: { a: 1, b: [{ c: 2, d: 3 }], e: null } })).toEqual(["inclusion"]);
+    expect(await errorTypes("settings", inclusion, { settings: { 0: 1, 1: 2 } })).toEqual(["inclusion"]);
   });
 
   it("uniqueness asks the database the record writes through", async () => {
@@ -204,6 +218,10 @@ describe("validations", () => {
     expect(await reasons("12abc")).toEqual(["not_a_number"]);
     expect(await reasons("0x1F")).toEqual(["not_a_number"]);
     expect(await reasons("")).toEqual(["not_a_number"]);
+    // Integer text of any size is an integer, as Rails' pattern reads it, past JavaScript's safe integers too.
+    expect(await reasons("99999999999999999999")).toEqual([]);
+    expect(await reasons(" -99999999999999999999 ")).toEqual(["greater_than"]);
+    expect(await reasons("99999999999999999999.5")).toEqual(["not_an_integer"]);
   });
 
   it("OrThrow forms throw RecordInvalid with the record on error.record", async () => {

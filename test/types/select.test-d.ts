@@ -19,5 +19,9 @@ async function selecting() {
   User.where({ admin: true }).select("born_at");
   // @ts-expect-error: createdAt is not an attribute of profiles
   Profile.select("createdAt");
+  // @ts-expect-error: select needs at least one name (it throws TypeError without)
+  User.select();
+  // @ts-expect-error: on a Relation too
+  User.where({ admin: true }).select();
 }
 void selecting;

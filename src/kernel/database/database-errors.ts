@@ -8,6 +8,7 @@ const NOT_NULL = /NOT NULL constraint failed: ([^\s:]+)/;
 // The expression (or the constraint's name) runs up to SQLite's result code, when D1 adds it.
 const CHECK = /CHECK constraint failed: (.+?)(?:: SQLITE_CONSTRAINT|$)/;
 const READ = /^\s*(SELECT|VALUES|PRAGMA|EXPLAIN)\b/i;
+const NO_CONFLICT_TARGET = /ON CONFLICT clause does not match/;
 
 /** The Model of the statement that writes `table`: in a batch, D1 does not say which statement failed. */
 function modelOfTable(statements: readonly Statement[], table: string): StatementModel | undefined {
@@ -52,7 +53,8 @@ function uniqueError(statements: readonly Statement[], columns: string, cause: u
 /**
  * Translates a database error of one statement, or of a batch of them, into the error recordflare promises:
  * `RecordNotUnique`, `InvalidForeignKey`, `NotNullViolation` or `CheckViolation` for a constraint, `InvalidModel` for
- * a missing table whose name was inferred. Any other error is returned unchanged.
+ * a missing table whose name was inferred, `TypeError` for an upsert's `uniqueBy` that no unique index covers. Any
+ * other error is returned unchanged.
  */
 export function translateError(error: unknown, statements: readonly Statement[]): unknown {
   const messages = error instanceof Error ? [error.message, (error.cause as Error | undefined)?.message ?? ""] : [];
@@ -69,6 +71,10 @@ export function translateError(error: unknown, statements: readonly Statement[])
   // Read from one message: the expression runs to its end, where the other message would follow.
   const check = messages.map((text) => CHECK.exec(text.trim())).find((match) => match !== null);
   if (check) return new CheckViolation(`${ownerPrefix(modelOfWrites(statements))}CHECK constraint failed: ${check[1]}`, { cause: error });
+  if (NO_CONFLICT_TARGET.test(message)) {
+    const owner = ownerPrefix(modelOfWrites(statements));
+    return new TypeError(`${owner}uniqueBy names no unique index of the table`, { cause: error });
+  }
   const missing = NO_TABLE.exec(message);
   const model = missing ? modelOfTable(statements, missing[1]!) : undefined;
   if (model?.tableInferred) {

@@ -53,7 +53,11 @@ function rowsWrite(modelClass: BuildsRecords, list: readonly object[], operation
   const upserts = operation === "upsert" || operation === "upsertAll";
   const conflictTarget = upserts ? uniqueBy(model, options as UpsertOptions | undefined) : undefined;
   const skipsDuplicates = !upserts && onDuplicate(model, options as InsertOptions | undefined) === "skip";
-  const rows = list.map((attributes) => new Map(valuesToWrite(modelClass.build(attributes), "create")));
+  const rows = Array.from(list, (attributes: unknown) => {
+    // A hole or undefined, which build() would read as no attributes, is no row: refused as null is.
+    if (attributes === undefined) throw argumentError(`${model.name}.${many}`, "attribute objects", attributes);
+    return new Map(valuesToWrite(modelClass.build(attributes as object), "create"));
+  });
   const given = Object.keys(list[0]!).map((name) => attributeNamed(model, name));
   const plan = new PlannedWrite(model, operation, upserts ? "upsert" : "insert", undefined, undefined, rows, conflictTarget);
   return { plan, given, skipsDuplicates };

@@ -132,11 +132,20 @@ const readText = (value: unknown): unknown => (typeof value === "number" ? Strin
 const readNumber = (value: unknown): unknown => (typeof value === "string" ? Number(value) : value);
 const readBoolean = (value: unknown): boolean => Number(value) !== 0;
 
+/** Refuses, at any depth, what JSON text would change: NaN and the infinities (written as null), a Map or Set (as {}). */
+function keptAsIs(_key: string, item: unknown): unknown {
+  if ((typeof item === "number" && !Number.isFinite(item)) || item instanceof Map || item instanceof Set) throw new TypeError();
+  return item;
+}
+
 // Any value, except the refusals SPEC.md lists for every type: the empty string, NaN and the infinities.
-/** Whether JSON can store the value: not a BigInt, a function, a symbol, or an object that contains itself. */
+/**
+ * Whether JSON stores the value as it is: not a BigInt, a function, a symbol, an object that contains itself, or
+ * anything `keptAsIs` refuses: the record would hold what a reload does not give back.
+ */
 function isJsonText(value: unknown): boolean {
   try {
-    return JSON.stringify(value) !== undefined;
+    return JSON.stringify(value, keptAsIs) !== undefined;
   } catch {
     return false;
   }

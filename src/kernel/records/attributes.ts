@@ -74,6 +74,13 @@ export function defineAttribute(modelName: string, name: string, declaration: At
     throw new InvalidModel(`${modelName}.${name}: generateId is only for string attributes`);
   }
   refuseDefaultWithGenerateId(modelName, name, options);
+  const refuse = (option: string, expected: string, value: unknown) => new InvalidModel(`${modelName}.${name}: ${option} must be ${expected}, not ${previewText(value)}`);
+  const { column } = options;
+  if (column !== undefined && (typeof column !== "string" || column === "")) throw refuse("column", "a column name", column);
+  // Read as true or false, `null: "no"` would be nullable and `generateId: "yes"` generate nothing, silently.
+  for (const flag of ["null", "generateId"] as const) {
+    if (options[flag] !== undefined && typeof options[flag] !== "boolean") throw refuse(flag, "true or false", options[flag]);
+  }
   return {
     name,
     typeName: options.type,

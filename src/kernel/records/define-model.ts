@@ -3,6 +3,8 @@ import type { Base } from "../base.js";
 import { ownDeclaration } from "./declaration.js";
 import { writeAttribute, assertLoaded } from "./assign.js";
 import { InvalidModel } from "../errors.js";
+import { previewText } from "./display.js";
+import { isPlainObject } from "./plain-object.js";
 import { currentValue, STATE } from "./record-state.js";
 
 function defineAccessor(prototype: object, name: string): void {
@@ -35,6 +37,7 @@ export function defineModel(
   declaration.ignoredColumns = options.ignoredColumns ?? [];
   declaration.attributes = new Map();
   const owner = options.table ?? "Model";
+  if (!isPlainObject(declarations)) throw new InvalidModel(`${owner} takes an object of attribute declarations, not ${previewText(declarations)}`);
   for (const [name, attribute] of Object.entries(declarations)) {
     declaration.attributes.set(name, defineAttribute(owner, name, attribute));
     defineAccessor(Declared.prototype, name);

@@ -1,3 +1,4 @@
+import { argumentError } from "./arguments.js";
 import { INSPECT } from "./inspect-symbol.js";
 import { underscore } from "../sql/naming.js";
 
@@ -23,6 +24,10 @@ export class Errors implements Iterable<ErrorEntry> {
 
   /** Adds a failure. */
   add(attribute: string, type: string, message: string): void {
+    // Rails' two-argument `add(:name, "is odd")` from untyped code would list "Name undefined".
+    if (typeof attribute !== "string" || typeof type !== "string" || typeof message !== "string") {
+      throw argumentError("errors.add", "an attribute, a type and a message, each a string", [...arguments]);
+    }
     this.#entries.push({ attribute, type, message });
   }
 

@@ -117,6 +117,10 @@ function checkAttributes(model: Resolvable, attributes: Map<string, Attribute>, 
   if (!attributes.has(model.primaryKey)) {
     throw new InvalidModel(`${model.name}: primaryKey ${previewText(model.primaryKey)} is not an attribute`);
   }
+  // Text ("email") would be read as its letters, on a base class silently: nothing would be hidden.
+  if (!Array.isArray(model.hiddenAttributes)) {
+    throw new InvalidModel(`${model.name}: hiddenAttributes must be a list of attribute names, not ${previewText(model.hiddenAttributes)}`);
+  }
   for (const name of hiddenChecked) {
     if (!attributes.has(name)) throw new InvalidModel(`${model.name}: hiddenAttributes names ${name}, which is not an attribute`);
   }

@@ -171,6 +171,8 @@ export class Relation<R = any> {
    * is the method errors name (for plugins whose own methods take conditions, as `exists` does).
    */
   where(conditions: Conditions<AttributesOfRecord<R>> | SqlFragment, method = "where"): this {
+    // A plugin names its method with text; anything else is a second condition the caller meant, which would be ignored.
+    if (typeof method !== "string") this.#takes("where", arguments.length, 1, "give every condition in one object");
     return this.#with({ conditions: [...this.data.conditions, ...this.#conditionsOf(conditions, method)] });
   }
 
@@ -255,10 +257,15 @@ export class Relation<R = any> {
     return this.#with({ offset: this.#count(count, "offset", 0) });
   }
 
-  /** Loads only these attributes (plus the primary key); reading another throws `MissingAttribute`. */
-  select(...names: AttributeName<AttributesOfRecord<R>>[]): this {
+  /**
+   * Loads only these attributes (plus the primary key), added to those of an earlier `select` as Rails adds them;
+   * reading another throws `MissingAttribute`. With no name there would be no column to select.
+   */
+  select(...names: [AttributeName<AttributesOfRecord<R>>, ...AttributeName<AttributesOfRecord<R>>[]]): this {
     const model = this.model;
-    return this.#with({ select: names.map((name) => attributeNamed(model, name, "select")) });
+    if (names.length === 0) throw new TypeError(`${model.name}.select needs at least one attribute name`);
+    const added = names.map((name) => attributeNamed(model, name, "select"));
+    return this.#with({ select: [...new Set([...(this.data.select ?? []), ...added])] });
   }
 
   /** Removes duplicate rows; the primary key is then not added to a `select`, so records cannot be saved. */

@@ -68,6 +68,10 @@ export class SqlFragment {
  * for one a request can send (`undefined`, a list, a plain object, text that is not well-formed), else `TypeError`.
  */
 export function sql(strings: TemplateStringsArray, ...values: unknown[]): SqlFragment {
+  // Called as a function, sql(text) would splice the text unbound: the injection that where() refuses a string for.
+  if (!Array.isArray(strings) || !Array.isArray(strings.raw) || strings.length !== values.length + 1) {
+    throw new TypeError("sql is a tagged template: write sql`...`, whose values are bound, not sql(text)");
+  }
   for (const value of values) {
     // unfitValue first: a revoked Proxy fails even instanceof.
     const problem = unfitValue(value) ?? (value instanceof ColumnReference || value instanceof SqlFragment || value instanceof Subquery ? undefined : unbindable(value));

@@ -20,8 +20,8 @@ import type { ResolvedAssociation } from "./definition.js";
 import { childRows } from "./dependents.js";
 import { recordsGiven } from "./given-records.js";
 import { castKeys, keysGiven, readKeyedTargets } from "./keyed-targets.js";
-import { copyKey, keyFor, rowKeyOf } from "./keys.js";
-import { detachedKeys, ownerType } from "./polymorphic-type.js";
+import { copyKey, ownerKeys, rowKeyOf } from "./keys.js";
+import { detachedKeys } from "./polymorphic-type.js";
 import { slotsOf } from "./registry.js";
 import { markBuiltThroughOwner } from "./required-parents.js";
 import type { AssociationSlot } from "./slot.js";
@@ -54,9 +54,9 @@ function savedOwnerWriting(slot: AssociationSlot, method: string): Writing {
   return writes;
 }
 
-/** The values that make a child the owner's: its foreign key, and for `as` its type. */
-function ownerKeys({ owner, association }: Writing): Record<string, unknown> {
-  return { [association.foreignKey]: rowKeyOf(owner, association.primaryKey), ...ownerType(association) };
+/** The values that make a child the owner's (see `ownerKeys`). */
+function keysOfOwner({ owner, association }: Writing): Record<string, unknown> {
+  return ownerKeys(association, rowKeyOf(owner, association.primaryKey));
 }
 
 /** A child's key as stored (new children have none yet): what its row is found by. */
@@ -105,7 +105,7 @@ function notNullRefusal(writes: Writing, child: Loaded, how: string, otherwise =
  * fails to leave the children as they were.
  */
 function pointAtOwner(writes: Writing, children: readonly Loaded[]): () => void {
-  const values = Object.entries(ownerKeys(writes));
+  const values = Object.entries(keysOfOwner(writes));
   const before = children.map((child) => new Map(values.map(([name]) => [name, child.readAttribute(name)])));
   for (const child of children) for (const [name, value] of values) copyKey(child, name, value);
   return () => {
@@ -117,7 +117,7 @@ function pointAtOwner(writes: Writing, children: readonly Loaded[]): () => void 
 
 /** Whether a child pointed at the owner joins it by its save: a new one, or one whose row points elsewhere. */
 function joinsOwner(writes: Writing, child: Loaded): boolean {
-  return child.isNewRecord() || Object.keys(ownerKeys(writes)).some((name) => isAttributeChanged(child, name));
+  return child.isNewRecord() || Object.keys(keysOfOwner(writes)).some((name) => isAttributeChanged(child, name));
 }
 
 /**
@@ -126,8 +126,7 @@ function joinsOwner(writes: Writing, child: Loaded): boolean {
  */
 function isChildRow(writes: Writing, child: Loaded): boolean {
   const stored = (name: string) => attributeWas(child, name);
-  const { target } = writes.association;
-  const pointsAtOwner = Object.entries(ownerKeys(writes)).every(([name, value]) => stored(name) === keyFor(target, name, value));
+  const pointsAtOwner = Object.entries(keysOfOwner(writes)).every(([name, value]) => stored(name) === value);
   return pointsAtOwner && meetsConditions(childRows(writes.owner, writes.association).description.conditions, stored) !== false;
 }
 
@@ -289,7 +288,7 @@ async function removeRows(writes: Writing, children: readonly Loaded[]): Promise
 /** Puts back the stored keys of saved children that waited for a new owner's save (see `attachToNewOwner`). */
 function detachWaiting(writes: Writing, children: readonly Loaded[]): void {
   for (const child of children.filter((each) => !each.isNewRecord())) {
-    for (const name of Object.keys(ownerKeys(writes))) copyKey(child, name, attributeWas(child, name));
+    for (const name of Object.keys(keysOfOwner(writes))) copyKey(child, name, attributeWas(child, name));
   }
 }
 

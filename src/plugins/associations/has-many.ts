@@ -1,7 +1,7 @@
 import { anyMatch, countOf, Relation } from "../../kernel/index.js";
 import { collectionWrites } from "./collection-writes.js";
 import { cachedCount } from "./counter-cache.js";
-import { rowKeyOf } from "./keys.js";
+import { ownerKeys, rowKeyOf } from "./keys.js";
 import { loadedCount } from "./loaded-count.js";
 import { markBuiltThroughOwner } from "./required-parents.js";
 import type { AssociationSlot } from "./slot.js";
@@ -34,7 +34,7 @@ export function collection(slot: AssociationSlot): Relation {
     build: {
       value(attributes: object = {}) {
         slot.takes("build", arguments.length, 1);
-        const child = Relation.prototype.build.call(relation, attributes);
+        const child = Relation.prototype.build.call(relation, attributes).assign(ownerKeys(association, key));
         markBuiltThroughOwner(child, owner);
         slot.pending.push(child);
         if (slot.loaded) loaded().push(child);

@@ -1,4 +1,6 @@
 import { attributeWas, readAsCondition } from "../../kernel/index.js";
+import type { ResolvedAssociation } from "./definition.js";
+import { ownerType } from "./polymorphic-type.js";
 
 type Keyed = Record<string, any>;
 
@@ -25,4 +27,12 @@ export function copyKey(record: Keyed, name: string, key: unknown): void {
  */
 export function rowKeyOf(record: Keyed, name: string): unknown {
   return record.isNewRecord() ? record.readAttribute(name) : attributeWas(record, name);
+}
+
+/**
+ * What makes a child built through a `hasMany` or `hasOne` its owner's: the foreign key holding the owner's `key`,
+ * and an `as` association's type. Assigned after the caller's attributes, so they win over given ones, as in Rails.
+ */
+export function ownerKeys(association: ResolvedAssociation, key: unknown): Record<string, unknown> {
+  return { ...ownerType(association), [association.foreignKey]: keyFor(association.target, association.foreignKey, key) };
 }

@@ -9,10 +9,11 @@ import {
   includePaths,
   type JsonAttributes,
   type LoadedAssociation,
+  optionsArgument,
+  refuseExtraArguments,
   type RecordOfModel,
   type Relation,
   type RelationOf,
-  refuseExtraArguments,
 } from "../../kernel/index.js";
 import { forwardedHooks, forwardedMethods, installedWork, noAssociations, workApplies } from "./installation.js";
 
@@ -32,11 +33,13 @@ function includes<R extends Relation>(this: R, ...names: IncludeSpec[]): R {
 }
 
 /** `asJson()` of a record while no Model declares associations: its JSON, nothing to nest. */
-function asJson(this: Owner, options: { include?: unknown } = {}): Record<string, unknown> {
-  refuseExtraArguments(`${this.constructor.name}.asJson`, arguments.length, 1);
+function asJson(this: Owner, options?: { include?: unknown }): Record<string, unknown> {
+  const where = `${this.constructor.name}.asJson`;
+  refuseExtraArguments(where, arguments.length, 1);
+  const given = optionsArgument(where, options, ["include"]);
   const work = installedWork();
-  if (work) return work.associations.methods["asJson"]!.call(this, options);
-  const { include } = options;
+  if (work) return work.associations.methods["asJson"]!.call(this, given);
+  const { include } = given;
   if (include === undefined || (Array.isArray(include) && include.length === 0)) return this.toJSON();
   throw noAssociations(this.constructor, "asJson");
 }

@@ -1,7 +1,7 @@
+import { argumentError } from "../../kernel/index.js";
 import { AssociationNotLoaded } from "./association-not-loaded.js";
 import type { ResolvedAssociation } from "./definition.js";
-import { keyFor, rowKeyOf } from "./keys.js";
-import { ownerType } from "./polymorphic-type.js";
+import { keyFor, ownerKeys, rowKeyOf } from "./keys.js";
 import { markBuiltThroughOwner } from "./required-parents.js";
 import { ASSOCIATION, type AssociationSlot } from "./slot.js";
 
@@ -73,8 +73,12 @@ export class BelongsToAssociation extends SingleAssociation {
     if (record?.isNewRecord()) slot.pending.push(record);
   }
 
-  /** Writes the parent's key (null clears it) into the owner's foreign key. */
+  /** Writes the parent's key (null clears it) into the owner's foreign key; anything but a target record or null is refused. */
   protected writeKeys(owner: Record<string, any>, association: ResolvedAssociation, record: any): void {
+    const target = association.target;
+    if (record !== null && !(record instanceof target)) {
+      throw argumentError(`${owner.constructor.name}.${association.name}.set`, `a record of ${target.name} or null`, record);
+    }
     const key = record === null ? null : rowKeyOf(record, association.primaryKey);
     owner.writeAttribute(association.foreignKey, keyFor(owner.constructor, association.foreignKey, key));
   }
@@ -97,8 +101,7 @@ export class HasOneAssociation extends SingleAssociation {
     const slot = this[ASSOCIATION];
     slot.takes("build", arguments.length, 1);
     const { owner, association } = slot.requireOwner();
-    const key = keyFor(association.target, association.foreignKey, rowKeyOf(owner, association.primaryKey));
-    const child = slot.targetModel().build({ ...attributes, ...ownerType(association), [association.foreignKey]: key });
+    const child = slot.targetModel().build(attributes).assign(ownerKeys(association, rowKeyOf(owner, association.primaryKey)));
     markBuiltThroughOwner(child, owner);
     slot.pending.length = 0;
     slot.pending.push(child);
