@@ -70,7 +70,7 @@ function checkedPlan(write: WritePlan): Attribute[] {
  */
 function compileWrite(write: WritePlan, state: RecordState, attributes: readonly Attribute[] = checkedPlan(write)): Statement<unknown> {
   const { model, values } = write;
-  if (write.kind === "insert") return insertStatement(model, attributes, storedValues(model, attributes, values), write, state.generatedKey);
+  if (write.kind === "insert") return insertStatement(model, attributes, storedValues(model, attributes, values, true), write, state.generatedKey);
   if (write.kind === "delete") return deleteStatement(model, state, write);
   return updateStatement(model, state, attributes, storedValues(model, attributes, values), write);
 }
