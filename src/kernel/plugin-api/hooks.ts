@@ -114,7 +114,9 @@ export interface WritePlan<R = any> {
   /**
    * Attribute name to value: what a record's INSERT writes or its UPDATE sets, or what `updateAll` (or a nullify)
    * sets on every row; empty otherwise. `write:prepare` may replace a value (what is written, not the record's).
-   * A value of `updateAll` may be an `SqlFragment` the database computes (`updateCounters` writes them), not cast.
+   * A value of `updateAll` may be an `SqlFragment` the database computes (`updateCounters` writes them), not cast;
+   * so may one of a record's INSERT, which the record then reads from the row the INSERT returns (never of its
+   * UPDATE, which returns none).
    */
   readonly values: Map<string, unknown>;
   /** The rows of a bulk insert or upsert, each attribute name to value; empty for the other writes. */
