@@ -65,8 +65,8 @@ class TitledPage extends defineApplicationRecord(schema, TitledBase)("pages") {}
 
 beforeEach(resetDatabase);
 
-const sizeRefused = "SizedPage.size: { w: 1 } is no value D1 stores (text, a number, bytes or null); the attribute type's toDatabase or a write:plan hook gave it";
-const titleRefused = "TitledPage.title: [object SqlFragment] is no value D1 stores (text, a number, bytes or null); the attribute type's toDatabase or a write:plan hook gave it";
+const sizeRefused = "SizedPage.size: { w: 1 } is no value D1 stores (text, a number, bytes or null); a type's toDatabase or a write:plan hook gave it";
+const titleRefused = "TitledPage.title: [object SqlFragment] is no value D1 stores (text, a number, bytes or null); a type's toDatabase or a write:plan hook gave it";
 
 describe("a plugin type whose stored form is an object", () => {
   const writes: [string, () => Promise<unknown>][] = [

@@ -8,6 +8,7 @@ import type { Attribute } from "../records/attributes.js";
 import { attributeNamed } from "../records/assign.js";
 import { previewText } from "../records/display.js";
 import { type RecordState, storedValue } from "../records/record-state.js";
+import { installBindableCheck } from "../sql/bindable-values.js";
 import { quoteIdentifier } from "../sql/naming.js";
 import { SqlFragment } from "../sql/sql.js";
 import type { Statement } from "../sql/statement.js";
@@ -124,6 +125,8 @@ function recordOutcomeReport(plan: PlannedWrite, statement: Statement): RecordOu
  * planned and need no installing.
  */
 export function installWritePlans(): void {
+  // A write:plan hook may set a value D1 cannot bind.
+  installBindableCheck();
   recordWritePlansSlot.plans ??= {
     save: (record, state, operation, attributes) =>
       plannedWrite(state, new PlannedWrite(state.model, operation, operation === "create" ? "insert" : "update", record, currentValues(state, attributes)), attributes),

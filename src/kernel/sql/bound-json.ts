@@ -1,6 +1,5 @@
 import type { Attribute } from "../records/attributes.js";
 import { CastError } from "../errors.js";
-import { previewText } from "../records/display.js";
 
 /**
  * D1's limit on one bound value (a string, blob or row), in bytes: the lower of the two figures D1's limits page
@@ -24,18 +23,21 @@ function textFits(text: string, limit: number): boolean {
   return text.length * 3 <= limit || utf8Length(text) <= limit;
 }
 
-function isBlob(value: unknown): value is ArrayBuffer | ArrayBufferView {
+export function isBlob(value: unknown): value is ArrayBuffer | ArrayBufferView {
   return value instanceof ArrayBuffer || ArrayBuffer.isView(value);
 }
+
+/** The check of a stored value D1 cannot bind, in place once something that can make one is (see bindable-values.ts). */
+export const bindableCheckSlot: { assert?: (model: { readonly name: string }, attribute: Attribute, stored: unknown) => void } = {};
 
 /**
  * Refuses, with `CastError` (a request can send a value that long) naming the Model, the attribute and the limit, a value in its database form that D1
  * would refuse as over its limit for one value; and, with `TypeError` naming them, one D1 cannot bind at all (an
- * object: a type's `toDatabase` or a `write:plan` hook gave it). Every path that binds an attribute's value calls it
- * before the statement is sent (saves, conditions, bulk writes), so nothing is half-written.
+ * object: a plugin type's `toDatabase` or a `write:plan` hook gave it). Every path that binds an attribute's value
+ * calls it before the statement is sent (saves, conditions, bulk writes), so nothing is half-written.
  */
 export function assertValueWithinD1Limit(model: { readonly name: string; readonly model: Function }, attribute: Attribute, stored: unknown): void {
-  if (typeof stored === "object" && stored !== null && !isBlob(stored)) throw unbindable(model, attribute, stored);
+  bindableCheckSlot.assert?.(model, attribute, stored);
   if (typeof stored === "string" ? textFits(stored, MAX_VALUE_BYTES) : !isBlob(stored) || stored.byteLength <= MAX_VALUE_BYTES) return;
   const bytes = typeof stored === "string" ? utf8Length(stored) : (stored as ArrayBuffer).byteLength;
   throw new CastError(
@@ -43,16 +45,6 @@ export function assertValueWithinD1Limit(model: { readonly name: string; readonl
     model.model,
     attribute.name,
     stored,
-  );
-}
-
-/**
- * The error of a stored value D1 cannot bind. D1 would refuse it with a raw type error, or a bulk write would store
- * its JSON text; an `sql` fragment (which `updateAll` sets) is no value of a record's write or a bulk insert.
- */
-function unbindable(model: { readonly name: string }, attribute: Attribute, stored: object): TypeError {
-  return new TypeError(
-    `${model.name}.${attribute.name}: ${previewText(stored)} is no value D1 stores (text, a number, bytes or null); the attribute type's toDatabase or a write:plan hook gave it`,
   );
 }
 
