@@ -5,7 +5,7 @@
  */
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { ActiveRecord, batch, connect, defineApplicationRecord, UnconfirmedWrite, withDatabase } from "../../src/index.js";
+import { ActiveRecord, auditLog, batch, connect, defineApplicationRecord, UnconfirmedWrite, withDatabase } from "../../src/index.js";
 import { definePlugin, installWritePlans, sql } from "../../src/plugin.js";
 import { slugs } from "../fixtures/slug-plugin.js";
 import { resetDatabase } from "../helpers/db.js";
@@ -84,5 +84,32 @@ describe("a computed value on a record's INSERT", () => {
   it("is written, and read back, through a record's create", async () => {
     const user = await Shouter.createOrThrow({ name: "bob" });
     expect(user.name).toBe("BOB");
+  });
+});
+
+describe("a key the INSERT computes", () => {
+  /** Numbers each new page ten past the highest key, in the database. */
+  const numbering = definePlugin({
+    name: "numbering",
+    setup: installWritePlans,
+    hooks: {
+      "write:plan"({ kind, record, values }) {
+        if (record !== undefined && kind === "insert") values.set("id", sql`(SELECT coalesce(max("id"), 0) + 10 FROM "pages")`);
+      },
+    },
+  });
+  class NumberedBase extends ActiveRecord {
+    static override binding = "DB";
+    static {
+      this.use(moneyType, numbering, auditLog);
+    }
+  }
+  class NumberedPage extends defineApplicationRecord(pagesSchema, NumberedBase)("pages") {}
+
+  it("is the key the statements after the write read (an audit entry's), not the fragment computed again", async () => {
+    const pages = [await NumberedPage.createOrThrow({ title: "a" }), await NumberedPage.createOrThrow({ title: "b" })];
+    expect(pages.map((page) => page.id)).toEqual([10, 20]);
+    const { results } = await env.DB.prepare("SELECT record_key FROM audit_log_entries ORDER BY id").all();
+    expect(results).toEqual([{ record_key: 10 }, { record_key: 20 }]);
   });
 });

@@ -43,9 +43,10 @@ function assertExpectedChanges(write: WritePlan): void {
  */
 export function recordKeys(write: WritePlan, state: RecordState): SqlFragment {
   const { model } = write;
-  // An UPDATE that sets the key leaves the row under the new one.
+  // An UPDATE that sets the key leaves the row under the new one. A key the INSERT computes is read from its row: computed
+  // again after it, it would name another.
   const key = write.kind === "delete" ? undefined : write.values.get(model.primaryKey.name);
-  if (key !== undefined && key !== null) return new SqlFragment(["SELECT ", ' AS "key"'], [storedValue(model.primaryKey, key)]);
+  if (key !== undefined && key !== null && !(key instanceof SqlFragment)) return new SqlFragment(["SELECT ", ' AS "key"'], [storedValue(model.primaryKey, key)]);
   if (write.kind !== "insert") return new SqlFragment(["SELECT ", ' AS "key"'], [storedKey(model, state)]);
   return new SqlFragment([`SELECT ${quoteIdentifier(model.primaryKey.column)} AS "key" FROM ${model.quotedTable} WHERE rowid = (SELECT max(rowid) FROM ${model.quotedTable})`], []);
 }
