@@ -156,6 +156,32 @@ describe("records:load runs once per batch of rows on every load path, before th
   });
 });
 
+describe("the records a destroy reads for its dependent: \"destroy\" children", () => {
+  class Owner extends StagedRecord("users") {
+    posts = hasMany(OwnedArticle, { foreignKey: "userId", dependent: "destroy" });
+  }
+  class OwnedArticle extends StagedRecord("posts") {
+    static {
+      this.beforeDestroy((article) => {
+        seenByCallbacks.push(article.title!);
+      });
+    }
+  }
+  const seenByCallbacks: string[] = [];
+
+  it("pass the load stage (purpose load) before their callbacks run, as loaded records do", async () => {
+    const owner = await Owner.createOrThrow({ name: "Gus" });
+    await OwnedArticle.insertAll([
+      { userId: owner.id, title: "g1" },
+      { userId: owner.id, title: "g2" },
+    ]);
+    calls.length = 0;
+    await owner.destroyOrThrow();
+    expect(calls).toEqual([["OwnedArticle", "load", 2, 2]]);
+    expect(seenByCallbacks.sort()).toEqual(["loaded g1", "loaded g2"]);
+  });
+});
+
 describe("a failing records:load hook", () => {
   const failing = definePlugin({
     name: "failing load stage",
