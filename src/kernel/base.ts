@@ -237,7 +237,7 @@ export class Base<A = any> {
   async saveOrThrow(options?: SaveOptions): Promise<true> {
     persistence.saveValidates(this, options, arguments.length, "saveOrThrow");
     // Through save, so that a plugin's wrapper of save serves saveOrThrow (and createOrThrow, updateOrThrow) too.
-    if (await (arguments.length === 0 ? this.save() : this.save(options))) return true;
+    if (await this.save(options)) return true;
     throw persistence.saveRefusal(this);
   }
 
