@@ -38,10 +38,12 @@ const codeType = definePlugin({
   },
 });
 
-/** The guide's tenancy tables (migration 0024): text keys, which the Models read as codes. */
+/** The guide's tenancy tables (migration 0024) and the tags of migration 0190: text keys, which the Models read as codes. */
 const schema = {
   guide_projects: { id: { type: "string", null: false }, tenantId: { type: "string", null: false }, name: { type: "string", null: false }, createdAt: "datetime", updatedAt: "datetime" },
   guide_tasks: { id: { type: "string", null: false }, tenantId: { type: "string", null: false }, projectId: { type: "string", null: false }, title: { type: "string", null: false }, done: "boolean" },
+  coded_tags: { id: { type: "string", null: false }, name: { type: "string", null: false } },
+  coded_taggings: { id: "integer", projectId: { type: "string", null: false }, tagId: { type: "string", null: false } },
 } as const;
 
 class CodedBase extends ActiveRecord {
@@ -57,6 +59,14 @@ const destroyed: string[] = [];
 class Project extends Coded("guide_projects", { id: "code" }) {
   tasks = hasMany(Task, { foreignKey: "projectId", dependent: "destroy" });
   firstTask = hasOne(Task, { foreignKey: "projectId" });
+  taggings = hasMany(Tagging, { foreignKey: "projectId" });
+  tags = hasMany(Tag, { through: this.taggings, source: "tag" });
+  /** Through with a scope: its preload reads which targets each owner's scope admits, by key. */
+  alphaTags = hasMany(Tag, { through: this.taggings, source: "tag", scope: (tags) => tags.where({ name: "alpha" }) });
+}
+class Tag extends Coded("coded_tags", { id: "code" }) {}
+class Tagging extends Coded("coded_taggings", { projectId: "code", tagId: "code" }) {
+  tag = belongsTo(Tag, { foreignKey: "tagId" });
 }
 class Task extends Coded("guide_tasks", { id: "code", projectId: "code" }) {
   project = belongsTo(Project, { foreignKey: "projectId" });
@@ -80,6 +90,15 @@ beforeEach(async () => {
     { id: "t2", tenantId: "t", projectId: "p1", title: "b" },
     { id: "t3", tenantId: "t", projectId: "p2", title: "c" },
   ]);
+  await Tag.insertAll([
+    { id: "a", name: "alpha" },
+    { id: "b", name: "beta" },
+  ]);
+  await Tagging.insertAll([
+    { projectId: "p1", tagId: "b" },
+    { projectId: "p1", tagId: "a" },
+    { projectId: "p2", tagId: "b" },
+  ]);
   destroyed.length = 0;
 });
 
@@ -93,6 +112,17 @@ describe("associations keyed by a plugin type", () => {
       expect(await Promise.all(projects.map(async (project) => texts(await project.tasks().toArray())))).toEqual([["T1", "T2"], ["T3"]]);
       expect(projects.map((project) => project.firstTask.get()?.projectId.text)).toEqual(["P1", "P2"]);
       expect(tasks.map((task) => task.project.get()?.name)).toEqual(["One", "One", "Two"]);
+      expect(sqls()).toHaveLength(sent);
+    });
+  });
+
+  it("includes of through associations, with and without a scope, gives each owner its own targets", async () => {
+    const { db, sqls } = listen();
+    await withDatabase(db, async () => {
+      const projects = await Project.includes("tags", "alphaTags").order({ name: "asc" }).toArray();
+      const sent = sqls().length;
+      expect(await Promise.all(projects.map(async (project) => texts(await project.tags().toArray())))).toEqual([["A", "B"], ["B"]]);
+      expect(await Promise.all(projects.map(async (project) => texts(await project.alphaTags().toArray())))).toEqual([["A"], []]);
       expect(sqls()).toHaveLength(sent);
     });
   });
