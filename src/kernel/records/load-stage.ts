@@ -6,27 +6,7 @@
 import type { RecordsLoadPurpose, ResolvedModel } from "../plugin-api/hooks.js";
 import { type RecordState, STATE } from "./record-state.js";
 
-/** The records of one Model among a batch, with their rows. */
-interface ModelBatch {
-  readonly model: ResolvedModel;
-  readonly records: unknown[];
-  readonly rows: Record<string, unknown>[];
-}
-
-/**
- * A batch split by the Model of each record: a `record:class` hook may have made some rows records of subclasses of
- * the Model queried, and each passes its own class's hooks (its parents' among them), as its hydration did.
- */
-function batchesByModel(model: ResolvedModel, records: readonly unknown[], rows: ReadonlyArray<Record<string, unknown>>): ModelBatch[] {
-  const batches = new Map<ResolvedModel, ModelBatch>();
-  records.forEach((record, index) => {
-    const own = (record as { [STATE]: RecordState })[STATE].model;
-    const batch = batches.get(own) ?? batches.set(own, { model: own, records: [], rows: [] }).get(own)!;
-    batch.records.push(record);
-    batch.rows.push(rows[index]!);
-  });
-  return batches.size > 0 ? [...batches.values()] : [{ model, records: [], rows: [...rows] }];
-}
+const modelOf = (record: unknown): ResolvedModel => (record as { [STATE]: RecordState })[STATE].model;
 
 /**
  * Runs the `records:load` hooks on a batch of loaded rows and the records made from them, once for each Model among
@@ -40,16 +20,15 @@ export function runLoadStage<Loaded>(
   rows: ReadonlyArray<Record<string, unknown>>,
   purpose: RecordsLoadPurpose,
 ): Loaded | Promise<Loaded> {
-  if (rows.length === 0) return loaded;
-  if (!model.hooks.has("record:class")) {
-    if (!model.hooks.has("records:load")) return loaded;
-    const done = model.hooks.callHook("records:load", { model, records, rows, purpose });
-    return done instanceof Promise ? done.then(() => loaded) : loaded;
-  }
+  // A record:class hook may have made some rows records of subclasses of the Model queried: each passes its own
+  // class's hooks (its parents' among them), once per class, as its hydration did.
+  const split = model.hooks.has("record:class") && records.length > 0;
+  if (rows.length === 0 || (!split && !model.hooks.has("records:load"))) return loaded;
   let done: unknown;
-  for (const batch of batchesByModel(model, records, rows)) {
-    if (!batch.model.hooks.has("records:load")) continue;
-    const run = () => batch.model.hooks.callHook("records:load", { ...batch, purpose });
+  for (const own of split ? new Set(records.map(modelOf)) : [model]) {
+    if (!own.hooks.has("records:load")) continue;
+    const mine = <T>(list: readonly T[]) => (split ? list.filter((_, index) => modelOf(records[index]) === own) : list);
+    const run = () => own.hooks.callHook("records:load", { model: own, records: mine(records), rows: mine(rows), purpose });
     done = done instanceof Promise ? done.then(run) : run();
   }
   return done instanceof Promise ? done.then(() => loaded) : loaded;
