@@ -235,7 +235,9 @@ export class Base<A = any> {
    * `{ validate: false }` as for `save`.
    */
   async saveOrThrow(options?: SaveOptions): Promise<true> {
-    if (await persistence.save(this, options, arguments.length, "saveOrThrow")) return true;
+    persistence.saveValidates(this, options, arguments.length, "saveOrThrow");
+    // Through save, so that a plugin's wrapper of save serves saveOrThrow (and createOrThrow, updateOrThrow) too.
+    if (await this.save(options)) return true;
     throw persistence.saveRefusal(this);
   }
 
@@ -269,7 +271,8 @@ export class Base<A = any> {
   /** Destroys the record, or throws `RecordNotDestroyed`. */
   async destroyOrThrow(): Promise<this> {
     this.#takes("destroyOrThrow", arguments.length, 0);
-    if (await persistence.destroy(this)) return this;
+    // Through destroy, so that a plugin's wrapper of destroy serves destroyOrThrow too.
+    if (await this.destroy()) return this;
     throw persistence.destroyRefusal(this);
   }
 

@@ -1,5 +1,5 @@
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ActiveRecord, belongsTo, connect, defineApplicationRecord, hasMany } from "../../src/index.js";
+import { ActiveRecord, belongsTo, connect, defineApplicationRecord, hasMany, Model } from "../../src/index.js";
 import { definePlugin, type RecordsLoadPurpose } from "../../src/plugin.js";
 import { resetDatabase } from "../helpers/db.js";
 import { recordingRoundTrips } from "../helpers/queries.js";
@@ -153,6 +153,66 @@ describe("records:load runs once per batch of rows on every load path, before th
     const ada = (await Writer.findBy({ name: "Ada" }))!;
     expect(ada.name).toBe("loaded Ada");
     expect(ada.changed()).toEqual([]);
+  });
+});
+
+describe("the records a destroy reads for its dependent: \"destroy\" children", () => {
+  class Owner extends StagedRecord("users") {
+    posts = hasMany(OwnedArticle, { foreignKey: "userId", dependent: "destroy" });
+  }
+  class OwnedArticle extends StagedRecord("posts") {
+    static {
+      this.beforeDestroy((article) => {
+        seenByCallbacks.push(article.title!);
+      });
+    }
+  }
+  const seenByCallbacks: string[] = [];
+
+  it("pass the load stage (purpose load) before their callbacks run, as loaded records do", async () => {
+    const owner = await Owner.createOrThrow({ name: "Gus" });
+    await OwnedArticle.insertAll([
+      { userId: owner.id, title: "g1" },
+      { userId: owner.id, title: "g2" },
+    ]);
+    calls.length = 0;
+    await owner.destroyOrThrow();
+    expect(calls).toEqual([["OwnedArticle", "load", 2, 2]]);
+    expect(seenByCallbacks.sort()).toEqual(["loaded g1", "loaded g2"]);
+  });
+});
+
+describe("records of subclasses a record:class hook chose (single-table inheritance)", () => {
+  const seen: string[] = [];
+  /** Staff of migration 0090's table; a boss's own load hook marks its name. */
+  class Staff extends Model({ id: "integer", type: "string", name: { type: "string", null: false }, level: "integer", stiTeamId: "integer" }) {
+    static override binding = "DB";
+    static override tableName = "sti_staff";
+    static {
+      this.inheritance(() => ({ Boss }));
+      this.hook("records:load", ({ model, records }) => void seen.push(`Staff's hook: ${records.length} ${model.name}`));
+    }
+  }
+  class Boss extends Staff {
+    static {
+      this.hook("records:load", ({ model, records, rows }) => {
+        seen.push(`Boss's hook: ${records.length} ${model.name}`);
+        for (const row of rows) row["name"] = `boss ${row["name"]}`;
+      });
+    }
+  }
+
+  it("pass their own class's hooks, once per class, however they were loaded", async () => {
+    await Staff.insertAll([{ name: "Ann", type: "Boss" }, { name: "Bo", type: null }, { name: "Cy", type: "Boss" }]);
+    seen.length = 0;
+    const staff = await Staff.order({ id: "asc" }).toArray();
+    expect(staff.map((member) => `${member.constructor.name} ${member.name}`)).toEqual(["Boss boss Ann", "Staff Bo", "Boss boss Cy"]);
+    expect(seen).toEqual(["Staff's hook: 2 Boss", "Boss's hook: 2 Boss", "Staff's hook: 1 Staff"]);
+    seen.length = 0;
+    const ann = await Staff.find(staff[0]!.id);
+    expect([ann.constructor.name, ann.name]).toEqual(["Boss", "boss Ann"]);
+    expect(seen).toEqual(["Staff's hook: 1 Boss", "Boss's hook: 1 Boss"]);
+    expect((await Boss.order({ id: "asc" }).pluck("name"))).toEqual(["boss Ann", "boss Cy"]);
   });
 });
 

@@ -1,11 +1,13 @@
 /** Plugins composing methods: wrappers of Relation, static and record methods all run, each calling the one before; providing a method twice is refused. */
+import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { InvalidModel, withDatabase } from "../../src/index.js";
+import { ActiveRecord, auditLog, defineApplicationRecord, InvalidModel, multiTenancy, RecordNotSaved, withDatabase, withTenant } from "../../src/index.js";
 import { definePlugin, type Plugin } from "../../src/plugin.js";
 import { resetDatabase } from "../helpers/db.js";
 import { rejectionOf, thrown } from "../helpers/errors.js";
 import { frozenInBulk } from "../helpers/guide-plugins.js";
 import { listen } from "../helpers/queries.js";
+import { auditedSchema } from "../models/audited-tables.js";
 import { ApplicationRecord } from "../models/fixtures.js";
 
 beforeEach(resetDatabase);
@@ -225,6 +227,71 @@ describe("wrapping record methods and statics", () => {
     expect((await User.create({ name: "Ada" })).email).toBe("none@example.com");
     await User.insert({ name: "Bob" });
     expect((await User.findByOrThrow({ name: "Bob" })).email).toBe("inserted@example.com");
+  });
+});
+
+describe("wrapping save, destroy and updateAll beside multiTenancy and auditLog", () => {
+  /** A plugin logging each call of save, destroy and updateAll it wraps, then calling the one registered before it. */
+  function logging(name: string, log: string[]): Plugin {
+    const logged = (method: string) => (next: Function) =>
+      function (this: unknown, ...args: unknown[]) {
+        log.push(`${name} ${method}`);
+        return next.apply(this, args);
+      };
+    return definePlugin({ name, wrap: { record: { save: logged("save"), destroy: logged("destroy") }, relation: { updateAll: logged("updateAll") } } });
+  }
+
+  const orders = [
+    ["first", "second"],
+    ["second", "first"],
+  ] as const;
+
+  for (const [earlier, later] of orders) {
+    it(`both wrappers run, the last registered first, on every form of the method (${earlier}, then ${later})`, async () => {
+      const log: string[] = [];
+      class TenantBase extends ActiveRecord {
+        static override binding = "DB";
+        static {
+          this.use(multiTenancy(), auditLog, logging(earlier, log), logging(later, log));
+        }
+      }
+      class Task extends defineApplicationRecord(auditedSchema, TenantBase)("audited_tasks") {}
+      const calls = (method: string) => [`${later} ${method}`, `${earlier} ${method}`];
+      const { db, sqls } = listen();
+
+      await withTenant("acme", () =>
+        withDatabase(db, async () => {
+          const task = await Task.createOrThrow({ title: "a" });
+          expect(log.splice(0)).toEqual(calls("save"));
+          await task.updateOrThrow({ title: "b" });
+          expect(log.splice(0)).toEqual(calls("save"));
+          task.title = "c";
+          await task.saveOrThrow({ validate: false });
+          expect(log.splice(0)).toEqual(calls("save"));
+          expect(await Task.where({ title: "c" }).updateAll({ listId: 1 })).toBe(1);
+          expect(log.splice(0)).toEqual(calls("updateAll"));
+          await task.destroyOrThrow();
+          expect(log.splice(0)).toEqual(calls("destroy"));
+          await (await Task.createOrThrow({ title: "d" })).destroy();
+          expect(log.splice(0)).toEqual([...calls("save"), ...calls("destroy")]);
+        }),
+      );
+      // The tenant's narrowing and the audit log's entries were kept under the wrappers.
+      expect(sqls().filter((text) => text.startsWith("UPDATE") || text.startsWith("DELETE"))).toEqual(
+        expect.arrayContaining([expect.stringContaining(`"tenant_id" = ?`), expect.stringMatching(/^DELETE FROM "audited_tasks" WHERE "id" = \?1 AND \("tenant_id" = \?2\)/)]),
+      );
+      const { results } = await env.DB.prepare("SELECT operation FROM audit_log_entries ORDER BY id").all<{ operation: string }>();
+      expect(results.map((row) => row.operation)).toEqual(["create", "update", "update", "updateAll", "destroy", "create", "destroy"]);
+    });
+  }
+
+  it("a wrapper of save that refuses makes saveOrThrow throw, naming the Model", async () => {
+    const refusing = definePlugin({ name: "refusing", wrap: { record: { save: () => async () => false } } });
+    const User = usersWith(refusing);
+    const error = await rejectionOf(User.createOrThrow({ name: "Ada" }));
+    expect(error).toBeInstanceOf(RecordNotSaved);
+    expect((error as Error).message).toBe("Users was not saved");
+    expect(await User.count()).toBe(0);
   });
 });
 

@@ -644,3 +644,28 @@ describe("encrypts: refusals", () => {
     expect(String(person)).not.toContain("a@example.com");
   });
 });
+
+describe("encrypts: an attribute a subclass encrypts (single-table inheritance)", () => {
+  const staffSchema = {
+    sti_staff: { id: "integer", type: "string", name: { type: "string", null: false }, level: "integer", stiTeamId: "integer" },
+  } as const;
+  class Staff extends defineApplicationRecord(staffSchema, EncryptedBase)("sti_staff") {
+    static {
+      this.inheritance(() => ({ SecretAgent }));
+    }
+  }
+  class SecretAgent extends Staff {
+    static {
+      this.encrypts("name");
+    }
+  }
+
+  it("is decrypted in its records loaded through the parent", async () => {
+    await SecretAgent.createOrThrow({ name: "Bond" });
+    const stored = await env.DB.prepare("SELECT name FROM sti_staff").first<{ name: string }>();
+    expect(stored!.name).toMatch(/^enc1\./);
+    const [agent] = await Staff.all().toArray();
+    expect([agent!.constructor.name, agent!.name]).toEqual(["SecretAgent", "Bond"]);
+    expect((await Staff.find(agent!.id)).name).toBe("Bond");
+  });
+});

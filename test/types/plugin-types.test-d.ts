@@ -4,7 +4,7 @@
  */
 import { expectTypeOf } from "vitest";
 import { type AnyModel, column, Model, type RelationOf, sql } from "../../src/index.js";
-import { definePlugin, defineStatement, joinSelect, type Relation, relationSubquery, type Subquery, type WriteOperation } from "../../src/plugin.js";
+import { definePlugin, defineStatement, joinSelect, pluginRelationOf, type Relation, relationOf, relationSubquery, type Subquery, type WriteOperation } from "../../src/plugin.js";
 
 export const chronologicalPlugin = definePlugin({
   name: "chronological",
@@ -150,3 +150,16 @@ relationSubquery({ model: 1 }, "load", joinSelect);
 relationSubquery(someRelation, "read", joinSelect);
 // @ts-expect-error shape joins the parts into text
 relationSubquery(someRelation, "load", (parts) => parts);
+
+// A plugin serves every Model, so its Relations are of any records: they take any attribute name, as the guide says
+// ("In a plugin, Relation is Relation<any>"), and relationOf gives one with the plugins' methods (pluck, count, ...).
+async function pluginRelations(model: Function) {
+  const relation = relationOf(model);
+  relation.select("slug").order({ slug: "asc" }).where({ slug: "a" });
+  expectTypeOf(await relation.pluck("slug")).toEqualTypeOf<any[]>();
+  expectTypeOf(await pluginRelationOf(relation).count()).toEqualTypeOf<number>();
+  someRelation.select("title").reorder({ title: "desc" });
+  // @ts-expect-error still an attribute name: text
+  relation.select(1);
+}
+void pluginRelations;

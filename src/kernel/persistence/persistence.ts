@@ -73,13 +73,13 @@ function abandoned(checked: CheckedWrite, error: unknown): unknown {
 
 /**
  * Saves a record: validation (unless `options` say `validate: false`), before-save hooks, the write (one batch with
- * any extra writes), after-save hooks. `given` is the number of arguments `method` got. Not an async function: a
+ * any extra writes), after-save hooks. `given` is the number of arguments `save` got. Not an async function: a
  * save whose Model has no before-hooks checks synchronously and goes straight to its write.
  */
-export function save(record: Persistable, options?: SaveOptions, given = 0, method = "save"): Promise<boolean> {
+export function save(record: Persistable, options?: SaveOptions, given = 0): Promise<boolean> {
   let validate: boolean;
   try {
-    validate = options === undefined && given === 0 ? true : validates(record[STATE], options, given, method);
+    validate = saveValidates(record, options, given, "save");
     assertNotDestroyed(record[STATE], "saved");
   } catch (error) {
     return Promise.reject(error);
@@ -87,7 +87,14 @@ export function save(record: Persistable, options?: SaveOptions, given = 0, meth
   return start(record, new RecordSave(record, validate));
 }
 
-/** Whether a save runs its validations: `{ validate: false }` skips them, as Rails' `save(validate: false)` does. */
+/**
+ * Whether a save by `method` runs its validations (`{ validate: false }` skips them, as Rails' `save(validate: false)`
+ * does); arguments `method` does not take are refused, naming it.
+ */
+export function saveValidates(record: Persistable, options: SaveOptions | undefined, given: number, method: string): boolean {
+  return options === undefined && given === 0 ? true : validates(record[STATE], options, given, method);
+}
+
 function validates(state: RecordState, options: SaveOptions | undefined, given: number, method: string): boolean {
   const where = `${state.model.name}.${method}`;
   refuseExtraArguments(where, given, 1);

@@ -8,6 +8,7 @@ import type { Attribute } from "../records/attributes.js";
 import { attributeNamed } from "../records/assign.js";
 import { previewText } from "../records/display.js";
 import { type RecordState, storedValue } from "../records/record-state.js";
+import { installBindableCheck } from "../sql/bindable-values.js";
 import { quoteIdentifier } from "../sql/naming.js";
 import { SqlFragment } from "../sql/sql.js";
 import type { Statement } from "../sql/statement.js";
@@ -42,9 +43,10 @@ function assertExpectedChanges(write: WritePlan): void {
  */
 export function recordKeys(write: WritePlan, state: RecordState): SqlFragment {
   const { model } = write;
-  // An UPDATE that sets the key leaves the row under the new one.
+  // An UPDATE that sets the key leaves the row under the new one. A key the INSERT computes is read from its row: computed
+  // again after it, it would name another.
   const key = write.kind === "delete" ? undefined : write.values.get(model.primaryKey.name);
-  if (key !== undefined && key !== null) return new SqlFragment(["SELECT ", ' AS "key"'], [storedValue(model.primaryKey, key)]);
+  if (key !== undefined && key !== null && !(key instanceof SqlFragment)) return new SqlFragment(["SELECT ", ' AS "key"'], [storedValue(model.primaryKey, key)]);
   if (write.kind !== "insert") return new SqlFragment(["SELECT ", ' AS "key"'], [storedKey(model, state)]);
   return new SqlFragment([`SELECT ${quoteIdentifier(model.primaryKey.column)} AS "key" FROM ${model.quotedTable} WHERE rowid = (SELECT max(rowid) FROM ${model.quotedTable})`], []);
 }
@@ -70,7 +72,7 @@ function checkedPlan(write: WritePlan): Attribute[] {
  */
 function compileWrite(write: WritePlan, state: RecordState, attributes: readonly Attribute[] = checkedPlan(write)): Statement<unknown> {
   const { model, values } = write;
-  if (write.kind === "insert") return insertStatement(model, attributes, storedValues(model, attributes, values), write, state.generatedKey);
+  if (write.kind === "insert") return insertStatement(model, attributes, storedValues(model, attributes, values, true), write, state.generatedKey);
   if (write.kind === "delete") return deleteStatement(model, state, write);
   return updateStatement(model, state, attributes, storedValues(model, attributes, values), write);
 }
@@ -124,6 +126,8 @@ function recordOutcomeReport(plan: PlannedWrite, statement: Statement): RecordOu
  * planned and need no installing.
  */
 export function installWritePlans(): void {
+  // A write:plan hook may set a value D1 cannot bind.
+  installBindableCheck();
   recordWritePlansSlot.plans ??= {
     save: (record, state, operation, attributes) =>
       plannedWrite(state, new PlannedWrite(state.model, operation, operation === "create" ? "insert" : "update", record, currentValues(state, attributes)), attributes),

@@ -33,12 +33,20 @@ export function storedWithinD1Limit(model: { readonly name: string; readonly mod
   return stored;
 }
 
-/** The values of a plan in their stored form, in the order of `attributes`; one over D1's limit is refused. */
-export function storedValues(model: ResolvedModel, attributes: readonly Attribute[], values: ReadonlyMap<string, unknown>): unknown[] {
+/**
+ * The values of a plan in their stored form, in the order of `attributes`; one over D1's limit is refused. With
+ * `computed`, an `sql` fragment (a value the database computes as it inserts the row) is kept as it is.
+ */
+export function storedValues(model: ResolvedModel, attributes: readonly Attribute[], values: ReadonlyMap<string, unknown>, computed = false): unknown[] {
   const stored: unknown[] = [];
-  for (const attribute of attributes) stored.push(storedWithinD1Limit(model, attribute, values.get(attribute.name)));
+  for (const attribute of attributes) {
+    const value = values.get(attribute.name);
+    stored.push(computed && value instanceof SqlFragment ? value : storedWithinD1Limit(model, attribute, value));
+  }
   return stored;
 }
+
+const isComputed = (value: unknown): boolean => value instanceof SqlFragment;
 
 /** A record's current values of `attributes` in their stored form, as `storedValues` gives a plan's. */
 function storedRecordValues(state: RecordState, attributes: readonly Attribute[]): unknown[] {
@@ -89,10 +97,13 @@ interface WriteForm {
  */
 function compileWriteQuery(model: ResolvedModel, attributes: readonly Attribute[], params: readonly unknown[], form: WriteForm, plan: WritePlan | undefined): KeyedWriteQuery {
   const writer = new ParamWriter();
-  const placeholders = params.map((value, index) => writer.bind(value, { kind: "value", attribute: attributes[index]! }));
+  const placeholders = params.map((value, index) =>
+    value instanceof SqlFragment ? `(${compileFragment(value, model, writer)})` : writer.bind(value, { kind: "value", attribute: attributes[index]! }),
+  );
   let sql = form.text(model, attributes, placeholders);
   for (const term of plan?.where ?? []) sql += ` AND (${compileFragment(term, model, writer)})`;
-  const narrowed = plan !== undefined && (plan.where.length > 0 || plan.expectedChanges !== undefined);
+  // A value computed again on a retry may differ from the first try's (the next position, a free slug).
+  const narrowed = plan !== undefined && (plan.where.length > 0 || plan.expectedChanges !== undefined || params.some(isComputed));
   const { idempotent, keyAt } = narrowed ? { idempotent: false, keyAt: -1 } : form.retried(model, attributes);
   const retrySql = idempotent ? form.retryText?.(model, attributes, placeholders) : undefined;
   return { sql, params: writer.params, sources: writer.sources, expectedChanges: plan?.expectedChanges, idempotent, retrySql, keyAt };
@@ -104,7 +115,7 @@ function compileWriteQuery(model: ResolvedModel, attributes: readonly Attribute[
  * shape: saves are the hot path of writes.
  */
 function writeQuery(model: ResolvedModel, form: WriteForm, attributes: readonly Attribute[], params: unknown[], plan: WritePlan | undefined): KeyedWriteQuery {
-  if (params.length > PLAIN_PARAMETERS || (plan !== undefined && plan.where.length > 0)) return compileWriteQuery(model, attributes, params, form, plan);
+  if (params.length > PLAIN_PARAMETERS || (plan !== undefined && (plan.where.length > 0 || params.some(isComputed)))) return compileWriteQuery(model, attributes, params, form, plan);
   const node = shapeNode(model, form.kind, attributes);
   // Only the text, sources and retry form are kept: the first write's values must not live on in the cache.
   const shape = (node.shape ??= shapeOf(compileWriteQuery(model, attributes, params, form, undefined)));

@@ -114,7 +114,9 @@ export interface WritePlan<R = any> {
   /**
    * Attribute name to value: what a record's INSERT writes or its UPDATE sets, or what `updateAll` (or a nullify)
    * sets on every row; empty otherwise. `write:prepare` may replace a value (what is written, not the record's).
-   * A value of `updateAll` may be an `SqlFragment` the database computes (`updateCounters` writes them), not cast.
+   * A value of `updateAll` may be an `SqlFragment` the database computes (`updateCounters` writes them), not cast;
+   * so may one of a record's INSERT, which the record then reads from the row the INSERT returns (never of its
+   * UPDATE, which returns none).
    */
   readonly values: Map<string, unknown>;
   /** The rows of a bulk insert or upsert, each attribute name to value; empty for the other writes. */
@@ -182,7 +184,10 @@ export type RecordsLoadPurpose = "load" | "reload" | "preload" | "write" | "pluc
 
 /** Context of the `records:load` hook. */
 export interface RecordsLoadContext<R = any> {
-  /** The Model loaded: its `name`, attributes with their columns (`byName`, `byColumn`). */
+  /**
+   * The Model loaded: its `name`, attributes with their columns (`byName`, `byColumn`); the class of `records`, which
+   * may be a subclass of the one queried (single-table inheritance: the stage runs once per class).
+   */
   readonly model: ResolvedModel;
   /** The records made from `rows` (`records[i]` from `rows[i]`); none for `pluck`. */
   readonly records: readonly R[];
@@ -293,7 +298,8 @@ export interface ModelHooks<R = any, M = any, Q = any> {
    * The load stage: rows were loaded and the records made from them (each through `record:hydrate`), before any
    * caller receives them. Runs once per batch of rows, never with none: one call for a Relation's records (`first`,
    * `findBy`, `find`, a page, a batch's SELECT), one for each Model's records a preload read, one for a `reload`, one
-   * for the row an INSERT returned (`write`), one for the values of a `pluck` (no records, the plucked columns).
+   * for the row an INSERT returned (`write`), one for the values of a `pluck` (no records, the plucked columns); and,
+   * when a `record:class` hook made some records a subclass's, one for each class, with that class's hooks.
    * A hook may replace the rows' stored values (a decryption), which the records read on first use. May be async.
    */
   "records:load": (context: RecordsLoadContext) => void | Promise<void>;

@@ -2,6 +2,7 @@
  * Attribute types plugins add: `defineAttributeType` makes the kernel's conversions of a plugin's definition and
  * registers them under the type's name, beside the built-in types.
  */
+import { installBindableCheck } from "../sql/bindable-values.js";
 import { argumentError } from "./arguments.js";
 import { type AttributeType, type AttributeTypeDefinition, type AttributeTypeMap, type AttributeTypeName, attributeTypes, UNCASTABLE } from "./attribute-types.js";
 
@@ -46,4 +47,6 @@ export function defineAttributeType<Name extends string>(name: Name, definition:
   if (Object.hasOwn(attributeTypes, name)) throw new TypeError(`defineAttributeType: the attribute type ${name} is already defined`);
   defined.set(name, definition);
   attributeTypes[name] = conversionsOf(definition);
+  // Its toDatabase may give what D1 cannot bind.
+  installBindableCheck();
 }

@@ -49,5 +49,7 @@ function classOfRow(modelClass: Function, model: ResolvedModel, row: Record<stri
  */
 export function loadOne(modelClass: Function, model: ResolvedModel, row: Record<string, unknown>, database: StatementDatabase | undefined): any {
   const record = instantiate(modelClass, model, row, database);
-  return model.hooks.has("records:load") ? runLoadStage(model, record, [record], [row], "load") : record;
+  // The record's own Model: a record:class hook may have made it a subclass's, whose hooks it then passes.
+  const own: ResolvedModel = record[STATE].model;
+  return own.hooks.has("records:load") ? runLoadStage(own, record, [record], [row], "load") : record;
 }

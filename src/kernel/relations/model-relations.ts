@@ -4,6 +4,7 @@ import { declarationOf } from "../records/declaration.js";
 import { installRelationMethods } from "../plugin-api/method-wrapping.js";
 import { Relation } from "./relation.js";
 import { resolveModel } from "../records/resolve.js";
+import type { TypedRelation } from "./typed-relation.js";
 
 /**
  * Each Model's own Relation class (its scopes go there), made at the Model's first Relation, when its declaration is
@@ -39,26 +40,26 @@ export function defineRelationMethod(model: Function, name: string, method: (thi
  * a Relation of the same Model, the new one has its description instead: a Relation made without the Model's own
  * methods (a scope's body gets one) takes them on so. Throws `TypeError` for a Relation of another Model.
  */
-export function relationOf(model: Function, from?: Relation): Relation {
-  const relation = new (relationClassOf(model))(model, from?.data);
+export function relationOf(model: Function, from?: Relation): TypedRelation<any> {
+  const relation = new (relationClassOf(model))(model, from?.data) as TypedRelation<any>;
   const { name, hooks } = relation.model;
   if (from !== undefined && from.model !== relation.model) throw argumentError(`${name}: relationOf`, `a Relation of ${name}`, from);
   return from === undefined && hooks.has("relation:start") ? startedRelation(relation) : relation;
 }
 
 /** A new Relation of every record after the `relation:start` hooks, each of which may give another in its place. */
-function startedRelation(relation: Relation): Relation {
+function startedRelation(relation: TypedRelation<any>): TypedRelation<any> {
   const context = { relation };
   relation.model.hooks.callSync("relation:start", context);
   const started: unknown = context.relation;
   if (!(started instanceof Relation) || started.model !== relation.model || started.constructor !== relation.constructor) {
     throw new TypeError(`${relation.model.name}: a relation:start hook must leave a Relation of ${relation.model.name} made from the one it got`);
   }
-  return started;
+  return started as TypedRelation<any>;
 }
 
 /** The Relation with the plugins' Relation methods but none defined for its Model alone (what a scope's body gets). */
-export function pluginRelationOf(relation: Relation): Relation {
+export function pluginRelationOf(relation: Relation): TypedRelation<any> {
   const PluginRelation = Object.getPrototypeOf(relationClassOf(relation.modelClass)) as typeof Relation;
-  return new PluginRelation(relation.modelClass, relation.data);
+  return new PluginRelation(relation.modelClass, relation.data) as TypedRelation<any>;
 }

@@ -33,7 +33,7 @@ export type OrderDirection = "asc" | "desc" | { direction: "asc" | "desc"; nulls
 export type Ordering<A> = { [K in keyof A]?: OrderDirection };
 
 /** The attributes of a record type. */
-export type AttributesOfRecord<R> = R extends { attributes(): infer A } ? A : never;
+export type AttributesOfRecord<R> = 0 extends 1 & R ? any : R extends { attributes(): infer A } ? A : never;
 
 /** The attributes of a Model class. */
 export type AttributesOfModel<M> = M extends abstract new (...args: any) => infer R ? AttributesOfRecord<R> : never;

@@ -23,16 +23,21 @@ function textFits(text: string, limit: number): boolean {
   return text.length * 3 <= limit || utf8Length(text) <= limit;
 }
 
-function isBlob(value: unknown): value is ArrayBuffer | ArrayBufferView {
+export function isBlob(value: unknown): value is ArrayBuffer | ArrayBufferView {
   return value instanceof ArrayBuffer || ArrayBuffer.isView(value);
 }
 
+/** The check of a stored value D1 cannot bind, in place once something that can make one is (see bindable-values.ts). */
+export const bindableCheckSlot: { assert?: (model: { readonly name: string }, attribute: Attribute, stored: unknown) => void } = {};
+
 /**
  * Refuses, with `CastError` (a request can send a value that long) naming the Model, the attribute and the limit, a value in its database form that D1
- * would refuse as over its limit for one value. Every path that binds an attribute's value calls it before the
- * statement is sent (saves, conditions, bulk writes), so nothing is half-written.
+ * would refuse as over its limit for one value; and, with `TypeError` naming them, one D1 cannot bind at all (an
+ * object: a plugin type's `toDatabase` or a `write:plan` hook gave it). Every path that binds an attribute's value
+ * calls it before the statement is sent (saves, conditions, bulk writes), so nothing is half-written.
  */
 export function assertValueWithinD1Limit(model: { readonly name: string; readonly model: Function }, attribute: Attribute, stored: unknown): void {
+  bindableCheckSlot.assert?.(model, attribute, stored);
   if (typeof stored === "string" ? textFits(stored, MAX_VALUE_BYTES) : !isBlob(stored) || stored.byteLength <= MAX_VALUE_BYTES) return;
   const bytes = typeof stored === "string" ? utf8Length(stored) : (stored as ArrayBuffer).byteLength;
   throw new CastError(

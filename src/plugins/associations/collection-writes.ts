@@ -20,7 +20,7 @@ import type { ResolvedAssociation } from "./definition.js";
 import { childRows } from "./dependents.js";
 import { recordsGiven } from "./given-records.js";
 import { castKeys, keysGiven, readKeyedTargets } from "./keyed-targets.js";
-import { copyKey, ownerKeys, rowKeyOf } from "./keys.js";
+import { copyKey, ownerKeys, rowKeyOf, rowKeyText } from "./keys.js";
 import { detachedKeys } from "./polymorphic-type.js";
 import { slotsOf } from "./registry.js";
 import { markBuiltThroughOwner } from "./required-parents.js";
@@ -63,8 +63,8 @@ function keysOfOwner({ owner, association }: Writing): Record<string, unknown> {
 const childKey = ({ association }: Writing, child: Loaded): unknown => rowKeyOf(child, primaryKeyOf(association.target).name);
 
 /** Whether two records are the same row: the same record, or saved ones of the same key. */
-function sameRow(writes: Writing, one: Loaded, other: Loaded): boolean {
-  return one === other || (!one.isNewRecord() && !other.isNewRecord() && String(childKey(writes, one)) === String(childKey(writes, other)));
+function sameRow(one: Loaded, other: Loaded): boolean {
+  return one === other || (!one.isNewRecord() && !other.isNewRecord() && rowKeyText(one) === rowKeyText(other));
 }
 
 /**
@@ -161,7 +161,7 @@ function holdChildren(writes: Writing, children: readonly Loaded[]): void {
 /** Takes `children` out of what the owner holds: the children waiting for its save, and its loaded ones (the same rows too). */
 function forgetChildren(writes: Writing, children: readonly Loaded[]): void {
   const { slot } = writes;
-  const kept = (held: Loaded) => !children.some((child) => sameRow(writes, held, child));
+  const kept = (held: Loaded) => !children.some((child) => sameRow(held, child));
   slot.pending.splice(0, slot.pending.length, ...slot.pending.filter(kept));
   if (slot.loaded) slot.remember((slot.value as Loaded[]).filter(kept));
 }
@@ -170,7 +170,7 @@ function forgetChildren(writes: Writing, children: readonly Loaded[]): void {
 function holdAdded(writes: Writing, children: readonly Loaded[]): void {
   const { slot } = writes;
   const loaded = slot.loaded ? (slot.value as Loaded[]) : undefined;
-  if (loaded) slot.remember([...loaded.filter((held) => !children.some((child) => sameRow(writes, held, child))), ...children]);
+  if (loaded) slot.remember([...loaded.filter((held) => !children.some((child) => sameRow(held, child))), ...children]);
 }
 
 /**

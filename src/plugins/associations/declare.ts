@@ -33,11 +33,14 @@ type ChildOfPolymorphicOptions<Options, T extends AnyModel> = ChildOptions<Optio
 /** The options of a `belongsTo` to `T`, whose `counterCache` must be `true` or name a number attribute of `T`. */
 type ParentOptions<T extends AnyModel> = Omit<BelongsToOptions, "counterCache"> & { counterCache?: true | NumberAttributeName<AttributesOfModel<T>> };
 
+/** Any key as `setIds` takes it: a scalar, read as a condition on the key reads it. */
+type AnyKey = string | number | bigint;
+
 /**
  * The type of a key of `T`'s records: its `id` attribute's, when it has one (a Model's `primaryKey` is not known to
- * TypeScript); else any key.
+ * TypeScript) and it is a scalar; else any key (a plugin type's key is given as text or a number, as a form sends it).
  */
-export type TargetKey<T extends AnyModel> = AttributesOfModel<T> extends { id: infer K } ? NonNullable<K> : string | number | bigint;
+export type TargetKey<T extends AnyModel> = AttributesOfModel<T> extends { id: infer K } ? (NonNullable<K> extends AnyKey ? NonNullable<K> : AnyKey) : AnyKey;
 
 /**
  * `user.posts()`: the children as a Relation, plus `build` for a child saved with its owner, `add` and `remove`, and

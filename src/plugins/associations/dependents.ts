@@ -16,7 +16,7 @@ import { writeChildren } from "./child-writes.js";
 import type { Dependent, ResolvedAssociation } from "./definition.js";
 import { anyReached, detachStatement, parentsReached, readRecords, relinkStatement, type TreeReach, writeReached } from "./dependent-statements.js";
 import { type DependentNode, type DependentTree, dependentTreeOf, OWNER } from "./dependent-tree.js";
-import { rowKeyOf } from "./keys.js";
+import { keyTexts, rowKeyOf, rowKeyText } from "./keys.js";
 import { type DestroyPlace, type MutualLinks, mutualLinksOf } from "./mutual-links.js";
 import { detachedKeys } from "./polymorphic-type.js";
 import { slotsOf } from "./registry.js";
@@ -87,7 +87,7 @@ function cachedChildren(association: ResolvedAssociation, slot: AssociationSlot)
 
 /** A record's key as stored (what its row is found by), and as text for keying maps of records by row. */
 const keyValueOf = (record: Owner): unknown => rowKeyOf(record, primaryKeyOf(record.constructor).name);
-const keyOf = (record: Owner): string => String(keyValueOf(record));
+const keyOf = (record: Owner): string => String(rowKeyText(record));
 
 /** A row's identity across the Models of a tree: its table and its key as stored. */
 const rowOf = (record: Owner): string => `${relationOf(record.constructor).model.quotedTable} ${keyOf(record)}`;
@@ -342,7 +342,7 @@ function byParent(records: ReadonlyMap<number, Owner[]>, tree: DependentTree): M
     const { foreignKey } = tree.all[tag - 1]!.association;
     const byKey = new Map<string, Owner[]>();
     for (const child of children) {
-      const key = String(child.readAttribute(foreignKey));
+      const key = String(keyTexts(child.constructor, foreignKey)(child.readAttribute(foreignKey)));
       byKey.set(key, [...(byKey.get(key) ?? []), child]);
     }
     grouped.set(tag, byKey);

@@ -11,6 +11,7 @@ import {
   type Relation,
   type Statement,
 } from "../../kernel/index.js";
+import { keyTexts } from "./keys.js";
 
 type Loaded = Record<string, any>;
 
@@ -54,7 +55,7 @@ export function keysGiven({ where, target, keyName }: KeyedTargets, ids: unknown
     if (isBlank(given)) continue;
     if (!isScalar(given)) throw refusedValueError(`${where}: ${previewText(given)} is no key of ${target.name} (${keyName})`, given, { model: target, attribute: keyName });
     const key = readAsCondition(target, keyName, given);
-    const text = key === undefined ? `given ${String(given)}` : `key ${String(key)}`;
+    const text = key === undefined ? `given ${String(given)}` : `key ${keyTexts(target, keyName)(key)}`;
     if (!byText.has(text)) byText.set(text, { key, given });
   }
   return [...byText.values()];
@@ -74,12 +75,13 @@ async function preparedSelect(relation: Relation): Promise<Statement<any[]>> {
 
 /** The records of `keys` among those read by them, in the order given; `RecordNotFound` naming each key no row has, as given. */
 function recordsOfKeys({ where, target, keyName }: KeyedTargets, keys: readonly GivenKey[], found: readonly Loaded[]): Loaded[] {
-  const byKey = new Map(found.map((record) => [String(record.readAttribute(keyName)), record]));
-  const missing = keys.filter(({ key }) => key === undefined || !byKey.has(String(key)));
+  const textOf = keyTexts(target, keyName);
+  const byKey = new Map(found.map((record) => [textOf(record.readAttribute(keyName)), record]));
+  const missing = keys.filter(({ key }) => key === undefined || !byKey.has(textOf(key)));
   if (missing.length > 0) {
     throw new RecordNotFound(`${where}: no ${target.name} with ${keyName} ${previewList(missing.map(({ given }) => given), previewText)}`);
   }
-  return keys.map(({ key }) => byKey.get(String(key))!);
+  return keys.map(({ key }) => byKey.get(textOf(key))!);
 }
 
 /**

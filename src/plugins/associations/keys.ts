@@ -1,4 +1,4 @@
-import { attributeWas, readAsCondition } from "../../kernel/index.js";
+import { attributesOf, attributeWas, primaryKeyOf, readAsCondition } from "../../kernel/index.js";
 import type { ResolvedAssociation } from "./definition.js";
 import { ownerType } from "./polymorphic-type.js";
 
@@ -35,4 +35,20 @@ export function rowKeyOf(record: Keyed, name: string): unknown {
  */
 export function ownerKeys(association: ResolvedAssociation, key: unknown): Record<string, unknown> {
   return { ...ownerType(association), [association.foreignKey]: keyFor(association.target, association.foreignKey, key) };
+}
+
+/**
+ * How in-memory lookups tell keys of the Model's attribute `name` apart: by their stored form, as text (null stays
+ * null). A plugin type's value is an object, a new one at each load, which a Map would tell apart from an equal one;
+ * as text, an integer key also meets a text foreign key holding its digits.
+ */
+export function keyTexts(model: Function, name: string): (key: unknown) => string | null {
+  const { type } = attributesOf(model).find((attribute) => attribute.name === name)!;
+  return (key) => (key === null || key === undefined ? null : String(typeof key === "object" ? type.toDatabase(key) : key));
+}
+
+/** A record's own key, as other rows know it (`rowKeyOf`), as `keyTexts` gives it: its row's identity in its table. */
+export function rowKeyText(record: Keyed): string | null {
+  const { name } = primaryKeyOf(record.constructor);
+  return keyTexts(record.constructor, name)(rowKeyOf(record, name));
 }

@@ -16,7 +16,7 @@ import {
 } from "../../kernel/index.js";
 import { associationsOf, slotsOf } from "./registry.js";
 import type { ResolvedAssociation } from "./definition.js";
-import { keyFor } from "./keys.js";
+import { keyFor, keyTexts } from "./keys.js";
 import { settleOwnersOfNothing, typedTargets } from "./polymorphic-preload.js";
 import { chosenOwners, type Level, loadedKeyColumn, OWNER_COLUMN, OWNERS, type PreparedTargets } from "./preload-owners.js";
 import { throughHopsTree, typesRead } from "./through-preload.js";
@@ -37,15 +37,16 @@ function keyMatcher(association: ResolvedAssociation, theirKey: string): (key: u
  */
 function fill(association: ResolvedAssociation, owners: readonly Loaded[], found: readonly Loaded[], ownKey: string, theirKey: string): Loaded[] {
   const matchKey = keyMatcher(association, theirKey);
-  const grouped = new Map<unknown, Loaded[]>();
+  const textOf = keyTexts(association.target, theirKey);
+  const grouped = new Map<string | null, Loaded[]>();
   for (const target of found) {
-    const key = target.readAttribute(theirKey);
+    const key = textOf(target.readAttribute(theirKey));
     grouped.set(key, [...(grouped.get(key) ?? []), target]);
   }
   const given = new Set<Loaded>();
   for (const owner of owners) {
     const slot = slotsOf(owner).find(([candidate]) => candidate.name === association.name)?.[1];
-    const matches = grouped.get(matchKey(owner.readAttribute(ownKey))) ?? [];
+    const matches = grouped.get(textOf(matchKey(owner.readAttribute(ownKey)))) ?? [];
     const loaded = association.kind === "hasMany" ? matches : matches.slice(0, 1);
     for (const target of loaded) given.add(target);
     slot?.remember(association.kind === "hasMany" ? matches : (matches[0] ?? null));

@@ -14,7 +14,7 @@ import {
   withSource,
 } from "../../kernel/index.js";
 import type { ResolvedAssociation } from "./definition.js";
-import { rowKeyOf } from "./keys.js";
+import { keyTexts, rowKeyOf } from "./keys.js";
 import { chosenOwners, type Level, OWNER_COLUMN, OWNERS } from "./preload-owners.js";
 import { scopedTargetOf } from "./slot.js";
 import { throughHops } from "./through-hops.js";
@@ -71,7 +71,7 @@ function admit(association: ResolvedAssociation, ownKey: string, owners: readonl
     admitted.set(String(row[OWNER_COLUMN]), keys);
   }
   for (const owner of owners) {
-    const keys = admitted.get(String(rowKeyOf(owner, ownKey)));
+    const keys = admitted.get(String(keyTexts(owner.constructor, ownKey)(rowKeyOf(owner, ownKey))));
     if (keys) (slotNamed(owner, association.name) as ThroughSlot | undefined)?.admit(keys);
   }
 }

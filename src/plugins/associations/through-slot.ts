@@ -1,8 +1,7 @@
-import { primaryKeyOf } from "../../kernel/index.js";
 import type { AssociationDefinition, ResolvedAssociation } from "./definition.js";
 import { slotsOf } from "./registry.js";
 import { AssociationSlot } from "./slot.js";
-import { rowKeyOf } from "./keys.js";
+import { rowKeyText } from "./keys.js";
 import { type Hop, leadsTo, throughHops } from "./through-hops.js";
 
 type Loaded = Record<string, any>;
@@ -20,7 +19,7 @@ function eachOnce(records: readonly Loaded[]): Loaded[] {
   const rows = new Set<string>();
   return [...new Set(records)].filter((record) => {
     if (record.isNewRecord()) return true;
-    const row = `${record.constructor.name} ${String(record.readAttribute(primaryKeyOf(record.constructor).name))}`;
+    const row = `${record.constructor.name} ${rowKeyText(record)}`;
     return !rows.has(row) && Boolean(rows.add(row));
   });
 }
@@ -47,7 +46,7 @@ function reachedInMemory(owner: Loaded, hops: readonly Hop[]): Loaded[] | undefi
 
 /** The admitted targets among those reached, in the admitted order; undefined when one of them was not reached. */
 function admittedAmong(reached: readonly Loaded[], admitted: readonly string[]): Loaded[] | undefined {
-  const byKey = new Map(reached.filter((target) => !target.isNewRecord()).map((target) => [String(rowKeyOf(target, primaryKeyOf(target.constructor).name)), target]));
+  const byKey = new Map(reached.filter((target) => !target.isNewRecord()).map((target) => [rowKeyText(target), target]));
   const targets = admitted.map((key) => byKey.get(key));
   return targets.every((target) => target !== undefined) ? (targets as Loaded[]) : undefined;
 }
