@@ -43,9 +43,19 @@ export function ownerKeys(association: ResolvedAssociation, key: unknown): Recor
  * as text, an integer key also meets a text foreign key holding its digits.
  */
 export function keyTexts(model: Function, name: string): (key: unknown) => string | null {
-  const { type } = attributesOf(model).find((attribute) => attribute.name === name)!;
-  return (key) => (key === null || key === undefined ? null : String(typeof key === "object" ? type.toDatabase(key) : key));
+  let byName = keyTextsByModel.get(model);
+  if (!byName) keyTextsByModel.set(model, (byName = new Map()));
+  let texts = byName.get(name);
+  if (!texts) {
+    const { type } = attributesOf(model).find((attribute) => attribute.name === name)!;
+    texts = (key) => (key === null || key === undefined ? null : String(typeof key === "object" ? type.toDatabase(key) : key));
+    byName.set(name, texts);
+  }
+  return texts;
 }
+
+/** `keyTexts` per Model and attribute, made once: preloads and dependents ask it for every record they match. */
+const keyTextsByModel = new WeakMap<Function, Map<string, (key: unknown) => string | null>>();
 
 /** A record's own key, as other rows know it (`rowKeyOf`), as `keyTexts` gives it: its row's identity in its table. */
 export function rowKeyText(record: Keyed): string | null {
