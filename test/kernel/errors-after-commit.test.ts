@@ -392,6 +392,16 @@ describe("a query listener that throws on the answer of a committed write", () =
     await expectWritten(note, on);
   });
 
+  it("a batch whose reader throws at once too: the listener's error, which came first, propagates", async () => {
+    const on = throwingListener();
+    on.throwOn(/^INSERT/);
+    readers.loadThrows.add("load");
+    heard.length = 0;
+    const note = on.Note.build({ title: "a" });
+    expect(await rejectionOf(on.db.batch([note.toSave(), on.Note.all().toSelect()]))).toEqual(new Refused("listener on INSERT"));
+    expect(heard).toEqual(["create a ok", "afterSave a"]);
+  });
+
   it("a Statement run alone, for no record: the listener's error propagates, and the row is written", async () => {
     const on = throwingListener();
     on.throwOn(/^INSERT/);

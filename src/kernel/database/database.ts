@@ -196,25 +196,7 @@ export class Database {
     } catch (error) {
       throw failed(error);
     }
-    const [answer] = call.answers as [D1Answer];
-    const { unheard } = call;
-    if (!forRecords) {
-      if (unheard) throw unheard.error;
-      return statement.read(answer.results ?? [], answer.meta, this);
-    }
-    if (!unheard) return this.#readCommitted(statement, answer);
-    return readThenThrow(Promise.resolve().then(() => this.#readCommitted(statement, answer)).then((result) => [result]), unheard);
-  }
-
-  /** Reads a lone statement D1 committed for records' writes: a reader's error comes as `ReadAfterCommit`. */
-  #readCommitted<Result>(statement: Statement<Result>, answer: D1Answer): Result | Promise<Result> {
-    let result: Result | Promise<Result>;
-    try {
-      result = statement.read(answer.results ?? [], answer.meta, this);
-    } catch (error) {
-      throw loneReadAfterCommit(error);
-    }
-    return result instanceof Promise ? result.catch((error: unknown) => Promise.reject(loneReadAfterCommit(error))) : result;
+    return (await this.#readAnswers([statement], call, forRecords))[0] as Result;
   }
 
   /**
@@ -246,28 +228,36 @@ export class Database {
    */
   async #runAll(statements: readonly Statement[], failed: (error: unknown) => unknown, forRecords = false): Promise<unknown[]> {
     const sent = statements.flatMap((statement) => statement.parts ?? [statement]);
-    let results: D1Answer[];
-    let unheard: Unheard | undefined;
+    let call: Answers;
     try {
       // The guards are statements D1 runs and bills like any other: the budget counts them.
       const guarded = guardedBatch(sent);
-      const call = await this.#send(guarded, true, sent);
-      unheard = call.unheard;
-      results = guarded === sent ? call.answers : call.answers.filter((_, index) => !changesGuardSlot.guard!.isGuard(guarded[index]!));
-      if (sent.length === 1) checkChanges(sent[0]!, results[0]!.meta);
+      const { answers, unheard } = await this.#send(guarded, true, sent);
+      call = { answers: guarded === sent ? answers : answers.filter((_, index) => !changesGuardSlot.guard!.isGuard(guarded[index]!)), unheard };
+      if (sent.length === 1) checkChanges(sent[0]!, call.answers[0]!.meta);
     } catch (error) {
       throw failed(error);
     }
+    return this.#readAnswers(statements, call, forRecords);
+  }
+
+  /**
+   * Reads each Statement's result from the answers of what was sent for it (its parts' together, its extras left
+   * out). A reader's error comes as `ReadAfterCommit` when they are sent `forRecords` (see `readEach`); a listener's
+   * error on the answers is thrown first, or, `forRecords`, once every result is read (see `readThenThrow`).
+   */
+  #readAnswers(statements: readonly Statement[], { answers, unheard }: Answers, forRecords: boolean): unknown[] | Promise<unknown[]> {
     if (unheard && !forRecords) throw unheard.error;
     let offset = 0;
-    // A reader whose records' load stage is async gives a promise: the batch resolves once every one is done.
-    const reading = readEach(statements, (statement) => {
-      const sentOf = results.slice(offset, (offset += statement.parts?.length ?? 1));
+    // A reader whose records' load stage is async gives a promise: the call resolves once every one is done.
+    const reading = () => readEach(statements, (statement) => {
+      const sentOf = answers.slice(offset, (offset += statement.parts?.length ?? 1));
       const { extras } = statement;
       const own = extras ? sentOf.filter((_, index) => !extras.has(statement.parts![index]!)) : sentOf;
       return statement.read(own.flatMap((result) => result.results ?? []), summedMeta(own.map((result) => result.meta)), this);
     }, forRecords);
-    return unheard ? readThenThrow(reading, unheard) : reading;
+    // Deferred, so that even a reader that throws at once gives its results to the listener's error, which came first.
+    return unheard ? readThenThrow(Promise.resolve().then(reading), unheard) : reading();
   }
 
   /**
@@ -353,11 +343,6 @@ async function readThenThrow(reading: unknown[] | Promise<unknown[]>, unheard: U
   throw new ReadAfterCommit(results, unheard.error);
 }
 
-/** The error a lone statement's reader threw once D1 committed it: it read no result. */
-function loneReadAfterCommit(error: unknown): ReadAfterCommit {
-  return new ReadAfterCommit([undefined], error);
-}
-
 /** What D1 counts per statement, added up over the parts of a Statement sent as several. */
 const SUMMED_META = ["changes", "duration", "rows_read", "rows_written"];
 
@@ -422,7 +407,6 @@ export function connect(binding: D1DatabaseLike, options?: ConnectOptions): Data
   const given = optionsArgument("connect", options, ["onQuery", "session", "retries", "maxQueries", "maxRowsRead"]);
   if (given.onQuery !== undefined && typeof given.onQuery !== "function") throw argumentError("connect: onQuery", "a function", given.onQuery);
   if (given.session !== undefined && typeof given.session !== "string") throw argumentError("connect: session", "a string", given.session);
-  retrySettings(given.retries);
   return new Database(binding, given);
 }
 
