@@ -246,7 +246,7 @@ export class Base<A = any> {
     // Not an async function (one turn less per update), yet bad input still rejects rather than throws.
     try {
       this.#takes("update", arguments.length, 1);
-      this.#assertAlive("updated");
+      assertNotDestroyed(this[STATE], "updated");
       this.#assign(attributes, "update");
     } catch (error) {
       return Promise.reject(error);
@@ -257,7 +257,7 @@ export class Base<A = any> {
   /** Assigns and saves, or throws as `saveOrThrow`. */
   async updateOrThrow(attributes: AssignAttributes<A>): Promise<true> {
     this.#takes("updateOrThrow", arguments.length, 1);
-    this.#assertAlive("updated");
+    assertNotDestroyed(this[STATE], "updated");
     this.#assign(attributes, "updateOrThrow");
     return this.saveOrThrow();
   }
@@ -299,10 +299,6 @@ export class Base<A = any> {
   #takes(method: string, given: number, taken: number): void {
     // The message is made only for a refusal: these are the hot paths of writes.
     if (given > taken) refuseExtraArguments(`${this[STATE].model.name}.${method}`, given, taken);
-  }
-
-  #assertAlive(action: string): void {
-    assertNotDestroyed(this[STATE], action);
   }
 }
 

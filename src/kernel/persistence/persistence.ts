@@ -1,8 +1,8 @@
-import { assertLoaded } from "../records/assign.js";
+import { assertLoaded, assertNotDestroyed } from "../records/assign.js";
 import { type Batchable, finishCommitted, ReadAfterCommit } from "../database/batchable.js";
 import { previewList, previewValue } from "../records/display.js";
 import type { Database } from "../database/database.js";
-import { RecordDestroyed, RecordNotDestroyed, RecordNotFound, RecordNotSaved } from "../errors.js";
+import { RecordNotDestroyed, RecordNotFound, RecordNotSaved } from "../errors.js";
 import { RecordInvalid } from "./record-invalid.js";
 import { loadRow } from "../records/hydrate.js";
 import { runLoadStage } from "../records/load-stage.js";
@@ -19,8 +19,8 @@ import { RecordSave, type SaveOptions } from "./record-save.js";
 import { argumentError, optionsArgument, refuseExtraArguments } from "../records/arguments.js";
 import type { CheckedWrite, PreparedWrite } from "./write-steps.js";
 
-function assertNotDestroyed(state: RecordState, action: string): void {
-  if (state.destroyed) throw new RecordDestroyed(`${state.model.name} is destroyed and cannot be ${action}`);
+function assertWritable(state: RecordState, action: string): void {
+  assertNotDestroyed(state, action);
   // A persisted record is written by its key; one loaded without it (distinct select) cannot be.
   if (!state.isNew) assertLoaded(state, state.model.primaryKey);
 }
@@ -80,7 +80,7 @@ export function save(record: Persistable, options?: SaveOptions, given = 0): Pro
   let validate: boolean;
   try {
     validate = saveValidates(record, options, given, "save");
-    assertNotDestroyed(record[STATE], "saved");
+    assertWritable(record[STATE], "saved");
   } catch (error) {
     return Promise.reject(error);
   }
@@ -126,14 +126,14 @@ function start(record: Persistable, write: StartedWrite): Promise<boolean> {
  * sends no DELETE but is still marked destroyed, as in Rails. Succeeds when the row is already gone.
  */
 export async function destroy(record: Persistable): Promise<boolean> {
-  assertNotDestroyed(record[STATE], "destroyed again");
+  assertWritable(record[STATE], "destroyed again");
   return start(record, new RecordDestroy(record));
 }
 
 /** Reloads a persisted record's row, discarding unsaved changes and, as in Rails, the saved ones. */
 export async function reload(record: Persistable): Promise<void> {
   const state = record[STATE];
-  assertNotDestroyed(state, "reloaded");
+  assertWritable(state, "reloaded");
   const model = state.model;
   if (state.isNew) throw new RecordNotFound(`${model.name} was never saved, so it cannot be reloaded`);
   const database = await recordDatabase(record);
@@ -186,7 +186,7 @@ function batchable(record: Persistable, action: string, begin: () => StartedWrit
   const write: Batchable = {
     async check() {
       if (checked) return;
-      assertNotDestroyed(record[STATE], action);
+      assertWritable(record[STATE], action);
       begun = begin();
       if (!(await begun.check())) throw refusal();
       checked = begun;

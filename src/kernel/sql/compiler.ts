@@ -171,8 +171,7 @@ const COMPILE_HOOKS = ["relation:select", "relation:where", "relation:order", "r
 
 /** Whether plugins change how this Model's queries compile (then nothing compiled may be reused). */
 export function hasCompileHooks(model: ResolvedModel): boolean {
-  const { hooks } = model;
-  return hooks.has("relation:select") || hooks.has("relation:where") || hooks.has("relation:order") || hooks.has("relation:paging");
+  return COMPILE_HOOKS.some((name) => model.hooks.has(name));
 }
 
 /** The parts of the SELECT a Relation sends for `purpose`, after the `relation:*` hooks. */
