@@ -107,7 +107,8 @@ async function paginate(this: Relation, options?: PaginateOptions): Promise<Page
     throw new CastError(`${model.name}.paginate: page takes a page whose first row is within SQLite's integers, not ${previewText(given.page)}`, model.model, "page", given.page);
   }
   const counting = given.count !== false;
-  if (description.none) return { records: [], page, perPage, ...(counting ? { total: 0, totalPages: 0 } : {}), hasNext: false, hasPrevious: page > 1 } as Page<unknown> | UncountedPage<unknown>;
+  const hasPrevious = page > 1;
+  if (description.none) return { records: [], page, perPage, ...(counting ? { total: 0, totalPages: 0 } : {}), hasNext: false, hasPrevious } as Page<unknown> | UncountedPage<unknown>;
   const pending = prepareLoad(this, "load");
   const relation = pending instanceof Promise ? await pending : pending;
   // Without a count, one extra row tells whether a next page exists.
@@ -115,17 +116,13 @@ async function paginate(this: Relation, options?: PaginateOptions): Promise<Page
   // The preloads select the children of the page's rows: without the extra row read to tell `hasNext`.
   const plan = pageRelation.with({ limit: perPage }).plan();
   await relation.checkIncludes(plan);
-  if (!counting) {
-    const rows = (await pageRelation.loadPlanned(plan)).records as object[];
-    const records = rows.slice(0, perPage);
-    await relation.preload(records, plan);
-    return { records, page, perPage, hasNext: rows.length > perPage, hasPrevious: page > 1 };
-  }
-  const { records, before } = await pageRelation.loadPlanned(plan, undefined, [countStatement(relation)]);
-  const total = before[0] as number;
+  const loaded = await pageRelation.loadPlanned(plan, undefined, counting ? [countStatement(relation)] : []);
+  const records = loaded.records.slice(0, perPage);
   await relation.preload(records, plan);
+  if (!counting) return { records, page, perPage, hasNext: loaded.records.length > perPage, hasPrevious };
+  const total = loaded.before[0] as number;
   const totalPages = Math.ceil(total / perPage);
-  return { records, page, perPage, total, totalPages, hasNext: page < totalPages, hasPrevious: page > 1 };
+  return { records, page, perPage, total, totalPages, hasNext: page < totalPages, hasPrevious };
 }
 
 /** The statics the pagination plugin gives the class it is registered on, and the Models below it. */
