@@ -1,5 +1,6 @@
 import {
   type AnyModel,
+  argumentError,
   type Attribute,
   type AttributeName,
   type AttributesOfModel,
@@ -11,6 +12,7 @@ import {
   InvalidModel,
   isPlainObject,
   modelState,
+  optionsArgument,
   type PluginMethod,
   previewText,
   quoteIdentifier,
@@ -160,11 +162,8 @@ export const singleTableInheritance = definePlugin({
   setup(base: Record<string, unknown>) {
     base["inheritance"] = function (this: Function, types: unknown, options?: unknown) {
       if (typeof types !== "function") throw new TypeError(`${this.name}.inheritance takes a function returning the types, such as () => ({ Admin, Guest })`);
-      if (options !== undefined && (typeof options !== "object" || options === null || Object.keys(options).some((key) => key !== "column"))) {
-        throw new TypeError(`${this.name}.inheritance: the options are { column?: string }`);
-      }
-      const { column = "type" } = (options ?? {}) as { column?: unknown };
-      if (typeof column !== "string") throw new TypeError(`${this.name}.inheritance: column takes an attribute name, not ${previewText(column)}`);
+      const { column = "type" } = optionsArgument(`${this.name}.inheritance`, options as { column?: unknown } | undefined, ["column"]);
+      if (typeof column !== "string") throw argumentError(`${this.name}.inheritance: column`, "an attribute name", column);
       if (inheritanceOf(this)) throw new InvalidModel(`${this.name}.inheritance: ${inheritanceOf(this)!.root.name} declares it already`);
       declareModelState(this, INHERITANCE).declared = { root: this, column, types: types as Inheritance["types"] };
       anyDeclared = true;

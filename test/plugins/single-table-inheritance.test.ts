@@ -310,7 +310,7 @@ describe("single-table inheritance: declaration checks", () => {
     }
     expect((await rejectionOf(Widget.count())).message).toBe(`Widget.inheritance: type "Stranger" names StiTeam, which is not Widget or a subclass of it`);
     expect(await thrownBy(() => StaffMember.inheritance(() => ({})))).toBeInstanceOf(InvalidModel);
-    expect((await thrownBy(() => (Model({ id: "integer" }) as any).inheritance(() => ({}), { colum: "x" }))).message).toMatch(/the options are \{ column\?: string \}/);
+    expect((await thrownBy(() => (Model({ id: "integer" }) as any).inheritance(() => ({}), { colum: "x" }))).message).toMatch(/\.inheritance: "colum" is not an option; the options are column$/);
     expect((await thrownBy(() => (Model({ id: "integer" }) as any).inheritance({}))).message).toMatch(/takes a function returning the types/);
   });
 
