@@ -140,15 +140,15 @@ function addInMemory<R extends CountedRecord>(record: R, name: unknown, by: unkn
   return record;
 }
 
-// In memory, as Rails' increment: options such as touch (incrementAndSave's) would be ignored, so they are refused.
-function increment(this: CountedRecord, name: unknown, by: unknown = 1) {
-  refuseExtraArguments(`${this.constructor.name}#increment`, arguments.length, 2, "incrementAndSave writes the row");
-  return addInMemory(this, name, by, 1, "increment");
-}
-
-function decrement(this: CountedRecord, name: unknown, by: unknown = 1) {
-  refuseExtraArguments(`${this.constructor.name}#decrement`, arguments.length, 2, "decrementAndSave writes the row");
-  return addInMemory(this, name, by, -1, "decrement");
+/**
+ * `increment` or `decrement`: in memory, as Rails' increment. Options such as touch (those of its `AndSave` form) would
+ * be ignored, so they are refused.
+ */
+function inMemory(method: "increment" | "decrement", sign: Sign) {
+  return function (this: CountedRecord, name: unknown, by: unknown = 1) {
+    refuseExtraArguments(`${this.constructor.name}#${method}`, arguments.length, 2, `${method}AndSave writes the row`);
+    return addInMemory(this, name, by, sign, method);
+  };
 }
 
 /**
@@ -179,14 +179,12 @@ async function addAndSave(record: CountedRecord, name: unknown, by: unknown, sig
   return record;
 }
 
-async function incrementAndSave(this: CountedRecord, name: unknown, by: unknown = 1, options?: UpdateCountersOptions) {
-  refuseExtraArguments(`${this.constructor.name}#incrementAndSave`, arguments.length, 3);
-  return addAndSave(this, name, by, 1, options, "incrementAndSave");
-}
-
-async function decrementAndSave(this: CountedRecord, name: unknown, by: unknown = 1, options?: UpdateCountersOptions) {
-  refuseExtraArguments(`${this.constructor.name}#decrementAndSave`, arguments.length, 3);
-  return addAndSave(this, name, by, -1, options, "decrementAndSave");
+/** `incrementAndSave` or `decrementAndSave`. */
+function inDatabase(method: "incrementAndSave" | "decrementAndSave", sign: Sign) {
+  return async function (this: CountedRecord, name: unknown, by: unknown = 1, options?: UpdateCountersOptions) {
+    refuseExtraArguments(`${this.constructor.name}#${method}`, arguments.length, 3);
+    return addAndSave(this, name, by, sign, options, method);
+  };
 }
 
 /**
@@ -200,7 +198,13 @@ export const counters = definePlugin({
   name: "counters",
   setup(base: Record<string, unknown> & { prototype: object }) {
     Object.assign(base, { updateCounters, toUpdateCounters });
-    for (const [name, method] of Object.entries({ increment, decrement, incrementAndSave, decrementAndSave })) {
+    const methods = {
+      increment: inMemory("increment", 1),
+      decrement: inMemory("decrement", -1),
+      incrementAndSave: inDatabase("incrementAndSave", 1),
+      decrementAndSave: inDatabase("decrementAndSave", -1),
+    };
+    for (const [name, method] of Object.entries(methods)) {
       Object.defineProperty(base.prototype, name, { value: method, writable: true, configurable: true });
     }
   },
