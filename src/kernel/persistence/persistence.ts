@@ -7,11 +7,9 @@ import { RecordInvalid } from "./record-invalid.js";
 import { loadRow } from "../records/hydrate.js";
 import { runLoadStage } from "../records/load-stage.js";
 import { type RecordState, STATE } from "../records/record-state.js";
-import { findByKeyStatement, keyLookup } from "../relations/key-lookup.js";
+import { findByKeyStatement } from "../relations/key-lookup.js";
 import { Relation } from "../relations/relation.js";
-import { Statement, type StatementReader } from "../sql/statement.js";
-import { compileSelect } from "../sql/compiler.js";
-import { prepareRelation } from "../relations/relation-prepare.js";
+import type { StatementReader } from "../sql/statement.js";
 import type { AnyRecord } from "../records/record-methods.js";
 import { type Persistable, recordDatabase } from "./record-database.js";
 import { RecordDestroy } from "./record-destroy.js";
@@ -143,7 +141,9 @@ export async function reload(record: Persistable): Promise<void> {
     return runLoadStage(model, reloaded, reloaded, rows, "reload");
   };
   const planned = model.hooks.has("relation:plan") || model.hooks.has("relation:prepare");
-  const reloaded = planned ? await reloadPlanned(record, database, key, read) : await database.run(findByKeyStatement(model, key, read, "reload"));
+  // A reload is a load of the record's own row: the relation:plan hooks plan their reads for it, sent in the batch
+  // of its SELECT, and receive the reloaded record.
+  const reloaded = planned ? await new Relation(database.model(record.constructor)).loadKey(key, read, "reload") : await database.run(findByKeyStatement(model, key, read, "reload"));
   if (reloaded.length === 0) throw new RecordNotFound(`${model.name} with ${model.primaryKey.name} ${previewValue(model.primaryKey, key)} no longer exists`);
 }
 
@@ -158,20 +158,6 @@ function reloadRow(record: Persistable, row: Record<string, unknown>): Persistab
   const { hooks } = state.model;
   if (hooks.has("record:hydrate")) hooks.callSync("record:hydrate", { record, row });
   return record;
-}
-
-/**
- * A reload is a load of the record's own row: its lookup by key runs `relation:prepare` (purpose `reload`), and the
- * `relation:plan` hooks plan their reads for it, sent in the batch of its SELECT, and receive the reloaded record.
- */
-async function reloadPlanned(record: Persistable, database: Database, key: unknown, read: StatementReader<Persistable[]>): Promise<Persistable[]> {
-  const model = record[STATE].model;
-  const lookup = new Relation(database.model(record.constructor), keyLookup(model, key));
-  const pending = prepareRelation(lookup, "reload");
-  const relation = pending instanceof Promise ? await pending : pending;
-  // A hook that rewrote the lookup (its key's condition, a default scope's) changed the SQL: it is compiled as prepared.
-  const select = relation === lookup ? findByKeyStatement(model, key, read, "reload") : new Statement(compileSelect(relation.data, model, "reload"), model, "rows", read);
-  return (await relation.loadPlanned(relation.plan({ purpose: "reload" }), select)).records;
 }
 
 /**

@@ -395,27 +395,15 @@ export class Relation<R = any> {
   async toArray(): Promise<R[]> {
     this.#takes("toArray", arguments.length, 0, "narrow or page the Relation first (where, limit, paginate)");
     if (this.data.none) return [];
-    return this.#load();
-  }
-
-  /**
-   * Loads the records through every load stage: `relation:prepare` and `relation:preparePlan`, `relation:plan`, the
-   * check of `includes`, the SELECT (`select`, this Relation's own unless given) with the planned reads in one round
-   * trip, each row through `record:hydrate` and the records through `records:load`, then `relation:preload`.
-   * `select` makes the SELECT when the prepare stage kept this Relation as it is.
-   */
-  async #load(select?: () => Statement<any[]>): Promise<R[]> {
+    // Every load stage: relation:prepare and relation:preparePlan, relation:plan, the check of includes, the SELECT
+    // with the planned reads in one round trip (each row through record:hydrate, the records through records:load),
+    // then relation:preload.
     const pending = prepareLoad(this, "load");
     const relation = pending instanceof Promise ? await pending : pending;
-    // A hook that made another Relation changed its SQL: the given SELECT would be this one's.
-    return relation === this ? this.#loadPrepared(select?.()) : relation.#loadPrepared();
-  }
-
-  async #loadPrepared(select?: Statement<any[]>): Promise<R[]> {
-    const plan = this.plan();
-    await this.checkIncludes(plan);
-    const { records } = await this.loadPlanned(plan, select);
-    await this.preload(records, plan);
+    const plan = relation.plan();
+    await relation.checkIncludes(plan);
+    const { records } = await relation.loadPlanned(plan);
+    await relation.preload(records, plan);
     return records;
   }
 
@@ -449,13 +437,24 @@ export class Relation<R = any> {
     if (id === undefined) throw new CastError(`${model.name}.find: the id is undefined`, model.model, model.primaryKey.name, id);
     const key = id === null ? UNCASTABLE : castConditionValue(model.primaryKey, id);
     if (key === UNCASTABLE || key === null) return null;
-    if (model.hooks.has("relation:plan") || model.hooks.has("relation:prepare")) {
-      // A plugin prepares or plans loads: the lookup is a load as any other, by the same SQL.
-      const lookup = this.#with(keyLookup(model, key));
-      return lookup.#load(() => findByKeyStatement(model, key, lookup.#recordsOfRows())).then(([record]) => record ?? null);
-    }
+    if (model.hooks.has("relation:plan") || model.hooks.has("relation:prepare")) return this.loadKey(key, this.#recordsOfRows(), "load").then(([record]) => record ?? null);
     const Class = unboundModel(this.modelClass);
     return this.run(findByKeyStatement(model, key, (rows, _meta, database) => (rows[0] === undefined ? null : loadOne(Class, model, rows[0], database))));
+  }
+
+  /**
+   * @internal The records of the row whose primary key is `key` (as stored), read by `read`, when a plugin prepares
+   * or plans loads (`find(id)`'s, `reload()`'s): the lookup is a load as any other, through the prepare stage and the
+   * plan for `purpose`, by the SQL compiled once per Model unless a hook rewrote the lookup (its key's condition, a
+   * default scope's).
+   */
+  async loadKey(key: unknown, read: StatementReader<any[]>, purpose: "load" | "reload"): Promise<any[]> {
+    const model = this.model;
+    const lookup = this.#with(keyLookup(model, key));
+    const pending = prepareLoad(lookup, purpose);
+    const relation = pending instanceof Promise ? await pending : pending;
+    const select = relation === lookup ? findByKeyStatement(model, key, read, purpose) : new Statement(compileSelect(relation.data, model, purpose), model, "rows", read);
+    return (await relation.loadPlanned(relation.plan({ purpose }), select)).records;
   }
 
   /** The first record matching the conditions, or null. */
