@@ -11,6 +11,7 @@ import {
   defineModelState,
   InvalidModel,
   modelState,
+  optionsArgument,
 } from "../kernel/index.js";
 
 /** One `normalizes` declaration's function and whether it also receives null. */
@@ -62,14 +63,6 @@ function checkedNames(model: Function, names: unknown): string[] {
   return list as string[];
 }
 
-function checkedOptions(model: Function, options: unknown): NormalizesOptions {
-  if (options === undefined) return {};
-  if (typeof options !== "object" || options === null || Object.keys(options).some((key) => key !== "applyToNull")) {
-    throw new TypeError(`${model.name}.normalizes: the options are { applyToNull?: boolean }`);
-  }
-  return options;
-}
-
 /**
  * Normalization (Rails 7.1's `normalizes`): `this.normalizes("email", (email) => email.trim().toLowerCase())` in a
  * `static {}` block. The function runs on every assignment of the attribute (build, assign, create, update,
@@ -81,7 +74,7 @@ export const normalization = definePlugin({
   setup(base: Record<string, unknown>) {
     base["normalizes"] = function (this: Function, names: unknown, normalize: unknown, options?: unknown) {
       if (typeof normalize !== "function") throw new TypeError(`${this.name}.normalizes takes an attribute name or a list of them, then a function`);
-      const { applyToNull = false } = checkedOptions(this, options);
+      const { applyToNull = false } = optionsArgument(`${this.name}.normalizes`, options as NormalizesOptions | undefined, ["applyToNull"]);
       const byAttribute = declareModelState(this, NORMALIZERS);
       for (const name of checkedNames(this, names)) {
         byAttribute.set(name, [...(byAttribute.get(name) ?? []), { normalize: normalize as Normalizer["normalize"], applyToNull }]);

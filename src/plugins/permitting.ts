@@ -8,6 +8,7 @@ import {
   castValue,
   definePlugin,
   isPlainObject,
+  optionsArgument,
   previewText,
   refusedValueError,
   type Relation,
@@ -73,10 +74,7 @@ function namesAndOptions(model: ResolvedModel, args: unknown[]): [string[], Perm
   if (args.length > 2 || !isPlainObject(options)) {
     throw new TypeError(`${model.name}.permit takes (input, ...names) or (input, names, options)`);
   }
-  for (const key of Object.keys(options)) {
-    if (key !== "emptyAsNull") throw new TypeError(`${model.name}.permit: unknown option ${key}`);
-  }
-  return [names, options];
+  return [names, optionsArgument(`${model.name}.permit`, options, ["emptyAsNull"])];
 }
 
 /**

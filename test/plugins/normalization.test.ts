@@ -90,7 +90,7 @@ describe("normalizes", () => {
         }
       }
       return BadOption;
-    }).toThrow(/applyToNull/);
+    }).toThrow(/^BadOption\.normalizes: "applyToNil" is not an option; the options are applyToNull$/);
   });
 
   it("bulk inserts build records, so they are normalized; updateAll writes its values as given, as Rails' update_all", async () => {

@@ -108,7 +108,7 @@ describe("permit(input, names, { emptyAsNull }): HTML forms", () => {
   });
 
   it("refuses unknown options and a call mixing the two forms", () => {
-    expect(() => User.permit({}, ["age"], { emptyAsNul: true } as never)).toThrow(/User\.permit: unknown option emptyAsNul/);
+    expect(() => User.permit({}, ["age"], { emptyAsNul: true } as never)).toThrow(/^User\.permit: "emptyAsNul" is not an option; the options are emptyAsNull$/);
     // @ts-expect-error names come as a list or as arguments, not both
     expect(() => User.permit({}, ["age"], { emptyAsNull: true }, "name")).toThrow(/User\.permit takes/);
     expect(() => User.permit({}, ["age"], null as never)).toThrow(/User\.permit takes/);
