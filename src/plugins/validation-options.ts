@@ -117,23 +117,16 @@ export const trueOrObject: Check = (value) => (value === true || isOptionsObject
 
 // The options of a whole declaration, beside its checks.
 const DECLARATION_CHECKS: Record<string, Check> = {
-  allowNil: boolean,
-  allowBlank: boolean,
-  message: text,
+  ...COMMON_CHECKS,
   on: (value) => (value === "create" || value === "update" ? undefined : 'must be "create" or "update"'),
   if: (value) => (typeof value === "function" ? undefined : "must be a function of the record"),
 };
 
-function problemOf(key: string, value: unknown, validators: ReadonlyMap<string, Validator>): string | undefined {
-  const validator = validators.get(key);
-  if (validator) {
-    const problem = commonProblem(value) ?? (validator.check ?? trueOrObject)(value);
-    return problem && `${key}: ${problem}`;
-  }
-  const check = Object.hasOwn(DECLARATION_CHECKS, key) ? DECLARATION_CHECKS[key] : undefined;
-  if (!check) return `unknown option ${key} (options: ${[...validators.keys(), ...Object.keys(DECLARATION_CHECKS)].join(", ")})`;
-  const problem = check(value);
-  return problem && `${key}: ${problem}`;
+/** The check of a declaration's options: each check the Model offers (its common options too), then its own options. */
+function declarationCheck(validators: ReadonlyMap<string, Validator>): Check {
+  const checks = Object.fromEntries([...validators].map(([name, validator]): [string, Check] => [name, (value) => commonProblem(value) ?? (validator.check ?? trueOrObject)(value)]));
+  // An option set to `false` is off, as Rails skips `presence: false`.
+  return objectOf({ ...checks, ...DECLARATION_CHECKS }, [], true);
 }
 
 /**
@@ -142,12 +135,8 @@ function problemOf(key: string, value: unknown, validators: ReadonlyMap<string, 
  */
 export function checkValidationOptions(modelName: string, attribute: string, options: object, validators: ReadonlyMap<string, Validator>): void {
   const where = `${modelName}.validates(${JSON.stringify(attribute)})`;
-  // An option set to `false` is off, as Rails skips `presence: false`.
-  const given = Object.entries(options).filter(([, value]) => value !== undefined && value !== false);
-  for (const [key, value] of given) {
-    const problem = problemOf(key, value, validators);
-    if (problem) throw new TypeError(`${where}: ${problem}`);
-  }
+  const problem = declarationCheck(validators)(options);
+  if (problem) throw new TypeError(`${where}: ${problem}`);
   // Rails counts a check turned off with `false` as given: `{ presence: false }` alone declares nothing, quietly.
   const checks = Object.entries(options).filter(([key, value]) => validators.has(key) && value !== undefined);
   if (checks.length === 0) throw new TypeError(`${where} needs at least one check (${[...validators.keys()].join(", ")})`);
