@@ -26,7 +26,7 @@ function timestampsOf(model: Function): ReadonlySet<Timestamp> {
  */
 export const timestamps = definePlugin({
   name: "timestamps",
-  appliesTo: (model: Function) => TIMESTAMPS.some((name) => hasTimestamp(model, name)),
+  appliesTo: (model: Function) => timestampsOf(model).size > 0,
   hooks: {
     // Marked for the writes made without a record: an upsert touches updatedAt as a save does.
     "model:finalize"(model: Function) {

@@ -100,12 +100,8 @@ function checkReservedNames(model: Function, tableName: string, attributes: Map<
   const advice = `names starting with ${RESERVED_PREFIX} are reserved for the names recordflare adds to its queries`;
   if (isReservedName(tableName)) throw new InvalidModel(`${model.name || tableName}: table ${JSON.stringify(tableName)}: ${advice}; rename the table`);
   for (const attribute of attributes.values()) {
-    if (isReservedName(attribute.column)) {
-      throw new InvalidModel(`${model.name}: attribute ${attribute.name} has the column ${JSON.stringify(attribute.column)}: ${advice}; rename the column`);
-    }
-    if (hidesRowId(attribute.column)) {
-      throw new InvalidModel(`${model.name}: attribute ${attribute.name} has the column ${JSON.stringify(attribute.column)}: ${ROW_ID_REASON}; rename the column`);
-    }
+    const reason = isReservedName(attribute.column) ? advice : hidesRowId(attribute.column) ? ROW_ID_REASON : undefined;
+    if (reason) throw new InvalidModel(`${model.name}: attribute ${attribute.name} has the column ${JSON.stringify(attribute.column)}: ${reason}; rename the column`);
   }
 }
 
