@@ -4,7 +4,7 @@ import type { Database } from "../database/database.js";
 import type { SaveContext, SaveOperation } from "../plugin-api/hooks.js";
 import { loadRow } from "../records/hydrate.js";
 import { runLoadStage } from "../records/load-stage.js";
-import { currentValue, type RecordState, STATE } from "../records/record-state.js";
+import { currentValue, type RecordState, STATE, storedValue } from "../records/record-state.js";
 
 /**
  * Runs hooks that may abort; an abort sets `abortReason` and answers false. After-hooks run this way too: an abort
@@ -48,8 +48,7 @@ export function finishSave(
     const row = { ...state.row };
     for (const name of Object.keys(changes)) {
       const attribute = state.model.byName.get(name)!;
-      const value = currentValue(state, attribute);
-      row[attribute.column] = value === null || value === undefined ? null : attribute.type.toDatabase(value);
+      row[attribute.column] = storedValue(attribute, currentValue(state, attribute));
     }
     state.row = row;
     // What the write set is known now, even where a partial select had not loaded it.
