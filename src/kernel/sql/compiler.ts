@@ -171,7 +171,7 @@ const COMPILE_HOOKS = ["relation:select", "relation:where", "relation:order", "r
 
 /** Whether plugins change how this Model's queries compile (then nothing compiled may be reused). */
 export function hasCompileHooks(model: ResolvedModel): boolean {
-  return COMPILE_HOOKS.some((name) => model.hooks.has(name));
+  return model.hooks.hasAnyOf(COMPILE_HOOKS);
 }
 
 /** The parts of the SELECT a Relation sends for `purpose`, after the `relation:*` hooks. */
