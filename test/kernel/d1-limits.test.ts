@@ -156,6 +156,36 @@ describe("expression depth: never deeper than D1's 100", () => {
   });
 });
 
+/** `levels` alternating where() and or(): each level holds the conditions before it one level deeper. */
+function alternating(levels: number) {
+  let relation = User.where({ name: NAMES[0] });
+  for (let index = 1; index <= levels; index++) relation = relation.where({ age: index }).or(User.where({ name: NAMES[index] }));
+  return relation;
+}
+
+const TOO_DEEP = /^User: or\(\) and whereNot\(\) nest its conditions past D1's limit of 100 on an expression's depth/;
+
+describe("expression depth: conditions that nest for real", () => {
+  it("are refused past half the limit with TypeError naming the Model before anything is sent, and run below it alone or as a subquery", async () => {
+    const { db, events } = listen();
+    const deep = db.model(User).merge(alternating(23));
+    expect(() => deep.toSql()).toThrow(TOO_DEEP);
+    for (const run of [() => deep.toArray(), () => deep.count(), () => deep.exists(), () => deep.pluck("name"), () => deep.paginate({ page: 1 })]) {
+      await expect(run()).rejects.toThrow(TOO_DEEP);
+    }
+    await expect(deep.updateAll({ score: 1 })).rejects.toThrow(TOO_DEEP);
+    await expect(deep.deleteAll()).rejects.toThrow(TOO_DEEP);
+    let notted = User.whereNot({ name: NAMES[0], age: 0 });
+    for (let index = 1; index < 40; index++) notted = User.whereNot({ age: index }).or(notted.where({ name: NAMES[index] }));
+    await expect(db.model(User).merge(notted).count()).rejects.toThrow(TOO_DEEP);
+    expect(events).toHaveLength(0);
+    // One level less runs alone and as the subquery of a paged updateAll, whose conditions SQLite counts twice.
+    const shallow = db.model(User).merge(alternating(22));
+    expect(await shallow.pluck("name")).toEqual([NAMES[22]]);
+    expect(await shallow.order({ name: "asc" }).limit(5).updateAll({ score: 0.5 })).toBe(1);
+  });
+});
+
 describe("filtered values bound past the plain parameters", () => {
   it("show as [FILTERED] in query events", async () => {
     const secret = "canary-secret@example.com";

@@ -83,6 +83,35 @@ function joinBalanced(terms: readonly string[], operator: " AND " | " OR "): str
   return `(${joinBalanced(terms.slice(0, middle), operator)})${operator}(${joinBalanced(terms.slice(middle), operator)})`;
 }
 
+/** How many AND or OR operators `joinBalanced` puts above a term of `count`, at most. */
+function joinHeight(count: number): number {
+  return count <= FLAT_TERMS ? Math.max(count - 1, 0) : 1 + joinHeight(count - (count >> 1));
+}
+
+/** D1's limit on the depth of an expression (SQLite's expression tree height). */
+const MAX_EXPRESSION_DEPTH = 100;
+
+/** The deepest term conditions join: `"name" = json_extract(?91, '$[0]') COLLATE NOCASE` is 4 deep. */
+const DEEPEST_TERM = 4;
+
+/** The levels of a statement around its conditions: a subquery, the IN or count that holds it. */
+const LEVELS_AROUND = 4;
+
+/**
+ * Refuses, before anything is sent, conditions that would nest past D1's expression depth. A balanced join keeps any
+ * number of conditions shallow, but an `or` of Relations that each hold an `or` beside other conditions (or a
+ * `whereNot` of such) nests one level for real each time, and no rewriting of it stays as cheap. SQLite counts the
+ * conditions of a subquery inside an expression twice (once in the expression, once in the subquery), so conditions
+ * are held to half the limit wherever they are: a Relation that runs alone also runs as a `withCount` scope, a paged
+ * `updateAll` or an `sql` subquery.
+ */
+function assertDepthWithinD1Limit(depth: number, model: ResolvedModel): void {
+  if (2 * (depth + DEEPEST_TERM) + LEVELS_AROUND <= MAX_EXPRESSION_DEPTH) return;
+  throw new TypeError(
+    `${model.name}: or() and whereNot() nest its conditions past D1's limit of ${MAX_EXPRESSION_DEPTH} on an expression's depth (an or() of Relations that each hold an or() beside other conditions, chained); it was not sent`,
+  );
+}
+
 /** Joins compiled conditions with AND, as a balanced tree (see `joinBalanced`); for plugins that build a WHERE. */
 export function joinWithAnd(terms: readonly string[]): string {
   return joinBalanced(terms, " AND ");
@@ -99,8 +128,8 @@ function compileComparison(condition: Extract<Condition, { kind: "compare" }>, p
   return condition.operator === "ignoringCase" ? `${column} = ${value} COLLATE NOCASE` : `${column} ${condition.operator} ${value}`;
 }
 
-/** Compiles one condition to SQL. */
-export function compileCondition(condition: Condition, model: ResolvedModel, params: ParamWriter): string {
+/** Compiles one condition to SQL; `depth` is how many operators will stand above it (see `assertDepthWithinD1Limit`). */
+export function compileCondition(condition: Condition, model: ResolvedModel, params: ParamWriter, depth = 0): string {
   switch (condition.kind) {
     case "equal":
       return `${columnOf(condition.attribute)} = ${params.bind(condition.value, { kind: "value", attribute: condition.attribute })}`;
@@ -115,26 +144,33 @@ export function compileCondition(condition: Condition, model: ResolvedModel, par
     case "sql":
       return `(${compileFragment(condition.fragment, model, params)})`;
     case "not":
-      return compileNot(condition.conditions, model, params);
+      return compileNot(condition.conditions, model, params, depth);
     case "or":
-      return `(${joinBalanced(
-        orBranches(condition.branches).map((branch) => compileConditions(branch, model, params)),
-        " OR ",
-      )})`;
+      return compileOr(orBranches(condition.branches), model, params, depth);
   }
 }
 
-/** NOT of conditions; of one IS NULL, the plainer `IS NOT NULL` (`whereNot({ deletedAt: null })`), which reads an index alike. */
-function compileNot(conditions: readonly Condition[], model: ResolvedModel, params: ParamWriter): string {
-  const [only] = conditions;
-  if (conditions.length === 1 && only?.kind === "null") return `${columnOf(only.attribute)} IS NOT NULL`;
-  return `NOT (${compileConditions(conditions, model, params)})`;
+function compileOr(branches: ReadonlyArray<readonly Condition[]>, model: ResolvedModel, params: ParamWriter, depth: number): string {
+  const below = depth + joinHeight(branches.length);
+  return `(${joinBalanced(
+    branches.map((branch) => compileConditions(branch, model, params, below)),
+    " OR ",
+  )})`;
 }
 
-/** Compiles conditions joined with AND. */
-export function compileConditions(conditions: readonly Condition[], model: ResolvedModel, params: ParamWriter): string {
+/** NOT of conditions; of one IS NULL, the plainer `IS NOT NULL` (`whereNot({ deletedAt: null })`), which reads an index alike. */
+function compileNot(conditions: readonly Condition[], model: ResolvedModel, params: ParamWriter, depth: number): string {
+  const [only] = conditions;
+  if (conditions.length === 1 && only?.kind === "null") return `${columnOf(only.attribute)} IS NOT NULL`;
+  return `NOT (${compileConditions(conditions, model, params, depth + 1)})`;
+}
+
+/** Compiles conditions joined with AND; `depth` is how many operators will stand above them. */
+export function compileConditions(conditions: readonly Condition[], model: ResolvedModel, params: ParamWriter, depth = 0): string {
   if (conditions.length === 0) return "1 = 1";
-  return joinWithAnd(conditions.map((condition) => compileCondition(condition, model, params)));
+  const below = depth + joinHeight(conditions.length);
+  assertDepthWithinD1Limit(below, model);
+  return joinWithAnd(conditions.map((condition) => compileCondition(condition, model, params, below)));
 }
 
 function compileOrderTerm(term: OrderTerm, model: ResolvedModel, params: ParamWriter): string {
@@ -166,6 +202,14 @@ function selectColumns(data: RelationData, model: ResolvedModel, params: ParamWr
   return [own === "*" ? `${model.quotedTable}.*` : own, ...computed].join(", ");
 }
 
+/** The terms of a WHERE, which `joinSelect` joins with AND: a list of primary keys `joinable` as a join. */
+function compileWhere(conditions: readonly Condition[], model: ResolvedModel, params: ParamWriter, joinable: (join: ListJoin) => void): string[] {
+  const depth = joinHeight(conditions.length);
+  return conditions.map((condition) =>
+    condition.kind === "in" && condition.attribute === model.primaryKey ? compileIn(condition, model, params, joinable) : compileCondition(condition, model, params, depth),
+  );
+}
+
 /** The hooks that compile a SELECT, in the order they run. */
 const COMPILE_HOOKS = ["relation:select", "relation:where", "relation:order", "relation:paging"] as const;
 
@@ -184,13 +228,7 @@ export function selectParts(data: RelationData, model: ResolvedModel, params = n
     distinct: data.distinct,
     columns: selectColumns(data, model, params, purpose),
     from: model.quotedTable,
-    where: data.none
-      ? ["1 = 0"]
-      : data.conditions.map((condition) =>
-          condition.kind === "in" && condition.attribute === model.primaryKey
-            ? compileIn(condition, model, params, joinable)
-            : compileCondition(condition, model, params),
-        ),
+    where: data.none ? ["1 = 0"] : compileWhere(data.conditions, model, params, joinable),
     order: data.order.map((term) => compileOrderTerm(term, model, params)),
     limit: data.limit,
     offset: data.offset,
