@@ -156,6 +156,29 @@ describe("expression depth: never deeper than D1's 100", () => {
   });
 });
 
+describe("ORDER BY: never more than D1's 100 terms", () => {
+  it("orders by each attribute once, so any number of attribute terms runs", async () => {
+    expect(User.order({ name: "asc" }).order({ name: "desc", age: "desc" }).toSql().sql).toBe(`SELECT * FROM "users" ORDER BY "name" ASC, "age" DESC`);
+    let relation = User.where({ name: NAMES });
+    for (let index = 0; index < 150; index++) relation = relation.order(index % 2 === 0 ? { age: "desc" } : { name: "asc", score: "desc" });
+    expect(await relation.limit(2).pluck("age")).toEqual([599, 598]);
+    expect(await relation.last()).toMatchObject({ age: 0 });
+  });
+
+  it("refuses more than 100 terms of sql fragments with TypeError naming the Model and order, before anything is sent", async () => {
+    const { db, events } = listen();
+    let relation = db.model(User).where({ name: NAMES.slice(0, 3) });
+    for (let index = 0; index < 100; index++) relation = relation.order(sql`${column("age")} * ${index + 1}`);
+    expect(await relation.pluck("age")).toEqual([0, 1, 2]);
+    events.length = 0;
+    const over = relation.order(sql`${column("name")}`);
+    expect(() => over.toSql()).toThrow(/^User\.order: 101 terms in an ORDER BY are over D1's limit of 100; it was not sent$/);
+    await expect(over.toArray()).rejects.toThrow(/^User\.order: 101 terms/);
+    await expect(over.limit(1).updateAll({ score: 1 })).rejects.toThrow(/^User\.order: 101 terms/);
+    expect(events).toHaveLength(0);
+  });
+});
+
 /** `levels` alternating where() and or(): each level holds the conditions before it one level deeper. */
 function alternating(levels: number) {
   let relation = User.where({ name: NAMES[0] });

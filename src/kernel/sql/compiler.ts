@@ -179,6 +179,31 @@ function compileOrderTerm(term: OrderTerm, model: ResolvedModel, params: ParamWr
   return `${columnOf(term.attribute)} ${term.direction.toUpperCase()}${nulls}`;
 }
 
+/**
+ * The ORDER BY terms, each attribute once: a later term on an attribute already ordered by could only sort rows that
+ * tie on it, which it does not change (`order({ name: "asc" }).order({ name: "desc" })` is `"name" ASC`). So an order
+ * of attributes always fits D1's limit on terms, as a table has at most 100 columns.
+ */
+function compileOrder(order: readonly OrderTerm[], model: ResolvedModel, params: ParamWriter): string[] {
+  const ordered = new Set<Attribute>();
+  const kept = order.filter((term) => {
+    if (term.kind === "sql") return true;
+    const first = !ordered.has(term.attribute);
+    ordered.add(term.attribute);
+    return first;
+  });
+  return kept.map((term) => compileOrderTerm(term, model, params));
+}
+
+/** D1's limit on the terms of an ORDER BY (SQLite's limit on columns). */
+const MAX_COLUMNS = 100;
+
+/** Refuses, before anything is sent, an ORDER BY of more terms than D1 takes (more than 100 `sql` fragments). */
+function assertOrderWithinD1Limit(parts: SelectParts, model: ResolvedModel): void {
+  if (parts.order.length <= MAX_COLUMNS) return;
+  throw new TypeError(`${model.name}.order: ${parts.order.length} terms in an ORDER BY are over D1's limit of ${MAX_COLUMNS}; it was not sent`);
+}
+
 function ownColumns(data: RelationData, model: ResolvedModel): string {
   if (!data.select) return model.selectList;
   const attributes = data.distinct || data.select.includes(model.primaryKey) ? data.select : [model.primaryKey, ...data.select];
@@ -229,7 +254,7 @@ export function selectParts(data: RelationData, model: ResolvedModel, params = n
     columns: selectColumns(data, model, params, purpose),
     from: model.quotedTable,
     where: data.none ? ["1 = 0"] : compileWhere(data.conditions, model, params, joinable),
-    order: data.order.map((term) => compileOrderTerm(term, model, params)),
+    order: compileOrder(data.order, model, params),
     limit: data.limit,
     offset: data.offset,
     params,
@@ -240,6 +265,7 @@ export function selectParts(data: RelationData, model: ResolvedModel, params = n
     const context = { data: frozenDescription(data), parts, model, purpose };
     for (const name of COMPILE_HOOKS) hooks.callSync(name, context);
   }
+  assertOrderWithinD1Limit(parts, model);
   return parts;
 }
 
