@@ -195,7 +195,7 @@ function compileOrder(order: readonly OrderTerm[], model: ResolvedModel, params:
   return kept.map((term) => compileOrderTerm(term, model, params));
 }
 
-/** D1's limit on the terms of an ORDER BY (SQLite's limit on columns). */
+/** D1's limit on the terms of an ORDER BY and on the columns of a result (SQLite's limit on columns). */
 const MAX_COLUMNS = 100;
 
 /** Refuses, before anything is sent, an ORDER BY of more terms than D1 takes (more than 100 `sql` fragments). */
@@ -204,10 +204,25 @@ function assertOrderWithinD1Limit(parts: SelectParts, model: ResolvedModel): voi
   throw new TypeError(`${model.name}.order: ${parts.order.length} terms in an ORDER BY are over D1's limit of ${MAX_COLUMNS}; it was not sent`);
 }
 
+/**
+ * Refuses, before anything is sent, a SELECT of more columns than D1 returns: the Model's (up to 100, a table's most)
+ * with the computed ones (`withCount`'s).
+ */
+function assertColumnsWithinD1Limit(own: number, computed: number, model: ResolvedModel): void {
+  if (own + computed <= MAX_COLUMNS) return;
+  throw new TypeError(
+    `${model.name}: a SELECT of ${own} attributes and ${computed} computed columns (withCount's) is over D1's limit of ${MAX_COLUMNS} columns; it was not sent`,
+  );
+}
+
+/** The attributes a SELECT loads: all, or those of `select` with the primary key (unless `distinct`). */
+function selectedAttributes(data: RelationData, model: ResolvedModel): readonly Attribute[] {
+  if (!data.select) return model.attributes;
+  return data.distinct || data.select.includes(model.primaryKey) ? data.select : [model.primaryKey, ...data.select];
+}
+
 function ownColumns(data: RelationData, model: ResolvedModel): string {
-  if (!data.select) return model.selectList;
-  const attributes = data.distinct || data.select.includes(model.primaryKey) ? data.select : [model.primaryKey, ...data.select];
-  return attributes.map(columnOf).join(", ");
+  return data.select ? selectedAttributes(data, model).map(columnOf).join(", ") : model.selectList;
 }
 
 /**
@@ -223,6 +238,7 @@ const LOADS_RECORDS: ReadonlySet<QueryPurpose> = new Set<QueryPurpose>(["load", 
 function selectColumns(data: RelationData, model: ResolvedModel, params: ParamWriter, purpose: QueryPurpose): string {
   const own = ownColumns(data, model);
   if (data.columns.length === 0 || !LOADS_RECORDS.has(purpose)) return own;
+  assertColumnsWithinD1Limit(selectedAttributes(data, model).length, data.columns.length, model);
   const computed = data.columns.map(({ name, fragment }) => `(${compileFragment(fragment, model, params)}) AS ${quoteIdentifier(name)}`);
   return [own === "*" ? `${model.quotedTable}.*` : own, ...computed].join(", ");
 }

@@ -118,7 +118,8 @@ function countsGiven(relation: Relation, specs: readonly unknown[]): Array<[stri
  * replaces its count.
  */
 function withCount<R extends Relation>(this: R, ...specs: unknown[]): R {
-  const given = countsGiven(this, specs);
+  // A name given twice is counted once, by its last scope: each count is a column, and D1 returns at most 100.
+  const given = [...new Map(countsGiven(this, specs))];
   let scopes = (this.extension(COUNTS) ?? {}) as CountScopes;
   for (const [name, scope] of given) scopes = { ...scopes, [countedAssociation(this, "withCount", name).name]: scope };
   const counting = this.withExtension(COUNTS, scopes);
