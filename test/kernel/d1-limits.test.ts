@@ -123,6 +123,17 @@ describe("SQL text: never more than D1's 100 KB", () => {
   });
 });
 
+describe("sql fragments folded from thousands of others", () => {
+  it("compile without recursion: one of 3,000 runs, one of 20,000 is refused by its SQL length, not the JavaScript stack", async () => {
+    const list = (count: number) => Array.from({ length: count - 1 }).reduce<SqlFragment>((fragment) => sql`${fragment}, ${column("name")}`, sql`${column("name")}`);
+    const folded = (count: number) => sql`${column("name")} IN (${list(count)})`;
+    expect(await User.where({ name: NAMES.slice(0, 3) }).where(folded(3000)).count()).toBe(3);
+    const { db, events } = listen();
+    await expect(db.model(User).where(folded(20_000)).count()).rejects.toThrow(/^User: a statement of \d+ bytes of SQL is over D1's limit of 100000 bytes; it was not sent$/);
+    expect(events).toHaveLength(0);
+  });
+});
+
 describe("expression depth: never deeper than D1's 100", () => {
   it("300 chained or()s that bind no value", async () => {
     let relation = User.where({ bornAt: null, name: NAMES[0] });

@@ -29,22 +29,41 @@ function bindFragmentParam(value: unknown, params: ParamWriter): string {
   return params.bind(typeof value === "boolean" ? attributeTypes.boolean.toDatabase(value) : value);
 }
 
-/** Splices an `sql` fragment, binding its values, naming the columns of `column()` references, compiling subqueries. */
+/** The SQL of a value of a fragment other than a fragment: a `column()`'s name, a subquery, or a bound value. */
+function fragmentValueText(value: unknown, model: ResolvedModel | undefined, params: ParamWriter): string {
+  if (value instanceof ColumnReference) return quoteIdentifier(model ? attributeNamed(model, value.attribute).column : underscore(value.attribute));
+  if (value instanceof Subquery) return `(${value.compile(params)})`;
+  return bindFragmentParam(value, params);
+}
+
+/**
+ * Splices an `sql` fragment, binding its values, naming the columns of `column()` references, compiling subqueries.
+ * The fragments spliced in it are walked with a stack of its own, not by recursion: one folded from thousands of
+ * others (sql`${list}, ${value}`) nests as deep as it is long, past the JavaScript stack, and its SQL is then held
+ * to D1's limit on length like any other.
+ */
 export function compileFragment(fragment: SqlFragment, model: ResolvedModel | undefined, params: ParamWriter): string {
   params.fragments = true;
   let text = fragment.strings[0]!;
-  fragment.values.forEach((value, index) => {
-    if (value instanceof ColumnReference) {
-      text += quoteIdentifier(model ? attributeNamed(model, value.attribute).column : underscore(value.attribute));
-    } else if (value instanceof SqlFragment) {
-      text += compileFragment(value, model, params);
-    } else if (value instanceof Subquery) {
-      text += `(${value.compile(params)})`;
-    } else {
-      text += bindFragmentParam(value, params);
+  const open = [{ fragment, next: 0 }];
+  while (open.length > 0) {
+    const current = open.at(-1)!;
+    const { strings, values } = current.fragment;
+    if (current.next === values.length) {
+      open.pop();
+      // The text after the fragment just closed, in the one that holds it.
+      const outer = open.at(-1);
+      if (outer) text += outer.fragment.strings[outer.next]!;
+      continue;
     }
-    text += fragment.strings[index + 1]!;
-  });
+    const value = values[current.next++];
+    if (value instanceof SqlFragment) {
+      text += value.strings[0]!;
+      open.push({ fragment: value, next: 0 });
+    } else {
+      text += fragmentValueText(value, model, params) + strings[current.next]!;
+    }
+  }
   return text;
 }
 
