@@ -41,7 +41,8 @@ async function pluck(this: Relation, ...names: string[]): Promise<unknown[]> {
   const pending = prepareRelation(this, "pluck");
   const relation = pending instanceof Promise ? await pending : pending;
   const parts = selectParts(relation.description, model, undefined, "pluck");
-  parts.columns = attributes.map((a) => quoteIdentifier(a.column)).join(", ");
+  // Each column once (rows are read by column name), so that no number of names passes D1's limit on columns.
+  parts.columns = [...new Set(attributes.map((a) => quoteIdentifier(a.column)))].join(", ");
   const read = (row: Row) => attributes.map((a) => (row[a.column] == null ? null : a.type.fromDatabase(row[a.column])));
   const values = (rows: Row[]) => rows.map((row) => (names.length === 1 ? read(row)[0] : read(row)));
   // The rows go through the load stage as a load's do (a decryption), then each value through its attribute's type.

@@ -123,6 +123,17 @@ describe("SQL text: never more than D1's 100 KB", () => {
   });
 });
 
+describe("sql fragments folded from thousands of others", () => {
+  it("compile without recursion: one of 3,000 runs, one of 20,000 is refused by its SQL length, not the JavaScript stack", async () => {
+    const list = (count: number) => Array.from({ length: count - 1 }).reduce<SqlFragment>((fragment) => sql`${fragment}, ${column("name")}`, sql`${column("name")}`);
+    const folded = (count: number) => sql`${column("name")} IN (${list(count)})`;
+    expect(await User.where({ name: NAMES.slice(0, 3) }).where(folded(3000)).count()).toBe(3);
+    const { db, events } = listen();
+    await expect(db.model(User).where(folded(20_000)).count()).rejects.toThrow(/^User: a statement of \d+ bytes of SQL is over D1's limit of 100000 bytes; it was not sent$/);
+    expect(events).toHaveLength(0);
+  });
+});
+
 describe("expression depth: never deeper than D1's 100", () => {
   it("300 chained or()s that bind no value", async () => {
     let relation = User.where({ bornAt: null, name: NAMES[0] });
@@ -153,6 +164,59 @@ describe("expression depth: never deeper than D1's 100", () => {
     let nested = User.whereNot({ name: NAMES });
     for (const name of NAMES.slice(0, 150)) nested = nested.or(User.whereNot({ name, age: gte(0) }));
     expect(await nested.where({ name: NAMES }).count()).toBe(600);
+  });
+});
+
+describe("ORDER BY: never more than D1's 100 terms", () => {
+  it("orders by each attribute once, so any number of attribute terms runs", async () => {
+    expect(User.order({ name: "asc" }).order({ name: "desc", age: "desc" }).toSql().sql).toBe(`SELECT * FROM "users" ORDER BY "name" ASC, "age" DESC`);
+    let relation = User.where({ name: NAMES });
+    for (let index = 0; index < 150; index++) relation = relation.order(index % 2 === 0 ? { age: "desc" } : { name: "asc", score: "desc" });
+    expect(await relation.limit(2).pluck("age")).toEqual([599, 598]);
+    expect(await relation.last()).toMatchObject({ age: 0 });
+  });
+
+  it("refuses more than 100 terms of sql fragments with TypeError naming the Model and order, before anything is sent", async () => {
+    const { db, events } = listen();
+    let relation = db.model(User).where({ name: NAMES.slice(0, 3) });
+    for (let index = 0; index < 100; index++) relation = relation.order(sql`${column("age")} * ${index + 1}`);
+    expect(await relation.pluck("age")).toEqual([0, 1, 2]);
+    events.length = 0;
+    const over = relation.order(sql`${column("name")}`);
+    expect(() => over.toSql()).toThrow(/^User\.order: 101 terms in an ORDER BY are over D1's limit of 100; it was not sent$/);
+    await expect(over.toArray()).rejects.toThrow(/^User\.order: 101 terms/);
+    await expect(over.limit(1).updateAll({ score: 1 })).rejects.toThrow(/^User\.order: 101 terms/);
+    expect(events).toHaveLength(0);
+  });
+});
+
+/** `levels` alternating where() and or(): each level holds the conditions before it one level deeper. */
+function alternating(levels: number) {
+  let relation = User.where({ name: NAMES[0] });
+  for (let index = 1; index <= levels; index++) relation = relation.where({ age: index }).or(User.where({ name: NAMES[index] }));
+  return relation;
+}
+
+const TOO_DEEP = /^User: or\(\) and whereNot\(\) nest its conditions past D1's limit of 100 on an expression's depth/;
+
+describe("expression depth: conditions that nest for real", () => {
+  it("are refused past half the limit with TypeError naming the Model before anything is sent, and run below it alone or as a subquery", async () => {
+    const { db, events } = listen();
+    const deep = db.model(User).merge(alternating(23));
+    expect(() => deep.toSql()).toThrow(TOO_DEEP);
+    for (const run of [() => deep.toArray(), () => deep.count(), () => deep.exists(), () => deep.pluck("name"), () => deep.paginate({ page: 1 })]) {
+      await expect(run()).rejects.toThrow(TOO_DEEP);
+    }
+    await expect(deep.updateAll({ score: 1 })).rejects.toThrow(TOO_DEEP);
+    await expect(deep.deleteAll()).rejects.toThrow(TOO_DEEP);
+    let notted = User.whereNot({ name: NAMES[0], age: 0 });
+    for (let index = 1; index < 40; index++) notted = User.whereNot({ age: index }).or(notted.where({ name: NAMES[index] }));
+    await expect(db.model(User).merge(notted).count()).rejects.toThrow(TOO_DEEP);
+    expect(events).toHaveLength(0);
+    // One level less runs alone and as the subquery of a paged updateAll, whose conditions SQLite counts twice.
+    const shallow = db.model(User).merge(alternating(22));
+    expect(await shallow.pluck("name")).toEqual([NAMES[22]]);
+    expect(await shallow.order({ name: "asc" }).limit(5).updateAll({ score: 0.5 })).toBe(1);
   });
 });
 

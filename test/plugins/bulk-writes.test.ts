@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { InvalidModel, Model, RecordNotUnique, UnknownAttribute, batch, IncompatibleRelation } from "../../src/index.js";
+import { column, InvalidModel, Model, RecordNotUnique, UnknownAttribute, batch, IncompatibleRelation, sql } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { countRows, listen } from "../helpers/queries.js";
 import { Counter, User, Post, Counter as CounterRow } from "../models/fixtures.js";
@@ -293,6 +293,19 @@ describe("updateAll and deleteAll", () => {
     await Counter.insertAll([{ label: "a" }, { label: "b" }, { label: "c" }]);
     expect(await Counter.order({ id: "desc" }).limit(2).updateAll({ label: "z" })).toBe(2);
     expect(await Counter.order({ id: "asc" }).pluck("label")).toEqual(["a", "z", "z"]);
+  });
+
+  it("an order without limit or offset chooses no row: the write is by the conditions, whatever the number of terms", async () => {
+    await Counter.insertAll([{ label: "a" }, { label: "b" }, { label: "c" }]);
+    const { db, sqls } = listen();
+    const ordered = Array.from({ length: 120 }, (_, index) => index).reduce((relation, index) => relation.order(sql`${column("id")} * ${index}`), db.model(Counter).where({ label: ["a", "b"] }));
+    expect(await ordered.updateAll({ value: 1 })).toBe(2);
+    expect(await ordered.deleteAll()).toBe(2);
+    expect(sqls()).toEqual([
+      `UPDATE "counters" SET "value" = ?1 WHERE "label" IN (SELECT value FROM json_each(?2))`,
+      `DELETE FROM "counters" WHERE "label" IN (SELECT value FROM json_each(?1))`,
+    ]);
+    expect(await Counter.pluck("label")).toEqual(["c"]);
   });
 
   // SQLite has no LIMIT on UPDATE or DELETE: a limit that the statement dropped would change every row.

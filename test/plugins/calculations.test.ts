@@ -30,6 +30,19 @@ describe("pluck: 'array of values, or array of tuples'", () => {
   });
 });
 
+describe("pluck: any number of names within D1's limit of 100 columns", () => {
+  it("selects each column once, however often it is named, and gives every name its value", async () => {
+    await seedOwnedItems();
+    const { db, events } = listen();
+    const names = Array.from({ length: 150 }, (_, index) => ["id", "name", "rank"][index % 3]!);
+    const rows = await db.model(OwnedItem).where({ id: ["a", "c"] }).order({ id: "asc" }).pluck(...(names as ["id"]));
+    const values = { a: { id: "a", name: "x", rank: 1 }, c: { id: "c", name: "y", rank: 3 } };
+    expect(rows).toEqual([values.a, values.c].map((row) => names.map((name) => row[name as keyof typeof row])));
+    expect(events).toHaveLength(1);
+    expect(events[0]!.sql).toMatch(/^SELECT "id", "name", "rank" FROM "saq_items"/);
+  });
+});
+
 describe("count: 'always agrees with toArray() even with limit, offset, distinct'; one query", () => {
   it("with select, order, offset, or and a scope, each in one query", async () => {
     await seedOwnedItemsSeen();

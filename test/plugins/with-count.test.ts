@@ -1,9 +1,10 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { belongsTo, hasMany, MissingAttribute, Model, withTenant } from "../../src/index.js";
+import { belongsTo, hasMany, MissingAttribute, Model, sql, withTenant } from "../../src/index.js";
 import { expectNoTableScans } from "../../src/testing/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { thrown, typeError } from "../helpers/errors.js";
 import { listen } from "../helpers/queries.js";
+import { ApplicationRecord } from "../models/fixtures.js";
 import { commentsOnPostsAndPhotos } from "../models/comments-on-posts-and-photos.js";
 import { countedComments } from "../models/counted-comments.js";
 import { threadedComments } from "../models/threaded-comments.js";
@@ -275,6 +276,43 @@ describe("guide: Counts of associations", () => {
       "ThrPost.withCount: thrComments: a scope with a limit or offset cannot be counted (one COUNT does not page each owner's rows)",
     );
     expect(typeError(() => ThrPost.withCount({ thrComments: () => ThrTag.all() as never }))).toMatch(/^ThrPost\.withCount: thrComments: the scope must return a Relation of ThrComment/);
+  });
+});
+
+describe("withCount: within D1's limit of 100 columns in a result", () => {
+  it("counts a name given many times once, by its last scope", async () => {
+    await seed();
+    const { events, Post } = listen({ models: { Post: ThrPost } });
+    const names = Array.from({ length: 150 }, () => "thrComments" as const);
+    const posts = await Post.withCount(...(names as ["thrComments"])).order({ title: "asc" }).toArray();
+    expect(countsByTitle(posts)).toEqual({ a1: 2, a2: 1, b1: 0 });
+    expect(events[0]!.sql.match(/SELECT COUNT\(\*\)/g)).toHaveLength(1);
+    const firsts = await Post.withCount("thrComments", { thrComments: (q) => q.where({ body: "first" }) }).order({ title: "asc" }).toArray();
+    expect(countsByTitle(firsts)).toEqual({ a1: 1, a2: 0, b1: 0 });
+    expect(events[1]!.sql.match(/SELECT COUNT\(\*\)/g)).toHaveLength(1);
+  });
+
+  it("counts by a scope whatever its order, which a count drops", async () => {
+    await seed();
+    const { events, Post } = listen({ models: { Post: ThrPost } });
+    const ordered = (q: any) => Array.from({ length: 120 }, (_, index) => index).reduce((relation, index) => relation.order(sql`${index}`), q.where({ body: "first" }));
+    const posts = await Post.withCount({ thrComments: ordered }).order({ title: "asc" }).toArray();
+    expect(countsByTitle(posts)).toEqual({ a1: 1, a2: 0, b1: 0 });
+    expect(events[0]!.sql).not.toMatch(/\(SELECT COUNT\(\*\)[^)]*ORDER BY/);
+    expect(events[0]!.params).toEqual(["first"]);
+  });
+
+  it("refuses a count beside 100 attributes with TypeError naming the Model, before anything is sent; with select it runs", async () => {
+    class WideOwner extends ApplicationRecord("wide_rows") {
+      thrComments = hasMany(ThrComment, { foreignKey: "thrPostId" });
+    }
+    const { db, events } = listen();
+    const owners = db.model(WideOwner);
+    const refused = /^WideOwner: a SELECT of 100 attributes and 1 computed columns \(withCount's\) is over D1's limit of 100 columns; it was not sent$/;
+    await expect(owners.withCount("thrComments").toArray()).rejects.toThrow(refused);
+    await expect(owners.withCount("thrComments").first()).rejects.toThrow(refused);
+    expect(events).toHaveLength(0);
+    expect(await owners.select("c01").withCount("thrComments").toArray()).toEqual([]);
   });
 });
 

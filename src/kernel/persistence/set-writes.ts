@@ -22,12 +22,15 @@ function changesOf(meta: WriteMeta): number {
   return Number(meta["changes"] ?? 0);
 }
 
-/** The WHERE of a set-based UPDATE or DELETE: the Relation's conditions, or its rows by key when it pages or orders. */
+/**
+ * The WHERE of a set-based UPDATE or DELETE: the Relation's conditions, or its rows by key when it pages. Without a
+ * page its order chooses no row, so none is compiled (nor held to D1's limit on ORDER BY terms).
+ */
 function targetRows(relation: Relation, params: ParamWriter, purpose: Extract<QueryPurpose, "updateAll" | "deleteAll">): string {
   const { data, model } = relation;
   if (data.distinct) throw new IncompatibleRelation(`${model.name}: updateAll and deleteAll cannot target a distinct Relation`);
-  if (data.limit === undefined && data.offset === undefined && data.order.length === 0) {
-    const { where } = selectParts({ ...data, select: undefined }, model, params, purpose);
+  if (data.limit === undefined && data.offset === undefined) {
+    const { where } = selectParts({ ...data, select: undefined, order: [] }, model, params, purpose);
     return where.length > 0 ? joinWithAnd(where) : "1 = 1";
   }
   // SQLite has no LIMIT on UPDATE or DELETE: target the page of rows by key instead.

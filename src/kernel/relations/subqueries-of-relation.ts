@@ -3,11 +3,17 @@ import { SqlFragment, type Subquery } from "../sql/sql.js";
 import type { ComputedColumn, OrderTerm, RelationData } from "./relation-data.js";
 import { RelationSubquery } from "./relation-subquery.js";
 
-/** The Relation subqueries of a fragment, at any depth of the fragments spliced in it. */
+/**
+ * The Relation subqueries of a fragment, at any depth of the fragments spliced in it: walked with a stack, not by
+ * recursion, as a fragment folded from thousands of others nests as deep as it is long (see `compileFragment`).
+ */
 function collectFrom(fragment: SqlFragment, found: RelationSubquery[]): void {
-  for (const value of fragment.values) {
+  // Values still to look at, the next one last: each fragment's values in their order, before the fragment's after it.
+  const pending = [...fragment.values].reverse();
+  while (pending.length > 0) {
+    const value = pending.pop();
     if (value instanceof RelationSubquery) found.push(value);
-    else if (value instanceof SqlFragment) collectFrom(value, found);
+    else if (value instanceof SqlFragment) pending.push(...[...value.values].reverse());
   }
 }
 

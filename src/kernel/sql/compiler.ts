@@ -29,22 +29,41 @@ function bindFragmentParam(value: unknown, params: ParamWriter): string {
   return params.bind(typeof value === "boolean" ? attributeTypes.boolean.toDatabase(value) : value);
 }
 
-/** Splices an `sql` fragment, binding its values, naming the columns of `column()` references, compiling subqueries. */
+/** The SQL of a value of a fragment other than a fragment: a `column()`'s name, a subquery, or a bound value. */
+function fragmentValueText(value: unknown, model: ResolvedModel | undefined, params: ParamWriter): string {
+  if (value instanceof ColumnReference) return quoteIdentifier(model ? attributeNamed(model, value.attribute).column : underscore(value.attribute));
+  if (value instanceof Subquery) return `(${value.compile(params)})`;
+  return bindFragmentParam(value, params);
+}
+
+/**
+ * Splices an `sql` fragment, binding its values, naming the columns of `column()` references, compiling subqueries.
+ * The fragments spliced in it are walked with a stack of its own, not by recursion: one folded from thousands of
+ * others (sql`${list}, ${value}`) nests as deep as it is long, past the JavaScript stack, and its SQL is then held
+ * to D1's limit on length like any other.
+ */
 export function compileFragment(fragment: SqlFragment, model: ResolvedModel | undefined, params: ParamWriter): string {
   params.fragments = true;
   let text = fragment.strings[0]!;
-  fragment.values.forEach((value, index) => {
-    if (value instanceof ColumnReference) {
-      text += quoteIdentifier(model ? attributeNamed(model, value.attribute).column : underscore(value.attribute));
-    } else if (value instanceof SqlFragment) {
-      text += compileFragment(value, model, params);
-    } else if (value instanceof Subquery) {
-      text += `(${value.compile(params)})`;
-    } else {
-      text += bindFragmentParam(value, params);
+  const open = [{ fragment, next: 0 }];
+  while (open.length > 0) {
+    const current = open.at(-1)!;
+    const { strings, values } = current.fragment;
+    if (current.next === values.length) {
+      open.pop();
+      // The text after the fragment just closed, in the one that holds it.
+      const outer = open.at(-1);
+      if (outer) text += outer.fragment.strings[outer.next]!;
+      continue;
     }
-    text += fragment.strings[index + 1]!;
-  });
+    const value = values[current.next++];
+    if (value instanceof SqlFragment) {
+      text += value.strings[0]!;
+      open.push({ fragment: value, next: 0 });
+    } else {
+      text += fragmentValueText(value, model, params) + strings[current.next]!;
+    }
+  }
   return text;
 }
 
@@ -83,6 +102,35 @@ function joinBalanced(terms: readonly string[], operator: " AND " | " OR "): str
   return `(${joinBalanced(terms.slice(0, middle), operator)})${operator}(${joinBalanced(terms.slice(middle), operator)})`;
 }
 
+/** How many AND or OR operators `joinBalanced` puts above a term of `count`, at most. */
+function joinHeight(count: number): number {
+  return count <= FLAT_TERMS ? Math.max(count - 1, 0) : 1 + joinHeight(count - (count >> 1));
+}
+
+/** D1's limit on the depth of an expression (SQLite's expression tree height). */
+const MAX_EXPRESSION_DEPTH = 100;
+
+/** The deepest term conditions join: `"name" = json_extract(?91, '$[0]') COLLATE NOCASE` is 4 deep. */
+const DEEPEST_TERM = 4;
+
+/** The levels of a statement around its conditions: a subquery, the IN or count that holds it. */
+const LEVELS_AROUND = 4;
+
+/**
+ * Refuses, before anything is sent, conditions that would nest past D1's expression depth. A balanced join keeps any
+ * number of conditions shallow, but an `or` of Relations that each hold an `or` beside other conditions (or a
+ * `whereNot` of such) nests one level for real each time, and no rewriting of it stays as cheap. SQLite counts the
+ * conditions of a subquery inside an expression twice (once in the expression, once in the subquery), so conditions
+ * are held to half the limit wherever they are: a Relation that runs alone also runs as a `withCount` scope, a paged
+ * `updateAll` or an `sql` subquery.
+ */
+function assertDepthWithinD1Limit(depth: number, model: ResolvedModel): void {
+  if (2 * (depth + DEEPEST_TERM) + LEVELS_AROUND <= MAX_EXPRESSION_DEPTH) return;
+  throw new TypeError(
+    `${model.name}: or() and whereNot() nest its conditions past D1's limit of ${MAX_EXPRESSION_DEPTH} on an expression's depth (an or() of Relations that each hold an or() beside other conditions, chained); it was not sent`,
+  );
+}
+
 /** Joins compiled conditions with AND, as a balanced tree (see `joinBalanced`); for plugins that build a WHERE. */
 export function joinWithAnd(terms: readonly string[]): string {
   return joinBalanced(terms, " AND ");
@@ -99,8 +147,8 @@ function compileComparison(condition: Extract<Condition, { kind: "compare" }>, p
   return condition.operator === "ignoringCase" ? `${column} = ${value} COLLATE NOCASE` : `${column} ${condition.operator} ${value}`;
 }
 
-/** Compiles one condition to SQL. */
-export function compileCondition(condition: Condition, model: ResolvedModel, params: ParamWriter): string {
+/** Compiles one condition to SQL; `depth` is how many operators will stand above it (see `assertDepthWithinD1Limit`). */
+export function compileCondition(condition: Condition, model: ResolvedModel, params: ParamWriter, depth = 0): string {
   switch (condition.kind) {
     case "equal":
       return `${columnOf(condition.attribute)} = ${params.bind(condition.value, { kind: "value", attribute: condition.attribute })}`;
@@ -115,26 +163,33 @@ export function compileCondition(condition: Condition, model: ResolvedModel, par
     case "sql":
       return `(${compileFragment(condition.fragment, model, params)})`;
     case "not":
-      return compileNot(condition.conditions, model, params);
+      return compileNot(condition.conditions, model, params, depth);
     case "or":
-      return `(${joinBalanced(
-        orBranches(condition.branches).map((branch) => compileConditions(branch, model, params)),
-        " OR ",
-      )})`;
+      return compileOr(orBranches(condition.branches), model, params, depth);
   }
 }
 
-/** NOT of conditions; of one IS NULL, the plainer `IS NOT NULL` (`whereNot({ deletedAt: null })`), which reads an index alike. */
-function compileNot(conditions: readonly Condition[], model: ResolvedModel, params: ParamWriter): string {
-  const [only] = conditions;
-  if (conditions.length === 1 && only?.kind === "null") return `${columnOf(only.attribute)} IS NOT NULL`;
-  return `NOT (${compileConditions(conditions, model, params)})`;
+function compileOr(branches: ReadonlyArray<readonly Condition[]>, model: ResolvedModel, params: ParamWriter, depth: number): string {
+  const below = depth + joinHeight(branches.length);
+  return `(${joinBalanced(
+    branches.map((branch) => compileConditions(branch, model, params, below)),
+    " OR ",
+  )})`;
 }
 
-/** Compiles conditions joined with AND. */
-export function compileConditions(conditions: readonly Condition[], model: ResolvedModel, params: ParamWriter): string {
+/** NOT of conditions; of one IS NULL, the plainer `IS NOT NULL` (`whereNot({ deletedAt: null })`), which reads an index alike. */
+function compileNot(conditions: readonly Condition[], model: ResolvedModel, params: ParamWriter, depth: number): string {
+  const [only] = conditions;
+  if (conditions.length === 1 && only?.kind === "null") return `${columnOf(only.attribute)} IS NOT NULL`;
+  return `NOT (${compileConditions(conditions, model, params, depth + 1)})`;
+}
+
+/** Compiles conditions joined with AND; `depth` is how many operators will stand above them. */
+export function compileConditions(conditions: readonly Condition[], model: ResolvedModel, params: ParamWriter, depth = 0): string {
   if (conditions.length === 0) return "1 = 1";
-  return joinWithAnd(conditions.map((condition) => compileCondition(condition, model, params)));
+  const below = depth + joinHeight(conditions.length);
+  assertDepthWithinD1Limit(below, model);
+  return joinWithAnd(conditions.map((condition) => compileCondition(condition, model, params, below)));
 }
 
 function compileOrderTerm(term: OrderTerm, model: ResolvedModel, params: ParamWriter): string {
@@ -143,10 +198,50 @@ function compileOrderTerm(term: OrderTerm, model: ResolvedModel, params: ParamWr
   return `${columnOf(term.attribute)} ${term.direction.toUpperCase()}${nulls}`;
 }
 
+/**
+ * The ORDER BY terms, each attribute once: a later term on an attribute already ordered by could only sort rows that
+ * tie on it, which it does not change (`order({ name: "asc" }).order({ name: "desc" })` is `"name" ASC`). So an order
+ * of attributes always fits D1's limit on terms, as a table has at most 100 columns.
+ */
+function compileOrder(order: readonly OrderTerm[], model: ResolvedModel, params: ParamWriter): string[] {
+  const ordered = new Set<Attribute>();
+  const kept = order.filter((term) => {
+    if (term.kind === "sql") return true;
+    const first = !ordered.has(term.attribute);
+    ordered.add(term.attribute);
+    return first;
+  });
+  return kept.map((term) => compileOrderTerm(term, model, params));
+}
+
+/** D1's limit on the terms of an ORDER BY and on the columns of a result (SQLite's limit on columns). */
+const MAX_COLUMNS = 100;
+
+/** Refuses, before anything is sent, an ORDER BY of more terms than D1 takes (more than 100 `sql` fragments). */
+function assertOrderWithinD1Limit(parts: SelectParts, model: ResolvedModel): void {
+  if (parts.order.length <= MAX_COLUMNS) return;
+  throw new TypeError(`${model.name}.order: ${parts.order.length} terms in an ORDER BY are over D1's limit of ${MAX_COLUMNS}; it was not sent`);
+}
+
+/**
+ * Refuses, before anything is sent, a SELECT of more columns than D1 returns: the Model's (up to 100, a table's most)
+ * with the computed ones (`withCount`'s).
+ */
+function assertColumnsWithinD1Limit(own: number, computed: number, model: ResolvedModel): void {
+  if (own + computed <= MAX_COLUMNS) return;
+  throw new TypeError(
+    `${model.name}: a SELECT of ${own} attributes and ${computed} computed columns (withCount's) is over D1's limit of ${MAX_COLUMNS} columns; it was not sent`,
+  );
+}
+
+/** The attributes a SELECT loads: all, or those of `select` with the primary key (unless `distinct`). */
+function selectedAttributes(data: RelationData, model: ResolvedModel): readonly Attribute[] {
+  if (!data.select) return model.attributes;
+  return data.distinct || data.select.includes(model.primaryKey) ? data.select : [model.primaryKey, ...data.select];
+}
+
 function ownColumns(data: RelationData, model: ResolvedModel): string {
-  if (!data.select) return model.selectList;
-  const attributes = data.distinct || data.select.includes(model.primaryKey) ? data.select : [model.primaryKey, ...data.select];
-  return attributes.map(columnOf).join(", ");
+  return data.select ? selectedAttributes(data, model).map(columnOf).join(", ") : model.selectList;
 }
 
 /**
@@ -162,8 +257,17 @@ const LOADS_RECORDS: ReadonlySet<QueryPurpose> = new Set<QueryPurpose>(["load", 
 function selectColumns(data: RelationData, model: ResolvedModel, params: ParamWriter, purpose: QueryPurpose): string {
   const own = ownColumns(data, model);
   if (data.columns.length === 0 || !LOADS_RECORDS.has(purpose)) return own;
+  assertColumnsWithinD1Limit(selectedAttributes(data, model).length, data.columns.length, model);
   const computed = data.columns.map(({ name, fragment }) => `(${compileFragment(fragment, model, params)}) AS ${quoteIdentifier(name)}`);
   return [own === "*" ? `${model.quotedTable}.*` : own, ...computed].join(", ");
+}
+
+/** The terms of a WHERE, which `joinSelect` joins with AND: a list of primary keys `joinable` as a join. */
+function compileWhere(conditions: readonly Condition[], model: ResolvedModel, params: ParamWriter, joinable: (join: ListJoin) => void): string[] {
+  const depth = joinHeight(conditions.length);
+  return conditions.map((condition) =>
+    condition.kind === "in" && condition.attribute === model.primaryKey ? compileIn(condition, model, params, joinable) : compileCondition(condition, model, params, depth),
+  );
 }
 
 /** The hooks that compile a SELECT, in the order they run. */
@@ -183,14 +287,8 @@ export function selectParts(data: RelationData, model: ResolvedModel, params = n
     distinct: data.distinct,
     columns: selectColumns(data, model, params, purpose),
     from: model.quotedTable,
-    where: data.none
-      ? ["1 = 0"]
-      : data.conditions.map((condition) =>
-          condition.kind === "in" && condition.attribute === model.primaryKey
-            ? compileIn(condition, model, params, joinable)
-            : compileCondition(condition, model, params),
-        ),
-    order: data.order.map((term) => compileOrderTerm(term, model, params)),
+    where: data.none ? ["1 = 0"] : compileWhere(data.conditions, model, params, joinable),
+    order: compileOrder(data.order, model, params),
     limit: data.limit,
     offset: data.offset,
     params,
@@ -201,6 +299,7 @@ export function selectParts(data: RelationData, model: ResolvedModel, params = n
     const context = { data: frozenDescription(data), parts, model, purpose };
     for (const name of COMPILE_HOOKS) hooks.callSync(name, context);
   }
+  assertOrderWithinD1Limit(parts, model);
   return parts;
 }
 

@@ -59,7 +59,9 @@ const levelAlias = (depth: number) => quoteIdentifier(reservedName(`counted_${de
 function levelSubquery(relation: Relation, columns: string, depth: number, where: string): Subquery {
   const { limit, offset } = relation.description;
   if (limit !== undefined || offset !== undefined) throw new TypeError(`${where}: a scope with a limit or offset cannot be counted (one COUNT does not page each owner's rows)`);
-  return relationSubquery(relation, "count", (parts) => joinSelect({ ...parts, columns, from: `${parts.from} AS ${levelAlias(depth)}`, distinct: false, order: [], listJoin: undefined }));
+  // A count has no order: the scope's is dropped before it compiles (its terms would bind values for nothing).
+  const unordered = relation.description.order.length === 0 ? relation : relation.with({ order: [] });
+  return relationSubquery(unordered, "count", (parts) => joinSelect({ ...parts, columns, from: `${parts.from} AS ${levelAlias(depth)}`, distinct: false, order: [], listJoin: undefined }));
 }
 
 /** A level's rows: the hop's target, in the association's own scope, and the count's scope on the last one. */
@@ -118,7 +120,8 @@ function countsGiven(relation: Relation, specs: readonly unknown[]): Array<[stri
  * replaces its count.
  */
 function withCount<R extends Relation>(this: R, ...specs: unknown[]): R {
-  const given = countsGiven(this, specs);
+  // A name given twice is counted once, by its last scope: each count is a column, and D1 returns at most 100.
+  const given = [...new Map(countsGiven(this, specs))];
   let scopes = (this.extension(COUNTS) ?? {}) as CountScopes;
   for (const [name, scope] of given) scopes = { ...scopes, [countedAssociation(this, "withCount", name).name]: scope };
   const counting = this.withExtension(COUNTS, scopes);
