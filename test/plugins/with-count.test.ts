@@ -137,6 +137,30 @@ describe("guide: Counts of associations", () => {
     expect(comments.map((comment) => comment.repliesCount)).toEqual([2, 0, 0]);
   });
 
+  it("a scope may count in turn: whereCount inside a withCount scope correlates to the scope's rows, its own table too", async () => {
+    const { ann, bob } = await seed();
+    const busy = { thrPosts: (q: any) => q.whereCount("thrComments", ">", 0) };
+    const writers = await ThrWriter.withCount(busy).order({ id: "asc" }).toArray();
+    expect(writers.map((writer) => [writer.name, writer.thrPostsCount])).toEqual([
+      [ann.name, 2],
+      [bob.name, 0],
+    ]);
+    const { User, Comment } = threadedComments();
+    const user = await User.create({ name: "u" });
+    const root = await Comment.create({ tcUserId: user.id, body: "root" });
+    const r1 = await Comment.create({ tcUserId: user.id, parentId: root.id, body: "r1" });
+    await Comment.create({ tcUserId: user.id, parentId: root.id, body: "r2" });
+    await Comment.create({ tcUserId: user.id, parentId: r1.id, body: "r1.1" });
+    // The replies that have replies: root has one (r1), r1 none (its reply r1.1 has none).
+    const answered = await Comment.withCount({ replies: (q: any) => q.whereCount("replies", ">", 0) }).order({ id: "asc" }).toArray();
+    expect(answered.map((comment) => [comment.body, comment.repliesCount])).toEqual([
+      ["root", 1],
+      ["r1", 0],
+      ["r2", 0],
+      ["r1.1", 0],
+    ]);
+  });
+
   it("a through back to the owner's own table (a comment's siblings through its post) correlates to the owner's row", async () => {
     class Sibling extends Model({ id: "integer", thrPostId: { type: "integer", null: false }, body: { type: "string", null: false } }) {
       static override tableName = "thr_comments";

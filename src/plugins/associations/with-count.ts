@@ -9,7 +9,6 @@ import {
   previewText,
   quoteIdentifier,
   Relation,
-  type ResolvedModel,
   relationSubquery,
   reservedName,
   sql,
@@ -48,27 +47,42 @@ function countedAssociation(relation: Relation, method: string, name: unknown): 
   return association;
 }
 
-/** The table of each level of a count, under a name of recordflare's own: so `owner.key` can only be the owner's row. */
-const levelAlias = (depth: number) => quoteIdentifier(reservedName(`counted_${depth}`));
+/**
+ * The table of each level of a count, under a name of recordflare's own: so `owner.key` can only be the owner's row.
+ * A count inside a count's scope (`nesting` 1 and on) names its levels apart from those of the counts around it.
+ */
+const levelAlias = (nesting: number, depth: number) => quoteIdentifier(reservedName(`counted_${nesting > 0 ? `${nesting}_` : ""}${depth}`));
+
+/** The Relation's own entry while a count's scope narrows it: the name its table has in that count, and how deep. */
+const COUNTED_LEVEL = "withCount:level";
+
+/** Where a count's scope runs: the alias of the level its rows are, and that count's nesting (see `levelAlias`). */
+interface CountedLevel {
+  readonly alias: string;
+  readonly nesting: number;
+}
 
 /**
  * One level of a count as a subquery: the rows of `relation` (with its Model's plugins: a tenant's, a soft delete's,
  * and, in an async method, its `relation:prepare` hooks) selecting `columns`, its table renamed. A scope's limit or
  * offset is refused: one COUNT cannot page each owner's rows.
  */
-function levelSubquery(relation: Relation, columns: string, depth: number, where: string): Subquery {
+function levelSubquery(relation: Relation, columns: string, alias: string, where: string): Subquery {
   const { limit, offset } = relation.description;
   if (limit !== undefined || offset !== undefined) throw new TypeError(`${where}: a scope with a limit or offset cannot be counted (one COUNT does not page each owner's rows)`);
   // A count has no order: the scope's is dropped before it compiles (its terms would bind values for nothing).
   const unordered = relation.description.order.length === 0 ? relation : relation.with({ order: [] });
-  return relationSubquery(unordered, "count", (parts) => joinSelect({ ...parts, columns, from: `${parts.from} AS ${levelAlias(depth)}`, distinct: false, order: [], listJoin: undefined }));
+  return relationSubquery(unordered, "count", (parts) => joinSelect({ ...parts, columns, from: `${parts.from} AS ${alias}`, distinct: false, order: [], listJoin: undefined }));
 }
 
-/** A level's rows: the hop's target, in the association's own scope, and the count's scope on the last one. */
-function levelRows(hop: Hop, scope: CountScope | undefined, last: boolean, where: string): Relation {
+/**
+ * A level's rows: the hop's target, in the association's own scope, and the count's scope on the last one. The scope
+ * learns its level (`COUNTED_LEVEL`): a count it makes in turn correlates to the level's rows by their alias.
+ */
+function levelRows(hop: Hop, scope: CountScope | undefined, level: CountedLevel | undefined, where: string): Relation {
   const rows = scopedTargetOf(hop.association, undefined);
-  if (!last || !scope) return rows;
-  const scoped = scope(rows);
+  if (!level || !scope) return rows;
+  const scoped = scope(rows.withExtension(COUNTED_LEVEL, level));
   if (!(scoped instanceof Relation) || scoped.model !== rows.model) throw new TypeError(`${where}: the scope must return a Relation of ${rows.model.name}, not ${previewText(scoped)}`);
   return scoped;
 }
@@ -79,24 +93,31 @@ function levelRows(hop: Hop, scope: CountScope | undefined, last: boolean, where
  * does, each once: each hop's rows chosen by the keys of the hop before (`"id" IN (SELECT "tag_id" ...)`), every
  * level read by the index on its key.
  */
-function countSubquery(owner: ResolvedModel, association: ResolvedAssociation, scope: CountScope | undefined): SqlFragment {
+function countSubquery(ownerRows: Relation, association: ResolvedAssociation, scope: CountScope | undefined): SqlFragment {
+  const owner = ownerRows.model;
   const where = `${owner.name}.withCount: ${association.name}`;
   const hops = association.through === undefined ? [hopOf(association)] : throughHops(owner.model, association);
-  const ownerKey = `${owner.quotedTable}.${quoteIdentifier(owner.byName.get(hops[0]!.ownKey)!.column)}`;
-  let rows = levelRows(hops[0]!, scope, hops.length === 1, where).where(sql`${column(hops[0]!.theirKey)} = ${fragmentOf(ownerKey, [])}`);
+  // Inside a count's scope, the owner's row is that count's level, under its alias.
+  const around = ownerRows.extension(COUNTED_LEVEL) as CountedLevel | undefined;
+  const nesting = around ? around.nesting + 1 : 0;
+  const alias = (depth: number) => levelAlias(nesting, depth);
+  const lastLevel = { alias: alias(hops.length - 1), nesting };
+  const levelOf = (depth: number) => (depth === hops.length - 1 ? lastLevel : undefined);
+  const ownerKey = `${around?.alias ?? owner.quotedTable}.${quoteIdentifier(owner.byName.get(hops[0]!.ownKey)!.column)}`;
+  let rows = levelRows(hops[0]!, scope, levelOf(0), where).where(sql`${column(hops[0]!.theirKey)} = ${fragmentOf(ownerKey, [])}`);
   hops.slice(1).forEach((hop, index) => {
     const above = leadingTo(rows, hop);
-    const keys = levelSubquery(above, quoteIdentifier(above.model.byName.get(hop.ownKey)!.column), index, where);
-    rows = levelRows(hop, scope, index === hops.length - 2, where).where(sql`${column(hop.theirKey)} IN ${keys}`);
+    const keys = levelSubquery(above, quoteIdentifier(above.model.byName.get(hop.ownKey)!.column), alias(index), where);
+    rows = levelRows(hop, scope, levelOf(index + 1), where).where(sql`${column(hop.theirKey)} IN ${keys}`);
   });
-  return sql`${levelSubquery(rows, "COUNT(*)", hops.length - 1, where)}`;
+  return sql`${levelSubquery(rows, "COUNT(*)", lastLevel.alias, where)}`;
 }
 
 /** The count of a Relation's association as it loads it: with the scope `withCount` gave, if any. */
 function countOf(relation: Relation, method: string, name: unknown): { name: string; fragment: SqlFragment } {
   const association = countedAssociation(relation, method, name);
   const scopes = (relation.extension(COUNTS) ?? {}) as CountScopes;
-  return { name: association.name, fragment: countSubquery(relation.model, association, scopes[association.name]) };
+  return { name: association.name, fragment: countSubquery(relation, association, scopes[association.name]) };
 }
 
 /** The names and scopes `withCount` was given: names, and objects of names to scopes. */
