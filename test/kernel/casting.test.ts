@@ -7,6 +7,8 @@ import { beforeEach, describe, expect, it } from "vitest";
 import {
   type BuiltInAttributeTypeName,
   connect,
+  gt,
+  lt,
   Model,
   RecordNotFound,
   UnknownAttribute,
@@ -228,6 +230,12 @@ const REFUSED: Record<BuiltInAttributeTypeName, readonly unknown[]> = {
     "2024-03-15T10:20:60Z",
     "2024-03-15T10:20:30+02:60",
     "2024-03-15T10:20:30+24:00",
+    // Instants outside the years 0 to 9999, which toISOString writes as "+010000-..." or "-000001-...": text that
+    // does not sort among the others, so conditions and orders on the column would be wrong.
+    new Date(Date.UTC(10000, 0, 1)),
+    new Date(-62167219200001), // -000001-12-31T23:59:59.999Z
+    "0000-01-01T00:30:00+01:00",
+    "9999-12-31T23:30:00-01:00",
     ["2024-01-01"],
     [new Date(0)],
     "now",
@@ -567,6 +575,15 @@ describe("casting through the database", () => {
     expect(other.updatedAt).toBeInstanceOf(Date);
     await other.reload();
     expect(other.updatedAt).toBeInstanceOf(Date);
+  });
+
+  it("the first and last instants of the years 0 to 9999 are stored as text that sorts as the instants do", async () => {
+    const first = await User.createOrThrow({ name: "first", bornAt: "0000-01-01" });
+    const last = await User.createOrThrow({ name: "last", bornAt: new Date("9999-12-31T23:59:59.999Z") });
+    expect((await User.find(first.id)).bornAt).toEqual(new Date("0000-01-01T00:00:00.000Z"));
+    expect(await User.where({ bornAt: gt(new Date("2000-01-01T00:00:00Z")) }).pluck("name")).toEqual(["last"]);
+    expect(await User.where({ bornAt: lt(new Date("2000-01-01T00:00:00Z")) }).pluck("name")).toEqual(["first"]);
+    expect(() => last.assign({ bornAt: new Date(last.bornAt!.getTime() + 1) })).toThrow(TypeError);
   });
 
   it("a datetime in the years 0 to 99 is stored and read back as itself; a boolean word is matched only as one", async () => {

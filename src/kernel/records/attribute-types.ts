@@ -3,7 +3,7 @@
  * are built in; plugins add their own with `defineAttributeType`. Casting is strict on purpose: a value that is not
  * clearly of the type is refused rather than guessed at.
  */
-import { parseDateText, utcDate } from "./date-text.js";
+import { parseDateText, storableDate, utcDate } from "./date-text.js";
 
 /**
  * JavaScript value of each attribute type, by type name. A plugin that defines a type adds its entry by declaration
@@ -84,7 +84,7 @@ function castReal(value: unknown): unknown {
 }
 
 function castDatetime(value: unknown): unknown {
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? UNCASTABLE : new Date(value.getTime());
+  if (value instanceof Date) return storableDate(new Date(value.getTime())) ?? UNCASTABLE;
   return typeof value === "string" ? (parseDateText(value) ?? UNCASTABLE) : UNCASTABLE;
 }
 
