@@ -20,6 +20,12 @@ import { thrown, typeError } from "../helpers/errors.js";
 import { ItemApplicationRecord, Item } from "../models/typed-items.js";
 import { AuditItem } from "../models/audit-items.js";
 
+/** Items with a json attribute on a column without a json_valid CHECK, where another writer may store any text. */
+class AuditJsonItem extends Model({ id: { type: "string", null: false }, name: "string", data: "json" }) {
+  static override binding = "DB";
+  static override tableName = "saq_items";
+}
+
 /** A hand-declared Model with one attribute of each type; it is only built, never saved. */
 class Caster extends Model({
   id: "string",
@@ -575,6 +581,25 @@ describe("casting through the database", () => {
     expect(other.updatedAt).toBeInstanceOf(Date);
     await other.reload();
     expect(other.updatedAt).toBeInstanceOf(Date);
+  });
+
+  it("a stored json that is no JSON (text another writer stored) reads as null, as in Rails; JSON's null text is no change either", async () => {
+    await env.DB.exec(`INSERT INTO saq_items (id, data) VALUES ('bad', '{bad'), ('json-null', 'null')`);
+    for (const id of ["bad", "json-null"]) {
+      const item = await AuditJsonItem.find(id);
+      expect(item.data, id).toBeNull();
+      expect(item.isChanged(), id).toBe(false);
+      expect(item.changes(), id).toEqual({});
+      expect(item.toJSON().data, id).toBeNull();
+      // Reading it changed nothing: a save of another attribute writes that one only, and the text stays as stored.
+      expect(await item.update({ name: "renamed" }), id).toBe(true);
+    }
+    expect(await AuditJsonItem.order({ id: "asc" }).pluck("data")).toEqual([null, null]);
+    const rows = await env.DB.prepare("SELECT id, name, data FROM saq_items ORDER BY id").all<Record<string, unknown>>();
+    expect(rows.results).toEqual([
+      { id: "bad", name: "renamed", data: "{bad" },
+      { id: "json-null", name: "renamed", data: "null" },
+    ]);
   });
 
   it("the first and last instants of the years 0 to 9999 are stored as text that sorts as the instants do", async () => {

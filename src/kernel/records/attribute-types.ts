@@ -120,8 +120,21 @@ function readDatetime(value: unknown): Date | null {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
+// Text another writer stored that is no JSON reads as null, as Rails' json type reads it: a SyntaxError would make
+// every read of the row fail.
 function readJson(value: unknown): unknown {
-  return typeof value === "string" ? JSON.parse(value) : value;
+  if (typeof value !== "string") return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return null;
+  }
+}
+
+// JSON's own null (and text that is no JSON) reads as null, as NULL does: reading it is no change, so a save leaves it.
+function canonicalJson(value: unknown): unknown {
+  const read = readJson(value);
+  return read === null ? null : JSON.stringify(read);
 }
 
 const identity = (value: unknown): unknown => value;
@@ -208,7 +221,7 @@ export const attributeTypes: Record<string, AttributeType> = {
     castCondition: castJson,
     toDatabase: (value) => JSON.stringify(value),
     fromDatabase: readJson,
-    canonical: (value) => JSON.stringify(readJson(value)),
+    canonical: canonicalJson,
   },
 };
 
