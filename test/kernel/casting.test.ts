@@ -20,8 +20,8 @@ import { thrown, typeError } from "../helpers/errors.js";
 import { ItemApplicationRecord, Item } from "../models/typed-items.js";
 import { AuditItem } from "../models/audit-items.js";
 
-/** Items with a json attribute on a column without a json_valid CHECK, where another writer may store any text. */
-class AuditJsonItem extends Model({ id: { type: "string", null: false }, name: "string", data: "json" }) {
+/** Items on columns without CHECKs (saq_items), where another writer may store any text. */
+class ForeignItem extends Model({ id: { type: "string", null: false }, name: "string", rank: "integer", score: "real", flag: "boolean", data: "json" }) {
   static override binding = "DB";
   static override tableName = "saq_items";
 }
@@ -586,7 +586,7 @@ describe("casting through the database", () => {
   it("a stored json that is no JSON (text another writer stored) reads as null, as in Rails; JSON's null text is no change either", async () => {
     await env.DB.exec(`INSERT INTO saq_items (id, data) VALUES ('bad', '{bad'), ('json-null', 'null')`);
     for (const id of ["bad", "json-null"]) {
-      const item = await AuditJsonItem.find(id);
+      const item = await ForeignItem.find(id);
       expect(item.data, id).toBeNull();
       expect(item.isChanged(), id).toBe(false);
       expect(item.changes(), id).toEqual({});
@@ -594,12 +594,32 @@ describe("casting through the database", () => {
       // Reading it changed nothing: a save of another attribute writes that one only, and the text stays as stored.
       expect(await item.update({ name: "renamed" }), id).toBe(true);
     }
-    expect(await AuditJsonItem.order({ id: "asc" }).pluck("data")).toEqual([null, null]);
+    expect(await ForeignItem.order({ id: "asc" }).pluck("data")).toEqual([null, null]);
     const rows = await env.DB.prepare("SELECT id, name, data FROM saq_items ORDER BY id").all<Record<string, unknown>>();
     expect(rows.results).toEqual([
       { id: "bad", name: "renamed", data: "{bad" },
       { id: "json-null", name: "renamed", data: "null" },
     ]);
+  });
+
+  it("text in a number or boolean column that names no value reads as null, as an unreadable datetime does; boolean words read as Rails reads them", async () => {
+    await env.DB.exec(`INSERT INTO saq_items (id, rank, score, flag) VALUES ('words', 'abc', 'xyz', 'f'), ('blank', '', ' ', ''), ('rails', 7, 2.5, 'FALSE'), ('off', NULL, NULL, 'off'), ('t', NULL, NULL, 't')`);
+    const read = async (id: string) => {
+      const item = await ForeignItem.find(id);
+      return [item.rank, item.score, item.flag, item.isChanged()];
+    };
+    expect(await read("words")).toEqual([null, null, false, false]);
+    expect(await read("blank")).toEqual([null, null, null, false]);
+    expect(await read("rails")).toEqual([7, 2.5, false, false]);
+    expect(await read("off")).toEqual([null, null, false, false]);
+    expect(await read("t")).toEqual([null, null, true, false]);
+    // Reading them changed nothing: a save of another attribute leaves the stored text as it is.
+    const item = await ForeignItem.find("words");
+    void [item.rank, item.score, item.flag];
+    expect(await item.update({ name: "renamed" })).toBe(true);
+    const row = await env.DB.prepare("SELECT name, rank, score, flag FROM saq_items WHERE id = 'words'").first<Record<string, unknown>>();
+    expect(row).toEqual({ name: "renamed", rank: "abc", score: "xyz", flag: "f" });
+    expect(await ForeignItem.where({ id: ["blank", "words"] }).order({ id: "asc" }).pluck("rank", "flag")).toEqual([[null, null], [null, false]]);
   });
 
   it("the first and last instants of the years 0 to 9999 are stored as text that sorts as the instants do", async () => {

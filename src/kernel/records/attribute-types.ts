@@ -142,8 +142,17 @@ const identity = (value: unknown): unknown => value;
 // An override may put an attribute on a column of another affinity, which converts what is written (and D1 binds
 // every number as REAL, so a TEXT column holds 1 as "1.0"): read such values back as the attribute's type.
 const readText = (value: unknown): unknown => (typeof value === "number" ? String(value) : value);
-const readNumber = (value: unknown): unknown => (typeof value === "string" ? Number(value) : value);
-const readBoolean = (value: unknown): boolean => Number(value) !== 0;
+// Text that names no number (blank included), or no boolean, reads as null, as an unreadable datetime does: NaN or a
+// guess would be a change on every read, and a save of another attribute would write it over the stored text.
+const isBlank = (value: unknown): boolean => typeof value === "string" && value.trim() === "";
+
+function readNumber(value: unknown): unknown {
+  const number = isBlank(value) ? Number.NaN : Number(value);
+  return Number.isNaN(number) ? null : number;
+}
+
+// Rails reads "f", "false" and "off" (any case) as false, as it reads 0; other text and numbers as true.
+const readBoolean = (value: unknown): boolean | null => (isBlank(value) ? null : Number(value) !== 0 && !/^(?:f|false|off)$/i.test(value as string));
 
 /** Refuses, at any depth, what JSON text would change: NaN and the infinities (written as null), a Map or Set (as {}). */
 function keptAsIs(_key: string, item: unknown): unknown {
@@ -206,7 +215,10 @@ export const attributeTypes: Record<string, AttributeType> = {
     castCondition: castBoolean,
     toDatabase: (value) => (value ? 1 : 0),
     fromDatabase: readBoolean,
-    canonical: (value) => (readBoolean(value) ? 1 : 0),
+    canonical: (value) => {
+      const read = readBoolean(value);
+      return read === null ? read : +read;
+    },
   },
   datetime: {
     comparable: true,
