@@ -6,7 +6,7 @@
 import type { MiddlewareHandler } from "hono";
 import { type Database, withDatabase } from "../kernel/index.js";
 import { MIN_SECRET_LENGTH } from "./bookmark-signature.js";
-import { bookmarkSecret, carriedBookmark, connectForRequest, type RequestDatabaseOptions, writeBookmark } from "./request-sessions.js";
+import { carriedBookmark, checkRequestOptions, connectForRequest, type RequestDatabaseOptions, writeBookmark } from "./request-sessions.js";
 import { meterQueries } from "./server-timing.js";
 
 export type { RequestDatabaseOptions, SessionConstraint } from "./request-sessions.js";
@@ -59,13 +59,13 @@ export function d1(options: D1MiddlewareOptions = {}): MiddlewareHandler<{ Varia
   const { binding = "DB", serverTiming = false, ...givenOptions } = options;
   if (typeof binding !== "string") throw new TypeError("d1: options.binding must be the name of a D1 binding");
   if (typeof serverTiming !== "boolean") throw new TypeError("d1: options.serverTiming must be a boolean");
-  bookmarkSecret(givenOptions, "d1");
+  checkRequestOptions(givenOptions, "d1");
   return async (c, next) => {
     const env = c.env as Record<string, unknown> | undefined;
     const d1Binding = env?.[binding];
     if (!d1Binding) throw new TypeError(`d1: the Worker's env has no binding ${JSON.stringify(binding)}; check its name`);
     const requestOptions = withEnvSecret(givenOptions, env);
-    const database = await connectForRequest(c.req.raw, d1Binding as never, requestOptions);
+    const database = await connectForRequest(c.req.raw, d1Binding as never, requestOptions, "d1");
     c.set("db", database);
     const timing = serverTiming ? meterQueries(database) : undefined;
     await withDatabase(database, next);

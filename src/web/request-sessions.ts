@@ -1,4 +1,4 @@
-import { connect, type ConnectOptions, type D1DatabaseLike, type Database, withDatabase } from "../kernel/index.js";
+import { argumentError, connect, type ConnectOptions, type D1DatabaseLike, type Database, optionsArgument, withDatabase } from "../kernel/index.js";
 import { isBookmarkShaped, MIN_SECRET_LENGTH, signBookmark, verifiedBookmark } from "./bookmark-signature.js";
 
 /** Where the D1 session of a request starts: on the primary, or on any replica. */
@@ -37,7 +37,7 @@ function cookieName(options: RequestDatabaseOptions): string | false {
 
 /** The secret that signs bookmarks, if one is given; `TypeError` naming `method` for one that cannot be a secret. */
 export function bookmarkSecret(options: RequestDatabaseOptions, method: string): string | undefined {
-  const secret = options.bookmark?.secret;
+  const secret = optionsArgument(`${method}: bookmark`, options.bookmark, ["header", "cookie", "secret"]).secret;
   if (secret === undefined) return undefined;
   if (typeof secret !== "string" || secret.length < MIN_SECRET_LENGTH) {
     throw new TypeError(`${method}: bookmark.secret must be a string of at least ${MIN_SECRET_LENGTH} characters (a secret from the Worker's env)`);
@@ -70,29 +70,52 @@ export async function requestBookmark(request: Request, options: RequestDatabase
   return undefined;
 }
 
-function constraintFor(request: Request, options: RequestDatabaseOptions): SessionConstraint | false {
+// D1 reads any other text as a bookmark: a misspelt constraint would open a session nowhere the app meant.
+function checkedConstraint(method: string, session: unknown): SessionConstraint | false {
+  if (session === false || session === "first-primary" || session === "first-unconstrained") return session;
+  throw argumentError(`${method}: session`, `"first-primary", "first-unconstrained" or false (or a function answering one)`, session);
+}
+
+function constraintFor(request: Request, options: RequestDatabaseOptions, method: string): SessionConstraint | false {
   const session = options.session;
-  if (typeof session === "function") return session(request);
-  if (session !== undefined) return session;
-  return READ_METHODS.has(request.method) ? "first-unconstrained" : "first-primary";
+  if (session === undefined) return READ_METHODS.has(request.method) ? "first-unconstrained" : "first-primary";
+  return checkedConstraint(method, typeof session === "function" ? session(request) : session);
+}
+
+async function requestSession(request: Request, options: RequestDatabaseOptions, method: string): Promise<string | undefined> {
+  const constraint = constraintFor(request, options, method);
+  if (constraint === false) return undefined;
+  return (await requestBookmark(request, options)) ?? constraint;
 }
 
 /**
  * The D1 session a request opens: the bookmark it carries when this app signed it (so it reads at least what it
  * last wrote), else the constraint for its method or route; `undefined` for no session.
  */
-export async function sessionFor(request: Request, options: RequestDatabaseOptions = {}): Promise<string | undefined> {
-  const constraint = constraintFor(request, options);
-  if (constraint === false) return undefined;
-  return (await requestBookmark(request, options)) ?? constraint;
+export function sessionFor(request: Request, options: RequestDatabaseOptions = {}): Promise<string | undefined> {
+  return requestSession(request, options, "sessionFor");
 }
 
-/** Opens the request's database: connected to `binding`, in the D1 session `sessionFor` chooses. */
-export async function connectForRequest(request: Request, binding: D1DatabaseLike, options: RequestDatabaseOptions = {}): Promise<Database> {
-  if (!(request instanceof Request)) throw new TypeError("withRequestDatabase: the request must be a Request");
-  bookmarkSecret(options, "withRequestDatabase");
+/**
+ * Refuses request options that would be read as not given or handed to D1 as a bookmark: a session that is no
+ * constraint, a bookmark that is no object of `header`, `cookie` and `secret`, a place for it that is no name.
+ */
+export function checkRequestOptions(options: RequestDatabaseOptions, method: string): void {
+  const { session, bookmark } = optionsArgument(method, options);
+  if (typeof session !== "function" && session !== undefined) checkedConstraint(method, session);
+  bookmarkSecret(options, method);
+  for (const place of ["header", "cookie"] as const) {
+    const name = bookmark?.[place];
+    if (name !== undefined && name !== false && (typeof name !== "string" || name === "")) throw argumentError(`${method}: bookmark.${place}`, "a name or false", name);
+  }
+}
+
+/** Opens the request's database: connected to `binding`, in the D1 session `sessionFor` chooses; `method` is the caller. */
+export async function connectForRequest(request: Request, binding: D1DatabaseLike, options: RequestDatabaseOptions, method: string): Promise<Database> {
+  if (!(request instanceof Request)) throw new TypeError(`${method}: the request must be a Request`);
+  checkRequestOptions(options, method);
   const { session: _session, bookmark: _bookmark, ...connectOptions } = options;
-  return connect(binding, { ...connectOptions, session: await sessionFor(request, options) });
+  return connect(binding, { ...connectOptions, session: await requestSession(request, options, method) });
 }
 
 function cookieHeader(name: string, carried: string, request: Request): string {
@@ -136,7 +159,7 @@ export async function withRequestDatabase(
   options: RequestDatabaseOptions = {},
 ): Promise<Response> {
   if (typeof handler !== "function") throw new TypeError("withRequestDatabase: the handler must be a function");
-  const database = await connectForRequest(request, binding, options);
+  const database = await connectForRequest(request, binding, options, "withRequestDatabase");
   const response = await withDatabase(database, () => handler(database));
   if (!(response instanceof Response)) throw new TypeError("withRequestDatabase: the handler must return a Response");
   const carried = await carriedBookmark(database, options);

@@ -7,6 +7,8 @@ import { beforeEach, describe, expect, it } from "vitest";
 import {
   type BuiltInAttributeTypeName,
   connect,
+  gt,
+  lt,
   Model,
   RecordNotFound,
   UnknownAttribute,
@@ -17,6 +19,12 @@ import { Counter, User } from "../models/fixtures.js";
 import { thrown, typeError } from "../helpers/errors.js";
 import { ItemApplicationRecord, Item } from "../models/typed-items.js";
 import { AuditItem } from "../models/audit-items.js";
+
+/** Items on columns without CHECKs (saq_items), where another writer may store any text. */
+class ForeignItem extends Model({ id: { type: "string", null: false }, name: "string", rank: "integer", score: "real", flag: "boolean", data: "json" }) {
+  static override binding = "DB";
+  static override tableName = "saq_items";
+}
 
 /** A hand-declared Model with one attribute of each type; it is only built, never saved. */
 class Caster extends Model({
@@ -228,6 +236,12 @@ const REFUSED: Record<BuiltInAttributeTypeName, readonly unknown[]> = {
     "2024-03-15T10:20:60Z",
     "2024-03-15T10:20:30+02:60",
     "2024-03-15T10:20:30+24:00",
+    // Instants outside the years 0 to 9999, which toISOString writes as "+010000-..." or "-000001-...": text that
+    // does not sort among the others, so conditions and orders on the column would be wrong.
+    new Date(Date.UTC(10000, 0, 1)),
+    new Date(-62167219200001), // -000001-12-31T23:59:59.999Z
+    "0000-01-01T00:30:00+01:00",
+    "9999-12-31T23:30:00-01:00",
     ["2024-01-01"],
     [new Date(0)],
     "now",
@@ -567,6 +581,54 @@ describe("casting through the database", () => {
     expect(other.updatedAt).toBeInstanceOf(Date);
     await other.reload();
     expect(other.updatedAt).toBeInstanceOf(Date);
+  });
+
+  it("a stored json that is no JSON (text another writer stored) reads as null, as in Rails; JSON's null text is no change either", async () => {
+    await env.DB.exec(`INSERT INTO saq_items (id, data) VALUES ('bad', '{bad'), ('json-null', 'null')`);
+    for (const id of ["bad", "json-null"]) {
+      const item = await ForeignItem.find(id);
+      expect(item.data, id).toBeNull();
+      expect(item.isChanged(), id).toBe(false);
+      expect(item.changes(), id).toEqual({});
+      expect(item.toJSON().data, id).toBeNull();
+      // Reading it changed nothing: a save of another attribute writes that one only, and the text stays as stored.
+      expect(await item.update({ name: "renamed" }), id).toBe(true);
+    }
+    expect(await ForeignItem.order({ id: "asc" }).pluck("data")).toEqual([null, null]);
+    const rows = await env.DB.prepare("SELECT id, name, data FROM saq_items ORDER BY id").all<Record<string, unknown>>();
+    expect(rows.results).toEqual([
+      { id: "bad", name: "renamed", data: "{bad" },
+      { id: "json-null", name: "renamed", data: "null" },
+    ]);
+  });
+
+  it("text in a number or boolean column that names no value reads as null, as an unreadable datetime does; boolean words read as Rails reads them", async () => {
+    await env.DB.exec(`INSERT INTO saq_items (id, rank, score, flag) VALUES ('words', 'abc', 'xyz', 'f'), ('blank', '', ' ', ''), ('rails', 7, 2.5, 'FALSE'), ('off', NULL, NULL, 'off'), ('t', NULL, NULL, 't')`);
+    const read = async (id: string) => {
+      const item = await ForeignItem.find(id);
+      return [item.rank, item.score, item.flag, item.isChanged()];
+    };
+    expect(await read("words")).toEqual([null, null, false, false]);
+    expect(await read("blank")).toEqual([null, null, null, false]);
+    expect(await read("rails")).toEqual([7, 2.5, false, false]);
+    expect(await read("off")).toEqual([null, null, false, false]);
+    expect(await read("t")).toEqual([null, null, true, false]);
+    // Reading them changed nothing: a save of another attribute leaves the stored text as it is.
+    const item = await ForeignItem.find("words");
+    void [item.rank, item.score, item.flag];
+    expect(await item.update({ name: "renamed" })).toBe(true);
+    const row = await env.DB.prepare("SELECT name, rank, score, flag FROM saq_items WHERE id = 'words'").first<Record<string, unknown>>();
+    expect(row).toEqual({ name: "renamed", rank: "abc", score: "xyz", flag: "f" });
+    expect(await ForeignItem.where({ id: ["blank", "words"] }).order({ id: "asc" }).pluck("rank", "flag")).toEqual([[null, null], [null, false]]);
+  });
+
+  it("the first and last instants of the years 0 to 9999 are stored as text that sorts as the instants do", async () => {
+    const first = await User.createOrThrow({ name: "first", bornAt: "0000-01-01" });
+    const last = await User.createOrThrow({ name: "last", bornAt: new Date("9999-12-31T23:59:59.999Z") });
+    expect((await User.find(first.id)).bornAt).toEqual(new Date("0000-01-01T00:00:00.000Z"));
+    expect(await User.where({ bornAt: gt(new Date("2000-01-01T00:00:00Z")) }).pluck("name")).toEqual(["last"]);
+    expect(await User.where({ bornAt: lt(new Date("2000-01-01T00:00:00Z")) }).pluck("name")).toEqual(["first"]);
+    expect(() => last.assign({ bornAt: new Date(last.bornAt!.getTime() + 1) })).toThrow(TypeError);
   });
 
   it("a datetime in the years 0 to 99 is stored and read back as itself; a boolean word is matched only as one", async () => {

@@ -50,6 +50,9 @@ const refused: string[] = [
   "2024-03-15T10:20:60Z",
   "2024-03-15T10:20:30+24:00",
   "2024-03-15T10:20:30+02:60",
+  // An offset that moves the instant out of the years 0 to 9999 (stored text would not sort among the others).
+  "0000-01-01T00:30:00+01:00",
+  "9999-12-31T23:30:00-01:00",
   // A time without an offset, letters in lower case, a space for T, and other shapes.
   "2024-03-15T10:20:30",
   "2024-03-15T10:20",

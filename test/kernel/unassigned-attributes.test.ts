@@ -1,7 +1,7 @@
 /** Attributes that were never assigned or loaded: reading, saving and printing them. */
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { type QueryEvent, column, sql } from "../../src/index.js";
+import { type QueryEvent, column, InvalidModel, Model, sql } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { listen } from "../helpers/queries.js";
 import { Counter, User, ApplicationRecord as FixtureApplicationRecord } from "../models/fixtures.js";
@@ -104,5 +104,22 @@ describe("guide: Unassigned attributes", () => {
     const counter = await Counter.create({ label: "visits" });
     expect(counter.id).toBe(1);
     expect(counter.value).toBe(7);
+  });
+
+  it("a key the database leaves NULL (INT PRIMARY KEY is not SQLite's row id) throws InvalidModel naming the key, never a record no write can reach", async () => {
+    await env.DB.exec("CREATE TABLE gadgets (id INT PRIMARY KEY, name TEXT); CREATE TABLE tokens (id TEXT PRIMARY KEY, name TEXT)");
+    class Gadget extends Model({ id: "integer", name: "string" }) {
+      static override binding = "DB";
+    }
+    class Token extends Model({ id: "string", name: "string" }) {
+      static override binding = "DB";
+    }
+    const message = "Gadget.id: the new row was stored with a NULL key, which no write can reach; SQLite numbers only an INTEGER PRIMARY KEY";
+    await expect(Gadget.create({ name: "a" })).rejects.toThrow(message);
+    await expect(Gadget.build({ name: "b" }).save()).rejects.toThrow(InvalidModel);
+    await expect(Token.create({ id: null, name: "c" })).rejects.toThrow(/^Token\.id: the new row was stored with a NULL key/);
+    // A key given, or numbered by an INTEGER PRIMARY KEY, is read back as ever.
+    expect((await Gadget.create({ id: 5, name: "d" })).id).toBe(5);
+    expect((await Counter.create({ label: "e" })).id).toEqual(expect.any(Number));
   });
 });

@@ -440,6 +440,28 @@ describe("guide: Through associations: writes keep the join rows right", () => {
     expect(taggingCallbacks).toEqual([`save ${built.id}`]);
   });
 
+  it("create (Rails' create): the tag and its join row written now; a tag its validations refuse is answered unsaved; a new post is refused", async () => {
+    const { a2 } = await seed();
+    const post = await ThrPost.find(a2.id);
+    const created = await post.thrTags().create({ name: "created" });
+    expect(created.isPersisted()).toBe(true);
+    expect(taggingCallbacks).toEqual([`save ${created.id}`]);
+    expect(names(await ThrPost.find(a2.id).then((fresh) => fresh.thrTags().toArray()))).toEqual(["blue", "created"]);
+    expect((await post.featuredTags().createOrThrow({ name: "shiny" })).featured).toBe(true);
+    const tags = await ThrTag.count();
+    const joins = await ThrTagging.count();
+    const blank = await post.thrTags().create({ name: "" });
+    expect(blank.isNewRecord()).toBe(true);
+    expect(blank.errors.fullMessages()).toEqual(["Name can't be blank"]);
+    await expect(post.thrTags().createOrThrow({ name: "" })).rejects.toThrow("Name can't be blank");
+    // Nothing was written, and nothing waits for the post's next save.
+    expect(await post.save()).toBe(true);
+    expect([await ThrTag.count(), await ThrTagging.count()]).toEqual([tags, joins]);
+    await expect(ThrPost.build({ title: "new" }).thrTags().create({ name: "x" })).rejects.toThrow(
+      "ThrPost.thrTags.create: the ThrPost is not saved yet; save it first, or build the target with build (its save writes both)",
+    );
+  });
+
   it("a join row its validations refuse: RecordInvalid naming the join Model, and nothing written", async () => {
     const { a2, red } = await seed();
     const forbidden = await ThrTag.create({ name: "forbidden" });

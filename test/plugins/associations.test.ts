@@ -479,6 +479,21 @@ describe("a key copied between Models is cast as a condition is", () => {
     expect(rex.kennelId).toBe(String(kennel.id));
   });
 
+  it("create through a new owner's association is refused, as in Rails: the child's row would point at no owner row", async () => {
+    const kennel = Kennel.build({ name: "North" });
+    await expect(kennel.dogs().create({ name: "Rex" })).rejects.toThrow(
+      new RecordNotSaved("Kennel.dogs.create: the Kennel is not saved yet; save it first, or build the child with build (its save writes both)"),
+    );
+    await expect(kennel.dogs().createOrThrow({ name: "Rex" })).rejects.toThrow(/^Kennel\.dogs\.createOrThrow: the Kennel is not saved yet/);
+    expect(await Dog.count()).toBe(0);
+    // Built instead, the child is written with the owner's save; once the owner is saved, create writes at once.
+    kennel.dogs().build({ name: "Rex" });
+    expect(await kennel.save()).toBe(true);
+    const fido = await kennel.dogs().create({ name: "Fido" });
+    expect(fido.isPersisted()).toBe(true);
+    expect(await Dog.where({ kennelId: kennel.id }).order({ name: "asc" }).pluck("name")).toEqual(["Fido", "Rex"]);
+  });
+
   it("includes matches the integer key with the text one, both ways", async () => {
     const kennel = await Kennel.create({ name: "North" });
     await kennel.dogs().create({ name: "Rex" });

@@ -284,6 +284,29 @@ describe("withRequestDatabase (a plain Worker's fetch)", () => {
     expect(ran).toBe(false);
   });
 
+  it("refuses a session D1 would read as a bookmark, and bookmark options it would ignore, before the handler runs", async () => {
+    const { binding, sessions } = sessionRecordingBinding();
+    let ran = false;
+    const handler = () => ((ran = true), new Response());
+    const refusals: Array<[object, string]> = [
+      [{ session: "primary" }, 'withRequestDatabase: session takes "first-primary", "first-unconstrained" or false (or a function answering one), not "primary"'],
+      [{ session: () => "replica" }, 'withRequestDatabase: session takes "first-primary", "first-unconstrained" or false (or a function answering one), not "replica"'],
+      [{ session: true }, "withRequestDatabase: session takes"],
+      [{ bookmark: { secrt: SECRET } }, 'withRequestDatabase: bookmark: "secrt" is not an option; the options are header, cookie, secret'],
+      [{ bookmark: "x-bookmark" }, 'withRequestDatabase: bookmark takes an options object, not "x-bookmark"'],
+      [{ bookmark: { header: true, secret: SECRET } }, "withRequestDatabase: bookmark.header takes a name or false, not true"],
+      [{ bookmark: { cookie: "", secret: SECRET } }, 'withRequestDatabase: bookmark.cookie takes a name or false, not ""'],
+    ];
+    for (const [options, message] of refusals) {
+      await expect(withRequestDatabase(new Request("http://localhost"), binding, handler, options as never)).rejects.toThrow(message);
+    }
+    expect(ran).toBe(false);
+    expect(sessions).toEqual([]);
+    expect(() => d1({ session: "primary" as never })).toThrow('d1: session takes "first-primary"');
+    expect(() => d1({ bookmark: { secrt: SECRET } as never })).toThrow('d1: bookmark: "secrt" is not an option');
+    await expect(sessionFor(new Request("http://localhost"), { session: () => "primary" as never })).rejects.toThrow('sessionFor: session takes "first-primary"');
+  });
+
   it("refuses what is not a request, a handler or a response with a TypeError naming withRequestDatabase", async () => {
     await expect(withRequestDatabase("http://localhost" as never, env.DB, () => new Response())).rejects.toThrow(/withRequestDatabase: the request/);
     await expect(withRequestDatabase(new Request("http://localhost"), env.DB, null as never)).rejects.toThrow(/withRequestDatabase: the handler must be a function/);

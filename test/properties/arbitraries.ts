@@ -24,7 +24,7 @@ const asStored = (number: number) => (number === 0 ? 0 : number);
 
 const finiteDouble = fc.double({ noNaN: true, noDefaultInfinity: true });
 
-/** An instant whose ISO text has a four-digit year, as a date-time string must (years 0000 to 9999). */
+/** An instant whose ISO text has a four-digit year, as a datetime must (years 0000 to 9999). */
 const fourDigitYearDate = fc.date({ min: new Date("0000-01-01T00:00:00.000Z"), max: new Date("9999-12-31T23:59:59.999Z"), noInvalidDate: true });
 
 /** A date-time string with `Z` or a `±HH:MM` offset for `date`, and the instant it names. */
@@ -73,7 +73,7 @@ export const accepted: Record<BuiltInAttributeTypeName, fc.Arbitrary<readonly [i
     ),
   ),
   datetime: fc.oneof(
-    fc.date({ noInvalidDate: true }).map((date) => [date, date] as const),
+    fourDigitYearDate.map((date) => [date, date] as const),
     fourDigitYearDate.map((date) => {
       const day = date.toISOString().slice(0, 10);
       return [day, new Date(`${day}T00:00:00.000Z`)] as const;
@@ -120,6 +120,7 @@ export const refused: Record<BuiltInAttributeTypeName, fc.Arbitrary<unknown>> = 
   ),
   datetime: fc.oneof(
     fc.double(),
+    fc.date({ noInvalidDate: true }).filter((date) => date.getUTCFullYear() < 0 || date.getUTCFullYear() > 9999),
     fc.constantFrom(new Date(Number.NaN), "", "2024-01-01T00:00", "2024-01-01t00:00Z", "2024-01-01T00:00z", "2023-02-29", "2024-01-01 00:00Z"),
     fc.constantFrom("x2024-01-01", "2024-01-01x", "2024-01-01T00:60Z", "2024-01-01T00:00:60Z", "2024-01-01T00:00+00:60", "2024-13-01", "24-01-01"),
     text().filter((value) => !/^\d{4}-\d{2}-\d{2}/.test(value)),

@@ -1,4 +1,5 @@
 import { Abort } from "./abort.js";
+import { InvalidModel } from "../errors.js";
 import { finishEach } from "../database/batchable.js";
 import type { Database } from "../database/database.js";
 import type { SaveContext, SaveOperation } from "../plugin-api/hooks.js";
@@ -44,6 +45,7 @@ export function finishSave(
   const create = operation === "create";
   if (create) {
     loadRow(state, result as Record<string, unknown>, undefined);
+    refuseKeylessRow(state);
   } else if (result !== undefined) {
     const row = { ...state.row };
     for (const name of Object.keys(changes)) {
@@ -60,6 +62,17 @@ export function finishSave(
   // The row the INSERT returned is loaded as any row is, before an after-save hook or the caller reads the record. It
   // is written: a load hook's error propagates once the after-save hooks have run, as an outcome hook's does.
   return finishEach([() => runLoadStage(state.model, 0, [record], [state.row], "write"), () => afterSave(state, context)], (part) => part());
+}
+
+/**
+ * Throws when the database stored a new row without a key: SQLite numbers only a column declared exactly `INTEGER
+ * PRIMARY KEY` (the row id), and stores NULL in any other nullable key left unassigned (`INT PRIMARY KEY`, `BIGINT`,
+ * `TEXT` given null). No later save, reload or destroy could reach that row: each would match nothing, silently.
+ */
+function refuseKeylessRow(state: RecordState): void {
+  const { name, primaryKey } = state.model;
+  if (state.row[primaryKey.column] != null) return;
+  throw new InvalidModel(`${name}.${primaryKey.name}: the new row was stored with a NULL key, which no write can reach; SQLite numbers only an INTEGER PRIMARY KEY`);
 }
 
 /** Runs the after-save hooks of a written save. */

@@ -3,7 +3,7 @@
  * are built in; plugins add their own with `defineAttributeType`. Casting is strict on purpose: a value that is not
  * clearly of the type is refused rather than guessed at.
  */
-import { parseDateText, utcDate } from "./date-text.js";
+import { parseDateText, storableDate, utcDate } from "./date-text.js";
 
 /**
  * JavaScript value of each attribute type, by type name. A plugin that defines a type adds its entry by declaration
@@ -84,7 +84,7 @@ function castReal(value: unknown): unknown {
 }
 
 function castDatetime(value: unknown): unknown {
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? UNCASTABLE : new Date(value.getTime());
+  if (value instanceof Date) return storableDate(new Date(value.getTime())) ?? UNCASTABLE;
   return typeof value === "string" ? (parseDateText(value) ?? UNCASTABLE) : UNCASTABLE;
 }
 
@@ -120,8 +120,21 @@ function readDatetime(value: unknown): Date | null {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
+// Text another writer stored that is no JSON reads as null, as Rails' json type reads it: a SyntaxError would make
+// every read of the row fail.
 function readJson(value: unknown): unknown {
-  return typeof value === "string" ? JSON.parse(value) : value;
+  if (typeof value !== "string") return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return null;
+  }
+}
+
+// JSON's own null (and text that is no JSON) reads as null, as NULL does: reading it is no change, so a save leaves it.
+function canonicalJson(value: unknown): unknown {
+  const read = readJson(value);
+  return read === null ? null : JSON.stringify(read);
 }
 
 const identity = (value: unknown): unknown => value;
@@ -129,8 +142,17 @@ const identity = (value: unknown): unknown => value;
 // An override may put an attribute on a column of another affinity, which converts what is written (and D1 binds
 // every number as REAL, so a TEXT column holds 1 as "1.0"): read such values back as the attribute's type.
 const readText = (value: unknown): unknown => (typeof value === "number" ? String(value) : value);
-const readNumber = (value: unknown): unknown => (typeof value === "string" ? Number(value) : value);
-const readBoolean = (value: unknown): boolean => Number(value) !== 0;
+// Text that names no number (blank included), or no boolean, reads as null, as an unreadable datetime does: NaN or a
+// guess would be a change on every read, and a save of another attribute would write it over the stored text.
+const isBlank = (value: unknown): boolean => typeof value === "string" && value.trim() === "";
+
+function readNumber(value: unknown): unknown {
+  const number = isBlank(value) ? Number.NaN : Number(value);
+  return Number.isNaN(number) ? null : number;
+}
+
+// Rails reads "f", "false" and "off" (any case) as false, as it reads 0; other text and numbers as true.
+const readBoolean = (value: unknown): boolean | null => (isBlank(value) ? null : Number(value) !== 0 && !/^(?:f|false|off)$/i.test(value as string));
 
 /** Refuses, at any depth, what JSON text would change: NaN and the infinities (written as null), a Map or Set (as {}). */
 function keptAsIs(_key: string, item: unknown): unknown {
@@ -193,7 +215,10 @@ export const attributeTypes: Record<string, AttributeType> = {
     castCondition: castBoolean,
     toDatabase: (value) => (value ? 1 : 0),
     fromDatabase: readBoolean,
-    canonical: (value) => (readBoolean(value) ? 1 : 0),
+    canonical: (value) => {
+      const read = readBoolean(value);
+      return read === null ? read : +read;
+    },
   },
   datetime: {
     comparable: true,
@@ -208,7 +233,7 @@ export const attributeTypes: Record<string, AttributeType> = {
     castCondition: castJson,
     toDatabase: (value) => JSON.stringify(value),
     fromDatabase: readJson,
-    canonical: (value) => JSON.stringify(readJson(value)),
+    canonical: canonicalJson,
   },
 };
 

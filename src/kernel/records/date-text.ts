@@ -15,6 +15,17 @@ export function utcDate(year: number, monthIndex: number, day: number, hours = 0
   return date;
 }
 
+// The instants toISOString writes with a four-digit year: it writes others with a sign and six digits
+// (+010000-01-01T...), text that does not sort among the rest, so conditions and orders on the column would be wrong.
+const EARLIEST = -62167219200000; // 0000-01-01T00:00:00.000Z
+const LATEST = 253402300799999; // 9999-12-31T23:59:59.999Z
+
+/** The date, if it is one recordflare can store as text that sorts as the instants do (years 0 to 9999). */
+export function storableDate(date: Date): Date | undefined {
+  const time = date.getTime();
+  return time >= EARLIEST && time <= LATEST ? date : undefined;
+}
+
 function isCalendarDay(year: number, month: number, day: number): boolean {
   const date = utcDate(year, month - 1, day);
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
@@ -23,7 +34,8 @@ function isCalendarDay(year: number, month: number, day: number): boolean {
 /**
  * The instant a date or date-time text names, or undefined when recordflare does not read the text as one.
  * Accepted: `YYYY-MM-DD` (midnight UTC), and `YYYY-MM-DDTHH:MM[:SS[.fff]]` followed by `Z` or `±HH:MM`, with a
- * day that exists, an hour below 24, minutes and seconds below 60, and an offset below 24:00.
+ * day that exists, an hour below 24, minutes and seconds below 60, and an offset below 24:00, naming an instant of
+ * the years 0 to 9999.
  */
 export function parseDateText(text: string): Date | undefined {
   const dateOnly = DATE_TEXT.exec(text);
@@ -38,5 +50,5 @@ export function parseDateText(text: string): Date | undefined {
     .map((part) => (part === undefined ? undefined : Number(part))) as number[];
   const valid =
     isCalendarDay(year!, month!, day!) && hour! < 24 && minute! < 60 && second < 60 && offsetHour < 24 && offsetMinute < 60;
-  return valid ? new Date(text) : undefined;
+  return valid ? storableDate(new Date(text)) : undefined;
 }

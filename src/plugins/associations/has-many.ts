@@ -1,4 +1,4 @@
-import { anyMatch, countOf, Relation } from "../../kernel/index.js";
+import { anyMatch, countOf, RecordNotSaved, Relation } from "../../kernel/index.js";
 import { collectionWrites } from "./collection-writes.js";
 import { cachedCount } from "./counter-cache.js";
 import { ownerKeys, rowKeyOf } from "./keys.js";
@@ -29,8 +29,17 @@ export function collection(slot: AssociationSlot): Relation {
     const known = knownCount();
     return known === undefined ? anyMatch(relation) : known > 0;
   };
+  // As Rails refuses it: the row would be written now, pointing at an owner row that does not exist (or at no key).
+  const createdThrough = (method: "create" | "createOrThrow") => ({
+    value(...given: [object?]) {
+      if (!owner.isNewRecord()) return Relation.prototype[method].apply(relation, given);
+      return Promise.reject(new RecordNotSaved(`${slot.methodName(method)}: the ${owner.constructor.name} is not saved yet; save it first, or build the child with build (its save writes both)`));
+    },
+  });
   return Object.defineProperties(relation, {
     ...collectionWrites(slot),
+    create: createdThrough("create"),
+    createOrThrow: createdThrough("createOrThrow"),
     build: {
       value(attributes: object = {}) {
         slot.takes("build", arguments.length, 1);

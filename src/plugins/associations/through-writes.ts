@@ -1,4 +1,4 @@
-import { argumentError, type BatchItem, column, databaseForBatch, type Relation, sql } from "../../kernel/index.js";
+import { argumentError, type BatchItem, column, databaseForBatch, RecordNotSaved, type Relation, sql } from "../../kernel/index.js";
 import { writeChildren } from "./child-writes.js";
 import { hasOtherDestroyHooks } from "./dependent-tree.js";
 import { recordsGiven } from "./given-records.js";
@@ -184,11 +184,33 @@ async function setIds(writes: Writing, ids: unknown): Promise<void> {
  * database assigns its key). It starts with the equality conditions of the association's `scope`, as in Rails.
  */
 function build(writes: Writing, attributes: object): Loaded {
-  const { scope } = writes.slot.requireOwner().association.options;
-  const all = writes.slot.targetModel().all();
-  const target = (scope ? (scope(all) as Relation) : all).build(attributes);
+  const target = newTarget(writes, attributes);
   buildJoins(writes, [target]);
   writes.slot.changeLoaded((loaded) => [...loaded, target]);
+  return target;
+}
+
+/** A new target, starting with the equality conditions of the association's `scope`. */
+function newTarget(writes: Writing, attributes: object): Loaded {
+  const { scope } = writes.slot.requireOwner().association.options;
+  const all = writes.slot.targetModel().all();
+  return (scope ? (scope(all) as Relation) : all).build(attributes);
+}
+
+/**
+ * `post.tags().create(attributes)` (Rails' create): a new target written now with its join row, as `add` writes them.
+ * A new owner is refused, as Rails refuses it: `build` attaches to it. A target its own validations or callbacks
+ * refuse is answered unsaved (`createOrThrow` throws), and nothing is written; any other refusal throws.
+ */
+async function create(writes: Writing, attributes: object, method: string): Promise<Loaded> {
+  if (writes.owner.isNewRecord()) throw new RecordNotSaved(`${writes.where(method)}: the ${writes.owner.constructor.name} is not saved yet; save it first, or build the target with build (its save writes both)`);
+  const target = newTarget(writes, attributes);
+  try {
+    await add(writes, [target]);
+  } catch (error) {
+    const refusedTarget = !target.errors.isEmpty() || target.abortReason !== undefined;
+    if (method === "createOrThrow" || !refusedTarget) throw error;
+  }
   return target;
 }
 
@@ -222,5 +244,16 @@ export function throughWrites(slot: ThroughSlot): PropertyDescriptorMap {
         return build(writing(slot, "build"), attributes);
       },
     },
+    ...Object.fromEntries(
+      ["create", "createOrThrow"].map((method) => [
+        method,
+        {
+          async value(attributes: object = {}) {
+            slot.takes(method, arguments.length, 1);
+            return create(writing(slot, method), attributes, method);
+          },
+        },
+      ]),
+    ),
   };
 }
