@@ -26,6 +26,11 @@ export interface Batchable<R extends object = object> {
    * back every record `check` and `prepare` touched as it was before.
    */
   abandon(): void;
+  /**
+   * @internal Ends its hold on the record, which `check` took (see `WriteInProgress`), leaving the record as it is:
+   * the operation it was checked for was refused.
+   */
+  release?(): void;
   /** @internal The database the record writes through. */
   database(): StatementDatabase | Promise<StatementDatabase>;
   /** The record written; what `batch` resolves to for this item. */

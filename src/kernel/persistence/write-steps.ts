@@ -20,6 +20,8 @@ export interface CheckedWrite {
   failed(error: unknown): unknown;
   /** The write will not be made (its batch failed, or a hook threw): puts back every record it touched. */
   abandon(): void;
+  /** Its checks were refused: the writes they added, checked too, hold their records no more (see `WriteInProgress`). */
+  release(): void;
 }
 
 /** A write built in full, that a batch can run with others. */
@@ -71,6 +73,11 @@ export function failedInOrder(before: readonly BatchItem[], ownFailed: (error: u
   return failEach(reports, error, (report) => report());
 }
 
+/** None of the writes hooks added will be made: those checked already hold their records no more. */
+export function releaseEach(extras: readonly BatchItem[]): void {
+  for (const extra of extras) if (isBatchable(extra)) extra.release?.();
+}
+
 /**
  * Checks the writes hooks added to a save or destroy (children built through an association, a new parent,
  * dependents, children written later). One that is refused refuses the whole operation, so that `save()` or
@@ -86,6 +93,7 @@ export async function checkExtras(state: RecordState, extras: readonly BatchItem
       if (error instanceof RecordInvalid) state.errors.add("base", "invalid", error.message);
       else if (error instanceof RecordNotSaved || error instanceof RecordNotDestroyed) state.abortReason = error.message;
       else throw error;
+      releaseEach(extras);
       return false;
     }
   }
