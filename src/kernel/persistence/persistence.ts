@@ -241,11 +241,11 @@ function batchable(record: Persistable, action: string, begin: () => StartedWrit
       release(state, write);
       begun?.release();
     },
-    async finish(results) {
+    async finish(results, from) {
       const written = prepared!;
       begun = checked = prepared = undefined;
       try {
-        await written.finish(results, await recordDatabase(record));
+        await written.finish(results, await recordDatabase(record), from);
       } finally {
         write.release!();
       }

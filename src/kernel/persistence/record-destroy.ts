@@ -71,7 +71,7 @@ export class RecordDestroy implements CheckedWrite {
     this.#ownBuilt = true;
     return {
       statements: write ? write.statements : [],
-      finish: (results) => finishEach([() => write?.report?.succeeded(results[write.at]), () => this.#markDestroyed()], (part) => part()),
+      finish: (results, _database, from = 0) => finishEach([() => write?.report?.succeeded(results[from + write.at]), () => this.#markDestroyed()], (part) => part()),
     };
   }
 

@@ -139,9 +139,9 @@ export class RecordSave implements CheckedWrite, PreparedWrite {
   }
 
   /** Applies the written save to the record and runs its after-save hooks, once its outcome is reported. */
-  finish(results: unknown[], database: Database): Promise<void> | void {
+  finish(results: unknown[], database: Database, from = 0): Promise<void> | void {
     const own = this.#own;
-    const result = own ? results[own.at] : undefined;
+    const result = own ? results[from + own.at] : undefined;
     if (result === undefined && this.#operation === "create") this.#notWritten();
     const report = own?.report;
     if (!report) return this.#finishRecord(result, database);
