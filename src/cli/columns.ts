@@ -112,6 +112,8 @@ export function parseColumn(source: string): ColumnSpec {
   // Such a Model would throw InvalidModel at its first use: refuse the column before anything is written.
   const attribute = camelize(base);
   if (attribute in ActiveRecord.prototype) fail(source, `its attribute ${attribute} would have the name of a record method; choose another name`, false);
+  // Refused as the Model is declared.
+  if (attribute === "then") fail(source, "its attribute then would make every record a thenable, which await takes for a promise; choose another name", false);
   let defaultSql: string | undefined;
   if (defaultText !== undefined) {
     const literal = defaultText.endsWith("!") ? defaultText.slice(0, -1) : defaultText;

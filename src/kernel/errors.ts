@@ -78,6 +78,14 @@ export class RecordNotDestroyed extends RecordflareError {
   override name = "RecordNotDestroyed";
 }
 
+/**
+ * A record's save or destroy was started while another save or destroy of it was in progress (`Promise.all([r.save(),
+ * r.save()])`): await the first. Nothing of the second was run; an after-callback may save the record again.
+ */
+export class WriteInProgress extends RecordflareError {
+  override name = "WriteInProgress";
+}
+
 /** A destroyed record was changed, saved, updated, destroyed or reloaded. */
 export class RecordDestroyed extends RecordflareError {
   override name = "RecordDestroyed";

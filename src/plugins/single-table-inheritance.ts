@@ -155,7 +155,8 @@ function checkTypeSet(relation: Relation, attributes: unknown): void {
  * the subclasses share stores each record's class in its `type` column (the key naming it; the declaring Model's own
  * records store NULL unless it is given a key too). A row becomes a record of the class its type names, a query of a
  * subclass reads only its rows and its subclasses', and a record of a subclass is written with its type. No write
- * stores a type outside its Model. Registered after `bulkWrites`, whose `updateAll` and `toUpdateAll` it wraps.
+ * stores a type outside its Model, and a subclass's upsert updates only a row of its own type. Registered after
+ * `bulkWrites`, whose `updateAll` and `toUpdateAll` it wraps.
  */
 export const singleTableInheritance = definePlugin({
   name: "singleTableInheritance",
@@ -197,6 +198,8 @@ export const singleTableInheritance = definePlugin({
         throw new InvalidModel(`${model.name}.inheritance: ${inheritance.column} is not a string attribute; it stores each row's type`);
       }
       typeOfClass(inheritance, model);
+      // A subclass's upsert writes its rows as records of it: a row of another type is no record of it to update.
+      if (model !== inheritance.root) attribute.matchedOnUpsert = true;
     },
     "record:initialize"({ record }) {
       const inheritance = inheritanceOf(record.constructor)!;

@@ -19,6 +19,8 @@ import {
   MissingAttribute,
   RecordNotUnique,
   withDatabase,
+  WriteInProgress,
+  Model,
 } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { rejectionOf, thrown } from "../helpers/errors.js";
@@ -527,6 +529,90 @@ describe("more lifecycle probes", () => {
     Late.build({});
     expect(() => Late.beforeSave(() => {})).toThrow(InvalidModel);
     expect(() => Late.beforeDestroy(() => {})).toThrow(InvalidModel);
+  });
+});
+
+describe("guide: One write of a record at a time", () => {
+  it("a save or destroy while a save of the record is in progress is refused with WriteInProgress; nothing of it runs", async () => {
+    const user = User.build({ name: "Ada" });
+    const [first, second] = await Promise.allSettled([user.save(), user.save()]);
+    expect(first).toEqual({ status: "fulfilled", value: true });
+    expect((second as PromiseRejectedResult).reason).toBeInstanceOf(WriteInProgress);
+    expect((second as PromiseRejectedResult).reason.message).toBe("User is being saved or destroyed: await that before saving or destroying it again");
+    expectState(user, "persisted");
+    expect(await User.pluck("id")).toEqual([user.id]);
+    user.name = "Ada L.";
+    const saving = user.save();
+    await expect(user.destroy()).rejects.toThrow(WriteInProgress);
+    await expect(user.updateOrThrow({ name: "Grace" })).rejects.toThrow(WriteInProgress);
+    await expect(batch([user.toSave()])).rejects.toThrow(WriteInProgress);
+    expect(await saving).toBe(true);
+    expect(await User.pluck("name")).toEqual(["Ada L."]);
+    // Once it is over, the record is written again as usual.
+    expect(await user.update({ name: "Grace" })).toBe(true);
+    await expect(batch([user.toSave(), user.toDestroy()])).rejects.toThrow(WriteInProgress);
+    expect(await user.destroy()).toBe(user);
+  });
+
+  it("an assignment made while a save is sent stays a change to save, whether the save succeeds or fails", async () => {
+    const user = User.build({ name: "Ada" });
+    const creating = user.save();
+    user.name = "Grace";
+    user.age = 36;
+    expect(await creating).toBe(true);
+    expect([user.name, user.age, user.changed()]).toEqual(["Grace", 36, ["name", "age"]]);
+    expect(await User.pluck("name", "age")).toEqual([["Ada", null]]);
+    const updating = user.save();
+    user.name = "Ada";
+    expect(await updating).toBe(true);
+    expect([user.name, user.changed()]).toEqual(["Ada", ["name"]]);
+    expect(await User.pluck("name", "age")).toEqual([["Grace", 36]]);
+    await User.createOrThrow({ name: "Taken", email: "taken@example.com" });
+    user.email = "taken@example.com";
+    const failing = user.save();
+    user.age = 37;
+    await expect(failing).rejects.toThrow(RecordNotUnique);
+    expect([user.name, user.email, user.age, user.changed()]).toEqual(["Ada", "taken@example.com", 37, ["name", "email", "age"]]);
+    user.email = null;
+    expect(await user.save()).toBe(true);
+    expect(await User.where({ id: user.id }).pluck("name", "age")).toEqual([["Ada", 37]]);
+  });
+
+  it("an after-save callback may save the record again", async () => {
+    class Numbered extends Item {
+      static {
+        this.afterSave(async (record) => {
+          if (record.qty === null) await record.updateOrThrow({ qty: 1 });
+        });
+      }
+    }
+    const record = await Numbered.createOrThrow({ name: "Ada" });
+    expect([record.qty, record.changed()]).toEqual([1, []]);
+    expect(await Item.pluck("qty")).toEqual([1]);
+    await record.updateOrThrow({ qty: null });
+    expect(record.qty).toBe(1);
+  });
+
+  it("a child checked with a parent that another child's refusal refused is written with it once it is fixed", async () => {
+    class Part extends Model({ id: { type: "string", null: false }, ownerId: "string", name: "string" }) {
+      static override binding = "DB";
+      static override tableName = "saq_items";
+      static {
+        this.validates("name", { presence: true });
+      }
+    }
+    class Kit extends Model({ id: { type: "string", null: false }, name: "string" }) {
+      static override binding = "DB";
+      static override tableName = "saq_owners";
+      parts = hasMany(Part, { foreignKey: "ownerId" });
+    }
+    const kit = Kit.build({ id: "k", name: "Kit" });
+    const valid = kit.parts().build({ id: "p1", name: "Bolt" });
+    const invalid = kit.parts().build({ id: "p2", name: "" });
+    expect(await kit.save()).toBe(false);
+    invalid.name = "Nut";
+    expect(await kit.save()).toBe(true);
+    expect(valid.isPersisted()).toBe(true);
   });
 });
 

@@ -752,6 +752,38 @@ describe("guide: Declarations and types", () => {
   });
 });
 
+describe("declaration checks at declaration", () => {
+  it("an attribute named then is refused: every record would be a thenable, which await takes for a promise", async () => {
+    const error = await thrown(() => Model({ id: "string", then: "string" }));
+    expect(error).toBeInstanceOf(InvalidModel);
+    expect((error as Error).message).toBe(`Model.then would make records thenables, which await takes for promises; name the attribute otherwise`);
+    expect(() => Model({ id: "string", "": "string" })).toThrow(new InvalidModel("Model: an attribute has the empty name"));
+    // The column may be named then.
+    class Thenable extends Model({ id: "string", body: { type: "string", column: "then" } }) {}
+    const record = Thenable.build({ body: "x" });
+    expect(await Promise.resolve(record)).toBe(record);
+  });
+
+  it("two attributes of one column are refused, SQLite's case-insensitive names and snake_case columns included", () => {
+    const refusal = (declarations: object) => {
+      try {
+        Model(declarations as never);
+      } catch (error) {
+        expect(error).toBeInstanceOf(InvalidModel);
+        return (error as Error).message;
+      }
+      return "accepted";
+    };
+    expect(refusal({ id: "string", body: "string", text: { type: "string", column: "body" } })).toBe(
+      `Model.text: column "body" is body's too`,
+    );
+    expect(refusal({ id: "string", firstName: "string", first_name: "string" })).toBe(
+      `Model.first_name: column "first_name" is firstName's too`,
+    );
+    expect(refusal({ id: "string", body: "string", Body: { type: "string", column: "BODY" } })).toMatch(/^Model\.Body: column "BODY" is body's too$/);
+  });
+});
+
 describe("edge cases once missed", () => {
 
   // SPEC Overrides rule 1: "... ignoring the primary key throws InvalidModel" (only the primary key).

@@ -602,6 +602,7 @@ describe("errors", () => {
     ["a generated column", ["g", "model", "User", "createdAt:datetime"], /created_at is added to every table by the generator/],
     ["a column named like a record method", ["g", "model", "Report", "errors:json"], /^Error: Column "errors:json": its attribute errors would have the name of a record method; choose another name\.$/],
     ["a snake_case column named like a record method", ["g", "model", "Report", "is_new_record:boolean"], /^Error: Column "is_new_record:boolean": its attribute isNewRecord would have the name of a record method/],
+    ["a column named then", ["g", "model", "Report", "then:string"], /^Error: Column "then:string": its attribute then would make every record a thenable, which await takes for a promise; choose another name\.$/],
     ["a missing Model name", ["g", "model"], /^Error: Give the Model's name: recordflare g model <Name> \[column\.\.\.\]$/],
     ["a bad Model name", ["g", "model", "9Lives"], /^Error: "9Lives" is not a Model name/],
     ["a Model name ending in _", ["g", "model", "Link_", "--parent", "Link"], /^Error: "Link_" is not a Model name: use letters and digits, starting with a letter, with one _ or - between words and none at the end \(BlogPost, blog_post\)\.$/],

@@ -3,7 +3,7 @@
  * children to owners, a destroy hands each dependent to its owner once, and `setIds` finds each target, all by the
  * keys' stored forms. Matched as JavaScript values, equal keys loaded apart never met: preloads left owners without
  * their rows, and a destroy took every child for one row, destroyed only the first, and failed on the others'
- * foreign keys.
+ * foreign keys. Keys stored as bytes are matched by their content, as SQLite compares blobs.
  */
 import { beforeEach, describe, expect, it } from "vitest";
 import { ActiveRecord, belongsTo, defineApplicationRecord, hasMany, hasOne, withDatabase } from "../../src/index.js";
@@ -142,5 +142,69 @@ describe("associations keyed by a plugin type", () => {
     expect(texts(await project.tasks().toArray())).toEqual(["T1", "T3"]);
     expect((await Task.find("t1")).projectId.text).toBe("P2");
     expect(destroyed).toEqual([]);
+  });
+});
+
+/** Keys of bytes, stored as blobs: each record loaded holds its own copy, equal by content only. */
+const bytes: AttributeTypeDefinition<Uint8Array> = {
+  cast: (value) =>
+    value instanceof Uint8Array ? value : value instanceof ArrayBuffer ? new Uint8Array(value) : typeof value === "string" ? new TextEncoder().encode(value) : undefined,
+  toDatabase: (value) => value.buffer.slice(value.byteOffset, value.byteOffset + value.byteLength),
+  fromDatabase: (stored) => new Uint8Array(stored as ArrayBuffer),
+};
+
+declare module "../../src/index.js" {
+  interface AttributeTypeMap {
+    bytes: Uint8Array;
+  }
+  interface AttributeInputMap {
+    bytes: string;
+  }
+}
+
+class BytesBase extends ActiveRecord {
+  static override binding = "DB";
+  static {
+    this.use(definePlugin({ name: "bytes-type", setup: () => defineAttributeType("bytes", bytes) }));
+  }
+}
+const Bytes = defineApplicationRecord(schema, BytesBase);
+const destroyedBytes: string[] = [];
+const textOf = (key: Uint8Array) => new TextDecoder().decode(key);
+
+class BytesProject extends Bytes("guide_projects", { id: "bytes" }) {
+  tasks = hasMany(BytesTask, { foreignKey: "projectId", dependent: "destroy" });
+}
+class BytesTask extends Bytes("guide_tasks", { id: "bytes", projectId: "bytes" }) {
+  project = belongsTo(BytesProject, { foreignKey: "projectId" });
+  static {
+    this.beforeDestroy((task) => {
+      destroyedBytes.push(textOf(task.id));
+    });
+  }
+}
+
+describe("associations keyed by bytes (a plugin type stored as a blob)", () => {
+  beforeEach(async () => {
+    await resetDatabase();
+    for (const [id, name] of [["p1", "One"], ["p2", "Two"]] as const) await BytesProject.createOrThrow({ id, tenantId: "t", name });
+    for (const [id, projectId, title] of [["t1", "p1", "a"], ["t2", "p1", "b"], ["t3", "p2", "c"]] as const) await BytesTask.createOrThrow({ id, tenantId: "t", projectId, title });
+    destroyedBytes.length = 0;
+  });
+
+  it("includes gives each owner its own rows, matched by the bytes of their keys", async () => {
+    const projects = await BytesProject.includes("tasks").order({ name: "asc" }).toArray();
+    expect(await Promise.all(projects.map(async (project) => (await project.tasks().toArray()).map((task) => task.title).sort()))).toEqual([["a", "b"], ["c"]]);
+    const tasks = await BytesTask.includes("project").order({ title: "asc" }).toArray();
+    expect(tasks.map((task) => task.project.get()?.name)).toEqual(["One", "One", "Two"]);
+  });
+
+  it("a destroy destroys each dependent once; remove takes a child loaded apart from its owner", async () => {
+    await (await BytesProject.find("p1")).destroyOrThrow();
+    expect(destroyedBytes.sort()).toEqual(["t1", "t2"]);
+    expect((await BytesTask.all().toArray()).map((task) => textOf(task.id))).toEqual(["t3"]);
+    const project = await BytesProject.find("p2");
+    await project.tasks().remove(await BytesTask.find("t3"));
+    expect(await project.tasks().toArray()).toEqual([]);
   });
 });

@@ -513,13 +513,64 @@ describe("guide: Through associations: writes keep the join rows right", () => {
     const post = await db.model(PlainPost).find(a1.id);
     roundTrips.length = 0;
     await post.thrTags().remove(red);
-    expect(roundTrips).toEqual([[`DELETE FROM "thr_taggings" WHERE "thr_post_id" = ?1 AND "thr_tag_id" IN (SELECT value FROM json_each(?2))`]]);
+    // Made only where every target has its row: a target not linked deletes nothing (see below).
+    expect(roundTrips).toEqual([
+      [
+        `DELETE FROM "thr_taggings" WHERE "thr_post_id" = ?1 AND "thr_tag_id" IN (SELECT value FROM json_each(?2)) AND ((SELECT count(DISTINCT "thr_tag_id") FROM (SELECT "thr_tag_id" FROM "thr_taggings" WHERE "thr_post_id" = ?3 AND "thr_tag_id" IN (SELECT value FROM json_each(?4)))) = ?5)`,
+      ],
+    ]);
     expect(names(await post.thrTags().toArray())).toEqual(["blue"]);
     // Nothing to add or remove: nothing is sent.
     roundTrips.length = 0;
     await post.thrTags().add();
     await post.thrTags().remove();
     expect(roundTrips).toHaveLength(0);
+  });
+
+  it("remove refuses a target the owner does not link, naming it, as a plain hasMany's remove does; nothing is removed", async () => {
+    const { a1, red, green } = await seed();
+    const refused = await rejectionOf(a1.thrTags().remove(red, green));
+    expect(refused).toBeInstanceOf(RecordNotFound);
+    expect(refused.message).toBe(`ThrPost.thrTags.remove: ThrTag ${green.id} is not one of this ThrPost's thrTags`);
+    const stranger = ThrTag.build({ name: "new" });
+    expect((await rejectionOf(a1.thrTags().remove(stranger))).message).toBe(`ThrPost.thrTags.remove: a new ThrTag not built or added through it is not one of this ThrPost's thrTags`);
+    expect((await rejectionOf(ThrPost.build({ title: "new" }).thrTags().remove(red))).message).toMatch(/^ThrPost\.thrTags\.remove: ThrTag \d+ is not one of this ThrPost's thrTags$/);
+    expect(taggingCallbacks).toEqual([]);
+    expect(names(await a1.thrTags().toArray())).toEqual(["blue", "red"]);
+    // A target built through it, waiting for the owner's save, is linked: removing it drops it from that save.
+    const built = a1.thrTags().build({ name: "built" });
+    await a1.thrTags().remove(built, red);
+    await a1.saveOrThrow();
+    expect(names(await a1.thrTags().toArray())).toEqual(["blue"]);
+  });
+
+  it("remove with a join Model without destroy callbacks: a target not linked deletes nothing, and is named after a read", async () => {
+    const { a1, red, green } = await seed();
+    class PlainTagging extends Model({ id: "integer", thrPostId: { type: "integer", null: false }, thrTagId: { type: "integer", null: false } }) {
+      static override tableName = "thr_taggings";
+      static override binding = "DB";
+      thrTag = belongsTo(ThrTag);
+    }
+    class PlainPost extends Model({ id: "integer", title: { type: "string", null: false } }) {
+      static override tableName = "thr_posts";
+      static override binding = "DB";
+      plainTaggings = hasMany(PlainTagging, { foreignKey: "thrPostId" });
+      thrTags = hasMany(ThrTag, { through: this.plainTaggings });
+    }
+    const { roundTrips, db } = recording();
+    const post = await db.model(PlainPost).find(a1.id);
+    roundTrips.length = 0;
+    const refused = await rejectionOf(post.thrTags().remove(red, green));
+    expect(refused).toBeInstanceOf(RecordNotFound);
+    expect(refused.message).toBe(`PlainPost.thrTags.remove: ThrTag ${green.id} is not one of this PlainPost's thrTags`);
+    expect(roundTrips).toHaveLength(2);
+    expect(names(await post.thrTags().toArray())).toEqual(["blue", "red"]);
+    // Linked twice (no unique index holds the join rows), a target is still one target.
+    await PlainTagging.create({ thrPostId: a1.id!, thrTagId: red.id! });
+    roundTrips.length = 0;
+    await post.thrTags().remove(red);
+    expect(roundTrips).toHaveLength(1);
+    expect(names(await post.thrTags().toArray())).toEqual(["blue"]);
   });
 
   it("set writes the difference in one batch after one read; setIds reads the tags with the join rows", async () => {

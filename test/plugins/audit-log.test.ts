@@ -158,6 +158,26 @@ describe("auditLog", () => {
   });
 });
 
+describe("auditLog with single-table inheritance", () => {
+  class Staff extends defineApplicationRecord({}, AuditedBase)({ id: "integer", type: "string", name: { type: "string", null: false } }) {
+    static override tableName = "sti_staff";
+    static {
+      this.inheritance(() => ({ Manager, Engineer }));
+    }
+  }
+  class Manager extends Staff {}
+  class Engineer extends Staff {}
+
+  it("a subclass's upsert audits the rows it wrote, not another type's row it left as it was", async () => {
+    await env.DB.exec("DELETE FROM sti_staff");
+    const manager = await Manager.createOrThrow({ name: "Mo" });
+    const engineer = await Engineer.createOrThrow({ name: "Eve" });
+    await Engineer.upsertAll([{ id: manager.id, name: "Hijacked" }, { id: engineer.id, name: "Eva" }]);
+    expect((await Staff.order({ id: "asc" }).pluck("name"))).toEqual(["Mo", "Eva"]);
+    expect((await entries()).slice(2)).toEqual([["Engineer", "upsertAll", engineer.id]]);
+  });
+});
+
 /** auditLog and multiTenancy on one base class, in both orders: no write of any kind crosses tenants, nor is audited. */
 for (const order of ["auditLog first", "multiTenancy first"] as const) {
   describe(`auditLog with multiTenancy (${order})`, () => {

@@ -194,6 +194,24 @@ describe("single-table inheritance: reading", () => {
     expect(left.map((record) => [record.name, record.level])).toEqual([["Pat", null], ["Eve", 9], ["Sam", 9]]);
   });
 
+  it("an upsert of a subclass updates only a row of its own type: another type's row of the key is left as it is", async () => {
+    const { plain, manager, engineer, senior } = await oneOfEach();
+    const before = await rows();
+    expect((await Engineer.upsertAll([{ id: manager.id, name: "Hijacked", level: 1 }, { id: engineer.id, name: "Eva", level: 3 }])).changes).toBe(1);
+    await Engineer.upsert({ id: plain.id, name: "Hijacked", level: 1 });
+    await Engineer.upsert({ id: senior.id, name: "Hijacked", level: 1 });
+    await batch([Manager.toUpsert({ id: engineer.id, name: "Hijacked" })]);
+    const after = await rows();
+    expect(after).toEqual(before.map((row) => (row["id"] === engineer.id ? { ...row, name: "Eva" } : row)));
+    expect(await StaffMember.pluck("level")).toEqual([null, null, 3, 4]);
+    const { events, Engineer: Engineers } = listen({ models: { Engineer } });
+    await Engineers.upsert({ id: engineer.id, name: "Eve", level: 2 });
+    expect(events[0]!.sql).toMatch(/ DO UPDATE SET "name" = excluded\."name", "level" = excluded\."level" WHERE "sti_staff"\."type" IS excluded\."type"$/);
+    // The declaring Model reads every row: its upsert updates any of them, as its updateAll does.
+    await StaffMember.upsert({ id: manager.id, name: "Moe" });
+    expect((await Manager.find(manager.id)).name).toBe("Moe");
+  });
+
   it("associations read through a subclass's narrowing, preloads included, in one round trip", async () => {
     const team = await StiTeam.createOrThrow({ name: "Core" });
     await Engineer.createOrThrow({ name: "Eve", level: 2, stiTeamId: team.id });

@@ -13,8 +13,8 @@ export interface Batchable<R extends object = object> {
   check(): Promise<void>;
   /** @internal */
   prepare(): Promise<Statement[]>;
-  /** @internal */
-  finish(results: unknown[]): Promise<void>;
+  /** @internal Finishes it with the results of its statements, which start at `from` in `results` (0 unless given). */
+  finish(results: unknown[], from?: number): Promise<void>;
   /**
    * @internal The write failed with `error`, whatever step it had reached (checked or not, prepared or not, sent or
    * not): every `write:outcome` hook of every write it holds (the record's own, and those its hooks added) sees it
@@ -26,6 +26,11 @@ export interface Batchable<R extends object = object> {
    * back every record `check` and `prepare` touched as it was before.
    */
   abandon(): void;
+  /**
+   * @internal Ends its hold on the record, which `check` took (see `WriteInProgress`), leaving the record as it is:
+   * the operation it was checked for was refused.
+   */
+  release?(): void;
   /** @internal The database the record writes through. */
   database(): StatementDatabase | Promise<StatementDatabase>;
   /** The record written; what `batch` resolves to for this item. */

@@ -2,7 +2,7 @@ import { assertLoaded, assertNotDestroyed } from "../records/assign.js";
 import { type Batchable, finishCommitted, ReadAfterCommit } from "../database/batchable.js";
 import { previewList, previewValue } from "../records/display.js";
 import type { Database } from "../database/database.js";
-import { RecordNotDestroyed, RecordNotFound, RecordNotSaved } from "../errors.js";
+import { RecordNotDestroyed, RecordNotFound, RecordNotSaved, WriteInProgress } from "../errors.js";
 import { RecordInvalid } from "./record-invalid.js";
 import { loadRow } from "../records/hydrate.js";
 import { runLoadStage } from "../records/load-stage.js";
@@ -102,10 +102,36 @@ function validates(state: RecordState, options: SaveOptions | undefined, given: 
 }
 
 /**
+ * Makes `writer` the record's save or destroy in progress; `WriteInProgress` naming the Model while another is: two
+ * writes made of one record's state at once would each write it as they found it (a new record twice), and each put
+ * it back as it was when it began.
+ */
+function claim(state: RecordState, writer: object): void {
+  if (state.writer) throw new WriteInProgress(`${state.model.name} is being saved or destroyed: await that before saving or destroying it again`);
+  state.writer = writer;
+}
+
+/** Ends `writer`'s hold on the record, unless it ended already (a save's ends as the record learns its outcome). */
+function release(state: RecordState, writer: object): void {
+  if (state.writer === writer) state.writer = undefined;
+}
+
+/** Runs a save or destroy as the record's write in progress (see `claim`). */
+function start(record: Persistable, write: StartedWrite): Promise<boolean> {
+  const state = record[STATE];
+  try {
+    claim(state, write);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  return checkAndRun(record, write).finally(() => release(state, write));
+}
+
+/**
  * Runs a save's or destroy's checks, then (when they passed) its write. A check that throws fails the operation: its
  * writes hear of it (see `CheckedWrite.failed`); a refusal answers false and reports nothing, as nothing was tried.
  */
-function start(record: Persistable, write: StartedWrite): Promise<boolean> {
+function checkAndRun(record: Persistable, write: StartedWrite): Promise<boolean> {
   let checking: boolean | Promise<boolean>;
   try {
     checking = write.check();
@@ -169,12 +195,19 @@ function batchable(record: Persistable, action: string, begin: () => StartedWrit
   let begun: StartedWrite | undefined;
   let checked: CheckedWrite | undefined;
   let prepared: PreparedWrite | undefined;
+  const state = record[STATE];
   const write: Batchable = {
     async check() {
       if (checked) return;
-      assertWritable(record[STATE], action);
-      begun = begin();
-      if (!(await begun.check())) throw refusal();
+      assertWritable(state, action);
+      claim(state, write);
+      try {
+        begun = begin();
+        if (!(await begun.check())) throw refusal();
+      } catch (error) {
+        write.release!();
+        throw error;
+      }
       checked = begun;
     },
     async prepare() {
@@ -187,12 +220,21 @@ function batchable(record: Persistable, action: string, begin: () => StartedWrit
     },
     abandon() {
       checked?.abandon();
+      write.release!();
       begun = checked = prepared = undefined;
     },
-    async finish(results) {
+    release() {
+      release(state, write);
+      begun?.release();
+    },
+    async finish(results, from) {
       const written = prepared!;
       begun = checked = prepared = undefined;
-      await written.finish(results, await recordDatabase(record));
+      try {
+        await written.finish(results, await recordDatabase(record), from);
+      } finally {
+        write.release!();
+      }
       // An after-callback aborted: the row is written, yet the batch reports the refusal as a save() would.
       if (record[STATE].abortReason !== undefined) throw refusal();
     },

@@ -4,7 +4,7 @@ import { type RecordState, RecordSnapshot, STATE } from "../records/record-state
 import { type Persistable, recordDatabase } from "./record-database.js";
 import { type OwnWrite, ownDelete, failedOwnWrite } from "./record-write.js";
 import { runAbortable } from "./save-finish.js";
-import { type CheckedWrite, checkExtras, failedInOrder, type PreparedWrite, withExtras } from "./write-steps.js";
+import { type CheckedWrite, checkExtras, failedInOrder, type PreparedWrite, releaseEach, withExtras } from "./write-steps.js";
 
 /** Sends the reads the `record:planDestroy` hooks ask for in one batch, and hands each its result. */
 async function readPlanned(record: Persistable): Promise<void> {
@@ -71,7 +71,7 @@ export class RecordDestroy implements CheckedWrite {
     this.#ownBuilt = true;
     return {
       statements: write ? write.statements : [],
-      finish: (results) => finishEach([() => write?.report?.succeeded(results[write.at]), () => this.#markDestroyed()], (part) => part()),
+      finish: (results, _database, from = 0) => finishEach([() => write?.report?.succeeded(results[from + write.at]), () => this.#markDestroyed()], (part) => part()),
     };
   }
 
@@ -90,6 +90,11 @@ export class RecordDestroy implements CheckedWrite {
   /** Reports `error` to the record's own DELETE: as built, or as a write that never became a statement. */
   #ownFailed(error: unknown): unknown {
     return failedOwnWrite(this.#record, this.#state, "destroy", this.#ownBuilt, this.#own, error);
+  }
+
+  /** Its checks were refused: the writes its hooks added hold their records no more (see `CheckedWrite.release`). */
+  release(): void {
+    releaseEach(this.#context.batch);
   }
 
   /** The write will not be made: puts back the record and every record its added writes touched. */

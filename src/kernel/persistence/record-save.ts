@@ -6,7 +6,7 @@ import type { Statement } from "../sql/statement.js";
 import { attributesToWrite, changesOf, type OwnWrite, saveWrite, failedOwnWrite } from "./record-write.js";
 import { notOwnRow } from "./insert-retry.js";
 import { finishSave, runAbortable } from "./save-finish.js";
-import { type CheckedWrite, checkExtras, failedInOrder, type PreparedWrite, withExtras } from "./write-steps.js";
+import { type CheckedWrite, checkExtras, failedInOrder, type PreparedWrite, releaseEach, withExtras } from "./write-steps.js";
 
 type Persistable = { [STATE]: RecordState };
 
@@ -123,6 +123,8 @@ export class RecordSave implements CheckedWrite, PreparedWrite {
   build(): PreparedWrite | Promise<PreparedWrite> {
     const attributes = attributesToWrite(this.#record, this.#operation);
     this.#changes = changesOf(this.#state, attributes);
+    // What is written is fixed now: an assignment from here on is no part of it.
+    this.#state.sending = true;
     const own = saveWrite(this.#record, this.#state, this.#operation, attributes);
     return own instanceof Promise ? own.then((written) => this.#built(written)) : this.#built(own);
   }
@@ -137,9 +139,9 @@ export class RecordSave implements CheckedWrite, PreparedWrite {
   }
 
   /** Applies the written save to the record and runs its after-save hooks, once its outcome is reported. */
-  finish(results: unknown[], database: Database): Promise<void> | void {
+  finish(results: unknown[], database: Database, from = 0): Promise<void> | void {
     const own = this.#own;
-    const result = own ? results[own.at] : undefined;
+    const result = own ? results[from + own.at] : undefined;
     if (result === undefined && this.#operation === "create") this.#notWritten();
     const report = own?.report;
     if (!report) return this.#finishRecord(result, database);
@@ -175,6 +177,11 @@ export class RecordSave implements CheckedWrite, PreparedWrite {
   /** Reports `error` to the record's own write: as built, or as a write that never became a statement. */
   #ownFailed(error: unknown): unknown {
     return failedOwnWrite(this.#record, this.#state, this.#operation, this.#ownBuilt, this.#own, error);
+  }
+
+  /** Its checks were refused: the writes its hooks added hold their records no more (see `CheckedWrite.release`). */
+  release(): void {
+    releaseEach(this.#extras());
   }
 
   /** The write will not be made: puts back the record and every record its added writes touched. */

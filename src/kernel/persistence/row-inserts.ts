@@ -155,8 +155,8 @@ function storedRows(plan: PlannedWrite): { attributes: Attribute[]; rows: unknow
  * What an upsert does to an existing row: sets the attributes the caller gave (never defaults, keys or createdAt),
  * and the update timestamps a plugin filled in (the `updateTimestamp` attributes: `updatedAt` with the timestamps
  * plugin) only when one of their values changes, as Rails' upsert_all does and as a save with nothing to change
- * leaves them alone; only where the row meets the plan's `where` terms (tenancy's). With nothing to set, the row is
- * left as it is.
+ * leaves them alone; only where the row holds the values it would get of the `matchedOnUpsert` attributes (a
+ * subclass's type) and meets the plan's `where` terms (tenancy's). With nothing to set, the row is left as it is.
  */
 function conflictAction(write: RowsWrite, attributes: readonly Attribute[], params: ParamWriter): string {
   const { model, conflictTarget = [] } = write.plan;
@@ -174,7 +174,8 @@ function conflictAction(write: RowsWrite, attributes: readonly Attribute[], para
   for (const column of touched) {
     assignments.push(`${quoteIdentifier(column)} = CASE WHEN ${unchanged} THEN ${existing(column)} ELSE ${incoming(column)} END`);
   }
-  const conditions = write.plan.where.map((term) => `(${compileFragment(term, model, params)})`);
+  const conditions = model.attributes.filter((attribute) => attribute.matchedOnUpsert).map(({ column }) => `${existing(column)} IS ${incoming(column)}`);
+  for (const term of write.plan.where) conditions.push(`(${compileFragment(term, model, params)})`);
   return `DO UPDATE SET ${assignments.join(", ")}${conditions.length > 0 ? ` WHERE ${conditions.join(" AND ")}` : ""}`;
 }
 
@@ -198,10 +199,12 @@ function chunkKeys(write: RowsWrite, attributes: readonly Attribute[], chunk: In
   const position = (name: string) => attributes.findIndex((attribute) => attribute.name === name);
   const json = (names: readonly string[]) => `[${chunk.rows.map((row) => rowJson(names.map((name) => attributes[position(name)]!), names.map((name) => row[position(name)]))).join(",")}]`;
   if (conflictTarget) {
-    const columns = conflictTarget.map((name) => quoteIdentifier(model.byName.get(name)!.column));
-    const picks = conflictTarget.map((_, index) => `json_extract(value, '$[${index}]')`).join(", ");
+    // The rows an upsert left as they were, of another value of a matchedOnUpsert attribute, are not among them.
+    const names = [...conflictTarget, ...attributes.filter((attribute) => attribute.matchedOnUpsert).map((attribute) => attribute.name)];
+    const columns = names.map((name) => quoteIdentifier(model.byName.get(name)!.column));
+    const picks = names.map((_, index) => `json_extract(value, '$[${index}]')`).join(", ");
     const where = write.plan.where.length > 0 ? new SqlFragment([" AND ", ""], [andAll(write.plan.where)]) : new SqlFragment([""], []);
-    return new SqlFragment([`${SELECT_KEY(model)} WHERE (${columns.join(", ")}) IN (SELECT ${picks} FROM json_each(`, "))", ""], [json(conflictTarget), where]);
+    return new SqlFragment([`${SELECT_KEY(model)} WHERE (${columns.join(", ")}) IN (SELECT ${picks} FROM json_each(`, "))", ""], [json(names), where]);
   }
   if (position(model.primaryKey.name) >= 0) {
     return new SqlFragment(['SELECT json_extract(value, \'$[0]\') AS "key" FROM json_each(', ")"], [json([model.primaryKey.name])]);

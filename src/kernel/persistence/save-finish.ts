@@ -5,7 +5,7 @@ import type { Database } from "../database/database.js";
 import type { SaveContext, SaveOperation } from "../plugin-api/hooks.js";
 import { loadRow } from "../records/hydrate.js";
 import { runLoadStage } from "../records/load-stage.js";
-import { currentValue, type RecordState, STATE, storedValue } from "../records/record-state.js";
+import { keepAssignedInFlight, type RecordState, STATE, storedValue } from "../records/record-state.js";
 
 /**
  * Runs hooks that may abort; an abort sets `abortReason` and answers false. After-hooks run this way too: an abort
@@ -43,21 +43,26 @@ export function finishSave(
 ): Promise<void> | void {
   const state = record[STATE];
   const create = operation === "create";
+  const { values, assignedInFlight } = state;
   if (create) {
     loadRow(state, result as Record<string, unknown>, undefined);
     refuseKeylessRow(state);
   } else if (result !== undefined) {
     const row = { ...state.row };
-    for (const name of Object.keys(changes)) {
+    // The values written, not those assigned since: those stay changes.
+    for (const [name, [, value]] of Object.entries(changes)) {
       const attribute = state.model.byName.get(name)!;
-      row[attribute.column] = storedValue(attribute, currentValue(state, attribute));
+      row[attribute.column] = storedValue(attribute, value);
     }
     state.row = row;
     // What the write set is known now, even where a partial select had not loaded it.
     if (state.loaded) state.loaded = new Set([...state.loaded, ...Object.keys(changes)]);
   }
+  keepAssignedInFlight(state, values, assignedInFlight);
   state.database ??= database;
   state.savedChanges = changes;
+  // Its outcome is the record's now: an after-save hook may save it again.
+  state.writer = undefined;
   if (!create || !state.model.hooks.has("records:load")) return afterSave(state, context);
   // The row the INSERT returned is loaded as any row is, before an after-save hook or the caller reads the record. It
   // is written: a load hook's error propagates once the after-save hooks have run, as an outcome hook's does.

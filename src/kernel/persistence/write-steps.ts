@@ -1,4 +1,4 @@
-import { failedItem, failEach, finishEach, isBatchable, resultsPerItem } from "../database/batchable.js";
+import { failedItem, failEach, finishEach, isBatchable } from "../database/batchable.js";
 import type { BatchItem, Database } from "../database/database.js";
 import { RecordNotDestroyed, RecordNotSaved } from "../errors.js";
 import type { RecordState } from "../records/record-state.js";
@@ -20,23 +20,46 @@ export interface CheckedWrite {
   failed(error: unknown): unknown;
   /** The write will not be made (its batch failed, or a hook threw): puts back every record it touched. */
   abandon(): void;
+  /** Its checks were refused: the writes they added, checked too, hold their records no more (see `WriteInProgress`). */
+  release(): void;
 }
 
 /** A write built in full, that a batch can run with others. */
 export interface PreparedWrite {
   readonly statements: Statement[];
-  finish(results: unknown[], database: Database): Promise<void> | void;
+  /** Finishes it with the results of its statements, which start at `from` in `results` (0 unless given). */
+  finish(results: unknown[], database: Database, from?: number): Promise<void> | void;
+}
+
+/** The lists of statements this module joined: no one else holds them, so a list that joins them may grow one. */
+const joinedLists = new WeakSet<Statement[]>();
+
+/**
+ * The statements of `lists` in order, with where each list starts among them. The first list grows into the whole
+ * when this module joined it, rather than being copied: a destroy's dependents thousands of levels deep join each
+ * level's DELETE to the list of the levels below, once each, not the whole list again at every level.
+ */
+function joined(lists: readonly Statement[][]): { statements: Statement[]; starts: number[] } {
+  const first = lists[0] ?? [];
+  const statements = joinedLists.has(first) ? first : [...first];
+  const starts = [0];
+  for (const list of lists.slice(1)) {
+    starts.push(statements.length);
+    for (const statement of list) statements.push(statement);
+  }
+  joinedLists.add(statements);
+  return { statements, starts };
 }
 
 /** Builds the extra writes hooks asked for (already checked), returning their statements and a way to finish them. */
 async function prepareExtras(extras: readonly BatchItem[]): Promise<PreparedWrite> {
-  const statements: Statement[][] = [];
-  for (const extra of extras) statements.push(isBatchable(extra) ? await extra.prepare() : [extra]);
+  const lists: Statement[][] = [];
+  for (const extra of extras) lists.push(isBatchable(extra) ? await extra.prepare() : [extra]);
+  const { statements, starts } = joined(lists);
   return {
-    statements: statements.flat(),
-    async finish(results) {
-      const own = resultsPerItem(results, statements);
-      await finishEach(extras, (extra, index) => (isBatchable(extra) ? extra.finish(own[index]!) : undefined));
+    statements,
+    async finish(results, _database, from = 0) {
+      await finishEach(extras, (extra, index) => (isBatchable(extra) ? extra.finish(results, from + starts[index]!) : undefined));
     },
   };
 }
@@ -52,11 +75,11 @@ export async function withExtras(
   after: readonly BatchItem[],
 ): Promise<PreparedWrite> {
   const parts = [await prepareExtras(before), await own(), await prepareExtras(after)];
+  const { statements, starts } = joined(parts.map((part) => part.statements));
   return {
-    statements: parts.flatMap((part) => part.statements),
-    async finish(results, database) {
-      const resultsOf = resultsPerItem(results, parts.map((part) => part.statements));
-      await finishEach(parts, (part, index) => part.finish(resultsOf[index]!, database));
+    statements,
+    async finish(results, database, from = 0) {
+      await finishEach(parts, (part, index) => part.finish(results, database, from + starts[index]!));
     },
   };
 }
@@ -69,6 +92,11 @@ export async function withExtras(
 export function failedInOrder(before: readonly BatchItem[], ownFailed: (error: unknown) => unknown, after: readonly BatchItem[], error: unknown): unknown {
   const reports = [...before.map((item) => () => failedItem(item, error)), () => ownFailed(error), ...after.map((item) => () => failedItem(item, error))];
   return failEach(reports, error, (report) => report());
+}
+
+/** None of the writes hooks added will be made: those checked already hold their records no more. */
+export function releaseEach(extras: readonly BatchItem[]): void {
+  for (const extra of extras) if (isBatchable(extra)) extra.release?.();
 }
 
 /**
@@ -86,6 +114,7 @@ export async function checkExtras(state: RecordState, extras: readonly BatchItem
       if (error instanceof RecordInvalid) state.errors.add("base", "invalid", error.message);
       else if (error instanceof RecordNotSaved || error instanceof RecordNotDestroyed) state.abortReason = error.message;
       else throw error;
+      releaseEach(extras);
       return false;
     }
   }

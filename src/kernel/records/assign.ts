@@ -89,6 +89,7 @@ function storeCast(record: object, state: RecordState, attribute: Attribute, val
   state.values[name] = cast;
   state.assignments++;
   if (state.isNew) state.assigned.add(name);
+  if (state.sending) (state.assignedInFlight ??= new Set()).add(name);
 }
 
 /**

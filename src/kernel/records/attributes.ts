@@ -42,6 +42,11 @@ export interface Attribute {
    * that writes made without a record, such as an upsert's update of an existing row, touch it alike. Set by plugins.
    */
   updateTimestamp: boolean;
+  /**
+   * Whether an upsert updates an existing row only where the row holds the value the upsert writes (single-table
+   * inheritance marks a subclass's type: its upsert never updates a row of another class). Set by plugins.
+   */
+  matchedOnUpsert: boolean;
 }
 
 /** SPEC's override rule 3: an attribute has a default or generateId, so a declaration giving both is refused. */
@@ -92,6 +97,7 @@ export function defineAttribute(modelName: string, name: string, declaration: At
     generateId: options.generateId === true,
     filtered: false,
     updateTimestamp: false,
+    matchedOnUpsert: false,
   };
 }
 

@@ -38,11 +38,31 @@ export function defineModel(
   declaration.attributes = new Map();
   const owner = options.table ?? "Model";
   if (!isPlainObject(declarations)) throw new InvalidModel(`${owner} takes an object of attribute declarations, not ${previewText(declarations)}`);
+  // By column as SQLite compares names, ignoring case.
+  const byColumn = new Map<string, string>();
   for (const [name, attribute] of Object.entries(declarations)) {
-    declaration.attributes.set(name, defineAttribute(owner, name, attribute));
+    refuseBreakingName(owner, name);
+    const defined = defineAttribute(owner, name, attribute);
+    const column = defined.column.toLowerCase();
+    const other = byColumn.get(column);
+    if (other !== undefined) {
+      throw new InvalidModel(`${owner}.${name}: column ${JSON.stringify(defined.column)} is ${other}'s too`);
+    }
+    byColumn.set(column, name);
+    declaration.attributes.set(name, defined);
     defineAccessor(Declared.prototype, name);
   }
   return Declared;
+}
+
+/**
+ * Refuses the attribute names no record can have, whatever its methods (those are refused at the Model's first use,
+ * once its plugins are known): `then` would make every record a thenable, which `await` takes for a promise, and the
+ * empty name no column.
+ */
+function refuseBreakingName(owner: string, name: string): void {
+  if (name === "then") throw new InvalidModel(`${owner}.then would make records thenables, which await takes for promises; name the attribute otherwise`);
+  if (name === "") throw new InvalidModel(`${owner}: an attribute has the empty name`);
 }
 
 /** The runtime of `ApplicationRecord('<table>', overrides)`: the table's generated attributes with overrides. */

@@ -32,6 +32,12 @@ export class RecordState {
   database: Database | undefined = undefined;
   savedChanges: Readonly<Record<string, [unknown, unknown]>> = NOTHING;
   abortReason: string | undefined = undefined;
+  /** The save or destroy in progress, from its checks until the record learnt its outcome: another is refused meanwhile. */
+  writer: object | undefined = undefined;
+  /** Whether a save's write is being sent: what is written is fixed, and an assignment is no part of it. */
+  sending = false;
+  /** The attributes assigned while a save's write is sent: they stay changes to save after it, whatever its outcome. */
+  assignedInFlight: Set<string> | undefined = undefined;
   #errors: Errors | undefined;
   #model: ResolvedModel | undefined;
 
@@ -76,13 +82,29 @@ export class RecordSnapshot {
     this.#errors = state.hasErrors() ? state.errors.toArray() : undefined;
   }
 
-  /** Puts the record back as it was when the snapshot was taken. */
+  /** Puts the record back as it was when the snapshot was taken, but for the attributes assigned while it was sent. */
   restore(): void {
     const state = this.#state;
     const fields = this.#fields;
+    // What a save in progress holds is its own, not the snapshot's (see `keepAssignedInFlight`, `writer`).
+    const { values, assignedInFlight, writer } = state;
     state.clearRefusal();
     for (const { attribute, type, message } of this.#errors ?? []) state.errors.add(attribute, type, message);
-    Object.assign(state, fields, { values: { ...fields.values }, assigned: new Set(fields.assigned) });
+    Object.assign(state, fields, { values: { ...fields.values }, assigned: new Set(fields.assigned), writer });
+    keepAssignedInFlight(state, values, assignedInFlight);
+  }
+}
+
+/**
+ * Puts back into the record's `values` the attributes assigned while its save's write was sent (`assignedInFlight`),
+ * as they were in `values` before the record learnt the outcome: they were not written, and stay changes to save.
+ */
+export function keepAssignedInFlight(state: RecordState, values: Record<string, unknown>, assignedInFlight: ReadonlySet<string> | undefined): void {
+  state.sending = false;
+  state.assignedInFlight = undefined;
+  for (const name of assignedInFlight ?? []) {
+    state.values[name] = values[name];
+    if (state.isNew) state.assigned.add(name);
   }
 }
 

@@ -20,7 +20,7 @@ import type { ResolvedAssociation } from "./definition.js";
 import { childRows } from "./dependents.js";
 import { recordsGiven } from "./given-records.js";
 import { castKeys, keysGiven, readKeyedTargets } from "./keyed-targets.js";
-import { copyKey, ownerKeys, rowKeyOf, rowKeyText } from "./keys.js";
+import { copyKey, keyTexts, ownerKeys, rowKeyOf, rowKeyText } from "./keys.js";
 import { detachedKeys } from "./polymorphic-type.js";
 import { slotsOf } from "./registry.js";
 import { markBuiltThroughOwner } from "./required-parents.js";
@@ -126,7 +126,11 @@ function joinsOwner(writes: Writing, child: Loaded): boolean {
  */
 function isChildRow(writes: Writing, child: Loaded): boolean {
   const stored = (name: string) => attributeWas(child, name);
-  const pointsAtOwner = Object.entries(keysOfOwner(writes)).every(([name, value]) => stored(name) === value);
+  // By stored form, as text: a key of bytes is a new object in each record.
+  const pointsAtOwner = Object.entries(keysOfOwner(writes)).every(([name, value]) => {
+    const textOf = keyTexts(child.constructor, name);
+    return textOf(stored(name)) === textOf(value);
+  });
   return pointsAtOwner && meetsConditions(childRows(writes.owner, writes.association).description.conditions, stored) !== false;
 }
 

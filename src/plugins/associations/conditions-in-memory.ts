@@ -1,4 +1,5 @@
 import type { Condition } from "../../kernel/index.js";
+import { comparableStored } from "./keys.js";
 
 /** An SQL truth value: true, false, or NULL (unknown to SQL: a comparison with a NULL column). */
 type Truth = boolean | null;
@@ -6,7 +7,7 @@ type Truth = boolean | null;
 /** Thrown inside the check when a condition cannot be decided in memory (SQL of the user's, an ordering comparison). */
 const UNDECIDED = Symbol("undecided");
 
-/** A record's value of an attribute, in its database form as a condition holds its values; null for NULL. */
+/** A record's value of an attribute, in its database form as a condition holds its values (see `comparableStored`); null for NULL. */
 type ValueOf = (attribute: Extract<Condition, { attribute: unknown }>["attribute"]) => unknown;
 
 /** SQL's AND of truth values: false if any is, else NULL if any is, else true. */
@@ -23,14 +24,14 @@ function truthOf(condition: Condition, valueOf: ValueOf): Truth {
   switch (condition.kind) {
     case "equal": {
       const value = valueOf(condition.attribute);
-      return value === null ? null : value === condition.value;
+      return value === null ? null : value === comparableStored(condition.value);
     }
     case "null":
       return valueOf(condition.attribute) === null;
     case "in": {
       const value = valueOf(condition.attribute);
       if (value === null) return condition.orNull ? true : null;
-      return condition.values.includes(value);
+      return condition.values.some((each) => comparableStored(each) === value);
     }
     case "never":
       return false;
@@ -62,7 +63,7 @@ const allOf = (conditions: readonly Condition[], valueOf: ValueOf): Truth => and
 export function meetsConditions(conditions: readonly Condition[], read: (name: string) => unknown): boolean | undefined {
   const valueOf: ValueOf = (attribute) => {
     const value = read(attribute.name);
-    return value === null || value === undefined ? null : attribute.type.toDatabase(value);
+    return value === null || value === undefined ? null : comparableStored(attribute.type.toDatabase(value));
   };
   try {
     return allOf(conditions, valueOf) === true;

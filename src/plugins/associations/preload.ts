@@ -184,9 +184,13 @@ function planBySource(level: Level, preload: Preload, reads: PlannedRead[]): voi
   let found: readonly Loaded[] = [];
   const receive = ({ ownerKeys, targets }: ChosenTargets, main: readonly Loaded[], readNext: (reads: readonly PlannedRead[]) => void) => {
     const matchKey = keyMatcher(preload.association, preload.theirKey);
-    const chosen = new Set(ownerKeys.map(matchKey));
+    // Compared as text, as fill matches them, each row's key read as the owners' attribute reads it: a key of bytes
+    // is a new object in each row and record.
+    const textOf = keyTexts(preload.association.target, preload.theirKey);
+    const { type } = attributeNamed(level.owners.model, preload.ownKey);
+    const chosen = new Set(ownerKeys.map((key) => textOf(matchKey(key === null ? null : type.fromDatabase(key)))));
     const owners = level.records(main).filter((owner) => owner.readAttribute(preload.ownKey) !== null);
-    const missed = owners.filter((owner) => !chosen.has(matchKey(owner.readAttribute(preload.ownKey))));
+    const missed = owners.filter((owner) => !chosen.has(textOf(matchKey(owner.readAttribute(preload.ownKey)))));
     found = fill(preload.association, owners.filter((owner) => !missed.includes(owner)), targets, preload.ownKey, preload.theirKey);
     if (missed.length > 0) readNext(readsByKeys(level.prepared, preload, missed));
   };

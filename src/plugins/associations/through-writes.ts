@@ -1,4 +1,4 @@
-import { argumentError, type BatchItem, column, databaseForBatch, RecordNotSaved, type Relation, sql } from "../../kernel/index.js";
+import { argumentError, type BatchItem, column, databaseForBatch, previewText, RecordNotFound, RecordNotSaved, type Relation, sql } from "../../kernel/index.js";
 import { writeChildren } from "./child-writes.js";
 import { hasOtherDestroyHooks } from "./dependent-tree.js";
 import { recordsGiven } from "./given-records.js";
@@ -128,21 +128,54 @@ function linksAny(writes: Writing, targets: readonly Loaded[]): (join: Loaded) =
 }
 
 /**
- * `post.tags().remove(tag, ...)` (Rails' `delete`): deletes the owner's join rows to the targets, never the
- * targets. One DELETE when the join Model has no destroy callbacks (planned, so a counter cache on the join Model
- * takes the rows off their parents in its batch); else its records are read and destroyed, their callbacks run, in
- * one batch.
+ * The refusal to remove targets the owner does not link: `RecordNotFound` naming the first of `targets` whose key is
+ * not among `linked` (a new one is linked by no row), as a plain `hasMany`'s `remove` names a record not its child.
+ */
+function notLinked(writes: Writing, targets: readonly Loaded[], linked: readonly unknown[]): RecordNotFound {
+  const { owner, association } = writes.slot.requireOwner();
+  const stranger = targets.find((target) => target.isNewRecord() || !linked.includes(targetKey(writes, target)))!;
+  const named = stranger.isNewRecord() ? `a new ${association.target.name} not built or added through it` : `${association.target.name} ${previewText(targetKey(writes, stranger))}`;
+  return new RecordNotFound(`${writes.where("remove")}: ${named} is not one of this ${owner.constructor.name}'s ${association.name}`);
+}
+
+/**
+ * Deletes the saved owner's join rows to `targets`, each of which it must link: one DELETE when the join Model has no
+ * destroy callbacks (planned, so a counter cache on the join Model takes the rows off their parents in its batch),
+ * made only where every target has its row, so that nothing is deleted when one has none; else its records are read,
+ * then destroyed, their callbacks run, in one batch. `RecordNotFound` for a target not linked, with nothing written.
+ */
+async function removeRows(writes: Writing, targets: readonly Loaded[]): Promise<void> {
+  const { ownKey } = writes.source;
+  const keys = [...savedKeys(writes, targets)];
+  const rows = joins(writes).rows().where({ [ownKey]: keys });
+  const held = (found: readonly Loaded[]) => found.map((join) => keyHeld(writes, join));
+  if (!hasOtherDestroyHooks(rows.model.model)) {
+    const whole = rows.where(sql`(SELECT count(DISTINCT ${column(ownKey)}) FROM ${keysOf(rows, ownKey)}) = ${keys.length}`);
+    const deletion = await writeChildren(whole, "deleteDependents");
+    const [deleted] = await (await databaseForBatch([deletion])).batch([deletion]);
+    // Found out only now, at the cost of a read: a remove of linked targets is one round trip.
+    if (deleted === 0) throw notLinked(writes, targets, held(await rows.toArray()));
+    return;
+  }
+  const found: Loaded[] = await rows.toArray();
+  if (new Set(held(found)).size < keys.length) throw notLinked(writes, targets, held(found));
+  await run(writes, found.map((join) => join.toDestroy()), []);
+}
+
+/**
+ * `post.tags().remove(tag, ...)` (Rails' `delete`): the owner stops linking the targets, never removing them. A
+ * target linked by a join row waiting for the owner's save (`build`, or `add` to a new owner) is only dropped from
+ * it; the saved owner's join rows to the others are deleted (see `removeRows`). A target the owner does not link is
+ * `RecordNotFound` naming it, before anything is written.
  */
 async function remove(writes: Writing, targets: readonly Loaded[]): Promise<void> {
-  const keys = [...savedKeys(writes, targets)];
+  const pending = joins(writes).slot?.pending ?? [];
+  const rowsOnly = targets.filter((target) => !pending.some(linksAny(writes, [target])));
+  if (rowsOnly.length > 0 && (writes.owner.isNewRecord() || rowsOnly.some((target) => target.isNewRecord()))) throw notLinked(writes, rowsOnly, []);
+  if (rowsOnly.length > 0) await removeRows(writes, rowsOnly);
   const among = isAmong(writes, targets);
   forgetJoins(writes, linksAny(writes, targets));
   writes.slot.changeLoaded((loaded) => loaded.filter((target) => !among(target)));
-  if (writes.owner.isNewRecord() || keys.length === 0) return;
-  const rows = joins(writes).rows().where({ [writes.source.ownKey]: keys });
-  if (!hasOtherDestroyHooks(rows.model.model)) return run(writes, [await writeChildren(rows, "deleteDependents")], []);
-  const found = await rows.toArray();
-  await run(writes, found.map((join: Loaded) => join.toDestroy()), []);
 }
 
 /**
