@@ -147,12 +147,16 @@ const readText = (value: unknown): unknown => (typeof value === "number" ? Strin
 const isBlank = (value: unknown): boolean => typeof value === "string" && value.trim() === "";
 
 function readNumber(value: unknown): unknown {
+  if (typeof value === "number") return value;
   const number = isBlank(value) ? Number.NaN : Number(value);
   return Number.isNaN(number) ? null : number;
 }
 
 // Rails reads "f", "false" and "off" (any case) as false, as it reads 0; other text and numbers as true.
-const readBoolean = (value: unknown): boolean | null => (isBlank(value) ? null : Number(value) !== 0 && !/^(?:f|false|off)$/i.test(value as string));
+function readBoolean(value: unknown): boolean | null {
+  if (typeof value === "number") return value !== 0;
+  return isBlank(value) ? null : Number(value) !== 0 && !/^(?:f|false|off)$/i.test(value as string);
+}
 
 /** Refuses, at any depth, what JSON text would change: NaN and the infinities (written as null), a Map or Set (as {}). */
 function keptAsIs(_key: string, item: unknown): unknown {
