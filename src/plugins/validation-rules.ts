@@ -33,6 +33,10 @@ function numberOf(value: unknown): { number: number; integral: boolean } | undef
 /**
  * Equality as Rails' `include?` sees it: Dates by their time, `json` arrays by their items in order, objects by
  * their entries in any order (`{ a: 1, b: 2 }` is `{ b: 2, a: 1 }`, as Ruby's Hash equality says), at any depth.
+ *
+ * Not the kernel's `sameWritten` (relation-compatibility.ts), on purpose: the values here are cast attribute values,
+ * and a plugin type's value object (a `Money`) is a new instance at each cast, which must match the one listed by its
+ * entries; `sameWritten` decides whether `or` may merge two Relations, where a class instance passes only as itself.
  */
 function sameValue(allowed: unknown, value: unknown): boolean {
   if (allowed instanceof Date || value instanceof Date) {

@@ -120,6 +120,17 @@ describe("guide: Errors, the constraint errors of D1 (on local D1, which enforce
     expect(await User.all().count()).toBe(0);
   });
 
+  it("reads beside the failed write (a WITH ... SELECT, a SELECT after a comment) leave the write's Model named", async () => {
+    const { batch } = await import("../../src/index.js");
+    const { defineStatement } = await import("../../src/plugin.js");
+    const users = User.all().model;
+    const reads = ["WITH named AS (SELECT 'Ada' AS name) SELECT * FROM users WHERE name IN named", "-- the users\nSELECT * FROM users"];
+    const statements = reads.map((text) => defineStatement({ sql: text, model: users }));
+    const error = await rejectionOf(batch([...statements, Post.build({ userId: "nobody", title: "t" }).toSave()]));
+    expect(error).toBeInstanceOf(InvalidForeignKey);
+    expect(error.message).toMatch(/^Post: a FOREIGN KEY constraint failed/);
+  });
+
   it("a NOT NULL constraint of a bulk write names the attribute; a CHECK constraint gives its expression", async () => {
     const user = await User.create({ name: "Ada" });
     const notNull = await rejectionOf(User.where({ id: user.id }).updateAll({ name: null as never }));

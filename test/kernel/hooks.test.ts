@@ -218,6 +218,15 @@ describe("the database query hook", () => {
     expect(events).toHaveLength(1);
   });
 
+  it("hooks.hook refuses what is no function, naming the hook, and a name of no hook point: neither would ever run", () => {
+    const db = connect(env.DB);
+    expect(() => db.hooks.hook("query", 5 as never)).toThrow(new TypeError('hooks.hook("query") takes a function, not 5'));
+    expect(() => db.hooks.hook("qeury" as never, (() => {}) as never)).toThrow(new TypeError('hooks.hook takes the name of a hook point, not "qeury"'));
+    const { hooks } = User.all().model;
+    expect(() => hooks.hook("record:initialise" as never, (() => {}) as never)).toThrow(/^hooks\.hook takes the name of a hook point, not "record:initialise"$/);
+    expect(() => hooks.hook("record:initialize", null as never)).toThrow(/^hooks\.hook\("record:initialize"\) takes a function, not null$/);
+  });
+
   it("a failed query still sends its event, carrying the error that is thrown", async () => {
     const events: QueryEvent[] = [];
     const db = connect(env.DB, { onQuery: (event) => void events.push(event) });

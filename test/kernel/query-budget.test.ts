@@ -197,10 +197,12 @@ describe("budgets count what D1 counts", () => {
 
 describe("connect's budgets", () => {
   it("refuses a budget that is not a whole number from 0 with a TypeError naming it", () => {
-    for (const value of [-1, 1.5, "10", Number.NaN, null]) {
+    for (const value of [-1, 1.5, "10", Number.NaN, null, 2 ** 53, Number.MAX_VALUE]) {
       expect(() => connect(env.DB, { maxQueries: value as number })).toThrow(TypeError);
       expect(() => connect(env.DB, { maxRowsRead: value as number })).toThrow(/connect: maxRowsRead/);
     }
+    // The words of every count argument (`limit`, `first(n)`).
+    expect(() => connect(env.DB, { maxQueries: 2 ** 53 })).toThrow(new TypeError("connect: maxQueries takes a whole number from 0, not 9007199254740992"));
   });
 
   it("counts nothing without a budget", async () => {

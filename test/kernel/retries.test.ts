@@ -124,6 +124,23 @@ describe("retries after D1's transient errors", () => {
     expect(calls).toHaveLength(3);
   });
 
+  it("leading comments, EXPLAIN and a PRAGMA that only reads are reads; a WITH ... INSERT and a PRAGMA that sets are not", async () => {
+    await Counter.createOrThrow({ id: 1, value: 0 });
+    const { db, calls } = flaky("before");
+    const reads = [
+      "-- the counter to update\n/* one row */ SELECT value FROM counters WHERE id = 1",
+      "EXPLAIN QUERY PLAN DELETE FROM counters WHERE id = 1",
+      "PRAGMA table_info(counters)",
+      "SELECT replace('a', 'a', 'b') AS b",
+    ];
+    for (const text of reads) await db.run(defineStatement({ sql: text }));
+    expect(calls).toHaveLength(2 * reads.length);
+    const inserting = defineStatement({ sql: "/* copy */ WITH one AS (SELECT 2 AS id, 0 AS value) INSERT INTO counters SELECT * FROM one", result: "meta" });
+    await expect(db.run(inserting)).rejects.toThrow(UnconfirmedWrite);
+    await expect(db.run(defineStatement({ sql: "PRAGMA defer_foreign_keys = ON", result: "meta" }))).rejects.toThrow(UnconfirmedWrite);
+    expect(calls).toHaveLength(2 * reads.length + 2);
+  });
+
   it("bad retry options and a non-boolean idempotent are refused naming the option", () => {
     expect(() => connect(env.DB, { retries: { attemps: 3 } as object })).toThrow(`connect: retries: "attemps" is not an option; the options are attempts, delayMs`);
     expect(() => connect(env.DB, { retries: { attempts: 0 } })).toThrow(/connect: retries: attempts takes a whole number from 1 to 10/);

@@ -193,7 +193,7 @@ describe("write:plan of a record's own write", () => {
     const { events } = listen();
     const refusals: Array<[(write: WritePlan) => void, string]> = [
       [(write) => write.where.push("1 = 1" as never), "PlannedDocument: a write's where terms are sql fragments, not \"1 = 1\""],
-      [(write) => (write.expectedChanges = -1), "PlannedDocument: expectedChanges is a whole number of rows, not -1"],
+      [(write) => (write.expectedChanges = -1), "PlannedDocument: expectedChanges takes a whole number from 0, not -1"],
       [(write) => (write.kind = "upsert" as never), `PlannedDocument: the kind of a destroy's write is "delete" or "update", not "upsert"`],
       [(write) => (write.kind = "insert"), `PlannedDocument: the kind of a destroy's write is "delete" or "update", not "insert"`],
       [(write) => (write.kind = "update"), "PlannedDocument: an UPDATE needs values; a write:plan hook left none"],
@@ -211,6 +211,10 @@ describe("write:plan of a record's own write", () => {
     await expect(PlannedDocument.create({ title: "New" })).rejects.toThrow(
       new TypeError("PlannedDocument: an INSERT has no WHERE; a write:plan hook added conditions to it"),
     );
+    // Writes without records are checked as records' are, and as defineStatement checks its own.
+    pipeline.planRows = (write) => (write.expectedChanges = 1.5);
+    await expect(PlannedDocument.all().updateAll({ title: "All" })).rejects.toThrow(new TypeError("PlannedDocument: expectedChanges takes a whole number from 0, not 1.5"));
+    await expect(PlannedDocument.all().deleteAll()).rejects.toThrow(new TypeError("PlannedDocument: expectedChanges takes a whole number from 0, not 1.5"));
     expect(events).toEqual([]);
     expect(document.isDestroyed()).toBe(false);
   });
@@ -286,7 +290,7 @@ describe("defineStatement", () => {
     expect(() => defineStatement({ sql: "SELECT 1", params: "x" as never })).toThrow(new TypeError("defineStatement: params takes a list of values, not \"x\""));
     expect(() => defineStatement({ sql: "SELECT 1", result: "row" as never })).toThrow(TypeError);
     expect(() => defineStatement({ sql: "SELECT 1", expectedChanges: 1.5 })).toThrow(
-      new TypeError("defineStatement: expectedChanges takes a whole number of rows, not 1.5"),
+      new TypeError("defineStatement: expectedChanges takes a whole number from 0, not 1.5"),
     );
   });
 });

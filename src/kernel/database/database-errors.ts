@@ -1,4 +1,5 @@
 import { CheckViolation, InvalidForeignKey, InvalidModel, NotNullViolation, RecordNotUnique } from "../errors.js";
+import { isReadOnlySql } from "../sql/read-only-sql.js";
 import type { Statement, StatementModel } from "../sql/statement.js";
 
 const UNIQUE = /UNIQUE constraint failed: ([^:]+?)(?::|$)/;
@@ -7,7 +8,6 @@ const FOREIGN_KEY = /FOREIGN KEY constraint failed/;
 const NOT_NULL = /NOT NULL constraint failed: ([^\s:]+)/;
 // The expression (or the constraint's name) runs up to SQLite's result code, when D1 adds it.
 const CHECK = /CHECK constraint failed: (.+?)(?:: SQLITE_CONSTRAINT|$)/;
-const READ = /^\s*(SELECT|VALUES|PRAGMA|EXPLAIN)\b/i;
 const NO_CONFLICT_TARGET = /ON CONFLICT clause does not match/;
 
 /** The Model of the statement that writes `table`: in a batch, D1 does not say which statement failed. */
@@ -20,7 +20,7 @@ function modelOfTable(statements: readonly Statement[], table: string): Statemen
  * several Models does not say which of them failed.
  */
 function modelOfWrites(statements: readonly Statement[]): StatementModel | undefined {
-  const models = new Set(statements.filter((statement) => !READ.test(statement.sql)).map((statement) => statement.model));
+  const models = new Set(statements.filter((statement) => !isReadOnlySql(statement.sql)).map((statement) => statement.model));
   return models.size === 1 ? [...models][0] : undefined;
 }
 

@@ -55,7 +55,7 @@ export type BatchResults<Items extends readonly BatchItem[]> = { -readonly [I in
 /** A database opened with `connect`: runs statements and batches, and binds Models with `model()`. */
 export class Database {
   /** Hook points of this database (`query`). */
-  readonly hooks = new HookPoints<DatabaseHooks>();
+  readonly hooks = new HookPoints<DatabaseHooks>((name) => name === "query");
   readonly #binding: D1DatabaseLike;
   readonly #budget: QueryBudget | undefined;
   readonly #retries: RetrySettings;

@@ -1,4 +1,4 @@
-import { argumentError } from "../records/arguments.js";
+import { countArgument } from "../records/arguments.js";
 import { QueryBudgetExceeded } from "../errors.js";
 
 /** The opt-in budgets of `connect`: how many statements a connection may send and how many rows D1 may read for it. */
@@ -14,9 +14,7 @@ export interface QueryBudgets {
 }
 
 function budgetOf(name: keyof QueryBudgets, value: unknown): number | undefined {
-  if (value === undefined) return undefined;
-  if (!Number.isInteger(value) || (value as number) < 0) throw argumentError(`connect: ${name}`, "a whole number from 0", value);
-  return value as number;
+  return value === undefined ? undefined : countArgument(`connect: ${name}`, value);
 }
 
 /** Marks a call admitted by `QueryBudget.admit` as answered, once the rows it read are counted. */

@@ -1,5 +1,6 @@
 import { UnconfirmedWrite } from "../errors.js";
 import { argumentError, optionsArgument } from "../records/arguments.js";
+import { isReadOnlySql } from "../sql/read-only-sql.js";
 import type { Statement } from "../sql/statement.js";
 
 /** How a connection retries a round trip after one of D1's transient errors (`connect`'s `retries`). */
@@ -41,22 +42,12 @@ export function isTransientError(error: unknown): boolean {
   return TRANSIENT.test(error.message) || (error.cause instanceof Error && TRANSIENT.test(error.cause.message));
 }
 
-/** What D1 counts as a read-only statement: only SELECT, EXPLAIN, VALUES or WITH, and no keyword that writes. */
-const READ_START = /^\s*(SELECT|EXPLAIN|VALUES|WITH)\b/i;
-const WRITES = /\b(INSERT|UPDATE|DELETE|REPLACE|CREATE|DROP|ALTER|PRAGMA|ATTACH|DETACH|VACUUM|REINDEX|ANALYZE)\b/i;
-/** Quoted names and texts, left out before looking for keywords (a column may be named "update"). */
-const QUOTED = /"(?:[^"]|"")*"|'(?:[^']|'')*'|`(?:[^`]|``)*`|\[[^\]]*\]/g;
-
-function isReadOnly(sql: string): boolean {
-  return READ_START.test(sql) && !WRITES.test(sql.replace(QUOTED, ""));
-}
-
 /**
  * Whether a Statement may be sent again after a transient error that may have come after D1 committed it: a read,
  * or a write whose second try has the effect and the result of one (it says so, or has a form for the retry).
  */
 export function isRetrySafe(statement: Statement): boolean {
-  return statement.idempotent || isReadOnly(statement.sql);
+  return statement.idempotent || isReadOnlySql(statement.sql);
 }
 
 /**

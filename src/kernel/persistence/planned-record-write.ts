@@ -27,14 +27,6 @@ function attributesOfValues(write: WritePlan): Attribute[] {
 /** The statements a record's operation may be written as: a hook may turn only a destroy's DELETE into an UPDATE. */
 const KINDS: Readonly<Record<string, readonly string[]>> = { create: ["insert"], update: ["update"], destroy: ["delete", "update"] };
 
-/** Refuses an `expectedChanges` that is not a whole number of rows. */
-function assertExpectedChanges(write: WritePlan): void {
-  const { expectedChanges } = write;
-  if (expectedChanges !== undefined && !(Number.isSafeInteger(expectedChanges) && expectedChanges >= 0)) {
-    throw new TypeError(`${write.model.name}: expectedChanges is a whole number of rows, not ${previewText(expectedChanges)}`);
-  }
-}
-
 /**
  * The SELECT of a record write's key, for its after-statements: the key bound when known before sending (an update's
  * or delete's, a create's that was assigned one), else the row the INSERT just made: SQLite numbers a new row past the
@@ -54,7 +46,6 @@ export function recordKeys(write: WritePlan, state: RecordState): SqlFragment {
 /** Refuses with `TypeError` naming the Model a plan its hooks left unsendable; returns the attributes of its values. */
 function checkedPlan(write: WritePlan): Attribute[] {
   const { model, kind } = write;
-  assertExpectedChanges(write);
   assertWhereTerms(write);
   const allowed = KINDS[write.operation]!;
   if (!allowed.includes(kind)) {

@@ -1,4 +1,5 @@
 import type { ResolvedModel, WriteExtra, WriteKind, WriteOperation, WritePlan } from "../plugin-api/hooks.js";
+import { countArgument } from "../records/arguments.js";
 import { splitAtPlaceholders } from "../sql/placeholders.js";
 import { SqlFragment } from "../sql/sql.js";
 
@@ -46,10 +47,15 @@ export function prepareAndPlan(plan: PlannedWrite): PlannedWrite | Promise<Plann
   return pending ? pending.then(() => planWrite(plan)) : planWrite(plan);
 }
 
-/** Runs the `write:plan` hooks of a write (sync): they may narrow it, add statements, or throw to refuse it. */
+/**
+ * Runs the `write:plan` hooks of a write (sync): they may narrow it, add statements, or throw to refuse it. The
+ * `expectedChanges` a hook (this one or `write:prepare`) set is checked here, where every write passes, as
+ * `defineStatement` checks its own.
+ */
 export function planWrite(plan: PlannedWrite): PlannedWrite {
   const { hooks } = plan.model;
   if (hooks.has("write:plan")) hooks.callSync("write:plan", plan);
+  if (plan.expectedChanges !== undefined) countArgument(`${plan.model.name}: expectedChanges`, plan.expectedChanges);
   return plan;
 }
 

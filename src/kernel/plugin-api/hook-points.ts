@@ -6,9 +6,9 @@ import { HookRegistry } from "./hook-registry.js";
  * promise, each needless await being a turn of the event loop on every save.
  */
 export class HookPoints<Hooks extends Record<string, any>> extends HookRegistry<Hooks> {
-  /** Hook points holding the given hook functions, each under its name, in order. */
-  constructor(registrations: Iterable<readonly [keyof Hooks & string, (...args: any[]) => unknown, ...unknown[]]> = []) {
-    super();
+  /** Hook points named as `isName` says, holding the given hook functions, each under its name, in order. */
+  constructor(isName: (name: unknown) => boolean, registrations: Iterable<readonly [keyof Hooks & string, (...args: any[]) => unknown, ...unknown[]]> = []) {
+    super(isName);
     for (const [name, fn] of registrations) this.hook(name, fn as never);
   }
 

@@ -29,7 +29,7 @@ export function optionsArgument<Options extends object>(where: string, options: 
   return options;
 }
 
-/** A count of records (`limit`, `first(n)`): a whole number from `minimum`, else an `argumentError`. */
+/** A count (of records: `limit`, `first(n)`; a budget: `maxQueries`): a safe whole number from `minimum`, else an `argumentError`. */
 export function countArgument(where: string, value: unknown, minimum = 0): number {
   if (!Number.isSafeInteger(value) || (value as number) < minimum) throw argumentError(where, `a whole number from ${minimum}`, value);
   return value as number;

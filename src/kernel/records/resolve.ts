@@ -3,6 +3,7 @@ import { declarationOf, ownDeclaration } from "./declaration.js";
 import { InvalidModel } from "../errors.js";
 import { previewText } from "./display.js";
 import { HookPoints } from "../plugin-api/hook-points.js";
+import { isHookName } from "../plugin-api/hook-names.js";
 import type { ModelHooks, ResolvedModel } from "../plugin-api/hooks.js";
 import { quoteIdentifier } from "../sql/naming.js";
 import { hidesRowId, isReservedName, RESERVED_PREFIX, ROW_ID_REASON } from "../sql/reserved-names.js";
@@ -172,7 +173,7 @@ export function resolveModel(model: Function): ResolvedModel {
     byColumn: new Map(attributes.map((attribute) => [attribute.column, attribute])),
     selectList: declaration.ignoredColumns.length === 0 ? "*" : attributes.map((a) => quoteIdentifier(a.column)).join(", "),
     hiddenAttributes: new Set(cls.hiddenAttributes),
-    hooks: new HookPoints<ModelHooks>(declaration.hooks),
+    hooks: new HookPoints<ModelHooks>(isHookName, declaration.hooks),
   };
   declaration.fixed = true;
   // Visible while the finalize hooks run (they may ask for the Model's attributes); withdrawn if one throws,
@@ -180,7 +181,7 @@ export function resolveModel(model: Function): ResolvedModel {
   Object.defineProperty(cls, RESOLVED, { value: resolved, enumerable: false, configurable: true });
   try {
     if (resolved.hooks.has("model:finalize")) resolved.hooks.callSync("model:finalize", model);
-    resolved.hooks = new HookPoints<ModelHooks>(applyingRegistrations(model, declaration.hooks));
+    resolved.hooks = new HookPoints<ModelHooks>(isHookName, applyingRegistrations(model, declaration.hooks));
   } catch (error) {
     delete cls[RESOLVED];
     declaration.fixed = false;

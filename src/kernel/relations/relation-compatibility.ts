@@ -15,6 +15,12 @@ export function loadedAttributes(data: RelationData, model: ResolvedModel): Read
  * Whether two values a user wrote into a description are the same: primitives by `Object.is`, Dates by their time,
  * `sql` fragments and `column()` references by what they say, lists and plain objects by their contents. Anything
  * else (a class instance of a plugin's) only when it is the same object.
+ *
+ * Not the inclusion validation's `sameValue` (validation-rules.ts), on purpose: here "same" lets `or` merge two
+ * Relations, so a class instance whose meaning it cannot read (a plugin's entry with private state) must never pass
+ * for another with equal fields, which would silently read other rows; calling them different only refuses the `or`
+ * with `IncompatibleRelation`. `sameValue` compares cast attribute values instead, where a value object is rebuilt at
+ * each cast and must match by its entries.
  */
 function sameWritten(ours: unknown, theirs: unknown): boolean {
   if (Object.is(ours, theirs)) return true;

@@ -10,6 +10,11 @@ export function placeholder(number: number): string {
 /** A string, a quoted name or a comment (where a `?N` is text, not a placeholder), or a placeholder's number. */
 const TOKENS = /'(?:[^']|'')*'|"(?:[^"]|"")*"|`(?:[^`]|``)*`|\[[^\]]*\]|--[^\n]*|\/\*[\s\S]*?\*\/|\?(\d+)/g;
 
+/** The SQL with each string, quoted name and comment made a space: its keywords, names and placeholders. */
+export function withoutTexts(sql: string): string {
+  return sql.replace(TOKENS, (token, number: string | undefined) => (number === undefined ? " " : token));
+}
+
 /**
  * The SQL with each numbered placeholder moved `offset` further, for showing a statement after others as one list
  * of values (`?1` of the second, after one of three values, shows as `?4`). Strings, quoted names and comments are

@@ -1,4 +1,4 @@
-import { argumentError, optionsArgument } from "../records/arguments.js";
+import { argumentError, countArgument, optionsArgument } from "../records/arguments.js";
 import type { Attribute } from "../records/attributes.js";
 import { INSPECT } from "../records/inspect-symbol.js";
 import type { ParamSource } from "./param-source.js";
@@ -240,9 +240,7 @@ export function defineStatement<Result = Record<string, unknown>[]>(definition: 
   if (typeof sql !== "string" || sql.trim() === "") throw argumentError("defineStatement: sql", "SQL text", sql);
   if (!Array.isArray(params)) throw argumentError("defineStatement: params", "a list of values", params);
   const { result, reader, database } = checkedReading("defineStatement", given);
-  if (expectedChanges !== undefined && !(Number.isSafeInteger(expectedChanges) && expectedChanges >= 0)) {
-    throw argumentError("defineStatement: expectedChanges", "a whole number of rows", expectedChanges);
-  }
+  if (expectedChanges !== undefined) countArgument("defineStatement: expectedChanges", expectedChanges);
   if (typeof idempotent !== "boolean") throw argumentError("defineStatement: idempotent", "a boolean", idempotent);
   return new Statement({ sql, params, sources, expectedChanges, idempotent }, model, result, reader, database);
 }
