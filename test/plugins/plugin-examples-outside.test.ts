@@ -191,6 +191,12 @@ describe("acts-as-list as a plugin", () => {
     expect(await positionsOf(4)).toEqual([["y", 1]]);
   });
 
+  it("numbers a bulk insert of many rows, whatever statements it is sent as", async () => {
+    const names = Array.from({ length: 600 }, (_, index) => `row ${index}`);
+    await ListItem.insertAll(names.map((name) => ({ listId: 8, name, position: null })));
+    expect(await positionsOf(8)).toEqual(names.map((name, index) => [name, index + 1]));
+  });
+
   it("closes the gap a destroy leaves, in the destroy's batch", async () => {
     const { roundTrips, run } = listening();
     const items = await run(async () => [await ListItem.createOrThrow({ listId: 5, name: "a" }), await ListItem.createOrThrow({ listId: 5, name: "b" })]);
