@@ -251,6 +251,14 @@ describe("withRequestDatabase (a plain Worker's fetch)", () => {
     expect(await read.json()).toBe(1);
   });
 
+  it("passes connect's comment through, as onQuery: each statement of the request starts with it", async () => {
+    const sqls: string[] = [];
+    const request = new Request("http://localhost/users/7");
+    const options = { comment: () => `app:${new URL(request.url).pathname}`, onQuery: (event: { sql: string }) => sqls.push(event.sql) };
+    await withRequestDatabase(request, env.DB, async () => Response.json(await User.count()), options);
+    expect(sqls).toEqual([expect.stringMatching(/^\/\* app:\/users\/7 \*\/ SELECT COUNT/)]);
+  });
+
   it("chooses the session: a bookmark the app signed, else the constraint for the method", async () => {
     const get = new Request("http://localhost/");
     const post = new Request("http://localhost/", { method: "POST" });

@@ -38,6 +38,12 @@ export interface ConnectOptions extends QueryBudgets {
    * `{ attempts: 3, delayMs: 100 }`; `false` sends each round trip once.
    */
   retries?: RetryOptions | false;
+  /**
+   * Text put as an SQL comment (`/* <text> *\/ `) before every statement this database sends, read at each round trip
+   * (so it may come from an `AsyncLocalStorage` of the request): a route or job for D1's query insights. Undefined or
+   * empty sends none. Query events show the SQL as sent.
+   */
+  comment?: () => string | undefined;
 }
 
 /** What D1 answers for one statement: the rows it read (for a SELECT or a RETURNING) and its `meta`. */
@@ -59,12 +65,14 @@ export class Database {
   readonly #binding: D1DatabaseLike;
   readonly #budget: QueryBudget | undefined;
   readonly #retries: RetrySettings;
+  readonly #comment: (() => string | undefined) | undefined;
   /** Round trips sent so far: each one's events carry its number. */
   #roundTrips = 0;
 
   /** @internal Use `connect`. */
   constructor(binding: D1DatabaseLike, options: ConnectOptions = {}) {
     this.#retries = retrySettings(options.retries);
+    this.#comment = options.comment;
     const budget = new QueryBudget(options);
     this.#budget = budget.isSet ? budget : undefined;
     this.#binding = options.session !== undefined && binding.withSession ? binding.withSession(options.session) : binding;
@@ -82,9 +90,20 @@ export class Database {
     return this.#binding.getBookmark?.() ?? null;
   }
 
+  /**
+   * The comment a round trip's statements start with: the `comment` option's text, read once per try so that every
+   * statement of it and its events carry the same one.
+   */
+  #commentPrefix(): string {
+    const text = this.#comment?.();
+    if (text === undefined || text === "") return "";
+    if (typeof text !== "string" || text.includes("*/")) throw argumentError("connect: comment", "a function returning text without */", text);
+    return `/* ${text} */ `;
+  }
+
   /** The D1 statement of a Statement; on a retry (`attempt` over 1), of the form it is retried in, if it has one. */
-  #prepare(statement: Statement, attempt = 1): D1PreparedStatementLike {
-    const prepared = this.#binding.prepare(attempt > 1 ? (statement.retrySql ?? statement.sql) : statement.sql);
+  #prepare(statement: Statement, trip: RoundTrip): D1PreparedStatementLike {
+    const prepared = this.#binding.prepare(trip.comment + (trip.attempt > 1 ? (statement.retrySql ?? statement.sql) : statement.sql));
     return statement.params.length === 0 ? prepared : prepared.bind(...statement.params);
   }
 
@@ -130,10 +149,10 @@ export class Database {
   }
 
   /** Sends one try of a call: a lone statement (not `batched`), or a batch. */
-  async #call(statements: readonly Statement[], batched: boolean, attempt: number): Promise<D1Answer[]> {
-    if (batched) return this.#binding.batch(statements.map((statement) => this.#prepare(statement, attempt)));
+  async #call(statements: readonly Statement[], trip: RoundTrip): Promise<D1Answer[]> {
+    if (trip.batched) return this.#binding.batch(statements.map((statement) => this.#prepare(statement, trip)));
     const statement = statements[0]!;
-    const prepared = this.#prepare(statement, attempt);
+    const prepared = this.#prepare(statement, trip);
     return [await (statement.result === "rows" ? prepared.all() : prepared.run())];
   }
 
@@ -157,13 +176,13 @@ export class Database {
     for (let attempt = 1; ; attempt++) {
       // A retry waits for its backoff first: the failed try before it is answered, so a budget's next call may go.
       if (attempt > 1) await wait(backoffMs(this.#retries, attempt - 1));
-      const trip: RoundTrip = { batched, number: ++this.#roundTrips, attempt };
+      const trip: RoundTrip = { batched, number: ++this.#roundTrips, attempt, comment: this.#commentPrefix() };
       const admitting = this.#admit(statements);
       const answered = admitting && (await admitting);
       try {
         let answers: D1Answer[];
         try {
-          answers = await this.#call(statements, batched, attempt);
+          answers = await this.#call(statements, trip);
         } catch (error) {
           const retried = attempt < this.#retries.attempts && isTransientError(error) && statements.every(isRetrySafe);
           if (!retried) throw this.#failed(statements, trip, error, this.#translated(error, statements, sent));
@@ -404,8 +423,9 @@ export function connect(binding: D1DatabaseLike, options?: ConnectOptions): Data
   if (!binding) throw new TypeError(`connect: the D1 binding is ${previewText(binding)}; check its name`);
   // The binding's name ("DB") instead of env.DB, or any other object, is refused now too.
   checkedBinding("connect", binding);
-  const given = optionsArgument("connect", options, ["onQuery", "session", "retries", "maxQueries", "maxRowsRead"]);
+  const given = optionsArgument("connect", options, ["onQuery", "session", "retries", "maxQueries", "maxRowsRead", "comment"]);
   if (given.onQuery !== undefined && typeof given.onQuery !== "function") throw argumentError("connect: onQuery", "a function", given.onQuery);
+  if (given.comment !== undefined && typeof given.comment !== "function") throw argumentError("connect: comment", "a function returning text", given.comment);
   if (given.session !== undefined && typeof given.session !== "string") throw argumentError("connect: session", "a string", given.session);
   return new Database(binding, given);
 }

@@ -71,13 +71,15 @@ export interface RoundTrip {
   readonly batched: boolean;
   readonly number: number;
   readonly attempt: number;
+  /** The comment its statements were sent with (`/* ... *\/ `), or "". */
+  readonly comment: string;
 }
 
 /** Builds the event for one query from its Statement, its round trip and D1's `meta`. */
 export function queryEvent(statement: PrintedQuery, meta: Record<string, unknown> | undefined, trip: RoundTrip, error?: unknown): QueryEvent {
   return {
     ...(error === undefined ? {} : { error }),
-    sql: statement.sql,
+    sql: trip.comment + statement.sql,
     params: displayParams(statement),
     durationMs: Number(meta?.["duration"] ?? 0),
     rowsRead: Number(meta?.["rows_read"] ?? 0),
