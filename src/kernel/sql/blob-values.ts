@@ -1,0 +1,25 @@
+/** Whether a value is bytes, which D1 stores as a blob: an `ArrayBuffer` or a view of one (a `Uint8Array`, ...). */
+export function isBlob(value: unknown): value is ArrayBuffer | ArrayBufferView {
+  return value instanceof ArrayBuffer || ArrayBuffer.isView(value);
+}
+
+/** The bytes of a blob, whichever view holds them. */
+function bytesOf(blob: ArrayBuffer | ArrayBufferView): Uint8Array {
+  return ArrayBuffer.isView(blob) ? new Uint8Array(blob.buffer, blob.byteOffset, blob.byteLength) : new Uint8Array(blob);
+}
+
+/**
+ * A blob as JSON: the hex text of its bytes in an array of one (`["00ff"]`), a JSON type no other stored value takes,
+ * so that `blobAwareJson` reads it back as the same blob and everything else as it is.
+ */
+export function blobJson(blob: ArrayBuffer | ArrayBufferView): string {
+  return `["${Array.from(bytesOf(blob), (byte) => byte.toString(16).padStart(2, "0")).join("")}"]`;
+}
+
+/**
+ * SQL reading a JSON value that may be a blob written by `blobJson`: `type` is the SQL of its JSON type, `value` of
+ * the value, and `first` of its first element.
+ */
+export function blobAwareJson(type: string, value: string, first: string): string {
+  return `CASE ${type} WHEN 'array' THEN unhex(${first}) ELSE ${value} END`;
+}
