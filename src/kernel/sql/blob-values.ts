@@ -23,3 +23,11 @@ export function blobJson(blob: ArrayBuffer | ArrayBufferView): string {
 export function blobAwareJson(type: string, value: string, first: string): string {
   return `CASE ${type} WHEN 'array' THEN unhex(${first}) ELSE ${value} END`;
 }
+
+/**
+ * A stored value as memory can compare it as SQLite does: a blob as its `blobJson` text, so that equal bytes are
+ * equal whichever view holds them; anything else as it is. For keys of a `Map` or a `Set`.
+ */
+export function comparableStored(stored: unknown): unknown {
+  return isBlob(stored) ? blobJson(stored) : stored;
+}
