@@ -31,3 +31,8 @@ export function blobAwareJson(type: string, value: string, first: string): strin
 export function comparableStored(stored: unknown): unknown {
   return isBlob(stored) ? blobJson(stored) : stored;
 }
+
+/** Whether two stored values are equal as SQLite compares them: blobs by their bytes, anything else as it is. */
+export function sameStored(a: unknown, b: unknown): boolean {
+  return isBlob(a) === isBlob(b) && comparableStored(a) === comparableStored(b);
+}
