@@ -8,12 +8,17 @@ function bytesOf(blob: ArrayBuffer | ArrayBufferView): Uint8Array {
   return ArrayBuffer.isView(blob) ? new Uint8Array(blob.buffer, blob.byteOffset, blob.byteLength) : new Uint8Array(blob);
 }
 
+/** The hex text of a blob's bytes (`00ff`), which SQLite's `unhex` reads back. */
+export function blobHex(blob: ArrayBuffer | ArrayBufferView): string {
+  return Array.from(bytesOf(blob), (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
 /**
- * A blob as JSON: the hex text of its bytes in an array of one (`["00ff"]`), a JSON type no other stored value takes,
- * so that `blobAwareJson` reads it back as the same blob and everything else as it is.
+ * A blob as JSON: its hex in an array of one (`["00ff"]`), a JSON type no other stored value takes, so that
+ * `blobAwareJson` reads it back as the same blob and everything else as it is.
  */
 export function blobJson(blob: ArrayBuffer | ArrayBufferView): string {
-  return `["${Array.from(bytesOf(blob), (byte) => byte.toString(16).padStart(2, "0")).join("")}"]`;
+  return `["${blobHex(blob)}"]`;
 }
 
 /**
