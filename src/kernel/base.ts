@@ -16,6 +16,7 @@ import { relationOf } from "./relations/model-relations.js";
 import { Relation } from "./relations/relation.js";
 import { inferTableName, reserveRecordMethodNames, reserveRecordMethods, resolveModel } from "./records/resolve.js";
 import { currentValue, RecordState, STATE } from "./records/record-state.js";
+import { isBlob } from "./sql/blob-values.js";
 import type { AssignableValue, AssignAttributes, AttributeName, JsonAttributes } from "./records/attribute-values.js";
 import type { AttributesOfModel, RecordOfModel } from "./relations/query-typing.js";
 import type { RelationOf } from "./relations/typed-relation.js";
@@ -188,7 +189,8 @@ export class Base<A = any> {
 
   /**
    * The attributes for JSON: dates as ISO strings, a plugin type's values in its JSON form, `hiddenAttributes` left
-   * out, associations never included.
+   * out, associations never included. Bytes (of a type that gives no JSON form) throw `TypeError` naming the Model and
+   * attribute: JSON has no bytes, and would write an object of their indices.
    */
   toJSON(): Partial<JsonAttributes<A>> {
     const state = this[STATE];
@@ -197,6 +199,7 @@ export class Base<A = any> {
     for (const [name, value] of Object.entries(this.attributes() as Record<string, unknown>)) {
       if (hidden.has(name)) continue;
       const { toJSON } = byName.get(name)!.type;
+      if (!toJSON && isBlob(value)) throw new TypeError(`${state.model.name}.toJSON: ${name} holds bytes, which JSON has no form for; give its attribute type a toJSON (hex or base64 text)`);
       json[name] = value === null || !toJSON ? (value instanceof Date ? value.toISOString() : value) : toJSON(value);
     }
     const { hooks } = state.model;

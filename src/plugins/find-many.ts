@@ -1,12 +1,15 @@
-import { type AnyModel, CastError, definePlugin, previewList, previewValue, readAsCondition, type RecordOfModel, RecordNotFound, refuseUnfitValue, type Relation } from "../kernel/index.js";
+import { type AnyModel, CastError, comparableStored, definePlugin, previewList, previewValue, readAsCondition, type RecordOfModel, RecordNotFound, refuseUnfitValue, type Relation } from "../kernel/index.js";
 
 type FindOne = (this: Relation, ...ids: unknown[]) => Promise<unknown>;
 
-/** An id as the primary key's conditions store it (`"1"` is 1 on an integer key); undefined when it cannot be one. */
+/**
+ * An id as the primary key's conditions store it (`"1"` is 1 on an integer key), comparable (bytes by their content);
+ * undefined when it cannot be one.
+ */
 function storedKey(relation: Relation, id: unknown): unknown {
   const key = relation.model.primaryKey;
   const cast = id === null ? undefined : readAsCondition(relation.model.model, key.name, id);
-  return cast === undefined ? undefined : key.type.toDatabase(cast);
+  return cast === undefined ? undefined : comparableStored(key.type.toDatabase(cast));
 }
 
 function assertFound(relation: Relation, missingIds: readonly unknown[]): void {

@@ -395,8 +395,9 @@ describe("refused values throw TypeError and leave the attribute unchanged", () 
     }
   });
 
-  it("json refuses, at any depth, what JSON text would change: NaN and the infinities (null), a Map or a Set ({})", async () => {
-    for (const input of [[Infinity], { a: { b: NaN } }, [1, -Infinity], new Map([["a", 1]]), { tags: new Set(["a"]) }]) {
+  it("json refuses, at any depth, what JSON text would change: NaN and the infinities (null), a Map or a Set ({}), bytes ({\"0\": ...})", async () => {
+    const bytes = [new Uint8Array([1, 2]), { avatar: new Uint8Array(1) }, [new ArrayBuffer(2)], { view: new DataView(new ArrayBuffer(1)) }];
+    for (const input of [[Infinity], { a: { b: NaN } }, [1, -Infinity], new Map([["a", 1]]), { tags: new Set(["a"]) }, ...bytes]) {
       expectTypeErrorNaming(() => Caster.build({ payload: input }), "Caster", "payload");
     }
     const user = await User.createOrThrow({ name: "j", settings: { at: new Date(0), list: [1, null, "x"] } });

@@ -16,6 +16,7 @@ import { thrown, typeError } from "../helpers/errors.js";
 import { Item } from "../models/typed-items.js";
 import { AuditItem } from "../models/audit-items.js";
 import { RowApplicationRecord, Row } from "../models/noted-rows.js";
+import { BlobUser, bytes, storedBlobs } from "../models/blob-users.js";
 
 beforeEach(resetDatabase);
 
@@ -555,5 +556,25 @@ describe("edge cases once missed", () => {
     const partial = await AuditItem.select("name").first();
     const error = await thrown(() => partial!.attributeWas("email"));
     expect(error).toBeInstanceOf(MissingAttribute);
+  });
+});
+
+describe("bytes", () => {
+  it("equal bytes are no change, one byte changed is one; a save writes only a change", async () => {
+    await BlobUser.createOrThrow({ id: bytes(1), name: "Ada", email: bytes(0, 255) });
+    const { events, BlobUser: Users } = listen({ models: { BlobUser } });
+    const user = await Users.find(bytes(1));
+    user.email = bytes(0, 255);
+    expect(user.changed()).toEqual([]);
+    expect(user.isAttributeChanged("email")).toBe(false);
+    expect(await user.save()).toBe(true);
+    expect(events).toHaveLength(1);
+    user.email = bytes(0, 254);
+    expect(user.changed()).toEqual(["email"]);
+    expect(user.isAttributeChanged("email", { from: bytes(0, 255), to: bytes(0, 254) })).toBe(true);
+    expect(await user.save()).toBe(true);
+    expect(events).toHaveLength(2);
+    expect(events[1]!.sql).toMatch(/^UPDATE "users" SET "email" = \?1, "updated_at" = \?2 WHERE/);
+    expect(await storedBlobs(env.DB)).toEqual([{ id: "01", email: "00FE", type: "blob,blob" }]);
   });
 });

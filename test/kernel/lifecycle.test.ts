@@ -551,6 +551,11 @@ describe("guide: One write of a record at a time", () => {
     // Once it is over, the record is written again as usual.
     expect(await user.update({ name: "Grace" })).toBe(true);
     await expect(batch([user.toSave(), user.toDestroy()])).rejects.toThrow(WriteInProgress);
+    // Two saves of one record in one batch would write it twice from one state: refused, nothing sent.
+    user.name = "Grace H.";
+    await expect(batch([user.toSave(), user.toSave()])).rejects.toThrow(WriteInProgress);
+    expect(await User.pluck("name")).toEqual(["Grace"]);
+    expect(user.changed()).toEqual(["name"]);
     expect(await user.destroy()).toBe(user);
   });
 

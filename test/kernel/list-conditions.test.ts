@@ -1,8 +1,10 @@
 import { env } from "cloudflare:test";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { CastError } from "../../src/index.js";
 import { D1_LIMITS } from "../helpers/d1-limits.js";
 import { listen } from "../helpers/queries.js";
+import { BlobUser, bytes } from "../models/blob-users.js";
+import { resetDatabase } from "../helpers/db.js";
 import { User } from "../models/fixtures.js";
 
 // A list condition is bound as JSON and read back with json_each: its values must come back as the very values D1
@@ -88,5 +90,29 @@ describe("a single value over D1's limit for one value", () => {
   it("is accepted up to the limit", async () => {
     const user = await User.create({ name: "x".repeat(D1_LIMITS.valueBytes) });
     expect(await User.where({ name: "x".repeat(D1_LIMITS.valueBytes) }).pluck("id")).toEqual([user.id]);
+  });
+});
+
+describe("a list of bytes", () => {
+  beforeEach(async () => {
+    await resetDatabase();
+    for (const [id, email] of [[1, bytes(0, 255)], [2, bytes()], [3, bytes(0xab, 0xcd)], [4, null]] as const) {
+      await BlobUser.createOrThrow({ id: bytes(id), name: `user ${id}`, email });
+    }
+  });
+
+  it("matches the rows holding those bytes, each once, as blobs and not as their text", async () => {
+    const view = new Uint8Array([9, 0xab, 0xcd, 9]).subarray(1, 3);
+    const names = (relation: { pluck(name: "name"): Promise<string[]> }) => relation.pluck("name").then((list) => list.sort());
+    expect(await names(BlobUser.where({ email: [bytes(0, 255), view, bytes(0, 255)] }))).toEqual(["user 1", "user 3"]);
+    expect(await names(BlobUser.where({ email: [bytes(), null] }))).toEqual(["user 2", "user 4"]);
+    expect(await names(BlobUser.whereNot({ email: [bytes(0, 255), null] }))).toEqual(["user 2", "user 3"]);
+    expect(await names(BlobUser.where({ email: ["\x00\xff", "00ff", "[]"] }))).toEqual([]);
+  });
+
+  it("finds records by a list of byte keys, each key once", async () => {
+    expect((await BlobUser.find([bytes(3), bytes(1), bytes(3)])).map((user) => user.name)).toEqual(["user 3", "user 1"]);
+    expect(await BlobUser.where({ id: [bytes(2), bytes(4)] }).count()).toBe(2);
+    expect(await BlobUser.where({ id: [bytes(2), bytes(9)] }).exists()).toBe(true);
   });
 });

@@ -1,5 +1,6 @@
 /** Printing a record or a Relation: String(), util.inspect and console output. */
 import { inspect } from "node:util";
+import { BlobUser, bytes } from "../models/blob-users.js";
 import { beforeEach, describe, expect, it } from "vitest";
 import {
   abort,
@@ -317,5 +318,13 @@ describe("edge cases that hold", () => {
     const text = inspect(db.model(AuditItem).where({ name: "x" }));
     expect(text).toContain("SELECT");
     expect(events).toHaveLength(0);
+  });
+});
+
+describe("printing bytes", () => {
+  it("shows bytes as SQLite writes a blob, x'00ff', and a change of them with the old bytes", async () => {
+    const user = await BlobUser.createOrThrow({ id: bytes(0, 255), name: "Ada" });
+    user.id = new Uint8Array([9, 0xab, 9]).subarray(1, 2);
+    expect(String(user)).toMatch(/^#<BlobUser id: x'ab' \(was x'00ff'\), name: "Ada", /);
   });
 });

@@ -5,6 +5,7 @@ import { resetDatabase } from "../helpers/db.js";
 import { schema, User, ApplicationRecord as FixtureApplicationRecord } from "../models/fixtures.js";
 import { Account } from "../models/lifecycle-fixtures.js";
 import { RowApplicationRecord, Row } from "../models/noted-rows.js";
+import { BlobUser, bytes } from "../models/blob-users.js";
 
 beforeEach(resetDatabase);
 
@@ -129,5 +130,16 @@ describe("guide: JSON, attributes and hidden attributes", () => {
     expect(Object.keys(shown.toJSON()).sort()).toEqual(["id", "name", "age", "score", "admin", "bornAt", "createdAt", "updatedAt"].sort());
     expect(shown.attributes()["email"]).toBe("ada@example.com");
     expect(JSON.stringify(shown)).toBe(JSON.stringify(shown.toJSON()));
+  });
+});
+
+describe("toJSON of bytes", () => {
+  it("throws TypeError naming the Model and attribute for bytes of a type with no JSON form, which JSON would write as {\"0\": ...}", () => {
+    const user = BlobUser.build({ id: bytes(1), name: "Ada", email: null });
+    expect(() => user.toJSON()).toThrow(new TypeError("BlobUser.toJSON: id holds bytes, which JSON has no form for; give its attribute type a toJSON (hex or base64 text)"));
+    class HiddenBytes extends BlobUser {
+      static override hiddenAttributes = ["id", "email"];
+    }
+    expect(HiddenBytes.build({ id: bytes(1), name: "Ada", email: bytes(2) }).toJSON()).toMatchObject({ name: "Ada" });
   });
 });

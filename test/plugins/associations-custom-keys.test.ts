@@ -207,4 +207,12 @@ describe("associations keyed by bytes (a plugin type stored as a blob)", () => {
     await project.tasks().remove(await BytesTask.find("t3"));
     expect(await project.tasks().toArray()).toEqual([]);
   });
+
+  it("setIds finds each target by the bytes of its key, and find takes a list of byte keys", async () => {
+    const project = await BytesProject.find("p2");
+    await project.tasks().setIds(["t1", "t3"]);
+    expect((await project.tasks().toArray()).map((task) => textOf(task.id)).sort()).toEqual(["t1", "t3"]);
+    expect(destroyedBytes).toEqual([]);
+    expect((await BytesTask.find(["t3", "t1"])).map((task) => textOf(task.projectId))).toEqual(["p2", "p2"]);
+  });
 });

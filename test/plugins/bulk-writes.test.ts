@@ -7,6 +7,7 @@ import { Counter, User, Post, Counter as CounterRow } from "../models/fixtures.j
 import { rejectionOf } from "../helpers/errors.js";
 import { Item as OwnedItem, seedOwnedItems } from "../models/owners-and-items.js";
 import { Item } from "../models/runtime-items.js";
+import { BlobUser, bytes, storedBlobs } from "../models/blob-users.js";
 
 beforeEach(resetDatabase);
 
@@ -580,5 +581,33 @@ describe("Querying, Bulk writes, Callbacks, Associations: edge cases", () => {
     expect(await CounterRow.where({ value: 1 }).order({ id: "asc" }).pluck("id")).toEqual([1, 2]);
     expect(await CounterRow.order({ id: "asc" }).limit(3).offset(1).deleteAll()).toBe(3);
     expect(await CounterRow.order({ id: "asc" }).pluck("id")).toEqual([1, 5, 6, 7, 8, 9, 10]);
+  });
+});
+
+describe("binary values in bulk writes", () => {
+  it("insertAll, upsertAll and upsert write each blob's bytes as they are, read back from the database", async () => {
+    const view = new Uint8Array([9, 0xab, 0xcd, 9]).subarray(1, 3);
+    await BlobUser.insertAll([
+      { id: bytes(1), name: "a", email: bytes(0, 255) },
+      { id: bytes(2), name: "b", email: view },
+      { id: bytes(3), name: "c", email: bytes() },
+      { id: bytes(4), name: "d", email: null },
+    ]);
+    expect(await storedBlobs(env.DB)).toEqual([
+      { id: "01", email: "00FF", type: "blob,blob" },
+      { id: "02", email: "ABCD", type: "blob,blob" },
+      { id: "03", email: "", type: "blob,blob" },
+      { id: "04", email: "", type: "blob,null" },
+    ]);
+    expect(await BlobUser.upsertAll([{ id: bytes(1), name: "a", email: bytes(7) }, { id: bytes(5), name: "e", email: bytes(8) }])).toMatchObject({ changes: 2 });
+    expect(await BlobUser.upsert({ id: bytes(2), name: "b", email: bytes(6, 6) }, { uniqueBy: ["id"] })).toMatchObject({ changes: 1 });
+    expect((await storedBlobs(env.DB)).map(({ id, email }) => `${id}:${email}`)).toEqual(["01:07", "02:0606", "03:", "04:", "05:08"]);
+    expect(Array.from((await BlobUser.find(bytes(5))).email!)).toEqual([8]);
+  });
+
+  it("an upsert by a unique blob finds the row that holds those bytes", async () => {
+    await BlobUser.createOrThrow({ id: bytes(1), name: "a", email: bytes(0, 255) });
+    await BlobUser.upsertAll([{ id: bytes(9), name: "renamed", email: bytes(0, 255) }], { uniqueBy: ["email"] });
+    expect(await BlobUser.pluck("name")).toEqual(["renamed"]);
   });
 });

@@ -1,6 +1,7 @@
 import { argumentError, optionsArgument, refuseUninspectable } from "../records/arguments.js";
 import { attributeNamed } from "../records/assign.js";
 import type { Attribute } from "../records/attributes.js";
+import { blobAwareJson, blobJson, isBlob } from "../sql/blob-values.js";
 import { MAX_VALUE_BYTES, utf8Length } from "../sql/bound-json.js";
 import { compileFragment } from "../sql/compiler.js";
 import { databaseOfModel } from "../records/introspection.js";
@@ -84,8 +85,12 @@ function uniqueBy(model: ResolvedModel, options: UpsertOptions | undefined): str
 
 const WHOLE_NUMBER = /^-?\d+$/;
 
-/** A stored value as JSON; a whole real keeps a decimal point, so that SQLite reads it back as REAL. */
+/**
+ * A stored value as JSON; a whole real keeps a decimal point, so that SQLite reads it back as REAL; a blob is written
+ * as `blobJson` does, and read back by `jsonPick`.
+ */
 function valueJson(attribute: Attribute, stored: unknown): string {
+  if (isBlob(stored)) return blobJson(stored);
   const json = JSON.stringify(stored);
   return attribute.typeName === "real" && WHOLE_NUMBER.test(json) ? `${json}.0` : json;
 }
@@ -99,10 +104,17 @@ function columnList(attributes: readonly Attribute[]): string {
   return attributes.map((attribute) => quoteIdentifier(attribute.column)).join(", ");
 }
 
+/** `json_extract(value, '$[k]')`: the value at position k of a JSON row, read as a blob where `rows` hold one there. */
+function jsonPick(rows: readonly (readonly unknown[])[], index: number): string {
+  const path = `'$[${index}]'`;
+  const pick = `json_extract(value, ${path})`;
+  return rows.some((row) => isBlob(row[index])) ? blobAwareJson(`json_type(value, ${path})`, pick, `json_extract(value, '$[${index}][0]')`) : pick;
+}
+
 /** `SELECT json_extract(value, '$[0]'), ... FROM json_each(?)`: the bound JSON rows, read by position. */
-function selectFromJson(attributes: readonly Attribute[], json: string, params: ParamWriter): string {
-  const placeholder = params.bind(json, { kind: "rows", columns: attributes });
-  const picks = attributes.map((_, index) => `json_extract(value, '$[${index}]')`).join(", ");
+function selectFromJson(attributes: readonly Attribute[], chunk: { readonly json: string; readonly rows: readonly unknown[][] }, params: ParamWriter): string {
+  const placeholder = params.bind(chunk.json, { kind: "rows", columns: attributes });
+  const picks = attributes.map((_, index) => jsonPick(chunk.rows, index)).join(", ");
   return `SELECT ${picks} FROM json_each(${placeholder})`;
 }
 
@@ -197,17 +209,19 @@ const SELECT_KEY = (model: ResolvedModel) => `SELECT ${quoteIdentifier(model.pri
 function chunkKeys(write: RowsWrite, attributes: readonly Attribute[], chunk: InsertChunk): SqlFragment {
   const { model, conflictTarget } = write.plan;
   const position = (name: string) => attributes.findIndex((attribute) => attribute.name === name);
-  const json = (names: readonly string[]) => `[${chunk.rows.map((row) => rowJson(names.map((name) => attributes[position(name)]!), names.map((name) => row[position(name)]))).join(",")}]`;
+  const rows = (names: readonly string[]) => chunk.rows.map((row) => names.map((name) => row[position(name)]));
+  const json = (names: readonly string[]) => `[${rows(names).map((row) => rowJson(names.map((name) => attributes[position(name)]!), row)).join(",")}]`;
   if (conflictTarget) {
     // The rows an upsert left as they were, of another value of a matchedOnUpsert attribute, are not among them.
     const names = [...conflictTarget, ...attributes.filter((attribute) => attribute.matchedOnUpsert).map((attribute) => attribute.name)];
     const columns = names.map((name) => quoteIdentifier(model.byName.get(name)!.column));
-    const picks = names.map((_, index) => `json_extract(value, '$[${index}]')`).join(", ");
+    const picks = names.map((_, index) => jsonPick(rows(names), index)).join(", ");
     const where = write.plan.where.length > 0 ? new SqlFragment([" AND ", ""], [andAll(write.plan.where)]) : new SqlFragment([""], []);
     return new SqlFragment([`${SELECT_KEY(model)} WHERE (${columns.join(", ")}) IN (SELECT ${picks} FROM json_each(`, "))", ""], [json(names), where]);
   }
   if (position(model.primaryKey.name) >= 0) {
-    return new SqlFragment(['SELECT json_extract(value, \'$[0]\') AS "key" FROM json_each(', ")"], [json([model.primaryKey.name])]);
+    const key = [model.primaryKey.name];
+    return new SqlFragment([`SELECT ${jsonPick(rows(key), 0)} AS "key" FROM json_each(`, ")"], [json(key)]);
   }
   if (write.skipsDuplicates) {
     throw new TypeError(`${model.name}.${write.plan.operation}: a write:plan hook reads the keys written, which onDuplicate: "skip" cannot tell when the rows give no ${model.primaryKey.name}`);
@@ -226,7 +240,7 @@ function chunkInsert(write: RowsWrite, attributes: readonly Attribute[], chunk: 
   const params = new ParamWriter();
   const rows =
     "json" in chunk
-      ? `${selectFromJson(attributes, chunk.json, params)} WHERE true`
+      ? `${selectFromJson(attributes, chunk, params)} WHERE true`
       : `VALUES (${chunk.row.map((stored, index) => params.bind(stored, { kind: "value", attribute: attributes[index]! })).join(", ")})`;
   const sql = `INSERT INTO ${model.quotedTable} (${columnList(attributes)}) ${rows}${conflictClause(write, attributes, params)}`;
   return { query: { sql, params: params.params, sources: params.sources }, keys: () => chunkKeys(write, attributes, chunk), keysBefore: false };

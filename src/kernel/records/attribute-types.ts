@@ -3,6 +3,7 @@
  * are built in; plugins add their own with `defineAttributeType`. Casting is strict on purpose: a value that is not
  * clearly of the type is refused rather than guessed at.
  */
+import { isBlob } from "../sql/blob-values.js";
 import { parseDateText, storableDate, utcDate } from "./date-text.js";
 
 /**
@@ -158,9 +159,12 @@ function readBoolean(value: unknown): boolean | null {
   return isBlank(value) ? null : Number(value) !== 0 && !/^(?:f|false|off)$/i.test(value as string);
 }
 
-/** Refuses, at any depth, what JSON text would change: NaN and the infinities (written as null), a Map or Set (as {}). */
+/**
+ * Refuses, at any depth, what JSON text would change: NaN and the infinities (written as null), a Map or Set (as {}),
+ * bytes (a `Uint8Array` as an object of indices).
+ */
 function keptAsIs(_key: string, item: unknown): unknown {
-  if ((typeof item === "number" && !Number.isFinite(item)) || item instanceof Map || item instanceof Set) throw new TypeError();
+  if ((typeof item === "number" && !Number.isFinite(item)) || item instanceof Map || item instanceof Set || isBlob(item)) throw new TypeError();
   return item;
 }
 

@@ -2,6 +2,7 @@ import { optionsArgument, refuseUnfitValue } from "./arguments.js";
 import { assertNotDestroyed, attributeNamed, loadedAttribute } from "./assign.js";
 import { UNCASTABLE } from "./attribute-types.js";
 import type { Attribute } from "./attributes.js";
+import { sameStored } from "../sql/blob-values.js";
 import { castConditionValue } from "../sql/conditions.js";
 import { changedAttributes, currentValue, isChanged, originalValue, type RecordState, STATE, storedValue } from "./record-state.js";
 
@@ -16,7 +17,7 @@ function stateOf(record: object): RecordState {
 /** Whether a value given to `isAttributeChanged` is the attribute's value, cast as a condition is (`"1"` is 1). */
 function namesValue(attribute: Attribute, given: unknown, actual: unknown): boolean {
   const stored = given === null ? null : castConditionValue(attribute, given);
-  return stored !== UNCASTABLE && stored === storedValue(attribute, actual);
+  return stored !== UNCASTABLE && sameStored(stored, storedValue(attribute, actual));
 }
 
 /** A new record goes back to what `build()` gave it: its default or generated id, else unassigned. */

@@ -1,3 +1,4 @@
+import { blobHex, isBlob } from "../sql/blob-values.js";
 import { dateText } from "./display.js";
 import type { InspectEntry } from "../plugin-api/hooks.js";
 import { currentValue, isChanged, originalValue, type RecordState, STATE } from "./record-state.js";
@@ -5,6 +6,8 @@ import { currentValue, isChanged, originalValue, type RecordState, STATE } from 
 function show(value: unknown): string {
   if (value === null || value === undefined) return "null";
   if (value instanceof Date) return dateText(value);
+  // Bytes as SQLite writes a blob: JSON would show an object of their indices.
+  if (isBlob(value)) return `x'${blobHex(value)}'`;
   if (typeof value === "string" || typeof value === "object") return JSON.stringify(value);
   return String(value);
 }

@@ -1,4 +1,5 @@
 import type { Attribute } from "./attributes.js";
+import { sameStored } from "../sql/blob-values.js";
 import type { Database } from "../database/database.js";
 import { type ErrorEntry, Errors } from "./errors-collection.js";
 import { type ResolvedModel, resolveModel } from "./resolve.js";
@@ -145,7 +146,7 @@ export function isChanged(state: RecordState, attribute: Attribute): boolean {
   if (state.isNew && !state.assigned.has(attribute.name)) return false;
   // Never read nor assigned since loading (nor, if a partial select left it out, set while building a write).
   if (!state.isNew && state.values[attribute.name] === undefined) return false;
-  return storedValue(attribute, currentValue(state, attribute)) !== originalStoredValue(state, attribute);
+  return !sameStored(storedValue(attribute, currentValue(state, attribute)), originalStoredValue(state, attribute));
 }
 
 /** The changed attributes, in declaration order. */

@@ -6,7 +6,8 @@
  */
 import type { Attribute } from "../records/attributes.js";
 import { previewText } from "../records/display.js";
-import { bindableCheckSlot, isBlob } from "./bound-json.js";
+import { isBlob } from "./blob-values.js";
+import { bindableCheckSlot } from "./bound-json.js";
 
 /** Refuses with `TypeError` naming the Model and attribute a stored value that is an object other than bytes. */
 function assertBindable(model: { readonly name: string }, attribute: Attribute, stored: unknown): void {

@@ -1,5 +1,6 @@
 import type { Attribute } from "../records/attributes.js";
 import { CastError } from "../errors.js";
+import { isBlob } from "./blob-values.js";
 
 /**
  * D1's limit on one bound value (a string, blob or row), in bytes: the lower of the two figures D1's limits page
@@ -21,10 +22,6 @@ export function utf8Length(text: string): number {
 /** Whether text is surely within `limit` bytes (no character takes more than 3) or counts within it. */
 function textFits(text: string, limit: number): boolean {
   return text.length * 3 <= limit || utf8Length(text) <= limit;
-}
-
-export function isBlob(value: unknown): value is ArrayBuffer | ArrayBufferView {
-  return value instanceof ArrayBuffer || ArrayBuffer.isView(value);
 }
 
 /** The check of a stored value D1 cannot bind, in place once something that can make one is (see bindable-values.ts). */

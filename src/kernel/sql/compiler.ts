@@ -2,6 +2,7 @@ import { argumentError } from "../records/arguments.js";
 import { attributeNamed } from "../records/assign.js";
 import type { Attribute } from "../records/attributes.js";
 import { attributeTypes } from "../records/attribute-types.js";
+import { blobAwareJson, isBlob } from "./blob-values.js";
 import { jsonArraysWithinD1Limit } from "./bound-json.js";
 import type { Condition } from "./conditions.js";
 import { distinctListValues, matchesEachRowOnce } from "./list-values.js";
@@ -68,10 +69,10 @@ export function compileFragment(fragment: SqlFragment, model: ResolvedModel | un
 }
 
 /**
- * `column IN (SELECT value FROM json_each(?))`: the list, each value once, bound as one JSON value whatever its
- * length, or, past D1's limit for one value, as several JSON values each in its own IN, joined with OR (each still
- * searches an index; D1 refuses a compound SELECT of as many terms, so not UNION ALL). `joinable` receives a list
- * bound as one value, which `joinSelect` may read as a join instead.
+ * `column IN (SELECT value FROM json_each(?))`: the list, each value once (a blob as its bytes' hex, read back with
+ * `unhex`), bound as one JSON value whatever its length, or, past D1's limit for one value, as several JSON values
+ * each in its own IN, joined with OR (each still searches an index; D1 refuses a compound SELECT of as many terms, so
+ * not UNION ALL). `joinable` receives a list bound as one value, which `joinSelect` may read as a join instead.
  */
 function compileIn(
   condition: Extract<Condition, { kind: "in" }>,
@@ -83,8 +84,11 @@ function compileIn(
   const column = columnOf(attribute);
   const { values, texts } = distinctListValues(condition.values);
   const bound = jsonArraysWithinD1Limit(texts, `${model.name}.${attribute.name}`).map((json) => params.bind(json, { kind: "list", attribute }));
-  const lists = bound.map((list) => `${column} IN (SELECT value FROM json_each(${list}))`);
-  if (joinable && bound.length === 1 && !condition.orNull && matchesEachRowOnce(values)) joinable({ term: lists[0]!, column, list: bound[0]! });
+  const blobs = values.some(isBlob);
+  const element = blobs ? blobAwareJson("type", "value", "json_extract(value, '$[0]')") : "value";
+  const lists = bound.map((list) => `${column} IN (SELECT ${element} FROM json_each(${list}))`);
+  // The join reads the list's values as they are: a list holding blobs stays IN.
+  if (joinable && !blobs && bound.length === 1 && !condition.orNull && matchesEachRowOnce(values)) joinable({ term: lists[0]!, column, list: bound[0]! });
   if (condition.orNull) lists.push(`${column} IS NULL`);
   return lists.length === 1 ? lists[0]! : `(${joinBalanced(lists, " OR ")})`;
 }

@@ -1,10 +1,11 @@
+import { blobJson, isBlob } from "./blob-values.js";
 import { jsonOfBound } from "./bound-json.js";
 
-/** A list condition's values, each once (by the JSON text that binds it), with those texts. */
+/** A list condition's values, each once (by the JSON text that binds it: a blob's by its bytes), with those texts. */
 export function distinctListValues(values: readonly unknown[]): { values: unknown[]; texts: string[] } {
   const byText = new Map<string, unknown>();
   for (const value of values) {
-    const text = jsonOfBound(value)!;
+    const text = isBlob(value) ? blobJson(value) : jsonOfBound(value)!;
     if (!byText.has(text)) byText.set(text, value);
   }
   return { values: [...byText.values()], texts: [...byText.keys()] };

@@ -1,5 +1,4 @@
-import type { Condition } from "../../kernel/index.js";
-import { comparableStored } from "./keys.js";
+import { comparableStored, type Condition } from "../../kernel/index.js";
 
 /** An SQL truth value: true, false, or NULL (unknown to SQL: a comparison with a NULL column). */
 type Truth = boolean | null;

@@ -1,4 +1,4 @@
-import { attributesOf, attributeWas, primaryKeyOf, readAsCondition } from "../../kernel/index.js";
+import { attributesOf, attributeWas, comparableStored, isBlob, primaryKeyOf, readAsCondition } from "../../kernel/index.js";
 import type { ResolvedAssociation } from "./definition.js";
 import { ownerType } from "./polymorphic-type.js";
 
@@ -37,18 +37,6 @@ export function ownerKeys(association: ResolvedAssociation, key: unknown): Recor
   return { ...ownerType(association), [association.foreignKey]: keyFor(association.target, association.foreignKey, key) };
 }
 
-const isBytes = (value: unknown): value is ArrayBuffer | ArrayBufferView => value instanceof ArrayBuffer || ArrayBuffer.isView(value);
-
-/**
- * A stored value as memory compares it as SQLite does: bytes (a blob, whichever view holds them: a row's, a plugin
- * type's `Uint8Array`) as the text of their content, so that equal bytes are equal; anything else as it is.
- */
-export function comparableStored(stored: unknown): unknown {
-  if (!isBytes(stored)) return stored;
-  const view = ArrayBuffer.isView(stored) ? new Uint8Array(stored.buffer, stored.byteOffset, stored.byteLength) : new Uint8Array(stored);
-  return `x'${Array.from(view, (byte) => byte.toString(16).padStart(2, "0")).join("")}'`;
-}
-
 /**
  * How in-memory lookups tell keys of the Model's attribute `name` apart: by their stored form, as text (null stays
  * null). A plugin type's value is an object, a new one at each load, which a Map would tell apart from an equal one;
@@ -62,7 +50,7 @@ export function keyTexts(model: Function, name: string): (key: unknown) => strin
   if (!texts) {
     const { type } = attributesOf(model).find((attribute) => attribute.name === name)!;
     // Bytes are taken as they are: a row's blob is stored already, and a plugin type's bytes are what it stores.
-    texts = (key) => (key === null || key === undefined ? null : String(comparableStored(typeof key === "object" && !isBytes(key) ? type.toDatabase(key) : key)));
+    texts = (key) => (key === null || key === undefined ? null : String(comparableStored(typeof key === "object" && !isBlob(key) ? type.toDatabase(key) : key)));
     byName.set(name, texts);
   }
   return texts;
