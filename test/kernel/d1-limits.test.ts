@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { between, column, gte, lte, sql, type SqlFragment } from "../../src/index.js";
+import { between, column, connect, gte, lte, sql, type SqlFragment } from "../../src/index.js";
 import { defineStatement, relationOf } from "../../src/plugin.js";
 import { D1_LIMITS } from "../helpers/d1-limits.js";
 import { listen } from "../helpers/queries.js";
@@ -120,6 +120,14 @@ describe("SQL text: never more than D1's 100 KB", () => {
     expect(events).toHaveLength(0);
     expect(await db.batch([padded(49_900)])).toEqual([[]]);
     expect(events).toHaveLength(1);
+  });
+
+  it("counts the comment connect's comment option puts before each statement: one that tips it over is refused", async () => {
+    const sent: string[] = [];
+    const db = connect(env.DB, { comment: () => "x".repeat(200), onQuery: (event) => void sent.push(event.sql) });
+    const padded = defineStatement({ sql: `SELECT 1 AS "one" WHERE '${"é".repeat(49_900)}' IS NULL`, model: relationOf(User).model });
+    await expect(db.batch([padded])).rejects.toThrow(/^User: a statement of 100\d{3} bytes of SQL is over D1's limit of 100000 bytes; it was not sent$/);
+    expect(sent).toHaveLength(0);
   });
 });
 

@@ -91,8 +91,8 @@ export class Database {
   }
 
   /**
-   * The comment a round trip's statements start with: the `comment` option's text, read once per try so that every
-   * statement of it and its events carry the same one.
+   * The comment a call's statements start with: the `comment` option's text, read once per call so that every
+   * statement of it, each try and its events carry the same one (and D1's limit on SQL counts it).
    */
   #commentPrefix(): string {
     const text = this.#comment?.();
@@ -172,11 +172,12 @@ export class Database {
    * the budget and the query listeners (see `Answers` for a listener that throws on an answer).
    */
   async #send(statements: readonly Statement[], batched: boolean, sent: readonly Statement[] = statements): Promise<Answers> {
-    statements.forEach(assertSqlWithinD1Limit);
+    const comment = this.#commentPrefix();
+    for (const statement of statements) assertSqlWithinD1Limit(statement, comment);
     for (let attempt = 1; ; attempt++) {
       // A retry waits for its backoff first: the failed try before it is answered, so a budget's next call may go.
       if (attempt > 1) await wait(backoffMs(this.#retries, attempt - 1));
-      const trip: RoundTrip = { batched, number: ++this.#roundTrips, attempt, comment: this.#commentPrefix() };
+      const trip: RoundTrip = { batched, number: ++this.#roundTrips, attempt, comment };
       const admitting = this.#admit(statements);
       const answered = admitting && (await admitting);
       try {

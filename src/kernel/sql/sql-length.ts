@@ -9,11 +9,12 @@ export const MAX_SQL_BYTES = 100_000;
  * limit, before anything of its call is sent or counted: the library says what D1 would refuse. Text the app writes
  * (`sql` fragments, `defineStatement`) may be that long, and so may a statement whose shape grows with the Models'
  * declarations (a destroy's tree of many associations that loop). Nearly free for the usual statement: text of at
- * most a third of the limit in characters fits however it is encoded.
+ * most a third of the limit in characters fits however it is encoded. `comment` is the text sent before it (see
+ * `ConnectOptions.comment`).
  */
-export function assertSqlWithinD1Limit(statement: Statement): void {
+export function assertSqlWithinD1Limit(statement: Statement, comment = ""): void {
   // The form a write is retried in is longer by a clause: the longer of the two is checked.
-  const sql = statement.retrySql ?? statement.sql;
+  const sql = comment + (statement.retrySql ?? statement.sql);
   if (sql.length * 3 <= MAX_SQL_BYTES) return;
   const bytes = utf8Length(sql);
   if (bytes <= MAX_SQL_BYTES) return;
