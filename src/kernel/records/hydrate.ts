@@ -51,5 +51,6 @@ export function loadOne(modelClass: Function, model: ResolvedModel, row: Record<
   const record = instantiate(modelClass, model, row, database);
   // The record's own Model: a record:class hook may have made it a subclass's, whose hooks it then passes.
   const own: ResolvedModel = record[STATE].model;
-  return runLoadStage(own, record, [record], [row], "load");
+  // Checked here, not left to runLoadStage: find(id) builds no list for a Model without a load hook.
+  return own.hooks.has("records:load") ? runLoadStage(own, record, [record], [row], "load") : record;
 }
