@@ -498,17 +498,7 @@ describe("guide: Through associations: writes keep the join rows right", () => {
 
   it("remove with a join Model without destroy callbacks: one DELETE of the join rows, one round trip", async () => {
     const { a1, red } = await seed();
-    class PlainTagging extends Model({ id: "integer", thrPostId: { type: "integer", null: false }, thrTagId: { type: "integer", null: false } }) {
-      static override tableName = "thr_taggings";
-      static override binding = "DB";
-      thrTag = belongsTo(ThrTag);
-    }
-    class PlainPost extends Model({ id: "integer", title: { type: "string", null: false } }) {
-      static override tableName = "thr_posts";
-      static override binding = "DB";
-      plainTaggings = hasMany(PlainTagging, { foreignKey: "thrPostId" });
-      thrTags = hasMany(ThrTag, { through: this.plainTaggings });
-    }
+    const PlainPost = postsTaggedWithoutCallbacks();
     const { roundTrips, db } = recording();
     const post = await db.model(PlainPost).find(a1.id);
     roundTrips.length = 0;
@@ -546,17 +536,7 @@ describe("guide: Through associations: writes keep the join rows right", () => {
 
   it("remove with a join Model without destroy callbacks: a target not linked deletes nothing, and is named after a read", async () => {
     const { a1, red, green } = await seed();
-    class PlainTagging extends Model({ id: "integer", thrPostId: { type: "integer", null: false }, thrTagId: { type: "integer", null: false } }) {
-      static override tableName = "thr_taggings";
-      static override binding = "DB";
-      thrTag = belongsTo(ThrTag);
-    }
-    class PlainPost extends Model({ id: "integer", title: { type: "string", null: false } }) {
-      static override tableName = "thr_posts";
-      static override binding = "DB";
-      plainTaggings = hasMany(PlainTagging, { foreignKey: "thrPostId" });
-      thrTags = hasMany(ThrTag, { through: this.plainTaggings });
-    }
+    const PlainPost = postsTaggedWithoutCallbacks();
     const { roundTrips, db } = recording();
     const post = await db.model(PlainPost).find(a1.id);
     roundTrips.length = 0;
@@ -566,7 +546,7 @@ describe("guide: Through associations: writes keep the join rows right", () => {
     expect(roundTrips).toHaveLength(2);
     expect(names(await post.thrTags().toArray())).toEqual(["blue", "red"]);
     // Linked twice (no unique index holds the join rows), a target is still one target.
-    await PlainTagging.create({ thrPostId: a1.id!, thrTagId: red.id! });
+    await ThrTagging.create({ thrPostId: a1.id!, thrTagId: red.id! });
     roundTrips.length = 0;
     await post.thrTags().remove(red);
     expect(roundTrips).toHaveLength(1);
@@ -888,3 +868,19 @@ describe("guide: Through associations: declarations", () => {
     expect(String(await thrown(() => remark.images().toArray()))).toMatch(/^InvalidModel: Remark.images: Remark.commentable is a polymorphic belongsTo/);
   });
 });
+
+/** Posts on the tables of the tagged posts whose join Model (taggings) has no destroy callbacks. */
+function postsTaggedWithoutCallbacks() {
+  class PlainTagging extends Model({ id: "integer", thrPostId: { type: "integer", null: false }, thrTagId: { type: "integer", null: false } }) {
+    static override tableName = "thr_taggings";
+    static override binding = "DB";
+    thrTag = belongsTo(ThrTag);
+  }
+  class PlainPost extends Model({ id: "integer", title: { type: "string", null: false } }) {
+    static override tableName = "thr_posts";
+    static override binding = "DB";
+    plainTaggings = hasMany(PlainTagging, { foreignKey: "thrPostId" });
+    thrTags = hasMany(ThrTag, { through: this.plainTaggings });
+  }
+  return PlainPost;
+}
