@@ -127,6 +127,22 @@ export class Base<A = any> {
     return record as RecordOfModel<M>;
   }
 
+  /** Builds and saves a record; returns it, persisted or not (see `errors` and `abortReason`). */
+  static async create<M extends ModelConstructor>(this: M, attributes: AssignAttributes<AttributesOfModel<M>> = {}): Promise<RecordOfModel<M>> {
+    refuseExtraArguments(`${this.name}.create`, arguments.length, 1);
+    const record = (this as unknown as ModelStatics).build(attributes as object);
+    await record.save();
+    return record as RecordOfModel<M>;
+  }
+
+  /** Builds and saves a record; throws `RecordInvalid` or `RecordNotSaved` when refused. */
+  static async createOrThrow<M extends ModelConstructor>(this: M, attributes: AssignAttributes<AttributesOfModel<M>> = {}): Promise<RecordOfModel<M>> {
+    refuseExtraArguments(`${this.name}.createOrThrow`, arguments.length, 1);
+    const record = (this as unknown as ModelStatics).build(attributes as object);
+    await record.saveOrThrow();
+    return record as RecordOfModel<M>;
+  }
+
   // ---- state -------------------------------------------------------------------------------------
 
   /** Whether the record has not been saved yet. */
@@ -311,11 +327,8 @@ reserveRecordMethods(Base.prototype);
 /** Relation methods that build a Relation; as statics they start from `all()`. */
 const RELATION_BUILDERS = ["where", "whereNot", "order", "reorder", "limit", "offset", "select", "distinct", "none", "toSql"];
 
-/**
- * Relation methods that query or write and resolve to results; as statics they start from `all()` (`create` builds and
- * saves a record of the Model, as `build` would).
- */
-const RELATION_QUERIES = ["toArray", "find", "findBy", "findByOrThrow", "first", "take", "create", "createOrThrow"];
+/** Relation methods that query and resolve to results; as statics they start from `all()`. */
+const RELATION_QUERIES = ["toArray", "find", "findBy", "findByOrThrow", "first", "take"];
 
 /**
  * Makes a Relation method callable as a static of the class, starting from `all()`. For a method that

@@ -5,7 +5,7 @@
 import type { AssignableValue, AssignAttributes, AttributeName, ComparisonScalar, ConditionScalar, JsonAttributes, NumberAttributeName } from "./records/attribute-values.js";
 import type { Base } from "./base.js";
 import type { AnyRecord, KernelRecordMethods, PluginRecordMethods, RecordMethods, RecordOf } from "./records/record-methods.js";
-import type { AttributesOfModel, RecordOfModel } from "./relations/query-typing.js";
+import type { RecordOfModel } from "./relations/query-typing.js";
 import type { RelationOf } from "./relations/typed-relation.js";
 
 export type { AnyRecord, AssignableValue, AssignAttributes, AttributeName, ComparisonScalar, ConditionScalar, JsonAttributes, KernelRecordMethods, NumberAttributeName, PluginRecordMethods, RecordMethods, RecordOf };
@@ -24,7 +24,7 @@ export type AnyModel = ModelClass<any, any>;
 type Rec<M> = RecordOfModel<M>;
 
 /** The settings and declaring statics `Base` has as it is (declared there, once). */
-type BaseStatics = Pick<typeof Base, "binding" | "tableName" | "primaryKey" | "hiddenAttributes" | "use" | "hook" | "all" | "build">;
+type BaseStatics = Pick<typeof Base, "binding" | "tableName" | "primaryKey" | "hiddenAttributes" | "use" | "hook" | "all" | "build" | "create" | "createOrThrow">;
 
 /** The Relation methods each Model also has as a static, starting from `all()` (base.ts defines them so). */
 type RelationStaticName = "where" | "whereNot" | "order" | "reorder" | "limit" | "offset" | "select" | "distinct" | "none" | "toSql" | "toArray" | "findBy" | "findByOrThrow";
@@ -50,10 +50,6 @@ export interface ModelStatics<A> extends BaseStatics, RelationStatics {
   take<M extends AnyModel>(this: M): Promise<Rec<M> | null>;
   /** `all().take(count)`: up to `count` records. */
   take<M extends AnyModel>(this: M, count: number): Promise<Rec<M>[]>;
-  /** `all().create(attributes)`: builds and saves a record; returns it, persisted or not (see `errors` and `abortReason`). */
-  create<M extends AnyModel>(this: M, attributes?: AssignAttributes<AttributesOfModel<M>>): Promise<Rec<M>>;
-  /** `all().createOrThrow(attributes)`: builds and saves a record; throws `RecordInvalid` or `RecordNotSaved` when refused. */
-  createOrThrow<M extends AnyModel>(this: M, attributes?: AssignAttributes<AttributesOfModel<M>>): Promise<Rec<M>>;
 }
 
 /**
