@@ -216,6 +216,10 @@ export class Database {
     } catch (error) {
       throw failed(error);
     }
+    const [answer] = call.answers as [D1Answer];
+    // The usual read, with no listener's error to put first: its answer read as it is (find's path), without the lists
+    // the general reader builds.
+    if (!call.unheard && !forRecords) return statement.read(answer.results ?? [], answer.meta, this);
     return (await this.#readAnswers([statement], call, forRecords))[0] as Result;
   }
 
@@ -271,6 +275,11 @@ export class Database {
     let offset = 0;
     // A reader whose records' load stage is async gives a promise: the call resolves once every one is done.
     const reading = () => readEach(statements, (statement) => {
+      // A statement sent as itself reads its one answer as it is: no lists to slice, filter or sum.
+      if (!statement.parts) {
+        const answer = answers[offset++]!;
+        return statement.read(answer.results ?? [], answer.meta, this);
+      }
       const sentOf = answers.slice(offset, (offset += statement.parts?.length ?? 1));
       const { extras } = statement;
       const own = extras ? sentOf.filter((_, index) => !extras.has(statement.parts![index]!)) : sentOf;

@@ -73,25 +73,46 @@ export class RecordState {
  */
 export class RecordSnapshot {
   readonly #state: RecordState;
-  /** Every field of the state as it was; `values` and `assigned` copied, since a save changes them in place. */
-  readonly #fields: Omit<RecordState, "errors" | "model" | "hasErrors" | "clearRefusal">;
+  readonly #values: Record<string, unknown>;
+  readonly #assigned: ReadonlySet<string>;
   readonly #errors: ErrorEntry[] | undefined;
+  readonly #row: RecordState["row"];
+  readonly #loaded: RecordState["loaded"];
+  readonly #isNew: boolean;
+  readonly #destroyed: boolean;
+  readonly #database: RecordState["database"];
+  readonly #savedChanges: RecordState["savedChanges"];
+  readonly #abortReason: RecordState["abortReason"];
 
   constructor(state: RecordState) {
     this.#state = state;
-    this.#fields = { ...state, values: { ...state.values }, assigned: new Set(state.assigned) };
+    this.#values = { ...state.values };
+    this.#assigned = new Set(state.assigned);
     this.#errors = state.hasErrors() ? state.errors.toArray() : undefined;
+    this.#row = state.row;
+    this.#loaded = state.loaded;
+    this.#isNew = state.isNew;
+    this.#destroyed = state.destroyed;
+    this.#database = state.database;
+    this.#savedChanges = state.savedChanges;
+    this.#abortReason = state.abortReason;
   }
 
   /** Puts the record back as it was when the snapshot was taken, but for the attributes assigned while it was sent. */
   restore(): void {
     const state = this.#state;
-    const fields = this.#fields;
-    // What a save in progress holds is its own, not the snapshot's (see `keepAssignedInFlight`, `writer`).
-    const { values, assignedInFlight, writer } = state;
+    const { values, assignedInFlight } = state;
     state.clearRefusal();
     for (const { attribute, type, message } of this.#errors ?? []) state.errors.add(attribute, type, message);
-    Object.assign(state, fields, { values: { ...fields.values }, assigned: new Set(fields.assigned), writer });
+    state.row = this.#row;
+    state.loaded = this.#loaded;
+    state.isNew = this.#isNew;
+    state.destroyed = this.#destroyed;
+    state.database = this.#database;
+    state.savedChanges = this.#savedChanges;
+    state.abortReason = this.#abortReason;
+    state.values = { ...this.#values };
+    state.assigned = new Set(this.#assigned);
     keepAssignedInFlight(state, values, assignedInFlight);
   }
 }
