@@ -281,7 +281,7 @@ describe("an argument a method does not take is refused, never read as nothing",
     ["record.save(a, b)", () => record().save({}, {}), /^Counter\.save takes one argument, not 2$/],
     ["record.save(null)", () => record().save(null), /^Counter\.save takes an options object, not null$/],
     ["record.saveOrThrow({ nope })", () => record().saveOrThrow({ nope: 1 }), /^Counter\.saveOrThrow: "nope" is not an option/],
-    ["connect(db, { nope })", () => connect(env.DB, { nope: 1 } as never), /^connect: "nope" is not an option; the options are onQuery, session, retries, maxQueries, maxRowsRead$/],
+    ["connect(db, { nope })", () => connect(env.DB, { nope: 1 } as never), /^connect: "nope" is not an option; the options are onQuery, session, retries, maxQueries, maxRowsRead, comment$/],
     ["between(a, b, { nope })", () => between(1, 2, { nope: true } as never), /^between: "nope" is not an option; the options are excludeEnd$/],
     ["isAttributeChanged(name, { form })", () => counter.isAttributeChanged("label", { form: "one" } as never), /^Counter\.isAttributeChanged: "form" is not an option; the options are from, to$/],
   ];
