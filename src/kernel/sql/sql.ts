@@ -1,5 +1,6 @@
 import { argumentError, refusedValueError, unfitValue } from "../records/arguments.js";
 import { previewText } from "../records/display.js";
+import { isBlob } from "./blob-values.js";
 import type { ParamWriter } from "./param-writer.js";
 
 /** A reference to an attribute's column inside an `sql` fragment, made by `column()`. */
@@ -40,8 +41,7 @@ function unbindable(value: unknown): string | undefined {
   if (typeof value === "bigint") return value < INT64_MIN || value > INT64_MAX ? `${value}n is beyond SQLite's 64-bit integers` : undefined;
   if (typeof value === "number") return Number.isFinite(value) ? undefined : `${value} would be stored as NULL`;
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? "an Invalid Date cannot be bound" : undefined;
-  const bytes = value instanceof ArrayBuffer || ArrayBuffer.isView(value);
-  if (typeof value === "object" && value !== null && !bytes) {
+  if (typeof value === "object" && value !== null && !isBlob(value)) {
     return `${previewText(value)} cannot be bound; an sql fragment takes null, numbers, BigInts, text, booleans, Dates and bytes`;
   }
   return undefined;
