@@ -677,7 +677,7 @@ describe("encrypts: an attribute a subclass encrypts (single-table inheritance)"
 /** Agents of several kinds in one table (single-table inheritance): the root encrypts nothing, a spy its secret and alias. */
 class Agent extends Encrypted("encrypted_agents") {
   static {
-    this.inheritance(() => ({ Spy, Courier }));
+    this.inheritance(() => ({ Spy, Courier, Handler, Mole }));
   }
 }
 
@@ -691,6 +691,16 @@ class Spy extends Agent {
 
 /** A kind of agent that encrypts nothing, beside the spies. */
 class Courier extends Agent {}
+
+/** A kind of agent that encrypts nothing itself, above one that does: a mole, two levels below the root. */
+class Handler extends Agent {}
+
+/** Encrypts the alias only, deterministically: what its parent and the root read and write of its rows. */
+class Mole extends Handler {
+  static {
+    this.encrypts("alias", { deterministic: true });
+  }
+}
 
 /** The same table through one Model that encrypts both attributes itself. */
 class SelfEncryptedAgent extends Encrypted("encrypted_agents") {
@@ -907,6 +917,19 @@ describe("encrypts: an attribute only an STI subclass encrypts, read through the
   it("a destroy's dependent nullify writes the spies' rows without touching what they encrypt", async () => {
     await (await AgentTeam.find(team.id)).destroyOrThrow();
     expect(await Agent.order({ name: "asc" }).pluck("teamId", "secret")).toEqual([[null, SECRET], [null, "shown"], [null, null]]);
+  });
+
+  it("a subclass two levels down is encrypted through its parent and the root alike", async () => {
+    const { sent, events } = await observed(async () => {
+      await Handler.insertAll([{ type: "Mole", name: "Philby", alias: "Stanley" }]);
+      expect([await Handler.pluck("alias"), await Agent.where({ name: "Philby" }).pluck("alias")]).toEqual([["Stanley"], ["Stanley"]]);
+      await expect(Handler.where({ alias: "Stanley" }).count()).rejects.toThrow(/^Handler\.alias is encrypted by Handler's subclass Mole, not by Handler/);
+      await expect(Handler.updateAll({ alias: "Kim" })).rejects.toThrow(/^Handler\.updateAll: alias is encrypted by Handler's subclass Mole/);
+      expect(await Mole.where({ alias: "Stanley" }).count()).toBe(1);
+    });
+    for (const value of sent) expect(String(value)).not.toMatch(/Stanley|Kim/);
+    expect(JSON.stringify(events)).not.toMatch(/Stanley|Kim/);
+    expect((await agentRows()).find((row) => row["name"] === "Philby")!["alias"]).toMatch(/^enc1\./);
   });
 
   it("costs nothing to a Model with no encrypted attribute in its hierarchy: none of the plugin's hooks run for it", () => {
