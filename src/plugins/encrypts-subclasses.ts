@@ -65,6 +65,11 @@ function classOfValues(model: ResolvedModel, values: ReadonlyMap<string, unknown
   return context.modelClass;
 }
 
+/** The maps of values a write sends: a record's or `updateAll`'s values, or each row of a bulk insert or upsert. */
+export function writtenMaps(plan: WritePlan): readonly Map<string, unknown>[] {
+  return plan.rows.length > 0 ? plan.rows : [plan.values];
+}
+
 /**
  * The encrypted attributes of one map of values a write sends: its Model's, or, where a subclass encrypts others,
  * those of the class whose row the values make (a subclass, for its type among them: a bulk insert's row of a type).
@@ -97,7 +102,7 @@ export function refuseMixedRows(plan: WritePlan, method: string): void {
   const { model } = plan;
   const bySubclass = subclassEncrypted(model);
   if (bySubclass.size === 0 || plan.record || plan.kind === "insert") return;
-  for (const values of plan.rows.length > 0 ? plan.rows : [plan.values]) {
+  for (const values of writtenMaps(plan)) {
     const rowClass = classOfValues(model, values);
     for (const [name, subclass] of bySubclass) {
       const value = values.get(name);

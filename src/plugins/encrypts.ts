@@ -18,7 +18,7 @@ import {
   type WritePlan,
   workerEnv,
 } from "../kernel/index.js";
-import { addValuesOfNewClass, ENCRYPTED, encryptedOf, encryptionOf, hasEncryptingSubclass, noteEncryptingClass, refuseMixedRows, subclassEncrypted } from "./encrypts-subclasses.js";
+import { addValuesOfNewClass, ENCRYPTED, encryptedOf, encryptionOf, hasEncryptingSubclass, noteEncryptingClass, refuseMixedRows, subclassEncrypted, writtenMaps } from "./encrypts-subclasses.js";
 
 /** The Worker's env as a key function receives it: its bindings and secrets by name (empty outside a Worker). */
 export type WorkerSecrets = Readonly<Record<string, unknown>>;
@@ -263,11 +263,6 @@ function replaceLeaves(conditions: readonly Condition[], replaced: ReadonlyMap<C
 /** The name of the method a write was asked through, as its `to...` form reads. */
 function statementMethod(plan: WritePlan): string {
   return `to${plan.operation[0]!.toUpperCase()}${plan.operation.slice(1)}`;
-}
-
-/** The maps of values a write sends: a record's or `updateAll`'s values, or each row of a bulk insert or upsert. */
-function writtenMaps(plan: WritePlan): readonly Map<string, unknown>[] {
-  return plan.rows.length > 0 ? plan.rows : [plan.values];
 }
 
 // The ciphertexts write:prepare made for each write: write:plan refuses any other value of an encrypted attribute.
