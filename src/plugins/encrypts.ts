@@ -7,7 +7,6 @@ import {
   type Condition,
   declareModelState,
   definePlugin,
-  defineModelState,
   installRelationChecks,
   installWritePlans,
   InvalidModel,
@@ -19,6 +18,7 @@ import {
   type WritePlan,
   workerEnv,
 } from "../kernel/index.js";
+import { addValuesOfNewClass, ENCRYPTED, encryptedOf, encryptionOf, hasEncryptingSubclass, noteEncryptingClass, refuseMixedRows, subclassEncrypted, writtenMaps } from "./encrypts-subclasses.js";
 
 /** The Worker's env as a key function receives it: its bindings and secrets by name (empty outside a Worker). */
 export type WorkerSecrets = Readonly<Record<string, unknown>>;
@@ -67,12 +67,6 @@ export class DecryptionError extends EncryptionError {
 
 /** The names of a Model's attributes whose values are strings: what `encrypts` takes. */
 export type TextAttributeName<A> = { [K in AttributeName<A>]: NonNullable<A[K]> extends string ? K : never }[AttributeName<A>];
-
-const ENCRYPTED = defineModelState<Map<string, EncryptedAttributeOptions>>(
-  "encrypted attributes",
-  () => new Map(),
-  (byName) => new Map(byName),
-);
 
 /** A key in use: its id (stored with each value it encrypts), its AES-GCM key, and its HMAC key for deterministic IVs. */
 interface DerivedKey {
@@ -192,11 +186,6 @@ async function decrypt(keyring: Keyring, stored: unknown, where: string): Promis
   throw new DecryptionError(`${where}: the value does not decrypt with key ${parts.id}: it was altered, or written under another key`, { cause: failure });
 }
 
-/** A Model's encrypted attributes by name; empty for a Model that declares none. */
-function encryptedOf(model: ResolvedModel): ReadonlyMap<string, EncryptedAttributeOptions> {
-  return modelState(model.model, ENCRYPTED);
-}
-
 /** The leaves of a Relation's conditions: each condition inside `not` and `or` too. */
 function* leaves(conditions: readonly Condition[]): Generator<Condition> {
   for (const condition of conditions) {
@@ -206,23 +195,38 @@ function* leaves(conditions: readonly Condition[]): Generator<Condition> {
   }
 }
 
-/** A condition on an encrypted attribute that compares a value, with the attribute's options. */
-type EncryptedLeaf = { readonly condition: Extract<Condition, { kind: "equal" | "in" | "compare" }>; readonly options: EncryptedAttributeOptions };
+/**
+ * A condition that compares a value with an encrypted attribute: the Model's, with its options, or one only a
+ * subclass encrypts (whose rows a query of the Model reads too), with that subclass.
+ */
+type EncryptedLeaf = {
+  readonly condition: Extract<Condition, { kind: "equal" | "in" | "compare" }>;
+  readonly options: EncryptedAttributeOptions;
+  readonly subclass?: Function;
+};
 
 function encryptedLeaves(model: ResolvedModel, conditions: readonly Condition[]): EncryptedLeaf[] {
-  const encrypted = encryptedOf(model);
+  const encrypted = encryptedOf(model.model);
+  const bySubclass = subclassEncrypted(model);
   const found: EncryptedLeaf[] = [];
   for (const condition of leaves(conditions)) {
     if (condition.kind !== "equal" && condition.kind !== "in" && condition.kind !== "compare") continue;
-    const options = encrypted.get(condition.attribute.name);
+    const { name } = condition.attribute;
+    const options = encrypted.get(name);
     if (options) found.push({ condition, options });
+    else if (bySubclass.has(name)) found.push({ condition, options: {}, subclass: bySubclass.get(name)! });
   }
   return found;
 }
 
 /** Why a condition on an encrypted attribute cannot be sent as it is: what it compares, and how. */
-function refusalOf(model: ResolvedModel, { condition, options }: EncryptedLeaf): TypeError | undefined {
+function refusalOf(model: ResolvedModel, { condition, options, subclass }: EncryptedLeaf): TypeError | undefined {
   const where = `${model.name}.${condition.attribute.name}`;
+  if (subclass) {
+    return new TypeError(
+      `${where} is encrypted by ${model.name}'s subclass ${subclass.name}, not by ${model.name}: a condition on it from ${model.name} would send its plaintext and could not match ${subclass.name}'s rows; query them through ${subclass.name} (${subclass.name}.where(...))`,
+    );
+  }
   if (!options.deterministic) {
     return new TypeError(`${where} is encrypted with a random IV: no condition can match its ciphertext; declare it encrypts(..., { deterministic: true }) to query it`);
   }
@@ -261,11 +265,6 @@ function statementMethod(plan: WritePlan): string {
   return `to${plan.operation[0]!.toUpperCase()}${plan.operation.slice(1)}`;
 }
 
-/** The maps of values a write sends: a record's or `updateAll`'s values, or each row of a bulk insert or upsert. */
-function writtenMaps(plan: WritePlan): readonly Map<string, unknown>[] {
-  return plan.rows.length > 0 ? plan.rows : [plan.values];
-}
-
 // The ciphertexts write:prepare made for each write: write:plan refuses any other value of an encrypted attribute.
 const encryptedWrites = /* @__PURE__ */ new WeakMap<WritePlan, Set<unknown>>();
 
@@ -296,8 +295,11 @@ function refuseFragment(plan: WritePlan, name: string): never {
  * `pluck`) decrypts in `records:load` with the key its value names. A deterministic attribute's equality conditions
  * are encrypted in `relation:prepare`, under every key; the sync forms that cannot await WebCrypto (`toSql()`,
  * `toSelect()`, `toInsert()`, `toUpdateAll()`...) are refused with `TypeError` rather than send plaintext, as are
- * conditions on a non-deterministic attribute, comparisons and orders. Encrypted attributes are filtered
- * (`[FILTERED]` wherever recordflare shows values). Optional: not in the default set.
+ * conditions on a non-deterministic attribute, comparisons and orders. An attribute only a subclass encrypts
+ * (single-table inheritance) is encrypted and decrypted in that subclass's rows, through its parent too; what one
+ * statement cannot encrypt for those rows alone (the parent's conditions on it, its `updateAll` or upsert setting
+ * it) is refused with `TypeError`. Encrypted attributes are filtered (`[FILTERED]` wherever recordflare shows
+ * values). Optional: not in the default set.
  */
 export function encrypts(options: EncryptsOptions) {
   checkedOptions(options);
@@ -312,9 +314,11 @@ export function encrypts(options: EncryptsOptions) {
         const byName = declareModelState(this, ENCRYPTED);
         const checked = checkedAttributeOptions(this, attributeOptions);
         for (const name of checkedNames(this, names)) byName.set(name, checked);
+        noteEncryptingClass(this);
       };
     },
-    appliesTo: (model: Function) => modelState(model, ENCRYPTED).size > 0,
+    // A Model whose subclass encrypts reads and writes that subclass's rows; one with neither gets none of these hooks.
+    appliesTo: (model: Function) => modelState(model, ENCRYPTED).size > 0 || hasEncryptingSubclass(model),
     hooks: {
       "model:finalize"(model: Function) {
         const attributes = new Map(attributesOf(model).map((attribute) => [attribute.name, attribute]));
@@ -326,12 +330,12 @@ export function encrypts(options: EncryptsOptions) {
         }
       },
       "write:prepare"(plan) {
-        const encrypted = encryptedOf(plan.model);
+        addValuesOfNewClass(plan);
         const jobs: Promise<void>[] = [];
         const made = new Set<unknown>();
         let ring: Promise<Keyring> | undefined;
         for (const values of writtenMaps(plan)) {
-          for (const [name, { deterministic = false }] of encrypted) {
+          for (const [name, { deterministic = false }] of encryptionOf(plan, values)) {
             const value = values.get(name);
             // An sql fragment is computed by the database, which holds no key: write:plan refuses it.
             if (value === null || value === undefined || value instanceof SqlFragment) continue;
@@ -345,10 +349,10 @@ export function encrypts(options: EncryptsOptions) {
         return Promise.all(jobs).then(() => {});
       },
       "write:plan"(plan) {
-        const encrypted = encryptedOf(plan.model);
+        refuseMixedRows(plan, plan.prepared ? plan.operation : statementMethod(plan));
         const made = encryptedWrites.get(plan);
         for (const values of writtenMaps(plan)) {
-          for (const name of encrypted.keys()) {
+          for (const name of encryptionOf(plan, values).keys()) {
             const value = values.get(name);
             if (value instanceof SqlFragment) refuseFragment(plan, name);
             if (value !== null && value !== undefined && !made?.has(value)) refusePlaintext(plan, name);
@@ -358,12 +362,15 @@ export function encrypts(options: EncryptsOptions) {
       "records:load"({ model, rows }) {
         const jobs: Promise<void>[] = [];
         let ring: Promise<Keyring> | undefined;
-        for (const [name] of encryptedOf(model)) {
+        const bySubclass = subclassEncrypted(model);
+        for (const name of [...encryptedOf(model.model).keys(), ...bySubclass.keys()]) {
           const { column } = model.byName.get(name)!;
           const where = `${model.name}.${name}`;
           for (const row of rows) {
             const stored = row[column];
-            if (stored === null || stored === undefined) continue;
+            // An attribute only a subclass encrypts is encrypted in that subclass's rows, which a pluck or a select
+            // without the type reads as the Model's: their values show by their form, the others' are plaintext.
+            if (stored === null || stored === undefined || (bySubclass.has(name) && !storedParts(stored))) continue;
             ring ??= keyring(model, name);
             jobs.push(ring.then((keys) => decrypt(keys, stored, where)).then((plaintext) => void (row[column] = plaintext)));
           }
@@ -401,9 +408,10 @@ export function encrypts(options: EncryptsOptions) {
         }
       },
       "relation:order"({ model, data }) {
-        const encrypted = encryptedOf(model);
+        const encrypted = encryptedOf(model.model);
+        const bySubclass = subclassEncrypted(model);
         for (const term of data.order) {
-          if (term.kind === "attribute" && encrypted.has(term.attribute.name)) {
+          if (term.kind === "attribute" && (encrypted.has(term.attribute.name) || bySubclass.has(term.attribute.name))) {
             throw new TypeError(`${model.name}.order: ${term.attribute.name} is encrypted: ordering by it would order ciphertext`);
           }
         }

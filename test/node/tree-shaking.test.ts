@@ -85,7 +85,7 @@ const PLUGIN_INSTALLED_CHECKS = {
 };
 // The modules of the plugins outside the default set, and of the entries that are not the Worker's (the CLI and
 // testing run in Node, the web helpers are what an app's request handling imports).
-const OPTIONAL_PLUGIN_MODULES = ["plugins/audit-log.mjs", "plugins/encrypts.mjs", "plugins/multi-tenancy.mjs", "plugins/optimistic-locking.mjs", "plugins/soft-delete.mjs"];
+const OPTIONAL_PLUGIN_MODULES = ["plugins/audit-log.mjs", "plugins/encrypts.mjs", "plugins/encrypts-subclasses.mjs", "plugins/multi-tenancy.mjs", "plugins/optimistic-locking.mjs", "plugins/soft-delete.mjs"];
 const OTHER_ENTRIES = /^(cli|testing|web)\/|^(cli|hono|plugin|testing|testing-config)\.mjs$/;
 const APP_CODE_CHECKS = {
   "sql`...`": "an sql fragment takes null",

@@ -26,6 +26,8 @@ const schema = {
   encrypted_badges: { id: "integer", personId: { type: "integer", null: false }, label: { type: "string", null: false } },
   encrypted_people: { id: "integer", email: "string", note: "string", name: { type: "string", null: false }, age: "integer", teamId: "integer" },
   encrypted_memberships: { id: "integer", teamId: { type: "integer", null: false }, personId: { type: "integer", null: false } },
+  encrypted_agent_teams: { id: "integer", name: { type: "string", null: false } },
+  encrypted_agents: { id: "integer", type: "string", name: { type: "string", null: false }, secret: "string", alias: "string", visits: "integer", teamId: "integer" },
 } as const;
 
 const KEY_A = "UztXy7xYILLuU3J4qWW3MeA+qr2nS//Ch4FJrW0/enQ=";
@@ -96,7 +98,9 @@ async function storedRows(): Promise<Record<string, unknown>[]> {
 beforeEach(async () => {
   keys.current = KEY_A;
   keys.previous = [];
-  await env.DB.exec("DELETE FROM encrypted_people; DELETE FROM encrypted_teams; DELETE FROM encrypted_badges; DELETE FROM encrypted_memberships;");
+  await env.DB.exec(
+    "DELETE FROM encrypted_people; DELETE FROM encrypted_teams; DELETE FROM encrypted_badges; DELETE FROM encrypted_memberships; DELETE FROM encrypted_agents; DELETE FROM encrypted_agent_teams;",
+  );
 });
 
 type People = typeof Person;
@@ -667,5 +671,272 @@ describe("encrypts: an attribute a subclass encrypts (single-table inheritance)"
     const [agent] = await Staff.all().toArray();
     expect([agent!.constructor.name, agent!.name]).toEqual(["SecretAgent", "Bond"]);
     expect((await Staff.find(agent!.id)).name).toBe("Bond");
+  });
+});
+
+/** Agents of several kinds in one table (single-table inheritance): the root encrypts nothing, a spy its secret and alias. */
+class Agent extends Encrypted("encrypted_agents") {
+  static {
+    this.inheritance(() => ({ Spy, Courier, Handler, Mole }));
+  }
+}
+
+/** The one kind of agent that encrypts: its secret deterministically (it is queried), its alias with random IVs. */
+class Spy extends Agent {
+  static {
+    this.encrypts("secret", { deterministic: true });
+    this.encrypts("alias");
+  }
+}
+
+/** A kind of agent that encrypts nothing, beside the spies. */
+class Courier extends Agent {}
+
+/** A kind of agent that encrypts nothing itself, above one that does: a mole, two levels below the root. */
+class Handler extends Agent {}
+
+/** Encrypts the alias only, deterministically: what its parent and the root read and write of its rows. */
+class Mole extends Handler {
+  static {
+    this.encrypts("alias", { deterministic: true });
+  }
+}
+
+/** The same table through one Model that encrypts both attributes itself. */
+class SelfEncryptedAgent extends Encrypted("encrypted_agents") {
+  static {
+    this.encrypts("secret", { deterministic: true });
+    this.encrypts("alias");
+  }
+}
+
+/** A team of agents: its destroy nullifies every agent's team, spies' too; it preloads agents of every kind. */
+class AgentTeam extends Encrypted("encrypted_agent_teams") {
+  agents = hasMany(Agent, { foreignKey: "teamId", dependent: "nullify" });
+  spies = hasMany(Spy, { foreignKey: "teamId" });
+}
+
+async function agentRows(): Promise<Record<string, unknown>[]> {
+  return (await env.DB.prepare("SELECT * FROM encrypted_agents ORDER BY id").all<Record<string, unknown>>()).results;
+}
+
+/**
+ * Where the encrypted attributes are declared: the Model written through (`writer`), the Model whose records hold
+ * them encrypted (`reader`), and what a row of that Model gives to be one (`typed`, its type).
+ */
+interface Declaration {
+  readonly writer: typeof SelfEncryptedAgent;
+  readonly reader: typeof SelfEncryptedAgent;
+  readonly typed: { readonly type?: string };
+}
+
+const declarations: Array<[string, Declaration]> = [
+  ["declared on the Model itself", { writer: SelfEncryptedAgent, reader: SelfEncryptedAgent, typed: {} }],
+  ["declared only on an STI subclass", { writer: Agent as unknown as typeof SelfEncryptedAgent, reader: Spy as unknown as typeof SelfEncryptedAgent, typed: { type: "Spy" } }],
+];
+
+/**
+ * What a write must do: store `secret` encrypted where the reader finds it (`stored`), only compare it (`compared`),
+ * or be refused before anything is sent, with an error matching the pattern (which names the Model, the attribute,
+ * and for a subclass's attribute the subclass).
+ */
+type Outcome = "stored" | "compared" | RegExp;
+
+/** Each write API, with its outcome for an attribute declared on the Model itself and for one only a subclass declares. */
+const agentWrites: Array<[string, (d: Declaration, secret: string) => Promise<unknown>, own: Outcome, subclass: Outcome]> = [
+  ["create", (d, secret) => d.writer.createOrThrow({ ...d.typed, name: "a", secret, alias: secret }), "stored", "stored"],
+  ["build and save", (d, secret) => d.writer.build({ ...d.typed, name: "a", secret, alias: secret }).saveOrThrow(), "stored", "stored"],
+  ["batch of toSave", (d, secret) => batch([d.writer.build({ ...d.typed, name: "a", secret, alias: secret }).toSave()]), "stored", "stored"],
+  ["save of a loaded record", async (d, secret) => {
+    await d.writer.insert({ ...d.typed, name: "a" });
+    const agent = await d.writer.findByOrThrow({ name: "a" });
+    agent.secret = secret;
+    agent.alias = secret;
+    await agent.saveOrThrow();
+  }, "stored", "stored"],
+  ["update of a loaded record, in a batch", async (d, secret) => {
+    await d.writer.insert({ ...d.typed, name: "a" });
+    const agent = await d.writer.findByOrThrow({ name: "a" });
+    await batch([agent.assign({ secret, alias: secret }).toSave()]);
+  }, "stored", "stored"],
+  ["updateOrThrow", async (d, secret) => {
+    await d.writer.insert({ ...d.typed, name: "a" });
+    await (await d.writer.findByOrThrow({ name: "a" })).updateOrThrow({ secret, alias: secret });
+  }, "stored", "stored"],
+  ["insert", (d, secret) => d.writer.insert({ ...d.typed, name: "a", secret, alias: secret }), "stored", "stored"],
+  ["insertAll", (d, secret) => d.writer.insertAll([{ ...d.typed, name: "a", secret, alias: secret }, { ...d.typed, name: "b", secret: `${secret}-2`, alias: null }]), "stored", "stored"],
+  ["upsert, inserting then updating", async (d, secret) => {
+    await d.writer.upsert({ ...d.typed, name: "a", secret, alias: secret }, { uniqueBy: ["secret"] });
+    await d.writer.upsert({ ...d.typed, name: "b", secret, alias: `${secret}-2` }, { uniqueBy: ["secret"] });
+  }, "stored", "stored"],
+  ["upsertAll", (d, secret) => d.writer.upsertAll([{ ...d.typed, name: "a", secret, alias: secret }], { uniqueBy: ["secret"] }), "stored", "stored"],
+  ["updateAll of the encrypting Model", async (d, secret) => {
+    await d.writer.insert({ ...d.typed, name: "a" });
+    await d.reader.where({ name: "a" }).updateAll({ secret, alias: secret });
+  }, "stored", "stored"],
+  ["updateAll giving the rows the encrypting type, setting every encrypted attribute", async (d, secret) => {
+    await d.writer.insert({ name: "a" });
+    await d.writer.where({ name: "a" }).updateAll({ ...d.typed, secret, alias: null });
+  }, "stored", "stored"],
+  ["updateAll and deleteAll by an encrypted condition", async (d, secret) => {
+    await d.reader.where({ secret }).updateAll({ name: "b" });
+    await d.reader.where({ secret: [secret, "other"] }).deleteAll();
+  }, "compared", "compared"],
+  // The writes below reach rows of every kind from the root, or need the async stage.
+  ["updateAll through the writer", async (d, secret) => {
+    await d.writer.insert({ name: "a" });
+    await d.writer.where({ name: "a" }).updateAll({ secret });
+  },
+    "stored", /^Agent\.updateAll: secret is encrypted by Agent's subclass Spy, whose rows this write may change too, .*through Spy \(await Spy\.updateAll\(\.\.\.\)\)/],
+  ["updateAll giving the rows the encrypting type, leaving an encrypted attribute", async (d, secret) => {
+    await d.writer.insert({ name: "a" });
+    await d.writer.where({ name: "a" }).updateAll({ ...d.typed, secret });
+  },
+    "stored", /^Agent\.updateAll: the type it writes makes rows Spy's, which encrypts alias, and the rows would keep theirs unencrypted; set alias in the same write/],
+  ["upsert of rows of the writer's own class", (d, secret) => d.writer.upsert({ name: "a", secret }, { uniqueBy: ["secret"] }),
+    "stored", /^Agent\.upsert: secret is encrypted by Agent's subclass Spy, whose rows this write may change too/],
+  ["upsert of the encrypting type leaving an encrypted attribute", (d, secret) => d.writer.upsertAll([{ ...d.typed, name: "a", secret }], { uniqueBy: ["secret"] }),
+    "stored", /^Agent\.upsertAll: the type it writes makes rows Spy's, which encrypts alias/],
+  ["toUpdateAll in a batch", async (d, secret) => batch([d.writer.where({ name: "a" }).toUpdateAll({ secret })]),
+    /^SelfEncryptedAgent\.toUpdateAll: secret is encrypted, which needs the async write stage/, /^Agent\.toUpdateAll: secret is encrypted by Agent's subclass Spy/],
+  ["toInsert in a batch", async (d, secret) => batch([d.writer.toInsert({ ...d.typed, name: "a", secret })]),
+    /^SelfEncryptedAgent\.toInsert: secret is encrypted, which needs the async write stage; use await SelfEncryptedAgent\.insert/, /^Agent\.toInsert: secret is encrypted, which needs the async write stage; use await Agent\.insert/],
+  ["toInsertAll in a batch", async (d, secret) => batch([d.writer.toInsertAll([{ ...d.typed, name: "a", secret }])]),
+    /^SelfEncryptedAgent\.toInsertAll: secret is encrypted/, /^Agent\.toInsertAll: secret is encrypted/],
+  ["toUpsert in a batch", async (d, secret) => batch([d.writer.toUpsert({ ...d.typed, name: "a", secret, alias: null }, { uniqueBy: ["secret"] })]),
+    /^SelfEncryptedAgent\.toUpsert: secret is encrypted/, /^Agent\.toUpsert: secret is encrypted/],
+  ["toUpsertAll in a batch", async (d, secret) => batch([d.writer.toUpsertAll([{ ...d.typed, name: "a", secret, alias: null }], { uniqueBy: ["secret"] })]),
+    /^SelfEncryptedAgent\.toUpsertAll: secret is encrypted/, /^Agent\.toUpsertAll: secret is encrypted/],
+  ["updateCounters on an encrypted attribute", (d) => d.writer.updateCounters(1, { secret: 1 } as never),
+    /^SelfEncryptedAgent\.updateCounters: SelfEncryptedAgent\.secret is a string attribute/, /^Agent\.updateCounters: Agent\.secret is a string attribute/],
+];
+
+describe("encrypts: every write API, with the attribute on the Model and only on an STI subclass", () => {
+  for (const [declared, declaration] of declarations) {
+    for (const [name, write, own, subclass] of agentWrites) {
+      const outcome = declaration.reader === declaration.writer ? own : subclass;
+      const expected = outcome instanceof RegExp ? "is refused before anything is sent" : outcome === "stored" ? "stores it encrypted" : "compares ciphertext";
+      it(`${declared}: ${name} ${expected}, and no plaintext reaches D1 or a query event`, async () => {
+        const secret = `secret-${name.replace(/\W/g, "-")}`;
+        let error: unknown;
+        const seen = await observed(() => write(declaration, secret).catch((caught: unknown) => void (error = caught)));
+        for (const value of seen.sent) expect(String(value)).not.toContain(secret);
+        expect(JSON.stringify(seen.events)).not.toContain(secret);
+        const stored = await agentRows();
+        expect(JSON.stringify(stored)).not.toContain(secret);
+        if (outcome instanceof RegExp) {
+          expect(error).toBeInstanceOf(Error);
+          expect((error as Error).message).toMatch(outcome);
+          // Only the reads and writes before the refused one were sent.
+          expect(seen.sent.filter((value) => /^(INSERT|UPDATE|DELETE)\b/.test(String(value)) && !/^INSERT INTO "encrypted_agents" \("(type|name)"/.test(String(value)))).toEqual([]);
+          return;
+        }
+        expect(error).toBeUndefined();
+        if (outcome === "compared") return;
+        for (const row of stored) for (const column of ["secret", "alias"]) if (row[column] !== null) expect(row[column]).toMatch(/^enc1\.[0-9a-f]{8}\./);
+        const found = await declaration.reader.findByOrThrow({ secret });
+        expect(found.secret).toBe(secret);
+        expect(await declaration.writer.where({ id: found.id }).pluck("secret")).toEqual([secret]);
+      });
+    }
+  }
+});
+
+describe("encrypts: an attribute only an STI subclass encrypts, read through the root", () => {
+  const SECRET = "licence-to-kill";
+  let team: AgentTeam;
+  let spy: Spy;
+  let plain: Agent;
+
+  beforeEach(async () => {
+    team = await AgentTeam.createOrThrow({ name: "Q branch" });
+    spy = await Spy.createOrThrow({ name: "Bond", secret: SECRET, alias: "007", teamId: team.id });
+    plain = await Agent.createOrThrow({ name: "Moneypenny", secret: "shown", alias: "plain alias", teamId: team.id });
+    await Courier.createOrThrow({ name: "Tanner", teamId: team.id });
+  });
+
+  /** Each load API through the root (or the subclass, or another Model's preload), and the plaintext it must give. */
+  const loads: Array<[string, () => Promise<unknown>, unknown]> = [
+    ["find", async () => (await Agent.find(spy.id)).alias, "007"],
+    ["toArray", async () => (await Agent.order({ name: "asc" }).toArray()).map((agent) => [agent.constructor.name, agent.secret]), [["Spy", SECRET], ["Agent", "shown"], ["Courier", null]]],
+    ["findBy and first", async () => [(await Agent.findBy({ name: "Bond" }))?.secret, (await Agent.order({ id: "asc" }).first())?.alias], [SECRET, "007"]],
+    ["pluck", () => Agent.order({ name: "asc" }).pluck("secret", "alias"), [[SECRET, "007"], ["shown", "plain alias"], [null, null]]],
+    ["select without the type", async () => (await Agent.select("id", "secret").order({ id: "asc" }).toArray()).map((agent) => agent.secret), [SECRET, "shown", null]],
+    ["a page", async () => (await Agent.order({ name: "asc" }).paginate({ page: 1 })).records.map((agent) => agent.alias), ["007", "plain alias", null]],
+    ["a batch's select", async () => ((await batch([Agent.order({ name: "asc" }).toSelect()]))[0] as Agent[]).map((agent) => agent.secret), [SECRET, "shown", null]],
+    ["reload", async () => {
+      const loaded = await Agent.find(spy.id);
+      await loaded.reload();
+      return [loaded.secret, loaded.alias];
+    }, [SECRET, "007"]],
+    ["the subclass's pluck and findBy", async () => [await Spy.pluck("secret"), (await Spy.findBy({ secret: SECRET }))?.name], [[SECRET], "Bond"]],
+    ["includes of agents of every kind, and of spies", async () => {
+      const [loaded] = await AgentTeam.includes("agents", "spies").toArray();
+      const agents = await loaded!.agents().toArray();
+      return [agents.map((agent) => agent.secret).sort(), (await loaded!.spies().toArray()).map((one) => one.alias)];
+    }, [[SECRET, "shown", null].sort(), ["007"]]],
+  ];
+
+  for (const [name, load, expected] of loads) {
+    it(`${name} gives plaintext, and sends none`, async () => {
+      let result: unknown;
+      const { sent, events, roundTrips } = await observed(async () => void (result = await load()));
+      expect(result).toEqual(expected);
+      for (const value of sent) expect(String(value)).not.toContain(SECRET);
+      expect(JSON.stringify(events)).not.toContain(SECRET);
+      if (name.startsWith("includes")) expect(roundTrips).toHaveLength(1);
+    });
+  }
+
+  it("refuses a condition or an order on it from the root, naming the Model, the attribute and the subclass, before sending anything", async () => {
+    const refusal = /^Agent\.secret is encrypted by Agent's subclass Spy, not by Agent: a condition on it from Agent would send its plaintext and could not match Spy's rows; query them through Spy \(Spy\.where\(\.\.\.\)\)$/;
+    const { sent } = await observed(async () => {
+      await expect(Agent.findBy({ secret: SECRET })).rejects.toThrow(refusal);
+      await expect(Agent.where({ secret: [SECRET, "shown"] }).count()).rejects.toThrow(refusal);
+      await expect(Agent.whereNot({ secret: SECRET }).pluck("name")).rejects.toThrow(refusal);
+      await expect(Agent.where({ secret: SECRET }).deleteAll()).rejects.toThrow(refusal);
+      expect(() => Agent.where({ secret: SECRET }).toSql()).toThrow(refusal);
+      await expect(Agent.order({ alias: "asc" }).toArray()).rejects.toThrow(/^Agent\.order: alias is encrypted/);
+    });
+    expect(sent).toEqual([]);
+    // Null is no plaintext: it matches the rows of every kind.
+    expect(await Agent.where({ secret: null }).pluck("name")).toEqual(["Tanner"]);
+  });
+
+  it("a record of the root given the subclass's type encrypts what it writes and what its row held unencrypted", async () => {
+    const agent = await Agent.find(plain.id);
+    agent.type = "Spy";
+    agent.secret = "now hidden";
+    await agent.saveOrThrow();
+    const [, row] = await agentRows();
+    expect([row!["type"], row!["secret"], row!["alias"]]).toEqual(["Spy", expect.stringMatching(/^enc1\./), expect.stringMatching(/^enc1\./)]);
+    const spied = await Spy.find(plain.id);
+    expect([spied.secret, spied.alias]).toEqual(["now hidden", "plain alias"]);
+  });
+
+  it("a destroy's dependent nullify writes the spies' rows without touching what they encrypt", async () => {
+    await (await AgentTeam.find(team.id)).destroyOrThrow();
+    expect(await Agent.order({ name: "asc" }).pluck("teamId", "secret")).toEqual([[null, SECRET], [null, "shown"], [null, null]]);
+  });
+
+  it("a subclass two levels down is encrypted through its parent and the root alike", async () => {
+    const { sent, events } = await observed(async () => {
+      await Handler.insertAll([{ type: "Mole", name: "Philby", alias: "Stanley" }]);
+      expect([await Handler.pluck("alias"), await Agent.where({ name: "Philby" }).pluck("alias")]).toEqual([["Stanley"], ["Stanley"]]);
+      await expect(Handler.where({ alias: "Stanley" }).count()).rejects.toThrow(/^Handler\.alias is encrypted by Handler's subclass Mole, not by Handler/);
+      await expect(Handler.updateAll({ alias: "Kim" })).rejects.toThrow(/^Handler\.updateAll: alias is encrypted by Handler's subclass Mole/);
+      expect(await Mole.where({ alias: "Stanley" }).count()).toBe(1);
+    });
+    for (const value of sent) expect(String(value)).not.toMatch(/Stanley|Kim/);
+    expect(JSON.stringify(events)).not.toMatch(/Stanley|Kim/);
+    expect((await agentRows()).find((row) => row["name"] === "Philby")!["alias"]).toMatch(/^enc1\./);
+  });
+
+  it("costs nothing to a Model with no encrypted attribute in its hierarchy: none of the plugin's hooks run for it", () => {
+    const hooksOf = (model: { all(): { model: { hooks: { has(name: string): boolean } } } }) =>
+      ["write:prepare", "write:plan", "records:load", "relation:prepare", "relation:order"].filter((name) => model.all().model.hooks.has(name));
+    expect(hooksOf(AgentTeam)).toEqual([]);
+    expect(hooksOf(Courier)).toEqual([]);
+    expect(hooksOf(Agent)).toEqual(["write:prepare", "write:plan", "records:load", "relation:prepare", "relation:order"]);
   });
 });
