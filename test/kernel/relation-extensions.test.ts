@@ -101,6 +101,21 @@ describe("a plugin's own entry of a Relation's description", () => {
     expect(() => (Counter.where({ value: 1 }) as unknown as typeof Counter).or(other)).toThrow(/differ in extensions/);
   });
 
+  it("named by a Symbol, is carried as the others are, but or does not compare it and keeps the receiver's", async () => {
+    const ORIGIN = Symbol("origin");
+    const origin = {};
+    const marked = (Counter.where({ value: 1 }) as unknown as Relation).withExtension(ORIGIN, origin);
+    const narrowed = (marked as unknown as typeof Counter).where({ label: "a" }).limit(5) as unknown as Relation;
+    expect(narrowed.extension(ORIGIN)).toBe(origin);
+    const either = (marked as unknown as typeof Counter).or(Counter.where({ value: 9 }) as never) as unknown as Relation;
+    expect(either.extension(ORIGIN)).toBe(origin);
+    expect(await labels(either)).toEqual(["a", "a", "b"]);
+    const plain = (Counter.where({ value: 9 }) as unknown as typeof Counter).or(marked as never) as unknown as Relation;
+    expect(plain.extension(ORIGIN)).toBeUndefined();
+    expect(((Counter.all() as unknown as typeof Counter).merge(marked as never) as unknown as Relation).extension(ORIGIN)).toBe(origin);
+    expect(() => marked.withExtension(1 as never, true)).toThrow("Counter: Relation.withExtension takes a string or Symbol name, not 1");
+  });
+
   it("narrows counts, existence checks, plucks and set-based writes as it narrows loads", async () => {
     const narrowed = labelled(Counter.all(), "b") as unknown as typeof Counter;
     expect(await narrowed.count()).toBe(1);

@@ -65,8 +65,9 @@ const ASSOCIATION_WORK = {
   counterCaches: "keeps no counter cache",
   dependents: "Cannot delete record because",
 };
-// The modules of the association plugins themselves: their registration, which forwards to the work once installed.
-const ASSOCIATION_PLUGIN_MODULES = ["association-counts-plugin", "counter-caches-plugin", "counter-column", "installation", "plugin"].map((name) => `plugins/associations/${name}.mjs`);
+// The modules of the association plugins themselves: their registration, which forwards to the work once installed,
+// and the wraps of Relation build and create, which read an entry only an association's Relation holds.
+const ASSOCIATION_PLUGIN_MODULES = ["association-counts-plugin", "association-relation", "counter-caches-plugin", "counter-column", "installation", "plugin"].map((name) => `plugins/associations/${name}.mjs`);
 // The Relation and record methods of the default set's plugins, and what only the Models' app code calls.
 const DEFAULT_SET_EXTRAS = {
   lastRecord: "cannot reverse an order given as an sql fragment",

@@ -265,6 +265,24 @@ describe("guide: Polymorphic associations, hasMany and hasOne with as", () => {
     expect([stored.commentableType, stored.commentableId]).toEqual(["Post", post.id]);
   });
 
+  it("narrowed (or, whereNot), build and create set the owner's type and key as the un-narrowed forms do", async () => {
+    const { Post, Photo, Comment } = commentsOnPostsAndPhotos();
+    const photo = Photo.build({ caption: "new" });
+    const built = photo.comments().where({ body: "a" }).or(Comment.where({ body: "b" })).build({ body: "built" });
+    await expect(photo.comments().whereNot({ body: "x" }).create({ body: "early" })).rejects.toThrow(/^Photo\.comments\.create: the Photo is not saved yet/);
+    await photo.saveOrThrow();
+    const stored = await Comment.find(built.id);
+    expect([stored.commentableType, stored.commentableId]).toEqual(["Photo", String(photo.id)]);
+    const { binding, roundTrips } = recordingRoundTrips();
+    const post = await connect(binding).model(Post).createOrThrow({ title: "saved" });
+    await post.comments().toArray();
+    roundTrips.length = 0;
+    await post.comments().whereNot({ body: "x" }).order({ id: "asc" }).createOrThrow({ body: "created" });
+    expect(roundTrips).toHaveLength(1);
+    const [created] = await post.comments().toArray();
+    expect([created!.body, created!.commentableType, created!.commentableId]).toEqual(["created", "Post", post.id]);
+  });
+
   it("a child of an owner whose key the database assigns takes it after the owner's insert, with the owner's type", async () => {
     const { Photo, Comment } = commentsOnPostsAndPhotos();
     const photo = Photo.build({ caption: "new" });

@@ -462,6 +462,52 @@ describe("guide: Through associations: writes keep the join rows right", () => {
     );
   });
 
+  it("narrowed (where, order, whereNot, merge, or), create writes the tag and its join row in the round trip the un-narrowed create takes", async () => {
+    const { a2 } = await seed();
+    const { roundTrips, Post, Tag } = recording();
+    const post = await Post.find(a2.id);
+    await post.thrTags().toArray();
+    roundTrips.length = 0;
+    const plainTag = await post.thrTags().create({ name: "plain" });
+    const plain = roundTrips.length;
+    roundTrips.length = 0;
+    const created = await post.thrTags().where({ name: "narrowed" }).order({ name: "asc" }).create({ featured: true });
+    expect(roundTrips).toHaveLength(plain);
+    const others = [
+      await post.thrTags().whereNot({ name: "x" }).createOrThrow({ name: "whereNot" }),
+      await post.thrTags().merge(Tag.where({ featured: false })).create({ name: "merged" }),
+      await post.thrTags().where({ name: "a" }).or(Tag.where({ name: "b" })).create({ name: "or" }),
+      await post.featuredTags().where({ name: "shiny" }).createOrThrow(),
+    ];
+    expect([created.name, created.featured, others[1]!.featured, others[3]!.featured]).toEqual(["narrowed", true, false, true]);
+    expect(taggingCallbacks).toEqual([plainTag, created, ...others].map((tag) => `save ${tag.id}`));
+    // The loaded tags hold those created through thrTags; shiny joined featuredTags, another association.
+    expect(names(await post.thrTags().toArray())).toEqual(["blue", "merged", "narrowed", "or", "plain", "whereNot"]);
+    expect(names(await ThrPost.find(a2.id).then((fresh) => fresh.thrTags().toArray()))).toEqual(["blue", "merged", "narrowed", "or", "plain", "shiny", "whereNot"]);
+  });
+
+  it("narrowed, build makes a tag with its join row, among the loaded tags, written by the post's save; create on a new post is refused", async () => {
+    const { a2 } = await seed();
+    const post = await ThrPost.find(a2.id);
+    await post.thrTags().toArray();
+    const built = post.thrTags().where({ name: "built" }).limit(1).build();
+    expect(built.isNewRecord()).toBe(true);
+    expect(names(await post.thrTags().toArray())).toEqual(["blue", "built"]);
+    await post.save();
+    expect(built.isPersisted()).toBe(true);
+    expect(names(await ThrPost.find(a2.id).then((fresh) => fresh.thrTags().toArray()))).toEqual(["blue", "built"]);
+    const fresh = ThrPost.build({ title: "new" });
+    const waiting = fresh.featuredTags().where({ name: "waiting" }).build();
+    for (const method of ["create", "createOrThrow"] as const) {
+      await expect(fresh.thrTags().where({ name: "x" })[method]()).rejects.toThrow(
+        `ThrPost.thrTags.${method}: the ThrPost is not saved yet; save it first, or build the target with build (its save writes both)`,
+      );
+    }
+    expect(await fresh.save()).toBe(true);
+    expect([waiting.isPersisted(), waiting.featured]).toEqual([true, true]);
+    expect(names(await ThrPost.find(fresh.id).then((saved) => saved.thrTags().toArray()))).toEqual(["waiting"]);
+  });
+
   it("a join row its validations refuse: RecordInvalid naming the join Model, and nothing written", async () => {
     const { a2, red } = await seed();
     const forbidden = await ThrTag.create({ name: "forbidden" });

@@ -587,6 +587,84 @@ describe("hasMany: 'user.posts().build(attrs) builds a child that is saved with 
   });
 });
 
+/** Articles with a scope, and a writer whose `articles` are those (for narrowings by where, scopes, merge, or). */
+class ScopedArticle extends Article {
+  static published = this.scope((q) => q.where({ published: true }));
+}
+class ScopedWriter extends Writer {
+  articles = hasMany(ScopedArticle, { foreignKey: "userId" });
+}
+
+/** Each way this library narrows a Relation, applied to a writer's articles. */
+const NARROWINGS: ReadonlyArray<[string, (articles: any) => any]> = [
+  ["where", (articles) => articles.where({ published: true })],
+  ["whereNot", (articles) => articles.whereNot({ title: "other" })],
+  ["order and limit", (articles) => articles.order({ title: "asc" }).limit(2).offset(1)],
+  ["a scope", (articles) => articles.published()],
+  ["merge", (articles) => articles.merge(ScopedArticle.where({ published: true }))],
+  ["or", (articles) => articles.where({ title: "a" }).or(articles.where({ title: "b" }))],
+  ["or with a Relation of the Model", (articles) => articles.or(ScopedArticle.where({ title: "b" }))],
+  ["select, distinct, includes", (articles) => articles.select("title").distinct().includes("author")],
+  ["none", (articles) => articles.none()],
+];
+
+describe("a Relation narrowed from a hasMany builds and creates through it, as Rails' AssociationRelation", () => {
+  it("build, on every narrowing: a child of the new owner, with the narrowing's equalities, written by its save in ONE batch", async () => {
+    const { db, events } = listen();
+    const writer = db.model(ScopedWriter).build({ name: "Ada" });
+    const built = NARROWINGS.map(([, narrow]) => narrow(writer.articles()).build({ title: "t" }));
+    expect(built.map((child) => child.userId)).toEqual(NARROWINGS.map(() => writer.id));
+    expect([built[0].published, built[3].published, built[4].published]).toEqual([true, true, true]);
+    expect(await writer.articles().size()).toBe(NARROWINGS.length);
+    events.length = 0;
+    expect(await writer.save()).toBe(true);
+    expect(events).toHaveLength(1 + NARROWINGS.length);
+    expect(events.every((event) => event.batched)).toBe(true);
+    expect(built.every((child) => child.isPersisted())).toBe(true);
+    expect(await ScopedArticle.where({ userId: writer.id, published: true }).count()).toBe(3);
+  });
+
+  it("on a saved owner whose children are loaded: build joins them and waits for its save; create joins them at one INSERT", async () => {
+    const { db, events } = listen();
+    const writer = await db.model(ScopedWriter).create({ name: "Ada" });
+    await writer.articles().toArray();
+    const built = (writer.articles() as any).published().build({ title: "built" });
+    const created = await writer.articles().where({ published: true }).create({ title: "created" });
+    events.length = 0;
+    const thrown = await writer.articles().order({ title: "asc" }).createOrThrow({ title: "thrown" });
+    expect(events.map((event) => event.sql.split(" ")[0])).toEqual(["INSERT"]);
+    expect(await writer.articles().toArray()).toEqual([built, created, thrown]);
+    expect([built.isNewRecord(), created.isPersisted(), created.published, thrown.userId]).toEqual([true, true, true, writer.id]);
+    expect(await writer.save()).toBe(true);
+    expect(built.isPersisted()).toBe(true);
+    expect(await ScopedArticle.where({ userId: writer.id, published: true }).pluck("title")).toEqual(expect.arrayContaining(["built", "created"]));
+  });
+
+  it("create and createOrThrow on a narrowed Relation of a new owner are refused as the un-narrowed forms are; nothing is written", async () => {
+    const writer = ScopedWriter.build({ name: "Ada" });
+    for (const [, narrow] of NARROWINGS) {
+      await expect(narrow(writer.articles()).create({ title: "c" })).rejects.toThrow(
+        new RecordNotSaved("ScopedWriter.articles.create: the ScopedWriter is not saved yet; save it first, or build the child with build (its save writes both)"),
+      );
+      await expect(narrow(writer.articles()).createOrThrow({ title: "c" })).rejects.toThrow(/^ScopedWriter\.articles\.createOrThrow: the ScopedWriter is not saved yet/);
+    }
+    expect(await writer.articles().size()).toBe(0);
+    expect(await countRows("posts")).toBe(0);
+  });
+
+  it("attributes given win over the narrowing's, and are checked as the un-narrowed build checks them", async () => {
+    const writer = await ScopedWriter.create({ name: "Ada" });
+    const narrowed = writer.articles().where({ published: true, title: "narrowed" });
+    expect(narrowed.build({ published: false }).published).toBe(false);
+    expect(narrowed.build().title).toBe("narrowed");
+    expect(() => narrowed.build("title" as never)).toThrow(/^ScopedArticle\.build takes a plain object/);
+    expect(() => (narrowed.build as (...args: unknown[]) => unknown)({}, {})).toThrow(/^ScopedWriter\.articles\.build/);
+    // The other writer's articles, or any Relation of the Model, still build records of no owner.
+    expect(ScopedArticle.where({ userId: writer.id }).build().isNewRecord()).toBe(true);
+    expect(await writer.articles().size()).toBe(2);
+  });
+});
+
 class Kid extends Model({ id: { type: "string", null: false }, ownerId: "string", name: "string" }) {
   static override binding = "DB";
   static override tableName = "audit_q_children";

@@ -53,7 +53,10 @@ function sameOrderTerm(ours: OrderTerm, theirs: OrderTerm): boolean {
   return ours.attribute === theirs.attribute && ours.direction === theirs.direction && ours.nulls === theirs.nulls;
 }
 
-/** Plugins' entries by name; one set to undefined is one never set, as `relation.extension(name)` reads it. */
+/**
+ * Plugins' entries by string name; one set to undefined is one never set, as `relation.extension(name)` reads it.
+ * `Object.keys` leaves out the entries named by a Symbol, which say nothing of the rows (see `RelationData.extensions`).
+ */
 function sameExtensions(ours: RelationData["extensions"], theirs: RelationData["extensions"]): boolean {
   const names = new Set([...Object.keys(ours), ...Object.keys(theirs)]);
   return [...names].every((name) => sameWritten(ours[name], theirs[name]));

@@ -42,10 +42,11 @@ export interface RelationData {
   /**
    * Entries plugins own, by a name of the plugin's choosing (`softDelete`, `tenant`, ...): the kernel never reads
    * them, and they survive every narrowing (`where`, scopes, `with`); `merge` takes the other Relation's entries over
-   * this one's, and `or` requires both Relations to hold the same entries. Read with `relation.extension(name)`, set
-   * with `relation.withExtension(name, value)`.
+   * this one's, and `or` requires both Relations to hold the same entries named by a string. An entry named by a
+   * Symbol says nothing of the rows (the association a Relation was narrowed from), so `or` does not compare it and
+   * keeps the receiver's. Read with `relation.extension(name)`, set with `relation.withExtension(name, value)`.
    */
-  readonly extensions: Readonly<Record<string, unknown>>;
+  readonly extensions: Readonly<Record<string | symbol, unknown>>;
 }
 
 /**

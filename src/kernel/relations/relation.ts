@@ -127,13 +127,13 @@ export class Relation<R = any> {
   }
 
   /** A plugin's own entry of the description (see `RelationData.extensions`); undefined when it was never set. */
-  extension(name: string): unknown {
+  extension(name: string | symbol): unknown {
     return this.data.extensions[name];
   }
 
   /** A Relation like this one with a plugin's own entry set to `value` (for plugins; see `RelationData.extensions`). */
-  withExtension(name: string, value: unknown): this {
-    if (typeof name !== "string") throw argumentError(`${this.model.name}: Relation.withExtension`, "a string name", name);
+  withExtension(name: string | symbol, value: unknown): this {
+    if (typeof name !== "string" && typeof name !== "symbol") throw argumentError(`${this.model.name}: Relation.withExtension`, "a string or Symbol name", name);
     return this.#with({ extensions: { ...this.data.extensions, [name]: value } });
   }
 

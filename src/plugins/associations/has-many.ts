@@ -1,4 +1,5 @@
 import { anyMatch, countOf, RecordNotSaved, Relation } from "../../kernel/index.js";
+import { ASSOCIATION_OF } from "./association-relation.js";
 import { collectionWrites } from "./collection-writes.js";
 import { cachedCount } from "./counter-cache.js";
 import { ownerKeys, rowKeyOf } from "./keys.js";
@@ -7,9 +8,10 @@ import { markBuiltThroughOwner } from "./required-parents.js";
 import type { AssociationSlot } from "./slot.js";
 
 /**
- * `user.posts()`: a Relation of the children. Narrowing it queries as usual; used as it is, it answers from the
- * loaded children (after `includes` or a first `toArray`) without a query, and `build` adds a child that the
- * owner's next save writes in the same batch; `toArray`, `size`, `isEmpty` and `hasAny` count such a child. Before a
+ * `user.posts()`: a Relation of the children. Narrowing it queries as usual (and still builds and creates through the
+ * association, see association-relation.ts); used as it is, it answers from the loaded children (after `includes` or
+ * a first `toArray`) without a query, and `build` adds a child that the owner's next save writes in the same batch;
+ * `toArray`, `size`, `isEmpty` and `hasAny` count such a child. Before a
  * load, `size`, `isEmpty` and `hasAny` read the count `withCount` loaded or the owner's counter cache, else query.
  * `add` and `remove` make records children or take them out, `set` and `setIds` replace a saved owner's children (see
  * collection-writes.ts).
@@ -18,7 +20,8 @@ export function collection(slot: AssociationSlot): Relation {
   const { owner, association } = slot.requireOwner();
   const key = rowKeyOf(owner, association.primaryKey);
   const base = slot.scopedTarget();
-  const relation = key === null ? base.where({ [association.foreignKey]: null }).none() : base.where({ [association.foreignKey]: key });
+  const keyed = key === null ? base.where({ [association.foreignKey]: null }).none() : base.where({ [association.foreignKey]: key });
+  const relation = keyed.withExtension(ASSOCIATION_OF, slot);
   const loaded = (): any[] => slot.value as any[];
   // Built children not yet written; one created through the association is a row already, counted as such.
   const unsaved = (): number => slot.pending.filter((child) => child.isNewRecord()).length;

@@ -15,6 +15,7 @@ import {
   type Relation,
   type RelationOf,
 } from "../../kernel/index.js";
+import { associationRelationWraps } from "./association-relation.js";
 import { forwardedHooks, forwardedMethods, installedWork, noAssociations, workApplies } from "./installation.js";
 
 /** The associations `asJson({ include })` nests: what `includes` takes (a name, a list, a nested object). */
@@ -62,6 +63,7 @@ export const associations = definePlugin({
     Object.assign(base.prototype, forwardedMethods("associations", ["reloadAssociation"], (record: object) => record.constructor), { asJson });
   },
   relationMethods: { includes },
+  wrap: { relation: associationRelationWraps },
   appliesTo: workApplies("associations"),
   hooks: forwardedHooks("associations", [
     "record:initialize",

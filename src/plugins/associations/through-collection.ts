@@ -1,4 +1,5 @@
 import { anyMatch, countOf, Relation } from "../../kernel/index.js";
+import { ASSOCIATION_OF } from "./association-relation.js";
 import { loadedCount } from "./loaded-count.js";
 import type { ThroughSlot } from "./through-slot.js";
 import { throughRelation } from "./through-relation.js";
@@ -6,12 +7,13 @@ import { throughWrites } from "./through-writes.js";
 
 /**
  * `post.tags()` of `tags = hasMany(Tag, { through: this.taggings })`: a Relation of the targets (narrow, count,
- * page it: each query is one statement, see `throughRelation`). Used as it is, it answers from what is loaded
+ * page it: each query is one statement, see `throughRelation`; narrowed, it still builds and creates through the
+ * association, see association-relation.ts). Used as it is, it answers from what is loaded
  * (`includes("tags")`, or a first `toArray`) without a query. `add`, `remove`, `set` and `setIds` write the join rows.
  */
 export function throughCollection(slot: ThroughSlot): Relation {
   const { owner, association } = slot.requireOwner();
-  const relation = throughRelation(owner, association);
+  const relation = throughRelation(owner, association).withExtension(ASSOCIATION_OF, slot);
   const loaded = (): any[] => slot.value as any[];
   const hasRows = async (): Promise<boolean> => {
     const known = loadedCount(owner, association);

@@ -1,0 +1,35 @@
+import { isPlainObject, type PluginMethod, type Relation } from "../../kernel/index.js";
+import type { AssociationSlot } from "./slot.js";
+
+/**
+ * The entry of a collection's Relation (`post.comments()`, `post.tags()`) that holds its association's slot, carried by
+ * every narrowing (`where`, `order`, scopes, `merge`, `or`...). Named by a Symbol: it says nothing of the rows, so
+ * `or` with a Relation of the Model alone stays allowed.
+ */
+export const ASSOCIATION_OF = Symbol("association");
+
+/**
+ * Rails' AssociationRelation: on a Relation narrowed from a collection, `build`, `create` and `createOrThrow` are the
+ * association's own, given the narrowing's equalities under the attributes given. The record is the owner's as the
+ * un-narrowed form makes it (its key, a polymorphic type, a through association's join row; among the loaded
+ * children; written by a new owner's save, whose `create` is refused). On any other Relation, the method as it was.
+ */
+function throughAssociation(method: "build" | "create" | "createOrThrow") {
+  return (next: PluginMethod): PluginMethod =>
+    function (this: Relation, ...args: unknown[]) {
+      const slot = this.extension(ASSOCIATION_OF) as AssociationSlot | undefined;
+      if (slot === undefined) return next.apply(this, args);
+      const { owner, association } = slot.requireOwner();
+      const [attributes = {}, ...rest] = args;
+      // Anything but an object of attributes is refused by the association's method, as the un-narrowed form refuses it.
+      const given = isPlainObject(attributes) ? { ...this.scopeAttributes(), ...attributes } : attributes;
+      return owner[association.name]()[method](given, ...rest);
+    };
+}
+
+/** The Relation methods that build through the association a Relation was narrowed from (see `throughAssociation`). */
+export const associationRelationWraps = {
+  build: throughAssociation("build"),
+  create: throughAssociation("create"),
+  createOrThrow: throughAssociation("createOrThrow"),
+};
