@@ -17,6 +17,7 @@ import {
   type Relation,
   relationOf,
   type ResolvedModel,
+  rowSubclassesOf,
   selectParts,
   sql,
   type SqlFragment,
@@ -171,6 +172,23 @@ function planCounter(plan: WritePlan, counter: Counter, scope: CountedScope | un
   }
 }
 
+/**
+ * The counters a set-based write of a Model's rows keeps besides the Model's own: those its rows' subclasses declare
+ * (single-table inheritance), each counting only that subclass's rows, as its queries select them (its type).
+ */
+function subclassCounters(model: Function): Array<[Counter, CountedScope]> {
+  return rowSubclassesOf(model).flatMap((subclass) => {
+    const own = countersOf(subclass).filter((counter) => counter.declaredOn === subclass);
+    if (own.length === 0) return [];
+    const rows = prepareRelationNow(withoutDefaultScope(relationOf(subclass)), "count", "counterCache", `count with await ${subclass.name}.count() instead`);
+    const params = new ParamWriter();
+    const typed = fragmentOf(joinWithAnd(selectParts(rows.description, rows.model, params, "count").where), params.params);
+    const scope = countedScopeOf(subclass);
+    const narrowed: CountedScope = { conditions: scope?.conditions ?? [], sql: scope ? sql`${typed} AND ${scope.sql}` : typed, attributes: undefined };
+    return own.map((counter): [Counter, CountedScope] => [counter, narrowed]);
+  });
+}
+
 /** Plans the counters of a child's write (see `planCounter`); bulk writes skip them, as in Rails. */
 function planCounters(plan: WritePlan): void {
   if (!COUNTED_OPERATIONS.has(plan.operation)) return;
@@ -183,6 +201,8 @@ function planCounters(plan: WritePlan): void {
     planCounter(plan, counter, scopes.get(counter));
   }
   scopesOfPlans.set(plan, scopes);
+  // A record's write is of its own class; a set-based one reaches rows of every subclass.
+  if (!plan.record) for (const [counter, scope] of subclassCounters(plan.model.model)) planCounter(plan, counter, scope);
 }
 
 /**
@@ -374,7 +394,7 @@ async function resetCounters(this: CountingModel, ids: unknown, ...names: unknow
 
 /** What the `counterCaches` plugin does (see counter-caches-plugin.ts), for the Models whose `belongsTo` keeps a counter. */
 export const counterCacheWork: PluginWork = {
-  appliesTo: (model) => countersOf(model).length > 0,
+  appliesTo: (model) => [model, ...rowSubclassesOf(model)].some((each) => countersOf(each).length > 0),
   methods: { resetCounters },
   hooks: {
     "write:plan": planCounters,
