@@ -229,7 +229,7 @@ describe("single-table inheritance with associations declared on subclasses", ()
 
 
 /** Tags on posts through polymorphic, soft-deletable taggings; tags and taggings have default scopes of their own. */
-function tagged(options: { softDelete?: boolean; hiddenTaggings?: boolean; dependent?: "destroy" | "deleteAll" | "nullify" } = {}) {
+function tagged(options: { softDelete?: boolean; hiddenTaggings?: boolean; tenancy?: boolean; dependent?: "destroy" | "deleteAll" | "nullify" } = {}) {
   class Tag extends Model({
     id: { type: "string", null: false },
     tenantId: "string",
@@ -241,6 +241,7 @@ function tagged(options: { softDelete?: boolean; hiddenTaggings?: boolean; depen
     static override tableName = "fa_tags";
     static {
       this.defaultScope((q) => q.where({ hidden: false }));
+      if (options.tenancy) this.use(multiTenancy());
     }
     taggings = hasMany(Tagging, { foreignKey: "faTagId" });
     posts = hasMany(Post, { through: this.taggings, source: "taggable", sourceType: "Post" });
@@ -258,6 +259,7 @@ function tagged(options: { softDelete?: boolean; hiddenTaggings?: boolean; depen
     static override tableName = "fa_taggings";
     static {
       if (options.softDelete) this.use(softDelete);
+      if (options.tenancy) this.use(multiTenancy());
       if (options.hiddenTaggings) this.defaultScope((q) => q.where({ hidden: false }));
     }
     tag = belongsTo(Tag, { foreignKey: "faTagId", counterCache: "taggingsCount" });
@@ -276,6 +278,7 @@ function tagged(options: { softDelete?: boolean; hiddenTaggings?: boolean; depen
     static {
       this.inheritance(() => ({ Question }));
       this.defaultScope((q) => q.where({ hidden: false }));
+      if (options.tenancy) this.use(multiTenancy());
     }
     taggings = hasMany(Tagging, { as: "taggable", ...(options.dependent && { dependent: options.dependent }) });
     tags = hasMany(Tag, { through: this.taggings });
@@ -459,5 +462,76 @@ describe("counter caches with optimistic locking, soft delete and batch", () => 
     expect(await replies(app)).toEqual({ q1: 1, q2: 2 });
     await Question.resetCounters([q1.id, q2.id], "answers");
     expect(await replies(app)).toEqual({ q1: 0, q2: 4 });
+  });
+});
+
+describe("single-table inheritance with polymorphic and through associations, tenancy across the hops", () => {
+  it("a subclass's association builds with the subclass's type and scope; a polymorphic preload makes a subclass's record", async () => {
+    const app = forum({ hidden: true, closed: true });
+    const { Forum, Question } = app;
+    const f = await Forum.createOrThrow({ name: "f" });
+    const built = f.questions().build({ title: "b" });
+    expect([built.constructor.name, built.type, built.closed, built.hidden]).toEqual(["Question", "Question", false, false]);
+    await f.save();
+    expect(await Question.count()).toBe(1);
+    expect((await Forum.find(f.id)).questionsCount).toBe(1);
+    const { Tag, Tagging, Question: TaggedQuestion } = tagged();
+    const ts = await Tag.createOrThrow({ name: "ts" });
+    const q = await TaggedQuestion.createOrThrow({ title: "q" });
+    await q.tags().add(ts);
+    const [tagging] = await Tagging.includes("taggable").toArray();
+    expect(tagging!.taggable.get()?.constructor.name).toBe("Question");
+    const tags = await Tag.includes({ posts: "tags" }).toArray();
+    expect((await tags[0]!.posts().toArray()).map((each) => each.constructor.name)).toEqual(["Question"]);
+  });
+
+  it("a through association reads, preloads, counts and sets only the tenant's targets; a join row to another tenant's stays", async () => {
+    const { Tag, Tagging, Post, Question } = tagged({ tenancy: true, softDelete: true });
+    const gt = await withTenant("globex", () => Tag.createOrThrow({ name: "globex tag" }));
+    await withTenant("acme", async () => {
+      const ts = await Tag.createOrThrow({ name: "ts" });
+      const q = await Question.createOrThrow({ title: "q" });
+      await q.tags().add(ts);
+      await Tagging.createOrThrow({ faTagId: gt.id, taggableType: "Post", taggableId: q.id });
+      expect(await q.tags().pluck("name")).toEqual(["ts"]);
+      const page = await Post.includes("tags").withCount("tags").paginate({ page: 1 });
+      expect(page.records.map((each) => each.tagsCount)).toEqual([1]);
+      expect((await page.records[0]!.tags().toArray()).map((each) => each.name)).toEqual(["ts"]);
+      await q.tags().set([ts]);
+      expect(await Tagging.count()).toBe(2);
+      await (await Question.find(q.id)).destroyOrThrow().catch(() => undefined);
+    });
+    expect(await withTenant("globex", () => Tag.pluck("taggingsCount"))).toEqual([0]);
+  });
+
+  it("counterCache on a polymorphic belongsTo is refused, not ignored", async () => {
+    class Thing extends Model({ id: { type: "string", null: false }, taggableType: "string", taggableId: "string", faTagId: "string" }) {
+      static override binding = "DB";
+      static override tableName = "fa_taggings";
+      taggable = belongsTo([Thing], { polymorphic: true, counterCache: "taggingsCount" } as never);
+    }
+    const error = await Thing.count().then(() => undefined, (thrown: unknown) => String(thrown));
+    expect(error).toMatch(/counterCache/);
+  });
+});
+
+describe("through set and setIds replace only the join rows to targets the association reaches", () => {
+  it("set leaves join rows to targets the association does not reach (a hidden tag)", async () => {
+    const { Tag, Tagging, Question } = tagged();
+    const [ts, rust, secret] = [await Tag.createOrThrow({ name: "ts" }), await Tag.createOrThrow({ name: "rust" }), await Tag.createOrThrow({ name: "secret", hidden: true })];
+    const q = await Question.createOrThrow({ title: "q" });
+    await q.tags().add(ts, rust);
+    await Tagging.createOrThrow({ faTagId: secret.id, taggableType: "Post", taggableId: q.id });
+    await (await Question.find(q.id)).tags().set([ts]);
+    expect(await Tagging.count()).toBe(2);
+    await (await Question.find(q.id)).tags().setIds([]);
+    expect(await Tagging.count()).toBe(1);
+    await Tagging.deleteAll();
+    await q.tags().add(ts);
+    await Tagging.createOrThrow({ faTagId: secret.id, taggableType: "Post", taggableId: q.id });
+    const loaded = await Question.find(q.id);
+    await loaded.tags().toArray();
+    await loaded.tags().set([]);
+    expect(await Tagging.count()).toBe(1);
   });
 });
