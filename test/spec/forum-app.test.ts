@@ -373,6 +373,7 @@ describe("tenancy, audit log and single-table inheritance with bulk writes and b
       const g = await Forum.createOrThrow({ name: "g" });
       const q = await Question.createOrThrow({ title: "gq", faForumId: g.id });
       await Answer.createOrThrow({ title: "ga", faForumId: g.id, questionId: q.id });
+      expect(await forumCounts(app)).toEqual({ g: [2, 1, 2, 1] });
       await auditEntries();
       expect(await Question.count()).toBe(1);
       expect(await Question.updateAll({ closed: true })).toBe(1);
@@ -581,5 +582,22 @@ describe("soft delete through a tree of subclasses", () => {
     expect(await trash(Answer).withDeleted().count()).toBe(3);
     expect(await replies(app)).toEqual({ q: 0, qg: 0 });
     expect(await forumCounts(app)).toEqual({ f: [0, 0, 0, 0], g: [1, 1, 1, 1] });
+  });
+});
+
+describe("tenancy with a subclass's counters kept by set-based dependents", () => {
+  it("a tenant's forum deletes its posts; the answers' counter on their questions moves, within the tenant", async () => {
+    const app = forum({ tenancy: true, dependent: "deleteAll" });
+    const { Forum, Question, Answer } = app;
+    await withTenant("acme", async () => {
+      const f = await Forum.createOrThrow({ name: "f" });
+      const g = await Forum.createOrThrow({ name: "g" });
+      const q = await Question.createOrThrow({ title: "q", faForumId: g.id });
+      await Answer.createOrThrow({ title: "a", faForumId: f.id, questionId: q.id });
+      await Answer.createOrThrow({ title: "b", faForumId: g.id, questionId: q.id });
+      const { sqls } = await sentBy(async () => (await Forum.find(f.id)).destroyOrThrow());
+      expect(sqls.filter((each) => each.includes('"replies_count"'))[0]).toContain('"tenant_id" = ');
+      expect(await replies(app)).toEqual({ q: 1 });
+    });
   });
 });
