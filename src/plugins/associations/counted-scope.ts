@@ -8,7 +8,6 @@ import {
   prepareRelationNow,
   type Relation,
   relationOf,
-  type ResolvedModel,
   type SqlFragment,
   withoutDefaultScope,
 } from "../../kernel/index.js";

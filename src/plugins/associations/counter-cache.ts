@@ -1,7 +1,6 @@
 import {
   attributeWas,
   column,
-  type Condition,
   databaseOfRelation,
   defineStatement,
   fragmentOf,
