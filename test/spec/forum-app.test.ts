@@ -29,6 +29,7 @@ interface Options {
   locking?: boolean;
   audited?: boolean;
   dependent?: "destroy" | "deleteAll" | "nullify";
+  answers?: "destroy" | "restrictWithError";
 }
 
 /** A forum app, new classes per call. */
@@ -85,7 +86,7 @@ function forum(options: Options = {}) {
       if (options.closed) this.defaultScope((q) => q.where({ closed: false }));
     }
     questionForum = belongsTo(Forum, { foreignKey: "faForumId", counterCache: "questionsCount", optional: true });
-    answers = hasMany(Answer, { foreignKey: "questionId", dependent: "destroy" });
+    answers = hasMany(Answer, { foreignKey: "questionId", dependent: options.answers ?? "destroy" });
   }
   class Answer extends Post {
     question = belongsTo(Question, { foreignKey: "questionId", counterCache: "repliesCount" });
@@ -599,5 +600,22 @@ describe("tenancy with a subclass's counters kept by set-based dependents", () =
       expect(sqls.filter((each) => each.includes('"replies_count"'))[0]).toContain('"tenant_id" = ');
       expect(await replies(app)).toEqual({ q: 1 });
     });
+  });
+});
+
+describe("a subclass's restrictWithError below a forum's dependents", () => {
+  it("refuses the forum's destroy while a question has answers, with the question's reason, after one read", async () => {
+    const app = forum({ dependent: "destroy", answers: "restrictWithError" });
+    const { Forum, Question, Answer } = app;
+    const f = await Forum.createOrThrow({ name: "f" });
+    const q = await Question.createOrThrow({ title: "q", faForumId: f.id });
+    const a = await Answer.createOrThrow({ title: "a", questionId: q.id });
+    // The find, then one batch of checks; nothing is written.
+    const refused = await sentBy(async () => (await Forum.find(f.id)).destroyOrThrow().catch((error: Error) => `${error.name}: ${error.message}`));
+    expect([refused.result, refused.roundTrips]).toEqual([expect.stringMatching(/^RecordNotDestroyed: .*Cannot delete record because dependent answers exist/), 2]);
+    expect(await Question.count()).toBe(1);
+    await a.destroyOrThrow();
+    await (await Forum.find(f.id)).destroyOrThrow();
+    expect(await Question.count()).toBe(0);
   });
 });
