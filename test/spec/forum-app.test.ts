@@ -619,3 +619,21 @@ describe("a subclass's restrictWithError below a forum's dependents", () => {
     expect(await Question.count()).toBe(0);
   });
 });
+
+describe("upsert of a subclass with tenancy and audit log", () => {
+  it("leaves a row of another type or tenant as it is, and audits only the row it wrote", async () => {
+    const app = forum({ tenancy: true, audited: true });
+    const { Post, Question, Answer } = app;
+    const other = await withTenant("globex", () => Question.createOrThrow({ title: "theirs" }));
+    await withTenant("acme", async () => {
+      const q = await Question.createOrThrow({ title: "q" });
+      const a = await Answer.createOrThrow({ title: "a", questionId: q.id });
+      await auditEntries();
+      const meta = await Question.upsertAll([{ id: a.id, title: "hijack" }, { id: other.id, title: "hijack" }, { id: q.id, title: "q!" }]);
+      expect(meta["changes"]).toBe(1);
+      expect(await Post.order({ title: "asc" }).pluck("title")).toEqual(["a", "q!"]);
+      expect(await auditEntries()).toEqual(["Question upsertAll"]);
+    });
+    expect(await withTenant("globex", () => Post.pluck("title"))).toEqual(["theirs"]);
+  });
+});
