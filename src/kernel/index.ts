@@ -74,6 +74,7 @@ export { type BatchChangesGuard, statementsInBatch } from "./database/changes-ch
 export type * from "./types.js";
 export { attributesOf, computedValueOf, databaseOfModel, databaseOfRecord, databaseOfRelation, hasModelHook, isAttributeLoaded, primaryKeyOf, readAsCondition } from "./records/introspection.js";
 export { writeStoredAttribute } from "./records/stored-attribute.js";
+export { declareRowClasses, rowSubclassesOf } from "./records/row-classes.js";
 export { markGeneratedKey } from "./records/generated-key.js";
 export { defineRelationMethod, pluginRelationOf, relationOf } from "./relations/model-relations.js";
 export {

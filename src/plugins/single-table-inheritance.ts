@@ -7,6 +7,7 @@ import {
   attributesOf,
   databaseOfModel,
   declareModelState,
+  declareRowClasses,
   definePlugin,
   defineModelState,
   InvalidModel,
@@ -166,7 +167,8 @@ export const singleTableInheritance = definePlugin({
       const { column = "type" } = optionsArgument(`${this.name}.inheritance`, options as { column?: unknown } | undefined, ["column"]);
       if (typeof column !== "string") throw argumentError(`${this.name}.inheritance: column`, "an attribute name", column);
       if (inheritanceOf(this)) throw new InvalidModel(`${this.name}.inheritance: ${inheritanceOf(this)!.root.name} declares it already`);
-      declareModelState(this, INHERITANCE).declared = { root: this, column, types: types as Inheritance["types"] };
+      const inheritance = (declareModelState(this, INHERITANCE).declared = { root: this, column, types: types as Inheritance["types"] });
+      declareRowClasses(this, () => typesOf(inheritance).values());
       anyDeclared = true;
     };
   },

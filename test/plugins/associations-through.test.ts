@@ -617,12 +617,14 @@ describe("guide: Through associations: writes keep the join rows right", () => {
     expect(roundTrips[0]).toHaveLength(2);
     expect(names(await Tag.where({ id: (await ThrTagging.where({ thrPostId: a1.id }).pluck("thrTagId")) as number[] }).toArray())).toEqual(["red", "unused"]);
 
-    // Nothing to change: the join rows are read (from memory here, set loaded them) and nothing is written.
+    // Nothing to change: the join rows are read and nothing is written. The tags are soft-deletable, so a set whose
+    // tags are not loaded reads only the join rows to the tags it reaches (a join row to a deleted tag stays), which
+    // the association does not keep: each set reads once.
     roundTrips.length = 0;
     await post.thrTags().set([red, unused]);
     const again = await Post.find(a1.id);
     await again.thrTags().set([unused, red]);
-    expect(roundTrips).toHaveLength(2);
+    expect(roundTrips).toHaveLength(3);
   });
 
   it("setIds with a key of no row: RecordNotFound naming the Model and the key, nothing written", async () => {

@@ -8,7 +8,6 @@ import {
   prepareRelationNow,
   type Relation,
   relationOf,
-  type ResolvedModel,
   type SqlFragment,
   withoutDefaultScope,
 } from "../../kernel/index.js";
@@ -69,11 +68,11 @@ export function scopeConditionsOf(model: Function): Condition[] {
  * its counter statements stay as they are. The statements are planned synchronously: a scope whose conditions a
  * plugin must prepare with work that is awaited (an encryption) is refused with `TypeError`, before anything is sent.
  */
-export function countedScopeOf(child: ResolvedModel): CountedScope | undefined {
-  const conditions = scopeConditionsOf(child.model);
+export function countedScopeOf(child: Function): CountedScope | undefined {
+  const conditions = scopeConditionsOf(child);
   if (conditions.length === 0) return undefined;
   const instead = `a counter cache of ${child.name} cannot tell which rows it counts; count with await ${child.name}.count() instead`;
-  const prepared = prepareRelationNow(withoutDefaultScope(relationOf(child.model)).with({ conditions }), "count", "defaultScope", instead);
+  const prepared = prepareRelationNow(withoutDefaultScope(relationOf(child)).with({ conditions }), "count", "defaultScope", instead);
   const params = new ParamWriter();
   const text = compileConditions(prepared.description.conditions, prepared.model, params);
   return { conditions, sql: fragmentOf(text, params.params), attributes: attributesRead(conditions) };

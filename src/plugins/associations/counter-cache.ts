@@ -1,7 +1,6 @@
 import {
   attributeWas,
   column,
-  type Condition,
   databaseOfRelation,
   defineStatement,
   fragmentOf,
@@ -17,6 +16,7 @@ import {
   type Relation,
   relationOf,
   type ResolvedModel,
+  rowSubclassesOf,
   selectParts,
   sql,
   type SqlFragment,
@@ -37,16 +37,33 @@ import { scopedTargetOf } from "./slot.js";
 
 type Counted = Record<string, any>;
 
-/** A `belongsTo` that keeps a counter on its parent (`counterCache` is the parent's attribute). */
-type Counter = ResolvedAssociation & { readonly counterCache: string };
+/**
+ * A `belongsTo` that keeps a counter on its parent (`counterCache` is the parent's attribute), with the Model that
+ * declared it (`declaredOn`): a subclass inherits the counter as its parent counts it, within the parent's default
+ * scopes, whatever the subclass adds (a parent's `hasMany` of the declaring Model reads that Model's rows).
+ */
+type Counter = ResolvedAssociation & { readonly counterCache: string; readonly declaredOn: Function };
 
 const countersByModel = new WeakMap<Function, readonly Counter[]>();
+
+/** The topmost class above `model` (itself included) that has the same counter: the one whose declaration it is. */
+function declaringModel(model: Function, counter: ResolvedAssociation): Function {
+  let declaring = model;
+  for (let parent = Object.getPrototypeOf(model); typeof parent === "function" && parent !== Function.prototype; parent = Object.getPrototypeOf(parent)) {
+    const same = associationsOf(parent).get(counter.name);
+    if (!same || same.counterCache !== counter.counterCache || same.foreignKey !== counter.foreignKey) break;
+    declaring = parent;
+  }
+  return declaring;
+}
 
 /** The counters a child Model keeps, one per `belongsTo` with `counterCache`. */
 function countersOf(model: Function): readonly Counter[] {
   let counters = countersByModel.get(model);
   if (!counters) {
-    counters = [...associationsOf(model).values()].filter((association): association is Counter => association.counterCache !== undefined);
+    counters = [...associationsOf(model).values()]
+      .filter((association) => association.counterCache !== undefined)
+      .map((association) => ({ ...association, declaredOn: declaringModel(model, association) }) as Counter);
     countersByModel.set(model, counters);
   }
   return counters;
@@ -112,8 +129,8 @@ function mayRecount(plan: WritePlan, counter: Counter, scope: CountedScope | und
 /** The operations that keep counters: a record's own writes and a destroy's set-based ones; bulk writes skip them. */
 const COUNTED_OPERATIONS: ReadonlySet<string> = new Set(["create", "update", "destroy", "deleteDependents", "nullify"]);
 
-/** The scope each planned write counted within, for its outcome to move the loaded parents alike. */
-const scopesOfPlans = new WeakMap<object, CountedScope>();
+/** The scope each counter of a planned write counted within, for its outcome to move the loaded parents alike. */
+const scopesOfPlans = new WeakMap<object, Map<Counter, CountedScope | undefined>>();
 
 /**
  * Adds each counter's statements to a child's write, in its batch, counting only the rows within the child's default
@@ -154,21 +171,47 @@ function planCounter(plan: WritePlan, counter: Counter, scope: CountedScope | un
   }
 }
 
+/**
+ * The counters a set-based write of a Model's rows keeps besides the Model's own: those its rows' subclasses declare
+ * (single-table inheritance), each counting only that subclass's rows, as its queries select them (its type).
+ */
+function subclassCounters(model: Function): Array<[Counter, CountedScope]> {
+  return rowSubclassesOf(model).flatMap((subclass) => {
+    const own = countersOf(subclass).filter((counter) => counter.declaredOn === subclass);
+    if (own.length === 0) return [];
+    const rows = prepareRelationNow(withoutDefaultScope(relationOf(subclass)), "count", "counterCache", `count with await ${subclass.name}.count() instead`);
+    const params = new ParamWriter();
+    const typed = fragmentOf(joinWithAnd(selectParts(rows.description, rows.model, params, "count").where), params.params);
+    const scope = countedScopeOf(subclass);
+    const narrowed: CountedScope = { conditions: scope?.conditions ?? [], sql: scope ? sql`${typed} AND ${scope.sql}` : typed, attributes: undefined };
+    return own.map((counter): [Counter, CountedScope] => [counter, narrowed]);
+  });
+}
+
 /** Plans the counters of a child's write (see `planCounter`); bulk writes skip them, as in Rails. */
 function planCounters(plan: WritePlan): void {
   if (!COUNTED_OPERATIONS.has(plan.operation)) return;
-  const scope = countedScopeOf(plan.model);
-  if (scope) scopesOfPlans.set(plan, scope);
-  for (const counter of countersOf(plan.model.model)) planCounter(plan, counter, scope);
+  const scopes = new Map<Counter, CountedScope | undefined>();
+  const byModel = new Map<Function, CountedScope | undefined>();
+  for (const counter of countersOf(plan.model.model)) {
+    const { declaredOn } = counter;
+    if (!byModel.has(declaredOn)) byModel.set(declaredOn, countedScopeOf(declaredOn));
+    scopes.set(counter, byModel.get(declaredOn));
+    planCounter(plan, counter, scopes.get(counter));
+  }
+  scopesOfPlans.set(plan, scopes);
+  // A record's write is of its own class; a set-based one reaches rows of every subclass.
+  if (!plan.record) for (const [counter, scope] of subclassCounters(plan.model.model)) planCounter(plan, counter, scope);
 }
 
 /**
  * What a record's write did to each parent's count, by the parent's key: +1 for a parent it now counts in, -1 for
  * one it counted in before; undefined when the scope cannot be checked in memory (see `meetsConditions`).
  */
-function countChanges(plan: WritePlan, counter: Counter, conditions: readonly Condition[]): Map<string, number> | undefined {
+function countChanges(plan: WritePlan, counter: Counter): Map<string, number> | undefined {
   const { record, operation } = plan;
-  const scope = scopesOfPlans.get(plan);
+  const scope = scopesOfPlans.get(plan)?.get(counter);
+  const conditions = scope?.conditions ?? [];
   const recounted = operation === "update" && mayRecount(plan, counter, scope);
   const before = operation === "destroy" || recounted ? (name: string) => attributeWas(record, name) : undefined;
   const after = operation === "create" || recounted ? (name: string) => record.readAttribute(name) : undefined;
@@ -201,9 +244,8 @@ function parentsInMemory(record: Counted, counter: Counter): Set<Counted> {
 function countInMemory({ plan, error, changes }: WriteOutcome): void {
   const record = plan.record as Counted | undefined;
   if (!record || error !== undefined || changes === 0) return;
-  const conditions = scopesOfPlans.get(plan)?.conditions ?? [];
   for (const counter of countersOf(plan.model.model)) {
-    const moved = countChanges(plan, counter, conditions);
+    const moved = countChanges(plan, counter);
     if (!moved || moved.size === 0) continue;
     for (const parent of parentsInMemory(record, counter)) {
       if (parent.isNewRecord() || parent.isDestroyed() || !isAttributeLoaded(parent, counter.counterCache)) continue;
@@ -223,7 +265,10 @@ function counterOfCollection(association: ResolvedAssociation, owner: Function):
       association.kind !== "hasMany" || association.options.scope
         ? undefined
         : countersOf(association.target).find(
-            (each) => each.foreignKey === association.foreignKey && (each.target === owner || owner.prototype instanceof each.target),
+            (each) =>
+              each.declaredOn === association.target &&
+              each.foreignKey === association.foreignKey &&
+              (each.target === owner || owner.prototype instanceof each.target),
           );
     inverses.set(association, (counter = found?.counterCache ?? null));
   }
@@ -348,7 +393,7 @@ async function resetCounters(this: CountingModel, ids: unknown, ...names: unknow
 
 /** What the `counterCaches` plugin does (see counter-caches-plugin.ts), for the Models whose `belongsTo` keeps a counter. */
 export const counterCacheWork: PluginWork = {
-  appliesTo: (model) => countersOf(model).length > 0,
+  appliesTo: (model) => [model, ...rowSubclassesOf(model)].some((each) => countersOf(each).length > 0),
   methods: { resetCounters },
   hooks: {
     "write:plan": planCounters,

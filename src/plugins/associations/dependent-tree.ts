@@ -1,4 +1,4 @@
-import { relationOf } from "../../kernel/index.js";
+import { relationOf, rowSubclassesOf } from "../../kernel/index.js";
 import type { Dependent, ResolvedAssociation } from "./definition.js";
 import { type ReachStep, reachStepsOf } from "./reach-steps.js";
 import { associationsOf } from "./registry.js";
@@ -149,12 +149,23 @@ function dependentAssociations(model: Function): ResolvedAssociation[] {
 }
 
 /**
+ * The dependent associations of the rows of a Model reached below the owner: its own, then those its rows' subclasses
+ * declare (single-table inheritance: a question's answers, among a forum's posts), each name once. The owner is a
+ * record of its own class, whose associations are its own alone.
+ */
+function rowsDependentAssociations(model: Function): ResolvedAssociation[] {
+  const byName = new Map<string, ResolvedAssociation>();
+  for (const each of [model, ...rowSubclassesOf(model)]) for (const association of dependentAssociations(each)) if (!byName.has(association.name)) byName.set(association.name, association);
+  return [...byName.values()];
+}
+
+/**
  * Fills a level's nodes, and those below; a `destroy` whose target is already on the path loops back to it.
  * `above` is the node whose target the level is (`OWNER` for the owner's).
  */
 function fillLevel(level: Level, above: number, path: readonly Level[], all: BuiltNode[]): void {
   const here = [...path, level];
-  for (const association of dependentAssociations(level.model)) {
+  for (const association of above === OWNER ? dependentAssociations(level.model) : rowsDependentAssociations(level.model)) {
     const node: BuiltNode = { association, dependent: association.options.dependent!, tag: all.length + 1, children: [], parents: [], above };
     all.push(node);
     level.nodes.push(node);
@@ -299,7 +310,8 @@ function buildTree(model: Function): DependentTree {
   const destroys = all.filter((node) => node.dependent === "destroy");
   const reachSteps = reachStepsOf([...groups].reverse(), all);
   const plannable = all.every((node) => !scopeIsPerOwner(node.association));
-  const callbackFree = destroys.every((node) => !hasOtherDestroyHooks(node.association.target));
+  // A destroy's rows may be records of the target's subclasses, whose own callbacks need the records too.
+  const callbackFree = destroys.every(({ association: { target } }) => ![target, ...rowSubclassesOf(target)].some(hasOtherDestroyHooks));
   return {
     nodes,
     all,

@@ -1,4 +1,4 @@
-import { argumentError, type BatchItem, column, databaseForBatch, previewText, RecordNotFound, RecordNotSaved, type Relation, sql } from "../../kernel/index.js";
+import { argumentError, type BatchItem, column, databaseForBatch, defaultScopesOf, previewText, RecordNotFound, RecordNotSaved, type Relation, relationOf, sql } from "../../kernel/index.js";
 import { writeChildren } from "./child-writes.js";
 import { hasOtherDestroyHooks } from "./dependent-tree.js";
 import { recordsGiven } from "./given-records.js";
@@ -54,14 +54,32 @@ function joins(writes: Writing): { slot: AssociationSlot | undefined; owned: () 
 }
 
 /**
- * The owner's join rows that `set` replaces: all of them, or, for an association with a `scope`, those to the
- * targets it admits (as Rails replaces the loaded targets: a join row to a target outside the scope stays).
+ * The owner's join rows that `set` replaces: those to the targets the association reaches (as Rails replaces the
+ * loaded targets): a join row to a target outside its `scope`, hidden by the target's default scopes or of another
+ * tenant stays. Where the targets are loaded, `inReach` tells them apart in memory, and the join rows are read as
+ * they are (from memory too, where loaded).
  */
 function replacedJoins(writes: Writing): Relation {
   const rows = joins(writes).rows();
+  if (!narrowsTargets(writes) || writes.slot.loaded) return rows;
   const { owner, association } = writes.slot.requireOwner();
-  if (!association.options.scope) return rows;
   return rows.where(sql`${column(writes.source.ownKey)} IN ${keysOf(throughRelation(owner, association), writes.source.theirKey)}`);
+}
+
+/**
+ * Whether the association may reach fewer targets than its join rows hold: a `scope`, or a target Model whose queries
+ * leave rows out (a default scope, soft delete's too, or a plugin's condition, a tenant's).
+ */
+function narrowsTargets(writes: Writing): boolean {
+  const { association } = writes.slot.requireOwner();
+  return association.options.scope !== undefined || defaultScopesOf(association.target).length > 0 || relationOf(association.target).model.hooks.has("relation:where");
+}
+
+/** Of the join rows `replacedJoins` read, those to the targets the association reaches (see there). */
+function inReach(writes: Writing, read: readonly Loaded[]): readonly Loaded[] {
+  if (!narrowsTargets(writes) || !writes.slot.loaded) return read;
+  const reached = new Set((writes.slot.value as Loaded[]).map((target) => targetKey(writes, target)));
+  return read.filter((join) => reached.has(keyHeld(writes, join)));
 }
 
 /** Builds the join row of each target through the owner's join association (a new owner's save writes it). */
@@ -189,7 +207,7 @@ async function set(writes: Writing, targets: readonly Loaded[], current?: readon
     writes.slot.changeLoaded(() => []);
     return add(writes, targets);
   }
-  const existing = current ?? (await replacedJoins(writes).toArray());
+  const existing = inReach(writes, current ?? (await replacedJoins(writes).toArray()));
   const wanted = new Set(targets.filter((target) => !target.isNewRecord()).map((target) => targetKey(writes, target)));
   const dropped = existing.filter((join) => !wanted.has(keyHeld(writes, join)));
   const held = new Set(existing.map((join) => keyHeld(writes, join)));
