@@ -1,7 +1,8 @@
 /** Associations' dependents through loops: a Model its own dependent (threaded comments) and loops through several Models. */
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { belongsTo, connect, hasMany, Model, type QueryEvent, softDelete, withDatabase, withTenant } from "../../src/index.js";
+import { belongsTo, connect, defineApplicationRecord, hasMany, Model, type QueryEvent, softDelete, withDatabase, withTenant } from "../../src/index.js";
+import { BlobBase, bytes } from "../models/blob-users.js";
 import { countRows, recordingRoundTrips } from "../helpers/queries.js";
 import { CYCLE_TABLES_EMPTIED, modelCycles } from "../models/model-cycles.js";
 import { THREADED_TABLES, threadedComments } from "../models/threaded-comments.js";
@@ -560,6 +561,27 @@ describe("dependent destroy through a loop within a loop, rows pointing at each 
 });
 
 describe("dependent destroy with callbacks, rows pointing at each other through REFERENCES", () => {
+  it("two notes keyed by bytes that are each other's reply: the relink binds the keys as bytes, both gone", async () => {
+    await env.DB.exec("CREATE TABLE IF NOT EXISTS blob_notes (id BLOB PRIMARY KEY NOT NULL, parent_id BLOB REFERENCES blob_notes (id), body TEXT NOT NULL)");
+    await env.DB.exec("DELETE FROM blob_notes");
+    const log: string[] = [];
+    class Note extends defineApplicationRecord({}, BlobBase)({ id: "blob", parentId: "blob", body: "string" }) {
+      static override tableName = "blob_notes";
+      static {
+        this.afterDestroy((note) => void log.push(note.body!));
+      }
+      replies = hasMany(Note, { foreignKey: "parentId", dependent: "destroy" });
+    }
+    await Note.create({ id: bytes(0, 1), body: "first" });
+    await Note.create({ id: bytes(0, 2), body: "second", parentId: bytes(0, 1) });
+    await Note.where({ id: bytes(0, 1) }).updateAll({ parentId: bytes(0, 2) });
+    await Note.create({ id: bytes(9), body: "other" });
+    const first = await Note.find(bytes(0, 1));
+    expect(await first.destroy()).toBe(first);
+    expect(await Note.pluck("body")).toEqual(["other"]);
+    expect(log).toEqual(["second", "first"]);
+  });
+
   it("two comments that are each other's reply: two round trips, both gone, each callback once", async () => {
     const { Comment, Vote, log } = threadedComments({ callbacks: true });
     const first = await twoCommentCycle(Comment);

@@ -9,9 +9,12 @@
  * per table and column whatever the number of rows (their pairs bound as one JSON value).
  */
 import {
+  blobAwareJson,
+  blobJson,
   type Database,
   defineStatement,
   injectedName,
+  isBlob,
   jsonArraysWithinD1Limit,
   jsonOfBound,
   ParamWriter,
@@ -106,9 +109,15 @@ function linksOf(tree: DependentTree, owner: Owner, places: ReadonlyMap<Owner, D
   return links;
 }
 
+/** A key as JSON: bytes as `blobJson` writes them, which `pairElement` reads back as the same blob. */
+const keyJson = (key: unknown) => (isBlob(key) ? blobJson(key) : jsonOfBound(key));
+
+/** SQL reading element `index` of a pair: a key is never a JSON array but for bytes, so any may be read as if bytes. */
+const pairElement = (index: number) => blobAwareJson(`json_type(value, '$[${index}]')`, `json_extract(value, '$[${index}]')`, `json_extract(value, '$[${index}][0]')`);
+
 /** The pairs of a column's links as JSON arrays, each within D1's limit for one value. */
 function pairLists(edge: Edge, links: readonly Link[], value: (link: Link) => unknown): string[] {
-  const texts = links.map((link) => `[${jsonOfBound(link.row)},${jsonOfBound(value(link))}]`);
+  const texts = links.map((link) => `[${keyJson(link.row)},${keyJson(value(link))}]`);
   return jsonArraysWithinD1Limit(texts, `${edge.holder.name}.${edge.foreignKey}`);
 }
 
@@ -123,7 +132,7 @@ function setStatements(edge: Edge, lists: readonly string[], database: Database 
   const key = `${holder.quotedTable}.${quoteIdentifier(holder.primaryKey.column)}`;
   return lists.map((list) => {
     const params = new ParamWriter();
-    const pairs = `SELECT json_extract(value, '$[0]') AS ${ROW}, json_extract(value, '$[1]') AS ${VALUE} FROM json_each(${params.bind(list)})`;
+    const pairs = `SELECT ${pairElement(0)} AS ${ROW}, ${pairElement(1)} AS ${VALUE} FROM json_each(${params.bind(list)})`;
     const remains = `EXISTS (SELECT 1 FROM ${parent.quotedTable} WHERE ${quoteIdentifier(parent.primaryKey.column)} = ${ENTRY}.${VALUE})`;
     const where = [`${key} = ${ENTRY}.${ROW}`, ...(onlyWhereParentRemains ? [remains] : [])].join(" AND ");
     const sql = `UPDATE ${holder.quotedTable} SET ${column} = ${ENTRY}.${VALUE} FROM (${pairs}) AS ${ENTRY} WHERE ${where}`;
