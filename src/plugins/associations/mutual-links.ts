@@ -9,6 +9,7 @@
  * per table and column whatever the number of rows (their pairs bound as one JSON value).
  */
 import {
+  type Attribute,
   blobAwareJson,
   blobJson,
   type Database,
@@ -24,7 +25,7 @@ import {
   type Statement,
 } from "../../kernel/index.js";
 import { type DependentTree, OWNER } from "./dependent-tree.js";
-import { rowKeyOf } from "./keys.js";
+import { keyTexts, rowKeyOf } from "./keys.js";
 
 type Owner = Record<string, any>;
 
@@ -61,7 +62,8 @@ const VALUE = injectedName("value");
 const modelOf = (model: Function) => relationOf(model).model;
 const tableOf = (model: Function) => modelOf(model).quotedTable;
 const keyOf = (record: Owner): unknown => rowKeyOf(record, primaryKeyOf(record.constructor).name);
-const rowOf = (model: Function, key: unknown) => `${tableOf(model)} ${String(key)}`;
+// By the key's stored form: a plugin type's value object is a new one at each read, and no text of its own.
+const rowOf = (model: Function, key: unknown) => `${tableOf(model)} ${keyTexts(model, primaryKeyOf(model).name)(key)}`;
 
 /**
  * The foreign keys of the tree's `destroy` associations that a `REFERENCES` column can hold: those pointing at the
@@ -109,15 +111,23 @@ function linksOf(tree: DependentTree, owner: Owner, places: ReadonlyMap<Owner, D
   return links;
 }
 
-/** A key as JSON: bytes as `blobJson` writes them, which `pairElement` reads back as the same blob. */
-const keyJson = (key: unknown) => (isBlob(key) ? blobJson(key) : jsonOfBound(key));
+/**
+ * A key of the attribute as JSON, in the form it is stored (a plugin type's value object as its type stores it):
+ * bytes as `blobJson` writes them, which `pairElement` reads back as the same blob.
+ */
+function keyJson(attribute: Attribute, key: unknown): string | undefined {
+  const stored = key == null ? null : attribute.type.toDatabase(key);
+  return isBlob(stored) ? blobJson(stored) : jsonOfBound(stored);
+}
 
 /** SQL reading element `index` of a pair: a key is never a JSON array but for bytes, so any may be read as if bytes. */
 const pairElement = (index: number) => blobAwareJson(`json_type(value, '$[${index}]')`, `json_extract(value, '$[${index}]')`, `json_extract(value, '$[${index}][0]')`);
 
 /** The pairs of a column's links as JSON arrays, each within D1's limit for one value. */
 function pairLists(edge: Edge, links: readonly Link[], value: (link: Link) => unknown): string[] {
-  const texts = links.map((link) => `[${keyJson(link.row)},${keyJson(value(link))}]`);
+  const holder = modelOf(edge.holder);
+  const foreignKey = holder.byName.get(edge.foreignKey)!;
+  const texts = links.map((link) => `[${keyJson(holder.primaryKey, link.row)},${keyJson(foreignKey, value(link))}]`);
   return jsonArraysWithinD1Limit(texts, `${edge.holder.name}.${edge.foreignKey}`);
 }
 
