@@ -19,7 +19,7 @@ export type { Batchable } from "./database/batchable.js";
 export type { ComputedColumn, QueryPurpose, RelationData, SelectParts, OrderTerm } from "./sql/compiler.js";
 export { ParamWriter } from "./sql/param-writer.js";
 export { injectedName, isReservedName, reservedName } from "./sql/reserved-names.js";
-export { comparableStored, isBlob } from "./sql/blob-values.js";
+export { blobAwareJson, blobJson, comparableStored, isBlob } from "./sql/blob-values.js";
 export { assertValueWithinD1Limit, jsonArraysWithinD1Limit, jsonOfBound, MAX_VALUE_BYTES, utf8Length } from "./sql/bound-json.js";
 export { between, Comparison, gt, gte, ignoringCase, lt, lte, type Condition } from "./sql/conditions.js";
 export { currentDatabase, databaseForBatch, withDatabase, workerEnv } from "./database/context.js";

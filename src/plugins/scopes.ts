@@ -7,6 +7,7 @@ import {
   InvalidModel,
   pluginRelationOf,
   type RecordOfModel,
+  refuseExtraArguments,
   Relation,
   relationOf,
   type RelationOf,
@@ -33,8 +34,32 @@ const SCOPE_BODY = Symbol("recordflare.scope");
 
 type ScopeBody = (relation: Relation, ...args: unknown[]) => unknown;
 
-/** Runs a scope's body on a plain Relation (no other scopes inside), then gives the result the Model's methods. */
-function runScope(relation: Relation, name: string, body: ScopeBody, args: unknown[]): Relation {
+/** A declared scope: its body, how many arguments it takes (see `argumentsTaken`), and its name once known. */
+interface Scope {
+  readonly body: ScopeBody;
+  readonly taken: number;
+  /** The name of its static, learnt when its Model is finalized: the static's errors name the scope. */
+  name?: string;
+}
+
+/**
+ * How many arguments a scope's body takes after the Relation, when its source says so for sure: an arrow function
+ * of plain parameters, which has no `arguments` of its own (a trailing comma counts one more: never a refusal too
+ * many). Any number (Infinity) for any other body: its `length` cannot tell `(q)` from `(q, ...rest)` or
+ * `(q, days = 7)`, nor a `function` that reads `arguments`.
+ */
+function argumentsTaken(body: ScopeBody): number {
+  const parameters = /^\(?([\w$\s,]*)\)?\s*=>/.exec(String(body));
+  return parameters ? parameters[1]!.split(",").length - 1 : Infinity;
+}
+
+/**
+ * Runs a scope's body on a plain Relation (no other scopes inside), then gives the result the Model's methods. An
+ * argument past those its body takes is refused: ignored, it would silently query other rows than asked.
+ */
+function runScope(relation: Relation, name: string, { body, taken }: Scope, args: unknown[]): Relation {
+  // Checked first, so that a call of the right arity builds no text.
+  if (args.length > taken) refuseExtraArguments(`${relation.model.name}.${name}`, args.length, taken);
   const result = body(pluginRelationOf(relation), ...args);
   if (!(result instanceof Relation)) throw new TypeError(`${relation.model.name}.${name}: a scope must return a Relation`);
   return relationOf(modelClassOf(relation, result), result);
@@ -49,12 +74,15 @@ function modelClassOf(relation: Relation, result: Relation): Function {
   return database ? database.model(result.model.model) : result.model.model;
 }
 
-function scopesOf(model: Function): Map<string, ScopeBody> {
-  const scopes = new Map<string, ScopeBody>();
+function scopesOf(model: Function): Map<string, Scope> {
+  const scopes = new Map<string, Scope>();
   for (let current = model; current && current !== Function.prototype; current = Object.getPrototypeOf(current)) {
     for (const name of Object.getOwnPropertyNames(current)) {
       const value = Object.getOwnPropertyDescriptor(current, name)?.value;
-      if (typeof value === "function" && SCOPE_BODY in value && !scopes.has(name)) scopes.set(name, (value as unknown as Record<symbol, ScopeBody>)[SCOPE_BODY]!);
+      if (typeof value !== "function" || !(SCOPE_BODY in value) || scopes.has(name)) continue;
+      const scope = (value as unknown as Record<symbol, Scope>)[SCOPE_BODY]!;
+      scope.name ??= name;
+      scopes.set(name, scope);
     }
   }
   return scopes;
@@ -82,20 +110,22 @@ export const scopes = definePlugin({
   setup(base: Function & { scope?: unknown }) {
     base.scope = function scope(this: Function, body: ScopeBody) {
       if (typeof body !== "function") throw argumentError(`${this.name}.scope`, "a function of the Relation", body);
+      const scope: Scope = { body, taken: argumentsTaken(body) };
       // Not `this.all()`: a scope may itself be named like a static (the name check then refuses it).
       const scopeStatic = function (this: Function, ...args: unknown[]) {
-        return runScope(relationOf(this), "scope", body, args);
+        // relationOf first: resolving the Model finalizes it, which names the scope.
+        return runScope(relationOf(this), scope.name ?? "scope", scope, args);
       };
-      Object.defineProperty(scopeStatic, SCOPE_BODY, { value: body });
+      Object.defineProperty(scopeStatic, SCOPE_BODY, { value: scope });
       return scopeStatic;
     };
   },
   hooks: {
     "model:finalize"(model: Function) {
-      for (const [name, body] of scopesOf(model)) {
+      for (const [name, scope] of scopesOf(model)) {
         checkName(model, scopesBaseOf(model), name);
         defineRelationMethod(model, name, function (this: Relation, ...args: unknown[]) {
-          return runScope(this, name, body, args);
+          return runScope(this, name, scope, args);
         });
       }
     },

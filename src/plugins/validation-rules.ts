@@ -1,4 +1,16 @@
-import { anyMatch, attributeWas, castAs, databaseOfRecord, ignoringCase, isAttributeChanged, primaryKeyOf, type Relation, withoutDefaultScope } from "../kernel/index.js";
+import {
+  anyMatch,
+  attributeWas,
+  castAs,
+  comparableStored,
+  databaseOfRecord,
+  ignoringCase,
+  isAttributeChanged,
+  isBlob,
+  primaryKeyOf,
+  type Relation,
+  withoutDefaultScope,
+} from "../kernel/index.js";
 import { boolean, type Check, longForm, shortOrLong, trueOrObject } from "./validation-options.js";
 import { isBlank } from "./validation-skips.js";
 import type { Validator, ValidatorContext } from "./validator.js";
@@ -33,6 +45,8 @@ function numberOf(value: unknown): { number: number; integral: boolean } | undef
 /**
  * Equality as Rails' `include?` sees it: Dates by their time, `json` arrays by their items in order, objects by
  * their entries in any order (`{ a: 1, b: 2 }` is `{ b: 2, a: 1 }`, as Ruby's Hash equality says), at any depth.
+ * A plugin type's value may be bytes (by their content, whichever view holds them), a Map (by its entries) or a Set
+ * (by its members), which have no enumerable keys: any two of a kind would otherwise pass for equal.
  *
  * Not the kernel's `sameWritten` (relation-compatibility.ts), on purpose: the values here are cast attribute values,
  * and a plugin type's value object (a `Money`) is a new instance at each cast, which must match the one listed by its
@@ -43,10 +57,22 @@ function sameValue(allowed: unknown, value: unknown): boolean {
     return allowed instanceof Date && value instanceof Date && allowed.getTime() === value.getTime();
   }
   if (typeof allowed !== "object" || typeof value !== "object" || allowed === null || value === null) return allowed === value;
+  // Bytes as text of their content; a value that is no blob stays an object, never equal to that text.
+  if (isBlob(allowed) || isBlob(value)) return comparableStored(allowed) === comparableStored(value);
+  for (const Collection of [Map, Set]) {
+    if (allowed instanceof Collection || value instanceof Collection) {
+      return allowed instanceof Collection && value instanceof Collection && within([...allowed], [...value]) && within([...value], [...allowed]);
+    }
+  }
   if (Array.isArray(allowed) !== Array.isArray(value)) return false;
   const keys = Object.keys(allowed);
   const entries = value as Record<string, unknown>;
   return keys.length === Object.keys(value).length && keys.every((key) => Object.hasOwn(value, key) && sameValue((allowed as Record<string, unknown>)[key], entries[key]));
+}
+
+/** Whether each member of `ours` is one of `theirs`, as `sameValue` compares them (a Map's entries, a Set's members). */
+function within(ours: readonly unknown[], theirs: readonly unknown[]): boolean {
+  return ours.every((item) => theirs.some((other) => sameValue(item, other)));
 }
 
 /**

@@ -103,6 +103,26 @@ describe("in-place edits (Record 6)", () => {
     expect(setColumns(events[0]!.sql)).toEqual(["born_at", "updated_at"]);
     expect(await rowOf("users", user.id)).toMatchObject({ born_at: "1991-05-01T00:00:00.000Z" });
   });
+
+  it("the previous changes keep the values as saved: a json value or a Date edited in place after the save leaves them alone", async () => {
+    const user = await User.create({ name: "Ada", settings: { theme: "dark" }, bornAt: "1990-05-01" });
+    const settings = user.settings as { theme: string };
+    settings.theme = "light";
+    await user.save();
+    settings.theme = "edited after";
+    user.bornAt!.setUTCFullYear(1999);
+    expect(user.savedChanges()["settings"]).toEqual([{ theme: "dark" }, { theme: "light" }]);
+    expect(user.savedChangeTo("settings")).toEqual([{ theme: "dark" }, { theme: "light" }]);
+    expect(user.attributeBeforeLastSave("settings")).toEqual({ theme: "dark" });
+    (user.savedChangeTo("settings")![0] as { theme: string }).theme = "edited answer";
+    expect(user.attributeBeforeLastSave("settings")).toEqual({ theme: "dark" });
+
+    const created = await User.create({ name: "Bo", settings: { tags: ["a"] }, bornAt: "1990-05-01" });
+    (created.settings as { tags: string[] }).tags.push("b");
+    created.bornAt!.setUTCFullYear(1999);
+    expect(created.savedChangeTo("settings")).toEqual([null, { tags: ["a"] }]);
+    expect((created.savedChangeTo("bornAt")![1] as Date).toISOString()).toBe("1990-05-01T00:00:00.000Z");
+  });
 });
 
 // ---- Change tracking --------------------------------------------------------------------------------------

@@ -360,6 +360,14 @@ describe("guide: Conditions", () => {
     expect(() => User.where({ age: 1 }).or(Post.all() as never)).toThrow(IncompatibleRelation);
   });
 
+  it("or: bytes in the sql fragments of both orders are the same when their content is, whichever view holds them", async () => {
+    await User.createOrThrow({ name: "A", age: 1 });
+    const ordered = (bytes: ArrayBuffer | Uint8Array) => User.order(sql`${column("name")} = ${bytes} DESC`);
+    const either = ordered(new Uint8Array([1, 2])).where({ age: 1 }).or(ordered(new Uint8Array([1, 2]).buffer).where({ age: 2 }));
+    expect(await either.pluck("name")).toEqual(["A"]);
+    expect(() => ordered(new Uint8Array([1, 2])).or(ordered(new Uint8Array([1, 3])))).toThrow(IncompatibleRelation);
+  });
+
   it("comparison helpers on a boolean or json attribute throw TypeError; undefined throws TypeError", () => {
     expect(() => User.where({ settings: gt(1) as never }).toSql()).toThrow(TypeError);
     expect(() => User.where({ admin: gt(1) as never }).toSql()).toThrow(TypeError);

@@ -17,7 +17,8 @@ declare module "../../src/index.js" {
   }
 }
 
-class BlobBase extends ActiveRecord {
+/** The default base with a `blob` attribute type: bytes stored as they are. */
+export class BlobBase extends ActiveRecord {
   static override binding = "DB";
   static {
     this.use(definePlugin({ name: "blob-type", setup: () => defineAttributeType("blob", blob) }));

@@ -1,7 +1,29 @@
 /** Associations' dependents through loops: a Model its own dependent (threaded comments) and loops through several Models. */
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { belongsTo, connect, hasMany, Model, type QueryEvent, softDelete, withDatabase, withTenant } from "../../src/index.js";
+import { belongsTo, connect, defineApplicationRecord, hasMany, Model, type QueryEvent, softDelete, withDatabase, withTenant } from "../../src/index.js";
+import { BlobBase, bytes } from "../models/blob-users.js";
+import { type AttributeTypeDefinition, defineAttributeType, definePlugin } from "../../src/plugin.js";
+import { ActiveRecord } from "../../src/index.js";
+
+/** A key held in a value object, a new one at each read, stored as its text. */
+class Code {
+  constructor(readonly text: string) {}
+}
+
+const code: AttributeTypeDefinition<Code> = {
+  cast: (value) => (value instanceof Code ? value : typeof value === "string" ? new Code(value) : undefined),
+  toDatabase: (value) => value.text,
+  fromDatabase: (stored) => new Code(String(stored)),
+};
+
+/** The default base with a `code` attribute type: a key as a value object. */
+class CodeBase extends ActiveRecord {
+  static override binding = "DB";
+  static {
+    this.use(definePlugin({ name: "code-type", setup: () => defineAttributeType("code", code) }));
+  }
+}
 import { countRows, recordingRoundTrips } from "../helpers/queries.js";
 import { CYCLE_TABLES_EMPTIED, modelCycles } from "../models/model-cycles.js";
 import { THREADED_TABLES, threadedComments } from "../models/threaded-comments.js";
@@ -560,6 +582,27 @@ describe("dependent destroy through a loop within a loop, rows pointing at each 
 });
 
 describe("dependent destroy with callbacks, rows pointing at each other through REFERENCES", () => {
+  it("two notes keyed by bytes that are each other's reply: the relink binds the keys as bytes, both gone", async () => {
+    await env.DB.exec("CREATE TABLE IF NOT EXISTS blob_notes (id BLOB PRIMARY KEY NOT NULL, parent_id BLOB REFERENCES blob_notes (id), body TEXT NOT NULL)");
+    await env.DB.exec("DELETE FROM blob_notes");
+    const log: string[] = [];
+    class Note extends defineApplicationRecord({}, BlobBase)({ id: "blob", parentId: "blob", body: "string" }) {
+      static override tableName = "blob_notes";
+      static {
+        this.afterDestroy((note) => void log.push(note.body!));
+      }
+      replies = hasMany(Note, { foreignKey: "parentId", dependent: "destroy" });
+    }
+    await Note.create({ id: bytes(0, 1), body: "first" });
+    await Note.create({ id: bytes(0, 2), body: "second", parentId: bytes(0, 1) });
+    await Note.where({ id: bytes(0, 1) }).updateAll({ parentId: bytes(0, 2) });
+    await Note.create({ id: bytes(9), body: "other" });
+    const first = await Note.find(bytes(0, 1));
+    expect(await first.destroy()).toBe(first);
+    expect(await Note.pluck("body")).toEqual(["other"]);
+    expect(log).toEqual(["second", "first"]);
+  });
+
   it("two comments that are each other's reply: two round trips, both gone, each callback once", async () => {
     const { Comment, Vote, log } = threadedComments({ callbacks: true });
     const first = await twoCommentCycle(Comment);
@@ -568,6 +611,28 @@ describe("dependent destroy with callbacks, rows pointing at each other through 
     expect(trips).toHaveLength(2);
     expect([await countRows("tc_comments"), await countRows("tc_votes")]).toEqual([0, 0]);
     expect(log).toEqual(["before first", "before second", "after second", "after first"]);
+  });
+
+  it("two notes keyed by a plugin type's value objects that are each other's reply: relinked by their stored keys, both gone", async () => {
+    await env.DB.exec("CREATE TABLE IF NOT EXISTS coded_notes (id TEXT PRIMARY KEY NOT NULL, parent_id TEXT REFERENCES coded_notes (id), body TEXT NOT NULL)");
+    await env.DB.exec("DELETE FROM coded_notes");
+    const log: string[] = [];
+    class Note extends defineApplicationRecord({}, CodeBase)({ id: "code" as "string", parentId: "code" as "string", body: "string" }) {
+      static override tableName = "coded_notes";
+      static {
+        this.afterDestroy((note) => void log.push(note.body!));
+      }
+      replies = hasMany(Note, { foreignKey: "parentId", dependent: "destroy" });
+    }
+    await Note.create({ id: "a", body: "first" });
+    await Note.create({ id: "b", body: "second", parentId: "a" });
+    await Note.where({ id: "a" }).updateAll({ parentId: "b" });
+    await Note.create({ id: "c", body: "other", parentId: "b" });
+    await Note.create({ id: "z", body: "elsewhere" });
+    const first = await Note.find("a");
+    expect(await first.destroy()).toBe(first);
+    expect(await Note.pluck("body")).toEqual(["elsewhere"]);
+    expect(log.sort()).toEqual(["first", "other", "second"]);
   });
 
   it("three comments in a ring, and a thread below one of them: every comment gone, another thread untouched", async () => {

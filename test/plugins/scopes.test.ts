@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import { connect, gt, gte, InvalidModel, lte, type RelationOf, type ScopeStatic } from "../../src/index.js";
 import { Relation } from "../../src/plugin.js";
-import { thrown } from "../helpers/errors.js";
+import { thrown, typeError } from "../helpers/errors.js";
 import { listen } from "../helpers/queries.js";
 import { User } from "../models/fixtures.js";
 
@@ -116,6 +116,32 @@ describe("rule 2: arguments and anything computed inside are evaluated at call t
     expect(Member.named("Bob").toSql().params).toEqual(["Bob"]);
     expect(await Member.byName().pluck("name")).toEqual(["Ada", "Bob", "Cy", "Dee", "Eve"]);
     expect(await Member.byName("desc").pluck("name")).toEqual(["Eve", "Dee", "Cy", "Bob", "Ada"]);
+  });
+
+  it("more arguments than an arrow body of plain parameters takes throw TypeError naming the Model and the scope", () => {
+    const extra = (call: () => unknown) => typeError(call);
+    expect(extra(() => (Member.named as any)("Ada", "Bob"))).toBe("Member.named takes one argument, not 2");
+    expect(extra(() => (Member.where({}).named as any)("Ada", "Bob"))).toBe("Member.named takes one argument, not 2");
+    expect(extra(() => (Member.adults as any)(30))).toBe("Member.adults takes no argument");
+    expect(extra(() => (Senior.adults as any)(30))).toBe("Senior.adults takes no argument");
+    class Taking extends User {
+      static bare = this.scope(() => User.all());
+      static single = this.scope((q, age: number) => q.where({ age }));
+      static both = this.scope((q, name: string, age: number) => q.where({ name, age }));
+      // Any number taken, as far as the source can tell: no refusal.
+      static rest = this.scope((q, ...names: string[]) => q.where({ name: names }));
+      static defaulted = this.scope((q, age: number = 1) => q.where({ age }));
+      static classic = this.scope(function (q, ...args: unknown[]) {
+        return q.where({ name: String(args[0]) });
+      });
+    }
+    expect(extra(() => (Taking.bare as any)(1))).toBe("Taking.bare takes no argument");
+    expect(extra(() => (Taking.single as any)(1, 2))).toBe("Taking.single takes one argument, not 2");
+    expect(extra(() => (Taking.both as any)("a", 1, 2))).toBe("Taking.both takes 2 arguments, not 3");
+    expect(Taking.both("a", 1).toSql().params).toEqual(["a", 1]);
+    expect(Taking.rest("a", "b", "c").toSql().params).toEqual(['["a","b","c"]']);
+    expect(Taking.defaulted(2).toSql().params).toEqual([2]);
+    expect(Taking.classic("a").toSql().params).toEqual(["a"]);
   });
 
   it("the body runs at each call, reading variables as they are then", async () => {

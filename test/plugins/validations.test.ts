@@ -1,10 +1,14 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import {
+  abort,
+  ActiveRecord,
+  defineApplicationRecord,
   InvalidModel,
   Model,
   RecordInvalid,
 } from "../../src/index.js";
+import { type AttributeTypeDefinition, defineAttributeType, definePlugin } from "../../src/plugin.js";
 import { resetDatabase } from "../helpers/db.js";
 import { listen, countRows } from "../helpers/queries.js";
 import { User, ApplicationRecord as FixtureApplicationRecord } from "../models/fixtures.js";
@@ -13,6 +17,16 @@ import { AuditItem } from "../models/audit-items.js";
 import { ApplicationRecord } from "../models/items-and-counters.js";
 
 beforeEach(resetDatabase);
+
+/** A plugin type whose value is whatever is assigned (a Map, a Set, bytes): what validations see of a value object. */
+const kept: AttributeTypeDefinition<unknown> = { cast: (value) => value, toDatabase: () => "kept", fromDatabase: (stored) => stored };
+
+class KeptBase extends ActiveRecord {
+  static override binding = "DB";
+  static {
+    this.use(definePlugin({ name: "kept-type", setup: () => defineAttributeType("kept", kept) }));
+  }
+}
 
 class Member extends User {
   static {
@@ -120,6 +134,37 @@ describe("validations", () => {
     expect(await errorTypes("settings", inclusion, { settings: { a: 1, b: [{ c: 2 }] } })).toEqual(["inclusion"]);
     expect(await errorTypes("settings", inclusion, { settings: { a: 1, b: [{ c: 2, d: 3 }], e: null } })).toEqual(["inclusion"]);
     expect(await errorTypes("settings", inclusion, { settings: { 0: 1, 1: 2 } })).toEqual(["inclusion"]);
+  });
+
+  it("inclusion compares a plugin type's Maps by their entries, Sets by their members, bytes by their content", async () => {
+    const allowed = [new Map([["a", { b: 1 }]]), new Set(["x", "y"]), new Uint8Array([1, 2]).buffer];
+    // Typed as json, whose value is unknown too, so that no other test sees the type name.
+    class Kept extends defineApplicationRecord({}, KeptBase)({ id: { type: "string", null: false }, name: "string", email: "kept" as "json" }) {
+      static override tableName = "users";
+      static {
+        this.validates("email", { inclusion: allowed });
+        // Validated only: nothing is written.
+        this.beforeSave(() => {
+          throw abort("validated only");
+        });
+      }
+    }
+    const included = async (email: unknown) => {
+      const record = Kept.build({ id: "k", name: "Ada", email });
+      expect(await record.save()).toBe(false);
+      return record.errors.on("email").length === 0;
+    };
+    expect(await included(new Map([["a", { b: 1 }]]))).toBe(true);
+    expect(await included(new Set(["y", "x"]))).toBe(true);
+    expect(await included(new Uint8Array([1, 2]).buffer)).toBe(true);
+    expect(await included(new Uint8Array([1, 2]))).toBe(true);
+    expect(await included(new Map([["a", { b: 2 }]]))).toBe(false);
+    expect(await included(new Map())).toBe(false);
+    expect(await included(new Set(["x"]))).toBe(false);
+    expect(await included(new Set())).toBe(false);
+    expect(await included(new Uint8Array([1, 3]).buffer)).toBe(false);
+    expect(await included(new ArrayBuffer(0))).toBe(false);
+    expect(await included({})).toBe(false);
   });
 
   it("uniqueness asks the database the record writes through", async () => {

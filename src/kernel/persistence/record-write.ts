@@ -1,6 +1,6 @@
 import type { Attribute } from "../records/attributes.js";
 import type { SaveOperation } from "../plugin-api/hooks.js";
-import { changedAttributes, currentValue, originalValue, type RecordState, STATE } from "../records/record-state.js";
+import { changedAttributes, currentValue, type RecordState, STATE, storedValue } from "../records/record-state.js";
 import type { Statement } from "../sql/statement.js";
 import { compileSave, deleteStatement } from "./write-compiler.js";
 import type { OutcomeReport } from "./write-outcome.js";
@@ -89,10 +89,15 @@ export function valuesToWrite(record: object, operation: SaveOperation): Map<str
   return currentValues((record as { [STATE]: RecordState })[STATE], attributesToWrite(record, operation));
 }
 
-/** The changes a save of `attributes` makes: each from its value as last saved to the one written. */
+/**
+ * The changes a save of `attributes` makes, in stored form: each from its value as last saved to the one written.
+ * Stored forms are copies, where a value may be an object the record still holds (see `RecordState.savedChanges`).
+ */
 export function changesOf(state: RecordState, attributes: readonly Attribute[]): Record<string, [unknown, unknown]> {
   const changes: Record<string, [unknown, unknown]> = {};
-  for (const attribute of attributes) changes[attribute.name] = [originalValue(state, attribute), currentValue(state, attribute)];
+  for (const attribute of attributes) {
+    changes[attribute.name] = [state.isNew ? null : state.row[attribute.column], storedValue(attribute, currentValue(state, attribute))];
+  }
   return changes;
 }
 

@@ -5,7 +5,7 @@ import type { Database } from "../database/database.js";
 import type { SaveContext, SaveOperation } from "../plugin-api/hooks.js";
 import { loadRow } from "../records/hydrate.js";
 import { runLoadStage } from "../records/load-stage.js";
-import { keepAssignedInFlight, type RecordState, STATE, storedValue } from "../records/record-state.js";
+import { keepAssignedInFlight, type RecordState, STATE } from "../records/record-state.js";
 
 /**
  * Runs hooks that may abort; an abort sets `abortReason` and answers false. After-hooks run this way too: an abort
@@ -50,10 +50,7 @@ export function finishSave(
   } else if (result !== undefined) {
     const row = { ...state.row };
     // The values written, not those assigned since: those stay changes.
-    for (const [name, [, value]] of Object.entries(changes)) {
-      const attribute = state.model.byName.get(name)!;
-      row[attribute.column] = storedValue(attribute, value);
-    }
+    for (const [name, [, stored]] of Object.entries(changes)) row[state.model.byName.get(name)!.column] = stored;
     state.row = row;
     // What the write set is known now, even where a partial select had not loaded it.
     if (state.loaded) state.loaded = new Set([...state.loaded, ...Object.keys(changes)]);

@@ -4,7 +4,7 @@ import { UNCASTABLE } from "./attribute-types.js";
 import type { Attribute } from "./attributes.js";
 import { sameStored } from "../sql/blob-values.js";
 import { castConditionValue } from "../sql/conditions.js";
-import { changedAttributes, currentValue, isChanged, originalValue, type RecordState, STATE, storedValue } from "./record-state.js";
+import { changedAttributes, currentValue, isChanged, originalValue, readStored, type RecordState, STATE, storedValue } from "./record-state.js";
 
 // Change tracking read from a record's kernel state. The changeTracking plugin installs `changeTrackingMethods` on
 // records; plugins that only ask whether a save changes an attribute (uniqueness, required parents) call
@@ -55,10 +55,17 @@ export function attributeWas(record: object, name: string): unknown {
   return originalValue(state, loadedAttribute(state, name, "attributeWas"));
 }
 
-function savedChangeTo(record: object, name: string): [unknown, unknown] | undefined {
+/** A change the last save wrote, read as fresh values (see `RecordState.savedChanges`). */
+function readChange(attribute: Attribute, [old, written]: readonly [unknown, unknown]): [unknown, unknown] {
+  return [readStored(attribute, old), readStored(attribute, written)];
+}
+
+/** The `[old, new]` the last save wrote to the attribute, or undefined. */
+function savedChangeTo(record: object, name: string, method: string): [unknown, unknown] | undefined {
   const state = stateOf(record);
-  attributeNamed(state.model, name, "savedChangeTo");
-  return state.savedChanges[name];
+  const attribute = attributeNamed(state.model, name, method);
+  const change = state.savedChanges[name];
+  return change && readChange(attribute, change);
 }
 
 /** The record methods of change tracking, which the changeTracking plugin installs: each reads its record's state. */
@@ -102,22 +109,23 @@ export const changeTrackingMethods = {
 
   /** The changes the last save wrote, as `[old, new]`. */
   savedChanges(this: object): Record<string, [unknown, unknown]> {
-    return { ...stateOf(this).savedChanges };
+    const { savedChanges, model } = stateOf(this);
+    return Object.fromEntries(Object.entries(savedChanges).map(([name, change]) => [name, readChange(model.byName.get(name)!, change)]));
   },
 
   /** The `[old, new]` the last save wrote to the attribute, or undefined. */
   savedChangeTo(this: object, name: string): [unknown, unknown] | undefined {
-    return savedChangeTo(this, name);
+    return savedChangeTo(this, name, "savedChangeTo");
   },
 
   /** Whether the last save changed the attribute. */
   hasSavedChangeTo(this: object, name: string): boolean {
-    return savedChangeTo(this, name) !== undefined;
+    return savedChangeTo(this, name, "hasSavedChangeTo") !== undefined;
   },
 
   /** The attribute's value before the last save: the stored value when that save did not change it. */
   attributeBeforeLastSave(this: object, name: string): unknown {
-    const change = savedChangeTo(this, name);
+    const change = savedChangeTo(this, name, "attributeBeforeLastSave");
     const state = stateOf(this);
     return change ? change[0] : originalValue(state, loadedAttribute(state, name, "attributeBeforeLastSave"));
   },

@@ -31,6 +31,10 @@ export class RecordState {
   isNew = true;
   destroyed = false;
   database: Database | undefined = undefined;
+  /**
+   * What the last save wrote, `[old, new]` by attribute name, in stored form: read as fresh values on each ask, so that
+   * a value edited in place since (a json object, a Date) leaves them as they were saved.
+   */
   savedChanges: Readonly<Record<string, [unknown, unknown]>> = NOTHING;
   abortReason: string | undefined = undefined;
   /** The save or destroy in progress, from its checks until the record learnt its outcome: another is refused meanwhile. */
@@ -137,8 +141,7 @@ export function keepAssignedInFlight(state: RecordState, values: Record<string, 
 export function currentValue(state: RecordState, attribute: Attribute): unknown {
   const value = state.values[attribute.name];
   if (value !== undefined || state.isNew) return value ?? null;
-  const raw = state.row[attribute.column];
-  const loaded = raw === null || raw === undefined ? null : attribute.type.fromDatabase(raw);
+  const loaded = readStored(attribute, state.row[attribute.column]);
   state.values[attribute.name] = loaded;
   return loaded;
 }
@@ -155,11 +158,14 @@ function originalStoredValue(state: RecordState, attribute: Attribute): unknown 
   return raw === null || raw === undefined ? null : attribute.type.canonical(raw);
 }
 
+/** A value as D1 stores it (or as a save writes it), read as a fresh JavaScript value; null for NULL. */
+export function readStored(attribute: Attribute, stored: unknown): unknown {
+  return stored === null || stored === undefined ? null : attribute.type.fromDatabase(stored);
+}
+
 /** The attribute's value as last loaded or saved, as a fresh JavaScript value. */
 export function originalValue(state: RecordState, attribute: Attribute): unknown {
-  if (state.isNew) return null;
-  const raw = state.row[attribute.column];
-  return raw === null || raw === undefined ? null : attribute.type.fromDatabase(raw);
+  return state.isNew ? null : readStored(attribute, state.row[attribute.column]);
 }
 
 /** Whether an attribute differs from what was last loaded or saved. */

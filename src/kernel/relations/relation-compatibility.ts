@@ -1,5 +1,6 @@
 import type { OrderTerm, RelationData } from "./relation-data.js";
 import type { ResolvedModel } from "../records/resolve.js";
+import { isBlob, sameStored } from "../sql/blob-values.js";
 import { ColumnReference, SqlFragment } from "../sql/sql.js";
 
 /**
@@ -13,8 +14,8 @@ export function loadedAttributes(data: RelationData, model: ResolvedModel): Read
 
 /**
  * Whether two values a user wrote into a description are the same: primitives by `Object.is`, Dates by their time,
- * `sql` fragments and `column()` references by what they say, lists and plain objects by their contents. Anything
- * else (a class instance of a plugin's) only when it is the same object.
+ * bytes by their content, `sql` fragments and `column()` references by what they say, lists and plain objects by
+ * their contents. Anything else (a class instance of a plugin's) only when it is the same object.
  *
  * Not the inclusion validation's `sameValue` (validation-rules.ts), on purpose: here "same" lets `or` merge two
  * Relations, so a class instance whose meaning it cannot read (a plugin's entry with private state) must never pass
@@ -25,6 +26,8 @@ export function loadedAttributes(data: RelationData, model: ResolvedModel): Read
 function sameWritten(ours: unknown, theirs: unknown): boolean {
   if (Object.is(ours, theirs)) return true;
   if (typeof ours !== "object" || typeof theirs !== "object" || ours === null || theirs === null) return false;
+  // Bytes bind as their content, whichever view holds them: a copy says what the original says.
+  if (isBlob(ours) || isBlob(theirs)) return sameStored(ours, theirs);
   if (ours.constructor !== theirs.constructor) return false;
   if (ours instanceof Date) return ours.getTime() === (theirs as Date).getTime();
   if (ours instanceof ColumnReference) return ours.attribute === (theirs as ColumnReference).attribute;

@@ -9,9 +9,13 @@
  * per table and column whatever the number of rows (their pairs bound as one JSON value).
  */
 import {
+  type Attribute,
+  blobAwareJson,
+  blobJson,
   type Database,
   defineStatement,
   injectedName,
+  isBlob,
   jsonArraysWithinD1Limit,
   jsonOfBound,
   ParamWriter,
@@ -21,7 +25,7 @@ import {
   type Statement,
 } from "../../kernel/index.js";
 import { type DependentTree, OWNER } from "./dependent-tree.js";
-import { rowKeyOf } from "./keys.js";
+import { keyTexts, rowKeyOf } from "./keys.js";
 
 type Owner = Record<string, any>;
 
@@ -58,7 +62,8 @@ const VALUE = injectedName("value");
 const modelOf = (model: Function) => relationOf(model).model;
 const tableOf = (model: Function) => modelOf(model).quotedTable;
 const keyOf = (record: Owner): unknown => rowKeyOf(record, primaryKeyOf(record.constructor).name);
-const rowOf = (model: Function, key: unknown) => `${tableOf(model)} ${String(key)}`;
+// By the key's stored form: a plugin type's value object is a new one at each read, and no text of its own.
+const rowOf = (model: Function, key: unknown) => `${tableOf(model)} ${keyTexts(model, primaryKeyOf(model).name)(key)}`;
 
 /**
  * The foreign keys of the tree's `destroy` associations that a `REFERENCES` column can hold: those pointing at the
@@ -106,9 +111,23 @@ function linksOf(tree: DependentTree, owner: Owner, places: ReadonlyMap<Owner, D
   return links;
 }
 
+/**
+ * A key of the attribute as JSON, in the form it is stored (a plugin type's value object as its type stores it):
+ * bytes as `blobJson` writes them, which `pairElement` reads back as the same blob.
+ */
+function keyJson(attribute: Attribute, key: unknown): string | undefined {
+  const stored = key == null ? null : attribute.type.toDatabase(key);
+  return isBlob(stored) ? blobJson(stored) : jsonOfBound(stored);
+}
+
+/** SQL reading element `index` of a pair: a key is never a JSON array but for bytes, so any may be read as if bytes. */
+const pairElement = (index: number) => blobAwareJson(`json_type(value, '$[${index}]')`, `json_extract(value, '$[${index}]')`, `json_extract(value, '$[${index}][0]')`);
+
 /** The pairs of a column's links as JSON arrays, each within D1's limit for one value. */
 function pairLists(edge: Edge, links: readonly Link[], value: (link: Link) => unknown): string[] {
-  const texts = links.map((link) => `[${jsonOfBound(link.row)},${jsonOfBound(value(link))}]`);
+  const holder = modelOf(edge.holder);
+  const foreignKey = holder.byName.get(edge.foreignKey)!;
+  const texts = links.map((link) => `[${keyJson(holder.primaryKey, link.row)},${keyJson(foreignKey, value(link))}]`);
   return jsonArraysWithinD1Limit(texts, `${edge.holder.name}.${edge.foreignKey}`);
 }
 
@@ -123,7 +142,7 @@ function setStatements(edge: Edge, lists: readonly string[], database: Database 
   const key = `${holder.quotedTable}.${quoteIdentifier(holder.primaryKey.column)}`;
   return lists.map((list) => {
     const params = new ParamWriter();
-    const pairs = `SELECT json_extract(value, '$[0]') AS ${ROW}, json_extract(value, '$[1]') AS ${VALUE} FROM json_each(${params.bind(list)})`;
+    const pairs = `SELECT ${pairElement(0)} AS ${ROW}, ${pairElement(1)} AS ${VALUE} FROM json_each(${params.bind(list)})`;
     const remains = `EXISTS (SELECT 1 FROM ${parent.quotedTable} WHERE ${quoteIdentifier(parent.primaryKey.column)} = ${ENTRY}.${VALUE})`;
     const where = [`${key} = ${ENTRY}.${ROW}`, ...(onlyWhereParentRemains ? [remains] : [])].join(" AND ");
     const sql = `UPDATE ${holder.quotedTable} SET ${column} = ${ENTRY}.${VALUE} FROM (${pairs}) AS ${ENTRY} WHERE ${where}`;
