@@ -112,11 +112,11 @@ describe("guide: Errors, the constraint errors of D1 (on local D1, which enforce
     expect(await User.where({ id: user.id }).count()).toBe(1);
   });
 
-  it("in a batch of several Models' writes, D1 does not say which failed: the message names no Model", async () => {
+  it("in a batch of several Models' writes, D1 does not say which failed: the message names each Model written as the one it may be", async () => {
     const { batch } = await import("../../src/index.js");
     const error = await rejectionOf(batch([User.build({ name: "Ada" }).toSave(), Post.build({ userId: "nobody", title: "t" }).toSave()]));
     expect(error).toBeInstanceOf(InvalidForeignKey);
-    expect(error.message).toMatch(/^a FOREIGN KEY constraint failed/);
+    expect(error.message).toMatch(/^User or Post: a FOREIGN KEY constraint failed/);
     expect(await User.all().count()).toBe(0);
   });
 

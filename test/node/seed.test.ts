@@ -58,6 +58,24 @@ describe("recordflare seed", () => {
     expect(count(folder)).toBe(10_000);
   }, 240_000);
 
+  it("keeps the Models' class names, which name their rows (a polymorphic type, an inferred foreign key), when a class refers to itself", () => {
+    const folder = seededApp();
+    // A static that names its own class is what makes a bundler rename the class (var User = class _User).
+    write(folder, "src/models/user.ts", `import { ApplicationRecord } from "./application-record.js";
+
+export class User extends ApplicationRecord("users") {
+  static named = this.scope((q, name: string) => q.where({ name }).merge(User.all()));
+}
+`);
+    write(folder, "src/db/seeds.ts", `import { User } from "../models/user.js";
+
+export default async function seed() {
+  console.log(User.name);
+}
+`);
+    expect(ok(folder, "seed")).toBe("User\nseeded     DB (local) from src/db/seeds.ts\n");
+  }, 240_000);
+
   it("a missing seeds file, or a binding the configuration lacks, is refused with what to do", () => {
     const folder = seededApp();
     const missing = run(folder, "seed");

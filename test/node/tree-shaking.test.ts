@@ -52,7 +52,7 @@ export default { fetch: async (request, env) => Response.json(await connect(env.
 // module whose top level calls functions: it is dropped only because dist keeps one module per source file.
 const VALIDATIONS = "validates takes an attribute name";
 const ASSOCIATIONS = "has no association";
-const ASSOCIATION_SLOT = "is not loaded: await";
+const ASSOCIATION_SLOT = "load() first, or query with includes";
 const PERMITTING = "permit takes a plain object";
 const TABLE_NAMING = "equipment";
 const CALCULATIONS = "pluck needs at least one";

@@ -321,7 +321,7 @@ describe("guide: Associations, prose claims", () => {
 
   it("get() of an association not loaded throws AssociationNotLoaded; also on a record made with new", async () => {
     const entry = Entry.build({ userId: "x", title: "t" });
-    expect(() => entry.author.get()).toThrow(AssociationNotLoaded);
+    expect(() => entry.author.get()).toThrow(new AssociationNotLoaded(`Entry.author.get: author is not loaded; await author.load() first, or query with includes("author")`));
     expect(() => new Entry().author.get()).toThrow(AssociationNotLoaded);
   });
 

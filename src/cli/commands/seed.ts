@@ -58,6 +58,9 @@ async function bundledRunner(root: string, seedsFile: string, folder: string): P
     format: "esm",
     target: "node22",
     packages: "external",
+    // A class that names itself in a static would be renamed (`_User`), and a class's name is data: a polymorphic
+    // type, an inferred foreign key. wrangler keeps names for the Worker alike.
+    keepNames: true,
     outfile,
     logLevel: "silent",
   });

@@ -16,16 +16,13 @@ function modelOfTable(statements: readonly Statement[], table: string): Statemen
 }
 
 /**
- * The one Model that the writing statements sent are of, when D1 names no table: a batch that writes rows of
- * several Models does not say which of them failed.
+ * Names the Models whose rows the writing statements sent write, as the start of a message (`User: `): D1 names no
+ * table for these constraints, and in a batch that writes several Models' rows (a destroy with its dependents) it
+ * does not say which statement failed, so each is named as the one it may be (`Comment or Post or User: `).
  */
-function modelOfWrites(statements: readonly Statement[]): StatementModel | undefined {
-  const models = new Set(statements.filter((statement) => !isReadOnlySql(statement.sql)).map((statement) => statement.model));
-  return models.size === 1 ? [...models][0] : undefined;
-}
-
-function ownerPrefix(model: StatementModel | undefined): string {
-  return model ? `${model.name}: ` : "";
+function ownerPrefix(statements: readonly Statement[]): string {
+  const models = new Set(statements.filter((statement) => statement.model && !isReadOnlySql(statement.sql)).map((statement) => statement.model!.name));
+  return models.size > 0 ? `${[...models].join(" or ")}: ` : "";
 }
 
 function notNullError(statements: readonly Statement[], qualified: string, cause: unknown): NotNullViolation {
@@ -62,7 +59,7 @@ export function translateError(error: unknown, statements: readonly Statement[])
   const unique = UNIQUE.exec(message);
   if (unique) return uniqueError(statements, unique[1]!, error);
   if (FOREIGN_KEY.test(message)) {
-    const owner = ownerPrefix(modelOfWrites(statements));
+    const owner = ownerPrefix(statements);
     const reason = "a key refers to no row, or a row still referred to was deleted (D1 does not say which key)";
     return new InvalidForeignKey(`${owner}a FOREIGN KEY constraint failed: ${reason}`, { cause: error });
   }
@@ -70,9 +67,9 @@ export function translateError(error: unknown, statements: readonly Statement[])
   if (notNull) return notNullError(statements, notNull[1]!, error);
   // Read from one message: the expression runs to its end, where the other message would follow.
   const check = messages.map((text) => CHECK.exec(text.trim())).find((match) => match !== null);
-  if (check) return new CheckViolation(`${ownerPrefix(modelOfWrites(statements))}CHECK constraint failed: ${check[1]}`, { cause: error });
+  if (check) return new CheckViolation(`${ownerPrefix(statements)}CHECK constraint failed: ${check[1]}`, { cause: error });
   if (NO_CONFLICT_TARGET.test(message)) {
-    const owner = ownerPrefix(modelOfWrites(statements));
+    const owner = ownerPrefix(statements);
     return new TypeError(`${owner}uniqueBy names no unique index of the table`, { cause: error });
   }
   const missing = NO_TABLE.exec(message);

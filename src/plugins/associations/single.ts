@@ -34,8 +34,8 @@ export abstract class SingleAssociation {
     const slot = this[ASSOCIATION];
     slot.takes("get", arguments.length, 0);
     if (!slot.loaded) {
-      const { association } = slot.requireOwner();
-      throw new AssociationNotLoaded(`${association.name} is not loaded: await ${association.name}.load(), or use includes("${association.name}")`);
+      const { name } = slot.requireOwner().association;
+      throw new AssociationNotLoaded(`${slot.methodName("get")}: ${name} is not loaded; await ${name}.load() first, or query with includes("${name}")`);
     }
     return slot.value;
   }
