@@ -17,6 +17,7 @@ import { Relation } from "./relations/relation.js";
 import { inferTableName, reserveRecordMethodNames, reserveRecordMethods, resolveModel } from "./records/resolve.js";
 import { currentValue, RecordState, STATE } from "./records/record-state.js";
 import { isBlob } from "./sql/blob-values.js";
+import { isPlainObject } from "./records/plain-object.js";
 import type { AssignableValue, AssignAttributes, AttributeName, JsonAttributes } from "./records/attribute-values.js";
 import type { AttributesOfModel, RecordOfModel } from "./relations/query-typing.js";
 import type { RelationOf } from "./relations/typed-relation.js";
@@ -40,6 +41,16 @@ type ModelConstructor = abstract new (...args: any) => { attributes(): any };
  * (whose attributes are not typed), for any Model below it.
  */
 type HooksOf<M extends ModelConstructor> = 0 extends 1 & AttributesOfModel<M> ? ModelHooks : ModelHooks<RecordOfModel<M>, M, RelationOf<M>>;
+
+/**
+ * An attribute's default for a new record: what its function returns, or a copy of an array, a plain object or a Date
+ * given as it is, so that no two records share one (an edit in place of one record's value would change the others').
+ */
+function defaultValueOf(given: unknown): unknown {
+  if (typeof given === "function") return given();
+  if (given instanceof Date) return new Date(given.getTime());
+  return Array.isArray(given) || isPlainObject(given) ? structuredClone(given) : given;
+}
 
 /**
  * The kernel's record class: state, attributes and persistence, with no feature beyond them.
@@ -118,8 +129,7 @@ export class Base<A = any> {
     const model = state.model;
     for (const attribute of model.attributes) {
       if (!attribute.hasDefault) continue;
-      const value = typeof attribute.default === "function" ? (attribute.default as () => unknown)() : attribute.default;
-      writeAttribute(record, state, attribute.name, value);
+      writeAttribute(record, state, attribute.name, defaultValueOf(attribute.default));
     }
     if (model.hooks.has("record:initialize")) model.hooks.callSync("record:initialize", { record });
     state.builtValues = { ...state.values };

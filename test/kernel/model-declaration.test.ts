@@ -102,9 +102,6 @@ describe("declaration checks at first use (Record item 10)", () => {
       [{ id: "string", body: { type: "string", column: "" } }, 'Model.body: column must be a column name, not ""'],
       [{ id: "string", body: { type: "string", null: "no" } }, 'Model.body: null must be true or false, not "no"'],
       [{ id: "string", ref: { type: "string", generateId: "yes" } }, 'Model.ref: generateId must be true or false, not "yes"'],
-      // One object would be every record's: an edit in place of one record's would change the others' and the default.
-      [{ id: "string", tags: { type: "json", default: [] } }, "Model.tags: default must be a function making the object at each build(), not []"],
-      [{ id: "string", at: { type: "datetime", default: new Date(0) } }, "Model.at: default must be a function making the object at each build(), not 1970-01-01T00:00:00.000Z"],
     ];
     for (const [declarations, message] of refusals) expect(() => Model(declarations as never)).toThrow(new InvalidModel(message));
   });

@@ -80,6 +80,20 @@ describe("records", () => {
     expect(item.qty).toBe(1);
   });
 
+  it("2: an object given as a default is copied at each build(), so records never share one", () => {
+    const tags = ["a"];
+    const start = new Date(0);
+    class Tagged extends Model({ id: "string", tags: { type: "json", default: tags }, startsAt: { type: "datetime", default: start } }) {}
+    const first = Tagged.build();
+    (first.tags as string[]).push("b");
+    first.startsAt!.setTime(5);
+    const second = Tagged.build();
+    expect(second.tags).toEqual(["a"]);
+    expect(second.startsAt).toEqual(new Date(0));
+    expect(tags).toEqual(["a"]);
+    expect(start.getTime()).toBe(0);
+  });
+
   it("3: unknown attribute names throw UnknownAttribute everywhere", async () => {
     const item = await Item.create({ name: "a" });
     expect(() => Item.build({ nope: 1 } as never)).toThrow(UnknownAttribute);

@@ -81,8 +81,6 @@ export function defineAttribute(modelName: string, name: string, declaration: At
   refuseDefaultWithGenerateId(modelName, name, options);
   const refuse = (option: string, expected: string, value: unknown) => new InvalidModel(`${modelName}.${name}: ${option} must be ${expected}, not ${previewText(value)}`);
   const { column } = options;
-  // One object would be every record's: an edit in place of one record's value would change the others' and the default.
-  if (typeof options.default === "object" && options.default !== null) throw refuse("default", "a function making the object at each build()", options.default);
   if (column !== undefined && (typeof column !== "string" || column === "")) throw refuse("column", "a column name", column);
   // Read as true or false, `null: "no"` would be nullable and `generateId: "yes"` generate nothing, silently.
   for (const flag of ["null", "generateId"] as const) {
