@@ -1,3 +1,4 @@
+import type { AttributeName } from "../kernel/index.js";
 import type { Validator } from "./validator.js";
 
 /**
@@ -24,17 +25,18 @@ type CheckOptions = AllowNilOrBlank & { message?: string };
 export type ValidatorOption<Own extends object = {}> = true | (Own & CheckOptions);
 
 /**
- * The options of `validates` for an attribute of type `T`; each present key adds one check. Null is checked, as
- * Rails checks nil.
+ * The options of `validates` for an attribute of type `T` of a Model whose attributes are `A`; each present key adds
+ * one check. Null is checked, as Rails checks nil.
  */
-export interface ValidationOptions<T = unknown> extends AllowNilOrBlank, ValidatorOptions<T> {
+export interface ValidationOptions<T = unknown, A = any> extends AllowNilOrBlank, ValidatorOptions<T> {
   /** The attribute must not be null, false, an empty or blank string, or an empty array. */
   presence?: true;
   /**
    * No other row has the same value (`caseSensitive: false` compares with SQLite's NOCASE, ASCII letters only; give
    * the column a `:unique_nocase` index so that it searches instead of reading the table); null is taken by a NULL row.
+   * `scope` names attributes whose values the other row must share too (Rails' `scope`: unique per account).
    */
-  uniqueness?: true | ({ caseSensitive?: boolean } & CheckOptions);
+  uniqueness?: true | ({ caseSensitive?: boolean; scope?: AttributeName<A> | readonly AttributeName<A>[] } & CheckOptions);
   /** Length of a string or array; null has length 0. */
   length?: { minimum?: number; maximum?: number } & CheckOptions;
   /** A string the RegExp matches (null is tested as ""); the long form `{ with: /re/ }` takes `allowNil`. */

@@ -85,7 +85,19 @@ function matchesFormat(format: RegExp, value: unknown): boolean {
   return typeof text === "string" && format.test(text);
 }
 
-async function isTaken({ record, model: declaring, attribute, value, options }: ValidatorContext<{ caseSensitive?: boolean }>): Promise<boolean> {
+/** Uniqueness's options in their long form: `scope` names the attributes another row must share to be a rival. */
+interface UniquenessOptions {
+  readonly caseSensitive?: boolean;
+  readonly scope?: string | readonly string[];
+}
+
+/** The attributes of a uniqueness check's `scope`, as a list. */
+const scopeOf = ({ scope }: UniquenessOptions): readonly string[] => (typeof scope === "string" ? [scope] : (scope ?? []));
+
+const attributeNames: Check = (value) =>
+  typeof value === "string" || (Array.isArray(value) && value.length > 0 && value.every((name) => typeof name === "string")) ? undefined : "must be an attribute name or a non-empty list of them";
+
+async function isTaken({ record, model: declaring, attribute, value, options }: ValidatorContext<UniquenessOptions>): Promise<boolean> {
   // Among the declaring Model's rows (Rails' finder class), when the record's class shares its table: a check declared
   // on an inheritance root also sees the rows of the other types.
   const finder = declaring.tableName === record.constructor.tableName ? declaring : record.constructor;
@@ -94,7 +106,10 @@ async function isTaken({ record, model: declaring, attribute, value, options }: 
   const model = (database ? database.model(finder) : finder) as { all(): Relation };
   const caseSensitive = options.caseSensitive !== false;
   // As Rails' `klass.unscoped`: a row a default scope hides (archived, soft-deleted) still holds the value.
-  let others = withoutDefaultScope(model.all()).where({ [attribute]: caseSensitive || typeof value !== "string" ? value : ignoringCase(value) });
+  const conditions: Record<string, unknown> = { [attribute]: caseSensitive || typeof value !== "string" ? value : ignoringCase(value) };
+  // A rival shares the scope's values too (a null one as NULL), as Rails' `scope` compares them.
+  for (const name of scopeOf(options)) conditions[name] = record.readAttribute(name);
+  let others = withoutDefaultScope(model.all()).where(conditions);
   if (!record.isNewRecord()) {
     const key = primaryKeyOf(record.constructor);
     // Its row as stored, as Rails' `id_in_database`: a key being changed must not make its own row a rival.
@@ -154,12 +169,14 @@ const numericality: Validator<{ onlyInteger?: boolean; greaterThan?: number }> =
   },
 };
 
-const uniqueness: Validator<{ caseSensitive?: boolean }> = {
-  check: shortOrLong(isTrue, trueOrObject, longForm({ caseSensitive: boolean })),
+const uniqueness: Validator<UniquenessOptions> = {
+  check: shortOrLong(isTrue, trueOrObject, longForm({ caseSensitive: boolean, scope: attributeNames })),
+  attributesRead: scopeOf,
   validate: async (context) => {
     const { record, attribute } = context;
-    // A stored value that this save leaves alone was checked when it was written: a save with no change sends nothing.
-    if (!record.isNewRecord() && !isAttributeChanged(record, attribute)) return;
+    // Values that this save leaves alone were checked when they were written: a save with no change sends nothing.
+    const changed = (name: string) => isAttributeChanged(record, name);
+    if (!record.isNewRecord() && !changed(attribute) && !scopeOf(context.options).some(changed)) return;
     if (await isTaken(context)) context.report("taken", "has already been taken");
   },
 };

@@ -9,7 +9,7 @@ export type { CommonCheckOptions, Validator, ValidatorContext } from "./validato
 declare module "../kernel/index.js" {
   interface PluginStatics<A> {
     /** Declares validations of an attribute (in a `static {}` block). */
-    validates<M extends AnyModel, K extends AttributeName<AttributesOfModel<M>>>(this: M, attribute: K, options: ValidationOptions<AttributesOfModel<M>[K]>): void;
+    validates<M extends AnyModel, K extends AttributeName<AttributesOfModel<M>>>(this: M, attribute: K, options: ValidationOptions<AttributesOfModel<M>[K], AttributesOfModel<M>>): void;
   }
 }
 
@@ -80,8 +80,13 @@ function checkDeclaredAttributes(model: Function): void {
   const declared = modelState(model, VALIDATIONS);
   if (declared.length === 0) return;
   const names = new Set(attributesOf(model).map((attribute) => attribute.name));
-  const unknown = declared.find((declaration) => !names.has(declaration.attribute));
-  if (unknown) throw new InvalidModel(`${model.name}.validates(${previewText(unknown.attribute)}): ${model.name} has no such attribute`);
+  for (const { attribute, rules } of declared) {
+    const where = `${model.name}.validates(${previewText(attribute)})`;
+    if (!names.has(attribute)) throw new InvalidModel(`${where}: ${model.name} has no such attribute`);
+    for (const read of rules.flatMap(({ validator, options }) => validator.attributesRead?.(options) ?? [])) {
+      if (!names.has(read)) throw new InvalidModel(`${where}: ${model.name} has no attribute ${previewText(read)}`);
+    }
+  }
 }
 
 /** Whether a value is a promise to wait for: a check that needs none costs no turn of the event loop. */
@@ -157,6 +162,9 @@ export function defineValidator<Options extends object = {}>(name: string, valid
   // The option names a registered check may not take: the built-in checks' and the declaration's own.
   if (BUILT_IN_VALIDATORS.has(name) || Object.hasOwn(COMMON_CHECKS, name) || name === "on" || name === "if") throw new TypeError(`defineValidator: ${name} is an option of validates already`);
   if (typeof validator?.validate !== "function") throw new TypeError(`defineValidator(${JSON.stringify(name)}): the validator needs a validate function`);
+  if (validator.attributesRead !== undefined && typeof validator.attributesRead !== "function") {
+    throw new TypeError(`defineValidator(${JSON.stringify(name)}): attributesRead is a function of the check's options`);
+  }
   return definePlugin({
     name: `validator:${name}#${++definitions}`,
     setup(base: Function) {

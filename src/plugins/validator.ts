@@ -40,6 +40,11 @@ export interface Validator<Options extends object = any> {
   readonly check?: (given: unknown) => string | undefined;
   /** The option's value in its long form (an object). Without it, `true` reads as `{}` and an object as itself. */
   readonly options?: (given: unknown) => Options;
+  /**
+   * The other attributes the check reads, by its long-form options (uniqueness's `scope`): each must be one of the
+   * Model's, refused at its first use as the declared attribute is.
+   */
+  readonly attributesRead?: (options: Options) => readonly string[];
   /** Checks one value, calling `report` for each problem. May be async (a query). */
   readonly validate: (context: ValidatorContext<Options>) => void | Promise<void>;
 }

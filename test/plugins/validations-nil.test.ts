@@ -164,7 +164,7 @@ describe("allowNil and allowBlank are checked when declared", () => {
     expect(refusal({ inclusion: {} })).toBe('Checked.validates("email"): inclusion: needs in');
     expect(refusal({ numericality: { allowNil: null } })).toBe('Checked.validates("email"): numericality: allowNil: must be true or false');
     expect(refusal({ uniqueness: { allownil: true } })).toBe(
-      'Checked.validates("email"): uniqueness: unknown option allownil (options: caseSensitive, allowNil, allowBlank, message)',
+      'Checked.validates("email"): uniqueness: unknown option allownil (options: caseSensitive, scope, allowNil, allowBlank, message)',
     );
     expect(refusal({ presence: { allowNil: true } })).toBe('Checked.validates("email"): presence: must be true');
   });

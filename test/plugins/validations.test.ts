@@ -345,7 +345,9 @@ describe("Validations: declarations Rails refuses", () => {
       { presence: "yes" },
       { uniqueness: "yes" },
       { uniqueness: { caseSensitive: "no" } },
-      { uniqueness: { scope: "email" } },
+      { uniqueness: { scope: 5 } },
+      { uniqueness: { scope: [] } },
+      { uniqueness: { scope: ["email", 5] } },
       { length: {} },
       { length: { minimum: -1 } },
       { length: { maximum: 1.5 } },
@@ -436,6 +438,52 @@ describe("guide: Validations", () => {
     const before = sqls().length;
     await again.save();
     expect(sqls().length).toBe(before);
+  });
+});
+
+describe("uniqueness with a scope", () => {
+  class Handle extends User {
+    static {
+      this.validates("name", { uniqueness: { scope: ["admin", "age"] } });
+    }
+  }
+
+  it("takes a value only among the rows with the same values of the scope, a null one matching NULL", async () => {
+    const { db, sqls } = listen();
+    const Handles = db.model(Handle);
+    await Handles.createOrThrow({ name: "ada", admin: false, age: 30 });
+    await Handles.createOrThrow({ name: "ada", admin: true, age: 30 });
+    await Handles.createOrThrow({ name: "ada", admin: false, age: null });
+    const taken = Handles.build({ name: "ada", admin: false, age: null });
+    const before = sqls().length;
+    expect(await taken.save()).toBe(false);
+    expect(taken.errors.fullMessages()).toEqual(["Name has already been taken"]);
+    // One query, the scope's conditions in it.
+    expect(sqls().slice(before)).toEqual([expect.stringMatching(/WHERE "name" = \?1 AND "admin" = \?2 AND "age" IS NULL LIMIT 1$/)]);
+    expect(await countRows("users")).toBe(3);
+  });
+
+  it("runs when only an attribute of the scope changes, and not when nothing it reads changes", async () => {
+    await Handle.createOrThrow({ name: "bob", admin: true });
+    const other = await Handle.createOrThrow({ name: "bob", admin: false });
+    other.admin = true;
+    expect(await other.save()).toBe(false);
+    expect(other.errors.fullMessages()).toEqual(["Name has already been taken"]);
+    const { db, sqls } = listen();
+    const again = await db.model(Handle).find(other.id);
+    again.email = "bob@x.org";
+    const before = sqls().length;
+    expect(await again.save()).toBe(true);
+    expect(sqls().slice(before)).toEqual([expect.stringMatching(/^UPDATE "users"/)]);
+  });
+
+  it("a scope naming no attribute of the Model is refused at the Model's first use, before any query", () => {
+    class Misscoped extends User {
+      static {
+        this.validates("name", { uniqueness: { scope: "acount" as never } });
+      }
+    }
+    expect(() => Misscoped.build({ name: "Ada" })).toThrow(new InvalidModel('Misscoped.validates("name"): Misscoped has no attribute "acount"'));
   });
 });
 

@@ -12,6 +12,8 @@ declare module "../../src/index.js" {
     freeName?: ValidatorOption;
     /** Test check: registered on a subclass base only. */
     shout?: ValidatorOption;
+    /** Test check: the value equals another attribute's, which it names. */
+    sameAs?: ValidatorOption<{ other: string }>;
   }
 }
 
@@ -45,6 +47,14 @@ const freeName = defineValidator("freeName", {
 const shout = defineValidator("shout", {
   validate: ({ value, report }) => {
     if (typeof value !== "string" || value !== value.toUpperCase()) report("not_shouted", "must be in capitals");
+  },
+});
+
+// A check that reads another attribute, which it names for the declaration check.
+const sameAs = defineValidator<{ other: string }>("sameAs", {
+  attributesRead: ({ other }) => [other],
+  validate: ({ record, value, options, report }) => {
+    if (record.readAttribute(options.other) !== value) report("different", `must equal ${options.other}`);
   },
 });
 
@@ -344,5 +354,38 @@ describe("the type of a registered check's option", () => {
 
   it("type-checks as declared, and the option the compiler refuses is refused at run time too", () => {
     expect(declareTyped).toThrow(new TypeError('Typed.validates("email"): email: domain: must be a string'));
+  });
+});
+
+describe("the attributes a registered check reads", () => {
+  /** A base whose Models know the check that reads another attribute. */
+  class ReadingBase extends CheckedBase {
+    static {
+      this.use(sameAs);
+    }
+  }
+  const ReadingRecord = defineApplicationRecord(schema, ReadingBase);
+
+  it("are refused at the Model's first use unless they are the Model's, as the declared attribute is", async () => {
+    class Confirmed extends ReadingRecord("users") {
+      static {
+        this.validates("email", { sameAs: { other: "name" }, allowNil: true });
+      }
+    }
+    const record = Confirmed.build({ name: "a@x.org", email: "b@x.org" });
+    expect(await record.save()).toBe(false);
+    expect(record.errors.fullMessages()).toEqual(["Email must equal name"]);
+    class Misnamed extends ReadingRecord("users") {
+      static {
+        this.validates("email", { sameAs: { other: "nmae" } });
+      }
+    }
+    expect(() => Misnamed.build({ name: "Ada" })).toThrow('Misnamed.validates("email"): Misnamed has no attribute "nmae"');
+  });
+
+  it("attributesRead that is no function is refused by defineValidator", () => {
+    expect(() => defineValidator("reads", { attributesRead: ["name"] as never, validate: () => {} })).toThrow(
+      new TypeError('defineValidator("reads"): attributesRead is a function of the check\'s options'),
+    );
   });
 });

@@ -25,8 +25,12 @@ export class Guest extends Model({ id: { type: "string", null: false }, name: "s
     this.validates("name", { inclusion: { allowNil: true } });
     // @ts-expect-error: presence takes no options
     this.validates("name", { presence: { allowNil: true } });
-    // @ts-expect-error: uniqueness offers no scope
+    // @ts-expect-error: uniqueness's scope names attributes of the Model
+    this.validates("name", { uniqueness: { scope: "agee", allowNil: true } });
+    // @ts-expect-error: every name of the list too
+    this.validates("name", { uniqueness: { scope: ["age", "nope"] } });
     this.validates("name", { uniqueness: { scope: "age", allowNil: true } });
+    this.validates("name", { uniqueness: { scope: ["age"], caseSensitive: false } });
     // @ts-expect-error: numericality offers no lessThan
     this.validates("age", { numericality: { lessThan: 3, allowNil: true } });
   }
