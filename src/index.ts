@@ -66,7 +66,7 @@ export { type InheritanceOptions, singleTableInheritance, SubclassNotFound } fro
 export { DecryptionError, encrypts, EncryptionError, type EncryptedAttributeOptions, type EncryptsOptions, type TextAttributeName, type WorkerSecrets } from "./plugins/encrypts.js";
 export { associations, type JsonInclude } from "./plugins/associations/plugin.js";
 export { counterCaches } from "./plugins/associations/counter-caches-plugin.js";
-export { associationCounts, type CountedName, type CountOperator, type CountScopesOf, type WithCounts } from "./plugins/associations/association-counts-plugin.js";
+export { associationCounts, type CountableName, type CountedName, type CountOperator, type CountScopesOf, type WithCounts } from "./plugins/associations/association-counts-plugin.js";
 export { AssociationNotLoaded } from "./plugins/associations/association-not-loaded.js";
 export { type AssociationReflection, reflectOnAssociation } from "./plugins/associations/reflection.js";
 export {

@@ -303,6 +303,21 @@ describe("guide: Counts of associations", () => {
   });
 });
 
+describe("whereCount and orderByCount beside a counter cache", () => {
+  it("count the association though an attribute <name>Count exists: they load no column that would hide it", async () => {
+    const { Post, Comment } = countedComments();
+    const busy = await Post.createOrThrow({ id: "p1", title: "busy", commentsCount: 0 });
+    await Post.createOrThrow({ id: "p2", title: "quiet", commentsCount: 0 });
+    await Comment.createOrThrow({ id: "c1", ccPostId: busy.id, body: "a", repliesCount: 0 });
+    await Comment.createOrThrow({ id: "c2", ccPostId: busy.id, body: "b", repliesCount: 0 });
+    expect((await Post.whereCount("comments", ">=", 2).toArray()).map((post) => post.title)).toEqual(["busy"]);
+    expect((await Post.orderByCount("comments", "asc").toArray()).map((post) => post.title)).toEqual(["quiet", "busy"]);
+    const loaded = await Post.whereCount("comments", ">", 0).first();
+    // The record reads its own column, the counter cache.
+    expect(loaded!.commentsCount).toBe(2);
+  });
+});
+
 describe("withCount: within D1's limit of 100 columns in a result", () => {
   it("counts a name given many times once, by its last scope", async () => {
     await seed();

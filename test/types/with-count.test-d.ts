@@ -41,6 +41,9 @@ async function counts() {
   void Comment.withCount("link");
   // @ts-expect-error votesCount is an attribute (a counter cache) the count would hide
   void Link.withCount("votes");
+  // whereCount and orderByCount load no count, so they take it.
+  void Link.whereCount("votes", ">", 1);
+  void Link.orderByCount("votes", "desc");
   // @ts-expect-error at least one name
   void Link.withCount();
   // @ts-expect-error an object names associations

@@ -25,7 +25,13 @@ export const associationCounts = definePlugin({
   hooks: forwardedHooks("associationCounts", ["model:finalize"]),
 });
 
-/** The `hasMany` associations of records `R` (direct, `as:` or through): what `withCount` counts. */
+/** The `hasMany` associations of records `R` (direct, `as:` or through): what `whereCount` and `orderByCount` count. */
+export type CountableName<R> = { [K in keyof R]: R[K] extends AssociationField<ReadonlyArray<any>> ? K : never }[keyof R] & string;
+
+/**
+ * The `hasMany` associations of records `R` that `withCount` loads: those without an attribute `<name>Count` (a
+ * counter cache), which the loaded count would hide.
+ */
 export type CountedName<R> = {
   [K in keyof R]: R[K] extends AssociationField<ReadonlyArray<any>> ? (`${K & string}Count` extends keyof AttributesOfRecord<R> ? never : K) : never;
 }[keyof R] &
@@ -56,9 +62,9 @@ declare module "../../kernel/index.js" {
      */
     withCount<const S extends readonly [CountSpec<R>, ...CountSpec<R>[]]>(...counts: S): TypedRelation<R & WithCounts<NamesOf<S[number]>>>;
     /** Narrows to the records whose count of the association compares so with `count` (`whereCount("comments", ">", 5)`). */
-    whereCount(name: CountedName<R>, operator: CountOperator, count: number): this;
+    whereCount(name: CountableName<R>, operator: CountOperator, count: number): this;
     /** Orders by the count of the association (ascending unless told), after the order given before it. */
-    orderByCount(name: CountedName<R>, direction?: "asc" | "desc"): this;
+    orderByCount(name: CountableName<R>, direction?: "asc" | "desc"): this;
   }
 
   interface PluginStatics<A> {
@@ -68,8 +74,8 @@ declare module "../../kernel/index.js" {
       ...counts: S
     ): TypedRelation<RecordOfModel<M> & WithCounts<NamesOf<S[number]>>>;
     /** `all().whereCount(...)`. */
-    whereCount<M extends AnyModel>(this: M, name: CountedName<RecordOfModel<M>>, operator: CountOperator, count: number): RelationOf<M>;
+    whereCount<M extends AnyModel>(this: M, name: CountableName<RecordOfModel<M>>, operator: CountOperator, count: number): RelationOf<M>;
     /** `all().orderByCount(...)`. */
-    orderByCount<M extends AnyModel>(this: M, name: CountedName<RecordOfModel<M>>, direction?: "asc" | "desc"): RelationOf<M>;
+    orderByCount<M extends AnyModel>(this: M, name: CountableName<RecordOfModel<M>>, direction?: "asc" | "desc"): RelationOf<M>;
   }
 }

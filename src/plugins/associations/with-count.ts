@@ -34,14 +34,17 @@ const COUNTS = "withCount";
 /** The record property a count is read from: the association's name plus `Count` (`comments` gives `commentsCount`). */
 const countProperty = (name: string): string => `${name}Count`;
 
-/** The `hasMany` (direct, `as:` or through) a count names; `TypeError` naming the Model and method otherwise. */
+/**
+ * The `hasMany` (direct, `as:` or through) a count names; `TypeError` naming the Model and method otherwise. Only
+ * `withCount` loads the count as `<name>Count`, so only it is refused where an attribute (a counter cache) has that name.
+ */
 function countedAssociation(relation: Relation, method: string, name: unknown): ResolvedAssociation {
   const model = relation.model.name;
   if (typeof name !== "string") throw new TypeError(`${model}.${method}: an association is named by a string, not ${previewText(name)}`);
   const association = associationsOf(relation.model.model).get(name);
   if (!association) throw new TypeError(`${model}.${method}: ${name} is not an association of ${model}`);
   if (association.kind !== "hasMany") throw new TypeError(`${model}.${method}: ${name} is a ${association.kind}; only a hasMany's records are counted`);
-  if (relation.model.byName.has(countProperty(name))) {
+  if (method === "withCount" && relation.model.byName.has(countProperty(name))) {
     throw new TypeError(`${model}.${method}: ${model} has an attribute ${countProperty(name)} (a counter cache?), which the count would hide; read it, or count with ${name}().count()`);
   }
   return association;
