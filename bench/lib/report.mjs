@@ -66,7 +66,11 @@ export function sizeReport({ results, recordflareSourceModules, defaultPluginCos
     "",
     formatTable(["library", "minified B", "minified", "gzip B", "gzip"], rows),
   ];
-  lines.push("", "recordflare: the default base (every built-in plugin); recordflare-kernel: Base with only the plugins the Model uses.");
+  lines.push(
+    "",
+    "recordflare: the default base (every built-in plugin); recordflare-kernel: Base with only the plugins the Model uses.",
+    "drizzle: drizzle-orm 0.45 (the CPU and costs sections' Drizzle); drizzle-1.0.0-rc.5: the same Worker on Drizzle 1.0.0-rc.5, the default base's target.",
+  );
   for (const r of ours) {
     const target = TARGETS.gzipBytes[r.library];
     lines.push(`Target, gzip ≤ ${target.toLocaleString("en")} B, ${r.library}: ${r.gzipBytes.toLocaleString("en")} B: ${verdict(r.gzipBytes <= target)}`);

@@ -13,7 +13,7 @@ import { defaultPluginCosts } from "./plugin-costs.mjs";
 
 const ENTRIES = fileURLToPath(new URL("./entries/", import.meta.url));
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const ORDER = ["recordflare", "recordflare-kernel", "drizzle", "kysely", "raw"];
+const ORDER = ["recordflare", "recordflare-kernel", "drizzle", "drizzle-1.0.0-rc.5", "kysely", "raw"];
 
 /** The bundle's biggest inputs by minified bytes, grouped by package (or file outside node_modules). */
 function largestInputs(metafile, count = 5) {
