@@ -3,6 +3,7 @@ import { counterCaches } from "./associations/counter-caches-plugin.js";
 import { associationCounts } from "./associations/association-counts-plugin.js";
 import { attributeFiltering } from "./attribute-filtering.js";
 import { bulkWrites } from "./bulk-writes.js";
+import { aggregates } from "./aggregates.js";
 import { calculations } from "./calculations.js";
 import { callbacks } from "./callbacks.js";
 import { changeTracking } from "./change-tracking.js";
@@ -25,4 +26,4 @@ import { validations } from "./validations.js";
 
 /** The built-in plugins every app gets: together they are the behaviour SPEC.md specifies. */
 // Scopes come first: their name check must see a scope named like a static (`filterAttributes`) before a plugin reads it.
-export const defaultPlugins = [scopes, defaultScopes, tableNaming, combining, calculations, findMany, lastRecord, queryPlans, recordPrinting, changeTracking, attributeFiltering, idGeneration, normalization, validations, callbacks, timestamps, pagination, permitting, bulkWrites, counters, associations, counterCaches, associationCounts, singleTableInheritance];
+export const defaultPlugins = [scopes, defaultScopes, tableNaming, combining, calculations, aggregates, findMany, lastRecord, queryPlans, recordPrinting, changeTracking, attributeFiltering, idGeneration, normalization, validations, callbacks, timestamps, pagination, permitting, bulkWrites, counters, associations, counterCaches, associationCounts, singleTableInheritance];

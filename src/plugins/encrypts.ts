@@ -220,6 +220,11 @@ function encryptedLeaves(model: ResolvedModel, conditions: readonly Condition[])
 }
 
 /** Why a condition on an encrypted attribute cannot be sent as it is: what it compares, and how. */
+/** Whether rows read through `model` may hold the attribute encrypted: by the Model itself or by a subclass. */
+function readsEncrypted(model: ResolvedModel, name: string): boolean {
+  return encryptedOf(model.model).has(name) || subclassEncrypted(model).has(name);
+}
+
 function refusalOf(model: ResolvedModel, { condition, options, subclass }: EncryptedLeaf): TypeError | undefined {
   const where = `${model.name}.${condition.attribute.name}`;
   if (subclass) {
@@ -408,13 +413,15 @@ export function encrypts(options: EncryptsOptions) {
         }
       },
       "relation:order"({ model, data }) {
-        const encrypted = encryptedOf(model.model);
-        const bySubclass = subclassEncrypted(model);
         for (const term of data.order) {
-          if (term.kind === "attribute" && (encrypted.has(term.attribute.name) || bySubclass.has(term.attribute.name))) {
+          if (term.kind === "attribute" && readsEncrypted(model, term.attribute.name)) {
             throw new TypeError(`${model.name}.order: ${term.attribute.name} is encrypted: ordering by it would order ciphertext`);
           }
         }
+      },
+      "relation:select"({ model, data, purpose }) {
+        const aggregated = purpose === "calculate" ? data.select?.find((attribute) => readsEncrypted(model, attribute.name)) : undefined;
+        if (aggregated) throw new TypeError(`${model.name}: ${aggregated.name} is encrypted: a sum, average, minimum or maximum of it would read ciphertext`);
       },
     },
   });

@@ -600,6 +600,18 @@ describe("encrypts: refusals", () => {
     expect(await Person.where({ note: null }).count()).toBe(0);
   });
 
+  it("refuses a minimum or maximum of an encrypted attribute, which would read ciphertext, before sending anything", async () => {
+    await Person.create({ name: "Zed", email: "zed@example.com", age: 30 });
+    const refusal = new TypeError("Person: email is encrypted: a sum, average, minimum or maximum of it would read ciphertext");
+    const { sent } = await observed(async () => {
+      await expect(Person.maximum("email")).rejects.toThrow(refusal);
+      await expect(Person.where({ age: 30 }).limit(5).minimum("note")).rejects.toThrow(/^Person: note is encrypted/);
+    });
+    expect(sent).toEqual([]);
+    expect(await Person.maximum("name")).toBe("Zed");
+    expect(await Person.sum("age")).toBe(30);
+  });
+
   it("refuses a missing or malformed key with EncryptionError, and a value no key decrypts with DecryptionError, naming the Model and attribute", async () => {
     const person = await Person.createOrThrow({ name: "a", email: "a@example.com", note: "n" });
     keys.current = undefined;

@@ -30,7 +30,7 @@ function prepareSubqueries<Rel extends Preparable<Rel>>(relation: Rel): Rel | Pr
   return waiting.length === 0 ? rebuilt() : Promise.all(waiting).then(rebuilt);
 }
 
-const PURPOSES: ReadonlySet<unknown> = new Set<QueryPurpose>(["load", "reload", "count", "exists", "pluck", "preload", "updateAll", "deleteAll"]);
+const PURPOSES: ReadonlySet<unknown> = new Set<QueryPurpose>(["load", "reload", "count", "exists", "pluck", "calculate", "preload", "updateAll", "deleteAll"]);
 
 /**
  * A subquery of a Relation's rows for an `sql` fragment: `shape` joins the parts of its SELECT (after the compile

@@ -65,10 +65,11 @@ export interface ComputedColumn {
  * - `reload`: `record.reload()`
  * - `count`, `exists`: `count()`, `exists()` and the checks built on them (uniqueness, a page's total)
  * - `pluck`: `pluck(...)`
+ * - `calculate`: `sum`, `average`, `minimum`, `maximum`, whose attribute is the description's `select`
  * - `preload`: the rows of an association loaded for `includes`, or reached for the dependents of a destroy
  * - `updateAll`, `deleteAll`: the rows a set-based write targets
  */
-export type QueryPurpose = "load" | "reload" | "count" | "exists" | "pluck" | "preload" | "updateAll" | "deleteAll";
+export type QueryPurpose = "load" | "reload" | "count" | "exists" | "pluck" | "calculate" | "preload" | "updateAll" | "deleteAll";
 
 /**
  * The first condition of a WHERE that is a list of primary keys bound as JSON: `term` is its text in `where`, which
