@@ -11,6 +11,7 @@ import { combining } from "./combining.js";
 import { counters } from "./counters.js";
 import { defaultScopes } from "./default-scopes.js";
 import { findMany } from "./find-many.js";
+import { findOrCreate } from "./find-or-create.js";
 import { idGeneration } from "./id-generation.js";
 import { lastRecord } from "./last-record.js";
 import { normalization } from "./normalization.js";
@@ -26,4 +27,4 @@ import { validations } from "./validations.js";
 
 /** The built-in plugins every app gets: together they are the behaviour SPEC.md specifies. */
 // Scopes come first: their name check must see a scope named like a static (`filterAttributes`) before a plugin reads it.
-export const defaultPlugins = [scopes, defaultScopes, tableNaming, combining, calculations, aggregates, findMany, lastRecord, queryPlans, recordPrinting, changeTracking, attributeFiltering, idGeneration, normalization, validations, callbacks, timestamps, pagination, permitting, bulkWrites, counters, associations, counterCaches, associationCounts, singleTableInheritance];
+export const defaultPlugins = [scopes, defaultScopes, tableNaming, combining, calculations, aggregates, findMany, findOrCreate, lastRecord, queryPlans, recordPrinting, changeTracking, attributeFiltering, idGeneration, normalization, validations, callbacks, timestamps, pagination, permitting, bulkWrites, counters, associations, counterCaches, associationCounts, singleTableInheritance];

@@ -1,0 +1,83 @@
+/**
+ * Rails' `find_or_create_by` and `find_or_initialize_by`: the first record matching some attribute values, or a new
+ * one with them. Two round trips when it creates (the lookup, then the INSERT), as in Rails; a unique index is what
+ * keeps two concurrent requests from both creating.
+ */
+import {
+  type AnyModel,
+  argumentError,
+  type AssignAttributes,
+  type AttributesOfModel,
+  type AttributesOfRecord,
+  type Conditions,
+  definePlugin,
+  isPlainObject,
+  type RecordOfModel,
+  refuseExtraArguments,
+  type Relation,
+} from "../kernel/index.js";
+
+/** Attribute values a record is found by and, when none matches, created with: each both a condition and assignable. */
+export type FindOrCreateAttributes<A> = Conditions<A> & AssignAttributes<A>;
+
+type Make = "create" | "createOrThrow" | "build";
+
+/** The first record of the Relation matching `attributes`, else one made by `make` with them and `extra`. */
+function findOr(method: string, make: Make) {
+  return async function (this: Relation, attributes: object, extra: object = {}): Promise<unknown> {
+    const where = `${this.model.name}.${method}`;
+    refuseExtraArguments(where, arguments.length, 2);
+    if (!isPlainObject(attributes)) throw argumentError(where, "a plain object of attribute values", attributes);
+    if (!isPlainObject(extra)) throw argumentError(where, "a plain object of the attributes only a new record gets", extra);
+    const found = await this.where(attributes as never, method).take();
+    return found ?? (this[make] as (attributes: object) => unknown)({ ...attributes, ...extra });
+  };
+}
+
+/**
+ * `findOrCreateBy`, `findOrCreateByOrThrow` and `findOrInitializeBy` on a Relation or Model: the record the Relation
+ * would find by the attribute values, or a new one that starts with them (and the Relation's own equality conditions,
+ * and `extra`, attributes a new record alone gets: Rails' `create_with`).
+ */
+export const findOrCreate = definePlugin({
+  name: "findOrCreate",
+  relationMethods: {
+    findOrCreateBy: findOr("findOrCreateBy", "create"),
+    findOrCreateByOrThrow: findOr("findOrCreateByOrThrow", "createOrThrow"),
+    findOrInitializeBy: findOr("findOrInitializeBy", "build"),
+  },
+});
+
+declare module "../kernel/index.js" {
+  interface PluginRelationMethods<R> {
+    /**
+     * The first record matching `attributes`, else one created with them and `extra` (as `create`: check `isValid` or
+     * `isPersisted`, or use `findOrCreateByOrThrow`).
+     */
+    findOrCreateBy(attributes: FindOrCreateAttributes<AttributesOfRecord<R>>, extra?: AssignAttributes<AttributesOfRecord<R>>): Promise<R>;
+    /** As `findOrCreateBy`, throwing `RecordInvalid` or `RecordNotSaved` when the create is refused. */
+    findOrCreateByOrThrow(attributes: FindOrCreateAttributes<AttributesOfRecord<R>>, extra?: AssignAttributes<AttributesOfRecord<R>>): Promise<R>;
+    /** The first record matching `attributes`, else a new, unsaved one built with them and `extra`. */
+    findOrInitializeBy(attributes: FindOrCreateAttributes<AttributesOfRecord<R>>, extra?: AssignAttributes<AttributesOfRecord<R>>): Promise<R>;
+  }
+  interface PluginStatics<A> {
+    /** `all().findOrCreateBy(attributes, extra)`. */
+    findOrCreateBy<M extends AnyModel>(
+      this: M,
+      attributes: FindOrCreateAttributes<AttributesOfModel<M>>,
+      extra?: AssignAttributes<AttributesOfModel<M>>,
+    ): Promise<RecordOfModel<M>>;
+    /** `all().findOrCreateByOrThrow(attributes, extra)`. */
+    findOrCreateByOrThrow<M extends AnyModel>(
+      this: M,
+      attributes: FindOrCreateAttributes<AttributesOfModel<M>>,
+      extra?: AssignAttributes<AttributesOfModel<M>>,
+    ): Promise<RecordOfModel<M>>;
+    /** `all().findOrInitializeBy(attributes, extra)`. */
+    findOrInitializeBy<M extends AnyModel>(
+      this: M,
+      attributes: FindOrCreateAttributes<AttributesOfModel<M>>,
+      extra?: AssignAttributes<AttributesOfModel<M>>,
+    ): Promise<RecordOfModel<M>>;
+  }
+}
