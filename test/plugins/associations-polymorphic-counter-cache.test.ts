@@ -161,6 +161,22 @@ describe("guide: Counter caches, a polymorphic belongsTo: loaded parents and siz
     expect(await stored()).toEqual({ post: 0, photo: 1, other: 0 });
   });
 
+  it("add moves a child from a photo to the post with the same key, remove destroys it: both counters follow, the owner's in memory too", async () => {
+    const models = countedPolymorphicComments();
+    const { post, photo } = await seed(models);
+    const comment = await photo.comments().create({ body: "moving" });
+    const loaded = await models.Post.find(post.id);
+    await recorded(async (roundTrips) => {
+      await loaded.comments().add(comment);
+      expect(roundTrips.map(heads)).toEqual([['UPDATE "pc_photos"', 'UPDATE "pc_comments"', 'UPDATE "pc_posts"']]);
+    });
+    expect([loaded.pcCommentsCount, photo.pcCommentsCount]).toEqual([1, 0]);
+    expect(await stored()).toEqual({ post: 1, photo: 0, other: 0 });
+    await loaded.comments().remove(comment);
+    expect(loaded.pcCommentsCount).toBe(0);
+    expect(await stored()).toEqual({ post: 0, photo: 0, other: 0 });
+  });
+
   it("set and setIds of an as association leave the owner's counter as stored, the photo with the same key untouched", async () => {
     const models = countedPolymorphicComments();
     const { post, photo } = await seed(models);
