@@ -388,6 +388,26 @@ describe("guide: Counter caches, a polymorphic belongsTo: resetCounters and bulk
   });
 });
 
+describe("guide: Counter caches, a polymorphic belongsTo: resetCounters refusals", () => {
+  it("an as association whose polymorphic belongsTo keeps no counter, or that has a scope of its own: TypeError saying what to declare", async () => {
+    class Post extends Model({ id: { type: "string", null: false }, title: "string", pcCommentsCount: "integer" }) {
+      static override binding = "DB";
+      static override tableName = "pc_posts";
+      comments = hasMany(Comment, { as: "commentable" });
+    }
+    class Comment extends Model({ id: { type: "string", null: false }, commentableType: "string", commentableId: "string" }) {
+      static override binding = "DB";
+      static override tableName = "pc_comments";
+      commentable = belongsTo([Post], { polymorphic: true });
+    }
+    await expect(Post.resetCounters("1", "comments")).rejects.toThrow(
+      new TypeError("Post.resetCounters: comments keeps no counter cache (declare counterCache: true on Comment.commentable, and no scope on comments)"),
+    );
+    const { Post: CountedPost } = countedPolymorphicComments();
+    await expect(CountedPost.resetCounters("1", "shownComments")).rejects.toThrow(/^Post\.resetCounters: shownComments keeps no counter cache \(declare counterCache: true on Comment\.commentable, and no scope on shownComments\)$/);
+  });
+});
+
 describe("guide: Counter caches, a polymorphic belongsTo: the column", () => {
   const firstUse = (model: { all(): { toSql(): unknown } }) => {
     try {

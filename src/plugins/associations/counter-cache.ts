@@ -357,11 +357,9 @@ function resetTarget(model: CountingModel, name: unknown): { association: Resolv
     if (counter !== undefined && (association.name === name || counter === name)) return { association, counter };
   }
   const known = associationsOf(model).get(name);
-  throw new TypeError(
-    known
-      ? `${model.name}.resetCounters: ${name} keeps no counter cache (declare belongsTo(${model.name}, { counterCache: true }) on ${known.target.name}, and no scope on ${name})`
-      : `${model.name}.resetCounters: ${model.name} has no hasMany ${name} with a counter cache`,
-  );
+  if (!known) throw new TypeError(`${model.name}.resetCounters: ${model.name} has no hasMany ${name} with a counter cache`);
+  const declare = known.options.as ? `counterCache: true on ${known.target.name}.${known.options.as}` : `belongsTo(${model.name}, { counterCache: true }) on ${known.target.name}`;
+  throw new TypeError(`${model.name}.resetCounters: ${name} keeps no counter cache (declare ${declare}, and no scope on ${name})`);
 }
 
 /** A counter `resetCounters` recounts, with the Relation of the children it counts, prepared. */
