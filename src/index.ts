@@ -44,7 +44,7 @@ export { tableNaming, tableize } from "./plugins/table-naming.js";
 export { pluralize } from "./plugins/inflection.js";
 export { combining } from "./plugins/combining.js";
 export { calculations, type AttributeNames, type PluckedRow } from "./plugins/calculations.js";
-export { aggregates, type NumberAttributeName, type OrderedAttributeName } from "./plugins/aggregates.js";
+export { aggregates, type OrderedAttributeName } from "./plugins/aggregates.js";
 export { findOrCreate, type FindOrCreateAttributes } from "./plugins/find-or-create.js";
 export { changeTracking } from "./plugins/change-tracking.js";
 export { findMany } from "./plugins/find-many.js";

@@ -14,7 +14,7 @@ export {
   type BuiltInAttributeTypeName,
 } from "./records/attribute-types.js";
 export { defineAttributeType } from "./records/define-attribute-type.js";
-export type { AssignAttributes, PluginTypeValue } from "./records/attribute-values.js";
+export type { PluginTypeValue } from "./records/attribute-values.js";
 export { Base } from "./base.js";
 export type { Batchable } from "./database/batchable.js";
 export type { ComputedColumn, QueryPurpose, RelationData, SelectParts, OrderTerm } from "./sql/compiler.js";

@@ -12,6 +12,7 @@ import {
   defineStatement,
   injectedName,
   joinSelect,
+  type NumberAttributeName,
   type PluginTypeValue,
   prepareRelation,
   queryOfParts,
@@ -21,9 +22,6 @@ import {
   reservedName,
   selectParts,
 } from "../kernel/index.js";
-
-/** The attribute names of `A` whose values are numbers: what `sum` and `average` take. */
-export type NumberAttributeName<A> = { [K in keyof A]-?: [NonNullable<A[K]>] extends [number] ? K : never }[keyof A] & string;
 
 /** The attribute names of `A` whose values are ordered (numbers, text, datetimes, a plugin's types): what `minimum` and `maximum` take. */
 export type OrderedAttributeName<A> = {

@@ -433,7 +433,7 @@ describe("guide: Polymorphic associations, declarations checked at first use", (
       new InvalidModel("Remark.commentable (polymorphic belongsTo): polymorphic takes a list of Model classes, as belongsTo([Post, Photo], { polymorphic: true }), not Post alone"),
     );
     expect(declare(() => belongsTo([Post, Photo], { polymorphic: true, dependent: "destroy" } as never))).toThrow(
-      new InvalidModel("Remark.commentable (polymorphic belongsTo): dependent is an unknown option (options: polymorphic, foreignKey, foreignType, optional)"),
+      new InvalidModel("Remark.commentable (polymorphic belongsTo): dependent is an unknown option (options: polymorphic, foreignKey, foreignType, optional, counterCache)"),
     );
     expect(declare(() => belongsTo([Post, Photo], { polymorphic: true, foreignType: "kind" }))).toThrow(
       new InvalidModel("Remark.commentable (polymorphic belongsTo): Remark has no attribute kind (foreignType); pass { foreignType }"),

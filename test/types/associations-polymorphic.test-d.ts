@@ -10,11 +10,6 @@ class Image extends Model({ id: "integer", imageableType: "string", imageableId:
   imageable = belongsTo([Post, Photo], { polymorphic: true, foreignType: "imageableType", foreignKey: "imageableId", optional: true });
 }
 
-class Like extends Model({ id: "string", likeableType: "string", likeableId: "string" }) {
-  // @ts-expect-error a polymorphic belongsTo keeps no counter cache (the guide says to count with withCount)
-  likeable = belongsTo([Post, Photo], { polymorphic: true, counterCache: true });
-}
-
 class Post extends Model({ id: "string", title: "string" }) {
   comments = hasMany(Comment, { as: "commentable", dependent: "destroy" });
   image = hasOne(Image, { as: "imageable", dependent: "delete" });

@@ -29,3 +29,31 @@ void Board.resetCounters(1, "comments");
 // @ts-expect-error at least one counter is named
 void Board.resetCounters(1);
 void Topic;
+
+// A polymorphic belongsTo: the counter is checked against every listed Model.
+class Album extends Model({ id: "integer", title: "string", reviewsCount: "integer", likesCount: "integer" }) {
+  reviews = hasMany(Review, { as: "reviewable" });
+}
+
+class Track extends Model({ id: "string", title: "string", reviewsCount: "integer" }) {
+  reviews = hasMany(Review, { as: "reviewable" });
+}
+
+class Review extends Model({ id: "integer", reviewableType: "string", reviewableId: "string" }) {
+  reviewable = belongsTo([Album, Track], { polymorphic: true, counterCache: true });
+  named = belongsTo([Album, Track], { polymorphic: true, foreignKey: "reviewableId", foreignType: "reviewableType", counterCache: "reviewsCount" });
+}
+
+class Misdeclared extends Model({ id: "integer", reviewableType: "string", reviewableId: "string" }) {
+  // @ts-expect-error Track has no likesCount: the counter is an attribute of every listed Model
+  partly = belongsTo([Album, Track], { polymorphic: true, foreignKey: "reviewableId", foreignType: "reviewableType", counterCache: "likesCount" });
+  // @ts-expect-error the counter is a number attribute of every listed Model, not a string one
+  text = belongsTo([Album, Track], { polymorphic: true, foreignKey: "reviewableId", foreignType: "reviewableType", counterCache: "title" });
+  // @ts-expect-error counterCache is true or an attribute name
+  flag = belongsTo([Album, Track], { polymorphic: true, foreignKey: "reviewableId", foreignType: "reviewableType", counterCache: false });
+}
+
+expectTypeOf(Album.resetCounters(1, "reviews")).toEqualTypeOf<Promise<number>>();
+expectTypeOf(Track.resetCounters(["a", "b"], "reviewsCount")).toEqualTypeOf<Promise<number>>();
+void Review;
+void Misdeclared;

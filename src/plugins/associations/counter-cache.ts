@@ -11,6 +11,7 @@ import {
   prepareRelation,
   prepareRelationNow,
   previewText,
+  primaryKeyOf,
   quoteIdentifier,
   refuseNonKeys,
   type Relation,
@@ -31,6 +32,7 @@ import { type CountedScope, countedScopeOf, mayChangeScope, scopeConditionsOf } 
 import type { ResolvedAssociation } from "./definition.js";
 import type { PluginWork } from "./installation.js";
 import { rowKeyOf } from "./keys.js";
+import { hasOwnScope } from "./polymorphic.js";
 import { associationsOf, slotsOf } from "./registry.js";
 import { ownerBuiltThrough } from "./required-parents.js";
 import { scopedTargetOf } from "./slot.js";
@@ -40,9 +42,10 @@ type Counted = Record<string, any>;
 /**
  * A `belongsTo` that keeps a counter on its parent (`counterCache` is the parent's attribute), with the Model that
  * declared it (`declaredOn`): a subclass inherits the counter as its parent counts it, within the parent's default
- * scopes, whatever the subclass adds (a parent's `hasMany` of the declaring Model reads that Model's rows).
+ * scopes, whatever the subclass adds (a parent's `hasMany` of the declaring Model reads that Model's rows). A
+ * polymorphic `belongsTo` keeps one per listed Model (`target`), each counting the rows whose type is `typeName`.
  */
-type Counter = ResolvedAssociation & { readonly counterCache: string; readonly declaredOn: Function };
+type Counter = ResolvedAssociation & { readonly counterCache: string; readonly declaredOn: Function; readonly typeName?: string };
 
 const countersByModel = new WeakMap<Function, readonly Counter[]>();
 
@@ -57,13 +60,19 @@ function declaringModel(model: Function, counter: ResolvedAssociation): Function
   return declaring;
 }
 
-/** The counters a child Model keeps, one per `belongsTo` with `counterCache`. */
+/** A `belongsTo`'s counters: its one, or for a polymorphic one a counter per listed Model, on that Model's table and key. */
+function countersOfAssociation(association: ResolvedAssociation, declaredOn: Function): Counter[] {
+  if (!association.polymorphic) return [{ ...association, declaredOn } as Counter];
+  return [...association.polymorphic.models].map(([typeName, target]) => ({ ...association, target, primaryKey: primaryKeyOf(target).name, declaredOn, typeName }) as Counter);
+}
+
+/** The counters a child Model keeps: those of each `belongsTo` with `counterCache`. */
 function countersOf(model: Function): readonly Counter[] {
   let counters = countersByModel.get(model);
   if (!counters) {
     counters = [...associationsOf(model).values()]
       .filter((association) => association.counterCache !== undefined)
-      .map((association) => ({ ...association, declaredOn: declaringModel(model, association) }) as Counter);
+      .flatMap((association) => countersOfAssociation(association, declaringModel(model, association)));
     countersByModel.set(model, counters);
   }
   return counters;
@@ -114,8 +123,14 @@ function recordRow(plan: WritePlan, where: readonly SqlFragment[]): SqlFragment 
   return where.reduce((rows, term) => sql`${rows} AND (${term})`, row);
 }
 
-/** Whether a write sets the counter's foreign key (a move, or a nullify). */
-const setsForeignKey = (plan: WritePlan, counter: Counter) => plan.values.has(counter.foreignKey);
+/** Whether a write sets the counter's foreign key, or a polymorphic one's type (a move, or a nullify). */
+const setsForeignKey = (plan: WritePlan, counter: Counter) => plan.values.has(counter.foreignKey) || (counter.typeName !== undefined && plan.values.has(counter.polymorphic!.foreignType));
+
+/** Whether a row (its attributes as `read` gives them) points at a counter's Model: always, unless the counter is polymorphic. */
+const namesTarget = (counter: Counter, read: (name: string) => unknown) => counter.typeName === undefined || read(counter.polymorphic!.foreignType) === counter.typeName;
+
+/** The rows a counter's statements count of `rows`: for a polymorphic counter, those whose type names its Model. */
+const ofType = (counter: Counter, rows: SqlFragment) => (counter.typeName === undefined ? rows : sql`${rows} AND ${column(counter.polymorphic!.foreignType)} = ${counter.typeName}`);
 
 /**
  * Whether a record's update may change what a counter counts: it moves the row to another parent, or into or out of
@@ -138,29 +153,32 @@ const scopesOfPlans = new WeakMap<object, Map<Counter, CountedScope | undefined>
  * counter after the INSERT; a destroy (and a destroy's set-based DELETE or soft delete of dependents, and their
  * nullify) takes from the parent's just before the row goes, where the row still says which parent that is and
  * whether it was counted; an update that moves the row to another parent, or may move it into or out of the scope
- * (a restore), takes the row as it was before the UPDATE and adds it as it is after it.
+ * (a restore), takes the row as it was before the UPDATE and adds it as it is after it. A polymorphic counter counts
+ * only the rows of its type: a record's write adds to it or takes from it when the record's type (as written, and as
+ * loaded) names its Model, and each statement still checks the type the row holds when it runs.
  */
 function planCounter(plan: WritePlan, counter: Counter, scope: CountedScope | undefined): void {
   const child = plan.model;
   const counted = (rows: SqlFragment) => (scope ? sql`${rows} AND ${scope.sql}` : rows);
-  const change = (sign: "+" | "-", rows: SqlFragment) => counterUpdate(child, counter, sign, counted(rows));
+  const change = (sign: "+" | "-", rows: SqlFragment) => counterUpdate(child, counter, sign, counted(ofType(counter, rows)));
+  const was = (name: string) => attributeWas(plan.record, name);
   const add = (written: WrittenRows) => change("+", writtenRows(plan, written.keys));
   // A set-based write's after-statements are placed just before it, where its keys still select the rows it changes.
   const takeWritten = (written: WrittenRows) => change("-", writtenRows(plan, written.keys));
   switch (plan.operation) {
     case "create":
       // A foreign key not written is the column's default: NULL for a reference.
-      if ((plan.values.get(counter.foreignKey) ?? null) !== null) plan.after(add);
+      if ((plan.values.get(counter.foreignKey) ?? null) !== null && namesTarget(counter, (name) => plan.values.get(name))) plan.after(add);
       break;
     case "update":
       if (!mayRecount(plan, counter, scope)) break;
       // Whatever the UPDATE's conditions: should they refuse it, the after-statement adds back to the same parent.
-      plan.before(() => change("-", recordRow(plan, [])));
-      plan.after(add);
+      if (namesTarget(counter, was)) plan.before(() => change("-", recordRow(plan, [])));
+      if (namesTarget(counter, (name) => (plan.record as Counted).readAttribute(name))) plan.after(add);
       break;
     case "destroy":
       // A soft delete's stamp takes the row out of the scope: it is taken off here, as a deleted row is.
-      if (attributeWas(plan.record, counter.foreignKey) !== null) plan.before(() => change("-", recordRow(plan, plan.where)));
+      if (was(counter.foreignKey) !== null && namesTarget(counter, was)) plan.before(() => change("-", recordRow(plan, plan.where)));
       break;
     case "deleteDependents":
       plan.after(takeWritten);
@@ -221,7 +239,7 @@ function countChanges(plan: WritePlan, counter: Counter): Map<string, number> | 
     const within = meetsConditions(conditions, read);
     if (within === undefined) return undefined;
     const key = read(counter.foreignKey);
-    if (within && key !== null && key !== undefined) changes.set(String(key), (changes.get(String(key)) ?? 0) + by);
+    if (within && key !== null && key !== undefined && namesTarget(counter, read)) changes.set(String(key), (changes.get(String(key)) ?? 0) + by);
   }
   return changes;
 }
@@ -230,7 +248,8 @@ function countChanges(plan: WritePlan, counter: Counter): Map<string, number> | 
 function parentsInMemory(record: Counted, counter: Counter): Set<Counted> {
   const parents = new Set<Counted>();
   const slot = slotsOf(record).find(([association]) => association.name === counter.name)?.[1];
-  if (slot?.loaded && slot.value) parents.add(slot.value);
+  // A polymorphic parent is counted by the counter of its own Model.
+  if (slot?.loaded && slot.value instanceof counter.target) parents.add(slot.value);
   const owner = ownerBuiltThrough(record) as Counted | undefined;
   if (owner instanceof counter.target) parents.add(owner);
   return parents;
@@ -257,17 +276,22 @@ function countInMemory({ plan, error, changes }: WriteOutcome): void {
 
 const inverses = new WeakMap<ResolvedAssociation, string | null>();
 
-/** The counter attribute of a `hasMany` of `owner`: that of the child's `belongsTo` back to it, on the same key. */
+/**
+ * The counter attribute of a `hasMany` of `owner`: that of the child's `belongsTo` back to it, on the same key (and
+ * for `as`, the polymorphic one's counter of the owner's type).
+ */
 function counterOfCollection(association: ResolvedAssociation, owner: Function): string | undefined {
   let counter = inverses.get(association);
   if (counter === undefined) {
+    const typeName = association.polymorphic && [...association.polymorphic.models.keys()][0];
     const found =
-      association.kind !== "hasMany" || association.options.scope
+      association.kind !== "hasMany" || hasOwnScope(association)
         ? undefined
         : countersOf(association.target).find(
             (each) =>
               each.declaredOn === association.target &&
               each.foreignKey === association.foreignKey &&
+              each.typeName === typeName &&
               (each.target === owner || owner.prototype instanceof each.target),
           );
     inverses.set(association, (counter = found?.counterCache ?? null));
@@ -333,11 +357,9 @@ function resetTarget(model: CountingModel, name: unknown): { association: Resolv
     if (counter !== undefined && (association.name === name || counter === name)) return { association, counter };
   }
   const known = associationsOf(model).get(name);
-  throw new TypeError(
-    known
-      ? `${model.name}.resetCounters: ${name} keeps no counter cache (declare belongsTo(${model.name}, { counterCache: true }) on ${known.target.name}, and no scope on ${name})`
-      : `${model.name}.resetCounters: ${model.name} has no hasMany ${name} with a counter cache`,
-  );
+  if (!known) throw new TypeError(`${model.name}.resetCounters: ${model.name} has no hasMany ${name} with a counter cache`);
+  const declare = known.options.as ? `counterCache: true on ${known.target.name}.${known.options.as}` : `belongsTo(${model.name}, { counterCache: true }) on ${known.target.name}`;
+  throw new TypeError(`${model.name}.resetCounters: ${name} keeps no counter cache (declare ${declare}, and no scope on ${name})`);
 }
 
 /** A counter `resetCounters` recounts, with the Relation of the children it counts, prepared. */

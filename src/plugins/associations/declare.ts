@@ -33,6 +33,14 @@ type ChildOfPolymorphicOptions<Options, T extends AnyModel> = ChildOptions<Optio
 /** The options of a `belongsTo` to `T`, whose `counterCache` must be `true` or name a number attribute of `T`. */
 type ParentOptions<T extends AnyModel> = Omit<BelongsToOptions, "counterCache"> & { counterCache?: true | NumberAttributeName<AttributesOfModel<T>> };
 
+/** The number attributes every Model of `T` has: what a polymorphic `belongsTo`'s `counterCache` may name. */
+type SharedCounterName<T extends readonly AnyModel[]> = T extends readonly [infer First extends AnyModel, ...infer Rest extends readonly AnyModel[]]
+  ? NumberAttributeName<AttributesOfModel<First>> & SharedCounterName<Rest>
+  : string;
+
+/** The options of a polymorphic `belongsTo` of the Models `T`, whose `counterCache` must be `true` or name a number attribute of each. */
+type PolymorphicParentOptions<T extends readonly AnyModel[]> = Omit<PolymorphicBelongsToOptions, "counterCache"> & { counterCache?: true | SharedCounterName<T> };
+
 /** Any key as `setIds` takes it: a scalar, read as a condition on the key reads it. */
 type AnyKey = string | number | bigint;
 
@@ -236,8 +244,9 @@ export function hasMany(target: AnyModel, options: object = {}): unknown {
 /**
  * Declares a polymorphic owning side: `commentable = belongsTo([Post, Photo], { polymorphic: true })` stores the
  * parent's key in `commentableId` and its Model's name in `commentableType`; `get()` is a `Post` or a `Photo`.
+ * `counterCache` keeps a count of the children on each parent (see `PolymorphicBelongsToOptions`).
  */
-export function belongsTo<const T extends readonly [AnyModel, ...AnyModel[]]>(targets: T, options: PolymorphicBelongsToOptions): PolymorphicBelongsTo<T[number]>;
+export function belongsTo<const T extends readonly [AnyModel, ...AnyModel[]]>(targets: T, options: PolymorphicParentOptions<T>): PolymorphicBelongsTo<T[number]>;
 /**
  * Declares the owning side as an instance field: `user = belongsTo(User)`; `post.user.load()`, `post.user.set(u)`.
  * `belongsTo(Post, { counterCache: true })` keeps a count of the children on the parent (see `BelongsToOptions`).

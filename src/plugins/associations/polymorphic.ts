@@ -1,4 +1,5 @@
 import { attributesOf, InvalidModel, isPlainObject, previewText } from "../../kernel/index.js";
+import { counterAttributeOf } from "./counter-column.js";
 import { ATTRIBUTE_NAME_OPTION, type AssociationDefinition, BOOLEAN_OPTION, checkOptions, type OptionChecks, type PolymorphicSide, type ResolvedAssociation, resolveAssociation } from "./definition.js";
 
 /** Options of a polymorphic `belongsTo`: `commentable = belongsTo([Post, Photo], { polymorphic: true })`. */
@@ -11,6 +12,13 @@ export interface PolymorphicBelongsToOptions {
   foreignType?: string;
   /** A null key and type are allowed; without it, a record with either null fails validation with "must exist". */
   optional?: boolean;
+  /**
+   * Keeps a count of the children on each parent (Rails' `counter_cache` on a polymorphic `belongsTo`): `true` for
+   * the child's table in camelCase plus `Count`, or the attribute to keep, which every listed Model must have. A
+   * write adds to or takes from the parent its type and key name, in the write's own batch; see the guide, "Counter
+   * caches".
+   */
+  counterCache?: true | string;
 }
 
 const OPTIONS: Record<keyof PolymorphicBelongsToOptions, OptionChecks[string]> = {
@@ -18,6 +26,7 @@ const OPTIONS: Record<keyof PolymorphicBelongsToOptions, OptionChecks[string]> =
   foreignKey: ATTRIBUTE_NAME_OPTION,
   foreignType: ATTRIBUTE_NAME_OPTION,
   optional: BOOLEAN_OPTION,
+  counterCache: { expected: "true or the name of the parents' counter attribute", fits: (value) => value === true || typeof value === "string" },
 };
 
 /**
@@ -44,6 +53,7 @@ class ResolvedPolymorphic extends PolymorphicDefinition implements ResolvedAssoc
     readonly name: string,
     readonly foreignKey: string,
     readonly polymorphic: PolymorphicSide,
+    readonly counterCache: string | undefined,
   ) {
     super(definition.models, definition.options);
   }
@@ -97,10 +107,17 @@ function requireAttribute(owner: Function, where: string, name: string, role: st
   if (typeName && attribute.typeName !== typeName) throw new InvalidModel(`${where}: ${owner.name}.${name} (${role}) is ${attribute.typeName}, not ${typeName}: it stores a Model's name`);
 }
 
+/** The counter a `counterCache` keeps on every listed Model, checked on each: its name is the same on each. */
+function counterOfModels(owner: Function, name: string, models: ReadonlyMap<string, Function>, option: true | string | undefined): string | undefined {
+  if (option === undefined) return undefined;
+  return [...models.values()].map((model) => counterAttributeOf(owner, name, model, option))[0];
+}
+
 /**
  * Resolves a polymorphic `belongsTo`: its options, its Models (each told by its class name, which the type column
- * stores, as Rails stores the class name) and the owner's key and type attributes. The Models themselves are not
- * resolved here (each of them may declare `as` children that resolve this Model's associations).
+ * stores, as Rails stores the class name), the owner's key and type attributes, and its counter on every listed
+ * Model. The Models' associations are not resolved here (each of them may declare `as` children that resolve this
+ * Model's associations).
  */
 export function resolvePolymorphicBelongsTo(owner: Function, name: string, definition: PolymorphicDefinition): ResolvedAssociation {
   const where = `${owner.name}.${name} (polymorphic belongsTo)`;
@@ -110,7 +127,17 @@ export function resolvePolymorphicBelongsTo(owner: Function, name: string, defin
   const foreignType = definition.options.foreignType ?? `${name}Type`;
   requireAttribute(owner, where, foreignKey, "foreignKey");
   requireAttribute(owner, where, foreignType, "foreignType", "string");
-  return new ResolvedPolymorphic(definition, name, foreignKey, { foreignType, models });
+  const counterCache = counterOfModels(owner, name, models, definition.options.counterCache);
+  return new ResolvedPolymorphic(definition, name, foreignKey, { foreignType, models }, counterCache);
+}
+
+/** The scopes of `as` associations that declared no `scope` of their own: they narrow the rows by the type alone. */
+const typeOnlyScopes = new WeakSet<Function>();
+
+/** Whether an association narrows its rows with a `scope` of its own, beyond the type condition `as` adds. */
+export function hasOwnScope(association: ResolvedAssociation): boolean {
+  const { scope } = association.options;
+  return scope !== undefined && !typeOnlyScopes.has(scope);
 }
 
 /**
@@ -133,5 +160,6 @@ export function resolveAs(owner: Function, name: string, definition: Association
     const typed = relation.where({ [foreignType]: type });
     return options.scope ? options.scope(typed) : typed;
   };
+  if (!options.scope) typeOnlyScopes.add(scope);
   return { ...resolved, options: { ...resolved.options, scope }, polymorphic: { foreignType, models: new Map([entry]) } };
 }
