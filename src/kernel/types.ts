@@ -5,7 +5,8 @@
 import type { AssignableValue, AssignAttributes, AttributeName, ComparisonScalar, ConditionScalar, JsonAttributes, NumberAttributeName } from "./records/attribute-values.js";
 import type { Base } from "./base.js";
 import type { AnyRecord, KernelRecordMethods, PluginRecordMethods, RecordMethods, RecordOf } from "./records/record-methods.js";
-import type { RecordOfModel } from "./relations/query-typing.js";
+import type { AttributesOfModel, Conditions, RecordConditions, RecordOfModel } from "./relations/query-typing.js";
+import type { SqlFragment } from "./sql/sql.js";
 import type { RelationOf } from "./relations/typed-relation.js";
 
 export type { AnyRecord, AssignableValue, AssignAttributes, AttributeName, ComparisonScalar, ConditionScalar, JsonAttributes, KernelRecordMethods, NumberAttributeName, PluginRecordMethods, RecordMethods, RecordOf };
@@ -27,7 +28,7 @@ type Rec<M> = RecordOfModel<M>;
 type BaseStatics = Pick<typeof Base, "binding" | "tableName" | "primaryKey" | "hiddenAttributes" | "use" | "hook" | "all" | "build" | "create" | "createOrThrow">;
 
 /** The Relation methods each Model also has as a static, starting from `all()` (base.ts defines them so). */
-type RelationStaticName = "where" | "whereNot" | "order" | "reorder" | "limit" | "offset" | "select" | "distinct" | "none" | "toSql" | "toArray" | "findBy" | "findByOrThrow";
+type RelationStaticName = "order" | "reorder" | "limit" | "offset" | "select" | "distinct" | "none" | "toSql" | "toArray";
 
 /** Each of those statics: the Relation method of the Model it is called on, as declared on `Relation`. */
 type RelationStatics = {
@@ -40,6 +41,22 @@ type RelationStatics = {
  */
 export interface ModelStatics<A> extends BaseStatics, RelationStatics {
   // Declared here rather than taken from Relation: a static's overloads cannot be mapped.
+  /** `all().where(conditions)`. */
+  where<M extends AnyModel>(this: M, conditions: Conditions<AttributesOfModel<M>> | SqlFragment, method?: string): RelationOf<M>;
+  /** `all().where(conditions)`, with conditions on the fields a plugin lets them take (see `Relation.where`). */
+  where<M extends AnyModel, C extends object>(this: M, conditions: C & RecordConditions<Rec<M>, C>, method?: string): RelationOf<M>;
+  /** `all().whereNot(conditions)`. */
+  whereNot<M extends AnyModel>(this: M, conditions: Conditions<AttributesOfModel<M>> | SqlFragment): RelationOf<M>;
+  /** `all().whereNot(conditions)`, with conditions on the fields a plugin lets them take (see `Relation.where`). */
+  whereNot<M extends AnyModel, C extends object>(this: M, conditions: C & RecordConditions<Rec<M>, C>): RelationOf<M>;
+  /** `all().findBy(conditions)`: the first record matching the conditions, or null. */
+  findBy<M extends AnyModel>(this: M, conditions: Conditions<AttributesOfModel<M>>): Promise<Rec<M> | null>;
+  /** `all().findBy(conditions)`, with conditions on the fields a plugin lets them take (see `Relation.where`). */
+  findBy<M extends AnyModel, C extends object>(this: M, conditions: C & RecordConditions<Rec<M>, C>): Promise<Rec<M> | null>;
+  /** `all().findByOrThrow(conditions)`: the first record matching the conditions, or `RecordNotFound`. */
+  findByOrThrow<M extends AnyModel>(this: M, conditions: Conditions<AttributesOfModel<M>>): Promise<Rec<M>>;
+  /** `all().findByOrThrow(conditions)`, with conditions on the fields a plugin lets them take (see `Relation.where`). */
+  findByOrThrow<M extends AnyModel, C extends object>(this: M, conditions: C & RecordConditions<Rec<M>, C>): Promise<Rec<M>>;
   /** The record with this primary key (`RecordNotFound` if none). */
   find<M extends AnyModel>(this: M, id: unknown): Promise<Rec<M>>;
   /** `all().first()`: the first record by primary key, or null. */

@@ -13,6 +13,8 @@ import {
   queryOfParts,
   refuseExtraArguments,
   quoteIdentifier,
+  type RecordConditions,
+  type RecordOfModel,
   type Relation,
   runLoadStage,
   selectParts,
@@ -95,6 +97,8 @@ declare module "../kernel/index.js" {
     count(): Promise<number>;
     /** Whether a row matches (these conditions too, when given); reads at most one row. */
     exists(conditions?: Conditions<AttributesOfRecord<R>>): Promise<boolean>;
+    /** `exists` with conditions on the fields a plugin lets them take (`where({ author: user })`). */
+    exists<C extends object>(conditions: C & RecordConditions<R, C>): Promise<boolean>;
     /** The number of matching rows, as `count()`. */
     size(): Promise<number>;
     /** Whether no row matches. */
@@ -111,6 +115,8 @@ declare module "../kernel/index.js" {
     count(): Promise<number>;
     /** `all().exists(conditions)`. */
     exists<M extends AnyModel>(this: M, conditions?: Conditions<AttributesOfModel<M>>): Promise<boolean>;
+    /** `all().exists(conditions)`, with conditions on the fields a plugin lets them take. */
+    exists<M extends AnyModel, C extends object>(this: M, conditions: C & RecordConditions<RecordOfModel<M>, C>): Promise<boolean>;
     /** `all().size()`. */
     size(): Promise<number>;
     /** `all().isEmpty()`. */

@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { associationCounts, associations, counterCaches, hasMany, Model } from "../../src/index.js";
+import { Relation } from "../../src/plugin.js";
 import { associationWork } from "../../src/plugins/associations/association-hooks.js";
 import { installedWork } from "../../src/plugins/associations/installation.js";
 import { counterCacheWork } from "../../src/plugins/associations/counter-cache.js";
@@ -35,6 +36,8 @@ describe("associations installed by the first declaration", () => {
     await expect(Listened.includes("posts" as never).toArray()).rejects.toThrow(new TypeError("InstUser.includes: posts is not an association of InstUser"));
     expect(events).toEqual([]);
     expect(installedWork()).toBeUndefined();
+    // Conditions by association name wrap nothing yet: the Model's where and whereNot are the kernel's, at no cost.
+    expect([InstUser.all().where, InstUser.all().whereNot]).toEqual([Relation.prototype.where, Relation.prototype.whereNot]);
   });
 
   it("a Model's declarations install it at its first use, and every Model's methods then answer as declared", async () => {
@@ -53,6 +56,10 @@ describe("associations installed by the first declaration", () => {
     const [counted] = await InstWriter.withCount("posts").toArray();
     expect(counted!.postsCount).toBe(1);
     expect(() => InstUser.withCount("posts" as never)).toThrow(new TypeError("InstUser.withCount: posts is not an association of InstUser"));
+    // A Model made from now on reads association names in conditions; one made before keeps the kernel's methods.
+    expect(InstWriter.all().where).not.toBe(Relation.prototype.where);
+    expect(() => InstWriter.where({ posts: [] } as never)).toThrow(new TypeError("InstWriter.where: posts is a hasMany association; conditions take a belongsTo's records"));
+    expect(InstUser.all().where).toBe(Relation.prototype.where);
   });
 
   it("each plugin registers a hook for every hook of its work, and a method for every method of it", () => {

@@ -26,6 +26,31 @@ export type ConditionValue<T> =
 /** A `where` object: attribute names to condition values. */
 export type Conditions<A> = { [K in keyof A]?: ConditionValue<A[K]> };
 
+declare const conditionBrand: unique symbol;
+
+/**
+ * A record field that a `where` object also takes by its name, with a value `V` (a `belongsTo` field takes its
+ * target's records): the field's type extends it, so that the kernel types such conditions without knowing the
+ * plugin that declares the field.
+ */
+export interface ConditionField<V> {
+  /** @internal Marks the fields conditions take (it exists only in types). */
+  readonly [conditionBrand]: V;
+}
+
+/** What a `ConditionField` takes: a value, null, or a list of them; nothing for any other field. */
+export type FieldCondition<F> = F extends ConditionField<infer V> ? V | null | ReadonlyArray<V | null> : never;
+
+/**
+ * A `where` object `C` checked for records `R`: each key an attribute, with its condition value, or a
+ * `ConditionField` of the records, with what it takes. Generic in the object given, so that a record's fields are
+ * looked into only for the keys given that are no attribute: a Relation compared with another, or a condition on
+ * attributes alone (in an association's scope of a Model that refers back to it), needs no field's type.
+ */
+export type RecordConditions<R, C> = {
+  [K in keyof C]: K extends keyof AttributesOfRecord<R> ? ConditionValue<AttributesOfRecord<R>[K]> : K extends keyof R ? FieldCondition<R[K]> : never;
+};
+
 /** An order direction, or the long form with NULLs placement. */
 export type OrderDirection = "asc" | "desc" | { direction: "asc" | "desc"; nulls?: "first" | "last" };
 

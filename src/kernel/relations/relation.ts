@@ -25,7 +25,7 @@ import { printQuery } from "../sql/query-event.js";
 import { INSPECT } from "../records/inspect-symbol.js";
 import { previewList, previewText, previewValue, shortText } from "../records/display.js";
 import type { AssignAttributes, AttributeName } from "../records/attribute-values.js";
-import type { AttributesOfRecord, Conditions, Ordering } from "./query-typing.js";
+import type { AttributesOfRecord, Conditions, Ordering, RecordConditions } from "./query-typing.js";
 
 
 
@@ -170,14 +170,25 @@ export class Relation<R = any> {
    * Narrows to rows matching every key (null matches NULL, an array any element), or an `sql` fragment. `method`
    * is the method errors name (for plugins whose own methods take conditions, as `exists` does).
    */
-  where(conditions: Conditions<AttributesOfRecord<R>> | SqlFragment, method = "where"): this {
+  where(conditions: Conditions<AttributesOfRecord<R>> | SqlFragment, method?: string): this;
+  /**
+   * Narrows by attributes and by the record fields a plugin lets conditions take (see `ConditionField`; a
+   * `belongsTo` field takes a record of its target, `where({ author: user })`). A separate signature, so that a
+   * condition on attributes alone is typed without looking into the record's fields (an association's scope of a
+   * Model that refers back to it would need its own type first).
+   */
+  where<C extends object>(conditions: C & RecordConditions<R, C>, method?: string): this;
+  where(conditions: object, method = "where"): this {
     // A plugin names its method with text; anything else is a second condition the caller meant, which would be ignored.
     if (typeof method !== "string") this.#takes("where", arguments.length, 1, "give every condition in one object");
     return this.#with({ conditions: [...this.data.conditions, ...this.#conditionsOf(conditions, method)] });
   }
 
   /** Narrows to rows NOT matching the whole condition; rows with NULL in a named attribute are excluded too. */
-  whereNot(conditions: Conditions<AttributesOfRecord<R>> | SqlFragment): this {
+  whereNot(conditions: Conditions<AttributesOfRecord<R>> | SqlFragment): this;
+  /** `whereNot` of attributes and of the record fields conditions take (see `where`). */
+  whereNot<C extends object>(conditions: C & RecordConditions<R, C>): this;
+  whereNot(conditions: object): this {
     this.#takes("whereNot", arguments.length, 1);
     const compiled = this.#conditionsOf(conditions, "whereNot");
     // Nothing to negate: as where({}) narrows nothing, whereNot({}) excludes nothing.
@@ -458,13 +469,19 @@ export class Relation<R = any> {
   }
 
   /** The first record matching the conditions, or null. */
-  async findBy(conditions: Conditions<AttributesOfRecord<R>>): Promise<R | null> {
+  async findBy(conditions: Conditions<AttributesOfRecord<R>>): Promise<R | null>;
+  /** `findBy` of attributes and of the record fields conditions take (see `where`). */
+  async findBy<C extends object>(conditions: C & RecordConditions<R, C>): Promise<R | null>;
+  async findBy(conditions: object): Promise<R | null> {
     this.#takes("findBy", arguments.length, 1, "give every condition in one object");
     return this.where(conditions, "findBy").take();
   }
 
   /** The first record matching the conditions, or `RecordNotFound`. */
-  async findByOrThrow(conditions: Conditions<AttributesOfRecord<R>>): Promise<R> {
+  async findByOrThrow(conditions: Conditions<AttributesOfRecord<R>>): Promise<R>;
+  /** `findByOrThrow` of attributes and of the record fields conditions take (see `where`). */
+  async findByOrThrow<C extends object>(conditions: C & RecordConditions<R, C>): Promise<R>;
+  async findByOrThrow(conditions: object): Promise<R> {
     this.#takes("findByOrThrow", arguments.length, 1, "give every condition in one object");
     const record = await this.where(conditions, "findByOrThrow").take();
     if (!record) throw this.#notFound(`no record matches the conditions`);

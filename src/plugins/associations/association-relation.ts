@@ -1,4 +1,4 @@
-import { isPlainObject, type PluginMethod, type Relation } from "../../kernel/index.js";
+import { isPlainObject, type MethodWrapper, type PluginMethod, type Relation } from "../../kernel/index.js";
 import type { AssociationSlot } from "./slot.js";
 
 /**
@@ -27,8 +27,12 @@ function throughAssociation(method: "build" | "create" | "createOrThrow") {
     };
 }
 
-/** The Relation methods that build through the association a Relation was narrowed from (see `throughAssociation`). */
-export const associationRelationWraps = {
+/**
+ * The Relation methods the associations plugin wraps: those that build through the association a Relation was
+ * narrowed from (see `throughAssociation`); the declarations add the wrappers of `where` and `whereNot` when they
+ * install the plugin's work (work.ts), so that a Worker whose Models declare no association bundles none of them.
+ */
+export const associationRelationWraps: Record<string, MethodWrapper> = {
   build: throughAssociation("build"),
   create: throughAssociation("create"),
   createOrThrow: throughAssociation("createOrThrow"),

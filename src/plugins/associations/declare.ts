@@ -1,4 +1,4 @@
-import type { AnyModel, AssignAttributes, AssociatedRecord, AssociationField, AssociationName, AttributeName, AttributesOfModel, NumberAttributeName, RelationOf } from "../../kernel/index.js";
+import type { AnyModel, AssignAttributes, AssociatedRecord, AssociationField, AssociationName, AttributeName, AttributesOfModel, ConditionField, NumberAttributeName, RelationOf } from "../../kernel/index.js";
 import type { BelongsToOptions, HasManyOptions, HasOneOptions } from "./definition.js";
 import { ASSOCIATION, AssociationSlot } from "./slot.js";
 import { collection } from "./has-many.js";
@@ -86,8 +86,11 @@ export interface HasMany<T extends AnyModel> extends AssociationField<RecordOf<T
   (): AssociationRelation<T>;
 }
 
-/** A `belongsTo` field: `load()` the parent, `set(record)` to assign it. */
-export interface BelongsTo<T extends AnyModel> extends AssociationField<RecordOf<T> | null> {
+/**
+ * A `belongsTo` field: `load()` the parent, `set(record)` to assign it. Conditions take it by name, with a saved
+ * record of `T`, null or a list of them: `Post.where({ author: user })`.
+ */
+export interface BelongsTo<T extends AnyModel> extends AssociationField<RecordOf<T> | null>, ConditionField<RecordOf<T>> {
   /** The parent, loaded once (or from `includes`); null when the key is null or the row is gone. */
   load(): Promise<RecordOf<T> | null>;
   /** The loaded parent; throws when it was not loaded (use `load()` or `includes`). */

@@ -1,4 +1,4 @@
-import { argumentError } from "../../kernel/index.js";
+import { argumentError, previewText } from "../../kernel/index.js";
 
 type Loaded = Record<string, any>;
 
@@ -11,4 +11,13 @@ export function recordsGiven(where: string, target: Function, records: readonly 
     if (!(record instanceof target)) throw argumentError(where, `records of ${target.name}`, record);
   }
   return [...new Set(records as Loaded[])];
+}
+
+/**
+ * A value given where a record was expected, as a refusal shows it: a record by its class ("a Like"), anything else
+ * as messages show values.
+ */
+export function givenText(value: unknown): string {
+  const kind: unknown = typeof value === "object" && value !== null ? value.constructor?.name : undefined;
+  return typeof kind === "string" && kind !== "" && kind !== "Object" ? `a ${kind}` : previewText(value);
 }

@@ -1,4 +1,5 @@
-import { databaseOfRecord, previewText, primaryKeyOf } from "../../kernel/index.js";
+import { databaseOfRecord, primaryKeyOf } from "../../kernel/index.js";
+import { givenText } from "./given-records.js";
 import type { ResolvedAssociation } from "./definition.js";
 import { keyFor, rowKeyOf } from "./keys.js";
 import { listedEntry } from "./polymorphic.js";
@@ -34,10 +35,7 @@ export class PolymorphicBelongsToAssociation extends BelongsToAssociation {
     const entry = listedEntry(polymorphic!.models, typeof record === "object" ? record.constructor : undefined);
     if (!entry) {
       const names = [...polymorphic!.models.keys()].join(", ");
-      // A record of another Model by its class ("a Like"); anything else as messages show values.
-      const kind: unknown = typeof record === "object" && record !== null ? record.constructor?.name : undefined;
-      const given = typeof kind === "string" && kind !== "" && kind !== "Object" ? `a ${kind}` : previewText(record);
-      throw new TypeError(`${owner.constructor.name}.${association.name}.set takes a record of ${names} or null, not ${given}`);
+      throw new TypeError(`${owner.constructor.name}.${association.name}.set takes a record of ${names} or null, not ${givenText(record)}`);
     }
     const [type, model] = entry;
     owner.writeAttribute(foreignKey, keyFor(owner.constructor, foreignKey, rowKeyOf(record, primaryKeyOf(model).name)));

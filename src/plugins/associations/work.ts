@@ -1,5 +1,7 @@
 import { installWritePlans } from "../../kernel/index.js";
+import { associationConditionWraps } from "./association-conditions.js";
 import { associationWork } from "./association-hooks.js";
+import { associationRelationWraps } from "./association-relation.js";
 import { associationCountWork } from "./with-count.js";
 import { counterCacheWork } from "./counter-cache.js";
 import { counterCaches } from "./counter-caches-plugin.js";
@@ -19,5 +21,8 @@ export function installAssociationWork(): void {
   // records (preparing a tree's targets, handing out its dependents) keep a destroy's tree set-based.
   const hooks = { ...associations.hooks, ...counterCaches.hooks };
   planSetBasedAlike(hooks["record:beforeDestroy"]!, hooks["record:beforeDelete"]!, hooks["write:plan"]!, hooks["write:outcome"]!);
+  // A Model's Relation methods are wrapped when its Relation class is made, at its first use, after its declarations
+  // ran: every Model that declares an association gets these; one made before declares none, and keeps the methods.
+  Object.assign(associationRelationWraps, associationConditionWraps);
   provideAssociationWork({ associations: associationWork, counterCaches: counterCacheWork, associationCounts: associationCountWork });
 }
