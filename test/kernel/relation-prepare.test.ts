@@ -162,7 +162,7 @@ describe("relation:prepare", () => {
     const shape = (parts: SelectParts) => joinSelect(parts);
     expect(() => relationSubquery(Member.all() as never, "load", shape)).not.toThrow();
     expect(() => relationSubquery({} as never, "load", shape)).toThrow(new TypeError("relationSubquery takes a Relation, not {}"));
-    expect(() => relationSubquery(Member.all(), "read" as never, shape)).toThrow(/^relationSubquery takes a query purpose \(load, reload, count, exists, pluck, preload, updateAll, deleteAll\), not "read"$/);
+    expect(() => relationSubquery(Member.all(), "read" as never, shape)).toThrow(/^relationSubquery takes a query purpose \(load, reload, count, exists, pluck, calculate, preload, updateAll, deleteAll\), not "read"$/);
     expect(() => relationSubquery(Member.all(), "load", "SELECT 1" as never)).toThrow(new TypeError(`relationSubquery takes a function that joins the parts of a SELECT, not "SELECT 1"`));
   });
 
