@@ -46,6 +46,7 @@ export { combining } from "./plugins/combining.js";
 export { calculations, type AttributeNames, type PluckedRow } from "./plugins/calculations.js";
 export { aggregates, type OrderedAttributeName } from "./plugins/aggregates.js";
 export { findOrCreate, type FindOrCreateAttributes } from "./plugins/find-or-create.js";
+export { batches, type BatchOptions } from "./plugins/batches.js";
 export { changeTracking } from "./plugins/change-tracking.js";
 export { findMany } from "./plugins/find-many.js";
 export { lastRecord } from "./plugins/last-record.js";

@@ -2,6 +2,7 @@ import { associations } from "./associations/plugin.js";
 import { counterCaches } from "./associations/counter-caches-plugin.js";
 import { associationCounts } from "./associations/association-counts-plugin.js";
 import { attributeFiltering } from "./attribute-filtering.js";
+import { batches } from "./batches.js";
 import { bulkWrites } from "./bulk-writes.js";
 import { aggregates } from "./aggregates.js";
 import { calculations } from "./calculations.js";
@@ -27,4 +28,4 @@ import { validations } from "./validations.js";
 
 /** The built-in plugins every app gets: together they are the behaviour SPEC.md specifies. */
 // Scopes come first: their name check must see a scope named like a static (`filterAttributes`) before a plugin reads it.
-export const defaultPlugins = [scopes, defaultScopes, tableNaming, combining, calculations, aggregates, findMany, findOrCreate, lastRecord, queryPlans, recordPrinting, changeTracking, attributeFiltering, idGeneration, normalization, validations, callbacks, timestamps, pagination, permitting, bulkWrites, counters, associations, counterCaches, associationCounts, singleTableInheritance];
+export const defaultPlugins = [scopes, defaultScopes, tableNaming, combining, calculations, aggregates, findMany, findOrCreate, batches, lastRecord, queryPlans, recordPrinting, changeTracking, attributeFiltering, idGeneration, normalization, validations, callbacks, timestamps, pagination, permitting, bulkWrites, counters, associations, counterCaches, associationCounts, singleTableInheritance];

@@ -1,0 +1,109 @@
+/** The batches plugin: findEach and findInBatches read by primary key, a batch a round trip. */
+import { beforeEach, describe, expect, it } from "vitest";
+import { batches, Base, connect, defaultPlugins, defineApplicationRecord, hasMany } from "../../src/index.js";
+import { resetDatabase } from "../helpers/db.js";
+import { rejectionOf } from "../helpers/errors.js";
+import { listen, recordingRoundTrips } from "../helpers/queries.js";
+import { ApplicationRecord, schema } from "../models/fixtures.js";
+
+beforeEach(resetDatabase);
+
+class Tally extends ApplicationRecord("counters") {}
+
+class Member extends ApplicationRecord("users") {
+  posts = hasMany(Article, { foreignKey: "userId" });
+}
+
+class Article extends ApplicationRecord("posts") {}
+
+async function seedTallies(count: number): Promise<void> {
+  await Tally.insertAll(Array.from({ length: count }, (_, index) => ({ id: index + 1, label: index % 2 === 0 ? "even" : "odd", value: index })));
+}
+
+async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
+  const items: T[] = [];
+  for await (const item of iterable) items.push(item);
+  return items;
+}
+
+describe("findInBatches", () => {
+  it("reads batchSize records a round trip by primary key, each batch after the last key read, never by OFFSET", async () => {
+    await seedTallies(7);
+    const { db, events, sqls } = listen();
+    const batchesRead = await collect(db.model(Tally).findInBatches({ batchSize: 3 }));
+    expect(batchesRead.map((batch) => batch.map((tally) => tally.id))).toEqual([[1, 2, 3], [4, 5, 6], [7]]);
+    expect(events).toHaveLength(3);
+    expect(sqls()[0]).toBe(`SELECT * FROM "counters" ORDER BY "id" ASC LIMIT 3`);
+    expect(sqls()[1]).toBe(`SELECT * FROM "counters" WHERE "id" > ?1 ORDER BY "id" ASC LIMIT 3`);
+    expect(events[1]!.params).toEqual([3]);
+    expect(events.every((event) => !/OFFSET/.test(event.sql))).toBe(true);
+  });
+
+  it("stops after a full batch only when the next one comes back empty, and sends one query when nothing matches", async () => {
+    await seedTallies(6);
+    const { db, events } = listen();
+    expect((await collect(db.model(Tally).findInBatches({ batchSize: 3 }))).map((batch) => batch.length)).toEqual([3, 3]);
+    expect(events).toHaveLength(3);
+    expect(await collect(db.model(Tally).where({ label: "none" }).findInBatches())).toEqual([]);
+    expect(events).toHaveLength(4);
+  });
+
+  it("keeps the Relation's conditions and caps the records at its limit; descending from the last key", async () => {
+    await seedTallies(9);
+    const odd = await collect(Tally.where({ label: "odd" }).limit(3).findInBatches({ batchSize: 2 }));
+    expect(odd.map((batch) => batch.map((tally) => tally.id))).toEqual([[2, 4], [6]]);
+    const down = await collect(Tally.findInBatches({ batchSize: 4, order: "desc" }));
+    expect(down.map((batch) => batch.map((tally) => tally.id))).toEqual([[9, 8, 7, 6], [5, 4, 3, 2], [1]]);
+  });
+});
+
+describe("findEach", () => {
+  it("gives the records one at a time, with includes preloaded in each batch's round trip", async () => {
+    const ada = await Member.create({ name: "Ada" });
+    const grace = await Member.create({ name: "Grace" });
+    await Article.create({ userId: ada.id, title: "A" });
+    await Article.create({ userId: grace.id, title: "G" });
+    const { binding, roundTrips } = recordingRoundTrips();
+    const names: string[] = [];
+    for await (const member of connect(binding).model(Member).includes("posts").findEach({ batchSize: 1 })) {
+      names.push(`${member.name}:${(await member.posts().toArray()).map((post) => post.title).join()}`);
+    }
+    expect(names).toEqual(["Ada:A", "Grace:G"]);
+    const third = await Member.create({ name: "Linus" });
+    const keys = (await collect(Member.findInBatches({ batchSize: 2 }))).map((batch) => batch.map((member) => member.id));
+    expect(keys).toEqual([[ada.id, grace.id], [third.id]]); // time-ordered text keys
+    // Two full batches, then the one that finds none: each the users and their posts in one round trip.
+    expect(roundTrips.map((trip) => trip.length)).toEqual([2, 2, 2]);
+  });
+
+  it("refuses what paging by key cannot keep, and wrong options, naming the Model and method, before sending anything", async () => {
+    const { db, events } = listen();
+    const tallies = db.model(Tally);
+    expect(() => tallies.order({ value: "asc" }).findEach()).toThrow(
+      new TypeError(`Tally.findEach reads by primary key: the Relation takes no order (reorder() removes it; give { order: "desc" }), offset or distinct()`),
+    );
+    expect(() => tallies.offset(2).findInBatches()).toThrow(/^Tally\.findInBatches reads by primary key: the Relation takes no order/);
+    expect(() => tallies.distinct().findEach()).toThrow(TypeError);
+    expect(() => tallies.findEach({ batchSize: 0 })).toThrow(/^Tally\.findEach: batchSize takes a whole number from 1/);
+    expect(() => tallies.findEach({ order: "up" as never })).toThrow(/^Tally\.findEach: order takes "asc" or "desc"/);
+    expect(() => tallies.findInBatches({ size: 5 } as never)).toThrow(TypeError);
+    expect(() => (tallies.findEach as (...args: unknown[]) => unknown)({}, {})).toThrow(/^Tally\.findEach takes/);
+    expect(events).toHaveLength(0);
+    // @ts-expect-error batchSize is a number
+    expect(() => Tally.findEach({ batchSize: "10" })).toThrow(TypeError);
+  });
+
+  it("come with ActiveRecord, and on Base with the plugin", async () => {
+    expect(defaultPlugins).toContain(batches);
+    class Batched extends Base {
+      static override binding = "DB";
+      static {
+        this.use(batches);
+      }
+    }
+    class BatchedTally extends defineApplicationRecord(schema, Batched)("counters") {}
+    await seedTallies(2);
+    expect((await collect(BatchedTally.findEach())).map((tally) => tally.id)).toEqual([1, 2]);
+    expect(await rejectionOf(Promise.resolve().then(() => collect(BatchedTally.findEach({ batchSize: -1 }))))).toBeInstanceOf(TypeError);
+  });
+});
