@@ -43,7 +43,7 @@ export { defaultScopes } from "./plugins/default-scopes.js";
 export { tableNaming, tableize } from "./plugins/table-naming.js";
 export { pluralize } from "./plugins/inflection.js";
 export { combining } from "./plugins/combining.js";
-export { calculations, type AttributeNames, type PluckedRow } from "./plugins/calculations.js";
+export { calculations, type AttributeNames, type IdOf, type PluckedRow } from "./plugins/calculations.js";
 export { aggregates, type OrderedAttributeName } from "./plugins/aggregates.js";
 export { findOrCreate, type FindOrCreateAttributes } from "./plugins/find-or-create.js";
 export { batches, type BatchOptions } from "./plugins/batches.js";

@@ -29,18 +29,21 @@ export type PluckedRow<A, K extends AttributeNames<A>> = { -readonly [I in keyof
 
 type Row = Record<string, unknown>;
 
+/** What `ids` gives: the type of the `id` attribute, the usual primary key, or unknown for a Model without one. */
+export type IdOf<A> = A extends { id: infer K } ? K : unknown;
+
 /** Refuses the arguments a calculation would ignore, each of which would change the answer. */
 function takes(relation: Relation, method: string, given: number, taken: number, instead?: string): void {
   refuseExtraArguments(`${relation.model.name}.${method}`, given, taken, instead);
 }
 
-/** The values of one attribute, or tuples of several. */
-async function pluck(this: Relation, ...names: string[]): Promise<unknown[]> {
-  const model = this.model;
-  if (names.length === 0) throw new TypeError(`${model.name}.pluck needs at least one attribute name`);
-  if (this.description.none) return [];
-  const attributes = names.map((name) => attributeNamed(model, name, "pluck"));
-  const pending = prepareRelation(this, "pluck");
+/** The values of one attribute, or tuples of several, for `pluck` and the methods built on it (named in errors). */
+async function plucked(given: Relation, names: string[], method: string): Promise<unknown[]> {
+  const model = given.model;
+  if (names.length === 0) throw new TypeError(`${model.name}.${method} needs at least one attribute name`);
+  if (given.description.none) return [];
+  const attributes = names.map((name) => attributeNamed(model, name, method));
+  const pending = prepareRelation(given, "pluck");
   const relation = pending instanceof Promise ? await pending : pending;
   const parts = selectParts(relation.description, model, undefined, "pluck");
   // Each column once (rows are read by column name), so that no number of names passes D1's limit on columns.
@@ -55,8 +58,20 @@ async function pluck(this: Relation, ...names: string[]): Promise<unknown[]> {
   return relation.run(defineStatement({ ...queryOfParts(parts), model, read: loaded }));
 }
 
+/** The values of one attribute, or the tuple of several, of the first row by the Relation's order: Rails' `pick`. */
+async function pick(this: Relation, ...names: string[]): Promise<unknown> {
+  const [first] = await plucked(this.limit(Math.min(this.description.limit ?? 1, 1)), names, "pick");
+  return first ?? null;
+}
+
+/** The primary keys of the matching rows: Rails' `ids`. */
+async function ids(this: Relation): Promise<unknown[]> {
+  takes(this, "ids", arguments.length, 0);
+  return plucked(this, [this.model.primaryKey.name], "ids");
+}
+
 /**
- * Calculations on a Relation or Model: `count`, `size`, `exists`, `isEmpty`, `hasAny`, and `pluck`. Each is
+ * Calculations on a Relation or Model: `count`, `size`, `exists`, `isEmpty`, `hasAny`, `pluck`, `pick` and `ids`. Each is
  * one query that reads only what it answers. They are the kernel's `countOf` and `anyMatch`, which other plugins call
  * directly, whether or not this one is registered.
  */
@@ -84,7 +99,11 @@ export const calculations = definePlugin({
       takes(this, "hasAny", arguments.length, 0);
       return anyMatch(this);
     },
-    pluck,
+    async pluck(this: Relation, ...names: string[]) {
+      return plucked(this, names, "pluck");
+    },
+    pick,
+    ids,
   },
 });
 
@@ -93,6 +112,11 @@ declare module "../kernel/index.js" {
     /** The values of one attribute of every matching row, or (given several names) a tuple of them per row. */
     pluck<K extends AttributeName<AttributesOfRecord<R>>>(name: K): Promise<AttributesOfRecord<R>[K][]>;
     pluck<const K extends AttributeNames<AttributesOfRecord<R>>>(...names: K): Promise<PluckedRow<AttributesOfRecord<R>, K>[]>;
+    /** `pluck` of one matching row (the first by the Relation's order, if it has one): a value or tuple, null if none matches. */
+    pick<K extends AttributeName<AttributesOfRecord<R>>>(name: K): Promise<AttributesOfRecord<R>[K] | null>;
+    pick<const K extends AttributeNames<AttributesOfRecord<R>>>(...names: K): Promise<PluckedRow<AttributesOfRecord<R>, K> | null>;
+    /** The primary keys of the matching rows, `pluck` of the key (typed as the `id` attribute, when the Model has one). */
+    ids(): Promise<IdOf<AttributesOfRecord<R>>[]>;
     /** The number of matching rows (`SELECT COUNT(*)`). */
     count(): Promise<number>;
     /** Whether a row matches (these conditions too, when given); reads at most one row. */
@@ -111,6 +135,11 @@ declare module "../kernel/index.js" {
     /** `all().pluck(...)`. */
     pluck<M extends AnyModel, K extends AttributeName<AttributesOfModel<M>>>(this: M, name: K): Promise<AttributesOfModel<M>[K][]>;
     pluck<M extends AnyModel, const K extends AttributeNames<AttributesOfModel<M>>>(this: M, ...names: K): Promise<PluckedRow<AttributesOfModel<M>, K>[]>;
+    /** `all().pick(...)`. */
+    pick<M extends AnyModel, K extends AttributeName<AttributesOfModel<M>>>(this: M, name: K): Promise<AttributesOfModel<M>[K] | null>;
+    pick<M extends AnyModel, const K extends AttributeNames<AttributesOfModel<M>>>(this: M, ...names: K): Promise<PluckedRow<AttributesOfModel<M>, K> | null>;
+    /** `all().ids()`. */
+    ids<M extends AnyModel>(this: M): Promise<IdOf<AttributesOfModel<M>>[]>;
     /** `all().count()`. */
     count(): Promise<number>;
     /** `all().exists(conditions)`. */

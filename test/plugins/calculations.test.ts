@@ -1,6 +1,6 @@
 /** The calculations plugin: count and pluck, and calculations on association Relations. */
 import { beforeEach, describe, expect, it } from "vitest";
-import { gt, RecordNotFound } from "../../src/index.js";
+import { gt, RecordNotFound, UnknownAttribute } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { rejectionOf } from "../helpers/errors.js";
 import { Badge, Item as OwnedItem, Owner as ItemOwner, seedOwnedItemsSeen, seedOwnedItems } from "../models/owners-and-items.js";
@@ -87,5 +87,36 @@ describe("Results: find with no id; calculations on association Relations", () =
     expect(await owner.items().isEmpty()).toBe(false);
     expect(await owner.items().hasAny()).toBe(true);
     expect(events).toHaveLength(0);
+  });
+});
+
+describe("pick and ids (Rails' pick and ids): pluck of one row, and of the primary key", () => {
+  it("pick reads one row (LIMIT 1) by the Relation's order, a value or a tuple, null when none matches", async () => {
+    await seedOwnedItems();
+    const { db, events } = listen();
+    const items = db.model(OwnedItem);
+    expect(await items.order({ rank: "desc" }).where({ ownerId: "o1" }).pick("id")).toBe("b");
+    expect(events[0]!.sql).toBe(`SELECT "id" FROM "saq_items" WHERE "owner_id" = ?1 ORDER BY "rank" DESC LIMIT 1`);
+    expect(await items.order({ id: "asc" }).pick("id", "rank")).toEqual(["a", 1]);
+    expect(await items.where({ id: "none" }).pick("name")).toBeNull();
+    expect(await items.limit(0).pick("name")).toBeNull();
+    expect(events).toHaveLength(4);
+    const typed: string | null = await OwnedItem.where({ id: "c" }).pick("name");
+    expect(typed).toBe("y");
+  });
+
+  it("ids plucks the primary key of the matching rows, typed as the id attribute", async () => {
+    await seedOwnedItems();
+    const keys: string[] = await OwnedItem.where({ ownerId: "o1" }).order({ id: "asc" }).ids();
+    expect(keys).toEqual(["a", "b"]);
+    expect((await OwnedItem.ids()).sort()).toEqual(["a", "b", "c", "d"]);
+  });
+
+  it("refuse wrong arguments naming pick or ids", async () => {
+    expect((await rejectionOf(I.pick())).message).toBe("Item.pick needs at least one attribute name");
+    expect(await rejectionOf(I.pick("nope"))).toBeInstanceOf(UnknownAttribute);
+    expect((await rejectionOf(I.ids("id"))).message).toMatch(/^Item\.ids takes/);
+    // @ts-expect-error pick needs a name of an attribute
+    await rejectionOf(OwnedItem.pick("nope"));
   });
 });
