@@ -215,8 +215,9 @@ export class Base<A = any> {
 
   /**
    * The attributes for JSON: dates as ISO strings, a plugin type's values in its JSON form, `hiddenAttributes` left
-   * out, associations never included. Bytes (of a type that gives no JSON form) throw `TypeError` naming the Model and
-   * attribute: JSON has no bytes, and would write an object of their indices.
+   * out, associations never included, a `json` attribute's object copied (editing it, or a `record:serialize` hook
+   * editing it, leaves the record as it was). Bytes (of a type that gives no JSON form) throw `TypeError` naming the
+   * Model and attribute: JSON has no bytes, and would write an object of their indices.
    */
   toJSON(): Partial<JsonAttributes<A>> {
     const state = this[STATE];
@@ -224,9 +225,10 @@ export class Base<A = any> {
     const json: Record<string, unknown> = {};
     for (const [name, value] of Object.entries(this.attributes() as Record<string, unknown>)) {
       if (hidden.has(name)) continue;
-      const { toJSON } = byName.get(name)!.type;
+      const { type, typeName } = byName.get(name)!;
+      const { toJSON } = type;
       if (!toJSON && isBlob(value)) throw new TypeError(`${state.model.name}.toJSON: ${name} holds bytes, which JSON has no form for; give its attribute type a toJSON (hex or base64 text)`);
-      json[name] = value === null || !toJSON ? (value instanceof Date ? value.toISOString() : value) : toJSON(value);
+      json[name] = value === null || !toJSON ? ownJsonValue(value, typeName) : toJSON(value);
     }
     const { hooks } = state.model;
     if (hooks.has("record:serialize")) hooks.callSync("record:serialize", { record: this, json });
@@ -339,6 +341,12 @@ const RELATION_BUILDERS = ["where", "whereNot", "order", "reorder", "limit", "of
 
 /** Relation methods that query and resolve to results; as statics they start from `all()`. */
 const RELATION_QUERIES = ["toArray", "find", "findBy", "findByOrThrow", "first", "take"];
+
+/** A value as JSON gets it when its type gives no JSON form: a date as ISO text, a `json` attribute's object copied. */
+function ownJsonValue(value: unknown, typeName: string): unknown {
+  if (value instanceof Date) return value.toISOString();
+  return typeName === "json" && typeof value === "object" ? structuredClone(value) : value;
+}
 
 /**
  * Makes a Relation method callable as a static of the class, starting from `all()`. For a method that

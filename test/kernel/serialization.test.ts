@@ -58,6 +58,15 @@ describe("toJSON and attributes() (Record 7)", () => {
     expect(JSON.parse(JSON.stringify(user))).toEqual(json);
   });
 
+  it("toJSON copies a json attribute's object: editing the JSON leaves the record and its changes as they were", async () => {
+    const user = await User.create({ name: "Ada", settings: { theme: { dark: true }, tags: ["a"] } });
+    const json = user.toJSON() as { settings: { theme: { dark: boolean }; tags: string[] } };
+    json.settings.theme.dark = false;
+    json.settings.tags.push("b");
+    expect(user.settings).toEqual({ theme: { dark: true }, tags: ["a"] });
+    expect(user.isChanged()).toBe(false);
+  });
+
   it("attributes() gives Dates as Date and includes hidden attributes", async () => {
     const account = await Account.create({ name: "Ada", passwordDigest: "digest" });
     const attributes = account.attributes();
