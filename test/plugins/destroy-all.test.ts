@@ -175,26 +175,27 @@ describe("destroyAll", () => {
   });
 
   it("a soft-deletable Model soft-deletes, as its destroy does, and its default scope leaves deleted rows out", async () => {
-    const [kept, gone, trashed] = await Promise.all(["kept", "gone", "trashed"].map((title) => TrashableArticle.createOrThrow({ title })));
+    const titles = ["kept", "gone", "gone too", "trashed"];
+    const [kept, gone, goneToo, trashed] = await Promise.all(titles.map((title) => TrashableArticle.createOrThrow({ title })));
     await trashed!.destroyOrThrow();
-    await TrashableComment.create({ trashableArticleId: gone!.id!, body: "c" });
-    await TrashableAttachment.create({ trashableArticleId: gone!.id!, name: "f" });
+    for (const article of [gone!, goneToo!]) {
+      await TrashableComment.create({ trashableArticleId: article.id!, body: "c" });
+      await TrashableAttachment.create({ trashableArticleId: article.id!, name: "f" });
+    }
     const trips = await counting(async () => {
-      const destroyed = await TrashableArticle.destroyBy({ title: ["gone", "trashed"] });
-      expect(destroyed.map((article) => article.title)).toEqual(["gone"]);
-      expect(destroyed[0]!.deletedAt).toBeInstanceOf(Date);
+      const destroyed = await TrashableArticle.destroyBy({ title: ["gone", "gone too", "trashed"] });
+      expect(destroyed.map((article) => article.title)).toEqual(["gone", "gone too"]);
+      expect(destroyed.every((article) => article.deletedAt instanceof Date)).toBe(true);
     });
-    // The load; the read of the dependents its destroy makes record by record (soft-deleted comments), as destroy()
-    // reads them; the batch.
-    expect(trips.map(heads)).toEqual([
-      [`SELECT * FROM "trashable_articles"`],
-      [`SELECT * FROM "trashable_comments"`, `SELECT * FROM "trashable_attachments"`],
-      [`UPDATE "trashable_comments" SET "deleted_at" = ?1`, `DELETE FROM "trashable_attachments"`, `UPDATE "trashable_articles" SET "deleted_at" = ?1, "updated_at" = ?2`],
-    ]);
+    // The load; the reads of the dependents their destroys make record by record (soft-deleted comments), both
+    // records' in one round trip; the batch.
+    const reads = [`SELECT * FROM "trashable_comments"`, `SELECT * FROM "trashable_attachments"`];
+    const writes = [`UPDATE "trashable_comments" SET "deleted_at" = ?1`, `DELETE FROM "trashable_attachments"`, `UPDATE "trashable_articles" SET "deleted_at" = ?1, "updated_at" = ?2`];
+    expect(trips.map(heads)).toEqual([[`SELECT * FROM "trashable_articles"`], [...reads, ...reads], [...writes, ...writes]]);
     expect(trips[0]![0]).toMatch(/"deleted_at" IS NULL$/);
-    expect(await countRows("trashable_articles")).toBe(3);
+    expect(await countRows("trashable_articles")).toBe(4);
     expect(await countRows("trashable_articles WHERE deleted_at IS NULL")).toBe(1);
-    expect(await countRows("trashable_comments WHERE deleted_at IS NOT NULL")).toBe(1);
+    expect(await countRows("trashable_comments WHERE deleted_at IS NOT NULL")).toBe(2);
     expect(await countRows("trashable_attachments")).toBe(0);
     expect((await TrashableArticle.pluck("id")) as number[]).toEqual([kept!.id]);
   });
