@@ -55,6 +55,7 @@ export { recordPrinting } from "./plugins/record-printing.js";
 export { pagination, type BasePage, type Page, type PaginateOptions, type PaginationSettings, type UncountedPage } from "./plugins/pagination.js";
 export { permitting, type PermitOptions } from "./plugins/permitting.js";
 export { normalization, type NormalizesOptions } from "./plugins/normalization.js";
+export { destroyAll } from "./plugins/destroy-all.js";
 export { bulkWrites, type InsertOptions, type UpdateAllAttributes, type UpsertOptions } from "./plugins/bulk-writes.js";
 export { type CounterChanges, counters, type UpdateCountersOptions } from "./plugins/counters.js";
 export { callbacks, type Callback } from "./plugins/callbacks.js";

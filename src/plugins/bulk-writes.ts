@@ -4,6 +4,7 @@ import {
   type AssignAttributes,
   type AttributesOfModel,
   type AttributesOfRecord,
+  type Conditions,
   definePlugin,
   deleteAllStatement,
   deleteAllWrite,
@@ -41,8 +42,8 @@ function refuseConditions(relation: Relation, method: string, given: number, tak
 }
 
 /**
- * Bulk writes: `insert`/`insertAll`, `upsert`/`upsertAll` (statics), `updateAll`/`deleteAll` (on any Relation
- * or Model), and their `to...` Statements for `batch`. They skip validations and callbacks; inserts still fill
+ * Bulk writes: `insert`/`insertAll`, `upsert`/`upsertAll` (statics), `updateAll`/`deleteAll`/`deleteBy` (on any
+ * Relation or Model), and their `to...` Statements for `batch`. They skip validations and callbacks; inserts still fill
  * declared defaults, generated ids and timestamps, and every value is cast. The running forms report bad input
  * as a rejection, the `to...` forms throw it; on `none()`, `updateAll`/`deleteAll` resolve to 0 without a
  * query, while `toUpdateAll`/`toDeleteAll` still give a Statement (matching no row) for `batch`. A value of
@@ -66,6 +67,10 @@ export const bulkWrites = definePlugin({
     async deleteAll(this: Relation) {
       refuseConditions(this, "deleteAll", arguments.length, 0);
       return deleteAllWrite(this);
+    },
+    async deleteBy(this: Relation, conditions: object) {
+      refuseExtraArguments(`${this.model.name}.deleteBy`, arguments.length, 1, "give every condition in one object");
+      return deleteAllWrite(this.where(conditions, "deleteBy"));
     },
   },
   setup(base: Record<string, unknown>) {
@@ -107,6 +112,8 @@ declare module "../kernel/index.js" {
     updateAll(attributes: UpdateAllAttributes<AttributesOfRecord<R>>): Promise<number>;
     /** Deletes every matching row, skipping callbacks; resolves to the rows deleted. */
     deleteAll(): Promise<number>;
+    /** `where(conditions).deleteAll()`. */
+    deleteBy(conditions: Conditions<AttributesOfRecord<R>>): Promise<number>;
     /** `updateAll` as a Statement for `batch`. */
     toUpdateAll(attributes: UpdateAllAttributes<AttributesOfRecord<R>>): Statement<number>;
     /** `deleteAll` as a Statement for `batch`. */
@@ -118,6 +125,8 @@ declare module "../kernel/index.js" {
     updateAll<M extends AnyModel>(this: M, attributes: UpdateAllAttributes<AttributesOfModel<M>>): Promise<number>;
     /** `all().deleteAll()`. */
     deleteAll(): Promise<number>;
+    /** `where(conditions).deleteAll()`. */
+    deleteBy<M extends AnyModel>(this: M, conditions: Conditions<AttributesOfModel<M>>): Promise<number>;
     /** `all().toUpdateAll(attributes)`. */
     toUpdateAll<M extends AnyModel>(this: M, attributes: UpdateAllAttributes<AttributesOfModel<M>>): Statement<number>;
     /** `all().toDeleteAll()`. */

@@ -11,6 +11,7 @@ import { changeTracking } from "./change-tracking.js";
 import { combining } from "./combining.js";
 import { counters } from "./counters.js";
 import { defaultScopes } from "./default-scopes.js";
+import { destroyAll } from "./destroy-all.js";
 import { findMany } from "./find-many.js";
 import { findOrCreate } from "./find-or-create.js";
 import { idGeneration } from "./id-generation.js";
@@ -28,4 +29,4 @@ import { validations } from "./validations.js";
 
 /** The built-in plugins every app gets: together they are the behaviour SPEC.md specifies. */
 // Scopes come first: their name check must see a scope named like a static (`filterAttributes`) before a plugin reads it.
-export const defaultPlugins = [scopes, defaultScopes, tableNaming, combining, calculations, aggregates, findMany, findOrCreate, batches, lastRecord, queryPlans, recordPrinting, changeTracking, attributeFiltering, idGeneration, normalization, validations, callbacks, timestamps, pagination, permitting, bulkWrites, counters, associations, counterCaches, associationCounts, singleTableInheritance];
+export const defaultPlugins = [scopes, defaultScopes, tableNaming, combining, calculations, aggregates, findMany, findOrCreate, batches, lastRecord, queryPlans, recordPrinting, changeTracking, attributeFiltering, idGeneration, normalization, validations, callbacks, timestamps, pagination, permitting, bulkWrites, destroyAll, counters, associations, counterCaches, associationCounts, singleTableInheritance];

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { connect, hasMany, hasOne, Model, withDatabase } from "../../src/index.js";
+import { batch, connect, hasMany, hasOne, Model, withDatabase } from "../../src/index.js";
 import { countStatement, definePlugin, type Relation } from "../../src/plugin.js";
 import { countRows, recordingRoundTrips } from "../helpers/queries.js";
 import { THREADED_TABLES, threadedComments, type ThreadedComments } from "../models/threaded-comments.js";
@@ -156,6 +156,41 @@ describe("dependent: round trips of a destroy", () => {
     expect(models.log.slice(0, 60).every((entry) => entry.startsWith("before"))).toBe(true);
     expect(models.log.slice(60).every((entry) => entry.startsWith("after"))).toBe(true);
     expect(await remaining()).toEqual(EMPTY);
+  });
+
+  it("batch of several owners' toDestroy() with callbacks in their trees: the reads of all in ONE round trip, then one write batch", async () => {
+    const models = blog({ callbacksOn: "comments" });
+    await seed(models, 3);
+    await seed(models, 2);
+    const trips = await counting(async (start) => {
+      const users = await models.User.order({ id: "asc" }).toArray();
+      start();
+      const destroyed = await batch(users.map((user) => user.toDestroy()));
+      expect(destroyed.every((user) => user.isDestroyed())).toBe(true);
+    });
+    expect(trips).toHaveLength(2);
+    const reads = [`SELECT * FROM "dc_posts"`, `SELECT * FROM "dc_comments"`, `SELECT * FROM "dc_votes"`, `SELECT * FROM "dc_profiles"`];
+    expect(heads([trips[0]!])).toEqual([[...reads, ...reads]]);
+    expect(trips[1]!.every((sql) => !sql.startsWith("SELECT"))).toBe(true);
+    // Every before-callback (10 comments) before any write, every after-callback after.
+    expect(models.log).toHaveLength(20);
+    expect(models.log.slice(0, 10).every((entry) => entry.startsWith("before"))).toBe(true);
+    expect(await remaining()).toEqual(EMPTY);
+  });
+
+  it("a save among them keeps item order: the destroys after it read after its checks, in a round trip of their own", async () => {
+    const models = blog({ callbacksOn: "comments" });
+    await seed(models, 1);
+    await seed(models, 1);
+    const trips = await counting(async (start) => {
+      const [first, second] = await models.User.order({ id: "asc" }).toArray();
+      start();
+      await batch([first!.toDestroy(), models.Draft.build({ title: "new" }).toSave(), second!.toDestroy()]);
+    });
+    expect(trips.map((trip) => trip.every((sql) => sql.startsWith("SELECT")))).toEqual([true, true, false]);
+    expect(trips[0]).toHaveLength(4);
+    expect(trips[1]).toHaveLength(4);
+    expect(await countRows("dc_users")).toBe(0);
   });
 
   it("with callbacks three levels down (votes): still two round trips", async () => {

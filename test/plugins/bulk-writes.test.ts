@@ -347,6 +347,35 @@ describe("updateAll and deleteAll", () => {
   });
 });
 
+describe("deleteBy", () => {
+  it("is where(conditions).deleteAll(): one DELETE, on a Model and on a Relation, resolving to the rows deleted", async () => {
+    await Counter.insertAll([{ label: "a", value: 2 }, { label: "b", value: 1 }, { label: "c", value: 1 }]);
+    const { db, events } = listen();
+    const C = db.model(Counter);
+    expect(await C.deleteBy({ label: "a" })).toBe(1);
+    expect(await C.where({ value: 1 }).deleteBy({ label: ["c", "a"] })).toBe(1);
+    expect(events.map((event) => event.sql)).toEqual([
+      `DELETE FROM "counters" WHERE "label" = ?1`,
+      `DELETE FROM "counters" WHERE "value" = ?1 AND "label" IN (SELECT value FROM json_each(?2))`,
+    ]);
+    expect(await Counter.pluck("label")).toEqual(["b"]);
+  });
+
+  it("refuses wrong arguments with TypeError naming deleteBy, before sending anything", async () => {
+    await Counter.insertAll([{ label: "a" }]);
+    const { db, events } = listen();
+    const C = db.model(Counter) as any;
+    for (const call of [() => C.deleteBy(), () => C.deleteBy({ label: "a" }, { id: 1 }), () => C.all().deleteBy("label = 'a'")]) {
+      const error = await rejectionOf(call());
+      expect(error).toBeInstanceOf(TypeError);
+      expect(error.message).toMatch(/^Counter\.deleteBy/);
+    }
+    expect(await rejectionOf(C.deleteBy({ labl: "a" }))).toBeInstanceOf(UnknownAttribute);
+    expect(events).toHaveLength(0);
+    expect(await countRows("counters")).toBe(1);
+  });
+});
+
 describe("Statements in a batch", () => {
   it("toInsert, toUpdateAll and toDeleteAll run atomically in one batch", async () => {
     await Counter.insertAll([{ label: "keep" }, { label: "drop" }]);

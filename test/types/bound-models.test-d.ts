@@ -42,6 +42,14 @@ async function probes(binding: D1DatabaseLike, ids: string[]) {
   // Bulk writes: results, and the to... Statements with toSql().
   expectTypeOf(Item.updateAll({ name: "y" })).toEqualTypeOf<Promise<number>>();
   expectTypeOf(Item.where({ name: "x" }).deleteAll()).toEqualTypeOf<Promise<number>>();
+  expectTypeOf(Item.deleteBy({ name: "x" })).toEqualTypeOf<Promise<number>>();
+  expectTypeOf(Bound.where({ rank: 1 }).deleteBy({ name: ["x", "y"] })).toEqualTypeOf<Promise<number>>();
+  // @ts-expect-error: deleteBy needs its conditions
+  void Item.all().deleteBy();
+  // @ts-expect-error: an object is not a condition on a number attribute
+  void Item.deleteBy({ rank: { min: 1 } });
+  // @ts-expect-error: nope is not an attribute
+  void Bound.deleteBy({ nope: 1 });
   expectTypeOf(Item.toInsert({ name: "x" }).toSql()).toEqualTypeOf<SqlQuery>();
   expectTypeOf(Item.where({ name: "x" }).toUpdateAll({ rank: 1 }).toSql()).toEqualTypeOf<SqlQuery>();
   expectTypeOf(Item.toDeleteAll().toSql()).toEqualTypeOf<SqlQuery>();

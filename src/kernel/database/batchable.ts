@@ -11,6 +11,13 @@ export interface Batchable<R extends object = object> {
    * refusal (`RecordInvalid`, `RecordNotSaved`, `RecordNotDestroyed`); builds and writes nothing.
    */
   check(): Promise<void>;
+  /**
+   * @internal Starts the write, and for a destroy runs its before-callbacks and returns the reads its checks need
+   * (`record:planDestroy`), unsent, so that a batch sends those of all its destroys in one round trip; `check` then
+   * goes on from there, once each read has received its result. Undefined for a write with no such step (a save),
+   * which `check` runs whole. Throws the refusal as `check` does.
+   */
+  plan?(): Promise<PlannedRead[] | undefined>;
   /** @internal */
   prepare(): Promise<Statement[]>;
   /** @internal Finishes it with the results of its statements, which start at `from` in `results` (0 unless given). */
@@ -35,6 +42,18 @@ export interface Batchable<R extends object = object> {
   database(): StatementDatabase | Promise<StatementDatabase>;
   /** The record written; what `batch` resolves to for this item. */
   readonly record: R;
+}
+
+/** A read a write's checks need (a `record:planDestroy` hook's `DestroyRead`), and what receives its result. */
+export interface PlannedRead {
+  readonly statement: Statement;
+  readonly receive: (result: any) => void;
+}
+
+/** Sends `reads` in one batch (one round trip), and hands each its result. */
+export async function sendReads(database: { runAll(statements: readonly Statement[]): Promise<unknown[]> }, reads: readonly PlannedRead[]): Promise<void> {
+  const results = await database.runAll(reads.map((read) => read.statement));
+  reads.forEach((read, index) => read.receive(results[index]));
 }
 
 /** Whether a batch item is a record write rather than a Statement. */

@@ -1,7 +1,7 @@
 import { HookPoints } from "../plugin-api/hook-points.js";
 import { argumentError, optionsArgument, refuseUninspectable } from "../records/arguments.js";
 import { previewText } from "../records/display.js";
-import { type Batchable, failedItem, failEach, finishCommitted, finishEach, isBatchable, ReadAfterCommit, readEach, reportedFailure, resultsPerItem } from "./batchable.js";
+import { type Batchable, failedItem, failEach, finishCommitted, finishEach, isBatchable, type PlannedRead, ReadAfterCommit, readEach, reportedFailure, resultsPerItem, sendReads } from "./batchable.js";
 import type { D1DatabaseLike, D1PreparedStatementLike } from "./d1.js";
 import { changesGuardSlot, checkChanges, guardedBatch } from "./changes-check.js";
 import { metaOfError, translateError } from "./database-errors.js";
@@ -304,6 +304,7 @@ export class Database {
     let results: unknown[];
     let unread: ReadAfterCommit | undefined;
     try {
+      await this.#readPlanned(items);
       for (const item of items) prepared.push(isBatchable(item) ? await item.prepare() : [item]);
       // The failure is reported below, to every item alike, sent or not.
       const statements = prepared.flat();
@@ -318,6 +319,22 @@ export class Database {
     const perItem = resultsPerItem(results, prepared);
     await finishCommitted(finishEach(items, (item, index) => (isBatchable(item) ? item.finish(perItem[index]!) : undefined)), unread);
     return items.map((item, index) => (isBatchable(item) ? item.record : perItem[index]![0])) as BatchResults<Items>;
+  }
+
+  /**
+   * Plans the destroys a batch starts with, in item order (each one's before-callbacks), then sends the reads their
+   * checks need, all of them in one round trip. It stops at the first other record write (a save, checked whole
+   * later), so that every item's before-callbacks still run in item order.
+   */
+  async #readPlanned(items: readonly BatchItem[]): Promise<void> {
+    const reads: PlannedRead[] = [];
+    for (const item of items) {
+      if (!isBatchable(item)) continue;
+      const planned = await item.plan?.();
+      if (!planned) break;
+      reads.push(...planned);
+    }
+    if (reads.length > 0) await sendReads(this, reads);
   }
 
   /** Binds a Model to this database: queries and records made through it use this database. */

@@ -1,5 +1,5 @@
 import { assertLoaded, assertNotDestroyed } from "../records/assign.js";
-import { type Batchable, finishCommitted, ReadAfterCommit } from "../database/batchable.js";
+import { type Batchable, finishCommitted, type PlannedRead, ReadAfterCommit } from "../database/batchable.js";
 import { previewList, previewValue } from "../records/display.js";
 import type { Database } from "../database/database.js";
 import { RecordNotDestroyed, RecordNotFound, RecordNotSaved, WriteInProgress } from "../errors.js";
@@ -27,6 +27,8 @@ function assertWritable(state: RecordState, action: string): void {
 interface StartedWrite extends CheckedWrite {
   /** Runs its checks; false when refused. When one throws, every record touched is put back, and it propagates. */
   check(): boolean | Promise<boolean>;
+  /** A destroy's: runs its checks up to its reads, and returns them unsent; false when refused (see `RecordDestroy.plan`). */
+  plan?(): Promise<PlannedRead[] | false>;
 }
 
 /**
@@ -189,26 +191,46 @@ function reloadRow(record: Persistable, row: Record<string, unknown>): Persistab
 /**
  * A save or destroy that joins a batch: `begin` starts it (after `action`'s check that the record can be written),
  * `refusal` is the error a refused one throws. A failure reaches every write of it whatever step it reached; one
- * never begun (the batch failed first) reports its record's own write.
+ * never begun (the batch failed first) reports its record's own write. A destroy's may be planned first (see
+ * `Batchable.plan`), then checked from there.
  */
 function batchable(record: Persistable, action: string, begin: () => StartedWrite, refusal: () => Error): Batchable {
   let begun: StartedWrite | undefined;
+  let planned: StartedWrite | undefined;
   let checked: CheckedWrite | undefined;
   let prepared: PreparedWrite | undefined;
   const state = record[STATE];
+  const start = () => {
+    assertWritable(state, action);
+    claim(state, write);
+    return (begun = begin());
+  };
+  /** Runs `step` of the write begun, and returns what it gives; a refusal (false) or an error ends its hold on the record. */
+  const passes = async <T>(step: () => T | false | Promise<T | false>): Promise<T> => {
+    try {
+      const passed = await step();
+      if (!passed) throw refusal();
+      return passed;
+    } catch (error) {
+      write.release!();
+      throw error;
+    }
+  };
   const write: Batchable = {
+    async plan() {
+      // Checked already (a write a hook added, which its operation checked), or planned (an item given twice).
+      if (checked ?? planned) return [];
+      const started = start();
+      const reads = started.plan && (await passes(() => started.plan!()));
+      planned = started;
+      return reads;
+    },
     async check() {
       if (checked) return;
-      assertWritable(state, action);
-      claim(state, write);
-      try {
-        begun = begin();
-        if (!(await begun.check())) throw refusal();
-      } catch (error) {
-        write.release!();
-        throw error;
-      }
-      checked = begun;
+      const started = planned ?? start();
+      planned = undefined;
+      await passes(() => started.check());
+      checked = started;
     },
     async prepare() {
       await write.check();
@@ -219,9 +241,9 @@ function batchable(record: Persistable, action: string, begin: () => StartedWrit
       return (begun ?? begin()).failed(error);
     },
     abandon() {
-      checked?.abandon();
+      (checked ?? planned)?.abandon();
       write.release!();
-      begun = checked = prepared = undefined;
+      begun = planned = checked = prepared = undefined;
     },
     release() {
       release(state, write);

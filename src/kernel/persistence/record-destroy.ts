@@ -1,19 +1,10 @@
-import { finishEach, isBatchable } from "../database/batchable.js";
+import { finishEach, isBatchable, sendReads } from "../database/batchable.js";
 import type { DestroyContext, DestroyRead } from "../plugin-api/hooks.js";
 import { type RecordState, RecordSnapshot, STATE } from "../records/record-state.js";
 import { type Persistable, recordDatabase } from "./record-database.js";
 import { type OwnWrite, ownDelete, failedOwnWrite } from "./record-write.js";
 import { runAbortable } from "./save-finish.js";
 import { type CheckedWrite, checkExtras, failedInOrder, type PreparedWrite, releaseEach, withExtras } from "./write-steps.js";
-
-/** Sends the reads the `record:planDestroy` hooks ask for in one batch, and hands each its result. */
-async function readPlanned(record: Persistable): Promise<void> {
-  const reads: DestroyRead[] = [];
-  record[STATE].model.hooks.callSync("record:planDestroy", { record, reads });
-  if (reads.length === 0) return;
-  const results = await (await recordDatabase(record)).runAll(reads.map((read) => read.statement));
-  reads.forEach((read, index) => read.receive(results[index]));
-}
 
 /**
  * One destroy of a record, from its checks (the destroy hooks, and those of the writes they add: dependents) to its
@@ -27,6 +18,8 @@ export class RecordDestroy implements CheckedWrite {
   /** Whether its own DELETE was built: until then, a failure reports it as a write that never became a statement. */
   #ownBuilt = false;
   #own: OwnWrite | undefined = undefined;
+  /** Whether `plan` ran: `check` then goes on from the reads. */
+  #planned = false;
 
   /** Takes the snapshot that a failed destroy puts the record back to. */
   constructor(record: Persistable) {
@@ -38,23 +31,51 @@ export class RecordDestroy implements CheckedWrite {
 
   /**
    * Runs the destroy hooks, then checks the writes they added; false when refused. When anything throws, every
-   * record touched is put back as it was, and the error propagates.
+   * record touched is put back as it was, and the error propagates. After `plan`, it goes on from the reads.
    */
-  async check(): Promise<boolean> {
-    const state = this.#state;
+  check(): Promise<boolean> {
+    return this.#restoringOnError(async () => {
+      if (!this.#planned) {
+        const reads = await this.#plan();
+        if (!reads) return false;
+        if (reads.length > 0) await sendReads(await recordDatabase(this.#record), reads);
+      }
+      return (await runAbortable(this.#state, () => this.#callBeforeDelete())) && (await checkExtras(this.#state, this.#context.batch));
+    });
+  }
+
+  /**
+   * The first part of `check`: the `record:beforeDestroy` hooks, then the reads the `record:planDestroy` hooks ask
+   * for, returned unsent so that a batch sends those of all its destroys in one round trip (each `receive` must get
+   * its result before `check` goes on); false when refused. When anything throws, every record touched is put back
+   * as it was, and the error propagates.
+   */
+  plan(): Promise<DestroyRead[] | false> {
+    return this.#restoringOnError(() => this.#plan());
+  }
+
+  async #restoringOnError<T>(step: () => Promise<T>): Promise<T> {
     try {
-      state.clearRefusal();
-      return (await runAbortable(state, () => this.#callBefore())) && (await checkExtras(state, this.#context.batch));
+      return await step();
     } catch (error) {
       this.abandon();
       throw error;
     }
   }
 
-  async #callBefore(): Promise<void> {
+  async #plan(): Promise<DestroyRead[] | false> {
+    const state = this.#state;
+    const { hooks } = state.model;
+    state.clearRefusal();
+    if (hooks.has("record:beforeDestroy") && !(await runAbortable(state, () => hooks.callHook("record:beforeDestroy", this.#context)))) return false;
+    this.#planned = true;
+    const reads: DestroyRead[] = [];
+    if (hooks.has("record:planDestroy")) hooks.callSync("record:planDestroy", { record: this.#record, reads });
+    return reads;
+  }
+
+  async #callBeforeDelete(): Promise<void> {
     const { hooks } = this.#state.model;
-    if (hooks.has("record:beforeDestroy")) await hooks.callHook("record:beforeDestroy", this.#context);
-    if (hooks.has("record:planDestroy")) await readPlanned(this.#record);
     if (hooks.has("record:beforeDelete")) await hooks.callHook("record:beforeDelete", this.#context);
   }
 
