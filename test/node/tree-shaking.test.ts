@@ -55,7 +55,7 @@ const ASSOCIATIONS = "has no association";
 const ASSOCIATION_SLOT = "load() first, or query with includes";
 const PERMITTING = "permit takes a plain object";
 const TABLE_NAMING = "equipment";
-const CALCULATIONS = "pluck needs at least one";
+const CALCULATIONS = "to count the rows where an attribute is set";
 const COMBINING = "differ only in conditions";
 const ENCRYPTS = "no condition can match its ciphertext";
 // What the association plugins do, which only a declaration (hasMany, hasOne, belongsTo) brings into a bundle.
@@ -76,6 +76,10 @@ const DEFAULT_SET_EXTRAS = {
   findMany: "no records with",
   recordPrinting: " (destroyed)",
   counters: "a counter is an integer attribute",
+  aggregates: "a number attribute (integer or real)",
+  batches: "reads by primary key: the Relation takes no order",
+  findOrCreate: "a plain object of the attributes only a new record gets",
+  destroyAll: "narrow with where(...) first, or use destroyBy",
 };
 // What only plugins install: the planning of records' writes (installWritePlans), the changes guard
 // (installChangesGuard), the checks of Relation.with (installRelationChecks).
