@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { recordRoundTrips } from "./round-trips.js";
-import { connect, type D1DatabaseLike, type Database, type QueryEvent } from "../../src/index.js";
+import { connect, type D1DatabaseLike, type Database, type QueryEvent, withDatabase } from "../../src/index.js";
 
 /** A database on `binding` (the test D1 by default) whose query events are collected; `models` come bound to it under their own names. */
 export function listen<const Models extends Record<string, Function> = {}>(
@@ -23,4 +23,15 @@ export async function countRows(table: string): Promise<number> {
  */
 export function recordingRoundTrips(): { binding: D1Database; roundTrips: string[][] } {
   return recordRoundTrips(env.DB);
+}
+
+/** Runs `work` inside a database whose round trips are recorded (each the list of its SQL texts); `work` may clear them. */
+export async function withRecordedRoundTrips(work: (roundTrips: string[][]) => Promise<void>): Promise<void> {
+  const { binding, roundTrips } = recordingRoundTrips();
+  await withDatabase(connect(binding), () => work(roundTrips));
+}
+
+/** The start of each statement of a round trip, its first two words: `UPDATE "posts"`, `DELETE FROM`, ... */
+export function statementHeads(trip: readonly string[]): string[] {
+  return trip.map((text) => text.split(" ").slice(0, 2).join(" "));
 }

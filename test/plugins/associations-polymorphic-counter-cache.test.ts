@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import { belongsTo, connect, hasMany, InvalidModel, Model, withDatabase } from "../../src/index.js";
-import { listen, recordingRoundTrips } from "../helpers/queries.js";
+import { listen, recordingRoundTrips, statementHeads, withRecordedRoundTrips } from "../helpers/queries.js";
 import {
   COUNTED_POLYMORPHIC_TABLES,
   countedPolymorphicComments,
@@ -19,14 +19,7 @@ async function stored(column = "pc_comments_count"): Promise<Record<string, numb
   return Object.fromEntries(results.map((row) => [row.label, row.n]));
 }
 
-/** Runs `work` on a database whose round trips are recorded (each the list of its SQL texts); `work` may clear them. */
-async function recorded(work: (roundTrips: string[][]) => Promise<void>): Promise<void> {
-  const { binding, roundTrips } = recordingRoundTrips();
-  await withDatabase(connect(binding), () => work(roundTrips));
-}
 
-/** The start of each statement of a round trip: `UPDATE "pc_posts"`, `DELETE FROM`, ... */
-const heads = (trip: readonly string[]) => trip.map((text) => text.split(" ").slice(0, 2).join(" "));
 
 /** A post "post" and a photo "photo" with the same key as stored ("1"), a photo "other" (2) and a user. */
 async function seed({ Post, Photo, User }: CountedPolymorphicComments) {
@@ -47,7 +40,7 @@ describe("guide: Counter caches, a polymorphic belongsTo: what keeps it right", 
       comment.commentable.set(photo);
       await comment.saveOrThrow();
     });
-    expect(heads(events.map((event) => event.sql))).toEqual(["INSERT INTO", 'UPDATE "pc_photos"']);
+    expect(statementHeads(events.map((event) => event.sql))).toEqual(["INSERT INTO", 'UPDATE "pc_photos"']);
     expect(events[1]!.sql).toContain(`AND "commentable_type" = ?`);
     expect(events[1]!.params).toContain("Photo");
     expect(await stored()).toEqual({ post: 0, photo: 1, other: 0 });
@@ -59,14 +52,14 @@ describe("guide: Counter caches, a polymorphic belongsTo: what keeps it right", 
 
   it("a destroy takes 1 from the parent its type names, before the DELETE, in its round trip; a row already gone takes nothing", async () => {
     const models = countedPolymorphicComments();
-    await recorded(async (roundTrips) => {
+    await withRecordedRoundTrips(async (roundTrips) => {
       const { photo, post } = await seed(models);
       const comment = await models.Comment.createOrThrow({ commentableType: "Photo", commentableId: String(photo.id), body: "on the photo" });
       await models.Comment.createOrThrow({ commentableType: "Post", commentableId: post.id, body: "on the post" });
       const again = await models.Comment.find(comment.id);
       roundTrips.length = 0;
       await comment.destroyOrThrow();
-      expect(roundTrips.map(heads)).toEqual([['UPDATE "pc_photos"', "DELETE FROM"]]);
+      expect(roundTrips.map(statementHeads)).toEqual([['UPDATE "pc_photos"', "DELETE FROM"]]);
       // Another request already deleted the row: this destroy succeeds and takes nothing twice.
       await again.destroyOrThrow();
     });
@@ -75,7 +68,7 @@ describe("guide: Counter caches, a polymorphic belongsTo: what keeps it right", 
 
   it("an update that changes the key, the type or both moves the count from the old parent's table to the new one's, in one round trip", async () => {
     const models = countedPolymorphicComments();
-    await recorded(async (roundTrips) => {
+    await withRecordedRoundTrips(async (roundTrips) => {
       const { post, photo, other } = await seed(models);
       const comment = await models.Comment.createOrThrow({ commentableType: "Photo", commentableId: String(photo.id), body: "moving" });
       roundTrips.length = 0;
@@ -89,7 +82,7 @@ describe("guide: Counter caches, a polymorphic belongsTo: what keeps it right", 
       // The type alone: post "1" to photo 1, whose key is the same as stored.
       await comment.updateOrThrow({ commentableType: "Photo" });
       expect(await stored()).toEqual({ post: 0, photo: 1, other: 0 });
-      expect(roundTrips.map(heads)).toEqual([
+      expect(roundTrips.map(statementHeads)).toEqual([
         ['UPDATE "pc_photos"', 'UPDATE "pc_comments"', 'UPDATE "pc_photos"'],
         ['UPDATE "pc_photos"', 'UPDATE "pc_comments"', 'UPDATE "pc_posts"'],
         ['UPDATE "pc_posts"', 'UPDATE "pc_comments"', 'UPDATE "pc_photos"'],
@@ -97,11 +90,11 @@ describe("guide: Counter caches, a polymorphic belongsTo: what keeps it right", 
       // A save that changes neither sends no counter statement; set(null) takes from the old parent only.
       roundTrips.length = 0;
       await comment.updateOrThrow({ body: "edited" });
-      expect(roundTrips.map(heads)).toEqual([['UPDATE "pc_comments"']]);
+      expect(roundTrips.map(statementHeads)).toEqual([['UPDATE "pc_comments"']]);
       roundTrips.length = 0;
       comment.commentable.set(null);
       await comment.saveOrThrow();
-      expect(roundTrips.map(heads)).toEqual([['UPDATE "pc_photos"', 'UPDATE "pc_comments"']]);
+      expect(roundTrips.map(statementHeads)).toEqual([['UPDATE "pc_photos"', 'UPDATE "pc_comments"']]);
     });
     expect(await stored()).toEqual({ post: 0, photo: 0, other: 0 });
   });
@@ -126,7 +119,7 @@ describe("guide: Counter caches, a polymorphic belongsTo: what keeps it right", 
   it("children built through their owner are counted in its save's batch, and a write that fails changes no counter", async () => {
     const models = countedPolymorphicComments();
     const { Post, Comment } = models;
-    await recorded(async (roundTrips) => {
+    await withRecordedRoundTrips(async (roundTrips) => {
       const post = Post.build({ title: "new" });
       post.comments().build({ body: "one" });
       post.comments().build({ body: "two" });
@@ -166,9 +159,9 @@ describe("guide: Counter caches, a polymorphic belongsTo: loaded parents and siz
     const { post, photo } = await seed(models);
     const comment = await photo.comments().create({ body: "moving" });
     const loaded = await models.Post.find(post.id);
-    await recorded(async (roundTrips) => {
+    await withRecordedRoundTrips(async (roundTrips) => {
       await loaded.comments().add(comment);
-      expect(roundTrips.map(heads)).toEqual([['UPDATE "pc_photos"', 'UPDATE "pc_comments"', 'UPDATE "pc_posts"']]);
+      expect(roundTrips.map(statementHeads)).toEqual([['UPDATE "pc_photos"', 'UPDATE "pc_comments"', 'UPDATE "pc_posts"']]);
     });
     expect([loaded.pcCommentsCount, photo.pcCommentsCount]).toEqual([1, 0]);
     expect(await stored()).toEqual({ post: 1, photo: 0, other: 0 });
@@ -200,7 +193,7 @@ describe("guide: Counter caches, a polymorphic belongsTo: loaded parents and siz
     await models.Comment.createOrThrow({ commentableType: "Post", commentableId: post.id, body: "one" });
     await models.Comment.createOrThrow({ commentableType: "Post", commentableId: post.id, body: "two", hidden: true });
     await models.Comment.createOrThrow({ commentableType: "Photo", commentableId: String(photo.id), body: "three" });
-    await recorded(async (roundTrips) => {
+    await withRecordedRoundTrips(async (roundTrips) => {
       const loadedPost = await models.Post.find(post.id);
       const loadedPhoto = await models.Photo.find(photo.id);
       roundTrips.length = 0;
@@ -233,14 +226,14 @@ describe("guide: Counter caches, a polymorphic belongsTo: a destroy's dependents
 
   it("set-based: destroying a user takes their comments off the posts and the photos in one round trip, one statement per type", async () => {
     const models = countedPolymorphicComments();
-    await recorded(async (roundTrips) => {
+    await withRecordedRoundTrips(async (roundTrips) => {
       const { ada } = await discussion(models);
       const loaded = await models.User.find(ada.id);
       roundTrips.length = 0;
       await loaded.destroyOrThrow();
       expect(roundTrips).toHaveLength(1);
       expect(roundTrips[0]!.filter((text) => text.startsWith("SELECT"))).toEqual([]);
-      expect(heads(roundTrips[0]!)).toEqual(['UPDATE "pc_posts"', 'UPDATE "pc_photos"', "DELETE FROM", "DELETE FROM"]);
+      expect(statementHeads(roundTrips[0]!)).toEqual(['UPDATE "pc_posts"', 'UPDATE "pc_photos"', "DELETE FROM", "DELETE FROM"]);
       expect(roundTrips[0]![0]).toContain(`GROUP BY "commentable_id"`);
     });
     expect(await stored()).toEqual({ post: 0, photo: 1, other: 1 });
@@ -275,7 +268,7 @@ describe("guide: Counter caches, a polymorphic belongsTo: a destroy's dependents
   for (const pinned of ["nullify", "delete"] as const) {
     it(`a hasOne child replaced (${pinned}) leaves its parent's counter in the save's one round trip, before the new child's insert`, async () => {
       const models = countedPolymorphicComments(pinned === "nullify" ? {} : { pinned });
-      await recorded(async (roundTrips) => {
+      await withRecordedRoundTrips(async (roundTrips) => {
         const { post } = await seed(models);
         await models.Comment.createOrThrow({ commentableType: "Post", commentableId: post.id, body: "first" });
         const loaded = await models.Post.find(post.id);
@@ -283,7 +276,7 @@ describe("guide: Counter caches, a polymorphic belongsTo: a destroy's dependents
         roundTrips.length = 0;
         await loaded.saveOrThrow();
         expect(roundTrips).toHaveLength(1);
-        const writes = heads(roundTrips[0]!);
+        const writes = statementHeads(roundTrips[0]!);
         const own = pinned === "nullify" ? 'UPDATE "pc_comments"' : "DELETE FROM";
         expect(writes.indexOf('UPDATE "pc_posts"')).toBeLessThan(writes.indexOf(own));
         expect(writes.indexOf(own)).toBeLessThan(writes.indexOf("INSERT INTO"));
@@ -308,11 +301,11 @@ describe("guide: Counter caches, a polymorphic belongsTo: a destroy's dependents
       await post.tags().add(red, blue);
       await photo.tags().add(red);
       expect(await taggingCounts()).toEqual({ post: 2, photo: 1, red: 2, blue: 1 });
-      await recorded(async (roundTrips) => {
+      await withRecordedRoundTrips(async (roundTrips) => {
         const loaded = await Post.find(post.id);
         roundTrips.length = 0;
         await loaded.tags().remove(red);
-        expect(roundTrips.map(heads)).toEqual([['UPDATE "pc_tags"', 'UPDATE "pc_posts"', 'UPDATE "pc_photos"', "DELETE FROM"]]);
+        expect(roundTrips.map(statementHeads)).toEqual([['UPDATE "pc_tags"', 'UPDATE "pc_posts"', 'UPDATE "pc_photos"', "DELETE FROM"]]);
       });
       expect(await taggingCounts()).toEqual({ post: 1, photo: 1, red: 1, blue: 1 });
       await post.tags().set([red]);

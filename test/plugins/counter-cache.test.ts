@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import { associations, Base, belongsTo, connect, defineApplicationRecord, encrypts, hasMany, InvalidModel, Model, softDelete, withDatabase, withTenant } from "../../src/index.js";
-import { listen, recordingRoundTrips } from "../helpers/queries.js";
+import { listen, recordingRoundTrips, statementHeads, withRecordedRoundTrips } from "../helpers/queries.js";
 import { Board, type CountedComments, countedComments, TenantList, TenantTask } from "../models/counted-comments.js";
 import { countedTaggings } from "../models/counted-taggings.js";
 
@@ -19,14 +19,7 @@ async function stored(table: "cc_posts" | "cc_users" | "cc_comments"): Promise<R
   return Object.fromEntries(results.map((row) => [row.label, row.n]));
 }
 
-/** Runs `work` on a database whose round trips are recorded (each the list of its SQL texts); `work` may clear them. */
-async function recorded(work: (roundTrips: string[][]) => Promise<void>): Promise<void> {
-  const { binding, roundTrips } = recordingRoundTrips();
-  await withDatabase(connect(binding), () => work(roundTrips));
-}
 
-/** The start of each statement of a round trip: `UPDATE "cc_posts"`, `DELETE FROM`, ... */
-const heads = (trip: readonly string[]) => trip.map((text) => text.split(" ").slice(0, 2).join(" "));
 
 /** Two users, ada with a post "a" and grace with a post "g". */
 async function seed({ User, Post }: CountedComments) {
@@ -40,12 +33,12 @@ async function seed({ User, Post }: CountedComments) {
 describe("guide: Counter caches, what keeps it right", () => {
   it("a create adds to the parents' counters in the INSERT's round trip, after it", async () => {
     const models = countedComments();
-    await recorded(async (roundTrips) => {
+    await withRecordedRoundTrips(async (roundTrips) => {
       const { ada, a } = await seed(models);
       roundTrips.length = 0;
       await models.Comment.createOrThrow({ ccPostId: a.id, ccUserId: ada.id, body: "hi" });
       // No parent comment: no statement for that counter.
-      expect(roundTrips.map(heads)).toEqual([["INSERT INTO", 'UPDATE "cc_posts"', 'UPDATE "cc_users"']]);
+      expect(roundTrips.map(statementHeads)).toEqual([["INSERT INTO", 'UPDATE "cc_posts"', 'UPDATE "cc_users"']]);
     });
     expect(await stored("cc_posts")).toEqual({ a: 1, g: 0 });
     expect(await stored("cc_users")).toEqual({ ada: 1, grace: 0 });
@@ -53,7 +46,7 @@ describe("guide: Counter caches, what keeps it right", () => {
 
   it("a destroy takes from the parents' counters in the DELETE's round trip, before it; a row already gone takes nothing", async () => {
     const models = countedComments();
-    await recorded(async (roundTrips) => {
+    await withRecordedRoundTrips(async (roundTrips) => {
       const { ada, a } = await seed(models);
       const comment = await models.Comment.createOrThrow({ ccPostId: a.id, ccUserId: ada.id, body: "hi" });
       const again = await models.Comment.find(comment.id);
@@ -61,7 +54,7 @@ describe("guide: Counter caches, what keeps it right", () => {
       await comment.destroyOrThrow();
       // Its replies' set-based DELETE (with their counters) comes first, then the comment's counters and DELETE.
       expect(roundTrips).toHaveLength(1);
-      expect(heads(roundTrips[0]!).slice(-3)).toEqual(['UPDATE "cc_posts"', 'UPDATE "cc_users"', "DELETE FROM"]);
+      expect(statementHeads(roundTrips[0]!).slice(-3)).toEqual(['UPDATE "cc_posts"', 'UPDATE "cc_users"', "DELETE FROM"]);
       // Another request already deleted the row: this destroy succeeds and takes nothing twice.
       await again.destroyOrThrow();
     });
@@ -71,17 +64,17 @@ describe("guide: Counter caches, what keeps it right", () => {
 
   it("a move takes from the old parent before the UPDATE and adds to the new one after it, in one round trip", async () => {
     const models = countedComments();
-    await recorded(async (roundTrips) => {
+    await withRecordedRoundTrips(async (roundTrips) => {
       const { ada, a, g } = await seed(models);
       const comment = await models.Comment.createOrThrow({ ccPostId: a.id, ccUserId: ada.id, body: "hi" });
       roundTrips.length = 0;
       await comment.updateOrThrow({ ccPostId: g.id });
-      expect(roundTrips.map(heads)).toEqual([['UPDATE "cc_posts"', 'UPDATE "cc_comments"', 'UPDATE "cc_posts"']]);
+      expect(roundTrips.map(statementHeads)).toEqual([['UPDATE "cc_posts"', 'UPDATE "cc_comments"', 'UPDATE "cc_posts"']]);
       expect(await stored("cc_posts")).toEqual({ a: 0, g: 1 });
       // A save that changes no foreign key sends no counter statement; moving to no post takes from the old one.
       roundTrips.length = 0;
       await comment.updateOrThrow({ body: "edited" });
-      expect(roundTrips.map(heads)).toEqual([['UPDATE "cc_comments"']]);
+      expect(roundTrips.map(statementHeads)).toEqual([['UPDATE "cc_comments"']]);
       await comment.updateOrThrow({ ccPostId: null });
     });
     expect(await stored("cc_posts")).toEqual({ a: 0, g: 0 });
@@ -108,7 +101,7 @@ describe("guide: Counter caches, what keeps it right", () => {
 
   it("counts children saved with their owner in its batch, and the replies of a Model that references itself", async () => {
     const models = countedComments();
-    await recorded(async (roundTrips) => {
+    await withRecordedRoundTrips(async (roundTrips) => {
       const { ada } = await seed(models);
       const post = models.Post.build({ ccUserId: ada.id, title: "n" });
       const root = post.comments().build({ ccUserId: ada.id, body: "root" });
@@ -184,7 +177,7 @@ describe("guide: Counter caches, size() from the counter", () => {
     const { ada, a } = await seed(models);
     await models.Comment.createOrThrow({ ccPostId: a.id, ccUserId: ada.id, body: "one" });
     await models.Comment.createOrThrow({ ccPostId: a.id, ccUserId: ada.id, body: "two" });
-    await recorded(async (roundTrips) => {
+    await withRecordedRoundTrips(async (roundTrips) => {
       const post = await models.Post.find(a.id);
       roundTrips.length = 0;
       expect(await post.comments().size()).toBe(2);
@@ -243,7 +236,7 @@ describe("guide: Counter caches, a destroy's dependents", () => {
 
   it("set-based: destroying a user takes their comments, and the replies to them, off other users' posts in one round trip", async () => {
     const models = countedComments();
-    await recorded(async (roundTrips) => {
+    await withRecordedRoundTrips(async (roundTrips) => {
       const { ada } = await discussion(models);
       const loaded = await models.User.find(ada.id);
       roundTrips.length = 0;
@@ -251,7 +244,7 @@ describe("guide: Counter caches, a destroy's dependents", () => {
       // One batch, nothing read: each set-based DELETE preceded by the counter statements of the rows it deletes.
       expect(roundTrips).toHaveLength(1);
       expect(roundTrips[0]!.filter((text) => text.startsWith("SELECT"))).toEqual([]);
-      expect(heads(roundTrips[0]!).filter((head) => head === "DELETE FROM" || head === "WITH RECURSIVE")).toHaveLength(3);
+      expect(statementHeads(roundTrips[0]!).filter((head) => head === "DELETE FROM" || head === "WITH RECURSIVE")).toHaveLength(3);
     });
     expect(await stored("cc_posts")).toEqual({ a: 1, g: 0 });
     expect(await stored("cc_users")).toEqual({ grace: 1 });
@@ -311,13 +304,13 @@ describe("guide: Counter caches, replacing a child and writing join rows", () =>
     it(`a hasOne child replaced (${pinned}) leaves its parents' counters in the save's one round trip, before the new child's insert`, async () => {
       const models = countedComments(pinned === "nullify" ? {} : { pinned });
       const { ada, a } = await pinnedComment(models);
-      await recorded(async (roundTrips) => {
+      await withRecordedRoundTrips(async (roundTrips) => {
         const post = await models.Post.find(a.id);
         post.pinned.build({ ccUserId: ada.id, body: "second" });
         roundTrips.length = 0;
         await post.saveOrThrow();
         expect(roundTrips).toHaveLength(1);
-        const writes = heads(roundTrips[0]!);
+        const writes = statementHeads(roundTrips[0]!);
         const own = pinned === "nullify" ? 'UPDATE "cc_comments"' : 'DELETE FROM';
         expect(writes.indexOf('UPDATE "cc_posts"')).toBeLessThan(writes.indexOf(own));
         expect(writes.indexOf(own)).toBeLessThan(writes.indexOf('INSERT INTO'));
@@ -356,12 +349,12 @@ describe("guide: Counter caches, replacing a child and writing join rows", () =>
   it("remove's one DELETE of the join rows takes them off both counters in its round trip", async () => {
     const models = countedTaggings();
     const { post, red } = await tagged(models);
-    await recorded(async (roundTrips) => {
+    await withRecordedRoundTrips(async (roundTrips) => {
       const loaded = await models.Post.find(post.id);
       roundTrips.length = 0;
       await loaded.tags().remove(red);
       expect(roundTrips).toHaveLength(1);
-      expect(heads(roundTrips[0]!)).toEqual(['UPDATE "ct_posts"', 'UPDATE "ct_tags"', "DELETE FROM"]);
+      expect(statementHeads(roundTrips[0]!)).toEqual(['UPDATE "ct_posts"', 'UPDATE "ct_tags"', "DELETE FROM"]);
     });
     expect(await taggingCounts()).toEqual({ p: 1, red: 0, blue: 1, green: 0 });
   });
@@ -404,7 +397,7 @@ describe("guide: Counter caches, resetCounters and bulk writes", () => {
     ]);
     await Comment.where({ body: "z" }).updateAll({ ccPostId: a.id });
     expect(await stored("cc_posts")).toEqual({ a: 0, g: 0 });
-    await recorded(async (roundTrips) => {
+    await withRecordedRoundTrips(async (roundTrips) => {
       expect(await Post.resetCounters([a.id, g.id], "comments")).toBe(2);
       expect(roundTrips).toHaveLength(1);
       expect(roundTrips[0]).toHaveLength(1);
