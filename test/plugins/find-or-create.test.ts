@@ -1,6 +1,6 @@
 /** The findOrCreate plugin: findOrCreateBy, findOrCreateByOrThrow and findOrInitializeBy. */
 import { beforeEach, describe, expect, it } from "vitest";
-import { hasMany, RecordInvalid, sql } from "../../src/index.js";
+import { belongsTo, hasMany, RecordInvalid, sql } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { rejectionOf } from "../helpers/errors.js";
 import { countRows, listen } from "../helpers/queries.js";
@@ -15,7 +15,9 @@ class Member extends ApplicationRecord("users") {
   }
 }
 
-class Article extends ApplicationRecord("posts") {}
+class Article extends ApplicationRecord("posts") {
+  author = belongsTo(Member, { foreignKey: "userId" });
+}
 
 describe("findOrCreateBy", () => {
   it("finds the record matching the values in one round trip, and creates none", async () => {
@@ -53,6 +55,14 @@ describe("findOrCreateBy", () => {
     const article = await ada.posts().findOrCreateBy({ title: "Hello" });
     expect(article.userId).toBe(ada.id);
     expect((await ada.posts().findOrCreateBy({ title: "Hello" })).id).toBe(article.id);
+    expect(await countRows("posts")).toBe(1);
+  });
+
+  it("narrowed by an association's record, finds by its key and creates with it", async () => {
+    const ada = await Member.create({ name: "Ada" });
+    const made = await Article.where({ author: ada }).findOrCreateBy({ title: "Hello" });
+    expect(made.userId).toBe(ada.id);
+    expect((await Article.where({ author: ada }).findOrCreateBy({ title: "Hello" })).id).toBe(made.id);
     expect(await countRows("posts")).toBe(1);
   });
 });
