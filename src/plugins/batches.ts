@@ -11,6 +11,7 @@ import {
   installRelationChecks,
   optionsArgument,
   type RecordOfModel,
+  type RelationOf,
   refuseExtraArguments,
   type Relation,
 } from "../kernel/index.js";
@@ -41,15 +42,22 @@ function batchPlan(relation: Relation, method: string, given: number, options: B
   return { batchSize, order };
 }
 
-/** The batches of a checked Relation; its own `limit` caps the records read in all. */
-async function* batchesOf(relation: Relation, { batchSize, order }: { batchSize: number; order: "asc" | "desc" }): AsyncGenerator<unknown[]> {
+/**
+ * The batches of a checked Relation, each the records `read` gives of a page of it; its own `limit` caps the records
+ * read in all.
+ */
+async function* batchesOf(
+  relation: Relation,
+  { batchSize, order }: { batchSize: number; order: "asc" | "desc" },
+  read = (page: Relation) => page.toArray(),
+): AsyncGenerator<unknown[]> {
   const key = relation.model.primaryKey;
   const byKey = relation.reorder({ [key.name]: order } as never);
   let left = relation.description.limit ?? Infinity;
   let from = byKey;
   while (left > 0) {
     const size = Math.min(batchSize, left);
-    const records = (await from.limit(size).toArray()) as Keyed[];
+    const records = (await read(from.limit(size))) as Keyed[];
     if (records.length > 0) yield records;
     if (records.length < size) return;
     left -= size;
@@ -69,6 +77,17 @@ export const batches = definePlugin({
     findInBatches(this: Relation, options?: BatchOptions) {
       return batchesOf(this, batchPlan(this, "findInBatches", arguments.length, options));
     },
+    inBatches(this: Relation, options?: BatchOptions) {
+      const relation = this;
+      const key = relation.model.primaryKey.name;
+      // Each batch reads its keys alone, and is the Relation narrowed to them: a write to it touches those rows.
+      const batches = batchesOf(relation, batchPlan(relation, "inBatches", arguments.length, options), (page) => page.select(key as never).toArray());
+      // Its limit was the keys' (the batches read no more rows than it allows): the keys alone narrow each batch.
+      const unlimited = relation.with({ limit: undefined });
+      return (async function* () {
+        for await (const batch of batches) yield unlimited.where({ [key]: batch.map((record) => (record as Keyed)[key]) } as never);
+      })();
+    },
     findEach(this: Relation, options?: BatchOptions) {
       const batches = batchesOf(this, batchPlan(this, "findEach", arguments.length, options));
       return (async function* () {
@@ -87,10 +106,17 @@ declare module "../kernel/index.js" {
     findEach(options?: BatchOptions): AsyncGenerator<R, void, undefined>;
     /** The records a batch (an array of up to `batchSize`) at a time, read as `findEach` reads them. */
     findInBatches(options?: BatchOptions): AsyncGenerator<R[], void, undefined>;
+    /**
+     * The Relation a batch at a time, each narrowed to the primary keys of up to `batchSize` rows (read as `findEach`
+     * reads them, the keys alone): `for await (const batch of Post.inBatches()) await batch.updateAll({ ... })`.
+     */
+    inBatches(options?: BatchOptions): AsyncGenerator<this, void, undefined>;
   }
   interface PluginStatics<A> {
     /** `all().findEach(options)`. */
     findEach<M extends AnyModel>(this: M, options?: BatchOptions): AsyncGenerator<RecordOfModel<M>, void, undefined>;
+    /** `all().inBatches(options)`. */
+    inBatches<M extends AnyModel>(this: M, options?: BatchOptions): AsyncGenerator<RelationOf<M>, void, undefined>;
     /** `all().findInBatches(options)`. */
     findInBatches<M extends AnyModel>(this: M, options?: BatchOptions): AsyncGenerator<RecordOfModel<M>[], void, undefined>;
   }

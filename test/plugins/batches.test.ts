@@ -57,6 +57,22 @@ describe("findInBatches", () => {
   });
 });
 
+describe("inBatches", () => {
+  it("gives the Relation narrowed to each batch's keys, read alone, so that a write touches a batch at a time", async () => {
+    await seedTallies(5);
+    const { binding, roundTrips } = recordingRoundTrips();
+    const tallies = connect(binding).model(Tally);
+    let batch = 0;
+    for await (const relation of tallies.where({ label: "even" }).limit(3).inBatches({ batchSize: 2 })) {
+      batch += 1;
+      expect(await relation.updateAll({ value: 100 + batch })).toBe(batch === 1 ? 2 : 1);
+    }
+    expect(roundTrips[0]).toEqual([`SELECT "id" FROM "counters" WHERE "label" = ?1 ORDER BY "id" ASC LIMIT 2`]);
+    expect(roundTrips).toHaveLength(4);
+    expect(await Tally.order({ id: "asc" }).pluck("value")).toEqual([101, 1, 101, 3, 102]);
+  });
+});
+
 describe("findEach", () => {
   it("gives the records one at a time, with includes preloaded in each batch's round trip", async () => {
     const ada = await Member.create({ name: "Ada" });
