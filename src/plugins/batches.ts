@@ -68,7 +68,8 @@ async function* batchesOf(
 
 /**
  * `findEach` and `findInBatches` on a Relation or Model: its records a batch at a time by primary key, within its
- * conditions, default scopes and `limit`, its `includes` preloaded with each batch.
+ * conditions, default scopes and `limit`, its `includes` preloaded with each batch; `inBatches`: the Relation narrowed
+ * to each batch's keys.
  */
 export const batches = definePlugin({
   name: "batches",
@@ -80,8 +81,9 @@ export const batches = definePlugin({
     inBatches(this: Relation, options?: BatchOptions) {
       const relation = this;
       const key = relation.model.primaryKey.name;
-      // Each batch reads its keys alone, and is the Relation narrowed to them: a write to it touches those rows.
-      const batches = batchesOf(relation, batchPlan(relation, "inBatches", arguments.length, options), (page) => page.select(key as never).toArray());
+      // Each batch reads its keys alone (no preload), and is the Relation narrowed to them: a write touches those rows.
+      const keysOf = (page: Relation) => page.with({ includes: [] }).select(key as never).toArray();
+      const batches = batchesOf(relation, batchPlan(relation, "inBatches", arguments.length, options), keysOf);
       // Its limit was the keys' (the batches read no more rows than it allows): the keys alone narrow each batch.
       const unlimited = relation.with({ limit: undefined });
       return (async function* () {

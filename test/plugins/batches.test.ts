@@ -70,6 +70,11 @@ describe("inBatches", () => {
     expect(roundTrips[0]).toEqual([`SELECT "id" FROM "counters" WHERE "label" = ?1 ORDER BY "id" ASC LIMIT 2`]);
     expect(roundTrips).toHaveLength(4);
     expect(await Tally.order({ id: "asc" }).pluck("value")).toEqual([101, 1, 101, 3, 102]);
+    // The keys are read without the Relation's preloads, which each batch keeps.
+    const ada = await Member.create({ name: "Ada" });
+    roundTrips.length = 0;
+    for await (const members of connect(binding).model(Member).includes("posts").inBatches()) expect((await members.toArray())[0]!.id).toBe(ada.id);
+    expect(roundTrips.map((trip) => trip.length)).toEqual([1, 2]);
   });
 });
 
