@@ -8,6 +8,7 @@ import {
   definePlugin,
   deleteAllStatement,
   deleteAllWrite,
+  type InsertOperation,
   type InsertOptions,
   insertRowsStatement,
   insertRowsWrite,
@@ -30,6 +31,9 @@ export type { InsertOptions, UpsertOptions };
 export type UpdateAllAttributes<A> = { [K in keyof A]?: AssignableValue<A[K]> | SqlFragment };
 
 type BuildsRecords = Function & { build(attributes: object): object; all(): Relation };
+
+/** The insert statics, each with its `to...` Statement form: whether it takes a list of rows or one row's attributes. */
+const INSERTS: Record<InsertOperation, boolean> = { insert: false, insertAll: true, upsert: false, upsertAll: true };
 
 /**
  * Refuses conditions given to a set-based write (Rails 5.1 raises for `delete_all(conditions)` too): read as none, they
@@ -74,32 +78,15 @@ export const bulkWrites = definePlugin({
     },
   },
   setup(base: Record<string, unknown>) {
-    Object.assign(base, {
-      toInsertAll(this: BuildsRecords, list: readonly object[], options?: InsertOptions) {
-        return insertRowsStatement(this, list, "insertAll", options);
-      },
-      toUpsertAll(this: BuildsRecords, list: readonly object[], options?: UpsertOptions) {
-        return insertRowsStatement(this, list, "upsertAll", options);
-      },
-      toInsert(this: BuildsRecords, attributes: object, options?: InsertOptions) {
-        return insertRowsStatement(this, [attributes], "insert", options);
-      },
-      toUpsert(this: BuildsRecords, attributes: object, options?: UpsertOptions) {
-        return insertRowsStatement(this, [attributes], "upsert", options);
-      },
-      async insert(this: BuildsRecords, attributes: object, options?: InsertOptions) {
-        return insertRowsWrite(this, [attributes], "insert", options);
-      },
-      async insertAll(this: BuildsRecords, list: readonly object[], options?: InsertOptions) {
-        return insertRowsWrite(this, list, "insertAll", options);
-      },
-      async upsert(this: BuildsRecords, attributes: object, options?: UpsertOptions) {
-        return insertRowsWrite(this, [attributes], "upsert", options);
-      },
-      async upsertAll(this: BuildsRecords, list: readonly object[], options?: UpsertOptions) {
-        return insertRowsWrite(this, list, "upsertAll", options);
-      },
-    });
+    for (const [operation, takesList] of Object.entries(INSERTS) as [InsertOperation, boolean][]) {
+      const rows = (given: unknown) => (takesList ? given : [given]) as readonly object[];
+      base[operation] = async function (this: BuildsRecords, given: unknown, options?: InsertOptions) {
+        return insertRowsWrite(this, rows(given), operation, options);
+      };
+      base[`to${operation[0]!.toUpperCase()}${operation.slice(1)}`] = function (this: BuildsRecords, given: unknown, options?: InsertOptions) {
+        return insertRowsStatement(this, rows(given), operation, options);
+      };
+    }
   },
 });
 
