@@ -99,16 +99,16 @@ function typesWithin(inheritance: Inheritance, Class: Function): string[] {
  * The class a type names, refused unless it is `modelClass` or a subclass of it: the one rule for the type of a row
  * read, of a record built and of every write. An `sql` fragment is refused: its value is known only once written.
  */
-function classOfType(inheritance: Inheritance, modelClass: Function, attribute: Attribute, type: unknown): Function {
+function classOfType(inheritance: Inheritance, modelClass: Function, type: unknown): Function {
   if (type instanceof SqlFragment) {
-    throw new SubclassNotFound(`${modelClass.name}.${attribute.name}: the type is an sql fragment, which cannot be checked to name ${modelClass.name} or a subclass of it; give the type's value`);
+    throw new SubclassNotFound(`${modelClass.name}.${inheritance.column}: the type is an sql fragment, which cannot be checked to name ${modelClass.name} or a subclass of it; give the type's value`);
   }
   const Class = type === null ? inheritance.root : typeof type === "string" ? typesOf(inheritance).get(type) : undefined;
   if (Class === undefined) {
-    throw new SubclassNotFound(`${modelClass.name}.${attribute.name}: the type ${previewText(type)} names none of ${inheritance.root.name}'s inheritance types`);
+    throw new SubclassNotFound(`${modelClass.name}.${inheritance.column}: the type ${previewText(type)} names none of ${inheritance.root.name}'s inheritance types`);
   }
   if (Class !== modelClass && !(Class.prototype instanceof modelClass)) {
-    throw new SubclassNotFound(`${modelClass.name}.${attribute.name}: the type ${previewText(type)} is ${Class.name}, which is not ${modelClass.name} or a subclass of it`);
+    throw new SubclassNotFound(`${modelClass.name}.${inheritance.column}: the type ${previewText(type)} is ${Class.name}, which is not ${modelClass.name} or a subclass of it`);
   }
   return Class;
 }
@@ -124,7 +124,7 @@ function wrapBuild(build: (this: Function, ...args: unknown[]) => object) {
     const inheritance = inheritanceOf(Class);
     const type = inheritance && attributes && (attributes as Record<string, unknown>)[inheritance.column];
     if (!inheritance || type === undefined || type === typeOfClass(inheritance, Class)) return build.apply(this, args);
-    const Subclass = classOfType(inheritance, Class, typeAttributeOf(inheritance, Class)!, type);
+    const Subclass = classOfType(inheritance, Class, type);
     const target = database ? database.model(Subclass) : Subclass;
     return build.apply(target as Function, args);
   };
@@ -135,8 +135,7 @@ function wrapBuild(build: (this: Function, ...args: unknown[]) => object) {
  * (as `build` demands): rows of another type could no longer be read as its records, or not at all.
  */
 function checkTypeWritten(modelClass: Function, type: unknown): void {
-  const inheritance = inheritanceOf(modelClass)!;
-  classOfType(inheritance, modelClass, typeAttributeOf(inheritance, modelClass)!, type);
+  classOfType(inheritanceOf(modelClass)!, modelClass, type);
 }
 
 /**
@@ -218,7 +217,7 @@ export const singleTableInheritance = definePlugin({
       const attribute = typeAttributeOf(inheritance, context.modelClass)!;
       // A row read without its type column (select) stays a record of the Model queried.
       if (!Object.hasOwn(context.row, attribute.column)) return;
-      context.modelClass = classOfType(inheritance, context.modelClass, attribute, context.row[attribute.column]);
+      context.modelClass = classOfType(inheritance, context.modelClass, context.row[attribute.column]);
     },
     "relation:where"({ model, parts }) {
       const inheritance = inheritanceOf(model.model)!;
