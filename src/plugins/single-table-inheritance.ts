@@ -52,6 +52,9 @@ let anyDeclared = false;
 /** Each Model's type value and the values of it and its subclasses, read once from the declaration. */
 const resolvedTypes = new WeakMap<Function, Map<string, Function>>();
 
+/** Whether `Class` is `of` or one of its subclasses: the classes whose rows a query of `of` reads. */
+const isClassOrSubclass = (Class: Function, of: Function) => Class === of || Class.prototype instanceof of;
+
 function inheritanceOf(model: Function): Inheritance | undefined {
   return modelState(model, INHERITANCE).declared;
 }
@@ -72,7 +75,7 @@ function typesOf(inheritance: Inheritance): Map<string, Function> {
   }
   const types = new Map<string, Function>();
   for (const [value, Class] of Object.entries(declared)) {
-    if (typeof Class !== "function" || (Class !== root && !(Class.prototype instanceof root))) {
+    if (typeof Class !== "function" || !isClassOrSubclass(Class, root)) {
       throw new InvalidModel(`${root.name}.inheritance: type ${previewText(value)} names ${typeof Class === "function" ? Class.name : previewText(Class)}, which is not ${root.name} or a subclass of it`);
     }
     if ([...types.values()].includes(Class)) throw new InvalidModel(`${root.name}.inheritance: ${Class.name} is given two types`);
@@ -92,7 +95,7 @@ function typeOfClass(inheritance: Inheritance, Class: Function): string | null {
 
 /** The type values of a class and its subclasses: the rows a query of that class reads. */
 function typesWithin(inheritance: Inheritance, Class: Function): string[] {
-  return [...typesOf(inheritance)].filter(([, each]) => each === Class || each.prototype instanceof Class).map(([value]) => value);
+  return [...typesOf(inheritance)].filter(([, each]) => isClassOrSubclass(each, Class)).map(([value]) => value);
 }
 
 /**
@@ -107,7 +110,7 @@ function classOfType(inheritance: Inheritance, modelClass: Function, type: unkno
   if (Class === undefined) {
     throw new SubclassNotFound(`${modelClass.name}.${inheritance.column}: the type ${previewText(type)} names none of ${inheritance.root.name}'s inheritance types`);
   }
-  if (Class !== modelClass && !(Class.prototype instanceof modelClass)) {
+  if (!isClassOrSubclass(Class, modelClass)) {
     throw new SubclassNotFound(`${modelClass.name}.${inheritance.column}: the type ${previewText(type)} is ${Class.name}, which is not ${modelClass.name} or a subclass of it`);
   }
   return Class;
