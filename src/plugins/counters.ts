@@ -98,11 +98,12 @@ function rowsOf(model: CountingModel, ids: unknown, where: Where): Relation {
   return withoutDefaultScope(all).where({ [all.model.primaryKey.name]: ids });
 }
 
-/** The rows and values of `updateCounters`, checked. */
-function counterWrite(model: CountingModel, ids: unknown, counters: unknown, options: UpdateCountersOptions | undefined, where: Where) {
+/** The rows and values of `updateCounters`, checked, given to `write` (sent, or made a Statement). */
+function counterWrite<T>(model: CountingModel, ids: unknown, counters: unknown, options: UpdateCountersOptions | undefined, method: string, write: (rows: Relation, values: Record<string, unknown>) => T): T {
+  const where = `${model.name}.${method}`;
   const resolved = model.all().model;
   const values = counterValues(resolved, counters, touchedAttributes(resolved, options, where), new Date(), where);
-  return { rows: rowsOf(model, ids, where), values };
+  return write(rowsOf(model, ids, where), values);
 }
 
 /**
@@ -111,14 +112,12 @@ function counterWrite(model: CountingModel, ids: unknown, counters: unknown, opt
  * rows changed. Skips validations, callbacks and default scopes, as Rails does.
  */
 async function updateCounters(this: CountingModel, ids: unknown, counters: unknown, options?: UpdateCountersOptions): Promise<number> {
-  const { rows, values } = counterWrite(this, ids, counters, options, `${this.name}.updateCounters`);
-  return updateAllWrite(rows, values);
+  return counterWrite(this, ids, counters, options, "updateCounters", updateAllWrite);
 }
 
 /** `updateCounters` as a Statement for `batch`. */
 function toUpdateCounters(this: CountingModel, ids: unknown, counters: unknown, options?: UpdateCountersOptions): Statement<number> {
-  const { rows, values } = counterWrite(this, ids, counters, options, `${this.name}.toUpdateCounters`);
-  return updateAllStatement(rows, values);
+  return counterWrite(this, ids, counters, options, "toUpdateCounters", updateAllStatement);
 }
 
 /** Adds to a counter (`sign` 1) or takes from it (-1). */
@@ -133,21 +132,16 @@ function counted(record: CountedRecord, name: unknown, by: unknown, sign: Sign, 
   return { name: attribute.name, value: Number(record.readAttribute(attribute.name) ?? 0) + delta };
 }
 
-/** `record.increment("score", by = 1)` or `decrement`: changes the attribute in memory (a change to save). */
-function addInMemory<R extends CountedRecord>(record: R, name: unknown, by: unknown, sign: Sign, method: string): R {
-  const counter = counted(record, name, by, sign, method);
-  record.writeAttribute(counter.name, counter.value);
-  return record;
-}
-
 /**
- * `increment` or `decrement`: in memory, as Rails' increment. Options such as touch (those of its `AndSave` form) would
- * be ignored, so they are refused.
+ * `record.increment("score", by = 1)` or `decrement`: changes the attribute in memory (a change to save), as Rails'
+ * increment. Options such as touch (those of its `AndSave` form) would be ignored, so they are refused.
  */
 function inMemory(method: "increment" | "decrement", sign: Sign) {
   return function (this: CountedRecord, name: unknown, by: unknown = 1) {
     refuseExtraArguments(`${this.constructor.name}#${method}`, arguments.length, 2, `${method}AndSave writes the row`);
-    return addInMemory(this, name, by, sign, method);
+    const counter = counted(this, name, by, sign, method);
+    this.writeAttribute(counter.name, counter.value);
+    return this;
   };
 }
 
