@@ -24,11 +24,9 @@ export interface PermitOptions {
   emptyAsNull?: boolean;
 }
 
-function isFormLike(input: unknown): input is { get(name: string): unknown; getAll(name: string): unknown[]; has(name: string): boolean } {
-  return (
-    (typeof FormData !== "undefined" && input instanceof FormData) ||
-    (typeof URLSearchParams !== "undefined" && input instanceof URLSearchParams)
-  );
+/** Form input: both classes are globals wherever the library runs (Workers, and Node from 22). */
+function isFormLike(input: unknown): input is FormData | URLSearchParams {
+  return input instanceof FormData || input instanceof URLSearchParams;
 }
 
 function readInput(model: ResolvedModel, input: unknown, name: string): { present: boolean; value?: unknown } {
