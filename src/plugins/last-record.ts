@@ -6,8 +6,7 @@ function reversed(term: OrderTerm, modelName: string): OrderTerm {
     if (term.reversed) return { kind: "sql", fragment: term.reversed, reversed: term.fragment };
     throw new IrreversibleOrder(`${modelName}: last() cannot reverse an order given as an sql fragment; use reorder() or first() with the opposite order`);
   }
-  const nulls = term.nulls && (term.nulls === "first" ? "last" : "first");
-  return { ...term, direction: term.direction === "asc" ? "desc" : "asc", ...(nulls ? { nulls } : {}) };
+  return { ...term, direction: term.direction === "asc" ? "desc" : "asc", ...(term.nulls && { nulls: term.nulls === "first" ? "last" : "first" }) };
 }
 
 /**
