@@ -4,18 +4,18 @@ import {
   attributeWas,
   type AttributesOfModel,
   argumentError,
-  column,
   definePlugin,
+  fragmentOf,
   isPlainObject,
   type NumberAttributeName,
   optionsArgument,
   previewText,
+  quoteIdentifier,
   RecordNotFound,
   refuseExtraArguments,
   refuseNonKeys,
   type Relation,
   type ResolvedModel,
-  sql,
   type Statement,
   UnknownAttribute,
   updateAllStatement,
@@ -61,8 +61,12 @@ function counterDelta(model: ResolvedModel, name: string, delta: unknown, where:
   return delta;
 }
 
-/** `"score" = COALESCE("score", 0) + ?`: the database adds to the row's value as it stands, a NULL counting as 0. */
-const addTo = (name: string, delta: number) => sql`COALESCE(${column(name)}, 0) + ${delta}`;
+/**
+ * `"score" = COALESCE("score", 0) + ?`: the database adds to the row's value as it stands, a NULL counting as 0. Made
+ * with `fragmentOf`, not sql`...`: its column is a checked attribute's and its value a whole number, and the checks
+ * sql`...` makes of the values an app writes would otherwise be in every Worker that registers this plugin.
+ */
+const addTo = (attribute: Attribute, delta: number) => fragmentOf(`COALESCE(${quoteIdentifier(attribute.column)}, 0) + ?1`, [delta]);
 
 /** The attributes `touch: true` sets: those a save stamps as it changes a row (`updatedAt` with timestamps). */
 function touchedAttributes(model: ResolvedModel, options: UpdateCountersOptions | undefined, where: Where): Attribute[] {
@@ -83,7 +87,10 @@ function counterValues(model: ResolvedModel, counters: unknown, touched: readonl
   const entries = Object.entries(counters);
   if (entries.length === 0) throw new TypeError(`${where} needs at least one counter to change`);
   const values: Record<string, unknown> = {};
-  for (const [name, delta] of entries) values[counterAttribute(model, name, where).name] = addTo(name, counterDelta(model, name, delta, where));
+  for (const [name, delta] of entries) {
+    const attribute = counterAttribute(model, name, where);
+    values[attribute.name] = addTo(attribute, counterDelta(model, name, delta, where));
+  }
   for (const attribute of touched) values[attribute.name] = now;
   return values;
 }

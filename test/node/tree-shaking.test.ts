@@ -181,6 +181,8 @@ describe("bundling the built package", () => {
     // The association plugins are registered all the same (with their refusal while none is declared), as the rest.
     expect(code.includes("has no associations (hasMany, hasOne or belongsTo)")).toBe(true);
     expect(code.includes(VALIDATIONS)).toBe(true);
+    // No default plugin writes an sql`...` fragment (counters build theirs with fragmentOf): its checks stay out.
+    expect(code.includes(APP_CODE_CHECKS["sql`...`"])).toBe(false);
     const associationModules = (await bundledModules(source)).filter((module) => module.startsWith("plugins/associations/"));
     expect(associationModules.sort()).toEqual(ASSOCIATION_PLUGIN_MODULES);
   });
