@@ -132,7 +132,6 @@ export function storedKey(model: ResolvedModel, state: RecordState): unknown {
   return state.row[key.column] ?? storedValue(key, currentValue(state, key));
 }
 
-const storedRow = (rows: Record<string, unknown>[]) => rows[0]!;
 const metaOf = (_rows: unknown, meta: Record<string, unknown>) => meta;
 
 /** The text of an INSERT of `attributes`, with `conflict` between its values and its RETURNING. */
@@ -186,9 +185,7 @@ const DELETE: WriteForm = { kind: "delete", text: deleteText, retried: () => ({ 
 export function insertStatement(model: ResolvedModel, attributes: readonly Attribute[], params: unknown[], plan: WritePlan | undefined, generatedKey: unknown): Statement<Record<string, unknown> | undefined> {
   const query = writeQuery(model, INSERT, attributes, params, plan);
   const ownKey = generatedKey !== undefined && params[query.keyAt] === generatedKey;
-  if (!query.idempotent) return new Statement(query, model, "rows", storedRow);
-  if (!ownKey) return new Statement({ ...query, idempotent: false, retrySql: undefined }, model, "rows", storedRow);
-  return new Statement(query, model, "rows", insertedRow);
+  return new Statement(query.idempotent && !ownKey ? { ...query, idempotent: false, retrySql: undefined } : query, model, "rows", insertedRow);
 }
 
 /** The UPDATE of a persisted record's `attributes`, keyed by the primary key as last saved. */
