@@ -6,6 +6,7 @@
  */
 import type { Attribute } from "../records/attributes.js";
 import { attributeNamed } from "../records/assign.js";
+import { rowsChanged } from "../database/changes-check.js";
 import { previewText } from "../records/display.js";
 import { type RecordState, storedValue } from "../records/record-state.js";
 import { installBindableCheck } from "../sql/bindable-values.js";
@@ -104,7 +105,7 @@ function recordOutcomeReport(plan: PlannedWrite, statement: Statement): RecordOu
   return {
     succeeded(result) {
       if (plan.kind === "insert") report.succeeded(1, [result as Record<string, unknown>]);
-      else report.succeeded(Number((result as Record<string, unknown>)["changes"] ?? 0), []);
+      else report.succeeded(rowsChanged(result as Record<string, unknown>), []);
     },
     failed: report.failed,
   };

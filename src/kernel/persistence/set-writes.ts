@@ -1,4 +1,5 @@
 import { argumentError } from "../records/arguments.js";
+import { rowsChanged } from "../database/changes-check.js";
 import { attributeNamed, castValue } from "../records/assign.js";
 import { compileFragment, joinSelect, joinWithAnd, type QueryPurpose, selectParts } from "../sql/compiler.js";
 import { previewText } from "../records/display.js";
@@ -11,16 +12,11 @@ import { SqlFragment } from "../sql/sql.js";
 import type { Relation } from "../relations/relation.js";
 import { prepareRelation, prepareRelationNow } from "../relations/relation-prepare.js";
 import type { ResolvedModel } from "../records/resolve.js";
-import type { WriteMeta } from "../types.js";
 import type { Statement, StatementDatabase } from "../sql/statement.js";
 import { assertWhereTerms, storedWithinD1Limit } from "./write-compiler.js";
 import { planStatement } from "./write-batch.js";
 import type { WritePlan } from "../plugin-api/hooks.js";
 import { fragmentOf, PlannedWrite, planWrite, prepareAndPlan } from "./write-plan.js";
-
-function changesOf(meta: WriteMeta): number {
-  return Number(meta["changes"] ?? 0);
-}
 
 /**
  * The WHERE of a set-based UPDATE or DELETE: the Relation's conditions, or its rows by key when it pages. Without a
@@ -108,7 +104,7 @@ export function setWriteStatement(plan: WritePlan, target: SetTarget, database: 
     return fragmentOf(select, keyParams.params);
   };
   const write = { query: { sql, params: params.params, sources: params.sources, idempotent }, keys, keysBefore: true };
-  return planStatement(planned, [write], (_rows, meta) => changesOf(meta), database);
+  return planStatement(planned, [write], (_rows, meta) => rowsChanged(meta), database);
 }
 
 /**
