@@ -114,7 +114,7 @@ export function saveWrite(record: object, state: RecordState, operation: SaveOpe
 
 /** The DELETE of a persisted record's row, as the `write:plan` hooks plan it (a soft delete's UPDATE). */
 export function ownDelete(record: object, state: RecordState): OwnWrite | Promise<OwnWrite> {
-  if (!isPlanned(state)) return { statements: [deleteStatement(state.model, state, undefined)], at: 0, report: undefined };
+  if (!isPlanned(state)) return { statements: [deleteStatement(state.model, state)], at: 0, report: undefined };
   return installedPlans(state).destroy(record, state);
 }
 
