@@ -15,8 +15,8 @@ import { quoteIdentifier } from "../sql/naming.js";
 import { ParamWriter } from "../sql/param-writer.js";
 import { SqlFragment } from "../sql/sql.js";
 import type { Statement } from "../sql/statement.js";
-import type { WritePlan } from "../plugin-api/hooks.js";
-import { currentValues, type OwnWrite, type RecordOutcomeReport, recordWritePlansSlot } from "./record-write.js";
+import type { SaveOperation, WritePlan } from "../plugin-api/hooks.js";
+import { currentValues, type OwnWrite, pendingAttributes, type RecordOutcomeReport, recordWritePlansSlot } from "./record-write.js";
 import { placeExtras } from "./write-batch.js";
 import {
   assertWhereTerms,
@@ -149,6 +149,17 @@ function recordOutcomeReport(plan: PlannedWrite, statement: Statement): RecordOu
 }
 
 /**
+ * The values of the plan the kernel would have started a record's write from (see `unplannedFailure`): none for a
+ * destroy, the current values of the attributes a save writes; undefined for a write that would have written nothing
+ * (a destroy of a new record, an update with nothing to write), which reports nothing.
+ */
+function unplannedValues(state: RecordState, operation: SaveOperation | "destroy"): Map<string, unknown> | undefined {
+  if (operation === "destroy") return state.isNew ? undefined : new Map();
+  const attributes = pendingAttributes(state, operation);
+  return operation === "update" && attributes.length === 0 ? undefined : currentValues(state, attributes);
+}
+
+/**
  * Installs the planning of records' own writes. Plugin API: a plugin with a `write:prepare`, `write:plan` or
  * `write:outcome` hook calls it in its `setup` (it is idempotent and cheap); a record's save or destroy on a Model
  * with such a hook and none installed throws `TypeError`. Bulk writes (`insertAll`, `updateAll`, ...) are always
@@ -161,7 +172,9 @@ export function installWritePlans(): void {
     save: (record, state, operation, attributes) =>
       plannedWrite(state, new PlannedWrite(state.model, operation, operation === "create" ? "insert" : "update", record, currentValues(state, attributes)), attributes),
     destroy: (record, state) => plannedWrite(state, new PlannedWrite(state.model, "destroy", "delete", record), []),
-    unplanned: (record, state, operation, values, error) => {
+    unplanned: (record, state, operation, error) => {
+      const values = unplannedValues(state, operation);
+      if (values === undefined) return error;
       const kind = operation === "destroy" ? "delete" : operation === "create" ? "insert" : "update";
       return outcomeReport(new PlannedWrite(state.model, operation, kind, record, values), undefined)?.failed(error) ?? error;
     },
