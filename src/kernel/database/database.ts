@@ -73,8 +73,8 @@ export class Database {
   constructor(binding: D1DatabaseLike, options: ConnectOptions = {}) {
     this.#retries = retrySettings(options.retries);
     this.#comment = options.comment;
-    const budget = new QueryBudget(options);
-    this.#budget = budget.isSet ? budget : undefined;
+    // Without a budget nothing is counted.
+    this.#budget = options.maxQueries === undefined && options.maxRowsRead === undefined ? undefined : new QueryBudget(options);
     this.#binding = options.session !== undefined && binding.withSession ? binding.withSession(options.session) : binding;
     if (options.onQuery) this.onQuery(options.onQuery);
   }
@@ -280,9 +280,9 @@ export class Database {
         const answer = answers[offset++]!;
         return statement.read(answer.results ?? [], answer.meta, this);
       }
-      const sentOf = answers.slice(offset, (offset += statement.parts?.length ?? 1));
-      const { extras } = statement;
-      const own = extras ? sentOf.filter((_, index) => !extras.has(statement.parts![index]!)) : sentOf;
+      const { parts, extras } = statement;
+      const sentOf = answers.slice(offset, (offset += parts.length));
+      const own = extras ? sentOf.filter((_, index) => !extras.has(parts[index]!)) : sentOf;
       return statement.read(own.flatMap((result) => result.results ?? []), summedMeta(own.map((result) => result.meta)), this);
     }, forRecords);
     // Deferred, so that even a reader that throws at once gives its results to the listener's error, which came first.
