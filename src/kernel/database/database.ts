@@ -1,7 +1,7 @@
 import { HookPoints } from "../plugin-api/hook-points.js";
 import { argumentError, optionsArgument, refuseUninspectable } from "../records/arguments.js";
 import { previewText } from "../records/display.js";
-import { type Batchable, failedItem, failEach, finishCommitted, finishEach, isBatchable, type PlannedRead, ReadAfterCommit, readEach, reportedFailure, resultsPerItem, sendReads } from "./batchable.js";
+import { type Batchable, failedItem, failEach, finishCommitted, finishEach, isBatchable, type PlannedRead, ReadAfterCommit, readEach, reportedFailure, sendReads } from "./batchable.js";
 import type { D1DatabaseLike, D1PreparedStatementLike } from "./d1.js";
 import { changesGuardSlot, checkChanges, guardedBatch } from "./changes-check.js";
 import { metaOfError, translateError } from "./database-errors.js";
@@ -300,15 +300,19 @@ export class Database {
    */
   async batch<const Items extends readonly BatchItem[]>(items: Items): Promise<BatchResults<Items>> {
     assertBatchItems("db.batch", items);
-    const prepared: Statement[][] = [];
+    const statements: Statement[] = [];
+    // Where each item's statements start among them, and so its results among theirs.
+    const starts: number[] = [];
     let results: unknown[];
     let unread: ReadAfterCommit | undefined;
     try {
       await this.#readPlanned(items);
-      for (const item of items) prepared.push(isBatchable(item) ? await item.prepare() : [item]);
-      // The failure is reported below, to every item alike, sent or not.
-      const statements = prepared.flat();
-      // Records with nothing to save prepare no statement: a batch of them sends nothing.
+      for (const item of items) {
+        starts.push(statements.length);
+        for (const statement of isBatchable(item) ? await item.prepare() : [item]) statements.push(statement);
+      }
+      // Records with nothing to save prepare no statement: a batch of them sends nothing. A failure is reported below,
+      // to every item alike, sent or not.
       results = statements.length === 0 ? [] : await this.#runAll(statements, (error) => error, true);
     } catch (error) {
       if (!(error instanceof ReadAfterCommit)) throw abandoned(items, error);
@@ -316,9 +320,8 @@ export class Database {
       unread = error;
       results = error.results;
     }
-    const perItem = resultsPerItem(results, prepared);
-    await finishCommitted(finishEach(items, (item, index) => (isBatchable(item) ? item.finish(perItem[index]!) : undefined)), unread);
-    return items.map((item, index) => (isBatchable(item) ? item.record : perItem[index]![0])) as BatchResults<Items>;
+    await finishCommitted(finishEach(items, (item, index) => (isBatchable(item) ? item.finish(results, starts[index]) : undefined)), unread);
+    return items.map((item, index) => (isBatchable(item) ? item.record : results[starts[index]!])) as BatchResults<Items>;
   }
 
   /**
