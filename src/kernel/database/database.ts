@@ -201,20 +201,21 @@ export class Database {
   async run<Result>(statement: Statement<Result>): Promise<Result> {
     assertBatchItems("db.run", [statement], false);
     if (statement.parts) return (await this.runAll([statement]))[0] as Result;
-    return this.#runOne(statement, (error) => reportedFailure([statement], error));
+    return this.#runOne(statement);
   }
 
   /**
-   * Sends one Statement alone and reads its result; a failure throws what `failed` makes of it. A reader's error
-   * comes as `ReadAfterCommit` when it is sent `forRecords` (see `readEach`).
+   * Sends one Statement alone and reads its result. A failure is thrown as its write reports it (see
+   * `reportedFailure`), or, sent `forRecords`, as D1's (see `runWrite`); a reader's error comes as `ReadAfterCommit`
+   * when it is sent `forRecords` (see `readEach`).
    */
-  async #runOne<Result>(statement: Statement<Result>, failed: (error: unknown) => unknown, forRecords = false): Promise<Result> {
+  async #runOne<Result>(statement: Statement<Result>, forRecords = false): Promise<Result> {
     let call: Answers;
     try {
       call = await this.#send([statement], false);
       checkChanges(statement, call.answers[0]!.meta);
     } catch (error) {
-      throw failed(error);
+      throw forRecords ? error : reportedFailure([statement], error);
     }
     const [answer] = call.answers as [D1Answer];
     // The usual read, with no listener's error to put first: its answer read as it is (find's path), without the lists
@@ -230,10 +231,9 @@ export class Database {
    * committed them, a reader's error comes as `ReadAfterCommit`, with every statement's result.
    */
   async runWrite(statements: readonly Statement[]): Promise<unknown[]> {
-    const unreported = (error: unknown) => error;
     const [first] = statements;
-    if (statements.length === 1 && !first!.parts) return [await this.#runOne(first!, unreported, true)];
-    return statements.length === 0 ? [] : this.#runAll(statements, unreported, true);
+    if (statements.length === 1 && !first!.parts) return [await this.#runOne(first!, true)];
+    return statements.length === 0 ? [] : this.#runAll(statements, true);
   }
 
   /**
@@ -243,14 +243,15 @@ export class Database {
   async runAll(statements: readonly Statement[]): Promise<unknown[]> {
     assertBatchItems("db.runAll", statements, false);
     if (statements.length === 0) return [];
-    return this.#runAll(statements, (error) => reportedFailure(statements, error));
+    return this.#runAll(statements);
   }
 
   /**
-   * Sends Statements in one D1 batch and reads each one's result; a failure throws what `failed` makes of it. A
-   * reader's error comes as `ReadAfterCommit` when they are sent `forRecords` (see `readEach`).
+   * Sends Statements in one D1 batch and reads each one's result. A failure is thrown as their writes report it (see
+   * `reportedFailure`), or, sent `forRecords`, as D1's (see `runWrite`); a reader's error comes as `ReadAfterCommit`
+   * when they are sent `forRecords` (see `readEach`).
    */
-  async #runAll(statements: readonly Statement[], failed: (error: unknown) => unknown, forRecords = false): Promise<unknown[]> {
+  async #runAll(statements: readonly Statement[], forRecords = false): Promise<unknown[]> {
     const sent = statements.flatMap((statement) => statement.parts ?? [statement]);
     let call: Answers;
     try {
@@ -260,7 +261,7 @@ export class Database {
       call = { answers: guarded === sent ? answers : answers.filter((_, index) => !changesGuardSlot.guard!.isGuard(guarded[index]!)), unheard };
       if (sent.length === 1) checkChanges(sent[0]!, call.answers[0]!.meta);
     } catch (error) {
-      throw failed(error);
+      throw forRecords ? error : reportedFailure(statements, error);
     }
     return this.#readAnswers(statements, call, forRecords);
   }
@@ -313,7 +314,7 @@ export class Database {
       }
       // Records with nothing to save prepare no statement: a batch of them sends nothing. A failure is reported below,
       // to every item alike, sent or not.
-      results = statements.length === 0 ? [] : await this.#runAll(statements, (error) => error, true);
+      results = statements.length === 0 ? [] : await this.#runAll(statements, true);
     } catch (error) {
       if (!(error instanceof ReadAfterCommit)) throw abandoned(items, error);
       // D1 committed the batch before a reader threw: every record still learns what it holds, then the error comes.
