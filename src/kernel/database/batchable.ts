@@ -61,12 +61,6 @@ export function isBatchable(item: unknown): item is Batchable {
   return typeof item === "object" && item !== null && "prepare" in item && "finish" in item && "database" in item && "record" in item;
 }
 
-/** Splits a batch's results among the items whose statements it ran, in order. */
-export function resultsPerItem(results: readonly unknown[], statementsPerItem: ReadonlyArray<readonly unknown[]>): unknown[][] {
-  let offset = 0;
-  return statementsPerItem.map((statements) => results.slice(offset, (offset += statements.length)));
-}
-
 /**
  * Calls `finish` for every item even when one throws, because each record must still learn that its row was
  * written (its state, its after-callbacks); then rethrows the first error.

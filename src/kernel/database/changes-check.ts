@@ -44,9 +44,14 @@ export function statementsInBatch(statements: readonly Statement[]): number {
   return sent.length + sent.filter((statement) => statement.expectedChanges !== undefined).length;
 }
 
+/** The rows a statement changed, as D1's `meta` counts them (0 when it does not say). */
+export function rowsChanged(meta: Record<string, unknown>): number {
+  return Number(meta["changes"] ?? 0);
+}
+
 /** Throws `WriteConflict` when a statement run alone changed other than the rows it demanded. */
 export function checkChanges(statement: Statement, meta: Record<string, unknown>): void {
   if (statement.expectedChanges === undefined) return;
-  const changes = Number(meta["changes"] ?? 0);
+  const changes = rowsChanged(meta);
   if (changes !== statement.expectedChanges) throw new WriteConflict(statement, changes);
 }

@@ -1,7 +1,7 @@
 import { HookPoints } from "../plugin-api/hook-points.js";
 import { argumentError, optionsArgument, refuseUninspectable } from "../records/arguments.js";
 import { previewText } from "../records/display.js";
-import { type Batchable, failedItem, failEach, finishCommitted, finishEach, isBatchable, type PlannedRead, ReadAfterCommit, readEach, reportedFailure, resultsPerItem, sendReads } from "./batchable.js";
+import { type Batchable, failedItem, failEach, finishCommitted, finishEach, isBatchable, type PlannedRead, ReadAfterCommit, readEach, reportedFailure, sendReads } from "./batchable.js";
 import type { D1DatabaseLike, D1PreparedStatementLike } from "./d1.js";
 import { changesGuardSlot, checkChanges, guardedBatch } from "./changes-check.js";
 import { metaOfError, translateError } from "./database-errors.js";
@@ -73,8 +73,8 @@ export class Database {
   constructor(binding: D1DatabaseLike, options: ConnectOptions = {}) {
     this.#retries = retrySettings(options.retries);
     this.#comment = options.comment;
-    const budget = new QueryBudget(options);
-    this.#budget = budget.isSet ? budget : undefined;
+    // Without a budget nothing is counted.
+    this.#budget = options.maxQueries === undefined && options.maxRowsRead === undefined ? undefined : new QueryBudget(options);
     this.#binding = options.session !== undefined && binding.withSession ? binding.withSession(options.session) : binding;
     if (options.onQuery) this.onQuery(options.onQuery);
   }
@@ -201,20 +201,21 @@ export class Database {
   async run<Result>(statement: Statement<Result>): Promise<Result> {
     assertBatchItems("db.run", [statement], false);
     if (statement.parts) return (await this.runAll([statement]))[0] as Result;
-    return this.#runOne(statement, (error) => reportedFailure([statement], error));
+    return this.#runOne(statement);
   }
 
   /**
-   * Sends one Statement alone and reads its result; a failure throws what `failed` makes of it. A reader's error
-   * comes as `ReadAfterCommit` when it is sent `forRecords` (see `readEach`).
+   * Sends one Statement alone and reads its result. A failure is thrown as its write reports it (see
+   * `reportedFailure`), or, sent `forRecords`, as D1's (see `runWrite`); a reader's error comes as `ReadAfterCommit`
+   * when it is sent `forRecords` (see `readEach`).
    */
-  async #runOne<Result>(statement: Statement<Result>, failed: (error: unknown) => unknown, forRecords = false): Promise<Result> {
+  async #runOne<Result>(statement: Statement<Result>, forRecords = false): Promise<Result> {
     let call: Answers;
     try {
       call = await this.#send([statement], false);
       checkChanges(statement, call.answers[0]!.meta);
     } catch (error) {
-      throw failed(error);
+      throw forRecords ? error : reportedFailure([statement], error);
     }
     const [answer] = call.answers as [D1Answer];
     // The usual read, with no listener's error to put first: its answer read as it is (find's path), without the lists
@@ -230,10 +231,9 @@ export class Database {
    * committed them, a reader's error comes as `ReadAfterCommit`, with every statement's result.
    */
   async runWrite(statements: readonly Statement[]): Promise<unknown[]> {
-    const unreported = (error: unknown) => error;
     const [first] = statements;
-    if (statements.length === 1 && !first!.parts) return [await this.#runOne(first!, unreported, true)];
-    return statements.length === 0 ? [] : this.#runAll(statements, unreported, true);
+    if (statements.length === 1 && !first!.parts) return [await this.#runOne(first!, true)];
+    return statements.length === 0 ? [] : this.#runAll(statements, true);
   }
 
   /**
@@ -243,14 +243,15 @@ export class Database {
   async runAll(statements: readonly Statement[]): Promise<unknown[]> {
     assertBatchItems("db.runAll", statements, false);
     if (statements.length === 0) return [];
-    return this.#runAll(statements, (error) => reportedFailure(statements, error));
+    return this.#runAll(statements);
   }
 
   /**
-   * Sends Statements in one D1 batch and reads each one's result; a failure throws what `failed` makes of it. A
-   * reader's error comes as `ReadAfterCommit` when they are sent `forRecords` (see `readEach`).
+   * Sends Statements in one D1 batch and reads each one's result. A failure is thrown as their writes report it (see
+   * `reportedFailure`), or, sent `forRecords`, as D1's (see `runWrite`); a reader's error comes as `ReadAfterCommit`
+   * when they are sent `forRecords` (see `readEach`).
    */
-  async #runAll(statements: readonly Statement[], failed: (error: unknown) => unknown, forRecords = false): Promise<unknown[]> {
+  async #runAll(statements: readonly Statement[], forRecords = false): Promise<unknown[]> {
     const sent = statements.flatMap((statement) => statement.parts ?? [statement]);
     let call: Answers;
     try {
@@ -260,7 +261,7 @@ export class Database {
       call = { answers: guarded === sent ? answers : answers.filter((_, index) => !changesGuardSlot.guard!.isGuard(guarded[index]!)), unheard };
       if (sent.length === 1) checkChanges(sent[0]!, call.answers[0]!.meta);
     } catch (error) {
-      throw failed(error);
+      throw forRecords ? error : reportedFailure(statements, error);
     }
     return this.#readAnswers(statements, call, forRecords);
   }
@@ -280,9 +281,9 @@ export class Database {
         const answer = answers[offset++]!;
         return statement.read(answer.results ?? [], answer.meta, this);
       }
-      const sentOf = answers.slice(offset, (offset += statement.parts?.length ?? 1));
-      const { extras } = statement;
-      const own = extras ? sentOf.filter((_, index) => !extras.has(statement.parts![index]!)) : sentOf;
+      const { parts, extras } = statement;
+      const sentOf = answers.slice(offset, (offset += parts.length));
+      const own = extras ? sentOf.filter((_, index) => !extras.has(parts[index]!)) : sentOf;
       return statement.read(own.flatMap((result) => result.results ?? []), summedMeta(own.map((result) => result.meta)), this);
     }, forRecords);
     // Deferred, so that even a reader that throws at once gives its results to the listener's error, which came first.
@@ -300,25 +301,28 @@ export class Database {
    */
   async batch<const Items extends readonly BatchItem[]>(items: Items): Promise<BatchResults<Items>> {
     assertBatchItems("db.batch", items);
-    const prepared: Statement[][] = [];
+    const statements: Statement[] = [];
+    // Where each item's statements start among them, and so its results among theirs.
+    const starts: number[] = [];
     let results: unknown[];
     let unread: ReadAfterCommit | undefined;
     try {
       await this.#readPlanned(items);
-      for (const item of items) prepared.push(isBatchable(item) ? await item.prepare() : [item]);
-      // The failure is reported below, to every item alike, sent or not.
-      const statements = prepared.flat();
-      // Records with nothing to save prepare no statement: a batch of them sends nothing.
-      results = statements.length === 0 ? [] : await this.#runAll(statements, (error) => error, true);
+      for (const item of items) {
+        starts.push(statements.length);
+        for (const statement of isBatchable(item) ? await item.prepare() : [item]) statements.push(statement);
+      }
+      // Records with nothing to save prepare no statement: a batch of them sends nothing. A failure is reported below,
+      // to every item alike, sent or not.
+      results = statements.length === 0 ? [] : await this.#runAll(statements, true);
     } catch (error) {
       if (!(error instanceof ReadAfterCommit)) throw abandoned(items, error);
       // D1 committed the batch before a reader threw: every record still learns what it holds, then the error comes.
       unread = error;
       results = error.results;
     }
-    const perItem = resultsPerItem(results, prepared);
-    await finishCommitted(finishEach(items, (item, index) => (isBatchable(item) ? item.finish(perItem[index]!) : undefined)), unread);
-    return items.map((item, index) => (isBatchable(item) ? item.record : perItem[index]![0])) as BatchResults<Items>;
+    await finishCommitted(finishEach(items, (item, index) => (isBatchable(item) ? item.finish(results, starts[index]) : undefined)), unread);
+    return items.map((item, index) => (isBatchable(item) ? item.record : results[starts[index]!])) as BatchResults<Items>;
   }
 
   /**

@@ -43,11 +43,6 @@ export class QueryBudget {
     this.#maxRowsRead = budgetOf("maxRowsRead", budgets.maxRowsRead);
   }
 
-  /** Whether any budget was given (without one, nothing is counted). */
-  get isSet(): boolean {
-    return this.#maxQueries !== undefined || this.#maxRowsRead !== undefined;
-  }
-
   /**
    * Admits the statements of one call about to be sent, counting them, or throws `QueryBudgetExceeded`. Resolves to
    * the function that marks the call answered, which the caller runs once its rows are counted (or it failed).

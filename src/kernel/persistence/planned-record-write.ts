@@ -6,16 +6,29 @@
  */
 import type { Attribute } from "../records/attributes.js";
 import { attributeNamed } from "../records/assign.js";
+import { rowsChanged } from "../database/changes-check.js";
 import { previewText } from "../records/display.js";
 import { type RecordState, storedValue } from "../records/record-state.js";
 import { installBindableCheck } from "../sql/bindable-values.js";
+import { compileFragment } from "../sql/compiler.js";
 import { quoteIdentifier } from "../sql/naming.js";
+import { ParamWriter } from "../sql/param-writer.js";
 import { SqlFragment } from "../sql/sql.js";
 import type { Statement } from "../sql/statement.js";
-import type { WritePlan } from "../plugin-api/hooks.js";
-import { currentValues, type OwnWrite, type RecordOutcomeReport, recordWritePlansSlot } from "./record-write.js";
+import type { SaveOperation, WritePlan } from "../plugin-api/hooks.js";
+import { currentValues, type OwnWrite, pendingAttributes, type RecordOutcomeReport, recordWritePlansSlot } from "./record-write.js";
 import { placeExtras } from "./write-batch.js";
-import { assertWhereTerms, deleteStatement, insertStatement, storedKey, storedValues, updateStatement } from "./write-compiler.js";
+import {
+  assertWhereTerms,
+  deleteStatement,
+  insertStatement,
+  placeholdersOf,
+  type QueryCompiler,
+  storedKey,
+  storedValues,
+  updateStatement,
+  writeQuery,
+} from "./write-compiler.js";
 import { outcomeReport } from "./write-outcome.js";
 import { PlannedWrite, planWrite, prepareAndPlan } from "./write-plan.js";
 
@@ -56,6 +69,30 @@ function checkedPlan(write: WritePlan): Attribute[] {
   return attributes;
 }
 
+const isComputed = (value: unknown): boolean => value instanceof SqlFragment;
+
+/**
+ * How a planned write's query is compiled: as the kernel's own write (see `writeQuery`), with the `expectedChanges`
+ * of its plan, or, when the plan adds `where` terms or a value the database computes, whole with them. A write that a
+ * plugin narrows (`where` terms, `expectedChanges`: a tenant's, optimistic locking's) is never sent again after a
+ * transient error: its terms are SQL the kernel cannot read, a value computed again may differ from the first try's
+ * (the next position, a free slug), and a second try of a committed write would find its row changed (a lock version
+ * moved on, 0 rows where 1 is demanded).
+ */
+function plannedQuery(write: WritePlan): QueryCompiler {
+  return (model, form, attributes, params) => {
+    const { where, expectedChanges } = write;
+    if (where.length === 0 && !params.some(isComputed)) {
+      const query = writeQuery(model, form, attributes, params);
+      return expectedChanges === undefined ? query : { ...query, expectedChanges, idempotent: false, retrySql: undefined };
+    }
+    const writer = new ParamWriter();
+    let sql = form.text(model, attributes, placeholdersOf(model, attributes, params, writer));
+    for (const term of where) sql += ` AND (${compileFragment(term, model, writer)})`;
+    return { sql, params: writer.params, sources: writer.sources, expectedChanges, idempotent: false, retrySql: undefined, keyAt: -1 };
+  };
+}
+
 /**
  * Compiles a record's own write, as its `write:plan` hooks left it, into its Statement. `attributes` are those
  * of `write.values` when the caller knows them (a save's, which no hook changed: its plan is then the kernel's own,
@@ -63,9 +100,10 @@ function checkedPlan(write: WritePlan): Attribute[] {
  */
 function compileWrite(write: WritePlan, state: RecordState, attributes: readonly Attribute[] = checkedPlan(write)): Statement<unknown> {
   const { model, values } = write;
-  if (write.kind === "insert") return insertStatement(model, attributes, storedValues(model, attributes, values, true), write, state.generatedKey);
-  if (write.kind === "delete") return deleteStatement(model, state, write);
-  return updateStatement(model, state, attributes, storedValues(model, attributes, values), write);
+  const compile = plannedQuery(write);
+  if (write.kind === "insert") return insertStatement(model, attributes, storedValues(model, attributes, values, true), state.generatedKey, compile);
+  if (write.kind === "delete") return deleteStatement(model, state, compile);
+  return updateStatement(model, state, attributes, storedValues(model, attributes, values), compile);
 }
 
 /**
@@ -104,10 +142,21 @@ function recordOutcomeReport(plan: PlannedWrite, statement: Statement): RecordOu
   return {
     succeeded(result) {
       if (plan.kind === "insert") report.succeeded(1, [result as Record<string, unknown>]);
-      else report.succeeded(Number((result as Record<string, unknown>)["changes"] ?? 0), []);
+      else report.succeeded(rowsChanged(result as Record<string, unknown>), []);
     },
     failed: report.failed,
   };
+}
+
+/**
+ * The values of the plan the kernel would have started a record's write from (see `unplannedFailure`): none for a
+ * destroy, the current values of the attributes a save writes; undefined for a write that would have written nothing
+ * (a destroy of a new record, an update with nothing to write), which reports nothing.
+ */
+function unplannedValues(state: RecordState, operation: SaveOperation | "destroy"): Map<string, unknown> | undefined {
+  if (operation === "destroy") return state.isNew ? undefined : new Map();
+  const attributes = pendingAttributes(state, operation);
+  return operation === "update" && attributes.length === 0 ? undefined : currentValues(state, attributes);
 }
 
 /**
@@ -123,7 +172,9 @@ export function installWritePlans(): void {
     save: (record, state, operation, attributes) =>
       plannedWrite(state, new PlannedWrite(state.model, operation, operation === "create" ? "insert" : "update", record, currentValues(state, attributes)), attributes),
     destroy: (record, state) => plannedWrite(state, new PlannedWrite(state.model, "destroy", "delete", record), []),
-    unplanned: (record, state, operation, values, error) => {
+    unplanned: (record, state, operation, error) => {
+      const values = unplannedValues(state, operation);
+      if (values === undefined) return error;
       const kind = operation === "destroy" ? "delete" : operation === "create" ? "insert" : "update";
       return outcomeReport(new PlannedWrite(state.model, operation, kind, record, values), undefined)?.failed(error) ?? error;
     },

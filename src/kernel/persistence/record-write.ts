@@ -25,7 +25,7 @@ export interface RecordWritePlans {
   save(record: object, state: RecordState, operation: SaveOperation, attributes: readonly Attribute[]): OwnWrite | Promise<OwnWrite>;
   destroy(record: object, state: RecordState): OwnWrite | Promise<OwnWrite>;
   /** Reports `error` to the `write:outcome` hooks of a record's write that never became a statement (see `unplannedFailure`). */
-  unplanned(record: object, state: RecordState, operation: SaveOperation | "destroy", values: Map<string, unknown>, error: unknown): unknown;
+  unplanned(record: object, state: RecordState, operation: SaveOperation | "destroy", error: unknown): unknown;
 }
 
 /** @internal The installed planning of records' writes, if any. */
@@ -47,7 +47,7 @@ function installedPlans(state: RecordState): RecordWritePlans {
 }
 
 /** The attributes a save writes, in declaration order: the assigned ones on create, the changed ones on update. */
-function pendingAttributes(state: RecordState, operation: SaveOperation): Attribute[] {
+export function pendingAttributes(state: RecordState, operation: SaveOperation): Attribute[] {
   if (operation === "update") return changedAttributes(state);
   const assigned: Attribute[] = [];
   for (const attribute of state.model.attributes) if (state.assigned.has(attribute.name)) assigned.push(attribute);
@@ -114,7 +114,7 @@ export function saveWrite(record: object, state: RecordState, operation: SaveOpe
 
 /** The DELETE of a persisted record's row, as the `write:plan` hooks plan it (a soft delete's UPDATE). */
 export function ownDelete(record: object, state: RecordState): OwnWrite | Promise<OwnWrite> {
-  if (!isPlanned(state)) return { statements: [deleteStatement(state.model, state, undefined)], at: 0, report: undefined };
+  if (!isPlanned(state)) return { statements: [deleteStatement(state.model, state)], at: 0, report: undefined };
   return installedPlans(state).destroy(record, state);
 }
 
@@ -126,11 +126,7 @@ export function ownDelete(record: object, state: RecordState): OwnWrite | Promis
  */
 export function unplannedFailure(record: object, state: RecordState, operation: SaveOperation | "destroy", error: unknown): unknown {
   const { plans } = recordWritePlansSlot;
-  if (!plans || !state.model.hooks.has("write:outcome")) return error;
-  if (operation === "destroy") return state.isNew ? error : plans.unplanned(record, state, operation, new Map(), error);
-  const attributes = pendingAttributes(state, operation);
-  if (operation === "update" && attributes.length === 0) return error;
-  return plans.unplanned(record, state, operation, currentValues(state, attributes), error);
+  return plans && state.model.hooks.has("write:outcome") ? plans.unplanned(record, state, operation, error) : error;
 }
 
 /**

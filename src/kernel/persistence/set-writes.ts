@@ -1,4 +1,5 @@
 import { argumentError } from "../records/arguments.js";
+import { rowsChanged } from "../database/changes-check.js";
 import { attributeNamed, castValue } from "../records/assign.js";
 import { compileFragment, joinSelect, joinWithAnd, type QueryPurpose, selectParts } from "../sql/compiler.js";
 import { previewText } from "../records/display.js";
@@ -11,22 +12,20 @@ import { SqlFragment } from "../sql/sql.js";
 import type { Relation } from "../relations/relation.js";
 import { prepareRelation, prepareRelationNow } from "../relations/relation-prepare.js";
 import type { ResolvedModel } from "../records/resolve.js";
-import type { WriteMeta } from "../types.js";
 import type { Statement, StatementDatabase } from "../sql/statement.js";
 import { assertWhereTerms, storedWithinD1Limit } from "./write-compiler.js";
 import { planStatement } from "./write-batch.js";
 import type { WritePlan } from "../plugin-api/hooks.js";
 import { fragmentOf, PlannedWrite, planWrite, prepareAndPlan } from "./write-plan.js";
 
-function changesOf(meta: WriteMeta): number {
-  return Number(meta["changes"] ?? 0);
-}
+/** The purposes of the set-based writes of a Relation's rows. */
+type SetPurpose = Extract<QueryPurpose, "updateAll" | "deleteAll">;
 
 /**
  * The WHERE of a set-based UPDATE or DELETE: the Relation's conditions, or its rows by key when it pages. Without a
  * page its order chooses no row, so none is compiled (nor held to D1's limit on ORDER BY terms).
  */
-function targetRows(relation: Relation, params: ParamWriter, purpose: Extract<QueryPurpose, "updateAll" | "deleteAll">): string {
+function targetRows(relation: Relation, params: ParamWriter, purpose: SetPurpose): string {
   const { data, model } = relation;
   if (data.distinct) throw new IncompatibleRelation(`${model.name}: updateAll and deleteAll cannot target a distinct Relation`);
   if (data.limit === undefined && data.offset === undefined) {
@@ -108,7 +107,7 @@ export function setWriteStatement(plan: WritePlan, target: SetTarget, database: 
     return fragmentOf(select, keyParams.params);
   };
   const write = { query: { sql, params: params.params, sources: params.sources, idempotent }, keys, keysBefore: true };
-  return planStatement(planned, [write], (_rows, meta) => changesOf(meta), database);
+  return planStatement(planned, [write], (_rows, meta) => rowsChanged(meta), database);
 }
 
 /**
@@ -140,6 +139,19 @@ function updateAllPlan(relation: Relation, attributes: Record<string, unknown>):
   return new PlannedWrite(model, "updateAll", "update", undefined, values);
 }
 
+/** The Statement of a planned `updateAll` or `deleteAll` of the rows a Relation, prepared already, matches. */
+function relationWriteStatement(plan: PlannedWrite, relation: Relation, purpose: SetPurpose): Statement<number> {
+  return setWriteStatement(plan, relationTarget(relation, purpose), databaseOfModel(relation.modelClass));
+}
+
+/**
+ * The Statement of a planned `updateAll` or `deleteAll` built by its sync form `method`: the `relation:prepare` hooks
+ * run now, and one that must await work is refused, suggesting `instead`.
+ */
+function setWriteNow(given: Relation, plan: PlannedWrite, purpose: SetPurpose, method: string, instead: string): Statement<number> {
+  return relationWriteStatement(plan, prepareRelationNow(given, purpose, method, instead), purpose);
+}
+
 /**
  * The UPDATE of `updateAll`: sets the attributes, cast (an `sql` fragment is computed by the database), on every row
  * the Relation matches; reads the rows changed. Sync, so the `write:prepare` stage does not run (see
@@ -148,9 +160,7 @@ function updateAllPlan(relation: Relation, attributes: Record<string, unknown>):
  * plain object of attribute values.
  */
 export function updateAllStatement(given: Relation, attributes: Record<string, unknown>): Statement<number> {
-  const plan = planWrite(updateAllPlan(given, attributes));
-  const relation = prepareRelationNow(given, "updateAll", "toUpdateAll()", "use await updateAll(...) instead");
-  return setWriteStatement(plan, relationTarget(relation, "updateAll"), databaseOfModel(relation.modelClass));
+  return setWriteNow(given, planWrite(updateAllPlan(given, attributes)), "updateAll", "toUpdateAll()", "use await updateAll(...) instead");
 }
 
 /**
@@ -158,17 +168,22 @@ export function updateAllStatement(given: Relation, attributes: Record<string, u
  * input checked all the same). Plugin API (bulk writes).
  */
 export async function updateAllWrite(relation: Relation, attributes: Record<string, unknown>): Promise<number> {
-  const planned = prepareAndPlan(updateAllPlan(relation, attributes));
-  return runSetWrite(relation, planned instanceof Promise ? await planned : planned, "updateAll");
+  return runSetWrite(relation, prepareAndPlan(updateAllPlan(relation, attributes)), "updateAll");
 }
 
-/** Sends a planned `updateAll` or `deleteAll` of the rows the Relation matches, once `relation:prepare` has run. */
-async function runSetWrite(given: Relation, plan: PlannedWrite, purpose: "updateAll" | "deleteAll"): Promise<number> {
+/**
+ * Sends a planned `updateAll` or `deleteAll` of the rows the Relation matches, once the `write:prepare` stage (`planning`,
+ * awaited when a hook must be) and `relation:prepare` have run.
+ */
+async function runSetWrite(given: Relation, planning: PlannedWrite | Promise<PlannedWrite>, purpose: SetPurpose): Promise<number> {
+  const plan = planning instanceof Promise ? await planning : planning;
   const pending = prepareRelation(given, purpose);
   const relation = pending instanceof Promise ? await pending : pending;
-  const statement = setWriteStatement(plan, relationTarget(relation, purpose), databaseOfModel(relation.modelClass));
+  const statement = relationWriteStatement(plan, relation, purpose);
   return relation.data.none ? 0 : relation.run(statement);
 }
+
+const deleteAllPlan = (relation: Relation) => new PlannedWrite(relation.model, "deleteAll", "delete", undefined);
 
 /**
  * The DELETE of `deleteAll`: every row the Relation matches; reads the rows deleted. Sync, so the `write:prepare`
@@ -176,15 +191,12 @@ async function runSetWrite(given: Relation, plan: PlannedWrite, purpose: "update
  * API: the bulk-writes plugin's `toDeleteAll` builds it.
  */
 export function deleteAllStatement(given: Relation): Statement<number> {
-  const plan = planWrite(new PlannedWrite(given.model, "deleteAll", "delete", undefined));
-  const relation = prepareRelationNow(given, "deleteAll", "toDeleteAll()", "use await deleteAll() instead");
-  return setWriteStatement(plan, relationTarget(relation, "deleteAll"), databaseOfModel(relation.modelClass));
+  return setWriteNow(given, planWrite(deleteAllPlan(given)), "deleteAll", "toDeleteAll()", "use await deleteAll() instead");
 }
 
 /** Runs `deleteAll` after the `write:prepare` stage, as `updateAllWrite` runs `updateAll`. Plugin API (bulk writes). */
 export async function deleteAllWrite(relation: Relation): Promise<number> {
-  const planned = prepareAndPlan(new PlannedWrite(relation.model, "deleteAll", "delete", undefined));
-  return runSetWrite(relation, planned instanceof Promise ? await planned : planned, "deleteAll");
+  return runSetWrite(relation, prepareAndPlan(deleteAllPlan(relation)), "deleteAll");
 }
 
 /**

@@ -1,3 +1,4 @@
+import { rowsChanged } from "../database/changes-check.js";
 import { compileFragment } from "../sql/compiler.js";
 import { ParamWriter } from "../sql/param-writer.js";
 import type { SqlFragment } from "../sql/sql.js";
@@ -63,7 +64,7 @@ export function planStatement<T>(plan: PlannedWrite, writes: readonly CompiledWr
   const reported: StatementReader<T> = !plan.model.hooks.has("write:outcome")
     ? read
     : (rows, meta, db) => {
-        report!.succeeded(Number(meta["changes"] ?? 0), []);
+        report!.succeeded(rowsChanged(meta), []);
         return read(rows, meta, db);
       };
   const { expectedChanges } = plan;

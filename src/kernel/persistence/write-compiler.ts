@@ -46,8 +46,6 @@ export function storedValues(model: ResolvedModel, attributes: readonly Attribut
   return stored;
 }
 
-const isComputed = (value: unknown): boolean => value instanceof SqlFragment;
-
 /** A record's current values of `attributes` in their stored form, as `storedValues` gives a plan's. */
 function storedRecordValues(state: RecordState, attributes: readonly Attribute[]): unknown[] {
   const stored: unknown[] = [];
@@ -69,19 +67,16 @@ interface WriteQuery {
 }
 
 /** A write's query, with where its values hold the key it needs to be retried (an INSERT's), or -1. */
-type KeyedWriteQuery = WriteQuery & { readonly keyAt: number };
+export type KeyedWriteQuery = WriteQuery & { readonly keyAt: number };
 
 /** The SQL text of a write of `attributes` (in order), given the placeholder of each value. */
 type WriteText = (model: ResolvedModel, attributes: readonly Attribute[], placeholders: readonly string[]) => string;
 
 /**
  * How a record's write of one kind is written, and how it is sent again after one of D1's transient errors (see
- * `ConnectOptions.retries`), which may come after D1 committed the first try. A write that a plugin narrows (`where`
- * terms, `expectedChanges`: a tenant's, optimistic locking's) is never sent again: its terms are SQL the kernel cannot
- * read, and a second try of a committed write would find its row changed (a lock version moved on, 0 rows where 1 is
- * demanded).
+ * `ConnectOptions.retries`), which may come after D1 committed the first try.
  */
-interface WriteForm {
+export interface WriteForm {
   readonly kind: string;
   readonly text: WriteText;
   /** Whether a write of `attributes` is idempotent, when its value at `keyAt` (if any) is the record's generated key. */
@@ -91,37 +86,36 @@ interface WriteForm {
 }
 
 /**
- * The SQL and bound values of a write whose text `text` makes from the placeholder of each value, followed by the
- * `where` terms of its plan, if any. Values are bound through a ParamWriter, so that the write never passes D1's 100
- * bound parameters (an UPDATE of a 100-column table and its key).
+ * Binds the values of a write of `attributes` with `writer`, and returns the placeholder of each; an `sql` fragment (a
+ * value the database computes) is spliced in parentheses. Values are bound through a ParamWriter, so that the write
+ * never passes D1's 100 bound parameters (an UPDATE of a 100-column table and its key).
  */
-function compileWriteQuery(model: ResolvedModel, attributes: readonly Attribute[], params: readonly unknown[], form: WriteForm, plan: WritePlan | undefined): KeyedWriteQuery {
-  const writer = new ParamWriter();
-  const placeholders = params.map((value, index) =>
+export function placeholdersOf(model: ResolvedModel, attributes: readonly Attribute[], params: readonly unknown[], writer: ParamWriter): string[] {
+  return params.map((value, index) =>
     value instanceof SqlFragment ? `(${compileFragment(value, model, writer)})` : writer.bind(value, { kind: "value", attribute: attributes[index]! }),
   );
-  let sql = form.text(model, attributes, placeholders);
-  for (const term of plan?.where ?? []) sql += ` AND (${compileFragment(term, model, writer)})`;
-  // A value computed again on a retry may differ from the first try's (the next position, a free slug).
-  const narrowed = plan !== undefined && (plan.where.length > 0 || plan.expectedChanges !== undefined || params.some(isComputed));
-  const { idempotent, keyAt } = narrowed ? { idempotent: false, keyAt: -1 } : form.retried(model, attributes);
+}
+
+/** The SQL and bound values of a write whose text `form` makes from the placeholder of each value, and its retry form. */
+function compileWriteQuery(model: ResolvedModel, attributes: readonly Attribute[], params: readonly unknown[], form: WriteForm): KeyedWriteQuery {
+  const writer = new ParamWriter();
+  const placeholders = placeholdersOf(model, attributes, params, writer);
+  const { idempotent, keyAt } = form.retried(model, attributes);
   const retrySql = idempotent ? form.retryText?.(model, attributes, placeholders) : undefined;
-  return { sql, params: writer.params, sources: writer.sources, expectedChanges: plan?.expectedChanges, idempotent, retrySql, keyAt };
+  return { sql: form.text(model, attributes, placeholders), params: writer.params, sources: writer.sources, expectedChanges: undefined, idempotent, retrySql, keyAt };
 }
 
 /**
- * The SQL and bound values of a write (see `compileWriteQuery`). Up to the plain parameters, with no term of a
- * plugin's, the text and sources depend only on the shape (`kind` and `attributes`), so they are compiled once per
- * shape: saves are the hot path of writes.
+ * The SQL and bound values of the kernel's own write (see `compileWriteQuery`). Up to the plain parameters, the text
+ * and sources depend only on the shape (`kind` and `attributes`), so they are compiled once per shape: saves are the
+ * hot path of writes.
  */
-function writeQuery(model: ResolvedModel, form: WriteForm, attributes: readonly Attribute[], params: unknown[], plan: WritePlan | undefined): KeyedWriteQuery {
-  if (params.length > PLAIN_PARAMETERS || (plan !== undefined && (plan.where.length > 0 || params.some(isComputed)))) return compileWriteQuery(model, attributes, params, form, plan);
+export function writeQuery(model: ResolvedModel, form: WriteForm, attributes: readonly Attribute[], params: unknown[]): KeyedWriteQuery {
+  if (params.length > PLAIN_PARAMETERS) return compileWriteQuery(model, attributes, params, form);
   const node = shapeNode(model, form.kind, attributes);
   // Only the text, sources and retry form are kept: the first write's values must not live on in the cache.
-  const shape = (node.shape ??= shapeOf(compileWriteQuery(model, attributes, params, form, undefined)));
-  const expectedChanges = plan?.expectedChanges;
-  const idempotent = shape.idempotent && expectedChanges === undefined;
-  return { sql: shape.sql, params, sources: shape.sources, expectedChanges, idempotent, retrySql: idempotent ? shape.retrySql : undefined, keyAt: shape.keyAt };
+  const shape = (node.shape ??= shapeOf(compileWriteQuery(model, attributes, params, form)));
+  return { ...shape, params, expectedChanges: undefined };
 }
 
 const shapeOf = ({ sql, sources, idempotent, retrySql, keyAt }: KeyedWriteQuery): WriteShape => ({ sql, sources, idempotent, retrySql, keyAt });
@@ -132,7 +126,6 @@ export function storedKey(model: ResolvedModel, state: RecordState): unknown {
   return state.row[key.column] ?? storedValue(key, currentValue(state, key));
 }
 
-const storedRow = (rows: Record<string, unknown>[]) => rows[0]!;
 const metaOf = (_rows: unknown, meta: Record<string, unknown>) => meta;
 
 /** The text of an INSERT of `attributes`, with `conflict` between its values and its RETURNING. */
@@ -178,28 +171,32 @@ const UPDATE: WriteForm = {
 const DELETE: WriteForm = { kind: "delete", text: deleteText, retried: () => ({ idempotent: true, keyAt: -1 }) };
 
 /**
+ * How the query of a record's write of `form` is compiled: by `writeQuery` for the kernel's own write, with its plan
+ * for a planned one (see `installWritePlans`).
+ */
+export type QueryCompiler = (model: ResolvedModel, form: WriteForm, attributes: readonly Attribute[], params: unknown[]) => KeyedWriteQuery;
+
+/**
  * The INSERT of a new record's `attributes` (in declaration order); `RETURNING` brings back what was stored. It is
  * sent again after a transient error only when the key it binds is `generatedKey`, the one made for the record alone
  * (see `markGeneratedKey`): a key the app assigned may be another's row, which a second try would take for its own,
  * and a key the database numbers would make a second row. Its shape decides the rest once; a save only compares keys.
  */
-export function insertStatement(model: ResolvedModel, attributes: readonly Attribute[], params: unknown[], plan: WritePlan | undefined, generatedKey: unknown): Statement<Record<string, unknown> | undefined> {
-  const query = writeQuery(model, INSERT, attributes, params, plan);
+export function insertStatement(model: ResolvedModel, attributes: readonly Attribute[], params: unknown[], generatedKey: unknown, compile: QueryCompiler = writeQuery): Statement<Record<string, unknown> | undefined> {
+  const query = compile(model, INSERT, attributes, params);
   const ownKey = generatedKey !== undefined && params[query.keyAt] === generatedKey;
-  if (!query.idempotent) return new Statement(query, model, "rows", storedRow);
-  if (!ownKey) return new Statement({ ...query, idempotent: false, retrySql: undefined }, model, "rows", storedRow);
-  return new Statement(query, model, "rows", insertedRow);
+  return new Statement(query.idempotent && !ownKey ? { ...query, idempotent: false, retrySql: undefined } : query, model, "rows", insertedRow);
 }
 
 /** The UPDATE of a persisted record's `attributes`, keyed by the primary key as last saved. */
-export function updateStatement(model: ResolvedModel, state: RecordState, attributes: readonly Attribute[], params: unknown[], plan: WritePlan | undefined): Statement<unknown> {
+export function updateStatement(model: ResolvedModel, state: RecordState, attributes: readonly Attribute[], params: unknown[], compile: QueryCompiler = writeQuery): Statement<unknown> {
   params.push(storedKey(model, state));
-  return new Statement(writeQuery(model, UPDATE, [...attributes, model.primaryKey], params, plan), model, "meta", metaOf);
+  return new Statement(compile(model, UPDATE, [...attributes, model.primaryKey], params), model, "meta", metaOf);
 }
 
-/** The DELETE of a persisted record's row, with the `where` terms of its plan, if any. */
-export function deleteStatement(model: ResolvedModel, state: RecordState, plan: WritePlan | undefined): Statement<unknown> {
-  return new Statement(writeQuery(model, DELETE, [model.primaryKey], [storedKey(model, state)], plan), model, "meta", metaOf);
+/** The DELETE of a persisted record's row by its key. */
+export function deleteStatement(model: ResolvedModel, state: RecordState, compile: QueryCompiler = writeQuery): Statement<unknown> {
+  return new Statement(compile(model, DELETE, [model.primaryKey], [storedKey(model, state)]), model, "meta", metaOf);
 }
 
 /**
@@ -209,5 +206,5 @@ export function deleteStatement(model: ResolvedModel, state: RecordState, plan: 
 export function compileSave(state: RecordState, operation: SaveOperation, attributes: readonly Attribute[]): Statement<unknown> {
   const { model } = state;
   const params = storedRecordValues(state, attributes);
-  return operation === "create" ? insertStatement(model, attributes, params, undefined, state.generatedKey) : updateStatement(model, state, attributes, params, undefined);
+  return operation === "create" ? insertStatement(model, attributes, params, state.generatedKey) : updateStatement(model, state, attributes, params);
 }
