@@ -5,14 +5,13 @@ import { recording, type SentStatement } from "./recording-binding.js";
 
 /**
  * Runs `work` so that the calls every other database sends through `binding` while it runs are recorded too: a record
- * keeps the database it was loaded through, which the helper's own database (sending through `own`, which records
- * its own calls) does not replace. Each such round trip is handed to `onRoundTrip` with its statements, then its query
- * events to `onEvents` once D1 answered, before its sender goes on. What a helper running inside the work sends is
- * that helper's alone, as its own database's queries are.
+ * keeps the database it was loaded through, which the helper's own database (sending through a recording binding of
+ * its own, never `binding` itself) does not replace. Each such round trip is handed to `onRoundTrip` with its
+ * statements, then its query events to `onEvents` once D1 answered, before its sender goes on. What a helper running
+ * inside the work sends is that helper's alone, as its own database's queries are.
  */
 export async function recordingOtherSenders<T>(
   binding: D1DatabaseLike,
-  own: D1DatabaseLike,
   onRoundTrip: (statements: SentStatement[]) => number,
   onEvents: (events: QueryEvent[]) => void,
   work: () => Promise<T>,
@@ -29,9 +28,8 @@ export async function recordingOtherSenders<T>(
       (error: unknown) => onEvents(eventsOf([], error)),
     );
   });
-  const through = (sent: D1DatabaseLike) => (sent === binding ? recorded : sent);
   sendingSlot.through = (sent) => {
-    const mine = sent === own ? own : through(sent);
+    const mine = sent === binding ? recorded : sent;
     return outer ? outer(mine) : mine;
   };
   try {

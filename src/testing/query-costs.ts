@@ -26,9 +26,8 @@ export async function costsOf<T>(work: () => T | Promise<T>, binding: D1Database
   const roundTrips: SentStatement[][] = [];
   const events: QueryEvent[] = [];
   const onRoundTrip = (trip: SentStatement[]) => roundTrips.push(trip);
-  const own = recording(binding, onRoundTrip);
-  const database = connect(own, { onQuery: (event) => events.push(event), retries: false });
-  const result = await recordingOtherSenders(binding, own, onRoundTrip, (answered) => events.push(...answered), async () => withDatabase(database, work));
+  const database = connect(recording(binding, onRoundTrip), { onQuery: (event) => events.push(event), retries: false });
+  const result = await recordingOtherSenders(binding, onRoundTrip, (answered) => events.push(...answered), async () => withDatabase(database, work));
   const sum = (field: "rowsRead" | "rowsWritten") => events.reduce((total, event) => total + event[field], 0);
   return { result, roundTrips, events, rowsRead: sum("rowsRead"), rowsWritten: sum("rowsWritten") };
 }
