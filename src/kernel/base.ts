@@ -3,7 +3,8 @@ import { assertNotDestroyed, loadedAttribute, writeAttribute, writeAttributes } 
 import type { Batchable } from "./database/batchable.js";
 import { CHECK_MODEL, unboundModel, boundDatabase } from "./database/database.js";
 import { currentDatabase } from "./database/context.js";
-import { ownDeclaration } from "./records/declaration.js";
+import { declaredSubclassOf, ownDeclaration } from "./records/declaration.js";
+import { InvalidModel } from "./errors.js";
 import type { Errors } from "./records/errors-collection.js";
 import type { ModelHookName, ModelHooks } from "./plugin-api/hooks.js";
 import * as persistence from "./persistence/persistence.js";
@@ -83,6 +84,10 @@ export class Base<A = any> {
     const declaration = ownDeclaration(this);
     for (const plugin of plugins) {
       if (declaration.plugins.some((known) => known.name === plugin.name)) continue;
+      // A subclass copied this class's declaration when it declared: the plugin's hooks and Relation methods would
+      // not reach it, while its statics and record methods would (Ruby's include reaches it whole).
+      const below = declaredSubclassOf(this);
+      if (below) throw new InvalidModel(`${this.name}.use: plugin ${plugin.name} would not reach ${below}, a subclass declared before it; register plugins before declaring subclasses`);
       checkRelationMethods(this, plugin, declaration.plugins, Relation.prototype);
       declaration.plugins.push(plugin);
       declaration.hooks.push(...registrationsOf(plugin));

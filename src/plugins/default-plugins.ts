@@ -29,4 +29,5 @@ import { validations } from "./validations.js";
 
 /** The built-in plugins every app gets: together they are the behaviour SPEC.md specifies. */
 // Scopes come first: their name check must see a scope named like a static (`filterAttributes`) before a plugin reads it.
-export const defaultPlugins = [scopes, defaultScopes, tableNaming, combining, calculations, aggregates, findMany, findOrCreate, batches, lastRecord, queryPlans, recordPrinting, changeTracking, attributeFiltering, idGeneration, normalization, validations, callbacks, timestamps, pagination, permitting, bulkWrites, destroyAll, counters, associations, counterCaches, associationCounts, singleTableInheritance];
+// Default scopes come after associations: their wraps of build and create are outside the associations' (see default-scopes.ts).
+export const defaultPlugins = [scopes, tableNaming, combining, calculations, aggregates, findMany, findOrCreate, batches, lastRecord, queryPlans, recordPrinting, changeTracking, attributeFiltering, idGeneration, normalization, validations, callbacks, timestamps, pagination, permitting, bulkWrites, destroyAll, counters, associations, counterCaches, associationCounts, defaultScopes, singleTableInheritance];

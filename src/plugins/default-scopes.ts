@@ -86,8 +86,12 @@ function scopeConditions(model: ResolvedModel, extensions: RelationData["extensi
 /** The scope `record:initialize` reads for a record a Relation builds: that Relation's, evaluated when it started. */
 let building: { readonly model: Function; readonly relation: Relation } | undefined;
 
-/** `relation.build` builds with the default scopes that Relation reads through (none after `unscoped()`). */
-function wrapBuild(next: (this: Relation, ...args: unknown[]) => unknown) {
+/**
+ * `relation.build`, `create` and `createOrThrow` build with the default scopes that Relation reads through (none
+ * after `unscoped()`): the record is built before their first await, so the scope is set for that part alone. Outside
+ * the associations plugin's wraps (registered after it), which build through the owner's un-narrowed association.
+ */
+function buildingFromThis(next: (this: Relation, ...args: unknown[]) => unknown) {
   // Every argument is passed on, so that build refuses those it does not take.
   return function (this: Relation, ...args: unknown[]): unknown {
     const outer = building;
@@ -149,7 +153,7 @@ export const defaultScopes = definePlugin({
       return withoutDefaultScope(this);
     },
   },
-  wrap: { relation: { build: wrapBuild }, static: { unscoped: wrapUnscoped } },
+  wrap: { relation: { build: buildingFromThis, create: buildingFromThis, createOrThrow: buildingFromThis }, static: { unscoped: wrapUnscoped } },
   appliesTo: (model: Function) => defaultScopesOf(model).length > 0,
   hooks: {
     "relation:start"(context) {

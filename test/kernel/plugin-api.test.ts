@@ -2,7 +2,7 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import { ActiveRecord, Base, batch, belongsTo, combining, defineApplicationRecord, hasMany, idGeneration, IncompatibleRelation, InvalidModel, Model, RecordNotDestroyed, RecordNotUnique, sql, column, timestamps, withDatabase, softDelete } from "../../src/index.js";
-import { declareModelState, definePlugin, anyMatch, castAs, countOf, countStatement, isPlainObject, joinSelect, ParamWriter, prepareRelationNow, readAsCondition, selectParts, subquery } from "../../src/plugin.js";
+import { declareModelState, definePlugin, type PluginMethod, anyMatch, castAs, countOf, countStatement, isPlainObject, joinSelect, ParamWriter, prepareRelationNow, readAsCondition, selectParts, subquery } from "../../src/plugin.js";
 import { resetDatabase } from "../helpers/db.js";
 import { attrReadonly, readonlyAttributes } from "../helpers/guide-plugins.js";
 import { rejectionOf } from "../helpers/errors.js";
@@ -42,27 +42,55 @@ describe("guide: Per-Model state", () => {
     expect(() => attrReadonly(Used, "name")).toThrow(InvalidModel);
   });
 
-  it("Base.use called later works only for Model classes made after it", () => {
+  it("Base.use after a subclass declared is refused, for every kind of plugin part; before, each part reaches the Model", () => {
     const marks: string[] = [];
-    class Later extends ActiveRecord {
+    const parts = {
+      hook: { hooks: { "record:initialize": () => void marks.push("hook") } },
+      "Relation method": { relationMethods: { marked: () => "marked" } },
+      static: { setup: (base: Record<string, unknown>) => void (base["markedStatic"] = () => "static") },
+      "record method": { setup: (base: { prototype: Record<string, unknown> }) => void (base.prototype["markedRecord"] = () => "record") },
+      "static wrap": { wrap: { static: { build: (next: PluginMethod) => function (this: unknown, ...args: unknown[]) { marks.push("static wrap"); return next.apply(this, args); } } } },
+      "record wrap": { wrap: { record: { isNewRecord: (next: PluginMethod) => function (this: unknown) { marks.push("record wrap"); return next.call(this); } } } },
+      "Relation wrap": { wrap: { relation: { where: (next: PluginMethod) => function (this: unknown, ...args: unknown[]) { marks.push("Relation wrap"); return next.apply(this, args); } } } },
+    };
+    for (const [part, definition] of Object.entries(parts)) {
+      class Later extends ActiveRecord {
+        static override binding = "DB";
+      }
+      const LaterRecord = defineApplicationRecord(fixtureSchema, Later);
+      const plugin = definePlugin({ name: `late ${part}`, ...definition } as never);
+      class Declared extends LaterRecord("users") {
+        static {
+          this.hook("record:afterSave", () => {});
+        }
+      }
+      // A named subclass is named; before it declared, the class ApplicationRecord("users") made is.
+      expect(() => Later.use(plugin), part).toThrow(new InvalidModel(`Later.use: plugin late ${part} would not reach Declared, a subclass declared before it; register plugins before declaring subclasses`));
+      void Declared;
+    }
+    class Later extends ActiveRecord {}
+    const LaterRecord = defineApplicationRecord(fixtureSchema, Later);
+    class Made extends LaterRecord("users") {}
+    expect(() => Later.use(definePlugin({ name: "late" }))).toThrow(new InvalidModel(`Later.use: plugin late would not reach the Model of table users, a subclass declared before it; register plugins before declaring subclasses`));
+    // A subclass used (its first use copies the declaration) is refused the same way, as is a use on a class between.
+    class Middle extends ActiveRecord {}
+    class Used extends defineApplicationRecord(fixtureSchema, Middle)("users") {}
+    Used.build({ name: "x" });
+    expect(() => ActiveRecord.use(definePlugin({ name: "later still" }))).toThrow(/^ActiveRecord\.use: plugin later still would not reach \w+, a subclass declared before it/);
+    expect(() => Middle.use(definePlugin({ name: "late" }))).toThrow(/^Middle\.use: plugin late would not reach Used, a subclass/);
+    // Registering a plugin the class has already is still a no-op; a Model made after a use gets every part.
+    expect(() => Later.use(combining)).not.toThrow();
+    void Made;
+    class Early extends ActiveRecord {
       static override binding = "DB";
     }
-    const LaterRecord = defineApplicationRecord(fixtureSchema, Later);
-    const plugin = definePlugin({
-      name: "guide-claims-mark",
-      hooks: {
-        "record:initialize"() {
-          marks.push("init");
-        },
-      },
-    });
-    class Before extends LaterRecord("users") {}
-    Later.use(plugin);
-    class After extends LaterRecord("users") {}
-    Before.build({ name: "x" });
-    expect(marks).toEqual([]);
-    After.build({ name: "x" });
-    expect(marks).toEqual(["init"]);
+    for (const [part, definition] of Object.entries(parts)) Early.use(definePlugin({ name: `early ${part}`, ...definition } as never));
+    class After extends defineApplicationRecord(fixtureSchema, Early)("users") {}
+    const record = After.build({ name: "x" }) as After & { markedRecord(): string };
+    record.isNewRecord();
+    After.where({ name: "x" });
+    expect(marks).toEqual(["static wrap", "hook", "record wrap", "Relation wrap"]);
+    expect([(After.all() as unknown as { marked(): string }).marked(), (After as unknown as { markedStatic(): string }).markedStatic(), record.markedRecord()]).toEqual(["marked", "static", "record"]);
   });
 });
 

@@ -198,10 +198,41 @@ describe("defaultScope: new records", () => {
     expect(board.archivableNotes().build({ title: "Child" }).archived).toBe(false);
   });
 
-  it("unscoped() builds without it, as Model.unscoped(fn) does", async () => {
+  it("unscoped() builds and creates without it, as Model.unscoped(fn) does", async () => {
     expect(ArchivableNote.unscoped().build().archived).toBeNull();
     expect(ArchivableNote.unscoped(() => ArchivableNote.build()).archived).toBeNull();
     expect(PinnedNote.unscoped().build().pinned).toBe(false);
+    expect(PinnedNote.unscoped().where({ title: "Narrowed" }).build().pinned).toBe(false);
+    // pinned's own default (false) stays; the scope's true would win over it.
+    expect((await PinnedNote.unscoped().create({ title: "Created" })).pinned).toBe(false);
+    expect((await PinnedNote.unscoped().createOrThrow({ title: "Thrown" })).pinned).toBe(false);
+    expect((await PinnedNote.unscoped().findOrInitializeBy({ title: "Initialized" })).pinned).toBe(false);
+    expect((await PinnedNote.unscoped().findOrCreateBy({ title: "Found or created" })).pinned).toBe(false);
+    expect((await rows()).slice(4).map((row) => row["title"])).toEqual(["Created", "Thrown", "Found or created"]);
+    expect((await env.DB.prepare("SELECT COUNT(*) AS n FROM archivable_notes WHERE pinned = 1").first())!["n"]).toBe(2);
+  });
+
+  it("an association's unscoped() builds and creates without it: build, create, createOrThrow, findOrCreateBy", async () => {
+    const board = await ArchivableBoard.find(1);
+    const built = board.pinnedNotes().unscoped().build({ title: "Built" });
+    expect([built.pinned, built.archived, built.archivableBoardId]).toEqual([false, null, 1]);
+    expect(board.pinnedNotes().unscoped().where({ title: "Narrowed" }).build().pinned).toBe(false);
+    expect(board.archivableNotes().unscoped().build().archived).toBeNull();
+    expect((await board.pinnedNotes().unscoped().findOrInitializeBy({ title: "Initialized" })).pinned).toBe(false);
+    const created = [
+      await board.pinnedNotes().unscoped().create({ title: "Created" }),
+      await board.pinnedNotes().unscoped().createOrThrow({ title: "Thrown" }),
+      await board.pinnedNotes().unscoped().findOrCreateBy({ title: "Found or created" }),
+    ];
+    expect(created.map((note) => [note.pinned, note.archivableBoardId, note.isPersisted()])).toEqual(Array(3).fill([false, 1, true]));
+    const stored = await env.DB.prepare("SELECT title, pinned, archivable_board_id AS board FROM archivable_notes WHERE id > 4 ORDER BY id").all();
+    expect(stored.results).toEqual([
+      { title: "Created", pinned: 0, board: 1 },
+      { title: "Thrown", pinned: 0, board: 1 },
+      { title: "Found or created", pinned: 0, board: 1 },
+    ]);
+    // Without unscoped(), the association's build still starts with the scope's equalities.
+    expect([board.pinnedNotes().build().pinned, board.pinnedNotes().where({ title: "Pinned" }).build().pinned]).toEqual([true, true]);
   });
 });
 

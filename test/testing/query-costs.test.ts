@@ -77,6 +77,27 @@ describe("recordflare/testing: what a test's queries cost", () => {
     await expect(expectNoTableScans(scanning, { allow: [1] } as never)).rejects.toThrow("expectNoTableScans: allow takes a list of table names, not [1]");
   });
 
+  it("countQueries counts the queries of a record loaded before it started, sent through the database it keeps", async () => {
+    const ada = await seed();
+    const loaded = await User.find(ada.id);
+    loaded.name = "Ada L.";
+    const { result, roundTrips, events, rowsWritten } = await countQueries(async () => {
+      await loaded.saveOrThrow();
+      return User.count();
+    });
+    expect(result).toBe(1);
+    expect(roundTrips).toEqual([[{ sql: expect.stringMatching(/^UPDATE "users"/), params: expect.arrayContaining(["Ada L.", ada.id]) }], [{ sql: expect.stringContaining("COUNT(*)"), params: [] }]]);
+    expect(events.map((event) => [event.sql.split(" ")[0], event.batched])).toEqual([["UPDATE", false], ["SELECT", false]]);
+    expect(rowsWritten).toBeGreaterThanOrEqual(1);
+    await expectRoundTrips(1, () => loaded.update({ name: "Ada" }));
+    // A helper inside another's work counts what it runs; the outer one does not.
+    const outer = await countQueries(() => expectRoundTrips(1, () => loaded.update({ name: "Ada King" })));
+    expect(outer.roundTrips).toEqual([]);
+    // What is sent once the work is done is counted no more.
+    await loaded.update({ name: "Ada Lovelace" });
+    expect(roundTrips).toHaveLength(2);
+  });
+
   it("the binding is the Worker's env.DB unless given", async () => {
     const ada = await seed();
     const { roundTrips } = await countQueries(() => User.find(ada.id), { binding: env.DB });

@@ -4,6 +4,7 @@ import { previewText } from "../records/display.js";
 import { type Batchable, failedItem, failEach, finishCommitted, finishEach, isBatchable, type PlannedRead, ReadAfterCommit, readEach, reportedFailure, sendReads } from "./batchable.js";
 import type { D1DatabaseLike, D1PreparedStatementLike } from "./d1.js";
 import { changesGuardSlot, checkChanges, guardedBatch } from "./changes-check.js";
+import { sendingSlot } from "./sending.js";
 import { metaOfError, translateError } from "./database-errors.js";
 import { type Answered, QueryBudget, type QueryBudgets } from "./query-budget.js";
 import { backoffMs, isRetrySafe, isTransientError, type RetryOptions, retrySettings, type RetrySettings, unconfirmedWrite, wait } from "./retries.js";
@@ -102,8 +103,8 @@ export class Database {
   }
 
   /** The D1 statement of a Statement; on a retry (`attempt` over 1), of the form it is retried in, if it has one. */
-  #prepare(statement: Statement, trip: RoundTrip): D1PreparedStatementLike {
-    const prepared = this.#binding.prepare(trip.comment + (trip.attempt > 1 ? (statement.retrySql ?? statement.sql) : statement.sql));
+  #prepare(binding: D1DatabaseLike, statement: Statement, trip: RoundTrip): D1PreparedStatementLike {
+    const prepared = binding.prepare(trip.comment + (trip.attempt > 1 ? (statement.retrySql ?? statement.sql) : statement.sql));
     return statement.params.length === 0 ? prepared : prepared.bind(...statement.params);
   }
 
@@ -150,9 +151,10 @@ export class Database {
 
   /** Sends one try of a call: a lone statement (not `batched`), or a batch. */
   async #call(statements: readonly Statement[], trip: RoundTrip): Promise<D1Answer[]> {
-    if (trip.batched) return this.#binding.batch(statements.map((statement) => this.#prepare(statement, trip)));
+    const binding = sendingSlot.through?.(this.#binding) ?? this.#binding;
+    if (trip.batched) return binding.batch(statements.map((statement) => this.#prepare(binding, statement, trip)));
     const statement = statements[0]!;
-    const prepared = this.#prepare(statement, trip);
+    const prepared = this.#prepare(binding, statement, trip);
     return [await (statement.result === "rows" ? prepared.all() : prepared.run())];
   }
 

@@ -50,6 +50,26 @@ function copyDeclaration(parent: Declaration): Declaration {
   };
 }
 
+/**
+ * For each class, a subclass with a declaration of its own (one that declared or was used): a copy of its parent's,
+ * which what the class registers later would not reach. A named subclass replaces an anonymous one (`Model({...})`'s).
+ */
+const declaredBelow = new WeakMap<Function, Function>();
+
+function noteDeclaredBelow(model: Function): void {
+  for (let above = Object.getPrototypeOf(model); typeof above === "function" && !declaredBelow.get(above)?.name; above = Object.getPrototypeOf(above)) {
+    declaredBelow.set(above, model);
+  }
+}
+
+/** The name of a subclass of `model` that has its own declaration already, if one has (see `declaredBelow`). */
+export function declaredSubclassOf(model: Function): string | undefined {
+  const below = declaredBelow.get(model);
+  if (!below) return undefined;
+  const table = declarationOf(below).declaredTable;
+  return below.name || (table ? `the Model of table ${table}` : "a Model({...}) class");
+}
+
 /** The declaration a class reads: its own, or the nearest ancestor's. */
 export function declarationOf(model: Function): Declaration {
   const own = (model as Declared)[DECLARATION];
@@ -67,6 +87,7 @@ export function ownDeclaration(model: Function): Declaration {
   const parent = Object.getPrototypeOf(model) as Declared;
   const declaration = parent[DECLARATION] ? copyDeclaration(parent[DECLARATION]) : emptyDeclaration();
   Object.defineProperty(model, DECLARATION, { value: declaration, enumerable: false, configurable: true });
+  noteDeclaredBelow(model);
   return declaration;
 }
 
