@@ -252,20 +252,20 @@ export class Relation<R = any> {
     if (given > taken) refuseExtraArguments(`${this.model.name}.${method}`, given, taken, instead);
   }
 
-  #count(value: unknown, method: string, minimum: number): number {
-    return countArgument(`${this.model.name}.${method}`, value, minimum);
+  #count(value: unknown, method: string): number {
+    return countArgument(`${this.model.name}.${method}`, value);
   }
 
   /** At most `count` rows. */
   limit(count: number): this {
     this.#takes("limit", arguments.length, 1);
-    return this.#with({ limit: this.#count(count, "limit", 0) });
+    return this.#with({ limit: this.#count(count, "limit") });
   }
 
   /** Skips `count` rows. */
   offset(count: number): this {
     this.#takes("offset", arguments.length, 1);
-    return this.#with({ offset: this.#count(count, "offset", 0) });
+    return this.#with({ offset: this.#count(count, "offset") });
   }
 
   /**
@@ -514,7 +514,7 @@ export class Relation<R = any> {
    */
   async #takeOf(method: string, count: readonly unknown[]): Promise<R | R[] | null> {
     this.#takes(method, count.length, 1);
-    const many = count.length === 1 ? this.#count(count[0], method, 0) : undefined;
+    const many = count.length === 1 ? this.#count(count[0], method) : undefined;
     const wanted = many ?? 1;
     const records = await this.limit(Math.min(this.data.limit ?? wanted, wanted)).toArray();
     return many === undefined ? (records[0] ?? null) : records;
