@@ -376,18 +376,12 @@ export class Relation<R = any> {
    * whose rows carry more than the records (`defineStatement`'s `read`). A promise only when a load hook returned one.
    */
   recordsOf(rows: readonly Record<string, unknown>[], database: StatementDatabase, purpose: LoadPurpose = "load"): R[] | Promise<R[]> {
-    // distinct() does not add the primary key: such records cannot be saved, reloaded or destroyed.
-    return this.#recordsOfRows(loadedAttributes(this.data, this.model), purpose)(rows as Record<string, unknown>[], {}, database);
-  }
-
-  /** Reads rows as records of this Relation's Model, loaded with `loaded` attributes (all unless given), then loads them. */
-  #recordsOfRows(loaded?: ReadonlySet<string>, purpose: LoadPurpose = "load"): StatementReader<R[]> {
     const model = this.model;
     const Class = unboundModel(this.modelClass);
-    return (rows, _meta, database) => {
-      const records = rows.map((row) => instantiate(Class, model, row, database, loaded));
-      return runLoadStage(model, records, records, rows, purpose);
-    };
+    // distinct() does not add the primary key: such records cannot be saved, reloaded or destroyed.
+    const loaded = loadedAttributes(this.data, model);
+    const records = rows.map((row) => instantiate(Class, model, row, database, loaded));
+    return runLoadStage(model, records, records, rows, purpose);
   }
 
   /** The database this Relation queries: the bound one, the one `withDatabase` opened, or the Model's binding. */
@@ -448,7 +442,7 @@ export class Relation<R = any> {
     if (id === undefined) throw new CastError(`${model.name}.find: the id is undefined`, model.model, model.primaryKey.name, id);
     const key = id === null ? UNCASTABLE : castConditionValue(model.primaryKey, id);
     if (key === UNCASTABLE || key === null) return null;
-    if (model.hooks.has("relation:plan") || model.hooks.has("relation:prepare")) return this.loadKey(key, this.#recordsOfRows(), "load").then(([record]) => record ?? null);
+    if (model.hooks.has("relation:plan") || model.hooks.has("relation:prepare")) return this.loadKey(key, (rows, _meta, database) => this.recordsOf(rows, database), "load").then(([record]) => record ?? null);
     const Class = unboundModel(this.modelClass);
     return this.run(findByKeyStatement(model, key, (rows, _meta, database) => (rows[0] === undefined ? null : loadOne(Class, model, rows[0], database))));
   }
