@@ -58,7 +58,7 @@ function defaultValueOf(given: unknown): unknown {
  */
 export class Base<A = any> {
   /** Name of the database binding in the Worker's env that queries use outside `withDatabase`. */
-  static binding: string | undefined = undefined;
+  static binding: string | undefined;
   /** The table. Defaults to the class name, snake_case and pluralized. */
   static tableName: string;
   /** The primary key attribute. */

@@ -17,11 +17,11 @@ export class RecordState {
   /** The row as last loaded or saved, by column: what change tracking compares with. */
   row: Readonly<Record<string, unknown>> = NOTHING;
   /** The attributes a partial `select` loaded; undefined when all were. */
-  loaded: ReadonlySet<string> | undefined = undefined;
+  loaded: ReadonlySet<string> | undefined;
   /** A new record's values once `build()` applied defaults and generated ids: what restoring goes back to. */
   builtValues: Readonly<Record<string, unknown>> = NOTHING;
   /** The stored primary key made for this record alone at `build()` (see `markGeneratedKey`), if one was. */
-  generatedKey: unknown = undefined;
+  generatedKey: unknown;
   /** Attributes given a value since `build()`; only these are written on insert. */
   assigned = new Set<string>();
   /** Counts assignments, so that code can tell whether a hook assigned anything. */
@@ -30,19 +30,19 @@ export class RecordState {
   buildingWrite = false;
   isNew = true;
   destroyed = false;
-  database: Database | undefined = undefined;
+  database: Database | undefined;
   /**
    * What the last save wrote, `[old, new]` by attribute name, in stored form: read as fresh values on each ask, so that
    * a value edited in place since (a json object, a Date) leaves them as they were saved.
    */
   savedChanges: Readonly<Record<string, [unknown, unknown]>> = NOTHING;
-  abortReason: string | undefined = undefined;
+  abortReason: string | undefined;
   /** The save or destroy in progress, from its checks until the record learnt its outcome: another is refused meanwhile. */
-  writer: object | undefined = undefined;
+  writer: object | undefined;
   /** Whether a save's write is being sent: what is written is fixed, and an assignment is no part of it. */
   sending = false;
   /** The attributes assigned while a save's write is sent: they stay changes to save after it, whatever its outcome. */
-  assignedInFlight: Set<string> | undefined = undefined;
+  assignedInFlight: Set<string> | undefined;
   #errors: Errors | undefined;
   #model: ResolvedModel | undefined;
 

@@ -129,7 +129,7 @@ export class Statement<Result = unknown> {
    * @internal How a write reports that it, or the batch it ran in, failed with `error` (its `write:outcome` hooks):
    * returns the error to throw in its place. Set by the kernel on the writes without records; undefined otherwise.
    */
-  reportFailure: ((error: unknown) => unknown) | undefined = undefined;
+  reportFailure: ((error: unknown) => unknown) | undefined;
 
   // Private, so that spreading or listing a Statement's keys never shows values of filtered attributes.
   readonly #params: readonly unknown[];
