@@ -48,8 +48,7 @@ type HooksOf<M extends ModelConstructor> = 0 extends 1 & AttributesOfModel<M> ? 
  */
 function defaultValueOf(given: unknown): unknown {
   if (typeof given === "function") return given();
-  if (given instanceof Date) return new Date(given.getTime());
-  return Array.isArray(given) || isPlainObject(given) ? structuredClone(given) : given;
+  return given instanceof Date || Array.isArray(given) || isPlainObject(given) ? structuredClone(given) : given;
 }
 
 /**
