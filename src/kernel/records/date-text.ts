@@ -40,10 +40,9 @@ function isCalendarDay(year: number, month: number, day: number): boolean {
 export function parseDateText(text: string): Date | undefined {
   const parts = DATE_TEXT.exec(text);
   if (!parts) return undefined;
-  const [year, month, day, hour = 0, minute = 0, second = 0, offsetHour = 0, offsetMinute = 0] = parts
-    .slice(1)
-    .map((part) => (part === undefined ? undefined : Number(part))) as number[];
-  const valid = isCalendarDay(year!, month!, day!) && hour < 24 && minute < 60 && second < 60 && offsetHour < 24 && offsetMinute < 60;
+  // A part the text leaves out (the time, the seconds, the offset of Z) reads as 0.
+  const [year, month, day, hour, minute, second, offsetHour, offsetMinute] = parts.slice(1).map((part = "0") => Number(part)) as number[];
+  const valid = isCalendarDay(year!, month!, day!) && hour! < 24 && minute! < 60 && second! < 60 && offsetHour! < 24 && offsetMinute! < 60;
   // Date reads a date alone as midnight UTC, as the form says.
   return valid ? storableDate(new Date(text)) : undefined;
 }
