@@ -220,7 +220,7 @@ export class Relation<R = any> {
       if (typeof value !== "string" && !isPlainObject(value)) {
         throw refusedValueError(`${model.name}.order: ${name} takes "asc", "desc" or { direction, nulls }, not ${previewText(value)}`, value, target);
       }
-      const given = (typeof value === "string" ? { direction: value, nulls: undefined } : value) as { direction?: unknown; nulls?: unknown };
+      const given = (typeof value === "string" ? { direction: value } : value) as { direction?: unknown; nulls?: unknown };
       // "ASC" and "DESC" are read too, as Rails reads them.
       const direction = typeof given.direction === "string" ? given.direction.toLowerCase() : given.direction;
       const { nulls } = given;
@@ -325,8 +325,7 @@ export class Relation<R = any> {
     const pending = new Set(plan.pending);
     // Called with no records too, so that an unknown name fails whatever the data (hooks send no query then).
     if (model.hooks.has("relation:preload")) await model.hooks.callHook("relation:preload", { relation: this, records, pending });
-    const unknown = [...pending];
-    if (unknown.length > 0) throw new TypeError(`${model.name}.includes: ${previewList(unknown, shortText)} is not an association of ${model.name}`);
+    if (pending.size > 0) throw new TypeError(`${model.name}.includes: ${previewList([...pending], shortText)} is not an association of ${model.name}`);
   }
 
   /**
