@@ -80,12 +80,13 @@ function hookedConditionValue(model: ResolvedModel, attribute: Attribute, value:
  * nothing is sent until results are asked for (`toArray`, `first`, `count`, ...). Relations have no `then`.
  */
 export class Relation<R = any> {
+  // Its public fields are declared only: the constructor sets them, in this order.
   /** @internal The Model class, or a view of it bound to a database. */
-  readonly modelClass: Function;
+  declare readonly modelClass: Function;
   // Private, so that spreading or listing a Relation's keys never shows the values of its conditions.
   readonly #data: RelationData;
   /** The resolved Model (for plugins). */
-  readonly model: ResolvedModel;
+  declare readonly model: ResolvedModel;
 
   /** @internal Use the Model's statics (`User.where(...)`, `User.all()`). */
   constructor(modelClass: Function, data: RelationData = EMPTY_RELATION) {
