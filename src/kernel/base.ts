@@ -49,8 +49,7 @@ type HooksOf<M extends ModelConstructor> = 0 extends 1 & AttributesOfModel<M> ? 
  */
 function defaultValueOf(given: unknown): unknown {
   if (typeof given === "function") return given();
-  if (given instanceof Date) return new Date(given.getTime());
-  return Array.isArray(given) || isPlainObject(given) ? structuredClone(given) : given;
+  return given instanceof Date || Array.isArray(given) || isPlainObject(given) ? structuredClone(given) : given;
 }
 
 /**
@@ -59,7 +58,7 @@ function defaultValueOf(given: unknown): unknown {
  */
 export class Base<A = any> {
   /** Name of the database binding in the Worker's env that queries use outside `withDatabase`. */
-  static binding: string | undefined = undefined;
+  static binding: string | undefined;
   /** The table. Defaults to the class name, snake_case and pluralized. */
   static tableName: string;
   /** The primary key attribute. */

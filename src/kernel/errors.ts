@@ -18,13 +18,14 @@ export class RecordflareError extends Error {
  */
 export class CastError extends TypeError {
   override name = "CastError";
+  // `model` and `attribute` are declared only: the constructor sets them.
   /** The Model the value was meant for; undefined for a value of an `sql` fragment, which has no Model. */
-  readonly model: Function | undefined;
+  declare readonly model: Function | undefined;
   /**
    * The attribute the value was meant for, or the option that took it (`paginate`'s `page` or `perPage`); undefined
    * when `permit` refused the whole input, or for a value of an `sql` fragment.
    */
-  readonly attribute: string | undefined;
+  declare readonly attribute: string | undefined;
   // A private field, as the value may be a secret: no printing, logging or serializing of the error shows it.
   readonly #value: unknown;
   constructor(message: string, model: Function | undefined, attribute: string | undefined, value?: unknown) {
@@ -162,12 +163,13 @@ export class NoDatabase extends RecordflareError {
  */
 export class QueryBudgetExceeded extends RecordflareError {
   override name = "QueryBudgetExceeded";
+  // `budget`, `limit` and `sql` are declared only: the constructor sets them.
   /** The budget passed: `"maxQueries"` or `"maxRowsRead"`. */
-  readonly budget: "maxQueries" | "maxRowsRead";
+  declare readonly budget: "maxQueries" | "maxRowsRead";
   /** The budget's limit, as given to `connect`. */
-  readonly limit: number;
+  declare readonly limit: number;
   /** The SQL of the query that was refused (the first statement, for a batch). */
-  readonly sql: string;
+  declare readonly sql: string;
   constructor(budget: "maxQueries" | "maxRowsRead", limit: number, used: number, sql: string) {
     const spent = budget === "maxQueries" ? `${used} queries sent, and this one would pass it` : `${used} rows read so far`;
     super(`${budget} of ${limit} exceeded (${spent}); refused before sending: ${sql}`);

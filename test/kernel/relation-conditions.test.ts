@@ -415,6 +415,11 @@ describe("guide: SQL fragments", () => {
     expect(() => call(Object.assign(["a", "b"], { raw: ["a", "b"] }))).toThrow(refusal);
     expect(() => call()).toThrow(refusal);
   });
+
+  it("a fragment prints its text with ? for each of its values, a column(), a value or a fragment alike", () => {
+    expect(String(sql`${column("age")} > ${18} AND ${sql`name = ${"secret"}`}`)).toBe("? > ? AND ?");
+    expect(String(sql`1 = 1`)).toBe("1 = 1");
+  });
 });
 
 // ----------------------------------------------------------------------------------------------------------

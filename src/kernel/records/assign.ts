@@ -103,10 +103,7 @@ export function assertAttributeObject(model: ResolvedModel, attributes: unknown,
 /** Assigns several attributes; all names and values are checked before any is set. `method` is named in errors. */
 export function writeAttributes(record: object, state: RecordState, attributes: Readonly<Record<string, unknown>>, method: string): void {
   assertAttributeObject(state.model, attributes, method);
-  const names = Object.keys(attributes);
-  const targets: Attribute[] = [];
-  const cast: unknown[] = [];
-  for (const name of names) targets.push(checkedForWrite(state, name));
-  for (let index = 0; index < targets.length; index++) cast.push(castValue(state.model, targets[index]!, attributes[names[index]!]));
-  for (let index = 0; index < targets.length; index++) storeCast(record, state, targets[index]!, cast[index]);
+  const targets = Object.keys(attributes).map((name) => checkedForWrite(state, name));
+  const cast = targets.map((attribute) => castValue(state.model, attribute, attributes[attribute.name]));
+  targets.forEach((attribute, index) => storeCast(record, state, attribute, cast[index]));
 }

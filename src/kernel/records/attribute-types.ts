@@ -168,7 +168,6 @@ function keptAsIs(_key: string, item: unknown): unknown {
   return item;
 }
 
-// Any value, except the refusals SPEC.md lists for every type: the empty string, NaN and the infinities.
 /**
  * Whether JSON stores the value as it is: not a BigInt, a function, a symbol, an object that contains itself, or
  * anything `keptAsIs` refuses: the record would hold what a reload does not give back.
@@ -181,10 +180,11 @@ function isJsonText(value: unknown): boolean {
   }
 }
 
+// Any value, except the refusals SPEC.md lists for every type: the empty string, NaN and the infinities (which
+// `isJsonText` refuses, as JSON would write them as null). Text is stored as it is, without being written out first.
 function castJson(value: unknown): unknown {
-  if (value === "" || (typeof value === "number" && !Number.isFinite(value))) return UNCASTABLE;
-  const primitive = typeof value === "string" || typeof value === "number" || typeof value === "boolean";
-  return primitive || isJsonText(value) ? value : UNCASTABLE;
+  if (value === "") return UNCASTABLE;
+  return typeof value === "string" || isJsonText(value) ? value : UNCASTABLE;
 }
 
 let lastTime = Number.NaN;

@@ -128,8 +128,8 @@ function overrideOne(table: string, name: string, generated: AttributeOptions, o
     if (generatedDefault !== undefined && !change.generateId) result.default = generatedDefault;
     if (generatedId && change.generateId === undefined) result.generateId = true;
   }
-  if (change.default !== undefined) delete result.generateId;
-  if (change.generateId) delete result.default;
+  // A given default or id generator needs no deleting of the other: the generated ones were left out of `kept`, and
+  // the override giving both was refused above.
   return result;
 }
 

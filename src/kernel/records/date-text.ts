@@ -3,8 +3,8 @@
  * for the kernel's casting and the CLI's column defaults, so that both accept exactly the same texts.
  */
 
-const DATE_TEXT = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATE_TIME_TEXT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-](\d{2}):(\d{2}))$/;
+/** `YYYY-MM-DD`, alone or followed by `THH:MM[:SS[.fff]]` and `Z` or `±HH:MM`: the forms of ISO 8601 that Date reads. */
+const DATE_TEXT = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-](\d{2}):(\d{2})))?$/;
 
 /** A UTC instant; unlike `Date.UTC`, years 0 to 99 stay themselves rather than becoming 1900 to 1999. */
 export function utcDate(year: number, monthIndex: number, day: number, hours = 0, minutes = 0, seconds = 0, ms = 0): Date {
@@ -38,17 +38,11 @@ function isCalendarDay(year: number, month: number, day: number): boolean {
  * the years 0 to 9999.
  */
 export function parseDateText(text: string): Date | undefined {
-  const dateOnly = DATE_TEXT.exec(text);
-  if (dateOnly) {
-    const [year, month, day] = dateOnly.slice(1).map(Number) as [number, number, number];
-    return isCalendarDay(year, month, day) ? utcDate(year, month - 1, day) : undefined;
-  }
-  const dateTime = DATE_TIME_TEXT.exec(text);
-  if (!dateTime) return undefined;
-  const [year, month, day, hour, minute, second = 0, offsetHour = 0, offsetMinute = 0] = dateTime
-    .slice(1)
-    .map((part) => (part === undefined ? undefined : Number(part))) as number[];
-  const valid =
-    isCalendarDay(year!, month!, day!) && hour! < 24 && minute! < 60 && second < 60 && offsetHour < 24 && offsetMinute < 60;
+  const parts = DATE_TEXT.exec(text);
+  if (!parts) return undefined;
+  // A part the text leaves out (the time, the seconds, the offset of Z) reads as 0.
+  const [year, month, day, hour, minute, second, offsetHour, offsetMinute] = parts.slice(1).map((part = "0") => Number(part)) as number[];
+  const valid = isCalendarDay(year!, month!, day!) && hour! < 24 && minute! < 60 && second! < 60 && offsetHour! < 24 && offsetMinute! < 60;
+  // Date reads a date alone as midnight UTC, as the form says.
   return valid ? storableDate(new Date(text)) : undefined;
 }

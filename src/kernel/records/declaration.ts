@@ -96,7 +96,11 @@ export function ownDeclaration(model: Function): Declaration {
  * the Model has been used, since its declarations are fixed then.
  */
 export function declareModelState<T>(model: Function, key: ModelStateKey<T>): T {
-  const declaration = ownDeclaration(model);
+  return stateIn(ownDeclaration(model), key);
+}
+
+/** A declaration's entry for a plugin's state, made from its initial value on first need. */
+function stateIn<T>(declaration: Declaration, key: ModelStateKey<T>): T {
   if (!declaration.state.has(key)) declaration.state.set(key, key.initial());
   return declaration.state.get(key) as T;
 }
@@ -107,7 +111,5 @@ export function declareModelState<T>(model: Function, key: ModelStateKey<T>): T 
  */
 export function modelState<T>(model: Function, key: ModelStateKey<T>): T {
   const own = Object.hasOwn(model, DECLARATION) ? (model as Declared)[DECLARATION]! : undefined;
-  const declaration = own?.fixed ? own : ownDeclaration(model);
-  if (!declaration.state.has(key)) declaration.state.set(key, key.initial());
-  return declaration.state.get(key) as T;
+  return stateIn(own?.fixed ? own : ownDeclaration(model), key);
 }

@@ -17,11 +17,11 @@ export class RecordState {
   /** The row as last loaded or saved, by column: what change tracking compares with. */
   row: Readonly<Record<string, unknown>> = NOTHING;
   /** The attributes a partial `select` loaded; undefined when all were. */
-  loaded: ReadonlySet<string> | undefined = undefined;
+  loaded: ReadonlySet<string> | undefined;
   /** A new record's values once `build()` applied defaults and generated ids: what restoring goes back to. */
   builtValues: Readonly<Record<string, unknown>> = NOTHING;
   /** The stored primary key made for this record alone at `build()` (see `markGeneratedKey`), if one was. */
-  generatedKey: unknown = undefined;
+  generatedKey: unknown;
   /** Attributes given a value since `build()`; only these are written on insert. */
   assigned = new Set<string>();
   /** Counts assignments, so that code can tell whether a hook assigned anything. */
@@ -30,19 +30,19 @@ export class RecordState {
   buildingWrite = false;
   isNew = true;
   destroyed = false;
-  database: Database | undefined = undefined;
+  database: Database | undefined;
   /**
    * What the last save wrote, `[old, new]` by attribute name, in stored form: read as fresh values on each ask, so that
    * a value edited in place since (a json object, a Date) leaves them as they were saved.
    */
   savedChanges: Readonly<Record<string, [unknown, unknown]>> = NOTHING;
-  abortReason: string | undefined = undefined;
+  abortReason: string | undefined;
   /** The save or destroy in progress, from its checks until the record learnt its outcome: another is refused meanwhile. */
-  writer: object | undefined = undefined;
+  writer: object | undefined;
   /** Whether a save's write is being sent: what is written is fixed, and an assignment is no part of it. */
   sending = false;
   /** The attributes assigned while a save's write is sent: they stay changes to save after it, whatever its outcome. */
-  assignedInFlight: Set<string> | undefined = undefined;
+  assignedInFlight: Set<string> | undefined;
   #errors: Errors | undefined;
   #model: ResolvedModel | undefined;
 
@@ -70,6 +70,11 @@ export class RecordState {
   }
 }
 
+/** The fields of a record's state that a save or destroy replaces, never changes in place: a snapshot keeps them as they are. */
+const REPLACED_FIELDS = ["row", "loaded", "isNew", "destroyed", "database", "savedChanges", "abortReason"] as const;
+
+type ReplacedFields = Pick<RecordState, (typeof REPLACED_FIELDS)[number]>;
+
 /**
  * A copy of everything a save or destroy may change on a record (values, assignments, stored row, state, errors):
  * a save or destroy that throws leaves the record as it was before the call, whatever its callbacks, its hooks
@@ -80,26 +85,14 @@ export class RecordSnapshot {
   readonly #values: Record<string, unknown>;
   readonly #assigned: ReadonlySet<string>;
   readonly #errors: ErrorEntry[] | undefined;
-  readonly #row: RecordState["row"];
-  readonly #loaded: RecordState["loaded"];
-  readonly #isNew: boolean;
-  readonly #destroyed: boolean;
-  readonly #database: RecordState["database"];
-  readonly #savedChanges: RecordState["savedChanges"];
-  readonly #abortReason: RecordState["abortReason"];
+  readonly #replaced: ReplacedFields;
 
   constructor(state: RecordState) {
     this.#state = state;
     this.#values = { ...state.values };
     this.#assigned = new Set(state.assigned);
     this.#errors = state.hasErrors() ? state.errors.toArray() : undefined;
-    this.#row = state.row;
-    this.#loaded = state.loaded;
-    this.#isNew = state.isNew;
-    this.#destroyed = state.destroyed;
-    this.#database = state.database;
-    this.#savedChanges = state.savedChanges;
-    this.#abortReason = state.abortReason;
+    this.#replaced = Object.fromEntries(REPLACED_FIELDS.map((field) => [field, state[field]])) as ReplacedFields;
   }
 
   /** Puts the record back as it was when the snapshot was taken, but for the attributes assigned while it was sent. */
@@ -108,13 +101,7 @@ export class RecordSnapshot {
     const { values, assignedInFlight } = state;
     state.clearRefusal();
     for (const { attribute, type, message } of this.#errors ?? []) state.errors.add(attribute, type, message);
-    state.row = this.#row;
-    state.loaded = this.#loaded;
-    state.isNew = this.#isNew;
-    state.destroyed = this.#destroyed;
-    state.database = this.#database;
-    state.savedChanges = this.#savedChanges;
-    state.abortReason = this.#abortReason;
+    Object.assign(state, this.#replaced);
     state.values = { ...this.#values };
     state.assigned = new Set(this.#assigned);
     keepAssignedInFlight(state, values, assignedInFlight);

@@ -37,7 +37,8 @@ export function inferTableName(model: Function): { tableName: string; inferred: 
   if (explicit !== undefined) return { tableName: explicit, inferred: false };
   const declared = declarationOf(model).declaredTable;
   if (declared) return { tableName: declared, inferred: false };
-  const top = chain.length > 1 ? chain[chain.length - 2]! : chain[0]!;
+  // The chain ends at the declaration class; the Model itself when it is that class.
+  const top = chain.at(-2) ?? chain[0]!;
   return { tableName: tableNameOfClass(model, top) ?? "", inferred: true };
 }
 

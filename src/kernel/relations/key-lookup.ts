@@ -14,10 +14,10 @@ export function keyLookup(model: ResolvedModel, key: unknown): RelationData {
  * The SELECT of one row by primary key, for a `load` (`find(id)`) or a `reload`. These are the hottest paths there
  * are, so the SQL is compiled once per Model, unless relation hooks may change it per query.
  */
-export function findByKeyStatement<Result = Record<string, unknown> | undefined>(
+export function findByKeyStatement<Result>(
   model: ResolvedModel,
   key: unknown,
-  read: StatementReader<Result> = (rows) => rows[0] as Result,
+  read: StatementReader<Result>,
   purpose: Extract<QueryPurpose, "load" | "reload"> = "load",
 ): Statement<Result> {
   if (hasCompileHooks(model)) return new Statement(compileSelect(keyLookup(model, key), model, purpose), model, "rows", read);

@@ -65,13 +65,16 @@ function sameExtensions(ours: RelationData["extensions"], theirs: RelationData["
   return [...names].every((name) => sameWritten(ours[name], theirs[name]));
 }
 
-/** How each entry of a description besides `conditions` and `none` is compared between two Relations of one Model. */
-const COMPARED: ReadonlyArray<[entry: keyof RelationData, same: (ours: RelationData, theirs: RelationData, model: ResolvedModel) => boolean]> = [
+/**
+ * How each entry of a description besides `conditions` and `none` is compared between two Relations of one Model: an
+ * entry without a comparison holds a primitive, compared with `===`.
+ */
+const COMPARED: ReadonlyArray<[entry: keyof RelationData, same?: (ours: RelationData, theirs: RelationData, model: ResolvedModel) => boolean]> = [
   ["order", (ours, theirs) => sameList(ours.order, theirs.order, sameOrderTerm)],
-  ["limit", (ours, theirs) => ours.limit === theirs.limit],
-  ["offset", (ours, theirs) => ours.offset === theirs.offset],
+  ["limit"],
+  ["offset"],
   ["select", (ours, theirs, model) => sameSet(loadedAttributes(ours, model), loadedAttributes(theirs, model))],
-  ["distinct", (ours, theirs) => ours.distinct === theirs.distinct],
+  ["distinct"],
   ["includes", (ours, theirs) => sameSet(new Set(ours.includes), new Set(theirs.includes))],
   ["columns", (ours, theirs) => sameList(ours.columns, theirs.columns, (a, b) => a.name === b.name && sameWritten(a.fragment, b.fragment))],
   ["extensions", (ours, theirs) => sameExtensions(ours.extensions, theirs.extensions)],
@@ -83,5 +86,5 @@ const COMPARED: ReadonlyArray<[entry: keyof RelationData, same: (ours: RelationD
  * requires. A plugin's `extensions` entry counts: it may change which rows a Relation reads.
  */
 export function differencesBesidesConditions(ours: RelationData, theirs: RelationData, model: ResolvedModel): string[] {
-  return COMPARED.filter(([, same]) => !same(ours, theirs, model)).map(([entry]) => entry);
+  return COMPARED.filter(([entry, same]) => !(same ? same(ours, theirs, model) : ours[entry] === theirs[entry])).map(([entry]) => entry);
 }

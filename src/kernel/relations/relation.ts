@@ -80,12 +80,13 @@ function hookedConditionValue(model: ResolvedModel, attribute: Attribute, value:
  * nothing is sent until results are asked for (`toArray`, `first`, `count`, ...). Relations have no `then`.
  */
 export class Relation<R = any> {
+  // Its public fields are declared only: the constructor sets them, in this order.
   /** @internal The Model class, or a view of it bound to a database. */
-  readonly modelClass: Function;
+  declare readonly modelClass: Function;
   // Private, so that spreading or listing a Relation's keys never shows the values of its conditions.
   readonly #data: RelationData;
   /** The resolved Model (for plugins). */
-  readonly model: ResolvedModel;
+  declare readonly model: ResolvedModel;
 
   /** @internal Use the Model's statics (`User.where(...)`, `User.all()`). */
   constructor(modelClass: Function, data: RelationData = EMPTY_RELATION) {
@@ -220,7 +221,7 @@ export class Relation<R = any> {
       if (typeof value !== "string" && !isPlainObject(value)) {
         throw refusedValueError(`${model.name}.order: ${name} takes "asc", "desc" or { direction, nulls }, not ${previewText(value)}`, value, target);
       }
-      const given = (typeof value === "string" ? { direction: value, nulls: undefined } : value) as { direction?: unknown; nulls?: unknown };
+      const given = (typeof value === "string" ? { direction: value } : value) as { direction?: unknown; nulls?: unknown };
       // "ASC" and "DESC" are read too, as Rails reads them.
       const direction = typeof given.direction === "string" ? given.direction.toLowerCase() : given.direction;
       const { nulls } = given;
@@ -252,20 +253,20 @@ export class Relation<R = any> {
     if (given > taken) refuseExtraArguments(`${this.model.name}.${method}`, given, taken, instead);
   }
 
-  #count(value: unknown, method: string, minimum: number): number {
-    return countArgument(`${this.model.name}.${method}`, value, minimum);
+  #count(value: unknown, method: string): number {
+    return countArgument(`${this.model.name}.${method}`, value);
   }
 
   /** At most `count` rows. */
   limit(count: number): this {
     this.#takes("limit", arguments.length, 1);
-    return this.#with({ limit: this.#count(count, "limit", 0) });
+    return this.#with({ limit: this.#count(count, "limit") });
   }
 
   /** Skips `count` rows. */
   offset(count: number): this {
     this.#takes("offset", arguments.length, 1);
-    return this.#with({ offset: this.#count(count, "offset", 0) });
+    return this.#with({ offset: this.#count(count, "offset") });
   }
 
   /**
@@ -325,8 +326,7 @@ export class Relation<R = any> {
     const pending = new Set(plan.pending);
     // Called with no records too, so that an unknown name fails whatever the data (hooks send no query then).
     if (model.hooks.has("relation:preload")) await model.hooks.callHook("relation:preload", { relation: this, records, pending });
-    const unknown = [...pending];
-    if (unknown.length > 0) throw new TypeError(`${model.name}.includes: ${previewList(unknown, shortText)} is not an association of ${model.name}`);
+    if (pending.size > 0) throw new TypeError(`${model.name}.includes: ${previewList([...pending], shortText)} is not an association of ${model.name}`);
   }
 
   /**
@@ -376,18 +376,12 @@ export class Relation<R = any> {
    * whose rows carry more than the records (`defineStatement`'s `read`). A promise only when a load hook returned one.
    */
   recordsOf(rows: readonly Record<string, unknown>[], database: StatementDatabase, purpose: LoadPurpose = "load"): R[] | Promise<R[]> {
-    // distinct() does not add the primary key: such records cannot be saved, reloaded or destroyed.
-    return this.#recordsOfRows(loadedAttributes(this.data, this.model), purpose)(rows as Record<string, unknown>[], {}, database);
-  }
-
-  /** Reads rows as records of this Relation's Model, loaded with `loaded` attributes (all unless given), then loads them. */
-  #recordsOfRows(loaded?: ReadonlySet<string>, purpose: LoadPurpose = "load"): StatementReader<R[]> {
     const model = this.model;
     const Class = unboundModel(this.modelClass);
-    return (rows, _meta, database) => {
-      const records = rows.map((row) => instantiate(Class, model, row, database, loaded));
-      return runLoadStage(model, records, records, rows, purpose);
-    };
+    // distinct() does not add the primary key: such records cannot be saved, reloaded or destroyed.
+    const loaded = loadedAttributes(this.data, model);
+    const records = rows.map((row) => instantiate(Class, model, row, database, loaded));
+    return runLoadStage(model, records, records, rows, purpose);
   }
 
   /** The database this Relation queries: the bound one, the one `withDatabase` opened, or the Model's binding. */
@@ -448,7 +442,7 @@ export class Relation<R = any> {
     if (id === undefined) throw new CastError(`${model.name}.find: the id is undefined`, model.model, model.primaryKey.name, id);
     const key = id === null ? UNCASTABLE : castConditionValue(model.primaryKey, id);
     if (key === UNCASTABLE || key === null) return null;
-    if (model.hooks.has("relation:plan") || model.hooks.has("relation:prepare")) return this.loadKey(key, this.#recordsOfRows(), "load").then(([record]) => record ?? null);
+    if (model.hooks.has("relation:plan") || model.hooks.has("relation:prepare")) return this.loadKey(key, (rows, _meta, database) => this.recordsOf(rows, database), "load").then(([record]) => record ?? null);
     const Class = unboundModel(this.modelClass);
     return this.run(findByKeyStatement(model, key, (rows, _meta, database) => (rows[0] === undefined ? null : loadOne(Class, model, rows[0], database))));
   }
@@ -514,7 +508,7 @@ export class Relation<R = any> {
    */
   async #takeOf(method: string, count: readonly unknown[]): Promise<R | R[] | null> {
     this.#takes(method, count.length, 1);
-    const many = count.length === 1 ? this.#count(count[0], method, 0) : undefined;
+    const many = count.length === 1 ? this.#count(count[0], method) : undefined;
     const wanted = many ?? 1;
     const records = await this.limit(Math.min(this.data.limit ?? wanted, wanted)).toArray();
     return many === undefined ? (records[0] ?? null) : records;

@@ -20,7 +20,7 @@ export function utf8Length(text: string): number {
 }
 
 /** Whether text is surely within `limit` bytes (no character takes more than 3) or counts within it. */
-function textFits(text: string, limit: number): boolean {
+export function textFits(text: string, limit: number): boolean {
   return text.length * 3 <= limit || utf8Length(text) <= limit;
 }
 

@@ -152,7 +152,7 @@ function compileComparison(condition: Extract<Condition, { kind: "compare" }>, p
 }
 
 /** Compiles one condition to SQL; `depth` is how many operators will stand above it (see `assertDepthWithinD1Limit`). */
-export function compileCondition(condition: Condition, model: ResolvedModel, params: ParamWriter, depth = 0): string {
+function compileCondition(condition: Condition, model: ResolvedModel, params: ParamWriter, depth: number): string {
   switch (condition.kind) {
     case "equal":
       return `${columnOf(condition.attribute)} = ${params.bind(condition.value, { kind: "value", attribute: condition.attribute })}`;

@@ -1,4 +1,4 @@
-import { utf8Length } from "./bound-json.js";
+import { textFits, utf8Length } from "./bound-json.js";
 import type { Statement } from "./statement.js";
 
 /** D1's limit on the SQL text of one statement, in bytes. */
@@ -15,8 +15,6 @@ export const MAX_SQL_BYTES = 100_000;
 export function assertSqlWithinD1Limit(statement: Statement, comment = ""): void {
   // The form a write is retried in is longer by a clause: the longer of the two is checked.
   const sql = comment + (statement.retrySql ?? statement.sql);
-  if (sql.length * 3 <= MAX_SQL_BYTES) return;
-  const bytes = utf8Length(sql);
-  if (bytes <= MAX_SQL_BYTES) return;
-  throw new TypeError(`${statement.model?.name ?? "recordflare"}: a statement of ${bytes} bytes of SQL is over D1's limit of ${MAX_SQL_BYTES} bytes; it was not sent`);
+  if (textFits(sql, MAX_SQL_BYTES)) return;
+  throw new TypeError(`${statement.model?.name ?? "recordflare"}: a statement of ${utf8Length(sql)} bytes of SQL is over D1's limit of ${MAX_SQL_BYTES} bytes; it was not sent`);
 }

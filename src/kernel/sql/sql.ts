@@ -58,7 +58,7 @@ export class SqlFragment {
 
   /** Prints the fragment with `?` for its bound values. */
   toString(): string {
-    return this.strings.reduce((text, part, index) => text + (index > 0 ? "?" : "") + part, "");
+    return this.strings.join("?");
   }
 }
 

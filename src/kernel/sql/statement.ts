@@ -97,39 +97,40 @@ export interface StatementOfPartsDefinition<Result> {
 
 /** A prepared read or write, for `db.batch([...])` or to run alone. `toSql()` shows what it sends. */
 export class Statement<Result = unknown> {
-  /** @internal */ readonly sql: string;
-  /** @internal */ readonly sources: ReadonlyArray<ParamSource | undefined>;
-  /** @internal */ readonly model: StatementModel | undefined;
-  /** @internal */ readonly result: StatementResult;
+  // Its fields are declared only: the constructor sets every one, in the order they are listed.
+  /** @internal */ declare readonly sql: string;
+  /** @internal */ declare readonly sources: ReadonlyArray<ParamSource | undefined>;
+  /** @internal */ declare readonly model: StatementModel | undefined;
+  /** @internal */ declare readonly result: StatementResult;
   /** @internal Turns D1's result into what running the Statement resolves to; records keep `database`. */
-  readonly read: StatementReader<Result>;
+  declare readonly read: StatementReader<Result>;
   /** @internal The database of the bound Model (`db.model(M)`) that made it: where a top-level `batch` runs it. */
-  readonly database: StatementDatabase | undefined;
+  declare readonly database: StatementDatabase | undefined;
   /**
    * @internal The statements sent in its place, in one atomic batch, when it is too big for one (a bulk write over
    * D1's limit for one value); `read` then gets their rows together and their `meta` summed. Undefined otherwise.
    */
-  readonly parts: readonly Statement[] | undefined;
+  declare readonly parts: readonly Statement[] | undefined;
   /** @internal The parts a plugin added to a write (an audit entry): sent with it, but left out of what `read` gets. */
-  readonly extras: ReadonlySet<Statement> | undefined;
+  declare readonly extras: ReadonlySet<Statement> | undefined;
   /**
    * The number of rows the Statement must change, or undefined for any. Run alone, a different `meta.changes` throws
    * `WriteConflict`; in a batch with others, a guard right after it fails the whole batch, so nothing is written.
    */
-  readonly expectedChanges: number | undefined;
+  declare readonly expectedChanges: number | undefined;
   /** Whether it may be sent again after a transient error (see `StatementDefinition.idempotent`). */
-  readonly idempotent: boolean;
+  declare readonly idempotent: boolean;
   /**
    * @internal The SQL sent in its place, with the same values, when a connection retries it after a transient error:
    * a form whose second try has the effect and result of one (the INSERT of a key made in code, which finds its own
    * row if the first try was committed). Undefined when it is sent again as it is, or not at all.
    */
-  readonly retrySql: string | undefined;
+  declare readonly retrySql: string | undefined;
   /**
    * @internal How a write reports that it, or the batch it ran in, failed with `error` (its `write:outcome` hooks):
    * returns the error to throw in its place. Set by the kernel on the writes without records; undefined otherwise.
    */
-  reportFailure: ((error: unknown) => unknown) | undefined = undefined;
+  declare reportFailure: ((error: unknown) => unknown) | undefined;
 
   // Private, so that spreading or listing a Statement's keys never shows values of filtered attributes.
   readonly #params: readonly unknown[];
@@ -166,8 +167,9 @@ export class Statement<Result = unknown> {
     this.parts = parts;
     this.extras = extras;
     this.expectedChanges = query.expectedChanges;
-    this.retrySql = query.retrySql;
     this.idempotent = query.idempotent ?? query.retrySql !== undefined;
+    this.retrySql = query.retrySql;
+    this.reportFailure = undefined;
   }
 
   /**
