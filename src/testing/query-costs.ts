@@ -1,7 +1,7 @@
 import { argumentError, connect, type D1DatabaseLike, optionsArgument, type QueryEvent, withDatabase } from "../kernel/index.js";
 import { bindingOf, checkedWork } from "./arguments.js";
-import { recordingOtherSenders } from "./other-senders.js";
-import { recording, type SentStatement } from "./recording-binding.js";
+import { observingSends } from "./observed-sends.js";
+import type { SentStatement } from "./recording-binding.js";
 
 /** Options of the functions that count what a test's queries cost. */
 export interface QueryCostOptions {
@@ -25,9 +25,9 @@ export interface QueryCosts<T> {
 export async function costsOf<T>(work: () => T | Promise<T>, binding: D1DatabaseLike): Promise<QueryCosts<T>> {
   const roundTrips: SentStatement[][] = [];
   const events: QueryEvent[] = [];
-  const onRoundTrip = (trip: SentStatement[]) => roundTrips.push(trip);
-  const database = connect(recording(binding, onRoundTrip), { onQuery: (event) => events.push(event), retries: false });
-  const result = await recordingOtherSenders(binding, onRoundTrip, (answered) => events.push(...answered), async () => withDatabase(database, work));
+  // Its own database is heard as any other database on the binding is.
+  const database = connect(binding, { retries: false });
+  const result = await observingSends(binding, (trip) => roundTrips.push(trip), (event) => events.push(event), async () => withDatabase(database, work));
   const sum = (field: "rowsRead" | "rowsWritten") => events.reduce((total, event) => total + event[field], 0);
   return { result, roundTrips, events, rowsRead: sum("rowsRead"), rowsWritten: sum("rowsWritten") };
 }
@@ -36,8 +36,8 @@ export async function costsOf<T>(work: () => T | Promise<T>, binding: D1Database
  * Runs `work` on a database of its own (inside `withDatabase`, so Models query it without being told) and resolves to
  * what every query sent through the binding while it runs cost, whatever sends it (a record loaded before keeps the
  * database it was loaded through, whose queries are counted too): the round trips with their statements, the query
- * events, and the rows D1 read and wrote. Another database's events show the values as bound and are numbered in
- * these round trips. Throws `TypeError` naming `countQueries` for work that is no function, and for an
+ * events (as each database builds them, filtered values masked, numbered in these round trips), and the rows D1 read
+ * and wrote. Throws `TypeError` naming `countQueries` for work that is no function, and for an
  * option other than `binding`.
  */
 export async function countQueries<T>(work: () => T | Promise<T>, options?: QueryCostOptions): Promise<QueryCosts<T>> {

@@ -13,12 +13,6 @@ interface OptionalReaders {
 }
 
 /**
- * What a recording binding hands over of each round trip: its statements, what D1's answer will be (a promise its
- * sender awaits too), and whether it was a batch.
- */
-export type RoundTripRecorder = (statements: SentStatement[], answer: Promise<unknown>, batched: boolean) => void;
-
-/**
  * Wraps a D1 binding so that each round trip it sends (a lone statement, or a batch) is handed to `onRoundTrip` with
  * the SQL and values of its statements. Everything else of the binding (`withSession`, `dump`, a statement's `first`
  * and `raw`) is kept: the wrapper inherits from what it wraps. Throws `TypeError` naming `recordingBinding` for a
@@ -30,15 +24,9 @@ export function recordingBinding<Binding extends D1DatabaseLike>(
 ): Binding {
   checkedBinding("recordingBinding", binding);
   if (typeof onRoundTrip !== "function") throw argumentError("recordingBinding", "a D1 binding, then a function given each round trip's statements", onRoundTrip);
-  // Its statements alone: a function given the answer too (`trips.push`) would record that as well.
-  return recording(binding, (statements) => onRoundTrip(statements));
-}
-
-/** `recordingBinding` with its arguments checked already, handing over each round trip's answer too. */
-export function recording<Binding extends D1DatabaseLike>(binding: Binding, onRoundTrip: RoundTripRecorder): Binding {
   const sent = new WeakMap<D1PreparedStatementLike, SentStatement & { inner: D1PreparedStatementLike }>();
   const wrap = (sql: string, params: readonly unknown[], inner: D1PreparedStatementLike & OptionalReaders): D1PreparedStatementLike => {
-    const send = <T>(answer: Promise<T>): Promise<T> => (onRoundTrip([{ sql, params }], answer, false), answer);
+    const send = <T>(answer: Promise<T>): Promise<T> => (onRoundTrip([{ sql, params }]), answer);
     const statement: D1PreparedStatementLike & OptionalReaders = Object.assign(Object.create(inner) as D1PreparedStatementLike, {
       bind: (...values: unknown[]) => wrap(sql, values, inner.bind(...values)),
       all: () => send(inner.all()),
@@ -54,7 +42,7 @@ export function recording<Binding extends D1DatabaseLike>(binding: Binding, onRo
     batch: (statements: D1PreparedStatementLike[]) => {
       const known = statements.map((statement) => sent.get(statement)!);
       const answer = binding.batch(known.map((statement) => statement.inner));
-      onRoundTrip(known.map(({ sql, params }) => ({ sql, params })), answer, true);
+      onRoundTrip(known.map(({ sql, params }) => ({ sql, params })));
       return answer;
     },
   });

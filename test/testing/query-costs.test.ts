@@ -1,9 +1,12 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
+import { connect } from "../../src/index.js";
 import { countQueries, expectNoTableScans, expectRoundTrips, recordingBinding, type SentStatement } from "../../src/testing/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { rejectionOf } from "../helpers/errors.js";
+import { failingFirstTries } from "../helpers/transient-d1.js";
 import { Post, User } from "../models/fixtures.js";
+import { Account } from "../models/lifecycle-fixtures.js";
 
 beforeEach(resetDatabase);
 
@@ -96,6 +99,36 @@ describe("recordflare/testing: what a test's queries cost", () => {
     // What is sent once the work is done is counted no more.
     await loaded.update({ name: "Ada Lovelace" });
     expect(roundTrips).toHaveLength(2);
+  });
+
+  it("another database's query events are the ones it builds: filtered attributes masked, numbered in the helper's round trips", async () => {
+    await Account.createOrThrow({ id: "a1", name: "Ada", role: "admin", passwordDigest: "old" });
+    const loaded = await Account.find("a1");
+    loaded.passwordDigest = "s3cret";
+    const { roundTrips, events } = await countQueries(async () => [await User.count(), await loaded.saveOrThrow()]);
+    expect(events.map((event) => [event.sql.split(" ")[0], event.roundTrip])).toEqual([["SELECT", 1], ["UPDATE", 2]]);
+    expect(events[1]!.params).toContain("[FILTERED]");
+    expect(JSON.stringify(events)).not.toContain("s3cret");
+    // The round trips keep the values as sent: expectNoTableScans explains each statement with them.
+    expect(roundTrips[1]![0]!.params).toContain("s3cret");
+  });
+
+  it("another database's retried round trip shows each try with its attempt, each a round trip of the helper's", async () => {
+    await User.createOrThrow({ name: "Ada" });
+    const { binding } = failingFirstTries(env.DB, "before");
+    const Users = connect(binding, { retries: { delayMs: 0 } }).model(User);
+    const { result, roundTrips, events } = await countQueries(() => Users.count(), { binding });
+    expect(result).toBe(1);
+    expect(roundTrips).toHaveLength(2);
+    expect(events.map((event) => [event.attempt, event.roundTrip, event.error instanceof Error])).toEqual([[1, 1, true], [2, 2, false]]);
+  });
+
+  it("a database opened on a D1 session of the binding is counted: it was connected with the binding", async () => {
+    const Users = connect(env.DB, { session: "first-primary" }).model(User);
+    const { result, roundTrips, events } = await countQueries(() => Users.count());
+    expect(result).toBe(0);
+    expect(roundTrips).toEqual([[{ sql: expect.stringContaining("COUNT(*)"), params: [] }]]);
+    expect(events).toHaveLength(1);
   });
 
   it("the binding is the Worker's env.DB unless given", async () => {

@@ -4,7 +4,7 @@ import { previewText } from "../records/display.js";
 import { type Batchable, failedItem, failEach, finishCommitted, finishEach, isBatchable, type PlannedRead, ReadAfterCommit, readEach, reportedFailure, sendReads } from "./batchable.js";
 import type { D1DatabaseLike, D1PreparedStatementLike } from "./d1.js";
 import { changesGuardSlot, checkChanges, guardedBatch } from "./changes-check.js";
-import { sendingSlot } from "./sending.js";
+import { sendingSlot, sentSql } from "./sending.js";
 import { metaOfError, translateError } from "./database-errors.js";
 import { type Answered, QueryBudget, type QueryBudgets } from "./query-budget.js";
 import { backoffMs, isRetrySafe, isTransientError, type RetryOptions, retrySettings, type RetrySettings, unconfirmedWrite, wait } from "./retries.js";
@@ -64,6 +64,8 @@ export class Database {
   /** Hook points of this database (`query`). */
   readonly hooks = new HookPoints<DatabaseHooks>((name) => name === "query");
   readonly #binding: D1DatabaseLike;
+  /** The binding given to `connect` (`#binding` may be a session of it), as the testing helpers know it. */
+  readonly #connected: D1DatabaseLike;
   readonly #budget: QueryBudget | undefined;
   readonly #retries: RetrySettings;
   readonly #comment: (() => string | undefined) | undefined;
@@ -76,6 +78,7 @@ export class Database {
     this.#comment = options.comment;
     // Without a budget nothing is counted.
     this.#budget = options.maxQueries === undefined && options.maxRowsRead === undefined ? undefined : new QueryBudget(options);
+    this.#connected = binding;
     this.#binding = options.session !== undefined && binding.withSession ? binding.withSession(options.session) : binding;
     if (options.onQuery) this.onQuery(options.onQuery);
   }
@@ -102,14 +105,19 @@ export class Database {
     return `/* ${text} */ `;
   }
 
-  /** The D1 statement of a Statement; on a retry (`attempt` over 1), of the form it is retried in, if it has one. */
-  #prepare(binding: D1DatabaseLike, statement: Statement, trip: RoundTrip): D1PreparedStatementLike {
-    const prepared = binding.prepare(trip.comment + (trip.attempt > 1 ? (statement.retrySql ?? statement.sql) : statement.sql));
+  /** The D1 statement of a Statement, as `sentSql` gives its SQL. */
+  #prepare(statement: Statement, trip: RoundTrip): D1PreparedStatementLike {
+    const prepared = this.#binding.prepare(sentSql(statement, trip));
     return statement.params.length === 0 ? prepared : prepared.bind(...statement.params);
   }
 
+  /** Builds a query's event only when someone hears it: the query listeners, or the testing helpers' observer. */
   #emit(statement: Statement, meta: Record<string, unknown> | undefined, trip: RoundTrip, error?: unknown): void {
-    if (this.hooks.has("query")) this.hooks.callSync("query", queryEvent(statement, meta, trip, error));
+    const { observer } = sendingSlot;
+    if (!observer && !this.hooks.has("query")) return;
+    const event = queryEvent(statement, meta, trip, error);
+    observer?.answered(this.#connected, event, trip);
+    this.hooks.callSync("query", event);
   }
 
   /**
@@ -151,10 +159,10 @@ export class Database {
 
   /** Sends one try of a call: a lone statement (not `batched`), or a batch. */
   async #call(statements: readonly Statement[], trip: RoundTrip): Promise<D1Answer[]> {
-    const binding = sendingSlot.through?.(this.#binding) ?? this.#binding;
-    if (trip.batched) return binding.batch(statements.map((statement) => this.#prepare(binding, statement, trip)));
+    sendingSlot.observer?.sent(this.#connected, statements, trip);
+    if (trip.batched) return this.#binding.batch(statements.map((statement) => this.#prepare(statement, trip)));
     const statement = statements[0]!;
-    const prepared = this.#prepare(binding, statement, trip);
+    const prepared = this.#prepare(statement, trip);
     return [await (statement.result === "rows" ? prepared.all() : prepared.run())];
   }
 
