@@ -3,8 +3,7 @@ import { assertNotDestroyed, loadedAttribute, writeAttribute, writeAttributes } 
 import type { Batchable } from "./database/batchable.js";
 import { CHECK_MODEL, unboundModel, boundDatabase } from "./database/database.js";
 import { currentDatabase } from "./database/context.js";
-import { declaredSubclassOf, ownDeclaration } from "./records/declaration.js";
-import { InvalidModel } from "./errors.js";
+import { ownDeclaration, refuseAfterSubclass } from "./records/declaration.js";
 import type { Errors } from "./records/errors-collection.js";
 import type { ModelHookName, ModelHooks } from "./plugin-api/hooks.js";
 import * as persistence from "./persistence/persistence.js";
@@ -85,8 +84,7 @@ export class Base<A = any> {
       if (declaration.plugins.some((known) => known.name === plugin.name)) continue;
       // A subclass copied this class's declaration when it declared: the plugin's hooks and Relation methods would
       // not reach it, while its statics and record methods would (Ruby's include reaches it whole).
-      const below = declaredSubclassOf(this);
-      if (below) throw new InvalidModel(`${this.name}.use: plugin ${plugin.name} would not reach ${below}, a subclass declared before it; register plugins before declaring subclasses`);
+      refuseAfterSubclass(this, `${this.name}.use: plugin ${plugin.name}`, "register plugins before declaring subclasses");
       checkRelationMethods(this, plugin, declaration.plugins, Relation.prototype);
       declaration.plugins.push(plugin);
       declaration.hooks.push(...registrationsOf(plugin));
@@ -107,10 +105,14 @@ export class Base<A = any> {
     resolveModel(this);
   }
 
-  /** Adds a hook function on this Model (and the Models below it); its context is typed for this Model. */
+  /**
+   * Adds a hook function on this Model (and the Models below it); its context is typed for this Model. `InvalidModel`
+   * once a subclass declared, which the hook would not reach.
+   */
   static hook<M extends ModelConstructor, Name extends ModelHookName>(this: M, name: Name, fn: HooksOf<M>[Name]): void {
     if (!isHookName(name)) throw argumentError(`${this.name}.hook`, "the name of a hook point of the catalogue", name);
     if (typeof fn !== "function") throw argumentError(`${this.name}.hook`, "a hook function", fn);
+    refuseAfterSubclass(this, `${this.name}.hook: ${name}`, "declare hooks before declaring subclasses");
     ownDeclaration(this).hooks.push([name, fn as (...args: any[]) => unknown]);
   }
 

@@ -92,6 +92,30 @@ describe("guide: Per-Model state", () => {
     expect(marks).toEqual(["static wrap", "hook", "record wrap", "Relation wrap"]);
     expect([(After.all() as unknown as { marked(): string }).marked(), (After as unknown as { markedStatic(): string }).markedStatic(), record.markedRecord()]).toEqual(["marked", "static", "record"]);
   });
+
+  it("a hook or a plugin's declaration on a class after a subclass declared is refused, as use is; the subclass keeps what it had", async () => {
+    class Parent extends ActiveRecord {
+      static override binding = "DB";
+    }
+    const ParentRecord = defineApplicationRecord(fixtureSchema, Parent);
+    class Child extends ParentRecord("users") {
+      static {
+        this.validates("name", { presence: true });
+      }
+    }
+    expect(() => Parent.hook("record:beforeSave", () => {})).toThrow(
+      new InvalidModel("Parent.hook: record:beforeSave would not reach Child, a subclass declared before it; declare hooks before declaring subclasses"),
+    );
+    // Callbacks and validations are hooks and plugin state: each is refused the same way, never left off the subclass.
+    expect(() => (Parent as unknown as typeof Child).beforeSave(() => {})).toThrow(/^Parent\.hook: record:beforeSave would not reach Child/);
+    expect(() => (Parent as unknown as typeof Child).validates("email", { presence: true })).toThrow(
+      new InvalidModel("Parent: validations would not reach Child, a subclass declared before it; declare on Parent before declaring its subclasses"),
+    );
+    expect(() => (Parent as unknown as typeof Child).defaultScope((q) => q.where({ name: "x" }))).toThrow(/^Parent: defaultScopes would not reach Child/);
+    const child = Child.build({ name: "" });
+    expect(await child.save()).toBe(false);
+    expect(child.errors.fullMessages()).toEqual(["Name can't be blank"]);
+  });
 });
 
 const guideSchema = {

@@ -62,12 +62,17 @@ function noteDeclaredBelow(model: Function): void {
   }
 }
 
-/** The name of a subclass of `model` that has its own declaration already, if one has (see `declaredBelow`). */
-export function declaredSubclassOf(model: Function): string | undefined {
+/**
+ * Refuses a declaration on `model` (`declared` names it, `instead` says what to do) once a subclass has a declaration of
+ * its own (see `declaredBelow`): a copy of this one, which what `model` declares now would not reach, while Ruby's
+ * reaches every subclass.
+ */
+export function refuseAfterSubclass(model: Function, declared: string, instead: string): void {
   const below = declaredBelow.get(model);
-  if (!below) return undefined;
+  if (!below) return;
   const table = declarationOf(below).declaredTable;
-  return below.name || (table ? `the Model of table ${table}` : "a Model({...}) class");
+  const subclass = below.name || (table ? `the Model of table ${table}` : "a Model({...}) class");
+  throw new InvalidModel(`${declared} would not reach ${subclass}, a subclass declared before it; ${instead}`);
 }
 
 /** The declaration a class reads: its own, or the nearest ancestor's. */
@@ -93,9 +98,12 @@ export function ownDeclaration(model: Function): Declaration {
 
 /**
  * A plugin's per-Model state, for declaring more on this Model (in its `static {}` block): `InvalidModel` once
- * the Model has been used, since its declarations are fixed then.
+ * the Model has been used, since its declarations are fixed then, and once a subclass declared (see
+ * `refuseAfterSubclass`).
  */
 export function declareModelState<T>(model: Function, key: ModelStateKey<T>): T {
+  const name = model.name || "Model";
+  refuseAfterSubclass(model, `${name}: ${key.description}`, `declare on ${name} before declaring its subclasses`);
   return stateIn(ownDeclaration(model), key);
 }
 
