@@ -15,8 +15,11 @@ interface TableScan {
   readonly sql: string;
 }
 
-/** A statement whose plan can be asked: a read, an UPDATE or DELETE (an INSERT of values reads no table). */
-const PLANNED = /^\s*(SELECT|WITH|UPDATE|DELETE)\b/i;
+/**
+ * A statement whose plan can be asked: a read, an UPDATE or DELETE (an INSERT of values reads no table), after any
+ * comments (`connect`'s `comment` puts one before every statement).
+ */
+const PLANNED = /^\s*(?:\/\*[\s\S]*?\*\/\s*|--[^\n]*\n\s*)*(SELECT|WITH|UPDATE|DELETE)\b/i;
 
 /**
  * Runs `work` (see `countQueries`), then asks SQLite for the query plan of each statement it sent (`EXPLAIN QUERY

@@ -60,6 +60,14 @@ describe("recordflare/testing: what a test's queries cost", () => {
     expect(await expectNoTableScans(() => User.where({ name: "Ada" }).count(), { allow: ["users"] })).toBe(1);
   });
 
+  it("expectNoTableScans checks a statement sent after a comment (connect's comment option) as any other", async () => {
+    await seed();
+    const Users = connect(env.DB, { comment: () => "route=/users" }).model(User);
+    const error = await rejectionOf(expectNoTableScans(() => Users.where({ name: "Ada" }).toArray()));
+    expect(error.message).toMatch(/^expected no table scans, got 1:\n  SCAN users in \/\* route=\/users \*\/ SELECT \* FROM "users" WHERE "name" = \?1/);
+    expect(await expectNoTableScans(() => Users.where({ name: "Ada" }).count(), { allow: ["users"] })).toBe(1);
+  });
+
   it("each helper checks its own arguments first, naming itself", async () => {
     await expect(expectRoundTrips(1, 5 as never)).rejects.toThrow("expectRoundTrips takes the work to run, a function, not 5");
     await expect(countQueries(5 as never)).rejects.toThrow("countQueries takes the work to run, a function, not 5");
