@@ -70,11 +70,6 @@ export class RecordState {
   }
 }
 
-/** The fields of a record's state that a save or destroy replaces, never changes in place: a snapshot keeps them as they are. */
-const REPLACED_FIELDS = ["row", "loaded", "isNew", "destroyed", "database", "savedChanges", "abortReason"] as const;
-
-type ReplacedFields = Pick<RecordState, (typeof REPLACED_FIELDS)[number]>;
-
 /**
  * A copy of everything a save or destroy may change on a record (values, assignments, stored row, state, errors):
  * a save or destroy that throws leaves the record as it was before the call, whatever its callbacks, its hooks
@@ -85,14 +80,26 @@ export class RecordSnapshot {
   readonly #values: Record<string, unknown>;
   readonly #assigned: ReadonlySet<string>;
   readonly #errors: ErrorEntry[] | undefined;
-  readonly #replaced: ReplacedFields;
+  readonly #row: RecordState["row"];
+  readonly #loaded: RecordState["loaded"];
+  readonly #isNew: boolean;
+  readonly #destroyed: boolean;
+  readonly #database: RecordState["database"];
+  readonly #savedChanges: RecordState["savedChanges"];
+  readonly #abortReason: RecordState["abortReason"];
 
   constructor(state: RecordState) {
     this.#state = state;
     this.#values = { ...state.values };
     this.#assigned = new Set(state.assigned);
     this.#errors = state.hasErrors() ? state.errors.toArray() : undefined;
-    this.#replaced = Object.fromEntries(REPLACED_FIELDS.map((field) => [field, state[field]])) as ReplacedFields;
+    this.#row = state.row;
+    this.#loaded = state.loaded;
+    this.#isNew = state.isNew;
+    this.#destroyed = state.destroyed;
+    this.#database = state.database;
+    this.#savedChanges = state.savedChanges;
+    this.#abortReason = state.abortReason;
   }
 
   /** Puts the record back as it was when the snapshot was taken, but for the attributes assigned while it was sent. */
@@ -101,7 +108,13 @@ export class RecordSnapshot {
     const { values, assignedInFlight } = state;
     state.clearRefusal();
     for (const { attribute, type, message } of this.#errors ?? []) state.errors.add(attribute, type, message);
-    Object.assign(state, this.#replaced);
+    state.row = this.#row;
+    state.loaded = this.#loaded;
+    state.isNew = this.#isNew;
+    state.destroyed = this.#destroyed;
+    state.database = this.#database;
+    state.savedChanges = this.#savedChanges;
+    state.abortReason = this.#abortReason;
     state.values = { ...this.#values };
     state.assigned = new Set(this.#assigned);
     keepAssignedInFlight(state, values, assignedInFlight);
