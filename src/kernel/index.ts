@@ -66,7 +66,7 @@ export { relationSubquery } from "./relations/prepared-subqueries.js";
 export { RelationSubquery } from "./relations/relation-subquery.js";
 export { includePaths, type IncludeSpec } from "./relations/include-paths.js";
 export { column, sql, SqlFragment, ColumnReference, Subquery, subquery } from "./sql/sql.js";
-export { defineStatement, defineStatementOfParts, Statement, type SqlQuery, type StatementDefinition, type StatementOfPartsDefinition } from "./sql/statement.js";
+export { compiledStatement, defineStatement, defineStatementOfParts, Statement, type SqlQuery, type StatementDefinition, type StatementOfPartsDefinition } from "./sql/statement.js";
 export { WriteConflict, type ConflictingStatement } from "./persistence/write-conflict.js";
 export { installChangesGuard } from "./database/changes-guard.js";
 export { installWritePlans } from "./persistence/planned-record-write.js";

@@ -8,8 +8,8 @@ import {
   attributeNamed,
   type AttributesOfModel,
   type AttributesOfRecord,
+  compiledStatement,
   definePlugin,
-  defineStatement,
   injectedName,
   joinSelect,
   type NumberAttributeName,
@@ -73,7 +73,7 @@ function aggregate(method: Aggregate) {
       if (value === null || value === undefined) return empty;
       return method === "sum" || method === "average" ? Number(value) : attribute.type.fromDatabase(value);
     };
-    return relation.run(defineStatement({ ...aggregateQuery(relation, method, attribute), model: relation.model, read }));
+    return relation.run(compiledStatement(aggregateQuery(relation, method, attribute), relation.model, read));
   };
 }
 

@@ -6,9 +6,9 @@ import {
   type AttributesOfModel,
   type AttributesOfRecord,
   type Conditions,
+  compiledStatement,
   countOf,
   definePlugin,
-  defineStatement,
   prepareRelation,
   queryOfParts,
   refuseExtraArguments,
@@ -55,7 +55,7 @@ async function plucked(given: Relation, names: string[], method: string): Promis
     const done = runLoadStage(model, rows, [], rows, "pluck");
     return done instanceof Promise ? done.then(values) : values(done);
   };
-  return relation.run(defineStatement({ ...queryOfParts(parts), model, read: loaded }));
+  return relation.run(compiledStatement(queryOfParts(parts), model, loaded));
 }
 
 /** The values of one attribute, or the tuple of several, of the first row by the Relation's order: Rails' `pick`. */

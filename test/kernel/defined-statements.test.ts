@@ -1,11 +1,12 @@
 /**
  * Statements a plugin makes beyond SQL and values: `defineStatement`'s `database`, where a top-level `batch` runs them
- * (the bound Model's), and `defineStatementOfParts`, several sent as one Statement in one atomic D1 batch.
+ * (the bound Model's), `defineStatementOfParts`, several sent as one Statement in one atomic D1 batch, and
+ * `compiledStatement`, the read of a query the compiler made of a Relation.
  */
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import { batch, connect, NoDatabase, RecordNotUnique } from "../../src/index.js";
-import { databaseOfRelation, defineStatement, defineStatementOfParts, type Relation, type WriteMeta } from "../../src/plugin.js";
+import { compiledStatement, databaseOfRelation, defineStatement, defineStatementOfParts, queryOfParts, type Relation, selectParts, type WriteMeta } from "../../src/plugin.js";
 import { resetDatabase } from "../helpers/db.js";
 import { rejectionOf } from "../helpers/errors.js";
 import { countRows, listen, recordingRoundTrips } from "../helpers/queries.js";
@@ -83,5 +84,17 @@ describe("defineStatementOfParts", () => {
     expect(() => defineStatementOfParts({ parts: [one], expectedChanges: 1 } as never)).toThrow(
       new TypeError("defineStatementOfParts: expectedChanges is each part's own; give it to the parts"),
     );
+  });
+});
+
+describe("compiledStatement", () => {
+  it("reads the rows of a Relation's compiled SELECT with the plugin's reader", async () => {
+    await Note.create({ id: "n1", body: "first" });
+    await Note.create({ id: "n2", body: "second" });
+    const relation = Note.where({ id: "n2" }) as unknown as Relation;
+    const query = queryOfParts(selectParts(relation.description, relation.model));
+    const statement = compiledStatement(query, relation.model, (rows) => rows.map((row) => row["body"]));
+    expect(statement.toSql()).toEqual(relation.toSql());
+    expect(await relation.run(statement)).toEqual(["second"]);
   });
 });

@@ -96,6 +96,9 @@ const APP_CODE_CHECKS = {
   "sql`...`": "an sql fragment takes null",
   comparisons: "use null, which matches nothing",
 };
+// The checks defineStatement runs on a plugin's own SQL: the default set's reads of a Relation (pluck, the aggregates)
+// make their Statements with compiledStatement, so only an association brings these in.
+const DEFINE_STATEMENT_CHECKS = "defineStatement: sql";
 
 describe("bundling the built package", () => {
   it("drops the plugins a Worker built on Base does not register", async () => {
@@ -163,6 +166,8 @@ describe("bundling the built package", () => {
     expect(code.includes(ASSOCIATION_WORK.slot)).toBe(true);
     expect(code.includes(ASSOCIATION_WORK.counts)).toBe(true);
     expect(code.includes(ASSOCIATION_WORK.counterCaches)).toBe(true);
+    // The associations' own Statements are made with defineStatement, checks and all.
+    expect(code.includes(DEFINE_STATEMENT_CHECKS)).toBe(true);
     // Counter caches (a default plugin) plan writes, and several default plugins call Relation.with.
     expect(code.includes(PLUGIN_INSTALLED_CHECKS.writePlans)).toBe(true);
     expect(code.includes(PLUGIN_INSTALLED_CHECKS.relationChecks)).toBe(true);
@@ -183,6 +188,7 @@ describe("bundling the built package", () => {
     expect(code.includes(VALIDATIONS)).toBe(true);
     // No default plugin writes an sql`...` fragment (counters build theirs with fragmentOf): its checks stay out.
     expect(code.includes(APP_CODE_CHECKS["sql`...`"])).toBe(false);
+    expect(code.includes(DEFINE_STATEMENT_CHECKS)).toBe(false);
     const associationModules = (await bundledModules(source)).filter((module) => module.startsWith("plugins/associations/"));
     expect(associationModules.sort()).toEqual(ASSOCIATION_PLUGIN_MODULES);
   });

@@ -248,6 +248,17 @@ export function defineStatement<Result = Record<string, unknown>[]>(definition: 
 }
 
 /**
+ * Makes the Statement that reads the rows of a SELECT the kernel compiled (`queryOfParts` of a Relation's
+ * `selectParts`, or a `joinSelect` of them wrapped in SQL of the plugin's own), for `relation.run`; `read` turns the
+ * rows into what running it resolves to. Plugin API: `pluck` and the aggregates use it. Unlike `defineStatement` it
+ * checks nothing, since the compiler made the query: a Statement of SQL or values from elsewhere goes through
+ * `defineStatement`.
+ */
+export function compiledStatement<Result>(query: SqlQuery & Pick<Partial<Statement>, "sources">, model: StatementModel, read: StatementReader<Result>): Statement<Result> {
+  return new Statement(query, model, "rows", read);
+}
+
+/**
  * Makes one Statement of several, sent as its `parts` in one atomic D1 batch (see `StatementOfPartsDefinition`).
  * Plugin API. Throws `TypeError` for parts it cannot send, and for SQL, values or `expectedChanges` given beside
  * them (they are each part's own).
