@@ -27,9 +27,6 @@ export function subquery(compile: (params: ParamWriter) => string): Subquery {
   return new Subquery(compile);
 }
 
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
-
 /**
  * Why D1 cannot bind a value interpolated in a fragment, or undefined. Refused when the fragment is made, so that
  * the mistake shows where it is written, not at a later query: D1 would fail on undefined, an object or a BigInt
@@ -38,7 +35,8 @@ const INT64_MAX = 2n ** 63n - 1n;
 function unbindable(value: unknown): string | undefined {
   if (value === undefined) return "a value in an sql fragment is undefined; use null for NULL";
   if (Array.isArray(value)) return "a list cannot be bound in an sql fragment; use where({ <attribute>: list }) (see the guide)";
-  if (typeof value === "bigint") return value < INT64_MIN || value > INT64_MAX ? `${value}n is beyond SQLite's 64-bit integers` : undefined;
+  // A BigInt beyond SQLite's 64-bit integers changes when wrapped to 64 bits.
+  if (typeof value === "bigint") return BigInt.asIntN(64, value) !== value ? `${value}n is beyond SQLite's 64-bit integers` : undefined;
   if (typeof value === "number") return Number.isFinite(value) ? undefined : `${value} would be stored as NULL`;
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? "an Invalid Date cannot be bound" : undefined;
   if (typeof value === "object" && value !== null && !isBlob(value)) {
