@@ -1,4 +1,4 @@
-import { type AnyModel, type AttributesOfModel, type AttributesOfRecord, type Conditions, definePlugin, type RecordOfModel, refuseExtraArguments, type Relation } from "../kernel/index.js";
+import { type AnyModel, type AttributesOfModel, type AttributesOfRecord, type Conditions, definePlugin, installRelationChecks, type RecordOfModel, refuseExtraArguments, type Relation } from "../kernel/index.js";
 
 /** Loads the records (every attribute, whatever `select` says: their destroy reads the row), then destroys them. */
 async function destroyMatching(relation: Relation): Promise<unknown[]> {
@@ -15,6 +15,7 @@ async function destroyMatching(relation: Relation): Promise<unknown[]> {
  */
 export const destroyAll = definePlugin({
   name: "destroyAll",
+  setup: installRelationChecks,
   relationMethods: {
     async destroyAll(this: Relation) {
       refuseExtraArguments(`${this.model.name}.destroyAll`, arguments.length, 0, "narrow with where(...) first, or use destroyBy({ ... })");

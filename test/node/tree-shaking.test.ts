@@ -149,6 +149,14 @@ describe("bundling the built package", () => {
     );
   });
 
+  it("bundles the checks of Relation.with with each built-in plugin that calls it, registered alone on Base", async () => {
+    for (const plugin of ["batches", "combining", "defaultScopes", "destroyAll", "lastRecord", "pagination"]) {
+      const code = await bundle(`import { Base, ${plugin} } from "recordflare";
+        export class Registered extends Base { static { this.use(${plugin}); } }`);
+      expect(code.includes(PLUGIN_INSTALLED_CHECKS.relationChecks), plugin).toBe(true);
+    }
+  });
+
   it("keeps every built-in plugin in a Worker built on ActiveRecord", async () => {
     const code = await bundle(`import { ActiveRecord, connect, defineApplicationRecord, hasMany } from "recordflare";
       class AppBase extends ActiveRecord {}
