@@ -46,7 +46,7 @@ const KINDS: Readonly<Record<string, readonly string[]>> = { create: ["insert"],
  * highest rowid, and nothing else of the batch writes to the table between the INSERT and its after-statements
  * (unlike `last_insert_rowid()`, which another after-statement's INSERT would move).
  */
-export function recordKeys(write: WritePlan, state: RecordState): SqlFragment {
+function recordKeys(write: WritePlan, state: RecordState): SqlFragment {
   const { model } = write;
   // An UPDATE that sets the key leaves the row under the new one. A key the INSERT computes is read from its row: computed
   // again after it, it would name another.
