@@ -9,6 +9,7 @@ import {
   type AssignAttributes,
   type AttributesOfModel,
   type AttributesOfRecord,
+  type ConditionField,
   type Conditions,
   definePlugin,
   isPlainObject,
@@ -20,6 +21,20 @@ import {
 /** Attribute values a record is found by and, when none matches, created with: each both a condition and assignable. */
 export type FindOrCreateAttributes<A> = Conditions<A> & AssignAttributes<A>;
 
+/**
+ * A find-or-create object `C` for records `R`: attribute values, and the record fields conditions take by name (a
+ * `belongsTo` takes a record of its target, or null), whose key the new record starts with.
+ */
+export type FindOrCreateFields<R, C> = {
+  [K in keyof C]: K extends keyof AttributesOfRecord<R>
+    ? FindOrCreateAttributes<AttributesOfRecord<R>>[K]
+    : K extends keyof R
+      ? R[K] extends ConditionField<infer V>
+        ? V | null
+        : never
+      : never;
+};
+
 type Make = "create" | "createOrThrow" | "build";
 
 /** The first record of the Relation matching `attributes`, else one made by `make` with them and `extra`. */
@@ -29,8 +44,15 @@ function findOr(method: string, make: Make) {
     refuseExtraArguments(where, arguments.length, 2);
     if (!isPlainObject(attributes)) throw argumentError(where, "a plain object of attribute values", attributes);
     if (!isPlainObject(extra)) throw argumentError(where, "a plain object of the attributes only a new record gets", extra);
-    const found = await this.where(attributes as never, method).take();
-    return found ?? (this[make] as (attributes: object) => unknown)({ ...attributes, ...extra });
+    // A belongsTo given by name (`{ author: user }`) is no attribute: the narrowed Relation starts the record with its key.
+    const values: Record<string, unknown> = {};
+    for (const [name, value] of Object.entries(attributes)) {
+      if (this.model.byName.has(name)) values[name] = value;
+      else if (Array.isArray(value)) throw argumentError(`${where}: ${name}`, "one record to create with", value);
+    }
+    const narrowed = this.where(attributes as never, method);
+    const found = await narrowed.take();
+    return found ?? (narrowed[make] as (attributes: object) => unknown)({ ...values, ...extra });
   };
 }
 
@@ -55,10 +77,16 @@ declare module "../kernel/index.js" {
      * `isPersisted`, or use `findOrCreateByOrThrow`).
      */
     findOrCreateBy(attributes: FindOrCreateAttributes<AttributesOfRecord<R>>, extra?: AssignAttributes<AttributesOfRecord<R>>): Promise<R>;
+    /** `findOrCreateBy` by attributes and by the record fields conditions take (`{ author: user }`). */
+    findOrCreateBy<C extends object>(attributes: C & FindOrCreateFields<R, C>, extra?: AssignAttributes<AttributesOfRecord<R>>): Promise<R>;
     /** As `findOrCreateBy`, throwing `RecordInvalid` or `RecordNotSaved` when the create is refused. */
     findOrCreateByOrThrow(attributes: FindOrCreateAttributes<AttributesOfRecord<R>>, extra?: AssignAttributes<AttributesOfRecord<R>>): Promise<R>;
+    /** `findOrCreateByOrThrow` by attributes and by the record fields conditions take (`{ author: user }`). */
+    findOrCreateByOrThrow<C extends object>(attributes: C & FindOrCreateFields<R, C>, extra?: AssignAttributes<AttributesOfRecord<R>>): Promise<R>;
     /** The first record matching `attributes`, else a new, unsaved one built with them and `extra`. */
     findOrInitializeBy(attributes: FindOrCreateAttributes<AttributesOfRecord<R>>, extra?: AssignAttributes<AttributesOfRecord<R>>): Promise<R>;
+    /** `findOrInitializeBy` by attributes and by the record fields conditions take (`{ author: user }`). */
+    findOrInitializeBy<C extends object>(attributes: C & FindOrCreateFields<R, C>, extra?: AssignAttributes<AttributesOfRecord<R>>): Promise<R>;
   }
   interface PluginStatics<A> {
     /** `all().findOrCreateBy(attributes, extra)`. */
@@ -67,16 +95,34 @@ declare module "../kernel/index.js" {
       attributes: FindOrCreateAttributes<AttributesOfModel<M>>,
       extra?: AssignAttributes<AttributesOfModel<M>>,
     ): Promise<RecordOfModel<M>>;
+    /** `all().findOrCreateBy(attributes, extra)`, by the record fields conditions take too (`{ author: user }`). */
+    findOrCreateBy<M extends AnyModel, C extends object>(
+      this: M,
+      attributes: C & FindOrCreateFields<RecordOfModel<M>, C>,
+      extra?: AssignAttributes<AttributesOfModel<M>>,
+    ): Promise<RecordOfModel<M>>;
     /** `all().findOrCreateByOrThrow(attributes, extra)`. */
     findOrCreateByOrThrow<M extends AnyModel>(
       this: M,
       attributes: FindOrCreateAttributes<AttributesOfModel<M>>,
       extra?: AssignAttributes<AttributesOfModel<M>>,
     ): Promise<RecordOfModel<M>>;
+    /** `all().findOrCreateByOrThrow(attributes, extra)`, by the record fields conditions take too (`{ author: user }`). */
+    findOrCreateByOrThrow<M extends AnyModel, C extends object>(
+      this: M,
+      attributes: C & FindOrCreateFields<RecordOfModel<M>, C>,
+      extra?: AssignAttributes<AttributesOfModel<M>>,
+    ): Promise<RecordOfModel<M>>;
     /** `all().findOrInitializeBy(attributes, extra)`. */
     findOrInitializeBy<M extends AnyModel>(
       this: M,
       attributes: FindOrCreateAttributes<AttributesOfModel<M>>,
+      extra?: AssignAttributes<AttributesOfModel<M>>,
+    ): Promise<RecordOfModel<M>>;
+    /** `all().findOrInitializeBy(attributes, extra)`, by the record fields conditions take too (`{ author: user }`). */
+    findOrInitializeBy<M extends AnyModel, C extends object>(
+      this: M,
+      attributes: C & FindOrCreateFields<RecordOfModel<M>, C>,
       extra?: AssignAttributes<AttributesOfModel<M>>,
     ): Promise<RecordOfModel<M>>;
   }

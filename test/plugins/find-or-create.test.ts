@@ -67,6 +67,33 @@ describe("findOrCreateBy", () => {
   });
 });
 
+describe("by a belongsTo's name (Rails' find_or_create_by(author: user))", () => {
+  it("finds by the record's key, else creates with it: the lookup, then the INSERT", async () => {
+    const ada = await Member.create({ name: "Ada" });
+    const { db, events } = listen();
+    const made = await db.model(Article).findOrCreateBy({ author: ada, title: "Hello" });
+    expect([made.isPersisted(), made.userId, made.title]).toEqual([true, ada.id, "Hello"]);
+    expect(events.map((event) => event.sql.slice(0, 6))).toEqual(["SELECT", "INSERT"]);
+    expect((await Article.findOrCreateByOrThrow({ author: ada, title: "Hello" })).id).toBe(made.id);
+    expect(await countRows("posts")).toBe(1);
+  });
+
+  it("builds an unsaved record with the key, and refuses a key or another Model's record in types", async () => {
+    const ada = await Member.create({ name: "Ada" });
+    const built = await Article.all().findOrInitializeBy({ author: ada }, { title: "Draft" });
+    expect([built.isNewRecord(), built.userId, built.title]).toEqual([true, ada.id, "Draft"]);
+    // @ts-expect-error a belongsTo takes a record of its target, not its key
+    expect(await rejectionOf(Article.findOrCreateBy({ author: ada.id }))).toBeInstanceOf(TypeError);
+    const { db, events } = listen();
+    // @ts-expect-error a list is a condition, not a parent to create with
+    const list = await rejectionOf(db.model(Article).findOrInitializeBy({ author: [ada] }));
+    expect(list.message).toMatch(/^Article\.findOrInitializeBy: author takes one record to create with, not \[/);
+    expect(events).toHaveLength(0);
+    // @ts-expect-error a hasMany is no condition
+    await rejectionOf(Member.findOrCreateBy({ posts: built }));
+  });
+});
+
 describe("findOrInitializeBy", () => {
   it("finds the record, or builds an unsaved one with the values, sending no write", async () => {
     await Member.create({ name: "Ada", email: "ada@example.com" });

@@ -91,3 +91,23 @@ function conditions(writer: Writer, other: Writer, entry: Entry, photo: Photo, n
   Entry.where({ author: writer, title: {} });
 }
 void conditions;
+
+function findOrCreate(writer: Writer, entry: Entry, photo: Photo) {
+  // find-or-create takes a belongsTo by name too, with one record or null: the new record starts with its key.
+  expectTypeOf(Entry.findOrCreateBy({ author: writer, title: "x" })).resolves.toEqualTypeOf<Entry>();
+  expectTypeOf(Entry.all().findOrCreateByOrThrow({ author: writer })).resolves.toEqualTypeOf<Entry>();
+  expectTypeOf(writer.posts().findOrInitializeBy({ author: null }, { title: "x" })).resolves.toEqualTypeOf<Entry>();
+  Note.findOrCreateBy({ notable: photo, body: "x" });
+
+  // @ts-expect-error a key goes under the foreign key's attribute
+  Entry.findOrCreateBy({ author: 1 });
+  // @ts-expect-error a list is a condition, not a parent to create with
+  Entry.all().findOrInitializeBy({ author: [writer] });
+  // @ts-expect-error a record of another Model
+  Entry.findOrCreateByOrThrow({ author: entry });
+  // @ts-expect-error a hasMany is no condition
+  Writer.findOrCreateBy({ posts: entry });
+  // @ts-expect-error an attribute's value is still checked beside an association: a list is no value to create with
+  Entry.findOrCreateBy({ author: writer, title: ["x"] });
+}
+void findOrCreate;
