@@ -76,6 +76,31 @@ export default async function seed() {
     expect(ok(folder, "seed")).toBe("User\nseeded     DB (local) from src/db/seeds.ts\n");
   }, 240_000);
 
+  it("gives the Models the Worker's env, so that encrypts reads its key from .dev.vars as wrangler dev does", () => {
+    const folder = seededApp();
+    write(folder, ".dev.vars", `RECORDS_KEY=${Buffer.alloc(32, 7).toString("base64")}\n`);
+    write(folder, "src/models/user.ts", `import { encrypts } from "recordflare";
+import { ApplicationRecord } from "./application-record.js";
+
+export class User extends ApplicationRecord("users") {
+  static {
+    this.use(encrypts({ key: "RECORDS_KEY" }));
+    this.encrypts("email", { deterministic: true });
+  }
+}
+`);
+    write(folder, "src/db/seeds.ts", `import { User } from "../models/user.js";
+
+export default async function seed() {
+  await User.create({ name: "Ada", email: "ada@example.com" });
+  console.log((await User.findByOrThrow({ email: "ada@example.com" })).name);
+}
+`);
+    expect(ok(folder, "seed")).toContain("Ada\nseeded     DB (local) from src/db/seeds.ts\n");
+    const stored = spawnSync(process.execPath, [wrangler, "d1", "execute", "DB", "--local", "--json", "--command", "SELECT email FROM users"], { cwd: folder, encoding: "utf8" });
+    expect((JSON.parse(stored.stdout) as { results: { email: string }[] }[])[0]!.results[0]!.email).toMatch(/^enc1\./);
+  }, 240_000);
+
   it("a missing seeds file, or a binding the configuration lacks, is refused with what to do", () => {
     const folder = seededApp();
     const missing = run(folder, "seed");

@@ -4,7 +4,7 @@
  * wrangler's own platform proxy: the app's Models, on its real database engine, with no SQL file written.
  */
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
+import { createRequire, register } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { defineCommand } from "citty";
@@ -88,6 +88,20 @@ function checkRemoteBinding(wrangler: Wrangler, configPath: string, binding: str
   }
 }
 
+/**
+ * Node's stand-in for workerd's `cloudflare:workers`, whose `env` is the platform proxy's (the configuration's vars and
+ * the secrets of `.dev.vars`): recordflare reads a plugin's secrets there (`encrypts`' keys), as in the Worker.
+ */
+function provideWorkerEnv(env: Record<string, unknown>): void {
+  const key = "recordflare.seedEnv";
+  (globalThis as Record<symbol, unknown>)[Symbol.for(key)] = env;
+  const workersModule = `data:text/javascript,export const env = globalThis[Symbol.for("${key}")];`;
+  const hooks = `export function resolve(specifier, context, next) {
+  return specifier === "cloudflare:workers" ? { shortCircuit: true, url: ${JSON.stringify(workersModule)} } : next(specifier, context);
+}`;
+  register(`data:text/javascript,${encodeURIComponent(hooks)}`);
+}
+
 /** The `seed` command. */
 export const seedCommand = defineCommand({
   meta: {
@@ -116,6 +130,7 @@ export const seedCommand = defineCommand({
       try {
         const d1 = proxy.env[binding];
         if (!d1) throw new Error(`seed: the wrangler configuration has no binding ${JSON.stringify(binding)}`);
+        provideWorkerEnv(proxy.env);
         const { default: run } = (await import(pathToFileURL(runner).href)) as { default: (binding: unknown, env: unknown) => Promise<unknown> };
         await run(d1, proxy.env);
       } finally {
