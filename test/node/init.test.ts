@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import jsonc from "jsonc-parser";
 import { describe, expect, it } from "vitest";
+import { TESTED_COMPATIBILITY_DATE } from "../../src/cli/init/compatibility-date.js";
 import { app, ok, read, root, run } from "./helpers/cli-app.js";
 
 function write(folder: string, file: string, text: string): void {
@@ -54,7 +55,7 @@ describe("recordflare init in an empty folder", () => {
     const settings = wranglerSettings(folder);
     expect(settings.main).toBe("src/index.ts");
     expect(settings.compatibility_flags).toEqual(["nodejs_compat"]);
-    expect(settings.compatibility_date).toBe("2025-03-01");
+    expect(settings.compatibility_date).toBe("2026-11-01");
     expect(settings.d1_databases).toEqual([
       { binding: "DB", database_name: path.basename(folder).toLowerCase(), database_id: "00000000-0000-4000-8000-000000000000", migrations_dir: "migrations" },
     ]);
@@ -104,6 +105,22 @@ describe("recordflare init in an empty folder", () => {
 });
 
 describe("recordflare init: the compatibility date", () => {
+  it("is the date recordflare is tested with when package.json gets the tested wrangler and Workers Vitest integration", () => {
+    const folder = app();
+    ok(folder, "init");
+    expect(wranglerSettings(folder).compatibility_date).toBe(TESTED_COMPATIBILITY_DATE);
+    expect(read(folder, "wrangler.jsonc")).toContain("// compatibility_date: the date recordflare is tested with, which the wrangler and @cloudflare/vitest-plugin added to package.json support.");
+    // The date the library's own tests run at.
+    expect(read(root, "vitest.config.ts")).toContain(`export const compatibilityDate = "${TESTED_COMPATIBILITY_DATE}";`);
+  });
+
+  it("is one every wrangler 4 supports when package.json already names a wrangler that is not installed", () => {
+    const folder = app();
+    write(folder, "package.json", `{ "name": "blog", "devDependencies": { "wrangler": "^4.0.0" } }`);
+    ok(folder, "init");
+    expect(wranglerSettings(folder).compatibility_date).toBe("2025-03-01");
+  });
+
   it("is the newest the installed wrangler's workerd supports", () => {
     const folder = app();
     installWrangler(folder, "1.20250505.0");

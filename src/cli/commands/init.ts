@@ -43,9 +43,12 @@ export const initCommand = defineCommand({
   args: { cwd: cwdArg },
   async run({ args }) {
     const project = new Project(args.cwd);
-    const manifest = planManifest(project, workerName(path.basename(project.root)), toolVersions(project.root));
+    const versions = toolVersions(project.root);
+    const manifest = planManifest(project, workerName(path.basename(project.root)), versions);
     const name = workerName(manifest.name ?? path.basename(project.root));
-    const wrangler = planWranglerConfig(project, name, compatibilityDateFor(project.root));
+    // The tested wrangler and Workers Vitest integration, once installed, take the date recordflare is tested with.
+    const addsTestedTools = (["wrangler", "@cloudflare/vitest-plugin"] as const).every((tool) => manifest.addedTools.includes(tool) && versions.reasons[tool] === undefined);
+    const wrangler = planWranglerConfig(project, name, compatibilityDateFor(project.root, addsTestedTools));
     const database = await project.migratedDatabase(project.migrations());
     let schema: string;
     try {

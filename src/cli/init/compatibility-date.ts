@@ -12,6 +12,14 @@ import { installedPackage } from "./installed-package.js";
  */
 export const FALLBACK_COMPATIBILITY_DATE = "2025-03-01";
 
+/**
+ * The date recordflare is tested with (its vitest.config.ts), which the wrangler and Workers Vitest integration
+ * versions `init` adds to package.json support: a new project's date, as current as those tools allow. An older
+ * date changes workerd's behaviour (before 2026-03 it reports a rejection handled a microtask late as unhandled,
+ * which fails a Vitest run).
+ */
+export const TESTED_COMPATIBILITY_DATE = "2026-11-01";
+
 /** A compatibility date and where it comes from, for the command's output. */
 export interface CompatibilityDate {
   readonly date: string;
@@ -38,15 +46,20 @@ function installedWorkerds(root: string): { version: string; date: string }[] {
   });
 }
 
-/** The older of `today` and the newest date every installed workerd supports; else the fallback. */
-export function compatibilityDateFor(root: string, today: Date = new Date()): CompatibilityDate {
+/**
+ * The older of `today` and the newest date every installed workerd supports; with none installed, the tested date
+ * when `addsTestedTools` (package.json gets the tested wrangler and Workers Vitest integration), else the fallback.
+ */
+export function compatibilityDateFor(root: string, addsTestedTools: boolean, today: Date = new Date()): CompatibilityDate {
   const [workerd] = installedWorkerds(root).sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
-  const supported = workerd?.date;
-  if (workerd === undefined || supported === undefined) {
-    return { date: FALLBACK_COMPATIBILITY_DATE, source: "a date every wrangler 4 supports (wrangler was not installed when recordflare init ran)", installed: false };
-  }
   // A date after today is refused on deploy.
   const todayText = today.toISOString().slice(0, 10);
-  const date = supported < todayText ? supported : todayText;
-  return { date, source: `the newest the installed workerd ${workerd.version} supports`, installed: true };
+  const notAfterToday = (date: string) => (date < todayText ? date : todayText);
+  if (workerd !== undefined) {
+    return { date: notAfterToday(workerd.date), source: `the newest the installed workerd ${workerd.version} supports`, installed: true };
+  }
+  if (addsTestedTools) {
+    return { date: notAfterToday(TESTED_COMPATIBILITY_DATE), source: "the date recordflare is tested with, which the wrangler and @cloudflare/vitest-plugin added to package.json support", installed: false };
+  }
+  return { date: FALLBACK_COMPATIBILITY_DATE, source: "a date every wrangler 4 supports (wrangler was not installed when recordflare init ran)", installed: false };
 }

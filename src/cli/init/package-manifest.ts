@@ -7,7 +7,7 @@
 import { isPlainObject } from "../../kernel/index.js";
 import { ownPackage } from "../own-package.js";
 import { outputLine, type FileToWrite, type Project } from "../project.js";
-import { TOOLS, type ToolVersions } from "./tool-versions.js";
+import { type Tool, TOOLS, type ToolVersions } from "./tool-versions.js";
 
 /** The npm scripts `init` adds. */
 export const SCRIPTS: Readonly<Record<string, string>> = {
@@ -31,6 +31,8 @@ export interface ManifestPlan {
   readonly notes: string[];
   /** The package's name, when it has one. */
   readonly name: string | undefined;
+  /** The tools package.json gets, in the ranges `versions` gave. */
+  readonly addedTools: readonly Tool[];
 }
 
 // Adds the entries `wanted` has and `section` lacks; returns the section (a new one when there was none).
@@ -54,7 +56,7 @@ function parsedManifest(text: string): Manifest | undefined {
 }
 
 // The manifest with the type, scripts and packages it lacks, and what its line of output says about them.
-function completedManifest(manifest: Manifest, versions: ToolVersions): { completed: Manifest; changes: string[] } {
+function completedManifest(manifest: Manifest, versions: ToolVersions): { completed: Manifest; changes: string[]; added: Tool[] } {
   const changes: string[] = [];
   const completed: Manifest = { ...manifest, type: "module", scripts: withMissing(manifest.scripts, SCRIPTS) };
   if (manifest.type !== "module") {
@@ -68,7 +70,7 @@ function completedManifest(manifest: Manifest, versions: ToolVersions): { comple
     completed.devDependencies = withMissing(manifest.devDependencies, Object.fromEntries(added.map((tool) => [tool, versions.ranges[tool]])));
   }
   for (const tool of added) if (versions.reasons[tool] !== undefined) changes.push(versions.reasons[tool]);
-  return { completed, changes };
+  return { completed, changes, added };
 }
 
 // The changes, said in one note; none when there are none.
@@ -84,23 +86,23 @@ export function planManifest(project: Project, name: string, versions: ToolVersi
   const file = "package.json";
   const original = project.read(file);
   if (original === undefined) {
-    const { completed, changes } = completedManifest({ name, private: true, type: "module" }, versions);
-    return { file: { path: file, text: `${JSON.stringify(completed, null, 2)}\n`, note: joined(changes) }, notes: versions.upgrades, name: undefined };
+    const { completed, changes, added } = completedManifest({ name, private: true, type: "module" }, versions);
+    return { file: { path: file, text: `${JSON.stringify(completed, null, 2)}\n`, note: joined(changes) }, notes: versions.upgrades, name: undefined, addedTools: added };
   }
   const manifest = parsedManifest(original);
   if (manifest === undefined) {
-    return { file: undefined, notes: [outputLine("skip", file, "not a JSON object npm can read; left as it is")], name: undefined };
+    return { file: undefined, notes: [outputLine("skip", file, "not a JSON object npm can read; left as it is")], name: undefined, addedTools: [] };
   }
   const notes = Object.entries(SCRIPTS)
     .filter(([script, command]) => manifest.scripts !== undefined && script in manifest.scripts && manifest.scripts[script] !== command)
     .map(([script, command]) => outputLine("skip", file, `script ${script} is kept; recordflare's would be \`${command}\``));
   notes.push(...versions.upgrades);
-  const { completed, changes } = completedManifest(manifest, versions);
+  const { completed, changes, added } = completedManifest(manifest, versions);
   const packageName = typeof manifest.name === "string" ? manifest.name : undefined;
   // Nothing missing: the file is left byte for byte as it is.
   if (JSON.stringify(completed) === JSON.stringify(manifest)) {
-    return { file: undefined, notes: [outputLine("identical", file), ...notes], name: packageName };
+    return { file: undefined, notes: [outputLine("identical", file), ...notes], name: packageName, addedTools: [] };
   }
   const indent = /^\{\r?\n([ \t]+)"/.exec(original)?.[1] ?? 2;
-  return { file: { path: file, text: `${JSON.stringify(completed, null, indent)}\n`, note: joined(changes) }, notes, name: packageName };
+  return { file: { path: file, text: `${JSON.stringify(completed, null, indent)}\n`, note: joined(changes) }, notes, name: packageName, addedTools: added };
 }
