@@ -97,10 +97,14 @@ function fromBase64(text: string): Uint8Array {
   return Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (char) => char.charCodeAt(0));
 }
 
+/** What to do about a missing key: the newest is made anew, a previous one is the key that wrote older rows. */
+const NEW_KEY = "make one with openssl rand -base64 32, then npx wrangler secret put";
+const PREVIOUS_KEY = "give it the key that wrote older rows, or take it out of previousKeys";
+
 /** The 32 bytes of a key given in base64; `EncryptionError` for anything else, without showing it. */
-function keyBytes(secret: unknown, where: string, source: string): Uint8Array {
+function keyBytes(secret: unknown, where: string, source: string, fix: string): Uint8Array {
   if (typeof secret !== "string" || secret.trim() === "") {
-    throw new EncryptionError(`${where}: no encryption key: ${source} is not set (make one with openssl rand -base64 32, then npx wrangler secret put)`);
+    throw new EncryptionError(`${where}: no encryption key: ${source} is not set (${fix})`);
   }
   let bytes: Uint8Array | undefined;
   try {
@@ -129,8 +133,8 @@ async function deriveKey(bytes: Uint8Array): Promise<DerivedKey> {
 // Derived once per secret: WebCrypto's derivations are the dear part, and a Worker's secrets do not change.
 const derivedKeys = /* @__PURE__ */ new Map<string, Promise<DerivedKey>>();
 
-function derivedKey(secret: unknown, where: string, source: string): Promise<DerivedKey> {
-  const bytes = keyBytes(secret, where, source);
+function derivedKey(secret: unknown, where: string, source: string, fix = NEW_KEY): Promise<DerivedKey> {
+  const bytes = keyBytes(secret, where, source, fix);
   const text = (secret as string).trim();
   let derived = derivedKeys.get(text);
   if (!derived) derivedKeys.set(text, (derived = deriveKey(bytes)));
@@ -144,8 +148,8 @@ async function keyringOf(options: EncryptsOptions, where: string): Promise<Keyri
   const newest = typeof key === "string" ? derivedKey(env[key], where, `env.${key}`) : derivedKey(key(env), where, "the key function's key");
   const previous =
     typeof previousKeys === "function"
-      ? [...previousKeys(env)].map((secret, index) => derivedKey(secret, where, `previousKeys[${index}]`))
-      : previousKeys.map((name) => derivedKey(env[name], where, `env.${name}`));
+      ? [...previousKeys(env)].map((secret, index) => derivedKey(secret, where, `previousKeys[${index}]`, PREVIOUS_KEY))
+      : previousKeys.map((name) => derivedKey(env[name], where, `env.${name}`, PREVIOUS_KEY));
   const [first, ...rest] = await Promise.all([newest, ...previous]);
   return [first!, ...rest];
 }

@@ -618,6 +618,13 @@ describe("encrypts: refusals", () => {
     const missing = await rejectionOf(Person.create({ name: "b", note: "x" }));
     expect(missing).toBeInstanceOf(EncryptionError);
     expect(missing.message).toMatch(/^Person\.note: no encryption key/);
+    // A previous key is not made anew: the message says to give the one that wrote older rows, or to drop it.
+    keys.current = KEY_A;
+    keys.previous = [undefined];
+    expect((await rejectionOf(Person.create({ name: "b", note: "x" }))).message).toBe(
+      "Person.note: no encryption key: previousKeys[0] is not set (give it the key that wrote older rows, or take it out of previousKeys)",
+    );
+    keys.previous = [];
     keys.current = "c2hvcnQ=";
     expect((await rejectionOf(Person.find(person.id))).message).toMatch(/^Person\.(email|note): the encryption key in the key function's key is not 32 bytes/);
 
