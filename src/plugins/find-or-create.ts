@@ -52,7 +52,8 @@ function findOr(method: string, make: Make) {
     }
     const narrowed = this.where(attributes as never, method);
     const found = await narrowed.take();
-    return found ?? (narrowed[make] as (attributes: object) => unknown)({ ...values, ...extra });
+    // Awaited here, so that a create refused as it builds is handled at once, not a microtask after its rejection.
+    return found ?? (await (narrowed[make] as (attributes: object) => unknown)({ ...values, ...extra }));
   };
 }
 
