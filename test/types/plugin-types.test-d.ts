@@ -24,6 +24,10 @@ declare module "../../src/plugin.js" {
     /** `all().chronological()`. */
     chronological<M extends AnyModel>(this: M): RelationOf<M>;
   }
+  interface PluginRecordMethods<A> {
+    /** A wrapper of `destroy` (definePlugin's `wrap`) that also takes a reason: an overload of the kernel's. */
+    destroy(reason: string): Promise<this | false>;
+  }
 }
 
 class Note extends Model({ id: "integer", body: "string", createdAt: "datetime" }) {
@@ -37,6 +41,13 @@ expectTypeOf(Note.where({ body: "x" }).chronological().pinned().paginate).toBeFu
 expectTypeOf(await Note.chronological().toArray()).toEqualTypeOf<Note[]>();
 // @ts-expect-error a merged method takes what it declares
 Note.chronological(1);
+
+// A record method a plugin wraps with another signature is an overload beside the kernel's, as a static's is.
+const note = Note.build({ body: "x" });
+expectTypeOf(note.destroy("spam")).toEqualTypeOf<Promise<Note | false>>();
+expectTypeOf(note.destroy()).toEqualTypeOf<Promise<Note | false>>();
+// @ts-expect-error neither overload takes a number
+note.destroy(1);
 
 /**
  * A `write:plan` hook gets the plan typed: it reads the values and rows written, pushes `sql` fragments to `where`,

@@ -13,8 +13,13 @@ export interface PluginRecordMethods<A> {}
  */
 export interface KernelRecordMethods<A> {}
 
-/** The methods every record has, typed for its attributes `A`: the kernel's (on `Base`) and those plugins add. */
-export interface RecordMethods<A> extends KernelRecordMethods<A>, PluginRecordMethods<A> {}
+/**
+ * The methods every record has, typed for its attributes `A`: the kernel's (on `Base`) and those plugins add. An
+ * intersection, not an interface extending both, so that a plugin declaring a method the kernel has (a wrapper of
+ * `destroy` taking a reason) adds an overload, tried first, as `PluginStatics` does for statics; extending both
+ * would make the two declarations conflict, an error `skipLibCheck` hides while dropping the plugin's.
+ */
+export type RecordMethods<A> = PluginRecordMethods<A> & KernelRecordMethods<A>;
 
 /** A record of attributes `A`: its attributes as properties, plus the record methods. */
 export type RecordOf<A> = RecordMethods<A> & A;
