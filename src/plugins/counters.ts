@@ -106,11 +106,11 @@ function rowsOf(model: CountingModel, ids: unknown, where: Where): Relation {
 }
 
 /** The rows and values of `updateCounters`, checked, given to `write` (sent, or made a Statement). */
-function counterWrite<T>(model: CountingModel, ids: unknown, counters: unknown, options: UpdateCountersOptions | undefined, method: string, write: (rows: Relation, values: Record<string, unknown>) => T): T {
+function counterWrite<T>(model: CountingModel, ids: unknown, counters: unknown, options: UpdateCountersOptions | undefined, method: string, write: (rows: Relation, values: Record<string, unknown>, method: string) => T): T {
   const where = `${model.name}.${method}`;
   const resolved = model.all().model;
   const values = counterValues(resolved, counters, touchedAttributes(resolved, options, where), new Date(), where);
-  return write(rowsOf(model, ids, where), values);
+  return write(rowsOf(model, ids, where), values, where);
 }
 
 /**
@@ -170,7 +170,7 @@ async function addAndSave(record: CountedRecord, name: unknown, by: unknown, sig
   const delta = counter.value - Number(attributeWas(record, counter.name) ?? 0);
   const touched = touchedAttributes(resolved, options, where);
   const now = new Date();
-  const changed = await updateAllWrite(rowsOf(model, key, where), counterValues(resolved, { [counter.name]: delta }, touched, now, where));
+  const changed = await updateAllWrite(rowsOf(model, key, where), counterValues(resolved, { [counter.name]: delta }, touched, now, where), where);
   if (changed === 0) throw new RecordNotFound(`${where}: ${model.name} with ${resolved.primaryKey.name} ${previewText(key)} has no row to change (gone, or out of reach)`);
   const saved: [string, unknown][] = [[counter.name, counter.value], ...touched.map((each): [string, unknown] => [each.name, now])];
   for (const [attribute, value] of saved) {

@@ -593,3 +593,58 @@ describe("plan.before and plan.after", () => {
     expect(() => PlannedDocument.toDeleteAll()).toThrow(new TypeError("PlannedDocument: plan.after takes a function of the written rows returning an sql fragment"));
   });
 });
+
+/** The writes a plan hook saw on the sections' table: each plan's operation and method. */
+const sectionPlans: Array<Pick<WritePlan, "operation" | "method">> = [];
+
+/** Sections (migration 0070) that a document's `remove` and `set` delete (`dependent: "deleteAll"`). */
+class RemovableSection extends Model({ id: "integer", lockedDocumentId: { type: "integer", null: false }, heading: { type: "string", null: false } }) {
+  static override tableName = "locked_sections";
+  static override binding = "DB";
+  static {
+    installWritePlans();
+    this.hook("write:plan", ({ operation, method }) => void sectionPlans.push({ operation, method }));
+  }
+}
+
+class SectionedDocument extends Model({ id: "integer", title: { type: "string", null: false }, lockVersion: "integer" }) {
+  static override tableName = "locked_documents";
+  static override binding = "DB";
+  sections = hasMany(RemovableSection, { foreignKey: "lockedDocumentId", dependent: "deleteAll" });
+}
+
+describe("plan.method: the method asked, where the operation does not tell it", () => {
+  it("names the counters' method, whose UPDATE is an updateAll", async () => {
+    const document = await PlannedDocument.createOrThrow({ title: "Counted" });
+    pipeline.rows = [];
+    await PlannedDocument.updateCounters(document.id, { lockVersion: 1 });
+    await batch([PlannedDocument.toUpdateCounters(document.id, { lockVersion: 1 })]);
+    await document.incrementAndSave("lockVersion");
+    await document.decrementAndSave("lockVersion");
+    await PlannedDocument.where({ id: document.id }).updateAll({ title: "Bulk" });
+    expect(pipeline.rows.map(({ operation, method }) => [operation, method])).toEqual([
+      ["updateAll", "PlannedDocument.updateCounters"],
+      ["updateAll", "PlannedDocument.toUpdateCounters"],
+      ["updateAll", "PlannedDocument#incrementAndSave"],
+      ["updateAll", "PlannedDocument#decrementAndSave"],
+      ["updateAll", undefined],
+    ]);
+  });
+
+  it("names the association method whose writes are planned as a destroy's dependents' are", async () => {
+    const document = await SectionedDocument.createOrThrow({ title: "Sectioned" });
+    const [first, second, third] = await Promise.all(["a", "b", "c"].map((heading) => document.sections().create({ heading })));
+    sectionPlans.length = 0;
+    await document.sections().remove(first!);
+    await document.sections().set([second!]);
+    await document.sections().setIds([]);
+    await document.destroy();
+    expect(sectionPlans).toEqual([
+      { operation: "deleteDependents", method: "SectionedDocument.sections.remove" },
+      { operation: "deleteDependents", method: "SectionedDocument.sections.set" },
+      { operation: "deleteDependents", method: "SectionedDocument.sections.setIds" },
+      { operation: "deleteDependents", method: undefined },
+    ]);
+    expect(third!.id).toBeGreaterThan(0);
+  });
+});

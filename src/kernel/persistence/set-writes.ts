@@ -126,7 +126,7 @@ const isFragment = (value: unknown) => typeof value === "object" && value !== nu
  * The plan of `updateAll`: the attributes, cast, but an `sql` fragment kept as it is (the database computes that
  * value: `sql\`${column("score")} + 1\``); `TypeError` for anything but a non-empty plain object of them.
  */
-function updateAllPlan(relation: Relation, attributes: Record<string, unknown>): PlannedWrite {
+function updateAllPlan(relation: Relation, attributes: Record<string, unknown>, method: string | undefined): PlannedWrite {
   const model = relation.model;
   if (!isPlainObject(attributes)) throw argumentError(`${model.name}.updateAll`, "a plain object of attribute values", attributes);
   const entries = Object.entries(attributes);
@@ -136,7 +136,9 @@ function updateAllPlan(relation: Relation, attributes: Record<string, unknown>):
     const attribute = attributeNamed(model, name);
     values.set(attribute.name, isFragment(value) ? value : castValue(model, attribute, value));
   }
-  return new PlannedWrite(model, "updateAll", "update", undefined, values);
+  const plan = new PlannedWrite(model, "updateAll", "update", undefined, values);
+  plan.method = method;
+  return plan;
 }
 
 /** The Statement of a planned `updateAll` or `deleteAll` of the rows a Relation, prepared already, matches. */
@@ -156,19 +158,20 @@ function setWriteNow(given: Relation, plan: PlannedWrite, purpose: SetPurpose, m
  * The UPDATE of `updateAll`: sets the attributes, cast (an `sql` fragment is computed by the database), on every row
  * the Relation matches; reads the rows changed. Sync, so the `write:prepare` stage does not run (see
  * `updateAllWrite`), and a `relation:prepare` hook that must await work is refused. Plugin API: the bulk-writes
- * plugin's `toUpdateAll` builds it, with no validation or callback. Throws `TypeError` for anything but a non-empty
- * plain object of attribute values.
+ * plugin's `toUpdateAll` builds it, with no validation or callback; `method` names another method that asked for it
+ * (`WritePlan.method`: `Post.toUpdateCounters`). Throws `TypeError` for anything but a non-empty plain object of
+ * attribute values.
  */
-export function updateAllStatement(given: Relation, attributes: Record<string, unknown>): Statement<number> {
-  return setWriteNow(given, planWrite(updateAllPlan(given, attributes)), "updateAll", "toUpdateAll()", "use await updateAll(...) instead");
+export function updateAllStatement(given: Relation, attributes: Record<string, unknown>, method?: string): Statement<number> {
+  return setWriteNow(given, planWrite(updateAllPlan(given, attributes, method)), "updateAll", "toUpdateAll()", "use await updateAll(...) instead");
 }
 
 /**
  * Runs `updateAll` after the `write:prepare` stage; resolves to the rows changed, 0 on `none()` without a query (its
- * input checked all the same). Plugin API (bulk writes).
+ * input checked all the same). Plugin API (bulk writes; counters, whose `method` the plan names).
  */
-export async function updateAllWrite(relation: Relation, attributes: Record<string, unknown>): Promise<number> {
-  return runSetWrite(relation, prepareAndPlan(updateAllPlan(relation, attributes)), "updateAll");
+export async function updateAllWrite(relation: Relation, attributes: Record<string, unknown>, method?: string): Promise<number> {
+  return runSetWrite(relation, prepareAndPlan(updateAllPlan(relation, attributes, method)), "updateAll");
 }
 
 /**
@@ -201,10 +204,11 @@ export async function deleteAllWrite(relation: Relation): Promise<number> {
 
 /**
  * Plans a set-based write of a destroy's dependents (`nullify`'s UPDATE of `values`, or the DELETE of the rows
- * reached) through the `write:prepare` and `write:plan` hooks; compile it with `setWriteStatement`. Plugin API
- * (associations).
+ * reached) through the `write:prepare` and `write:plan` hooks; compile it with `setWriteStatement`. `method` names
+ * the association method that asked for it, when no destroy did (`WritePlan.method`). Plugin API (associations).
  */
-export function dependentsWritePlan(model: ResolvedModel, operation: "nullify" | "deleteDependents", values?: ReadonlyMap<string, unknown>): WritePlan | Promise<WritePlan> {
-  const kind = operation === "nullify" ? "update" : "delete";
-  return prepareAndPlan(new PlannedWrite(model, operation, kind, undefined, new Map(values)));
+export function dependentsWritePlan(model: ResolvedModel, operation: "nullify" | "deleteDependents", values?: ReadonlyMap<string, unknown>, method?: string): WritePlan | Promise<WritePlan> {
+  const plan = new PlannedWrite(model, operation, operation === "nullify" ? "update" : "delete", undefined, new Map(values));
+  plan.method = method;
+  return prepareAndPlan(plan);
 }

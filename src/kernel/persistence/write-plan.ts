@@ -10,6 +10,8 @@ export class PlannedWrite<R = any> implements WritePlan<R> {
   readonly where: SqlFragment[] = [];
   expectedChanges: number | undefined = undefined;
   prepared = false;
+  /** The method asked, where the operation does not tell it (see `WritePlan.method`). */
+  method: string | undefined;
   /** @internal */ befores: (() => SqlFragment)[] | undefined;
   /** @internal */ afters: WriteExtra[] | undefined;
 

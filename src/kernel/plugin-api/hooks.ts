@@ -105,6 +105,13 @@ export interface WritePlan<R = any> {
   readonly model: ResolvedModel;
   readonly operation: WriteOperation;
   /**
+   * The method the app called, as error messages name it, where `operation` does not tell it: the counters' UPDATE
+   * (`Post.updateCounters`, `Post.toUpdateCounters`, `Post#incrementAndSave`, `Post#decrementAndSave`, each an
+   * `updateAll`) and the set-based writes of an association's `remove`, `set` and `setIds` (`Post.comments.remove`,
+   * planned as a destroy's `nullify` or `deleteDependents` are); undefined for the others.
+   */
+  readonly method: string | undefined;
+  /**
    * The statement. A hook may turn a destroy's `"delete"` into an `"update"` of `values` (soft delete: the record
    * still ends destroyed); no other change of kind is allowed.
    */

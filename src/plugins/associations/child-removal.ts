@@ -28,15 +28,16 @@ export function notNullableKey(association: ResolvedAssociation): string | undef
 /**
  * The writes that remove the children `rows` selects, by `removalOf`: the destroy of each of `destroyed` (the
  * records of those rows, read before), else one set-based DELETE or UPDATE. All are planned writes, so a counter
- * cache on the child's `belongsTo` takes them off their parent in the same batch.
+ * cache on the child's `belongsTo` takes them off their parent in the same batch; `method` (`Post.comments.remove`)
+ * is what their plans name as asking.
  */
-export async function removalWrites(association: ResolvedAssociation, rows: Relation, destroyed: readonly Loaded[]): Promise<BatchItem[]> {
+export async function removalWrites(association: ResolvedAssociation, rows: Relation, destroyed: readonly Loaded[], method?: string): Promise<BatchItem[]> {
   switch (removalOf(association)) {
     case "destroy":
       return destroyed.map((child) => child.toDestroy());
     case "delete":
-      return [await writeChildren(rows, "deleteDependents")];
+      return [await writeChildren(rows, "deleteDependents", undefined, method)];
     case "nullify":
-      return [await writeChildren(rows, "nullify", new Map(Object.entries(detachedKeys(association))))];
+      return [await writeChildren(rows, "nullify", new Map(Object.entries(detachedKeys(association))), method)];
   }
 }

@@ -201,7 +201,7 @@ async function replace(writes: Writing, children: readonly Loaded[], left: Relat
   if (removalOf(writes.association) === "nullify" && read !== undefined && read.length > 0) {
     throw notNullRefusal(writes, read[0]!, "left out", ", or keep them in the list");
   }
-  const removals = read?.length === 0 ? [] : await removalWrites(writes.association, left, read ?? []);
+  const removals = read?.length === 0 ? [] : await removalWrites(writes.association, left, read ?? [], writes.where);
   const restore = pointAtOwner(writes, children);
   await writeBatch(writes, () => [...removals, ...children.filter((child) => joinsOwner(writes, child)).map((child) => child.toSave())], restore);
   holdChildren(writes, children);
@@ -280,7 +280,7 @@ async function removeRows(writes: Writing, children: readonly Loaded[]): Promise
   if (removal === "nullify" && notNullableKey(association) !== undefined) throw notNullRefusal(writes, children[0]!, "removed");
   const before = cachedCount(owner, association);
   const rows = childRows(owner, association).where({ [primaryKeyOf(association.target).name]: children.map((child) => childKey(writes, child)) });
-  const items = await removalWrites(association, rows, children);
+  const items = await removalWrites(association, rows, children, writes.where);
   await writeBatch(writes, () => items, () => {});
   if (removal === "nullify") {
     for (const child of children) for (const name of Object.keys(detachedKeys(association))) writeStoredAttribute(child, name, null);
