@@ -81,6 +81,7 @@ export { defineRelationMethod, pluginRelationOf, relationOf } from "./relations/
 export {
   type AppliedDefaultScope,
   appliedDefaultScopes,
+  applyDefaultScopes,
   DEFAULT_SCOPE,
   declareDefaultScope,
   type DefaultScopeDeclaration,

@@ -3,6 +3,7 @@ import {
   type AnyModel,
   type AppliedDefaultScope,
   appliedDefaultScopes,
+  applyDefaultScopes,
   argumentError,
   compileConditions,
   type Condition,
@@ -141,6 +142,7 @@ export const defaultScopes = definePlugin({
   name: "defaultScopes",
   setup(base: Function & { defaultScope?: unknown }) {
     installRelationChecks();
+    applyDefaultScopes(base);
     base.defaultScope = function defaultScope(this: Function, body: unknown) {
       if (typeof body !== "function") throw argumentError(`${this.name}.defaultScope`, "a function of the Relation", body);
       declareDefaultScope(this, { body: body as DefaultScopeDeclaration["body"] });

@@ -1,4 +1,4 @@
-import { attributesOf, declareDefaultScope, definePlugin, installWritePlans, InvalidModel, refuseExtraArguments, type Relation, withoutDefaultScope } from "../kernel/index.js";
+import { attributesOf, declareDefaultScope, definePlugin, installWritePlans, refuseExtraArguments, type Relation, withoutDefaultScope } from "../kernel/index.js";
 
 const DELETED_AT = "deletedAt";
 /** The name of the default scope the plugin declares, by which `withDeleted()` lifts it alone. */
@@ -29,10 +29,7 @@ export const softDelete = definePlugin({
       return withoutDefaultScope(this, SCOPE).whereNot({ [DELETED_AT]: null });
     },
   },
-  setup(model: Function & { defaultScope?: unknown }) {
-    if (typeof model.defaultScope !== "function") {
-      throw new InvalidModel(`${model.name}.use: softDelete narrows queries with a default scope; register the defaultScopes plugin first`);
-    }
+  setup(model: Function) {
     installWritePlans();
     declareDefaultScope(model, { name: SCOPE, body: (q) => q.where({ [DELETED_AT]: null }), appliesTo: hasDeletedAt, reload: false });
     Object.defineProperty(model.prototype, "restore", {

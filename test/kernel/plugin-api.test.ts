@@ -1,8 +1,8 @@
 /** The plugin API as the guide describes it: per-Model state, the plugin API table, smaller bundles, and the soft delete and audit log examples. */
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { ActiveRecord, Base, batch, belongsTo, combining, defineApplicationRecord, hasMany, idGeneration, IncompatibleRelation, InvalidModel, Model, RecordNotDestroyed, RecordNotUnique, sql, column, timestamps, withDatabase, softDelete } from "../../src/index.js";
-import { declareModelState, definePlugin, type PluginMethod, anyMatch, castAs, countOf, countStatement, isPlainObject, joinSelect, ParamWriter, prepareRelationNow, readAsCondition, selectParts, subquery } from "../../src/plugin.js";
+import { ActiveRecord, Base, batch, belongsTo, combining, defineApplicationRecord, hasMany, idGeneration, IncompatibleRelation, InvalidModel, Model, RecordNotDestroyed, RecordNotUnique, sql, column, timestamps, withDatabase, softDelete, defaultScopes } from "../../src/index.js";
+import { declareDefaultScope, declareModelState, definePlugin, type PluginMethod, anyMatch, castAs, countOf, countStatement, isPlainObject, joinSelect, ParamWriter, prepareRelationNow, readAsCondition, selectParts, subquery } from "../../src/plugin.js";
 import { resetDatabase } from "../helpers/db.js";
 import { attrReadonly, readonlyAttributes } from "../helpers/guide-plugins.js";
 import { rejectionOf } from "../helpers/errors.js";
@@ -221,6 +221,38 @@ describe("guide: Smaller bundles", () => {
     expect((await either.order({ name: "asc" }).toArray()).map((u) => u.name)).toEqual(["a", "c"]);
     expect((await Combined.where({ age: [1, 2] }).merge(Combined.where({ name: "b" })).toArray()).map((u) => u.name)).toEqual(["b"]);
     expect(() => Combined.all().merge(Bare.all() as never)).toThrow(IncompatibleRelation);
+  });
+
+  it("a plugin's default scope (declareDefaultScope) without the defaultScopes plugin is refused, not silently never applied", () => {
+    const hidingArchived = definePlugin({
+      name: "hiding-archived",
+      setup(model) {
+        declareDefaultScope(model, { name: "hidingArchived", body: (q) => q.where({ age: null }) });
+      },
+    });
+    expect(() => {
+      class KernelBase extends Base {
+        static {
+          this.use(hidingArchived);
+        }
+      }
+      return KernelBase;
+    }).toThrow(
+      new InvalidModel(
+        "KernelBase: the default scope hidingArchived would narrow no query; register the defaultScopes plugin on KernelBase or above it first",
+      ),
+    );
+    class ScopingBase extends Base {
+      static {
+        this.use(defaultScopes);
+      }
+    }
+    class Scoped extends ScopingBase {
+      static {
+        this.use(hidingArchived);
+      }
+    }
+    expect(Scoped.name).toBe("Scoped");
   });
 });
 

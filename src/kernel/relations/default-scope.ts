@@ -3,6 +3,7 @@
  * every query with them and gives Models `defaultScope` and `unscoped`) shares with a plugin built on one (soft
  * delete). The kernel compiles none of this itself.
  */
+import { InvalidModel } from "../errors.js";
 import type { Condition } from "../sql/conditions.js";
 import { declareModelState, modelState } from "../records/declaration.js";
 import { defineModelState } from "../plugin-api/plugin.js";
@@ -39,11 +40,32 @@ const DECLARED = defineModelState<DefaultScopeDeclaration[]>("defaultScopes", ()
 /** Each Model's default scopes that apply to it, read once its declaration is fixed. */
 const applicable = new WeakMap<Function, readonly DefaultScopeDeclaration[]>();
 
+/** The classes the plugin that applies default scopes (`defaultScopes`) is registered on. */
+const applying = new WeakSet<Function>();
+
+/**
+ * Marks the class a plugin that applies default scopes is registered on (in its `setup`), so that default scopes may
+ * be declared there and below. Plugin API: the `defaultScopes` plugin marks its classes.
+ */
+export function applyDefaultScopes(model: Function): void {
+  applying.add(model);
+}
+
+/** Whether default scopes of `model` would narrow its queries: the class or one above it is marked. */
+function appliesDefaultScopes(model: Function): boolean {
+  for (let above = model; typeof above === "function"; above = Object.getPrototypeOf(above)) if (applying.has(above)) return true;
+  return false;
+}
+
 /**
  * Declares a default scope on a Model or base class (in a `static {}` block or a plugin's `setup`), so that Models
- * below inherit it; one of the same `name` replaces it. Plugin API: the `defaultScopes` plugin evaluates them.
+ * below inherit it; one of the same `name` replaces it. Plugin API: the `defaultScopes` plugin evaluates them; where
+ * it is not registered (on the class or above it), `InvalidModel`, as the scope would silently narrow no query.
  */
 export function declareDefaultScope(model: Function, declared: DefaultScopeDeclaration): void {
+  if (!appliesDefaultScopes(model)) {
+    throw new InvalidModel(`${model.name}: the default scope${declared.name ? ` ${declared.name}` : ""} would narrow no query; register the defaultScopes plugin on ${model.name} or above it first`);
+  }
   const list = declareModelState(model, DECLARED);
   const index = declared.name === undefined ? -1 : list.findIndex((each) => each.name === declared.name);
   if (index === -1) list.push(declared);
