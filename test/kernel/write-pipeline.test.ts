@@ -613,6 +613,23 @@ class SectionedDocument extends Model({ id: "integer", title: { type: "string", 
   sections = hasMany(RemovableSection, { foreignKey: "lockedDocumentId", dependent: "deleteAll" });
 }
 
+/** Attachments whose destroy a hook watches (migration 0070), so that a destroy reads its dependents' records first. */
+class WatchedAttachment extends Model({ id: "integer", trashableArticleId: { type: "integer", null: false }, name: { type: "string", null: false } }) {
+  static override tableName = "trashable_attachments";
+  static override binding = "DB";
+  static {
+    this.hook("record:beforeDestroy", () => {});
+  }
+}
+
+/** A document whose destroy reads its dependents (a child with destroy hooks), then deletes its sections by one statement. */
+class WatchedSectionedDocument extends Model({ id: "integer", title: { type: "string", null: false }, lockVersion: "integer" }) {
+  static override tableName = "locked_documents";
+  static override binding = "DB";
+  sections = hasMany(RemovableSection, { foreignKey: "lockedDocumentId", dependent: "deleteAll" });
+  attachments = hasMany(WatchedAttachment, { foreignKey: "trashableArticleId", dependent: "destroy" });
+}
+
 describe("plan.method: the method asked, where the operation does not tell it", () => {
   it("names the counters' method, whose UPDATE is an updateAll", async () => {
     const document = await PlannedDocument.createOrThrow({ title: "Counted" });
@@ -631,7 +648,7 @@ describe("plan.method: the method asked, where the operation does not tell it", 
     ]);
   });
 
-  it("names the association method whose writes are planned as a destroy's dependents' are", async () => {
+  it("names the association method whose writes are planned as a destroy's dependents' are, and the destroy of theirs", async () => {
     const document = await SectionedDocument.createOrThrow({ title: "Sectioned" });
     const [first, second, third] = await Promise.all(["a", "b", "c"].map((heading) => document.sections().create({ heading })));
     sectionPlans.length = 0;
@@ -643,8 +660,13 @@ describe("plan.method: the method asked, where the operation does not tell it", 
       { operation: "deleteDependents", method: "SectionedDocument.sections.remove" },
       { operation: "deleteDependents", method: "SectionedDocument.sections.set" },
       { operation: "deleteDependents", method: "SectionedDocument.sections.setIds" },
-      { operation: "deleteDependents", method: undefined },
+      { operation: "deleteDependents", method: "SectionedDocument#destroy" },
     ]);
     expect(third!.id).toBeGreaterThan(0);
+    const watched = await WatchedSectionedDocument.createOrThrow({ title: "Watched" });
+    await watched.sections().create({ heading: "d" });
+    sectionPlans.length = 0;
+    await watched.destroy();
+    expect(sectionPlans).toEqual([{ operation: "deleteDependents", method: "WatchedSectionedDocument#destroy" }]);
   });
 });

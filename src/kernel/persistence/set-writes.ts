@@ -205,7 +205,7 @@ export async function deleteAllWrite(relation: Relation): Promise<number> {
 /**
  * Plans a set-based write of a destroy's dependents (`nullify`'s UPDATE of `values`, or the DELETE of the rows
  * reached) through the `write:prepare` and `write:plan` hooks; compile it with `setWriteStatement`. `method` names
- * the association method that asked for it, when no destroy did (`WritePlan.method`). Plugin API (associations).
+ * the method that asked for it (`WritePlan.method`: `Post#destroy`, `Post.comments.remove`). Plugin API (associations).
  */
 export function dependentsWritePlan(model: ResolvedModel, operation: "nullify" | "deleteDependents", values?: ReadonlyMap<string, unknown>, method?: string): WritePlan | Promise<WritePlan> {
   const plan = new PlannedWrite(model, operation, operation === "nullify" ? "update" : "delete", undefined, new Map(values));

@@ -6,7 +6,7 @@ import { databaseOfRelation, dependentsWritePlan, prepareRelation, type Relation
  * (`deleteDependents`, `nullify`), so that plugins treat every such write alike: a soft delete stamps the rows,
  * counter caches take them off their parents in the same batch. Never a bulk `deleteAll` or `updateAll`, which
  * skip counters, as in Rails. The rows are prepared (`relation:prepare`) as those of `updateAll` and `deleteAll` are.
- * `method` names the association method asking, when no destroy does (`WritePlan.method`).
+ * `method` names the method asking (`WritePlan.method`: `Post#destroy`, `Post.comments.remove`).
  */
 export async function writeChildren(rows: Relation, operation: "deleteDependents" | "nullify", values?: ReadonlyMap<string, unknown>, method?: string): Promise<Statement<number>> {
   const purpose = operation === "nullify" ? "updateAll" : "deleteAll";

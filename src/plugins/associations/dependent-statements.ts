@@ -230,7 +230,7 @@ export async function writeReached(reach: TreeReach, { nodes, keepsAnchorsOf }: 
   const parents = nodes.flatMap((node) => node.parents);
   const nullifies = first.dependent === "nullify";
   const values = nullifies ? new Map(Object.entries(detachedKeys(first.association))) : undefined;
-  const plan = await dependentsWritePlan(target.model, nullifies ? "nullify" : "deleteDependents", values);
+  const plan = await dependentsWritePlan(target.model, nullifies ? "nullify" : "deleteDependents", values, `${reach.owner.constructor.name}#destroy`);
   const recursive = reach.tree.recursive && (keepsAnchorsOf !== undefined || parents.some((parent) => parent !== OWNER));
   return setWriteStatement(plan, {
     prefix: (params) => (recursive ? recursiveClause(reach, params) : ""),

@@ -142,7 +142,7 @@ function refuse(owner: Owner, association: ResolvedAssociation): never {
 }
 
 const deleteRows: Strategy = async ({ owner, association, batch }) => {
-  batch.push(await writeChildren(childRows(owner, association), "deleteDependents"));
+  batch.push(await writeChildren(childRows(owner, association), "deleteDependents", undefined, `${owner.constructor.name}#destroy`));
 };
 
 const STRATEGIES: Record<Dependent, Strategy> = {
@@ -153,7 +153,7 @@ const STRATEGIES: Record<Dependent, Strategy> = {
   deleteAll: deleteRows,
   delete: deleteRows,
   async nullify({ owner, association, batch }) {
-    batch.push(await writeChildren(childRows(owner, association), "nullify", new Map(Object.entries(detachedKeys(association)))));
+    batch.push(await writeChildren(childRows(owner, association), "nullify", new Map(Object.entries(detachedKeys(association))), `${owner.constructor.name}#destroy`));
   },
   // One query that reads a row at most, as Rails' exists?: the children are not loaded to be counted.
   async restrictWithError({ owner, association, found }) {
