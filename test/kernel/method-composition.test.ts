@@ -1,14 +1,14 @@
 /** Plugins composing methods: wrappers of Relation, static and record methods all run, each calling the one before; providing a method twice is refused. */
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { ActiveRecord, auditLog, defineApplicationRecord, InvalidModel, multiTenancy, RecordNotSaved, withDatabase, withTenant } from "../../src/index.js";
+import { ActiveRecord, auditLog, defineApplicationRecord, hasMany, InvalidModel, multiTenancy, RecordNotSaved, withDatabase, withTenant } from "../../src/index.js";
 import { definePlugin, type Plugin } from "../../src/plugin.js";
 import { resetDatabase } from "../helpers/db.js";
 import { rejectionOf, thrown } from "../helpers/errors.js";
 import { frozenInBulk } from "../helpers/guide-plugins.js";
 import { listen } from "../helpers/queries.js";
 import { auditedSchema } from "../models/audited-tables.js";
-import { ApplicationRecord } from "../models/fixtures.js";
+import { ApplicationRecord, schema } from "../models/fixtures.js";
 
 beforeEach(resetDatabase);
 
@@ -205,6 +205,34 @@ describe("wrapping record methods and statics", () => {
     const ada = await User.create({ name: " ada " });
     expect(log).toEqual(["shouts  ada ", "trims  ADA ", "saved true"]);
     expect((await User.find(ada.id)).name).toBe("ADA");
+  });
+
+  it("a wrapper of save or destroy does not see the records written with another's write: the hooks do", async () => {
+    const calls: string[] = [];
+    const note = (method: string) => (next: (...args: unknown[]) => unknown) =>
+      function (this: object, ...args: unknown[]) {
+        calls.push(`${this.constructor.name}#${method}`);
+        return next.apply(this, args);
+      };
+    class WrappingBase extends ActiveRecord {
+      static override binding = "DB";
+      static {
+        this.use(definePlugin({ name: "noting-writes", wrap: { record: { save: note("save"), destroy: note("destroy") } } }));
+        this.hook("record:beforeSave", ({ record }) => void calls.push(`hook ${record.constructor.name} save`));
+      }
+    }
+    const Wrapped = defineApplicationRecord(schema, WrappingBase);
+    class Author extends Wrapped("users") {
+      posts = hasMany(Story, { dependent: "destroy", foreignKey: "userId" });
+    }
+    class Story extends Wrapped("posts") {}
+    const author = Author.build({ name: "Ada" });
+    author.posts().build({ title: "Built" });
+    await author.save();
+    await author.posts().add(Story.build({ title: "Added" }));
+    await author.posts().set([Story.build({ title: "Set" })]);
+    await Author.where({ name: "Ada" }).destroyAll();
+    expect(calls).toEqual(["Author#save", "hook Author save", "hook Story save", "hook Story save", "hook Story save"]);
   });
 
   it("wraps a static of the kernel (create) and of a plugin (insert)", async () => {
