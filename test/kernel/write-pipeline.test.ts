@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { batch, column, connect, hasMany, Model, RecordflareError, RecordNotUnique, sql, withDatabase, WriteConflict } from "../../src/index.js";
+import { batch, column, connect, hasMany, hasOne, Model, RecordflareError, RecordNotUnique, sql, withDatabase, WriteConflict } from "../../src/index.js";
 import { defineStatement, installChangesGuard, installWritePlans, type WriteOutcome, type WritePlan } from "../../src/plugin.js";
 import { rejectionOf } from "../helpers/errors.js";
 import { listen } from "../helpers/queries.js";
@@ -630,6 +630,13 @@ class WatchedSectionedDocument extends Model({ id: "integer", title: { type: "st
   attachments = hasMany(WatchedAttachment, { foreignKey: "trashableArticleId", dependent: "destroy" });
 }
 
+/** A document with one section (migration 0070), the one saved before deleted when another is built. */
+class SingleSectionDocument extends Model({ id: "integer", title: { type: "string", null: false }, lockVersion: "integer" }) {
+  static override tableName = "locked_documents";
+  static override binding = "DB";
+  section = hasOne(RemovableSection, { foreignKey: "lockedDocumentId", dependent: "delete" });
+}
+
 describe("plan.method: the method asked, where the operation does not tell it", () => {
   it("names the counters' method, whose UPDATE is an updateAll", async () => {
     const document = await PlannedDocument.createOrThrow({ title: "Counted" });
@@ -668,5 +675,14 @@ describe("plan.method: the method asked, where the operation does not tell it", 
     sectionPlans.length = 0;
     await watched.destroy();
     expect(sectionPlans).toEqual([{ operation: "deleteDependents", method: "WatchedSectionedDocument#destroy" }]);
+  });
+
+  it("names the save that replaces a hasOne child", async () => {
+    const document = await SingleSectionDocument.createOrThrow({ title: "Single" });
+    await document.section.build({ heading: "first" }).saveOrThrow();
+    document.section.build({ heading: "second" });
+    sectionPlans.length = 0;
+    await document.saveOrThrow();
+    expect(sectionPlans[0]).toEqual({ operation: "deleteDependents", method: "SingleSectionDocument#save" });
   });
 });

@@ -108,8 +108,8 @@ export interface WritePlan<R = any> {
    * The method the app called, as error messages name it, where `operation` does not tell it: the counters' UPDATE
    * (`Post.updateCounters`, `Post.toUpdateCounters`, `Post#incrementAndSave`, `Post#decrementAndSave`, each an
    * `updateAll`), the set-based writes of an association's `remove`, `set` and `setIds` (`Post.comments.remove`,
-   * planned as a destroy's `nullify` or `deleteDependents` are), and those of a destroy's dependents, by the destroy
-   * of the record they depend on (`Post#destroy`); undefined for the others.
+   * planned as a destroy's `nullify` or `deleteDependents` are), those of a destroy's dependents, by the destroy of the record they depend on
+   * (`Post#destroy`), and of the `hasOne` child a save replaces (`Post#save`); undefined for the others.
    */
   readonly method: string | undefined;
   /**

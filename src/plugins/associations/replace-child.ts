@@ -22,6 +22,6 @@ export async function replaceSavedChildren(owner: Owner, batchBefore: BatchItem[
     if (!replacesChild(owner, association, slot)) continue;
     const rows = childRows(owner, association);
     const destroyed = removalOf(association) === "destroy" ? await rows.toArray() : [];
-    batchBefore.push(...(await removalWrites(association, rows, destroyed)));
+    batchBefore.push(...(await removalWrites(association, rows, destroyed, `${owner.constructor.name}#save`)));
   }
 }
