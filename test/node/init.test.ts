@@ -43,6 +43,7 @@ create     vitest.config.ts
 create     test/setup.ts
 create     test/env.d.ts
 create     test/database.test.ts
+create     .gitignore
 create     migrations/
 `;
 
@@ -64,6 +65,7 @@ describe("recordflare init in an empty folder", () => {
     expect(manifest.scripts).toEqual({ dev: "wrangler dev", "db:migrate": "wrangler d1 migrations apply DB --local", typecheck: "tsc", test: "vitest run" });
     expect(manifest.type).toBe("module");
     expect(Object.keys(manifest.dependencies)).toEqual(["recordflare"]);
+    expect(read(folder, ".gitignore").split("\n")).toEqual(["node_modules/", ".wrangler/", ".dev.vars*", ""]);
     expect(Object.keys(manifest.devDependencies)).toEqual(["wrangler", "typescript", "@cloudflare/workers-types", "vitest", "@cloudflare/vitest-plugin"]);
     expect(read(folder, "vitest.config.ts")).toContain(`readMigrations({ config: "./wrangler.jsonc" })`);
     expect(read(folder, "test/setup.ts")).toContain("await applyMigrations(env.DB, env.TEST_MIGRATIONS, { table: env.TEST_MIGRATIONS_TABLE });");
@@ -213,6 +215,7 @@ describe("recordflare init in an existing Worker project", () => {
       "create     test/setup.ts",
       "create     test/env.d.ts",
       "create     test/database.test.ts",
+      "create     .gitignore",
       "create     migrations/",
     ]);
     const text = read(folder, "wrangler.jsonc");

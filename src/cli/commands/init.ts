@@ -7,7 +7,7 @@ import path from "node:path";
 import { defineCommand } from "citty";
 import { compatibilityDateFor } from "../init/compatibility-date.js";
 import { planManifest } from "../init/package-manifest.js";
-import { FIRST_TEST_TEMPLATE, TEST_ENV_TEMPLATE, TEST_SETUP_TEMPLATE, TSCONFIG_TEMPLATE, vitestConfigTemplate, WORKER_TEMPLATE } from "../init/project-templates.js";
+import { FIRST_TEST_TEMPLATE, GITIGNORE_TEMPLATE, TEST_ENV_TEMPLATE, TEST_SETUP_TEMPLATE, TSCONFIG_TEMPLATE, vitestConfigTemplate, WORKER_TEMPLATE } from "../init/project-templates.js";
 import { toolVersions } from "../init/tool-versions.js";
 import { planWranglerConfig, workerName } from "../init/wrangler-config.js";
 import { PATHS, Project, type FileToWrite } from "../project.js";
@@ -38,7 +38,7 @@ export const initCommand = defineCommand({
   meta: {
     name: "init",
     description:
-      "Set up a Worker project for recordflare: wrangler.jsonc (D1 binding DB, nodejs_compat), tsconfig.json, migrations/, the schema file, the base class, src/index.ts, a Vitest config with a first test, and npm scripts; files that exist are kept",
+      "Set up a Worker project for recordflare: wrangler.jsonc (D1 binding DB, nodejs_compat), tsconfig.json, migrations/, the schema file, the base class, src/index.ts, a Vitest config with a first test, a .gitignore, and npm scripts; files that exist are kept",
   },
   args: { cwd: cwdArg },
   async run({ args }) {
@@ -70,6 +70,7 @@ export const initCommand = defineCommand({
         { path: "test/setup.ts", text: TEST_SETUP_TEMPLATE },
         { path: "test/env.d.ts", text: TEST_ENV_TEMPLATE },
         { path: "test/database.test.ts", text: FIRST_TEST_TEMPLATE },
+        { path: ".gitignore", text: GITIGNORE_TEMPLATE },
       ]),
       ...project.makeFolder(PATHS.migrations),
     ];

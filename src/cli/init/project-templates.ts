@@ -71,6 +71,15 @@ export default defineConfig(async () => {
 }
 
 /** `test/setup.ts`: before each test file, the migrations its local D1 lacks. */
+/**
+ * The project's `.gitignore`: installed packages, wrangler's local state (the local D1 among it) and `.dev.vars`, the
+ * local secrets (an `encrypts` key, a bookmark secret), which must never reach the repository.
+ */
+export const GITIGNORE_TEMPLATE = `node_modules/
+.wrangler/
+.dev.vars*
+`;
+
 export const TEST_SETUP_TEMPLATE = `import { env } from "cloudflare:workers";
 import { applyMigrations } from "recordflare/testing";
 
