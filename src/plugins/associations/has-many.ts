@@ -35,7 +35,7 @@ export function collection(slot: AssociationSlot): Relation {
   // As Rails refuses it: the row would be written now, pointing at an owner row that does not exist (or at no key).
   const createdThrough = (method: "create" | "createOrThrow") => ({
     value(...given: [object?]) {
-      if (!owner.isNewRecord()) return Relation.prototype[method].apply(relation, given);
+      if (!owner.isNewRecord()) return Relation.prototype[method].apply(relation, given as [object]);
       return Promise.reject(new RecordNotSaved(`${slot.methodName(method)}: the ${owner.constructor.name} is not saved yet; save it first, or build the child with build (its save writes both)`));
     },
   });
