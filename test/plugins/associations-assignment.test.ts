@@ -111,6 +111,25 @@ describe("a belongsTo given by name to a Relation's and an association's build a
     expect((await Review.find("r3")).userId).toBe("u1");
     expect(ada.latest.build({ id: "r4", body: "latest", reviewer: ada }).userId).toBe("u1");
   });
+
+  it("refuses the child's belongsTo back to the owner given another record, whose key the owner's would replace", async () => {
+    const { ada, bob } = await seed();
+    expect(typeError(() => ada.reviews().build({ id: "r2", body: "x", reviewer: bob }))).toBe(
+      "Reviewer.reviews.build: reviewer is the Reviewer it is built through, not a Reviewer; leave reviewer out",
+    );
+    expect(await rejectionOf(ada.reviews().create({ id: "r2", body: "x", reviewer: null }))).toEqual(
+      new TypeError("Reviewer.reviews.build: reviewer is the Reviewer it is built through, not null; leave reviewer out"),
+    );
+    expect(typeError(() => ada.latest.build({ id: "r3", body: "x", reviewer: bob }))).toBe(
+      "Reviewer.latest.build: reviewer is the Reviewer it is built through, not a Reviewer; leave reviewer out",
+    );
+    const { Post, Photo } = commentsOnPostsAndPhotos();
+    const photo = await Photo.createOrThrow({ caption: "sunset" });
+    expect(typeError(() => Post.build({ title: "t" }).comments().build({ body: "x", commentable: photo }))).toBe(
+      "Post.comments.build: commentable is the Post it is built through, not a Photo; leave commentable out",
+    );
+    expect(await Review.count()).toBe(1);
+  });
 });
 
 describe("a belongsTo given by name to findOrCreateBy and findOrInitializeBy", () => {

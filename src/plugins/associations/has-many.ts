@@ -4,6 +4,7 @@ import { collectionWrites } from "./collection-writes.js";
 import { cachedCount } from "./counter-cache.js";
 import { ownerKeys, rowKeyOf } from "./keys.js";
 import { loadedCount } from "./loaded-count.js";
+import { refuseAnotherOwner } from "./owner-parent.js";
 import { markBuiltThroughOwner } from "./required-parents.js";
 import type { AssociationSlot } from "./slot.js";
 
@@ -46,6 +47,7 @@ export function collection(slot: AssociationSlot): Relation {
     build: {
       value(attributes: object = {}) {
         slot.takes("build", arguments.length, 1);
+        refuseAnotherOwner(slot, attributes);
         const child = Relation.prototype.build.call(relation, attributes).assign(ownerKeys(association, key));
         markBuiltThroughOwner(child, owner);
         slot.pending.push(child);
