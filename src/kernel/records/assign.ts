@@ -108,7 +108,8 @@ export function assertAttributeObject(model: ResolvedModel, attributes: unknown,
 export function writeAttributes(record: object, state: RecordState, attributes: Readonly<Record<string, unknown>>, method: string): void {
   assertAttributeObject(state.model, attributes, method);
   const context = { record, attributes, method, names: Object.keys(attributes), after: [] as Array<() => void> };
-  state.model.hooks.callSync("record:assign", context);
+  // Checked first: this runs for every build, create and update.
+  if (state.model.hooks.has("record:assign")) state.model.hooks.callSync("record:assign", context);
   const targets = context.names.map((name) => checkedForWrite(state, name));
   const cast = targets.map((attribute) => castValue(state.model, attribute, attributes[attribute.name]));
   targets.forEach((attribute, index) => storeCast(record, state, attribute, cast[index]));

@@ -533,8 +533,14 @@ export class Relation<R = any> {
     this.#takes("build", arguments.length, 1);
     assertAttributeObject(this.model, attributes, "build");
     const Class = this.modelClass as unknown as { build(attributes: object): R & { [STATE]: RecordState } };
-    const record = Class.build(this.scopeAttributes());
-    writeAttributes(record, record[STATE], attributes, "build");
+    const given = attributes as Record<string, unknown>;
+    const names = Object.keys(given);
+    if (names.every((name) => this.model.byName.has(name))) return Class.build({ ...this.scopeAttributes(), ...given });
+    // A field that is no attribute (a belongsTo by name) is assigned after the conditions, so that it replaces the key
+    // they give. The attributes go to build as well, which picks a subclass by its type attribute, and are given
+    // again with that field, so that giving both it and its key is refused.
+    const record = Class.build({ ...this.scopeAttributes(), ...Object.fromEntries(names.filter((name) => this.model.byName.has(name)).map((name) => [name, given[name]])) });
+    writeAttributes(record, record[STATE], given, "build");
     return record;
   }
 
