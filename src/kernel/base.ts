@@ -19,7 +19,7 @@ import { currentValue, RecordState, STATE } from "./records/record-state.js";
 import { isBlob } from "./sql/blob-values.js";
 import { isPlainObject } from "./records/plain-object.js";
 import type { AssignableValue, AssignAttributes, AttributeName, JsonAttributes } from "./records/attribute-values.js";
-import type { AttributesOfModel, RecordOfModel } from "./relations/query-typing.js";
+import type { AssignableFields, AttributesOfModel, RecordAssignment, RecordOfModel } from "./relations/query-typing.js";
 import type { RelationOf } from "./relations/typed-relation.js";
 
 const AsyncFunction = (async () => {}).constructor;
@@ -126,7 +126,7 @@ export class Base<A = any> {
   }
 
   /** Builds a new record, nothing written: defaults and generated ids applied, then `attributes` assigned. */
-  static build<M extends ModelConstructor>(this: M, attributes: AssignAttributes<AttributesOfModel<M>> = {}): RecordOfModel<M> {
+  static build<M extends ModelConstructor>(this: M, attributes: RecordAssignment<RecordOfModel<M>> = {}): RecordOfModel<M> {
     refuseExtraArguments(`${this.name}.build`, arguments.length, 1);
     const Class = unboundModel(this) as unknown as new () => AnyRecord;
     const record = new Class();
@@ -144,7 +144,7 @@ export class Base<A = any> {
   }
 
   /** Builds and saves a record; returns it, persisted or not (see `errors` and `abortReason`). */
-  static async create<M extends ModelConstructor>(this: M, attributes: AssignAttributes<AttributesOfModel<M>> = {}): Promise<RecordOfModel<M>> {
+  static async create<M extends ModelConstructor>(this: M, attributes: RecordAssignment<RecordOfModel<M>> = {}): Promise<RecordOfModel<M>> {
     refuseExtraArguments(`${this.name}.create`, arguments.length, 1);
     const record = (this as unknown as ModelStatics).build(attributes as object);
     await record.save();
@@ -152,7 +152,7 @@ export class Base<A = any> {
   }
 
   /** Builds and saves a record; throws `RecordInvalid` or `RecordNotSaved` when refused. */
-  static async createOrThrow<M extends ModelConstructor>(this: M, attributes: AssignAttributes<AttributesOfModel<M>> = {}): Promise<RecordOfModel<M>> {
+  static async createOrThrow<M extends ModelConstructor>(this: M, attributes: RecordAssignment<RecordOfModel<M>> = {}): Promise<RecordOfModel<M>> {
     refuseExtraArguments(`${this.name}.createOrThrow`, arguments.length, 1);
     const record = (this as unknown as ModelStatics).build(attributes as object);
     await record.saveOrThrow();
@@ -199,7 +199,7 @@ export class Base<A = any> {
   }
 
   /** Sets several attributes without saving. */
-  assign(attributes: AssignAttributes<A>): this {
+  assign(attributes: AssignAttributes<A> & AssignableFields<this>): this {
     this.#takes("assign", arguments.length, 1);
     return this.#assign(attributes, "assign");
   }
@@ -263,7 +263,7 @@ export class Base<A = any> {
   }
 
   /** Assigns and saves. */
-  update(attributes: AssignAttributes<A>): Promise<boolean> {
+  update(attributes: AssignAttributes<A> & AssignableFields<this>): Promise<boolean> {
     // Not an async function (one turn less per update), yet bad input still rejects rather than throws.
     try {
       this.#takes("update", arguments.length, 1);
@@ -276,7 +276,7 @@ export class Base<A = any> {
   }
 
   /** Assigns and saves, or throws as `saveOrThrow`. */
-  async updateOrThrow(attributes: AssignAttributes<A>): Promise<true> {
+  async updateOrThrow(attributes: AssignAttributes<A> & AssignableFields<this>): Promise<true> {
     this.#takes("updateOrThrow", arguments.length, 1);
     assertNotDestroyed(this[STATE], "updated");
     this.#assign(attributes, "updateOrThrow");

@@ -34,6 +34,7 @@ export { RecordInvalid } from "./persistence/record-invalid.js";
 export type {
   DestroyRead,
   InspectEntry,
+  RecordAssignContext,
   RecordsLoadContext,
   RecordsLoadPurpose,
   RelationPrepareContext,

@@ -13,6 +13,7 @@ import {
   type Conditions,
   definePlugin,
   isPlainObject,
+  type RecordAssignment,
   type RecordOfModel,
   refuseExtraArguments,
   type Relation,
@@ -77,54 +78,54 @@ declare module "../kernel/index.js" {
      * The first record matching `attributes`, else one created with them and `extra` (as `create`: check `isValid` or
      * `isPersisted`, or use `findOrCreateByOrThrow`).
      */
-    findOrCreateBy(attributes: FindOrCreateAttributes<AttributesOfRecord<R>>, extra?: AssignAttributes<AttributesOfRecord<R>>): Promise<R>;
+    findOrCreateBy(attributes: FindOrCreateAttributes<AttributesOfRecord<R>>, extra?: RecordAssignment<R>): Promise<R>;
     /** `findOrCreateBy` by attributes and by the record fields conditions take (`{ author: user }`). */
-    findOrCreateBy<C extends object>(attributes: C & FindOrCreateFields<R, C>, extra?: AssignAttributes<AttributesOfRecord<R>>): Promise<R>;
+    findOrCreateBy<C extends object>(attributes: C & FindOrCreateFields<R, C>, extra?: RecordAssignment<R>): Promise<R>;
     /** As `findOrCreateBy`, throwing `RecordInvalid` or `RecordNotSaved` when the create is refused. */
-    findOrCreateByOrThrow(attributes: FindOrCreateAttributes<AttributesOfRecord<R>>, extra?: AssignAttributes<AttributesOfRecord<R>>): Promise<R>;
+    findOrCreateByOrThrow(attributes: FindOrCreateAttributes<AttributesOfRecord<R>>, extra?: RecordAssignment<R>): Promise<R>;
     /** `findOrCreateByOrThrow` by attributes and by the record fields conditions take (`{ author: user }`). */
-    findOrCreateByOrThrow<C extends object>(attributes: C & FindOrCreateFields<R, C>, extra?: AssignAttributes<AttributesOfRecord<R>>): Promise<R>;
+    findOrCreateByOrThrow<C extends object>(attributes: C & FindOrCreateFields<R, C>, extra?: RecordAssignment<R>): Promise<R>;
     /** The first record matching `attributes`, else a new, unsaved one built with them and `extra`. */
-    findOrInitializeBy(attributes: FindOrCreateAttributes<AttributesOfRecord<R>>, extra?: AssignAttributes<AttributesOfRecord<R>>): Promise<R>;
+    findOrInitializeBy(attributes: FindOrCreateAttributes<AttributesOfRecord<R>>, extra?: RecordAssignment<R>): Promise<R>;
     /** `findOrInitializeBy` by attributes and by the record fields conditions take (`{ author: user }`). */
-    findOrInitializeBy<C extends object>(attributes: C & FindOrCreateFields<R, C>, extra?: AssignAttributes<AttributesOfRecord<R>>): Promise<R>;
+    findOrInitializeBy<C extends object>(attributes: C & FindOrCreateFields<R, C>, extra?: RecordAssignment<R>): Promise<R>;
   }
   interface PluginStatics<A> {
     /** `all().findOrCreateBy(attributes, extra)`. */
     findOrCreateBy<M extends AnyModel>(
       this: M,
       attributes: FindOrCreateAttributes<AttributesOfModel<M>>,
-      extra?: AssignAttributes<AttributesOfModel<M>>,
+      extra?: RecordAssignment<RecordOfModel<M>>,
     ): Promise<RecordOfModel<M>>;
     /** `all().findOrCreateBy(attributes, extra)`, by the record fields conditions take too (`{ author: user }`). */
     findOrCreateBy<M extends AnyModel, C extends object>(
       this: M,
       attributes: C & FindOrCreateFields<RecordOfModel<M>, C>,
-      extra?: AssignAttributes<AttributesOfModel<M>>,
+      extra?: RecordAssignment<RecordOfModel<M>>,
     ): Promise<RecordOfModel<M>>;
     /** `all().findOrCreateByOrThrow(attributes, extra)`. */
     findOrCreateByOrThrow<M extends AnyModel>(
       this: M,
       attributes: FindOrCreateAttributes<AttributesOfModel<M>>,
-      extra?: AssignAttributes<AttributesOfModel<M>>,
+      extra?: RecordAssignment<RecordOfModel<M>>,
     ): Promise<RecordOfModel<M>>;
     /** `all().findOrCreateByOrThrow(attributes, extra)`, by the record fields conditions take too (`{ author: user }`). */
     findOrCreateByOrThrow<M extends AnyModel, C extends object>(
       this: M,
       attributes: C & FindOrCreateFields<RecordOfModel<M>, C>,
-      extra?: AssignAttributes<AttributesOfModel<M>>,
+      extra?: RecordAssignment<RecordOfModel<M>>,
     ): Promise<RecordOfModel<M>>;
     /** `all().findOrInitializeBy(attributes, extra)`. */
     findOrInitializeBy<M extends AnyModel>(
       this: M,
       attributes: FindOrCreateAttributes<AttributesOfModel<M>>,
-      extra?: AssignAttributes<AttributesOfModel<M>>,
+      extra?: RecordAssignment<RecordOfModel<M>>,
     ): Promise<RecordOfModel<M>>;
     /** `all().findOrInitializeBy(attributes, extra)`, by the record fields conditions take too (`{ author: user }`). */
     findOrInitializeBy<M extends AnyModel, C extends object>(
       this: M,
       attributes: C & FindOrCreateFields<RecordOfModel<M>, C>,
-      extra?: AssignAttributes<AttributesOfModel<M>>,
+      extra?: RecordAssignment<RecordOfModel<M>>,
     ): Promise<RecordOfModel<M>>;
   }
 }

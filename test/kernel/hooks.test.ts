@@ -412,6 +412,36 @@ describe("guide: The hook catalogue", () => {
   });
 });
 
+describe("guide: The hook catalogue, record:assign", () => {
+  /** Users who take a `nickname` that is no attribute: a hook takes it out and writes it into `name`, after the attributes. */
+  class Nicknamed extends FixtureApplicationRecord("users") {
+    static {
+      this.hook("record:assign", (context) => {
+        if (!context.names.includes("nickname")) return;
+        const nickname = context.attributes["nickname"];
+        if (typeof nickname !== "string") throw new TypeError(`Nicknamed.${context.method}: nickname takes text`);
+        context.names = context.names.filter((name) => name !== "nickname");
+        context.after.push(() => context.record.writeAttribute("name", `${context.record.name} "${nickname}"`));
+      });
+    }
+  }
+
+  it("a hook takes out the names it assigns and assigns them once the attributes are set", async () => {
+    const user = Nicknamed.build({ nickname: "Ace", name: "Ada" } as never);
+    expect(user.name).toBe(`Ada "Ace"`);
+    await user.save();
+    await user.update({ name: "Bo", nickname: "B" } as never);
+    expect((await Nicknamed.find(user.id)).name).toBe(`Bo "B"`);
+  });
+
+  it("what the hook refuses sets nothing; a name it leaves that no attribute has is UnknownAttribute", () => {
+    const user = Nicknamed.build({ name: "Ada" });
+    expect(() => user.assign({ name: "Bo", nickname: 5 } as never)).toThrow(new TypeError("Nicknamed.assign: nickname takes text"));
+    expect(() => user.assign({ name: "Bo", other: 5 } as never)).toThrow("Nicknamed has no attribute other");
+    expect(user.name).toBe("Ada");
+  });
+});
+
 describe("guide: The hook catalogue, order guarantees", () => {
   it("build, save and destroy run their hooks in the order listed", async () => {
     const log: string[] = [];

@@ -60,6 +60,7 @@ describe("single-table inheritance: writing the type", () => {
     expect((await rows()).map((row) => row["type"])).toEqual(["SeniorEngineer", "Engineer"]);
     const bound = connect(env.DB).model(StaffMember).build({ name: "Bo", type: "Manager" });
     expect(bound).toBeInstanceOf(Manager);
+    expect(StaffMember.where({ name: "Cy" }).build({ type: "Manager" })).toBeInstanceOf(Manager);
   });
 
   it("a type that names no class, or a class outside the one built, is refused naming the Model, the attribute and the value", async () => {

@@ -7,7 +7,7 @@ import type { ModelHookName } from "./hooks.js";
  */
 const POINTS = [
   "model:tableName", "model:finalize",
-  "record:initialize", "attribute:input", "attribute:assign", "attribute:condition",
+  "record:initialize", "record:assign", "attribute:input", "attribute:assign", "attribute:condition",
   "record:class", "record:hydrate", "records:load",
   "record:beforeValidate", "record:validate", "record:afterValidate", "record:beforeSave", "record:beforeWrite",
   "record:write", "write:prepare", "write:plan", "write:outcome", "record:afterSave",

@@ -52,6 +52,19 @@ export interface SaveContext<R = any> {
   readonly later: Batchable[];
 }
 
+/** Context of the `record:assign` hook: the values given to a record, and what assigns them. */
+export interface RecordAssignContext<R = any> {
+  readonly record: R;
+  /** The object given, as the caller gave it. */
+  readonly attributes: Readonly<Record<string, unknown>>;
+  /** The method called, as errors name it (`build`, `assign`, `update`, ...). */
+  readonly method: string;
+  /** The names the kernel assigns as attributes: every name given, less those a hook took out. */
+  names: string[];
+  /** What assigns the names hooks took out, run in order once the attributes are set. */
+  readonly after: Array<() => void>;
+}
+
 /** Context of the destroy hooks. */
 export interface DestroyContext<R = any> {
   readonly record: R;
@@ -279,6 +292,13 @@ export interface ModelHooks<R = any, M = any, Q = any> {
   "model:finalize": (model: M) => void;
   /** A new record got its defaults at `build()`, before the caller's attributes are assigned. Sync. */
   "record:initialize": (context: { readonly record: R }) => void;
+  /**
+   * An object of values is about to be assigned to a record (`build`, `create`, `assign`, `update`, ...), before any
+   * is checked or set. A hook takes out of `names` those it assigns itself (a field that is no attribute, such as a
+   * `belongsTo`), checking them now (throw to refuse: nothing is set), and pushes to `after` what assigns them, run
+   * once the kernel set the attributes left in `names` (a name no attribute has is `UnknownAttribute`). Sync.
+   */
+  "record:assign": (context: RecordAssignContext<R>) => void;
   /**
    * A value given for an attribute (assigned, permitted, set by `updateAll`) is about to be cast; never undefined or
    * null. A hook may replace `value`, which is then cast. Sync.

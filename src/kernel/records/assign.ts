@@ -100,10 +100,18 @@ export function assertAttributeObject(model: ResolvedModel, attributes: unknown,
   if (!isPlainObject(attributes)) throw argumentError(`${model.name}.${method}`, "a plain object of attribute values (read forms with permit)", attributes);
 }
 
-/** Assigns several attributes; all names and values are checked before any is set. `method` is named in errors. */
+/**
+ * Assigns several attributes; all names and values are checked before any is set. `method` is named in errors. The
+ * `record:assign` hooks take out the names they assign themselves (an association's), checked before anything is set
+ * too, and what they push to `after` runs once the attributes are set.
+ */
 export function writeAttributes(record: object, state: RecordState, attributes: Readonly<Record<string, unknown>>, method: string): void {
   assertAttributeObject(state.model, attributes, method);
-  const targets = Object.keys(attributes).map((name) => checkedForWrite(state, name));
+  const context = { record, attributes, method, names: Object.keys(attributes), after: [] as Array<() => void> };
+  // Checked first: this runs for every build, create and update.
+  if (state.model.hooks.has("record:assign")) state.model.hooks.callSync("record:assign", context);
+  const targets = context.names.map((name) => checkedForWrite(state, name));
   const cast = targets.map((attribute) => castValue(state.model, attribute, attributes[attribute.name]));
   targets.forEach((attribute, index) => storeCast(record, state, attribute, cast[index]));
+  for (const assign of context.after) assign();
 }

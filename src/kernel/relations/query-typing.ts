@@ -2,7 +2,7 @@
  * What a query takes, typed for a record's attributes: conditions, comparisons, ordering, and the attributes and
  * records of a Model. Types only; below `Relation`, whose methods are declared with them.
  */
-import type { ComparisonScalar, ConditionScalar, PluginTypeValue } from "../records/attribute-values.js";
+import type { AssignAttributes, ComparisonScalar, ConditionScalar, PluginTypeValue } from "../records/attribute-values.js";
 import type { Comparison, OrderingOperator } from "../sql/conditions.js";
 
 /**
@@ -50,6 +50,29 @@ export type FieldCondition<F> = F extends ConditionField<infer V> ? V | null | R
 export type RecordConditions<R, C> = {
   [K in keyof C]: K extends keyof AttributesOfRecord<R> ? ConditionValue<AttributesOfRecord<R>[K]> : K extends keyof R ? FieldCondition<R[K]> : never;
 };
+
+declare const assignmentBrand: unique symbol;
+
+/**
+ * A record field that an object of attributes (`build`, `create`, `assign`, `update`, ...) also takes by its name,
+ * with a value `V` (a `belongsTo` field takes a record of its target, or null): the field's type extends it, so that
+ * the kernel types such objects without knowing the plugin that declares the field.
+ */
+export interface AssignableField<V> {
+  /** @internal Marks the fields attribute objects take (it exists only in types). */
+  readonly [assignmentBrand]: V;
+}
+
+/** The record fields of `R` that attribute objects take by name (see `AssignableField`), each with what it takes. */
+export type AssignableFields<R> = {
+  [K in keyof R as R[K] extends AssignableField<any> ? K : never]?: R[K] extends AssignableField<infer V> ? V : never;
+};
+
+/**
+ * The attribute object `build`, `create`, `assign` and `update` take for records `R`: values of its attributes, and
+ * the record fields attribute objects take by name (a `belongsTo`'s record: `Comment.create({ post })`).
+ */
+export type RecordAssignment<R> = AssignAttributes<AttributesOfRecord<R>> & AssignableFields<R>;
 
 /** An order direction, or the long form with NULLs placement. */
 export type OrderDirection = "asc" | "desc" | { direction: "asc" | "desc"; nulls?: "first" | "last" };

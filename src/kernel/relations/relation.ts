@@ -1,4 +1,4 @@
-import { assertAttributeObject, attributeNamed } from "../records/assign.js";
+import { assertAttributeObject, attributeNamed, writeAttributes } from "../records/assign.js";
 import type { Attribute } from "../records/attributes.js";
 import { UNCASTABLE } from "../records/attribute-types.js";
 import { type OrderTerm, type RelationData, compileSelect, joinSelect, selectParts } from "../sql/compiler.js";
@@ -16,6 +16,7 @@ import { boundDatabase, type Database, unboundModel } from "../database/database
 import { CastError, RecordNotFound } from "../errors.js";
 import { instantiate, loadOne } from "../records/hydrate.js";
 import { runLoadStage } from "../records/load-stage.js";
+import { type RecordState, STATE } from "../records/record-state.js";
 import { prepareLoad, prepareRelationNow } from "./relation-prepare.js";
 import { type ResolvedModel, resolveModel } from "../records/resolve.js";
 import { SqlFragment } from "../sql/sql.js";
@@ -24,8 +25,8 @@ import { findByKeyStatement, keyLookup } from "./key-lookup.js";
 import { printQuery } from "../sql/query-event.js";
 import { INSPECT } from "../records/inspect-symbol.js";
 import { previewList, previewText, previewValue, shortText } from "../records/display.js";
-import type { AssignAttributes, AttributeName } from "../records/attribute-values.js";
-import type { AttributesOfRecord, Conditions, Ordering, RecordConditions } from "./query-typing.js";
+import type { AttributeName } from "../records/attribute-values.js";
+import type { AttributesOfRecord, Conditions, Ordering, RecordAssignment, RecordConditions } from "./query-typing.js";
 
 
 
@@ -524,16 +525,27 @@ export class Relation<R = any> {
     return attributes;
   }
 
-  /** Builds a record that starts with this Relation's equality conditions. */
-  build(attributes: AssignAttributes<AttributesOfRecord<R>> = {}): R {
+  /**
+   * Builds a record that starts with this Relation's equality conditions, then takes `attributes`, which replace them
+   * (a `belongsTo` given by name replaces its foreign key's condition, as in Rails).
+   */
+  build(attributes: RecordAssignment<R> = {}): R {
     this.#takes("build", arguments.length, 1);
     assertAttributeObject(this.model, attributes, "build");
-    const Class = this.modelClass as unknown as { build(attributes: object): R };
-    return Class.build({ ...this.scopeAttributes(), ...attributes });
+    const Class = this.modelClass as unknown as { build(attributes: object): R & { [STATE]: RecordState } };
+    const given = attributes as Record<string, unknown>;
+    const names = Object.keys(given);
+    if (names.every((name) => this.model.byName.has(name))) return Class.build({ ...this.scopeAttributes(), ...given });
+    // A field that is no attribute (a belongsTo by name) is assigned after the conditions, so that it replaces the key
+    // they give. The attributes go to build as well, which picks a subclass by its type attribute, and are given
+    // again with that field, so that giving both it and its key is refused.
+    const record = Class.build({ ...this.scopeAttributes(), ...Object.fromEntries(names.filter((name) => this.model.byName.has(name)).map((name) => [name, given[name]])) });
+    writeAttributes(record, record[STATE], given, "build");
+    return record;
   }
 
-  /** Builds and saves a record that starts with this Relation's equality conditions. */
-  async create(attributes: AssignAttributes<AttributesOfRecord<R>> = {}): Promise<R> {
+  /** Builds and saves a record that starts with this Relation's equality conditions, then takes `attributes`. */
+  async create(attributes: RecordAssignment<R> = {}): Promise<R> {
     this.#takes("create", arguments.length, 1);
     const record = this.build(attributes) as R & SavingRecord;
     await record.save();
@@ -541,7 +553,7 @@ export class Relation<R = any> {
   }
 
   /** As `create`, throwing `RecordInvalid` or `RecordNotSaved` when refused. */
-  async createOrThrow(attributes: AssignAttributes<AttributesOfRecord<R>> = {}): Promise<R> {
+  async createOrThrow(attributes: RecordAssignment<R> = {}): Promise<R> {
     this.#takes("createOrThrow", arguments.length, 1);
     const record = this.build(attributes) as R & SavingRecord;
     await record.saveOrThrow();

@@ -1,4 +1,5 @@
 import { argumentError, type Batchable, databaseOfRecord, type Database, refuseExtraArguments } from "../../kernel/index.js";
+import { assignParentsByName } from "./assigned-parents.js";
 import { blankForeignKeyAsNull } from "./blank-keys.js";
 import { dependentsBeforeDelete, planDependentReads, prepareDependentTargets } from "./dependents.js";
 import type { PluginWork } from "./installation.js";
@@ -105,6 +106,7 @@ export const associationWork: PluginWork = {
   methods: { reloadAssociation, asJson },
   hooks: {
     "record:initialize": ({ record }) => attach(record),
+    "record:assign": assignParentsByName,
     "attribute:input": blankForeignKeyAsNull,
     "record:hydrate": ({ record }) => attach(record),
     "record:validate"({ record }) {

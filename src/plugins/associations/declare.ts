@@ -1,4 +1,4 @@
-import type { AnyModel, AssignAttributes, AssociatedRecord, AssociationField, AssociationName, AttributeName, AttributesOfModel, ConditionField, NumberAttributeName, RelationOf } from "../../kernel/index.js";
+import type { AnyModel, AssignableField, AssociatedRecord, AssociationField, AssociationName, AttributeName, AttributesOfModel, ConditionField, NumberAttributeName, RecordAssignment, RelationOf } from "../../kernel/index.js";
 import type { BelongsToOptions, HasManyOptions, HasOneOptions } from "./definition.js";
 import { ASSOCIATION, AssociationSlot } from "./slot.js";
 import { collection } from "./has-many.js";
@@ -56,7 +56,7 @@ export type TargetKey<T extends AnyModel> = AttributesOfModel<T> extends { id: i
  */
 export type AssociationRelation<T extends AnyModel> = RelationOf<T> & {
   /** Builds a child with the owner's key, saved with the owner in one atomic batch. */
-  build(attributes?: AssignAttributes<AttributesOfModel<T>>): RecordOf<T>;
+  build(attributes?: RecordAssignment<RecordOf<T>>): RecordOf<T>;
   /**
    * Makes each record a child (Rails' `<<`): its foreign key (and an `as` association's type) set to the owner's, and
    * saved with its validations and callbacks, in one atomic batch for a saved owner (no read); a new owner's save
@@ -88,9 +88,10 @@ export interface HasMany<T extends AnyModel> extends AssociationField<RecordOf<T
 
 /**
  * A `belongsTo` field: `load()` the parent, `set(record)` to assign it. Conditions take it by name, with a saved
- * record of `T`, null or a list of them: `Post.where({ author: user })`.
+ * record of `T`, null or a list of them: `Post.where({ author: user })`; so do attribute objects, with a record of
+ * `T` (a new one too) or null, assigned as `set` assigns it: `Post.create({ author: user })`.
  */
-export interface BelongsTo<T extends AnyModel> extends AssociationField<RecordOf<T> | null>, ConditionField<RecordOf<T>> {
+export interface BelongsTo<T extends AnyModel> extends AssociationField<RecordOf<T> | null>, ConditionField<RecordOf<T>>, AssignableField<RecordOf<T> | null> {
   /** The parent, loaded once (or from `includes`); null when the key is null or the row is gone. */
   load(): Promise<RecordOf<T> | null>;
   /** The loaded parent; throws when it was not loaded (use `load()` or `includes`). */
@@ -116,7 +117,7 @@ export interface HasOne<T extends AnyModel> extends AssociationField<RecordOf<T>
   /** The loaded child; throws when it was not loaded. */
   get(): RecordOf<T> | null;
   /** Builds the child with the owner's key, saved with the owner in one atomic batch. */
-  build(attributes?: AssignAttributes<AttributesOfModel<T>>): RecordOf<T>;
+  build(attributes?: RecordAssignment<RecordOf<T>>): RecordOf<T>;
   /** Loads the child again; a child built and not yet saved is dropped. */
   reload(): Promise<RecordOf<T> | null>;
   /** Whether the child was loaded or built. */
@@ -186,7 +187,7 @@ export type ThroughRelation<T extends AnyModel> = RelationOf<T> & {
   /** `set` with the targets of these keys (Rails' `tag_ids=`), read with the join rows; `RecordNotFound` for a missing one. */
   setIds(ids: ReadonlyArray<string | number | bigint>): Promise<void>;
   /** Builds a target with its join row (Rails' `build`); the owner's next save writes both. */
-  build(attributes?: AssignAttributes<AttributesOfModel<T>>): RecordOf<T>;
+  build(attributes?: RecordAssignment<RecordOf<T>>): RecordOf<T>;
 };
 
 /** A `hasMany` through another: call it for the targets. */

@@ -4,6 +4,7 @@ import { collectionWrites } from "./collection-writes.js";
 import { cachedCount } from "./counter-cache.js";
 import { ownerKeys, rowKeyOf } from "./keys.js";
 import { loadedCount } from "./loaded-count.js";
+import { refuseAnotherOwner } from "./owner-parent.js";
 import { markBuiltThroughOwner } from "./required-parents.js";
 import type { AssociationSlot } from "./slot.js";
 
@@ -35,7 +36,7 @@ export function collection(slot: AssociationSlot): Relation {
   // As Rails refuses it: the row would be written now, pointing at an owner row that does not exist (or at no key).
   const createdThrough = (method: "create" | "createOrThrow") => ({
     value(...given: [object?]) {
-      if (!owner.isNewRecord()) return Relation.prototype[method].apply(relation, given);
+      if (!owner.isNewRecord()) return Relation.prototype[method].apply(relation, given as [object]);
       return Promise.reject(new RecordNotSaved(`${slot.methodName(method)}: the ${owner.constructor.name} is not saved yet; save it first, or build the child with build (its save writes both)`));
     },
   });
@@ -46,6 +47,7 @@ export function collection(slot: AssociationSlot): Relation {
     build: {
       value(attributes: object = {}) {
         slot.takes("build", arguments.length, 1);
+        refuseAnotherOwner(slot, attributes);
         const child = Relation.prototype.build.call(relation, attributes).assign(ownerKeys(association, key));
         markBuiltThroughOwner(child, owner);
         slot.pending.push(child);

@@ -67,6 +67,7 @@ export const associations = definePlugin({
   appliesTo: workApplies("associations"),
   hooks: forwardedHooks("associations", [
     "record:initialize",
+    "record:assign",
     "attribute:input",
     "record:hydrate",
     "record:validate",

@@ -2,6 +2,7 @@ import { argumentError } from "../../kernel/index.js";
 import { AssociationNotLoaded } from "./association-not-loaded.js";
 import type { ResolvedAssociation } from "./definition.js";
 import { keyFor, ownerKeys, rowKeyOf } from "./keys.js";
+import { refuseAnotherOwner } from "./owner-parent.js";
 import { markBuiltThroughOwner } from "./required-parents.js";
 import { ASSOCIATION, type AssociationSlot } from "./slot.js";
 
@@ -100,6 +101,7 @@ export class HasOneAssociation extends SingleAssociation {
   build(attributes: object = {}): any {
     const slot = this[ASSOCIATION];
     slot.takes("build", arguments.length, 1);
+    refuseAnotherOwner(slot, attributes);
     const { owner, association } = slot.requireOwner();
     const child = slot.targetModel().build(attributes).assign(ownerKeys(association, rowKeyOf(owner, association.primaryKey)));
     markBuiltThroughOwner(child, owner);
