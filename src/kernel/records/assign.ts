@@ -107,11 +107,16 @@ export function assertAttributeObject(model: ResolvedModel, attributes: unknown,
  */
 export function writeAttributes(record: object, state: RecordState, attributes: Readonly<Record<string, unknown>>, method: string): void {
   assertAttributeObject(state.model, attributes, method);
-  const context = { record, attributes, method, names: Object.keys(attributes), after: [] as Array<() => void> };
-  // Checked first: this runs for every build, create and update.
-  if (state.model.hooks.has("record:assign")) state.model.hooks.callSync("record:assign", context);
-  const targets = context.names.map((name) => checkedForWrite(state, name));
+  let names = Object.keys(attributes);
+  let after: Array<() => void> | undefined;
+  // Only when a hook is registered: this runs for every build, create and update.
+  if (state.model.hooks.has("record:assign")) {
+    const context = { record, attributes, method, names, after: [] as Array<() => void> };
+    state.model.hooks.callSync("record:assign", context);
+    ({ names, after } = context);
+  }
+  const targets = names.map((name) => checkedForWrite(state, name));
   const cast = targets.map((attribute) => castValue(state.model, attribute, attributes[attribute.name]));
   targets.forEach((attribute, index) => storeCast(record, state, attribute, cast[index]));
-  for (const assign of context.after) assign();
+  if (after) for (const assign of after) assign();
 }
