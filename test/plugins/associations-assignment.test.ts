@@ -4,26 +4,14 @@
  * else under an association's name is refused before anything is assigned.
  */
 import { beforeEach, describe, expect, it } from "vitest";
-import { belongsTo, hasMany, hasOne, Model, MissingAttribute, UnknownAttribute } from "../../src/index.js";
+import { MissingAttribute, UnknownAttribute } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { rejectionOf, thrown, typeError } from "../helpers/errors.js";
 import { statementHeads, withRecordedRoundTrips } from "../helpers/queries.js";
-import { ApplicationRecord } from "../models/fixtures.js";
+import { Review, Reviewer } from "../models/reviewers-and-reviews.js";
 import { commentsOnPostsAndPhotos } from "../models/comments-on-posts-and-photos.js";
 
 beforeEach(resetDatabase);
-
-class Reviewer extends ApplicationRecord("users") {
-  reviews = hasMany(Review, { foreignKey: "userId" });
-  latest = hasOne(Review, { foreignKey: "userId" });
-}
-
-/** A review whose reviewer may be absent (a NULL key). */
-class Review extends Model({ id: { type: "string", null: false }, userId: "string", body: { type: "string", null: false } }) {
-  static override binding = "DB";
-  static override tableName = "reviews";
-  reviewer = belongsTo(Reviewer, { foreignKey: "userId", optional: true });
-}
 
 async function seed() {
   const ada = await Reviewer.createOrThrow({ id: "u1", name: "Ada" });

@@ -3,26 +3,14 @@
  * every method that takes one, matches its foreign key (and a polymorphic one's type) in the one statement.
  */
 import { beforeEach, describe, expect, it } from "vitest";
-import { belongsTo, connect, hasMany, hasOne, Model, withDatabase } from "../../src/index.js";
+import { connect, withDatabase } from "../../src/index.js";
 import { resetDatabase } from "../helpers/db.js";
 import { rejectionOf } from "../helpers/errors.js";
 import { listen, recordingRoundTrips } from "../helpers/queries.js";
-import { ApplicationRecord } from "../models/fixtures.js";
+import { Review, Reviewer } from "../models/reviewers-and-reviews.js";
 import { commentsOnPostsAndPhotos, type CommentsOnPostsAndPhotos } from "../models/comments-on-posts-and-photos.js";
 
 beforeEach(resetDatabase);
-
-class Reviewer extends ApplicationRecord("users") {
-  reviews = hasMany(Review, { foreignKey: "userId" });
-  latest = hasOne(Review, { foreignKey: "userId" });
-}
-
-/** A review whose reviewer may be absent (a NULL key). */
-class Review extends Model({ id: { type: "string", null: false }, userId: "string", body: { type: "string", null: false } }) {
-  static override binding = "DB";
-  static override tableName = "reviews";
-  reviewer = belongsTo(Reviewer, { foreignKey: "userId", optional: true });
-}
 
 /** Two reviewers, a review by each, one by the first again, and one by nobody. */
 async function seedReviews() {

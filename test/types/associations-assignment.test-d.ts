@@ -5,29 +5,7 @@
  * type-checked by `tsc --noEmit`; nothing here runs.
  */
 import { expectTypeOf } from "vitest";
-import { belongsTo, hasMany, hasOne, Model } from "../../src/index.js";
-
-class Writer extends Model({ id: "integer", name: "string" }) {
-  posts = hasMany(Entry, { foreignKey: "writerId" });
-  profile = hasOne(Bio);
-}
-
-class Entry extends Model({ id: "integer", writerId: "integer", title: "string" }) {
-  author = belongsTo(Writer, { foreignKey: "writerId" });
-  notes = hasMany(Note, { as: "notable" });
-}
-
-class Photo extends Model({ id: "integer", caption: "string" }) {
-  notes = hasMany(Note, { as: "notable" });
-}
-
-class Note extends Model({ id: "integer", notableType: "string", notableId: "integer", body: "string" }) {
-  notable = belongsTo([Entry, Photo], { polymorphic: true });
-}
-
-class Bio extends Model({ id: "integer", writerId: "integer" }) {
-  writer = belongsTo(Writer);
-}
+import { Bio, Entry, Note, Photo, Writer } from "./writers-and-entries.js";
 
 async function assignments(writer: Writer, entry: Entry, photo: Photo, note: Note, bio: Bio) {
   // A record or null, beside attributes, in every method that assigns an object of attributes.

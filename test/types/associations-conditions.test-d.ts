@@ -5,31 +5,8 @@
  * type-checked by `tsc --noEmit`; nothing here runs.
  */
 import { expectTypeOf } from "vitest";
-import { belongsTo, hasMany, hasOne, Model, sql } from "../../src/index.js";
-
-class Writer extends Model({ id: "integer", name: "string" }) {
-  posts = hasMany(Entry, { foreignKey: "writerId" });
-  profile = hasOne(Bio);
-}
-
-class Entry extends Model({ id: "integer", writerId: "integer", title: "string" }) {
-  author = belongsTo(Writer, { foreignKey: "writerId" });
-  notes = hasMany(Note, { as: "notable" });
-  // A condition on attributes in the scope of a Model that refers back to this one needs no field's type.
-  titled = hasMany(Note, { as: "notable", scope: (q) => q.where({ body: "x" }) });
-}
-
-class Photo extends Model({ id: "integer", caption: "string" }) {
-  notes = hasMany(Note, { as: "notable" });
-}
-
-class Note extends Model({ id: "integer", notableType: "string", notableId: "integer", body: "string" }) {
-  notable = belongsTo([Entry, Photo], { polymorphic: true });
-}
-
-class Bio extends Model({ id: "integer", writerId: "integer" }) {
-  writer = belongsTo(Writer);
-}
+import { sql } from "../../src/index.js";
+import { Entry, Note, Photo, Writer } from "./writers-and-entries.js";
 
 function conditions(writer: Writer, other: Writer, entry: Entry, photo: Photo, note: Note) {
   // A record, null, a list (with null), beside attributes; every method that takes a where object.
