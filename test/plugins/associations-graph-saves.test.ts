@@ -92,6 +92,52 @@ describe("graphs and batches", () => {
     expect(pin.isPersisted()).toBe(true);
   });
 
+  describe("children built through one owner that are each other's parents (a thread under a post)", () => {
+    class ThreadPost extends Model({ id: { type: "string", null: false, generateId: true }, title: { type: "string", null: false } }) {
+      static override binding = "DB";
+      static override tableName = "cc_posts";
+      comments = hasMany(ThreadComment, { foreignKey: "ccPostId" });
+    }
+    class ThreadComment extends Model({
+      id: { type: "string", null: false, generateId: true },
+      ccPostId: "string",
+      parentId: "string",
+      body: { type: "string", null: false },
+    }) {
+      static override binding = "DB";
+      static override tableName = "cc_comments";
+      parent = belongsTo(ThreadComment, { optional: true });
+    }
+
+    it("writes each comment once, parents before their replies whatever the order built, in one round trip", async () => {
+      const { db, events } = listen();
+      const post = db.model(ThreadPost).build({ title: "Thread" });
+      const root = post.comments().build({ body: "root" });
+      const first = post.comments().build({ body: "first", parent: root });
+      const nested = post.comments().build({ body: "nested" });
+      const second = post.comments().build({ body: "second", parent: root });
+      nested.parent.set(second);
+      expect(await post.save()).toBe(true);
+      expect(new Set(events.map((event) => event.roundTrip)).size).toBe(1);
+      expect(await ThreadComment.order({ body: "asc" }).pluck("body", "parentId")).toEqual([
+        ["first", root.id],
+        ["nested", second.id],
+        ["root", null],
+        ["second", root.id],
+      ]);
+      expect([root, first, second, nested].every((comment) => comment.isPersisted() && comment.ccPostId === post.id)).toBe(true);
+    });
+
+    it("a saved post writes a reply built before its parent after it", async () => {
+      const post = await ThreadPost.create({ title: "Thread" });
+      const reply = post.comments().build({ body: "reply" });
+      const root = post.comments().build({ body: "root" });
+      reply.parent.set(root);
+      expect(await post.save()).toBe(true);
+      expect(await ThreadComment.where({ id: reply.id }).pluck("parentId")).toEqual([root.id]);
+    });
+  });
+
   it("text keys: a grandchild refused by the database writes nothing of the graph", async () => {
     const first = SaaTree.build({ name: "first" });
     const taken = first.items().build({ title: "x" }).pins().build({});

@@ -21,6 +21,34 @@ function newParents(record: Owner): Array<{ parent: Owner; foreignKey: string; p
   return parents;
 }
 
+/** The owner whose save writes each child built through it, when that save knows the child's key before insert. */
+const writingOwner = new WeakMap<Owner, Owner>();
+
+/** Whether `parent` is a sibling of `record` that their owner's save writes: the record's save must not write it again. */
+function writtenBySibling(record: Owner, parent: Owner): boolean {
+  const owner = writingOwner.get(record);
+  return owner !== undefined && writingOwner.get(parent) === owner;
+}
+
+/**
+ * An owner's children in the order its save writes them: a child that is another's new `belongsTo` parent (a reply
+ * built with its parent comment under one link) before it, as a `REFERENCES` constraint needs. Those whose key is
+ * known are marked as the owner's, so that the child naming a sibling as parent takes its key without writing it.
+ */
+export function parentsFirst<T extends { child: Owner; key: unknown }>(owner: Owner, children: T[]): T[] {
+  for (const { child, key } of children) if (key !== null) writingOwner.set(child, owner);
+  const ordered = new Set<T>();
+  const visit = (entry: T | undefined): void => {
+    if (entry === undefined || ordered.has(entry)) return;
+    ordered.add(entry);
+    for (const { parent } of newParents(entry.child)) visit(children.find(({ child }) => child === parent));
+    ordered.delete(entry);
+    ordered.add(entry);
+  };
+  children.forEach(visit);
+  return [...ordered];
+}
+
 /**
  * A parent whose key the database assigns is saved on its own first (a level of the graph in its own round
  * trip), then the record takes its key. A refused parent refuses the record's save, as a refused child does.
@@ -48,6 +76,6 @@ export async function saveNewParents(record: Owner, batchBefore: BatchItem[]): P
       continue;
     }
     copyKey(record, foreignKey, key);
-    batchBefore.push(parent.toSave());
+    if (!writtenBySibling(record, parent)) batchBefore.push(parent.toSave());
   }
 }
