@@ -5,6 +5,7 @@ import {
   hasMany,
   hasOne,
   Model,
+  RecordNotSaved,
   RecordNotUnique,
   connect,
   RecordInvalid,
@@ -126,6 +127,33 @@ describe("graphs and batches", () => {
         ["second", root.id],
       ]);
       expect([root, first, second, nested].every((comment) => comment.isPersisted() && comment.ccPostId === post.id)).toBe(true);
+    });
+
+    it("keys the database assigns: a reply naming a sibling as parent refuses the save, naming them, and writes nothing", async () => {
+      class IntUser extends Model({ id: "integer", name: { type: "string", null: false } }) {
+        static override binding = "DB";
+        static override tableName = "tc_users";
+        comments = hasMany(IntComment, { foreignKey: "tcUserId" });
+      }
+      class IntComment extends Model({ id: "integer", tcUserId: "integer", parentId: "integer", body: { type: "string", null: false } }) {
+        static override binding = "DB";
+        static override tableName = "tc_comments";
+        parent = belongsTo(IntComment, { optional: true });
+      }
+      const user = IntUser.build({ name: "u" });
+      const root = user.comments().build({ body: "root" });
+      const reply = user.comments().build({ body: "reply", parent: root });
+      const error = await rejectionOf(user.saveOrThrow());
+      expect(error).toBeInstanceOf(RecordNotSaved);
+      expect(error.message).toContain(
+        "IntComment.parent: the IntComment it names is built through the same IntUser, and the database assigns its key, so it has none yet: save it first",
+      );
+      expect([await countRows("tc_users"), await countRows("tc_comments"), user.isNewRecord(), reply.isNewRecord()]).toEqual([0, 0, true, true]);
+      root.parent.set(null);
+      reply.parent.set(null);
+      expect(await user.save()).toBe(true);
+      await reply.update({ parent: root });
+      expect(reply.parentId).toBe(root.id);
     });
 
     it("a saved post writes a reply built before its parent after it", async () => {

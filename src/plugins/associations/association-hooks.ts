@@ -46,7 +46,7 @@ const lateWrites = new WeakMap<object, Batchable>();
  * and saved records `add` attached to it.
  */
 function takeLateChildren(owner: Owner): Owner[] {
-  const late = pendingChildren(owner).filter(({ child, foreignKey }) => child.readAttribute(foreignKey) === null);
+  const late = parentsFirst(owner, pendingChildren(owner)).filter(({ child, foreignKey }) => child.readAttribute(foreignKey) === null);
   for (const { child, foreignKey, key } of late) copyKey(child, foreignKey, key);
   return late.map(({ child }) => child);
 }
