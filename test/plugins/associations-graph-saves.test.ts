@@ -129,6 +129,21 @@ describe("graphs and batches", () => {
       expect([root, first, second, nested].every((comment) => comment.isPersisted() && comment.ccPostId === post.id)).toBe(true);
     });
 
+    it("a parent taken out of the post after a failed save is written by its reply", async () => {
+      const taken = await ThreadComment.create({ body: "taken" });
+      const post = ThreadPost.build({ title: "Thread" });
+      const root = post.comments().build({ body: "root", id: taken.id });
+      const reply = post.comments().build({ body: "reply", parent: root });
+      await expect(post.save()).rejects.toThrow(RecordNotUnique);
+      await post.comments().remove(root);
+      root.id = crypto.randomUUID();
+      expect(await post.save()).toBe(true);
+      expect(await ThreadComment.where({ id: [root.id, reply.id] }).order({ body: "asc" }).pluck("body", "parentId")).toEqual([
+        ["reply", root.id],
+        ["root", null],
+      ]);
+    });
+
     it("keys the database assigns: a reply naming a sibling as parent refuses the save, naming them, and writes nothing", async () => {
       class IntUser extends Model({ id: "integer", name: { type: "string", null: false } }) {
         static override binding = "DB";

@@ -24,10 +24,13 @@ function newParents(record: Owner): Array<{ parent: Owner; name: string; foreign
 /** The owner whose save writes each child built through it. */
 const writingOwner = new WeakMap<Owner, Owner>();
 
-/** Whether `parent` is a sibling of `record` that their owner's save writes: the record's save must not write it again. */
+/**
+ * Whether `parent` is a sibling of `record` that their owner's save writes: the record's save must not write it again.
+ * Both must still wait in the owner (a child taken out since, or written, is no longer the owner's to write).
+ */
 function writtenBySibling(record: Owner, parent: Owner): boolean {
   const owner = writingOwner.get(record);
-  return owner !== undefined && writingOwner.get(parent) === owner;
+  return owner !== undefined && writingOwner.get(parent) === owner && writesChild(owner, parent) && writesChild(owner, record);
 }
 
 /**
