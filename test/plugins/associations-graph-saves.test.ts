@@ -5,6 +5,7 @@ import {
   hasMany,
   hasOne,
   Model,
+  RecordNotSaved,
   RecordNotUnique,
   connect,
   RecordInvalid,
@@ -90,6 +91,94 @@ describe("graphs and batches", () => {
       [`INSERT INTO "saa_pins"`, true],
     ]);
     expect(pin.isPersisted()).toBe(true);
+  });
+
+  describe("children built through one owner that are each other's parents (a thread under a post)", () => {
+    class ThreadPost extends Model({ id: { type: "string", null: false, generateId: true }, title: { type: "string", null: false } }) {
+      static override binding = "DB";
+      static override tableName = "cc_posts";
+      comments = hasMany(ThreadComment, { foreignKey: "ccPostId" });
+    }
+    class ThreadComment extends Model({
+      id: { type: "string", null: false, generateId: true },
+      ccPostId: "string",
+      parentId: "string",
+      body: { type: "string", null: false },
+    }) {
+      static override binding = "DB";
+      static override tableName = "cc_comments";
+      parent = belongsTo(ThreadComment, { optional: true });
+    }
+
+    it("writes each comment once, parents before their replies whatever the order built, in one round trip", async () => {
+      const { db, events } = listen();
+      const post = db.model(ThreadPost).build({ title: "Thread" });
+      const root = post.comments().build({ body: "root" });
+      const first = post.comments().build({ body: "first", parent: root });
+      const nested = post.comments().build({ body: "nested" });
+      const second = post.comments().build({ body: "second", parent: root });
+      nested.parent.set(second);
+      expect(await post.save()).toBe(true);
+      expect(new Set(events.map((event) => event.roundTrip)).size).toBe(1);
+      expect(await ThreadComment.order({ body: "asc" }).pluck("body", "parentId")).toEqual([
+        ["first", root.id],
+        ["nested", second.id],
+        ["root", null],
+        ["second", root.id],
+      ]);
+      expect([root, first, second, nested].every((comment) => comment.isPersisted() && comment.ccPostId === post.id)).toBe(true);
+    });
+
+    it("a parent taken out of the post after a failed save is written by its reply", async () => {
+      const taken = await ThreadComment.create({ body: "taken" });
+      const post = ThreadPost.build({ title: "Thread" });
+      const root = post.comments().build({ body: "root", id: taken.id });
+      const reply = post.comments().build({ body: "reply", parent: root });
+      await expect(post.save()).rejects.toThrow(RecordNotUnique);
+      await post.comments().remove(root);
+      root.id = crypto.randomUUID();
+      expect(await post.save()).toBe(true);
+      expect(await ThreadComment.where({ id: [root.id, reply.id] }).order({ body: "asc" }).pluck("body", "parentId")).toEqual([
+        ["reply", root.id],
+        ["root", null],
+      ]);
+    });
+
+    it("keys the database assigns: a reply naming a sibling as parent refuses the save, naming them, and writes nothing", async () => {
+      class IntUser extends Model({ id: "integer", name: { type: "string", null: false } }) {
+        static override binding = "DB";
+        static override tableName = "tc_users";
+        comments = hasMany(IntComment, { foreignKey: "tcUserId" });
+      }
+      class IntComment extends Model({ id: "integer", tcUserId: "integer", parentId: "integer", body: { type: "string", null: false } }) {
+        static override binding = "DB";
+        static override tableName = "tc_comments";
+        parent = belongsTo(IntComment, { optional: true });
+      }
+      const user = IntUser.build({ name: "u" });
+      const root = user.comments().build({ body: "root" });
+      const reply = user.comments().build({ body: "reply", parent: root });
+      const error = await rejectionOf(user.saveOrThrow());
+      expect(error).toBeInstanceOf(RecordNotSaved);
+      expect(error.message).toContain(
+        "IntComment.parent: the IntComment it names is built through the same IntUser, and the database assigns its key, so it has none yet: save it first",
+      );
+      expect([await countRows("tc_users"), await countRows("tc_comments"), user.isNewRecord(), reply.isNewRecord()]).toEqual([0, 0, true, true]);
+      root.parent.set(null);
+      reply.parent.set(null);
+      expect(await user.save()).toBe(true);
+      await reply.update({ parent: root });
+      expect(reply.parentId).toBe(root.id);
+    });
+
+    it("a saved post writes a reply built before its parent after it", async () => {
+      const post = await ThreadPost.create({ title: "Thread" });
+      const reply = post.comments().build({ body: "reply" });
+      const root = post.comments().build({ body: "root" });
+      reply.parent.set(root);
+      expect(await post.save()).toBe(true);
+      expect(await ThreadComment.where({ id: reply.id }).pluck("parentId")).toEqual([root.id]);
+    });
   });
 
   it("text keys: a grandchild refused by the database writes nothing of the graph", async () => {

@@ -4,7 +4,7 @@ import { blankForeignKeyAsNull } from "./blank-keys.js";
 import { dependentsBeforeDelete, planDependentReads, prepareDependentTargets } from "./dependents.js";
 import type { PluginWork } from "./installation.js";
 import { copyKey } from "./keys.js";
-import { saveNewParents } from "./new-parents.js";
+import { parentsFirst, saveNewParents } from "./new-parents.js";
 import { planPreloads } from "./preload.js";
 import { preparePreloads } from "./preload-targets.js";
 import { replaceSavedChildren } from "./replace-child.js";
@@ -46,7 +46,7 @@ const lateWrites = new WeakMap<object, Batchable>();
  * and saved records `add` attached to it.
  */
 function takeLateChildren(owner: Owner): Owner[] {
-  const late = pendingChildren(owner).filter(({ child, foreignKey }) => child.readAttribute(foreignKey) === null);
+  const late = parentsFirst(owner, pendingChildren(owner)).filter(({ child, foreignKey }) => child.readAttribute(foreignKey) === null);
   for (const { child, foreignKey, key } of late) copyKey(child, foreignKey, key);
   return late.map(({ child }) => child);
 }
@@ -114,7 +114,7 @@ export const associationWork: PluginWork = {
       validatePolymorphicTypes(record);
     },
     async "record:beforeWrite"({ record, batch, batchBefore, later }) {
-      for (const { child, foreignKey, key } of pendingChildren(record)) {
+      for (const { child, foreignKey, key } of parentsFirst(record, pendingChildren(record))) {
         if (key === null) {
           // Written after the record, once its key is known; checked now, so that a refusal writes nothing.
           const write = child.toSave();

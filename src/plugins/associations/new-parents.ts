@@ -10,15 +10,46 @@ function writesChild(parent: Owner, child: Owner): boolean {
 }
 
 /** Parents assigned with `belongsTo` that are still new, and whose own save does not write the record anyway. */
-function newParents(record: Owner): Array<{ parent: Owner; foreignKey: string; primaryKey: string }> {
+function newParents(record: Owner): Array<{ parent: Owner; name: string; foreignKey: string; primaryKey: string }> {
   const parents = [];
   for (const [association, slot] of slotsOf(record)) {
     if (association.kind !== "belongsTo") continue;
     const parent = slot.pending[0];
     // The parent's own primary key: a polymorphic association's depends on the parent's Model.
-    if (parent?.isNewRecord() && !writesChild(parent, record)) parents.push({ parent, foreignKey: association.foreignKey, primaryKey: primaryKeyOf(parent.constructor).name });
+    if (parent?.isNewRecord() && !writesChild(parent, record)) parents.push({ parent, name: association.name, foreignKey: association.foreignKey, primaryKey: primaryKeyOf(parent.constructor).name });
   }
   return parents;
+}
+
+/** The owner whose save writes each child built through it. */
+const writingOwner = new WeakMap<Owner, Owner>();
+
+/**
+ * Whether `parent` is a sibling of `record` that their owner's save writes: the record's save must not write it again.
+ * Both must still wait in the owner (a child taken out since, or written, is no longer the owner's to write).
+ */
+function writtenBySibling(record: Owner, parent: Owner): boolean {
+  const owner = writingOwner.get(record);
+  return owner !== undefined && writingOwner.get(parent) === owner && writesChild(owner, parent) && writesChild(owner, record);
+}
+
+/**
+ * An owner's children in the order its save writes them: a child that is another's new `belongsTo` parent (a reply
+ * built with its parent comment under one link) before it, as a `REFERENCES` constraint needs. Each is marked as the
+ * owner's, so that the child naming a sibling as parent takes its key without writing it.
+ */
+export function parentsFirst<T extends { child: Owner }>(owner: Owner, children: T[]): T[] {
+  for (const { child } of children) writingOwner.set(child, owner);
+  const ordered = new Set<T>();
+  const visit = (entry: T | undefined): void => {
+    if (entry === undefined || ordered.has(entry)) return;
+    ordered.add(entry);
+    for (const { parent } of newParents(entry.child)) visit(children.find(({ child }) => child === parent));
+    ordered.delete(entry);
+    ordered.add(entry);
+  };
+  children.forEach(visit);
+  return [...ordered];
 }
 
 /**
@@ -41,13 +72,18 @@ async function saveFirst(record: Owner, parent: Owner, foreignKey: string, prima
  * does: in the same atomic batch when the parent's key is known before insert, else in a round trip of its own.
  */
 export async function saveNewParents(record: Owner, batchBefore: BatchItem[]): Promise<void> {
-  for (const { parent, foreignKey, primaryKey } of newParents(record)) {
+  for (const { parent, name, foreignKey, primaryKey } of newParents(record)) {
     const key = parent.readAttribute(primaryKey);
+    const sibling = writtenBySibling(record, parent);
+    if (key === null && sibling) {
+      // Its key comes with the level the record is written in: a level of its own would be one more round trip per depth.
+      throw new RecordNotSaved(`${record.constructor.name}.${name}: the ${parent.constructor.name} it names is built through the same ${writingOwner.get(record)!.constructor.name}, and the database assigns its key, so it has none yet: save it first`);
+    }
     if (key === null) {
       await saveFirst(record, parent, foreignKey, primaryKey);
       continue;
     }
     copyKey(record, foreignKey, key);
-    batchBefore.push(parent.toSave());
+    if (!sibling) batchBefore.push(parent.toSave());
   }
 }
