@@ -348,10 +348,13 @@ const RELATION_BUILDERS = ["where", "whereNot", "order", "reorder", "limit", "of
 /** Relation methods that query and resolve to results; as statics they start from `all()`. */
 const RELATION_QUERIES = ["toArray", "find", "findBy", "findByOrThrow", "first", "take"];
 
-/** A value as JSON gets it when its type gives no JSON form: a date as ISO text, a `json` attribute's object copied. */
+/**
+ * A value as JSON gets it when its type gives no JSON form: a date as ISO text, a `json` attribute's object copied
+ * through JSON text, which takes any depth the cast let in (structuredClone's recursion overflows the stack first).
+ */
 function ownJsonValue(value: unknown, typeName: string): unknown {
   if (value instanceof Date) return value.toISOString();
-  return typeName === "json" && typeof value === "object" ? structuredClone(value) : value;
+  return typeName === "json" && typeof value === "object" ? JSON.parse(JSON.stringify(value)) : value;
 }
 
 /**
