@@ -68,6 +68,14 @@ export class Base<A = any> {
   // Private, so that spreading, cloning or listing a record's keys never reaches its values.
   #state = new RecordState(this.constructor);
 
+  /**
+   * An empty record, without a database (see `build`). Attributes given here would be dropped without a word, so they
+   * are a `TypeError` saying to use `build`.
+   */
+  constructor() {
+    refuseExtraArguments(`new ${new.target.name}`, arguments.length, 0, `use ${new.target.name}.build(attributes)`);
+  }
+
   /** @internal The record's kernel state; a getter on the prototype, so that no own property holds it. */
   get [STATE](): RecordState {
     return this.#state;
