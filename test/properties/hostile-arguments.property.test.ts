@@ -107,6 +107,7 @@ const CALLS: Record<string, (a: any, b: any) => unknown> = {
   first: (a) => Item.first(a),
   findOrCreateBy: (a) => Item.findOrCreateBy(a),
   build: (a) => Item.build(a),
+  construct: (a) => new (Item as unknown as new (given: unknown) => object)(a),
   buildAssociation: (a) => Item.build({ owner: a }),
   buildJson: (a) => JSON.stringify(Item.build({ data: a })),
   print: (a) => String(Item.build({ data: a })),
@@ -135,7 +136,7 @@ function expectDocumented(error: unknown, method: string): void {
   expect(message, method).not.toMatch(RAW_ERROR);
   if (error instanceof RecordflareError) return;
   expect(error, `${method}: ${message}`).toBeInstanceOf(TypeError);
-  expect(message, method).toMatch(/^(Item|Owner|batch|sql|gt|lt|between)\b/);
+  expect(message, method).toMatch(/^(?:new )?(Item|Owner|batch|sql|gt|lt|between)\b/);
 }
 
 describe("whatever the arguments, a public method works or throws an error of the library naming the Model or method", () => {
