@@ -68,6 +68,14 @@ export class Base<A = any> {
   // Private, so that spreading, cloning or listing a record's keys never reaches its values.
   #state = new RecordState(this.constructor);
 
+  /**
+   * An empty record, without a database (see `build`). Attributes given here would be dropped without a word, so they
+   * are a `TypeError` saying to use `build`.
+   */
+  constructor() {
+    refuseExtraArguments(`new ${new.target.name}`, arguments.length, 0, `use ${new.target.name}.build(attributes)`);
+  }
+
   /** @internal The record's kernel state; a getter on the prototype, so that no own property holds it. */
   get [STATE](): RecordState {
     return this.#state;
@@ -348,10 +356,13 @@ const RELATION_BUILDERS = ["where", "whereNot", "order", "reorder", "limit", "of
 /** Relation methods that query and resolve to results; as statics they start from `all()`. */
 const RELATION_QUERIES = ["toArray", "find", "findBy", "findByOrThrow", "first", "take"];
 
-/** A value as JSON gets it when its type gives no JSON form: a date as ISO text, a `json` attribute's object copied. */
+/**
+ * A value as JSON gets it when its type gives no JSON form: a date as ISO text, a `json` attribute's object copied
+ * through JSON text, which takes any depth the cast let in (structuredClone's recursion overflows the stack first).
+ */
 function ownJsonValue(value: unknown, typeName: string): unknown {
   if (value instanceof Date) return value.toISOString();
-  return typeName === "json" && typeof value === "object" ? structuredClone(value) : value;
+  return typeName === "json" && typeof value === "object" ? JSON.parse(JSON.stringify(value)) : value;
 }
 
 /**

@@ -65,7 +65,7 @@ export { runLoadStage } from "./records/load-stage.js";
 export { type Preparable, prepareLoad, prepareRelation, prepareRelationNow } from "./relations/relation-prepare.js";
 export { relationSubquery } from "./relations/prepared-subqueries.js";
 export { RelationSubquery } from "./relations/relation-subquery.js";
-export { includePaths, type IncludeSpec } from "./relations/include-paths.js";
+export { includePaths, type IncludeSpec, refuseDeepInclude } from "./relations/include-paths.js";
 export { column, sql, SqlFragment, ColumnReference, Subquery, subquery } from "./sql/sql.js";
 export { compiledStatement, defineStatement, defineStatementOfParts, Statement, type SqlQuery, type StatementDefinition, type StatementOfPartsDefinition } from "./sql/statement.js";
 export { WriteConflict, type ConflictingStatement } from "./persistence/write-conflict.js";

@@ -406,6 +406,13 @@ describe("refused values throw TypeError and leave the attribute unchanged", () 
     await user.reload();
     expect(user.settings).toEqual({ at: "1970-01-01T00:00:00.000Z", list: [1, null, "x"] });
   });
+
+  it("json refuses, at any depth, an invalid Date, which JSON writes as null: the record's toJSON() would throw RangeError", () => {
+    for (const input of [new Date(Number.NaN), { at: new Date(Number.NaN) }, [1, new Date(Number.NaN)]]) {
+      expectTypeErrorNaming(() => Caster.build({ payload: input }), "Caster", "payload");
+    }
+    expect(Caster.build({ payload: { at: null, list: [null] } }).payload).toEqual({ at: null, list: [null] });
+  });
 });
 
 describe("negative zero", () => {

@@ -502,6 +502,11 @@ describe("guide: Records", () => {
 });
 
 describe("edge cases that hold", () => {
+  it("new <Model>() makes an empty record; attributes given to it are a TypeError saying to use build, never dropped", () => {
+    expect(new User().name).toBeNull();
+    const Given = User as unknown as new (attributes: object) => unknown;
+    expect(() => new Given({ name: "Ada" })).toThrow(new TypeError("new User takes no argument; use User.build(attributes)"));
+  });
 
   it("changing the primary key of a persisted record updates the row found by its old key", async () => {
     const item = await AuditItem.create({ name: "a" });

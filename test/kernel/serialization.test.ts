@@ -6,6 +6,7 @@ import { schema, User, ApplicationRecord as FixtureApplicationRecord } from "../
 import { Account } from "../models/lifecycle-fixtures.js";
 import { RowApplicationRecord, Row } from "../models/noted-rows.js";
 import { BlobUser, bytes } from "../models/blob-users.js";
+import { Item } from "../models/owners-and-items.js";
 
 beforeEach(resetDatabase);
 
@@ -65,6 +66,15 @@ describe("toJSON and attributes() (Record 7)", () => {
     json.settings.tags.push("b");
     expect(user.settings).toEqual({ theme: { dark: true }, tags: ["a"] });
     expect(user.isChanged()).toBe(false);
+  });
+
+  it("toJSON gives a json attribute's value at any depth its cast takes, and reads it back from D1 the same", async () => {
+    // Deeper than SQLite's json_valid takes (1,000): saq_items.data has no CHECK constraint.
+    const deep = Array.from({ length: 3000 }).reduce<object>((below) => ({ below }), { leaf: 1 });
+    const item = await Item.createOrThrow({ id: "deep", data: deep });
+    expect(JSON.parse(JSON.stringify(item))["data"]).toEqual(deep);
+    await item.reload();
+    expect(item.toJSON()["data"]).toEqual(deep);
   });
 
   it("attributes() gives Dates as Date and includes hidden attributes", async () => {

@@ -155,6 +155,19 @@ describe("includes: one round trip, the preloads in the main query's batch", () 
     expect(roundTrips).toHaveLength(0);
   });
 
+  it("an include nested deeper than 100 associations, or an object that contains itself, throws TypeError naming the method", async () => {
+    const { roundTrips, Writer: W } = recording();
+    const cyclic: Record<string, unknown> = {};
+    cyclic["posts"] = { user: cyclic };
+    const deep = (levels: number) => Array.from({ length: levels / 2 }).reduce<object>((below) => ({ posts: { user: below } }), {});
+    const nestsTooDeep = "Writer.includes: includes nest at most 100 associations deep (does an object contain itself?)";
+    expect(() => W.includes(cyclic as never)).toThrow(new TypeError(nestsTooDeep));
+    expect(() => W.includes(deep(5000) as never)).toThrow(new TypeError(nestsTooDeep));
+    expect(() => W.includes(deep(102) as never)).toThrow(new TypeError(nestsTooDeep));
+    expect(W.includes(deep(100) as never).description.includes).toHaveLength(100);
+    expect(roundTrips).toHaveLength(0);
+  });
+
   it("a select that leaves out the owners' key, or a scope's select that leaves out the targets', is refused before any query", async () => {
     const { roundTrips, Article: A, Blogger: B } = recording();
     await expect(A.select("title").includes("user").toArray()).rejects.toThrow(MissingAttribute);

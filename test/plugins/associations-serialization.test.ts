@@ -116,6 +116,17 @@ describe("asJson({ include }): loaded associations as nested JSON", () => {
     expect(() => member.asJson({ include: { posts: 1 } as never })).toThrow(TypeError);
   });
 
+  it("refuses an include nested deeper than 100 associations, or one that contains itself, with a TypeError", () => {
+    const member = Member.build({ name: "Ada" });
+    const cyclic: Record<string, unknown> = {};
+    cyclic["posts"] = { user: cyclic };
+    const list: unknown[] = [];
+    list.push(list);
+    for (const include of [cyclic, list]) {
+      expect(() => member.asJson({ include: include as never })).toThrow(/^\w+\.asJson: includes nest at most 100 associations deep \(does an object contain itself\?\)$/);
+    }
+  });
+
   it("refuses options that are no options object, an option it does not take and a second argument, naming the method", () => {
     const member = Member.build({ name: "Ada" });
     expect(() => member.asJson(null as never)).toThrow(new TypeError("Member.asJson takes an options object, not null"));

@@ -160,11 +160,11 @@ function readBoolean(value: unknown): boolean | null {
 }
 
 /**
- * Refuses, at any depth, what JSON text would change: NaN and the infinities (written as null), a Map or Set (as {}),
- * bytes (a `Uint8Array` as an object of indices).
+ * Refuses, at any depth, what JSON text would change: NaN and the infinities (written as null), a value whose
+ * `toJSON` gives null (an invalid Date), a Map or Set (as {}), bytes (a `Uint8Array` as an object of indices).
  */
-function keptAsIs(_key: string, item: unknown): unknown {
-  if ((typeof item === "number" && !Number.isFinite(item)) || item instanceof Map || item instanceof Set || isBlob(item)) throw new TypeError();
+function keptAsIs(this: Record<string, unknown>, key: string, item: unknown): unknown {
+  if ((typeof item === "number" && !Number.isFinite(item)) || (item === null && this[key] != null) || item instanceof Map || item instanceof Set || isBlob(item)) throw new TypeError();
   return item;
 }
 

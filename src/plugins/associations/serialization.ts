@@ -1,3 +1,4 @@
+import { refuseDeepInclude } from "../../kernel/index.js";
 import { AssociationNotLoaded } from "./association-not-loaded.js";
 import { targetModels } from "./polymorphic.js";
 import { associationsOf, slotsOf } from "./registry.js";
@@ -10,18 +11,19 @@ type Include = string | { [name: string]: Include } | readonly Include[];
 /** The associations to nest, by name, each with what to nest of its records: checked whole before any serializing. */
 type IncludeTree = Map<string, IncludeTree>;
 
-function includeTree(model: Function, include: unknown, into: IncludeTree = new Map()): IncludeTree {
+function includeTree(model: Function, include: unknown, into: IncludeTree = new Map(), depth = 0): IncludeTree {
+  refuseDeepInclude(`${model.name}.asJson`, depth);
   const add = (name: string): IncludeTree => {
     if (!associationsOf(model).has(name)) throw new TypeError(`${model.name}.asJson: ${model.name} has no association ${name}`);
     if (!into.has(name)) into.set(name, new Map());
     return into.get(name)!;
   };
   if (typeof include === "string") add(include);
-  else if (Array.isArray(include)) for (const entry of include) includeTree(model, entry, into);
+  else if (Array.isArray(include)) for (const entry of include) includeTree(model, entry, into, depth + 1);
   else if (typeof include === "object" && include !== null && Object.getPrototypeOf(include) === Object.prototype) {
     for (const [name, nested] of Object.entries(include)) {
       const below = add(name);
-      for (const target of targetModels(associationsOf(model).get(name)!)) includeTree(target, nested, below);
+      for (const target of targetModels(associationsOf(model).get(name)!)) includeTree(target, nested, below, depth + 1);
     }
   } else {
     const kind = include === null ? "null" : typeof include;
