@@ -73,7 +73,8 @@ export class Base<A = any> {
    * are a `TypeError` saying to use `build`.
    */
   constructor() {
-    refuseExtraArguments(`new ${new.target.name}`, arguments.length, 0, `use ${new.target.name}.build(attributes)`);
+    // Checked before the message is made: every record loaded is constructed here.
+    if (arguments.length > 0) refuseExtraArguments(`new ${new.target.name}`, arguments.length, 0, `use ${new.target.name}.build(attributes)`);
   }
 
   /** @internal The record's kernel state; a getter on the prototype, so that no own property holds it. */

@@ -126,7 +126,7 @@ describe("bundling the built package", () => {
       class User extends defineApplicationRecord({ users: { id: "string", name: "string", createdAt: "datetime", updatedAt: "datetime" } }, AppBase)("users") {
         static { this.hook("write:plan", () => {}); }
       }
-      export const save = () => new User({ name: "x" }).save();`,
+      export const save = () => User.build({ name: "x" }).save();`,
       { keepNames: true },
     );
     expect(code.includes(PLUGIN_INSTALLED_CHECKS.writePlans)).toBe(false);
