@@ -45,16 +45,14 @@ function findOr(method: string, make: Make) {
     refuseExtraArguments(where, arguments.length, 2);
     if (!isPlainObject(attributes)) throw argumentError(where, "a plain object of attribute values", attributes);
     if (!isPlainObject(extra)) throw argumentError(where, "a plain object of the attributes only a new record gets", extra);
-    // A belongsTo given by name (`{ author: user }`) is no attribute: the narrowed Relation starts the record with its key.
-    const values: Record<string, unknown> = {};
+    // A belongsTo given by name (`{ author: user }`) finds by a list of records too, but a new record takes one: refused before the lookup.
     for (const [name, value] of Object.entries(attributes)) {
-      if (this.model.byName.has(name)) values[name] = value;
-      else if (Array.isArray(value)) throw argumentError(`${where}: ${name}`, "one record to create with", value);
+      if (!this.model.byName.has(name) && Array.isArray(value)) throw argumentError(`${where}: ${name}`, "one record to create with", value);
     }
     const narrowed = this.where(attributes as never, method);
     const found = await narrowed.take();
     // Awaited here, so that a create refused as it builds is handled at once, not a microtask after its rejection.
-    return found ?? (await (narrowed[make] as (attributes: object) => unknown)({ ...values, ...extra }));
+    return found ?? (await (narrowed[make] as (attributes: object) => unknown)({ ...attributes, ...extra }));
   };
 }
 

@@ -46,7 +46,7 @@ const lateWrites = new WeakMap<object, Batchable>();
  * and saved records `add` attached to it.
  */
 function takeLateChildren(owner: Owner): Owner[] {
-  const late = parentsFirst(owner, pendingChildren(owner)).filter(({ child, foreignKey }) => child.readAttribute(foreignKey) === null);
+  const late = parentsFirst(pendingChildren(owner)).filter(({ child, foreignKey }) => child.readAttribute(foreignKey) === null);
   for (const { child, foreignKey, key } of late) copyKey(child, foreignKey, key);
   return late.map(({ child }) => child);
 }
@@ -114,7 +114,7 @@ export const associationWork: PluginWork = {
       validatePolymorphicTypes(record);
     },
     async "record:beforeWrite"({ record, batch, batchBefore, later }) {
-      for (const { child, foreignKey, key } of parentsFirst(record, pendingChildren(record))) {
+      for (const { child, foreignKey, key } of parentsFirst(pendingChildren(record))) {
         if (key === null) {
           // Written after the record, once its key is known; checked now, so that a refusal writes nothing.
           const write = child.toSave();

@@ -1,6 +1,7 @@
 import { abort, type BatchItem, primaryKeyOf, RecordInvalid, RecordNotSaved } from "../../kernel/index.js";
 import { copyKey } from "./keys.js";
 import { slotsOf } from "./registry.js";
+import { ownerBuiltThrough } from "./required-parents.js";
 
 type Owner = Record<string, any>;
 
@@ -21,30 +22,26 @@ function newParents(record: Owner): Array<{ parent: Owner; name: string; foreign
   return parents;
 }
 
-/** The owner whose save writes each child built through it. */
-const writingOwner = new WeakMap<Owner, Owner>();
-
 /**
  * Whether `parent` is a sibling of `record` that their owner's save writes: the record's save must not write it again.
  * Both must still wait in the owner (a child taken out since, or written, is no longer the owner's to write).
  */
 function writtenBySibling(record: Owner, parent: Owner): boolean {
-  const owner = writingOwner.get(record);
-  return owner !== undefined && writingOwner.get(parent) === owner && writesChild(owner, parent) && writesChild(owner, record);
+  const owner = ownerBuiltThrough(record) as Owner | undefined;
+  return owner !== undefined && ownerBuiltThrough(parent) === owner && writesChild(owner, parent) && writesChild(owner, record);
 }
 
 /**
  * An owner's children in the order its save writes them: a child that is another's new `belongsTo` parent (a reply
- * built with its parent comment under one link) before it, as a `REFERENCES` constraint needs. Each is marked as the
- * owner's, so that the child naming a sibling as parent takes its key without writing it.
+ * built with its parent comment under one link) before it, as a `REFERENCES` constraint needs.
  */
-export function parentsFirst<T extends { child: Owner }>(owner: Owner, children: T[]): T[] {
-  for (const { child } of children) writingOwner.set(child, owner);
+export function parentsFirst<T extends { child: Owner }>(children: T[]): T[] {
+  const entryOf = new Map(children.map((entry) => [entry.child, entry]));
   const ordered = new Set<T>();
   const visit = (entry: T | undefined): void => {
     if (entry === undefined || ordered.has(entry)) return;
     ordered.add(entry);
-    for (const { parent } of newParents(entry.child)) visit(children.find(({ child }) => child === parent));
+    for (const { parent } of newParents(entry.child)) visit(entryOf.get(parent));
     ordered.delete(entry);
     ordered.add(entry);
   };
@@ -77,7 +74,7 @@ export async function saveNewParents(record: Owner, batchBefore: BatchItem[]): P
     const sibling = writtenBySibling(record, parent);
     if (key === null && sibling) {
       // Its key comes with the level the record is written in: a level of its own would be one more round trip per depth.
-      throw new RecordNotSaved(`${record.constructor.name}.${name}: the ${parent.constructor.name} it names is built through the same ${writingOwner.get(record)!.constructor.name}, and the database assigns its key, so it has none yet: save it first`);
+      throw new RecordNotSaved(`${record.constructor.name}.${name}: the ${parent.constructor.name} it names is built through the same ${ownerBuiltThrough(record)!.constructor.name}, and the database assigns its key, so it has none yet: save it first`);
     }
     if (key === null) {
       await saveFirst(record, parent, foreignKey, primaryKey);
