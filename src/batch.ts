@@ -7,5 +7,5 @@ import { assertBatchItems, type BatchItem, type BatchResults, databaseForBatch }
 export async function batch<const Items extends readonly BatchItem[]>(items: Items): Promise<BatchResults<Items>> {
   assertBatchItems("batch", items);
   if (items.length === 0) return [] as BatchResults<Items>;
-  return (await databaseForBatch(items)).batch(items);
+  return await (await databaseForBatch(items)).batch(items);
 }

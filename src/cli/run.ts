@@ -39,9 +39,9 @@ async function commandNamed(main: AnyCommand, rawArgs: readonly string[]): Promi
 export async function usageOf(main: AnyCommand, rawArgs: readonly string[]): Promise<string> {
   const { command, path } = await commandNamed(main, rawArgs);
   const mainName = (await resolved(main.meta))?.name ?? "";
-  if (command === main) return renderUsage(main);
+  if (command === main) return await renderUsage(main);
   // citty prefixes the parent's name: give it the whole path before the command (`recordflare g`).
-  return renderUsage(command, { meta: { name: [mainName, ...path.slice(0, -1)].join(" ") } });
+  return await renderUsage(command, { meta: { name: [mainName, ...path.slice(0, -1)].join(" ") } });
 }
 
 /**

@@ -289,7 +289,7 @@ export class Base<A = any> {
     this.#takes("updateOrThrow", arguments.length, 1);
     assertNotDestroyed(this[STATE], "updated");
     this.#assign(attributes, "updateOrThrow");
-    return this.saveOrThrow();
+    return await this.saveOrThrow();
   }
 
   /** Destroys the record: callbacks, dependents, then the DELETE. The record, or false when refused. */

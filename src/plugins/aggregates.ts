@@ -73,7 +73,7 @@ function aggregate(method: Aggregate) {
       if (value === null || value === undefined) return empty;
       return method === "sum" || method === "average" ? Number(value) : attribute.type.fromDatabase(value);
     };
-    return relation.run(compiledStatement(aggregateQuery(relation, method, attribute), relation.model, read));
+    return await relation.run(compiledStatement(aggregateQuery(relation, method, attribute), relation.model, read));
   };
 }
 

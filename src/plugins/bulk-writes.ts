@@ -66,22 +66,22 @@ export const bulkWrites = definePlugin({
     },
     async updateAll(this: Relation, attributes: Record<string, unknown>) {
       refuseConditions(this, "updateAll", arguments.length, 1);
-      return updateAllWrite(this, attributes);
+      return await updateAllWrite(this, attributes);
     },
     async deleteAll(this: Relation) {
       refuseConditions(this, "deleteAll", arguments.length, 0);
-      return deleteAllWrite(this);
+      return await deleteAllWrite(this);
     },
     async deleteBy(this: Relation, conditions: object) {
       refuseExtraArguments(`${this.model.name}.deleteBy`, arguments.length, 1, "give every condition in one object");
-      return deleteAllWrite(this.where(conditions, "deleteBy"));
+      return await deleteAllWrite(this.where(conditions, "deleteBy"));
     },
   },
   setup(base: Record<string, unknown>) {
     for (const [operation, takesList] of Object.entries(INSERTS) as [InsertOperation, boolean][]) {
       const rows = (given: unknown) => (takesList ? given : [given]) as readonly object[];
       base[operation] = async function (this: BuildsRecords, given: unknown, options?: InsertOptions) {
-        return insertRowsWrite(this, rows(given), operation, options);
+        return await insertRowsWrite(this, rows(given), operation, options);
       };
       base[`to${operation[0]!.toUpperCase()}${operation.slice(1)}`] = function (this: BuildsRecords, given: unknown, options?: InsertOptions) {
         return insertRowsStatement(this, rows(given), operation, options);

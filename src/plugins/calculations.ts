@@ -55,7 +55,7 @@ async function plucked(given: Relation, names: string[], method: string): Promis
     const done = runLoadStage(model, rows, [], rows, "pluck");
     return done instanceof Promise ? done.then(values) : values(done);
   };
-  return relation.run(compiledStatement(queryOfParts(parts), model, loaded));
+  return await relation.run(compiledStatement(queryOfParts(parts), model, loaded));
 }
 
 /** The values of one attribute, or the tuple of several, of the first row by the Relation's order: Rails' `pick`. */
@@ -67,7 +67,7 @@ async function pick(this: Relation, ...names: string[]): Promise<unknown> {
 /** The primary keys of the matching rows: Rails' `ids`. */
 async function ids(this: Relation): Promise<unknown[]> {
   takes(this, "ids", arguments.length, 0);
-  return plucked(this, [this.model.primaryKey.name], "ids");
+  return await plucked(this, [this.model.primaryKey.name], "ids");
 }
 
 /**
@@ -81,15 +81,15 @@ export const calculations = definePlugin({
     async count(this: Relation) {
       // Rails' count(column) counts the rows where it is not NULL: read as none, a column would count every row.
       takes(this, "count", arguments.length, 0, `to count the rows where an attribute is set: ${this.model.name}.whereNot({ name: null }).count()`);
-      return countOf(this);
+      return await countOf(this);
     },
     async size(this: Relation) {
       takes(this, "size", arguments.length, 0);
-      return countOf(this);
+      return await countOf(this);
     },
     async exists(this: Relation, conditions?: object) {
       takes(this, "exists", arguments.length, 1, "give every condition in one object");
-      return anyMatch(arguments.length === 0 ? this : this.where(conditions!, "exists"));
+      return await anyMatch(arguments.length === 0 ? this : this.where(conditions!, "exists"));
     },
     async isEmpty(this: Relation) {
       takes(this, "isEmpty", arguments.length, 0);
@@ -97,10 +97,10 @@ export const calculations = definePlugin({
     },
     async hasAny(this: Relation) {
       takes(this, "hasAny", arguments.length, 0);
-      return anyMatch(this);
+      return await anyMatch(this);
     },
     async pluck(this: Relation, ...names: string[]) {
-      return plucked(this, names, "pluck");
+      return await plucked(this, names, "pluck");
     },
     pick,
     ids,

@@ -119,7 +119,7 @@ function counterWrite<T>(model: CountingModel, ids: unknown, counters: unknown, 
  * rows changed. Skips validations, callbacks and default scopes, as Rails does.
  */
 async function updateCounters(this: CountingModel, ids: unknown, counters: unknown, options?: UpdateCountersOptions): Promise<number> {
-  return counterWrite(this, ids, counters, options, "updateCounters", updateAllWrite);
+  return await counterWrite(this, ids, counters, options, "updateCounters", updateAllWrite);
 }
 
 /** `updateCounters` as a Statement for `batch`. */
@@ -184,7 +184,7 @@ async function addAndSave(record: CountedRecord, name: unknown, by: unknown, sig
 function inDatabase(method: "incrementAndSave" | "decrementAndSave", sign: Sign) {
   return async function (this: CountedRecord, name: unknown, by: unknown = 1, options?: UpdateCountersOptions) {
     refuseExtraArguments(`${this.constructor.name}#${method}`, arguments.length, 3);
-    return addAndSave(this, name, by, sign, options, method);
+    return await addAndSave(this, name, by, sign, options, method);
   };
 }
 

@@ -4,7 +4,7 @@ import { type AnyModel, type AttributesOfModel, type AttributesOfRecord, type Co
 async function destroyMatching(relation: Relation): Promise<unknown[]> {
   const records = await relation.with({ select: undefined }).toArray();
   // Nothing matched: no write, and no database needed beyond the load's (none() sends nothing at all).
-  return records.length === 0 ? records : (await relation.database()).batch(records.map((record) => record.toDestroy()));
+  return records.length === 0 ? records : await (await relation.database()).batch(records.map((record) => record.toDestroy()));
 }
 
 /**
@@ -19,11 +19,11 @@ export const destroyAll = definePlugin({
   relationMethods: {
     async destroyAll(this: Relation) {
       refuseExtraArguments(`${this.model.name}.destroyAll`, arguments.length, 0, "narrow with where(...) first, or use destroyBy({ ... })");
-      return destroyMatching(this);
+      return await destroyMatching(this);
     },
     async destroyBy(this: Relation, conditions: object) {
       refuseExtraArguments(`${this.model.name}.destroyBy`, arguments.length, 1, "give every condition in one object");
-      return destroyMatching(this.where(conditions, "destroyBy"));
+      return await destroyMatching(this.where(conditions, "destroyBy"));
     },
   },
 });

@@ -36,7 +36,7 @@ async function findList(relation: Relation, ids: unknown[], findOne: FindOne): P
   const target = { model: relation.model.model, attribute: key.name };
   // Before anything looks inside: a revoked Proxy fails even Array.isArray.
   for (const id of ids) refuseUnfitValue(where, id, target);
-  if (ids.length === 0 || (ids.length === 1 && !Array.isArray(ids[0]))) return findOne.call(relation, ...ids);
+  if (ids.length === 0 || (ids.length === 1 && !Array.isArray(ids[0]))) return await findOne.call(relation, ...ids);
   const list = ids.length === 1 ? (ids[0] as unknown[]) : ids;
   if (list !== ids) for (const id of list) refuseUnfitValue(where, id, target);
   if (list.includes(undefined)) throw new CastError(`${relation.model.name}.find: an id is undefined`, target.model, target.attribute, list);

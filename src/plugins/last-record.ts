@@ -26,7 +26,7 @@ async function last(this: Relation, ...count: unknown[]): Promise<unknown> {
     return many === undefined ? (records.at(-1) ?? null) : records.slice(Math.max(records.length - many, 0));
   }
   const fromTheEnd = this.with({ order: reversedOrder });
-  return many === undefined ? fromTheEnd.take() : (await fromTheEnd.take(many)).reverse();
+  return many === undefined ? await fromTheEnd.take() : (await fromTheEnd.take(many)).reverse();
 }
 
 /** The last record of a Relation or Model, `last()`: `first()` read from the other end. */

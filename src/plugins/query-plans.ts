@@ -12,7 +12,7 @@ export const queryPlans = definePlugin({
       // The plan of the query a load sends: its conditions as `relation:prepare` leaves them.
       const pending = prepareRelation(this, "load");
       const relation = pending instanceof Promise ? await pending : pending;
-      return relation.run(explainStatement(compileSelect(relation.description, relation.model), relation.model, databaseOfRelation(relation)));
+      return await relation.run(explainStatement(compileSelect(relation.description, relation.model), relation.model, databaseOfRelation(relation)));
     },
   },
 });

@@ -37,7 +37,7 @@ export const softDelete = definePlugin({
       value: async function restore(this: { update(attributes: object): Promise<boolean> }) {
         // Paranoia's restore(recursive: true) would be ignored: the dependents would stay deleted, silently.
         refuseExtraArguments(`${this.constructor.name}.restore`, arguments.length, 0);
-        return this.update({ [DELETED_AT]: null });
+        return await this.update({ [DELETED_AT]: null });
       },
       configurable: true,
       writable: true,

@@ -115,7 +115,7 @@ async function isTaken({ record, model: declaring, attribute, value, options }: 
     // Its row as stored, as Rails' `id_in_database`: a key being changed must not make its own row a rival.
     others = others.whereNot({ [key.name]: attributeWas(record, key.name) });
   }
-  return anyMatch(others);
+  return await anyMatch(others);
 }
 
 const presence: Validator = {

@@ -27,7 +27,7 @@ export async function costsOf<T>(work: () => T | Promise<T>, binding: D1Database
   const events: QueryEvent[] = [];
   // Its own database is heard as any other database on the binding is.
   const database = connect(binding, { retries: false });
-  const result = await observingSends(binding, (trip) => roundTrips.push(trip), (event) => events.push(event), async () => withDatabase(database, work));
+  const result = await observingSends(binding, (trip) => roundTrips.push(trip), (event) => events.push(event), async () => await withDatabase(database, work));
   const sum = (field: "rowsRead" | "rowsWritten") => events.reduce((total, event) => total + event[field], 0);
   return { result, roundTrips, events, rowsRead: sum("rowsRead"), rowsWritten: sum("rowsWritten") };
 }
@@ -43,7 +43,7 @@ export async function costsOf<T>(work: () => T | Promise<T>, binding: D1Database
 export async function countQueries<T>(work: () => T | Promise<T>, options?: QueryCostOptions): Promise<QueryCosts<T>> {
   checkedWork("countQueries", work);
   const { binding } = optionsArgument("countQueries", options, ["binding"]);
-  return costsOf(work, await bindingOf("countQueries", binding));
+  return await costsOf(work, await bindingOf("countQueries", binding));
 }
 
 /** The round trips as a failure message lists them. */

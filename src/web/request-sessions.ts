@@ -128,7 +128,7 @@ export async function carriedBookmark(database: Database, options: RequestDataba
   const secret = bookmarkSecret(options, "withRequestDatabase");
   const bookmark = database.bookmark();
   if (secret === undefined || bookmark === null || !isBookmarkShaped(bookmark)) return undefined;
-  return signBookmark(bookmark, secret);
+  return await signBookmark(bookmark, secret);
 }
 
 /** Puts a carried bookmark (from `carriedBookmark`) on the headers of a response. */

@@ -37,7 +37,7 @@ export const generateModel = defineCommand({
   },
   async run({ args }) {
     const names = modelNames(args._[0]);
-    if (args.parent !== undefined) return generateSubclass(names, args._.slice(1), args);
+    if (args.parent !== undefined) return await generateSubclass(names, args._.slice(1), args);
     const parsed = parseArguments(args._.slice(1));
     const idType = parseIdType(args.id);
     const project = new Project(args.cwd);

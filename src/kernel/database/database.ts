@@ -160,7 +160,7 @@ export class Database {
   /** Sends one try of a call: a lone statement (not `batched`), or a batch. */
   async #call(statements: readonly Statement[], trip: RoundTrip): Promise<D1Answer[]> {
     sendingSlot.observer?.sent(this.#connected, statements, trip);
-    if (trip.batched) return this.#binding.batch(statements.map((statement) => this.#prepare(statement, trip)));
+    if (trip.batched) return await this.#binding.batch(statements.map((statement) => this.#prepare(statement, trip)));
     const statement = statements[0]!;
     const prepared = this.#prepare(statement, trip);
     return [await (statement.result === "rows" ? prepared.all() : prepared.run())];
@@ -211,7 +211,7 @@ export class Database {
   async run<Result>(statement: Statement<Result>): Promise<Result> {
     assertBatchItems("db.run", [statement], false);
     if (statement.parts) return (await this.runAll([statement]))[0] as Result;
-    return this.#runOne(statement);
+    return await this.#runOne(statement);
   }
 
   /**
@@ -230,7 +230,7 @@ export class Database {
     const [answer] = call.answers as [D1Answer];
     // The usual read, with no listener's error to put first: its answer read as it is (find's path), without the lists
     // the general reader builds.
-    if (!call.unheard && !forRecords) return statement.read(answer.results ?? [], answer.meta, this);
+    if (!call.unheard && !forRecords) return await statement.read(answer.results ?? [], answer.meta, this);
     return (await this.#readAnswers([statement], call, forRecords))[0] as Result;
   }
 
@@ -243,7 +243,7 @@ export class Database {
   async runWrite(statements: readonly Statement[]): Promise<unknown[]> {
     const [first] = statements;
     if (statements.length === 1 && !first!.parts) return [await this.#runOne(first!, true)];
-    return statements.length === 0 ? [] : this.#runAll(statements, true);
+    return statements.length === 0 ? [] : await this.#runAll(statements, true);
   }
 
   /**
@@ -253,7 +253,7 @@ export class Database {
   async runAll(statements: readonly Statement[]): Promise<unknown[]> {
     assertBatchItems("db.runAll", statements, false);
     if (statements.length === 0) return [];
-    return this.#runAll(statements);
+    return await this.#runAll(statements);
   }
 
   /**
@@ -273,7 +273,7 @@ export class Database {
     } catch (error) {
       throw forRecords ? error : reportedFailure(statements, error);
     }
-    return this.#readAnswers(statements, call, forRecords);
+    return await this.#readAnswers(statements, call, forRecords);
   }
 
   /**

@@ -33,7 +33,7 @@ export async function countOf(relation: Relation): Promise<number> {
   if (relation.data.none) return 0;
   const pending = prepareRelation(relation, "count");
   const prepared = pending instanceof Promise ? await pending : pending;
-  return prepared.run(countStatement(prepared));
+  return await prepared.run(countStatement(prepared));
 }
 
 /**
@@ -51,5 +51,5 @@ export async function anyMatch(given: Relation): Promise<boolean> {
   const limit = Math.min(data.limit ?? 1, 1);
   const parts = selectParts({ ...data, ...(keepColumns ? {} : { select: undefined }), order: [], limit }, model, undefined, "exists");
   if (!keepColumns) parts.columns = ONE;
-  return relation.run(new Statement(queryOfParts(parts), model, "rows", (rows) => rows.length > 0));
+  return await relation.run(new Statement(queryOfParts(parts), model, "rows", (rows) => rows.length > 0));
 }

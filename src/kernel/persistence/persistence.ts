@@ -153,7 +153,7 @@ function checkAndRun(record: Persistable, write: StartedWrite): Promise<boolean>
  */
 export async function destroy(record: Persistable): Promise<boolean> {
   assertWritable(record[STATE], "destroyed again");
-  return start(record, new RecordDestroy(record));
+  return await start(record, new RecordDestroy(record));
 }
 
 /** Reloads a persisted record's row, discarding unsaved changes and, as in Rails, the saved ones. */

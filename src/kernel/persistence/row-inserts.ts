@@ -293,5 +293,5 @@ export async function insertRowsWrite(modelClass: BuildsRecords, list: readonly 
   const write = rowsWrite(modelClass, list, operation, options);
   const planned = prepareAndPlan(write.plan);
   if (planned instanceof Promise) await planned;
-  return modelClass.all().run(rowsStatement(write, modelClass));
+  return await modelClass.all().run(rowsStatement(write, modelClass));
 }

@@ -171,7 +171,7 @@ export function updateAllStatement(given: Relation, attributes: Record<string, u
  * input checked all the same). Plugin API (bulk writes; counters, whose `method` the plan names).
  */
 export async function updateAllWrite(relation: Relation, attributes: Record<string, unknown>, method?: string): Promise<number> {
-  return runSetWrite(relation, prepareAndPlan(updateAllPlan(relation, attributes, method)), "updateAll");
+  return await runSetWrite(relation, prepareAndPlan(updateAllPlan(relation, attributes, method)), "updateAll");
 }
 
 /**
@@ -183,7 +183,7 @@ async function runSetWrite(given: Relation, planning: PlannedWrite | Promise<Pla
   const pending = prepareRelation(given, purpose);
   const relation = pending instanceof Promise ? await pending : pending;
   const statement = relationWriteStatement(plan, relation, purpose);
-  return relation.data.none ? 0 : relation.run(statement);
+  return relation.data.none ? 0 : await relation.run(statement);
 }
 
 const deleteAllPlan = (relation: Relation) => new PlannedWrite(relation.model, "deleteAll", "delete", undefined);
@@ -199,7 +199,7 @@ export function deleteAllStatement(given: Relation): Statement<number> {
 
 /** Runs `deleteAll` after the `write:prepare` stage, as `updateAllWrite` runs `updateAll`. Plugin API (bulk writes). */
 export async function deleteAllWrite(relation: Relation): Promise<number> {
-  return runSetWrite(relation, prepareAndPlan(deleteAllPlan(relation)), "deleteAll");
+  return await runSetWrite(relation, prepareAndPlan(deleteAllPlan(relation)), "deleteAll");
 }
 
 /**

@@ -469,7 +469,7 @@ export class Relation<R = any> {
   async findBy<C extends object>(conditions: C & RecordConditions<R, C>): Promise<R | null>;
   async findBy(conditions: object): Promise<R | null> {
     this.#takes("findBy", arguments.length, 1, "give every condition in one object");
-    return this.where(conditions, "findBy").take();
+    return await this.where(conditions, "findBy").take();
   }
 
   /** The first record matching the conditions, or `RecordNotFound`. */
@@ -492,7 +492,7 @@ export class Relation<R = any> {
   /** Up to `count` records, without ordering (Rails' `take(n)`), never more than the Relation's own `limit`. */
   async take(count: number): Promise<R[]>;
   async take(...count: unknown[]): Promise<R | R[] | null> {
-    return this.#takeOf("take", count);
+    return await this.#takeOf("take", count);
   }
 
   /** The first record by the Relation's order, else by primary key; null if none. */
@@ -500,7 +500,7 @@ export class Relation<R = any> {
   /** The first `count` records by the Relation's order, else by primary key (Rails' `first(n)`). */
   async first(count: number): Promise<R[]>;
   async first(...count: unknown[]): Promise<R | R[] | null> {
-    return this.#ordered().#takeOf("first", count);
+    return await this.#ordered().#takeOf("first", count);
   }
 
   /**

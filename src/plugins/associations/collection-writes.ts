@@ -317,18 +317,18 @@ async function remove(writes: Writing, records: readonly unknown[]): Promise<voi
 /** The writes of a `hasMany` collection (not through another): `add`, `remove`, `set` and `setIds`, each resolving once written. */
 export function collectionWrites(slot: AssociationSlot): PropertyDescriptorMap {
   return {
-    add: { value: async (...records: unknown[]) => add(writing(slot, "add"), records) },
-    remove: { value: async (...records: unknown[]) => remove(writing(slot, "remove"), records) },
+    add: { value: async (...records: unknown[]) => await add(writing(slot, "add"), records) },
+    remove: { value: async (...records: unknown[]) => await remove(writing(slot, "remove"), records) },
     set: {
       async value(records: unknown) {
         slot.takes("set", arguments.length, 1);
-        return set(savedOwnerWriting(slot, "set"), records);
+        return await set(savedOwnerWriting(slot, "set"), records);
       },
     },
     setIds: {
       async value(ids: unknown) {
         slot.takes("setIds", arguments.length, 1);
-        return setIds(savedOwnerWriting(slot, "setIds"), ids);
+        return await setIds(savedOwnerWriting(slot, "setIds"), ids);
       },
     },
   };

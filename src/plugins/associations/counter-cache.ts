@@ -410,7 +410,7 @@ async function resetCounters(this: CountingModel, ids: unknown, ...names: unknow
     read: (_rows, meta) => Number(meta["changes"] ?? 0),
     database: databaseOfRelation(parent),
   });
-  return parent.description.none ? 0 : parent.run(statement);
+  return parent.description.none ? 0 : await parent.run(statement);
 }
 
 /** What the `counterCaches` plugin does (see counter-caches-plugin.ts), for the Models whose `belongsTo` keeps a counter. */

@@ -63,7 +63,7 @@ type Strategy = (context: StrategyContext) => Promise<void> | void;
 
 async function loadChildren(owner: Owner, association: ResolvedAssociation): Promise<Owner[]> {
   const rows = childRows(owner, association);
-  return association.kind === "hasMany" ? rows.toArray() : [await rows.take()].filter(Boolean);
+  return association.kind === "hasMany" ? await rows.toArray() : [await rows.take()].filter(Boolean);
 }
 
 /**
@@ -434,19 +434,19 @@ async function applyWithLinks(owner: Owner, batch: BatchItem[], found: ReadonlyM
  */
 async function handleDependents(record: Owner, batch: BatchItem[]): Promise<void> {
   const found = takeFound(record);
-  if (found) return applyWithLinks(record, batch, found);
+  if (found) return await applyWithLinks(record, batch, found);
   if (covered.has(record) || record.isNewRecord()) {
     covered.delete(record);
     return destroyCached(record, batch);
   }
   const tree = dependentTreeOf(record.constructor);
-  if (!tree.plannable) return applyStrategies(record, batch, new Map());
+  if (!tree.plannable) return await applyStrategies(record, batch, new Map());
   if (tree.setBased) {
     refuseRestricted(record);
     await writeSetBased(record, tree, batch);
     return destroyCached(record, batch);
   }
-  return applyStrategies(record, batch, new Map());
+  return await applyStrategies(record, batch, new Map());
 }
 
 /**

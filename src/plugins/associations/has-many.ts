@@ -28,10 +28,10 @@ export function collection(slot: AssociationSlot): Relation {
   const unsaved = (): number => slot.pending.filter((child) => child.isNewRecord()).length;
   // The rows: a count `withCount` loaded, or the owner's counter cache, answers without a query, as Rails' size does.
   const knownCount = (): number | undefined => loadedCount(owner, association) ?? cachedCount(owner, association);
-  const rowCount = async (): Promise<number> => knownCount() ?? countOf(relation);
+  const rowCount = async (): Promise<number> => knownCount() ?? (await countOf(relation));
   const hasRows = async (): Promise<boolean> => {
     const known = knownCount();
-    return known === undefined ? anyMatch(relation) : known > 0;
+    return known === undefined ? await anyMatch(relation) : known > 0;
   };
   // As Rails refuses it: the row would be written now, pointing at an owner row that does not exist (or at no key).
   const createdThrough = (method: "create" | "createOrThrow") => ({
@@ -79,7 +79,7 @@ export function collection(slot: AssociationSlot): Relation {
     hasAny: {
       async value() {
         slot.takes("hasAny", arguments.length, 0);
-        return slot.loaded ? loaded().length > 0 : unsaved() > 0 || hasRows();
+        return slot.loaded ? loaded().length > 0 : unsaved() > 0 || (await hasRows());
       },
     },
   });

@@ -22,7 +22,7 @@ export class PolymorphicBelongsToAssociation extends BelongsToAssociation {
     if (model === null || key === null) return null;
     const database = databaseOfRecord(owner);
     const target = (database ? database.model(model) : model) as unknown as Findable;
-    return target.all().findBy({ [primaryKeyOf(model).name]: key });
+    return await target.all().findBy({ [primaryKeyOf(model).name]: key });
   }
 
   protected override writeKeys(owner: Owner, association: ResolvedAssociation, record: any): void {

@@ -45,7 +45,7 @@ export abstract class SingleAssociation {
   async reload(): Promise<any> {
     this[ASSOCIATION].takes("reload", arguments.length, 0);
     this[ASSOCIATION].discard();
-    return this.load();
+    return await this.load();
   }
 
   /** Never loads: prints whether the association is loaded. */
@@ -60,7 +60,7 @@ export class BelongsToAssociation extends SingleAssociation {
     const slot = this[ASSOCIATION];
     const { owner, association } = slot.requireOwner();
     const key = owner.readAttribute(association.foreignKey);
-    return key === null ? null : slot.targetModel().all().findBy({ [association.primaryKey]: key });
+    return key === null ? null : await slot.targetModel().all().findBy({ [association.primaryKey]: key });
   }
 
   /** Assigns the parent: sets the foreign key to the parent's key, or null. A new parent is saved with the owner. */
@@ -91,7 +91,7 @@ export class HasOneAssociation extends SingleAssociation {
     const slot = this[ASSOCIATION];
     const { owner, association } = slot.requireOwner();
     const key = rowKeyOf(owner, association.primaryKey);
-    return key === null ? null : slot.scopedTarget().findBy({ [association.foreignKey]: key });
+    return key === null ? null : await slot.scopedTarget().findBy({ [association.foreignKey]: key });
   }
 
   /**

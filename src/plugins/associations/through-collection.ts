@@ -17,7 +17,7 @@ export function throughCollection(slot: ThroughSlot): Relation {
   const loaded = (): any[] => slot.value as any[];
   const hasRows = async (): Promise<boolean> => {
     const known = loadedCount(owner, association);
-    return known === undefined ? anyMatch(relation) : known > 0;
+    return known === undefined ? await anyMatch(relation) : known > 0;
   };
   return Object.defineProperties(relation, {
     ...throughWrites(slot),
@@ -32,7 +32,7 @@ export function throughCollection(slot: ThroughSlot): Relation {
     size: {
       async value() {
         slot.takes("size", arguments.length, 0);
-        return slot.loaded ? loaded().length : (loadedCount(owner, association) ?? countOf(relation));
+        return slot.loaded ? loaded().length : (loadedCount(owner, association) ?? (await countOf(relation)));
       },
     },
     isEmpty: {
@@ -44,7 +44,7 @@ export function throughCollection(slot: ThroughSlot): Relation {
     hasAny: {
       async value() {
         slot.takes("hasAny", arguments.length, 0);
-        return slot.loaded ? loaded().length > 0 : hasRows();
+        return slot.loaded ? loaded().length > 0 : await hasRows();
       },
     },
   });

@@ -11,12 +11,12 @@ import type { ThroughSlot } from "./through-slot.js";
 export class ThroughOneAssociation extends SingleAssociation {
   protected async query(): Promise<any> {
     const { owner, association } = this[ASSOCIATION].requireOwner();
-    return throughRelation(owner, association).take();
+    return await throughRelation(owner, association).take();
   }
 
   /** Points the owner's join row at `record` (null destroys the join row); see `replaceThroughOne`. */
   async set(record: unknown): Promise<void> {
     this[ASSOCIATION].takes("set", arguments.length, 1);
-    return replaceThroughOne(this[ASSOCIATION] as ThroughSlot, record);
+    return await replaceThroughOne(this[ASSOCIATION] as ThroughSlot, record);
   }
 }

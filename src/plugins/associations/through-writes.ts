@@ -205,7 +205,7 @@ async function set(writes: Writing, targets: readonly Loaded[], current?: readon
   if (writes.owner.isNewRecord()) {
     forgetJoins(writes, () => true);
     writes.slot.changeLoaded(() => []);
-    return add(writes, targets);
+    return await add(writes, targets);
   }
   const existing = inReach(writes, current ?? (await replacedJoins(writes).toArray()));
   const wanted = new Set(targets.filter((target) => !target.isNewRecord()).map((target) => targetKey(writes, target)));
@@ -226,7 +226,7 @@ async function setIds(writes: Writing, ids: unknown): Promise<void> {
   // As Rails' ids writer: the target Model's rows of those keys, whatever the association's scope.
   const keyed = { where: writes.where("setIds"), target: association.target, keyName: writes.source.theirKey, all: writes.slot.targetModel().all() };
   const { targets, others } = await readKeyedTargets(keyed, keysGiven(keyed, ids), writes.owner.isNewRecord() ? [] : [replacedJoins(writes)]);
-  return set(writes, targets, others[0]);
+  return await set(writes, targets, others[0]);
 }
 
 /**
@@ -274,19 +274,19 @@ function withTargets(slot: ThroughSlot, method: string, targets: readonly unknow
 /** The write methods of a through collection: `add`, `remove`, `set` and `setIds`, each resolving once written, and `build`. */
 export function throughWrites(slot: ThroughSlot): PropertyDescriptorMap {
   return {
-    add: { value: async (...targets: unknown[]) => withTargets(slot, "add", targets, add) },
-    remove: { value: async (...targets: unknown[]) => withTargets(slot, "remove", targets, remove) },
+    add: { value: async (...targets: unknown[]) => await withTargets(slot, "add", targets, add) },
+    remove: { value: async (...targets: unknown[]) => await withTargets(slot, "remove", targets, remove) },
     set: {
       async value(targets: unknown) {
         slot.takes("set", arguments.length, 1);
-        if (Array.isArray(targets)) return withTargets(slot, "set", targets, (writes, checked) => set(writes, checked));
+        if (Array.isArray(targets)) return await withTargets(slot, "set", targets, (writes, checked) => set(writes, checked));
         throw argumentError(writing(slot, "set").where("set"), `a list of records of ${slot.requireOwner().association.target.name}`, targets);
       },
     },
     setIds: {
       async value(ids: unknown) {
         slot.takes("setIds", arguments.length, 1);
-        return setIds(writing(slot, "setIds"), ids);
+        return await setIds(writing(slot, "setIds"), ids);
       },
     },
     build: {
@@ -301,7 +301,7 @@ export function throughWrites(slot: ThroughSlot): PropertyDescriptorMap {
         {
           async value(attributes: object = {}) {
             slot.takes(method, arguments.length, 1);
-            return create(writing(slot, method), attributes, method);
+            return await create(writing(slot, method), attributes, method);
           },
         },
       ]),
