@@ -16,6 +16,7 @@ import { rejectionOf } from "../helpers/errors.js";
 import { connect } from "../../src/index.js";
 import { recordingRoundTrips } from "../helpers/queries.js";
 import { auditedSchema as schema } from "../models/audited-tables.js";
+import { schema as fixtureSchema } from "../models/fixtures.js";
 
 class AuditedBase extends ActiveRecord {
   static override binding = "DB";
@@ -141,6 +142,33 @@ describe("auditLog", () => {
     ]);
     expect(await entries()).toEqual(written);
     expect(await Watched.order({ title: "asc" }).pluck("title")).toEqual(["Other", "Taken"]);
+  });
+
+  it("names the call behind a write whose operation does not tell it: a counter's UPDATE, a destroy's dependents", async () => {
+    class Counter extends defineApplicationRecord(fixtureSchema, AuditedBase)("counters") {}
+    class Task extends Audited("audited_tasks") {}
+    class List extends Audited("audited_lists") {
+      tasks = hasMany(Task, { foreignKey: "listId", dependent: "nullify" });
+    }
+    await env.DB.exec("DELETE FROM counters");
+    const counter = await Counter.createOrThrow({ label: "c", value: 0 });
+    await Counter.updateCounters(counter.id, { value: 2 });
+    await counter.incrementAndSave("value");
+    await Counter.where({ id: counter.id }).updateAll({ value: 0 });
+    const list = await List.createOrThrow({ tenantId: "t", name: "Chores" });
+    const task = await Task.createOrThrow({ id: "t1", tenantId: "t", title: "a", listId: list.id });
+    await list.destroyOrThrow();
+    const { results } = await env.DB.prepare("SELECT model, operation, method, record_key FROM audit_log_entries ORDER BY id").all();
+    expect(results.map(Object.values)).toEqual([
+      ["Counter", "create", null, counter.id],
+      ["Counter", "updateAll", "Counter.updateCounters", counter.id],
+      ["Counter", "updateAll", "Counter#incrementAndSave", counter.id],
+      ["Counter", "updateAll", null, counter.id],
+      ["List", "create", null, list.id],
+      ["Task", "create", null, task.id],
+      ["Task", "nullify", "List#destroy", task.id],
+      ["List", "destroy", null, list.id],
+    ]);
   });
 
   it("audits dependents' set-based writes in the owner's destroy batch", async () => {
