@@ -43,14 +43,18 @@ function batchPlan(relation: Relation, method: string, given: number, options: B
 }
 
 /**
- * The batches of a checked Relation, each the records `read` gives of a page of it; its own `limit` caps the records
- * read in all.
+ * The batches of a Relation, each the records `read` gives of a page of it; its own `limit` caps the records read in
+ * all. The arguments `method` was given (`given` of them) are checked at the first `next()`, which rejects with a
+ * refusal as the library's other async methods do, rather than the call throwing.
  */
 async function* batchesOf(
   relation: Relation,
-  { batchSize, order }: { batchSize: number; order: "asc" | "desc" },
+  method: string,
+  given: number,
+  options: BatchOptions | undefined,
   read = (page: Relation) => page.toArray(),
 ): AsyncGenerator<unknown[]> {
+  const { batchSize, order } = batchPlan(relation, method, given, options);
   const key = relation.model.primaryKey;
   const byKey = relation.reorder({ [key.name]: order } as never);
   let left = relation.description.limit ?? Infinity;
@@ -76,25 +80,20 @@ export const batches = definePlugin({
   setup: installRelationChecks,
   relationMethods: {
     findInBatches(this: Relation, options?: BatchOptions) {
-      return batchesOf(this, batchPlan(this, "findInBatches", arguments.length, options));
+      return batchesOf(this, "findInBatches", arguments.length, options);
     },
-    inBatches(this: Relation, options?: BatchOptions) {
-      const relation = this;
-      const key = relation.model.primaryKey.name;
+    async *inBatches(this: Relation, options?: BatchOptions) {
+      const key = this.model.primaryKey.name;
       // Each batch reads its keys alone (no preload), and is the Relation narrowed to them: a write touches those rows.
       const keysOf = (page: Relation) => page.with({ includes: [] }).select(key as never).toArray();
-      const batches = batchesOf(relation, batchPlan(relation, "inBatches", arguments.length, options), keysOf);
       // Its limit was the keys' (the batches read no more rows than it allows): the keys alone narrow each batch.
-      const unlimited = relation.with({ limit: undefined });
-      return (async function* () {
-        for await (const batch of batches) yield unlimited.where({ [key]: batch.map((record) => (record as Keyed)[key]) } as never);
-      })();
+      const unlimited = this.with({ limit: undefined });
+      for await (const batch of batchesOf(this, "inBatches", arguments.length, options, keysOf)) {
+        yield unlimited.where({ [key]: batch.map((record) => (record as Keyed)[key]) } as never);
+      }
     },
-    findEach(this: Relation, options?: BatchOptions) {
-      const batches = batchesOf(this, batchPlan(this, "findEach", arguments.length, options));
-      return (async function* () {
-        for await (const batch of batches) yield* batch;
-      })();
+    async *findEach(this: Relation, options?: BatchOptions) {
+      for await (const batch of batchesOf(this, "findEach", arguments.length, options)) yield* batch;
     },
   },
 });

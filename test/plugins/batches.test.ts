@@ -100,18 +100,25 @@ describe("findEach", () => {
   it("refuses what paging by key cannot keep, and wrong options, naming the Model and method, before sending anything", async () => {
     const { db, events } = listen();
     const tallies = db.model(Tally);
-    expect(() => tallies.order({ value: "asc" }).findEach()).toThrow(
+    // As the other async methods reject, the call gives the iterable and its first next() rejects with the refusal.
+    const firstOf = (batches: AsyncIterable<unknown>) => batches[Symbol.asyncIterator]().next();
+    await expect(firstOf(tallies.order({ value: "asc" }).findEach())).rejects.toThrow(
       new TypeError(`Tally.findEach reads by primary key: the Relation takes no order (reorder() removes it; give { order: "desc" }), offset or distinct()`),
     );
-    expect(() => tallies.offset(2).findInBatches()).toThrow(/^Tally\.findInBatches reads by primary key: the Relation takes no order/);
-    expect(() => tallies.distinct().findEach()).toThrow(TypeError);
-    expect(() => tallies.findEach({ batchSize: 0 })).toThrow(/^Tally\.findEach: batchSize takes a whole number from 1/);
-    expect(() => tallies.findEach({ order: "up" as never })).toThrow(/^Tally\.findEach: order takes "asc" or "desc"/);
-    expect(() => tallies.findInBatches({ size: 5 } as never)).toThrow(TypeError);
-    expect(() => (tallies.findEach as (...args: unknown[]) => unknown)({}, {})).toThrow(/^Tally\.findEach takes/);
+    await expect(firstOf(tallies.offset(2).findInBatches())).rejects.toThrow(/^Tally\.findInBatches reads by primary key: the Relation takes no order/);
+    await expect(firstOf(tallies.distinct().inBatches())).rejects.toThrow(/^Tally\.inBatches reads by primary key/);
+    await expect(firstOf(tallies.findEach({ batchSize: 0 }))).rejects.toThrow(/^Tally\.findEach: batchSize takes a whole number from 1/);
+    await expect(firstOf(tallies.findEach({ order: "up" as never }))).rejects.toThrow(/^Tally\.findEach: order takes "asc" or "desc"/);
+    await expect(firstOf(tallies.findInBatches({ size: 5 } as never))).rejects.toThrow(TypeError);
+    await expect(firstOf(tallies.inBatches({ batchSize: 1.5 }))).rejects.toThrow(/^Tally\.inBatches: batchSize takes a whole number from 1/);
+    await expect(firstOf((tallies.findEach as (...args: unknown[]) => AsyncIterable<unknown>)({}, {}))).rejects.toThrow(/^Tally\.findEach takes/);
+    // A caller's .catch sees it, and so does a for await inside try, wherever the iterable was made.
+    await expect(collect(Tally.findInBatches({ batchSize: -1 })).catch((error: unknown) => error)).resolves.toBeInstanceOf(TypeError);
+    const refused = Tally.inBatches({ order: "up" as never });
+    await expect((async () => { for await (const _ of refused); })()).rejects.toThrow(/^Tally\.inBatches: order takes/);
     expect(events).toHaveLength(0);
     // @ts-expect-error batchSize is a number
-    expect(() => Tally.findEach({ batchSize: "10" })).toThrow(TypeError);
+    await expect(firstOf(Tally.findEach({ batchSize: "10" }))).rejects.toThrow(TypeError);
   });
 
   it("come with ActiveRecord, and on Base with the plugin", async () => {
@@ -125,6 +132,6 @@ describe("findEach", () => {
     class BatchedTally extends defineApplicationRecord(schema, Batched)("counters") {}
     await seedTallies(2);
     expect((await collect(BatchedTally.findEach())).map((tally) => tally.id)).toEqual([1, 2]);
-    expect(await rejectionOf(Promise.resolve().then(() => collect(BatchedTally.findEach({ batchSize: -1 }))))).toBeInstanceOf(TypeError);
+    expect(await rejectionOf(collect(BatchedTally.findEach({ batchSize: -1 })))).toBeInstanceOf(TypeError);
   });
 });
