@@ -1,7 +1,7 @@
 /** Plugins composing methods: wrappers of Relation, static and record methods all run, each calling the one before; providing a method twice is refused. */
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { ActiveRecord, auditLog, defineApplicationRecord, hasMany, InvalidModel, multiTenancy, RecordNotSaved, withDatabase, withTenant } from "../../src/index.js";
+import { ActiveRecord, auditLog, belongsTo, defineApplicationRecord, hasMany, InvalidModel, multiTenancy, RecordNotSaved, withDatabase, withTenant } from "../../src/index.js";
 import { definePlugin, type Plugin } from "../../src/plugin.js";
 import { resetDatabase } from "../helpers/db.js";
 import { rejectionOf, thrown } from "../helpers/errors.js";
@@ -136,6 +136,48 @@ describe("wrapping a Relation method", () => {
     expect((await User.find(ada.id)).name).toBe("Ada");
     expect((await User.find([bob.id, ada.id])).map((user) => user.name)).toEqual(["Bob", "Ada"]);
     expect(calls.slice(2)).toEqual(["find 1", "find 1"]);
+  });
+
+  it("a wrapper of where sees the library's own calls as the app's: an association's key, a scope's, the finders'; a preload's subquery is none", async () => {
+    const seen: string[][] = [];
+    const notesWhere = definePlugin({
+      name: "notes-where",
+      wrap: {
+        relation: {
+          where: (next) =>
+            function (conditions: object, ...rest: unknown[]) {
+              seen.push(Object.keys(conditions));
+              return next.call(this, conditions, ...rest);
+            },
+        },
+      },
+    });
+    class Base extends ActiveRecord {
+      static override binding = "DB";
+      static {
+        this.use(notesWhere);
+      }
+    }
+    const WatchedRecord = defineApplicationRecord(schema, Base);
+    class Writer extends WatchedRecord("users") {
+      posts = hasMany(Article, { foreignKey: "userId" });
+      drafts = hasMany(Article, { foreignKey: "userId", scope: (q) => q.where({ published: false }) });
+    }
+    class Article extends WatchedRecord("posts") {
+      writer = belongsTo(Writer, { foreignKey: "userId" });
+    }
+    const writer = await Writer.createOrThrow({ name: "Ada" });
+    const article = await writer.posts().create({ title: "One" });
+    const callsOf = async (run: () => Promise<unknown>) => {
+      seen.length = 0;
+      await run();
+      return seen.splice(0);
+    };
+    expect(await callsOf(() => writer.posts().where({ title: "One" }).toArray())).toEqual([["userId"], ["title"]]);
+    expect(await callsOf(() => writer.drafts().where({ title: "One" }).toArray())).toEqual([["published"], ["userId"], ["title"]]);
+    expect(await callsOf(() => Article.findBy({ title: "One" }))).toEqual([["title"]]);
+    expect(await callsOf(() => article.writer.load())).toEqual([["id"]]);
+    expect(await callsOf(() => Writer.includes("posts").toArray())).toEqual([]);
   });
 
   it("a static query whose Model fails at first use still rejects rather than throws", async () => {
