@@ -124,7 +124,7 @@ CREATE INDEX index_comments_on_blog_post_id ON comments (blog_post_id);
 CREATE INDEX index_comments_on_parent_id ON comments (parent_id);
 `);
     expect(read(folder, "src/db/schema.ts")).toContain('    blogPostId: { type: "string", null: false },\n    parentId: "string",\n');
-    ok(folder, "g", "model", "Vote", "user:references", "blogPost:references", "user_id+blog_post_id:unique");
+    ok(folder, "g", "model", "Vote", "user:references", "blogPost:references", "user+blogPost:unique");
     expect(read(folder, "migrations/0004_create_votes.sql")).toContain(`CREATE INDEX index_votes_on_user_id ON votes (user_id);
 CREATE INDEX index_votes_on_blog_post_id ON votes (blog_post_id);
 CREATE UNIQUE INDEX index_votes_on_user_id_and_blog_post_id ON votes (user_id, blog_post_id);

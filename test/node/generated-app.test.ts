@@ -32,7 +32,7 @@ function generatedApp(): string {
   ok(folder, "g", "model", "BlogPost", "title:string!", "body", "user:references", "author:references", "publishedAt:datetime", "views:integer=0");
   ok(folder, "g", "migration", "AddNicknameToUsers", "nickname:string=anon");
   ok(folder, "g", "model", "Comment", "body:string!", "blogPost:references", "parent:references?{comments}");
-  ok(folder, "g", "migration", "AddIndexToBlogPosts", "authorId+title:unique");
+  ok(folder, "g", "migration", "AddIndexToBlogPosts", "author+title:unique");
   ok(folder, "g", "migration", "AddTypeToUsers", "type:string");
   ok(folder, "g", "model", "Admin", "--parent", "User");
   return folder;
