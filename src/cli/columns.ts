@@ -109,11 +109,7 @@ export function parseColumn(source: string): ColumnSpec {
   if (optional && required) fail(source, "a column is either required (!) or optional (?), not both", false);
   const base = underscore(name);
   if (type === "references") return referenceSpec(source, name, referenced, { required: !optional, index, defaultText });
-  // Such a Model would throw InvalidModel at its first use: refuse the column before anything is written.
-  const attribute = camelize(base);
-  if (attribute in ActiveRecord.prototype) fail(source, `its attribute ${attribute} would have the name of a record method; choose another name`, false);
-  // Refused as the Model is declared.
-  if (attribute === "then") fail(source, "its attribute then would make every record a thenable, which await takes for a promise; choose another name", false);
+  refuseRecordMemberName(source, "attribute", camelize(base));
   let defaultSql: string | undefined;
   if (defaultText !== undefined) {
     const literal = defaultText.endsWith("!") ? defaultText.slice(0, -1) : defaultText;
@@ -124,6 +120,17 @@ export function parseColumn(source: string): ColumnSpec {
   }
   const onlyIndexed = !typed && !required && defaultText === undefined && index !== undefined;
   return { source, type, column: base, required, defaultSql, index, onlyIndexed, parentTable: undefined, typeColumn: undefined };
+}
+
+/**
+ * Throws `CliError` naming the argument when the member of the record it gives (its attribute, or the `belongsTo` of
+ * `g model`'s reference) would have the name of a record method, whose Model throws InvalidModel at its first use,
+ * or be `then`, which makes every record a thenable (refused as the Model is declared): refused before anything is
+ * written.
+ */
+export function refuseRecordMemberName(source: string, kind: "attribute" | "belongsTo", name: string): void {
+  if (name in ActiveRecord.prototype) fail(source, `its ${kind} ${name} would have the name of a record method; choose another name`, false);
+  if (name === "then") fail(source, `its ${kind} then would make every record a thenable, which await takes for a promise; choose another name`, false);
 }
 
 // A reference: `<name>_id` to the table named after it or given in braces, or a polymorphic pair of columns.
@@ -149,8 +156,13 @@ function referenceSpec(
 export function indexOfColumn(spec: ColumnSpec): IndexSpec | undefined {
   if (spec.index === undefined) return undefined;
   // A polymorphic pair is named for the association, as Rails names it (`index_comments_on_commentable`).
-  const label = spec.typeColumn === undefined ? spec.column : spec.column.slice(0, -"_id".length);
+  const label = spec.typeColumn === undefined ? spec.column : referenceName(spec);
   return { source: spec.source, columns: columnsOf(spec), kind: spec.index, label };
+}
+
+/** A reference's name in snake_case, its key column without `_id`: `blog_post` for `blogPost:references`. */
+export function referenceName(spec: ColumnSpec): string {
+  return spec.column.slice(0, -"_id".length);
 }
 
 /** The table columns one argument makes: one, or for a polymorphic reference its type and key columns. */

@@ -6,7 +6,7 @@ import { type AttributeTypeName, SQL_TYPES } from "./column-types.js";
 import { type ColumnSpec, columnsOf, type GeneratorArguments, indexOfColumn } from "./columns.js";
 import type { MigratedDatabase, TableInfo } from "./schema-reader.js";
 import { CliError } from "./errors.js";
-import { indexStatement, type IndexSpec, refuseUnknownColumns } from "./index-specs.js";
+import { indexStatement, type IndexSpec, resolveIndex } from "./index-specs.js";
 import { sqlIdentifier } from "./sql-identifiers.js";
 
 // Columns every generated table has.
@@ -109,7 +109,7 @@ function indexStatements(table: string, columns: readonly ColumnSpec[], indexes:
 /**
  * CREATE TABLE in recordflare's shape, then its indexes: `id` (UUID text, or an integer the database assigns),
  * the references, the other declared columns in the order given, `created_at` and `updated_at`. Throws `CliError`
- * for an index of several columns naming one the table will not have.
+ * for an index of several columns naming one the table will not have (see `resolveIndex`).
  */
 export function createTableStatements(table: string, { columns: specs, indexes }: GeneratorArguments, idType: IdType, keyOf: ColumnContext["keyOf"]): string[] {
   const generated = specs.find((spec) => GENERATED_COLUMNS.includes(spec.column));
@@ -124,8 +124,7 @@ export function createTableStatements(table: string, { columns: specs, indexes }
   ];
   const create = `CREATE TABLE ${sqlIdentifier(table)} (\n${definitions.map((definition) => `  ${definition}`).join(",\n")}\n);`;
   const columns = [GENERATED_COLUMNS[0]!, ...ordered.flatMap(columnsOf), ...GENERATED_COLUMNS.slice(1)];
-  for (const index of indexes) refuseUnknownColumns(index, table, columns);
-  return [create, ...indexStatements(table, ordered, indexes)];
+  return [create, ...indexStatements(table, ordered, indexes.map((index) => resolveIndex(index, table, columns)))];
 }
 
 /**

@@ -44,7 +44,8 @@ export function isIndexArgument(source: string): boolean {
 
 /**
  * Parses an index argument, `column+column[+...]:unique|:uniq|:index` (camelCase names give snake_case columns, as
- * for columns); throws `CliError` naming the argument and the problem.
+ * for columns; a reference's name stands for its key, see `resolveIndex`); throws `CliError` naming the argument and
+ * the problem.
  */
 export function parseIndex(source: string): IndexSpec {
   const [names = "", ...modifiers] = source.split(":");
@@ -53,8 +54,6 @@ export function parseIndex(source: string): IndexSpec {
     if (!COLUMN_NAME.test(name)) throw new CliError(`Index "${source}": "${name}" is not a column name. ${syntax}`);
     return underscore(name);
   });
-  const repeated = columns.find((column, at) => columns.indexOf(column) !== at);
-  if (repeated !== undefined) throw new CliError(`Index "${source}": the column ${repeated} is named twice.`);
   if (modifiers.length !== 1) throw new CliError(`Index "${source}": give one kind of index. ${syntax}`);
   const kind = indexKindOf(modifiers[0]!);
   if (kind === undefined) throw new CliError(`Index "${source}": unknown kind "${modifiers[0]}". ${syntax}`);
@@ -63,10 +62,21 @@ export function parseIndex(source: string): IndexSpec {
   return { source, columns, kind, label: columns.join("_and_") };
 }
 
-/** Throws `CliError` naming the index and the first of its columns that is not in `available` (the table's columns). */
-export function refuseUnknownColumns(spec: IndexSpec, table: string, available: readonly string[]): void {
-  const missing = spec.columns.find((column) => !available.includes(column));
-  if (missing !== undefined) throw new CliError(`Index "${spec.source}": ${table} has no column ${missing} (columns: ${available.join(", ")}).`);
+/**
+ * The index on the columns its names give among `available` (the table's columns): a column's own name, or a
+ * reference's name (`user` in `user+link:unique`) its key column `user_id`, and a polymorphic one's (`commentable`,
+ * with `commentable_type` beside `commentable_id`) its type and key columns. Throws `CliError` naming the index and
+ * a name that gives no column, or a column named twice.
+ */
+export function resolveIndex(spec: IndexSpec, table: string, available: readonly string[]): IndexSpec {
+  const columns = spec.columns.flatMap((name) => {
+    if (available.includes(name)) return [name];
+    if (!available.includes(`${name}_id`)) throw new CliError(`Index "${spec.source}": ${table} has no column ${name} (columns: ${available.join(", ")}).`);
+    return available.includes(`${name}_type`) ? [`${name}_type`, `${name}_id`] : [`${name}_id`];
+  });
+  const repeated = columns.find((column, at) => columns.indexOf(column) !== at);
+  if (repeated !== undefined) throw new CliError(`Index "${spec.source}": the column ${repeated} is named twice.`);
+  return { ...spec, columns, label: columns.join("_and_") };
 }
 
 /** The name of an index: `index_users_on_email`, `index_votes_on_user_id_and_link_id`. */

@@ -11,7 +11,7 @@ import { attributeTypeOf } from "./column-types.js";
 import { type ColumnSpec, columnsOf, type GeneratorArguments, indexOfColumn, parseArguments } from "./columns.js";
 import { addColumnStatements, createTableStatements, dropColumnStatements, type IdType, referencedKeys } from "./ddl.js";
 import { CliError } from "./errors.js";
-import { indexName, type IndexSpec, refuseUnknownColumns } from "./index-specs.js";
+import { indexName, type IndexSpec, resolveIndex } from "./index-specs.js";
 import { refuseLongName } from "./name-length.js";
 import { isWordsName } from "./name-words.js";
 import { refuseReservedTable } from "./reserved-table-names.js";
@@ -73,8 +73,8 @@ function addStatements(table: TableInfo, { columns: specs, indexes }: GeneratorA
   }
   for (const spec of indexedOnly) refuseNocaseOfOtherType(spec, table);
   const columns = [...table.columns.map((column) => column.name), ...added.flatMap(columnsOf)];
-  const newIndexes = [...indexedOnly.map((spec) => indexOfColumn(spec)!), ...indexes];
-  for (const index of [...newIndexes, ...added.flatMap((spec) => indexOfColumn(spec) ?? [])]) refuseIndexThere(table, index, columns);
+  const newIndexes = [...indexedOnly.map((spec) => indexOfColumn(spec)!), ...indexes.map((index) => resolveIndex(index, table.name, columns))];
+  for (const index of [...newIndexes, ...added.flatMap((spec) => indexOfColumn(spec) ?? [])]) refuseExistingIndex(table, index);
   return addColumnStatements(table.name, added, newIndexes, idType, referencedKeys(database, undefined, idType));
 }
 
@@ -87,9 +87,8 @@ function refuseNocaseOfOtherType(spec: ColumnSpec, table: TableInfo): void {
   if (type !== "string") throw new CliError(`Column "${spec.source}": :unique_nocase is for string columns, not ${type ?? "a column of no type"} (${table.name}.${column.name}).`);
 }
 
-// Throws `CliError` for an index naming a column the table will not have, or whose name an index of the table has.
-function refuseIndexThere(table: TableInfo, index: IndexSpec, columns: readonly string[]): void {
-  refuseUnknownColumns(index, table.name, columns);
+// Throws `CliError` for an index whose name an index of the table has.
+function refuseExistingIndex(table: TableInfo, index: IndexSpec): void {
   const name = indexName(table.name, index.label);
   const existing = table.indexes.find((candidate) => candidate.name.toLowerCase() === name.toLowerCase());
   if (existing) throw new CliError(`Index "${index.source}": ${table.name} already has the index ${existing.name}, on ${existing.columns.join(", ")}.`);

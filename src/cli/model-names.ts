@@ -38,3 +38,8 @@ export function modelNames(input: string | undefined): ModelNames {
   refuseReservedTable(table, `Model ${className}`, "choose another Model name");
   return { className, table, fileName: `${underscore(className).replaceAll("_", "-")}.ts` };
 }
+
+/** How one Model file imports another of `src/models`: `./blog-post.js` for `blog-post.ts`. */
+export function modelImportPath(fileName: string): string {
+  return `./${fileName.replace(/\.ts$/, ".js")}`;
+}

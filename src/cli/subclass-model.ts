@@ -11,7 +11,8 @@
 import { camelize, underscore } from "../kernel/index.js";
 import { attributeTypeOf } from "./column-types.js";
 import { CliError } from "./errors.js";
-import { type ModelNames, modelNames } from "./model-names.js";
+import { modelsDeclaredIn } from "./declared-models.js";
+import { modelImportPath, type ModelNames, modelNames } from "./model-names.js";
 import { type FileToWrite, PATHS, type Project } from "./project.js";
 import type { MigratedDatabase, TableInfo } from "./schema-reader.js";
 
@@ -36,7 +37,7 @@ function declaresClass(text: string, className: string): boolean {
 }
 
 function reexportLine(className: string, fileName: string): string {
-  return `export { ${className} } from "./${fileName.replace(/\.ts$/, ".js")}";`;
+  return `export { ${className} } from "${modelImportPath(fileName)}";`;
 }
 
 /** The file that declares `className`: its own Model file, or the file a re-export in it leads to. */
@@ -97,12 +98,6 @@ function withSubclass(file: { path: string; text: string }, child: string, paren
   return `${text.replace(/\n*$/, "\n")}\nexport class ${child} extends ${parent} {}\n`;
 }
 
-// The hierarchy's table, as the Model file names it: `ApplicationRecord("users")`.
-function tableNamed(text: string): string | undefined {
-  const literal = /ApplicationRecord\(\s*("(?:[^"\\]|\\.)*")/.exec(text)?.[1];
-  return literal === undefined ? undefined : (JSON.parse(literal) as string);
-}
-
 /**
  * The files of a subclass Model `names` of the Model `parentInput`, checked; throws `CliError` for an unknown parent
  * (naming it), a parent the subclass already is, a name a Model has already, or a file the generator cannot edit
@@ -117,7 +112,8 @@ export function planSubclass(project: Project, database: MigratedDatabase, names
     { path: file.path, text: withSubclass(file, names.className, parent.className), note: `declares ${names.className}, one of its inheritance types` },
     { path: `${PATHS.models}/${names.fileName}`, text: subclassFileText(names, file.path) },
   ];
-  const table = database.table(tableNamed(file.text) ?? parent.table);
+  // The hierarchy's table, as its root's declaration in the file names it (the parent may be a subclass).
+  const table = database.table(modelsDeclaredIn(file.text)[0]?.table ?? parent.table);
   return { files, hint: table && inheritanceColumnHint(file.text, table) };
 }
 

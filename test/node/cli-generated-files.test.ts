@@ -31,7 +31,8 @@ describe("SPEC 'Generated files'", () => {
       "src/models/user.ts",
     ]);
     // One Model per table: the Model file declares the one class for its table.
-    expect(read(folder, "src/models/blog-post.ts")).toMatch(/^export class BlogPost extends ApplicationRecord\("blog_posts"\) \{\}$/m);
+    expect(read(folder, "src/models/blog-post.ts")).toMatch(/^export class BlogPost extends ApplicationRecord\("blog_posts"\) \{$/m);
+    expect(read(folder, "src/models/blog-post.ts").match(/^export class /gm)).toHaveLength(1);
   });
 
   // "`src/db/schema.ts` | Every table's columns, generated from the migrations; must not be edited by hand"

@@ -67,6 +67,33 @@ describe("an index of several columns", { timeout: 30_000 }, () => {
     ]);
   });
 
+  it("a reference is named by its name too: user+link is user_id+link_id, a polymorphic one its type and key columns", () => {
+    const folder = board();
+    ok(folder, "g", "migration", "AddIndexToVotes", "user+link:unique");
+    expect(read(folder, "migrations/0004_add_index_to_votes.sql")).toBe(
+      "-- Migration number: 0004 \t add_index_to_votes\nCREATE UNIQUE INDEX index_votes_on_user_id_and_link_id ON votes (user_id, link_id);\n",
+    );
+    ok(folder, "g", "model", "Bookmark", "user:references", "link:references", "folder", "blogPost:references?{links}", "user+folder:index", "link+blogPost:unique");
+    expect(read(folder, "migrations/0005_create_bookmarks.sql")).toContain(
+      [
+        "CREATE INDEX index_bookmarks_on_user_id_and_folder ON bookmarks (user_id, folder);",
+        "CREATE UNIQUE INDEX index_bookmarks_on_link_id_and_blog_post_id ON bookmarks (link_id, blog_post_id);",
+      ].join("\n"),
+    );
+    ok(folder, "g", "model", "Like", "likeable:references{polymorphic}", "user:references", "likeable+user:unique");
+    expect(read(folder, "migrations/0006_create_likes.sql")).toContain(
+      "CREATE UNIQUE INDEX index_likes_on_likeable_type_and_likeable_id_and_user_id ON likes (likeable_type, likeable_id, user_id);\n",
+    );
+    expect(indexesOf(folder, "likes")).toContainEqual({
+      name: "index_likes_on_likeable_type_and_likeable_id_and_user_id",
+      unique: true,
+      columns: ["likeable_type", "likeable_id", "user_id"],
+    });
+    // A column of the name wins over a reference's: a table with both `user` and `user_id` indexes `user`.
+    ok(folder, "g", "model", "Alias", "user", "owner:references{users}", "user+owner:index");
+    expect(read(folder, "migrations/0007_create_aliases.sql")).toContain("CREATE INDEX index_aliases_on_user_and_owner_id ON aliases (user, owner_id);\n");
+  });
+
   it("a + in a column's default is not an index: note=a+b is a column", () => {
     const folder = app();
     ok(folder, "g", "model", "Memo", "note=a+b", "sum:string=1+1");
@@ -127,6 +154,7 @@ describe("index refusals", { timeout: 30_000 }, () => {
     );
     expect(refused(folder, "g", "model", "Pair", "left", "left+right:unique")).toMatch(/^Error: Index "left\+right:unique": pairs has no column right \(columns: id, left, created_at, updated_at\)\.$/);
     expect(refused(folder, "g", "migration", "AddIndexToVotes", "user_id+user_id:unique")).toBe('Error: Index "user_id+user_id:unique": the column user_id is named twice.');
+    expect(refused(folder, "g", "migration", "AddIndexToVotes", "user+user_id:unique")).toBe('Error: Index "user+user_id:unique": the column user_id is named twice.');
     expect(refused(folder, "g", "migration", "AddIndexToVotes", "user_id+link_id")).toMatch(/^Error: Index "user_id\+link_id": give one kind of index\./);
     expect(refused(folder, "g", "migration", "AddIndexToVotes", "user_id+link_id:primary")).toMatch(/unknown kind "primary"/);
     expect(refused(folder, "g", "migration", "AddIndexToVotes", "user_id+link_id:unique_nocase")).toMatch(/:unique_nocase is for an index of one string column/);

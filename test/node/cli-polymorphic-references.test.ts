@@ -57,6 +57,32 @@ describe("g model with a polymorphic reference", () => {
     expect(schema).toContain('    commentableType: { type: "string", null: false },\n    commentableId: { type: "string", null: false },\n    body: "string",');
   });
 
+  it("writes the polymorphic belongsTo commented out, for the app to list its Models, with a note saying so", () => {
+    const folder = app();
+    const output = ok(folder, "g", "model", "Comment", "commentable:references{polymorphic}", "body:text");
+    expect(output).toContain("note: src/models/comment.ts: list the Models a commentable may be in its belongsTo, then uncomment it\n");
+    // belongsTo is imported, so that uncommenting the line is all it takes.
+    expect(read(folder, "src/models/comment.ts")).toBe(`import { belongsTo } from "recordflare";
+import { ApplicationRecord } from "./application-record.js";
+
+export class Comment extends ApplicationRecord("comments") {
+  // List the Models a commentable may be, then uncomment:
+  // commentable = belongsTo([], { polymorphic: true });
+}
+`);
+    ok(folder, "g", "model", "Attachment", "record:references?{polymorphic}", "owner:references{comments}");
+    expect(read(folder, "src/models/attachment.ts")).toBe(`import { belongsTo } from "recordflare";
+import { ApplicationRecord } from "./application-record.js";
+import { Comment } from "./comment.js";
+
+export class Attachment extends ApplicationRecord("attachments") {
+  // List the Models a record may be, then uncomment:
+  // record = belongsTo([], { polymorphic: true, optional: true });
+  owner = belongsTo(Comment);
+}
+`);
+  });
+
   it("the key column takes the app's key type: INTEGER with --id integer", () => {
     const folder = app();
     ok(folder, "g", "model", "Comment", "commentable:references{polymorphic}", "--id", "integer");

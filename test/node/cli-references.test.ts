@@ -56,6 +56,91 @@ CREATE INDEX index_comments_on_parent_id ON comments (parent_id);
   });
 });
 
+describe("the Model's belongsTo of each reference, as Rails' g model writes belongs_to", { timeout: 30_000 }, () => {
+  it("g model Link user:references declares user = belongsTo(User), importing User from its file, and prints no note", () => {
+    const folder = app();
+    ok(folder, "g", "model", "User", "name");
+    expect(ok(folder, "g", "model", "Link", "url:string!", "user:references")).toBe(
+      "create     migrations/0002_create_links.sql\ncreate     src/models/link.ts\nupdate     src/db/schema.ts\n",
+    );
+    expect(read(folder, "src/models/link.ts")).toBe(`import { belongsTo } from "recordflare";
+import { ApplicationRecord } from "./application-record.js";
+import { User } from "./user.js";
+
+export class Link extends ApplicationRecord("links") {
+  user = belongsTo(User);
+}
+`);
+  });
+
+  it("names the association in camelCase, marks a ? reference optional, imports each parent once and the Model's own class never", () => {
+    const folder = app();
+    ok(folder, "g", "model", "User", "name");
+    ok(folder, "g", "model", "BlogPost", "title");
+    ok(folder, "g", "model", "Comment", "body", "blog_post:references", "author:references{users}", "editor:references?{users}", "parent:references?{comments}");
+    expect(read(folder, "src/models/comment.ts")).toBe(`import { belongsTo } from "recordflare";
+import { ApplicationRecord } from "./application-record.js";
+import { BlogPost } from "./blog-post.js";
+import { User } from "./user.js";
+
+export class Comment extends ApplicationRecord("comments") {
+  blogPost = belongsTo(BlogPost);
+  author = belongsTo(User);
+  editor = belongsTo(User, { optional: true });
+  parent = belongsTo(Comment, { optional: true });
+}
+`);
+  });
+
+  it("imports the Model whichever file declares the table, in any case of its name", () => {
+    const folder = app();
+    write(folder, "migrations/0001_people.sql", 'CREATE TABLE "People" (id TEXT PRIMARY KEY NOT NULL, name TEXT);\n');
+    write(folder, "src/models/member.ts", 'import { ApplicationRecord } from "./application-record.js";\n\nexport class Member extends ApplicationRecord("People", { name: { null: false } }) {}\n');
+    expect(ok(folder, "g", "model", "Badge", "holder:references{people}")).not.toContain("note:");
+    expect(read(folder, "src/models/badge.ts")).toContain('import { Member } from "./member.js";\n\nexport class Badge extends ApplicationRecord("badges") {\n  holder = belongsTo(Member);\n}\n');
+  });
+
+  it("a parent whose table no Model has yet is still declared, with a note saying which file to write", () => {
+    const folder = app();
+    write(folder, "migrations/0001_teams.sql", "CREATE TABLE teams (id INTEGER PRIMARY KEY);\n");
+    expect(ok(folder, "g", "model", "Player", "team:references")).toBe(
+      [
+        "create     migrations/0002_create_players.sql",
+        "create     src/models/player.ts",
+        "create     src/models/application-record.ts",
+        "create     src/db/schema.ts",
+        'note: no Model in src/models has the table teams: write export class Team extends ApplicationRecord("teams") {} in src/models/team.ts, which src/models/player.ts imports',
+        "",
+      ].join("\n"),
+    );
+    expect(read(folder, "src/models/player.ts")).toContain('import { Team } from "./team.js";\n\nexport class Player extends ApplicationRecord("players") {\n  team = belongsTo(Team);\n}\n');
+  });
+
+  it("a table in braces that no Model has gets a note and no declaration, nor an import of belongsTo", () => {
+    const folder = app();
+    write(folder, "migrations/0001_teams.sql", "CREATE TABLE teams (id INTEGER PRIMARY KEY);\n");
+    expect(ok(folder, "g", "model", "Player", "club:references{teams}")).toContain(
+      "note: no Model in src/models has the table teams: once one has, declare club = belongsTo(<that Model>) in src/models/player.ts\n",
+    );
+    expect(read(folder, "src/models/player.ts")).toBe('import { ApplicationRecord } from "./application-record.js";\n\nexport class Player extends ApplicationRecord("players") {}\n');
+  });
+
+  it("refuses a reference whose belongsTo would be named like a record method, then, or another attribute, writing nothing; g migration takes them", () => {
+    const folder = app();
+    ok(folder, "g", "model", "User", "name");
+    expect(refused(folder, "g", "model", "Report", "errors:references{users}")).toBe(
+      'Error: Column "errors:references{users}": its belongsTo errors would have the name of a record method; choose another name.',
+    );
+    expect(refused(folder, "g", "model", "Report", "then:references{users}")).toBe(
+      'Error: Column "then:references{users}": its belongsTo then would make every record a thenable, which await takes for a promise; choose another name.',
+    );
+    expect(refused(folder, "g", "model", "Report", "user:references", "user:string")).toBe(
+      'Error: Column "user:references": its belongsTo user would have the name of the attribute user; choose another name.',
+    );
+    ok(folder, "g", "migration", "AddErrorsToUsers", "errors:references?{users}");
+  });
+});
+
 describe("reference refusals", { timeout: 30_000 }, () => {
   it("refuses a reference to a table no migration makes, naming the argument and the table, for g model and g migration", () => {
     const folder = app();
@@ -102,6 +187,28 @@ describe("reference refusals", { timeout: 30_000 }, () => {
   });
 });
 
+describe("guide: Generating a Model, The Model's belongsTo", { timeout: 60_000 }, () => {
+  it("the chapter's commands write the Models and print the note it shows", () => {
+    const folder = app();
+    ok(folder, "g", "model", "User", "name:string!", "email:string:unique");
+    ok(folder, "g", "model", "BlogPost", "title:string!", "body", "published:boolean=false", "user:references", "slug:string:unique");
+    expect(read(folder, "src/models/blog-post.ts")).toBe(`import { belongsTo } from "recordflare";
+import { ApplicationRecord } from "./application-record.js";
+import { User } from "./user.js";
+
+export class BlogPost extends ApplicationRecord("blog_posts") {
+  user = belongsTo(User);
+}
+`);
+    ok(folder, "g", "migration", "CreateTeams", "name:string!");
+    expect(ok(folder, "g", "model", "Player", "team:references")).toBe(`create     migrations/0004_create_players.sql
+create     src/models/player.ts
+update     src/db/schema.ts
+note: no Model in src/models has the table teams: write export class Team extends ApplicationRecord("teams") {} in src/models/team.ts, which src/models/player.ts imports
+`);
+  });
+});
+
 describe("guide: References, Indexes of several columns", { timeout: 60_000 }, () => {
   it("the chapter's commands write the statements it shows", () => {
     const folder = app();
@@ -124,7 +231,16 @@ CREATE INDEX index_comments_on_blog_post_id ON comments (blog_post_id);
 CREATE INDEX index_comments_on_parent_id ON comments (parent_id);
 `);
     expect(read(folder, "src/db/schema.ts")).toContain('    blogPostId: { type: "string", null: false },\n    parentId: "string",\n');
-    ok(folder, "g", "model", "Vote", "user:references", "blogPost:references", "user_id+blog_post_id:unique");
+    expect(read(folder, "src/models/comment.ts")).toBe(`import { belongsTo } from "recordflare";
+import { ApplicationRecord } from "./application-record.js";
+import { BlogPost } from "./blog-post.js";
+
+export class Comment extends ApplicationRecord("comments") {
+  blogPost = belongsTo(BlogPost);
+  parent = belongsTo(Comment, { optional: true });
+}
+`);
+    ok(folder, "g", "model", "Vote", "user:references", "blogPost:references", "user+blogPost:unique");
     expect(read(folder, "migrations/0004_create_votes.sql")).toContain(`CREATE INDEX index_votes_on_user_id ON votes (user_id);
 CREATE INDEX index_votes_on_blog_post_id ON votes (blog_post_id);
 CREATE UNIQUE INDEX index_votes_on_user_id_and_blog_post_id ON votes (user_id, blog_post_id);

@@ -124,13 +124,22 @@ describe("recordflare g model", () => {
         "create     src/models/blog-post.ts",
         "create     src/models/application-record.ts",
         "create     src/db/schema.ts",
+        // The hand-written migration made authors, and no Model has it yet.
+        'note: no Model in src/models has the table authors: write export class Author extends ApplicationRecord("authors") {} in src/models/author.ts, which src/models/blog-post.ts imports',
         "",
       ].join("\n"),
     );
     expect(snapshot(folder)).toEqual({
       "migrations/0001_authors.sql": AUTHORS_MIGRATION,
       "migrations/0002_create_blog_posts.sql": EVERY_FORM_MIGRATION,
-      "src/models/blog-post.ts": `import { ApplicationRecord } from "./application-record.js";\n\nexport class BlogPost extends ApplicationRecord("blog_posts") {}\n`,
+      "src/models/blog-post.ts": `import { belongsTo } from "recordflare";
+import { ApplicationRecord } from "./application-record.js";
+import { Author } from "./author.js";
+
+export class BlogPost extends ApplicationRecord("blog_posts") {
+  author = belongsTo(Author);
+}
+`,
       "src/models/application-record.ts": APPLICATION_RECORD,
       "src/db/schema.ts": EVERY_FORM_SCHEMA,
     });

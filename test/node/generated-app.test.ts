@@ -22,8 +22,10 @@ function linkPackages(folder: string): void {
 }
 
 /**
- * An app made with the tool: UUID and integer keys, references, defaults, a unique column, json, later migrations, an
- * optional self reference, a unique index of two columns, and a single-table-inheritance subclass.
+ * An app made with the tool: UUID and integer keys, references and their belongsTo, defaults, a unique column, json,
+ * later migrations, an optional self reference, unique indexes of two columns, a single-table-inheritance subclass,
+ * and a parent Model written by hand as the generator's note says. User gets `links = hasMany(Link)` by hand, so
+ * user.ts and link.ts import each other.
  */
 function generatedApp(): string {
   const folder = app();
@@ -32,9 +34,19 @@ function generatedApp(): string {
   ok(folder, "g", "model", "BlogPost", "title:string!", "body", "user:references", "author:references", "publishedAt:datetime", "views:integer=0");
   ok(folder, "g", "migration", "AddNicknameToUsers", "nickname:string=anon");
   ok(folder, "g", "model", "Comment", "body:string!", "blogPost:references", "parent:references?{comments}");
-  ok(folder, "g", "migration", "AddIndexToBlogPosts", "authorId+title:unique");
+  ok(folder, "g", "migration", "AddIndexToBlogPosts", "author+title:unique");
   ok(folder, "g", "migration", "AddTypeToUsers", "type:string");
   ok(folder, "g", "model", "Admin", "--parent", "User");
+  ok(folder, "g", "model", "Link", "url:string!", "user:references", "user+url:unique");
+  const user = read(folder, "src/models/user.ts")
+    .replace('import { ApplicationRecord } from "./application-record.js";', '$&\nimport { Link } from "./link.js";')
+    .replace('export class User extends ApplicationRecord("users") {', "$&\n  links = hasMany(Link);\n");
+  write(folder, "src/models/user.ts", `import { hasMany } from "recordflare";\n${user}`);
+  write(folder, "migrations/0009_create_teams.sql", "CREATE TABLE teams (id INTEGER PRIMARY KEY, name TEXT);\n");
+  const note = /^note: .*: write (export class Team .*) in (src\/models\/team\.ts), which src\/models\/player\.ts imports$/m.exec(
+    ok(folder, "g", "model", "Player", "team:references"),
+  );
+  write(folder, note![2]!, `import { ApplicationRecord } from "./application-record.js";\n\n${note![1]}\n`);
   return folder;
 }
 
@@ -73,6 +85,9 @@ import { Author } from "./models/author.js";
 import { Admin } from "./models/admin.js";
 import { BlogPost } from "./models/blog-post.js";
 import { Comment } from "./models/comment.js";
+import { Link } from "./models/link.js";
+import { Player } from "./models/player.js";
+import { Team } from "./models/team.js";
 import { User } from "./models/user.js";
 
 export async function check(input: FormData) {
@@ -102,6 +117,15 @@ export async function check(input: FormData) {
   const blogPostId: string = comment.blogPostId;
   // @ts-expect-error: parentId is nullable
   const requiredParent: string = comment.parentId;
+  // The generated belongsTo are typed by their parents, an optional one nullable; User's hand-written hasMany too.
+  const link = Link.build({ url: "https://example.com", user });
+  const linkUser: User | null = await link.user.load();
+  const parent: Comment | null = await comment.parent.load();
+  const postAuthor: Author | null = post.author.get();
+  const team: Team | null = await Player.build({ teamId: 1 }).team.load();
+  const links: Link[] = await user.links().toArray();
+  // @ts-expect-error: user takes a User, not an Author
+  Link.build({ url: "https://example.com", user: author });
   // pluck tuples follow the generated types.
   const pairs: [string, number | null][] = await BlogPost.pluck("title", "views");
 
@@ -127,7 +151,7 @@ export async function check(input: FormData) {
   // Column names are not attribute names.
   // @ts-expect-error: published_at is the column, publishedAt the attribute
   BlogPost.build({ published_at: "2024-01-01" });
-  return [id, name, admin, email, nickname, createdAt, notNullEmail, authorId, userId, views, publishedAt, body, pairs, strictEmail, type, parentId, blogPostId, requiredParent];
+  return [id, name, admin, email, nickname, createdAt, notNullEmail, authorId, userId, views, publishedAt, body, pairs, strictEmail, type, parentId, blogPostId, requiredParent, linkUser, parent, postAuthor, team, links];
 }
 `,
     );
@@ -176,6 +200,8 @@ export async function check(input: FormData) {
     const { BlogPost } = await load<{ BlogPost: AnyModel }>("src/models/blog-post.js");
     const { Comment } = await load<{ Comment: AnyModel }>("src/models/comment.js");
     const { Admin } = await load<{ Admin: AnyModel & (new () => object) }>("src/models/admin.js");
+    type WithParent = { load(): Promise<Record<string, unknown> | null> };
+    const { Link } = await load<{ Link: AnyModel }>("src/models/link.js");
     // The package as the app imports it, so that it is the same module instance as the Models' own import.
     write(folder, "src/recordflare.js", 'export * from "recordflare";\n');
     const recordflare = await load<typeof import("recordflare")>("src/recordflare.js");
@@ -226,6 +252,17 @@ export async function check(input: FormData) {
         expect((rootUser as { type: string }).type).toBe("Admin");
         expect(ada).not.toBeInstanceOf(Admin);
         expect(await Admin.count()).toBe(1);
+        // g model Link user:references: user = belongsTo(User) assigns, loads, and is required; user+url:unique holds.
+        const link = await Link.createOrThrow({ url: "https://example.com", user });
+        const loaded = await Link.find(link.id);
+        expect((await (loaded["user"] as WithParent).load())?.["id"]).toBe(user.id);
+        const orphan = await Link.create({ url: "https://example.com/orphan" });
+        expect(orphan.isPersisted()).toBe(false);
+        expect((orphan["errors"] as { fullMessages(): string[] }).fullMessages()).toEqual(["User must exist"]);
+        await expect(Link.create({ url: "https://example.com", user })).rejects.toBeInstanceOf(recordflare.RecordNotUnique);
+        // The optional self reference: a reply's parent loads, a root comment's is null.
+        expect((await ((await Comment.find(reply.id))["parent"] as WithParent).load())?.["id"]).toBe(root.id);
+        expect(await ((await Comment.find(root.id))["parent"] as WithParent).load()).toBeNull();
       });
       expect(sent.some((sql) => sql.startsWith('INSERT INTO "authors"'))).toBe(true);
     } finally {

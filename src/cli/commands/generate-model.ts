@@ -1,8 +1,10 @@
 /**
- * `recordflare g model <Name> <column>...`: the table's migration, the Model, the base class if missing, the schema;
+ * `recordflare g model <Name> <column>...`: the table's migration, the Model (with a `belongsTo` for each reference),
+ * the base class if missing, the schema;
  * with `--parent <Model>`, a subclass stored in the parent's table and no migration.
  */
 import { defineCommand } from "citty";
+import { belongsToDeclarations } from "../belongs-to-declarations.js";
 import { parseArguments } from "../columns.js";
 import { createTableStatements, parseIdType, referencedKeys } from "../ddl.js";
 import { CliError } from "../errors.js";
@@ -48,10 +50,11 @@ export const generateModel = defineCommand({
     try {
       if (database.table(names.table)) throw new CliError(`The migrations already make a table ${names.table}.`);
       const statements = createTableStatements(names.table, parsed, idType, referencedKeys(database, names.table, idType));
-      const files: FileToWrite[] = [{ path: modelPath, text: modelTemplate(names) }];
+      const body = belongsToDeclarations(project, names, parsed.columns);
+      const files: FileToWrite[] = [{ path: modelPath, text: modelTemplate(names, body) }];
       if (!project.exists(PATHS.applicationRecord)) files.push({ path: PATHS.applicationRecord, text: APPLICATION_RECORD_TEMPLATE });
       const lines = writeMigration(project, migrations, database, { slug: `create_${names.table}`, statements }, files);
-      console.log(lines.join("\n"));
+      console.log([...lines, ...body.notes.map((note) => `note: ${note}`)].join("\n"));
     } finally {
       database.close();
     }
