@@ -67,6 +67,8 @@ describe("recordflare init in an empty folder", () => {
     expect(Object.keys(manifest.dependencies)).toEqual(["recordflare"]);
     expect(read(folder, ".gitignore").split("\n")).toEqual(["node_modules/", ".wrangler/", ".dev.vars*", ""]);
     expect(Object.keys(manifest.devDependencies)).toEqual(["wrangler", "typescript", "@cloudflare/workers-types", "vitest", "@cloudflare/vitest-plugin"]);
+    // npm 11 runs the install scripts of the packages its allowScripts policy lists without a notice.
+    expect(manifest.allowScripts).toEqual({ esbuild: true, workerd: true });
     expect(read(folder, "vitest.config.ts")).toContain(`readMigrations({ config: "./wrangler.jsonc" })`);
     expect(read(folder, "test/setup.ts")).toContain("await applyMigrations(env.DB, env.TEST_MIGRATIONS, { table: env.TEST_MIGRATIONS_TABLE });");
     expect(JSON.parse(read(folder, "tsconfig.json")).compilerOptions.types).toEqual(["@cloudflare/workers-types"]);
@@ -243,6 +245,7 @@ describe("recordflare init in an existing Worker project", () => {
         vitest: expect.any(String),
         "@cloudflare/vitest-plugin": expect.any(String),
       },
+      allowScripts: { esbuild: true, workerd: true },
     });
     expect(read(folder, "src/worker.ts")).toBe("export default { fetch: () => new Response('shop') };\n");
     expect(read(folder, "tsconfig.json")).toBe(`{ "compilerOptions": { "strict": true } }\n`);

@@ -9,6 +9,12 @@ import { ownPackage } from "../own-package.js";
 import { outputLine, type FileToWrite, type Project } from "../project.js";
 import { type Tool, TOOLS, type ToolVersions } from "./tool-versions.js";
 
+/**
+ * The packages whose install scripts npm 11 runs without a notice (its `allowScripts` policy): wrangler's and the
+ * Workers Vitest integration's esbuild and workerd, which check their platform's binary as they install.
+ */
+const ALLOWED_SCRIPTS: Readonly<Record<string, boolean>> = { esbuild: true, workerd: true };
+
 /** The npm scripts `init` adds. */
 export const SCRIPTS: Readonly<Record<string, string>> = {
   dev: "wrangler dev",
@@ -65,6 +71,7 @@ function completedManifest(manifest: Manifest, versions: ToolVersions): { comple
   if (!hasPackage(manifest, "recordflare")) {
     completed.dependencies = withMissing(manifest.dependencies, { recordflare: `^${ownPackage.version}` });
   }
+  if (manifest.allowScripts === undefined) completed.allowScripts = ALLOWED_SCRIPTS;
   const added = TOOLS.filter((tool) => !hasPackage(manifest, tool));
   if (added.length > 0) {
     completed.devDependencies = withMissing(manifest.devDependencies, Object.fromEntries(added.map((tool) => [tool, versions.ranges[tool]])));
