@@ -36,8 +36,7 @@ const VALUE = reservedName("value");
 const VALUE_COLUMN = injectedName("value");
 
 /** Refuses an attribute the aggregate cannot read: sums and averages of numbers only, extremes of comparable types. */
-function refuseUnaggregatable(relation: Relation, method: Aggregate, attribute: Attribute): void {
-  const numeric = method === "sum" || method === "average";
+function refuseUnaggregatable(relation: Relation, method: Aggregate, attribute: Attribute, numeric: boolean): void {
   if (numeric ? NUMBER_TYPES.has(attribute.typeName) : attribute.type.comparable) return;
   const takes = numeric ? "a number attribute (integer or real)" : "an attribute of a comparable type (number, string, datetime)";
   throw new TypeError(`${relation.model.name}.${method}: ${attribute.name} is a ${attribute.typeName}; ${method} takes ${takes}`);
@@ -59,11 +58,14 @@ function aggregateQuery(relation: Relation, method: Aggregate, attribute: Attrib
 }
 
 function aggregate(method: Aggregate) {
+  // The sum and the mean are numbers whatever the attribute's type; the extremes are values of the attribute's type.
+  const numeric = method === "sum" || method === "average";
+  // What no row gives: SQL's SUM of none is NULL, Rails' sum 0.
+  const empty = method === "sum" ? 0 : null;
   return async function (this: Relation, name: string): Promise<unknown> {
     refuseExtraArguments(`${this.model.name}.${method}`, arguments.length, 1);
     const attribute = attributeNamed(this.model, name, method);
-    refuseUnaggregatable(this, method, attribute);
-    const empty = method === "sum" ? 0 : null;
+    refuseUnaggregatable(this, method, attribute, numeric);
     if (this.description.none) return empty;
     // The attribute read is the Relation's select, so that hooks see it (encrypts refuses to aggregate ciphertext).
     const pending = prepareRelation(this.select(name as never), "calculate");
@@ -71,7 +73,7 @@ function aggregate(method: Aggregate) {
     const read = (rows: Record<string, unknown>[]) => {
       const value = rows[0]?.[VALUE];
       if (value === null || value === undefined) return empty;
-      return method === "sum" || method === "average" ? Number(value) : attribute.type.fromDatabase(value);
+      return numeric ? Number(value) : attribute.type.fromDatabase(value);
     };
     return await relation.run(compiledStatement(aggregateQuery(relation, method, attribute), relation.model, read));
   };
@@ -83,7 +85,7 @@ function aggregate(method: Aggregate) {
  */
 export const aggregates = definePlugin({
   name: "aggregates",
-  relationMethods: { sum: aggregate("sum"), average: aggregate("average"), minimum: aggregate("minimum"), maximum: aggregate("maximum") },
+  relationMethods: Object.fromEntries(Object.keys(FUNCTIONS).map((method) => [method, aggregate(method as Aggregate)])),
 });
 
 declare module "../kernel/index.js" {

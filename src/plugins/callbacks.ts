@@ -5,17 +5,17 @@ export type Callback<R> = (record: R) => void | Promise<void>;
 type Registers = { hook(name: ModelHookName, fn: (context: any) => unknown): void };
 
 // Each callback is a Model hook that hands its function the record, filtered by the save's operation.
-const CALLBACKS: Record<string, { hook: ModelHookName; operation?: "create" | "update" }> = {
-  beforeValidation: { hook: "record:beforeValidate" },
-  afterValidation: { hook: "record:afterValidate" },
-  beforeSave: { hook: "record:beforeSave" },
-  beforeCreate: { hook: "record:beforeSave", operation: "create" },
-  beforeUpdate: { hook: "record:beforeSave", operation: "update" },
-  afterSave: { hook: "record:afterSave" },
-  afterCreate: { hook: "record:afterSave", operation: "create" },
-  afterUpdate: { hook: "record:afterSave", operation: "update" },
-  beforeDestroy: { hook: "record:beforeDestroy" },
-  afterDestroy: { hook: "record:afterDestroy" },
+const CALLBACKS: Record<string, readonly [hook: ModelHookName, operation?: "create" | "update"]> = {
+  beforeValidation: ["record:beforeValidate"],
+  afterValidation: ["record:afterValidate"],
+  beforeSave: ["record:beforeSave"],
+  beforeCreate: ["record:beforeSave", "create"],
+  beforeUpdate: ["record:beforeSave", "update"],
+  afterSave: ["record:afterSave"],
+  afterCreate: ["record:afterSave", "create"],
+  afterUpdate: ["record:afterSave", "update"],
+  beforeDestroy: ["record:beforeDestroy"],
+  afterDestroy: ["record:afterDestroy"],
 };
 
 /**
@@ -26,7 +26,7 @@ const CALLBACKS: Record<string, { hook: ModelHookName; operation?: "create" | "u
 export const callbacks = definePlugin({
   name: "callbacks",
   setup(base: Record<string, unknown>) {
-    for (const [name, { hook, operation }] of Object.entries(CALLBACKS)) {
+    for (const [name, [hook, operation]] of Object.entries(CALLBACKS)) {
       base[name] = function (this: Registers & Function, fn: Callback<unknown>) {
         const where = `${this.name}.${name}`;
         if (typeof fn !== "function") throw new TypeError(`${where} takes a function receiving the record`);

@@ -6,17 +6,6 @@
 
 type Rule = readonly [pattern: RegExp, replacement: string];
 
-const UNCOUNTABLE = ["equipment", "information", "rice", "money", "species", "series", "fish", "sheep", "jeans", "police"];
-
-const IRREGULAR: ReadonlyArray<readonly [string, string]> = [
-  ["person", "people"],
-  ["man", "men"],
-  ["child", "children"],
-  ["sex", "sexes"],
-  ["move", "moves"],
-  ["zombie", "zombies"],
-];
-
 // Listed most specific last, as Rails defines them; matching tries the list from the end.
 const RULES: Rule[] = [
   [/$/, "s"],
@@ -40,18 +29,27 @@ const RULES: Rule[] = [
   [/^(ox)$/i, "$1en"],
   [/^(oxen)$/i, "$1"],
   [/(quiz)$/i, "$1zes"],
-  ...IRREGULAR.flatMap(([singular, plural]): Rule[] => [
-    [new RegExp(`(${singular[0]})${singular.slice(1)}$`, "i"), `$1${plural.slice(1)}`],
-    [new RegExp(`(${plural[0]})${plural.slice(1)}$`, "i"), `$1${plural.slice(1)}`],
-  ]),
+  // Irregulars, as Rails' `irregular`: the singular and the plural both give the plural, keeping the first letter's case.
+  [/(p)erson$/i, "$1eople"],
+  [/(p)eople$/i, "$1eople"],
+  [/(m)an$/i, "$1en"],
+  [/(m)en$/i, "$1en"],
+  [/(c)hild$/i, "$1hildren"],
+  [/(c)hildren$/i, "$1hildren"],
+  [/(s)ex$/i, "$1exes"],
+  [/(s)exes$/i, "$1exes"],
+  [/(m)ove$/i, "$1oves"],
+  [/(m)oves$/i, "$1oves"],
+  [/(z)ombie$/i, "$1ombies"],
+  [/(z)ombies$/i, "$1ombies"],
 ];
 
 // As Rails' `\bsheep\Z`: "_" is a word character, so "blog_sheep" is not uncountable and becomes "blog_sheeps".
-const UNCOUNTABLE_PATTERN = new RegExp(`\\b(?:${UNCOUNTABLE.join("|")})$`, "i");
+const UNCOUNTABLE = /\b(?:equipment|information|rice|money|species|series|fish|sheep|jeans|police)$/i;
 
 /** The plural of an English word or snake_case phrase (only the last word changes). */
 export function pluralize(word: string): string {
-  if (word === "" || UNCOUNTABLE_PATTERN.test(word)) return word;
+  if (word === "" || UNCOUNTABLE.test(word)) return word;
   for (let index = RULES.length - 1; index >= 0; index--) {
     const [pattern, replacement] = RULES[index]!;
     if (pattern.test(word)) return word.replace(pattern, replacement);

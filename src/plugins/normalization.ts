@@ -20,11 +20,8 @@ interface Normalizer {
   readonly applyToNull: boolean;
 }
 
-const NORMALIZERS = defineModelState<Map<string, Normalizer[]>>(
-  "normalizers",
-  () => new Map(),
-  (byAttribute) => new Map([...byAttribute].map(([name, list]) => [name, [...list]])),
-);
+// A declaration sets a new list for its attribute, never adding to a list in place: a copy of the Map is the Model's own.
+const NORMALIZERS = defineModelState<Map<string, readonly Normalizer[]>>("normalizers", () => new Map(), (byAttribute) => new Map(byAttribute));
 
 /** Options of `normalizes`. */
 export interface NormalizesOptions {

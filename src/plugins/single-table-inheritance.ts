@@ -134,14 +134,6 @@ function wrapBuild(build: (this: Function, ...args: unknown[]) => object) {
 }
 
 /**
- * Refuses a type that a write of `modelClass`'s rows would store, unless it names `modelClass` or a subclass of it
- * (as `build` demands): rows of another type could no longer be read as its records, or not at all.
- */
-function checkTypeWritten(modelClass: Function, type: unknown): void {
-  classOfType(inheritanceOf(modelClass)!, modelClass, type);
-}
-
-/**
  * Refuses a type that `updateAll` would set outside the Relation's Model. Undefined is left to `updateAll`, which
  * refuses it for every attribute, as is anything but a plain object.
  */
@@ -150,7 +142,7 @@ function checkTypeSet(relation: Relation, attributes: unknown): void {
   const inheritance = anyDeclared ? inheritanceOf(modelClass) : undefined;
   if (!inheritance || !isPlainObject(attributes) || !Object.hasOwn(attributes, inheritance.column)) return;
   const type = attributes[inheritance.column];
-  if (type !== undefined) checkTypeWritten(modelClass, type);
+  if (type !== undefined) classOfType(inheritance, modelClass, type);
 }
 
 /**
@@ -211,9 +203,10 @@ export const singleTableInheritance = definePlugin({
       if (type !== null) record.writeAttribute(inheritance.column, type);
     },
     "record:write"({ record, values }) {
+      // A row stored with a type outside the record's class could no longer be read as its record, or not at all.
       // Each row of a bulk insert is built as a record, so its type is checked here too.
-      const { column } = inheritanceOf(record.constructor)!;
-      if (values.has(column)) checkTypeWritten(record.constructor, values.get(column));
+      const inheritance = inheritanceOf(record.constructor)!;
+      if (values.has(inheritance.column)) classOfType(inheritance, record.constructor, values.get(inheritance.column));
     },
     "record:class"(context) {
       const inheritance = inheritanceOf(context.modelClass)!;

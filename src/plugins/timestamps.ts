@@ -4,16 +4,16 @@ const TIMESTAMPS = ["createdAt", "updatedAt"] as const;
 type Timestamp = (typeof TIMESTAMPS)[number];
 
 /** Whether the Model has that attribute, as a `datetime`. */
-function hasTimestamp(model: Function, name: Timestamp): boolean {
-  return attributesOf(model).some((attribute) => attribute.name === name && attribute.typeName === "datetime");
-}
 
 const timestampsByModel = new WeakMap<Function, ReadonlySet<Timestamp>>();
 
-/** The timestamps a Model in use has; worked out once per Model, since every save asks. */
+/** The timestamps a Model in use has as `datetime` attributes; worked out once per Model, since every save asks. */
 function timestampsOf(model: Function): ReadonlySet<Timestamp> {
   let found = timestampsByModel.get(model);
-  if (!found) timestampsByModel.set(model, (found = new Set(TIMESTAMPS.filter((name) => hasTimestamp(model, name)))));
+  if (!found) {
+    const isTimestamp = (name: Timestamp) => attributesOf(model).some((attribute) => attribute.name === name && attribute.typeName === "datetime");
+    timestampsByModel.set(model, (found = new Set(TIMESTAMPS.filter(isTimestamp))));
+  }
   return found;
 }
 

@@ -182,11 +182,4 @@ const uniqueness: Validator<UniquenessOptions> = {
 };
 
 /** The built-in checks, in the order they run (uniqueness, which queries, last). */
-export const BUILT_IN_VALIDATORS: ReadonlyMap<string, Validator> = new Map<string, Validator>([
-  ["presence", presence],
-  ["length", length],
-  ["format", format],
-  ["inclusion", inclusion],
-  ["numericality", numericality],
-  ["uniqueness", uniqueness],
-]);
+export const BUILT_IN_VALIDATORS: ReadonlyMap<string, Validator> = new Map(Object.entries<Validator>({ presence, length, format, inclusion, numericality, uniqueness }));
