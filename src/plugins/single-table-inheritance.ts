@@ -120,12 +120,13 @@ function classOfType(inheritance: Inheritance, modelClass: Function, type: unkno
 function wrapBuild(build: (this: Function, ...args: unknown[]) => object) {
   // Every argument is passed on, so that build refuses those it does not take.
   return function (this: Function, ...args: unknown[]): object {
-    const attributes = args[0] as object | undefined;
-    if (!anyDeclared || attributes === undefined) return build.apply(this, args);
+    const attributes = args[0];
+    // Anything but a plain object is build's to refuse, with its own message.
+    if (!anyDeclared || !isPlainObject(attributes)) return build.apply(this, args);
     const database = databaseOfModel(this);
     const Class: Function = database ? Object.getPrototypeOf(this) : this;
     const inheritance = inheritanceOf(Class);
-    const type = inheritance && attributes && (attributes as Record<string, unknown>)[inheritance.column];
+    const type = inheritance && attributes[inheritance.column];
     if (!inheritance || type === undefined || type === typeOfClass(inheritance, Class)) return build.apply(this, args);
     const Subclass = classOfType(inheritance, Class, type);
     const target = database ? database.model(Subclass) : Subclass;

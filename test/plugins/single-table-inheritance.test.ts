@@ -50,6 +50,14 @@ describe("single-table inheritance: writing the type", () => {
     expect(StaffMember.build().type).toBeNull();
   });
 
+  it("build of a subclass refuses what is no plain object of attributes as the declaring Model's build does", () => {
+    for (const given of [null, 5, "Manager", [{ type: "Manager" }]]) {
+      expect(() => Engineer.build(given as never)).toThrow(TypeError);
+      expect(() => Engineer.build(given as never)).toThrow(/^Engineer\.build takes a plain object of attribute values/);
+      expect(() => StaffMember.build(given as never)).toThrow(/^StaffMember\.build takes a plain object of attribute values/);
+    }
+  });
+
   it("building the declaring Model with a type makes a record of that class (Rails' new(type:)); bulk inserts write it too", async () => {
     const built = StaffMember.build({ name: "Ann", type: "Manager" });
     expect(built).toBeInstanceOf(Manager);
