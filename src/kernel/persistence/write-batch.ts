@@ -1,6 +1,4 @@
 import { rowsChanged } from "../database/changes-check.js";
-import { compileFragment } from "../sql/compiler.js";
-import { ParamWriter } from "../sql/param-writer.js";
 import type { SqlFragment } from "../sql/sql.js";
 import { type ParamSource, Statement, type StatementDatabase, type StatementReader } from "../sql/statement.js";
 import { type OutcomeReport, outcomeReport } from "./write-outcome.js";
@@ -26,32 +24,19 @@ export interface CompiledWrite {
 
 const ignored = () => undefined;
 
-/** A statement a hook added, compiled on its own (so it binds at most D1's limit, whatever the write binds). */
-function extraStatement(plan: PlannedWrite, fragment: SqlFragment): Statement {
-  const params = new ParamWriter();
-  const sql = compileFragment(fragment, plan.model, params);
-  return new Statement({ sql, params: params.params, sources: params.sources }, plan.model, "meta", ignored);
-}
+/** How the statements hooks add around a write are placed (see `placeExtras`), once `installWritePlans` installed it. */
+export const writeExtrasSlot: {
+  place?: (plan: PlannedWrite, own: readonly Statement[], keysOf: (index: number) => CompiledWrite) => { statements: Statement[]; extras: Set<Statement> };
+} = {};
 
-/**
- * The statements of a write in the order they are sent: the before-statements, then each own statement with its
- * after-statements next to it (directly after it, or directly before it when its keys hold only there). Adjacency is
- * what makes `last_insert_rowid()` and `changes()` in an after-statement read the write's own.
- */
-export function placeExtras(plan: PlannedWrite, own: readonly Statement[], keysOf: (index: number) => { keys: () => SqlFragment; keysBefore: boolean }): { statements: Statement[]; extras: Set<Statement> } {
-  const extras = new Set<Statement>();
-  const add = (fragment: SqlFragment) => {
-    const statement = extraStatement(plan, fragment);
-    extras.add(statement);
-    return statement;
-  };
-  const statements = (plan.befores ?? []).map((build) => add(build()));
-  own.forEach((statement, index) => {
-    const { keys, keysBefore } = keysOf(index);
-    const afters = (plan.afters ?? []).map((build) => add(build({ keys: keys() })));
-    statements.push(...(keysBefore ? [...afters, statement] : [statement, ...afters]));
-  });
-  return { statements, extras };
+/** The statements of a write with those its hooks added; `TypeError` naming the Model when a hook added some and none is installed. */
+function withExtras(plan: PlannedWrite, own: Statement[], writes: readonly CompiledWrite[]): { statements: Statement[]; extras?: Set<Statement> } {
+  if (plan.befores === undefined && plan.afters === undefined) return { statements: own };
+  const { place } = writeExtrasSlot;
+  if (place === undefined) {
+    throw new TypeError(`${plan.model.name}.${plan.operation}: a write:plan hook added statements, which needs installWritePlans() (plugin API), called in its plugin's setup`);
+  }
+  return place(plan, own, (index) => writes[index]!);
 }
 
 /**
@@ -76,7 +61,7 @@ export function planStatement<T>(plan: PlannedWrite, writes: readonly CompiledWr
     statement = new Statement({ ...writes[0]!.query, expectedChanges }, plan.model, "meta", reported, database);
   } else {
     const own = writes.map((write) => new Statement({ ...write.query, expectedChanges }, plan.model, "meta", ignored));
-    const { statements, extras } = placeExtras(plan, own, (index) => writes[index]!);
+    const { statements, extras } = withExtras(plan, own, writes);
     statement = Statement.ofParts(statements, reported, database, extras);
   }
   report = outcomeReport(plan, statement);

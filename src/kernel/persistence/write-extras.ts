@@ -1,0 +1,49 @@
+/**
+ * The statements hooks add around a write (`WritePlan.before` and `after`), placed next to it. Only plugins add them,
+ * and a plugin that plans writes calls `installWritePlans`, which installs this: a Worker whose plugins add none
+ * bundles none of it.
+ */
+import { compileFragment } from "../sql/compiler.js";
+import { ParamWriter } from "../sql/param-writer.js";
+import type { SqlFragment } from "../sql/sql.js";
+import { Statement } from "../sql/statement.js";
+import { insertedKeys } from "./inserted-keys.js";
+import { insertedKeysSlot } from "./row-inserts.js";
+import { writeExtrasSlot } from "./write-batch.js";
+import type { PlannedWrite } from "./write-plan.js";
+
+const ignored = () => undefined;
+
+/** A statement a hook added, compiled on its own (so it binds at most D1's limit, whatever the write binds). */
+function extraStatement(plan: PlannedWrite, fragment: SqlFragment): Statement {
+  const params = new ParamWriter();
+  const sql = compileFragment(fragment, plan.model, params);
+  return new Statement({ sql, params: params.params, sources: params.sources }, plan.model, "meta", ignored);
+}
+
+/**
+ * The statements of a write in the order they are sent: the before-statements, then each own statement with its
+ * after-statements next to it (directly after it, or directly before it when its keys hold only there). Adjacency is
+ * what makes `last_insert_rowid()` and `changes()` in an after-statement read the write's own.
+ */
+export function placeExtras(plan: PlannedWrite, own: readonly Statement[], keysOf: (index: number) => { keys: () => SqlFragment; keysBefore: boolean }): { statements: Statement[]; extras: Set<Statement> } {
+  const extras = new Set<Statement>();
+  const add = (fragment: SqlFragment) => {
+    const statement = extraStatement(plan, fragment);
+    extras.add(statement);
+    return statement;
+  };
+  const statements = (plan.befores ?? []).map((build) => add(build()));
+  own.forEach((statement, index) => {
+    const { keys, keysBefore } = keysOf(index);
+    const afters = (plan.afters ?? []).map((build) => add(build({ keys: keys() })));
+    statements.push(...(keysBefore ? [...afters, statement] : [statement, ...afters]));
+  });
+  return { statements, extras };
+}
+
+/** Installs the placing of the statements hooks add around a write, and the SELECT of a bulk insert's keys they read. */
+export function installWriteExtras(): void {
+  writeExtrasSlot.place ??= placeExtras;
+  insertedKeysSlot.keys ??= insertedKeys;
+}
