@@ -153,6 +153,22 @@ describe("bundling the built package", () => {
     );
   });
 
+  it("refuses a bulk write whose outcome a hook awaits when nothing installed the write plans, naming the Model", async () => {
+    const code = await bundle(
+      `import { Base, bulkWrites, defineApplicationRecord } from "recordflare";
+      class AppBase extends Base { static { this.use(bulkWrites); } }
+      class User extends defineApplicationRecord({ users: { id: "integer", name: "string" } }, AppBase)("users") {
+        static { this.hook("write:outcome", () => {}); }
+      }
+      export const update = () => User.where({ name: "x" }).toUpdateAll({ name: "y" });`,
+      { keepNames: true },
+    );
+    const worker = (await import(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`)) as { update(): unknown };
+    expect(() => worker.update()).toThrow(
+      new TypeError("User.updateAll: a write:outcome hook awaits its outcome, which needs installWritePlans() (plugin API), called in its plugin's setup"),
+    );
+  });
+
   it("refuses Relation.with when nothing installed its checks, naming the Model", async () => {
     const code = await bundle(
       `import { Base, defineApplicationRecord } from "recordflare";

@@ -17,7 +17,7 @@ import { SqlFragment } from "../sql/sql.js";
 import type { Statement } from "../sql/statement.js";
 import type { SaveOperation, WritePlan } from "../plugin-api/hooks.js";
 import { currentValues, type OwnWrite, pendingAttributes, type RecordOutcomeReport, recordWritePlansSlot } from "./record-write.js";
-import { installWriteExtras, placeExtras } from "./write-extras.js";
+import { installBulkWritePlans, placeExtras } from "./write-extras.js";
 import {
   assertWhereTerms,
   deleteStatement,
@@ -163,13 +163,14 @@ function unplannedValues(state: RecordState, operation: SaveOperation | "destroy
  * Installs the planning of records' own writes. Plugin API: a plugin with a `write:prepare`, `write:plan` or
  * `write:outcome` hook calls it in its `setup` (it is idempotent and cheap); a record's save or destroy on a Model
  * with such a hook and none installed throws `TypeError`. Bulk writes (`insertAll`, `updateAll`, ...) are always
- * planned; the statements a hook adds around one (`before`, `after`) are placed by what this installs too.
+ * planned; the statements a hook adds around one (`before`, `after`) and its reports to `write:outcome` hooks are
+ * what this installs for them.
  */
 export function installWritePlans(): void {
   // A write:plan hook may set a value D1 cannot bind.
   installBindableCheck();
-  // A write:plan hook may add statements around any write, a bulk one's too.
-  installWriteExtras();
+  // A hook may add statements around any write, or await its outcome: a bulk one's too.
+  installBulkWritePlans();
   recordWritePlansSlot.plans ??= {
     save: (record, state, operation, attributes) =>
       plannedWrite(state, new PlannedWrite(state.model, operation, operation === "create" ? "insert" : "update", record, currentValues(state, attributes)), attributes),

@@ -1,7 +1,7 @@
 import { rowsChanged } from "../database/changes-check.js";
 import type { SqlFragment } from "../sql/sql.js";
 import { type ParamSource, Statement, type StatementDatabase, type StatementReader } from "../sql/statement.js";
-import { type OutcomeReport, outcomeReport } from "./write-outcome.js";
+import type { OutcomeReport } from "./write-outcome.js";
 import type { PlannedWrite } from "./write-plan.js";
 
 /** A write's own statement as compiled, before it is placed among the statements hooks added. */
@@ -24,19 +24,29 @@ export interface CompiledWrite {
 
 const ignored = () => undefined;
 
-/** How the statements hooks add around a write are placed (see `placeExtras`), once `installWritePlans` installed it. */
-export const writeExtrasSlot: {
-  place?: (plan: PlannedWrite, own: readonly Statement[], keysOf: (index: number) => CompiledWrite) => { statements: Statement[]; extras: Set<Statement> };
-} = {};
+/**
+ * What `installWritePlans` installs for the writes without records: the placing of the statements hooks add around
+ * them (see `placeExtras`) and their reports to the `write:outcome` hooks (see `outcomeReport`).
+ */
+export interface BulkWritePlans {
+  place(plan: PlannedWrite, own: readonly Statement[], keysOf: (index: number) => CompiledWrite): { statements: Statement[]; extras: Set<Statement> };
+  report(plan: PlannedWrite, statement: Statement): OutcomeReport | undefined;
+}
 
-/** The statements of a write with those its hooks added; `TypeError` naming the Model when a hook added some and none is installed. */
+/** @internal The installed planning of the writes without records, if any. */
+export const bulkWritePlansSlot: { plans?: BulkWritePlans } = {};
+
+/** The installed planning of the writes without records; `TypeError` naming the Model and operation when `need` has none. */
+function installedPlans(plan: PlannedWrite, need: string): BulkWritePlans {
+  const { plans } = bulkWritePlansSlot;
+  if (plans === undefined) throw new TypeError(`${plan.model.name}.${plan.operation}: ${need}, which needs installWritePlans() (plugin API), called in its plugin's setup`);
+  return plans;
+}
+
+/** The statements of a write with those its hooks added, if any. */
 function withExtras(plan: PlannedWrite, own: Statement[], writes: readonly CompiledWrite[]): { statements: Statement[]; extras?: Set<Statement> } {
   if (plan.befores === undefined && plan.afters === undefined) return { statements: own };
-  const { place } = writeExtrasSlot;
-  if (place === undefined) {
-    throw new TypeError(`${plan.model.name}.${plan.operation}: a write:plan hook added statements, which needs installWritePlans() (plugin API), called in its plugin's setup`);
-  }
-  return place(plan, own, (index) => writes[index]!);
+  return installedPlans(plan, "a write:plan hook added statements").place(plan, own, (index) => writes[index]!);
 }
 
 /**
@@ -64,7 +74,9 @@ export function planStatement<T>(plan: PlannedWrite, writes: readonly CompiledWr
     const { statements, extras } = withExtras(plan, own, writes);
     statement = Statement.ofParts(statements, reported, database, extras);
   }
-  report = outcomeReport(plan, statement);
-  statement.reportFailure = report?.failed;
+  if (plan.model.hooks.has("write:outcome")) {
+    report = installedPlans(plan, "a write:outcome hook awaits its outcome").report(plan, statement);
+    statement.reportFailure = report?.failed;
+  }
   return statement;
 }

@@ -1,7 +1,7 @@
 /**
- * The statements hooks add around a write (`WritePlan.before` and `after`), placed next to it. Only plugins add them,
- * and a plugin that plans writes calls `installWritePlans`, which installs this: a Worker whose plugins add none
- * bundles none of it.
+ * The statements hooks add around a write (`WritePlan.before` and `after`), placed next to it, and what the writes
+ * without records report to the `write:outcome` hooks. Only plugins add such hooks, and a plugin that does calls
+ * `installWritePlans`, which installs this: a Worker whose plugins have none bundles none of it.
  */
 import { compileFragment } from "../sql/compiler.js";
 import { ParamWriter } from "../sql/param-writer.js";
@@ -9,7 +9,8 @@ import type { SqlFragment } from "../sql/sql.js";
 import { Statement } from "../sql/statement.js";
 import { insertedKeys } from "./inserted-keys.js";
 import { insertedKeysSlot } from "./row-inserts.js";
-import { writeExtrasSlot } from "./write-batch.js";
+import { bulkWritePlansSlot } from "./write-batch.js";
+import { outcomeReport } from "./write-outcome.js";
 import type { PlannedWrite } from "./write-plan.js";
 
 const ignored = () => undefined;
@@ -42,8 +43,11 @@ export function placeExtras(plan: PlannedWrite, own: readonly Statement[], keysO
   return { statements, extras };
 }
 
-/** Installs the placing of the statements hooks add around a write, and the SELECT of a bulk insert's keys they read. */
-export function installWriteExtras(): void {
-  writeExtrasSlot.place ??= placeExtras;
+/**
+ * Installs the planning of the writes without records: the placing of the statements hooks add around them, the
+ * SELECT of a bulk insert's keys they read, and the reports to the `write:outcome` hooks.
+ */
+export function installBulkWritePlans(): void {
+  bulkWritePlansSlot.plans ??= { place: placeExtras, report: outcomeReport };
   insertedKeysSlot.keys ??= insertedKeys;
 }
