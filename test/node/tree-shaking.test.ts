@@ -86,6 +86,7 @@ const DEFAULT_SET_EXTRAS = {
 const PLUGIN_INSTALLED_CHECKS = {
   writePlans: "a write:plan hook left none",
   writeExtras: "a write:plan hook reads the keys written",
+  whereTerms: "a write's where terms are sql fragments",
   changesGuard: "recordflare changes guard",
   relationChecks: "is not an entry of a Relation's description",
 };
@@ -153,6 +154,23 @@ describe("bundling the built package", () => {
     );
   });
 
+  it("refuses a bulk write whose hook adds where terms when nothing installed the write plans, naming the Model", async () => {
+    const code = await bundle(
+      `import { Base, bulkWrites, column, defineApplicationRecord, sql } from "recordflare";
+      class AppBase extends Base { static { this.use(bulkWrites); } }
+      class User extends defineApplicationRecord({ users: { id: "integer", name: "string" } }, AppBase)("users") {
+        static { this.hook("write:plan", (plan) => void plan.where.push(sql\`\${column("name")} IS NOT NULL\`)); }
+      }
+      export const remove = () => User.all().toDeleteAll();`,
+      { keepNames: true },
+    );
+    expect(code.includes(PLUGIN_INSTALLED_CHECKS.whereTerms)).toBe(false);
+    const worker = (await import(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`)) as { remove(): unknown };
+    expect(() => worker.remove()).toThrow(
+      new TypeError("User.deleteAll: a write:plan hook added where terms, which needs installWritePlans() (plugin API), called in its plugin's setup"),
+    );
+  });
+
   it("refuses a bulk write whose outcome a hook awaits when nothing installed the write plans, naming the Model", async () => {
     const code = await bundle(
       `import { Base, bulkWrites, defineApplicationRecord } from "recordflare";
@@ -213,6 +231,7 @@ describe("bundling the built package", () => {
     // Counter caches (a default plugin) plan writes, and several default plugins call Relation.with.
     expect(code.includes(PLUGIN_INSTALLED_CHECKS.writePlans)).toBe(true);
     expect(code.includes(PLUGIN_INSTALLED_CHECKS.writeExtras)).toBe(true);
+    expect(code.includes(PLUGIN_INSTALLED_CHECKS.whereTerms)).toBe(true);
     expect(code.includes(PLUGIN_INSTALLED_CHECKS.relationChecks)).toBe(true);
     // No default plugin demands a number of changed rows: the changes guard stays out.
     expect(code.includes(PLUGIN_INSTALLED_CHECKS.changesGuard)).toBe(false);
@@ -234,6 +253,7 @@ describe("bundling the built package", () => {
     expect(code.includes(DEFINE_STATEMENT_CHECKS)).toBe(false);
     // No default plugin adds statements around a write: their placing (and a bulk insert's keys) stays out.
     expect(code.includes(PLUGIN_INSTALLED_CHECKS.writeExtras)).toBe(false);
+    expect(code.includes(PLUGIN_INSTALLED_CHECKS.whereTerms)).toBe(false);
     const associationModules = (await bundledModules(source)).filter((module) => module.startsWith("plugins/associations/"));
     expect(associationModules.sort()).toEqual(ASSOCIATION_PLUGIN_MODULES);
   });

@@ -13,8 +13,8 @@ import type { ResolvedModel } from "../records/resolve.js";
 import { SqlFragment } from "../sql/sql.js";
 import type { Statement } from "../sql/statement.js";
 import type { WriteMeta } from "../types.js";
-import { type CompiledWrite, planStatement } from "./write-batch.js";
-import { assertWhereTerms, storedWithinD1Limit } from "./write-compiler.js";
+import { assertPlannedWhere, type CompiledWrite, planStatement } from "./write-batch.js";
+import { storedWithinD1Limit } from "./write-compiler.js";
 import { PlannedWrite, planWrite, prepareAndPlan } from "./write-plan.js";
 
 /** Options of `insert` and `insertAll`. */
@@ -239,7 +239,7 @@ function defaultRowInserts(write: RowsWrite): CompiledWrite[] {
 /** Compiles a planned bulk insert or upsert: as many INSERTs as keep each bound value within D1's limit. */
 function rowsStatement(write: RowsWrite, modelClass: BuildsRecords): Statement<WriteMeta> {
   const { plan } = write;
-  assertWhereTerms(plan);
+  assertPlannedWhere(plan);
   if (plan.kind !== (plan.conflictTarget ? "upsert" : "insert")) throw new TypeError(`${plan.model.name}: the kind of ${plan.operation} cannot change`);
   const { attributes, rows } = storedRows(plan);
   const writes = attributes.length === 0 ? defaultRowInserts(write) : insertChunks(attributes, rows).map((chunk) => chunkInsert(write, attributes, chunk));

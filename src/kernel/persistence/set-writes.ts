@@ -13,8 +13,8 @@ import type { Relation } from "../relations/relation.js";
 import { prepareRelation, prepareRelationNow } from "../relations/relation-prepare.js";
 import type { ResolvedModel } from "../records/resolve.js";
 import type { Statement, StatementDatabase } from "../sql/statement.js";
-import { assertWhereTerms, storedWithinD1Limit } from "./write-compiler.js";
-import { planStatement } from "./write-batch.js";
+import { storedWithinD1Limit } from "./write-compiler.js";
+import { assertPlannedWhere, planStatement } from "./write-batch.js";
 import type { WritePlan } from "../plugin-api/hooks.js";
 import { fragmentOf, PlannedWrite, planWrite, prepareAndPlan } from "./write-plan.js";
 
@@ -65,7 +65,7 @@ function isRepeatable(plan: PlannedWrite, target: SetTarget, params: ParamWriter
 
 /** The WHERE of a set-based write with the plan's `where` terms ANDed to it, each bound after what comes before. */
 function plannedWhere(plan: PlannedWrite, where: string, params: ParamWriter): string {
-  assertWhereTerms(plan);
+  assertPlannedWhere(plan);
   if (plan.where.length === 0) return where;
   return [`(${where})`, ...plan.where.map((term) => `(${compileFragment(term, plan.model, params)})`)].join(" AND ");
 }

@@ -25,10 +25,13 @@ export interface CompiledWrite {
 const ignored = () => undefined;
 
 /**
- * What `installWritePlans` installs for the writes without records: the placing of the statements hooks add around
- * them (see `placeExtras`) and their reports to the `write:outcome` hooks (see `outcomeReport`).
+ * What `installWritePlans` installs for the writes without records: the checks of the `where` terms hooks add, the
+ * placing of the statements they add around them (see `placeExtras`), and their reports to the `write:outcome` hooks
+ * (see `outcomeReport`).
  */
 export interface BulkWritePlans {
+  /** Refuses the `where` terms hooks added that cannot be sent (see `assertWhereTerms`). */
+  assertWhere(plan: PlannedWrite): void;
   place(plan: PlannedWrite, own: readonly Statement[], keysOf: (index: number) => CompiledWrite): { statements: Statement[]; extras: Set<Statement> };
   report(plan: PlannedWrite, statement: Statement): OutcomeReport | undefined;
 }
@@ -41,6 +44,11 @@ function installedPlans(plan: PlannedWrite, need: string): BulkWritePlans {
   const { plans } = bulkWritePlansSlot;
   if (plans === undefined) throw new TypeError(`${plan.model.name}.${plan.operation}: ${need}, which needs installWritePlans() (plugin API), called in its plugin's setup`);
   return plans;
+}
+
+/** Refuses the `where` terms a write's hooks added that cannot be sent; none were added unless a hook did. */
+export function assertPlannedWhere(plan: PlannedWrite): void {
+  if (plan.where.length > 0) installedPlans(plan, "a write:plan hook added where terms").assertWhere(plan);
 }
 
 /** The statements of a write with those its hooks added, if any. */

@@ -10,6 +10,7 @@ import { Statement } from "../sql/statement.js";
 import { insertedKeys } from "./inserted-keys.js";
 import { insertedKeysSlot } from "./row-inserts.js";
 import { bulkWritePlansSlot } from "./write-batch.js";
+import { assertWhereTerms } from "./write-compiler.js";
 import { outcomeReport } from "./write-outcome.js";
 import type { PlannedWrite } from "./write-plan.js";
 
@@ -44,10 +45,11 @@ export function placeExtras(plan: PlannedWrite, own: readonly Statement[], keysO
 }
 
 /**
- * Installs the planning of the writes without records: the placing of the statements hooks add around them, the
- * SELECT of a bulk insert's keys they read, and the reports to the `write:outcome` hooks.
+ * Installs the planning of the writes without records: the checks of the `where` terms hooks add, the placing of
+ * the statements they add around them, the SELECT of a bulk insert's keys those read, and the reports to the
+ * `write:outcome` hooks.
  */
 export function installBulkWritePlans(): void {
-  bulkWritePlansSlot.plans ??= { place: placeExtras, report: outcomeReport };
+  bulkWritePlansSlot.plans ??= { assertWhere: assertWhereTerms, place: placeExtras, report: outcomeReport };
   insertedKeysSlot.keys ??= insertedKeys;
 }
