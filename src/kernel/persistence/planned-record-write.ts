@@ -11,13 +11,13 @@ import { previewText } from "../records/display.js";
 import { type RecordState, storedValue } from "../records/record-state.js";
 import { installBindableCheck } from "../sql/bindable-values.js";
 import { compileFragment } from "../sql/compiler.js";
-import { quoteIdentifier } from "../sql/naming.js";
 import { ParamWriter } from "../sql/param-writer.js";
 import { SqlFragment } from "../sql/sql.js";
 import type { Statement } from "../sql/statement.js";
 import type { SaveOperation, WritePlan } from "../plugin-api/hooks.js";
 import { currentValues, type OwnWrite, pendingAttributes, type RecordOutcomeReport, recordWritePlansSlot } from "./record-write.js";
 import { installBulkWritePlans, placeExtras } from "./write-extras.js";
+import { newestRowKey } from "./written-keys.js";
 import {
   assertWhereTerms,
   deleteStatement,
@@ -53,7 +53,7 @@ function recordKeys(write: WritePlan, state: RecordState): SqlFragment {
   const key = write.kind === "delete" ? undefined : write.values.get(model.primaryKey.name);
   if (key !== undefined && key !== null && !(key instanceof SqlFragment)) return new SqlFragment(["SELECT ", ' AS "key"'], [storedValue(model.primaryKey, key)]);
   if (write.kind !== "insert") return new SqlFragment(["SELECT ", ' AS "key"'], [storedKey(model, state)]);
-  return new SqlFragment([`SELECT ${quoteIdentifier(model.primaryKey.column)} AS "key" FROM ${model.quotedTable} WHERE rowid = (SELECT max(rowid) FROM ${model.quotedTable})`], []);
+  return newestRowKey(model);
 }
 
 /** Refuses with `TypeError` naming the Model a plan its hooks left unsendable; returns the attributes of its values. */

@@ -13,7 +13,7 @@ import type { ResolvedModel } from "../records/resolve.js";
 import { SqlFragment } from "../sql/sql.js";
 import type { Statement } from "../sql/statement.js";
 import type { WriteMeta } from "../types.js";
-import { assertPlannedWhere, type CompiledWrite, planStatement } from "./write-batch.js";
+import { assertPlannedWhere, bulkWritePlansSlot, type CompiledWrite, planStatement } from "./write-batch.js";
 import { storedWithinD1Limit } from "./write-compiler.js";
 import { PlannedWrite, planWrite, prepareAndPlan } from "./write-plan.js";
 
@@ -199,9 +199,6 @@ function conflictClause(write: RowsWrite, attributes: readonly Attribute[], para
   return ` ON CONFLICT (${columns.join(", ")}) ${conflictAction(write, attributes, params)}`;
 }
 
-/** The SELECT of a table's keys, as `key`. */
-export const SELECT_KEY = (model: ResolvedModel) => `SELECT ${quoteIdentifier(model.primaryKey.column)} AS "key" FROM ${model.quotedTable}`;
-
 /** The SELECT of the keys a chunk wrote (see `insertedKeys`), once `installWritePlans` installed it. */
 export const insertedKeysSlot: { keys?: (write: RowsWrite, attributes: readonly Attribute[], chunk: InsertChunk) => SqlFragment } = {};
 
@@ -226,7 +223,7 @@ function defaultRowInserts(write: RowsWrite): CompiledWrite[] {
   const { model, rows, kind } = write.plan;
   const key = model.primaryKey;
   if (rows.length === 1 && kind === "insert" && !write.skipsDuplicates) {
-    const keys = () => new SqlFragment([`${SELECT_KEY(model)} WHERE rowid = (SELECT max(rowid) FROM ${model.quotedTable})`], []);
+    const keys = () => bulkWritePlansSlot.plans!.newestRowKey(model);
     return [{ query: { sql: `INSERT INTO ${model.quotedTable} DEFAULT VALUES`, params: [], sources: [] }, keys, keysBefore: false }];
   }
   if (key.typeName !== "integer") {

@@ -1,4 +1,6 @@
 import { rowsChanged } from "../database/changes-check.js";
+import type { ParamWriter } from "../sql/param-writer.js";
+import type { ResolvedModel } from "../records/resolve.js";
 import type { SqlFragment } from "../sql/sql.js";
 import { type ParamSource, Statement, type StatementDatabase, type StatementReader } from "../sql/statement.js";
 import type { OutcomeReport } from "./write-outcome.js";
@@ -22,6 +24,20 @@ export interface CompiledWrite {
   readonly keysBefore: boolean;
 }
 
+/**
+ * The rows a set-based write targets: a WITH clause it needs (or ""), compiled first, then its WHERE, compiled after
+ * the values the write sets. Both bind with `params`.
+ */
+export interface SetTarget {
+  readonly prefix?: (params: ParamWriter) => string;
+  readonly where: (params: ParamWriter) => string;
+  /**
+   * Whether it selects a page of the rows (a LIMIT or OFFSET): sent again after its write committed, it would select
+   * the next page, so such a write is never retried after a transient error. Default false.
+   */
+  readonly paged?: boolean;
+}
+
 const ignored = () => undefined;
 
 /**
@@ -34,6 +50,10 @@ export interface BulkWritePlans {
   assertWhere(plan: PlannedWrite): void;
   place(plan: PlannedWrite, own: readonly Statement[], keysOf: (index: number) => CompiledWrite): { statements: Statement[]; extras: Set<Statement> };
   report(plan: PlannedWrite, statement: Statement): OutcomeReport | undefined;
+  /** The SELECT of the key of the row an INSERT just made, for its after-statements. */
+  newestRowKey(model: ResolvedModel): SqlFragment;
+  /** The SELECT of the keys of the rows a set-based write targets, for its after-statements. */
+  setWriteKeys(plan: PlannedWrite, target: SetTarget): SqlFragment;
 }
 
 /** @internal The installed planning of the writes without records, if any. */

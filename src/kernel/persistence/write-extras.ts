@@ -7,7 +7,7 @@ import { compileFragment } from "../sql/compiler.js";
 import { ParamWriter } from "../sql/param-writer.js";
 import type { SqlFragment } from "../sql/sql.js";
 import { Statement } from "../sql/statement.js";
-import { insertedKeys } from "./inserted-keys.js";
+import { insertedKeys, newestRowKey, setWriteKeys } from "./written-keys.js";
 import { insertedKeysSlot } from "./row-inserts.js";
 import { bulkWritePlansSlot } from "./write-batch.js";
 import { assertWhereTerms } from "./write-compiler.js";
@@ -46,10 +46,10 @@ export function placeExtras(plan: PlannedWrite, own: readonly Statement[], keysO
 
 /**
  * Installs the planning of the writes without records: the checks of the `where` terms hooks add, the placing of
- * the statements they add around them, the SELECT of a bulk insert's keys those read, and the reports to the
+ * the statements they add around them, the SELECTs of the keys written those read, and the reports to the
  * `write:outcome` hooks.
  */
 export function installBulkWritePlans(): void {
-  bulkWritePlansSlot.plans ??= { assertWhere: assertWhereTerms, place: placeExtras, report: outcomeReport };
+  bulkWritePlansSlot.plans ??= { assertWhere: assertWhereTerms, place: placeExtras, report: outcomeReport, newestRowKey, setWriteKeys };
   insertedKeysSlot.keys ??= insertedKeys;
 }

@@ -1,11 +1,34 @@
 /**
- * The SELECT of the keys a bulk insert's chunk wrote, which the statements hooks add after it read (`WritePlan.after`):
- * bundled only with `installWritePlans` (see write-extras.ts).
+ * The SELECTs of the keys a write without records wrote, which the statements hooks add after it read
+ * (`WritePlan.after`, `written.keys`): bundled only with `installWritePlans` (see write-extras.ts).
  */
 import type { Attribute } from "../records/attributes.js";
+import type { ResolvedModel } from "../records/resolve.js";
 import { quoteIdentifier } from "../sql/naming.js";
+import { ParamWriter } from "../sql/param-writer.js";
 import { SqlFragment } from "../sql/sql.js";
-import { type InsertChunk, jsonPick, rowJson, type RowsWrite, SELECT_KEY } from "./row-inserts.js";
+import { type InsertChunk, jsonPick, rowJson, type RowsWrite } from "./row-inserts.js";
+import { plannedWhere } from "./set-writes.js";
+import type { SetTarget } from "./write-batch.js";
+import { fragmentOf, type PlannedWrite } from "./write-plan.js";
+
+/** The SELECT of a table's keys, as `key`. */
+const SELECT_KEY = (model: ResolvedModel) => `SELECT ${quoteIdentifier(model.primaryKey.column)} AS "key" FROM ${model.quotedTable}`;
+
+/**
+ * The key of the row an INSERT just made: SQLite numbers a new row past the highest rowid, and nothing else of the
+ * batch writes to the table between the INSERT and its after-statements.
+ */
+export function newestRowKey(model: ResolvedModel): SqlFragment {
+  return new SqlFragment([`${SELECT_KEY(model)} WHERE rowid = (SELECT max(rowid) FROM ${model.quotedTable})`], []);
+}
+
+/** The keys of the rows a set-based write targets, selected by its WHERE (so read before it writes). */
+export function setWriteKeys(plan: PlannedWrite, target: SetTarget): SqlFragment {
+  const params = new ParamWriter();
+  const prefix = target.prefix?.(params) ?? "";
+  return fragmentOf(`${prefix}${SELECT_KEY(plan.model)} WHERE ${plannedWhere(plan, target.where(params), params)}`, params.params);
+}
 
 /**
  * The SELECT of the keys a chunk wrote, read right after it: the keys bound when the rows give them; an upsert's rows
