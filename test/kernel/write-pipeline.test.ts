@@ -588,6 +588,23 @@ describe("plan.before and plan.after", () => {
     expect(created.id!).toBeGreaterThan(existing.id!);
   });
 
+  it("gives an after-statement of a bulk insert of a row with no value the key of the newest row", async () => {
+    class KeyedCounter extends Model({ id: "integer", label: "string" }) {
+      static override tableName = "counters";
+      static override binding = "DB";
+      static {
+        installWritePlans();
+        this.hook("write:plan", (write) => write.after((written) => sql`SELECT key FROM (${written.keys})`));
+      }
+    }
+    const { db, events } = listen();
+    await db.model(KeyedCounter).insert({});
+    expect(events.map((event) => event.sql)).toEqual([
+      `INSERT INTO "counters" DEFAULT VALUES`,
+      `SELECT key FROM (SELECT "id" AS "key" FROM "counters" WHERE rowid = (SELECT max(rowid) FROM "counters"))`,
+    ]);
+  });
+
   it("refuses a builder that is not a function, naming the Model", () => {
     pipeline.planRows = (plan) => plan.after("INSERT" as never);
     expect(() => PlannedDocument.toDeleteAll()).toThrow(new TypeError("PlannedDocument: plan.after takes a function of the written rows returning an sql fragment"));

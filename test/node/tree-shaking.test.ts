@@ -81,10 +81,12 @@ const DEFAULT_SET_EXTRAS = {
   findOrCreate: "a plain object of the attributes only a new record gets",
   destroyAll: "narrow with where(...) first, or use destroyBy",
 };
-// What only plugins install: the planning of records' writes (installWritePlans), the changes guard
-// (installChangesGuard), the checks of Relation.with (installRelationChecks).
+// What only plugins install: the planning of records' writes and the statements hooks add around any write
+// (installWritePlans), the changes guard (installChangesGuard), the checks of Relation.with (installRelationChecks).
 const PLUGIN_INSTALLED_CHECKS = {
   writePlans: "a write:plan hook left none",
+  writeExtras: "a write:plan hook reads the keys written",
+  whereTerms: "a write's where terms are sql fragments",
   changesGuard: "recordflare changes guard",
   relationChecks: "is not an entry of a Relation's description",
 };
@@ -135,6 +137,56 @@ describe("bundling the built package", () => {
     await expect(worker.save()).rejects.toThrow(new TypeError("User: a write:prepare, write:plan or write:outcome hook needs installWritePlans() (plugin API), called in its plugin's setup"));
   });
 
+  it("refuses a bulk write whose hook adds statements when nothing installed the write plans, naming the Model", async () => {
+    const code = await bundle(
+      `import { Base, bulkWrites, defineApplicationRecord, sql } from "recordflare";
+      class AppBase extends Base { static { this.use(bulkWrites); } }
+      class User extends defineApplicationRecord({ users: { id: "integer", name: "string" } }, AppBase)("users") {
+        static { this.hook("write:plan", (plan) => plan.after(() => sql\`SELECT 1\`)); }
+      }
+      export const insert = () => User.toInsertAll([{ name: "x" }]);`,
+      { keepNames: true },
+    );
+    expect(code.includes(PLUGIN_INSTALLED_CHECKS.writeExtras)).toBe(false);
+    const worker = (await import(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`)) as { insert(): unknown };
+    expect(() => worker.insert()).toThrow(
+      new TypeError("User.insertAll: a write:plan hook added statements, which needs installWritePlans() (plugin API), called in its plugin's setup"),
+    );
+  });
+
+  it("refuses a bulk write whose hook adds where terms when nothing installed the write plans, naming the Model", async () => {
+    const code = await bundle(
+      `import { Base, bulkWrites, column, defineApplicationRecord, sql } from "recordflare";
+      class AppBase extends Base { static { this.use(bulkWrites); } }
+      class User extends defineApplicationRecord({ users: { id: "integer", name: "string" } }, AppBase)("users") {
+        static { this.hook("write:plan", (plan) => void plan.where.push(sql\`\${column("name")} IS NOT NULL\`)); }
+      }
+      export const remove = () => User.all().toDeleteAll();`,
+      { keepNames: true },
+    );
+    expect(code.includes(PLUGIN_INSTALLED_CHECKS.whereTerms)).toBe(false);
+    const worker = (await import(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`)) as { remove(): unknown };
+    expect(() => worker.remove()).toThrow(
+      new TypeError("User.deleteAll: a write:plan hook added where terms, which needs installWritePlans() (plugin API), called in its plugin's setup"),
+    );
+  });
+
+  it("refuses a bulk write whose outcome a hook awaits when nothing installed the write plans, naming the Model", async () => {
+    const code = await bundle(
+      `import { Base, bulkWrites, defineApplicationRecord } from "recordflare";
+      class AppBase extends Base { static { this.use(bulkWrites); } }
+      class User extends defineApplicationRecord({ users: { id: "integer", name: "string" } }, AppBase)("users") {
+        static { this.hook("write:outcome", () => {}); }
+      }
+      export const update = () => User.where({ name: "x" }).toUpdateAll({ name: "y" });`,
+      { keepNames: true },
+    );
+    const worker = (await import(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`)) as { update(): unknown };
+    expect(() => worker.update()).toThrow(
+      new TypeError("User.updateAll: a write:outcome hook awaits its outcome, which needs installWritePlans() (plugin API), called in its plugin's setup"),
+    );
+  });
+
   it("refuses Relation.with when nothing installed its checks, naming the Model", async () => {
     const code = await bundle(
       `import { Base, defineApplicationRecord } from "recordflare";
@@ -178,6 +230,8 @@ describe("bundling the built package", () => {
     expect(code.includes(DEFINE_STATEMENT_CHECKS)).toBe(true);
     // Counter caches (a default plugin) plan writes, and several default plugins call Relation.with.
     expect(code.includes(PLUGIN_INSTALLED_CHECKS.writePlans)).toBe(true);
+    expect(code.includes(PLUGIN_INSTALLED_CHECKS.writeExtras)).toBe(true);
+    expect(code.includes(PLUGIN_INSTALLED_CHECKS.whereTerms)).toBe(true);
     expect(code.includes(PLUGIN_INSTALLED_CHECKS.relationChecks)).toBe(true);
     // No default plugin demands a number of changed rows: the changes guard stays out.
     expect(code.includes(PLUGIN_INSTALLED_CHECKS.changesGuard)).toBe(false);
@@ -197,6 +251,9 @@ describe("bundling the built package", () => {
     // No default plugin writes an sql`...` fragment (counters build theirs with fragmentOf): its checks stay out.
     expect(code.includes(APP_CODE_CHECKS["sql`...`"])).toBe(false);
     expect(code.includes(DEFINE_STATEMENT_CHECKS)).toBe(false);
+    // No default plugin adds statements around a write: their placing (and a bulk insert's keys) stays out.
+    expect(code.includes(PLUGIN_INSTALLED_CHECKS.writeExtras)).toBe(false);
+    expect(code.includes(PLUGIN_INSTALLED_CHECKS.whereTerms)).toBe(false);
     const associationModules = (await bundledModules(source)).filter((module) => module.startsWith("plugins/associations/"));
     expect(associationModules.sort()).toEqual(ASSOCIATION_PLUGIN_MODULES);
   });

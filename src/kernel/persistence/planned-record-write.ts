@@ -11,13 +11,13 @@ import { previewText } from "../records/display.js";
 import { type RecordState, storedValue } from "../records/record-state.js";
 import { installBindableCheck } from "../sql/bindable-values.js";
 import { compileFragment } from "../sql/compiler.js";
-import { quoteIdentifier } from "../sql/naming.js";
 import { ParamWriter } from "../sql/param-writer.js";
 import { SqlFragment } from "../sql/sql.js";
 import type { Statement } from "../sql/statement.js";
 import type { SaveOperation, WritePlan } from "../plugin-api/hooks.js";
 import { currentValues, type OwnWrite, pendingAttributes, type RecordOutcomeReport, recordWritePlansSlot } from "./record-write.js";
-import { placeExtras } from "./write-batch.js";
+import { installBulkWritePlans, placeExtras } from "./write-extras.js";
+import { newestRowKey } from "./written-keys.js";
 import {
   assertWhereTerms,
   deleteStatement,
@@ -53,7 +53,7 @@ function recordKeys(write: WritePlan, state: RecordState): SqlFragment {
   const key = write.kind === "delete" ? undefined : write.values.get(model.primaryKey.name);
   if (key !== undefined && key !== null && !(key instanceof SqlFragment)) return new SqlFragment(["SELECT ", ' AS "key"'], [storedValue(model.primaryKey, key)]);
   if (write.kind !== "insert") return new SqlFragment(["SELECT ", ' AS "key"'], [storedKey(model, state)]);
-  return new SqlFragment([`SELECT ${quoteIdentifier(model.primaryKey.column)} AS "key" FROM ${model.quotedTable} WHERE rowid = (SELECT max(rowid) FROM ${model.quotedTable})`], []);
+  return newestRowKey(model);
 }
 
 /** Refuses with `TypeError` naming the Model a plan its hooks left unsendable; returns the attributes of its values. */
@@ -163,11 +163,14 @@ function unplannedValues(state: RecordState, operation: SaveOperation | "destroy
  * Installs the planning of records' own writes. Plugin API: a plugin with a `write:prepare`, `write:plan` or
  * `write:outcome` hook calls it in its `setup` (it is idempotent and cheap); a record's save or destroy on a Model
  * with such a hook and none installed throws `TypeError`. Bulk writes (`insertAll`, `updateAll`, ...) are always
- * planned and need no installing.
+ * planned; the statements a hook adds around one (`before`, `after`) and its reports to `write:outcome` hooks are
+ * what this installs for them.
  */
 export function installWritePlans(): void {
   // A write:plan hook may set a value D1 cannot bind.
   installBindableCheck();
+  // A hook may add statements around any write, or await its outcome: a bulk one's too.
+  installBulkWritePlans();
   recordWritePlansSlot.plans ??= {
     save: (record, state, operation, attributes) =>
       plannedWrite(state, new PlannedWrite(state.model, operation, operation === "create" ? "insert" : "update", record, currentValues(state, attributes)), attributes),

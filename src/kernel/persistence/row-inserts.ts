@@ -13,8 +13,8 @@ import type { ResolvedModel } from "../records/resolve.js";
 import { SqlFragment } from "../sql/sql.js";
 import type { Statement } from "../sql/statement.js";
 import type { WriteMeta } from "../types.js";
-import { type CompiledWrite, planStatement } from "./write-batch.js";
-import { assertWhereTerms, storedWithinD1Limit } from "./write-compiler.js";
+import { assertPlannedWhere, bulkWritePlansSlot, type CompiledWrite, planStatement } from "./write-batch.js";
+import { storedWithinD1Limit } from "./write-compiler.js";
 import { PlannedWrite, planWrite, prepareAndPlan } from "./write-plan.js";
 
 /** Options of `insert` and `insertAll`. */
@@ -36,7 +36,7 @@ export type BuildsRecords = Function & { build(attributes: object): object; all(
 export type InsertOperation = "insert" | "insertAll" | "upsert" | "upsertAll";
 
 /** A bulk insert being planned: the plan, the attributes the caller gave, and whether duplicates are skipped. */
-interface RowsWrite {
+export interface RowsWrite {
   readonly plan: PlannedWrite;
   readonly given: readonly Attribute[];
   readonly skipsDuplicates: boolean;
@@ -96,7 +96,7 @@ function valueJson(attribute: Attribute, stored: unknown): string {
 }
 
 /** A row as a JSON array: the value of `attributes[i]` at position i, so no column name goes into a JSON path. */
-function rowJson(attributes: readonly Attribute[], row: readonly unknown[]): string {
+export function rowJson(attributes: readonly Attribute[], row: readonly unknown[]): string {
   return `[${row.map((stored, index) => valueJson(attributes[index]!, stored)).join(",")}]`;
 }
 
@@ -105,7 +105,7 @@ function columnList(attributes: readonly Attribute[]): string {
 }
 
 /** `json_extract(value, '$[k]')`: the value at position k of a JSON row, read as a blob where `rows` hold one there. */
-function jsonPick(rows: readonly (readonly unknown[])[], index: number): string {
+export function jsonPick(rows: readonly (readonly unknown[])[], index: number): string {
   const path = `'$[${index}]'`;
   const pick = `json_extract(value, ${path})`;
   return rows.some((row) => isBlob(row[index])) ? blobAwareJson(`json_type(value, ${path})`, pick, `json_extract(value, '$[${index}][0]')`) : pick;
@@ -119,7 +119,7 @@ function selectFromJson(attributes: readonly Attribute[], chunk: { readonly json
 }
 
 /** Rows bound as one JSON value, or one row whose JSON alone is over D1's limit, bound value by value. */
-type InsertChunk = { readonly json: string; readonly rows: readonly unknown[][] } | { readonly row: readonly unknown[]; readonly rows: readonly unknown[][] };
+export type InsertChunk = { readonly json: string; readonly rows: readonly unknown[][] } | { readonly row: readonly unknown[]; readonly rows: readonly unknown[][] };
 
 /** The rows in order, as JSON values of at most D1's limit for one value each. */
 function insertChunks(attributes: readonly Attribute[], rows: readonly unknown[][]): InsertChunk[] {
@@ -199,40 +199,8 @@ function conflictClause(write: RowsWrite, attributes: readonly Attribute[], para
   return ` ON CONFLICT (${columns.join(", ")}) ${conflictAction(write, attributes, params)}`;
 }
 
-const SELECT_KEY = (model: ResolvedModel) => `SELECT ${quoteIdentifier(model.primaryKey.column)} AS "key" FROM ${model.quotedTable}`;
-
-/**
- * The SELECT of the keys a chunk wrote, read right after it: the keys bound when the rows give them; an upsert's rows
- * by its conflict target (and the plan's `where`); else the newest rows, since SQLite numbers new rows past the
- * highest rowid.
- */
-function chunkKeys(write: RowsWrite, attributes: readonly Attribute[], chunk: InsertChunk): SqlFragment {
-  const { model, conflictTarget } = write.plan;
-  const position = (name: string) => attributes.findIndex((attribute) => attribute.name === name);
-  const rows = (names: readonly string[]) => chunk.rows.map((row) => names.map((name) => row[position(name)]));
-  const json = (names: readonly string[]) => `[${rows(names).map((row) => rowJson(names.map((name) => attributes[position(name)]!), row)).join(",")}]`;
-  if (conflictTarget) {
-    // The rows an upsert left as they were, of another value of a matchedOnUpsert attribute, are not among them.
-    const names = [...conflictTarget, ...attributes.filter((attribute) => attribute.matchedOnUpsert).map((attribute) => attribute.name)];
-    const columns = names.map((name) => quoteIdentifier(model.byName.get(name)!.column));
-    const picks = names.map((_, index) => jsonPick(rows(names), index)).join(", ");
-    const where = write.plan.where.length > 0 ? new SqlFragment([" AND ", ""], [andAll(write.plan.where)]) : new SqlFragment([""], []);
-    return new SqlFragment([`${SELECT_KEY(model)} WHERE (${columns.join(", ")}) IN (SELECT ${picks} FROM json_each(`, "))", ""], [json(names), where]);
-  }
-  if (position(model.primaryKey.name) >= 0) {
-    const key = [model.primaryKey.name];
-    return new SqlFragment([`SELECT ${jsonPick(rows(key), 0)} AS "key" FROM json_each(`, ")"], [json(key)]);
-  }
-  if (write.skipsDuplicates) {
-    throw new TypeError(`${model.name}.${write.plan.operation}: a write:plan hook reads the keys written, which onDuplicate: "skip" cannot tell when the rows give no ${model.primaryKey.name}`);
-  }
-  return new SqlFragment([`${SELECT_KEY(model)} WHERE rowid > (SELECT max(rowid) FROM ${model.quotedTable}) - `, ""], [chunk.rows.length]);
-}
-
-/** The terms ANDed in one fragment. */
-function andAll(terms: readonly SqlFragment[]): SqlFragment {
-  return new SqlFragment(["(", ...terms.slice(1).map(() => ") AND ("), ")"], terms);
-}
+/** The SELECT of the keys a chunk wrote (see `insertedKeys`), once `installWritePlans` installed it. */
+export const insertedKeysSlot: { keys?: (write: RowsWrite, attributes: readonly Attribute[], chunk: InsertChunk) => SqlFragment } = {};
 
 /** One INSERT of a chunk of rows: `... SELECT ... FROM json_each(?) WHERE true` (the WHERE keeps an ON CONFLICT unambiguous). */
 function chunkInsert(write: RowsWrite, attributes: readonly Attribute[], chunk: InsertChunk): CompiledWrite {
@@ -243,7 +211,7 @@ function chunkInsert(write: RowsWrite, attributes: readonly Attribute[], chunk: 
       ? `${selectFromJson(attributes, chunk, params)} WHERE true`
       : `VALUES (${chunk.row.map((stored, index) => params.bind(stored, { kind: "value", attribute: attributes[index]! })).join(", ")})`;
   const sql = `INSERT INTO ${model.quotedTable} (${columnList(attributes)}) ${rows}${conflictClause(write, attributes, params)}`;
-  return { query: { sql, params: params.params, sources: params.sources }, keys: () => chunkKeys(write, attributes, chunk), keysBefore: false };
+  return { query: { sql, params: params.params, sources: params.sources }, keys: () => insertedKeysSlot.keys!(write, attributes, chunk), keysBefore: false };
 }
 
 /**
@@ -255,7 +223,7 @@ function defaultRowInserts(write: RowsWrite): CompiledWrite[] {
   const { model, rows, kind } = write.plan;
   const key = model.primaryKey;
   if (rows.length === 1 && kind === "insert" && !write.skipsDuplicates) {
-    const keys = () => new SqlFragment([`${SELECT_KEY(model)} WHERE rowid = (SELECT max(rowid) FROM ${model.quotedTable})`], []);
+    const keys = () => bulkWritePlansSlot.plans!.newestRowKey(model);
     return [{ query: { sql: `INSERT INTO ${model.quotedTable} DEFAULT VALUES`, params: [], sources: [] }, keys, keysBefore: false }];
   }
   if (key.typeName !== "integer") {
@@ -268,7 +236,7 @@ function defaultRowInserts(write: RowsWrite): CompiledWrite[] {
 /** Compiles a planned bulk insert or upsert: as many INSERTs as keep each bound value within D1's limit. */
 function rowsStatement(write: RowsWrite, modelClass: BuildsRecords): Statement<WriteMeta> {
   const { plan } = write;
-  assertWhereTerms(plan);
+  assertPlannedWhere(plan);
   if (plan.kind !== (plan.conflictTarget ? "upsert" : "insert")) throw new TypeError(`${plan.model.name}: the kind of ${plan.operation} cannot change`);
   const { attributes, rows } = storedRows(plan);
   const writes = attributes.length === 0 ? defaultRowInserts(write) : insertChunks(attributes, rows).map((chunk) => chunkInsert(write, attributes, chunk));

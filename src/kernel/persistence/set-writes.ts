@@ -13,10 +13,10 @@ import type { Relation } from "../relations/relation.js";
 import { prepareRelation, prepareRelationNow } from "../relations/relation-prepare.js";
 import type { ResolvedModel } from "../records/resolve.js";
 import type { Statement, StatementDatabase } from "../sql/statement.js";
-import { assertWhereTerms, storedWithinD1Limit } from "./write-compiler.js";
-import { planStatement } from "./write-batch.js";
+import { storedWithinD1Limit } from "./write-compiler.js";
+import { assertPlannedWhere, bulkWritePlansSlot, planStatement, type SetTarget } from "./write-batch.js";
 import type { WritePlan } from "../plugin-api/hooks.js";
-import { fragmentOf, PlannedWrite, planWrite, prepareAndPlan } from "./write-plan.js";
+import { PlannedWrite, planWrite, prepareAndPlan } from "./write-plan.js";
 
 /** The purposes of the set-based writes of a Relation's rows. */
 type SetPurpose = Extract<QueryPurpose, "updateAll" | "deleteAll">;
@@ -38,19 +38,7 @@ function targetRows(relation: Relation, params: ParamWriter, purpose: SetPurpose
   return `${parts.columns} IN (${joinSelect(parts)})`;
 }
 
-/**
- * The rows a set-based write targets: a WITH clause it needs (or ""), compiled first, then its WHERE, compiled after
- * the values the write sets. Both bind with `params`.
- */
-export interface SetTarget {
-  readonly prefix?: (params: ParamWriter) => string;
-  readonly where: (params: ParamWriter) => string;
-  /**
-   * Whether it selects a page of the rows (a LIMIT or OFFSET): sent again after its write committed, it would select
-   * the next page, so such a write is never retried after a transient error. Default false.
-   */
-  readonly paged?: boolean;
-}
+export type { SetTarget };
 
 /**
  * Whether a set-based write may be sent again after one of D1's transient errors, which may come after D1 committed
@@ -64,8 +52,8 @@ function isRepeatable(plan: PlannedWrite, target: SetTarget, params: ParamWriter
 }
 
 /** The WHERE of a set-based write with the plan's `where` terms ANDed to it, each bound after what comes before. */
-function plannedWhere(plan: PlannedWrite, where: string, params: ParamWriter): string {
-  assertWhereTerms(plan);
+export function plannedWhere(plan: PlannedWrite, where: string, params: ParamWriter): string {
+  assertPlannedWhere(plan);
   if (plan.where.length === 0) return where;
   return [`(${where})`, ...plan.where.map((term) => `(${compileFragment(term, plan.model, params)})`)].join(" AND ");
 }
@@ -100,12 +88,7 @@ export function setWriteStatement(plan: WritePlan, target: SetTarget, database: 
   const where = plannedWhere(planned, target.where(params), params);
   const sql = kind === "update" ? `${prefix}UPDATE ${model.quotedTable} SET ${set} WHERE ${where}` : `${prefix}DELETE FROM ${model.quotedTable} WHERE ${where}`;
   const idempotent = isRepeatable(planned, target, params);
-  const keys = () => {
-    const keyParams = new ParamWriter();
-    const keyPrefix = target.prefix?.(keyParams) ?? "";
-    const select = `${keyPrefix}SELECT ${quoteIdentifier(model.primaryKey.column)} AS "key" FROM ${model.quotedTable} WHERE ${plannedWhere(planned, target.where(keyParams), keyParams)}`;
-    return fragmentOf(select, keyParams.params);
-  };
+  const keys = () => bulkWritePlansSlot.plans!.setWriteKeys(planned, target);
   const write = { query: { sql, params: params.params, sources: params.sources, idempotent }, keys, keysBefore: true };
   return planStatement(planned, [write], (_rows, meta) => rowsChanged(meta), database);
 }

@@ -1,9 +1,9 @@
 import { rowsChanged } from "../database/changes-check.js";
-import { compileFragment } from "../sql/compiler.js";
-import { ParamWriter } from "../sql/param-writer.js";
+import type { ParamWriter } from "../sql/param-writer.js";
+import type { ResolvedModel } from "../records/resolve.js";
 import type { SqlFragment } from "../sql/sql.js";
 import { type ParamSource, Statement, type StatementDatabase, type StatementReader } from "../sql/statement.js";
-import { type OutcomeReport, outcomeReport } from "./write-outcome.js";
+import type { OutcomeReport } from "./write-outcome.js";
 import type { PlannedWrite } from "./write-plan.js";
 
 /** A write's own statement as compiled, before it is placed among the statements hooks added. */
@@ -24,34 +24,57 @@ export interface CompiledWrite {
   readonly keysBefore: boolean;
 }
 
-const ignored = () => undefined;
-
-/** A statement a hook added, compiled on its own (so it binds at most D1's limit, whatever the write binds). */
-function extraStatement(plan: PlannedWrite, fragment: SqlFragment): Statement {
-  const params = new ParamWriter();
-  const sql = compileFragment(fragment, plan.model, params);
-  return new Statement({ sql, params: params.params, sources: params.sources }, plan.model, "meta", ignored);
+/**
+ * The rows a set-based write targets: a WITH clause it needs (or ""), compiled first, then its WHERE, compiled after
+ * the values the write sets. Both bind with `params`.
+ */
+export interface SetTarget {
+  readonly prefix?: (params: ParamWriter) => string;
+  readonly where: (params: ParamWriter) => string;
+  /**
+   * Whether it selects a page of the rows (a LIMIT or OFFSET): sent again after its write committed, it would select
+   * the next page, so such a write is never retried after a transient error. Default false.
+   */
+  readonly paged?: boolean;
 }
 
+const ignored = () => undefined;
+
 /**
- * The statements of a write in the order they are sent: the before-statements, then each own statement with its
- * after-statements next to it (directly after it, or directly before it when its keys hold only there). Adjacency is
- * what makes `last_insert_rowid()` and `changes()` in an after-statement read the write's own.
+ * What `installWritePlans` installs for the writes without records: the checks of the `where` terms hooks add, the
+ * placing of the statements they add around them (see `placeExtras`), and their reports to the `write:outcome` hooks
+ * (see `outcomeReport`).
  */
-export function placeExtras(plan: PlannedWrite, own: readonly Statement[], keysOf: (index: number) => { keys: () => SqlFragment; keysBefore: boolean }): { statements: Statement[]; extras: Set<Statement> } {
-  const extras = new Set<Statement>();
-  const add = (fragment: SqlFragment) => {
-    const statement = extraStatement(plan, fragment);
-    extras.add(statement);
-    return statement;
-  };
-  const statements = (plan.befores ?? []).map((build) => add(build()));
-  own.forEach((statement, index) => {
-    const { keys, keysBefore } = keysOf(index);
-    const afters = (plan.afters ?? []).map((build) => add(build({ keys: keys() })));
-    statements.push(...(keysBefore ? [...afters, statement] : [statement, ...afters]));
-  });
-  return { statements, extras };
+export interface BulkWritePlans {
+  /** Refuses the `where` terms hooks added that cannot be sent (see `assertWhereTerms`). */
+  assertWhere(plan: PlannedWrite): void;
+  place(plan: PlannedWrite, own: readonly Statement[], keysOf: (index: number) => CompiledWrite): { statements: Statement[]; extras: Set<Statement> };
+  report(plan: PlannedWrite, statement: Statement): OutcomeReport | undefined;
+  /** The SELECT of the key of the row an INSERT just made, for its after-statements. */
+  newestRowKey(model: ResolvedModel): SqlFragment;
+  /** The SELECT of the keys of the rows a set-based write targets, for its after-statements. */
+  setWriteKeys(plan: PlannedWrite, target: SetTarget): SqlFragment;
+}
+
+/** @internal The installed planning of the writes without records, if any. */
+export const bulkWritePlansSlot: { plans?: BulkWritePlans } = {};
+
+/** The installed planning of the writes without records; `TypeError` naming the Model and operation when `need` has none. */
+function installedPlans(plan: PlannedWrite, need: string): BulkWritePlans {
+  const { plans } = bulkWritePlansSlot;
+  if (plans === undefined) throw new TypeError(`${plan.model.name}.${plan.operation}: ${need}, which needs installWritePlans() (plugin API), called in its plugin's setup`);
+  return plans;
+}
+
+/** Refuses the `where` terms a write's hooks added that cannot be sent; none were added unless a hook did. */
+export function assertPlannedWhere(plan: PlannedWrite): void {
+  if (plan.where.length > 0) installedPlans(plan, "a write:plan hook added where terms").assertWhere(plan);
+}
+
+/** The statements of a write with those its hooks added, if any. */
+function withExtras(plan: PlannedWrite, own: Statement[], writes: readonly CompiledWrite[]): { statements: Statement[]; extras?: Set<Statement> } {
+  if (plan.befores === undefined && plan.afters === undefined) return { statements: own };
+  return installedPlans(plan, "a write:plan hook added statements").place(plan, own, (index) => writes[index]!);
 }
 
 /**
@@ -76,10 +99,12 @@ export function planStatement<T>(plan: PlannedWrite, writes: readonly CompiledWr
     statement = new Statement({ ...writes[0]!.query, expectedChanges }, plan.model, "meta", reported, database);
   } else {
     const own = writes.map((write) => new Statement({ ...write.query, expectedChanges }, plan.model, "meta", ignored));
-    const { statements, extras } = placeExtras(plan, own, (index) => writes[index]!);
+    const { statements, extras } = withExtras(plan, own, writes);
     statement = Statement.ofParts(statements, reported, database, extras);
   }
-  report = outcomeReport(plan, statement);
-  statement.reportFailure = report?.failed;
+  if (plan.model.hooks.has("write:outcome")) {
+    report = installedPlans(plan, "a write:outcome hook awaits its outcome").report(plan, statement);
+    statement.reportFailure = report?.failed;
+  }
   return statement;
 }
