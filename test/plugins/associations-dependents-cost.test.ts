@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { batch, connect, hasMany, hasOne, Model, withDatabase } from "../../src/index.js";
+import { batch, connect, hasMany, hasOne, InvalidForeignKey, Model, withDatabase } from "../../src/index.js";
 import { countStatement, definePlugin, type Relation } from "../../src/plugin.js";
 import { countRows, recordingRoundTrips } from "../helpers/queries.js";
 import { THREADED_TABLES, threadedComments, type ThreadedComments } from "../models/threaded-comments.js";
@@ -10,7 +10,7 @@ import { THREADED_TABLES, threadedComments, type ThreadedComments } from "../mod
  * tags (deleteAll), comments with votes (destroy), a profile (hasOne destroy), drafts (nullify) and, where asked,
  * locks that restrict. Each call makes new classes, so that each test fixes its own Models' hooks.
  */
-function blog(options: { callbacksOn?: "comments" | "votes"; restrictUser?: boolean; restrictPost?: boolean } = {}) {
+function blog(options: { callbacksOn?: "comments" | "votes"; restrictUser?: boolean; restrictPost?: boolean; hideComments?: boolean } = {}) {
   const log: string[] = [];
   const watch = (model: any, name: string) => {
     model.beforeDestroy((record: any) => void log.push(`before ${name} ${record.id}`));
@@ -28,6 +28,8 @@ function blog(options: { callbacksOn?: "comments" | "votes"; restrictUser?: bool
     static override tableName = "dc_comments";
     static {
       if (options.callbacksOn === "comments") watch(this, "comment");
+      // Where asked, a default scope hides the comments whose body is "b".
+      if (options.hideComments) this.defaultScope((q) => q.where({ body: "a" }));
     }
     votes = hasMany(Vote, { foreignKey: "dcCommentId", dependent: "destroy" });
   }
@@ -309,6 +311,112 @@ describe("dependent: round trips of a destroy", () => {
   });
 });
 
+describe("dependent: children already loaded are destroyed without being read again", () => {
+  it("with callbacks, a tree loaded at every level (includes): one round trip, no read, every callback, every row gone", async () => {
+    const models = blog({ callbacksOn: "comments" });
+    const { user } = await seed(models, 3);
+    const trips = await counting(async (start) => {
+      const loaded = await models.User.includes("profile", { posts: { comments: ["votes"] } }).find(user.id);
+      start();
+      expect(await loaded.destroy()).toBe(loaded);
+    });
+    expect(trips).toHaveLength(1);
+    expect(trips[0]!.filter((sql) => sql.startsWith("SELECT"))).toEqual([]);
+    expect(models.log.filter((entry) => entry.startsWith("after comment"))).toHaveLength(6);
+    expect(await remaining()).toEqual(EMPTY);
+  });
+
+  it("loaded down to the comments: only the levels not loaded (votes, profile) are read, in the first round trip", async () => {
+    const models = blog({ callbacksOn: "comments" });
+    const { user } = await seed(models, 3);
+    const trips = await counting(async (start) => {
+      const loaded = await models.User.includes({ posts: ["comments"] }).find(user.id);
+      start();
+      await loaded.destroy();
+    });
+    expect(trips).toHaveLength(2);
+    expect(heads([trips[0]!])).toEqual([[`SELECT * FROM "dc_votes"`, `SELECT * FROM "dc_profiles"`]]);
+    expect(await remaining()).toEqual(EMPTY);
+  });
+
+  it("associations loaded by their own readers, a hasOne loaded as none: one round trip", async () => {
+    const models = blog({ callbacksOn: "comments" });
+    const { user } = await seed(models, 2);
+    await models.Profile.where({ dcUserId: user.id }).deleteAll();
+    const trips = await counting(async (start) => {
+      const loaded = await models.User.find(user.id);
+      expect(await loaded.profile.load()).toBeNull();
+      for (const post of await loaded.posts().toArray()) for (const comment of await post.comments().toArray()) await comment.votes().toArray();
+      start();
+      await loaded.destroy();
+    });
+    expect(trips).toHaveLength(1);
+    expect(models.log.filter((entry) => entry.startsWith("after comment"))).toHaveLength(4);
+    expect(await remaining()).toEqual(EMPTY);
+  });
+
+  it("a loaded association whose rows changed since is taken as loaded (as Rails does): a post added since stays, and its key refuses the destroy", async () => {
+    const models = blog({ callbacksOn: "comments" });
+    const { user } = await seed(models, 1);
+    const loaded = await models.User.includes("profile", { posts: { comments: ["votes"] } }).find(user.id);
+    await models.Post.create({ dcUserId: user.id, title: "added since" });
+    const before = await remaining();
+    await expect(loaded.destroy()).rejects.toBeInstanceOf(InvalidForeignKey);
+    expect(await remaining()).toEqual(before);
+    // Loaded again, it is read with the rest.
+    await (await models.User.includes("profile", { posts: { comments: ["votes"] } }).find(user.id)).destroyOrThrow();
+    expect(await remaining()).toEqual(EMPTY);
+  });
+
+  it("a hasOne holding a child built in place of the loaded one: the saved child is read and destroyed", async () => {
+    const models = blog({ callbacksOn: "comments" });
+    const { user } = await seed(models, 1);
+    const trips = await counting(async (start) => {
+      const loaded = await models.User.includes("profile", { posts: { comments: ["votes"] } }).find(user.id);
+      loaded.profile.build({ bio: "new" });
+      start();
+      await loaded.destroyOrThrow();
+    });
+    expect(heads([trips[0]!])).toEqual([[`SELECT * FROM "dc_profiles"`]]);
+    expect(await remaining()).toEqual(EMPTY);
+  });
+
+  it("a scope with a limit (each record reads its own children): a loaded association is not read again", async () => {
+    const models = blog();
+    const { postIds } = await seed(models, 1);
+    class PagedPost extends Model({ id: "integer", dcUserId: "integer", title: "string" }) {
+      static override binding = "DB";
+      static override tableName = "dc_posts";
+      comments = hasMany(models.Comment, { foreignKey: "dcPostId", scope: (q) => q.order({ id: "asc" }).limit(5), dependent: "destroy" });
+    }
+    const trips = await counting(async (start) => {
+      const post = await PagedPost.find(postIds[0]);
+      expect(await post.comments().toArray()).toHaveLength(2);
+      start();
+      await post.destroyOrThrow();
+    });
+    expect(trips).toHaveLength(1);
+    expect(await countRows("dc_comments")).toBe(0);
+  });
+
+  it("inside Model.unscoped(fn), children loaded through the target's default scope are read again: the hidden ones go too", async () => {
+    const models = blog({ callbacksOn: "votes", hideComments: true });
+    const { user } = await seed(models, 2);
+    const trips = await counting(async (start) => {
+      const loaded = await models.User.includes("profile", { posts: { comments: ["votes"] } }).find(user.id);
+      const [post] = await loaded.posts().toArray();
+      expect((await post!.comments().toArray()).map((comment: any) => comment.body)).toEqual(["a"]);
+      start();
+      await models.Comment.unscoped(() => loaded.destroyOrThrow());
+    });
+    expect(trips).toHaveLength(2);
+    expect(heads([trips[0]!])).toEqual([[`SELECT * FROM "dc_comments"`, `SELECT * FROM "dc_votes"`]]);
+    // The seed's votes are those of the comments the scope shows.
+    expect(models.log.filter((entry) => entry.startsWith("after vote"))).toHaveLength(2);
+    expect(await remaining()).toEqual(EMPTY);
+  });
+});
+
 describe("record:planDestroy: a plugin's read joins the destroy's one read batch", () => {
   /** A plugin that counts, before a user is destroyed, how many posts go with it, in the destroy's read batch. */
   function postCounter(Post: Blog["Post"]) {
@@ -405,6 +513,31 @@ describe("dependent: round trips of a destroy through a loop (threaded comments)
       // Each comment's DELETE and its flags' DELETE, each vote's DELETE, the user's flag and the user.
       expect(trips[1]).toHaveLength(2 * (depth + 1) + depth + 2);
       expect(models.log.filter((line) => line.startsWith("after"))).toEqual(Array.from({ length: depth + 1 }, (_, level) => `after c${depth - level}`));
+      expect([await countRows("tc_comments"), await countRows("tc_votes"), await countRows("tc_users")]).toEqual([0, 0, 0]);
+    });
+  }
+
+  /** Loads each comment's replies, down to the end of the thread, and, where asked, each comment's votes. */
+  async function loadThread(comments: any[], votes: boolean): Promise<void> {
+    for (const comment of comments) {
+      if (votes) await comment.votes().toArray();
+      await loadThread(await comment.replies().toArray(), votes);
+    }
+  }
+
+  for (const votes of [true, false]) {
+    it(`a reply chain loaded to its end${votes ? "" : ", not its votes"}, with callbacks: ${votes ? "one round trip, no read" : "only the votes read"}`, async () => {
+      const models = threadedComments({ callbacks: true });
+      const user = await chain(models, 5);
+      const trips = await counting(async (start) => {
+        const loaded = await models.User.includes("flag").find(user.id);
+        await loadThread(await loaded.comments().toArray(), votes);
+        start();
+        expect(await loaded.destroy()).toBe(loaded);
+      });
+      expect(trips.slice(0, -1).map((trip) => heads([trip])[0]!.map((sql) => sql.replace(/^WITH RECURSIVE .*\) SELECT/, "SELECT")))).toEqual(votes ? [] : [[`SELECT * FROM "tc_votes"`]]);
+      expect(trips.at(-1)!.every((sql) => !sql.includes("SELECT *"))).toBe(true);
+      expect(models.log.filter((line) => line.startsWith("after"))).toEqual(["after c5", "after c4", "after c3", "after c2", "after c1", "after c0"]);
       expect([await countRows("tc_comments"), await countRows("tc_votes"), await countRows("tc_users")]).toEqual([0, 0, 0]);
     });
   }

@@ -1,8 +1,10 @@
 import {
   abort,
   anyMatch,
+  appliedDefaultScopes,
   type BatchItem,
   databaseOfRecord,
+  defaultScopesOf,
   type DestroyContext,
   type DestroyRead,
   hasModelHook,
@@ -83,6 +85,26 @@ function cachedChildren(association: ResolvedAssociation, slot: AssociationSlot)
   const loaded: Owner[] = !slot.loaded ? [] : Array.isArray(slot.value) ? slot.value : [slot.value].filter(Boolean);
   const built = slot.pending.filter((child) => !loaded.includes(child));
   return [...loaded, ...built].filter((child) => !child.isDestroyed());
+}
+
+/** Whether `Model.unscoped(fn)` lifts the Model's default scopes for the queries made now. */
+function scopeLifted(model: Function): boolean {
+  const declared = defaultScopesOf(model).length;
+  return declared > 0 && appliedDefaultScopes(relationOf(model)).length < declared;
+}
+
+/**
+ * The children a loaded association holds, which a destroy takes in place of reading them, as Rails' `load_target`
+ * reads nothing for a loaded association: those saved and not destroyed, as they were loaded (a row added or moved
+ * since is not seen). Undefined where they may not be every child the read would find: not loaded; the join rows of
+ * a scoped or `sourceType` through association (see `holdsOtherRows`); a `hasOne` holding a child built in place of
+ * the saved one; a target whose default scopes `Model.unscoped(fn)` lifts now, which the load read through.
+ */
+function loadedChildren(association: ResolvedAssociation, slot: AssociationSlot): Owner[] | undefined {
+  if (!slot.loaded || holdsOtherRows(association) || scopeLifted(association.target)) return undefined;
+  const held: Owner[] = Array.isArray(slot.value) ? slot.value : [slot.value].filter(Boolean);
+  if (association.kind === "hasOne" && held.some((child) => child.isNewRecord())) return undefined;
+  return held.filter((child) => !child.isNewRecord() && !child.isDestroyed());
 }
 
 /** A record's key as stored (what its row is found by), and as text for keying maps of records by row. */
@@ -176,10 +198,12 @@ function hasDependents(record: Owner): boolean {
 async function applyStrategies(owner: Owner, batch: BatchItem[], found: ReadonlyMap<string, Found>): Promise<void> {
   const rows = takeDestroying(owner);
   for (const [association, slot] of dependentSlots(owner)) {
-    const cached = association.options.dependent === "destroy" ? cachedChildren(association, slot) : [];
+    const destroys = association.options.dependent === "destroy";
+    const cached = destroys ? cachedChildren(association, slot) : [];
+    const given = found.get(association.name) ?? (destroys ? loadedChildren(association, slot) : undefined);
     slot.reset();
     try {
-      await STRATEGIES[association.options.dependent!]({ owner, association, rows, batch, found: found.get(association.name), cached });
+      await STRATEGIES[association.options.dependent!]({ owner, association, rows, batch, found: given, cached });
     } finally {
       slot.reset();
     }
@@ -314,24 +338,65 @@ interface TreeFound {
 }
 
 /**
- * The reads of every node of the tree, for one batch (by subqueries, or one recursive query where the tree loops);
- * once the last is received, each record is handed what was found for its own dependents, so that their destroys
- * read nothing more.
+ * The records of each `destroy` node of the tree held loaded (see `loadedChildren`), walking from the owner: a node
+ * is known when every record reached of the nodes it hangs from holds it loaded. A node below one not known hangs
+ * from rows not in memory too, and is not known.
+ */
+function loadedNodes(owner: Owner, tree: DependentTree): Map<number, Owner[]> {
+  const known = new Map<number, Owner[]>();
+  const unknown = new Set<number>();
+  const walked = new Set<string>();
+  const walk: Array<[Owner, readonly DependentNode[]]> = [[owner, tree.nodes]];
+  for (let step = walk.pop(); step; step = walk.pop()) {
+    const [record, nodes] = step;
+    const slots = dependentSlots(record);
+    for (const node of nodes) {
+      if (node.dependent !== "destroy" || unknown.has(node.tag)) continue;
+      // A record of a subclass that does not declare the association has none of its children.
+      const held = slots.find(([association]) => association.name === node.association.name);
+      const children = held ? loadedChildren(...held) : [];
+      if (!children) {
+        unknown.add(node.tag);
+        continue;
+      }
+      const records = known.get(node.tag) ?? [];
+      known.set(node.tag, records);
+      for (const child of children) {
+        records.push(child);
+        // Each row once per node: rows that point at each other end the walk.
+        const visit = `${node.tag} ${rowOf(child)}`;
+        if (!walked.has(visit)) walk.push([child, node.children]);
+        walked.add(visit);
+      }
+    }
+  }
+  for (const tag of unknown) for (const child of tree.all[tag - 1]!.children) unknown.add(child.tag);
+  for (const tag of unknown) known.delete(tag);
+  return known;
+}
+
+/**
+ * The reads of every node of the tree whose records are not held loaded (see `loadedNodes`), for one batch (by
+ * subqueries, or one recursive query where the tree loops); once the last is received (at once when there is none),
+ * each record is handed what was found for its own dependents, so that their destroys read nothing more.
  */
 function treeReads(owner: Owner, tree: DependentTree): DestroyRead[] {
   const reach = reachOf(owner, tree);
-  const found: TreeFound = { records: new Map(), own: new Map(), below: new Map() };
+  const found: TreeFound = { records: loadedNodes(owner, tree), own: new Map(), below: new Map() };
   const reads: DestroyRead[] = [];
   for (const node of tree.all) {
-    if (node.dependent === "destroy") reads.push({ statement: readRecords(reach, node), receive: (records: Owner[]) => void found.records.set(node.tag, records) });
+    if (node.dependent === "destroy" && !found.records.has(node.tag)) {
+      reads.push({ statement: readRecords(reach, node), receive: (records: Owner[]) => void found.records.set(node.tag, records) });
+    }
     if (node.dependent !== "restrictWithError") continue;
     for (const { parents } of checksOf(node)) {
       if (parents[0] === OWNER) reads.push({ statement: anyReached(reach, node, parents), receive: (exists: boolean) => void found.own.set(node.tag, exists) });
       else reads.push({ statement: parentsReached(reach, node, parents), receive: (keys: Set<string>) => void found.below.set(node.tag, keys) });
     }
   }
-  const last = reads.at(-1)!;
-  reads[reads.length - 1] = { statement: last.statement, receive: (result) => (last.receive(result), handOut(owner, tree, found)) };
+  const last = reads.at(-1);
+  if (!last) handOut(owner, tree, found);
+  else reads[reads.length - 1] = { statement: last.statement, receive: (result) => (last.receive(result), handOut(owner, tree, found)) };
   return reads;
 }
 
