@@ -440,6 +440,37 @@ describe("guide: Through associations: writes keep the join rows right", () => {
     expect(taggingCallbacks).toEqual([`save ${built.id}`]);
   });
 
+  it("build and create on its unscoped(): a tag without the target's default scope's attributes, as Model.unscoped() builds, still with its join row", async () => {
+    class ShownTag extends Model({ id: "integer", name: { type: "string", null: false }, tenantId: "string" }) {
+      static override binding = "DB";
+      static override tableName = "thr_tags";
+      static {
+        this.defaultScope((q) => q.where({ tenantId: "shown" }));
+      }
+    }
+    class ShownTagging extends Model({ id: "integer", thrPostId: { type: "integer", null: false }, thrTagId: { type: "integer", null: false } }) {
+      static override binding = "DB";
+      static override tableName = "thr_taggings";
+      shownTag = belongsTo(ShownTag, { foreignKey: "thrTagId" });
+    }
+    class ShownPost extends Model({ id: "integer", title: { type: "string", null: false } }) {
+      static override binding = "DB";
+      static override tableName = "thr_posts";
+      shownTaggings = hasMany(ShownTagging, { foreignKey: "thrPostId" });
+      shownTags = hasMany(ShownTag, { through: this.shownTaggings });
+    }
+    const post = await ShownPost.create({ title: "p" });
+    expect(post.shownTags().build({ name: "scoped" }).tenantId).toBe("shown");
+    const built = post.shownTags().unscoped().build({ name: "unscoped" });
+    const narrowed = post.shownTags().unscoped().where({ name: "narrowed" }).build();
+    expect([built.tenantId, narrowed.tenantId, narrowed.name]).toEqual([null, null, "narrowed"]);
+    await post.saveOrThrow();
+    expect([built.isPersisted(), narrowed.isPersisted()]).toEqual([true, true]);
+    expect((await post.shownTags().unscoped().create({ name: "created" })).tenantId).toBeNull();
+    const linked = await ShownTag.unscoped(() => post.shownTags().order({ name: "asc" }).toArray());
+    expect(linked.map((tag) => [tag.name, tag.tenantId])).toEqual([["created", null], ["narrowed", null], ["scoped", "shown"], ["unscoped", null]]);
+  });
+
   it("create (Rails' create): the tag and its join row written now; a tag its validations refuse is answered unsaved; a new post is refused", async () => {
     const { a2 } = await seed();
     const post = await ThrPost.find(a2.id);

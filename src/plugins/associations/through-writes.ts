@@ -1,4 +1,4 @@
-import { argumentError, type BatchItem, column, databaseForBatch, defaultScopesOf, previewText, RecordNotFound, RecordNotSaved, type Relation, relationOf, sql } from "../../kernel/index.js";
+import { argumentError, type BatchItem, column, databaseForBatch, defaultScopesOf, previewText, RecordNotFound, RecordNotSaved, Relation, relationOf, sql } from "../../kernel/index.js";
 import { writeChildren } from "./child-writes.js";
 import { hasOtherDestroyHooks } from "./dependent-tree.js";
 import { recordsGiven } from "./given-records.js";
@@ -241,11 +241,15 @@ function build(writes: Writing, attributes: object): Loaded {
   return target;
 }
 
-/** A new target, starting with the equality conditions of the association's `scope`. */
+/**
+ * A new target, starting with the equality conditions of the association's `scope`. Built by the Relation's own
+ * `build`, not its wrapped one, as a plain `hasMany` builds: the default scope's attributes are then those of the
+ * Relation the app built from (none after `post.tags().unscoped()`), not those of the target's Relation made here.
+ */
 function newTarget(writes: Writing, attributes: object): Loaded {
   const { scope } = writes.slot.requireOwner().association.options;
   const all = writes.slot.targetModel().all();
-  return (scope ? (scope(all) as Relation) : all).build(attributes);
+  return Relation.prototype.build.call(scope ? (scope(all) as Relation) : all, attributes);
 }
 
 /**
