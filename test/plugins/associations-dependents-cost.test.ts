@@ -326,6 +326,21 @@ describe("dependent: children already loaded are destroyed without being read ag
     expect(await remaining()).toEqual(EMPTY);
   });
 
+  it("a batch of several owners loaded with includes: no read round trip, one write batch for all", async () => {
+    const models = blog({ callbacksOn: "comments" });
+    await seed(models, 2);
+    await seed(models, 1);
+    const trips = await counting(async (start) => {
+      const users = await models.User.includes("profile", { posts: { comments: ["votes"] } }).order({ id: "asc" }).toArray();
+      start();
+      await batch(users.map((user) => user.toDestroy()));
+    });
+    expect(trips).toHaveLength(1);
+    expect(trips[0]!.filter((sql) => sql.startsWith("SELECT"))).toEqual([]);
+    expect(models.log.filter((entry) => entry.startsWith("after comment"))).toHaveLength(6);
+    expect(await remaining()).toEqual(EMPTY);
+  });
+
   it("loaded down to the comments: only the levels not loaded (votes, profile) are read, in the first round trip", async () => {
     const models = blog({ callbacksOn: "comments" });
     const { user } = await seed(models, 3);
