@@ -370,6 +370,18 @@ describe("dependent: children already loaded are destroyed without being read ag
     expect(await remaining()).toEqual(EMPTY);
   });
 
+  it("an association loaded empty: the levels below it hold nothing, and are not read either", async () => {
+    const models = blog({ callbacksOn: "comments" });
+    const { id } = await models.User.create({ name: "new" });
+    const trips = await counting(async (start) => {
+      const loaded = await models.User.includes("posts", "profile").find(id);
+      start();
+      await loaded.destroyOrThrow();
+    });
+    expect(trips).toHaveLength(1);
+    expect(await countRows("dc_users")).toBe(0);
+  });
+
   it("a loaded association whose rows changed since is taken as loaded (as Rails does): a post added since stays, and its key refuses the destroy", async () => {
     const models = blog({ callbacksOn: "comments" });
     const { user } = await seed(models, 1);

@@ -82,7 +82,7 @@ export function childRows(owner: Owner, association: ResolvedAssociation) {
  */
 function cachedChildren(association: ResolvedAssociation, slot: AssociationSlot): Owner[] {
   if (holdsOtherRows(association)) return [];
-  const loaded: Owner[] = !slot.loaded ? [] : Array.isArray(slot.value) ? slot.value : [slot.value].filter(Boolean);
+  const loaded: Owner[] = slot.loaded ? slot.held() : [];
   const built = slot.pending.filter((child) => !loaded.includes(child));
   return [...loaded, ...built].filter((child) => !child.isDestroyed());
 }
@@ -102,7 +102,7 @@ function scopeLifted(model: Function): boolean {
  */
 function loadedChildren(association: ResolvedAssociation, slot: AssociationSlot): Owner[] | undefined {
   if (!slot.loaded || holdsOtherRows(association) || scopeLifted(association.target)) return undefined;
-  const held: Owner[] = Array.isArray(slot.value) ? slot.value : [slot.value].filter(Boolean);
+  const held: Owner[] = slot.held();
   if (association.kind === "hasOne" && held.some((child) => child.isNewRecord())) return undefined;
   return held.filter((child) => !child.isNewRecord() && !child.isDestroyed());
 }
@@ -371,8 +371,9 @@ function loadedNodes(owner: Owner, tree: DependentTree): Map<number, Owner[]> {
     }
   }
   for (const tag of unknown) for (const child of tree.all[tag - 1]!.children) unknown.add(child.tag);
-  for (const tag of unknown) known.delete(tag);
-  return known;
+  // The others hang from records all walked: a node none of them holds (below a level loaded empty) has no rows.
+  const destroys = tree.all.filter((node) => node.dependent === "destroy" && !unknown.has(node.tag));
+  return new Map(destroys.map((node) => [node.tag, known.get(node.tag) ?? []]));
 }
 
 /**

@@ -44,6 +44,11 @@ export class AssociationSlot {
     this.pending.length = 0;
   }
 
+  /** The records it holds: its list, its one record, or none. */
+  held(): any[] {
+    return Array.isArray(this.value) ? this.value : this.value ? [this.value] : [];
+  }
+
   /** Stores what was loaded or assigned. */
   remember(value: unknown): void {
     this.loaded = true;

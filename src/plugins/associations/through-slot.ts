@@ -11,9 +11,6 @@ export function slotNamed(record: Loaded, name: string): AssociationSlot | undef
   return slotsOf(record).find(([association]) => association.name === name)?.[1];
 }
 
-/** The records a slot holds: its list, its one record, or none. */
-const heldBy = (slot: AssociationSlot): Loaded[] => (Array.isArray(slot.value) ? slot.value : slot.value ? [slot.value] : []);
-
 /** Records once each: the same object, or two objects loaded for the same row, count once. */
 function eachOnce(records: readonly Loaded[]): Loaded[] {
   const rows = new Set<string>();
@@ -36,7 +33,7 @@ function reachedInMemory(owner: Loaded, hops: readonly Hop[]): Loaded[] | undefi
       const slot = slotNamed(record, hop.association.name);
       // A new record has no rows yet: what it holds is what was built through it.
       if (slot && !slot.loaded && record.isNewRecord()) next.push(...slot.pending);
-      else if (slot?.loaded) next.push(...heldBy(slot));
+      else if (slot?.loaded) next.push(...slot.held());
       else return undefined;
     }
     level = eachOnce(next);
