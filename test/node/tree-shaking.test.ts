@@ -137,54 +137,36 @@ describe("bundling the built package", () => {
     await expect(worker.save()).rejects.toThrow(new TypeError("User: a write:prepare, write:plan or write:outcome hook needs installWritePlans() (plugin API), called in its plugin's setup"));
   });
 
-  it("refuses a bulk write whose hook adds statements when nothing installed the write plans, naming the Model", async () => {
-    const code = await bundle(
-      `import { Base, bulkWrites, defineApplicationRecord, sql } from "recordflare";
-      class AppBase extends Base { static { this.use(bulkWrites); } }
-      class User extends defineApplicationRecord({ users: { id: "integer", name: "string" } }, AppBase)("users") {
-        static { this.hook("write:plan", (plan) => plan.after(() => sql\`SELECT 1\`)); }
-      }
-      export const insert = () => User.toInsertAll([{ name: "x" }]);`,
-      { keepNames: true },
-    );
-    expect(code.includes(PLUGIN_INSTALLED_CHECKS.writeExtras)).toBe(false);
-    const worker = (await import(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`)) as { insert(): unknown };
-    expect(() => worker.insert()).toThrow(
-      new TypeError("User.insertAll: a write:plan hook added statements, which needs installWritePlans() (plugin API), called in its plugin's setup"),
-    );
-  });
-
-  it("refuses a bulk write whose hook adds where terms when nothing installed the write plans, naming the Model", async () => {
+  it.each([
+    {
+      hook: `this.hook("write:plan", (plan) => plan.after(() => sql\`SELECT 1\`))`,
+      write: `User.toInsertAll([{ name: "x" }])`,
+      message: "User.insertAll: a write:plan hook added statements",
+    },
+    {
+      hook: `this.hook("write:plan", (plan) => void plan.where.push(sql\`\${column("name")} IS NOT NULL\`))`,
+      write: `User.all().toDeleteAll()`,
+      message: "User.deleteAll: a write:plan hook added where terms",
+    },
+    {
+      hook: `this.hook("write:outcome", () => {})`,
+      write: `User.where({ name: "x" }).toUpdateAll({ name: "y" })`,
+      message: "User.updateAll: a write:outcome hook awaits its outcome",
+    },
+  ])("refuses a bulk write ($message) when nothing installed the write plans, naming the Model", async ({ hook, write, message }) => {
     const code = await bundle(
       `import { Base, bulkWrites, column, defineApplicationRecord, sql } from "recordflare";
       class AppBase extends Base { static { this.use(bulkWrites); } }
       class User extends defineApplicationRecord({ users: { id: "integer", name: "string" } }, AppBase)("users") {
-        static { this.hook("write:plan", (plan) => void plan.where.push(sql\`\${column("name")} IS NOT NULL\`)); }
+        static { ${hook}; }
       }
-      export const remove = () => User.all().toDeleteAll();`,
+      export const write = () => ${write};`,
       { keepNames: true },
     );
+    expect(code.includes(PLUGIN_INSTALLED_CHECKS.writeExtras)).toBe(false);
     expect(code.includes(PLUGIN_INSTALLED_CHECKS.whereTerms)).toBe(false);
-    const worker = (await import(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`)) as { remove(): unknown };
-    expect(() => worker.remove()).toThrow(
-      new TypeError("User.deleteAll: a write:plan hook added where terms, which needs installWritePlans() (plugin API), called in its plugin's setup"),
-    );
-  });
-
-  it("refuses a bulk write whose outcome a hook awaits when nothing installed the write plans, naming the Model", async () => {
-    const code = await bundle(
-      `import { Base, bulkWrites, defineApplicationRecord } from "recordflare";
-      class AppBase extends Base { static { this.use(bulkWrites); } }
-      class User extends defineApplicationRecord({ users: { id: "integer", name: "string" } }, AppBase)("users") {
-        static { this.hook("write:outcome", () => {}); }
-      }
-      export const update = () => User.where({ name: "x" }).toUpdateAll({ name: "y" });`,
-      { keepNames: true },
-    );
-    const worker = (await import(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`)) as { update(): unknown };
-    expect(() => worker.update()).toThrow(
-      new TypeError("User.updateAll: a write:outcome hook awaits its outcome, which needs installWritePlans() (plugin API), called in its plugin's setup"),
-    );
+    const worker = (await import(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`)) as { write(): unknown };
+    expect(() => worker.write()).toThrow(new TypeError(`${message}, which needs installWritePlans() (plugin API), called in its plugin's setup`));
   });
 
   it("refuses Relation.with when nothing installed its checks, naming the Model", async () => {
