@@ -73,7 +73,7 @@ export const findOrCreate = definePlugin({
 declare module "../kernel/index.js" {
   interface PluginRelationMethods<R> {
     /**
-     * The first record matching `attributes`, else one created with them and `extra` (as `create`: check `isValid` or
+     * The first record matching `attributes`, else one created with them and `extra` (as `create`: check its `errors` or
      * `isPersisted`, or use `findOrCreateByOrThrow`).
      */
     findOrCreateBy(attributes: FindOrCreateAttributes<AttributesOfRecord<R>>, extra?: RecordAssignment<R>): Promise<R>;

@@ -5,6 +5,7 @@ import { resetDatabase } from "../helpers/db.js";
 import { rejectionOf } from "../helpers/errors.js";
 import { countRows, listen } from "../helpers/queries.js";
 import { ApplicationRecord } from "../models/fixtures.js";
+import { ThrPost, ThrTag } from "../models/tagged-posts.js";
 
 beforeEach(resetDatabase);
 
@@ -76,6 +77,19 @@ describe("by a belongsTo's name (Rails' find_or_create_by(author: user))", () =>
     expect(events.map((event) => event.sql.slice(0, 6))).toEqual(["SELECT", "INSERT"]);
     expect((await Article.findOrCreateByOrThrow({ author: ada, title: "Hello" })).id).toBe(made.id);
     expect(await countRows("posts")).toBe(1);
+  });
+
+  it("through an association, by another belongsTo: finds by its key, else creates with it and the owner's key", async () => {
+    const post = await ThrPost.createOrThrow({ title: "Hello" });
+    const [ts, rust] = [await ThrTag.createOrThrow({ name: "ts" }), await ThrTag.createOrThrow({ name: "rust" })];
+    const made = await post.thrTaggings().findOrCreateByOrThrow({ thrTag: ts });
+    expect([made.isPersisted(), made.thrPostId, made.thrTagId]).toEqual([true, post.id, ts.id]);
+    expect((await post.thrTaggings().findOrCreateBy({ thrTag: ts })).id).toBe(made.id);
+    // The record given wins over the narrowing's key, as on a Relation of the Model.
+    expect(post.thrTaggings().where({ thrTag: ts }).build({ thrTag: rust }).thrTagId).toBe(rust.id);
+    expect(await countRows("thr_taggings")).toBe(1);
+    // The owner's own association stays refused, naming it.
+    expect(() => post.thrTaggings().where({ note: "x" }).build({ thrPost: post })).toThrow(/thrPost and thrPostId both give thrPostId/);
   });
 
   it("builds an unsaved record with the key, and refuses a key or another Model's record in types", async () => {

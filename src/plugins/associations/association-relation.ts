@@ -1,4 +1,5 @@
 import { isPlainObject, type MethodWrapper, type PluginMethod, type Relation } from "../../kernel/index.js";
+import { installedWork } from "./installation.js";
 import type { AssociationSlot } from "./slot.js";
 
 /**
@@ -10,7 +11,8 @@ export const ASSOCIATION_OF = Symbol("association");
 
 /**
  * Rails' AssociationRelation: on a Relation narrowed from a collection, `build`, `create` and `createOrThrow` are the
- * association's own, given the narrowing's equalities under the attributes given. The record is the owner's as the
+ * association's own, given the narrowing's equalities under the attributes given (less the keys a `belongsTo` named
+ * in them gives: see `narrowingUnder`). The record is the owner's as the
  * un-narrowed form makes it (its key, a polymorphic type, a through association's join row; among the loaded
  * children; written by a new owner's save, whose `create` is refused). On any other Relation, the method as it was.
  */
@@ -22,7 +24,7 @@ function throughAssociation(method: "build" | "create" | "createOrThrow") {
       const { owner, association } = slot.requireOwner();
       const [attributes = {}, ...rest] = args;
       // Anything but an object of attributes is refused by the association's method, as the un-narrowed form refuses it.
-      const given = isPlainObject(attributes) ? { ...this.scopeAttributes(), ...attributes } : attributes;
+      const given = isPlainObject(attributes) ? { ...installedWork()!.narrowing(this, association, attributes), ...attributes } : attributes;
       return owner[association.name]()[method](given, ...rest);
     };
 }

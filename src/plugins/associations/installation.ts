@@ -1,4 +1,5 @@
-import type { ModelHookName, ModelHooks } from "../../kernel/index.js";
+import type { ModelHookName, ModelHooks, Relation } from "../../kernel/index.js";
+import type { ResolvedAssociation } from "./definition.js";
 
 /** Hook functions by hook point, as a plugin declares them. */
 type Hooks = { readonly [K in ModelHookName]?: ModelHooks[K] };
@@ -14,12 +15,20 @@ export interface PluginWork {
   readonly methods: { readonly [name: string]: Method };
 }
 
-/** What the three association plugins do (`associations`, `counterCaches`, `associationCounts`), by plugin. */
+/**
+ * What the three association plugins do (`associations`, `counterCaches`, `associationCounts`), by plugin, and what a
+ * build through a narrowed collection starts with.
+ */
 export interface AssociationWork {
   readonly associations: PluginWork;
   readonly counterCaches: PluginWork;
   readonly associationCounts: PluginWork;
+  /** The equalities a record built from a Relation narrowed from a collection starts with (see `narrowingUnder`). */
+  readonly narrowing: (relation: Relation, association: ResolvedAssociation, attributes: object) => Record<string, unknown>;
 }
+
+/** The association plugins, whose work is provided by name. */
+type PluginName = "associations" | "counterCaches" | "associationCounts";
 
 /** The plugins of the default set register on every app's base class; only a declaration brings their work. */
 let installed: AssociationWork | undefined;
@@ -42,7 +51,7 @@ export function installedWork(): AssociationWork | undefined {
  * Whether a plugin's hooks run for a Model: never while no association is declared (no Model has one then; a
  * Model's declarations run, in the probe instance the kernel makes, before it is asked).
  */
-export function workApplies(plugin: keyof AssociationWork): (model: Function) => boolean {
+export function workApplies(plugin: PluginName): (model: Function) => boolean {
   return (model) => installed !== undefined && (installed[plugin].appliesTo?.(model) ?? true);
 }
 
@@ -50,7 +59,7 @@ export function workApplies(plugin: keyof AssociationWork): (model: Function) =>
  * Hooks that call the plugin's work for the hook points named. They run only where `appliesTo` said yes, so the work
  * is there; `model:finalize`, which runs before that question, does nothing for a Model without associations.
  */
-export function forwardedHooks(plugin: keyof AssociationWork, names: readonly ModelHookName[]): Hooks {
+export function forwardedHooks(plugin: PluginName, names: readonly ModelHookName[]): Hooks {
   const hook = (name: ModelHookName) => (...args: unknown[]) => (installed?.[plugin].hooks[name] as Method | undefined)?.(...args);
   return Object.fromEntries(names.map((name) => [name, hook(name)]));
 }
@@ -65,7 +74,7 @@ export function noAssociations(model: Function, method: string): TypeError {
  * for from `this` (resolving it runs its declarations, which install the work if it has any); a Model that still
  * brings none has no association, so the method refuses with `noAssociations`.
  */
-export function forwardedMethods(plugin: keyof AssociationWork, names: readonly string[], modelOf: (self: any) => Function): Record<string, Method> {
+export function forwardedMethods(plugin: PluginName, names: readonly string[], modelOf: (self: any) => Function): Record<string, Method> {
   const method = (name: string): Method =>
     function forwarded(this: unknown, ...args: unknown[]) {
       if (installed === undefined) {

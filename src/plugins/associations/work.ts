@@ -7,6 +7,7 @@ import { counterCacheWork } from "./counter-cache.js";
 import { counterCaches } from "./counter-caches-plugin.js";
 import { planSetBasedAlike } from "./dependent-tree.js";
 import { installedWork, provideAssociationWork } from "./installation.js";
+import { narrowingUnder } from "./narrowed-builds.js";
 import { associations } from "./plugin.js";
 
 /**
@@ -24,5 +25,5 @@ export function installAssociationWork(): void {
   // A Model's Relation methods are wrapped when its Relation class is made, at its first use, after its declarations
   // ran: every Model that declares an association gets these; one made before declares none, and keeps the methods.
   Object.assign(associationRelationWraps, associationConditionWraps);
-  provideAssociationWork({ associations: associationWork, counterCaches: counterCacheWork, associationCounts: associationCountWork });
+  provideAssociationWork({ associations: associationWork, counterCaches: counterCacheWork, associationCounts: associationCountWork, narrowing: narrowingUnder });
 }
