@@ -4,11 +4,9 @@ import type { Statement, StatementModel } from "../sql/statement.js";
 
 const UNIQUE = /UNIQUE constraint failed: ([^:]+?)(?::|$)/;
 const NO_TABLE = /no such table: ([^\s:]+)/;
-const FOREIGN_KEY = /FOREIGN KEY constraint failed/;
 const NOT_NULL = /NOT NULL constraint failed: ([^\s:]+)/;
 // The expression (or the constraint's name) runs up to SQLite's result code, when D1 adds it.
 const CHECK = /CHECK constraint failed: (.+?)(?:: SQLITE_CONSTRAINT|$)/;
-const NO_CONFLICT_TARGET = /ON CONFLICT clause does not match/;
 
 /** The Model of the statement that writes `table`: in a batch, D1 does not say which statement failed. */
 function modelOfTable(statements: readonly Statement[], table: string): StatementModel | undefined {
@@ -58,19 +56,17 @@ export function translateError(error: unknown, statements: readonly Statement[])
   const message = messages.join(" ");
   const unique = UNIQUE.exec(message);
   if (unique) return uniqueError(statements, unique[1]!, error);
-  if (FOREIGN_KEY.test(message)) {
-    const owner = ownerPrefix(statements);
+  if (message.includes("FOREIGN KEY constraint failed")) {
     const reason = "a key refers to no row, or a row still referred to was deleted (D1 does not say which key)";
-    return new InvalidForeignKey(`${owner}a FOREIGN KEY constraint failed: ${reason}`, { cause: error });
+    return new InvalidForeignKey(`${ownerPrefix(statements)}a FOREIGN KEY constraint failed: ${reason}`, { cause: error });
   }
   const notNull = NOT_NULL.exec(message);
   if (notNull) return notNullError(statements, notNull[1]!, error);
   // Read from one message: the expression runs to its end, where the other message would follow.
   const check = messages.map((text) => CHECK.exec(text.trim())).find((match) => match !== null);
   if (check) return new CheckViolation(`${ownerPrefix(statements)}CHECK constraint failed: ${check[1]}`, { cause: error });
-  if (NO_CONFLICT_TARGET.test(message)) {
-    const owner = ownerPrefix(statements);
-    return new TypeError(`${owner}uniqueBy names no unique index of the table`, { cause: error });
+  if (message.includes("ON CONFLICT clause does not match")) {
+    return new TypeError(`${ownerPrefix(statements)}uniqueBy names no unique index of the table`, { cause: error });
   }
   const missing = NO_TABLE.exec(message);
   const model = missing ? modelOfTable(statements, missing[1]!) : undefined;
