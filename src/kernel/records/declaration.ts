@@ -8,10 +8,10 @@ export interface Declaration {
   attributes: Map<string, Attribute>;
   /** Columns an override ignores: never read or written. */
   ignoredColumns: string[];
-  /** The table named by `ApplicationRecord('<table>')`. */
-  declaredTable: string | undefined;
-  /** The class `Model()` or `ApplicationRecord()` made: the top of this Model's own chain. */
-  declarationClass: Function | undefined;
+  /** The table named by `ApplicationRecord('<table>')`; absent until a declaration class sets it. */
+  declaredTable?: string | undefined;
+  /** The class `Model()` or `ApplicationRecord()` made: the top of this Model's own chain; absent above it. */
+  declarationClass?: Function | undefined;
   hooks: HookRegistration[];
   plugins: Plugin[];
   state: Map<ModelStateKey<any>, unknown>;
@@ -27,8 +27,6 @@ function emptyDeclaration(): Declaration {
   return {
     attributes: new Map(),
     ignoredColumns: [],
-    declaredTable: undefined,
-    declarationClass: undefined,
     hooks: [],
     plugins: [],
     state: new Map(),
