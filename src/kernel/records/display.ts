@@ -82,7 +82,7 @@ const LISTED = 5;
 export function previewList<Item>(items: readonly Item[], show: (item: Item) => string = String): string {
   const shown = items.slice(0, LISTED).map(show).join(", ");
   const more = items.length - LISTED;
-  return more > 0 ? `${shown} … and ${String(more).replace(/\B(?=(\d{3})+$)/g, ",")} more` : shown;
+  return more > 0 ? `${shown} … and ${more.toLocaleString("en-US")} more` : shown;
 }
 
 /**
