@@ -22,12 +22,8 @@ import type { AssignableValue, AssignAttributes, AttributeName, JsonAttributes }
 import type { AssignableFields, AttributesOfModel, RecordAssignment, RecordOfModel } from "./relations/query-typing.js";
 import type { RelationOf } from "./relations/typed-relation.js";
 
+// What a function declared `async` is an instance of: as a static, such a Relation method rejects rather than throws.
 const AsyncFunction = (async () => {}).constructor;
-
-/** Whether a function was declared `async`: as a static, such a Relation method rejects rather than throws. */
-function isAsync(fn: Function): boolean {
-  return fn instanceof AsyncFunction;
-}
 
 type AnyRecord = Base & Record<string, any>;
 
@@ -98,7 +94,7 @@ export class Base<A = any> {
       declaration.plugins.push(plugin);
       declaration.hooks.push(...registrationsOf(plugin));
       for (const [name, method] of Object.entries(plugin.relationMethods ?? {})) {
-        defineRelationStatic(this, name, isAsync(method));
+        defineRelationStatic(this, name, method instanceof AsyncFunction);
         noteProvider((this as unknown as Record<string, Function>)[name]!, plugin);
       }
       const ownNames = () => Object.getOwnPropertyNames(this.prototype);
